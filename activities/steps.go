@@ -1,0 +1,119 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// StartResult is the plan of a job that left the queue.
+type StartResult struct {
+	Steps int
+	Phase string
+}
+
+// StartJob moves a queued job to running and plans its outputs. Its
+// ScheduleToStart timeout is the caller's start deadline.
+func (a *Activities) StartJob(ctx context.Context, jobID string) (StartResult, error) {
+	job, def, input, err := a.load(ctx, jobID)
+	if err != nil {
+		return StartResult{}, err
+	}
+	plan := def.Runner.Plan(input)
+	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
+		return StartResult{}, fmt.Errorf("mark running: %w", err)
+	}
+	return StartResult{Steps: plan.Steps, Phase: plan.Phase}, nil
+}
+
+// StepInput names one output of a job.
+type StepInput struct {
+	JobID string
+	Index int
+}
+
+// StepResult is the file a step delivered.
+type StepResult struct {
+	FileID string
+}
+
+// RunStep renders output Index of a job, stores it in the blob store and
+// records it exactly once: a retried or repeated step returns the file the
+// first attempt recorded.
+func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, error) {
+	job, def, input, err := a.load(ctx, in.JobID)
+	if err != nil {
+		return StepResult{}, err
+	}
+	if err := a.delay(ctx); err != nil {
+		return StepResult{}, err
+	}
+	out, err := def.Runner.Step(ctx, input, in.Index)
+	if err != nil {
+		if ctx.Err() != nil {
+			return StepResult{}, ctx.Err()
+		}
+		var perm *tasks.StepError
+		if errors.As(err, &perm) {
+			return StepResult{}, temporal.NewNonRetryableApplicationError(perm.Message, perm.Code, nil)
+		}
+		return StepResult{}, fmt.Errorf("render output %d: %w", in.Index, err)
+	}
+	key := fmt.Sprintf("jobs/%s/%d.%s", job.ID, in.Index, out.Ext)
+	if err := a.Blob.WriteAll(ctx, key, out.Data, nil); err != nil {
+		return StepResult{}, fmt.Errorf("store output %d: %w", in.Index, err)
+	}
+	meta, _ := json.Marshal(out.Meta)
+	f, err := models.AddOutput(ctx, a.DB, &models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
+		Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)), Data: string(meta)}, a.now())
+	if err != nil {
+		return StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
+	}
+	a.Log.Info("output delivered", zap.String("job_id", job.ID), zap.Int("index", in.Index), zap.String("file_id", f.ID))
+	return StepResult{FileID: f.ID}, nil
+}
+
+// delay sleeps StepDelay while heartbeating, and stops when cancelled.
+func (a *Activities) delay(ctx context.Context) error {
+	if a.StepDelay <= 0 {
+		activity.RecordHeartbeat(ctx)
+		return nil
+	}
+	deadline := time.Now().Add(a.StepDelay)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		activity.RecordHeartbeat(ctx)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
+	return nil
+}
+
+func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *tasks.Definition, map[string]any, error) {
+	job, err := models.JobByIDAny(ctx, a.DB, jobID)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("load job: %w", err)
+	}
+	def, err := tasks.Lookup(job.Task)
+	if err != nil {
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, ErrTypeProcessing, err)
+	}
+	var input map[string]any
+	if err := json.Unmarshal([]byte(job.Input), &input); err != nil {
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError("stored input unreadable", ErrTypeProcessing, err)
+	}
+	return job, def, input, nil
+}

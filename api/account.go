@@ -1,0 +1,27 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+type accountHandlers struct {
+	db  *gorm.DB
+	now func() time.Time
+}
+
+// balance answers GET /v1/account/balance.
+func (h *accountHandlers) balance(c *gin.Context) {
+	now := h.now()
+	bals, err := models.Balances(c, h.db, identityOf(c).user.ID, now)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"balances": bals, "as_of": now})
+}

@@ -1,0 +1,132 @@
+package api
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+const keyCtxKey = "identity"
+
+// Scopes named by the routes.
+const (
+	scopeTasksRun    = models.ScopeTasksRun
+	scopeJobsRead    = models.ScopeJobsRead
+	scopeJobsCancel  = models.ScopeJobsCancel
+	scopeAccountRead = models.ScopeAccountRead
+)
+
+// identity is who a keyed request acts as.
+type identity struct {
+	key  *models.APIKey
+	user *models.User
+}
+
+type authenticator struct {
+	db  *gorm.DB
+	now func() time.Time
+}
+
+// rejectKeyInQuery refuses, before anything else runs, a query-string value
+// that starts with the key prefix: the key may have leaked.
+func rejectKeyInQuery() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		q, err := url.ParseQuery(c.Request.URL.RawQuery)
+		if err != nil {
+			q = c.Request.URL.Query()
+		}
+		for _, vs := range q {
+			for _, v := range vs {
+				if strings.HasPrefix(v, models.KeyPrefix) {
+					fail(c, apierr.New(apierr.APIKeyInQuery, ""))
+					return
+				}
+			}
+		}
+		c.Next()
+	}
+}
+
+// presentedKey reads the key from Authorization (Key or Bearer) or x-api-key.
+func presentedKey(c *gin.Context) (string, bool, error) {
+	var found []string
+	if h := c.GetHeader("Authorization"); h != "" {
+		scheme, value, ok := strings.Cut(h, " ")
+		if !ok || (!strings.EqualFold(scheme, "Key") && !strings.EqualFold(scheme, "Bearer")) {
+			return "", true, apierr.New(apierr.InvalidAPIKey, "Authorization must be `Key <API_KEY>` or `Bearer <API_KEY>`.")
+		}
+		found = append(found, strings.TrimSpace(value))
+	}
+	if h := c.GetHeader("x-api-key"); h != "" {
+		found = append(found, strings.TrimSpace(h))
+	}
+	switch {
+	case len(found) == 0:
+		return "", false, nil
+	case len(found) > 1 && found[0] != found[1]:
+		return "", true, apierr.New(apierr.MalformedRequest, "Send the key in exactly one of Authorization and x-api-key.")
+	}
+	return found[0], true, nil
+}
+
+// identify checks a key when one is sent, on every route, keyless reads
+// included; routes that need a key add require.
+func (a *authenticator) identify() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		secret, sent, err := presentedKey(c)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		if !sent {
+			c.Next()
+			return
+		}
+		if c.GetHeader("Origin") != "" {
+			fail(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
+			return
+		}
+		key, user, err := models.SecretKeyAuth(c, a.db, secret, a.now())
+		if errors.Is(err, models.ErrKeyInvalid) {
+			fail(c, apierr.New(apierr.InvalidAPIKey, ""))
+			return
+		}
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		c.Set(keyCtxKey, &identity{key: key, user: user})
+		c.Next()
+	}
+}
+
+// require demands a valid key holding scope, on a plan with API access.
+func (a *authenticator) require(scope string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := identityOf(c)
+		switch {
+		case id == nil:
+			fail(c, apierr.New(apierr.Unauthenticated, ""))
+		case id.user.Plan == models.PlanAppOnly:
+			fail(c, apierr.New(apierr.APIAccessNotIncluded, ""))
+		case !id.key.HasScope(scope):
+			fail(c, apierr.Newf(apierr.ScopeMissing, "The key lacks the scope %s.", scope))
+		default:
+			c.Next()
+		}
+	}
+}
+
+func identityOf(c *gin.Context) *identity {
+	if v, ok := c.Get(keyCtxKey); ok {
+		return v.(*identity)
+	}
+	return nil
+}

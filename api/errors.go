@@ -1,0 +1,57 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+var (
+	errNotFound         = apierr.New(apierr.NotFound, "")
+	errMethodNotAllowed = apierr.New(apierr.MethodNotAllowed, "")
+)
+
+// fail records err for the error middleware and stops the chain. err is an
+// *apierr.Error to answer; anything else is logged and answered as internal.
+func fail(c *gin.Context, err error) {
+	_ = c.Error(err)
+	c.Abort()
+}
+
+// renderErrors is the one place errors become responses: the last error a
+// handler recorded is rendered in the { "error": {...} } shape with the
+// request id and the X-Service-Error-Type header.
+func renderErrors() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		c.Next()
+		if len(c.Errors) == 0 || c.Writer.Written() {
+			return
+		}
+		writeError(c, c.Errors.Last().Err)
+	}
+}
+
+// writeError renders err at once.
+func writeError(c *gin.Context, err error) {
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		logger(c).Error("request failed", zap.Error(err))
+		ae = apierr.New(apierr.Internal, "")
+	}
+	out := *ae
+	rid := requestIDOf(c)
+	out.RequestID = &rid
+	status := out.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if out.Ctx.RetryAfter != nil {
+		c.Header("Retry-After", itoa(*out.Ctx.RetryAfter))
+	}
+	c.Header("X-Service-Error-Type", string(out.Type))
+	c.AbortWithStatusJSON(status, apierr.Envelope{Error: &out})
+}

@@ -1,0 +1,43 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+type health struct {
+	db       *gorm.DB
+	temporal client.Client
+}
+
+// live answers while the process is up.
+func (h *health) live(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) }
+
+// ready answers 200 when the database and Temporal both answer, else 503
+// naming what is down.
+func (h *health) ready(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c, 3*time.Second)
+	defer cancel()
+	checks := gin.H{"database": "ok", "temporal": "ok"}
+	ok := true
+	if err := models.Ping(ctx, h.db); err != nil {
+		checks["database"], ok = "unreachable", false
+	}
+	if h.temporal == nil {
+		checks["temporal"], ok = "not configured", false
+	} else if _, err := h.temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+		checks["temporal"], ok = "unreachable", false
+	}
+	status := http.StatusOK
+	if !ok {
+		status = http.StatusServiceUnavailable
+	}
+	c.JSON(status, gin.H{"status": map[bool]string{true: "ready", false: "not_ready"}[ok], "checks": checks})
+}

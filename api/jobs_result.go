@@ -1,0 +1,142 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"gocloud.dev/gcerrors"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// fileView is one file of a job result.
+type fileView struct {
+	File      string    `json:"file"`
+	URL       string    `json:"url"`
+	MediaType string    `json:"media_type"`
+	Task      string    `json:"task"`
+	JobID     string    `json:"job_id"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// resultView is the job result; summary only when the task reports one.
+type resultView struct {
+	JobID      string          `json:"job_id"`
+	Files      []fileView      `json:"files"`
+	HasMore    bool            `json:"has_more"`
+	NextCursor string          `json:"next_cursor,omitempty"`
+	Summary    json.RawMessage `json:"summary,omitempty"`
+}
+
+// result answers GET /v1/jobs/{id}/result.
+func (h *jobHandlers) result(c *gin.Context) {
+	j, ok := h.load(c)
+	if !ok {
+		return
+	}
+	switch {
+	case j.Lifecycle != models.LifecycleTerminal:
+		fail(c, apierr.New(apierr.ResultNotReady, "").WithJob(j.ID))
+	case *j.Outcome == models.OutcomeCancelled:
+		fail(c, apierr.New(apierr.Cancelled, "").WithJob(j.ID))
+	case *j.Outcome == models.OutcomeFailed:
+		markStartTimeout(c, j)
+		fail(c, apierr.New(apierr.JobFailed, "The job failed; its error says why.").WithJob(j.ID))
+	default:
+		h.writeResult(c, j)
+	}
+}
+
+func extOf(mediaType string) string {
+	switch mediaType {
+	case "image/png":
+		return "png"
+	case "image/svg+xml":
+		return "svg"
+	case "image/jpeg":
+		return "jpg"
+	case "application/json":
+		return "json"
+	}
+	return "bin"
+}
+
+// fileURL is the public download address of a file.
+func fileURL(base string, f *models.File) string {
+	return base + "/files/" + f.ID + "." + extOf(f.MediaType)
+}
+
+func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
+	limit, err := pageLimit(c, 50, 100)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	after := -1
+	if cur, err := decodeCursor(c); err != nil {
+		fail(c, err)
+		return
+	} else if cur != "" {
+		if after, err = strconv.Atoi(cur); err != nil {
+			fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+			return
+		}
+	}
+	files, more, err := models.JobFiles(c, h.d.DB, j.ID, after, limit)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	out := resultView{JobID: j.ID, Files: make([]fileView, 0, len(files)), HasMore: more}
+	for i := range files {
+		f := &files[i]
+		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: fileURL(h.d.BaseURL, f), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt})
+	}
+	if more {
+		out.NextCursor = encodeCursor(strconv.Itoa(files[len(files)-1].Index))
+	}
+	if j.Summary != nil {
+		out.Summary = json.RawMessage(*j.Summary)
+	}
+	c.JSON(http.StatusOK, out)
+}
+
+// blobDownload serves a file's bytes at its public URL, without a key.
+func blobDownload(d *Deps) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		name := c.Param("blob")
+		id := strings.TrimSuffix(name, path.Ext(name))
+		f, err := models.FileByID(c, d.DB, id)
+		if errors.Is(err, models.ErrNotFound) {
+			fail(c, apierr.New(apierr.FileNotFound, ""))
+			return
+		}
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		r, err := d.Blob.NewReader(c, f.BlobKey, nil)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			fail(c, apierr.New(apierr.FileNotFound, ""))
+			return
+		}
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		defer r.Close()
+		c.Header("Content-Type", f.MediaType)
+		c.Header("Content-Length", strconv.FormatInt(f.Size, 10))
+		c.Header("Cache-Control", "public, max-age=31536000, immutable")
+		c.Status(http.StatusOK)
+		_, _ = io.Copy(c.Writer, r)
+	}
+}

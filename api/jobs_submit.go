@@ -1,0 +1,245 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+	"github.com/go-ozzo/ozzo-validation/v4/is"
+	"go.temporal.io/sdk/client"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/workflows"
+)
+
+const opSubmit = "tasks.submit"
+
+// submitOptions are the headers and query parameters of a submit.
+type submitOptions struct {
+	wait         int // seconds; 0 = no wait
+	waitAsked    bool
+	startTimeout int
+	webhookURL   string
+	idemKey      string
+}
+
+var preferWait = regexp.MustCompile(`(?i)(?:^|[;,\s])wait\s*=\s*(\d+)`)
+
+func parseSubmitOptions(c *gin.Context, lim tasks.Limits) (submitOptions, error) {
+	var o submitOptions
+	if m := preferWait.FindStringSubmatch(c.GetHeader("Prefer")); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			n = lim.PreferWait.MaxSeconds
+		}
+		o.wait, o.waitAsked = min(n, lim.PreferWait.MaxSeconds), true
+	}
+	if v := c.GetHeader("X-Service-Start-Timeout"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return o, apierr.New(apierr.InvalidRequest, "X-Service-Start-Timeout must be a whole number of seconds.").WithField("X-Service-Start-Timeout")
+		}
+		o.startTimeout = n
+	}
+	o.webhookURL = c.Query("webhook_url")
+	o.idemKey = c.GetHeader("Idempotency-Key")
+	err := validation.Errors{
+		"X-Service-Start-Timeout": validation.Validate(o.startTimeout, validation.When(o.startTimeout != 0,
+			validation.Min(lim.StartTimeout.MinSeconds), validation.Max(lim.StartTimeout.MaxSeconds))),
+		"webhook_url":     validation.Validate(o.webhookURL, is.URL, validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL")),
+		"Idempotency-Key": validation.Validate(o.idemKey, validation.Length(0, 255)),
+	}.Filter()
+	return o, firstFieldError(err)
+}
+
+// firstFieldError turns ozzo errors into one invalid_request naming the field.
+func firstFieldError(err error) error {
+	var errs validation.Errors
+	if !errors.As(err, &errs) || len(errs) == 0 {
+		return err
+	}
+	names := make([]string, 0, len(errs))
+	for k := range errs {
+		names = append(names, k)
+	}
+	first := names[0]
+	for _, n := range names[1:] {
+		if n < first {
+			first = n
+		}
+	}
+	return apierr.Newf(apierr.InvalidRequest, "%s: %s.", first, errs[first].Error()).WithField(first)
+}
+
+// readJSONBody reads a JSON body within the size limit.
+func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
+	mt, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
+	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return nil, apierr.New(apierr.UnsupportedMediaType, "Send the task input as Content-Type: application/json.")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, apierr.New(apierr.BodyTooLarge, "")
+	}
+	if err != nil {
+		return nil, apierr.New(apierr.MalformedRequest, "The body could not be read.")
+	}
+	return body, nil
+}
+
+// submit answers POST /v1/tasks/{name}: validate, hold credits through the
+// admit update of a new job workflow, then answer the handle or, with
+// Prefer: wait, the result.
+func (h *jobHandlers) submit(c *gin.Context) {
+	id := identityOf(c)
+	def, err := tasks.Lookup(c.Param("name"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	lim := tasks.DefaultLimits()
+	opts, err := parseSubmitOptions(c, lim)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	input, err := def.Validate(body)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	credits, creditType := def.Estimate(input)
+	normalized, _ := json.Marshal(input)
+	in := workflows.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
+		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
+		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: versionOf(c)}
+
+	if opts.idemKey != "" {
+		sum := sha256.Sum256([]byte(def.Name + "\x00" + string(normalized) + "\x00" + strconv.Itoa(opts.startTimeout) + "\x00" + opts.webhookURL))
+		claim, err := models.ClaimKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey, hex.EncodeToString(sum[:]), in.JobID, h.d.AdmitTimeout+5*time.Second, h.d.now())
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		switch claim.State {
+		case models.ClaimMismatch:
+			fail(c, apierr.New(apierr.IdempotencyKeyReused, ""))
+			return
+		case models.ClaimInProgress:
+			fail(c, apierr.New(apierr.RequestInProgress, "").WithRetryAfter(1))
+			return
+		case models.ClaimDone:
+			h.answerExisting(c, claim.JobID, opts)
+			return
+		}
+		in.JobID = claim.JobID
+	}
+
+	admit, err := h.admit(c, in)
+	if err != nil {
+		logger(c).Warn("admit did not complete", zap.String("job_id", in.JobID), zap.Error(err))
+		fail(c, apierr.New(apierr.ServiceUnavailable, "The job could not be admitted in time; retry with the same Idempotency-Key.").WithRetryAfter(2).WithJob(in.JobID))
+		return
+	}
+	if !admit.Admitted {
+		if opts.idemKey != "" {
+			if err := models.ReleaseKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey); err != nil {
+				logger(c).Error("release idempotency key", zap.Error(err))
+			}
+		}
+		fail(c, apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance is %d.", admit.Required, creditType, admit.Balance).WithCredits(admit.Required, admit.Balance))
+		return
+	}
+	if opts.idemKey != "" {
+		var ttl time.Duration
+		if t := lim.IdempotencyKey.TTLSeconds; t != nil {
+			ttl = time.Duration(*t) * time.Second
+		}
+		if err := models.CompleteKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
+			logger(c).Error("complete idempotency key", zap.Error(err))
+		}
+	}
+	logger(c).Info("job submitted", zap.String("job_id", in.JobID), zap.String("task", def.Name), zap.Int64("held", credits))
+	h.answerExisting(c, in.JobID, opts)
+}
+
+// admit starts the job workflow with the admit update and waits, bounded,
+// for the hold.
+func (h *jobHandlers) admit(c *gin.Context, in workflows.JobInput) (workflows.AdmitResult, error) {
+	ctx, cancel := context.WithTimeout(c, h.d.AdmitTimeout)
+	defer cancel()
+	start := h.d.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+		ID: in.JobID, TaskQueue: workflows.TaskQueue, WorkflowIDConflictPolicy: conflictUseExisting,
+		WorkflowIDReusePolicy: reuseRejectDuplicate,
+		TypedSearchAttributes: searchAttributes(in),
+		StaticSummary:         in.Task + " for account " + strconv.FormatUint(in.UserID, 10),
+		StaticDetails:         "job " + in.JobID + " · key " + in.APIKeyID + " · request " + in.RequestID,
+	}, workflows.JobWorkflow, in)
+	handle, err := h.d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: workflows.AdmitUpdateID, UpdateName: workflows.UpdateAdmit,
+			WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	if err != nil {
+		return workflows.AdmitResult{}, err
+	}
+	var res workflows.AdmitResult
+	err = handle.Get(ctx, &res)
+	return res, err
+}
+
+// answerExisting answers the handle of an admitted job, or its outcome when
+// the caller asked to wait and the job ends in time.
+func (h *jobHandlers) answerExisting(c *gin.Context, jobID string, opts submitOptions) {
+	job, err := models.JobByID(c, h.d.DB, identityOf(c).user.ID, jobID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if job.HeldCredits > 0 {
+		c.Header("X-Service-Credits", strconv.FormatInt(job.HeldCredits, 10))
+		c.Header("X-Service-Credit-Type", job.CreditType)
+	}
+	if opts.waitAsked {
+		c.Header("Preference-Applied", "wait="+strconv.Itoa(opts.wait))
+		if job.Lifecycle != models.LifecycleTerminal && opts.wait > 0 {
+			job = h.waitFor(c, job, time.Duration(opts.wait)*time.Second)
+		}
+		if job.Lifecycle == models.LifecycleTerminal {
+			h.answerOutcome(c, job)
+			return
+		}
+	}
+	c.JSON(http.StatusAccepted, h.handleView(job))
+}
+
+// waitFor blocks until the job's workflow ends or d passes, then rereads the job.
+func (h *jobHandlers) waitFor(c *gin.Context, job *models.Job, d time.Duration) *models.Job {
+	ctx, cancel := context.WithTimeout(c, d)
+	defer cancel()
+	_ = h.d.Temporal.GetWorkflow(ctx, job.ID, "").Get(ctx, nil)
+	if fresh, err := models.JobByID(c, h.d.DB, job.UserID, job.ID); err == nil {
+		return fresh
+	}
+	return job
+}

@@ -1,0 +1,62 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+const loggerKey = "logger"
+
+// accessLog gives the request a logger carrying its request id and writes
+// one line per request.
+func accessLog(base *zap.Logger) gin.HandlerFunc {
+	if base == nil {
+		base = zap.NewNop()
+	}
+	return func(c *gin.Context) {
+		start := time.Now()
+		l := base.With(zap.String("request_id", requestIDOf(c)))
+		c.Set(loggerKey, l)
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "unmatched"
+		}
+		fields := []zap.Field{zap.String("method", c.Request.Method), zap.String("route", route), zap.String("path", c.Request.URL.Path),
+			zap.Int("status", c.Writer.Status()), zap.Duration("duration", time.Since(start))}
+		if k, ok := c.Get(keyCtxKey); ok {
+			fields = append(fields, zap.String("api_key_id", k.(*identity).key.ID))
+		}
+		l.Info("request", fields...)
+	}
+}
+
+func logger(c *gin.Context) *zap.Logger {
+	if l, ok := c.Get(loggerKey); ok {
+		return l.(*zap.Logger)
+	}
+	return zap.NewNop()
+}
+
+// recoverer turns a panic into a logged internal error instead of a dropped
+// connection.
+func recoverer(base *zap.Logger) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				logger(c).Error("panic in handler", zap.String("panic", fmt.Sprint(r)), zap.Stack("stack"))
+				writeError(c, apierr.New(apierr.Internal, ""))
+			}
+		}()
+		c.Next()
+	}
+}

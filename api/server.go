@@ -1,0 +1,77 @@
+// Package api is the HTTP surface: the Gin router, its middleware and one
+// handler file per resource.
+package api
+
+import (
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+	"go.uber.org/zap"
+	"gocloud.dev/blob"
+	"gorm.io/gorm"
+)
+
+// CurrentVersion is the current dated contract version.
+const CurrentVersion = "2026-09-29"
+
+// Deps is what the API needs from the process that runs it.
+type Deps struct {
+	DB       *gorm.DB
+	Temporal client.Client
+	Blob     *blob.Bucket
+	Log      *zap.Logger
+	// BaseURL is the public base address used in URLs the API answers.
+	BaseURL string
+	// RateLimit and RateWindow are the per-key fixed window.
+	RateLimit  int
+	RateWindow time.Duration
+	// Production refuses plain HTTP (TLS or X-Forwarded-Proto: https).
+	Production bool
+	// Metrics registers the HTTP metrics; nil disables them.
+	Metrics *HTTPMetrics
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// AdmitTimeout bounds the synchronous admit of a submit.
+	AdmitTimeout time.Duration
+}
+
+func (d *Deps) now() time.Time {
+	if d.Now != nil {
+		return d.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// NewRouter builds the Gin engine with every route of the service.
+func NewRouter(d Deps) *gin.Engine {
+	if d.AdmitTimeout == 0 {
+		d.AdmitTimeout = 10 * time.Second
+	}
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.ContextWithFallback = true
+	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery())
+	if d.Metrics != nil {
+		r.Use(d.Metrics.middleware())
+	}
+	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
+	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
+
+	h := &health{db: d.DB, temporal: d.Temporal}
+	r.GET("/healthz", h.live)
+	r.GET("/readyz", h.ready)
+	if d.Metrics != nil {
+		r.GET("/metrics", gin.WrapH(d.Metrics.handler))
+	}
+
+	auth := &authenticator{db: d.DB, now: d.now}
+	v1 := r.Group("/v1", auth.identify())
+	acct := &accountHandlers{db: d.DB, now: d.now}
+	v1.GET("/account/balance", auth.require(scopeAccountRead), acct.balance)
+	registerJobs(v1, auth, &d)
+	registerCatalogue(v1, auth, &d)
+	r.GET("/files/:blob", blobDownload(&d))
+	return r
+}

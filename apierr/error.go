@@ -1,0 +1,100 @@
+package apierr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Ctx carries the numeric context of an error.
+type Ctx struct {
+	Required   *int64 `json:"required,omitempty"`
+	Balance    *int64 `json:"balance,omitempty"`
+	RetryAfter *int64 `json:"retry_after,omitempty"`
+}
+
+// Error is the public error object; it is also a Go error.
+type Error struct {
+	Code      Code    `json:"code"`
+	Type      Type    `json:"type"`
+	Message   string  `json:"message"`
+	Field     *string `json:"field"`
+	Retryable bool    `json:"retryable"`
+	Docs      string  `json:"docs,omitempty"`
+	RequestID *string `json:"request_id"`
+	Ctx       Ctx     `json:"ctx"`
+	Input     any     `json:"input"`
+	JobID     string  `json:"job_id,omitempty"`
+	Required  *int64  `json:"required,omitempty"`
+	Balance   *int64  `json:"balance,omitempty"`
+	// Status is the HTTP status the error answers with; not serialised.
+	Status int `json:"-"`
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// New builds an error of a catalogue code with a message. An unknown code is
+// a programming error and becomes internal.
+func New(c Code, message string) *Error {
+	en, ok := byCode[c]
+	if !ok {
+		en = byCode[Internal]
+	}
+	if message == "" {
+		message = en.Meaning
+	}
+	status := en.Status
+	if status == 0 {
+		status = http.StatusConflict
+	}
+	return &Error{Code: en.Code, Type: en.Type, Message: message, Retryable: en.Retryable, Docs: DocsURL(en.Code), Status: status}
+}
+
+// Newf is New with a formatted message.
+func Newf(c Code, format string, args ...any) *Error { return New(c, fmt.Sprintf(format, args...)) }
+
+// WithField sets the public path of the offending input.
+func (e *Error) WithField(path string) *Error {
+	e.Field = &path
+	return e
+}
+
+// WithStatus overrides the HTTP status (for example a job error answered on a wait).
+func (e *Error) WithStatus(status int) *Error {
+	e.Status = status
+	return e
+}
+
+// WithCredits sets required and balance, at the top level and in ctx.
+func (e *Error) WithCredits(required, balance int64) *Error {
+	e.Required, e.Balance = &required, &balance
+	e.Ctx.Required, e.Ctx.Balance = &required, &balance
+	return e
+}
+
+// WithRetryAfter sets ctx.retry_after in seconds.
+func (e *Error) WithRetryAfter(seconds int64) *Error {
+	e.Ctx.RetryAfter = &seconds
+	return e
+}
+
+// As returns the *Error inside err, or an internal error that hides err's text.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return New(Internal, "")
+}
+
+// Envelope is the wire wrapper { "error": {...} }.
+type Envelope struct {
+	Error *Error `json:"error"`
+}
+
+// WithJob names the job the error belongs to.
+func (e *Error) WithJob(jobID string) *Error {
+	e.JobID = jobID
+	return e
+}

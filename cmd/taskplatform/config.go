@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	validation "github.com/go-ozzo/ozzo-validation/v4"
+)
+
+// config is every TP_* variable the binary reads.
+type config struct {
+	HTTPAddr          string        // TP_HTTP_ADDR
+	BaseURL           string        // TP_BASE_URL
+	DataDir           string        // TP_DATA_DIR
+	DatabaseURL       string        // TP_DATABASE_URL
+	TemporalAddress   string        // TP_TEMPORAL_ADDRESS
+	TemporalAddrSet   bool          // TP_TEMPORAL_ADDRESS was set
+	TemporalNamespace string        // TP_TEMPORAL_NAMESPACE
+	TemporalPort      int           // TP_TEMPORAL_PORT
+	TemporalUIPort    int           // TP_TEMPORAL_UI_PORT
+	TemporalCLI       string        // TP_TEMPORAL_CLI
+	AllowPrivateURLs  bool          // TP_ALLOW_PRIVATE_URLS
+	RateLimit         int           // TP_RATE_LIMIT
+	RateWindow        time.Duration // TP_RATE_WINDOW_SECONDS
+	DevStepDelay      time.Duration // TP_DEV_STEP_DELAY
+	BlobURL           string        // TP_BLOB_URL
+	TLSCertFile       string        // TP_TLS_CERT_FILE
+	TLSKeyFile        string        // TP_TLS_KEY_FILE
+	MetricsAddr       string        // TP_METRICS_ADDR
+	MaxConcurrentStep int           // TP_WORKER_MAX_STEPS
+}
+
+// envVars lists the variables loadConfig reads (the compose test checks it).
+var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
+	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
+	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS"}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func loadConfig() (config, error) {
+	c := config{
+		HTTPAddr:          env("TP_HTTP_ADDR", "127.0.0.1:8080"),
+		DataDir:           env("TP_DATA_DIR", ".data"),
+		DatabaseURL:       env("TP_DATABASE_URL", ""),
+		TemporalAddress:   env("TP_TEMPORAL_ADDRESS", ""),
+		TemporalNamespace: env("TP_TEMPORAL_NAMESPACE", "default"),
+		TemporalCLI:       env("TP_TEMPORAL_CLI", ""),
+		BlobURL:           env("TP_BLOB_URL", ""),
+		TLSCertFile:       env("TP_TLS_CERT_FILE", ""),
+		TLSKeyFile:        env("TP_TLS_KEY_FILE", ""),
+		MetricsAddr:       env("TP_METRICS_ADDR", "127.0.0.1:9464"),
+	}
+	c.TemporalAddrSet = c.TemporalAddress != ""
+	var errs validation.Errors = map[string]error{}
+	intVar := func(name string, def int, dst *int) {
+		n, err := strconv.Atoi(env(name, strconv.Itoa(def)))
+		if err != nil || n < 0 {
+			errs[name] = fmt.Errorf("must be a non-negative whole number")
+		}
+		*dst = n
+	}
+	intVar("TP_TEMPORAL_PORT", 7233, &c.TemporalPort)
+	intVar("TP_TEMPORAL_UI_PORT", 8233, &c.TemporalUIPort)
+	intVar("TP_RATE_LIMIT", 600, &c.RateLimit)
+	intVar("TP_WORKER_MAX_STEPS", 0, &c.MaxConcurrentStep)
+	var window int
+	intVar("TP_RATE_WINDOW_SECONDS", 60, &window)
+	c.RateWindow = time.Duration(window) * time.Second
+	if b, err := strconv.ParseBool(env("TP_ALLOW_PRIVATE_URLS", "false")); err != nil {
+		errs["TP_ALLOW_PRIVATE_URLS"] = fmt.Errorf("must be true or false")
+	} else {
+		c.AllowPrivateURLs = b
+	}
+	if d, err := time.ParseDuration(env("TP_DEV_STEP_DELAY", "0s")); err != nil {
+		errs["TP_DEV_STEP_DELAY"] = fmt.Errorf("must be a Go duration such as 500ms")
+	} else {
+		c.DevStepDelay = d
+	}
+	if c.TemporalAddress == "" {
+		c.TemporalAddress = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.TemporalPort))
+	}
+	c.BaseURL = env("TP_BASE_URL", "http://"+c.HTTPAddr)
+	if c.BlobURL == "" {
+		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true"
+	}
+	errs["TP_HTTP_ADDR"] = validation.Validate(c.HTTPAddr, validation.Required, validation.By(hostPort))
+	errs["TP_RATE_LIMIT"] = validation.Validate(c.RateLimit, validation.Min(1))
+	if err := errs.Filter(); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func hostPort(v any) error {
+	_, _, err := net.SplitHostPort(v.(string))
+	return err
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/worker"
+)
+
+const (
+	devEmail   = "dev@taskplatform.local"
+	devCredits = 1000
+	cliBuild   = "make bin/temporal   (or: GOBIN=$PWD/bin go install github.com/temporalio/cli/cmd/temporal@v1.5.1)"
+)
+
+// findTemporalCLI looks at TP_TEMPORAL_CLI, bin/ (beside the working
+// directory and the executable) and PATH.
+func findTemporalCLI(cfg config) (string, error) {
+	if cfg.TemporalCLI != "" {
+		if _, err := os.Stat(cfg.TemporalCLI); err != nil {
+			return "", fmt.Errorf("TP_TEMPORAL_CLI=%s: %w", cfg.TemporalCLI, err)
+		}
+		return cfg.TemporalCLI, nil
+	}
+	candidates := []string{filepath.Join("bin", "temporal")}
+	if exe, err := os.Executable(); err == nil {
+		candidates = append(candidates, filepath.Join(filepath.Dir(exe), "temporal"))
+	}
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return absPath(c), nil
+		}
+	}
+	if p, err := exec.LookPath("temporal"); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the Temporal CLI was not found in bin/, on PATH or at TP_TEMPORAL_CLI; build it with: %s", cliBuild)
+}
+
+// devServer is the Temporal dev server child process.
+type devServer struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
+	cli, err := findTemporalCLI(cfg)
+	if err != nil {
+		return nil, err
+	}
+	logFile, err := os.OpenFile(filepath.Join(cfg.DataDir, "temporal.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(cli, "server", "start-dev",
+		"--db-filename", absPath(filepath.Join(cfg.DataDir, "temporal.db")),
+		"--ip", "127.0.0.1", "--port", strconv.Itoa(cfg.TemporalPort), "--ui-port", strconv.Itoa(cfg.TemporalUIPort),
+		"--namespace", cfg.TemporalNamespace, "--log-level", "warn", "--log-format", "pretty")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	// Own process group, and killed with us even if we die hard.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		_ = logFile.Close()
+		return nil, fmt.Errorf("start %s: %w", cli, err)
+	}
+	d := &devServer{cmd: cmd, done: make(chan error, 1)}
+	go func() {
+		d.done <- cmd.Wait()
+		_ = logFile.Close()
+	}()
+	log.Info("Temporal dev server starting", zap.String("cli", cli), zap.Int("pid", cmd.Process.Pid), zap.String("log", logFile.Name()))
+	return d, nil
+}
+
+// stop ends the child: SIGTERM to its group, then SIGKILL after a grace.
+func (d *devServer) stop() {
+	_ = syscall.Kill(-d.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-d.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-d.cmd.Process.Pid, syscall.SIGKILL)
+		<-d.done
+	}
+}
+
+// dialWhenUp dials Temporal until it answers, the child dies or time runs out.
+func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := s.dialTemporal(ctx)
+		if err == nil {
+			return nil
+		}
+		if child != nil {
+			select {
+			case werr := <-child.done:
+				child.done <- werr
+				return fmt.Errorf("the Temporal dev server exited during start (%v); see %s", werr, filepath.Join(s.cfg.DataDir, "temporal.log"))
+			default:
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// runDev is `taskplatform dev`: the whole stack in one process.
+func runDev(ctx context.Context, cfg config) int {
+	log := newLogger(true)
+	s := &stack{cfg: cfg, log: log}
+	defer s.close()
+	if err := s.openStores(ctx); err != nil {
+		return fatal(log, "cannot open the stores", err)
+	}
+	if err := models.Migrate(ctx, s.db); err != nil {
+		return fatal(log, "migration failed", err)
+	}
+	key, err := seedDevAccount(ctx, s.db, cfg.DataDir)
+	if err != nil {
+		return fatal(log, "cannot seed the dev account", err)
+	}
+	var child *devServer
+	if !cfg.TemporalAddrSet {
+		if child, err = startDevServer(cfg, log); err != nil {
+			return fatal(log, "cannot start the Temporal dev server", err)
+		}
+		defer child.stop()
+	}
+	if err := dialWhenUp(ctx, s, child); err != nil {
+		return fatal(log, "Temporal is not reachable", err)
+	}
+	if err := worker.RegisterSearchAttributes(ctx, s.temporal, cfg.TemporalNamespace); err != nil {
+		return fatal(log, "cannot register search attributes", err)
+	}
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
+	if err := worker.Start(w); err != nil {
+		return fatal(log, "worker did not start", err)
+	}
+	defer w.Stop()
+
+	httpCtx, stopHTTP := context.WithCancel(ctx)
+	defer stopHTTP()
+	httpErr := make(chan error, 1)
+	go func() { httpErr <- serveHTTP(httpCtx, log, cfg.HTTPAddr, s.router(false), "", "") }()
+
+	ui := "(external Temporal at " + cfg.TemporalAddress + ")"
+	if child != nil {
+		ui = fmt.Sprintf("http://127.0.0.1:%d", cfg.TemporalUIPort)
+	}
+	fmt.Printf("\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
+		cfg.BaseURL, api.CurrentVersion, ui, key, key, cfg.BaseURL)
+
+	var childDone chan error
+	if child != nil {
+		childDone = child.done
+	}
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+		return 0
+	case err := <-httpErr:
+		if err != nil {
+			return fatal(log, "API server stopped", err)
+		}
+		return 0
+	case err := <-childDone:
+		childDone <- err
+		return fatal(log, "the Temporal dev server exited; stopping (see "+filepath.Join(cfg.DataDir, "temporal.log")+")", err)
+	}
+}
+
+// seedDevAccount makes sure the dev account exists with credits and returns
+// its key, kept in the data dir so every start prints the same key.
+func seedDevAccount(ctx context.Context, db *gorm.DB, dataDir string) (string, error) {
+	u, err := models.UserByEmail(ctx, db, devEmail)
+	if errors.Is(err, models.ErrNotFound) {
+		if u, err = models.CreateUser(ctx, db, devEmail, models.PlanStandard); err != nil {
+			return "", err
+		}
+		if _, err = models.Grant(ctx, db, u.ID, models.CreditService, devCredits, nil, "dev seed"); err != nil {
+			return "", err
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	keyFile := filepath.Join(dataDir, "dev-api-key")
+	raw, err := os.ReadFile(keyFile)
+	secret := strings.TrimSpace(string(raw))
+	if err == nil && models.WellFormedKey(secret) {
+		if _, _, aerr := models.SecretKeyAuth(ctx, db, secret, time.Now()); aerr == nil {
+			return secret, nil
+		}
+		if _, err := models.CreateKeyWithSecret(ctx, db, u.ID, nil, api.CurrentVersion, secret); err == nil {
+			return secret, nil
+		}
+	}
+	_, secret, err = models.CreateKey(ctx, db, u.ID, nil, nil, api.CurrentVersion)
+	if err != nil {
+		return "", err
+	}
+	return secret, os.WriteFile(keyFile, []byte(secret+"\n"), 0o600)
+}

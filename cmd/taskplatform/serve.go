@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/worker"
+)
+
+// productionStack opens what api and worker need, refusing to start without
+// PostgreSQL or with a schema that is not migrated.
+func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, int) {
+	if cfg.DatabaseURL == "" {
+		return nil, fatal(log, "TP_DATABASE_URL is required: set it to a PostgreSQL DSN, e.g. postgres://user@host:5432/taskplatform", nil)
+	}
+	s := &stack{cfg: cfg, log: log}
+	if err := s.openStores(ctx); err != nil {
+		s.close()
+		return nil, fatal(log, "cannot open the stores", err)
+	}
+	if err := models.CheckSchema(ctx, s.db); err != nil {
+		s.close()
+		return nil, fatal(log, "database schema not ready", err)
+	}
+	if err := s.dialTemporal(ctx); err != nil {
+		s.close()
+		return nil, fatal(log, "cannot reach Temporal (set TP_TEMPORAL_ADDRESS)", err)
+	}
+	return s, 0
+}
+
+// runAPI is `taskplatform api`.
+func runAPI(ctx context.Context, cfg config) int {
+	log := newLogger(false).With(zap.String("process", "api"))
+	s, code := productionStack(ctx, cfg, log)
+	if s == nil {
+		return code
+	}
+	defer s.close()
+	log.Info("api listening", zap.String("addr", cfg.HTTPAddr), zap.Bool("tls", cfg.TLSCertFile != ""))
+	if err := serveHTTP(ctx, log, cfg.HTTPAddr, s.router(true), cfg.TLSCertFile, cfg.TLSKeyFile); err != nil {
+		return fatal(log, "api stopped", err)
+	}
+	log.Info("api stopped")
+	return 0
+}
+
+// runWorker is `taskplatform worker`; it serves its metrics on TP_METRICS_ADDR.
+func runWorker(ctx context.Context, cfg config) int {
+	log := newLogger(false).With(zap.String("process", "worker"))
+	s, code := productionStack(ctx, cfg, log)
+	if s == nil {
+		return code
+	}
+	defer s.close()
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
+	if err := worker.Start(w); err != nil {
+		return fatal(log, "worker did not start", err)
+	}
+	defer w.Stop()
+	log.Info("worker running", zap.String("temporal", cfg.TemporalAddress), zap.String("metrics", cfg.MetricsAddr))
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	if err := serveHTTP(ctx, log, cfg.MetricsAddr, mux, "", ""); err != nil {
+		return fatal(log, "metrics server stopped", err)
+	}
+	return 0
+}
+
+// runMigrate is `taskplatform migrate`.
+func runMigrate(ctx context.Context, cfg config) int {
+	log := newLogger(false).With(zap.String("process", "migrate"))
+	db, err := models.Open(ctx, models.OpenConfig{URL: cfg.DatabaseURL, DataDir: cfg.DataDir})
+	if err != nil {
+		return fatal(log, "cannot open the database", err)
+	}
+	defer models.Close(db)
+	if err := models.Migrate(ctx, db); err != nil {
+		return fatal(log, "migration failed", err)
+	}
+	log.Info("schema up to date")
+	return 0
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.temporal.io/sdk/client"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/fileblob" // file:// blob URLs
+	_ "gocloud.dev/blob/memblob"  // mem:// blob URLs (tests)
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/worker"
+)
+
+func absPath(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}
+
+// newLogger is JSON for production processes and readable text for dev.
+func newLogger(human bool) *zap.Logger {
+	if human {
+		cfg := zap.NewDevelopmentConfig()
+		cfg.EncoderConfig.EncodeLevel = zapcore.CapitalColorLevelEncoder
+		cfg.DisableStacktrace = true
+		l, _ := cfg.Build()
+		return l
+	}
+	cfg := zap.NewProductionConfig()
+	cfg.EncoderConfig.TimeKey = "time"
+	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	l, _ := cfg.Build()
+	return l
+}
+
+// stack is what every process builds: database, blob store, metrics, Temporal.
+type stack struct {
+	cfg      config
+	log      *zap.Logger
+	db       *gorm.DB
+	bucket   *blob.Bucket
+	registry *prometheus.Registry
+	sdk      *worker.SDKMetrics
+	temporal client.Client
+}
+
+func (s *stack) close() {
+	if s.temporal != nil {
+		s.temporal.Close()
+	}
+	if s.bucket != nil {
+		_ = s.bucket.Close()
+	}
+	if s.db != nil {
+		_ = models.Close(s.db)
+	}
+	_ = s.log.Sync()
+}
+
+func (s *stack) openStores(ctx context.Context) error {
+	db, err := models.Open(ctx, models.OpenConfig{URL: s.cfg.DatabaseURL, DataDir: s.cfg.DataDir})
+	if err != nil {
+		return err
+	}
+	s.db = db
+	b, err := blob.OpenBucket(ctx, s.cfg.BlobURL)
+	if err != nil {
+		return fmt.Errorf("open blob store %s: %w", s.cfg.BlobURL, err)
+	}
+	s.bucket = b
+	s.registry = prometheus.NewRegistry()
+	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.sdk = worker.NewSDKMetrics(s.registry)
+	return nil
+}
+
+func (s *stack) dialTemporal(ctx context.Context) error {
+	c, err := worker.Dial(ctx, s.cfg.TemporalAddress, s.cfg.TemporalNamespace, s.log, s.sdk.Handler())
+	if err != nil {
+		return err
+	}
+	s.temporal = c
+	return nil
+}
+
+func (s *stack) activities() *activities.Activities {
+	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay}
+}
+
+func (s *stack) router(production bool) http.Handler {
+	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL,
+		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry)})
+}
+
+// serveHTTP serves h on addr until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, log *zap.Logger, addr string, h http.Handler, certFile, keyFile string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ErrorLog: zap.NewStdLog(log), TLSConfig: &tls.Config{MinVersion: tls.VersionTLS12}}
+	errc := make(chan error, 1)
+	go func() {
+		if certFile != "" {
+			errc <- srv.ServeTLS(ln, certFile, keyFile)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+// fatal logs one clear line and returns the exit code.
+func fatal(log *zap.Logger, msg string, err error) int {
+	if err != nil {
+		log.Error(msg, zap.Error(err))
+	} else {
+		log.Error(msg)
+	}
+	return 1
+}

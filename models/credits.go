@@ -1,0 +1,128 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Credit types.
+const (
+	CreditService = "service_credits"
+	CreditModel   = "model_credits"
+)
+
+// CreditTypes lists the credit types in the order balances are reported.
+var CreditTypes = []string{CreditService, CreditModel}
+
+// Grant adds a batch of credits to a user's balance and writes the ledger entry.
+func Grant(ctx context.Context, db *gorm.DB, userID uint64, creditType string, amount int64, expiresAt *time.Time, source string) (*CreditBatch, error) {
+	if amount <= 0 {
+		return nil, fmt.Errorf("grant: credits must be positive, got %d", amount)
+	}
+	b := &CreditBatch{UserID: userID, CreditType: creditType, Amount: amount, Remaining: amount, ExpiresAt: expiresAt, Source: source}
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(b).Error; err != nil {
+			return err
+		}
+		return tx.Create(&LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerGrant, Amount: amount, BatchID: b.ID, Note: source}).Error
+	})
+	if err != nil {
+		return nil, fmt.Errorf("grant credits: %w", err)
+	}
+	return b, nil
+}
+
+// Expiring is one batch of a balance: credits and when they expire.
+type Expiring struct {
+	Credits int64      `json:"credits"`
+	At      *time.Time `json:"at"`
+}
+
+// Balance is the spendable credits of one type.
+type Balance struct {
+	CreditType string     `json:"credit_type"`
+	Remaining  int64      `json:"remaining"`
+	Expiring   []Expiring `json:"expiring"`
+}
+
+// spendOrder orders batches the way they are spent: soonest expiry first,
+// batches that never expire last, oldest first among equals.
+func spendOrder(tx *gorm.DB) *gorm.DB {
+	return tx.Order("CASE WHEN expires_at IS NULL THEN 1 ELSE 0 END").Order("expires_at").Order("id")
+}
+
+func liveBatches(tx *gorm.DB, userID uint64, creditType string, now time.Time) *gorm.DB {
+	return tx.Model(&CreditBatch{}).Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, creditType, now)
+}
+
+// Available is what a user can hold now: live batches minus open holds.
+func Available(ctx context.Context, tx *gorm.DB, userID uint64, creditType string, now time.Time) (int64, error) {
+	var live, held int64
+	if err := liveBatches(tx.WithContext(ctx), userID, creditType, now).Select("COALESCE(SUM(remaining), 0)").Scan(&live).Error; err != nil {
+		return 0, err
+	}
+	if err := tx.WithContext(ctx).Model(&Job{}).Where("user_id = ? AND credit_type = ? AND settled_at IS NULL", userID, creditType).
+		Select("COALESCE(SUM(held_credits), 0)").Scan(&held).Error; err != nil {
+		return 0, err
+	}
+	return live - held, nil
+}
+
+// Balances reports every credit type of a user.
+func Balances(ctx context.Context, db *gorm.DB, userID uint64, now time.Time) ([]Balance, error) {
+	out := make([]Balance, 0, len(CreditTypes))
+	for _, ct := range CreditTypes {
+		avail, err := Available(ctx, db, userID, ct, now)
+		if err != nil {
+			return nil, fmt.Errorf("balance: %w", err)
+		}
+		var batches []CreditBatch
+		if err := spendOrder(liveBatches(db.WithContext(ctx), userID, ct, now)).Find(&batches).Error; err != nil {
+			return nil, fmt.Errorf("balance: %w", err)
+		}
+		bal := Balance{CreditType: ct, Remaining: max(avail, 0), Expiring: []Expiring{}}
+		for _, b := range batches {
+			bal.Expiring = append(bal.Expiring, Expiring{Credits: b.Remaining, At: b.ExpiresAt})
+		}
+		out = append(out, bal)
+	}
+	return out, nil
+}
+
+// spend takes amount credits from live batches in spend order inside tx and
+// writes one charge entry per batch touched. It returns what it could take.
+func spend(tx *gorm.DB, userID uint64, creditType string, amount int64, jobID string, now time.Time) (int64, error) {
+	if amount <= 0 {
+		return 0, nil
+	}
+	var batches []CreditBatch
+	if err := spendOrder(liveBatches(tx, userID, creditType, now)).Clauses(clause.Locking{Strength: "UPDATE"}).Find(&batches).Error; err != nil {
+		return 0, err
+	}
+	var taken int64
+	for _, b := range batches {
+		if taken == amount {
+			break
+		}
+		n := min(b.Remaining, amount-taken)
+		if err := tx.Model(&CreditBatch{}).Where("id = ?", b.ID).Update("remaining", gorm.Expr("remaining - ?", n)).Error; err != nil {
+			return taken, err
+		}
+		if err := tx.Create(&LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerCharge, Amount: -n, BatchID: b.ID, JobID: jobID}).Error; err != nil {
+			return taken, err
+		}
+		taken += n
+	}
+	return taken, nil
+}
+
+// Ledger lists a user's entries, newest first.
+func Ledger(ctx context.Context, db *gorm.DB, userID uint64, limit int) ([]LedgerEntry, error) {
+	var out []LedgerEntry
+	err := db.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Limit(limit).Find(&out).Error
+	return out, err
+}

@@ -1,0 +1,236 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Job lifecycles and outcomes.
+const (
+	LifecycleQueued   = "queued"
+	LifecycleRunning  = "running"
+	LifecycleTerminal = "terminal"
+
+	OutcomeSucceeded = "succeeded"
+	OutcomeFailed    = "failed"
+	OutcomeCancelled = "cancelled"
+)
+
+// Job is the projection of one job workflow, kept current by its activities.
+type Job struct {
+	ID                  string `gorm:"primaryKey"`
+	UserID              uint64 `gorm:"not null;index:idx_jobs_user_created,priority:1"`
+	APIKeyID            string `gorm:"not null;default:''"`
+	Task                string `gorm:"not null;index"`
+	Input               string `gorm:"not null"`
+	Lifecycle           string `gorm:"not null"`
+	Outcome             *string
+	ProgressDone        int    `gorm:"not null;default:0"`
+	ProgressTotal       *int   `gorm:"default:null"`
+	Phase               string `gorm:"not null;default:''"`
+	Error               *string
+	Summary             *string
+	CreditType          string `gorm:"not null"`
+	HeldCredits         int64  `gorm:"not null"`
+	PricePerOutput      int64  `gorm:"not null"`
+	ChargedCredits      int64  `gorm:"not null;default:0"`
+	StartTimeoutSeconds int    `gorm:"not null;default:0"`
+	WebhookURL          string `gorm:"not null;default:''"`
+	RequestID           string `gorm:"not null;default:''"`
+	ServiceVersion      string `gorm:"not null;default:''"`
+	SettledAt           *time.Time
+	StartedAt           *time.Time
+	EndedAt             *time.Time
+	CreatedAt           time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
+	UpdatedAt           time.Time
+}
+
+// File is one output a job delivered (an art: handle), or an upload.
+type File struct {
+	ID        string `gorm:"primaryKey"`
+	UserID    uint64 `gorm:"not null;index"`
+	JobID     string `gorm:"not null;default:'';uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Index     int    `gorm:"column:idx;not null;default:0;uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Task      string `gorm:"not null;default:''"`
+	MediaType string `gorm:"not null"`
+	BlobKey   string `gorm:"not null"`
+	Size      int64  `gorm:"not null"`
+	Data      string `gorm:"not null;default:'{}'"`
+	CreatedAt time.Time
+	DeletedAt gorm.DeletedAt `gorm:"index"`
+}
+
+// AdmitRefusal is a hold the balance does not cover.
+type AdmitRefusal struct {
+	Required, Balance int64
+}
+
+// Error implements error.
+func (r *AdmitRefusal) Error() string {
+	return fmt.Sprintf("insufficient credits: required %d, balance %d", r.Required, r.Balance)
+}
+
+// Admit writes the job row (queued) and its credit hold in one transaction,
+// with the user's row locked so concurrent admits cannot overdraw. Admitting
+// a job id that exists returns the existing row: a retried admit holds once.
+func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (*Job, error) {
+	var out *Job
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var u User
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&u, job.UserID).Error; err != nil {
+			return fmt.Errorf("lock user: %w", err)
+		}
+		var existing Job
+		err := tx.Take(&existing, "id = ?", job.ID).Error
+		if err == nil {
+			out = &existing
+			return nil
+		}
+		if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return err
+		}
+		if job.HeldCredits > 0 {
+			avail, err := Available(ctx, tx, job.UserID, job.CreditType, now)
+			if err != nil {
+				return err
+			}
+			if avail < job.HeldCredits {
+				return &AdmitRefusal{Required: job.HeldCredits, Balance: max(avail, 0)}
+			}
+		}
+		job.Lifecycle = LifecycleQueued
+		job.CreatedAt = now
+		if err := tx.Create(job).Error; err != nil {
+			return fmt.Errorf("insert job: %w", err)
+		}
+		if job.HeldCredits > 0 {
+			if err := tx.Create(&LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerHold, Amount: -job.HeldCredits, JobID: job.ID}).Error; err != nil {
+				return fmt.Errorf("write hold: %w", err)
+			}
+		}
+		out = job
+		return nil
+	})
+	return out, err
+}
+
+// JobByID reads one job of a user.
+func JobByID(ctx context.Context, db *gorm.DB, userID uint64, id string) (*Job, error) {
+	var j Job
+	err := db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Take(&j).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("job %s: %w", id, ErrNotFound)
+	}
+	return &j, err
+}
+
+// JobByIDAny reads one job whatever its owner (worker side).
+func JobByIDAny(ctx context.Context, db *gorm.DB, id string) (*Job, error) {
+	var j Job
+	err := db.WithContext(ctx).Take(&j, "id = ?", id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("job %s: %w", id, ErrNotFound)
+	}
+	return &j, err
+}
+
+// MarkRunning moves a queued job to running with its planned total.
+func MarkRunning(ctx context.Context, db *gorm.DB, id string, total int, phase string, now time.Time) error {
+	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND lifecycle = ?", id, LifecycleQueued).
+		Updates(map[string]any{"lifecycle": LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).Error
+}
+
+// AddOutput records output i of a job exactly once and raises progress to
+// the number of outputs delivered. A repeated call for the same index keeps
+// the first file and returns it.
+func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File, error) {
+	var out File
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		f.CreatedAt = now
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(f).Error; err != nil {
+			return fmt.Errorf("insert file: %w", err)
+		}
+		if err := tx.Unscoped().Where("job_id = ? AND idx = ?", f.JobID, f.Index).Take(&out).Error; err != nil {
+			return err
+		}
+		var n int64
+		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", f.JobID).Count(&n).Error; err != nil {
+			return err
+		}
+		return tx.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, LifecycleTerminal).
+			Updates(map[string]any{"progress_done": n, "lifecycle": LifecycleRunning, "updated_at": now}).Error
+	})
+	return &out, err
+}
+
+// Delivered counts the outputs a job delivered (deleted ones included: they
+// were delivered and are charged).
+func Delivered(ctx context.Context, db *gorm.DB, jobID string) (int64, error) {
+	var n int64
+	err := db.WithContext(ctx).Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&n).Error
+	return n, err
+}
+
+// Settlement is how a job ended.
+type Settlement struct {
+	Outcome string
+	// Error is the public error object of a failed or cancelled job.
+	Error json.RawMessage
+	// Summary is the result summary (requested, delivered, warnings) when
+	// the task has counts or warnings to report.
+	Summary json.RawMessage
+}
+
+// Settle ends a job exactly once: it charges price × delivered (never above
+// the hold) from batches in expiry order, releases the hold, and writes the
+// terminal state. A second call returns the settled row unchanged.
+func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (*Job, error) {
+	var out Job
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&out, "id = ?", jobID).Error; err != nil {
+			return fmt.Errorf("lock job: %w", err)
+		}
+		if out.SettledAt != nil {
+			return nil
+		}
+		var delivered int64
+		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {
+			return err
+		}
+		charge := min(out.PricePerOutput*delivered, out.HeldCredits)
+		if out.HeldCredits > 0 {
+			if err := tx.Create(&LedgerEntry{UserID: out.UserID, CreditType: out.CreditType, Kind: LedgerRelease, Amount: out.HeldCredits, JobID: jobID}).Error; err != nil {
+				return fmt.Errorf("write release: %w", err)
+			}
+		}
+		charged, err := spend(tx, out.UserID, out.CreditType, charge, jobID, now)
+		if err != nil {
+			return fmt.Errorf("charge: %w", err)
+		}
+		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": LifecycleTerminal, "outcome": s.Outcome,
+			"ended_at": now, "updated_at": now, "progress_done": delivered}
+		if present(s.Error) {
+			upd["error"] = string(s.Error)
+		}
+		if present(s.Summary) {
+			upd["summary"] = string(s.Summary)
+		}
+		if out.ProgressTotal == nil {
+			upd["progress_total"] = delivered
+		}
+		if err := tx.Model(&Job{}).Where("id = ?", jobID).Updates(upd).Error; err != nil {
+			return err
+		}
+		return tx.Take(&out, "id = ?", jobID).Error
+	})
+	return &out, err
+}
+
+// present says whether a JSON value carries something other than null.
+func present(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }

@@ -1,0 +1,177 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// KeyPrefix starts every API key.
+const KeyPrefix = "tpk_"
+
+// Scopes a key can hold.
+const (
+	ScopeTasksRun    = "tasks:run"
+	ScopeJobsRead    = "jobs:read"
+	ScopeJobsCancel  = "jobs:cancel"
+	ScopeFilesRead   = "files:read"
+	ScopeFilesWrite  = "files:write"
+	ScopeAccountRead = "account:read"
+)
+
+// AllScopes is every scope, the default of a new key.
+var AllScopes = []string{ScopeTasksRun, ScopeJobsRead, ScopeJobsCancel, ScopeFilesRead, ScopeFilesWrite, ScopeAccountRead}
+
+// Errors of key authentication.
+var (
+	ErrKeyInvalid = errors.New("api key malformed, unknown, revoked or expired")
+)
+
+// NewID returns prefix followed by 20 random lowercase base32 characters.
+func NewID(prefix string) string {
+	const alphabet = "0123456789abcdefghijkmnpqrstvwxyz"
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return prefix + string(b)
+}
+
+// HashKey is the stored form of a key secret.
+func HashKey(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// WellFormedKey says whether s has the shape of a key.
+func WellFormedKey(s string) bool {
+	if !strings.HasPrefix(s, KeyPrefix) || len(s) != len(KeyPrefix)+43 {
+		return false
+	}
+	for _, r := range s[len(KeyPrefix):] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func newSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return KeyPrefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// CreateKey makes a key for a user and returns the row and the secret, which
+// is shown once and never stored. The first key of an account pins the
+// account's contract version.
+func CreateKey(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, expiresAt *time.Time, currentVersion string) (*APIKey, string, error) {
+	return createKeyWithSecret(ctx, db, userID, scopes, expiresAt, currentVersion, newSecret())
+}
+
+// CreateKeyWithSecret stores a key whose secret the caller chose (the dev key,
+// kept in the data dir so `dev` prints the same key on every start).
+func CreateKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, currentVersion, secret string) (*APIKey, error) {
+	if !WellFormedKey(secret) {
+		return nil, ErrKeyInvalid
+	}
+	k, _, err := createKeyWithSecret(ctx, db, userID, scopes, nil, currentVersion, secret)
+	return k, err
+}
+
+func createKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, expiresAt *time.Time, currentVersion, secret string) (*APIKey, string, error) {
+	if len(scopes) == 0 {
+		scopes = AllScopes
+	}
+	k := &APIKey{ID: NewID("key_"), UserID: userID, Hash: HashKey(secret), Hint: secret[:len(KeyPrefix)+4] + "…", Scopes: strings.Join(scopes, ","), ExpiresAt: expiresAt}
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(k).Error; err != nil {
+			return fmt.Errorf("create key: %w", err)
+		}
+		return tx.Model(&User{}).Where("id = ? AND service_version = ''", userID).Update("service_version", currentVersion).Error
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return k, secret, nil
+}
+
+// SecretKeyAuth finds the key and its user for a presented secret. A revoked,
+// expired or unknown key is ErrKeyInvalid.
+func SecretKeyAuth(ctx context.Context, db *gorm.DB, secret string, now time.Time) (*APIKey, *User, error) {
+	if !WellFormedKey(secret) {
+		return nil, nil, ErrKeyInvalid
+	}
+	var k APIKey
+	err := db.WithContext(ctx).Where("hash = ?", HashKey(secret)).Take(&k).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil, ErrKeyInvalid
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if k.RevokedAt != nil || (k.ExpiresAt != nil && !now.Before(*k.ExpiresAt)) {
+		return nil, nil, ErrKeyInvalid
+	}
+	u, err := UserByID(ctx, db, k.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &k, u, nil
+}
+
+// HasScope says whether the key holds a scope.
+func (k *APIKey) HasScope(scope string) bool {
+	for _, s := range strings.Split(k.Scopes, ",") {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
+
+// RollKey creates a successor of a key with the same user and scopes; the old
+// key stays valid for grace, then expires.
+func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration, now time.Time, currentVersion string) (*APIKey, string, error) {
+	var old APIKey
+	if err := db.WithContext(ctx).Take(&old, "id = ?", keyID).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, "", fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+		}
+		return nil, "", err
+	}
+	if old.RevokedAt != nil {
+		return nil, "", fmt.Errorf("key %s is revoked", keyID)
+	}
+	nk, secret, err := CreateKey(ctx, db, old.UserID, strings.Split(old.Scopes, ","), old.ExpiresAt, currentVersion)
+	if err != nil {
+		return nil, "", err
+	}
+	until := now.Add(grace)
+	if old.ExpiresAt != nil && old.ExpiresAt.Before(until) {
+		until = *old.ExpiresAt
+	}
+	err = db.WithContext(ctx).Model(&APIKey{}).Where("id = ?", keyID).Updates(map[string]any{"expires_at": until, "replaced_by": nk.ID}).Error
+	return nk, secret, err
+}
+
+// RevokeKey makes a key invalid at once.
+func RevokeKey(ctx context.Context, db *gorm.DB, keyID string, now time.Time) error {
+	res := db.WithContext(ctx).Model(&APIKey{}).Where("id = ? AND revoked_at IS NULL", keyID).Update("revoked_at", now)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+	}
+	return nil
+}

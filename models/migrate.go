@@ -1,0 +1,57 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/go-gormigrate/gormigrate/v2"
+	"gorm.io/gorm"
+)
+
+// ErrSchemaOutdated means migrations are pending; run `taskplatform migrate`.
+var ErrSchemaOutdated = errors.New("database schema is not up to date: run `taskplatform migrate`")
+
+// migrations is the ordered, append-only list of schema versions. A shipped
+// migration is never edited; changes go in a new one.
+var migrations = []*gormigrate.Migration{
+	{
+		ID: "0001_accounts_credits",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&User{}, &APIKey{}, &CreditBatch{}, &LedgerEntry{}, &WebhookEndpoint{}, &Job{}, &File{}, &IdempotencyKey{})
+		},
+	},
+}
+
+func migrator(db *gorm.DB) *gormigrate.Gormigrate {
+	return gormigrate.New(db, &gormigrate.Options{TableName: "schema_migrations", IDColumnName: "id", IDColumnSize: 255, UseTransaction: true}, migrations)
+}
+
+// Migrate applies every pending migration.
+func Migrate(ctx context.Context, db *gorm.DB) error {
+	if err := migrator(db.WithContext(ctx)).Migrate(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// CheckSchema returns ErrSchemaOutdated when a migration has not been applied.
+func CheckSchema(ctx context.Context, db *gorm.DB) error {
+	if !db.Migrator().HasTable("schema_migrations") {
+		return ErrSchemaOutdated
+	}
+	var applied []string
+	if err := db.WithContext(ctx).Table("schema_migrations").Pluck("id", &applied).Error; err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	have := make(map[string]bool, len(applied))
+	for _, id := range applied {
+		have[id] = true
+	}
+	for _, m := range migrations {
+		if !have[m.ID] {
+			return fmt.Errorf("%w (missing %s)", ErrSchemaOutdated, m.ID)
+		}
+	}
+	return nil
+}

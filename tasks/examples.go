@@ -1,0 +1,46 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Example is a real request of a task. Its files are made by running the
+// task's Runner on it, so they are exactly what a job delivers.
+type Example struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	Input       json.RawMessage `json:"input"`
+}
+
+// ExampleOutputs runs example n through Validate, Plan and every Step and
+// returns its files. Results are cached: the runners are deterministic.
+func (d *Definition) ExampleOutputs(ctx context.Context, n int) ([]Output, error) {
+	if n < 0 || n >= len(d.Examples) {
+		return nil, fmt.Errorf("tasks: %s has no example %d", d.Name, n)
+	}
+	d.exMu.Lock()
+	defer d.exMu.Unlock()
+	if out, ok := d.exFiles[n]; ok {
+		return out, nil
+	}
+	in, err := d.Validate(d.Examples[n].Input)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: example %s of %s: %w", d.Examples[n].Name, d.Name, err)
+	}
+	var out []Output
+	for i := range d.Runner.Plan(in).Steps {
+		o, err := d.Runner.Step(ctx, in, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	if d.exFiles == nil {
+		d.exFiles = map[int][]Output{}
+	}
+	d.exFiles[n] = out
+	return out, nil
+}

@@ -1,0 +1,192 @@
+package tasks
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// hsl is a colour as hue (degrees, [0, 360)), saturation and lightness ([0, 1]).
+type hsl struct{ h, s, l float64 }
+
+// swatch is one colour of a harmony.
+type swatch struct {
+	role     string
+	c        hsl
+	hex      string
+	adjusted bool
+}
+
+// colourScheme is one value of the colour_scheme vocabulary and its rule.
+type colourScheme struct {
+	value, label, text, when string
+	make                     func(b hsl) []swatch
+}
+
+func turn(b hsl, deg float64, role string) swatch {
+	return swatch{role: role, c: hsl{math.Mod(b.h+deg+360, 360), b.s, b.l}}
+}
+
+func light(b hsl, dl float64, role string) swatch {
+	return swatch{role: role, c: hsl{b.h, b.s, math.Min(0.95, math.Max(0.05, b.l+dl))}}
+}
+
+var colourSchemes = []colourScheme{
+	{"complementary", "Complementary", "The base and the colour opposite it on the wheel.", "you want strong contrast",
+		func(b hsl) []swatch { return []swatch{turn(b, 0, "base"), turn(b, 180, "complement")} }},
+	{"split_complementary", "Split complementary", "The base and the two colours beside its opposite.", "you want contrast that is less harsh",
+		func(b hsl) []swatch {
+			return []swatch{turn(b, 0, "base"), turn(b, 150, "split_1"), turn(b, 210, "split_2")}
+		}},
+	{"analogous", "Analogous", "The base and its neighbours 30° either side.", "you want a calm, related palette",
+		func(b hsl) []swatch {
+			return []swatch{turn(b, -30, "neighbour_1"), turn(b, 0, "base"), turn(b, 30, "neighbour_2")}
+		}},
+	{"triadic", "Triadic", "Three colours evenly spaced, 120° apart.", "you want a balanced, lively palette",
+		func(b hsl) []swatch {
+			return []swatch{turn(b, 0, "base"), turn(b, 120, "triad_1"), turn(b, 240, "triad_2")}
+		}},
+	{"tetradic", "Tetradic", "Four colours 90° apart: two complementary pairs.", "you need many distinct colours",
+		func(b hsl) []swatch {
+			return []swatch{turn(b, 0, "base"), turn(b, 90, "square_1"), turn(b, 180, "square_2"), turn(b, 270, "square_3")}
+		}},
+	{"monochromatic", "Monochromatic", "One hue in five lightnesses.", "you want a quiet palette of one colour",
+		func(b hsl) []swatch {
+			return []swatch{light(b, -0.3, "shade_2"), light(b, -0.15, "shade_1"), light(b, 0, "base"), light(b, 0.15, "tint_1"), light(b, 0.3, "tint_2")}
+		}},
+}
+
+func schemeByValue(v string) (colourScheme, bool) {
+	for _, s := range colourSchemes {
+		if s.value == v {
+			return s, true
+		}
+	}
+	return colourScheme{}, false
+}
+
+func toHSL(hex string) hsl {
+	c := parseHex(hex)
+	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
+	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	l := (mx + mn) / 2
+	if mx == mn {
+		return hsl{0, 0, l}
+	}
+	d := mx - mn
+	s := d / (1 - math.Abs(2*l-1))
+	var h float64
+	switch mx {
+	case r:
+		h = math.Mod((g-b)/d+6, 6)
+	case g:
+		h = (b-r)/d + 2
+	default:
+		h = (r-g)/d + 4
+	}
+	return hsl{h * 60, s, l}
+}
+
+func toHex(c hsl) string {
+	ch := (1 - math.Abs(2*c.l-1)) * c.s
+	x := ch * (1 - math.Abs(math.Mod(c.h/60, 2)-1))
+	m := c.l - ch/2
+	var r, g, b float64
+	switch {
+	case c.h < 60:
+		r, g = ch, x
+	case c.h < 120:
+		r, g = x, ch
+	case c.h < 180:
+		g, b = ch, x
+	case c.h < 240:
+		g, b = x, ch
+	case c.h < 300:
+		r, b = x, ch
+	default:
+		r, b = ch, x
+	}
+	v := func(f float64) int { return int(math.Round(math.Min(1, math.Max(0, f+m)) * 255)) }
+	return fmt.Sprintf("#%02X%02X%02X", v(r), v(g), v(b))
+}
+
+// tooClose reports colours a viewer cannot tell apart on a swatch sheet.
+func tooClose(a, b string) bool {
+	ca, cb := parseHex(a), parseHex(b)
+	dr, dg, db := float64(ca.R)-float64(cb.R), float64(ca.G)-float64(cb.G), float64(ca.B)-float64(cb.B)
+	return math.Sqrt(dr*dr+dg*dg+db*db) < 24
+}
+
+// harmony makes a scheme's swatches from a base colour. A swatch too close
+// to an earlier one is moved in lightness until it is distinct, and marked.
+func harmony(scheme colourScheme, base string) []swatch {
+	sw := scheme.make(toHSL(base))
+	for i := range sw {
+		sw[i].hex = toHex(sw[i].c)
+		if !closeToEarlier(sw, i) {
+			continue
+		}
+		orig, dir := sw[i].c, 1.0
+		if orig.l > 0.5 {
+			dir = -1
+		}
+		for _, d := range []float64{0.2, -0.2, 0.35, -0.35, 0.5, -0.5, 0.65, -0.65, 0.8, -0.8} {
+			c := orig
+			c.l = math.Min(1, math.Max(0, orig.l+dir*d))
+			sw[i].c, sw[i].hex = c, toHex(c)
+			if !closeToEarlier(sw, i) {
+				break
+			}
+		}
+		sw[i].adjusted = true
+	}
+	return sw
+}
+
+func closeToEarlier(sw []swatch, i int) bool {
+	for j := range i {
+		if tooClose(sw[j].hex, sw[i].hex) {
+			return true
+		}
+	}
+	return false
+}
+
+// textOn is black or white, whichever reads on the colour.
+func textOn(hex string) string {
+	c := parseHex(hex)
+	if 0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B) > 150 {
+		return "#111111"
+	}
+	return "#FFFFFF"
+}
+
+// paletteSVG draws one scheme as a swatch sheet.
+func paletteSVG(title string, sw []swatch, shades [][]string, labels bool) []byte {
+	const cell, gap, top = 128, 8, 44
+	rows := 0
+	if len(shades) > 0 {
+		rows = len(shades[0])
+	}
+	w := gap + len(sw)*(cell+gap)
+	h := top + cell + gap + rows*(32+4) + gap
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`, w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#FFFFFF"/>`, w, h)
+	if labels {
+		fmt.Fprintf(&b, `<text x="%d" y="28" font-family="sans-serif" font-size="16" fill="#222222">%s</text>`, gap, title)
+	}
+	for i, s := range sw {
+		x := gap + i*(cell+gap)
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x, top, cell, cell, s.hex)
+		if labels {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" font-family="monospace" font-size="14" fill="%s">%s</text>`, x+8, top+cell-26, textOn(s.hex), s.hex)
+			fmt.Fprintf(&b, `<text x="%d" y="%d" font-family="sans-serif" font-size="12" fill="%s">%s</text>`, x+8, top+cell-10, textOn(s.hex), s.role)
+		}
+		for r := range rows {
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="32" fill="%s"/>`, x, top+cell+gap+r*36, cell, shades[i][r])
+		}
+	}
+	b.WriteString(`</svg>`)
+	return []byte(b.String())
+}

@@ -1,0 +1,211 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+)
+
+// patternSpec is everything one pattern tile is drawn from. Every kind is a
+// function of the pixel (x, y) that is periodic with period size in both
+// axes: positions are integers scaled by the repeat count, so x+size lands
+// exactly one tile further and every per-cell choice cycles within it.
+type patternSpec struct {
+	kind    string
+	size    int
+	repeats int           // motif repeats across the tile, as drawn
+	palette color.Palette // index 0 is the ground
+	angle   int           // stripes: 0, 45, 90 or 135 degrees
+	dotSize float64       // dots: diameter as a fraction of the cell
+	amp     float64       // chevron, waves: height as a fraction of a repeat
+	sx, sy  int           // phase shift in pixels, from the seed
+	seed    uint64
+	bands   []int // stripes: cumulative band weights
+	sett    []int // plaid: palette index of each thread of the sett
+}
+
+// patternKind is one value of the pattern_kind vocabulary and its drawing.
+type patternKind struct {
+	value, label, group, text string
+	// cycle is how many palette entries a per-cell colour cycles through
+	// (the repeat count is rounded up to a multiple of it); 0 for none.
+	cycle func(k int) int
+	at    func(s *patternSpec, x, y int) uint8
+}
+
+var patternKinds = []patternKind{
+	{"stripes", "Stripes", "geometric", "Bands of every colour in turn; band widths vary with the seed; stripe_angle sets the direction.", nil, stripesAt},
+	{"checks", "Checks", "geometric", "A checkerboard of squares cycling through the colours.", func(k int) int { return k }, checksAt},
+	{"dots", "Dots", "spot", "Polka dots on the first colour, cycling through the others; dot_size sets the diameter; the seed nudges each dot.", func(k int) int { return k - 1 }, dotsAt},
+	{"chevron", "Chevron", "geometric", "Zigzag bands of every colour; amplitude sets the zigzag height.", nil, chevronAt},
+	{"waves", "Waves", "geometric", "Smooth wavy bands of every colour; amplitude sets the wave height.", nil, wavesAt},
+	{"diamonds", "Diamonds", "geometric", "Diamonds touching at their tips on the first colour, cycling through the others.", func(k int) int { return k - 1 }, diamondsAt},
+	{"houndstooth", "Houndstooth", "woven", "The broken-check of a 2/2 twill with four dark and four light threads; the first colour is the light one.", func(k int) int { return k - 1 }, houndstoothAt},
+	{"plaid", "Plaid", "woven", "A tartan sett in a 2/2 twill: mirrored bands of every colour; band widths vary with the seed.", nil, plaidAt},
+}
+
+func kindByValue(v string) (patternKind, bool) {
+	for _, k := range patternKinds {
+		if k.value == v {
+			return k, true
+		}
+	}
+	return patternKind{}, false
+}
+
+// hash is splitmix64 of the seed and a salt: the per-seed randomness.
+func hash(seed uint64, salt ...int) uint64 {
+	z := seed
+	for _, s := range salt {
+		z = z*0x9E3779B97F4A7C15 + uint64(s) + 0x632BE59BD9B4E019
+	}
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func mod(a, b int) int { return a - floorDiv(a, b)*b }
+
+// cellAt places pixel coordinate p (its centre) among n cells of the tile:
+// the cell number (not wrapped) and the position in it, in [0, 1).
+func (s *patternSpec) cellAt(p, n int) (int, float64) {
+	num, den := (2*p+1)*n, 2*s.size
+	c := floorDiv(num, den)
+	return c, float64(num-c*den) / float64(den)
+}
+
+// index is the palette index of pixel (x, y) for any integers x and y.
+func (s *patternSpec) index(x, y int) uint8 {
+	k, _ := kindByValue(s.kind)
+	return k.at(s, x+s.sx, y+s.sy)
+}
+
+func stripesAt(s *patternSpec, x, y int) uint8 {
+	p := y
+	switch s.angle {
+	case 45:
+		p = x + y
+	case 90:
+		p = x
+	case 135:
+		p = x - y
+	}
+	_, f := s.cellAt(p, s.repeats)
+	t := int(f * float64(s.bands[len(s.bands)-1]))
+	for i, b := range s.bands {
+		if t < b {
+			return uint8(i)
+		}
+	}
+	return uint8(len(s.bands) - 1)
+}
+
+func checksAt(s *patternSpec, x, y int) uint8 {
+	cx, _ := s.cellAt(x, s.repeats)
+	cy, _ := s.cellAt(y, s.repeats)
+	return uint8(mod(cx+cy, len(s.palette)))
+}
+
+func dotsAt(s *patternSpec, x, y int) uint8 {
+	cx, fx := s.cellAt(x, s.repeats)
+	cy, fy := s.cellAt(y, s.repeats)
+	wx, wy := mod(cx, s.repeats), mod(cy, s.repeats)
+	room := (1 - s.dotSize) * 0.45
+	jx := (float64(hash(s.seed, wx, wy, 1)%1024)/1023 - 0.5) * 2 * room
+	jy := (float64(hash(s.seed, wx, wy, 2)%1024)/1023 - 0.5) * 2 * room
+	dx, dy, r := fx-0.5-jx, fy-0.5-jy, s.dotSize/2
+	if dx*dx+dy*dy >= r*r {
+		return 0
+	}
+	return uint8(1 + mod(cx+cy, len(s.palette)-1))
+}
+
+func bandsAt(s *patternSpec, x, y int, shape func(f float64) float64) uint8 {
+	_, fx := s.cellAt(x, s.repeats)
+	cy, fy := s.cellAt(y, s.repeats)
+	k := len(s.palette)
+	band := cy*k + int(math.Floor((fy+s.amp*shape(fx))*float64(k)))
+	return uint8(mod(band, k))
+}
+
+func chevronAt(s *patternSpec, x, y int) uint8 {
+	return bandsAt(s, x, y, func(f float64) float64 { return math.Abs(2*f - 1) })
+}
+
+func wavesAt(s *patternSpec, x, y int) uint8 {
+	return bandsAt(s, x, y, func(f float64) float64 { return (1 - math.Cos(2*math.Pi*f)) / 2 })
+}
+
+func diamondsAt(s *patternSpec, x, y int) uint8 {
+	cx, fx := s.cellAt(x, s.repeats)
+	cy, fy := s.cellAt(y, s.repeats)
+	if math.Abs(fx-0.5)+math.Abs(fy-0.5) >= 0.5 {
+		return 0
+	}
+	return uint8(1 + mod(cx+cy, len(s.palette)-1))
+}
+
+// twill is a 2/2 twill: which thread, warp (true) or weft, lies on top.
+func twill(ti, tj int) bool { return mod(ti+tj, 4) < 2 }
+
+func houndstoothAt(s *patternSpec, x, y int) uint8 {
+	ti, _ := s.cellAt(x, 8*s.repeats)
+	tj, _ := s.cellAt(y, 8*s.repeats)
+	dark := mod(tj, 8) < 4
+	if twill(ti, tj) {
+		dark = mod(ti, 8) < 4
+	}
+	if !dark {
+		return 0
+	}
+	return uint8(1 + mod(floorDiv(ti, 8)+floorDiv(tj, 8), len(s.palette)-1))
+}
+
+func plaidAt(s *patternSpec, x, y int) uint8 {
+	t := len(s.sett)
+	ti, _ := s.cellAt(x, t*s.repeats)
+	tj, _ := s.cellAt(y, t*s.repeats)
+	if twill(ti, tj) {
+		return uint8(s.sett[mod(ti, t)])
+	}
+	return uint8(s.sett[mod(tj, t)])
+}
+
+// render draws the tile, checking ctx every 64 rows.
+func (s *patternSpec) render(ctx context.Context) (*image.Paletted, error) {
+	img := image.NewPaletted(image.Rect(0, 0, s.size, s.size), s.palette)
+	k, _ := kindByValue(s.kind)
+	for y := 0; y < s.size; y++ {
+		if y%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		row := img.Pix[y*img.Stride : y*img.Stride+s.size]
+		for x := range row {
+			row[x] = k.at(s, x+s.sx, y+s.sy)
+		}
+	}
+	return img, nil
+}
+
+// encodePNG writes the tile as an indexed PNG.
+func encodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,91 @@
+package tasks
+
+// CreditService is the credit type tasks spend.
+const CreditService = "service_credits"
+
+// Pricing is what one delivered output of a task costs.
+type Pricing struct {
+	// CreditType is the credit type charged, CreditService for tasks.
+	CreditType string
+	// PerOutput is the price of one output when it depends on no option.
+	PerOutput int64
+	// Option names the input field the price depends on ("" for none).
+	Option string
+	// ByOption is the price of one output for each value of Option.
+	ByOption []OptionPrice
+}
+
+// OptionPrice is the price of one output for one value of an option.
+type OptionPrice struct {
+	Value   string `json:"value"`
+	Credits int64  `json:"credits"`
+}
+
+// PriceEntry is one row of GET /v1/pricing.
+type PriceEntry struct {
+	Task       string        `json:"task"`
+	Status     string        `json:"status,omitempty"`
+	CreditType string        `json:"credit_type"`
+	Unit       string        `json:"unit"`
+	PerOutput  *int64        `json:"per_output"`
+	DependsOn  *string       `json:"depends_on"`
+	Prices     []OptionPrice `json:"prices"`
+	Note       string        `json:"note"`
+}
+
+// PricePerOutput is what one delivered output of the input costs; settle
+// charges it times the outputs delivered. Absent options take their schema
+// default.
+func (d *Definition) PricePerOutput(input map[string]any) int64 {
+	p := d.Pricing
+	if p.Option == "" {
+		return p.PerOutput
+	}
+	in := d.withDefaults(input)
+	val := str(in, p.Option, "")
+	for _, o := range p.ByOption {
+		if o.Value == val {
+			return o.Credits
+		}
+	}
+	// An unknown value cannot pass validation; charge the highest price.
+	var most int64
+	for _, o := range p.ByOption {
+		most = max(most, o.Credits)
+	}
+	return most
+}
+
+// Estimate is the ceiling of a job's cost: the price of one output times the
+// outputs its plan asks for, in the task's credit type.
+func (d *Definition) Estimate(input map[string]any) (credits int64, creditType string) {
+	in := d.withDefaults(input)
+	return d.PricePerOutput(in) * int64(d.Runner.Plan(in).Steps), d.Pricing.CreditType
+}
+
+// Price is the task's row of the price list.
+func (d *Definition) Price() PriceEntry {
+	p := d.Pricing
+	e := PriceEntry{Task: d.Name, Status: d.Status, CreditType: p.CreditType, Unit: d.Unit, Prices: []OptionPrice{}}
+	if p.Option == "" {
+		e.PerOutput = &p.PerOutput
+		e.Note = "Charged per delivered " + d.Unit + "."
+		return e
+	}
+	e.DependsOn = &p.Option
+	e.Prices = append(e.Prices, p.ByOption...)
+	e.Note = "Charged per delivered " + d.Unit + " at the price of the chosen " + p.Option + "."
+	return e
+}
+
+// withDefaults is a shallow copy of input with absent schema defaults added.
+func (d *Definition) withDefaults(input map[string]any) map[string]any {
+	in := make(map[string]any, len(input)+4)
+	for k, v := range input {
+		if v != nil {
+			in[k] = v
+		}
+	}
+	d.applyDefaults(in)
+	return in
+}

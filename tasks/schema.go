@@ -1,0 +1,132 @@
+package tasks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// SchemaDialect is the $schema of every published task schema.
+const SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
+// VocabKeyword marks a schema enum generated from a named vocabulary; its
+// value is the vocabulary name, served at GET /v1/vocab/{name}.
+const VocabKeyword = "x-vocab"
+
+// obj is a JSON object under construction.
+type obj = map[string]any
+
+// colourPattern is the #RRGGBB form of every colour field.
+const colourPattern = "^#[0-9A-Fa-f]{6}$"
+
+// objectSchema builds a closed object schema (additionalProperties false)
+// with the variant rule of v, if any, as if/then branches.
+func objectSchema(title, description string, props obj, required []string, v *Variant) obj {
+	s := obj{
+		"$schema":              SchemaDialect,
+		"title":                title,
+		"description":          description,
+		"type":                 "object",
+		"properties":           props,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	if v != nil {
+		s["allOf"] = variantBranches(v, props)
+	}
+	return s
+}
+
+// variantBranches writes a Variant as one if/then per restricted field: when
+// the variant field holds a value that does not use the field, the field's
+// schema is false, which answers field_not_supported.
+func variantBranches(v *Variant, props obj) []any {
+	all := props[v.Field].(obj)["enum"].([]any)
+	var out []any
+	for _, field := range slices.Sorted(maps.Keys(v.Only)) {
+		var others []any
+		for _, val := range all {
+			if !slices.Contains(v.Only[field], val.(string)) {
+				others = append(others, val)
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		out = append(out, obj{
+			"if": obj{
+				"properties": obj{v.Field: obj{"enum": others}},
+				"required":   []string{v.Field},
+			},
+			"then": obj{"properties": obj{field: false}},
+		})
+	}
+	return out
+}
+
+// vocabEnum is a string property whose options are the values of a named
+// vocabulary; the vocabulary's default is the schema default.
+func vocabEnum(name, description string) obj {
+	voc, ok := vocabByName(name)
+	if !ok {
+		panic("tasks: unknown vocabulary " + name)
+	}
+	enum := make([]any, len(voc.Values))
+	for i, v := range voc.Values {
+		enum[i] = v.Value
+	}
+	s := obj{"type": "string", "enum": enum, "description": description, VocabKeyword: name}
+	if voc.Default != nil {
+		s["default"] = *voc.Default
+	}
+	return s
+}
+
+// colourSchema is one #RRGGBB colour.
+func colourSchema(description string) obj {
+	return obj{"type": "string", "pattern": colourPattern, "description": description, "examples": []any{"#1F6FEB"}}
+}
+
+// mustJSON marshals a schema built in code; a failure is a programming error.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("tasks: schema does not marshal: %v", err))
+	}
+	return b
+}
+
+// CompileSchema compiles a published schema as draft 2020-12. The id names
+// the resource in error messages.
+func CompileSchema(id string, raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	url := "https://taskplatform.local/schemas/" + id + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// schema compiles the input schema once and caches it.
+func (d *Definition) schema() (*jsonschema.Schema, error) {
+	d.once.Do(func() {
+		d.compiled, d.err = CompileSchema(d.Name+"/input", d.InputSchema)
+		if d.err == nil {
+			dec := json.NewDecoder(bytes.NewReader(d.InputSchema))
+			dec.UseNumber()
+			d.err = dec.Decode(&d.doc)
+		}
+	})
+	return d.compiled, d.err
+}

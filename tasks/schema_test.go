@@ -1,0 +1,321 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+func TestSchemasCompileAsDraft2020(t *testing.T) {
+	for _, d := range Runnable() {
+		t.Run(d.Name, func(t *testing.T) {
+			for kind, raw := range map[string]json.RawMessage{"input": d.InputSchema, "output": d.OutputSchema} {
+				var doc map[string]any
+				require.NoError(t, json.Unmarshal(raw, &doc), kind)
+				require.Equal(t, SchemaDialect, doc["$schema"], kind)
+				_, err := CompileSchema(d.Name+"/"+kind, raw)
+				require.NoError(t, err, kind)
+			}
+			var in map[string]any
+			require.NoError(t, json.Unmarshal(d.InputSchema, &in))
+			require.Equal(t, false, in["additionalProperties"], "input schemas are closed")
+		})
+	}
+}
+
+// TestExampleOutputsMatchOutputSchema runs every example through the Runner
+// and validates each file's data against the published outputSchema.
+func TestExampleOutputsMatchOutputSchema(t *testing.T) {
+	for _, d := range Runnable() {
+		out, err := CompileSchema(d.Name+"/output", d.OutputSchema)
+		require.NoError(t, err)
+		require.NotEmpty(t, d.Examples, d.Name)
+		for i, ex := range d.Examples {
+			in, err := d.Validate(ex.Input)
+			require.NoError(t, err, "%s example %s", d.Name, ex.Name)
+			files, err := d.ExampleOutputs(context.Background(), i)
+			require.NoError(t, err)
+			require.Len(t, files, d.Runner.Plan(in).Steps)
+			for _, f := range files {
+				require.NotEmpty(t, f.Data)
+				require.NotEmpty(t, f.MediaType)
+				b, err := json.Marshal(f.Meta)
+				require.NoError(t, err)
+				meta, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+				require.NoError(t, err)
+				require.NoError(t, out.Validate(meta), "%s example %s: %s", d.Name, ex.Name, b)
+			}
+		}
+	}
+}
+
+// violation is one generated call that breaks one schema bound.
+type violation struct {
+	name    string
+	body    map[string]any
+	field   string
+	generic string
+	keyword string
+	code    apierr.Code // the generic code before task rules
+}
+
+var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, VocabKeyword: true}
+
+// violations builds, from the published schema alone, one body per bound of
+// every top-level property, starting from the task's first example.
+func violations(t *testing.T, d *Definition) []violation {
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(d.InputSchema, &doc))
+	base := map[string]any{}
+	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &base))
+	with := func(k string, v any) map[string]any {
+		m := maps.Clone(base)
+		m[k] = v
+		return m
+	}
+	var out []violation
+	add := func(name string, body map[string]any, field, generic, kw string, code apierr.Code) {
+		out = append(out, violation{name, body, field, generic, kw, code})
+	}
+	props := doc["properties"].(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		p := props[name].(map[string]any)
+		for _, kw := range slices.Sorted(maps.Keys(p)) {
+			v := p[kw]
+			switch kw {
+			case "type":
+				wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
+				add(name+" type", with(name, wrong), name, name, "type", apierr.InvalidRequest)
+			case "enum":
+				add(name+" enum", with(name, "no_such_option"), name, name, "enum", apierr.InvalidOption)
+			case "minimum":
+				add(name+" minimum", with(name, v.(float64)-1), name, name, "minimum", apierr.InvalidRequest)
+			case "maximum":
+				add(name+" maximum", with(name, v.(float64)+1), name, name, "maximum", apierr.InvalidRequest)
+			case "pattern":
+				add(name+" pattern", with(name, "bad"), name, name, "pattern", apierr.InvalidRequest)
+			case "minItems", "maxItems", "uniqueItems":
+				item := validItem(t, p)
+				n := map[string]int{"minItems": int(p["minItems"].(float64)) - 1, "maxItems": int(fmt.Sprint(p["maxItems"])[0]-'0') + 1, "uniqueItems": 2}[kw]
+				if kw == "maxItems" {
+					n = int(p["maxItems"].(float64)) + 1
+				}
+				arr := make([]any, max(n, 0))
+				for i := range arr {
+					arr[i] = item
+				}
+				add(name+" "+kw, with(name, arr), name, name, kw, apierr.InvalidRequest)
+			case "items":
+				items := v.(map[string]any)
+				item := validItem(t, p)
+				for _, ikw := range slices.Sorted(maps.Keys(items)) {
+					var bad any
+					code := apierr.InvalidRequest
+					switch ikw {
+					case "type":
+						bad = 7
+					case "pattern":
+						bad = "#12345G"
+					case "enum":
+						bad, code = "no_such_option", apierr.InvalidOption
+					default:
+						require.True(t, annotations[ikw], "%s: no violation for items keyword %s", d.Name, ikw)
+						continue
+					}
+					add(name+" items "+ikw, with(name, []any{item, bad}), name+"[1]", name+"[]", ikw, code)
+				}
+			default:
+				require.True(t, annotations[kw], "%s: no violation for keyword %s of %s", d.Name, kw, name)
+			}
+		}
+		if d.Variant != nil {
+			for _, val := range d.variantValues() {
+				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
+					b := with(d.Variant.Field, val)
+					b[name] = p["default"]
+					add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
+				}
+			}
+		}
+	}
+	for _, r := range doc["required"].([]any) {
+		b := maps.Clone(base)
+		delete(b, r.(string))
+		add(r.(string)+" required", b, r.(string), r.(string), "required", apierr.InvalidRequest)
+	}
+	add("unknown field", with("zz_not_a_field", 1), "zz_not_a_field", "zz_not_a_field", "additionalProperties", apierr.FieldNotAccepted)
+	for k := range doc {
+		require.Contains(t, []string{"$schema", "title", "description", "type", "properties", "additionalProperties", "required", "allOf"}, k)
+	}
+	return out
+}
+
+func validItem(t *testing.T, p map[string]any) any {
+	items := p["items"].(map[string]any)
+	if e, ok := items["enum"].([]any); ok {
+		return e[0]
+	}
+	if items["pattern"] == colourPattern {
+		return "#ABCDEF"
+	}
+	t.Fatalf("no valid item for %v", p)
+	return nil
+}
+
+func (d *Definition) variantValues() []string {
+	var doc map[string]any
+	_ = json.Unmarshal(d.InputSchema, &doc)
+	var out []string
+	for _, v := range doc["properties"].(map[string]any)[d.Variant.Field].(map[string]any)["enum"].([]any) {
+		out = append(out, v.(string))
+	}
+	return out
+}
+
+func expectedCode(d *Definition, v violation) apierr.Code {
+	for _, r := range d.ErrorRules {
+		if r.Field == v.generic && r.Keyword == v.keyword {
+			return r.Code
+		}
+	}
+	return v.code
+}
+
+// TestEveryBoundAnswersItsCode breaks every bound of every published schema
+// and checks the documented code and field.
+func TestEveryBoundAnswersItsCode(t *testing.T) {
+	for _, d := range Runnable() {
+		for _, v := range violations(t, d) {
+			t.Run(d.Name+"/"+v.name, func(t *testing.T) {
+				body, err := json.Marshal(v.body)
+				require.NoError(t, err)
+				_, err = d.Validate(body)
+				require.Error(t, err, string(body))
+				e := apierr.As(err)
+				require.Equal(t, expectedCode(d, v), e.Code, "%s: %s", body, e.Message)
+				require.NotNil(t, e.Field)
+				require.Equal(t, v.field, *e.Field)
+				require.Equal(t, 422, e.Status)
+			})
+		}
+	}
+}
+
+// reachableCodes is every code a call of the task can answer: the codes its
+// validation answers (found by breaking every bound), malformed bodies, the
+// codes of every call, and the warnings its runner reports on its examples.
+func reachableCodes(t *testing.T, d *Definition) map[apierr.Code]bool {
+	got := map[apierr.Code]bool{}
+	for _, v := range violations(t, d) {
+		got[expectedCode(d, v)] = true
+	}
+	_, err := d.Validate([]byte(`[]`))
+	got[apierr.As(err).Code] = true
+	for _, c := range CallErrors {
+		got[c] = true
+	}
+	for i := range d.Examples {
+		files, err := d.ExampleOutputs(context.Background(), i)
+		require.NoError(t, err)
+		for _, f := range files {
+			for _, w := range f.Warnings {
+				got[w.Code] = true
+			}
+		}
+	}
+	return got
+}
+
+func TestDocsErrorsListExactlyTheReachableCodes(t *testing.T) {
+	for _, d := range Runnable() {
+		t.Run(d.Name, func(t *testing.T) {
+			reach := reachableCodes(t, d)
+			listed := map[apierr.Code]bool{}
+			for _, c := range d.Docs.Errors {
+				_, ok := apierr.Lookup(c)
+				require.True(t, ok, "listed code %s is not catalogued", c)
+				listed[c] = true
+			}
+			require.Equal(t, sortedCodes(reach), sortedCodes(listed))
+		})
+	}
+}
+
+func sortedCodes(m map[apierr.Code]bool) []string {
+	var out []string
+	for c := range m {
+		out = append(out, string(c))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestWarningsAreCataloguedAsWarnings(t *testing.T) {
+	for _, d := range Runnable() {
+		for i := range d.Examples {
+			files, err := d.ExampleOutputs(context.Background(), i)
+			require.NoError(t, err)
+			for _, f := range files {
+				for _, w := range f.Warnings {
+					e, ok := apierr.Lookup(w.Code)
+					require.True(t, ok)
+					require.Equal(t, apierr.TypeWarning, e.Type)
+					require.NotNil(t, w.Field)
+					require.True(t, strings.HasPrefix(*w.Field, "schemes["))
+				}
+			}
+		}
+	}
+}
+
+func TestDocsShape(t *testing.T) {
+	for _, d := range Runnable() {
+		doc := d.Docs
+		require.NotEmpty(t, doc.Lead, d.Name)
+		require.NotEmpty(t, doc.BuiltFor)
+		require.NotEmpty(t, doc.WhatYouGet)
+		require.NotEmpty(t, doc.Outputs.Count)
+		for _, f := range doc.Outputs.CountDependsOn {
+			require.Contains(t, string(d.InputSchema), `"`+f+`"`)
+		}
+		for _, s := range doc.Specs {
+			require.Contains(t, SpecKeys, s.Key, d.Name)
+		}
+		for _, c := range doc.Compares {
+			_, err := Lookup(c.Task)
+			require.NoError(t, err)
+		}
+		for _, r := range doc.Related {
+			_, err := Lookup(r.Task)
+			require.NoError(t, err)
+			require.Contains(t, []string{"before", "after", "sibling"}, r.Relation)
+		}
+		b, err := json.Marshal(d)
+		require.NoError(t, err)
+		var view map[string]any
+		require.NoError(t, json.Unmarshal(b, &view))
+		for _, k := range []string{"name", "inputSchema", "outputSchema", "title", "description", "category", "unit", "docs"} {
+			require.Contains(t, view, k)
+		}
+		docs := view["docs"].(map[string]any)
+		for _, k := range []string{"lead", "built_for", "what_you_get", "outputs", "specs", "limitations", "errors", "compares", "related", "prompting"} {
+			require.Contains(t, docs, k)
+		}
+		if d.Status == "" {
+			require.NotContains(t, view, "status")
+		} else {
+			require.Equal(t, "deprecated", view["status"])
+			require.Equal(t, d.ReplacedBy, view["replaced_by"])
+		}
+	}
+}

@@ -1,0 +1,125 @@
+// Package tasks is the task catalogue: one file per task with its schemas,
+// docs, pricing and steps. The schema served is the schema enforced.
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+// The six task categories.
+const (
+	CategoryDesignGeneration = "design_generation"
+	CategoryImageEditing     = "image_editing"
+	CategoryPhotoshoots      = "photoshoots"
+	CategoryVideo            = "video"
+	CategoryProductionPrep   = "production_prep"
+	CategoryRecordsLibraries = "records_libraries"
+)
+
+// Output is one file a step delivers.
+type Output struct {
+	// Data is the file's bytes.
+	Data []byte
+	// MediaType is the file's type, for example image/png.
+	MediaType string
+	// Ext is the file name extension without a dot.
+	Ext string
+	// Meta is the output's data, valid against the task's outputSchema.
+	Meta map[string]any
+	// Warnings are notes for the job summary (codes of type warning).
+	Warnings []Warning
+}
+
+// Warning is one entry of a job summary's warnings: a catalogued code of
+// type warning, the output or input concerned (nil for none) and a message.
+type Warning struct {
+	Code    apierr.Code `json:"code"`
+	Field   *string     `json:"field"`
+	Message string      `json:"message"`
+}
+
+// Plan is what a job will deliver: one step per output.
+type Plan struct {
+	// Steps is the number of outputs the job will try to deliver.
+	Steps int
+	// Phase names what the job does, shown in progress.phase.
+	Phase string
+}
+
+// Runner is the executable half of a task.
+type Runner interface {
+	// Plan decides the outputs of a validated input.
+	Plan(input map[string]any) Plan
+	// Step renders output number i (0-based) of a validated input.
+	Step(ctx context.Context, input map[string]any, i int) (Output, error)
+}
+
+// Definition is one task of the catalogue.
+type Definition struct {
+	Name         string
+	Title        string
+	Description  string
+	Category     string
+	Unit         string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// Status is "" for a current task or "deprecated".
+	Status string
+	// ReplacedBy names the replacement of a deprecated or removed task.
+	ReplacedBy string
+	// Removed tasks answer 410 task_removed on every call.
+	Removed bool
+	Runner  Runner
+	// Pricing is what one output costs.
+	Pricing Pricing
+	// Docs is the task page, served as the Task's docs object.
+	Docs Docs
+	// Examples are real requests; their files are rendered by Runner.
+	Examples []Example
+	// ErrorRules map a (field, schema keyword) failure to a task-specific code.
+	ErrorRules []ErrorRule
+	// Variant names the field (kind or type) that decides which other fields
+	// apply; nil when the task has none.
+	Variant *Variant
+
+	once     sync.Once
+	compiled *jsonschema.Schema
+	doc      map[string]any
+	err      error
+	exMu     sync.Mutex
+	exFiles  map[int][]Output
+}
+
+// ErrorRule maps a schema failure to a task-specific catalogue code. Field is
+// the public path with array indices written [] (colors[] for colors[2]);
+// Keyword is the failing JSON Schema keyword (maxItems, pattern, type, ...).
+type ErrorRule struct {
+	Field   string
+	Keyword string
+	Code    apierr.Code
+}
+
+// Variant describes a variant field: Only lists, for each field that only
+// some variants use, the variant values that use it. The published schema
+// carries the same rule as if/then branches setting the field to false.
+type Variant struct {
+	Field   string
+	Default string
+	Only    map[string][]string
+}
+
+// StepError is a permanent failure of a step: retrying cannot help.
+// Code is processing_failed or content_refused.
+type StepError struct {
+	Code    string
+	Message string
+}
+
+// Error implements error.
+func (e *StepError) Error() string { return e.Code + ": " + e.Message }

@@ -1,0 +1,48 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/workflows"
+)
+
+// Dial connects to Temporal with the SDK logging through zap and reporting
+// metrics through m (nil: none). It fails fast when the frontend is down.
+func Dial(ctx context.Context, address, namespace string, log *zap.Logger, m client.MetricsHandler) (client.Client, error) {
+	opts := client.Options{HostPort: address, Namespace: namespace, Logger: NewLogger(log)}
+	if m != nil {
+		opts.MetricsHandler = m
+	}
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := client.DialContext(dctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", address, err)
+	}
+	return c, nil
+}
+
+// RegisterSearchAttributes adds the job search attributes to the namespace
+// (operators filter jobs by task, account and outcome in the Temporal UI).
+// Attributes already present are fine.
+func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
+	attrs := map[string]enumspb.IndexedValueType{}
+	for _, k := range workflows.SearchAttributes {
+		attrs[k.GetName()] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
+	}
+	_, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})
+	var exists *serviceerror.AlreadyExists
+	if err != nil && !errors.As(err, &exists) {
+		return fmt.Errorf("register search attributes: %w", err)
+	}
+	return nil
+}

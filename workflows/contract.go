@@ -1,0 +1,70 @@
+// Package workflows holds the job workflow, its contract (task queue, update
+// names, input and result types) and the replay tests of recorded histories.
+package workflows
+
+import (
+	"encoding/json"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+)
+
+// TaskQueue is the queue of job workflows and their activities.
+const TaskQueue = "taskplatform"
+
+// UpdateAdmit is the update that admits a job (holds its credits). Its
+// update id is fixed, so a retried submit lands on the same admit result.
+const (
+	UpdateAdmit   = "admit"
+	AdmitUpdateID = "admit"
+)
+
+// AdmitWindow is how long a started job workflow waits to be admitted; a
+// workflow never admitted ends by itself without holding anything.
+const AdmitWindow = 2 * time.Minute
+
+// Search attributes of job workflows, registered on the namespace.
+var (
+	AttrTask    = temporal.NewSearchAttributeKeyKeyword("TpTask")
+	AttrAccount = temporal.NewSearchAttributeKeyKeyword("TpAccountId")
+	AttrOutcome = temporal.NewSearchAttributeKeyKeyword("TpOutcome")
+)
+
+// SearchAttributes lists the custom attributes to register.
+var SearchAttributes = []temporal.SearchAttributeKey{AttrTask, AttrAccount, AttrOutcome}
+
+// Outcomes beyond the job outcomes, for workflows that never became jobs.
+const (
+	OutcomeRefused       = "refused"
+	OutcomeNeverAdmitted = "never_admitted"
+)
+
+// JobInput starts a job workflow; everything the admit needs.
+type JobInput struct {
+	JobID               string
+	Task                string
+	UserID              uint64
+	APIKeyID            string
+	Input               json.RawMessage
+	CreditType          string
+	HeldCredits         int64
+	PricePerOutput      int64
+	StartTimeoutSeconds int
+	WebhookURL          string
+	RequestID           string
+	ServiceVersion      string
+}
+
+// AdmitResult is the answer of the admit update.
+type AdmitResult struct {
+	Admitted bool
+	Required int64
+	Balance  int64
+}
+
+// JobResult is how a job workflow ended.
+type JobResult struct {
+	Outcome   string
+	Delivered int
+	Charged   int64
+}
