@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -80,6 +79,9 @@ func violations(t *testing.T, d *Definition) []violation {
 	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &base))
 	with := func(k string, v any) map[string]any {
 		m := maps.Clone(base)
+		if d.Variant != nil && d.Variant.Only[k] != nil {
+			m[d.Variant.Field] = d.Variant.Only[k][0]
+		}
 		m[k] = v
 		return m
 	}
@@ -97,7 +99,11 @@ func violations(t *testing.T, d *Definition) []violation {
 				wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
 				add(name+" type", with(name, wrong), name, name, "type", apierr.InvalidRequest)
 			case "enum":
-				add(name+" enum", with(name, "no_such_option"), name, name, "enum", apierr.InvalidOption)
+				var bad any = "no_such_option"
+				if _, isNum := v.([]any)[0].(float64); isNum {
+					bad = 7
+				}
+				add(name+" enum", with(name, bad), name, name, "enum", apierr.InvalidOption)
 			case "minimum":
 				add(name+" minimum", with(name, v.(float64)-1), name, name, "minimum", apierr.InvalidRequest)
 			case "maximum":
@@ -106,9 +112,12 @@ func violations(t *testing.T, d *Definition) []violation {
 				add(name+" pattern", with(name, "bad"), name, name, "pattern", apierr.InvalidRequest)
 			case "minItems", "maxItems", "uniqueItems":
 				item := validItem(t, p)
-				n := map[string]int{"minItems": int(p["minItems"].(float64)) - 1, "maxItems": int(fmt.Sprint(p["maxItems"])[0]-'0') + 1, "uniqueItems": 2}[kw]
-				if kw == "maxItems" {
-					n = int(p["maxItems"].(float64)) + 1
+				n := 2 // uniqueItems: the same item twice
+				switch kw {
+				case "minItems":
+					n = int(p[kw].(float64)) - 1
+				case "maxItems":
+					n = int(p[kw].(float64)) + 1
 				}
 				arr := make([]any, max(n, 0))
 				for i := range arr {

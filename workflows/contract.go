@@ -31,7 +31,7 @@ var (
 )
 
 // SearchAttributes lists the custom attributes to register.
-var SearchAttributes = []temporal.SearchAttributeKey{AttrTask, AttrAccount, AttrOutcome}
+var SearchAttributes = []temporal.SearchAttributeKeyKeyword{AttrTask, AttrAccount, AttrOutcome}
 
 // Outcomes beyond the job outcomes, for workflows that never became jobs.
 const (

@@ -1,0 +1,103 @@
+// Package testenv gives tests their own real dependencies: a fresh
+// PostgreSQL schema or SQLite file per test, and one Temporal dev server
+// per test package built from the pinned CLI in bin/.
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// DefaultPostgresURL is used when TP_TEST_DATABASE_URL is not set.
+const DefaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// Backend names a database kind tests run against.
+type Backend string
+
+// The backends.
+const (
+	Postgres Backend = "postgres"
+	SQLite   Backend = "sqlite"
+)
+
+// Backends lists every backend a database test must pass on.
+var Backends = []Backend{Postgres, SQLite}
+
+// PostgresURL is the server the database tests use.
+func PostgresURL() string {
+	if v := os.Getenv("TP_TEST_DATABASE_URL"); v != "" {
+		return v
+	}
+	return DefaultPostgresURL
+}
+
+// DB opens a migrated database of its own for t: a fresh schema on the test
+// PostgreSQL server (dropped at the end) or a SQLite file in t.TempDir().
+// An unreachable PostgreSQL fails the test; it is never skipped.
+func DB(t testing.TB, b Backend) *gorm.DB {
+	t.Helper()
+	ctx := context.Background()
+	var dbURL, dataDir string
+	if b == Postgres {
+		schema := strings.ToLower(models.NewID("t_"))
+		admin, err := models.Open(ctx, models.OpenConfig{URL: PostgresURL()})
+		require.NoError(t, err, "PostgreSQL for tests (TP_TEST_DATABASE_URL=%s) is not reachable", PostgresURL())
+		require.NoError(t, admin.Exec("CREATE SCHEMA " + schema).Error)
+		t.Cleanup(func() {
+			admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+			_ = models.Close(admin)
+		})
+		dbURL = withSearchPath(t, PostgresURL(), schema)
+	} else {
+		dataDir = t.TempDir()
+	}
+	db, err := models.Open(ctx, models.OpenConfig{URL: dbURL, DataDir: dataDir})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = models.Close(db) })
+	require.NoError(t, models.Migrate(ctx, db))
+	return db
+}
+
+// EachDB runs fn as a subtest on every backend.
+func EachDB(t *testing.T, fn func(t *testing.T, db *gorm.DB)) {
+	for _, b := range Backends {
+		t.Run(string(b), func(t *testing.T) { fn(t, DB(t, b)) })
+	}
+}
+
+func withSearchPath(t testing.TB, dsn, schema string) string {
+	u, err := url.Parse(dsn)
+	require.NoError(t, err, "TP_TEST_DATABASE_URL must be a postgres:// URL")
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// RepoRoot is the folder holding go.mod.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}

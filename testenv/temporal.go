@@ -1,0 +1,50 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/taskplatform/taskplatform/workflows"
+)
+
+// TemporalCLI is the pinned CLI binary: TP_TEMPORAL_CLI or bin/temporal.
+func TemporalCLI() (string, error) {
+	if p := os.Getenv("TP_TEMPORAL_CLI"); p != "" {
+		return p, nil
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(root, "bin", "temporal")
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("the Temporal CLI is missing at %s: build it with `make bin/temporal` "+
+			"(GOBIN=$PWD/bin go install github.com/temporalio/cli/cmd/temporal@v1.5.1); tests never download it", p)
+	}
+	return p, nil
+}
+
+// StartTemporal starts one dev server for a test package (call it from
+// TestMain) with the job search attributes registered. It never downloads.
+func StartTemporal() (*testsuite.DevServer, error) {
+	cli, err := TemporalCLI()
+	if err != nil {
+		return nil, err
+	}
+	attrs := make([]temporal.SearchAttributeUpdate, 0, len(workflows.SearchAttributes))
+	for _, k := range workflows.SearchAttributes {
+		attrs = append(attrs, k.ValueSet(""))
+	}
+	return testsuite.StartDevServer(context.Background(), testsuite.DevServerOptions{
+		ExistingPath:     cli,
+		LogLevel:         "error",
+		ClientOptions:    &client.Options{Namespace: "default"},
+		SearchAttributes: temporal.NewSearchAttributes(attrs...),
+	})
+}
