@@ -18,6 +18,9 @@ build:
 $(TEMPORAL):
 	GOBIN=$(BIN) go install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
 
+# `make bin/temporal`, as the error messages say (the rule above names the absolute path).
+bin/temporal: $(TEMPORAL)
+
 ## test: every test (unit, workflow, replay, integration against real Temporal and PostgreSQL)
 test: $(TEMPORAL)
 	go vet ./...

@@ -14,8 +14,8 @@ import (
 type SettleInput struct {
 	JobID   string
 	Outcome string
-	Error   json.RawMessage
-	Summary json.RawMessage
+	Error   json.RawMessage `json:",omitempty"`
+	Summary json.RawMessage `json:",omitempty"`
 }
 
 // SettleResult is what settlement charged.

@@ -57,7 +57,11 @@ func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, err
 	if err := a.delay(ctx); err != nil {
 		return StepResult{}, err
 	}
-	out, err := def.Runner.Step(ctx, input, in.Index)
+	var out tasks.Output
+	err = heartbeating(ctx, func() (err error) {
+		out, err = def.Runner.Step(ctx, input, in.Index)
+		return err
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return StepResult{}, ctx.Err()
@@ -100,6 +104,28 @@ func (a *Activities) delay(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// heartbeating runs fn while heartbeating, so a long render still reports
+// liveness and learns of cancellation.
+func heartbeating(ctx context.Context, fn func() error) error {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return fn()
 }
 
 func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *tasks.Definition, map[string]any, error) {

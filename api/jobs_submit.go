@@ -189,7 +189,7 @@ func (h *jobHandlers) admit(c *gin.Context, in workflows.JobInput) (workflows.Ad
 	ctx, cancel := context.WithTimeout(c, h.d.AdmitTimeout)
 	defer cancel()
 	start := h.d.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-		ID: in.JobID, TaskQueue: workflows.TaskQueue, WorkflowIDConflictPolicy: conflictUseExisting,
+		ID: in.JobID, TaskQueue: h.d.TaskQueue, WorkflowIDConflictPolicy: conflictUseExisting,
 		WorkflowIDReusePolicy: reuseRejectDuplicate,
 		TypedSearchAttributes: searchAttributes(in),
 		StaticSummary:         in.Task + " for account " + strconv.FormatUint(in.UserID, 10),

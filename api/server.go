@@ -10,6 +10,8 @@ import (
 	"go.uber.org/zap"
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // CurrentVersion is the current dated contract version.
@@ -34,6 +36,8 @@ type Deps struct {
 	Now func() time.Time
 	// AdmitTimeout bounds the synchronous admit of a submit.
 	AdmitTimeout time.Duration
+	// TaskQueue is where job workflows start; empty means workflows.TaskQueue.
+	TaskQueue string
 }
 
 func (d *Deps) now() time.Time {
@@ -47,6 +51,9 @@ func (d *Deps) now() time.Time {
 func NewRouter(d Deps) *gin.Engine {
 	if d.AdmitTimeout == 0 {
 		d.AdmitTimeout = 10 * time.Second
+	}
+	if d.TaskQueue == "" {
+		d.TaskQueue = workflows.TaskQueue
 	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()

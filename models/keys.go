@@ -139,29 +139,44 @@ func (k *APIKey) HasScope(scope string) bool {
 	return false
 }
 
-// RollKey creates a successor of a key with the same user and scopes; the old
-// key stays valid for grace, then expires.
+// RollKey creates a successor of a key with the same user, scopes and expiry;
+// the old key stays valid for grace (never past its own expiry), then
+// expires. A revoked or expired key cannot be rolled. Both changes are one
+// transaction.
 func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration, now time.Time, currentVersion string) (*APIKey, string, error) {
-	var old APIKey
-	if err := db.WithContext(ctx).Take(&old, "id = ?", keyID).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, "", fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+	var (
+		nk     *APIKey
+		secret string
+	)
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var old APIKey
+		if err := tx.Take(&old, "id = ?", keyID).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+			}
+			return err
 		}
-		return nil, "", err
-	}
-	if old.RevokedAt != nil {
-		return nil, "", fmt.Errorf("key %s is revoked", keyID)
-	}
-	nk, secret, err := CreateKey(ctx, db, old.UserID, strings.Split(old.Scopes, ","), old.ExpiresAt, currentVersion)
+		if old.RevokedAt != nil {
+			return fmt.Errorf("key %s is revoked", keyID)
+		}
+		if old.ExpiresAt != nil && !now.Before(*old.ExpiresAt) {
+			return fmt.Errorf("key %s has expired", keyID)
+		}
+		var err error
+		nk, secret, err = createKeyWithSecret(ctx, tx, old.UserID, strings.Split(old.Scopes, ","), old.ExpiresAt, currentVersion, newSecret())
+		if err != nil {
+			return err
+		}
+		until := now.Add(grace)
+		if old.ExpiresAt != nil && old.ExpiresAt.Before(until) {
+			until = *old.ExpiresAt
+		}
+		return tx.Model(&APIKey{}).Where("id = ?", keyID).Updates(map[string]any{"expires_at": until, "replaced_by": nk.ID}).Error
+	})
 	if err != nil {
 		return nil, "", err
 	}
-	until := now.Add(grace)
-	if old.ExpiresAt != nil && old.ExpiresAt.Before(until) {
-		until = *old.ExpiresAt
-	}
-	err = db.WithContext(ctx).Model(&APIKey{}).Where("id = ?", keyID).Updates(map[string]any{"expires_at": until, "replaced_by": nk.ID}).Error
-	return nk, secret, err
+	return nk, secret, nil
 }
 
 // RevokeKey makes a key invalid at once.

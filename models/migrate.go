@@ -21,6 +21,12 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&User{}, &APIKey{}, &CreditBatch{}, &LedgerEntry{}, &WebhookEndpoint{}, &Job{}, &File{}, &IdempotencyKey{})
 		},
 	},
+	{
+		ID: "0002_rate_limits_request_log",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&RateWindow{}, &RequestLog{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

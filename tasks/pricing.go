@@ -59,6 +59,9 @@ func (d *Definition) PricePerOutput(input map[string]any) int64 {
 // Estimate is the ceiling of a job's cost: the price of one output times the
 // outputs its plan asks for, in the task's credit type.
 func (d *Definition) Estimate(input map[string]any) (credits int64, creditType string) {
+	if d.Runner == nil {
+		return 0, d.Pricing.CreditType
+	}
 	in := d.withDefaults(input)
 	return d.PricePerOutput(in) * int64(d.Runner.Plan(in).Steps), d.Pricing.CreditType
 }

@@ -44,8 +44,8 @@ func objectSchema(title, description string, props obj, required []string, v *Va
 }
 
 // variantBranches writes a Variant as one if/then per restricted field: when
-// the variant field holds a value that does not use the field, the field's
-// schema is false, which answers field_not_supported.
+// the variant field holds (or, absent, defaults to) a value that does not use
+// the field, the field's schema is false, which answers field_not_supported.
 func variantBranches(v *Variant, props obj) []any {
 	all := props[v.Field].(obj)["enum"].([]any)
 	var out []any
@@ -59,13 +59,12 @@ func variantBranches(v *Variant, props obj) []any {
 		if len(others) == 0 {
 			continue
 		}
-		out = append(out, obj{
-			"if": obj{
-				"properties": obj{v.Field: obj{"enum": others}},
-				"required":   []string{v.Field},
-			},
-			"then": obj{"properties": obj{field: false}},
-		})
+		cond := obj{"properties": obj{v.Field: obj{"enum": others}}}
+		if slices.Contains(v.Only[field], v.Default) {
+			// An absent variant field means the default, which uses the field.
+			cond["required"] = []string{v.Field}
+		}
+		out = append(out, obj{"if": cond, "then": obj{"properties": obj{field: false}}})
 	}
 	return out
 }

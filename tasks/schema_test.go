@@ -155,6 +155,12 @@ func violations(t *testing.T, d *Definition) []violation {
 					add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
 				}
 			}
+			if d.Variant.Only[name] != nil && !slices.Contains(d.Variant.Only[name], d.Variant.Default) {
+				b := maps.Clone(base)
+				delete(b, d.Variant.Field)
+				b[name] = p["default"]
+				add(name+" with default variant", b, name, name, "false", apierr.FieldNotSupported)
+			}
 		}
 	}
 	for _, r := range doc["required"].([]any) {

@@ -46,26 +46,40 @@ func PostgresURL() string {
 // An unreachable PostgreSQL fails the test; it is never skipped.
 func DB(t testing.TB, b Backend) *gorm.DB {
 	t.Helper()
-	ctx := context.Background()
+	db := EmptyDB(t, b)
+	require.NoError(t, models.Migrate(context.Background(), db))
+	return db
+}
+
+// EmptyDB is DB without the migrations: a database of t's own with no tables.
+func EmptyDB(t testing.TB, b Backend) *gorm.DB {
+	t.Helper()
 	var dbURL, dataDir string
 	if b == Postgres {
-		schema := strings.ToLower(models.NewID("t_"))
-		admin, err := models.Open(ctx, models.OpenConfig{URL: PostgresURL()})
-		require.NoError(t, err, "PostgreSQL for tests (TP_TEST_DATABASE_URL=%s) is not reachable", PostgresURL())
-		require.NoError(t, admin.Exec("CREATE SCHEMA " + schema).Error)
-		t.Cleanup(func() {
-			admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-			_ = models.Close(admin)
-		})
-		dbURL = withSearchPath(t, PostgresURL(), schema)
+		dbURL = PostgresSchemaURL(t)
 	} else {
 		dataDir = t.TempDir()
 	}
-	db, err := models.Open(ctx, models.OpenConfig{URL: dbURL, DataDir: dataDir})
+	db, err := models.Open(context.Background(), models.OpenConfig{URL: dbURL, DataDir: dataDir})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = models.Close(db) })
-	require.NoError(t, models.Migrate(ctx, db))
 	return db
+}
+
+// PostgresSchemaURL creates an empty schema of t's own on the test PostgreSQL
+// server (dropped at the end) and returns a DSN whose search_path is that
+// schema, for tests that hand a TP_DATABASE_URL to the binary.
+func PostgresSchemaURL(t testing.TB) string {
+	t.Helper()
+	schema := strings.ToLower(models.NewID("t_"))
+	admin, err := models.Open(context.Background(), models.OpenConfig{URL: PostgresURL()})
+	require.NoError(t, err, "PostgreSQL for tests (TP_TEST_DATABASE_URL=%s) is not reachable", PostgresURL())
+	require.NoError(t, admin.Exec("CREATE SCHEMA "+schema).Error)
+	t.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		_ = models.Close(admin)
+	})
+	return withSearchPath(t, PostgresURL(), schema)
 }
 
 // EachDB runs fn as a subtest on every backend.

@@ -1,5 +1,5 @@
 // Package worker runs the job workflows and their activities on the task
-// queue, and builds the Temporal client every process shares.
+// queues, and builds the Temporal client every process shares.
 package worker
 
 import (
@@ -15,20 +15,37 @@ import (
 
 // Options tune a worker.
 type Options struct {
-	// MaxConcurrentSteps bounds the activities run at once (0: SDK default).
+	// MaxConcurrentSteps bounds the task steps run at once (0: SDK default).
 	MaxConcurrentSteps int
-	// LocalActivityOnly runs workflows and the admit but no steps (tests of
-	// the start deadline use it).
-	LocalActivityOnly bool
+	// NoSteps runs workflows, holds and settlements but polls no task
+	// steps (tests of the start deadline use it).
+	NoSteps bool
+	// TaskQueue is the queue to poll; empty means workflows.TaskQueue.
+	TaskQueue string
 }
 
-// New registers JobWorkflow and the activities on the task queue.
-func New(c client.Client, acts *activities.Activities, o Options) sdkworker.Worker {
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{
-		MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
-		LocalActivityWorkerOnly:            o.LocalActivityOnly,
-	})
-	Register(w, acts)
+// Worker polls the job queue (workflows, hold, settle) and its steps queue.
+type Worker struct {
+	jobs  sdkworker.Worker
+	steps sdkworker.Worker
+}
+
+// New registers JobWorkflow and the activities on the job queue and the
+// steps queue.
+func New(c client.Client, acts *activities.Activities, o Options) *Worker {
+	queue := o.TaskQueue
+	if queue == "" {
+		queue = workflows.TaskQueue
+	}
+	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{})}
+	Register(w.jobs, acts)
+	if !o.NoSteps {
+		w.steps = sdkworker.New(c, workflows.StepsQueue(queue), sdkworker.Options{
+			MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
+			DisableWorkflowWorker:              true,
+		})
+		w.steps.RegisterActivity(acts)
+	}
 	return w
 }
 
@@ -42,10 +59,24 @@ func Register(r interface {
 	r.RegisterActivity(acts)
 }
 
-// Start runs w until Stop; it returns the start error with context.
-func Start(w sdkworker.Worker) error {
-	if err := w.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+// Start starts polling.
+func (w *Worker) Start() error {
+	if err := w.jobs.Start(); err != nil {
+		return fmt.Errorf("start job worker: %w", err)
+	}
+	if w.steps != nil {
+		if err := w.steps.Start(); err != nil {
+			w.jobs.Stop()
+			return fmt.Errorf("start steps worker: %w", err)
+		}
 	}
 	return nil
+}
+
+// Stop stops polling and waits for running activities to finish or time out.
+func (w *Worker) Stop() {
+	if w.steps != nil {
+		w.steps.Stop()
+	}
+	w.jobs.Stop()
 }

@@ -9,8 +9,13 @@ import (
 	"go.temporal.io/sdk/temporal"
 )
 
-// TaskQueue is the queue of job workflows and their activities.
+// TaskQueue is the queue of job workflows and their bookkeeping activities
+// (hold, settle).
 const TaskQueue = "taskplatform"
+
+// StepsQueue is the queue of the task steps of workflows on queue: the
+// capacity-limited queue whose ScheduleToStart timeout is the start deadline.
+func StepsQueue(queue string) string { return queue + "-steps" }
 
 // UpdateAdmit is the update that admits a job (holds its credits). Its
 // update id is fixed, so a retried submit lands on the same admit result.

@@ -111,7 +111,9 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 
 // work leaves the queue and delivers every output; it returns how to settle.
 func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
+	stepsQueue := StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
 	start := workflow.ActivityOptions{
+		TaskQueue:           stepsQueue,
 		StartToCloseTimeout: 30 * time.Second,
 		Summary:             "start: leave the queue and plan outputs",
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second},
@@ -131,10 +133,11 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.Internal, "The job could not start.")), nil
 	}
 	steps := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           stepsQueue,
 		StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout:    10 * time.Second,
+		HeartbeatTimeout:    3 * time.Second,
 		WaitForCancellation: true,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second, MaximumAttempts: 3,
 			NonRetryableErrorTypes: []string{activities.ErrTypeProcessing, activities.ErrTypeContentRefused}},
 	})
 	delivered := 0

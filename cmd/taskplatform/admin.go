@@ -94,15 +94,33 @@ func admin(ctx context.Context, db *gorm.DB, cmd string, args []string, stderr i
 	if err := fs.Parse(args); err != nil {
 		return "", &usageError{err.Error()}
 	}
+	if fs.NArg() > 0 {
+		return "", &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
 	exp, err := parseTime(*expires)
 	if err != nil {
 		return "", err
 	}
+	switch cmd {
+	case "credits grant", "key create", "webhook add":
+		if *user == "" {
+			return "", &usageError{"--user (the account email) is required"}
+		}
+	}
 	now := time.Now().UTC()
+	if exp != nil && !exp.After(now) {
+		return "", &usageError{"--expires-at must be in the future"}
+	}
 	switch cmd {
 	case "user create":
 		if err := validation.Validate(*email, validation.Required, is.EmailFormat); err != nil {
 			return "", &usageError{"--email " + err.Error()}
+		}
+		if err := validation.Validate(*plan, validation.In(models.PlanStandard, models.PlanAppOnly)); err != nil {
+			return "", &usageError{fmt.Sprintf("--plan must be %s or %s", models.PlanStandard, models.PlanAppOnly)}
+		}
+		if *credits < 0 {
+			return "", &usageError{"--credits must not be negative"}
 		}
 		u, err := models.CreateUser(ctx, db, *email, *plan)
 		if err != nil {

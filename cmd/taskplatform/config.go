@@ -91,8 +91,18 @@ func loadConfig() (config, error) {
 	if c.BlobURL == "" {
 		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true"
 	}
-	errs["TP_HTTP_ADDR"] = validation.Validate(c.HTTPAddr, validation.Required, validation.By(hostPort))
-	errs["TP_RATE_LIMIT"] = validation.Validate(c.RateLimit, validation.Min(1))
+	// A rule only adds an error: it must not overwrite (with nil) one that
+	// parsing already found.
+	check := func(name string, value any, rules ...validation.Rule) {
+		if errs[name] == nil {
+			if err := validation.Validate(value, rules...); err != nil {
+				errs[name] = err
+			}
+		}
+	}
+	check("TP_HTTP_ADDR", c.HTTPAddr, validation.Required, validation.By(hostPort))
+	check("TP_RATE_LIMIT", c.RateLimit, validation.Min(1))
+	check("TP_RATE_WINDOW_SECONDS", window, validation.Min(1))
 	if err := errs.Filter(); err != nil {
 		return c, err
 	}

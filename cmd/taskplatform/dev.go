@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +32,7 @@ const (
 func findTemporalCLI(cfg config) (string, error) {
 	if cfg.TemporalCLI != "" {
 		if _, err := os.Stat(cfg.TemporalCLI); err != nil {
-			return "", fmt.Errorf("TP_TEMPORAL_CLI=%s: %w", cfg.TemporalCLI, err)
+			return "", fmt.Errorf("TP_TEMPORAL_CLI=%s: %w; build the Temporal CLI with: %s", cfg.TemporalCLI, err, cliBuild)
 		}
 		return cfg.TemporalCLI, nil
 	}
@@ -60,6 +61,18 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 	cli, err := findTemporalCLI(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// A port already taken (often another dev) would let us dial a foreign
+	// server while our child fails: refuse up front.
+	for _, p := range []struct {
+		name string
+		port int
+	}{{"TP_TEMPORAL_PORT", cfg.TemporalPort}, {"TP_TEMPORAL_UI_PORT", cfg.TemporalUIPort}} {
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p.port)))
+		if err != nil {
+			return nil, fmt.Errorf("port %d is in use (another taskplatform dev?): choose a free %s, or set TP_TEMPORAL_ADDRESS to use a running Temporal: %w", p.port, p.name, err)
+		}
+		_ = ln.Close()
 	}
 	logFile, err := os.OpenFile(filepath.Join(cfg.DataDir, "temporal.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -148,7 +161,7 @@ func runDev(ctx context.Context, cfg config) int {
 		return fatal(log, "cannot register search attributes", err)
 	}
 	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
-	if err := worker.Start(w); err != nil {
+	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}
 	defer w.Stop()

@@ -20,35 +20,38 @@ usage:
   taskplatform admin ...  accounts, credits, keys and webhooks (run "taskplatform admin" for help)
 `
 
+// commands maps each subcommand to what runs it; the compose test checks the
+// services run one of these.
+var commands = map[string]func(ctx context.Context, cfg config, args []string) int{
+	"dev":     func(ctx context.Context, cfg config, _ []string) int { return runDev(ctx, cfg) },
+	"api":     func(ctx context.Context, cfg config, _ []string) int { return runAPI(ctx, cfg) },
+	"worker":  func(ctx context.Context, cfg config, _ []string) int { return runWorker(ctx, cfg) },
+	"migrate": func(ctx context.Context, cfg config, _ []string) int { return runMigrate(ctx, cfg) },
+	"admin":   runAdmin,
+}
+
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	switch os.Args[1] {
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return
+	}
+	run, ok := commands[os.Args[1]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "taskplatform: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
 	cfg, err := loadConfig()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "taskplatform: configuration:", err)
 		os.Exit(2)
 	}
-	var code int
-	switch os.Args[1] {
-	case "dev":
-		code = runDev(ctx, cfg)
-	case "api":
-		code = runAPI(ctx, cfg)
-	case "worker":
-		code = runWorker(ctx, cfg)
-	case "migrate":
-		code = runMigrate(ctx, cfg)
-	case "admin":
-		code = runAdmin(ctx, cfg, os.Args[2:])
-	case "help", "-h", "--help":
-		fmt.Print(usage)
-	default:
-		fmt.Fprintf(os.Stderr, "taskplatform: unknown command %q\n\n%s", os.Args[1], usage)
-		code = 2
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, cfg, os.Args[2:])
+	stop()
 	os.Exit(code)
 }

@@ -33,6 +33,12 @@ func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, 
 	return s, 0
 }
 
+// registerSearchAttributes adds the job search attributes to the namespace,
+// as dev does: a Temporal without them refuses to start job workflows.
+func registerSearchAttributes(ctx context.Context, s *stack) error {
+	return worker.RegisterSearchAttributes(ctx, s.temporal, s.cfg.TemporalNamespace)
+}
+
 // runAPI is `taskplatform api`.
 func runAPI(ctx context.Context, cfg config) int {
 	log := newLogger(false).With(zap.String("process", "api"))
@@ -41,6 +47,10 @@ func runAPI(ctx context.Context, cfg config) int {
 		return code
 	}
 	defer s.close()
+	if err := registerSearchAttributes(ctx, s); err != nil {
+		// The worker registers them too and fails if it cannot.
+		log.Warn("search attributes not registered", zap.Error(err))
+	}
 	log.Info("api listening", zap.String("addr", cfg.HTTPAddr), zap.Bool("tls", cfg.TLSCertFile != ""))
 	if err := serveHTTP(ctx, log, cfg.HTTPAddr, s.router(true), cfg.TLSCertFile, cfg.TLSKeyFile); err != nil {
 		return fatal(log, "api stopped", err)
@@ -57,8 +67,11 @@ func runWorker(ctx context.Context, cfg config) int {
 		return code
 	}
 	defer s.close()
+	if err := registerSearchAttributes(ctx, s); err != nil {
+		return fatal(log, "cannot register the job search attributes", err)
+	}
 	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
-	if err := worker.Start(w); err != nil {
+	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}
 	defer w.Stop()

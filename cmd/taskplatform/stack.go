@@ -44,6 +44,7 @@ func newLogger(human bool) *zap.Logger {
 		return l
 	}
 	cfg := zap.NewProductionConfig()
+	cfg.DisableStacktrace = true // an error is one readable line, not a goroutine dump
 	cfg.EncoderConfig.TimeKey = "time"
 	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
 	l, _ := cfg.Build()

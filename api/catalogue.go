@@ -1,0 +1,135 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// catalogueHandlers answer the public reference reads: tasks, their
+// documents and examples, vocabularies, concepts, recipes, errors, prices and
+// service metadata. None needs a key; a key that is sent is still checked by
+// the authenticator in front of the group. Estimate needs a key.
+type catalogueHandlers struct{ d *Deps }
+
+// registerCatalogue adds the catalogue routes to the /v1 group.
+func registerCatalogue(v1 *gin.RouterGroup, auth *authenticator, d *Deps) {
+	h := &catalogueHandlers{d: d}
+	v1.GET("/tasks", h.listTasks)
+	v1.GET("/tasks/llms.txt", h.llmsIndex)
+	v1.GET("/tasks/:name", h.getTask)
+	v1.GET("/tasks/:name/openapi.json", h.taskOpenAPI)
+	v1.GET("/tasks/:name/llms.txt", h.taskLLMs)
+	v1.GET("/tasks/:name/examples", h.examples)
+	v1.GET("/tasks/:name/examples/:example/files/:index", h.exampleFile)
+	v1.POST("/tasks/:name/estimate", auth.require(scopeTasksRun), h.estimate)
+	v1.GET("/openapi.json", h.serviceOpenAPI)
+	v1.GET("/vocab", h.listVocab)
+	v1.GET("/vocab/:name", h.getVocab)
+	v1.GET("/concepts", h.listConcepts)
+	v1.GET("/concepts/:name", h.getConcept)
+	v1.GET("/recipes", h.listRecipes)
+	v1.GET("/errors", h.listErrors)
+	v1.GET("/pricing", h.pricing)
+	v1.GET("/meta", h.meta)
+}
+
+// listTasks answers every runnable task (deprecated ones included, removed
+// ones not) with both schemas, in catalogue order, cursor-paged.
+func (h *catalogueHandlers) listTasks(c *gin.Context) {
+	paginate(c, tasks.Runnable(), func(d *tasks.Definition) string { return d.Name }, 20)
+}
+
+// getTask answers one Task: 404 task_not_found, 410 task_removed.
+func (h *catalogueHandlers) getTask(c *gin.Context) {
+	d, err := tasks.Lookup(c.Param("name"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, d)
+}
+
+func (h *catalogueHandlers) llmsIndex(c *gin.Context) {
+	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(tasks.LLMsIndex(h.d.BaseURL)))
+}
+
+func (h *catalogueHandlers) taskLLMs(c *gin.Context) {
+	d, err := tasks.Lookup(c.Param("name"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(d.LLMsText(h.d.BaseURL)))
+}
+
+func (h *catalogueHandlers) listVocab(c *gin.Context) {
+	paginate(c, tasks.Vocabularies(), func(v tasks.Vocabulary) string { return v.Name }, 100)
+}
+
+func (h *catalogueHandlers) getVocab(c *gin.Context) {
+	v, ok := tasks.VocabByName(c.Param("name"))
+	if !ok {
+		fail(c, apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")))
+		return
+	}
+	c.JSON(http.StatusOK, v)
+}
+
+func (h *catalogueHandlers) listConcepts(c *gin.Context) {
+	paginate(c, tasks.Concepts(), func(v tasks.Concept) string { return v.Name }, 100)
+}
+
+func (h *catalogueHandlers) getConcept(c *gin.Context) {
+	v, ok := tasks.ConceptByName(c.Param("name"))
+	if !ok {
+		fail(c, apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")))
+		return
+	}
+	c.JSON(http.StatusOK, v)
+}
+
+func (h *catalogueHandlers) listRecipes(c *gin.Context) {
+	paginate(c, tasks.Recipes(), func(v tasks.Recipe) string { return v.Name }, 100)
+}
+
+// errorView is one row of GET /v1/errors; status is null for codes that
+// only end jobs or appear in summaries.
+type errorView struct {
+	Code      apierr.Code `json:"code"`
+	Type      apierr.Type `json:"type"`
+	Status    *int        `json:"status"`
+	Retryable bool        `json:"retryable"`
+	Meaning   string      `json:"meaning"`
+	Fix       string      `json:"fix"`
+	Docs      string      `json:"docs"`
+}
+
+func (h *catalogueHandlers) listErrors(c *gin.Context) {
+	var rows []errorView
+	for _, e := range apierr.Entries() {
+		v := errorView{Code: e.Code, Type: e.Type, Retryable: e.Retryable, Meaning: e.Meaning, Fix: e.Fix, Docs: apierr.DocsURL(e.Code)}
+		if e.Status != 0 {
+			v.Status = &e.Status
+		}
+		rows = append(rows, v)
+	}
+	paginate(c, rows, func(v errorView) string { return string(v.Code) }, 100)
+}
+
+// pricing answers every runnable task's prices per option: the figures
+// Estimate multiplies by the planned outputs.
+func (h *catalogueHandlers) pricing(c *gin.Context) {
+	var rows []tasks.PriceEntry
+	for _, d := range tasks.Runnable() {
+		rows = append(rows, d.Price())
+	}
+	paginate(c, rows, func(v tasks.PriceEntry) string { return v.Task }, 100)
+}
+
+func (h *catalogueHandlers) meta(c *gin.Context) {
+	c.JSON(http.StatusOK, tasks.DefaultMeta())
+}

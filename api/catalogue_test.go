@@ -1,0 +1,415 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+const testBase = "https://api.example.test"
+
+// catalogueRouter is the service router without a database: catalogue reads
+// need none unless a key is sent.
+func catalogueRouter() *gin.Engine { return NewRouter(Deps{BaseURL: testBase}) }
+
+type reply struct {
+	code int
+	head http.Header
+	body []byte
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &m), string(r.body))
+	return m
+}
+
+func (r reply) errCode(t *testing.T) string {
+	t.Helper()
+	e, _ := r.json(t)["error"].(map[string]any)
+	require.NotNil(t, e, string(r.body))
+	return e["code"].(string)
+}
+
+func call(h http.Handler, method, path, body string, headers ...string) reply {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return reply{w.Code, w.Header(), w.Body.Bytes()}
+}
+
+func TestCatalogueTaskListPages(t *testing.T) {
+	r := catalogueRouter()
+	var names []string
+	path := "/v1/tasks?limit=1"
+	for range 10 {
+		res := call(r, "GET", path, "")
+		require.Equal(t, 200, res.code, string(res.body))
+		page := res.json(t)
+		for _, it := range page["items"].([]any) {
+			task := it.(map[string]any)
+			names = append(names, task["name"].(string))
+			for _, k := range []string{"inputSchema", "outputSchema"} {
+				raw, err := json.Marshal(task[k])
+				require.NoError(t, err)
+				_, err = tasks.CompileSchema(task["name"].(string)+"/"+k, raw)
+				require.NoError(t, err, "served %s of %s compiles as draft 2020-12", k, task["name"])
+			}
+		}
+		if page["has_more"] == false {
+			require.NotContains(t, page, "next_cursor")
+			break
+		}
+		path = "/v1/tasks?limit=1&cursor=" + page["next_cursor"].(string)
+	}
+	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.stripes"}, names)
+	all := call(r, "GET", "/v1/tasks", "").json(t)
+	require.Len(t, all["items"], 3)
+	require.Equal(t, false, all["has_more"])
+	for _, bad := range []string{"/v1/tasks?limit=0", "/v1/tasks?limit=101", "/v1/tasks?limit=x", "/v1/tasks?cursor=zzz"} {
+		res := call(r, "GET", bad, "")
+		require.Equal(t, 422, res.code, bad)
+		require.Equal(t, "invalid_request", res.errCode(t))
+	}
+}
+
+func TestCatalogueTaskRead(t *testing.T) {
+	r := catalogueRouter()
+	cur := call(r, "GET", "/v1/tasks/pattern.generate", "")
+	require.Equal(t, 200, cur.code)
+	task := cur.json(t)
+	require.NotContains(t, task, "status")
+	require.Equal(t, "design_generation", task["category"])
+	require.Contains(t, task["docs"].(map[string]any)["errors"], "too_many_colours")
+
+	dep := call(r, "GET", "/v1/tasks/pattern.stripes", "").json(t)
+	require.Equal(t, "deprecated", dep["status"])
+	require.Equal(t, "pattern.generate", dep["replaced_by"])
+
+	for _, p := range []string{"", "/openapi.json", "/llms.txt", "/examples"} {
+		gone := call(r, "GET", "/v1/tasks/pattern.legacy"+p, "")
+		require.Equal(t, 410, gone.code, p)
+		require.Equal(t, "task_removed", gone.errCode(t))
+		require.Equal(t, "not_found", gone.head.Get("X-Service-Error-Type"))
+		missing := call(r, "GET", "/v1/tasks/no.such"+p, "")
+		require.Equal(t, 404, missing.code, p)
+		require.Equal(t, "task_not_found", missing.errCode(t))
+	}
+	// A key from a browser is refused even on a keyless read.
+	res := call(r, "GET", "/v1/tasks", "", "Authorization", "Key "+models.KeyPrefix+"abc", "Origin", "https://example.com")
+	require.Equal(t, 403, res.code)
+	require.Equal(t, "api_key_not_allowed_here", res.errCode(t))
+}
+
+// checkOpenAPI parses a served document, checks its version and that every
+// $ref resolves and every operationId is unique, and compiles the task
+// schemas it embeds.
+func checkOpenAPI(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(body, &doc))
+	require.Equal(t, "3.1.0", doc["openapi"])
+	require.NotEmpty(t, doc["info"].(map[string]any)["title"])
+	require.NotEmpty(t, doc["paths"])
+	ids := map[string]bool{}
+	for path, item := range doc["paths"].(map[string]any) {
+		require.True(t, strings.HasPrefix(path, "/"), path)
+		for method, o := range item.(map[string]any) {
+			id := o.(map[string]any)["operationId"].(string)
+			require.False(t, ids[id], "duplicate operationId %s", id)
+			ids[id] = true
+			require.NotEmpty(t, o.(map[string]any)["responses"], "%s %s", method, path)
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if r, ok := x["$ref"].(string); ok {
+				parts := strings.Split(strings.TrimPrefix(r, "#/"), "/")
+				var cur any = doc
+				for _, p := range parts {
+					cur = cur.(map[string]any)[p]
+					require.NotNil(t, cur, "unresolved $ref %s", r)
+				}
+			}
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(doc)
+	for name, s := range doc["components"].(map[string]any)["schemas"].(map[string]any) {
+		if strings.HasSuffix(name, ".input") || strings.HasSuffix(name, ".output") {
+			raw, _ := json.Marshal(s)
+			_, err := tasks.CompileSchema(name, raw)
+			require.NoError(t, err, name)
+		}
+	}
+	return doc
+}
+
+func TestCatalogueOpenAPI(t *testing.T) {
+	r := catalogueRouter()
+	for _, d := range tasks.Runnable() {
+		res := call(r, "GET", "/v1/tasks/"+d.Name+"/openapi.json", "")
+		require.Equal(t, 200, res.code)
+		doc := checkOpenAPI(t, res.body)
+		paths := doc["paths"].(map[string]any)
+		for _, p := range []string{"/v1/tasks/" + d.Name, "/v1/tasks/" + d.Name + "/estimate", "/v1/jobs/{job_id}", "/v1/jobs/{job_id}/result"} {
+			require.Contains(t, paths, p)
+		}
+		schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
+		served, _ := json.Marshal(schemas[d.Name+".input"])
+		require.JSONEq(t, string(d.InputSchema), string(served), "the document embeds the enforced schema")
+	}
+	res := call(r, "GET", "/v1/openapi.json", "")
+	require.Equal(t, 200, res.code)
+	doc := checkOpenAPI(t, res.body)
+	paths := doc["paths"].(map[string]any)
+	for _, p := range []string{"/v1/tasks", "/v1/tasks/{name}", "/v1/tasks/pattern.generate", "/v1/tasks/palette.generate/estimate",
+		"/v1/jobs", "/v1/jobs/{job_id}/cancel", "/v1/files", "/v1/errors", "/v1/meta", "/v1/pricing", "/v1/vocab/{name}"} {
+		require.Contains(t, paths, p)
+	}
+	require.NotContains(t, paths, "/v1/tasks/pattern.legacy")
+	require.Equal(t, testBase, doc["servers"].([]any)[0].(map[string]any)["url"])
+}
+
+func TestCatalogueLLMsText(t *testing.T) {
+	r := catalogueRouter()
+	idx := call(r, "GET", "/v1/tasks/llms.txt", "")
+	require.Equal(t, 200, idx.code)
+	require.True(t, strings.HasPrefix(idx.head.Get("Content-Type"), "text/plain"))
+	for _, d := range tasks.Runnable() {
+		require.Contains(t, string(idx.body), testBase+"/v1/tasks/"+d.Name+"/llms.txt")
+		page := call(r, "GET", "/v1/tasks/"+d.Name+"/llms.txt", "")
+		require.Equal(t, 200, page.code)
+		require.True(t, strings.HasPrefix(page.head.Get("Content-Type"), "text/plain"))
+		require.Contains(t, string(page.body), "# "+d.Name)
+		require.Contains(t, string(page.body), string(d.Examples[0].Input))
+	}
+	require.NotContains(t, string(idx.body), "pattern.legacy")
+	gen := call(r, "GET", "/v1/tasks/pattern.generate/llms.txt", "")
+	require.Contains(t, string(gen.body), "only for kind stripes")
+	require.Contains(t, string(gen.body), "resolution 2048: 4 service_credits per tile")
+}
+
+func TestCatalogueExamples(t *testing.T) {
+	r := catalogueRouter()
+	for _, d := range tasks.Runnable() {
+		res := call(r, "GET", "/v1/tasks/"+d.Name+"/examples", "")
+		require.Equal(t, 200, res.code)
+		items := res.json(t)["items"].([]any)
+		require.Len(t, items, len(d.Examples))
+		for _, it := range items {
+			ex := it.(map[string]any)
+			req := ex["request"].(map[string]any)
+			body, _ := json.Marshal(req["body"])
+			_, err := d.Validate(body)
+			require.NoError(t, err)
+			files := ex["files_delivered"].([]any)
+			require.NotEmpty(t, files)
+			for _, f := range files {
+				file := f.(map[string]any)
+				url := file["url"].(string)
+				require.True(t, strings.HasPrefix(url, testBase+"/v1/tasks/"+d.Name+"/examples/"))
+				got := call(r, "GET", strings.TrimPrefix(url, testBase), "")
+				require.Equal(t, 200, got.code)
+				require.Equal(t, file["media_type"], got.head.Get("Content-Type"))
+				require.Len(t, got.body, int(file["bytes"].(float64)))
+				if file["media_type"] == "image/png" {
+					_, err := png.Decode(bytes.NewReader(got.body))
+					require.NoError(t, err)
+				}
+			}
+		}
+	}
+	res := call(r, "GET", "/v1/tasks/pattern.generate/examples/houndstooth/files/9", "")
+	require.Equal(t, 404, res.code)
+	require.Equal(t, "not_found", res.errCode(t))
+}
+
+func TestCatalogueVocabConceptsRecipes(t *testing.T) {
+	r := catalogueRouter()
+	tests := []struct {
+		list, one, missing string
+		count              int
+	}{
+		{"/v1/vocab", "/v1/vocab/resolution", "/v1/vocab/nope", len(tasks.Vocabularies())},
+		{"/v1/concepts", "/v1/concepts/seamless_tile", "/v1/concepts/nope", len(tasks.Concepts())},
+		{"/v1/recipes", "", "", len(tasks.Recipes())},
+	}
+	for _, tc := range tests {
+		res := call(r, "GET", tc.list, "")
+		require.Equal(t, 200, res.code)
+		require.Len(t, res.json(t)["items"], tc.count)
+		if tc.one == "" {
+			continue
+		}
+		require.Equal(t, 200, call(r, "GET", tc.one, "").code)
+		miss := call(r, "GET", tc.missing, "")
+		require.Equal(t, 404, miss.code)
+		require.Equal(t, "not_found", miss.errCode(t))
+	}
+	v := call(r, "GET", "/v1/vocab/webhook_event", "").json(t)
+	var events []string
+	for _, x := range v["values"].([]any) {
+		events = append(events, x.(map[string]any)["value"].(string))
+	}
+	require.Equal(t, []string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"}, events)
+	res := call(r, "GET", "/v1/vocab/resolution", "").json(t)
+	require.Equal(t, "1024", res["default"])
+	require.NotEmpty(t, res["used_in"])
+	c := call(r, "GET", "/v1/concepts/seed", "").json(t)
+	for _, k := range []string{"name", "short", "long", "related", "produced_by", "used_by"} {
+		require.Contains(t, c, k)
+	}
+}
+
+func TestCatalogueErrors(t *testing.T) {
+	res := call(catalogueRouter(), "GET", "/v1/errors", "")
+	require.Equal(t, 200, res.code)
+	items := res.json(t)["items"].([]any)
+	require.Len(t, items, len(apierr.Entries()))
+	byCode := map[string]map[string]any{}
+	for _, it := range items {
+		e := it.(map[string]any)
+		for _, k := range []string{"code", "type", "status", "retryable", "meaning", "fix", "docs"} {
+			require.Contains(t, e, k)
+		}
+		byCode[e["code"].(string)] = e
+	}
+	require.Equal(t, "warning", byCode["colour_adjusted"]["type"])
+	require.Equal(t, "warning", byCode["output_not_produced"]["type"])
+	require.Nil(t, byCode["output_not_produced"]["status"], "warnings have no HTTP status")
+	require.Equal(t, float64(410), byCode["task_removed"]["status"])
+	require.Equal(t, true, byCode["rate_limited"]["retryable"])
+}
+
+func TestCataloguePricing(t *testing.T) {
+	res := call(catalogueRouter(), "GET", "/v1/pricing", "")
+	require.Equal(t, 200, res.code)
+	items := res.json(t)["items"].([]any)
+	require.Len(t, items, len(tasks.Runnable()))
+	for _, it := range items {
+		p := it.(map[string]any)
+		d, err := tasks.Lookup(p["task"].(string))
+		require.NoError(t, err)
+		require.Equal(t, tasks.CreditService, p["credit_type"])
+		in, err := d.Validate(d.Examples[0].Input)
+		require.NoError(t, err)
+		if p["depends_on"] == nil {
+			require.Equal(t, float64(d.PricePerOutput(in)), p["per_output"])
+			continue
+		}
+		for _, op := range p["prices"].([]any) {
+			o := op.(map[string]any)
+			in[p["depends_on"].(string)] = o["value"]
+			credits, _ := d.Estimate(in)
+			require.Equal(t, int64(o["credits"].(float64))*int64(d.Runner.Plan(in).Steps), credits)
+		}
+	}
+}
+
+func TestCatalogueMeta(t *testing.T) {
+	res := call(catalogueRouter(), "GET", "/v1/meta", "")
+	require.Equal(t, 200, res.code)
+	m := res.json(t)
+	lim := m["limits"].(map[string]any)
+	want := map[string][]string{
+		"request":         {"max_body_bytes"},
+		"prefer_wait":     {"max_seconds"},
+		"start_timeout":   {"min_seconds", "max_seconds"},
+		"upload":          {"max_bytes", "media_types"},
+		"idempotency_key": {"ttl_seconds"},
+		"url_fetch":       {"connect_timeout_seconds", "read_timeout_seconds", "max_bytes", "max_redirects"},
+	}
+	require.Len(t, lim, len(want))
+	for group, keys := range want {
+		g := lim[group].(map[string]any)
+		require.Len(t, g, len(keys), group)
+		for _, k := range keys {
+			require.Contains(t, g, k, group)
+		}
+	}
+	require.Equal(t, float64(tasks.DefaultLimits().Request.MaxBodyBytes), lim["request"].(map[string]any)["max_body_bytes"])
+	wh := m["webhook"].(map[string]any)
+	require.Greater(t, wh["max_attempts"], float64(0))
+	require.Greater(t, wh["signature"].(map[string]any)["timestamp_window_seconds"], float64(0))
+	require.Equal(t, "2026-09-29", m["current_version"])
+	require.Contains(t, m["versions"], "2026-09-29")
+}
+
+// estimateRouter mounts the catalogue behind a stand-in identity so the
+// estimate handler runs without a database.
+func estimateRouter(scopes string) *gin.Engine {
+	r := gin.New()
+	r.Use(requestID(), renderErrors())
+	v1 := r.Group("/v1", func(c *gin.Context) {
+		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
+	})
+	registerCatalogue(v1, &authenticator{}, &Deps{BaseURL: testBase})
+	return r
+}
+
+func TestCatalogueEstimate(t *testing.T) {
+	r := estimateRouter(scopeTasksRun)
+	tests := []struct {
+		task, body string
+		status     int
+		code       string
+		credits    int64
+		outputs    int
+	}{
+		{"pattern.generate", `{"colors":["#000000"],"count":4,"resolution":"2048"}`, 200, "", 16, 4},
+		{"pattern.generate", `{"colors":["#000000"]}`, 200, "", 2, 1},
+		{"palette.generate", `{"base_color":"#123456"}`, 200, "", 3, 3},
+		{"pattern.stripes", `{"colors":["#000000"],"resolution":"512","count":2}`, 200, "", 2, 2},
+		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":90}`, 422, "field_not_supported", 0, 0},
+		{"pattern.generate", `{"colors":"#000000"`, 400, "malformed_request", 0, 0},
+		{"pattern.legacy", `{}`, 410, "task_removed", 0, 0},
+		{"no.such", `{}`, 404, "task_not_found", 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.task+" "+tc.body, func(t *testing.T) {
+			res := call(r, "POST", "/v1/tasks/"+tc.task+"/estimate", tc.body, "Content-Type", "application/json")
+			require.Equal(t, tc.status, res.code, string(res.body))
+			if tc.code != "" {
+				require.Equal(t, tc.code, res.errCode(t))
+				return
+			}
+			m := res.json(t)
+			require.Equal(t, tc.task, m["task"])
+			require.Equal(t, float64(tc.credits), m["credits"])
+			require.Equal(t, tasks.CreditService, m["credit_type"])
+			require.Equal(t, float64(tc.outputs), m["outputs"])
+		})
+	}
+	res := call(r, "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "text/plain")
+	require.Equal(t, 415, res.code)
+	res = call(estimateRouter("jobs:read"), "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "application/json")
+	require.Equal(t, 403, res.code)
+	require.Equal(t, "scope_missing", res.errCode(t))
+	res = call(catalogueRouter(), "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "application/json")
+	require.Equal(t, 401, res.code)
+	require.Equal(t, "unauthenticated", res.errCode(t))
+}

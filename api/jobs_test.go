@@ -1,0 +1,358 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob/fileblob"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+// priceOf is what pattern.generate holds and charges per output for input.
+func priceOf(t *testing.T, input map[string]any) (hold, perOutput int64) {
+	def, err := tasks.Lookup("pattern.generate")
+	require.NoError(t, err)
+	raw, _ := jsonMarshal(input)
+	in, err := def.Validate(raw)
+	require.NoError(t, err)
+	hold, _ = def.Estimate(in)
+	return hold, def.PricePerOutput(in)
+}
+
+func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
+	for _, b := range testenv.Backends {
+		t.Run(string(b), func(t *testing.T) {
+			s := newStack(t, stackOptions{backend: b, credits: 100})
+			input := pattern(3)
+			hold, per := priceOf(t, input)
+
+			res := s.submit(input, "Prefer", "wait=30")
+			require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+			require.Equal(t, "wait=30", res.header.Get("Preference-Applied"))
+			require.Equal(t, strconv.FormatInt(hold, 10), res.header.Get("X-Service-Credits"))
+			require.Equal(t, "service_credits", res.header.Get("X-Service-Credit-Type"))
+			body := res.json(t)
+			files := body["files"].([]any)
+			require.Len(t, files, 3)
+			require.NotContains(t, body, "summary", "no counts or warnings to report")
+			for _, f := range files {
+				f := f.(map[string]any)
+				require.Regexp(t, `^art:`, f["file"])
+				require.Equal(t, "image/png", f["media_type"])
+				require.Equal(t, body["job_id"], f["job_id"])
+				dl, err := http.Get(f["url"].(string)) // no key needed
+				require.NoError(t, err)
+				require.Equal(t, http.StatusOK, dl.StatusCode)
+				require.Equal(t, "image/png", dl.Header.Get("Content-Type"))
+				dl.Body.Close()
+			}
+			require.Equal(t, 100-3*per, s.balance())
+			require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
+
+			job := s.do(http.MethodGet, "/v1/jobs/"+body["job_id"].(string), nil).json(t)
+			require.Equal(t, "terminal", job["lifecycle"])
+			require.Equal(t, "succeeded", job["outcome"])
+			require.Equal(t, map[string]any{"done": 3.0, "total": 3.0, "phase": "done"}, job["progress"])
+			require.Equal(t, s.keyID, job["api_key_id"])
+			if b == testenv.Postgres {
+				recordHistory(t, body["job_id"].(string), "succeeded")
+			}
+		})
+	}
+}
+
+func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 400 * time.Millisecond})
+	res := s.submit(pattern(4))
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	h := res.json(t)
+	id := h["job_id"].(string)
+	require.Regexp(t, `^j_`, id)
+	require.Equal(t, s.srv.URL+"/v1/jobs/"+id, h["status_url"])
+	require.Equal(t, s.srv.URL+"/v1/jobs/"+id+"/result", h["result_url"])
+	require.Equal(t, s.srv.URL+"/v1/jobs/"+id+"/cancel", h["cancel_url"])
+
+	early := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+	require.Equal(t, http.StatusConflict, early.status)
+	require.Equal(t, "result_not_ready", early.errorCode(t))
+
+	seen := map[float64]bool{}
+	require.Eventually(t, func() bool {
+		j := s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)
+		seen[j["progress"].(map[string]any)["done"].(float64)] = true
+		return j["lifecycle"] == "terminal"
+	}, 30*time.Second, 50*time.Millisecond)
+	require.GreaterOrEqual(t, len(seen), 3, "progress.done rose step by step: %v", seen)
+
+	list := s.do(http.MethodGet, "/v1/jobs?api_key_id="+s.keyID, nil).json(t)
+	require.Len(t, list["items"], 1)
+	require.Equal(t, false, list["has_more"])
+}
+
+func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 2 * time.Second})
+	res := s.submit(pattern(2), "Prefer", "wait=1")
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	require.Equal(t, "wait=1", res.header.Get("Preference-Applied"))
+	require.Contains(t, res.json(t), "job_id")
+
+	clipped := s.submit(pattern(1), "Prefer", "wait=100000")
+	require.Equal(t, "wait="+strconv.Itoa(tasks.DefaultLimits().PreferWait.MaxSeconds), clipped.header.Get("Preference-Applied"))
+}
+
+func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond})
+	input := pattern(6)
+	hold, per := priceOf(t, input)
+	id := s.submit(input).json(t)["job_id"].(string)
+	require.Eventually(t, func() bool {
+		return s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["progress"].(map[string]any)["done"].(float64) >= 1
+	}, 20*time.Second, 50*time.Millisecond)
+	require.Equal(t, 100-hold, s.balance(), "the hold is taken while the job runs")
+
+	c := s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil)
+	require.Equal(t, http.StatusAccepted, c.status, "%s", c.body)
+	require.Equal(t, "running", c.json(t)["lifecycle"])
+
+	job := s.waitTerminal(id)
+	require.Equal(t, "cancelled", job["outcome"])
+	e := job["error"].(map[string]any)
+	require.Equal(t, "cancelled", e["code"])
+	require.Equal(t, "conflict", e["type"])
+	require.Nil(t, e["request_id"])
+	done := int64(job["progress"].(map[string]any)["done"].(float64))
+	require.Less(t, done, int64(6), "the job stopped early")
+
+	n, err := models.Delivered(context.Background(), s.db, id)
+	require.NoError(t, err)
+	require.Equal(t, done, n)
+	require.Equal(t, 100-done*per, s.balance(), "delivered outputs charged, the rest released")
+	require.Equal(t, s.balance(), s.ledgerSum())
+
+	r := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+	require.Equal(t, http.StatusConflict, r.status)
+	require.Equal(t, "cancelled", r.errorCode(t))
+	again := s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil)
+	require.Equal(t, http.StatusBadRequest, again.status)
+	require.Equal(t, "job_already_ended", again.errorCode(t))
+	recordHistory(t, id, "cancelled")
+}
+
+func TestWaitOnCancelledJobAnswers409(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 1 * time.Second})
+	var res response
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		res = s.submit(pattern(5), "Prefer", "wait=30", "Idempotency-Key", "wait-cancel")
+	}()
+	var id string
+	require.Eventually(t, func() bool {
+		list := s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"].([]any)
+		if len(list) == 0 {
+			return false
+		}
+		id = list[0].(map[string]any)["job_id"].(string)
+		return true
+	}, 10*time.Second, 50*time.Millisecond)
+	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
+	<-done
+	require.Equal(t, http.StatusConflict, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "cancelled", e["code"])
+	require.Equal(t, id, e["job_id"])
+}
+
+func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
+	for _, b := range testenv.Backends {
+		t.Run(string(b), func(t *testing.T) {
+			s := newStack(t, stackOptions{backend: b, credits: 1})
+			hold, _ := priceOf(t, pattern(3))
+			res := s.submit(pattern(3))
+			require.Equal(t, http.StatusPaymentRequired, res.status, "%s", res.body)
+			e := res.json(t)["error"].(map[string]any)
+			require.Equal(t, "insufficient_credits", e["code"])
+			require.Equal(t, float64(hold), e["required"])
+			require.Equal(t, 1.0, e["balance"])
+			require.Equal(t, map[string]any{"required": float64(hold), "balance": 1.0}, e["ctx"])
+			require.Empty(t, s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"])
+			require.Equal(t, int64(1), s.balance())
+		})
+	}
+}
+
+func TestNoOverdraftUnderConcurrency(t *testing.T) {
+	for _, b := range testenv.Backends {
+		t.Run(string(b), func(t *testing.T) {
+			_, per := priceOf(t, pattern(1))
+			s := newStack(t, stackOptions{backend: b, credits: 10 * per})
+			var mu sync.Mutex
+			statuses := map[int]int{}
+			var wg sync.WaitGroup
+			for range 50 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res := s.submit(pattern(1))
+					mu.Lock()
+					statuses[res.status]++
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			require.Equal(t, map[int]int{http.StatusAccepted: 10, http.StatusPaymentRequired: 40}, statuses)
+		})
+	}
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	first := s.submit(pattern(2), "Idempotency-Key", "k-1")
+	require.Equal(t, http.StatusAccepted, first.status, "%s", first.body)
+	again := s.submit(pattern(2), "Idempotency-Key", "k-1")
+	require.Equal(t, http.StatusAccepted, again.status)
+	require.Equal(t, first.json(t)["job_id"], again.json(t)["job_id"])
+	require.Equal(t, first.header.Get("X-Service-Credits"), again.header.Get("X-Service-Credits"))
+	require.Equal(t, first.header.Get("X-Service-Credit-Type"), again.header.Get("X-Service-Credit-Type"))
+
+	other := s.submit(pattern(3), "Idempotency-Key", "k-1")
+	require.Equal(t, http.StatusConflict, other.status)
+	require.Equal(t, "idempotency_key_reused", other.errorCode(t))
+
+	var holds int64
+	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
+	require.Equal(t, int64(1), holds)
+}
+
+func TestConcurrentIdenticalSubmitsMakeOneJob(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 1000})
+	var mu sync.Mutex
+	ids := map[string]int{}
+	codes := map[string]int{}
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := s.submit(pattern(1), "Idempotency-Key", "same")
+			mu.Lock()
+			defer mu.Unlock()
+			if res.status == http.StatusAccepted {
+				ids[res.json(t)["job_id"].(string)]++
+				return
+			}
+			code := res.errorCode(t)
+			codes[code]++
+			require.Equal(t, http.StatusConflict, res.status)
+			require.Equal(t, true, res.json(t)["error"].(map[string]any)["retryable"])
+		}()
+	}
+	wg.Wait()
+	require.Len(t, ids, 1, "one job id across every accepted answer")
+	for code := range codes {
+		require.Equal(t, "request_in_progress", code)
+	}
+	var jobs, holds int64
+	require.NoError(t, s.db.Model(&models.Job{}).Where("user_id = ?", s.userID).Count(&jobs).Error)
+	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
+	require.Equal(t, int64(1), jobs)
+	require.Equal(t, int64(1), holds)
+}
+
+func TestStartTimeoutFailsAndReleasesHold(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, noSteps: true})
+	res := s.submit(pattern(2), "X-Service-Start-Timeout", "1", "Prefer", "wait=20")
+	require.Equal(t, http.StatusServiceUnavailable, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "start_timeout", e["code"])
+	require.Equal(t, "internal", e["type"])
+	require.Equal(t, true, e["retryable"])
+	require.Equal(t, "user", res.header.Get("X-Service-Start-Timeout-Type"))
+	id := e["job_id"].(string)
+
+	job := s.do(http.MethodGet, "/v1/jobs/"+id, nil)
+	require.Equal(t, "user", job.header.Get("X-Service-Start-Timeout-Type"))
+	require.Equal(t, "failed", job.json(t)["outcome"])
+	require.Equal(t, int64(100), s.balance(), "the hold is fully released")
+	require.Equal(t, s.balance(), s.ledgerSum())
+
+	r := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+	require.Equal(t, "job_failed", r.errorCode(t))
+	recordHistory(t, id, "start_timeout")
+}
+
+func TestStorageFailureFailsJobAndChargesNothing(t *testing.T) {
+	dir := t.TempDir()
+	bucket, err := fileblob.OpenBucket(dir, nil)
+	require.NoError(t, err)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.WriteFile(dir, nil, 0o644)) // the store's folder is now a file: every write fails
+	s := newStack(t, stackOptions{credits: 100, bucket: bucket})
+	res := s.submit(pattern(1), "Prefer", "wait=30")
+	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "processing_failed", e["code"])
+	require.Equal(t, false, e["retryable"])
+	id := e["job_id"].(string)
+	require.Equal(t, int64(100), s.balance(), "a job that delivers nothing is charged nothing")
+	require.Equal(t, s.balance(), s.ledgerSum())
+	r := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+	require.Equal(t, http.StatusConflict, r.status)
+	require.Equal(t, "job_failed", r.errorCode(t))
+	recordHistory(t, id, "failed")
+}
+
+func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, noWorker: true})
+	lim := tasks.DefaultLimits().StartTimeout
+	for _, v := range []string{"0", strconv.Itoa(lim.MaxSeconds + 1), "soon"} {
+		res := s.submit(pattern(1), "X-Service-Start-Timeout", v)
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s: %s", v, res.body)
+		require.Equal(t, "X-Service-Start-Timeout", res.json(t)["error"].(map[string]any)["field"])
+	}
+	bad := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url=http://example.com/h", pattern(1))
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.Equal(t, "webhook_url", bad.json(t)["error"].(map[string]any)["field"])
+}
+
+func TestAdmitWithoutWorkerIsBoundedAndRetryable(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, noWorker: true, admitTimeout: 1500 * time.Millisecond})
+	start := time.Now()
+	res := s.submit(pattern(1), "Idempotency-Key", "no-worker")
+	require.Less(t, time.Since(start), 10*time.Second)
+	require.Equal(t, http.StatusServiceUnavailable, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, true, e["retryable"])
+	id := e["job_id"].(string)
+	require.Regexp(t, `^j_`, id)
+	require.Equal(t, int64(100), s.balance(), "nothing held yet")
+
+	s.startWorker(false)
+	require.Eventually(t, func() bool {
+		r := s.submit(pattern(1), "Idempotency-Key", "no-worker")
+		return r.status == http.StatusAccepted && r.json(t)["job_id"] == id
+	}, 30*time.Second, 500*time.Millisecond, "the retry reaches the same job")
+	require.Equal(t, "succeeded", s.waitTerminal(id)["outcome"])
+}
+
+func TestUnknownTaskAndInvalidBody(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, noWorker: true})
+	res := s.do(http.MethodPost, "/v1/tasks/no.such", pattern(1))
+	require.Equal(t, http.StatusNotFound, res.status)
+	bad := s.submit(map[string]any{"kind": "stripes", "colors": []string{"red"}})
+	require.Equal(t, http.StatusUnprocessableEntity, bad.status)
+	require.Empty(t, s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"])
+	notJSON := s.do(http.MethodPost, "/v1/tasks/pattern.generate", "kind=stripes", "Content-Type", "text/plain")
+	require.Equal(t, http.StatusUnsupportedMediaType, notJSON.status)
+	missing := s.do(http.MethodGet, "/v1/jobs/j_nope", nil)
+	require.Equal(t, http.StatusNotFound, missing.status)
+}

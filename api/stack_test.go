@@ -1,0 +1,185 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/memblob"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/testenv"
+	"github.com/taskplatform/taskplatform/worker"
+)
+
+// stackOptions shape one test's stack.
+type stackOptions struct {
+	backend      testenv.Backend
+	credits      int64
+	stepDelay    time.Duration
+	noWorker     bool
+	noSteps      bool
+	admitTimeout time.Duration
+	bucket       *blob.Bucket
+}
+
+// testStack is a whole service for one test: its own database, task queue,
+// blob store, worker and HTTP server, on the package's Temporal.
+type testStack struct {
+	t      *testing.T
+	db     *gorm.DB
+	queue  string
+	srv    *httptest.Server
+	acts   *activities.Activities
+	worker *worker.Worker
+	userID uint64
+	key    string
+	keyID  string
+}
+
+func newStack(t *testing.T, o stackOptions) *testStack {
+	t.Helper()
+	if o.backend == "" {
+		o.backend = testenv.Postgres
+	}
+	s := &testStack{t: t, db: testenv.DB(t, o.backend), queue: "tq-" + models.NewID("")}
+	bucket := o.bucket
+	if bucket == nil {
+		bucket = memblob.OpenBucket(nil)
+	}
+	log := zaptest.NewLogger(t)
+	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay}
+	var handler http.Handler
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(s.srv.Close)
+	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL,
+		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue})
+	if !o.noWorker {
+		s.startWorker(o.noSteps)
+	}
+	s.userID, s.key, s.keyID = s.newAccount(o.credits)
+	return s
+}
+
+// startWorker starts a worker on the stack's queue (stopped at cleanup).
+func (s *testStack) startWorker(noSteps bool) *worker.Worker {
+	w := worker.New(devServer.Client(), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps})
+	require.NoError(s.t, w.Start())
+	s.t.Cleanup(w.Stop)
+	s.worker = w
+	return w
+}
+
+// newAccount makes a user with credits and a key holding every scope.
+func (s *testStack) newAccount(credits int64) (uint64, string, string) {
+	ctx := context.Background()
+	u, err := models.CreateUser(ctx, s.db, models.NewID("")+"@example.com", models.PlanStandard)
+	require.NoError(s.t, err)
+	if credits > 0 {
+		_, err = models.Grant(ctx, s.db, u.ID, models.CreditService, credits, nil, "test")
+		require.NoError(s.t, err)
+	}
+	k, secret, err := models.CreateKey(ctx, s.db, u.ID, nil, nil, api.CurrentVersion)
+	require.NoError(s.t, err)
+	return u.ID, secret, k.ID
+}
+
+// response is a decoded answer.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &m), "body: %s", r.body)
+	return m
+}
+
+func (r response) errorCode(t *testing.T) string {
+	t.Helper()
+	e, ok := r.json(t)["error"].(map[string]any)
+	require.True(t, ok, "no error object in %s", r.body)
+	return e["code"].(string)
+}
+
+// do sends a request with the stack's key and extra headers.
+func (s *testStack) do(method, path string, body any, headers ...string) response {
+	s.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		require.NoError(s.t, err)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, s.srv.URL+path, rd)
+	require.NoError(s.t, err)
+	req.Header.Set("Authorization", "Key "+s.key)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(s.t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(s.t, err)
+	return response{status: res.StatusCode, header: res.Header, body: raw}
+}
+
+// submit posts a pattern.generate job.
+func (s *testStack) submit(input map[string]any, headers ...string) response {
+	s.t.Helper()
+	return s.do(http.MethodPost, "/v1/tasks/pattern.generate", input, headers...)
+}
+
+// waitTerminal polls a job until it ends.
+func (s *testStack) waitTerminal(jobID string) map[string]any {
+	s.t.Helper()
+	var job map[string]any
+	require.Eventually(s.t, func() bool {
+		job = s.do(http.MethodGet, "/v1/jobs/"+jobID, nil).json(s.t)
+		return job["lifecycle"] == "terminal"
+	}, 60*time.Second, 100*time.Millisecond)
+	return job
+}
+
+// balance is the remaining service credits.
+func (s *testStack) balance() int64 {
+	s.t.Helper()
+	bals, err := models.Balances(context.Background(), s.db, s.userID, time.Now())
+	require.NoError(s.t, err)
+	return bals[0].Remaining
+}
+
+// ledgerSum is the sum of the user's ledger entries: it must equal the balance.
+func (s *testStack) ledgerSum() int64 {
+	var sum int64
+	require.NoError(s.t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", s.userID, models.CreditService).
+		Select("COALESCE(SUM(amount),0)").Scan(&sum).Error)
+	return sum
+}
+
+func pattern(count int) map[string]any {
+	return map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": count, "seed": 11}
+}

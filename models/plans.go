@@ -1,0 +1,35 @@
+package models
+
+// PlanStarter is a plan with API access that does not run video or
+// photoshoot tasks.
+const PlanStarter = "starter"
+
+// PlanRules is what a plan includes.
+type PlanRules struct {
+	// APIAccess lets the account's keys call the keyed API.
+	APIAccess bool
+	// ExcludedCategories are the task categories (tasks.Category*) the plan
+	// does not run; a call naming such a task answers permission_denied.
+	ExcludedCategories []string
+}
+
+// Plans is the one place plans are defined: every plan an account can be on
+// and what it includes. An account on a plan missing here has no API access.
+var Plans = map[string]PlanRules{
+	PlanStandard: {APIAccess: true},
+	PlanStarter:  {APIAccess: true, ExcludedCategories: []string{"video", "photoshoots"}},
+	PlanAppOnly:  {APIAccess: false},
+}
+
+// PlanOf returns the rules of a plan; an unknown plan includes nothing.
+func PlanOf(name string) PlanRules { return Plans[name] }
+
+// AllowsCategory says whether the plan runs tasks of a category.
+func (p PlanRules) AllowsCategory(category string) bool {
+	for _, c := range p.ExcludedCategories {
+		if c == category {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,48 @@
+package tasks
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+// FuzzValidate feeds arbitrary bodies to every runnable task: Validate must
+// never panic, must answer an *apierr.Error on failure, and an accepted input
+// must validate again, estimate, and plan within the schema's bounds.
+func FuzzValidate(f *testing.F) {
+	for _, d := range Runnable() {
+		for _, e := range d.Examples {
+			f.Add([]byte(e.Input))
+		}
+	}
+	for _, s := range []string{
+		``, `{}`, `[]`, `null`, `{"colors":null}`, `{"colors":[null]}`, `{"colors":[{}]}`,
+		`{"colors":["#000000"],"count":1e400}`, `{"colors":["#000000"],"seed":-1}`,
+		`{"colors":["#000000"],"kind":"dots","stripe_angle":45}`, `{"base_color":"#000000","schemes":[[]]}`,
+		`{"a":{"b":{"c":[1,2,{"d":null}]}}}`, `{"colors":["#000000"],"count":"1"}`, "{\"colors\":[\"\xff\"]}",
+		`{"colors":["#000000"],"colors":["#111111"]}`, `{"base_color":"#FFFFFF","shades":4,"schemes":["monochromatic"]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, d := range Runnable() {
+			in, err := d.Validate(body)
+			if err != nil {
+				if _, ok := err.(*apierr.Error); !ok {
+					t.Fatalf("%s: error %T is not *apierr.Error", d.Name, err)
+				}
+				continue
+			}
+			again, _ := json.Marshal(in)
+			if _, err := d.Validate(again); err != nil {
+				t.Fatalf("%s: accepted input %s fails again: %v", d.Name, again, err)
+			}
+			credits, _ := d.Estimate(in)
+			steps := d.Runner.Plan(in).Steps
+			if steps < 1 || steps > 8 || credits < 1 {
+				t.Fatalf("%s: plan %d outputs, estimate %d for %s", d.Name, steps, credits, again)
+			}
+		}
+	})
+}

@@ -1,0 +1,156 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// jobEnv is a test environment running JobWorkflow with mocked activities.
+type jobEnv struct {
+	*testsuite.TestWorkflowEnvironment
+	t       *testing.T
+	settled *activities.SettleInput
+	admit   AdmitResult
+}
+
+func newJobEnv(t *testing.T) *jobEnv {
+	var s testsuite.WorkflowTestSuite
+	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e.RegisterWorkflow(JobWorkflow)
+	e.RegisterActivity(&activities.Activities{})
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(activities.HoldResult{Admitted: true, Required: 6}, nil).Maybe()
+	e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
+		e.settled = &in
+		return activities.SettleResult{}, nil
+	}).Maybe()
+	return e
+}
+
+// admitAt sends the admit update after d.
+func (e *jobEnv) admitAt(d time.Duration) {
+	e.RegisterDelayedCallback(func() {
+		e.UpdateWorkflow(UpdateAdmit, AdmitUpdateID, &testsuite.TestUpdateCallback{
+			OnAccept:   func() {},
+			OnReject:   func(err error) { e.t.Errorf("admit rejected: %v", err) },
+			OnComplete: func(r any, err error) { e.admit, _ = r.(AdmitResult) },
+		})
+	}, d)
+}
+
+func (e *jobEnv) run() (JobResult, error) {
+	e.ExecuteWorkflow(JobWorkflow, JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, HeldCredits: 6, PricePerOutput: 2, CreditType: models.CreditService})
+	require.True(e.t, e.IsWorkflowCompleted())
+	var res JobResult
+	err := e.GetWorkflowError()
+	if err == nil {
+		require.NoError(e.t, e.GetWorkflowResult(&res))
+	}
+	return res, err
+}
+
+func (e *jobEnv) settledError() apierr.Error {
+	require.NotNil(e.t, e.settled)
+	var ae apierr.Error
+	require.NoError(e.t, json.Unmarshal(e.settled.Error, &ae))
+	return ae
+}
+
+func TestJobWorkflow(t *testing.T) {
+	permanent := temporal.NewNonRetryableApplicationError("cannot draw", activities.ErrTypeProcessing, nil)
+	refused := temporal.NewNonRetryableApplicationError("refused", activities.ErrTypeContentRefused, nil)
+	tests := []struct {
+		name        string
+		steps       []error // one per planned output
+		startErr    error
+		wantOutcome string
+		wantCode    apierr.Code
+		wantSummary bool
+	}{
+		{name: "every output delivered", steps: []error{nil, nil, nil}, wantOutcome: models.OutcomeSucceeded},
+		{name: "one output missing is a warning", steps: []error{nil, permanent, nil}, wantOutcome: models.OutcomeSucceeded, wantSummary: true},
+		{name: "nothing delivered fails", steps: []error{permanent, permanent}, wantOutcome: models.OutcomeFailed, wantCode: apierr.ProcessingFailed},
+		{name: "content refused fails at once", steps: []error{nil, refused, nil}, wantOutcome: models.OutcomeFailed, wantCode: apierr.ContentRefused},
+		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: models.OutcomeFailed, wantCode: apierr.StartTimeout},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newJobEnv(t)
+			e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(activities.StartResult{Steps: len(tc.steps), Phase: "drawing"}, tc.startErr)
+			for i, err := range tc.steps {
+				e.OnActivity(a.RunStep, mock.Anything, activities.StepInput{JobID: "j_test", Index: i}).Return(activities.StepResult{FileID: "f"}, err).Maybe()
+			}
+			e.admitAt(0)
+			res, err := e.run()
+			require.NoError(t, err)
+			require.Equal(t, tc.wantOutcome, res.Outcome)
+			require.True(t, e.admit.Admitted)
+			require.Equal(t, tc.wantOutcome, e.settled.Outcome)
+			if tc.wantCode != "" {
+				ae := e.settledError()
+				require.Equal(t, tc.wantCode, ae.Code)
+				require.Equal(t, "j_test", ae.JobID)
+			} else {
+				require.Empty(t, e.settled.Error)
+			}
+			if tc.wantSummary {
+				var sum struct {
+					Requested, Delivered int
+					Warnings             []struct{ Code string }
+				}
+				require.NoError(t, json.Unmarshal(e.settled.Summary, &sum))
+				require.Equal(t, 3, sum.Requested)
+				require.Equal(t, 2, sum.Delivered)
+				require.Equal(t, string(apierr.OutputNotProduced), sum.Warnings[0].Code)
+			} else {
+				require.Empty(t, e.settled.Summary)
+			}
+		})
+	}
+}
+
+func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e.RegisterWorkflow(JobWorkflow)
+	e.RegisterActivity(&activities.Activities{})
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(activities.HoldResult{Required: 6, Balance: 1}, nil)
+	e.admitAt(0)
+	res, err := e.run()
+	require.NoError(t, err)
+	require.Equal(t, OutcomeRefused, res.Outcome)
+	require.Equal(t, AdmitResult{Required: 6, Balance: 1}, e.admit)
+}
+
+func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
+	e := newJobEnv(t)
+	res, err := e.run()
+	require.NoError(t, err)
+	require.Equal(t, OutcomeNeverAdmitted, res.Outcome)
+	require.Nil(t, e.settled, "nothing held, nothing to settle")
+}
+
+func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
+	e := newJobEnv(t)
+	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(activities.StartResult{Steps: 3, Phase: "drawing"}, nil)
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(activities.StepResult{FileID: "f"}, nil)
+	e.admitAt(0)
+	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
+	_, err := e.run()
+	var canceled *temporal.CanceledError
+	require.True(t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
+	require.Equal(t, models.OutcomeCancelled, e.settled.Outcome)
+	require.Equal(t, apierr.Cancelled, e.settledError().Code)
+}

@@ -1,0 +1,32 @@
+package workflows
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TestReplayRecordedHistories replays every recorded job history against
+// the current JobWorkflow: a non-deterministic change fails here. Record new
+// histories with TP_RECORD_HISTORIES=1 (see the README).
+func TestReplayRecordedHistories(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, f := range files {
+		names[filepath.Base(f)] = true
+	}
+	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json"} {
+		require.True(t, names[want], "missing recorded history %s", want)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: "JobWorkflow"})
+			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, f))
+		})
+	}
+}
