@@ -41,9 +41,10 @@ type StepInput struct {
 	Index int
 }
 
-// StepResult is the file a step delivered.
+// StepResult is the file a step delivered and any warnings for the summary.
 type StepResult struct {
-	FileID string
+	FileID   string
+	Warnings []tasks.Warning `json:",omitempty"`
 }
 
 // RunStep renders output Index of a job, stores it in the blob store and
@@ -83,7 +84,7 @@ func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, err
 		return StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
 	}
 	a.Log.Info("output delivered", zap.String("job_id", job.ID), zap.Int("index", in.Index), zap.String("file_id", f.ID))
-	return StepResult{FileID: f.ID}, nil
+	return StepResult{FileID: f.ID, Warnings: out.Warnings}, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 const keyCtxKey = "identity"
@@ -107,17 +109,63 @@ func (a *authenticator) identify() gin.HandlerFunc {
 	}
 }
 
-// require demands a valid key holding scope, on a plan with API access.
+// require demands a valid key holding scope, on a plan with API access. The
+// router applies the same check to every route from the Scopes table
+// (authorize); require is for groups mounted without it.
 func (a *authenticator) require(scope string) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		id := identityOf(c)
+		if err := checkKey(c, scope); err != nil {
+			fail(c, err)
+			return
+		}
+		c.Next()
+	}
+}
+
+// checkKey says why the request may not use a keyed route needing scope:
+// no key, a plan without API access, a missing scope, or a task the plan
+// does not run (routes naming a task in :name).
+func checkKey(c *gin.Context, scope string) error {
+	id := identityOf(c)
+	if id == nil {
+		return apierr.New(apierr.Unauthenticated, "")
+	}
+	plan := models.PlanOf(id.user.Plan)
+	if !plan.APIAccess {
+		return apierr.New(apierr.APIAccessNotIncluded, "")
+	}
+	if !id.key.HasScope(scope) {
+		return apierr.Newf(apierr.ScopeMissing, "The key lacks the scope %s.", scope)
+	}
+	if name := c.Param("name"); name != "" && scope == scopeTasksRun {
+		if def, err := tasks.Lookup(name); err == nil && !plan.AllowsCategory(def.Category) {
+			return apierr.Newf(apierr.PermissionDenied, "The account's plan does not run %s tasks such as %s.", def.Category, def.Name)
+		}
+	}
+	return nil
+}
+
+// authorize enforces the Scopes row of the matched route. Unmatched paths
+// (404, 405) pass through to their handlers.
+func authorize() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if c.FullPath() == "" {
+			c.Next()
+			return
+		}
+		rs, ok := scopeOf(c.Request.Method, c.FullPath())
 		switch {
-		case id == nil:
-			fail(c, apierr.New(apierr.Unauthenticated, ""))
-		case id.user.Plan == models.PlanAppOnly:
-			fail(c, apierr.New(apierr.APIAccessNotIncluded, ""))
-		case !id.key.HasScope(scope):
-			fail(c, apierr.Newf(apierr.ScopeMissing, "The key lacks the scope %s.", scope))
+		case !ok:
+			logger(c).Error("route has no row in api.Scopes (api/scopes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
+			fail(c, apierr.New(apierr.Internal, ""))
+		case rs.Access == AccessSession:
+			fail(c, apierr.New(apierr.SessionRequired, "This is done in the account panel with a signed-in session; API keys are refused here."))
+		case rs.Access == AccessKey:
+			if err := checkKey(c, rs.Scope); err != nil {
+				fail(c, err)
+				return
+			}
+			c.Next()
 		default:
 			c.Next()
 		}

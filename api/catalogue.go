@@ -131,5 +131,8 @@ func (h *catalogueHandlers) pricing(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) meta(c *gin.Context) {
-	c.JSON(http.StatusOK, tasks.DefaultMeta())
+	c.JSON(http.StatusOK, struct {
+		tasks.Meta
+		Scopes []RouteScope `json:"scopes"`
+	}{tasks.DefaultMeta(), Scopes})
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 )
 
+// errorCodeKey holds the code of the error a request was answered with.
+const errorCodeKey = "error_code"
+
 var (
 	errNotFound         = apierr.New(apierr.NotFound, "")
 	errMethodNotAllowed = apierr.New(apierr.MethodNotAllowed, "")
@@ -53,5 +56,9 @@ func writeError(c *gin.Context, err error) {
 		c.Header("Retry-After", itoa(*out.Ctx.RetryAfter))
 	}
 	c.Header("X-Service-Error-Type", string(out.Type))
+	if c.Writer.Header().Get("Service-Version") == "" {
+		c.Header("Service-Version", versionOf(c))
+	}
+	c.Set(errorCodeKey, string(out.Code))
 	c.AbortWithStatusJSON(status, apierr.Envelope{Error: &out})
 }

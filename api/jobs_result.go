@@ -19,12 +19,13 @@ import (
 
 // fileView is one file of a job result.
 type fileView struct {
-	File      string    `json:"file"`
-	URL       string    `json:"url"`
-	MediaType string    `json:"media_type"`
-	Task      string    `json:"task"`
-	JobID     string    `json:"job_id"`
-	CreatedAt time.Time `json:"created_at"`
+	File      string          `json:"file"`
+	URL       string          `json:"url"`
+	MediaType string          `json:"media_type"`
+	Task      string          `json:"task"`
+	JobID     string          `json:"job_id"`
+	CreatedAt time.Time       `json:"created_at"`
+	Data      json.RawMessage `json:"data"`
 }
 
 // resultView is the job result; summary only when the task reports one.
@@ -69,6 +70,14 @@ func extOf(mediaType string) string {
 	return "bin"
 }
 
+// dataOf is a file's data (valid against the task's outputSchema), or null.
+func dataOf(f *models.File) json.RawMessage {
+	if f.Data == "" || f.Data == "null" {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(f.Data)
+}
+
 // fileURL is the public download address of a file.
 func fileURL(base string, f *models.File) string {
 	return base + "/files/" + f.ID + "." + extOf(f.MediaType)
@@ -98,7 +107,7 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 	out := resultView{JobID: j.ID, Files: make([]fileView, 0, len(files)), HasMore: more}
 	for i := range files {
 		f := &files[i]
-		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: fileURL(h.d.BaseURL, f), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt})
+		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: fileURL(h.d.BaseURL, f), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt, Data: dataOf(f)})
 	}
 	if more {
 		out.NextCursor = encodeCursor(strconv.Itoa(files[len(files)-1].Index))

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -32,7 +30,8 @@ const opSubmit = "tasks.submit"
 type submitOptions struct {
 	wait         int // seconds; 0 = no wait
 	waitAsked    bool
-	startTimeout int
+	startTimeout int // seconds; 0 = none sent
+	startSent    bool
 	webhookURL   string
 	idemKey      string
 }
@@ -53,12 +52,12 @@ func parseSubmitOptions(c *gin.Context, lim tasks.Limits) (submitOptions, error)
 		if err != nil {
 			return o, apierr.New(apierr.InvalidRequest, "X-Service-Start-Timeout must be a whole number of seconds.").WithField("X-Service-Start-Timeout")
 		}
-		o.startTimeout = n
+		o.startTimeout, o.startSent = n, true
 	}
 	o.webhookURL = c.Query("webhook_url")
 	o.idemKey = c.GetHeader("Idempotency-Key")
 	err := validation.Errors{
-		"X-Service-Start-Timeout": validation.Validate(o.startTimeout, validation.When(o.startTimeout != 0,
+		"X-Service-Start-Timeout": validation.Validate(o.startTimeout, validation.When(o.startSent,
 			validation.Min(lim.StartTimeout.MinSeconds), validation.Max(lim.StartTimeout.MaxSeconds))),
 		"webhook_url":     validation.Validate(o.webhookURL, is.URL, validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL")),
 		"Idempotency-Key": validation.Validate(o.idemKey, validation.Length(0, 255)),
@@ -85,21 +84,16 @@ func firstFieldError(err error) error {
 	return apierr.Newf(apierr.InvalidRequest, "%s: %s.", first, errs[first].Error()).WithField(first)
 }
 
-// readJSONBody reads a JSON body within the size limit.
+// readJSONBody reads a JSON body within the size limit: 415 for another
+// media type, 413 body_too_large over the limit (see readBody).
 func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
-	mt, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
-	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+	if !jsonMediaType(c.GetHeader("Content-Type")) {
 		return nil, apierr.New(apierr.UnsupportedMediaType, "Send the task input as Content-Type: application/json.")
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return nil, apierr.New(apierr.BodyTooLarge, "")
+	if c.Request.Body != nil {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	}
-	if err != nil {
-		return nil, apierr.New(apierr.MalformedRequest, "The body could not be read.")
-	}
-	return body, nil
+	return readBody(c)
 }
 
 // submit answers POST /v1/tasks/{name}: validate, hold credits through the

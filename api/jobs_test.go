@@ -18,7 +18,7 @@ import (
 )
 
 // priceOf is what pattern.generate holds and charges per output for input.
-func priceOf(t *testing.T, input map[string]any) (hold, perOutput int64) {
+func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
 	def, err := tasks.Lookup("pattern.generate")
 	require.NoError(t, err)
 	raw, _ := jsonMarshal(input)

@@ -11,11 +11,12 @@ import (
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // CurrentVersion is the current dated contract version.
-const CurrentVersion = "2026-09-29"
+const CurrentVersion = tasks.CurrentVersion
 
 // Deps is what the API needs from the process that runs it.
 type Deps struct {
@@ -25,9 +26,15 @@ type Deps struct {
 	Log      *zap.Logger
 	// BaseURL is the public base address used in URLs the API answers.
 	BaseURL string
-	// RateLimit and RateWindow are the per-key fixed window.
+	// RateLimit and RateWindow are the fixed window: per key, and per
+	// address for keyless calls; zero means DefaultRateLimit and
+	// DefaultRateWindow. A nil DB disables rate limits and the request log.
 	RateLimit  int
 	RateWindow time.Duration
+	// RequestLog writes the calls made with keys in the background; the
+	// process Closes it after the HTTP server has shut down. Nil writes
+	// each row synchronously after its request.
+	RequestLog *RequestLog
 	// Production refuses plain HTTP (TLS or X-Forwarded-Proto: https).
 	Production bool
 	// Metrics registers the HTTP metrics; nil disables them.
@@ -55,14 +62,27 @@ func NewRouter(d Deps) *gin.Engine {
 	if d.TaskQueue == "" {
 		d.TaskQueue = workflows.TaskQueue
 	}
+	if d.RateLimit <= 0 {
+		d.RateLimit = DefaultRateLimit
+	}
+	if d.RateWindow < time.Second {
+		d.RateWindow = DefaultRateWindow
+	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
-	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery())
+	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
 	if d.Metrics != nil {
 		r.Use(d.Metrics.middleware())
 	}
+	auth := &authenticator{db: d.DB, now: d.now}
+	limits := newLimiter(&d)
+	// In order: refuse a key in the URL before anything else runs, then the
+	// transport, headers and body size, then who is calling, the rate limit,
+	// the contract version, the route's Scopes row and the media type.
+	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(), requireTLS(d.Production), checkHeaders(), bodyLimit(),
+		auth.identify(), limits.middleware(), serviceVersion(), authorize(), requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 
@@ -73,10 +93,8 @@ func NewRouter(d Deps) *gin.Engine {
 		r.GET("/metrics", gin.WrapH(d.Metrics.handler))
 	}
 
-	auth := &authenticator{db: d.DB, now: d.now}
-	v1 := r.Group("/v1", auth.identify())
-	acct := &accountHandlers{db: d.DB, now: d.now}
-	v1.GET("/account/balance", auth.require(scopeAccountRead), acct.balance)
+	v1 := r.Group("/v1")
+	registerAccount(v1, &d, limits)
 	registerJobs(v1, auth, &d)
 	registerCatalogue(v1, auth, &d)
 	r.GET("/files/:blob", blobDownload(&d))

@@ -38,7 +38,7 @@ type stackOptions struct {
 // testStack is a whole service for one test: its own database, task queue,
 // blob store, worker and HTTP server, on the package's Temporal.
 type testStack struct {
-	t      *testing.T
+	t      testing.TB
 	db     *gorm.DB
 	queue  string
 	srv    *httptest.Server
@@ -49,7 +49,7 @@ type testStack struct {
 	keyID  string
 }
 
-func newStack(t *testing.T, o stackOptions) *testStack {
+func newStack(t testing.TB, o stackOptions) *testStack {
 	t.Helper()
 	if o.backend == "" {
 		o.backend = testenv.Postgres
@@ -103,14 +103,14 @@ type response struct {
 	body   []byte
 }
 
-func (r response) json(t *testing.T) map[string]any {
+func (r response) json(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(r.body, &m), "body: %s", r.body)
 	return m
 }
 
-func (r response) errorCode(t *testing.T) string {
+func (r response) errorCode(t testing.TB) string {
 	t.Helper()
 	e, ok := r.json(t)["error"].(map[string]any)
 	require.True(t, ok, "no error object in %s", r.body)

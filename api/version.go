@@ -1,8 +1,53 @@
 package api
 
-import "github.com/gin-gonic/gin"
+import (
+	"slices"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
 
 const versionKey = "service_version"
+
+// knownVersion says whether v is a contract version a Service-Version header
+// may name. The list is tasks.Versions, the one list, served at GET /v1/meta.
+func knownVersion(v string) bool { return slices.Contains(tasks.Versions, v) }
+
+// serviceVersion decides the contract version of a request: the
+// Service-Version header when sent, else the version pinned to the key's
+// account, else the current one; it is echoed in Service-Version. A header
+// that is not a YYYY-MM-DD date, or names no known version, answers 400
+// unsupported_version. It runs after identify, which finds the account.
+func serviceVersion() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		v := CurrentVersion
+		if id := identityOf(c); id != nil && knownVersion(id.user.ServiceVersion) {
+			v = id.user.ServiceVersion
+		}
+		c.Header("Service-Version", v)
+		if h, sent := c.Request.Header["Service-Version"]; sent {
+			if len(h) != 1 {
+				fail(c, apierr.New(apierr.UnsupportedVersion, "Send one Service-Version header.").WithField("Service-Version"))
+				return
+			}
+			if _, err := time.Parse(time.DateOnly, h[0]); err != nil {
+				fail(c, apierr.Newf(apierr.UnsupportedVersion, "Service-Version must be a date written YYYY-MM-DD, not %q.", h[0]).WithField("Service-Version"))
+				return
+			}
+			if !knownVersion(h[0]) {
+				fail(c, apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0], CurrentVersion).WithField("Service-Version"))
+				return
+			}
+			v = h[0]
+			c.Header("Service-Version", v)
+		}
+		c.Set(versionKey, v)
+		c.Next()
+	}
+}
 
 // versionOf is the contract version the request is served under.
 func versionOf(c *gin.Context) string {
@@ -11,3 +56,21 @@ func versionOf(c *gin.Context) string {
 	}
 	return CurrentVersion
 }
+
+// contract is the one place where behaviour that depends on the contract
+// version is decided: each decision is a method, and handlers ask
+// contractOf(c) instead of comparing dates themselves. With a single
+// version there is nothing to decide yet; a breaking change to shared
+// behaviour adds a version to tasks.Versions and a method here, for example
+//
+//	func (k contract) errorHasDocs() bool { return k.atLeast("2027-03-01") }
+type contract struct{ version string }
+
+// contractOf is the contract a request is served under.
+func contractOf(c *gin.Context) contract { return contract{version: versionOf(c)} }
+
+// Version is the dated version, as echoed in Service-Version.
+func (k contract) Version() string { return k.version }
+
+// atLeast says whether the contract is v or later (dates compare as text).
+func (k contract) atLeast(v string) bool { return k.version >= v }

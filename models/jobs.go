@@ -193,6 +193,14 @@ type Settlement struct {
 func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (*Job, error) {
 	var out Job
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&out, "id = ?", jobID).Error; err != nil {
+			return fmt.Errorf("read job: %w", err)
+		}
+		// Every change of a user's balance locks the user's row first, so an
+		// admit never reads batches and holds from two different moments.
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&User{}, out.UserID).Error; err != nil {
+			return fmt.Errorf("lock user: %w", err)
+		}
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&out, "id = ?", jobID).Error; err != nil {
 			return fmt.Errorf("lock job: %w", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // a is the nil receiver workflows name activities through.
@@ -141,7 +142,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 			NonRetryableErrorTypes: []string{activities.ErrTypeProcessing, activities.ErrTypeContentRefused}},
 	})
 	delivered := 0
-	var warnings []warning
+	var warnings []tasks.Warning
 	for i := 0; i < plan.Steps; i++ {
 		sctx := workflow.WithActivityOptions(steps, stepOptions(steps, i, plan.Steps))
 		var out activities.StepResult
@@ -153,11 +154,12 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		switch {
 		case err == nil:
 			delivered++
+			warnings = append(warnings, out.Warnings...)
 		case errors.As(err, &ae) && ae.Type() == activities.ErrTypeContentRefused:
 			return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ContentRefused, ae.Message())), nil
 		default:
 			workflow.GetLogger(ctx).Warn("output not produced", "index", i, "error", err)
-			warnings = append(warnings, warning{Code: string(apierr.OutputNotProduced), Field: nil, Message: fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, plan.Steps)})
+			warnings = append(warnings, tasks.Warning{Code: apierr.OutputNotProduced, Message: fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, plan.Steps)})
 		}
 	}
 	if delivered == 0 {
@@ -176,16 +178,10 @@ func stepOptions(base workflow.Context, i, n int) workflow.ActivityOptions {
 	return o
 }
 
-type warning struct {
-	Code    string  `json:"code"`
-	Field   *string `json:"field"`
-	Message string  `json:"message"`
-}
-
 type summary struct {
-	Requested int       `json:"requested"`
-	Delivered int       `json:"delivered"`
-	Warnings  []warning `json:"warnings"`
+	Requested int             `json:"requested"`
+	Delivered int             `json:"delivered"`
+	Warnings  []tasks.Warning `json:"warnings"`
 }
 
 // failure is the settlement of a failed or cancelled job with its public error.

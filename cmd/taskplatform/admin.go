@@ -174,7 +174,10 @@ func admin(ctx context.Context, db *gorm.DB, cmd string, args []string, stderr i
 		if *keyID == "" {
 			return "", &usageError{"--key-id is required"}
 		}
-		return *keyID, models.RevokeKey(ctx, db, *keyID, now)
+		if err := models.RevokeKey(ctx, db, *keyID, now); err != nil {
+			return "", err
+		}
+		return *keyID, nil
 	case "webhook add":
 		if err := validation.Validate(*url, validation.Required, is.URL); err != nil || !strings.HasPrefix(*url, "https://") {
 			return "", &usageError{"--url must be an https:// URL"}

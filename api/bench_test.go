@@ -1,0 +1,115 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/workflows"
+)
+
+// BenchmarkSubmit measures, in one run against one Temporal server and one
+// worker, the submit latency and throughput of the HTTP API beside a raw
+// Temporal update-with-start of the same JobWorkflow with the same input.
+// Steps are not polled, so both measure the admit path only.
+// Run: make bench
+func BenchmarkSubmit(b *testing.B) {
+	s := newStack(b, stackOptions{credits: 1 << 40, noSteps: true})
+	const clients = 4
+	input := pattern(1)
+	raw, _ := json.Marshal(input)
+	hold, per := priceOf(b, input)
+
+	apiCall := func() error {
+		res := s.do(http.MethodPost, "/v1/tasks/pattern.generate", input)
+		if res.status != http.StatusAccepted {
+			return errStatus(res.status)
+		}
+		return nil
+	}
+	rawCall := func() error {
+		in := workflows.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: s.userID, APIKeyID: s.keyID, Input: raw,
+			CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: per}
+		op := devServer.Client().NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.JobID, TaskQueue: s.queue,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.JobWorkflow, in)
+		h, err := devServer.Client().UpdateWithStartWorkflow(context.Background(), client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
+			UpdateOptions: client.UpdateWorkflowOptions{UpdateID: workflows.AdmitUpdateID, UpdateName: workflows.UpdateAdmit, WaitForStage: client.WorkflowUpdateStageCompleted}})
+		if err != nil {
+			return err
+		}
+		var r workflows.AdmitResult
+		return h.Get(context.Background(), &r)
+	}
+	// Warm both paths (connections, caches, worker).
+	for range 5 {
+		require.NoError(b, apiCall())
+		require.NoError(b, rawCall())
+	}
+	b.ResetTimer()
+	apiLat, apiRate := measure(b, b.N, clients, apiCall)
+	rawLat, rawRate := measure(b, b.N, clients, rawCall)
+	b.StopTimer()
+	b.ReportMetric(pct(apiLat, 50), "api_p50_ms")
+	b.ReportMetric(pct(apiLat, 99), "api_p99_ms")
+	b.ReportMetric(apiRate, "api_jobs/s")
+	b.ReportMetric(pct(rawLat, 50), "raw_p50_ms")
+	b.ReportMetric(pct(rawLat, 99), "raw_p99_ms")
+	b.ReportMetric(rawRate, "raw_jobs/s")
+	b.ReportMetric(pct(apiLat, 50)/pct(rawLat, 50), "p50_ratio")
+	b.ReportMetric(rawRate/apiRate, "throughput_ratio")
+}
+
+// measure runs n calls over c concurrent clients and returns each call's
+// latency in milliseconds and the calls per second.
+func measure(b *testing.B, n, c int, call func() error) ([]float64, float64) {
+	var mu sync.Mutex
+	lat := make([]float64, 0, n)
+	work := make(chan struct{}, n)
+	for range n {
+		work <- struct{}{}
+	}
+	close(work)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range work {
+				t0 := time.Now()
+				if err := call(); err != nil {
+					b.Error(err)
+					return
+				}
+				d := float64(time.Since(t0).Microseconds()) / 1000
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return lat, float64(n) / time.Since(start).Seconds()
+}
+
+func pct(v []float64, p int) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+type errStatus int
+
+func (e errStatus) Error() string { return "unexpected status " + http.StatusText(int(e)) }

@@ -1,0 +1,115 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// Rate-limit defaults, used when Deps leaves them zero (TP_RATE_LIMIT,
+// TP_RATE_WINDOW_SECONDS).
+const (
+	DefaultRateLimit  = 600
+	DefaultRateWindow = time.Minute
+)
+
+// limiter is the fixed-window request limit. Every request made with a key
+// counts against that key; a request without one counts against the
+// calling address (c.ClientIP()), with the same limit and window. The
+// counts live in PostgreSQL (rate_windows) and the window comes from the
+// database clock, so every API process shares them.
+type limiter struct {
+	db        *gorm.DB
+	limit     int64
+	window    time.Duration
+	nextPrune atomic.Int64 // unix nanos of this process's next prune
+}
+
+func newLimiter(d *Deps) *limiter {
+	return &limiter{db: d.DB, limit: int64(d.RateLimit), window: d.RateWindow}
+}
+
+// subject is what the request counts against, and false when it counts
+// against nothing (a keyless operator probe).
+func (l *limiter) subject(c *gin.Context) (string, bool) {
+	if id := identityOf(c); id != nil {
+		return "key:" + id.key.ID, true
+	}
+	if operational(c.Request.URL.Path) {
+		return "", false
+	}
+	return "ip:" + c.ClientIP(), true
+}
+
+// middleware counts the request and sets X-RateLimit-Limit, -Remaining and
+// -Reset on its answer, errors included; one call over the limit answers
+// 429 rate_limited with Retry-After. A database failure lets the call
+// through (logged): the limit protects the service, it is not a ledger.
+func (l *limiter) middleware() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		subject, ok := l.subject(c)
+		if !ok || l.db == nil {
+			c.Next()
+			return
+		}
+		hit, err := models.HitRate(c, l.db, subject, l.window)
+		if err != nil {
+			logger(c).Warn("rate limit not counted", zap.Error(err))
+			c.Next()
+			return
+		}
+		l.maybePrune(c)
+		reset := hit.ResetSeconds()
+		c.Header("X-RateLimit-Limit", strconv.FormatInt(l.limit, 10))
+		c.Header("X-RateLimit-Remaining", strconv.FormatInt(max(l.limit-hit.Calls, 0), 10))
+		c.Header("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+		if hit.Calls > l.limit {
+			fail(c, apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).WithRetryAfter(reset))
+			return
+		}
+		c.Next()
+	}
+}
+
+// maybePrune deletes ended windows, at most once per window per process.
+func (l *limiter) maybePrune(c *gin.Context) {
+	now := time.Now().UnixNano()
+	next := l.nextPrune.Load()
+	if now < next || !l.nextPrune.CompareAndSwap(next, now+int64(l.window)) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c), 5*time.Second)
+	defer cancel()
+	if _, err := models.PruneRateWindows(ctx, l.db, l.window); err != nil {
+		logger(c).Warn("prune rate windows", zap.Error(err))
+	}
+}
+
+// rateLimitRow is one row of GET /v1/account/limits.
+type rateLimitRow struct {
+	Per           string `json:"per"`
+	Limit         int64  `json:"limit"`
+	WindowSeconds int64  `json:"window_seconds"`
+}
+
+// rows are the limits as GET /v1/account/limits answers them.
+func (l *limiter) rows() []rateLimitRow {
+	w := int64(l.window / time.Second)
+	return []rateLimitRow{{Per: "api_key", Limit: l.limit, WindowSeconds: w}, {Per: "ip", Limit: l.limit, WindowSeconds: w}}
+}
+
+// limits answers GET /v1/account/limits.
+func (l *limiter) limits(now func() time.Time) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		c.JSON(http.StatusOK, gin.H{"as_of": now(), "rate_limits": l.rows()})
+	}
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// operational says whether a path is an operator endpoint (probes and
+// metrics) rather than part of the API: plain HTTP and the per-address rate
+// limit do not apply to them, so probes from the platform keep working.
+func operational(path string) bool {
+	return path == "/healthz" || path == "/readyz" || path == "/metrics"
+}
+
+// requireTLS refuses plain HTTP in production: a request must arrive over
+// TLS or through a proxy that says X-Forwarded-Proto: https. It answers
+// insecure_transport and never redirects.
+func requireTLS(production bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if production && c.Request.TLS == nil && !forwardedHTTPS(c.Request) && !operational(c.Request.URL.Path) {
+			fail(c, apierr.New(apierr.InsecureTransport, ""))
+			return
+		}
+		c.Next()
+	}
+}
+
+func forwardedHTTPS(r *http.Request) bool {
+	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	return strings.EqualFold(strings.TrimSpace(first), "https")
+}
+
+// CheckDevListenAddr refuses a plain-HTTP dev listen address that is not on
+// loopback: dev mode serves plain HTTP to this machine only.
+func CheckDevListenAddr(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("dev mode serves plain HTTP on loopback only: listen on 127.0.0.1 or [::1], not %q", addr)
+}
+
+// checkHeaders refuses headers the service cannot read: values that are
+// not UTF-8 and a Content-Type that does not parse.
+func checkHeaders() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		for name, vs := range c.Request.Header {
+			for _, v := range vs {
+				if !utf8.ValidString(v) {
+					fail(c, apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name))
+					return
+				}
+			}
+		}
+		if ct := c.GetHeader("Content-Type"); ct != "" {
+			if _, _, err := mime.ParseMediaType(ct); err != nil {
+				fail(c, apierr.New(apierr.MalformedRequest, "The Content-Type header cannot be read.").WithField("Content-Type"))
+				return
+			}
+		}
+		c.Next()
+	}
+}
+
+// uploadRoutes take multipart bodies up to limits.upload.max_bytes.
+var uploadRoutes = map[string]bool{"POST /v1/files": true}
+
+// multipartOverhead is the room left for multipart framing around an upload.
+const multipartOverhead = 64 << 10
+
+// bodyLimit answers 413 body_too_large at once when Content-Length is over
+// the limit, and caps every other body (chunked ones included) so that a
+// handler reading it stops at the limit instead of reading it whole.
+func bodyLimit() gin.HandlerFunc {
+	lim := tasks.DefaultLimits()
+	return func(c *gin.Context) {
+		limit, code := lim.Request.MaxBodyBytes, apierr.BodyTooLarge
+		if uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
+			limit, code = lim.Upload.MaxBytes+multipartOverhead, apierr.FileTooLarge
+		}
+		if c.Request.ContentLength > limit {
+			c.Header("Connection", "close")
+			fail(c, apierr.New(code, ""))
+			return
+		}
+		if c.Request.Body != nil && c.Request.Body != http.NoBody {
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+		}
+		c.Next()
+	}
+}
+
+// hasBody says whether the request carries a body.
+func hasBody(r *http.Request) bool {
+	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
+}
+
+// jsonMediaType says whether a Content-Type is JSON.
+func jsonMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// requireJSON answers 415 unsupported_media_type to a body that is not JSON
+// (uploads may also be multipart/form-data).
+func requireJSON() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if !hasBody(c.Request) || c.FullPath() == "" {
+			c.Next()
+			return
+		}
+		ct := c.GetHeader("Content-Type")
+		if jsonMediaType(ct) {
+			c.Next()
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" && uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
+			c.Next()
+			return
+		}
+		fail(c, apierr.New(apierr.UnsupportedMediaType, "Send the body as Content-Type: application/json."))
+	}
+}
+
+// readBody reads the whole (already capped) body: over the cap is 413
+// body_too_large, a broken stream is 400 malformed_request.
+func readBody(c *gin.Context) ([]byte, error) {
+	if c.Request.Body == nil {
+		return nil, nil
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		c.Header("Connection", "close")
+		return nil, apierr.New(apierr.BodyTooLarge, "")
+	}
+	if err != nil {
+		return nil, apierr.New(apierr.MalformedRequest, "The body could not be read.")
+	}
+	return body, nil
+}
