@@ -111,4 +111,6 @@ func (e *env) send(method, path, body string, headers ...string) answer {
 // keyed is the header pair sending secret the preferred way.
 func keyed(secret string) []string { return []string{"Authorization", "Key " + secret} }
 
-func with(pairs []string, more ...string) []string { return append(append([]string(nil), pairs...), more...) }
+func with(pairs []string, more ...string) []string {
+	return append(append([]string(nil), pairs...), more...)
+}

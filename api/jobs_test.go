@@ -356,3 +356,36 @@ func TestUnknownTaskAndInvalidBody(t *testing.T) {
 	missing := s.do(http.MethodGet, "/v1/jobs/j_nope", nil)
 	require.Equal(t, http.StatusNotFound, missing.status)
 }
+
+func TestOutputFilesReadAndDelete(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	res := s.submit(pattern(2), "Prefer", "wait=30").json(t)
+	files := res["files"].([]any)
+	first := files[0].(map[string]any)
+	handle := first["file"].(string)
+	require.NotNil(t, first["data"], "the file's data follows the outputSchema")
+
+	got := s.do(http.MethodGet, "/v1/files/"+handle, nil)
+	require.Equal(t, http.StatusOK, got.status, "%s", got.body)
+	require.Equal(t, true, got.json(t)["deletable"])
+
+	notArt := s.do(http.MethodDelete, "/v1/files/file:abc", nil)
+	require.Equal(t, http.StatusUnprocessableEntity, notArt.status)
+	require.Equal(t, "file_not_deletable", notArt.errorCode(t))
+	require.Nil(t, notArt.json(t)["error"].(map[string]any)["field"])
+
+	other := newAccountKey(t, s)
+	foreign := s.doAs(other, http.MethodDelete, "/v1/files/"+handle)
+	require.Equal(t, http.StatusNotFound, foreign.status, "another account cannot see the file")
+
+	require.Equal(t, http.StatusOK, s.do(http.MethodDelete, "/v1/files/"+handle, nil).status)
+	require.Equal(t, http.StatusNotFound, s.do(http.MethodGet, "/v1/files/"+handle, nil).status)
+	dl, err := http.Get(first["url"].(string))
+	require.NoError(t, err)
+	dl.Body.Close()
+	require.Equal(t, http.StatusNotFound, dl.StatusCode)
+	rest := s.do(http.MethodGet, "/v1/jobs/"+res["job_id"].(string)+"/result", nil).json(t)
+	require.Len(t, rest["files"], 1, "a deleted file leaves the result")
+	_, per := priceOf(t, pattern(2))
+	require.Equal(t, 100-int64(len(files))*per, s.balance(), "deleting a delivered file does not refund it")
+}

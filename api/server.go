@@ -96,6 +96,7 @@ func NewRouter(d Deps) *gin.Engine {
 	v1 := r.Group("/v1")
 	registerAccount(v1, &d, limits)
 	registerJobs(v1, auth, &d)
+	registerFiles(v1, &d)
 	registerCatalogue(v1, auth, &d)
 	r.GET("/files/:blob", blobDownload(&d))
 	return r

@@ -183,3 +183,17 @@ func (s *testStack) ledgerSum() int64 {
 func pattern(count int) map[string]any {
 	return map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": count, "seed": 11}
 }
+
+// newAccountKey makes a second account on the stack and returns its key.
+func newAccountKey(t testing.TB, s *testStack) string {
+	_, key, _ := s.newAccount(10)
+	return key
+}
+
+// doAs sends a bodiless request with another key.
+func (s *testStack) doAs(key, method, path string) response {
+	saved := s.key
+	s.key = key
+	defer func() { s.key = saved }()
+	return s.do(method, path, nil)
+}

@@ -57,12 +57,17 @@ func CheckDevListenAddr(addr string) error {
 	return fmt.Errorf("dev mode serves plain HTTP on loopback only: listen on 127.0.0.1 or [::1], not %q", addr)
 }
 
-// checkHeaders refuses headers the service cannot read: values that are
-// not UTF-8 and a Content-Type that does not parse.
+// readHeaders are the request headers the service reads; the others are
+// passed over whatever they hold.
+var readHeaders = []string{"Authorization", "X-Api-Key", "Content-Type", "Idempotency-Key", "Prefer", "X-Service-Start-Timeout", "Service-Version"}
+
+// checkHeaders answers 400 malformed_request to a header the service reads
+// but cannot: a value that is not UTF-8, or a Content-Type that does not
+// parse. X-Request-ID is never refused (an unusable one is ignored).
 func checkHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		for name, vs := range c.Request.Header {
-			for _, v := range vs {
+		for _, name := range readHeaders {
+			for _, v := range c.Request.Header.Values(name) {
 				if !utf8.ValidString(v) {
 					fail(c, apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name))
 					return

@@ -37,7 +37,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	if queue == "" {
 		queue = workflows.TaskQueue
 	}
-	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{})}
+	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64})}
 	Register(w.jobs, acts)
 	if !o.NoSteps {
 		w.steps = sdkworker.New(c, workflows.StepsQueue(queue), sdkworker.Options{

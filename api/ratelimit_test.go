@@ -1,0 +1,146 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+func rateLimited(limit int, window time.Duration) func(*Deps) {
+	return func(d *Deps) { d.RateLimit, d.RateWindow = limit, window }
+}
+
+func TestRateLimitPerKeyCountsEveryRequestAndAnswers429(t *testing.T) {
+	for _, b := range testenv.Backends {
+		t.Run(string(b), func(t *testing.T) {
+			e := newEnv(t, b, rateLimited(3, time.Hour))
+			readOnly, _ := e.newKey(e.user.ID, []string{models.ScopeJobsRead}, nil)
+			calls := []struct {
+				path      string
+				key       string
+				status    int
+				remaining string
+			}{
+				{"/v1/account/balance", e.key, 200, "2"},
+				{"/v1/meta", e.key, 200, "1"},               // keyless reads made with a key count
+				{"/v1/nowhere", e.key, 404, "0"},            // errors count and carry the headers
+				{"/v1/account/balance", e.key, 429, "0"},    // one over
+				{"/v1/account/balance", readOnly, 403, "2"}, // another key has its own window
+			}
+			for i, c := range calls {
+				res := e.send("GET", c.path, "", keyed(c.key)...)
+				require.Equal(t, c.status, res.code, "call %d: %s", i, res.body)
+				require.Equal(t, "3", res.head.Get("X-RateLimit-Limit"), "call %d", i)
+				require.Equal(t, c.remaining, res.head.Get("X-RateLimit-Remaining"), "call %d", i)
+				reset, err := strconv.Atoi(res.head.Get("X-RateLimit-Reset"))
+				require.NoError(t, err)
+				require.True(t, reset >= 1 && reset <= 3600, "reset %d", reset)
+				if c.status == 429 {
+					require.Equal(t, "rate_limited", res.errCode(t))
+					require.Equal(t, "rate_limited", res.errObj(t)["type"])
+					require.Equal(t, true, res.errObj(t)["retryable"])
+					require.Equal(t, res.head.Get("X-RateLimit-Reset"), res.head.Get("Retry-After"))
+				}
+			}
+		})
+	}
+}
+
+func TestRateLimitKeylessCallsPerAddress(t *testing.T) {
+	e := newEnv(t, testenv.SQLite, rateLimited(2, time.Hour))
+	from := func(addr string) answer {
+		req := request("GET", "/v1/meta", nil)
+		req.RemoteAddr = addr + ":5555"
+		return serve(e.r, req)
+	}
+	require.Equal(t, 200, from("198.51.100.7").code)
+	require.Equal(t, 200, from("198.51.100.7").code)
+	over := from("198.51.100.7")
+	require.Equal(t, http.StatusTooManyRequests, over.code)
+	require.Equal(t, "rate_limited", over.errCode(t))
+	require.NotEmpty(t, over.head.Get("Retry-After"))
+	require.Equal(t, 200, from("198.51.100.8").code, "another address has its own window")
+	for range 5 {
+		req := request("GET", "/healthz", nil)
+		req.RemoteAddr = "198.51.100.7:5555"
+		require.Equal(t, 200, serve(e.r, req).code, "probes are not limited")
+	}
+}
+
+// TestRateLimitIsSharedByAPIProcesses runs two routers (two API processes)
+// on one PostgreSQL database: a limit of 100 lets exactly 100 of 150
+// concurrent calls through.
+func TestRateLimitIsSharedByAPIProcesses(t *testing.T) {
+	const limit, calls = 100, 150
+	db := testenv.DB(t, testenv.Postgres)
+	waitAwayFromWindowEnd(t, db, 24*time.Hour)
+	u, err := models.CreateUser(context.Background(), db, "shared@example.com", models.PlanStandard)
+	require.NoError(t, err)
+	_, key, err := models.CreateKey(context.Background(), db, u.ID, nil, nil, CurrentVersion)
+	require.NoError(t, err)
+	procs := []http.Handler{
+		NewRouter(Deps{DB: db, Log: zaptest.NewLogger(t), RateLimit: limit, RateWindow: 24 * time.Hour}),
+		NewRouter(Deps{DB: db, Log: zaptest.NewLogger(t), RateLimit: limit, RateWindow: 24 * time.Hour}),
+	}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		counts = map[int]int{}
+	)
+	for i := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := serve(procs[i%2], request("GET", "/v1/account/balance", nil, keyed(key)...))
+			mu.Lock()
+			counts[res.code]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, map[int]int{200: limit, 429: calls - limit}, counts)
+}
+
+// waitAwayFromWindowEnd sleeps past the end of the current window when it
+// ends within a minute (by the database clock), so a test's calls share one.
+func waitAwayFromWindowEnd(t *testing.T, db *gorm.DB, window time.Duration) {
+	hit, err := models.HitRate(context.Background(), db, "probe", window)
+	require.NoError(t, err)
+	if hit.Reset < time.Minute {
+		time.Sleep(hit.Reset + time.Second)
+	}
+}
+
+func TestRateWindowsEndedAreCleanedUp(t *testing.T) {
+	e := newEnv(t, testenv.SQLite, rateLimited(10, time.Minute))
+	old := time.Now().Add(-time.Hour).Unix() / 60 * 60
+	require.NoError(t, e.db.Create(&models.RateWindow{Subject: "key:key_gone", WindowStart: old, Calls: 9}).Error)
+	require.Equal(t, 200, e.send("GET", "/v1/account/balance", "", keyed(e.key)...).code)
+	var n int64
+	require.NoError(t, e.db.Model(&models.RateWindow{}).Where("subject = ?", "key:key_gone").Count(&n).Error)
+	require.Zero(t, n)
+}
+
+func TestAccountLimitsAnswersTheWindows(t *testing.T) {
+	e := newEnv(t, testenv.SQLite, rateLimited(42, 90*time.Second))
+	res := e.send("GET", "/v1/account/limits", "", keyed(e.key)...)
+	require.Equal(t, 200, res.code, "%s", res.body)
+	m := res.obj(t)
+	require.NotEmpty(t, m["as_of"])
+	require.Equal(t, []any{
+		map[string]any{"per": "api_key", "limit": 42.0, "window_seconds": 90.0},
+		map[string]any{"per": "ip", "limit": 42.0, "window_seconds": 90.0},
+	}, m["rate_limits"])
+	readOnly, _ := e.newKey(e.user.ID, []string{models.ScopeJobsRead}, nil)
+	require.Equal(t, "scope_missing", e.send("GET", "/v1/account/limits", "", keyed(readOnly)...).errCode(t))
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"crypto/tls"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
+	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Production = true })
+	tests := []struct {
+		name    string
+		path    string
+		tls     bool
+		headers []string
+		status  int
+	}{
+		{"plain HTTP", "/v1/meta", false, nil, 400},
+		{"plain HTTP with a key", "/v1/account/balance", false, keyed(e.key), 400},
+		{"plain HTTP from a proxy that saw http", "/v1/meta", false, []string{"X-Forwarded-Proto", "http"}, 400},
+		{"TLS", "/v1/meta", true, nil, 200},
+		{"TLS-terminating proxy", "/v1/meta", false, []string{"X-Forwarded-Proto", "https"}, 200},
+		{"proxy chain", "/v1/account/balance", false, with(keyed(e.key), "X-Forwarded-Proto", "HTTPS, http"), 200},
+		{"probe over plain HTTP", "/healthz", false, nil, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := request("GET", tc.path, nil, tc.headers...)
+			if tc.tls {
+				req.TLS = &tls.ConnectionState{Version: tls.VersionTLS13}
+			}
+			res := serve(e.r, req)
+			require.Equal(t, tc.status, res.code, "%s", res.body)
+			if tc.status == 400 {
+				require.Equal(t, "insecure_transport", res.errCode(t))
+				require.Empty(t, res.head.Get("Location"), "refused, not redirected")
+			}
+		})
+	}
+	dev := newEnv(t, testenv.SQLite)
+	require.Equal(t, 200, dev.send("GET", "/v1/meta", "").code, "dev serves plain HTTP")
+}
+
+func TestCheckDevListenAddr(t *testing.T) {
+	for addr, ok := range map[string]bool{"127.0.0.1:8080": true, "[::1]:8080": true, "localhost:80": true,
+		"0.0.0.0:8080": false, ":8080": false, "10.0.0.5:8080": false, "nonsense": false} {
+		require.Equal(t, ok, CheckDevListenAddr(addr) == nil, addr)
+	}
+}
+
+// countingReader is an endless body that counts what was read from it.
+type countingReader struct{ n int64 }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	r.n += int64(len(p))
+	return len(p), nil
+}
+
+func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
+	e := newEnv(t, testenv.SQLite)
+	limit := tasks.DefaultLimits().Request.MaxBodyBytes
+	for _, path := range []string{"/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"} {
+		t.Run("Content-Length "+path, func(t *testing.T) {
+			body := &countingReader{}
+			req := request("POST", path, io.LimitReader(body, limit+1), with(keyed(e.key), "Content-Type", "application/json")...)
+			req.ContentLength = limit + 1
+			res := serve(e.r, req)
+			require.Equal(t, http.StatusRequestEntityTooLarge, res.code, "%s", res.body)
+			require.Equal(t, "body_too_large", res.errCode(t))
+			require.Zero(t, body.n, "refused before reading")
+		})
+	}
+	t.Run("chunked", func(t *testing.T) {
+		body := &countingReader{}
+		req := request("POST", "/v1/tasks/pattern.generate/estimate", body, with(keyed(e.key), "Content-Type", "application/json")...)
+		req.ContentLength = -1 // chunked: no length announced
+		res := serve(e.r, req)
+		require.Equal(t, http.StatusRequestEntityTooLarge, res.code, "%s", res.body)
+		require.Equal(t, "body_too_large", res.errCode(t))
+		require.Less(t, body.n, limit+64<<10, "reading stopped at the limit")
+	})
+	t.Run("at the limit is read", func(t *testing.T) {
+		req := request("POST", "/v1/tasks/pattern.generate/estimate", strings.NewReader(`{"colors":["#000000"]}`+strings.Repeat(" ", int(limit)-22)),
+			with(keyed(e.key), "Content-Type", "application/json")...)
+		res := serve(e.r, req)
+		require.Equal(t, http.StatusOK, res.code, "%s", res.body)
+	})
+}
+
+func TestUnreadableRequestsAndMediaTypes(t *testing.T) {
+	e := newEnv(t, testenv.SQLite)
+	body := `{"colors":["#000000"]}`
+	path := "/v1/tasks/pattern.generate/estimate"
+	tests := []struct {
+		name    string
+		headers []string
+		status  int
+		code    string
+	}{
+		{"JSON", []string{"Content-Type", "application/json; charset=utf-8"}, 200, ""},
+		{"+json", []string{"Content-Type", "application/vnd.api+json"}, 200, ""},
+		{"text", []string{"Content-Type", "text/plain"}, 415, "unsupported_media_type"},
+		{"form", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "unsupported_media_type"},
+		{"multipart is for uploads only", []string{"Content-Type", "multipart/form-data; boundary=x"}, 415, "unsupported_media_type"},
+		{"no content type", nil, 415, "unsupported_media_type"},
+		{"unparsable content type", []string{"Content-Type", "application/json; ==="}, 400, "malformed_request"},
+		{"key header not UTF-8", []string{"Content-Type", "application/json", "Idempotency-Key", "\xff\xfe"}, 400, "malformed_request"},
+		{"other header not UTF-8 is passed over", []string{"Content-Type", "application/json", "X-Note", "\xff\xfe"}, 200, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := e.send("POST", path, body, with(keyed(e.key), tc.headers...)...)
+			require.Equal(t, tc.status, res.code, "%s", res.body)
+			if tc.code != "" {
+				require.Equal(t, tc.code, res.errCode(t))
+			}
+		})
+	}
+}
