@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -28,9 +29,10 @@ type HoldInput struct {
 
 // HoldResult says whether the job was admitted; a refusal carries the amounts.
 type HoldResult struct {
-	Admitted bool
-	Required int64
-	Balance  int64
+	Admitted  bool
+	Required  int64
+	Balance   int64
+	CreatedAt time.Time
 }
 
 // HoldCredits writes the job row and its credit hold in one transaction, or
@@ -40,7 +42,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult,
 	job := &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
 		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
 		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
-	_, err := models.Admit(ctx, a.DB, job, a.now())
+	admitted, err := models.Admit(ctx, a.DB, job, a.now())
 	var refusal *models.AdmitRefusal
 	if errors.As(err, &refusal) {
 		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required), zap.Int64("balance", refusal.Balance))
@@ -50,5 +52,5 @@ func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult,
 		return HoldResult{}, err
 	}
 	a.Log.Info("job admitted", zap.String("job_id", in.JobID), zap.String("task", in.Task), zap.Int64("held", in.HeldCredits))
-	return HoldResult{Admitted: true, Required: in.HeldCredits}, nil
+	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt}, nil
 }

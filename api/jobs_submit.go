@@ -128,6 +128,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
 		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: versionOf(c)}
 
+	fresh := true
 	if opts.idemKey != "" {
 		sum := sha256.Sum256([]byte(def.Name + "\x00" + string(normalized) + "\x00" + strconv.Itoa(opts.startTimeout) + "\x00" + opts.webhookURL))
 		claim, err := models.ClaimKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey, hex.EncodeToString(sum[:]), in.JobID, h.d.AdmitTimeout+5*time.Second, h.d.now())
@@ -147,6 +148,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 			return
 		}
 		in.JobID = claim.JobID
+		fresh = claim.State == models.ClaimNew
 	}
 
 	admit, err := h.admit(c, in)
@@ -174,6 +176,12 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		}
 	}
 	logger(c).Info("job submitted", zap.String("job_id", in.JobID), zap.String("task", def.Name), zap.Int64("held", credits))
+	if fresh {
+		// Just admitted: the row holds exactly what the admit wrote.
+		h.answerJob(c, &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Lifecycle: models.LifecycleQueued,
+			CreditType: in.CreditType, HeldCredits: in.HeldCredits, CreatedAt: admit.CreatedAt}, opts)
+		return
+	}
 	h.answerExisting(c, in.JobID, opts)
 }
 
@@ -210,6 +218,12 @@ func (h *jobHandlers) answerExisting(c *gin.Context, jobID string, opts submitOp
 		fail(c, err)
 		return
 	}
+	h.answerJob(c, job, opts)
+}
+
+// answerJob answers the handle of job, or its outcome when the caller asked
+// to wait and the job ends in time.
+func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOptions) {
 	if job.HeldCredits > 0 {
 		c.Header("X-Service-Credits", strconv.FormatInt(job.HeldCredits, 10))
 		c.Header("X-Service-Credit-Type", job.CreditType)

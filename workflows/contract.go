@@ -65,6 +65,8 @@ type AdmitResult struct {
 	Admitted bool
 	Required int64
 	Balance  int64
+	// CreatedAt is when the job row was written.
+	CreatedAt time.Time
 }
 
 // JobResult is how a job workflow ended.

@@ -63,7 +63,7 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
 	if err != nil {
 		s.admitErr = err
 	} else {
-		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance}
+		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt}
 	}
 	return s.admitResult()
 }
