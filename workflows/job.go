@@ -79,7 +79,15 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 	log := workflow.GetLogger(ctx)
 	remaining := AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
 	decided := func() bool { return s.admit != nil || s.admitErr != nil }
-	if ok, err := workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided); err != nil || !ok {
+	_, _ = workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided)
+	if !decided() {
+		// Cancelled or out of time while an admit may still be holding
+		// credits: let it finish, so a hold is never left unsettled.
+		dctx, cancel := workflow.NewDisconnectedContext(ctx)
+		_ = workflow.Await(dctx, func() bool { return workflow.AllHandlersFinished(dctx) })
+		cancel()
+	}
+	if !decided() {
 		log.Info("job never admitted; ending without a hold")
 		return s.end(ctx, JobResult{Outcome: OutcomeNeverAdmitted})
 	}
