@@ -144,7 +144,7 @@ func TestAccountMetrics(t *testing.T) {
 			e := newEnv(t, b)
 			_, keyBID := e.newKey(e.user.ID, nil, nil)
 			reporter, _ := e.newKey(e.user.ID, nil, nil) // its own calls land in the log too
-			base := time.Now().UTC().Truncate(24*time.Hour).Add(-3 * 24 * time.Hour)
+			base := time.Now().UTC().Truncate(24 * time.Hour).Add(-3 * 24 * time.Hour)
 			day2 := base.Add(24 * time.Hour)
 			e.addJobs(t, e.user.ID,
 				job{task: "pattern.generate", key: e.keyID, outcome: "succeeded", created: base.Add(time.Hour), queued: 2 * time.Second, ran: 8 * time.Second, charged: 4},

@@ -23,10 +23,7 @@ func knownVersion(v string) bool { return slices.Contains(tasks.Versions, v) }
 // unsupported_version. It runs after identify, which finds the account.
 func serviceVersion() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		v := CurrentVersion
-		if id := identityOf(c); id != nil && knownVersion(id.user.ServiceVersion) {
-			v = id.user.ServiceVersion
-		}
+		v := versionOf(c)
 		c.Header("Service-Version", v)
 		if h, sent := c.Request.Header["Service-Version"]; sent {
 			if len(h) != 1 {
@@ -49,10 +46,14 @@ func serviceVersion() gin.HandlerFunc {
 	}
 }
 
-// versionOf is the contract version the request is served under.
+// versionOf is the contract version the request is served under; before
+// serviceVersion has run (an early error), the account's pin or the current.
 func versionOf(c *gin.Context) string {
 	if v := c.GetString(versionKey); v != "" {
 		return v
+	}
+	if id := identityOf(c); id != nil && knownVersion(id.user.ServiceVersion) {
+		return id.user.ServiceVersion
 	}
 	return CurrentVersion
 }

@@ -4,6 +4,7 @@ package worker
 
 import (
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -43,6 +44,8 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 		w.steps = sdkworker.New(c, workflows.StepsQueue(queue), sdkworker.Options{
 			MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
 			DisableWorkflowWorker:              true,
+			// On a clean stop, running steps get a moment to deliver.
+			WorkerStopTimeout: 5 * time.Second,
 		})
 		w.steps.RegisterActivity(acts)
 	}

@@ -123,7 +123,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 	stepsQueue := StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
 	start := workflow.ActivityOptions{
 		TaskQueue:           stepsQueue,
-		StartToCloseTimeout: 30 * time.Second,
+		StartToCloseTimeout: 10 * time.Second,
 		Summary:             "start: leave the queue and plan outputs",
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second},
 	}
