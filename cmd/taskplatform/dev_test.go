@@ -68,7 +68,7 @@ func freePort(t *testing.T) int {
 // startDev starts the built binary's dev on free ports with dataDir and the
 // pinned Temporal CLI (cli, when not empty). It is killed, with any child
 // left in dataDir, when the test ends.
-func startDev(t *testing.T, dataDir, cli string) *devProcess {
+func startDev(t *testing.T, dataDir, cli string, extraEnv ...string) *devProcess {
 	t.Helper()
 	httpPort, tport, uiPort := freePort(t), freePort(t), freePort(t)
 	if cli == "" {
@@ -88,6 +88,7 @@ func startDev(t *testing.T, dataDir, cli string) *devProcess {
 		"TP_DATA_DIR=" + dataDir,
 		"TP_TEMPORAL_CLI=" + cli,
 	}
+	d.cmd.Env = append(d.cmd.Env, extraEnv...)
 	d.cmd.Stdout, d.cmd.Stderr = d.out, d.out
 	require.NoError(t, d.cmd.Start())
 	go func() { d.err = d.cmd.Wait(); close(d.done) }()
@@ -227,9 +228,6 @@ func requireGone(t *testing.T, pid int) {
 // API and the Temporal UI, stops cleanly on SIGINT without leaving Temporal
 // behind, and prints the same working key again.
 func TestDevSmoke(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the Temporal dev server")
-	}
 	dataDir := t.TempDir()
 
 	dev := startDev(t, dataDir, "")
@@ -272,9 +270,6 @@ func TestDevSmoke(t *testing.T) {
 // TestDevStopsWhenTemporalDies kills the Temporal child: dev exits non-zero
 // and says why.
 func TestDevStopsWhenTemporalDies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the Temporal dev server")
-	}
 	dataDir := t.TempDir()
 	dev := startDev(t, dataDir, "")
 	dev.waitReady(t)
