@@ -37,15 +37,13 @@ type authenticator struct {
 }
 
 // rejectKeyInQuery refuses, before anything else runs, a query-string value
-// that starts with the key prefix: the key may have leaked.
+// (or a bare parameter, ?<key>) that starts with the key prefix: the key may
+// have leaked.
 func rejectKeyInQuery() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		q, err := url.ParseQuery(c.Request.URL.RawQuery)
-		if err != nil {
-			q = c.Request.URL.Query()
-		}
-		for _, vs := range q {
-			for _, v := range vs {
+		q, _ := url.ParseQuery(c.Request.URL.RawQuery) // keeps the pairs that parse
+		for name, vs := range q {
+			for _, v := range append(vs, name) {
 				if strings.HasPrefix(v, models.KeyPrefix) {
 					fail(c, apierr.New(apierr.APIKeyInQuery, ""))
 					return

@@ -134,6 +134,9 @@ func TestKeyInQueryIsRefusedFirstOnEveryPath(t *testing.T) {
 			require.Empty(t, res.head.Get("X-RateLimit-Limit"), "nothing was counted")
 		})
 	}
+	for _, q := range []string{"?" + models.KeyPrefix + "bare", "?a=%zz&k=" + models.KeyPrefix + "x", "?k=tpk%5Fencoded"} {
+		require.Equal(t, "api_key_in_query", e.send("GET", "/v1/meta"+q, "").errCode(t), q)
+	}
 }
 
 func TestRolledKeyWorksForItsGraceAndRevokedKeyAtOnceNot(t *testing.T) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -39,7 +40,6 @@ func TestServiceVersionHeaderPinAndEcho(t *testing.T) {
 		{"header pins an older version", "/v1/meta", []string{"Service-Version", older}, 200, older},
 		{"echoed on errors", "/v1/account/balance", []string{"Service-Version", older}, 401, older},
 		{"echoed on 404", "/v1/nowhere", keyed(pinnedKey), 404, older},
-		{"echoed on a refusal before the version is read", "/v1/account/balance", with(keyed(pinnedKey), "Content-Type", "a/b; ==="), 400, older},
 		{"unknown date", "/v1/meta", []string{"Service-Version", "2025-01-01"}, 400, CurrentVersion},
 		{"not a date", "/v1/meta", []string{"Service-Version", "2026-13-45"}, 400, CurrentVersion},
 		{"malformed", "/v1/meta", []string{"Service-Version", "2026-9-29"}, 400, CurrentVersion},
@@ -50,12 +50,23 @@ func TestServiceVersionHeaderPinAndEcho(t *testing.T) {
 			res := e.send("GET", tc.path, "", tc.headers...)
 			require.Equal(t, tc.status, res.code, "%s", res.body)
 			require.Equal(t, tc.echoed, res.head.Get("Service-Version"))
-			if tc.status == 400 && tc.path == "/v1/meta" {
+			if tc.status == 400 {
 				require.Equal(t, "unsupported_version", res.errCode(t))
 				require.Equal(t, "Service-Version", res.errObj(t)["field"])
 			}
 		})
 	}
+}
+
+func TestServiceVersionEchoedOnRateLimitRefusal(t *testing.T) {
+	const older = "2026-01-15"
+	withVersions(t, older, CurrentVersion)
+	e := newEnv(t, testenv.SQLite, rateLimited(1, time.Hour))
+	require.NoError(t, e.db.Model(&models.User{}).Where("id = ?", e.user.ID).Update("service_version", older).Error)
+	require.Equal(t, older, e.send("GET", "/v1/account/balance", "", keyed(e.key)...).head.Get("Service-Version"))
+	res := e.send("GET", "/v1/account/balance", "", keyed(e.key)...)
+	require.Equal(t, 429, res.code)
+	require.Equal(t, older, res.head.Get("Service-Version"))
 }
 
 func TestContractDecisions(t *testing.T) {

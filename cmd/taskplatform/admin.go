@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,8 +118,8 @@ func admin(ctx context.Context, db *gorm.DB, cmd string, args []string, stderr i
 		if err := validation.Validate(*email, validation.Required, is.EmailFormat); err != nil {
 			return "", &usageError{"--email " + err.Error()}
 		}
-		if err := validation.Validate(*plan, validation.In(models.PlanStandard, models.PlanAppOnly)); err != nil {
-			return "", &usageError{fmt.Sprintf("--plan must be %s or %s", models.PlanStandard, models.PlanAppOnly)}
+		if _, known := models.Plans[*plan]; !known {
+			return "", &usageError{fmt.Sprintf("--plan must be one of %s", strings.Join(slices.Sorted(maps.Keys(models.Plans)), ", "))}
 		}
 		if *credits < 0 {
 			return "", &usageError{"--credits must not be negative"}

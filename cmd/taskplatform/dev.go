@@ -135,6 +135,9 @@ func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
 // runDev is `taskplatform dev`: the whole stack in one process.
 func runDev(ctx context.Context, cfg config) int {
 	log := newLogger(true)
+	if err := api.CheckDevListenAddr(cfg.HTTPAddr); err != nil {
+		return fatal(log, "refusing to serve", err)
+	}
 	s := &stack{cfg: cfg, log: log}
 	defer s.close()
 	if err := s.openStores(ctx); err != nil {

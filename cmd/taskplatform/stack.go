@@ -60,9 +60,17 @@ type stack struct {
 	registry *prometheus.Registry
 	sdk      *worker.SDKMetrics
 	temporal client.Client
+	requests *api.RequestLog
 }
 
 func (s *stack) close() {
+	if s.requests != nil {
+		// After the HTTP server stopped: flush the request log before the
+		// database closes, so a clean shutdown loses no row.
+		if err := s.requests.Close(); err != nil {
+			s.log.Error("request log flush failed", zap.Error(err))
+		}
+	}
 	if s.temporal != nil {
 		s.temporal.Close()
 	}
@@ -106,8 +114,10 @@ func (s *stack) activities() *activities.Activities {
 }
 
 func (s *stack) router(production bool) http.Handler {
+	s.requests = api.NewRequestLog(s.db, s.log)
 	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL,
-		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry)})
+		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
+		RequestLog: s.requests})
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.
