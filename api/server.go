@@ -37,6 +37,9 @@ type Deps struct {
 	RequestLog *RequestLog
 	// Production refuses plain HTTP (TLS or X-Forwarded-Proto: https).
 	Production bool
+	// TrustedProxies are the addresses (IPs or CIDRs) whose X-Forwarded-For
+	// names the client; empty means the peer address is the client.
+	TrustedProxies []string
 	// Metrics registers the HTTP metrics; nil disables them.
 	Metrics *HTTPMetrics
 	// Now is the clock; nil means time.Now.
@@ -70,6 +73,10 @@ func NewRouter(d Deps) *gin.Engine {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
+	if err := r.SetTrustedProxies(d.TrustedProxies); err != nil && d.Log != nil {
+		d.Log.Error("ignoring TP_TRUSTED_PROXIES", zap.Error(err))
+		_ = r.SetTrustedProxies(nil)
+	}
 	r.HandleMethodNotAllowed = true
 	r.ContextWithFallback = true
 	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
@@ -31,12 +32,13 @@ type config struct {
 	TLSKeyFile        string        // TP_TLS_KEY_FILE
 	MetricsAddr       string        // TP_METRICS_ADDR
 	MaxConcurrentStep int           // TP_WORKER_MAX_STEPS
+	TrustedProxies    []string      // TP_TRUSTED_PROXIES
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
 var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
-	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS"}
+	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES"}
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
@@ -57,6 +59,11 @@ func loadConfig() (config, error) {
 		TLSCertFile:       env("TP_TLS_CERT_FILE", ""),
 		TLSKeyFile:        env("TP_TLS_KEY_FILE", ""),
 		MetricsAddr:       env("TP_METRICS_ADDR", "127.0.0.1:9464"),
+	}
+	for _, p := range strings.Split(env("TP_TRUSTED_PROXIES", ""), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.TrustedProxies = append(c.TrustedProxies, p)
+		}
 	}
 	c.TemporalAddrSet = c.TemporalAddress != ""
 	var errs validation.Errors = map[string]error{}
@@ -83,6 +90,11 @@ func loadConfig() (config, error) {
 		errs["TP_DEV_STEP_DELAY"] = fmt.Errorf("must be a Go duration such as 500ms")
 	} else {
 		c.DevStepDelay = d
+	}
+	for _, p := range c.TrustedProxies {
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			errs["TP_TRUSTED_PROXIES"] = fmt.Errorf("%q is neither an IP address nor a CIDR", p)
+		}
 	}
 	if c.TemporalAddress == "" {
 		c.TemporalAddress = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.TemporalPort))

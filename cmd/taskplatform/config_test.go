@@ -41,6 +41,7 @@ func TestLoadConfigValues(t *testing.T) {
 	t.Setenv("TP_RATE_WINDOW_SECONDS", "2")
 	t.Setenv("TP_ALLOW_PRIVATE_URLS", "true")
 	t.Setenv("TP_DEV_STEP_DELAY", "250ms")
+	t.Setenv("TP_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7")
 	c, err := loadConfig()
 	require.NoError(t, err)
 	require.Equal(t, "http://0.0.0.0:9000", c.BaseURL)
@@ -50,6 +51,7 @@ func TestLoadConfigValues(t *testing.T) {
 	require.Equal(t, 2*time.Second, c.RateWindow)
 	require.True(t, c.AllowPrivateURLs)
 	require.Equal(t, 250*time.Millisecond, c.DevStepDelay)
+	require.Equal(t, []string{"10.0.0.0/8", "192.0.2.7"}, c.TrustedProxies)
 
 	t.Setenv("TP_TEMPORAL_ADDRESS", "temporal:7233")
 	c, err = loadConfig()
@@ -72,6 +74,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"listen address without port", map[string]string{"TP_HTTP_ADDR": "localhost"}, []string{"TP_HTTP_ADDR"}},
 		{"bool", map[string]string{"TP_ALLOW_PRIVATE_URLS": "maybe"}, []string{"TP_ALLOW_PRIVATE_URLS: must be true or false"}},
 		{"duration", map[string]string{"TP_DEV_STEP_DELAY": "5"}, []string{"TP_DEV_STEP_DELAY: must be a Go duration"}},
+		{"trusted proxy", map[string]string{"TP_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, []string{`TP_TRUSTED_PROXIES: "proxy.local" is neither`}},
 		{"every error is reported", map[string]string{"TP_RATE_LIMIT": "lots", "TP_HTTP_ADDR": "8080", "TP_WORKER_MAX_STEPS": "-1"},
 			[]string{"TP_RATE_LIMIT: must be a non-negative whole number", "TP_HTTP_ADDR", "TP_WORKER_MAX_STEPS"}},
 	}

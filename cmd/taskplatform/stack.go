@@ -117,7 +117,7 @@ func (s *stack) router(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
 	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
-		RequestLog: s.requests})
+		RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies})
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.
