@@ -3,11 +3,14 @@
 package activities
 
 import (
+	"net/http"
 	"time"
 
 	"go.uber.org/zap"
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/signer"
 )
 
 // Activities holds the dependencies of every activity. Workflows reference
@@ -20,6 +23,12 @@ type Activities struct {
 	StepDelay time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// BaseURL is the public base address used in file URLs of event bodies.
+	BaseURL string
+	// Signer signs webhook deliveries.
+	Signer *signer.Signer
+	// HTTP is the SSRF-safe client webhooks are sent with.
+	HTTP *http.Client
 }
 
 func (a *Activities) now() time.Time {

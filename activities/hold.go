@@ -33,6 +33,8 @@ type HoldResult struct {
 	Required  int64
 	Balance   int64
 	CreatedAt time.Time
+	// Events are the job events someone subscribes to: the job emits only these.
+	Events []string `json:",omitempty"`
 }
 
 // HoldCredits writes the job row and its credit hold in one transaction, or
@@ -52,5 +54,12 @@ func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult,
 		return HoldResult{}, err
 	}
 	a.Log.Info("job admitted", zap.String("job_id", in.JobID), zap.String("task", in.Task), zap.Int64("held", in.HeldCredits))
-	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt}, nil
+	events, err := models.SubscribedEvents(ctx, a.DB, in.UserID)
+	if err != nil {
+		return HoldResult{}, err
+	}
+	if in.WebhookURL != "" {
+		events = append(events, TerminalEvents...)
+	}
+	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
 }

@@ -61,7 +61,7 @@ func (h *fileHandlers) get(c *gin.Context) {
 	if !ok {
 		return
 	}
-	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: "art:" + f.ID, URL: fileURL(h.baseURL, f), MediaType: f.MediaType, Task: f.Task,
+	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: "art:" + f.ID, URL: f.URL(h.baseURL), MediaType: f.MediaType, Task: f.Task,
 		JobID: f.JobID, CreatedAt: f.CreatedAt, Data: dataOf(f)}, Size: f.Size, Deletable: true})
 }
 

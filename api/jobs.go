@@ -65,25 +65,13 @@ type jobView struct {
 
 func (h *jobHandlers) view(j *models.Job) jobView {
 	v := jobView{JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome,
-		Progress: progressView{Done: j.ProgressDone, Total: j.ProgressTotal, Phase: phaseOf(j)},
+		Progress: progressView{Done: j.ProgressDone, Total: j.ProgressTotal, Phase: j.PublicPhase()},
 		Error:    json.RawMessage("null"), APIKeyID: j.APIKeyID, CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, EndedAt: j.EndedAt,
 		StatusURL: h.d.BaseURL + "/v1/jobs/" + j.ID, ResultURL: h.d.BaseURL + "/v1/jobs/" + j.ID + "/result", CancelURL: h.d.BaseURL + "/v1/jobs/" + j.ID + "/cancel"}
 	if j.Error != nil {
 		v.Error = json.RawMessage(*j.Error)
 	}
 	return v
-}
-
-func phaseOf(j *models.Job) string {
-	switch {
-	case j.Lifecycle == models.LifecycleQueued:
-		return "queued"
-	case j.Lifecycle == models.LifecycleTerminal:
-		return "done"
-	case j.Phase != "":
-		return j.Phase
-	}
-	return "running"
 }
 
 // handleView is the submit answer: the job with its URLs.

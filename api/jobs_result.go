@@ -56,31 +56,12 @@ func (h *jobHandlers) result(c *gin.Context) {
 	}
 }
 
-func extOf(mediaType string) string {
-	switch mediaType {
-	case "image/png":
-		return "png"
-	case "image/svg+xml":
-		return "svg"
-	case "image/jpeg":
-		return "jpg"
-	case "application/json":
-		return "json"
-	}
-	return "bin"
-}
-
 // dataOf is a file's data (valid against the task's outputSchema), or null.
 func dataOf(f *models.File) json.RawMessage {
 	if f.Data == "" || f.Data == "null" {
 		return json.RawMessage("null")
 	}
 	return json.RawMessage(f.Data)
-}
-
-// fileURL is the public download address of a file.
-func fileURL(base string, f *models.File) string {
-	return base + "/files/" + f.ID + "." + extOf(f.MediaType)
 }
 
 func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
@@ -107,7 +88,7 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 	out := resultView{JobID: j.ID, Files: make([]fileView, 0, len(files)), HasMore: more}
 	for i := range files {
 		f := &files[i]
-		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: fileURL(h.d.BaseURL, f), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt, Data: dataOf(f)})
+		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: f.URL(h.d.BaseURL), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt, Data: dataOf(f)})
 	}
 	if more {
 		out.NextCursor = encodeCursor(strconv.Itoa(files[len(files)-1].Index))

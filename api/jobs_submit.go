@@ -20,6 +20,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
@@ -111,6 +112,12 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	if err != nil {
 		fail(c, err)
 		return
+	}
+	if opts.webhookURL != "" {
+		if err := outbound.CheckURL(c, opts.webhookURL, h.d.AllowPrivateURLs); err != nil {
+			fail(c, apierr.New(apierr.InvalidRequest, "webhook_url must be an https:// address that resolves to a public address.").WithField("webhook_url"))
+			return
+		}
 	}
 	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {

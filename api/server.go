@@ -3,6 +3,7 @@
 package api
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -11,6 +12,7 @@ import (
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
@@ -37,6 +39,10 @@ type Deps struct {
 	RequestLog *RequestLog
 	// Production refuses plain HTTP (TLS or X-Forwarded-Proto: https).
 	Production bool
+	// Signer publishes the webhook signing keys at /.well-known/jwks.json.
+	Signer *signer.Signer
+	// AllowPrivateURLs lets webhook URLs reach private addresses (dev/test).
+	AllowPrivateURLs bool
 	// TrustedProxies are the addresses (IPs or CIDRs) whose X-Forwarded-For
 	// names the client; empty means the peer address is the client.
 	TrustedProxies []string
@@ -106,5 +112,11 @@ func NewRouter(d Deps) *gin.Engine {
 	registerFiles(v1, &d)
 	registerCatalogue(v1, auth, &d)
 	r.GET("/files/:blob", blobDownload(&d))
+	if d.Signer != nil {
+		r.GET("/.well-known/jwks.json", func(c *gin.Context) {
+			c.Header("Cache-Control", "public, max-age=3600")
+			c.JSON(http.StatusOK, d.Signer.JWKS())
+		})
+	}
 	return r
 }

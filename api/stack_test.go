@@ -3,6 +3,8 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -20,6 +22,8 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
+	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -33,6 +37,8 @@ type stackOptions struct {
 	noSteps      bool
 	admitTimeout time.Duration
 	bucket       *blob.Bucket
+	// rootCAs are trusted by the webhook client (a test receiver's certificate).
+	rootCAs *x509.CertPool
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -47,6 +53,7 @@ type testStack struct {
 	userID uint64
 	key    string
 	keyID  string
+	signer *signer.Signer
 }
 
 func newStack(t testing.TB, o stackOptions) *testStack {
@@ -60,12 +67,17 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		bucket = memblob.OpenBucket(nil)
 	}
 	log := zaptest.NewLogger(t)
-	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay}
+	_, key, err := ed25519.GenerateKey(nil)
+	require.NoError(t, err)
+	s.signer = signer.New(key)
+	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer,
+		HTTP: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second})}
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(s.srv.Close)
 	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL,
-		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue})
+		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
+	s.acts.BaseURL = s.srv.URL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)
 	}

@@ -242,3 +242,29 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 
 // present says whether a JSON value carries something other than null.
 func present(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
+
+// PublicPhase is progress.phase as answered: queued, the task's phase while
+// running, done once ended.
+func (j *Job) PublicPhase() string {
+	switch {
+	case j.Lifecycle == LifecycleQueued:
+		return "queued"
+	case j.Lifecycle == LifecycleTerminal:
+		return "done"
+	case j.Phase != "":
+		return j.Phase
+	}
+	return "running"
+}
+
+// extensions maps the media types outputs have to their file extension.
+var extensions = map[string]string{"image/png": "png", "image/svg+xml": "svg", "image/jpeg": "jpg", "application/json": "json"}
+
+// URL is the file's public download address under base.
+func (f *File) URL(base string) string {
+	ext, ok := extensions[f.MediaType]
+	if !ok {
+		ext = "bin"
+	}
+	return base + "/files/" + f.ID + "." + ext
+}

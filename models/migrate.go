@@ -27,6 +27,12 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&RateWindow{}, &RequestLog{})
 		},
 	},
+	{
+		ID: "0003_webhooks",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&SigningKey{}, &WebhookDelivery{}, &WebhookAttempt{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -59,6 +59,7 @@ func Register(r interface {
 	RegisterActivity(any)
 }, acts *activities.Activities) {
 	r.RegisterWorkflowWithOptions(workflows.JobWorkflow, workflow.RegisterOptions{Name: "JobWorkflow"})
+	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
 	r.RegisterActivity(acts)
 }
 

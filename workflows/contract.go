@@ -67,6 +67,8 @@ type AdmitResult struct {
 	Balance  int64
 	// CreatedAt is when the job row was written.
 	CreatedAt time.Time
+	// Events are the job events with subscribers at admit.
+	Events []string `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

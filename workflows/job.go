@@ -35,6 +35,8 @@ type jobState struct {
 	in       JobInput
 	admit    *AdmitResult
 	admitErr error
+	// webhooks is false when replaying histories from before job events.
+	webhooks bool
 }
 
 func (s *jobState) setup(ctx workflow.Context) error {
@@ -63,7 +65,7 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
 	if err != nil {
 		s.admitErr = err
 	} else {
-		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt}
+		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events}
 	}
 	return s.admitResult()
 }
@@ -96,6 +98,7 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 		return s.end(ctx, JobResult{Outcome: OutcomeRefused})
 	}
 
+	s.webhooks = workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1
 	settle, jobErr := s.work(ctx)
 	if temporal.IsCanceledError(jobErr) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
 		settle = s.failure(ctx, models.OutcomeCancelled, apierr.New(apierr.Cancelled, "The job was cancelled."))
@@ -111,11 +114,19 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 	if err := workflow.ExecuteActivity(dctx, a.Settle, settle).Get(dctx, &sr); err != nil {
 		return JobResult{}, fmt.Errorf("settle: %w", err)
 	}
+	s.emit(dctx, terminalEvent[settle.Outcome], 0)
 	res, err := s.end(dctx, JobResult{Outcome: settle.Outcome, Delivered: sr.Delivered, Charged: sr.Charged})
 	if settle.Outcome == models.OutcomeCancelled && err == nil {
 		return res, temporal.NewCanceledError()
 	}
 	return res, err
+}
+
+// terminalEvent is the event of each outcome.
+var terminalEvent = map[string]string{
+	models.OutcomeSucceeded: activities.EventSucceeded,
+	models.OutcomeFailed:    activities.EventFailed,
+	models.OutcomeCancelled: activities.EventCancelled,
 }
 
 // work leaves the queue and delivers every output; it returns how to settle.
@@ -141,6 +152,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		}
 		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.Internal, "The job could not start.")), nil
 	}
+	s.emit(ctx, activities.EventStarted, 0)
 	steps := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           stepsQueue,
 		StartToCloseTimeout: 10 * time.Minute,
@@ -162,6 +174,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		switch {
 		case err == nil:
 			delivered++
+			s.emit(ctx, activities.EventProgress, i)
 			warnings = append(warnings, out.Warnings...)
 		case errors.As(err, &ae) && ae.Type() == activities.ErrTypeContentRefused:
 			return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ContentRefused, ae.Message())), nil

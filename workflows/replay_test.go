@@ -19,13 +19,16 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, f := range files {
 		names[filepath.Base(f)] = true
 	}
-	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json"} {
+	// v0_* were recorded before job events (GetVersion "job-events").
+	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json",
+		"v0_succeeded.json", "succeeded_with_events.json", "webhook_retried.json"} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: "JobWorkflow"})
+			r.RegisterWorkflowWithOptions(WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
 			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, f))
 		})
 	}

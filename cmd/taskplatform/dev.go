@@ -146,6 +146,9 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := models.Migrate(ctx, s.db); err != nil {
 		return fatal(log, "migration failed", err)
 	}
+	if err := s.loadSigner(ctx); err != nil {
+		return fatal(log, "cannot load the signing key", err)
+	}
 	key, err := seedDevAccount(ctx, s.db, cfg.DataDir)
 	if err != nil {
 		return fatal(log, "cannot seed the dev account", err)

@@ -26,6 +26,10 @@ func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, 
 		s.close()
 		return nil, fatal(log, "database schema not ready", err)
 	}
+	if err := s.loadSigner(ctx); err != nil {
+		s.close()
+		return nil, fatal(log, "cannot load the signing key", err)
+	}
 	if err := s.dialTemporal(ctx); err != nil {
 		s.close()
 		return nil, fatal(log, "cannot reach Temporal (set TP_TEMPORAL_ADDRESS)", err)

@@ -23,6 +23,8 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
+	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -61,6 +63,7 @@ type stack struct {
 	sdk      *worker.SDKMetrics
 	temporal client.Client
 	requests *api.RequestLog
+	signer   *signer.Signer
 }
 
 func (s *stack) close() {
@@ -100,6 +103,16 @@ func (s *stack) openStores(ctx context.Context) error {
 	return nil
 }
 
+// loadSigner reads (or, the first time, creates) the webhook signing key.
+func (s *stack) loadSigner(ctx context.Context) error {
+	sg, err := signer.Load(ctx, s.db)
+	if err != nil {
+		return fmt.Errorf("load the webhook signing key: %w", err)
+	}
+	s.signer = sg
+	return nil
+}
+
 func (s *stack) dialTemporal(ctx context.Context) error {
 	c, err := worker.Dial(ctx, s.cfg.TemporalAddress, s.cfg.TemporalNamespace, s.log, s.sdk.Handler())
 	if err != nil {
@@ -110,14 +123,15 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 }
 
 func (s *stack) activities() *activities.Activities {
-	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay}
+	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, BaseURL: s.cfg.BaseURL,
+		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second})}
 }
 
 func (s *stack) router(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
 	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
-		RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies})
+		RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.

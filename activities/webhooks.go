@@ -1,0 +1,224 @@
+package activities
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.uber.org/zap"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// Job event kinds (the webhook_event vocabulary).
+const (
+	EventStarted   = "job.started"
+	EventProgress  = "job.progress"
+	EventSucceeded = "job.succeeded"
+	EventFailed    = "job.failed"
+	EventCancelled = "job.cancelled"
+)
+
+// TerminalEvents are the events a per-request webhook_url receives.
+var TerminalEvents = []string{EventSucceeded, EventFailed, EventCancelled}
+
+// ErrTypeWebhookRejected is a receiver answer that retrying cannot change
+// (3xx, 4xx other than 408 and 429).
+const ErrTypeWebhookRejected = "webhook_rejected"
+
+// EndpointDisableAfter is how many deliveries in a row an endpoint may fail
+// before it is disabled.
+const EndpointDisableAfter = 20
+
+// EmitInput is one event of one job.
+type EmitInput struct {
+	JobID string
+	Event string
+	// Seq tells apart events of one kind (the output number for progress).
+	Seq        int
+	OccurredAt time.Time
+}
+
+// Delivery names one delivery the emit created.
+type Delivery struct {
+	DeliveryID string
+	EndpointID string
+}
+
+// stableID derives an id from parts, so a retried emit makes the same rows.
+func stableID(prefix string, parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:])[:24])
+}
+
+// EmitEvent writes one delivery per subscriber of a job event (registered
+// endpoints subscribed to it, and the job's webhook_url for terminal
+// events), all carrying the same body and event id. Retrying it is safe.
+func (a *Activities) EmitEvent(ctx context.Context, in EmitInput) ([]Delivery, error) {
+	job, err := models.JobByIDAny(ctx, a.DB, in.JobID)
+	if err != nil {
+		return nil, err
+	}
+	eventID := stableID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
+	body, err := a.eventBody(ctx, job, eventID, in)
+	if err != nil {
+		return nil, err
+	}
+	type target struct{ endpointID, url string }
+	var targets []target
+	eps, err := models.EndpointsFor(ctx, a.DB, job.UserID, in.Event)
+	if err != nil {
+		return nil, err
+	}
+	for _, ep := range eps {
+		targets = append(targets, target{ep.ID, ep.URL})
+	}
+	if job.WebhookURL != "" && isTerminal(in.Event) {
+		targets = append(targets, target{"", job.WebhookURL})
+	}
+	out := make([]Delivery, 0, len(targets))
+	for _, t := range targets {
+		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID, UserID: job.UserID,
+			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: "pending"}
+		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
+			return nil, fmt.Errorf("record delivery: %w", err)
+		}
+		out = append(out, Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
+	}
+	return out, nil
+}
+
+func isTerminal(event string) bool {
+	for _, e := range TerminalEvents {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// Deliver signs and POSTs one delivery. 2xx is delivered; 3xx and 4xx other
+// than 408/429 fail for good; anything else is retried by the workflow's
+// retry policy. Every attempt is written to the delivery log.
+func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
+	d, err := models.DeliveryByID(ctx, a.DB, deliveryID)
+	if err != nil {
+		return err
+	}
+	if d.Status != "pending" {
+		return nil
+	}
+	info := activity.GetInfo(ctx)
+	final := info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 && info.Attempt >= info.RetryPolicy.MaximumAttempts
+	start := a.now()
+	ts := start.Unix()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader([]byte(d.Body)))
+	if err != nil {
+		return a.finish(ctx, d, models.WebhookAttempt{Attempt: int(info.Attempt), At: start, Error: "bad URL"}, true, false)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "taskplatform-webhooks/1")
+	req.Header.Set("X-Service-Request-Id", d.ID)
+	req.Header.Set("X-Service-User-Id", strconv.FormatUint(d.UserID, 10))
+	req.Header.Set("X-Service-Timestamp", strconv.FormatInt(ts, 10))
+	req.Header.Set("X-Service-Signature", a.Signer.Sign(d.ID, d.UserID, ts, []byte(d.Body)))
+	res, err := a.HTTP.Do(req)
+	att := models.WebhookAttempt{Attempt: int(info.Attempt), At: start, DurationMS: time.Since(start).Milliseconds()}
+	if err != nil {
+		att.Error = "no answer: " + err.Error()
+		return a.finish(ctx, d, att, final, false)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	_ = res.Body.Close()
+	att.StatusCode = res.StatusCode
+	switch {
+	case res.StatusCode >= 200 && res.StatusCode < 300:
+		return a.finish(ctx, d, att, true, true)
+	case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
+		return a.finish(ctx, d, att, final, false)
+	default:
+		return a.finish(ctx, d, att, true, false)
+	}
+}
+
+// finish records an attempt; a final failure also counts against the
+// endpoint. It returns the error the retry policy acts on.
+func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att models.WebhookAttempt, final, ok bool) error {
+	status := "pending"
+	switch {
+	case ok:
+		status = "delivered"
+	case final:
+		status = "failed"
+	}
+	if err := models.RecordAttempt(ctx, a.DB, d.ID, att, status, nil); err != nil {
+		return fmt.Errorf("record attempt: %w", err)
+	}
+	if d.EndpointID != "" && (ok || final) {
+		if err := models.MarkEndpointResult(ctx, a.DB, d.EndpointID, ok, EndpointDisableAfter); err != nil {
+			a.Log.Error("endpoint result not recorded", zap.String("endpoint_id", d.EndpointID), zap.Error(err))
+		}
+	}
+	a.Log.Info("webhook attempt", zap.String("delivery_id", d.ID), zap.String("event", d.Event), zap.String("job_id", d.JobID),
+		zap.Int("attempt", att.Attempt), zap.Int("status_code", att.StatusCode), zap.String("result", status))
+	if ok {
+		return nil
+	}
+	msg := fmt.Sprintf("webhook answered %d %s", att.StatusCode, att.Error)
+	if final {
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeWebhookRejected, nil)
+	}
+	return temporal.NewApplicationError(msg, "webhook_retry")
+}
+
+// eventBody is the public event body; terminal events carry the result or
+// the error.
+func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in EmitInput) ([]byte, error) {
+	body := map[string]any{
+		"id": eventID, "occurred_at": in.OccurredAt.UTC(), "event": in.Event, "api_version": j.ServiceVersion,
+		"job_id": j.ID, "task": j.Task, "lifecycle": j.Lifecycle, "outcome": j.Outcome,
+		"progress": map[string]any{"done": j.ProgressDone, "total": j.ProgressTotal, "phase": j.PublicPhase()},
+	}
+	switch in.Event {
+	case EventSucceeded:
+		files, _, err := models.JobFiles(ctx, a.DB, j.ID, -1, 1000)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]map[string]any, 0, len(files))
+		for i := range files {
+			f := &files[i]
+			list = append(list, map[string]any{"file": "art:" + f.ID, "url": f.URL(a.BaseURL), "media_type": f.MediaType, "task": f.Task,
+				"job_id": j.ID, "created_at": f.CreatedAt, "data": json.RawMessage(orNull(f.Data))})
+		}
+		result := map[string]any{"job_id": j.ID, "files": list, "has_more": false}
+		if j.Summary != nil {
+			result["summary"] = json.RawMessage(*j.Summary)
+		}
+		body["result"] = result
+	case EventFailed, EventCancelled:
+		if j.Error != nil {
+			body["error"] = json.RawMessage(*j.Error)
+		}
+	}
+	return json.Marshal(body)
+}
+
+func orNull(s string) string {
+	if s == "" {
+		return "null"
+	}
+	return s
+}
