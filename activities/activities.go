@@ -29,6 +29,8 @@ type Activities struct {
 	Signer *signer.Signer
 	// HTTP is the SSRF-safe client webhooks are sent with.
 	HTTP *http.Client
+	// Fetch is the SSRF-safe client that fetches image URLs of task inputs.
+	Fetch *http.Client
 }
 
 func (a *Activities) now() time.Time {

@@ -59,8 +59,9 @@ func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, err
 		return StepResult{}, err
 	}
 	var out tasks.Output
+	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
 	err = heartbeating(ctx, func() (err error) {
-		out, err = def.Runner.Step(ctx, input, in.Index)
+		out, err = def.Runner.Step(sctx, input, in.Index)
 		return err
 	})
 	if err != nil {

@@ -129,6 +129,10 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	if err := h.checkRefs(c, def, input); err != nil {
+		fail(c, err)
+		return
+	}
 	credits, creditType := def.Estimate(input)
 	normalized, _ := json.Marshal(input)
 	in := workflows.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
@@ -190,6 +194,36 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		return
 	}
 	h.answerExisting(c, in.JobID, opts)
+}
+
+// checkRefs makes sure every image reference of the input can be used: a
+// handle must be one of the caller's files, a URL must be public.
+func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map[string]any) error {
+	for _, field := range def.RefFields() {
+		ref, _ := input[field].(string)
+		if ref == "" {
+			continue
+		}
+		if tasks.IsHandle(ref) {
+			_, id, _ := strings.Cut(ref, ":")
+			f, err := models.FileByID(c, h.d.DB, id)
+			if errors.Is(err, models.ErrNotFound) || (err == nil && f.UserID != identityOf(c).user.ID) {
+				return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(field)
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		err := outbound.CheckURL(c, ref, h.d.AllowPrivateURLs)
+		switch {
+		case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
+			return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(field)
+		case err != nil:
+			return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(field)
+		}
+	}
+	return nil
 }
 
 // admit starts the job workflow with the admit update and waits, bounded,

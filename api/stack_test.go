@@ -71,7 +71,8 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	require.NoError(t, err)
 	s.signer = signer.New(key)
 	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer,
-		HTTP: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second})}
+		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second}),
+		Fetch: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second})}
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(s.srv.Close)

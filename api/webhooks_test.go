@@ -179,3 +179,10 @@ func TestWebhookURLMustBeHTTPS(t *testing.T) {
 		require.Equal(t, "webhook_url", res.json(t)["error"].(map[string]any)["field"])
 	}
 }
+
+// poolOf trusts a test TLS server's certificate.
+func poolOf(srv *httptest.Server) *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(srv.Certificate())
+	return p
+}

@@ -51,19 +51,27 @@ type Job struct {
 	UpdatedAt           time.Time
 }
 
-// File is one output a job delivered (an art: handle), or an upload.
+// File is one output a job delivered (an art: handle, JobID set), or a file
+// of the caller's (a file: handle, JobID empty): uploaded bytes (BlobKey
+// set) or a registered public URL (SourceURL set, no bytes stored).
 type File struct {
-	ID        string `gorm:"primaryKey"`
-	UserID    uint64 `gorm:"not null;index"`
-	JobID     string `gorm:"not null;default:'';uniqueIndex:idx_files_job_index,where:job_id <> ''"`
-	Index     int    `gorm:"column:idx;not null;default:0;uniqueIndex:idx_files_job_index,where:job_id <> ''"`
-	Task      string `gorm:"not null;default:''"`
+	ID     string `gorm:"primaryKey"`
+	UserID uint64 `gorm:"not null;index;uniqueIndex:idx_files_user_source,priority:1,where:source_url <> ''"`
+	JobID  string `gorm:"not null;default:'';uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Index  int    `gorm:"column:idx;not null;default:0;uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Task   string `gorm:"not null;default:''"`
+	// MediaType is empty for a registered URL (its bytes are not read yet).
 	MediaType string `gorm:"not null"`
 	BlobKey   string `gorm:"not null"`
 	Size      int64  `gorm:"not null"`
 	Data      string `gorm:"not null;default:'{}'"`
-	CreatedAt time.Time
-	DeletedAt gorm.DeletedAt `gorm:"index"`
+	// SourceURL is the public https address of a registered URL; a user
+	// registers one address once (migration 0004_files).
+	SourceURL string `gorm:"not null;default:'';uniqueIndex:idx_files_user_source,priority:2,where:source_url <> ''"`
+	// ExternalID is the caller's own id of a file: handle, or empty.
+	ExternalID string `gorm:"not null;default:''"`
+	CreatedAt  time.Time
+	DeletedAt  gorm.DeletedAt `gorm:"index"`
 }
 
 // AdmitRefusal is a hold the balance does not cover.
@@ -257,11 +265,17 @@ func (j *Job) PublicPhase() string {
 	return "running"
 }
 
-// extensions maps the media types outputs have to their file extension.
-var extensions = map[string]string{"image/png": "png", "image/svg+xml": "svg", "image/jpeg": "jpg", "application/json": "json"}
+// extensions maps the media types outputs and uploads have to their file
+// extension.
+var extensions = map[string]string{"image/png": "png", "image/svg+xml": "svg", "image/jpeg": "jpg", "application/json": "json",
+	"image/webp": "webp", "image/gif": "gif", "image/bmp": "bmp", "application/pdf": "pdf"}
 
-// URL is the file's public download address under base.
+// URL is the file's public download address under base; a registered URL's
+// address is its source.
 func (f *File) URL(base string) string {
+	if f.SourceURL != "" {
+		return f.SourceURL
+	}
 	ext, ok := extensions[f.MediaType]
 	if !ok {
 		ext = "bin"

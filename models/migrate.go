@@ -33,6 +33,26 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&SigningKey{}, &WebhookDelivery{}, &WebhookAttempt{})
 		},
 	},
+	{
+		// Uploads and registered URLs (file: handles): the source address,
+		// unique per user, and the caller's own id. A database created by
+		// 0001 from the current File already has them.
+		ID: "0004_files",
+		Migrate: func(tx *gorm.DB) error {
+			m := tx.Migrator()
+			for _, col := range []string{"SourceURL", "ExternalID"} {
+				if !m.HasColumn(&File{}, col) {
+					if err := m.AddColumn(&File{}, col); err != nil {
+						return fmt.Errorf("add files.%s: %w", col, err)
+					}
+				}
+			}
+			if !m.HasIndex(&File{}, "idx_files_user_source") {
+				return m.CreateIndex(&File{}, "idx_files_user_source")
+			}
+			return nil
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

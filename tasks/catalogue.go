@@ -11,6 +11,7 @@ import (
 var builders = []func() *Definition{
 	patternGenerate,
 	paletteGenerate,
+	patternRepeat,
 	patternStripes,
 	patternLegacy,
 }

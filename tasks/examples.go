@@ -13,6 +13,16 @@ type Example struct {
 	Title       string          `json:"title"`
 	Description string          `json:"description"`
 	Input       json.RawMessage `json:"input"`
+	// Files are the files the request sends, by the reference it names them with.
+	Files []ExampleFile `json:"files_sent,omitempty"`
+}
+
+// ExampleFile is one file an example sends.
+type ExampleFile struct {
+	Ref       string        `json:"file"`
+	Name      string        `json:"name"`
+	MediaType string        `json:"media_type"`
+	Data      func() []byte `json:"-"`
 }
 
 // ExampleOutputs runs example n through Validate, Plan and every Step and
@@ -30,6 +40,11 @@ func (d *Definition) ExampleOutputs(ctx context.Context, n int) ([]Output, error
 	if err != nil {
 		return nil, fmt.Errorf("tasks: example %s of %s: %w", d.Examples[n].Name, d.Name, err)
 	}
+	files := fixtureLoader{}
+	for _, f := range d.Examples[n].Files {
+		files[f.Ref] = f.Data()
+	}
+	ctx = WithLoader(ctx, files)
 	var out []Output
 	for i := range d.Runner.Plan(in).Steps {
 		o, err := d.Runner.Step(ctx, in, i)

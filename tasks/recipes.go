@@ -66,6 +66,20 @@ func Recipes() []Recipe {
 			},
 		},
 		{
+			Name: "motif_to_repeat", Title: "From a generated motif to a print repeat",
+			Description: "Draw a polka-dot tile, then lay that tile out as a half-drop and a mirror repeat for print.",
+			Steps: []RecipeStep{
+				{Title: "Draw the motif", Method: "POST", Path: "/v1/tasks/pattern.generate", Task: "pattern.generate",
+					Headers: map[string]string{"Prefer": "wait=30"},
+					Body:    json.RawMessage(`{"kind":"dots","colors":["#AA3355","#FFF8F0"],"resolution":"512","seed":3}`),
+					Note:    "Answers the result; files[0].file is an art: handle."},
+				{Title: "Lay it out", Method: "POST", Path: "/v1/tasks/pattern.repeat", Task: "pattern.repeat",
+					Headers: map[string]string{"Prefer": "wait=30"},
+					Body:    json.RawMessage(`{"image":"art:FROM_STEP_1","layouts":["half_drop","mirror"],"resolution":"2048","background":"#FFF8F0"}`),
+					Note:    "Put step 1's files[0].file in image. Two 2048 px tiles; an uploaded file: handle or a public https URL works the same."},
+			},
+		},
+		{
 			Name: "migrate_from_pattern_stripes", Title: "Move from pattern.stripes to pattern.generate",
 			Description: "pattern.stripes is deprecated. The same body sent to pattern.generate with kind stripes draws the same bytes.",
 			Steps: []RecipeStep{

@@ -68,7 +68,7 @@ type violation struct {
 	code    apierr.Code // the generic code before task rules
 }
 
-var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, VocabKeyword: true}
+var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, VocabKeyword: true, RefKeyword: true}
 
 // violations builds, from the published schema alone, one body per bound of
 // every top-level property, starting from the task's first example.
@@ -110,6 +110,8 @@ func violations(t *testing.T, d *Definition) []violation {
 				add(name+" maximum", with(name, v.(float64)+1), name, name, "maximum", apierr.InvalidRequest)
 			case "pattern":
 				add(name+" pattern", with(name, "bad"), name, name, "pattern", apierr.InvalidRequest)
+			case "maxLength":
+				add(name+" maxLength", with(name, "https://"+strings.Repeat("a", int(v.(float64)))), name, name, "maxLength", apierr.InvalidRequest)
 			case "minItems", "maxItems", "uniqueItems":
 				item := validItem(t, p)
 				n := 2 // uniqueItems: the same item twice
@@ -238,6 +240,11 @@ func reachableCodes(t *testing.T, d *Definition) map[apierr.Code]bool {
 	got[apierr.As(err).Code] = true
 	for _, c := range CallErrors {
 		got[c] = true
+	}
+	if len(d.RefFields()) > 0 {
+		for _, c := range RefErrors {
+			got[c] = true
+		}
 	}
 	for i := range d.Examples {
 		files, err := d.ExampleOutputs(context.Background(), i)

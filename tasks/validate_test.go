@@ -47,8 +47,8 @@ func TestLookup(t *testing.T) {
 	for _, d := range All() {
 		names = append(names, d.Name)
 	}
-	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.stripes", "pattern.legacy"}, names)
-	require.Len(t, Runnable(), 3)
+	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.repeat", "pattern.stripes", "pattern.legacy"}, names)
+	require.Len(t, Runnable(), 4)
 }
 
 func TestValidateMalformed(t *testing.T) {

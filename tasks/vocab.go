@@ -182,6 +182,16 @@ func staticVocabs() []Vocabulary {
 			},
 		},
 		{
+			Name: "repeat_layout", Description: "How copies of a motif are placed in a repeat tile.",
+			Values: []VocabValue{
+				{Value: "grid", Label: "Grid", Description: "Copies in straight rows and columns.", ChooseWhen: "the motif is geometric or meant to read as a grid"},
+				{Value: "half_drop", Label: "Half-drop", Description: "Every other column drops by half a cell, hiding the grid.", ChooseWhen: "you are unsure; the textile default", Default: true},
+				{Value: "brick", Label: "Brick", Description: "Every other row shifts by half a cell, like brickwork.", ChooseWhen: "the motif is wide"},
+				{Value: "mirror", Label: "Mirror", Description: "Copies alternate with their mirror image.", ChooseWhen: "the motif has a direction you want balanced"},
+			},
+			Default: sp("half_drop"), Concept: sp("seamless_tile"),
+		},
+		{
 			Name: "colour_scheme", Description: "A colour harmony: how colours are chosen around a base colour on the colour wheel.",
 			Values: colourSchemeValues(), Concept: sp("colour_harmony"),
 		},

@@ -25,6 +25,7 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -124,7 +125,17 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 
 func (s *stack) activities() *activities.Activities {
 	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, BaseURL: s.cfg.BaseURL,
-		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second})}
+		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second}),
+		Fetch: fetchClient(s.cfg.AllowPrivateURLs)}
+}
+
+// fetchClient fetches caller-given image URLs within limits.url_fetch,
+// following redirects hop by hop through the address guard.
+func fetchClient(allowPrivate bool) *http.Client {
+	lim := tasks.DefaultLimits().URLFetch
+	return outbound.New(outbound.Options{AllowPrivate: allowPrivate, FollowRedirects: true, MaxRedirects: lim.MaxRedirects,
+		ConnectTimeout: time.Duration(lim.ConnectTimeoutSeconds) * time.Second, Timeout: time.Duration(lim.ReadTimeoutSeconds) * time.Second,
+		MaxBytes: lim.MaxBytes})
 }
 
 func (s *stack) router(production bool) http.Handler {

@@ -1,0 +1,89 @@
+package api_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// motifServer serves one PNG at /motif.png over https, 404 elsewhere.
+func motifServer(t *testing.T, motif []byte) *httptest.Server {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/motif.png" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(motif)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func requirePNGTile(t *testing.T, url string, side int) {
+	t.Helper()
+	res, err := http.Get(url)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	img, err := png.Decode(res.Body)
+	require.NoError(t, err)
+	require.Equal(t, side, img.Bounds().Dx())
+	require.Equal(t, side, img.Bounds().Dy())
+}
+
+func TestRepeatFromAnArtHandle(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"}, "Prefer", "wait=30").json(t)
+	handle := motif["files"].([]any)[0].(map[string]any)["file"].(string)
+
+	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": handle, "layouts": []string{"grid", "mirror"}, "resolution": "512"},
+		"Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	files := res.json(t)["files"].([]any)
+	require.Len(t, files, 2)
+	for i, f := range files {
+		f := f.(map[string]any)
+		require.Equal(t, []string{"grid", "mirror"}[i], f["data"].(map[string]any)["layout"])
+		requirePNGTile(t, f["url"].(string), 512)
+	}
+
+	other := newAccountKey(t, s)
+	s.key, other = other, s.key
+	foreign := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": handle})
+	s.key = other
+	require.Equal(t, http.StatusUnprocessableEntity, foreign.status, "%s", foreign.body)
+	require.Equal(t, "image", foreign.json(t)["error"].(map[string]any)["field"])
+}
+
+func TestRepeatFromAURL(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, testMotif()))
+	srv := motifServer(t, buf.Bytes())
+	s := newStack(t, stackOptions{credits: 100, rootCAs: poolOf(srv)})
+
+	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": srv.URL + "/motif.png", "resolution": "512"}, "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	requirePNGTile(t, res.json(t)["files"].([]any)[0].(map[string]any)["url"].(string), 512)
+
+	missing := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": srv.URL + "/gone.png"}, "Prefer", "wait=30")
+	require.Equal(t, http.StatusUnprocessableEntity, missing.status, "%s", missing.body)
+	require.Equal(t, "processing_failed", missing.errorCode(t))
+	require.Equal(t, int64(100-1), s.balance(), "only the delivered tile is charged")
+}
+
+// testMotif is a small opaque square with a transparent border.
+func testMotif() *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for y := 16; y < 48; y++ {
+		for x := 16; x < 48; x++ {
+			img.Set(x, y, color.NRGBA{R: 200, G: 40, B: 90, A: 255})
+		}
+	}
+	return img
+}

@@ -1,0 +1,86 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+// RefPattern is the shape of an image reference a task input takes: a
+// file: or art: handle, or a public https URL.
+const RefPattern = `^((file|art):[A-Za-z0-9_-]{1,64}|https://[^\s]+)$`
+
+var refRe = regexp.MustCompile(RefPattern)
+
+// IsHandle says whether ref is a handle (kind:id) rather than a URL.
+func IsHandle(ref string) bool {
+	m := refRe.FindStringSubmatch(ref)
+	return m != nil && m[2] != ""
+}
+
+// Loader fetches the bytes behind an image reference for a running step.
+type Loader interface {
+	// Load returns the bytes of ref. A reference that can never load (gone,
+	// not public, not an image) is a *StepError.
+	Load(ctx context.Context, ref string) ([]byte, error)
+}
+
+type loaderKey struct{}
+
+// WithLoader gives steps run under ctx the loader of image references.
+func WithLoader(ctx context.Context, l Loader) context.Context {
+	return context.WithValue(ctx, loaderKey{}, l)
+}
+
+// errNoLoader is a programming error: a step that reads references ran
+// without a loader.
+var errNoLoader = errors.New("tasks: no image loader in the step context")
+
+func loadRef(ctx context.Context, ref string) ([]byte, error) {
+	l, ok := ctx.Value(loaderKey{}).(Loader)
+	if !ok {
+		return nil, errNoLoader
+	}
+	return l.Load(ctx, ref)
+}
+
+// fixtureLoader serves the files an example sends.
+type fixtureLoader map[string][]byte
+
+// Load implements Loader.
+func (f fixtureLoader) Load(_ context.Context, ref string) ([]byte, error) {
+	if b, ok := f[ref]; ok {
+		return b, nil
+	}
+	return nil, &StepError{Code: "processing_failed", Message: "unknown example file " + ref}
+}
+
+// RefKeyword marks a top-level input field that holds an image reference;
+// the API checks at submit that a handle is the caller's and a URL public.
+const RefKeyword = "x-ref"
+
+// RefFields lists the top-level input fields that hold image references.
+func (d *Definition) RefFields() []string {
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(d.InputSchema, &s); err != nil {
+		return nil
+	}
+	var out []string
+	for name, p := range s.Properties {
+		if _, ok := p[RefKeyword]; ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RefErrors are the codes the submit check of reference fields answers
+// beyond validation: a URL that is not public.
+var RefErrors = []apierr.Code{apierr.ImageNotPublic}

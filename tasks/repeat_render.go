@@ -1,0 +1,91 @@
+package tasks
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/gif"  // GIF motifs
+	_ "image/jpeg" // JPEG motifs
+	"image/png"
+
+	_ "golang.org/x/image/bmp" // BMP motifs
+	xdraw "golang.org/x/image/draw"
+	_ "golang.org/x/image/webp" // WebP motifs
+)
+
+// repeatLayouts places the motif copies of one tile: each returns the motif
+// centres in cells of the tile (a tile is 2 × 2 cells) and whether a copy
+// is mirrored.
+type placement struct {
+	x, y   float64 // centre, in cells
+	mirror bool
+}
+
+var repeatLayouts = map[string][]placement{
+	"grid":      {{0.5, 0.5, false}, {1.5, 0.5, false}, {0.5, 1.5, false}, {1.5, 1.5, false}},
+	"half_drop": {{0.5, 0.5, false}, {1.5, 1.0, false}, {0.5, 1.5, false}, {1.5, 2.0, false}},
+	"brick":     {{0.5, 0.5, false}, {1.5, 0.5, false}, {1.0, 1.5, false}, {2.0, 1.5, false}},
+	"mirror":    {{0.5, 0.5, false}, {1.5, 0.5, true}, {0.5, 1.5, true}, {1.5, 1.5, false}},
+}
+
+// decodeMotif reads an image in any accepted format.
+func decodeMotif(data []byte) (image.Image, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, &StepError{Code: "processing_failed", Message: "the image could not be read as PNG, JPEG, GIF, WebP or BMP"}
+	}
+	b := img.Bounds()
+	if b.Dx() < 8 || b.Dy() < 8 || b.Dx() > 8192 || b.Dy() > 8192 {
+		return nil, &StepError{Code: "processing_failed", Message: fmt.Sprintf("the image is %d × %d px; motifs must be 8 to 8192 px a side", b.Dx(), b.Dy())}
+	}
+	return img, nil
+}
+
+// renderRepeat lays the motif out as a seamless size × size tile: every copy
+// is also drawn shifted by the tile size so what leaves one edge enters the
+// opposite one.
+func renderRepeat(ctx context.Context, motif image.Image, layout string, size int, scale float64, bg color.Color) ([]byte, error) {
+	places, ok := repeatLayouts[layout]
+	if !ok {
+		return nil, fmt.Errorf("repeat: unknown layout %q", layout)
+	}
+	cell := float64(size) / 2
+	mb := motif.Bounds()
+	longest := max(mb.Dx(), mb.Dy())
+	w := max(1, int(float64(mb.Dx())*cell*scale/float64(longest)))
+	h := max(1, int(float64(mb.Dy())*cell*scale/float64(longest)))
+	scaled := image.NewRGBA(image.Rect(0, 0, w, h))
+	xdraw.CatmullRom.Scale(scaled, scaled.Bounds(), motif, mb, xdraw.Over, nil)
+	mirrored := image.NewRGBA(scaled.Bounds())
+	for y := range h {
+		for x := range w {
+			mirrored.Set(w-1-x, y, scaled.At(x, y))
+		}
+	}
+	tile := image.NewRGBA(image.Rect(0, 0, size, size))
+	draw.Draw(tile, tile.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	for _, p := range places {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		src := scaled
+		if p.mirror {
+			src = mirrored
+		}
+		cx, cy := int(p.x*cell)-w/2, int(p.y*cell)-h/2
+		for _, dy := range []int{-size, 0, size} {
+			for _, dx := range []int{-size, 0, size} {
+				r := image.Rect(cx+dx, cy+dy, cx+dx+w, cy+dy+h)
+				draw.Draw(tile, r, src, image.Point{}, draw.Over)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, tile); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
