@@ -33,9 +33,9 @@ func (l refLoader) Load(ctx context.Context, ref string) ([]byte, error) {
 	if !tasks.IsHandle(ref) {
 		return l.fetch(ctx, ref)
 	}
-	_, id, _ := strings.Cut(ref, ":")
+	kind, id, _ := strings.Cut(ref, ":")
 	f, err := models.FileByID(ctx, l.a.DB, id)
-	if errors.Is(err, models.ErrNotFound) || (err == nil && f.UserID != l.userID) {
+	if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != l.userID || f.Kind() != kind)) {
 		return nil, gone("the image %s no longer exists", ref)
 	}
 	if err != nil {

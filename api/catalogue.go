@@ -25,6 +25,7 @@ func registerCatalogue(v1 *gin.RouterGroup, auth *authenticator, d *Deps) {
 	v1.GET("/tasks/:name/llms.txt", h.taskLLMs)
 	v1.GET("/tasks/:name/examples", h.examples)
 	v1.GET("/tasks/:name/examples/:example/files/:index", h.exampleFile)
+	v1.GET("/tasks/:name/examples/:example/sent/:index", h.exampleSentFile)
 	v1.POST("/tasks/:name/estimate", auth.require(scopeTasksRun), h.estimate)
 	v1.GET("/openapi.json", h.serviceOpenAPI)
 	v1.GET("/vocab", h.listVocab)

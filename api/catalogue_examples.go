@@ -14,6 +14,7 @@ import (
 // exampleFileView is one file of an example: its address, type and data.
 type exampleFileView struct {
 	Index     int            `json:"index"`
+	File      string         `json:"file,omitempty"`
 	URL       string         `json:"url"`
 	MediaType string         `json:"media_type"`
 	Bytes     int            `json:"bytes"`
@@ -57,6 +58,11 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 		v := exampleView{Name: ex.Name, Title: ex.Title, Description: ex.Description,
 			Request:   exampleRequest{Method: http.MethodPost, Path: "/v1/tasks/" + d.Name, Body: ex.Input},
 			FilesSent: []exampleFileView{}, FilesDelivered: []exampleFileView{}, Warnings: []tasks.Warning{}}
+		for j, f := range ex.Files {
+			data := f.Data()
+			v.FilesSent = append(v.FilesSent, exampleFileView{Index: j, File: f.Ref, MediaType: f.MediaType, Bytes: len(data),
+				URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j)})
+		}
 		for j, o := range outs {
 			v.FilesDelivered = append(v.FilesDelivered, exampleFileView{Index: j, MediaType: o.MediaType, Bytes: len(o.Data), Data: o.Meta,
 				URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j)})
@@ -65,6 +71,25 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 		items = append(items, v)
 	}
 	c.JSON(http.StatusOK, gin.H{"task": d.Name, "items": items, "has_more": false})
+}
+
+// exampleSentFile answers the bytes of one file an example sends.
+func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
+	d, err := tasks.Lookup(c.Param("name"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	for _, ex := range d.Examples {
+		j, err := strconv.Atoi(c.Param("index"))
+		if ex.Name != c.Param("example") || err != nil || j < 0 || j >= len(ex.Files) {
+			continue
+		}
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.Data(http.StatusOK, ex.Files[j].MediaType, ex.Files[j].Data())
+		return
+	}
+	fail(c, apierr.New(apierr.NotFound, "The example sends no such file; list them at GET /v1/tasks/"+d.Name+"/examples."))
 }
 
 // exampleFile answers the bytes of one delivered file of an example.

@@ -77,9 +77,9 @@ func TestCatalogueTaskListPages(t *testing.T) {
 		}
 		path = "/v1/tasks?limit=1&cursor=" + page["next_cursor"].(string)
 	}
-	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.stripes"}, names)
+	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.repeat", "pattern.stripes"}, names)
 	all := call(r, "GET", "/v1/tasks", "").json(t)
-	require.Len(t, all["items"], 3)
+	require.Len(t, all["items"], 4)
 	require.Equal(t, false, all["has_more"])
 	for _, bad := range []string{"/v1/tasks?limit=0", "/v1/tasks?limit=101", "/v1/tasks?limit=x", "/v1/tasks?cursor=zzz"} {
 		res := call(r, "GET", bad, "")

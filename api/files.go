@@ -3,82 +3,146 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
 
+// Handle kinds with rows in this service; the other RefKinds have none yet.
+const (
+	kindArt  = "art"
+	kindFile = "file"
+)
+
+// RefKinds are the eleven kinds of reference handle (<kind>:<id>).
+var RefKinds = []string{kindArt, kindFile, "background", "pose", "model", "pose_preset", "moodboard", "brand_kit", "fabric", "range_plan", "photoshoot"}
+
 type fileHandlers struct {
-	db      *gorm.DB
-	baseURL string
-	now     func() time.Time
+	db           *gorm.DB
+	blob         *blob.Bucket
+	baseURL      string
+	allowPrivate bool
+	now          func() time.Time
 }
 
 func registerFiles(v1 *gin.RouterGroup, d *Deps) {
-	h := &fileHandlers{db: d.DB, baseURL: d.BaseURL, now: d.now}
+	h := &fileHandlers{db: d.DB, blob: d.Blob, baseURL: d.BaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now}
+	v1.POST("/files", h.create)
 	v1.GET("/files/:ref", h.get)
 	v1.DELETE("/files/:ref", h.delete)
+	v1.GET("/refs/:kind", h.refs)
 }
 
-// fileRecord is the file read answer.
+// fileRecord is the read answer of an art: handle.
 type fileRecord struct {
 	fileView
 	Size      int64 `json:"size"`
 	Deletable bool  `json:"deletable"`
 }
 
-// load finds the caller's file behind an art: handle.
-func (h *fileHandlers) load(c *gin.Context) (*models.File, bool) {
-	kind, id, ok := strings.Cut(c.Param("ref"), ":")
-	if !ok || id == "" {
-		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example art:abc."))
-		return nil, false
+// uploadRecord is the answer of upload, registration and read of a file:
+// handle. A registered URL has no media type or size until a job fetches
+// it; its url is the address registered.
+type uploadRecord struct {
+	File       string    `json:"file"`
+	URL        string    `json:"url"`
+	MediaType  *string   `json:"media_type"`
+	Size       *int64    `json:"size"`
+	ExternalID *string   `json:"external_id"`
+	CreatedAt  time.Time `json:"created_at"`
+	Deletable  bool      `json:"deletable"`
+}
+
+func (h *fileHandlers) uploadRecord(f *models.File) uploadRecord {
+	out := uploadRecord{File: kindFile + ":" + f.ID, URL: f.URL(h.baseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
+	if f.SourceURL == "" {
+		out.MediaType, out.Size = &f.MediaType, &f.Size
 	}
-	if kind != "art" {
-		fail(c, apierr.New(apierr.FileNotFound, ""))
-		return nil, false
+	return out
+}
+
+// nonEmpty is s, or nil for the empty string.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
 	}
-	f, err := models.FileByID(c, h.db, id)
-	if errors.Is(err, models.ErrNotFound) || (err == nil && f.UserID != identityOf(c).user.ID) {
-		fail(c, apierr.New(apierr.FileNotFound, ""))
-		return nil, false
+	return &s
+}
+
+// parseHandle splits a handle into its kind and id; ok is false when it is
+// not <kind>:<id> with one of the RefKinds.
+func parseHandle(ref string) (kind, id string, ok bool) {
+	kind, id, found := strings.Cut(ref, ":")
+	if !found || id == "" || !slices.Contains(RefKinds, kind) {
+		return "", "", false
 	}
-	if err != nil {
-		fail(c, err)
-		return nil, false
+	return kind, id, true
+}
+
+var errNoSuchHandle = apierr.New(apierr.FileNotFound, "")
+
+// load finds the caller's file behind an art: or file: handle: an art:
+// handle names a file a job delivered, a file: handle an upload or a
+// registered URL. Handles of the other kinds name no row here.
+func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, error) {
+	if kind != kindArt && kind != kindFile {
+		return nil, errNoSuchHandle
 	}
-	return f, true
+	f, err := models.UserFile(c, h.db, identityOf(c).user.ID, id)
+	if errors.Is(err, models.ErrNotFound) || (err == nil && (f.JobID != "") != (kind == kindArt)) {
+		return nil, errNoSuchHandle
+	}
+	return f, err
 }
 
 // get answers GET /v1/files/{ref}.
 func (h *fileHandlers) get(c *gin.Context) {
-	f, ok := h.load(c)
+	kind, id, ok := parseHandle(c.Param("ref"))
 	if !ok {
+		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."))
 		return
 	}
-	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: "art:" + f.ID, URL: f.URL(h.baseURL), MediaType: f.MediaType, Task: f.Task,
-		JobID: f.JobID, CreatedAt: f.CreatedAt, Data: dataOf(f)}, Size: f.Size, Deletable: true})
+	f, err := h.load(c, kind, id)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if kind == kindFile {
+		c.JSON(http.StatusOK, h.uploadRecord(f))
+		return
+	}
+	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: kindArt + ":" + f.ID, URL: f.URL(h.baseURL), MediaType: f.MediaType, Task: f.Task,
+		JobID: f.JobID, CreatedAt: f.CreatedAt.UTC(), Data: dataOf(f)}, Size: f.Size, Deletable: true})
 }
 
-// delete answers DELETE /v1/files/{ref}: only art: handles can be deleted;
-// afterwards the handle and its URL answer 404.
+// delete answers DELETE /v1/files/{ref}: only art: handles can be deleted
+// (any other kind answers file_not_deletable); afterwards the handle and
+// its URL answer 404.
 func (h *fileHandlers) delete(c *gin.Context) {
-	if kind, _, _ := strings.Cut(c.Param("ref"), ":"); kind != "art" {
+	kind, id, ok := parseHandle(c.Param("ref"))
+	if !ok {
+		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example art:abc."))
+		return
+	}
+	if kind != kindArt {
 		fail(c, apierr.New(apierr.FileNotDeletable, "Only art: handles (files a job produced) can be deleted."))
 		return
 	}
-	f, ok := h.load(c)
-	if !ok {
+	f, err := h.load(c, kind, id)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	if err := h.db.WithContext(c).Delete(f).Error; err != nil {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"file": "art:" + f.ID, "deleted": true})
+	c.JSON(http.StatusOK, gin.H{"file": kindArt + ":" + f.ID, "deleted": true})
 }

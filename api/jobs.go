@@ -203,6 +203,10 @@ func (h *jobHandlers) list(c *gin.Context) {
 		return
 	}
 	page, err := models.ListJobs(c, h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), cur, limit)
+	if errors.Is(err, models.ErrNotFound) {
+		fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+		return
+	}
 	if err != nil {
 		fail(c, err)
 		return

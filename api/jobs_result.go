@@ -105,7 +105,8 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 		name := c.Param("blob")
 		id := strings.TrimSuffix(name, path.Ext(name))
 		f, err := models.FileByID(c, d.DB, id)
-		if errors.Is(err, models.ErrNotFound) {
+		if errors.Is(err, models.ErrNotFound) || (err == nil && f.BlobKey == "") {
+			// A registered URL keeps no bytes here: its url is its source.
 			fail(c, apierr.New(apierr.FileNotFound, ""))
 			return
 		}

@@ -205,9 +205,9 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 			continue
 		}
 		if tasks.IsHandle(ref) {
-			_, id, _ := strings.Cut(ref, ":")
+			kind, id, _ := strings.Cut(ref, ":")
 			f, err := models.FileByID(c, h.d.DB, id)
-			if errors.Is(err, models.ErrNotFound) || (err == nil && f.UserID != identityOf(c).user.ID) {
+			if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
 				return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(field)
 			}
 			if err != nil {

@@ -389,3 +389,12 @@ func TestOutputFilesReadAndDelete(t *testing.T) {
 	_, per := priceOf(t, pattern(2))
 	require.Equal(t, 100-int64(len(files))*per, s.balance(), "deleting a delivered file does not refund it")
 }
+
+func TestJobListRefusesABadCursor(t *testing.T) {
+	s := newStack(t, stackOptions{noWorker: true})
+	for _, cur := range []string{"!!", "bm9wZQ"} { // not base64; base64 of "nope"
+		res := s.do(http.MethodGet, "/v1/jobs?cursor="+cur, nil)
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s: %s", cur, res.body)
+		require.Equal(t, "cursor", res.json(t)["error"].(map[string]any)["field"])
+	}
+}

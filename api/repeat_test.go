@@ -87,3 +87,26 @@ func testMotif() *image.NRGBA {
 	}
 	return img
 }
+
+func TestRepeatExampleShowsTheFileItSends(t *testing.T) {
+	s := newStack(t, stackOptions{noWorker: true})
+	ex := s.do(http.MethodGet, "/v1/tasks/pattern.repeat/examples", nil).json(t)["items"].([]any)[0].(map[string]any)
+	sent := ex["files_sent"].([]any)
+	require.Len(t, sent, 1)
+	f := sent[0].(map[string]any)
+	require.Equal(t, "file:example_leaf", f["file"])
+	res, err := http.Get(f["url"].(string))
+	require.NoError(t, err)
+	defer res.Body.Close()
+	_, err = png.Decode(res.Body)
+	require.NoError(t, err, "the file sent is a real PNG")
+	require.Len(t, ex["files_delivered"], 2)
+}
+
+func TestRepeatRefusesAHandleOfTheWrongKind(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	art := s.submit(pattern(1), "Prefer", "wait=30").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
+	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": "file:" + art[len("art:"):]})
+	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
+	require.Equal(t, "image", res.json(t)["error"].(map[string]any)["field"])
+}

@@ -47,6 +47,7 @@ var Scopes = []RouteScope{
 	{"GET", "/v1/tasks/{name}/llms.txt", AccessPublic, ""},
 	{"GET", "/v1/tasks/{name}/examples", AccessPublic, ""},
 	{"GET", "/v1/tasks/{name}/examples/{example}/files/{index}", AccessPublic, ""},
+	{"GET", "/v1/tasks/{name}/examples/{example}/sent/{index}", AccessPublic, ""},
 	{"GET", "/v1/openapi.json", AccessPublic, ""},
 	{"GET", "/v1/vocab", AccessPublic, ""},
 	{"GET", "/v1/vocab/{name}", AccessPublic, ""},

@@ -41,7 +41,8 @@ type Deps struct {
 	Production bool
 	// Signer publishes the webhook signing keys at /.well-known/jwks.json.
 	Signer *signer.Signer
-	// AllowPrivateURLs lets webhook URLs reach private addresses (dev/test).
+	// AllowPrivateURLs lets webhook URLs, registered file URLs and image
+	// URLs of task inputs reach private addresses (dev/test only).
 	AllowPrivateURLs bool
 	// TrustedProxies are the addresses (IPs or CIDRs) whose X-Forwarded-For
 	// names the client; empty means the peer address is the client.

@@ -16,9 +16,10 @@ import (
 var ErrBadPosition = errors.New("bad listing position")
 
 // CreateUpload writes the row of uploaded bytes (a file: handle); the
-// caller has stored the bytes at f.BlobKey.
+// caller has stored the bytes at f.BlobKey. CreatedAt is kept to the
+// microsecond, as PostgreSQL stores it, so f reads the same as the row.
 func CreateUpload(ctx context.Context, db *gorm.DB, f *File, now time.Time) error {
-	f.JobID, f.SourceURL, f.CreatedAt = "", "", now
+	f.JobID, f.SourceURL, f.CreatedAt = "", "", now.UTC().Truncate(time.Microsecond)
 	if err := db.WithContext(ctx).Create(f).Error; err != nil {
 		return fmt.Errorf("insert upload: %w", err)
 	}
@@ -32,7 +33,7 @@ func RegisterURL(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*Fil
 	if f.SourceURL == "" {
 		return nil, false, errors.New("register URL: empty source URL")
 	}
-	f.JobID, f.BlobKey, f.Size, f.CreatedAt = "", "", 0, now
+	f.JobID, f.BlobKey, f.Size, f.CreatedAt = "", "", 0, now.UTC().Truncate(time.Microsecond)
 	var out File
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(f).Error; err != nil {

@@ -75,6 +75,23 @@ func TestRegisterURLIsOncePerUserAndURL(t *testing.T) {
 	})
 }
 
+func TestCreateUploadReadsBackAsWritten(t *testing.T) {
+	ctx := context.Background()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		f := models.File{ID: models.NewID(""), UserID: u.ID, MediaType: "image/png", BlobKey: "uploads/x", Size: 3, ExternalID: "sku"}
+		require.NoError(t, models.CreateUpload(ctx, db, &f, time.Date(2026, 5, 1, 12, 0, 0, 123456789, time.UTC)))
+		got, err := models.UserFile(ctx, db, u.ID, f.ID)
+		require.NoError(t, err)
+		require.True(t, f.CreatedAt.Equal(got.CreatedAt), "%v vs %v", f.CreatedAt, got.CreatedAt)
+		require.Equal(t, "sku", got.ExternalID)
+		require.Empty(t, got.JobID)
+
+		_, err = models.UserFile(ctx, db, accountFor(t, db).ID, f.ID)
+		require.ErrorIs(t, err, models.ErrNotFound, "another user's file is not found")
+	})
+}
+
 func TestListFiles(t *testing.T) {
 	ctx := context.Background()
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)

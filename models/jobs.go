@@ -282,3 +282,15 @@ func (f *File) URL(base string) string {
 	}
 	return base + "/files/" + f.ID + "." + ext
 }
+
+// Kind is the handle kind of the file: art for a job's output, file for an
+// upload or a registered URL.
+func (f *File) Kind() string {
+	if f.JobID != "" {
+		return "art"
+	}
+	return "file"
+}
+
+// Handle is the file's public reference, kind:id.
+func (f *File) Handle() string { return f.Kind() + ":" + f.ID }
