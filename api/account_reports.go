@@ -108,12 +108,7 @@ func nullIfEmpty(s string) *string {
 // requests answers GET /v1/account/requests: calls made by the account's
 // keys, newest first, optionally of one key and in [start, end), cursor-paged.
 func (h *accountHandlers) requests(c *gin.Context) {
-	limit, err := pageLimit(c, 20, 100)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	cur, err := decodeCursor(c)
+	limit, after, err := listQuery(c, 20, 100)
 	if err != nil {
 		fail(c, err)
 		return
@@ -129,26 +124,22 @@ func (h *accountHandlers) requests(c *gin.Context) {
 			return
 		}
 	}
-	page, err := models.ListRequests(c, h.db, identityOf(c).user.ID, f, cur, limit)
-	if errors.Is(err, models.ErrNotFound) {
-		fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+	page, err := models.ListRequests(c, h.db, identityOf(c).user.ID, f, after, limit)
+	if errors.Is(err, models.ErrBadPosition) {
+		fail(c, errBadCursor())
 		return
 	}
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	items := make([]requestView, 0, len(page.Rows))
-	for _, r := range page.Rows {
+	items := make([]requestView, 0, len(page.Items))
+	for _, r := range page.Items {
 		items = append(items, requestView{RequestID: r.RequestID, ClientRequestID: nullIfEmpty(r.ClientRequestID), APIKeyID: r.APIKeyID,
 			Method: r.Method, Path: r.Path, Route: r.Route, Task: nullIfEmpty(r.Task), Status: r.Status, ErrorCode: nullIfEmpty(r.ErrorCode),
 			DurationMS: r.DurationMS, ServiceVersion: r.ServiceVersion, CreatedAt: r.CreatedAt.UTC()})
 	}
-	out := gin.H{"items": items, "has_more": page.Next != ""}
-	if page.Next != "" {
-		out["next_cursor"] = encodeCursor(page.Next)
-	}
-	c.JSON(http.StatusOK, out)
+	writePage(c, items, page.Next)
 }
 
 // groupFields name the group of a metrics row, per group_by.

@@ -192,32 +192,23 @@ func pageLimit(c *gin.Context, def, maxN int) (int, error) {
 
 // list answers GET /v1/jobs, newest first, cursor-paged, filter api_key_id.
 func (h *jobHandlers) list(c *gin.Context) {
-	limit, err := pageLimit(c, 20, 100)
+	limit, after, err := listQuery(c, 20, 100)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	cur, err := decodeCursor(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	page, err := models.ListJobs(c, h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), cur, limit)
-	if errors.Is(err, models.ErrNotFound) {
-		fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+	page, err := models.ListJobs(c, h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), after, limit)
+	if errors.Is(err, models.ErrBadPosition) {
+		fail(c, errBadCursor())
 		return
 	}
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	items := make([]jobView, 0, len(page.Jobs))
-	for i := range page.Jobs {
-		items = append(items, h.view(&page.Jobs[i]))
+	items := make([]jobView, 0, len(page.Items))
+	for i := range page.Items {
+		items = append(items, h.view(&page.Items[i]))
 	}
-	out := gin.H{"items": items, "has_more": page.Next != ""}
-	if page.Next != "" {
-		out["next_cursor"] = encodeCursor(page.Next)
-	}
-	c.JSON(http.StatusOK, out)
+	writePage(c, items, page.Next)
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"net/http"
 	"slices"
 	"unicode/utf8"
 
@@ -30,7 +29,7 @@ type refItem struct {
 type refsQuery struct {
 	kind    string
 	limit   int
-	after   *models.FilePosition
+	after   *models.Position
 	q       string
 	base    string
 	curated bool
@@ -42,19 +41,11 @@ type refsQuery struct {
 func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	rq := refsQuery{kind: kind}
 	var err error
-	if rq.limit, err = pageLimit(c, 20, 100); err != nil {
+	if rq.limit, rq.after, err = listQuery(c, 20, 100); err != nil {
 		return rq, err
 	}
-	cur, err := decodeCursor(c)
-	if err != nil {
-		return rq, err
-	}
-	if cur != "" {
-		pos, perr := models.ParseFilePosition(cur)
-		if perr != nil || (kind != kindArt && kind != kindFile) {
-			return rq, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor")
-		}
-		rq.after = &pos
+	if rq.after != nil && kind != kindArt && kind != kindFile {
+		return rq, errBadCursor()
 	}
 	if rq.base = c.Query("base"); rq.base != "" {
 		if kind != "model" {
@@ -101,23 +92,19 @@ func (h *fileHandlers) refs(c *gin.Context) {
 		return
 	}
 	items := make([]refItem, 0, rq.limit)
-	var next *models.FilePosition
+	var next *models.Position
 	if kind == kindArt || kind == kindFile {
 		page, err := models.ListFiles(c, h.db, models.FileQuery{UserID: identityOf(c).user.ID, Outputs: kind == kindArt, Text: rq.q, After: rq.after, Limit: rq.limit})
 		if err != nil {
 			fail(c, err)
 			return
 		}
-		for i := range page.Files {
-			items = append(items, h.refItem(kind, &page.Files[i]))
+		for i := range page.Items {
+			items = append(items, h.refItem(kind, &page.Items[i]))
 		}
 		next = page.Next
 	}
-	out := gin.H{"items": items, "has_more": next != nil}
-	if next != nil {
-		out["next_cursor"] = encodeCursor(next.String())
-	}
-	c.JSON(http.StatusOK, out)
+	writePage(c, items, next)
 }
 
 // refItem is the reference item of an art: or file: row; its name falls

@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
-
-// ErrBadPosition means a listing position (a decoded cursor) does not parse.
-var ErrBadPosition = errors.New("bad listing position")
 
 // CreateUpload writes the row of uploaded bytes (a file: handle); the
 // caller has stored the bytes at f.BlobKey. CreatedAt is kept to the
@@ -57,29 +53,6 @@ func UserFile(ctx context.Context, db *gorm.DB, userID uint64, id string) (*File
 	return &f, err
 }
 
-// FilePosition is where a file listing continues: after the file created at
-// At with id ID, in newest-first order.
-type FilePosition struct {
-	At time.Time
-	ID string
-}
-
-// String writes the position for a cursor.
-func (p FilePosition) String() string {
-	return strconv.FormatInt(p.At.UnixNano(), 10) + "|" + p.ID
-}
-
-// ParseFilePosition reads a position written by FilePosition.String; other
-// text fails with ErrBadPosition.
-func ParseFilePosition(s string) (FilePosition, error) {
-	ts, id, ok := strings.Cut(s, "|")
-	nanos, err := strconv.ParseInt(ts, 10, 64)
-	if !ok || err != nil || id == "" {
-		return FilePosition{}, fmt.Errorf("%w: %q", ErrBadPosition, s)
-	}
-	return FilePosition{At: time.Unix(0, nanos).UTC(), ID: id}, nil
-}
-
 // FileQuery selects one user's files of one kind.
 type FileQuery struct {
 	UserID uint64
@@ -90,18 +63,12 @@ type FileQuery struct {
 	// case; empty keeps every file.
 	Text string
 	// After continues a listing; nil starts it.
-	After *FilePosition
+	After *Position
 	Limit int
 }
 
-// FilePage is one page of a file listing; Next is set when more follow.
-type FilePage struct {
-	Files []File
-	Next  *FilePosition
-}
-
 // ListFiles lists a user's live files of one kind, newest first.
-func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (FilePage, error) {
+func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (Page[File], error) {
 	tx := db.WithContext(ctx).Where("user_id = ?", q.UserID)
 	if q.Outputs {
 		tx = tx.Where("job_id <> ''")
@@ -112,20 +79,7 @@ func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (FilePage, error) 
 		pat := "%" + escapeLike(strings.ToLower(q.Text)) + "%"
 		tx = tx.Where(`(LOWER(external_id) LIKE ? ESCAPE '\' OR LOWER(source_url) LIKE ? ESCAPE '\')`, pat, pat)
 	}
-	if q.After != nil {
-		tx = tx.Where("(created_at < ? OR (created_at = ? AND id < ?))", q.After.At, q.After.At, q.After.ID)
-	}
-	var files []File
-	if err := tx.Order("created_at DESC").Order("id DESC").Limit(q.Limit + 1).Find(&files).Error; err != nil {
-		return FilePage{}, err
-	}
-	page := FilePage{Files: files}
-	if len(files) > q.Limit {
-		page.Files = files[:q.Limit]
-		last := page.Files[q.Limit-1]
-		page.Next = &FilePosition{At: last.CreatedAt, ID: last.ID}
-	}
-	return page, nil
+	return newestFirst(tx, q.After, q.Limit, textID, func(f *File) Position { return Position{At: f.CreatedAt, ID: f.ID} })
 }
 
 // escapeLike makes s match itself literally in a LIKE pattern with ESCAPE '\'.

@@ -125,13 +125,13 @@ func TestListFiles(t *testing.T) {
 			require.Less(t, pages, 4)
 			page, err := models.ListFiles(ctx, db, q)
 			require.NoError(t, err)
-			for _, f := range page.Files {
+			for _, f := range page.Items {
 				got = append(got, f.ID)
 			}
 			if page.Next == nil {
 				break
 			}
-			pos, err := models.ParseFilePosition(page.Next.String())
+			pos, err := models.ParsePosition(page.Next.String())
 			require.NoError(t, err)
 			q.After = &pos
 		}
@@ -143,8 +143,8 @@ func TestListFiles(t *testing.T) {
 
 		outputs, err := models.ListFiles(ctx, db, models.FileQuery{UserID: u.ID, Outputs: true, Limit: 10})
 		require.NoError(t, err)
-		require.Len(t, outputs.Files, 1)
-		require.Equal(t, art, outputs.Files[0].ID)
+		require.Len(t, outputs.Items, 1)
+		require.Equal(t, art, outputs.Items[0].ID)
 
 		for _, tc := range []struct {
 			text string
@@ -161,13 +161,13 @@ func TestListFiles(t *testing.T) {
 			page, err := models.ListFiles(ctx, db, models.FileQuery{UserID: u.ID, Text: tc.text, Limit: 10})
 			require.NoError(t, err, tc.text)
 			var ids []string
-			for _, f := range page.Files {
+			for _, f := range page.Items {
 				ids = append(ids, f.ID)
 			}
 			require.Equal(t, tc.want, ids, "text %q", tc.text)
 		}
 
-		_, err = models.ParseFilePosition("nope")
+		_, err = models.ParsePosition("nope")
 		require.ErrorIs(t, err, models.ErrBadPosition)
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -47,16 +46,9 @@ type RequestFilter struct {
 	Start, End time.Time
 }
 
-// RequestPage is one page of a request-log listing; Next is the position
-// after it, empty on the last page.
-type RequestPage struct {
-	Rows []RequestLog
-	Next string
-}
-
-// ListRequests lists a user's calls newest first from position after
-// (empty: the start).
-func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilter, after string, limit int) (RequestPage, error) {
+// ListRequests lists a user's calls newest first from after (nil: the
+// start).
+func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilter, after *Position, limit int) (Page[RequestLog], error) {
 	q := db.WithContext(ctx).Where("user_id = ?", userID)
 	if f.APIKeyID != "" {
 		q = q.Where("api_key_id = ?", f.APIKeyID)
@@ -67,27 +59,9 @@ func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilt
 	if !f.End.IsZero() {
 		q = q.Where("created_at < ?", f.End)
 	}
-	if after != "" {
-		ts, id, ok := strings.Cut(after, "|")
-		nanos, err1 := strconv.ParseInt(ts, 10, 64)
-		n, err2 := strconv.ParseUint(id, 10, 64)
-		if !ok || err1 != nil || err2 != nil {
-			return RequestPage{}, fmt.Errorf("bad position %q: %w", after, ErrNotFound)
-		}
-		at := time.Unix(0, nanos).UTC()
-		q = q.Where("created_at < ? OR (created_at = ? AND id < ?)", at, at, n)
-	}
-	var rows []RequestLog
-	if err := q.Order("created_at DESC").Order("id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
-		return RequestPage{}, err
-	}
-	page := RequestPage{Rows: rows}
-	if len(rows) > limit {
-		page.Rows = rows[:limit]
-		last := page.Rows[limit-1]
-		page.Next = strconv.FormatInt(last.CreatedAt.UnixNano(), 10) + "|" + strconv.FormatUint(last.ID, 10)
-	}
-	return page, nil
+	return newestFirst(q, after, limit, numericID, func(r *RequestLog) Position {
+		return Position{At: r.CreatedAt, ID: strconv.FormatUint(r.ID, 10)}
+	})
 }
 
 // PruneRequestLogs deletes calls that arrived before cutoff.
