@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -125,10 +124,6 @@ func (h *accountHandlers) requests(c *gin.Context) {
 		}
 	}
 	page, err := models.ListRequests(c, h.db, identityOf(c).user.ID, f, after, limit)
-	if errors.Is(err, models.ErrBadPosition) {
-		fail(c, errBadCursor())
-		return
-	}
 	if err != nil {
 		fail(c, err)
 		return

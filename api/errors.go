@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
 )
 
 // errorCodeKey holds the code of the error a request was answered with.
@@ -41,7 +42,11 @@ func renderErrors() gin.HandlerFunc {
 // writeError renders err at once.
 func writeError(c *gin.Context, err error) {
 	var ae *apierr.Error
-	if !errors.As(err, &ae) {
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, models.ErrBadPosition):
+		ae = errBadCursor() // a cursor that decoded but names no position
+	default:
 		logger(c).Error("request failed", zap.Error(err))
 		ae = apierr.New(apierr.Internal, "")
 	}

@@ -198,10 +198,6 @@ func (h *jobHandlers) list(c *gin.Context) {
 		return
 	}
 	page, err := models.ListJobs(c, h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), after, limit)
-	if errors.Is(err, models.ErrBadPosition) {
-		fail(c, errBadCursor())
-		return
-	}
 	if err != nil {
 		fail(c, err)
 		return

@@ -3,10 +3,11 @@
 package workflows
 
 import (
-	"encoding/json"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/taskplatform/taskplatform/activities"
 )
 
 // TaskQueue is the queue of job workflows and their bookkeeping activities
@@ -44,21 +45,8 @@ const (
 	OutcomeNeverAdmitted = "never_admitted"
 )
 
-// JobInput starts a job workflow; everything the admit needs.
-type JobInput struct {
-	JobID               string
-	Task                string
-	UserID              uint64
-	APIKeyID            string
-	Input               json.RawMessage
-	CreditType          string
-	HeldCredits         int64
-	PricePerOutput      int64
-	StartTimeoutSeconds int
-	WebhookURL          string
-	RequestID           string
-	ServiceVersion      string
-}
+// JobInput starts a job workflow: the job row and hold its admit writes.
+type JobInput = activities.HoldInput
 
 // AdmitResult is the answer of the admit update.
 type AdmitResult struct {

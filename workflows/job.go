@@ -57,11 +57,7 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second},
 	})
 	var res activities.HoldResult
-	err := workflow.ExecuteLocalActivity(lctx, a.HoldCredits, activities.HoldInput{
-		JobID: s.in.JobID, UserID: s.in.UserID, APIKeyID: s.in.APIKeyID, Task: s.in.Task, Input: s.in.Input,
-		CreditType: s.in.CreditType, HeldCredits: s.in.HeldCredits, PricePerOutput: s.in.PricePerOutput,
-		StartTimeoutSeconds: s.in.StartTimeoutSeconds, WebhookURL: s.in.WebhookURL, RequestID: s.in.RequestID, ServiceVersion: s.in.ServiceVersion,
-	}).Get(ctx, &res)
+	err := workflow.ExecuteLocalActivity(lctx, a.HoldCredits, s.in).Get(ctx, &res)
 	if err != nil {
 		s.admitErr = err
 	} else {
