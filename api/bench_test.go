@@ -55,9 +55,9 @@ func BenchmarkSubmit(b *testing.B) {
 		require.NoError(b, rawCall())
 	}
 	b.ResetTimer()
-	apiLat, apiRate := measure(b, b.N, clients, apiCall)
-	rawLat, rawRate := measure(b, b.N, clients, rawCall)
+	apiLat, rawLat := measure(b, b.N, clients, apiCall, rawCall)
 	b.StopTimer()
+	apiRate, rawRate := rate(apiLat, clients), rate(rawLat, clients)
 	b.ReportMetric(pct(apiLat, 50), "api_p50_ms")
 	b.ReportMetric(pct(apiLat, 99), "api_p99_ms")
 	b.ReportMetric(apiRate, "api_jobs/s")
@@ -68,37 +68,59 @@ func BenchmarkSubmit(b *testing.B) {
 	b.ReportMetric(rawRate/apiRate, "throughput_ratio")
 }
 
-// measure runs n calls over c concurrent clients and returns each call's
-// latency in milliseconds and the calls per second.
-func measure(b *testing.B, n, c int, call func() error) ([]float64, float64) {
+// measure runs n rounds over c concurrent clients; each round makes one
+// call of each kind, in alternating order, so both see the same machine and
+// server. It returns each kind's latencies in milliseconds.
+func measure(b *testing.B, n, c int, first, second func() error) ([]float64, []float64) {
 	var mu sync.Mutex
-	lat := make([]float64, 0, n)
-	work := make(chan struct{}, n)
-	for range n {
-		work <- struct{}{}
+	var latA, latB []float64
+	work := make(chan int, n)
+	for i := range n {
+		work <- i
 	}
 	close(work)
-	start := time.Now()
+	timed := func(call func() error, into *[]float64) bool {
+		t0 := time.Now()
+		if err := call(); err != nil {
+			b.Error(err)
+			return false
+		}
+		d := float64(time.Since(t0).Microseconds()) / 1000
+		mu.Lock()
+		*into = append(*into, d)
+		mu.Unlock()
+		return true
+	}
 	var wg sync.WaitGroup
 	for range c {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range work {
-				t0 := time.Now()
-				if err := call(); err != nil {
-					b.Error(err)
+			for i := range work {
+				if i%2 == 0 {
+					if !timed(first, &latA) || !timed(second, &latB) {
+						return
+					}
+				} else if !timed(second, &latB) || !timed(first, &latA) {
 					return
 				}
-				d := float64(time.Since(t0).Microseconds()) / 1000
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return lat, float64(n) / time.Since(start).Seconds()
+	return latA, latB
+}
+
+// rate is the calls per second c clients make at these latencies.
+func rate(lat []float64, c int) float64 {
+	var sum float64
+	for _, v := range lat {
+		sum += v
+	}
+	if sum == 0 {
+		return 0
+	}
+	return float64(c) * float64(len(lat)) / (sum / 1000)
 }
 
 func pct(v []float64, p int) float64 {
