@@ -107,19 +107,6 @@ func (a *authenticator) identify() gin.HandlerFunc {
 	}
 }
 
-// require demands a valid key holding scope, on a plan with API access. The
-// router applies the same check to every route from the Scopes table
-// (authorize); require is for groups mounted without it.
-func (a *authenticator) require(scope string) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if err := checkKey(c, scope); err != nil {
-			fail(c, err)
-			return
-		}
-		c.Next()
-	}
-}
-
 // checkKey says why the request may not use a keyed route needing scope:
 // no key, a plan without API access, a missing scope, or a task the plan
 // does not run (routes naming a task in :name).

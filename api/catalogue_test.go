@@ -366,8 +366,8 @@ func estimateRouter(scopes string) *gin.Engine {
 	r.Use(requestID(), renderErrors())
 	v1 := r.Group("/v1", func(c *gin.Context) {
 		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
-	})
-	registerCatalogue(v1, &authenticator{}, &Deps{BaseURL: testBase})
+	}, authorize())
+	registerCatalogue(v1, &Deps{BaseURL: testBase})
 	return r
 }
 

@@ -109,9 +109,9 @@ func NewRouter(d Deps) *gin.Engine {
 
 	v1 := r.Group("/v1")
 	registerAccount(v1, &d, limits)
-	registerJobs(v1, auth, &d)
+	registerJobs(v1, &d)
 	registerFiles(v1, &d)
-	registerCatalogue(v1, auth, &d)
+	registerCatalogue(v1, &d)
 	r.GET("/files/:blob", blobDownload(&d))
 	if d.Signer != nil {
 		r.GET("/.well-known/jwks.json", func(c *gin.Context) {
