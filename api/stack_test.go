@@ -61,6 +61,9 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.backend == "" {
 		o.backend = testenv.Postgres
 	}
+	if o.admitTimeout == 0 {
+		o.admitTimeout = 30 * time.Second // generous: CI runs packages side by side on two cores
+	}
 	s := &testStack{t: t, db: testenv.DB(t, o.backend), queue: "tq-" + models.NewID("")}
 	bucket := o.bucket
 	if bucket == nil {
