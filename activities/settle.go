@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"go.temporal.io/sdk/activity"
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/models"
@@ -27,10 +28,17 @@ type SettleResult struct {
 // Settle charges the delivered outputs, releases the rest of the hold and
 // writes the terminal state, exactly once per job however often it runs.
 func (a *Activities) Settle(ctx context.Context, in SettleInput) (SettleResult, error) {
-	job, err := models.Settle(ctx, a.DB, in.JobID, models.Settlement{Outcome: in.Outcome, Error: in.Error, Summary: in.Summary}, a.now())
+	job, first, err := models.Settle(ctx, a.DB, in.JobID, models.Settlement{Outcome: in.Outcome, Error: in.Error, Summary: in.Summary}, a.now())
 	if err != nil {
 		return SettleResult{}, fmt.Errorf("settle %s: %w", in.JobID, err)
 	}
+	if !first {
+		return SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil
+	}
+	m := activity.GetMetricsHandler(ctx).WithTags(map[string]string{"task": job.Task, "outcome": in.Outcome})
+	m.Counter("taskplatform_jobs_settled").Inc(1)
+	m.Counter("taskplatform_outputs_delivered").Inc(int64(job.ProgressDone))
+	m.Counter("taskplatform_credits_charged").Inc(job.ChargedCredits)
 	a.Log.Info("job settled", zap.String("job_id", job.ID), zap.String("outcome", in.Outcome), zap.Int("delivered", job.ProgressDone), zap.Int64("charged", job.ChargedCredits))
 	return SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil
 }

@@ -197,10 +197,11 @@ type Settlement struct {
 
 // Settle ends a job exactly once: it charges price × delivered (never above
 // the hold) from batches in expiry order, releases the hold, and writes the
-// terminal state. A second call returns the settled row unchanged.
-func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (*Job, error) {
+// terminal state. A second call returns the settled row unchanged and
+// first false.
+func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (job *Job, first bool, err error) {
 	var out Job
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&out, "id = ?", jobID).Error; err != nil {
 			return fmt.Errorf("read job: %w", err)
 		}
@@ -215,6 +216,7 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 		if out.SettledAt != nil {
 			return nil
 		}
+		first = true
 		var delivered int64
 		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {
 			return err
@@ -245,7 +247,7 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 		}
 		return tx.Take(&out, "id = ?", jobID).Error
 	})
-	return &out, err
+	return &out, first, err
 }
 
 // present says whether a JSON value carries something other than null.

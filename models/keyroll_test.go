@@ -69,7 +69,7 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 		require.NoError(t, models.MarkRunning(ctx, db, job.ID, 1, "rendering", now))
 		_, err = models.AddOutput(ctx, db, &models.File{ID: models.NewID("f_"), UserID: u.ID, JobID: job.ID, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
 		require.NoError(t, err)
-		done, err := models.Settle(ctx, db, job.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		done, _, err := models.Settle(ctx, db, job.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
 		require.NoError(t, err)
 		require.Equal(t, models.OutcomeSucceeded, *done.Outcome)
 		require.Equal(t, int64(2), done.ChargedCredits)

@@ -95,6 +95,7 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 	}
 
 	s.webhooks = workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1
+	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
 	settle, jobErr := s.work(ctx)
 	if temporal.IsCanceledError(jobErr) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
 		settle = s.failure(ctx, models.OutcomeCancelled, apierr.New(apierr.Cancelled, "The job was cancelled."))
@@ -148,6 +149,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		}
 		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.Internal, "The job could not start.")), nil
 	}
+	workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: 0 of %d outputs delivered", plan.Steps))
 	s.emit(ctx, activities.EventStarted, 0)
 	steps := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           stepsQueue,
@@ -170,6 +172,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		switch {
 		case err == nil:
 			delivered++
+			workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", delivered, plan.Steps))
 			s.emit(ctx, activities.EventProgress, i)
 			warnings = append(warnings, out.Warnings...)
 		case errors.As(err, &ae) && ae.Type() == activities.ErrTypeContentRefused:
@@ -208,8 +211,9 @@ func (s *jobState) failure(_ workflow.Context, outcome string, e *apierr.Error) 
 	return activities.SettleInput{JobID: s.in.JobID, Outcome: outcome, Error: body}
 }
 
-// end records the outcome as a search attribute.
+// end records the outcome as a search attribute and the job's details.
 func (s *jobState) end(ctx workflow.Context, res JobResult) (JobResult, error) {
+	workflow.SetCurrentDetails(ctx, fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged))
 	if err := workflow.UpsertTypedSearchAttributes(ctx, AttrOutcome.ValueSet(res.Outcome)); err != nil {
 		return res, err
 	}

@@ -1,0 +1,150 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+// newJob is a job of user u holding hold credits at price per output.
+func newJob(u *models.User, hold, price int64) *models.Job {
+	return &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.generate", Input: "{}",
+		CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: price}
+}
+
+// deliver records outputs 0..n-1 of a job.
+func deliver(t *testing.T, db *gorm.DB, j *models.Job, n int, now time.Time) {
+	for i := range n {
+		_, err := models.AddOutput(context.Background(), db, &models.File{ID: models.NewID(""), UserID: j.UserID, JobID: j.ID, Index: i,
+			MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+		require.NoError(t, err)
+	}
+}
+
+func available(t *testing.T, db *gorm.DB, u *models.User, now time.Time) int64 {
+	n, err := models.Available(context.Background(), db, u.ID, models.CreditService, now)
+	require.NoError(t, err)
+	return n
+}
+
+func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
+	var sum int64
+	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, models.CreditService).
+		Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
+	return sum
+}
+
+func TestAdmitHoldsOnceAndRefusesOverdraft(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
+		require.NoError(t, err)
+
+		j := newJob(u, 6, 2)
+		_, err = models.Admit(ctx, db, j, now)
+		require.NoError(t, err)
+		again := *j
+		_, err = models.Admit(ctx, db, &again, now) // a retried admit of the same job
+		require.NoError(t, err)
+		require.EqualValues(t, 4, available(t, db, u, now), "held once")
+		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
+
+		_, err = models.Admit(ctx, db, newJob(u, 5, 1), now)
+		var refusal *models.AdmitRefusal
+		require.True(t, errors.As(err, &refusal))
+		require.Equal(t, models.AdmitRefusal{Required: 5, Balance: 4}, *refusal)
+		var jobs int64
+		require.NoError(t, db.Model(&models.Job{}).Where("user_id = ?", u.ID).Count(&jobs).Error)
+		require.EqualValues(t, 1, jobs, "a refused admit leaves no job")
+	})
+}
+
+func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	soon, later := now.Add(time.Hour), now.Add(48*time.Hour)
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		never, err := models.Grant(ctx, db, u.ID, models.CreditService, 100, nil, "pack")
+		require.NoError(t, err)
+		late, err := models.Grant(ctx, db, u.ID, models.CreditService, 3, &later, "plan")
+		require.NoError(t, err)
+		early, err := models.Grant(ctx, db, u.ID, models.CreditService, 2, &soon, "promo")
+		require.NoError(t, err)
+
+		j := newJob(u, 8, 2) // four outputs planned
+		_, err = models.Admit(ctx, db, j, now)
+		require.NoError(t, err)
+		deliver(t, db, j, 3, now)
+		deliver(t, db, j, 3, now) // a retried step records nothing new
+
+		done, first, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		require.NoError(t, err)
+		require.True(t, first)
+		require.EqualValues(t, 6, done.ChargedCredits, "price × delivered")
+		require.Equal(t, 3, done.ProgressDone)
+		require.Equal(t, models.LifecycleTerminal, done.Lifecycle)
+
+		_, first, err = models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		require.NoError(t, err)
+		require.False(t, first, "settled exactly once")
+
+		left := map[uint64]int64{}
+		var batches []models.CreditBatch
+		require.NoError(t, db.Where("user_id = ?", u.ID).Find(&batches).Error)
+		for _, b := range batches {
+			left[b.ID] = b.Remaining
+		}
+		require.Equal(t, map[uint64]int64{early.ID: 0, late.ID: 0, never.ID: 99}, left, "soonest expiry spent first, never-expiring last")
+		require.EqualValues(t, 105-6, available(t, db, u, now))
+		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u), "the ledger explains the balance")
+	})
+}
+
+func TestSettleNeverChargesAboveTheHold(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 50, nil, "test")
+		require.NoError(t, err)
+		j := newJob(u, 4, 2)
+		_, err = models.Admit(ctx, db, j, now)
+		require.NoError(t, err)
+		deliver(t, db, j, 5, now)
+		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		require.NoError(t, err)
+		require.EqualValues(t, 4, done.ChargedCredits)
+		require.EqualValues(t, 46, available(t, db, u, now))
+	})
+}
+
+func TestSettleFailedJobReleasesEverything(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 20, nil, "test")
+		require.NoError(t, err)
+		j := newJob(u, 10, 5)
+		_, err = models.Admit(ctx, db, j, now)
+		require.NoError(t, err)
+		require.EqualValues(t, 10, available(t, db, u, now))
+		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)}, now)
+		require.NoError(t, err)
+		require.EqualValues(t, 0, done.ChargedCredits)
+		require.Equal(t, models.OutcomeFailed, *done.Outcome)
+		require.JSONEq(t, `{"code":"processing_failed"}`, *done.Error)
+		require.EqualValues(t, 20, available(t, db, u, now))
+		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
+	})
+}
