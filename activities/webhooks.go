@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -163,7 +164,12 @@ func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att 
 	case final:
 		status = "failed"
 	}
-	if err := models.RecordAttempt(ctx, a.DB, d.ID, att, status, nil); err != nil {
+	var next *time.Time
+	if status == "pending" {
+		at := att.At.Add(nextRetry(activity.GetInfo(ctx)))
+		next = &at
+	}
+	if err := models.RecordAttempt(ctx, a.DB, d.ID, att, status, next); err != nil {
 		return fmt.Errorf("record attempt: %w", err)
 	}
 	if d.EndpointID != "" && (ok || final) {
@@ -181,6 +187,24 @@ func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att 
 		return temporal.NewNonRetryableApplicationError(msg, ErrTypeWebhookRejected, nil)
 	}
 	return temporal.NewApplicationError(msg, "webhook_retry")
+}
+
+// nextRetry is how long the retry policy waits after this attempt, for the
+// delivery log's next attempt time.
+func nextRetry(info activity.Info) time.Duration {
+	p := info.RetryPolicy
+	if p == nil || p.InitialInterval <= 0 {
+		return 0
+	}
+	coef := p.BackoffCoefficient
+	if coef < 1 {
+		coef = 2
+	}
+	d := float64(p.InitialInterval) * math.Pow(coef, float64(info.Attempt-1))
+	if p.MaximumInterval > 0 {
+		d = math.Min(d, float64(p.MaximumInterval))
+	}
+	return time.Duration(d)
 }
 
 // eventBody is the public event body; terminal events carry the result or

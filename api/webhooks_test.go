@@ -147,6 +147,11 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 		rcv := newReceiver(t, http.StatusServiceUnavailable)
 		s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 		s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL), pattern(1))
+		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
+		require.Eventually(t, func() bool {
+			row, err := models.DeliveryByID(context.Background(), s.db, rcv.deliveries()[0].header.Get("X-Service-Request-Id"))
+			return err == nil && row.Attempts == 1 && row.NextAttemptAt != nil
+		}, 5*time.Second, 20*time.Millisecond, "the log says when the next attempt comes")
 		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 2 }, 30*time.Second, 50*time.Millisecond)
 		first, second := rcv.deliveries()[0], rcv.deliveries()[1]
 		require.Equal(t, first.header.Get("X-Service-Request-Id"), second.header.Get("X-Service-Request-Id"), "a retry keeps the delivery id")
