@@ -4,6 +4,7 @@ package worker
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -16,7 +17,9 @@ import (
 
 // Options tune a worker.
 type Options struct {
-	// MaxConcurrentSteps bounds the task steps run at once (0: SDK default).
+	// MaxConcurrentSteps bounds the task steps run at once; 0 means two per
+	// CPU, as steps render images. Steps beyond it wait in the queue, where
+	// their start deadline runs.
 	MaxConcurrentSteps int
 	// NoSteps runs workflows, holds and settlements but polls no task
 	// steps (tests of the start deadline use it).
@@ -40,6 +43,9 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	}
 	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64})}
 	Register(w.jobs, acts)
+	if o.MaxConcurrentSteps <= 0 {
+		o.MaxConcurrentSteps = 2 * runtime.NumCPU()
+	}
 	if !o.NoSteps {
 		w.steps = sdkworker.New(c, workflows.StepsQueue(queue), sdkworker.Options{
 			MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
