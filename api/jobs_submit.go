@@ -137,7 +137,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	normalized, _ := json.Marshal(input)
 	in := workflows.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
-		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: versionOf(c)}
+		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}
 
 	fresh := true
 	if opts.idemKey != "" {
