@@ -46,5 +46,6 @@ func StartTemporal() (*testsuite.DevServer, error) {
 		LogLevel:         "error",
 		ClientOptions:    &client.Options{Namespace: "default"},
 		SearchAttributes: temporal.NewSearchAttributes(attrs...),
+		ExtraArgs:        []string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1", "--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"},
 	})
 }
