@@ -18,6 +18,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
 )
 
 const adminUsage = `usage:
@@ -46,7 +47,7 @@ func runAdmin(ctx context.Context, cfg config, args []string) int {
 	}
 	if err == nil {
 		var line string
-		line, err = admin(ctx, db, args[0]+" "+args[1], args[2:], os.Stderr)
+		line, err = admin(ctx, db, cfg.AllowPrivateURLs, args[0]+" "+args[1], args[2:], os.Stderr)
 		if err == nil {
 			fmt.Println(line)
 			return 0
@@ -78,8 +79,9 @@ func parseTime(s string) (*time.Time, error) {
 	return &t, nil
 }
 
-// admin runs one command and returns the line to print.
-func admin(ctx context.Context, db *gorm.DB, cmd string, args []string, stderr io.Writer) (string, error) {
+// admin runs one command and returns the line to print. allowPrivate lets
+// webhook URLs name private addresses (TP_ALLOW_PRIVATE_URLS, dev/test).
+func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args []string, stderr io.Writer) (string, error) {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	email := fs.String("email", "", "account email")
@@ -183,6 +185,9 @@ func admin(ctx context.Context, db *gorm.DB, cmd string, args []string, stderr i
 	case "webhook add":
 		if err := validation.Validate(*url, validation.Required, is.URL); err != nil || !strings.HasPrefix(*url, "https://") {
 			return "", &usageError{"--url must be an https:// URL"}
+		}
+		if err := outbound.CheckURL(ctx, *url, allowPrivate); err != nil {
+			return "", &usageError{"--url must resolve to public addresses only (" + err.Error() + ")"}
 		}
 		u, err := models.UserByEmail(ctx, db, *user)
 		if err != nil {

@@ -21,7 +21,7 @@ func runAdminLine(t *testing.T, db *gorm.DB, line string) (string, error) {
 	t.Helper()
 	f := strings.Fields(line)
 	require.GreaterOrEqual(t, len(f), 2, "admin needs a command")
-	return admin(context.Background(), db, f[0]+" "+f[1], f[2:], io.Discard)
+	return admin(context.Background(), db, false, f[0]+" "+f[1], f[2:], io.Discard)
 }
 
 // adminOK runs a command that must succeed and print one line.
@@ -82,12 +82,12 @@ func TestAdminCommands(t *testing.T) {
 		require.ErrorIs(t, err, models.ErrKeyInvalid)
 
 		// webhook add prints the endpoint id.
-		out = adminOK(t, db, "webhook add --user ops@example.com --url https://hooks.example.com/tp --events job.succeeded")
+		out = adminOK(t, db, "webhook add --user ops@example.com --url https://93.184.216.34/tp --events job.succeeded")
 		require.True(t, strings.HasPrefix(out, "whe_"), "endpoint id: %q", out)
 		var ep models.WebhookEndpoint
 		require.NoError(t, db.Take(&ep, "id = ?", out).Error)
 		require.Equal(t, u.ID, ep.UserID)
-		require.Equal(t, "https://hooks.example.com/tp", ep.URL)
+		require.Equal(t, "https://93.184.216.34/tp", ep.URL)
 		require.Equal(t, "job.succeeded", ep.Events)
 	})
 }
@@ -117,6 +117,8 @@ func TestAdminBadInput(t *testing.T) {
 		{"key revoke without key id", "key revoke"},
 		{"webhook add http url", "webhook add --user a@example.com --url http://hooks.example.com"},
 		{"webhook add not a url", "webhook add --user a@example.com --url nope"},
+		{"webhook add private address", "webhook add --user a@example.com --url https://10.1.2.3/hook"},
+		{"webhook add loopback", "webhook add --user a@example.com --url https://127.0.0.1:8443/hook"},
 		{"webhook add without user", "webhook add --url https://hooks.example.com"},
 		{"unknown command", "user delete --email a@example.com"},
 	}
@@ -143,7 +145,7 @@ func TestAdminErrors(t *testing.T) {
 		{"key for unknown user", "key create --user nobody@example.com", true},
 		{"roll unknown key", "key roll --key-id key_unknown --grace-period-seconds 0", true},
 		{"revoke unknown key", "key revoke --key-id key_unknown", true},
-		{"webhook for unknown user", "webhook add --user nobody@example.com --url https://hooks.example.com", true},
+		{"webhook for unknown user", "webhook add --user nobody@example.com --url https://93.184.216.34/hook", true},
 		{"duplicate user", "user create --email a@example.com", false},
 	}
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
