@@ -246,3 +246,18 @@ func orNull(s string) string {
 	}
 	return s
 }
+
+// EventPing is the signed test event an endpoint can be sent.
+const EventPing = "ping"
+
+// NewPing is the delivery of a ping event to an endpoint: the same signed
+// request as a job event, with a body that names the endpoint.
+func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
+	eventID := stableID("evt_", ep.ID, EventPing, now.Format(time.RFC3339Nano))
+	body, err := json.Marshal(map[string]any{"id": eventID, "occurred_at": now.UTC(), "event": EventPing, "api_version": apiVersion, "endpoint_id": ep.ID})
+	if err != nil {
+		return nil, err
+	}
+	return &models.WebhookDelivery{ID: stableID("whd_", eventID, ep.ID), EventID: eventID, UserID: ep.UserID, EndpointID: ep.ID,
+		URL: ep.URL, Event: EventPing, Body: string(body), Status: models.DeliveryPending}, nil
+}

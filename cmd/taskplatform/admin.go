@@ -28,6 +28,7 @@ const adminUsage = `usage:
   taskplatform admin key roll --key-id key_… --grace-period-seconds N
   taskplatform admin key revoke --key-id key_…
   taskplatform admin webhook add --user E --url U [--events e1,e2]
+  taskplatform admin webhook ping --endpoint-id whe_…   (a signed test event, through the running worker)
 Each prints one line on stdout: the id or the key.`
 
 // runAdmin runs one admin command against the same database as the server.
@@ -47,7 +48,11 @@ func runAdmin(ctx context.Context, cfg config, args []string) int {
 	}
 	if err == nil {
 		var line string
-		line, err = admin(ctx, db, cfg.AllowPrivateURLs, args[0]+" "+args[1], args[2:], os.Stderr)
+		if args[0]+" "+args[1] == "webhook ping" {
+			line, err = adminPing(ctx, cfg, db, args[2:], os.Stderr)
+		} else {
+			line, err = admin(ctx, db, cfg.AllowPrivateURLs, args[0]+" "+args[1], args[2:], os.Stderr)
+		}
 		if err == nil {
 			fmt.Println(line)
 			return 0

@@ -50,6 +50,8 @@ type devProcess struct {
 	base    string
 	uiBase  string
 	dataDir string
+	// temporalPort is the dev server's frontend port.
+	temporalPort string
 }
 
 var (
@@ -76,7 +78,7 @@ func startDev(t *testing.T, dataDir, cli string, extraEnv ...string) *devProcess
 		cli, err = testenv.TemporalCLI()
 		require.NoError(t, err)
 	}
-	d := &devProcess{out: &syncBuffer{}, done: make(chan struct{}), dataDir: dataDir,
+	d := &devProcess{out: &syncBuffer{}, done: make(chan struct{}), dataDir: dataDir, temporalPort: strconv.Itoa(tport),
 		base:   "http://127.0.0.1:" + strconv.Itoa(httpPort),
 		uiBase: "http://127.0.0.1:" + strconv.Itoa(uiPort)}
 	d.cmd = exec.Command(binary, "dev")

@@ -72,4 +72,19 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	var ev map[string]any
 	require.NoError(t, json.Unmarshal(raw[0], &ev))
 	require.Equal(t, "job.succeeded", ev["event"])
+
+	ping := runBinary(t, []string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort}, "admin", "webhook", "ping", "--endpoint-id", strings.TrimSpace(add.stdout))
+	require.Zero(t, ping.code, "stderr: %s", ping.stderr)
+	require.Regexp(t, `^whd_\S+\n$`, ping.stdout)
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) == 2
+	}, 30*time.Second, 100*time.Millisecond, "the endpoint gets the ping")
+	h = got[1].Header
+	require.Equal(t, strings.TrimSpace(ping.stdout), h.Get("X-Service-Request-Id"))
+	require.NoError(t, signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
+		h.Get("X-Service-Signature"), raw[1], time.Now(), 5*time.Minute))
+	require.NoError(t, json.Unmarshal(raw[1], &ev))
+	require.Equal(t, "ping", ev["event"])
 }
