@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -25,4 +26,17 @@ func SubscribedEvents(ctx context.Context, db *gorm.DB, userID uint64) ([]string
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// EnableEndpoint re-enables an endpoint and resets its failure count.
+func EnableEndpoint(ctx context.Context, db *gorm.DB, id string) error {
+	res := db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("id = ?", id).
+		Updates(map[string]any{"disabled": false, "disabled_reason": "", "failures": 0})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("endpoint %s: %w", id, ErrNotFound)
+	}
+	return nil
 }

@@ -28,7 +28,9 @@ const adminUsage = `usage:
   taskplatform admin key roll --key-id key_… --grace-period-seconds N
   taskplatform admin key revoke --key-id key_…
   taskplatform admin webhook add --user E --url U [--events e1,e2]
-  taskplatform admin webhook ping --endpoint-id whe_…   (a signed test event, through the running worker)
+  taskplatform admin webhook ping --endpoint-id whe_…        (a signed test event, through the running workers)
+  taskplatform admin webhook replay --delivery-id whd_…      (the stored body again: new delivery id, same event id)
+  taskplatform admin webhook enable --endpoint-id whe_…      (re-enable; resets the failure count)
 Each prints one line on stdout: the id or the key.`
 
 // runAdmin runs one admin command against the same database as the server.
@@ -48,8 +50,8 @@ func runAdmin(ctx context.Context, cfg config, args []string) int {
 	}
 	if err == nil {
 		var line string
-		if args[0]+" "+args[1] == "webhook ping" {
-			line, err = adminPing(ctx, cfg, db, args[2:], os.Stderr)
+		if cmd := args[0] + " " + args[1]; cmd == "webhook ping" || cmd == "webhook replay" {
+			line, err = adminDeliver(ctx, cfg, db, cmd, args[2:], os.Stderr)
 		} else {
 			line, err = admin(ctx, db, cfg.AllowPrivateURLs, args[0]+" "+args[1], args[2:], os.Stderr)
 		}
@@ -97,6 +99,7 @@ func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args
 	expires := fs.String("expires-at", "", "RFC 3339 time")
 	scopes := fs.String("scopes", "", "comma-separated scopes")
 	keyID := fs.String("key-id", "", "key id")
+	endpointID := fs.String("endpoint-id", "", "webhook endpoint id")
 	grace := fs.Int64("grace-period-seconds", 0, "seconds the old key stays valid")
 	url := fs.String("url", "", "webhook URL")
 	events := fs.String("events", "job.succeeded,job.failed,job.cancelled", "comma-separated events")
@@ -187,6 +190,11 @@ func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args
 			return "", err
 		}
 		return *keyID, nil
+	case "webhook enable":
+		if *endpointID == "" {
+			return "", &usageError{"--endpoint-id is required"}
+		}
+		return *endpointID, models.EnableEndpoint(ctx, db, *endpointID)
 	case "webhook add":
 		if err := validation.Validate(*url, validation.Required, is.URL); err != nil || !strings.HasPrefix(*url, "https://") {
 			return "", &usageError{"--url must be an https:// URL"}

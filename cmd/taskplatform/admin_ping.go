@@ -19,32 +19,22 @@ import (
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
-// adminPing sends a signed ping event to an endpoint: the delivery is
-// recorded and handed to a WebhookDeliveryWorkflow on the running workers,
-// so it is signed, retried and logged like any event. It prints the
-// delivery id.
-func adminPing(ctx context.Context, cfg config, db *gorm.DB, args []string, stderr io.Writer) (string, error) {
-	fs := flag.NewFlagSet("webhook ping", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	id := fs.String("endpoint-id", "", "endpoint id (whe_…)")
-	if err := fs.Parse(args); err != nil || *id == "" || fs.NArg() > 0 {
-		return "", &usageError{"webhook ping needs --endpoint-id whe_…"}
+// adminDeliver runs the admin commands that send a delivery through the
+// running workers: ping (a signed test event to an endpoint) and replay (a
+// stored body again, as a new delivery with the same event id). The
+// delivery is recorded and handed to a WebhookDeliveryWorkflow, so it is
+// signed, retried and logged like any event. It prints the delivery id.
+func adminDeliver(ctx context.Context, cfg config, db *gorm.DB, cmd string, args []string, stderr io.Writer) (string, error) {
+	var (
+		d   *models.WebhookDelivery
+		err error
+	)
+	switch cmd {
+	case "webhook ping":
+		d, err = pingDelivery(ctx, db, args, stderr)
+	default:
+		d, err = replayDelivery(ctx, db, args, stderr)
 	}
-	var ep models.WebhookEndpoint
-	if err := db.WithContext(ctx).Take(&ep, "id = ?", *id).Error; errors.Is(err, gorm.ErrRecordNotFound) {
-		return "", fmt.Errorf("endpoint %s: %w", *id, models.ErrNotFound)
-	} else if err != nil {
-		return "", err
-	}
-	u, err := models.UserByID(ctx, db, ep.UserID)
-	if err != nil {
-		return "", err
-	}
-	version := u.ServiceVersion
-	if version == "" {
-		version = api.CurrentVersion
-	}
-	d, err := activities.NewPing(&ep, time.Now(), version)
 	if err != nil {
 		return "", err
 	}
@@ -56,10 +46,52 @@ func adminPing(ctx context.Context, cfg config, db *gorm.DB, args []string, stde
 	if err := models.CreateDelivery(ctx, db, d); err != nil {
 		return "", err
 	}
-	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: workflows.TaskQueue, StaticSummary: "ping of " + ep.ID},
-		workflows.WebhookDeliveryWorkflow, workflows.WebhookDeliveryInput{DeliveryID: d.ID, Event: activities.EventPing})
+	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: workflows.TaskQueue, StaticSummary: d.Event + " (" + cmd + ")"},
+		workflows.WebhookDeliveryWorkflow, workflows.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event})
 	if err != nil {
 		return "", fmt.Errorf("start the delivery: %w", err)
 	}
 	return d.ID, nil
+}
+
+// replayDelivery is a new delivery of a stored one: same body, same event
+// id, same receiver, its own delivery id.
+func replayDelivery(ctx context.Context, db *gorm.DB, args []string, stderr io.Writer) (*models.WebhookDelivery, error) {
+	fs := flag.NewFlagSet("webhook replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	id := fs.String("delivery-id", "", "delivery id (whd_…)")
+	if err := fs.Parse(args); err != nil || *id == "" || fs.NArg() > 0 {
+		return nil, &usageError{"webhook replay needs --delivery-id whd_…"}
+	}
+	old, err := models.DeliveryByID(ctx, db, *id)
+	if err != nil {
+		return nil, err
+	}
+	return &models.WebhookDelivery{ID: models.NewID("whd_"), EventID: old.EventID, UserID: old.UserID, EndpointID: old.EndpointID,
+		URL: old.URL, Event: old.Event, JobID: old.JobID, Body: old.Body, Status: models.DeliveryPending}, nil
+}
+
+// pingDelivery is a ping event to an endpoint.
+func pingDelivery(ctx context.Context, db *gorm.DB, args []string, stderr io.Writer) (*models.WebhookDelivery, error) {
+	fs := flag.NewFlagSet("webhook ping", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	id := fs.String("endpoint-id", "", "endpoint id (whe_…)")
+	if err := fs.Parse(args); err != nil || *id == "" || fs.NArg() > 0 {
+		return nil, &usageError{"webhook ping needs --endpoint-id whe_…"}
+	}
+	var ep models.WebhookEndpoint
+	if err := db.WithContext(ctx).Take(&ep, "id = ?", *id).Error; errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("endpoint %s: %w", *id, models.ErrNotFound)
+	} else if err != nil {
+		return nil, err
+	}
+	u, err := models.UserByID(ctx, db, ep.UserID)
+	if err != nil {
+		return nil, err
+	}
+	version := u.ServiceVersion
+	if version == "" {
+		version = api.CurrentVersion
+	}
+	return activities.NewPing(&ep, time.Now(), version)
 }

@@ -165,3 +165,26 @@ func TestAdminErrors(t *testing.T) {
 		}
 	})
 }
+
+func TestAdminWebhookEnable(t *testing.T) {
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u, err := models.CreateUser(context.Background(), db, "hooks@example.com", "")
+		require.NoError(t, err)
+		ep := models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: "https://93.184.216.34/h", Events: "job.succeeded",
+			Disabled: true, DisabledReason: "20 consecutive failed deliveries", Failures: 20}
+		require.NoError(t, db.Create(&ep).Error)
+
+		require.Equal(t, ep.ID, adminOK(t, db, "webhook enable --endpoint-id "+ep.ID))
+		var got models.WebhookEndpoint
+		require.NoError(t, db.Take(&got, "id = ?", ep.ID).Error)
+		require.False(t, got.Disabled)
+		require.Empty(t, got.DisabledReason)
+		require.Zero(t, got.Failures, "re-enabling resets the failure count")
+
+		_, err = runAdminLine(t, db, "webhook enable --endpoint-id whe_nope")
+		require.ErrorIs(t, err, models.ErrNotFound)
+		_, err = runAdminLine(t, db, "webhook enable")
+		var usage *usageError
+		require.ErrorAs(t, err, &usage)
+	})
+}

@@ -87,4 +87,16 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 		h.Get("X-Service-Signature"), raw[1], time.Now(), 5*time.Minute))
 	require.NoError(t, json.Unmarshal(raw[1], &ev))
 	require.Equal(t, "ping", ev["event"])
+
+	first := got[0].Header.Get("X-Service-Request-Id")
+	replay := runBinary(t, []string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort}, "admin", "webhook", "replay", "--delivery-id", first)
+	require.Zero(t, replay.code, "stderr: %s", replay.stderr)
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) == 3
+	}, 30*time.Second, 100*time.Millisecond, "the replay arrives")
+	require.Equal(t, strings.TrimSpace(replay.stdout), got[2].Header.Get("X-Service-Request-Id"), "a replay has its own delivery id")
+	require.NotEqual(t, first, got[2].Header.Get("X-Service-Request-Id"))
+	require.Equal(t, raw[0], raw[2], "the stored body, same event id")
 }
