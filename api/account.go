@@ -39,7 +39,7 @@ func sessionOnly(c *gin.Context) { fail(c, apierr.New(apierr.SessionRequired, ""
 // balance answers GET /v1/account/balance.
 func (h *accountHandlers) balance(c *gin.Context) {
 	now := h.now()
-	bals, err := models.Balances(c, h.db, identityOf(c).user.ID, now)
+	bals, err := models.Balances(c.Request.Context(), h.db, identityOf(c).user.ID, now)
 	if err != nil {
 		fail(c, err)
 		return

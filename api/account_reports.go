@@ -73,7 +73,7 @@ func (h *accountHandlers) usage(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, err := models.Usage(c, h.db, identityOf(c).user.ID, start, end)
+	rows, err := models.Usage(c.Request.Context(), h.db, identityOf(c).user.ID, start, end)
 	if err != nil {
 		fail(c, err)
 		return
@@ -123,7 +123,7 @@ func (h *accountHandlers) requests(c *gin.Context) {
 			return
 		}
 	}
-	page, err := models.ListRequests(c, h.db, identityOf(c).user.ID, f, after, limit)
+	page, err := models.ListRequests(c.Request.Context(), h.db, identityOf(c).user.ID, f, after, limit)
 	if err != nil {
 		fail(c, err)
 		return
@@ -157,7 +157,7 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, err := models.Metrics(c, h.db, models.MetricsQuery{UserID: identityOf(c).user.ID, GroupBy: groupBy, Start: start, End: end, CallsFrom: asOf.Add(-callWindow)})
+	rows, err := models.Metrics(c.Request.Context(), h.db, models.MetricsQuery{UserID: identityOf(c).user.ID, GroupBy: groupBy, Start: start, End: end, CallsFrom: asOf.Add(-callWindow)})
 	if err != nil {
 		fail(c, err)
 		return

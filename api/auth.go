@@ -93,7 +93,7 @@ func (a *authenticator) identify() gin.HandlerFunc {
 			fail(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
 			return
 		}
-		key, user, err := models.SecretKeyAuth(c, a.db, secret, a.now())
+		key, user, err := models.SecretKeyAuth(c.Request.Context(), a.db, secret, a.now())
 		if errors.Is(err, models.ErrKeyInvalid) {
 			fail(c, apierr.New(apierr.InvalidAPIKey, ""))
 			return

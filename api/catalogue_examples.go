@@ -50,7 +50,7 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 	}
 	items := make([]exampleView, 0, len(d.Examples))
 	for i, ex := range d.Examples {
-		outs, err := d.ExampleOutputs(c, i)
+		outs, err := d.ExampleOutputs(c.Request.Context(), i)
 		if err != nil {
 			fail(c, err)
 			return
@@ -103,7 +103,7 @@ func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 		if ex.Name != c.Param("example") {
 			continue
 		}
-		outs, err := d.ExampleOutputs(c, i)
+		outs, err := d.ExampleOutputs(c.Request.Context(), i)
 		if err != nil {
 			fail(c, err)
 			return

@@ -95,7 +95,7 @@ func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, erro
 	if kind != kindArt && kind != kindFile {
 		return nil, errNoSuchHandle
 	}
-	f, err := models.UserFile(c, h.db, identityOf(c).user.ID, id)
+	f, err := models.UserFile(c.Request.Context(), h.db, identityOf(c).user.ID, id)
 	if errors.Is(err, models.ErrNotFound) || (err == nil && (f.JobID != "") != (kind == kindArt)) {
 		return nil, errNoSuchHandle
 	}
@@ -140,7 +140,7 @@ func (h *fileHandlers) delete(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if err := h.db.WithContext(c).Delete(f).Error; err != nil {
+	if err := h.db.WithContext(c.Request.Context()).Delete(f).Error; err != nil {
 		fail(c, err)
 		return
 	}

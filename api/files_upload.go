@@ -63,7 +63,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 	done := false
 	defer func() {
 		if stored && !done {
-			_ = h.blob.Delete(context.WithoutCancel(c), f.BlobKey)
+			_ = h.blob.Delete(context.WithoutCancel(c.Request.Context()), f.BlobKey)
 		}
 	}()
 	for {
@@ -110,7 +110,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 		fail(c, apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"))
 		return
 	}
-	if err := models.CreateUpload(c, h.db, &f, h.now()); err != nil {
+	if err := models.CreateUpload(c.Request.Context(), h.db, &f, h.now()); err != nil {
 		fail(c, err)
 		return
 	}
@@ -142,7 +142,7 @@ func (h *fileHandlers) store(c *gin.Context, key string, r io.Reader) (string, i
 	if h.blob == nil {
 		return "", 0, errors.New("upload: no blob store configured")
 	}
-	ctx, cancel := context.WithCancel(c)
+	ctx, cancel := context.WithCancel(c.Request.Context())
 	defer cancel()
 	w, err := h.blob.NewWriter(ctx, key, &blob.WriterOptions{ContentType: media})
 	if err != nil {
@@ -299,7 +299,7 @@ func (h *fileHandlers) register(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, created, err := models.RegisterURL(c, h.db, &models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
+	f, created, err := models.RegisterURL(c.Request.Context(), h.db, &models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
 		ExternalID: ext, Data: "null"}, h.now())
 	if err != nil {
 		fail(c, err)
@@ -318,7 +318,7 @@ func (h *fileHandlers) checkSourceURL(c *gin.Context, src string) error {
 	if len(src) > maxSourceURL {
 		return apierr.Newf(apierr.InvalidRequest, "url is at most %d bytes.", maxSourceURL).WithField("url")
 	}
-	err := outbound.CheckURL(c, src, h.allowPrivate)
+	err := outbound.CheckURL(c.Request.Context(), src, h.allowPrivate)
 	switch {
 	case err == nil:
 		return nil

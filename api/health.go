@@ -23,7 +23,7 @@ func (h *health) live(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "o
 // ready answers 200 when the database and Temporal both answer, else 503
 // naming what is down.
 func (h *health) ready(c *gin.Context) {
-	ctx, cancel := context.WithTimeout(c, 3*time.Second)
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
 	defer cancel()
 	checks := gin.H{"database": "ok", "temporal": "ok"}
 	ok := true

@@ -78,7 +78,7 @@ func (h *jobHandlers) view(j *models.Job) jobView {
 func (h *jobHandlers) handleView(j *models.Job) jobView { return h.view(j) }
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
-	j, err := models.JobByID(c, h.d.DB, identityOf(c).user.ID, c.Param("id"))
+	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("id"))
 	if errors.Is(err, models.ErrNotFound) {
 		fail(c, apierr.New(apierr.JobNotFound, ""))
 		return nil, false
@@ -148,10 +148,10 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 		fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
 		return
 	}
-	err := h.d.Temporal.CancelWorkflow(c, j.ID, "")
+	err := h.d.Temporal.CancelWorkflow(c.Request.Context(), j.ID, "")
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) {
-		if fresh, ferr := models.JobByID(c, h.d.DB, j.UserID, j.ID); ferr == nil && fresh.Lifecycle == models.LifecycleTerminal {
+		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil && fresh.Lifecycle == models.LifecycleTerminal {
 			fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
 			return
 		}
@@ -197,7 +197,7 @@ func (h *jobHandlers) list(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	page, err := models.ListJobs(c, h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), after, limit)
+	page, err := models.ListJobs(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), after, limit)
 	if err != nil {
 		fail(c, err)
 		return

@@ -80,7 +80,7 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 			return
 		}
 	}
-	files, more, err := models.JobFiles(c, h.d.DB, j.ID, after, limit)
+	files, more, err := models.JobFiles(c.Request.Context(), h.d.DB, j.ID, after, limit)
 	if err != nil {
 		fail(c, err)
 		return
@@ -104,7 +104,7 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		name := c.Param("blob")
 		id := strings.TrimSuffix(name, path.Ext(name))
-		f, err := models.FileByID(c, d.DB, id)
+		f, err := models.FileByID(c.Request.Context(), d.DB, id)
 		if errors.Is(err, models.ErrNotFound) || (err == nil && f.BlobKey == "") {
 			// A registered URL keeps no bytes here: its url is its source.
 			fail(c, apierr.New(apierr.FileNotFound, ""))
@@ -114,7 +114,7 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 			fail(c, err)
 			return
 		}
-		r, err := d.Blob.NewReader(c, f.BlobKey, nil)
+		r, err := d.Blob.NewReader(c.Request.Context(), f.BlobKey, nil)
 		if gcerrors.Code(err) == gcerrors.NotFound {
 			fail(c, apierr.New(apierr.FileNotFound, ""))
 			return

@@ -114,7 +114,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		return
 	}
 	if opts.webhookURL != "" {
-		if err := outbound.CheckURL(c, opts.webhookURL, h.d.AllowPrivateURLs); err != nil {
+		if err := outbound.CheckURL(c.Request.Context(), opts.webhookURL, h.d.AllowPrivateURLs); err != nil {
 			fail(c, apierr.New(apierr.InvalidRequest, "webhook_url must be an https:// address that resolves to a public address.").WithField("webhook_url"))
 			return
 		}
@@ -142,7 +142,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	fresh := true
 	if opts.idemKey != "" {
 		sum := sha256.Sum256([]byte(def.Name + "\x00" + string(normalized) + "\x00" + strconv.Itoa(opts.startTimeout) + "\x00" + opts.webhookURL))
-		claim, err := models.ClaimKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey, hex.EncodeToString(sum[:]), in.JobID, h.d.AdmitTimeout+5*time.Second, h.d.now())
+		claim, err := models.ClaimKey(c.Request.Context(), h.d.DB, id.user.ID, opSubmit, opts.idemKey, hex.EncodeToString(sum[:]), in.JobID, h.d.AdmitTimeout+5*time.Second, h.d.now())
 		if err != nil {
 			fail(c, err)
 			return
@@ -170,7 +170,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	}
 	if !admit.Admitted {
 		if opts.idemKey != "" {
-			if err := models.ReleaseKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey); err != nil {
+			if err := models.ReleaseKey(c.Request.Context(), h.d.DB, id.user.ID, opSubmit, opts.idemKey); err != nil {
 				logger(c).Error("release idempotency key", zap.Error(err))
 			}
 		}
@@ -182,7 +182,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		if t := lim.IdempotencyKey.TTLSeconds; t != nil {
 			ttl = time.Duration(*t) * time.Second
 		}
-		if err := models.CompleteKey(c, h.d.DB, id.user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
+		if err := models.CompleteKey(c.Request.Context(), h.d.DB, id.user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
 			logger(c).Error("complete idempotency key", zap.Error(err))
 		}
 	}
@@ -206,7 +206,7 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 		}
 		if tasks.IsHandle(ref) {
 			kind, id, _ := strings.Cut(ref, ":")
-			f, err := models.FileByID(c, h.d.DB, id)
+			f, err := models.FileByID(c.Request.Context(), h.d.DB, id)
 			if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
 				return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(field)
 			}
@@ -215,7 +215,7 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 			}
 			continue
 		}
-		err := outbound.CheckURL(c, ref, h.d.AllowPrivateURLs)
+		err := outbound.CheckURL(c.Request.Context(), ref, h.d.AllowPrivateURLs)
 		switch {
 		case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
 			return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(field)
@@ -229,7 +229,7 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 // admit starts the job workflow with the admit update and waits, bounded,
 // for the hold.
 func (h *jobHandlers) admit(c *gin.Context, in workflows.JobInput) (workflows.AdmitResult, error) {
-	ctx, cancel := context.WithTimeout(c, h.d.AdmitTimeout)
+	ctx, cancel := context.WithTimeout(c.Request.Context(), h.d.AdmitTimeout)
 	defer cancel()
 	start := h.d.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
 		ID: in.JobID, TaskQueue: h.d.TaskQueue, WorkflowIDConflictPolicy: conflictUseExisting,
@@ -254,7 +254,7 @@ func (h *jobHandlers) admit(c *gin.Context, in workflows.JobInput) (workflows.Ad
 // answerExisting answers the handle of an admitted job, or its outcome when
 // the caller asked to wait and the job ends in time.
 func (h *jobHandlers) answerExisting(c *gin.Context, jobID string, opts submitOptions) {
-	job, err := models.JobByID(c, h.d.DB, identityOf(c).user.ID, jobID)
+	job, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, jobID)
 	if err != nil {
 		fail(c, err)
 		return
@@ -284,10 +284,10 @@ func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOpti
 
 // waitFor blocks until the job's workflow ends or d passes, then rereads the job.
 func (h *jobHandlers) waitFor(c *gin.Context, job *models.Job, d time.Duration) *models.Job {
-	ctx, cancel := context.WithTimeout(c, d)
+	ctx, cancel := context.WithTimeout(c.Request.Context(), d)
 	defer cancel()
 	_ = h.d.Temporal.GetWorkflow(ctx, job.ID, "").Get(ctx, nil)
-	if fresh, err := models.JobByID(c, h.d.DB, job.UserID, job.ID); err == nil {
+	if fresh, err := models.JobByID(c.Request.Context(), h.d.DB, job.UserID, job.ID); err == nil {
 		return fresh
 	}
 	return job

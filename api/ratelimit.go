@@ -61,7 +61,7 @@ func (l *limiter) middleware() gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		hit, err := models.HitRate(c, l.db, subject, l.window)
+		hit, err := models.HitRate(c.Request.Context(), l.db, subject, l.window)
 		if err != nil {
 			logger(c).Warn("rate limit not counted", zap.Error(err))
 			c.Next()
@@ -87,7 +87,7 @@ func (l *limiter) maybePrune(c *gin.Context) {
 	if now < next || !l.nextPrune.CompareAndSwap(next, now+int64(l.window)) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 5*time.Second)
 	defer cancel()
 	if _, err := models.PruneRateWindows(ctx, l.db, l.window); err != nil {
 		logger(c).Warn("prune rate windows", zap.Error(err))

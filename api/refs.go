@@ -94,7 +94,7 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	items := make([]refItem, 0, rq.limit)
 	var next *models.Position
 	if kind == kindArt || kind == kindFile {
-		page, err := models.ListFiles(c, h.db, models.FileQuery{UserID: identityOf(c).user.ID, Outputs: kind == kindArt, Text: rq.q, After: rq.after, Limit: rq.limit})
+		page, err := models.ListFiles(c.Request.Context(), h.db, models.FileQuery{UserID: identityOf(c).user.ID, Outputs: kind == kindArt, Text: rq.q, After: rq.after, Limit: rq.limit})
 		if err != nil {
 			fail(c, err)
 			return

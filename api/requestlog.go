@@ -163,7 +163,7 @@ func recordRequests(d *Deps) gin.HandlerFunc {
 			d.RequestLog.Record(row)
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(c), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 5*time.Second)
 		defer cancel()
 		if err := models.InsertRequestLogs(ctx, d.DB, []models.RequestLog{row}); err != nil {
 			logger(c).Error("request log row lost", zap.Error(err))

@@ -85,7 +85,7 @@ func NewRouter(d Deps) *gin.Engine {
 		_ = r.SetTrustedProxies(nil)
 	}
 	r.HandleMethodNotAllowed = true
-	r.ContextWithFallback = true
+	r.ContextWithFallback = false
 	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
 	if d.Metrics != nil {
 		r.Use(d.Metrics.middleware())
