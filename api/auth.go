@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"net/url"
 	"strings"
 	"time"
 
@@ -34,24 +33,8 @@ type identity struct {
 type authenticator struct {
 	db  *gorm.DB
 	now func() time.Time
-}
-
-// rejectKeyInQuery refuses, before anything else runs, a query-string value
-// (or a bare parameter, ?<key>) that starts with the key prefix: the key may
-// have leaked.
-func rejectKeyInQuery() gin.HandlerFunc {
-	return func(c *gin.Context) {
-		q, _ := url.ParseQuery(c.Request.URL.RawQuery) // keeps the pairs that parse
-		for name, vs := range q {
-			for _, v := range append(vs, name) {
-				if strings.HasPrefix(v, models.KeyPrefix) {
-					fail(c, apierr.New(apierr.APIKeyInQuery, ""))
-					return
-				}
-			}
-		}
-		c.Next()
-	}
+	// limits counts the refused keys against the calling address.
+	limits *limiter
 }
 
 // presentedKey reads the key from Authorization (Key or Bearer) or x-api-key.
@@ -82,7 +65,7 @@ func (a *authenticator) identify() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		secret, sent, err := presentedKey(c)
 		if err != nil {
-			fail(c, err)
+			a.limits.refuse(c, err)
 			return
 		}
 		if !sent {
@@ -90,12 +73,12 @@ func (a *authenticator) identify() gin.HandlerFunc {
 			return
 		}
 		if c.GetHeader("Origin") != "" {
-			fail(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
+			a.limits.refuse(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
 			return
 		}
 		key, user, err := models.SecretKeyAuth(c.Request.Context(), a.db, secret, a.now())
 		if errors.Is(err, models.ErrKeyInvalid) {
-			fail(c, apierr.New(apierr.InvalidAPIKey, ""))
+			a.limits.refuse(c, apierr.New(apierr.InvalidAPIKey, ""))
 			return
 		}
 		if err != nil {

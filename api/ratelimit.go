@@ -24,7 +24,8 @@ const (
 
 // limiter is the fixed-window request limit. Every request made with a key
 // counts against that key; a request without one counts against the
-// calling address (c.ClientIP()), with the same limit and window. The
+// calling address (c.ClientIP()), with the same limit and window, and so
+// does a request whose key was refused or sent in the URL. The
 // counts live in PostgreSQL (rate_windows) and the window comes from the
 // database clock, so every API process shares them.
 type limiter struct {
@@ -47,37 +48,60 @@ func (l *limiter) subject(c *gin.Context) (string, bool) {
 	if operational(c.Request.URL.Path) {
 		return "", false
 	}
-	return "ip:" + c.ClientIP(), true
+	return addressOf(c), true
 }
 
-// middleware counts the request and sets X-RateLimit-Limit, -Remaining and
-// -Reset on its answer, errors included; one call over the limit answers
-// 429 rate_limited with Retry-After. A database failure lets the call
-// through (logged): the limit protects the service, it is not a ledger.
+// addressOf is the subject of the calls counted against the calling address.
+func addressOf(c *gin.Context) string { return "ip:" + c.ClientIP() }
+
+// middleware counts the request against its key or address; one call over
+// the limit answers 429 rate_limited.
 func (l *limiter) middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		subject, ok := l.subject(c)
-		if !ok || l.db == nil {
-			c.Next()
-			return
-		}
-		hit, err := models.HitRate(c.Request.Context(), l.db, subject, l.window)
-		if err != nil {
-			logger(c).Warn("rate limit not counted", zap.Error(err))
-			c.Next()
-			return
-		}
-		l.maybePrune(c)
-		reset := hit.ResetSeconds()
-		c.Header("X-RateLimit-Limit", strconv.FormatInt(l.limit, 10))
-		c.Header("X-RateLimit-Remaining", strconv.FormatInt(max(l.limit-hit.Calls, 0), 10))
-		c.Header("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
-		if hit.Calls > l.limit {
-			fail(c, apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).WithRetryAfter(reset))
-			return
+		if subject, ok := l.subject(c); ok {
+			if over := l.count(c, subject); over != nil {
+				fail(c, over)
+				return
+			}
 		}
 		c.Next()
 	}
+}
+
+// refuse answers err to a request whose key was refused (unreadable,
+// invalid, or sent with an Origin) after counting it against the calling
+// address; over the limit it answers 429 instead, so guessing keys is
+// limited like any keyless call.
+func (l *limiter) refuse(c *gin.Context, err error) {
+	if over := l.count(c, addressOf(c)); over != nil {
+		err = over
+	}
+	fail(c, err)
+}
+
+// count adds the call to subject's window and sets X-RateLimit-Limit,
+// -Remaining and -Reset on the answer, errors included. It returns the 429
+// rate_limited (with Retry-After) to answer when the call is over the limit.
+// A database failure counts nothing (logged): the limit protects the
+// service, it is not a ledger.
+func (l *limiter) count(c *gin.Context, subject string) *apierr.Error {
+	if l.db == nil {
+		return nil
+	}
+	hit, err := models.HitRate(c.Request.Context(), l.db, subject, l.window)
+	if err != nil {
+		logger(c).Warn("rate limit not counted", zap.Error(err))
+		return nil
+	}
+	l.maybePrune(c)
+	reset := hit.ResetSeconds()
+	c.Header("X-RateLimit-Limit", strconv.FormatInt(l.limit, 10))
+	c.Header("X-RateLimit-Remaining", strconv.FormatInt(max(l.limit-hit.Calls, 0), 10))
+	c.Header("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+	if hit.Calls > l.limit {
+		return apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).WithRetryAfter(reset)
+	}
+	return nil
 }
 
 // maybePrune deletes ended windows, at most once per window per process.

@@ -144,3 +144,53 @@ func TestAccountLimitsAnswersTheWindows(t *testing.T) {
 	readOnly, _ := e.newKey(e.user.ID, []string{models.ScopeJobsRead}, nil)
 	require.Equal(t, "scope_missing", e.send("GET", "/v1/account/limits", "", keyed(readOnly)...).errCode(t))
 }
+
+// TestRefusedKeysCountAgainstTheAddress: guessing keys, sending one from a
+// browser or in the URL is limited like any keyless call from the address.
+func TestRefusedKeysCountAgainstTheAddress(t *testing.T) {
+	const limit = 3
+	bad := models.KeyPrefix + "0000000000000000000000000000000000000000000"
+	tests := []struct {
+		name    string
+		path    string
+		headers func(e *env) []string
+		code    string
+		over    string // the answer of call limit+1
+	}{
+		{"invalid key", "/v1/meta", func(*env) []string { return keyed(bad) }, "invalid_api_key", "rate_limited"},
+		{"invalid key on a keyed route", "/v1/account/balance", func(*env) []string { return keyed(bad) }, "invalid_api_key", "rate_limited"},
+		{"unreadable Authorization", "/v1/meta", func(*env) []string { return []string{"Authorization", "Basic x"} }, "invalid_api_key", "rate_limited"},
+		{"valid key with an Origin", "/v1/meta", func(e *env) []string { return with(keyed(e.key), "Origin", "https://x.example") },
+			"api_key_not_allowed_here", "rate_limited"},
+		{"key in the URL", "/v1/meta?k=" + bad, func(*env) []string { return nil }, "api_key_in_query", "api_key_in_query"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, testenv.SQLite, rateLimited(limit, time.Hour))
+			from := func(path string, headers ...string) answer {
+				req := request("GET", path, nil, headers...)
+				req.RemoteAddr = "198.51.100.7:5555"
+				return serve(e.r, req)
+			}
+			for i := range limit {
+				res := from(tc.path, tc.headers(e)...)
+				require.Equal(t, tc.code, res.errCode(t), "call %d", i)
+				require.Equal(t, strconv.Itoa(limit-1-i), res.head.Get("X-RateLimit-Remaining"), "call %d", i)
+			}
+			over := from(tc.path, tc.headers(e)...)
+			require.Equal(t, tc.over, over.errCode(t), "%s", over.body)
+			for _, res := range []answer{over, from("/v1/meta")} {
+				if res.errCode(t) == "api_key_in_query" {
+					continue // always answered as such: the key must be rolled
+				}
+				require.Equal(t, http.StatusTooManyRequests, res.code, "%s", res.body)
+				require.Equal(t, "rate_limited", res.errCode(t))
+				require.NotEmpty(t, res.head.Get("Retry-After"))
+				retry, ok := res.errObj(t)["ctx"].(map[string]any)["retry_after"].(float64)
+				require.True(t, ok, "ctx.retry_after in %s", res.body)
+				require.Equal(t, res.head.Get("Retry-After"), strconv.Itoa(int(retry)))
+			}
+			require.Equal(t, 200, from("/v1/meta", keyed(e.key)...).code, "a valid key has its own window")
+		})
+	}
+}

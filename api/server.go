@@ -37,7 +37,8 @@ type Deps struct {
 	// process Closes it after the HTTP server has shut down. Nil writes
 	// each row synchronously after its request.
 	RequestLog *RequestLog
-	// Production refuses plain HTTP (TLS or X-Forwarded-Proto: https).
+	// Production refuses plain HTTP: a request must come over TLS, or from
+	// one of TrustedProxies with X-Forwarded-Proto: https.
 	Production bool
 	// Signer publishes the webhook signing keys at /.well-known/jwks.json.
 	Signer *signer.Signer
@@ -45,7 +46,8 @@ type Deps struct {
 	// URLs of task inputs reach private addresses (dev/test only).
 	AllowPrivateURLs bool
 	// TrustedProxies are the addresses (IPs or CIDRs) whose X-Forwarded-For
-	// names the client; empty means the peer address is the client.
+	// names the client and whose X-Forwarded-Proto is believed; empty means
+	// the peer address is the client and no peer vouches for TLS.
 	TrustedProxies []string
 	// Metrics registers the HTTP metrics; nil disables them.
 	Metrics *HTTPMetrics
@@ -80,8 +82,15 @@ func NewRouter(d Deps) *gin.Engine {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	if err := r.SetTrustedProxies(d.TrustedProxies); err != nil && d.Log != nil {
-		d.Log.Error("ignoring TP_TRUSTED_PROXIES", zap.Error(err))
+	proxies, err := parseProxies(d.TrustedProxies)
+	if err == nil {
+		err = r.SetTrustedProxies(d.TrustedProxies)
+	}
+	if err != nil {
+		if d.Log != nil {
+			d.Log.Error("ignoring TP_TRUSTED_PROXIES", zap.Error(err))
+		}
+		proxies = nil
 		_ = r.SetTrustedProxies(nil)
 	}
 	r.HandleMethodNotAllowed = true
@@ -90,13 +99,15 @@ func NewRouter(d Deps) *gin.Engine {
 	if d.Metrics != nil {
 		r.Use(d.Metrics.middleware())
 	}
-	auth := &authenticator{db: d.DB, now: d.now}
 	limits := newLimiter(&d)
+	auth := &authenticator{db: d.DB, now: d.now, limits: limits}
 	// In order: refuse a key in the URL before anything else runs, then the
-	// transport, headers and body size, then who is calling, the rate limit,
-	// the contract version, the route's Scopes row and the media type.
-	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(), requireTLS(d.Production), checkHeaders(), bodyLimit(),
-		auth.identify(), limits.middleware(), serviceVersion(), authorize(), requireJSON())
+	// size of the headers, the transport, what the headers hold and the body
+	// size, then who is calling, the rate limit, the contract version, the
+	// route's Scopes row and the media type. A refused key (in the URL or in
+	// a header) counts against the calling address.
+	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(), requireTLS(d.Production, proxies),
+		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(), requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"unicode/utf8"
 
@@ -24,11 +25,14 @@ func operational(path string) bool {
 }
 
 // requireTLS refuses plain HTTP in production: a request must arrive over
-// TLS or through a proxy that says X-Forwarded-Proto: https. It answers
-// insecure_transport and never redirects.
-func requireTLS(production bool) gin.HandlerFunc {
+// TLS or from a trusted proxy (TP_TRUSTED_PROXIES) that says
+// X-Forwarded-Proto: https; the header from any other peer is ignored. It
+// answers insecure_transport and never redirects.
+func requireTLS(production bool, proxies []netip.Prefix) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if production && c.Request.TLS == nil && !forwardedHTTPS(c.Request) && !operational(c.Request.URL.Path) {
+		r := c.Request
+		secure := r.TLS != nil || (fromProxy(r, proxies) && forwardedHTTPS(r))
+		if production && !secure && !operational(r.URL.Path) {
 			fail(c, apierr.New(apierr.InsecureTransport, ""))
 			return
 		}
@@ -39,6 +43,41 @@ func requireTLS(production bool) gin.HandlerFunc {
 func forwardedHTTPS(r *http.Request) bool {
 	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
 	return strings.EqualFold(strings.TrimSpace(first), "https")
+}
+
+// parseProxies reads TP_TRUSTED_PROXIES (IPs or CIDRs) into prefixes, as
+// Gin's SetTrustedProxies reads the same list.
+func parseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range list {
+		s = strings.TrimSpace(s)
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is neither an IP nor a CIDR", s)
+		}
+		a = a.Unmap().WithZone("")
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
+// fromProxy says whether the peer that sent r is one of the trusted proxies.
+func fromProxy(r *http.Request, proxies []netip.Prefix) bool {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	peer := ap.Addr().Unmap().WithZone("")
+	for _, p := range proxies {
+		if p.Contains(peer) {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckDevListenAddr refuses a plain-HTTP dev listen address that is not on

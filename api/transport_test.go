@@ -14,25 +14,36 @@ import (
 )
 
 func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
-	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Production = true })
+	e := newEnv(t, testenv.SQLite, func(d *Deps) {
+		d.Production, d.TrustedProxies = true, []string{"192.0.2.1", "2001:db8::/32"}
+	})
+	const proxy, stranger = "192.0.2.1:1234", "198.51.100.9:4000"
+	https := []string{"X-Forwarded-Proto", "https"}
 	tests := []struct {
 		name    string
 		path    string
+		peer    string
 		tls     bool
 		headers []string
 		status  int
 	}{
-		{"plain HTTP", "/v1/meta", false, nil, 400},
-		{"plain HTTP with a key", "/v1/account/balance", false, keyed(e.key), 400},
-		{"plain HTTP from a proxy that saw http", "/v1/meta", false, []string{"X-Forwarded-Proto", "http"}, 400},
-		{"TLS", "/v1/meta", true, nil, 200},
-		{"TLS-terminating proxy", "/v1/meta", false, []string{"X-Forwarded-Proto", "https"}, 200},
-		{"proxy chain", "/v1/account/balance", false, with(keyed(e.key), "X-Forwarded-Proto", "HTTPS, http"), 200},
-		{"probe over plain HTTP", "/healthz", false, nil, 200},
+		{"plain HTTP", "/v1/meta", stranger, false, nil, 400},
+		{"plain HTTP with a key", "/v1/account/balance", stranger, false, keyed(e.key), 400},
+		{"plain HTTP from a proxy that saw http", "/v1/meta", proxy, false, []string{"X-Forwarded-Proto", "http"}, 400},
+		{"plain HTTP from a proxy that says nothing", "/v1/meta", proxy, false, nil, 400},
+		{"TLS", "/v1/meta", stranger, true, nil, 200},
+		{"TLS-terminating proxy", "/v1/meta", proxy, false, https, 200},
+		{"TLS-terminating proxy in a trusted range", "/v1/meta", "[2001:db8::5]:443", false, https, 200},
+		{"proxy chain", "/v1/account/balance", proxy, false, with(keyed(e.key), "X-Forwarded-Proto", "HTTPS, http"), 200},
+		{"untrusted peer claiming https", "/v1/meta", stranger, false, https, 400},
+		{"untrusted peer claiming https with a key", "/v1/account/balance", stranger, false, with(keyed(e.key), https...), 400},
+		{"untrusted IPv6 peer claiming https", "/v1/meta", "[2001:db9::1]:443", false, https, 400},
+		{"probe over plain HTTP", "/healthz", stranger, false, nil, 200},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			req := request("GET", tc.path, nil, tc.headers...)
+			req.RemoteAddr = tc.peer
 			if tc.tls {
 				req.TLS = &tls.ConnectionState{Version: tls.VersionTLS13}
 			}
@@ -46,6 +57,9 @@ func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
 	}
 	dev := newEnv(t, testenv.SQLite)
 	require.Equal(t, 200, dev.send("GET", "/v1/meta", "").code, "dev serves plain HTTP")
+	noProxies := newEnv(t, testenv.SQLite, func(d *Deps) { d.Production = true })
+	require.Equal(t, "insecure_transport", serve(noProxies.r, request("GET", "/v1/meta", nil, https...)).errCode(t),
+		"without TP_TRUSTED_PROXIES no peer vouches for TLS")
 }
 
 func TestCheckDevListenAddr(t *testing.T) {

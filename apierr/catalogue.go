@@ -78,6 +78,7 @@ const (
 	APIKeyInQuery        Code = "api_key_in_query"
 	MalformedRequest     Code = "malformed_request"
 	BodyTooLarge         Code = "body_too_large"
+	HeadersTooLarge      Code = "headers_too_large"
 	JobAlreadyEnded      Code = "job_already_ended"
 	TooManyImages        Code = "too_many_images"
 	TooManyItems         Code = "too_many_items"
@@ -132,6 +133,7 @@ var entries = []Entry{
 	{APIKeyInQuery, TypeInvalidRequest, http.StatusBadRequest, false, "An API key was sent in the URL, where it may have leaked.", "Roll or revoke the key; send keys only in headers."},
 	{MalformedRequest, TypeInvalidRequest, http.StatusBadRequest, false, "A header or the body could not be read.", "Send valid JSON and well-formed headers."},
 	{BodyTooLarge, TypeInvalidRequest, http.StatusRequestEntityTooLarge, false, "The body is over limits.request.max_body_bytes.", "Send a smaller body; upload large files with POST /v1/files."},
+	{HeadersTooLarge, TypeInvalidRequest, http.StatusRequestHeaderFieldsTooLarge, false, "The request line and headers are over the size the service reads.", "Send fewer or shorter headers; keep data in the body."},
 	{JobAlreadyEnded, TypeInvalidRequest, http.StatusBadRequest, false, "The job has already ended and cannot be cancelled.", "Read the job; nothing to cancel."},
 	{TooManyImages, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "More images than maxItems.", "Send fewer images."},
 	{TooManyItems, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "More items of one type than allowed.", "Send fewer items of that type."},

@@ -73,7 +73,7 @@ var CallErrors = []apierr.Code{
 	apierr.APIKeyNotAllowedHere, apierr.APIAccessNotIncluded, apierr.PermissionDenied,
 	apierr.IdempotencyKeyReused, apierr.RequestInProgress, apierr.RateLimited,
 	apierr.InsufficientCredits, apierr.InvalidRequest, apierr.APIKeyInQuery,
-	apierr.MalformedRequest, apierr.BodyTooLarge, apierr.UnsupportedMediaType,
+	apierr.MalformedRequest, apierr.BodyTooLarge, apierr.HeadersTooLarge, apierr.UnsupportedMediaType,
 	apierr.UnsupportedVersion, apierr.InsecureTransport, apierr.StartTimeout,
 	apierr.Cancelled, apierr.JobFailed, apierr.ResultNotReady, apierr.ProcessingFailed,
 	apierr.Internal, apierr.ServiceUnavailable, apierr.OutputNotProduced,

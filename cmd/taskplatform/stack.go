@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -151,8 +150,7 @@ func serveHTTP(ctx context.Context, log *zap.Logger, addr string, h http.Handler
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-		ErrorLog: zap.NewStdLog(log), TLSConfig: &tls.Config{MinVersion: tls.VersionTLS12}}
+	srv := newHTTPServer(h, log, defaultServerLimits())
 	errc := make(chan error, 1)
 	go func() {
 		if certFile != "" {

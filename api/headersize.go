@@ -1,0 +1,41 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+// MaxHeaderBytes is the size of the request line and headers the API reads;
+// over it a request answers 431 headers_too_large in the error shape. The
+// HTTP server's own (plain-text) limit must sit well above it.
+const MaxHeaderBytes = 32 << 10
+
+// limitHeaders answers 431 headers_too_large to a request whose request
+// line and headers are over MaxHeaderBytes, and closes the connection.
+func limitHeaders() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if n := headerBytes(c.Request); n > MaxHeaderBytes {
+			c.Header("Connection", "close")
+			fail(c, apierr.Newf(apierr.HeadersTooLarge, "The request line and headers are %d bytes; at most %d are read.", n, MaxHeaderBytes))
+			return
+		}
+		c.Next()
+	}
+}
+
+// headerBytes is the size of the request line and header fields as they
+// were sent, counted from the parsed request (separators and line ends
+// included).
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + len("  \r\n")
+	n += len("Host: \r\n") + len(r.Host)
+	for name, vs := range r.Header {
+		for _, v := range vs {
+			n += len(name) + len(v) + len(": \r\n")
+		}
+	}
+	return n
+}

@@ -1,0 +1,85 @@
+package api
+
+import (
+	"encoding/hex"
+	"strings"
+	"unicode"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// rejectKeyInQuery refuses, before anything else runs, a URL whose query
+// string carries a key: the key may have leaked. The refusal counts against
+// the calling address but is always answered api_key_in_query.
+func rejectKeyInQuery(l *limiter) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if !keyInQuery(c.Request.URL.RawQuery) {
+			c.Next()
+			return
+		}
+		l.count(c, addressOf(c))
+		fail(c, apierr.New(apierr.APIKeyInQuery, ""))
+	}
+}
+
+// keyInQuery scans a raw query string the way no parser can be fooled:
+// every component between & and ; is read whole and as both sides of its
+// first =, each percent-decoded (+ as a space), so pairs a parser drops and
+// values hidden behind spaces or a Key/Bearer scheme are still seen.
+func keyInQuery(raw string) bool {
+	parts := strings.FieldsFunc(raw, func(r rune) bool { return r == '&' || r == ';' })
+	for _, part := range parts {
+		name, value, _ := strings.Cut(part, "=")
+		for _, s := range []string{part, name, value} {
+			if looksLikeKey(queryUnescape(s)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// looksLikeKey says whether s starts with the key prefix once trimmed, bare
+// or after a Key or Bearer scheme (any case).
+func looksLikeKey(s string) bool {
+	s = trimBlank(s)
+	if strings.HasPrefix(s, models.KeyPrefix) {
+		return true
+	}
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return false
+	}
+	scheme := s[:i]
+	return (strings.EqualFold(scheme, "Key") || strings.EqualFold(scheme, "Bearer")) && strings.HasPrefix(trimBlank(s[i:]), models.KeyPrefix)
+}
+
+// trimBlank trims spaces and control characters from both ends.
+func trimBlank(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+}
+
+// queryUnescape decodes + as a space and every valid %XX escape; an invalid
+// escape is kept as it is, so one cannot hide the rest of the string.
+func queryUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '+':
+			b.WriteByte(' ')
+		case s[i] == '%' && i+2 < len(s):
+			if v, err := hex.DecodeString(s[i+1 : i+3]); err == nil {
+				b.Write(v)
+				i += 2
+				continue
+			}
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
