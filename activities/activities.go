@@ -23,8 +23,9 @@ type Activities struct {
 	StepDelay time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// BaseURL is the public base address used in file URLs of event bodies.
-	BaseURL string
+	// FilesBaseURL is the public base address of file URLs in event bodies
+	// (TP_FILES_BASE_URL).
+	FilesBaseURL string
 	// Signer signs webhook deliveries.
 	Signer *signer.Signer
 	// HTTP is the SSRF-safe client webhooks are sent with.

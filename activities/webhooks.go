@@ -39,6 +39,10 @@ var TerminalEvents = []string{EventSucceeded, EventFailed, EventCancelled}
 // (3xx, 4xx other than 408 and 429).
 const ErrTypeWebhookRejected = "webhook_rejected"
 
+// ErrTypeEndpointDisabled ends a delivery whose endpoint was disabled (or
+// removed) before the attempt: nothing is sent, and nothing more will be.
+const ErrTypeEndpointDisabled = "webhook_endpoint_disabled"
+
 // EndpointDisableAfter is how many deliveries in a row an endpoint may fail
 // before it is disabled.
 const EndpointDisableAfter = 20
@@ -112,14 +116,24 @@ func isTerminal(event string) bool {
 
 // Deliver signs and POSTs one delivery. 2xx is delivered; 3xx and 4xx other
 // than 408/429 fail for good; anything else is retried by the workflow's
-// retry policy. Every attempt is written to the delivery log.
+// retry policy. Every attempt is written to the delivery log. A delivery
+// whose endpoint is no longer enabled ends skipped, unsent.
 func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 	d, err := models.DeliveryByID(ctx, a.DB, deliveryID)
 	if err != nil {
 		return err
 	}
-	if d.Status != "pending" {
+	if d.Status != models.DeliveryPending {
 		return nil
+	}
+	if d.EndpointID != "" {
+		enabled, err := models.EndpointEnabled(ctx, a.DB, d.EndpointID)
+		if err != nil {
+			return err
+		}
+		if !enabled {
+			return a.skip(ctx, d)
+		}
 	}
 	info := activity.GetInfo(ctx)
 	final := info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 && info.Attempt >= info.RetryPolicy.MaximumAttempts
@@ -189,6 +203,16 @@ func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att 
 	return temporal.NewApplicationError(msg, "webhook_retry")
 }
 
+// skip ends a delivery to a disabled endpoint without sending it.
+func (a *Activities) skip(ctx context.Context, d *models.WebhookDelivery) error {
+	const reason = "endpoint disabled: not sent"
+	if err := models.SkipDelivery(ctx, a.DB, d.ID, reason); err != nil {
+		return err
+	}
+	a.Log.Info("webhook skipped", zap.String("delivery_id", d.ID), zap.String("endpoint_id", d.EndpointID), zap.String("event", d.Event))
+	return temporal.NewNonRetryableApplicationError(reason, ErrTypeEndpointDisabled, nil)
+}
+
 // nextRetry is how long the retry policy waits after this attempt, for the
 // delivery log's next attempt time.
 func nextRetry(info activity.Info) time.Duration {
@@ -224,7 +248,7 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 		list := make([]map[string]any, 0, len(files))
 		for i := range files {
 			f := &files[i]
-			list = append(list, map[string]any{"file": "art:" + f.ID, "url": f.URL(a.BaseURL), "media_type": f.MediaType, "task": f.Task,
+			list = append(list, map[string]any{"file": "art:" + f.ID, "url": f.URL(a.FilesBaseURL), "media_type": f.MediaType, "task": f.Task,
 				"job_id": j.ID, "created_at": f.CreatedAt, "data": json.RawMessage(orNull(f.Data))})
 		}
 		result := map[string]any{"job_id": j.ID, "files": list, "has_more": false}

@@ -303,6 +303,7 @@ func TestCatalogueErrors(t *testing.T) {
 	require.Nil(t, byCode["output_not_produced"]["status"], "warnings have no HTTP status")
 	require.Equal(t, float64(410), byCode["task_removed"]["status"])
 	require.Equal(t, true, byCode["rate_limited"]["retryable"])
+	require.Equal(t, false, byCode["result_not_ready"]["retryable"], "the spec does not mark it retryable")
 }
 
 func TestCataloguePricing(t *testing.T) {

@@ -19,6 +19,12 @@ var (
 	errMethodNotAllowed = apierr.New(apierr.MethodNotAllowed, "")
 )
 
+// errUnavailable answers a request the database could not serve (down,
+// unreachable, too slow): retry the same request later.
+func errUnavailable() *apierr.Error {
+	return apierr.New(apierr.ServiceUnavailable, "The service's database is not answering; retry in a moment.")
+}
+
 // fail records err for the error middleware and stops the chain. err is an
 // *apierr.Error to answer; anything else is logged and answered as internal.
 func fail(c *gin.Context, err error) {
@@ -46,11 +52,15 @@ func writeError(c *gin.Context, err error) {
 	case errors.As(err, &ae):
 	case errors.Is(err, models.ErrBadPosition):
 		ae = errBadCursor() // a cursor that decoded but names no position
+	case models.Unavailable(err):
+		logger(c).Error("database unavailable", zap.Error(err))
+		ae = errUnavailable()
 	default:
 		logger(c).Error("request failed", zap.Error(err))
 		ae = apierr.New(apierr.Internal, "")
 	}
 	out := *ae
+	out.WithDefaultRetryAfter()
 	rid := requestIDOf(c)
 	out.RequestID = &rid
 	status := out.Status

@@ -27,13 +27,13 @@ var RefKinds = []string{kindArt, kindFile, "background", "pose", "model", "pose_
 type fileHandlers struct {
 	db           *gorm.DB
 	blob         *blob.Bucket
-	baseURL      string
+	filesBaseURL string
 	allowPrivate bool
 	now          func() time.Time
 }
 
 func registerFiles(v1 *gin.RouterGroup, d *Deps) {
-	h := &fileHandlers{db: d.DB, blob: d.Blob, baseURL: d.BaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now}
+	h := &fileHandlers{db: d.DB, blob: d.Blob, filesBaseURL: d.FilesBaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now}
 	v1.POST("/files", h.create)
 	v1.GET("/files/:ref", h.get)
 	v1.DELETE("/files/:ref", h.delete)
@@ -61,7 +61,7 @@ type uploadRecord struct {
 }
 
 func (h *fileHandlers) uploadRecord(f *models.File) uploadRecord {
-	out := uploadRecord{File: kindFile + ":" + f.ID, URL: f.URL(h.baseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
+	out := uploadRecord{File: kindFile + ":" + f.ID, URL: f.URL(h.filesBaseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
 	if f.SourceURL == "" {
 		out.MediaType, out.Size = &f.MediaType, &f.Size
 	}
@@ -118,7 +118,7 @@ func (h *fileHandlers) get(c *gin.Context) {
 		c.JSON(http.StatusOK, h.uploadRecord(f))
 		return
 	}
-	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: kindArt + ":" + f.ID, URL: f.URL(h.baseURL), MediaType: f.MediaType, Task: f.Task,
+	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: kindArt + ":" + f.ID, URL: f.URL(h.filesBaseURL), MediaType: f.MediaType, Task: f.Task,
 		JobID: f.JobID, CreatedAt: f.CreatedAt.UTC(), Data: dataOf(f)}, Size: f.Size, Deletable: true})
 }
 

@@ -5,7 +5,10 @@ import (
 	"image/png"
 	"mime/multipart"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -38,4 +41,24 @@ func TestUploadedAndRegisteredFilesFeedATask(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.status, "%s: %s", handle, res.body)
 		requirePNGTile(t, res.json(t)["files"].([]any)[0].(map[string]any)["url"].(string), 512)
 	}
+}
+
+// TestFilesBaseURLInResultsAndWebhooks: with a files base set, the file
+// URLs of a job result and of its webhook body start with it.
+func TestFilesBaseURLInResultsAndWebhooks(t *testing.T) {
+	const files = "https://files.example.test"
+	rcv := newReceiver(t)
+	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), filesBaseURL: files})
+	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"), pattern(1), "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	id := res.json(t)["job_id"].(string)
+	result := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+	require.Equal(t, http.StatusOK, result.status, "%s", result.body)
+	for _, answer := range []map[string]any{res.json(t), result.json(t)} {
+		link := answer["files"].([]any)[0].(map[string]any)["url"].(string)
+		require.True(t, strings.HasPrefix(link, files+"/files/"), link)
+	}
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	link := rcv.deliveries()[0].event["result"].(map[string]any)["files"].([]any)[0].(map[string]any)["url"].(string)
+	require.True(t, strings.HasPrefix(link, files+"/files/"), link)
 }

@@ -316,10 +316,10 @@ func TestFilesRegisterURL(t *testing.T) {
 			require.Equal(t, false, rec["deletable"])
 
 			again := e.register(e.key, `{"url":"`+src+`"}`)
-			require.Equal(t, http.StatusOK, again.code, "%s", again.body)
+			require.Equal(t, http.StatusCreated, again.code, "re-registering answers 201 like the first time: %s", again.body)
 			require.Equal(t, rec, again.obj(t), "the same URL answers the same file")
 			withKey := e.send(http.MethodPost, "/v1/files", `{"url":"`+src+`"}`, with(keyed(e.key), "Content-Type", "application/json", "Idempotency-Key", "k1")...)
-			require.Equal(t, http.StatusOK, withKey.code, "Idempotency-Key is ignored")
+			require.Equal(t, http.StatusCreated, withKey.code, "Idempotency-Key is ignored")
 			require.Equal(t, rec["file"], withKey.obj(t)["file"])
 
 			read := e.send(http.MethodGet, "/v1/files/"+rec["file"].(string), "", keyed(e.key)...)

@@ -252,8 +252,8 @@ func checkExternalID(s string) error {
 	return nil
 }
 
-// register records a public https URL once per account: the first call
-// answers 201, the same URL again answers 200 with the same handle.
+// register records a public https URL once per account: every call answers
+// 201, the same URL again with the same handle.
 func (h *fileHandlers) register(c *gin.Context) {
 	body, err := readJSONBody(c, tasks.DefaultLimits().Request.MaxBodyBytes)
 	if err != nil {
@@ -299,17 +299,13 @@ func (h *fileHandlers) register(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, created, err := models.RegisterURL(c.Request.Context(), h.db, &models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
+	f, _, err := models.RegisterURL(c.Request.Context(), h.db, &models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
 		ExternalID: ext, Data: "null"}, h.now())
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	c.JSON(status, h.uploadRecord(f))
+	c.JSON(http.StatusCreated, h.uploadRecord(f))
 }
 
 // checkSourceURL refuses a URL that is not https (invalid_request) or whose

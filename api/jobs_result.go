@@ -2,16 +2,11 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"path"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"gocloud.dev/gcerrors"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
@@ -88,7 +83,7 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 	out := resultView{JobID: j.ID, Files: make([]fileView, 0, len(files)), HasMore: more}
 	for i := range files {
 		f := &files[i]
-		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: f.URL(h.d.BaseURL), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt, Data: dataOf(f)})
+		out.Files = append(out.Files, fileView{File: "art:" + f.ID, URL: f.URL(h.d.FilesBaseURL), MediaType: f.MediaType, Task: f.Task, JobID: j.ID, CreatedAt: f.CreatedAt, Data: dataOf(f)})
 	}
 	if more {
 		out.NextCursor = encodeCursor(strconv.Itoa(files[len(files)-1].Index))
@@ -97,37 +92,4 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 		out.Summary = json.RawMessage(*j.Summary)
 	}
 	c.JSON(http.StatusOK, out)
-}
-
-// blobDownload serves a file's bytes at its public URL, without a key.
-func blobDownload(d *Deps) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		name := c.Param("blob")
-		id := strings.TrimSuffix(name, path.Ext(name))
-		f, err := models.FileByID(c.Request.Context(), d.DB, id)
-		if errors.Is(err, models.ErrNotFound) || (err == nil && f.BlobKey == "") {
-			// A registered URL keeps no bytes here: its url is its source.
-			fail(c, apierr.New(apierr.FileNotFound, ""))
-			return
-		}
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		r, err := d.Blob.NewReader(c.Request.Context(), f.BlobKey, nil)
-		if gcerrors.Code(err) == gcerrors.NotFound {
-			fail(c, apierr.New(apierr.FileNotFound, ""))
-			return
-		}
-		if err != nil {
-			fail(c, err)
-			return
-		}
-		defer r.Close()
-		c.Header("Content-Type", f.MediaType)
-		c.Header("Content-Length", strconv.FormatInt(f.Size, 10))
-		c.Header("Cache-Control", "public, max-age=31536000, immutable")
-		c.Status(http.StatusOK)
-		_, _ = io.Copy(c.Writer, r)
-	}
 }

@@ -2,9 +2,11 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -109,4 +111,32 @@ func TestRepeatRefusesAHandleOfTheWrongKind(t *testing.T) {
 	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": "file:" + art[len("art:"):]})
 	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
 	require.Equal(t, "image", res.json(t)["error"].(map[string]any)["field"])
+}
+
+// TestRepeatExampleRunsForAnyCaller submits the example's exact request, as
+// the catalogue serves it, from a fresh account with no files.
+func TestRepeatExampleRunsForAnyCaller(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	ex := s.do(http.MethodGet, "/v1/tasks/pattern.repeat/examples", nil).json(t)["items"].([]any)[0].(map[string]any)
+	req := ex["request"].(map[string]any)
+	body, err := json.Marshal(req["body"])
+	require.NoError(t, err)
+	res := s.do(req["method"].(string), req["path"].(string), string(body), "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	files := res.json(t)["files"].([]any)
+	delivered := ex["files_delivered"].([]any)
+	require.Len(t, files, len(delivered))
+	for i, f := range files {
+		got, err := http.Get(f.(map[string]any)["url"].(string))
+		require.NoError(t, err)
+		gotBytes, err := io.ReadAll(got.Body)
+		require.NoError(t, err)
+		require.NoError(t, got.Body.Close())
+		want, err := http.Get(delivered[i].(map[string]any)["url"].(string))
+		require.NoError(t, err)
+		wantBytes, err := io.ReadAll(want.Body)
+		require.NoError(t, err)
+		require.NoError(t, want.Body.Close())
+		require.Equal(t, wantBytes, gotBytes, "the job delivers what the example shows")
+	}
 }

@@ -28,6 +28,9 @@ type Deps struct {
 	Log      *zap.Logger
 	// BaseURL is the public base address used in URLs the API answers.
 	BaseURL string
+	// FilesBaseURL is the public base address of file URLs (/files/…), so
+	// files can be served from another origin; empty means BaseURL.
+	FilesBaseURL string
 	// RateLimit and RateWindow are the fixed window: per key, and per
 	// address for keyless calls; zero means DefaultRateLimit and
 	// DefaultRateWindow. A nil DB disables rate limits and the request log.
@@ -68,6 +71,9 @@ func (d *Deps) now() time.Time {
 
 // NewRouter builds the Gin engine with every route of the service.
 func NewRouter(d Deps) *gin.Engine {
+	if d.FilesBaseURL == "" {
+		d.FilesBaseURL = d.BaseURL
+	}
 	if d.AdmitTimeout == 0 {
 		d.AdmitTimeout = 10 * time.Second
 	}

@@ -37,6 +37,8 @@ type stackOptions struct {
 	noSteps      bool
 	admitTimeout time.Duration
 	bucket       *blob.Bucket
+	// filesBaseURL is the public base of file URLs; empty means the server's.
+	filesBaseURL string
 	// rootCAs are trusted by the webhook client (a test receiver's certificate).
 	rootCAs *x509.CertPool
 }
@@ -79,9 +81,12 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(s.srv.Close)
-	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL,
+	if o.filesBaseURL == "" {
+		o.filesBaseURL = s.srv.URL
+	}
+	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
 		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
-	s.acts.BaseURL = s.srv.URL
+	s.acts.FilesBaseURL = o.filesBaseURL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)
 	}

@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // receiver is an https webhook receiver that answers the statuses queued
@@ -190,4 +192,45 @@ func poolOf(srv *httptest.Server) *x509.CertPool {
 	p := x509.NewCertPool()
 	p.AddCert(srv.Certificate())
 	return p
+}
+
+// TestDisabledEndpointGetsNoMoreDeliveries: an endpoint disabled while one
+// of its deliveries waits for a retry receives nothing more; the delivery
+// ends skipped in the log. A replay to it is skipped too.
+func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
+	ctx := context.Background()
+	rcv := newReceiver(t, http.StatusServiceUnavailable)
+	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
+	ep := models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep", Events: "job.succeeded"}
+	require.NoError(t, s.db.Create(&ep).Error)
+	s.submit(pattern(1))
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
+	id := rcv.deliveries()[0].header.Get("X-Service-Request-Id")
+	require.NoError(t, s.db.Model(&models.WebhookEndpoint{}).Where("id = ?", ep.ID).
+		Updates(map[string]any{"disabled": true, "disabled_reason": "20 consecutive failed deliveries"}).Error)
+
+	require.Eventually(t, func() bool {
+		row, err := models.DeliveryByID(ctx, s.db, id)
+		return err == nil && row.Status == models.DeliverySkipped
+	}, 30*time.Second, 50*time.Millisecond, "the retry ends without sending")
+	row, err := models.DeliveryByID(ctx, s.db, id)
+	require.NoError(t, err)
+	require.Equal(t, 1, row.Attempts, "only the attempt made before the endpoint was disabled")
+	require.Nil(t, row.NextAttemptAt)
+	require.Contains(t, row.LastError, "endpoint disabled")
+
+	replay := models.WebhookDelivery{ID: models.NewID("whd_"), EventID: row.EventID, UserID: row.UserID, EndpointID: ep.ID, URL: row.URL,
+		Event: row.Event, JobID: row.JobID, Body: row.Body}
+	require.NoError(t, models.CreateDelivery(ctx, s.db, &replay))
+	run, err := devServer.Client().ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: replay.ID, TaskQueue: s.queue},
+		workflows.WebhookDeliveryWorkflow, workflows.WebhookDeliveryInput{DeliveryID: replay.ID, Event: replay.Event})
+	require.NoError(t, err)
+	var res workflows.WebhookDeliveryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.False(t, res.Delivered)
+	again, err := models.DeliveryByID(ctx, s.db, replay.ID)
+	require.NoError(t, err)
+	require.Equal(t, models.DeliverySkipped, again.Status)
+	require.Zero(t, again.Attempts, "nothing was sent")
+	require.Len(t, rcv.deliveries(), 1, "no delivery after the endpoint was disabled")
 }

@@ -151,7 +151,7 @@ var entries = []Entry{
 	{StartTimeout, TypeInternal, http.StatusServiceUnavailable, true, "The job could not start before its start deadline.", "Submit again, or send a longer X-Service-Start-Timeout."},
 	{Cancelled, TypeConflict, http.StatusConflict, false, "The job was cancelled.", "Submit a new job if you still need the result."},
 	{JobFailed, TypeConflict, http.StatusConflict, false, "The job failed; it has no result.", "Read the job's error for the reason."},
-	{ResultNotReady, TypeConflict, http.StatusConflict, true, "The job has not finished yet.", "Poll the job, wait with Prefer: wait=N, or use a webhook."},
+	{ResultNotReady, TypeConflict, http.StatusConflict, false, "The job has not finished yet.", "Poll the job, wait with Prefer: wait=N, or use a webhook."},
 	{ProcessingFailed, TypeInternal, http.StatusUnprocessableEntity, false, "The task could not produce its outputs.", "Check the input; submit again with other settings."},
 	{ContentRefused, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The prompt or an image was refused by the content checks.", "Change the prompt or the images."},
 	{CapacityBusy, TypeInternal, http.StatusServiceUnavailable, true, "The job could not get capacity in time.", "Submit again later."},

@@ -48,7 +48,8 @@ func New(c Code, message string) *Error {
 	if status == 0 {
 		status = http.StatusConflict
 	}
-	return &Error{Code: en.Code, Type: en.Type, Message: message, Retryable: en.Retryable, Docs: DocsURL(en.Code), Status: status}
+	e := &Error{Code: en.Code, Type: en.Type, Message: message, Retryable: en.Retryable, Docs: DocsURL(en.Code), Status: status}
+	return e.WithDefaultRetryAfter()
 }
 
 // Newf is New with a formatted message.
@@ -63,7 +64,7 @@ func (e *Error) WithField(path string) *Error {
 // WithStatus overrides the HTTP status (for example a job error answered on a wait).
 func (e *Error) WithStatus(status int) *Error {
 	e.Status = status
-	return e
+	return e.WithDefaultRetryAfter()
 }
 
 // WithCredits sets required and balance, at the top level and in ctx.
@@ -76,6 +77,20 @@ func (e *Error) WithCredits(required, balance int64) *Error {
 // WithRetryAfter sets ctx.retry_after in seconds.
 func (e *Error) WithRetryAfter(seconds int64) *Error {
 	e.Ctx.RetryAfter = &seconds
+	return e
+}
+
+// DefaultRetryAfter is the wait, in seconds, a 429 or 503 answer names
+// when its builder gave none.
+const DefaultRetryAfter = 2
+
+// WithDefaultRetryAfter sets ctx.retry_after to DefaultRetryAfter when the
+// status is 429 or 503 and no positive wait is set: such an answer always
+// says how long to wait.
+func (e *Error) WithDefaultRetryAfter() *Error {
+	if (e.Ctx.RetryAfter == nil || *e.Ctx.RetryAfter <= 0) && (e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable) {
+		return e.WithRetryAfter(DefaultRetryAfter)
+	}
 	return e
 }
 

@@ -17,6 +17,9 @@ const (
 	DeliveryPending   = "pending"
 	DeliveryDelivered = "delivered"
 	DeliveryFailed    = "failed"
+	// DeliverySkipped ended without sending: its endpoint was disabled or
+	// removed before the attempt.
+	DeliverySkipped = "skipped"
 )
 
 // WebhookDelivery is one event sent to one receiver (a registered endpoint or
@@ -212,4 +215,27 @@ func MarkEndpointResult(ctx context.Context, db *gorm.DB, endpointID string, ok 
 		}
 		return nil
 	})
+}
+
+// EndpointEnabled says whether the endpoint with id exists and is enabled.
+func EndpointEnabled(ctx context.Context, db *gorm.DB, id string) (bool, error) {
+	var n int64
+	err := db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("id = ? AND disabled = ?", id, false).Count(&n).Error
+	if err != nil {
+		return false, fmt.Errorf("read endpoint %s: %w", id, err)
+	}
+	return n > 0, nil
+}
+
+// SkipDelivery ends a pending delivery without sending it: status skipped,
+// reason as its last error, no next attempt. A delivery no longer pending
+// is left as it is.
+func SkipDelivery(ctx context.Context, db *gorm.DB, id, reason string) error {
+	err := db.WithContext(ctx).Model(&WebhookDelivery{}).Where("id = ? AND status = ?", id, DeliveryPending).Updates(map[string]any{
+		"status": DeliverySkipped, "last_error": reason, "next_attempt_at": nil, "updated_at": db.NowFunc(),
+	}).Error
+	if err != nil {
+		return fmt.Errorf("skip delivery %s: %w", id, err)
+	}
+	return nil
 }

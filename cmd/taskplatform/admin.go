@@ -19,6 +19,7 @@ import (
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 const adminUsage = `usage:
@@ -202,17 +203,43 @@ func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args
 		if err := outbound.CheckURL(ctx, *url, allowPrivate); err != nil {
 			return "", &usageError{"--url must resolve to public addresses only (" + err.Error() + ")"}
 		}
+		subscribed, err := webhookEvents(*events)
+		if err != nil {
+			return "", err
+		}
 		u, err := models.UserByEmail(ctx, db, *user)
 		if err != nil {
 			return "", err
 		}
-		ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: *url, Events: *events}
+		ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: *url, Events: subscribed}
 		if err := db.WithContext(ctx).Create(ep).Error; err != nil {
 			return "", err
 		}
 		return ep.ID, nil
 	}
 	return "", &usageError{"unknown admin command " + cmd}
+}
+
+// webhookEvents checks a comma-separated --events list against the
+// webhook_event vocabulary and returns it without blanks or repeats.
+func webhookEvents(list string) (string, error) {
+	known := tasks.VocabValues("webhook_event")
+	var out []string
+	for _, e := range strings.Split(list, ",") {
+		e = strings.TrimSpace(e)
+		switch {
+		case e == "":
+			continue
+		case !slices.Contains(known, e):
+			return "", &usageError{fmt.Sprintf("--events: unknown event %q (known: %s)", e, strings.Join(known, ","))}
+		case !slices.Contains(out, e):
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return "", &usageError{"--events must name at least one of " + strings.Join(known, ",")}
+	}
+	return strings.Join(out, ","), nil
 }
 
 func anySlice(ss []string) []any {

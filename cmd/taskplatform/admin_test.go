@@ -188,3 +188,47 @@ func TestAdminWebhookEnable(t *testing.T) {
 		require.ErrorAs(t, err, &usage)
 	})
 }
+
+func TestAdminWebhookAddChecksEvents(t *testing.T) {
+	const add = "webhook add --user hooks@example.com --url https://93.184.216.34/h --events "
+	tests := []struct {
+		name, events, stored, refused string
+	}{
+		{"known events", "job.started,job.succeeded", "job.started,job.succeeded", ""},
+		{"blanks and repeats dropped", "job.failed,job.failed,,job.cancelled", "job.failed,job.cancelled", ""},
+		{"unknown event", "job.succeeded,job.done", "", `unknown event "job.done"`},
+		{"wrong case", "JOB.SUCCEEDED", "", `unknown event "JOB.SUCCEEDED"`},
+		{"no event", ",", "", "at least one"},
+	}
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		_, err := models.CreateUser(context.Background(), db, "hooks@example.com", "")
+		require.NoError(t, err)
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				out, err := runAdminLine(t, db, add+tt.events)
+				if tt.refused == "" {
+					require.NoError(t, err)
+					var ep models.WebhookEndpoint
+					require.NoError(t, db.Take(&ep, "id = ?", out).Error)
+					require.Equal(t, tt.stored, ep.Events)
+					return
+				}
+				var usage *usageError
+				require.ErrorAs(t, err, &usage)
+				require.Contains(t, err.Error(), tt.refused)
+				require.NotContains(t, err.Error(), "\n", "one line")
+				require.Empty(t, out)
+			})
+		}
+		var n int64
+		require.NoError(t, db.Model(&models.WebhookEndpoint{}).Count(&n).Error)
+		require.EqualValues(t, 2, n, "refused commands add no endpoint")
+	})
+}
+
+func TestAdminWebhookAddUnknownEventExitsNonZero(t *testing.T) {
+	cfg := config{DataDir: t.TempDir()}
+	code := runAdmin(context.Background(), cfg, []string{"webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
+		"--events", "job.done"})
+	require.NotZero(t, code)
+}

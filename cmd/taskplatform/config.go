@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -15,6 +17,7 @@ import (
 type config struct {
 	HTTPAddr          string        // TP_HTTP_ADDR
 	BaseURL           string        // TP_BASE_URL
+	FilesBaseURL      string        // TP_FILES_BASE_URL
 	DataDir           string        // TP_DATA_DIR
 	DatabaseURL       string        // TP_DATABASE_URL
 	TemporalAddress   string        // TP_TEMPORAL_ADDRESS
@@ -36,7 +39,7 @@ type config struct {
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
-var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
+var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
 	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES"}
 
@@ -100,6 +103,7 @@ func loadConfig() (config, error) {
 		c.TemporalAddress = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.TemporalPort))
 	}
 	c.BaseURL = env("TP_BASE_URL", "http://"+c.HTTPAddr)
+	c.FilesBaseURL = strings.TrimSuffix(env("TP_FILES_BASE_URL", c.BaseURL), "/")
 	if c.BlobURL == "" {
 		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true"
 	}
@@ -113,6 +117,9 @@ func loadConfig() (config, error) {
 		}
 	}
 	check("TP_HTTP_ADDR", c.HTTPAddr, validation.Required, validation.By(hostPort))
+	if env("TP_FILES_BASE_URL", "") != "" {
+		check("TP_FILES_BASE_URL", c.FilesBaseURL, validation.By(httpBase))
+	}
 	check("TP_RATE_LIMIT", c.RateLimit, validation.Min(1))
 	check("TP_RATE_WINDOW_SECONDS", window, validation.Min(1))
 	if err := errs.Filter(); err != nil {
@@ -124,4 +131,13 @@ func loadConfig() (config, error) {
 func hostPort(v any) error {
 	_, _, err := net.SplitHostPort(v.(string))
 	return err
+}
+
+// httpBase accepts an absolute http(s) URL with a host and no query.
+func httpBase(v any) error {
+	u, err := url.Parse(v.(string))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must be an absolute http:// or https:// URL such as https://files.example.com")
+	}
+	return nil
 }

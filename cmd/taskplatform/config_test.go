@@ -21,6 +21,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:8080", c.HTTPAddr)
 	require.Equal(t, "http://127.0.0.1:8080", c.BaseURL)
+	require.Equal(t, c.BaseURL, c.FilesBaseURL, "files are served from the API's base by default")
 	require.Equal(t, ".data", c.DataDir)
 	require.Empty(t, c.DatabaseURL)
 	require.Equal(t, "127.0.0.1:7233", c.TemporalAddress)
@@ -42,9 +43,11 @@ func TestLoadConfigValues(t *testing.T) {
 	t.Setenv("TP_ALLOW_PRIVATE_URLS", "true")
 	t.Setenv("TP_DEV_STEP_DELAY", "250ms")
 	t.Setenv("TP_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7")
+	t.Setenv("TP_FILES_BASE_URL", "https://files.example.com/")
 	c, err := loadConfig()
 	require.NoError(t, err)
 	require.Equal(t, "http://0.0.0.0:9000", c.BaseURL)
+	require.Equal(t, "https://files.example.com", c.FilesBaseURL)
 	require.Equal(t, "127.0.0.1:17233", c.TemporalAddress, "dev dials its own server's port")
 	require.False(t, c.TemporalAddrSet)
 	require.Equal(t, 5, c.RateLimit)
@@ -75,6 +78,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bool", map[string]string{"TP_ALLOW_PRIVATE_URLS": "maybe"}, []string{"TP_ALLOW_PRIVATE_URLS: must be true or false"}},
 		{"duration", map[string]string{"TP_DEV_STEP_DELAY": "5"}, []string{"TP_DEV_STEP_DELAY: must be a Go duration"}},
 		{"trusted proxy", map[string]string{"TP_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, []string{`TP_TRUSTED_PROXIES: "proxy.local" is neither`}},
+		{"files base URL not absolute", map[string]string{"TP_FILES_BASE_URL": "files.example.com"}, []string{"TP_FILES_BASE_URL: must be an absolute"}},
+		{"files base URL not http", map[string]string{"TP_FILES_BASE_URL": "ftp://files.example.com"}, []string{"TP_FILES_BASE_URL"}},
 		{"every error is reported", map[string]string{"TP_RATE_LIMIT": "lots", "TP_HTTP_ADDR": "8080", "TP_WORKER_MAX_STEPS": "-1"},
 			[]string{"TP_RATE_LIMIT: must be a non-negative whole number", "TP_HTTP_ADDR", "TP_WORKER_MAX_STEPS"}},
 	}

@@ -123,7 +123,7 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 }
 
 func (s *stack) activities() *activities.Activities {
-	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, BaseURL: s.cfg.BaseURL,
+	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, FilesBaseURL: s.cfg.FilesBaseURL,
 		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second}),
 		Fetch: fetchClient(s.cfg.AllowPrivateURLs)}
 }
@@ -139,7 +139,7 @@ func fetchClient(allowPrivate bool) *http.Client {
 
 func (s *stack) router(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
-	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL,
+	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
 		RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
 }
