@@ -47,4 +47,6 @@ const (
 	ErrTypeProcessing = "processing_failed"
 	// ErrTypeContentRefused is a step refused by content checks.
 	ErrTypeContentRefused = "content_refused"
+	// ErrTypeAdmissionClosed is an admit of a job whose workflow gave up.
+	ErrTypeAdmissionClosed = "admission_closed"
 )

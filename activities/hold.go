@@ -6,8 +6,10 @@ import (
 	"errors"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -27,12 +29,22 @@ type HoldInput struct {
 	ServiceVersion      string
 }
 
+// Row is the job row the admit writes.
+func (in HoldInput) Row() *models.Job {
+	return &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
+		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
+		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
+}
+
 // HoldResult says whether the job was admitted; a refusal carries the amounts.
 type HoldResult struct {
 	Admitted  bool
 	Required  int64
 	Balance   int64
 	CreatedAt time.Time
+	// Visible is a refusal of a job whose handle was already answered (the
+	// submit's admit was slow): the job now reads failed insufficient_credits.
+	Visible bool `json:",omitempty"`
 	// Events are the job events someone subscribes to: the job emits only these.
 	Events []string `json:",omitempty"`
 }
@@ -41,25 +53,73 @@ type HoldResult struct {
 // refuses when the balance does not cover the hold. Run as a local activity
 // inside the admit update; retrying it is safe (the job id is the key).
 func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult, error) {
-	job := &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
-		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
-		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
-	admitted, err := models.Admit(ctx, a.DB, job, a.now())
+	job := in.Row()
+	admitted, err := models.Admit(ctx, a.DB, job, a.now(), func(required, balance int64) []byte {
+		return insufficientCredits(in.JobID, in.CreditType, required, balance)
+	})
 	var refusal *models.AdmitRefusal
 	if errors.As(err, &refusal) {
-		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required), zap.Int64("balance", refusal.Balance))
-		return HoldResult{Required: refusal.Required, Balance: refusal.Balance}, nil
+		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required),
+			zap.Int64("balance", refusal.Balance), zap.Bool("handle_answered", refusal.Visible))
+		res := HoldResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
+		if refusal.Visible {
+			res.Events, err = a.subscribed(ctx, in)
+		}
+		return res, err
+	}
+	if errors.Is(err, models.ErrAdmissionClosed) {
+		return HoldResult{}, temporal.NewNonRetryableApplicationError("the job's admission is closed", ErrTypeAdmissionClosed, err)
 	}
 	if err != nil {
 		return HoldResult{}, err
 	}
 	a.Log.Info("job admitted", zap.String("job_id", in.JobID), zap.String("task", in.Task), zap.Int64("held", in.HeldCredits))
-	events, err := models.SubscribedEvents(ctx, a.DB, in.UserID)
+	events, err := a.subscribed(ctx, in)
 	if err != nil {
 		return HoldResult{}, err
+	}
+	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
+}
+
+// subscribed lists the job events someone subscribes to: the account's
+// endpoints, and the terminal events for a per-request webhook URL.
+func (a *Activities) subscribed(ctx context.Context, in HoldInput) ([]string, error) {
+	events, err := models.SubscribedEvents(ctx, a.DB, in.UserID)
+	if err != nil {
+		return nil, err
 	}
 	if in.WebhookURL != "" {
 		events = append(events, TerminalEvents...)
 	}
-	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
+	return events, nil
+}
+
+// insufficientCredits is the public error of a job whose hold the balance
+// did not cover after its handle was answered.
+func insufficientCredits(jobID, creditType string, required, balance int64) []byte {
+	e := apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance was %d when it was admitted.", required, creditType, balance).
+		WithCredits(required, balance)
+	e.JobID = jobID
+	b, _ := json.Marshal(e)
+	return b
+}
+
+// CloseInput names a job whose workflow gives up without an admit decision.
+type CloseInput struct {
+	JobID  string
+	UserID uint64
+}
+
+// CloseAdmission makes sure a job that was never admitted never runs and
+// holds nothing: a late handle for it answers that, and a row written for
+// it is failed (internal, retryable: submitting again may succeed).
+func (a *Activities) CloseAdmission(ctx context.Context, in CloseInput) error {
+	e := apierr.New(apierr.Internal, "The job could not be admitted in time; nothing was held or charged. Submit it again.")
+	e.Retryable, e.JobID = true, in.JobID
+	body, _ := json.Marshal(e)
+	if err := models.CloseAdmission(ctx, a.DB, in.JobID, in.UserID, body, a.now()); err != nil {
+		return err
+	}
+	a.Log.Warn("job never admitted; admission closed", zap.String("job_id", in.JobID))
+	return nil
 }

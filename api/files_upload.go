@@ -110,6 +110,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 		fail(c, apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"))
 		return
 	}
+	f.Data = imageSizeData(c.Request.Context(), h.blob, f.BlobKey)
 	if err := models.CreateUpload(c.Request.Context(), h.db, &f, h.now()); err != nil {
 		fail(c, err)
 		return

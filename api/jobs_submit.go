@@ -164,28 +164,15 @@ func (h *jobHandlers) submit(c *gin.Context) {
 
 	admit, err := h.admit(c, in)
 	if err != nil {
-		logger(c).Warn("admit did not complete", zap.String("job_id", in.JobID), zap.Error(err))
-		fail(c, apierr.New(apierr.ServiceUnavailable, "The job could not be admitted in time; retry with the same Idempotency-Key.").WithRetryAfter(2).WithJob(in.JobID))
+		h.admitLate(c, in, opts, err)
 		return
 	}
 	if !admit.Admitted {
-		if opts.idemKey != "" {
-			if err := models.ReleaseKey(c.Request.Context(), h.d.DB, id.user.ID, opSubmit, opts.idemKey); err != nil {
-				logger(c).Error("release idempotency key", zap.Error(err))
-			}
-		}
-		fail(c, apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance is %d.", admit.Required, creditType, admit.Balance).WithCredits(admit.Required, admit.Balance))
+		h.releaseKey(c, opts)
+		fail(c, insufficient(admit.Required, admit.Balance, creditType))
 		return
 	}
-	if opts.idemKey != "" {
-		var ttl time.Duration
-		if t := lim.IdempotencyKey.TTLSeconds; t != nil {
-			ttl = time.Duration(*t) * time.Second
-		}
-		if err := models.CompleteKey(c.Request.Context(), h.d.DB, id.user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
-			logger(c).Error("complete idempotency key", zap.Error(err))
-		}
-	}
+	h.completeKey(c, opts)
 	logger(c).Info("job submitted", zap.String("job_id", in.JobID), zap.String("task", def.Name), zap.Int64("held", credits))
 	if fresh {
 		// Just admitted: the row holds exactly what the admit wrote.
@@ -194,6 +181,68 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		return
 	}
 	h.answerExisting(c, in.JobID, opts)
+}
+
+// admitLate answers a submit whose admit did not answer in time. The job's
+// workflow may still admit it, so the answer is never a retryable error
+// while the job can hold credits: the job is made visible as queued (its
+// admit holds later, or fails it insufficient_credits) and its handle is
+// answered — unless the admit has decided meanwhile.
+func (h *jobHandlers) admitLate(c *gin.Context, in workflows.JobInput, opts submitOptions, admitErr error) {
+	log := logger(c).With(zap.String("job_id", in.JobID))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 10*time.Second)
+	defer cancel()
+	state, refusal, err := models.PendJob(ctx, h.d.DB, in.Row(), h.d.now())
+	if err != nil {
+		log.Error("admit did not answer and the job could not be recorded", zap.NamedError("admit_error", admitErr), zap.Error(err))
+		e := apierr.New(apierr.Internal, "The job's admission could not be confirmed. Read the job before submitting it again.").WithJob(in.JobID)
+		e.Retryable = false
+		fail(c, e)
+		return
+	}
+	switch state {
+	case models.PendRefused:
+		h.releaseKey(c, opts)
+		fail(c, insufficient(refusal.Required, refusal.Balance, in.CreditType))
+		return
+	case models.PendClosed:
+		h.releaseKey(c, opts)
+		fail(c, apierr.New(apierr.ServiceUnavailable, "The job could not be admitted; nothing was held or charged. Submit it again.").WithRetryAfter(2))
+		return
+	case models.PendWritten:
+		log.Warn("admit did not answer in time; the job's handle is answered and its admit decides later", zap.Error(admitErr))
+	}
+	h.completeKey(c, opts)
+	h.answerExisting(c, in.JobID, opts)
+}
+
+// insufficient is the 402 of a hold the balance does not cover.
+func insufficient(required, balance int64, creditType string) *apierr.Error {
+	return apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance is %d.", required, creditType, balance).WithCredits(required, balance)
+}
+
+// completeKey stores the job of the submit's Idempotency-Key.
+func (h *jobHandlers) completeKey(c *gin.Context, opts submitOptions) {
+	if opts.idemKey == "" {
+		return
+	}
+	var ttl time.Duration
+	if t := tasks.DefaultLimits().IdempotencyKey.TTLSeconds; t != nil {
+		ttl = time.Duration(*t) * time.Second
+	}
+	if err := models.CompleteKey(c.Request.Context(), h.d.DB, identityOf(c).user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
+		logger(c).Error("complete idempotency key", zap.Error(err))
+	}
+}
+
+// releaseKey forgets the submit's Idempotency-Key: no job was started.
+func (h *jobHandlers) releaseKey(c *gin.Context, opts submitOptions) {
+	if opts.idemKey == "" {
+		return
+	}
+	if err := models.ReleaseKey(c.Request.Context(), h.d.DB, identityOf(c).user.ID, opSubmit, opts.idemKey); err != nil {
+		logger(c).Error("release idempotency key", zap.Error(err))
+	}
 }
 
 // checkRefs makes sure every image reference of the input can be used: a
@@ -215,6 +264,13 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 			}
 			if err != nil {
 				return err
+			}
+			if sides, bounded := def.RefSides[field]; bounded {
+				if w, hgt, known := f.ImageSize(); known {
+					if reason := sides.Check(w, hgt); reason != "" {
+						return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(field)
+					}
+				}
 			}
 			continue
 		}

@@ -324,24 +324,55 @@ func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {
 	require.Equal(t, "webhook_url", bad.json(t)["error"].(map[string]any)["field"])
 }
 
-func TestAdmitWithoutWorkerIsBoundedAndRetryable(t *testing.T) {
+func TestSlowAdmitAnswersTheJobHandle(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 100, noWorker: true, admitTimeout: 1500 * time.Millisecond})
 	start := time.Now()
 	res := s.submit(pattern(1), "Idempotency-Key", "no-worker")
 	require.Less(t, time.Since(start), 10*time.Second)
-	require.Equal(t, http.StatusServiceUnavailable, res.status, "%s", res.body)
-	e := res.json(t)["error"].(map[string]any)
-	require.Equal(t, true, e["retryable"])
-	id := e["job_id"].(string)
+	require.Equal(t, http.StatusAccepted, res.status, "a job that may still hold credits is never a retryable error: %s", res.body)
+	id := res.json(t)["job_id"].(string)
 	require.Regexp(t, `^j_`, id)
+	job := s.do(http.MethodGet, "/v1/jobs/"+id, nil)
+	require.Equal(t, http.StatusOK, job.status, "the handle can be read at once: %s", job.body)
+	require.Equal(t, "queued", job.json(t)["lifecycle"])
 	require.Equal(t, int64(100), s.balance(), "nothing held yet")
 
+	again := s.submit(pattern(1), "Idempotency-Key", "no-worker")
+	require.Equal(t, http.StatusAccepted, again.status, "%s", again.body)
+	require.Equal(t, id, again.json(t)["job_id"], "the retry reaches the same job")
+
 	s.startWorker(false)
-	require.Eventually(t, func() bool {
-		r := s.submit(pattern(1), "Idempotency-Key", "no-worker")
-		return r.status == http.StatusAccepted && r.json(t)["job_id"] == id
-	}, 30*time.Second, 500*time.Millisecond, "the retry reaches the same job")
 	require.Equal(t, "succeeded", s.waitTerminal(id)["outcome"])
+	recordHistory(t, id, "admitted_late")
+	_, per := priceOf(t, pattern(1))
+	require.Equal(t, 100-per, s.balance(), "charged once, for the one output")
+	require.Equal(t, s.balance(), s.ledgerSum())
+}
+
+func TestSlowAdmitThatTheBalanceCannotCoverFailsTheJob(t *testing.T) {
+	held, _ := priceOf(t, pattern(2))
+	s := newStack(t, stackOptions{credits: held + held/2, noWorker: true, admitTimeout: time.Second})
+	var ids []string
+	for range 2 {
+		res := s.submit(pattern(2))
+		require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+		ids = append(ids, res.json(t)["job_id"].(string))
+	}
+	s.startWorker(false)
+	outcomes := map[string]int{}
+	for _, id := range ids {
+		job := s.waitTerminal(id)
+		outcomes[job["outcome"].(string)]++
+		if job["outcome"] == "failed" {
+			e := job["error"].(map[string]any)
+			require.Equal(t, "insufficient_credits", e["code"])
+			require.Equal(t, id, e["job_id"])
+			require.Nil(t, e["request_id"])
+			recordHistory(t, id, "refused_after_handle")
+		}
+	}
+	require.Equal(t, map[string]int{"succeeded": 1, "failed": 1}, outcomes, "the balance covers one hold")
+	require.Equal(t, s.balance(), s.ledgerSum(), "no hold is left behind")
 }
 
 func TestUnknownTaskAndInvalidBody(t *testing.T) {

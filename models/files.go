@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -85,4 +86,14 @@ func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (Page[File], error
 // escapeLike makes s match itself literally in a LIKE pattern with ESCAPE '\'.
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// ImageSize is the pixel size recorded in the file's data ({"width",
+// "height"}, as uploads of images record it); ok is false when unknown.
+func (f *File) ImageSize() (width, height int, ok bool) {
+	var d struct{ Width, Height int }
+	if json.Unmarshal([]byte(f.Data), &d) != nil || d.Width <= 0 || d.Height <= 0 {
+		return 0, 0, false
+	}
+	return d.Width, d.Height, true
 }

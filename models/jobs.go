@@ -44,11 +44,15 @@ type Job struct {
 	WebhookURL          string `gorm:"not null;default:''"`
 	RequestID           string `gorm:"not null;default:''"`
 	ServiceVersion      string `gorm:"not null;default:''"`
-	SettledAt           *time.Time
-	StartedAt           *time.Time
-	EndedAt             *time.Time
-	CreatedAt           time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
-	UpdatedAt           time.Time
+	// Pending marks a job whose handle was answered before its admit
+	// decided: the row is visible as queued and holds nothing yet; the admit
+	// holds its credits or fails it insufficient_credits (migration 0005).
+	Pending   bool `gorm:"not null;default:false"`
+	SettledAt *time.Time
+	StartedAt *time.Time
+	EndedAt   *time.Time
+	CreatedAt time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
+	UpdatedAt time.Time
 }
 
 // File is one output a job delivered (an art: handle, JobID set), or a file
@@ -74,9 +78,12 @@ type File struct {
 	DeletedAt  gorm.DeletedAt `gorm:"index"`
 }
 
-// AdmitRefusal is a hold the balance does not cover.
+// AdmitRefusal is a hold the balance does not cover. Visible is true when
+// the job's handle had already been answered: the row now says the job
+// failed insufficient_credits.
 type AdmitRefusal struct {
 	Required, Balance int64
+	Visible           bool
 }
 
 // Error implements error.
@@ -84,23 +91,53 @@ func (r *AdmitRefusal) Error() string {
 	return fmt.Sprintf("insufficient credits: required %d, balance %d", r.Required, r.Balance)
 }
 
+// RefusedAdmit remembers a job id that will never be admitted, so a
+// retried admit answers the same refusal and a late handle for it (PendJob)
+// learns the job will never run (migration 0005). Expired marks a job whose
+// workflow gave up before any admit decided; otherwise the balance did not
+// cover Required.
+type RefusedAdmit struct {
+	JobID     string `gorm:"primaryKey"`
+	UserID    uint64 `gorm:"not null"`
+	Expired   bool   `gorm:"not null;default:false"`
+	Required  int64  `gorm:"not null"`
+	Balance   int64  `gorm:"not null"`
+	CreatedAt time.Time
+}
+
 // Admit writes the job row (queued) and its credit hold in one transaction,
 // with the user's row locked so concurrent admits cannot overdraw. Admitting
-// a job id that exists returns the existing row: a retried admit holds once.
-func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (*Job, error) {
+// a job id that was admitted returns the existing row, and one that was
+// refused returns the same refusal: a retried admit decides once. A pending
+// row (PendJob) is admitted in place, or failed insufficient_credits with
+// refusedError(required, balance) as its error object (nil: no object).
+func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedError func(required, balance int64) []byte) (*Job, error) {
 	var out *Job
+	var refusal *AdmitRefusal
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var u User
-		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&u, job.UserID).Error; err != nil {
-			return fmt.Errorf("lock user: %w", err)
+		if err := lockUser(tx, job.UserID); err != nil {
+			return err
 		}
-		var existing Job
-		err := tx.Take(&existing, "id = ?", job.ID).Error
+		var refused RefusedAdmit
+		err := tx.Take(&refused, "job_id = ?", job.ID).Error
+		if err == nil && refused.Expired {
+			return ErrAdmissionClosed
+		}
 		if err == nil {
-			out = &existing
+			refusal = &AdmitRefusal{Required: refused.Required, Balance: refused.Balance}
 			return nil
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return err
+		}
+		var existing Job
+		err = tx.Take(&existing, "id = ?", job.ID).Error
+		found := err == nil
+		if found && !existing.Pending {
+			out = &existing
+			return nil
+		}
+		if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
 			return err
 		}
 		if job.HeldCredits > 0 {
@@ -109,13 +146,22 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (*Job, err
 				return err
 			}
 			if avail < job.HeldCredits {
-				return &AdmitRefusal{Required: job.HeldCredits, Balance: max(avail, 0)}
+				refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(avail, 0), Visible: found}
+				return refuse(tx, job, refusal, refusedError, now)
 			}
 		}
 		job.Lifecycle = LifecycleQueued
-		job.CreatedAt = now
-		if err := tx.Create(job).Error; err != nil {
-			return fmt.Errorf("insert job: %w", err)
+		job.Pending = false
+		if found {
+			job.CreatedAt = existing.CreatedAt
+			if err := tx.Select("*").Omit("created_at").Where("id = ?", job.ID).Updates(job).Error; err != nil {
+				return fmt.Errorf("admit pending job: %w", err)
+			}
+		} else {
+			job.CreatedAt = now
+			if err := tx.Create(job).Error; err != nil {
+				return fmt.Errorf("insert job: %w", err)
+			}
 		}
 		if job.HeldCredits > 0 {
 			if err := tx.Create(&LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerHold, Amount: -job.HeldCredits, JobID: job.ID}).Error; err != nil {
@@ -125,7 +171,119 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (*Job, err
 		out = job
 		return nil
 	})
+	if err == nil && refusal != nil {
+		return nil, refusal
+	}
 	return out, err
+}
+
+// refuse records the refusal r of job: a tombstone, and for a visible
+// (pending) job its terminal failed state.
+func refuse(tx *gorm.DB, job *Job, r *AdmitRefusal, refusedError func(required, balance int64) []byte, now time.Time) error {
+	if err := tx.Create(&RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance, CreatedAt: now}).Error; err != nil {
+		return fmt.Errorf("record refusal: %w", err)
+	}
+	if r.Visible {
+		upd := map[string]any{"pending": false, "lifecycle": LifecycleTerminal, "outcome": OutcomeFailed,
+			"settled_at": now, "ended_at": now, "updated_at": now, "progress_total": 0}
+		if refusedError != nil {
+			upd["error"] = string(refusedError(r.Required, r.Balance))
+		}
+		if err := tx.Model(&Job{}).Where("id = ?", job.ID).Updates(upd).Error; err != nil {
+			return fmt.Errorf("fail pending job: %w", err)
+		}
+	}
+	return nil
+}
+
+// PendState is what PendJob found.
+type PendState int
+
+// The states of PendJob.
+const (
+	// PendAdmitted: the admit wrote the job first; answer it.
+	PendAdmitted PendState = iota
+	// PendWritten: the job row is pending; the admit will decide it.
+	PendWritten
+	// PendRefused: the admit refused the job; nothing runs or is held.
+	PendRefused
+	// PendClosed: the job's workflow gave up before admitting it; nothing
+	// runs or is held.
+	PendClosed
+)
+
+// ErrAdmissionClosed is an admit of a job whose workflow already gave up.
+var ErrAdmissionClosed = errors.New("the job's admission is closed")
+
+// PendJob makes a job whose admit has not answered in time visible: under
+// the user's lock (so it orders with Admit) it writes job as a pending
+// queued row unless the admit already admitted or refused that id.
+func PendJob(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (PendState, *AdmitRefusal, error) {
+	state, refusal := PendAdmitted, (*AdmitRefusal)(nil)
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, job.UserID); err != nil {
+			return err
+		}
+		var refused RefusedAdmit
+		err := tx.Take(&refused, "job_id = ?", job.ID).Error
+		if err == nil && refused.Expired {
+			state = PendClosed
+			return nil
+		}
+		if err == nil {
+			state, refusal = PendRefused, &AdmitRefusal{Required: refused.Required, Balance: refused.Balance}
+			return nil
+		}
+		if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return err
+		}
+		var n int64
+		if err := tx.Model(&Job{}).Where("id = ?", job.ID).Count(&n).Error; err != nil || n > 0 {
+			return err
+		}
+		row := *job
+		row.Pending, row.Lifecycle, row.HeldCredits, row.CreatedAt = true, LifecycleQueued, 0, now
+		if err := tx.Create(&row).Error; err != nil {
+			return fmt.Errorf("insert pending job: %w", err)
+		}
+		state = PendWritten
+		return nil
+	})
+	return state, refusal, err
+}
+
+// CloseAdmission ends a job whose workflow gave up without an admit
+// decision: no later PendJob or Admit can open it, and a row written for it
+// (pending, or admitted by an admit whose answer was lost) is settled
+// failed with failure as its error, releasing any hold. It is idempotent.
+func CloseAdmission(ctx context.Context, db *gorm.DB, jobID string, userID uint64, failure []byte, now time.Time) error {
+	var settle bool
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, userID); err != nil {
+			return err
+		}
+		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&RefusedAdmit{JobID: jobID, UserID: userID, Expired: true, CreatedAt: now}).Error; err != nil {
+			return fmt.Errorf("close admission: %w", err)
+		}
+		var n int64
+		err := tx.Model(&Job{}).Where("id = ? AND settled_at IS NULL", jobID).Count(&n).Error
+		settle = n > 0
+		return err
+	})
+	if err != nil || !settle {
+		return err
+	}
+	_, _, err = Settle(ctx, db, jobID, Settlement{Outcome: OutcomeFailed, Error: failure}, now)
+	return err
+}
+
+// lockUser locks the user's row: every change of a user's balance or jobs'
+// admission takes it first, so they see one order.
+func lockUser(tx *gorm.DB, userID uint64) error {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&User{}, userID).Error; err != nil {
+		return fmt.Errorf("lock user: %w", err)
+	}
+	return nil
 }
 
 // JobByID reads one job of a user.
@@ -232,7 +390,7 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 			return fmt.Errorf("charge: %w", err)
 		}
 		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": LifecycleTerminal, "outcome": s.Outcome,
-			"ended_at": now, "updated_at": now, "progress_done": delivered}
+			"ended_at": now, "updated_at": now, "progress_done": delivered, "pending": false}
 		if present(s.Error) {
 			upd["error"] = string(s.Error)
 		}

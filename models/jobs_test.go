@@ -50,15 +50,15 @@ func TestAdmitHoldsOnceAndRefusesOverdraft(t *testing.T) {
 		require.NoError(t, err)
 
 		j := newJob(u, 6, 2)
-		_, err = models.Admit(ctx, db, j, now)
+		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		again := *j
-		_, err = models.Admit(ctx, db, &again, now) // a retried admit of the same job
+		_, err = models.Admit(ctx, db, &again, now, nil) // a retried admit of the same job
 		require.NoError(t, err)
 		require.EqualValues(t, 4, available(t, db, u, now), "held once")
 		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
 
-		_, err = models.Admit(ctx, db, newJob(u, 5, 1), now)
+		_, err = models.Admit(ctx, db, newJob(u, 5, 1), now, nil)
 		var refusal *models.AdmitRefusal
 		require.True(t, errors.As(err, &refusal))
 		require.Equal(t, models.AdmitRefusal{Required: 5, Balance: 4}, *refusal)
@@ -82,7 +82,7 @@ func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
 		require.NoError(t, err)
 
 		j := newJob(u, 8, 2) // four outputs planned
-		_, err = models.Admit(ctx, db, j, now)
+		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		deliver(t, db, j, 3, now)
 		deliver(t, db, j, 3, now) // a retried step records nothing new
@@ -118,7 +118,7 @@ func TestSettleNeverChargesAboveTheHold(t *testing.T) {
 		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 50, nil, "test")
 		require.NoError(t, err)
 		j := newJob(u, 4, 2)
-		_, err = models.Admit(ctx, db, j, now)
+		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		deliver(t, db, j, 5, now)
 		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
@@ -136,7 +136,7 @@ func TestSettleFailedJobReleasesEverything(t *testing.T) {
 		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 20, nil, "test")
 		require.NoError(t, err)
 		j := newJob(u, 10, 5)
-		_, err = models.Admit(ctx, db, j, now)
+		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		require.EqualValues(t, 10, available(t, db, u, now))
 		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)}, now)
@@ -146,5 +146,78 @@ func TestSettleFailedJobReleasesEverything(t *testing.T) {
 		require.JSONEq(t, `{"code":"processing_failed"}`, *done.Error)
 		require.EqualValues(t, 20, available(t, db, u, now))
 		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
+	})
+}
+
+func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	failure := func(required, balance int64) []byte { return []byte(`{"code":"insufficient_credits"}`) }
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
+		require.NoError(t, err)
+
+		// A slow admit: the handle is answered first, the admit holds later.
+		covered := newJob(u, 6, 2)
+		state, _, err := models.PendJob(ctx, db, covered, now)
+		require.NoError(t, err)
+		require.Equal(t, models.PendWritten, state)
+		row, err := models.JobByID(ctx, db, u.ID, covered.ID)
+		require.NoError(t, err)
+		require.Equal(t, models.LifecycleQueued, row.Lifecycle)
+		require.EqualValues(t, 10, available(t, db, u, now), "a pending job holds nothing")
+		again := *covered
+		_, err = models.Admit(ctx, db, &again, now, failure)
+		require.NoError(t, err)
+		require.EqualValues(t, 4, available(t, db, u, now), "the admit holds for the pending job")
+		row, err = models.JobByID(ctx, db, u.ID, covered.ID)
+		require.NoError(t, err)
+		require.False(t, row.Pending)
+		require.EqualValues(t, 6, row.HeldCredits)
+
+		// The balance no longer covers the next pending job: it reads failed.
+		short := newJob(u, 5, 1)
+		_, _, err = models.PendJob(ctx, db, short, now)
+		require.NoError(t, err)
+		_, err = models.Admit(ctx, db, short, now, failure)
+		var refusal *models.AdmitRefusal
+		require.ErrorAs(t, err, &refusal)
+		require.True(t, refusal.Visible)
+		row, err = models.JobByID(ctx, db, u.ID, short.ID)
+		require.NoError(t, err)
+		require.Equal(t, models.LifecycleTerminal, row.Lifecycle)
+		require.Equal(t, models.OutcomeFailed, *row.Outcome)
+		require.JSONEq(t, `{"code":"insufficient_credits"}`, *row.Error)
+		require.EqualValues(t, 4, available(t, db, u, now))
+		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
+
+		// A refusal decided before the handle: the late PendJob learns it.
+		late := newJob(u, 5, 1)
+		_, err = models.Admit(ctx, db, late, now, failure)
+		require.ErrorAs(t, err, &refusal)
+		require.False(t, refusal.Visible)
+		state, got, err := models.PendJob(ctx, db, late, now)
+		require.NoError(t, err)
+		require.Equal(t, models.PendRefused, state)
+		require.Equal(t, int64(5), got.Required)
+		_, err = models.JobByID(ctx, db, u.ID, late.ID)
+		require.ErrorIs(t, err, models.ErrNotFound, "a refused job stays invisible")
+
+		// A workflow that gave up closes the admission of its pending job.
+		lost := newJob(u, 2, 1)
+		_, _, err = models.PendJob(ctx, db, lost, now)
+		require.NoError(t, err)
+		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now))
+		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now), "idempotent")
+		row, err = models.JobByID(ctx, db, u.ID, lost.ID)
+		require.NoError(t, err)
+		require.Equal(t, models.OutcomeFailed, *row.Outcome)
+		_, err = models.Admit(ctx, db, lost, now, failure)
+		require.ErrorIs(t, err, models.ErrAdmissionClosed)
+		state, _, err = models.PendJob(ctx, db, lost, now)
+		require.NoError(t, err)
+		require.Equal(t, models.PendClosed, state)
+		require.EqualValues(t, 4, available(t, db, u, now), "nothing held by closed jobs")
 	})
 }

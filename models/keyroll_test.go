@@ -58,7 +58,7 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
 		require.NoError(t, err)
 		job, err := models.Admit(ctx, db, &models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: k.ID, Task: "pattern.generate",
-			Input: "{}", CreditType: models.CreditService, HeldCredits: 4, PricePerOutput: 2}, now)
+			Input: "{}", CreditType: models.CreditService, HeldCredits: 4, PricePerOutput: 2}, now, nil)
 		require.NoError(t, err)
 
 		require.NoError(t, models.RevokeKey(ctx, db, k.ID, now))

@@ -53,6 +53,19 @@ var migrations = []*gormigrate.Migration{
 			return nil
 		},
 	},
+	{
+		// Admission that outlives a slow submit: pending job rows and the
+		// tombstones of refused admits.
+		ID: "0005_admission",
+		Migrate: func(tx *gorm.DB) error {
+			if m := tx.Migrator(); !m.HasColumn(&Job{}, "Pending") {
+				if err := m.AddColumn(&Job{}, "Pending"); err != nil {
+					return fmt.Errorf("add jobs.pending: %w", err)
+				}
+			}
+			return tx.AutoMigrate(&RefusedAdmit{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

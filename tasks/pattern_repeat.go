@@ -30,7 +30,7 @@ func patternRepeat() *Definition {
 	return &Definition{
 		Name: "pattern.repeat", Title: "Lay out a motif as a repeat",
 		Description: "Turns one motif image into seamless repeat tiles — grid, half-drop, brick or mirror — ready for print or textile production.",
-		Category:    CategoryProductionPrep, Unit: "tile",
+		Category:    CategoryProductionPrep, Unit: "tile", RefSides: map[string]ImageSides{"image": motifSides},
 		InputSchema: mustJSON(objectSchema("pattern.repeat input",
 			"A motif and the repeat layouts to make of it: one tile per layout.", props, []string{"image"}, nil)),
 		OutputSchema: mustJSON(obj{
@@ -145,7 +145,7 @@ func repeatDocs() Docs {
 			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile.",
 			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the job with processing_failed.",
 		},
-		Errors: errorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImageNotPublic),
+		Errors: errorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImageNotPublic, apierr.RequestRefused),
 		Related: []Related{
 			{Task: "pattern.generate", Relation: "sibling"},
 			{Task: "palette.generate", Relation: "before"},

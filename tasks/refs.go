@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 
@@ -79,6 +80,19 @@ func (d *Definition) RefFields() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ImageSides bounds the sides, in pixels, of the images a reference field
+// takes. The step that decodes the image and the submit check of an upload
+// whose size is known both use it.
+type ImageSides struct{ Min, Max int }
+
+// Check returns the public reason a w × h px image does not fit, or "".
+func (b ImageSides) Check(w, h int) string {
+	if w < b.Min || h < b.Min || w > b.Max || h > b.Max {
+		return fmt.Sprintf("the image is %d × %d px; it must be %d to %d px a side", w, h, b.Min, b.Max)
+	}
+	return ""
 }
 
 // RefErrors are the codes the submit check of reference fields answers

@@ -31,6 +31,9 @@ var repeatLayouts = map[string][]placement{
 	"mirror":    {{0.5, 0.5, false}, {1.5, 0.5, true}, {0.5, 1.5, true}, {1.5, 1.5, false}},
 }
 
+// motifSides bounds the sides of a motif.
+var motifSides = ImageSides{Min: 8, Max: 8192}
+
 // decodeMotif reads an image in any accepted format.
 func decodeMotif(data []byte) (image.Image, error) {
 	img, _, err := image.Decode(bytes.NewReader(data))
@@ -38,8 +41,8 @@ func decodeMotif(data []byte) (image.Image, error) {
 		return nil, &StepError{Code: "processing_failed", Message: "the image could not be read as PNG, JPEG, GIF, WebP or BMP"}
 	}
 	b := img.Bounds()
-	if b.Dx() < 8 || b.Dy() < 8 || b.Dx() > 8192 || b.Dy() > 8192 {
-		return nil, &StepError{Code: "processing_failed", Message: fmt.Sprintf("the image is %d × %d px; motifs must be 8 to 8192 px a side", b.Dx(), b.Dy())}
+	if reason := motifSides.Check(b.Dx(), b.Dy()); reason != "" {
+		return nil, &StepError{Code: "processing_failed", Message: reason}
 	}
 	return img, nil
 }

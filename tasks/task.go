@@ -84,6 +84,9 @@ type Definition struct {
 	Examples []Example
 	// ErrorRules map a (field, schema keyword) failure to a task-specific code.
 	ErrorRules []ErrorRule
+	// RefSides bounds the image sides of reference fields by field name; an
+	// upload whose size is known is refused at submit when it does not fit.
+	RefSides map[string]ImageSides
 	// Variant names the field (kind or type) that decides which other fields
 	// apply; nil when the task has none.
 	Variant *Variant

@@ -57,6 +57,9 @@ type AdmitResult struct {
 	CreatedAt time.Time
 	// Events are the job events with subscribers at admit.
 	Events []string `json:",omitempty"`
+	// Visible is a refusal of a job whose handle the submit had already
+	// answered: the job ends failed insufficient_credits.
+	Visible bool `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

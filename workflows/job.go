@@ -37,6 +37,11 @@ type jobState struct {
 	admitErr error
 	// webhooks is false when replaying histories from before job events.
 	webhooks bool
+	// truthful is false when replaying histories from before failed jobs
+	// said why and ended their workflow as failed (GetVersion "truthful-end").
+	truthful bool
+	// failed is the public error of a failed job.
+	failed *apierr.Error
 }
 
 func (s *jobState) setup(ctx workflow.Context) error {
@@ -61,7 +66,7 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
 	if err != nil {
 		s.admitErr = err
 	} else {
-		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events}
+		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events, Visible: res.Visible}
 	}
 	return s.admitResult()
 }
@@ -74,7 +79,6 @@ func (s *jobState) admitResult() (AdmitResult, error) {
 }
 
 func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
-	log := workflow.GetLogger(ctx)
 	remaining := AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
 	decided := func() bool { return s.admit != nil || s.admitErr != nil }
 	_, _ = workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided)
@@ -85,16 +89,19 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 		_ = workflow.Await(dctx, func() bool { return workflow.AllHandlersFinished(dctx) })
 		cancel()
 	}
-	if !decided() {
-		log.Info("job never admitted; ending without a hold")
-		return s.end(ctx, JobResult{Outcome: OutcomeNeverAdmitted})
+	if !decided() || s.admitErr != nil {
+		return s.neverAdmitted(ctx)
 	}
-	if s.admitErr != nil || !s.admit.Admitted {
+	if !s.admit.Admitted {
 		_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
+		if s.admit.Visible {
+			return s.refusedVisible(ctx)
+		}
 		return s.end(ctx, JobResult{Outcome: OutcomeRefused})
 	}
 
 	s.webhooks = workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1
+	s.truthful = workflow.GetVersion(ctx, "truthful-end", workflow.DefaultVersion, 1) == 1
 	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
 	settle, jobErr := s.work(ctx)
 	if temporal.IsCanceledError(jobErr) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
@@ -113,10 +120,56 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 	}
 	s.emit(dctx, terminalEvent[settle.Outcome], 0)
 	res, err := s.end(dctx, JobResult{Outcome: settle.Outcome, Delivered: sr.Delivered, Charged: sr.Charged})
-	if settle.Outcome == models.OutcomeCancelled && err == nil {
-		return res, temporal.NewCanceledError()
+	if err != nil {
+		return res, err
 	}
-	return res, err
+	switch {
+	case settle.Outcome == models.OutcomeCancelled:
+		return res, temporal.NewCanceledError()
+	case settle.Outcome == models.OutcomeFailed && s.truthful && s.failed != nil:
+		// Operators see a failed job as Failed in the Temporal UI.
+		return res, temporal.NewNonRetryableApplicationError(s.failed.Message, string(s.failed.Code), nil)
+	}
+	return res, nil
+}
+
+// neverAdmitted ends a workflow whose admit never decided (no worker in the
+// admit window) or failed: nothing is held, and the job's admission is
+// closed so a handle answered for it reads failed.
+func (s *jobState) neverAdmitted(ctx workflow.Context) (JobResult, error) {
+	outcome := OutcomeNeverAdmitted
+	if s.admitErr != nil {
+		_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
+		outcome = OutcomeRefused
+	}
+	workflow.GetLogger(ctx).Info("job never admitted; ending without a hold", "outcome", outcome)
+	if workflow.GetVersion(ctx, "close-admission", workflow.DefaultVersion, 1) == 1 {
+		dctx, cancel := workflow.NewDisconnectedContext(ctx)
+		defer cancel()
+		dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 30 * time.Second,
+			Summary:             "close admission: the job never runs",
+			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+		})
+		in := activities.CloseInput{JobID: s.in.JobID, UserID: s.in.UserID}
+		if err := workflow.ExecuteActivity(dctx, a.CloseAdmission, in).Get(dctx, nil); err != nil {
+			return JobResult{}, fmt.Errorf("close admission: %w", err)
+		}
+		ctx = dctx
+	}
+	return s.end(ctx, JobResult{Outcome: outcome})
+}
+
+// refusedVisible ends a job refused after its handle was answered: the admit
+// already wrote it failed insufficient_credits; subscribers hear job.failed.
+func (s *jobState) refusedVisible(ctx workflow.Context) (JobResult, error) {
+	s.webhooks = true
+	s.emit(ctx, activities.EventFailed, 0)
+	res, err := s.end(ctx, JobResult{Outcome: models.OutcomeFailed})
+	if err != nil {
+		return res, err
+	}
+	return res, temporal.NewNonRetryableApplicationError("insufficient credits at admit", string(apierr.InsufficientCredits), nil)
 }
 
 // terminalEvent is the event of each outcome.
@@ -161,6 +214,7 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 	})
 	delivered := 0
 	var warnings []tasks.Warning
+	reason := "" // the last public reason a step gave for not producing its output
 	for i := 0; i < plan.Steps; i++ {
 		sctx := workflow.WithActivityOptions(steps, stepOptions(steps, i, plan.Steps))
 		var out activities.StepResult
@@ -179,11 +233,21 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 			return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ContentRefused, ae.Message())), nil
 		default:
 			workflow.GetLogger(ctx).Warn("output not produced", "index", i, "error", err)
-			warnings = append(warnings, tasks.Warning{Code: apierr.OutputNotProduced, Message: fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, plan.Steps)})
+			msg := fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, plan.Steps)
+			if s.truthful && errors.As(err, &ae) && ae.Type() == activities.ErrTypeProcessing {
+				// A processing failure's message is the task's own words for its caller.
+				reason = ae.Message()
+				msg = fmt.Sprintf("Output %d of %d was not produced and was not charged: %s.", i+1, plan.Steps, reason)
+			}
+			warnings = append(warnings, tasks.Warning{Code: apierr.OutputNotProduced, Message: msg})
 		}
 	}
 	if delivered == 0 {
-		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ProcessingFailed, "The job delivered no output.")), nil
+		msg := "The job delivered no output."
+		if reason != "" {
+			msg = "The job delivered no output: " + reason + "."
+		}
+		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ProcessingFailed, msg)), nil
 	}
 	in := activities.SettleInput{JobID: s.in.JobID, Outcome: models.OutcomeSucceeded}
 	if len(warnings) > 0 {
@@ -207,6 +271,9 @@ type summary struct {
 // failure is the settlement of a failed or cancelled job with its public error.
 func (s *jobState) failure(_ workflow.Context, outcome string, e *apierr.Error) activities.SettleInput {
 	e.JobID = s.in.JobID
+	if outcome == models.OutcomeFailed {
+		s.failed = e
+	}
 	body, _ := json.Marshal(e)
 	return activities.SettleInput{JobID: s.in.JobID, Outcome: outcome, Error: body}
 }

@@ -94,14 +94,25 @@ func TestJobWorkflow(t *testing.T) {
 			}
 			e.admitAt(0)
 			res, err := e.run()
-			require.NoError(t, err)
-			require.Equal(t, tc.wantOutcome, res.Outcome)
+			if tc.wantOutcome == models.OutcomeFailed {
+				// Operators see a failed job's workflow as Failed, with its public code.
+				var ae *temporal.ApplicationError
+				require.ErrorAs(t, err, &ae)
+				require.Equal(t, string(tc.wantCode), ae.Type())
+				require.True(t, ae.NonRetryable())
+			} else {
+				require.NoError(t, err)
+				require.Equal(t, tc.wantOutcome, res.Outcome)
+			}
 			require.True(t, e.admit.Admitted)
 			require.Equal(t, tc.wantOutcome, e.settled.Outcome)
 			if tc.wantCode != "" {
 				ae := e.settledError()
 				require.Equal(t, tc.wantCode, ae.Code)
 				require.Equal(t, "j_test", ae.JobID)
+				if tc.wantCode == apierr.ProcessingFailed {
+					require.Contains(t, ae.Message, "cannot draw", "a failed job says why")
+				}
 			} else {
 				require.Empty(t, e.settled.Error)
 			}
@@ -136,10 +147,37 @@ func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
 
 func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
 	e := newJobEnv(t)
+	var closed *activities.CloseInput
+	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.CloseInput) error {
+		closed = &in
+		return nil
+	})
 	res, err := e.run()
 	require.NoError(t, err)
 	require.Equal(t, OutcomeNeverAdmitted, res.Outcome)
 	require.Nil(t, e.settled, "nothing held, nothing to settle")
+	require.Equal(t, &activities.CloseInput{JobID: "j_test", UserID: 1}, closed, "a handle answered for the job reads failed")
+}
+
+func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e.RegisterWorkflow(JobWorkflow)
+	e.RegisterActivity(&activities.Activities{})
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
+		Return(activities.HoldResult{Required: 6, Balance: 1, Visible: true, Events: []string{activities.EventFailed}}, nil)
+	var emitted []string
+	e.OnActivity(a.EmitEvent, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.EmitInput) ([]activities.Delivery, error) {
+		emitted = append(emitted, in.Event)
+		return nil, nil
+	})
+	e.admitAt(0)
+	_, err := e.run()
+	var ae *temporal.ApplicationError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, string(apierr.InsufficientCredits), ae.Type())
+	require.Equal(t, []string{activities.EventFailed}, emitted, "subscribers hear the job failed")
+	require.Nil(t, e.settled, "nothing was held")
 }
 
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {

@@ -19,9 +19,12 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, f := range files {
 		names[filepath.Base(f)] = true
 	}
-	// v0_* were recorded before job events (GetVersion "job-events").
+	// v0_* were recorded before job events (GetVersion "job-events"), v1_*
+	// before failed jobs said why and ended their workflow failed
+	// ("truthful-end") and before admission outlived a slow submit.
 	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json",
-		"v0_succeeded.json", "succeeded_with_events.json", "webhook_retried.json"} {
+		"v0_succeeded.json", "v1_succeeded.json", "v1_failed.json", "succeeded_with_events.json", "webhook_retried.json",
+		"admitted_late.json", "refused_after_handle.json"} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}
 	for _, f := range files {
