@@ -41,12 +41,3 @@ func (a *Activities) now() time.Time {
 	return time.Now().UTC()
 }
 
-// Error types of activity failures the workflow branches on.
-const (
-	// ErrTypeProcessing is a step that cannot succeed with this input.
-	ErrTypeProcessing = "processing_failed"
-	// ErrTypeContentRefused is a step refused by content checks.
-	ErrTypeContentRefused = "content_refused"
-	// ErrTypeAdmissionClosed is an admit of a job whose workflow gave up.
-	ErrTypeAdmissionClosed = "admission_closed"
-)

@@ -4,56 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
 
-// HoldInput is the job a submit asks to admit.
-type HoldInput struct {
-	JobID               string
-	UserID              uint64
-	APIKeyID            string
-	Task                string
-	Input               json.RawMessage
-	CreditType          string
-	HeldCredits         int64
-	PricePerOutput      int64
-	StartTimeoutSeconds int
-	WebhookURL          string
-	RequestID           string
-	ServiceVersion      string
-}
-
-// Row is the job row the admit writes.
-func (in HoldInput) Row() *models.Job {
-	return &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
-		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
-		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
-}
-
-// HoldResult says whether the job was admitted; a refusal carries the amounts.
-type HoldResult struct {
-	Admitted  bool
-	Required  int64
-	Balance   int64
-	CreatedAt time.Time
-	// Visible is a refusal of a job whose handle was already answered (the
-	// submit's admit was slow): the job now reads failed insufficient_credits.
-	Visible bool `json:",omitempty"`
-	// Events are the job events someone subscribes to: the job emits only these.
-	Events []string `json:",omitempty"`
-}
-
 // HoldCredits writes the job row and its credit hold in one transaction, or
 // refuses when the balance does not cover the hold. Run as a local activity
 // inside the admit update; retrying it is safe (the job id is the key).
-func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult, error) {
-	job := in.Row()
+func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (contract.AdmitResult, error) {
+	job := models.JobRow(in)
 	admitted, err := models.Admit(ctx, a.DB, job, a.now(), func(required, balance int64) []byte {
 		return insufficientCredits(in.JobID, in.CreditType, required, balance)
 	})
@@ -61,35 +25,35 @@ func (a *Activities) HoldCredits(ctx context.Context, in HoldInput) (HoldResult,
 	if errors.As(err, &refusal) {
 		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required),
 			zap.Int64("balance", refusal.Balance), zap.Bool("handle_answered", refusal.Visible))
-		res := HoldResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
+		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
 		if refusal.Visible {
 			res.Events, err = a.subscribed(ctx, in)
 		}
 		return res, err
 	}
 	if errors.Is(err, models.ErrAdmissionClosed) {
-		return HoldResult{}, temporal.NewNonRetryableApplicationError("the job's admission is closed", ErrTypeAdmissionClosed, err)
+		return contract.AdmitResult{}, temporal.NewNonRetryableApplicationError("the job's admission is closed", contract.ErrTypeAdmissionClosed, err)
 	}
 	if err != nil {
-		return HoldResult{}, err
+		return contract.AdmitResult{}, err
 	}
 	a.Log.Info("job admitted", zap.String("job_id", in.JobID), zap.String("task", in.Task), zap.Int64("held", in.HeldCredits))
 	events, err := a.subscribed(ctx, in)
 	if err != nil {
-		return HoldResult{}, err
+		return contract.AdmitResult{}, err
 	}
-	return HoldResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
+	return contract.AdmitResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
 }
 
 // subscribed lists the job events someone subscribes to: the account's
 // endpoints, and the terminal events for a per-request webhook URL.
-func (a *Activities) subscribed(ctx context.Context, in HoldInput) ([]string, error) {
+func (a *Activities) subscribed(ctx context.Context, in contract.JobInput) ([]string, error) {
 	events, err := models.SubscribedEvents(ctx, a.DB, in.UserID)
 	if err != nil {
 		return nil, err
 	}
 	if in.WebhookURL != "" {
-		events = append(events, TerminalEvents...)
+		events = append(events, contract.TerminalEvents...)
 	}
 	return events, nil
 }
@@ -104,16 +68,10 @@ func insufficientCredits(jobID, creditType string, required, balance int64) []by
 	return b
 }
 
-// CloseInput names a job whose workflow gives up without an admit decision.
-type CloseInput struct {
-	JobID  string
-	UserID uint64
-}
-
 // CloseAdmission makes sure a job that was never admitted never runs and
 // holds nothing: a late handle for it answers that, and a row written for
 // it is failed (internal, retryable: submitting again may succeed).
-func (a *Activities) CloseAdmission(ctx context.Context, in CloseInput) error {
+func (a *Activities) CloseAdmission(ctx context.Context, in contract.CloseInput) error {
 	e := apierr.New(apierr.Internal, "The job could not be admitted in time; nothing was held or charged. Submit it again.")
 	e.Retryable, e.JobID = true, in.JobID
 	body, _ := json.Marshal(e)

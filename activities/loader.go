@@ -10,6 +10,7 @@ import (
 
 	"gocloud.dev/gcerrors"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -26,7 +27,7 @@ type refLoader struct {
 
 // gone is a reference that can never load: the step fails for good.
 func gone(format string, args ...any) error {
-	return &tasks.StepError{Code: ErrTypeProcessing, Message: fmt.Sprintf(format, args...)}
+	return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf(format, args...)}
 }
 
 // Load implements tasks.Loader.

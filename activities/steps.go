@@ -11,52 +11,35 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// StartResult is the plan of a job that left the queue.
-type StartResult struct {
-	Steps int
-	Phase string
-}
-
 // StartJob moves a queued job to running and plans its outputs. Its
 // ScheduleToStart timeout is the caller's start deadline.
-func (a *Activities) StartJob(ctx context.Context, jobID string) (StartResult, error) {
+func (a *Activities) StartJob(ctx context.Context, jobID string) (contract.StartResult, error) {
 	job, def, input, err := a.load(ctx, jobID)
 	if err != nil {
-		return StartResult{}, err
+		return contract.StartResult{}, err
 	}
 	plan := def.Runner.Plan(input)
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
-		return StartResult{}, fmt.Errorf("mark running: %w", err)
+		return contract.StartResult{}, fmt.Errorf("mark running: %w", err)
 	}
-	return StartResult{Steps: plan.Steps, Phase: plan.Phase}, nil
-}
-
-// StepInput names one output of a job.
-type StepInput struct {
-	JobID string
-	Index int
-}
-
-// StepResult is the file a step delivered and any warnings for the summary.
-type StepResult struct {
-	FileID   string
-	Warnings []tasks.Warning `json:",omitempty"`
+	return contract.StartResult{Steps: plan.Steps, Phase: plan.Phase}, nil
 }
 
 // RunStep renders output Index of a job, stores it in the blob store and
 // records it exactly once: a retried or repeated step returns the file the
 // first attempt recorded.
-func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, error) {
+func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 	job, def, input, err := a.load(ctx, in.JobID)
 	if err != nil {
-		return StepResult{}, err
+		return contract.StepResult{}, err
 	}
 	if err := a.delay(ctx); err != nil {
-		return StepResult{}, err
+		return contract.StepResult{}, err
 	}
 	var out tasks.Output
 	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
@@ -66,26 +49,26 @@ func (a *Activities) RunStep(ctx context.Context, in StepInput) (StepResult, err
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return StepResult{}, ctx.Err()
+			return contract.StepResult{}, ctx.Err()
 		}
 		var perm *tasks.StepError
 		if errors.As(err, &perm) {
-			return StepResult{}, temporal.NewNonRetryableApplicationError(perm.Message, perm.Code, nil)
+			return contract.StepResult{}, temporal.NewNonRetryableApplicationError(perm.Message, perm.Code, nil)
 		}
-		return StepResult{}, fmt.Errorf("render output %d: %w", in.Index, err)
+		return contract.StepResult{}, fmt.Errorf("render output %d: %w", in.Index, err)
 	}
 	key := fmt.Sprintf("jobs/%s/%d.%s", job.ID, in.Index, out.Ext)
 	if err := a.Blob.WriteAll(ctx, key, out.Data, nil); err != nil {
-		return StepResult{}, fmt.Errorf("store output %d: %w", in.Index, err)
+		return contract.StepResult{}, fmt.Errorf("store output %d: %w", in.Index, err)
 	}
 	meta, _ := json.Marshal(out.Meta)
 	f, err := models.AddOutput(ctx, a.DB, &models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
 		Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)), Data: string(meta)}, a.now())
 	if err != nil {
-		return StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
+		return contract.StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
 	}
 	a.Log.Info("output delivered", zap.String("job_id", job.ID), zap.Int("index", in.Index), zap.String("file_id", f.ID))
-	return StepResult{FileID: f.ID, Warnings: out.Warnings}, nil
+	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings}, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.
@@ -137,11 +120,11 @@ func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *task
 	}
 	def, err := tasks.Lookup(job.Task)
 	if err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, ErrTypeProcessing, err)
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, contract.ErrTypeProcessing, err)
 	}
 	var input map[string]any
 	if err := json.Unmarshal([]byte(job.Input), &input); err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError("stored input unreadable", ErrTypeProcessing, err)
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError("stored input unreadable", contract.ErrTypeProcessing, err)
 	}
 	return job, def, input, nil
 }

@@ -20,47 +20,13 @@ import (
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
-
-// Job event kinds (the webhook_event vocabulary).
-const (
-	EventStarted   = "job.started"
-	EventProgress  = "job.progress"
-	EventSucceeded = "job.succeeded"
-	EventFailed    = "job.failed"
-	EventCancelled = "job.cancelled"
-)
-
-// TerminalEvents are the events a per-request webhook_url receives.
-var TerminalEvents = []string{EventSucceeded, EventFailed, EventCancelled}
-
-// ErrTypeWebhookRejected is a receiver answer that retrying cannot change
-// (3xx, 4xx other than 408 and 429).
-const ErrTypeWebhookRejected = "webhook_rejected"
-
-// ErrTypeEndpointDisabled ends a delivery whose endpoint was disabled (or
-// removed) before the attempt: nothing is sent, and nothing more will be.
-const ErrTypeEndpointDisabled = "webhook_endpoint_disabled"
 
 // EndpointDisableAfter is how many deliveries in a row an endpoint may fail
 // before it is disabled.
 const EndpointDisableAfter = 20
-
-// EmitInput is one event of one job.
-type EmitInput struct {
-	JobID string
-	Event string
-	// Seq tells apart events of one kind (the output number for progress).
-	Seq        int
-	OccurredAt time.Time
-}
-
-// Delivery names one delivery the emit created.
-type Delivery struct {
-	DeliveryID string
-	EndpointID string
-}
 
 // stableID derives an id from parts, so a retried emit makes the same rows.
 func stableID(prefix string, parts ...string) string {
@@ -71,7 +37,7 @@ func stableID(prefix string, parts ...string) string {
 // EmitEvent writes one delivery per subscriber of a job event (registered
 // endpoints subscribed to it, and the job's webhook_url for terminal
 // events), all carrying the same body and event id. Retrying it is safe.
-func (a *Activities) EmitEvent(ctx context.Context, in EmitInput) ([]Delivery, error) {
+func (a *Activities) EmitEvent(ctx context.Context, in contract.EmitInput) ([]contract.Delivery, error) {
 	job, err := models.JobByIDAny(ctx, a.DB, in.JobID)
 	if err != nil {
 		return nil, err
@@ -93,20 +59,20 @@ func (a *Activities) EmitEvent(ctx context.Context, in EmitInput) ([]Delivery, e
 	if job.WebhookURL != "" && isTerminal(in.Event) {
 		targets = append(targets, target{"", job.WebhookURL})
 	}
-	out := make([]Delivery, 0, len(targets))
+	out := make([]contract.Delivery, 0, len(targets))
 	for _, t := range targets {
 		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID, UserID: job.UserID,
 			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: "pending"}
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("record delivery: %w", err)
 		}
-		out = append(out, Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
+		out = append(out, contract.Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
 	}
 	return out, nil
 }
 
 func isTerminal(event string) bool {
-	for _, e := range TerminalEvents {
+	for _, e := range contract.TerminalEvents {
 		if e == event {
 			return true
 		}
@@ -198,7 +164,7 @@ func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att 
 	}
 	msg := fmt.Sprintf("webhook answered %d %s", att.StatusCode, att.Error)
 	if final {
-		return temporal.NewNonRetryableApplicationError(msg, ErrTypeWebhookRejected, nil)
+		return temporal.NewNonRetryableApplicationError(msg, contract.ErrTypeWebhookRejected, nil)
 	}
 	return temporal.NewApplicationError(msg, "webhook_retry")
 }
@@ -210,7 +176,7 @@ func (a *Activities) skip(ctx context.Context, d *models.WebhookDelivery) error 
 		return err
 	}
 	a.Log.Info("webhook skipped", zap.String("delivery_id", d.ID), zap.String("endpoint_id", d.EndpointID), zap.String("event", d.Event))
-	return temporal.NewNonRetryableApplicationError(reason, ErrTypeEndpointDisabled, nil)
+	return temporal.NewNonRetryableApplicationError(reason, contract.ErrTypeEndpointDisabled, nil)
 }
 
 // nextRetry is how long the retry policy waits after this attempt, for the
@@ -233,14 +199,14 @@ func nextRetry(info activity.Info) time.Duration {
 
 // eventBody is the public event body; terminal events carry the result or
 // the error.
-func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in EmitInput) ([]byte, error) {
+func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in contract.EmitInput) ([]byte, error) {
 	body := map[string]any{
 		"id": eventID, "occurred_at": in.OccurredAt.UTC(), "event": in.Event, "api_version": j.ServiceVersion,
 		"job_id": j.ID, "task": j.Task, "lifecycle": j.Lifecycle, "outcome": j.Outcome,
 		"progress": map[string]any{"done": j.ProgressDone, "total": j.ProgressTotal, "phase": j.PublicPhase()},
 	}
 	switch in.Event {
-	case EventSucceeded:
+	case contract.EventSucceeded:
 		files, _, err := models.JobFiles(ctx, a.DB, j.ID, -1, 1000)
 		if err != nil {
 			return nil, err
@@ -256,7 +222,7 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 			result["summary"] = json.RawMessage(*j.Summary)
 		}
 		body["result"] = result
-	case EventFailed, EventCancelled:
+	case contract.EventFailed, contract.EventCancelled:
 		if j.Error != nil {
 			body["error"] = json.RawMessage(*j.Error)
 		}
@@ -271,17 +237,14 @@ func orNull(s string) string {
 	return s
 }
 
-// EventPing is the signed test event an endpoint can be sent.
-const EventPing = "ping"
-
 // NewPing is the delivery of a ping event to an endpoint: the same signed
 // request as a job event, with a body that names the endpoint.
 func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
-	eventID := stableID("evt_", ep.ID, EventPing, now.Format(time.RFC3339Nano))
-	body, err := json.Marshal(map[string]any{"id": eventID, "occurred_at": now.UTC(), "event": EventPing, "api_version": apiVersion, "endpoint_id": ep.ID})
+	eventID := stableID("evt_", ep.ID, contract.EventPing, now.Format(time.RFC3339Nano))
+	body, err := json.Marshal(map[string]any{"id": eventID, "occurred_at": now.UTC(), "event": contract.EventPing, "api_version": apiVersion, "endpoint_id": ep.ID})
 	if err != nil {
 		return nil, err
 	}
 	return &models.WebhookDelivery{ID: stableID("whd_", eventID, ep.ID), EventID: eventID, UserID: ep.UserID, EndpointID: ep.ID,
-		URL: ep.URL, Event: EventPing, Body: string(body), Status: models.DeliveryPending}, nil
+		URL: ep.URL, Event: contract.EventPing, Body: string(body), Status: models.DeliveryPending}, nil
 }

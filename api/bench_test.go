@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/workflows"
 )
@@ -37,16 +38,16 @@ func BenchmarkSubmit(b *testing.B) {
 		return nil
 	}
 	rawCall := func() error {
-		in := workflows.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: s.userID, APIKeyID: s.keyID, Input: raw,
+		in := contract.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: s.userID, APIKeyID: s.keyID, Input: raw,
 			CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: per}
 		op := devServer.Client().NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.JobID, TaskQueue: s.queue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.JobWorkflow, in)
 		h, err := devServer.Client().UpdateWithStartWorkflow(context.Background(), client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
-			UpdateOptions: client.UpdateWorkflowOptions{UpdateID: workflows.AdmitUpdateID, UpdateName: workflows.UpdateAdmit, WaitForStage: client.WorkflowUpdateStageCompleted}})
+			UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit, WaitForStage: client.WorkflowUpdateStageCompleted}})
 		if err != nil {
 			return err
 		}
-		var r workflows.AdmitResult
+		var r contract.AdmitResult
 		return h.Get(context.Background(), &r)
 	}
 	// Warm both paths (connections, caches, worker).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -133,7 +134,7 @@ func (h *catalogueHandlers) pricing(c *gin.Context) {
 
 func (h *catalogueHandlers) meta(c *gin.Context) {
 	c.JSON(http.StatusOK, struct {
-		tasks.Meta
+		contract.Meta
 		Scopes []RouteScope `json:"scopes"`
-	}{tasks.DefaultMeta(), Scopes})
+	}{contract.DefaultMeta(), Scopes})
 }

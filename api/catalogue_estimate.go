@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -27,7 +28,7 @@ func (h *catalogueHandlers) estimate(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, tasks.DefaultLimits().Request.MaxBodyBytes)
+	body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 	if err != nil {
 		fail(c, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -38,7 +39,7 @@ type exampleView struct {
 	Request        exampleRequest    `json:"request"`
 	FilesSent      []exampleFileView `json:"files_sent"`
 	FilesDelivered []exampleFileView `json:"files_delivered"`
-	Warnings       []tasks.Warning   `json:"warnings"`
+	Warnings       []contract.Warning   `json:"warnings"`
 }
 
 // examples answers GET /v1/tasks/{name}/examples.
@@ -57,7 +58,7 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 		}
 		v := exampleView{Name: ex.Name, Title: ex.Title, Description: ex.Description,
 			Request:   exampleRequest{Method: http.MethodPost, Path: "/v1/tasks/" + d.Name, Body: ex.Input},
-			FilesSent: []exampleFileView{}, FilesDelivered: []exampleFileView{}, Warnings: []tasks.Warning{}}
+			FilesSent: []exampleFileView{}, FilesDelivered: []exampleFileView{}, Warnings: []contract.Warning{}}
 		for j, f := range ex.Files {
 			data := f.Data()
 			v.FilesSent = append(v.FilesSent, exampleFileView{Index: j, File: f.Ref, MediaType: f.MediaType, Bytes: len(data),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -85,7 +86,7 @@ func commonComponents() oa {
 			"content": jsonBody(ref("Error"))}},
 		"parameters": oa{
 			"ServiceVersion": oa{"name": "Service-Version", "in": "header", "schema": oa{"type": "string", "format": "date"},
-				"description": "Contract version; current " + tasks.CurrentVersion + "."},
+				"description": "Contract version; current " + contract.CurrentVersion + "."},
 			"JobID":          oa{"name": "job_id", "in": "path", "required": true, "schema": str},
 			"Limit":          oa{"name": "limit", "in": "query", "schema": oa{"type": "integer", "minimum": 1, "maximum": 100}},
 			"Cursor":         oa{"name": "cursor", "in": "query", "schema": str},
@@ -137,7 +138,7 @@ func newDoc(title, description, base string) oa {
 	}
 	return oa{
 		"openapi": "3.1.0",
-		"info":    oa{"title": title, "description": description, "version": tasks.CurrentVersion},
+		"info":    oa{"title": title, "description": description, "version": contract.CurrentVersion},
 		"servers": []any{oa{"url": base}}, "jsonSchemaDialect": tasks.SchemaDialect,
 		"components": commonComponents(), "paths": oa{},
 	}

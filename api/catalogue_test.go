@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -352,7 +353,7 @@ func TestCatalogueMeta(t *testing.T) {
 			require.Contains(t, g, k, group)
 		}
 	}
-	require.Equal(t, float64(tasks.DefaultLimits().Request.MaxBodyBytes), lim["request"].(map[string]any)["max_body_bytes"])
+	require.Equal(t, float64(contract.DefaultLimits().Request.MaxBodyBytes), lim["request"].(map[string]any)["max_body_bytes"])
 	wh := m["webhook"].(map[string]any)
 	require.Greater(t, wh["max_attempts"], float64(0))
 	require.Greater(t, wh["signature"].(map[string]any)["timestamp_window_seconds"], float64(0))

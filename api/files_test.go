@@ -21,8 +21,8 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -265,7 +265,7 @@ func (r *endless) Read(p []byte) (int, error) {
 }
 
 func TestFilesUploadOverTheLimit(t *testing.T) {
-	maxBytes := tasks.DefaultLimits().Upload.MaxBytes
+	maxBytes := contract.DefaultLimits().Upload.MaxBytes
 	e := newFileEnv(t, testenv.SQLite)
 	img := pngBytes(t)
 	over := append(append([]byte(nil), img...), make([]byte, maxBytes+1-int64(len(img)))...)

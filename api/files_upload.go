@@ -19,9 +19,9 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
-	"github.com/taskplatform/taskplatform/tasks"
 )
 
 const (
@@ -123,7 +123,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 // read from the leading bytes (415 unless in limits.upload.media_types),
 // and more than limits.upload.max_bytes aborts the write (413).
 func (h *fileHandlers) store(c *gin.Context, key string, r io.Reader) (string, int64, error) {
-	lim := tasks.DefaultLimits().Upload
+	lim := contract.DefaultLimits().Upload
 	src := &readTracker{r: r}
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(src, head)
@@ -191,7 +191,7 @@ func bodyReadError(c *gin.Context, err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		c.Header("Connection", "close")
-		return apierr.Newf(apierr.FileTooLarge, "The upload is over limits.upload.max_bytes (%d bytes).", tasks.DefaultLimits().Upload.MaxBytes)
+		return apierr.Newf(apierr.FileTooLarge, "The upload is over limits.upload.max_bytes (%d bytes).", contract.DefaultLimits().Upload.MaxBytes)
 	}
 	return apierr.New(apierr.MalformedRequest, "The multipart body could not be read.")
 }
@@ -256,7 +256,7 @@ func checkExternalID(s string) error {
 // register records a public https URL once per account: every call answers
 // 201, the same URL again with the same handle.
 func (h *fileHandlers) register(c *gin.Context) {
-	body, err := readJSONBody(c, tasks.DefaultLimits().Request.MaxBodyBytes)
+	body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 	if err != nil {
 		fail(c, err)
 		return

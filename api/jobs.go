@@ -9,18 +9,10 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/workflows"
-)
-
-const (
-	conflictUseExisting  = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
-	reuseRejectDuplicate = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
 )
 
 type jobHandlers struct{ d *Deps }
@@ -32,11 +24,6 @@ func registerJobs(v1 *gin.RouterGroup, d *Deps) {
 	v1.GET("/jobs/:id", h.get)
 	v1.GET("/jobs/:id/result", h.result)
 	v1.PUT("/jobs/:id/cancel", h.cancel)
-}
-
-func searchAttributes(in workflows.JobInput) temporal.SearchAttributes {
-	return temporal.NewSearchAttributes(workflows.AttrTask.ValueSet(in.Task),
-		workflows.AttrAccount.ValueSet(strconv.FormatUint(in.UserID, 10)))
 }
 
 // progressView is the job's progress object.

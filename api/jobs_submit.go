@@ -19,10 +19,10 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 const opSubmit = "tasks.submit"
@@ -39,7 +39,7 @@ type submitOptions struct {
 
 var preferWait = regexp.MustCompile(`(?i)(?:^|[;,\s])wait\s*=\s*(\d+)`)
 
-func parseSubmitOptions(c *gin.Context, lim tasks.Limits) (submitOptions, error) {
+func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, error) {
 	var o submitOptions
 	if m := preferWait.FindStringSubmatch(c.GetHeader("Prefer")); m != nil {
 		n, err := strconv.Atoi(m[1])
@@ -107,7 +107,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	lim := tasks.DefaultLimits()
+	lim := contract.DefaultLimits()
 	opts, err := parseSubmitOptions(c, lim)
 	if err != nil {
 		fail(c, err)
@@ -135,7 +135,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	}
 	credits, creditType := def.Estimate(input)
 	normalized, _ := json.Marshal(input)
-	in := workflows.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
+	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
 		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}
 
@@ -188,11 +188,11 @@ func (h *jobHandlers) submit(c *gin.Context) {
 // while the job can hold credits: the job is made visible as queued (its
 // admit holds later, or fails it insufficient_credits) and its handle is
 // answered — unless the admit has decided meanwhile.
-func (h *jobHandlers) admitLate(c *gin.Context, in workflows.JobInput, opts submitOptions, admitErr error) {
+func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submitOptions, admitErr error) {
 	log := logger(c).With(zap.String("job_id", in.JobID))
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 10*time.Second)
 	defer cancel()
-	state, refusal, err := models.PendJob(ctx, h.d.DB, in.Row(), h.d.now())
+	state, refusal, err := models.PendJob(ctx, h.d.DB, models.JobRow(in), h.d.now())
 	if err != nil {
 		log.Error("admit did not answer and the job could not be recorded", zap.NamedError("admit_error", admitErr), zap.Error(err))
 		e := apierr.New(apierr.Internal, "The job's admission could not be confirmed. Read the job before submitting it again.").WithJob(in.JobID)
@@ -227,7 +227,7 @@ func (h *jobHandlers) completeKey(c *gin.Context, opts submitOptions) {
 		return
 	}
 	var ttl time.Duration
-	if t := tasks.DefaultLimits().IdempotencyKey.TTLSeconds; t != nil {
+	if t := contract.DefaultLimits().IdempotencyKey.TTLSeconds; t != nil {
 		ttl = time.Duration(*t) * time.Second
 	}
 	if err := models.CompleteKey(c.Request.Context(), h.d.DB, identityOf(c).user.ID, opSubmit, opts.idemKey, ttl, h.d.now()); err != nil {
@@ -287,25 +287,19 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 
 // admit starts the job workflow with the admit update and waits, bounded,
 // for the hold.
-func (h *jobHandlers) admit(c *gin.Context, in workflows.JobInput) (workflows.AdmitResult, error) {
+func (h *jobHandlers) admit(c *gin.Context, in contract.JobInput) (contract.AdmitResult, error) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.d.AdmitTimeout)
 	defer cancel()
-	start := h.d.Temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
-		ID: in.JobID, TaskQueue: h.d.TaskQueue, WorkflowIDConflictPolicy: conflictUseExisting,
-		WorkflowIDReusePolicy: reuseRejectDuplicate,
-		TypedSearchAttributes: searchAttributes(in),
-		StaticSummary:         in.Task + " for account " + strconv.FormatUint(in.UserID, 10),
-		StaticDetails:         "job " + in.JobID + " · key " + in.APIKeyID + " · request " + in.RequestID,
-	}, workflows.JobWorkflow, in)
+	start := h.d.Temporal.NewWithStartWorkflowOperation(contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
 	handle, err := h.d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: workflows.AdmitUpdateID, UpdateName: workflows.UpdateAdmit,
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
 			WaitForStage: client.WorkflowUpdateStageCompleted},
 	})
 	if err != nil {
-		return workflows.AdmitResult{}, err
+		return contract.AdmitResult{}, err
 	}
-	var res workflows.AdmitResult
+	var res contract.AdmitResult
 	err = handle.Get(ctx, &res)
 	return res, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob/fileblob"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -106,7 +107,7 @@ func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
 	require.Contains(t, res.json(t), "job_id")
 
 	clipped := s.submit(pattern(1), "Prefer", "wait=100000")
-	require.Equal(t, "wait="+strconv.Itoa(tasks.DefaultLimits().PreferWait.MaxSeconds), clipped.header.Get("Preference-Applied"))
+	require.Equal(t, "wait="+strconv.Itoa(contract.DefaultLimits().PreferWait.MaxSeconds), clipped.header.Get("Preference-Applied"))
 }
 
 func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
@@ -313,7 +314,7 @@ func TestStorageFailureFailsJobAndChargesNothing(t *testing.T) {
 
 func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
-	lim := tasks.DefaultLimits().StartTimeout
+	lim := contract.DefaultLimits().StartTimeout
 	for _, v := range []string{"0", strconv.Itoa(lim.MaxSeconds + 1), "soon"} {
 		res := s.submit(pattern(1), "X-Service-Start-Timeout", v)
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s: %s", v, res.body)

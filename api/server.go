@@ -12,13 +12,12 @@ import (
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/signer"
-	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // CurrentVersion is the current dated contract version.
-const CurrentVersion = tasks.CurrentVersion
+const CurrentVersion = contract.CurrentVersion
 
 // Deps is what the API needs from the process that runs it.
 type Deps struct {
@@ -58,7 +57,7 @@ type Deps struct {
 	Now func() time.Time
 	// AdmitTimeout bounds the synchronous admit of a submit.
 	AdmitTimeout time.Duration
-	// TaskQueue is where job workflows start; empty means workflows.TaskQueue.
+	// TaskQueue is where job workflows start; empty means contract.TaskQueue.
 	TaskQueue string
 }
 
@@ -78,7 +77,7 @@ func NewRouter(d Deps) *gin.Engine {
 		d.AdmitTimeout = 10 * time.Second
 	}
 	if d.TaskQueue == "" {
-		d.TaskQueue = workflows.TaskQueue
+		d.TaskQueue = contract.TaskQueue
 	}
 	if d.RateLimit <= 0 {
 		d.RateLimit = DefaultRateLimit

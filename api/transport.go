@@ -14,7 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // operational says whether a path is an operator endpoint (probes and
@@ -133,7 +133,7 @@ const multipartOverhead = 64 << 10
 // the limit, and caps every other body (chunked ones included) so that a
 // handler reading it stops at the limit instead of reading it whole.
 func bodyLimit() gin.HandlerFunc {
-	lim := tasks.DefaultLimits()
+	lim := contract.DefaultLimits()
 	return func(c *gin.Context) {
 		limit, code := lim.Request.MaxBodyBytes, apierr.BodyTooLarge
 		if uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -82,7 +82,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 
 func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
 	e := newEnv(t, testenv.SQLite)
-	limit := tasks.DefaultLimits().Request.MaxBodyBytes
+	limit := contract.DefaultLimits().Request.MaxBodyBytes
 	for _, path := range []string{"/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"} {
 		t.Run("Content-Length "+path, func(t *testing.T) {
 			body := &countingReader{}

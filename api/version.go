@@ -7,14 +7,14 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 const versionKey = "service_version"
 
 // knownVersion says whether v is a contract version a Service-Version header
-// may name. The list is tasks.Versions, the one list, served at GET /v1/meta.
-func knownVersion(v string) bool { return slices.Contains(tasks.Versions, v) }
+// may name. The list is contract.Versions, the one list, served at GET /v1/meta.
+func knownVersion(v string) bool { return slices.Contains(contract.Versions, v) }
 
 // serviceVersion decides the contract version of a request: the
 // Service-Version header when sent, else the version pinned to the key's
@@ -58,20 +58,20 @@ func versionOf(c *gin.Context) string {
 	return CurrentVersion
 }
 
-// contract is the one place where behaviour that depends on the contract
+// dated is the one place where behaviour that depends on the contract
 // version is decided: each decision is a method, and handlers ask
 // contractOf(c) instead of comparing dates themselves. With a single
 // version there is nothing to decide yet; a breaking change to shared
-// behaviour adds a version to tasks.Versions and a method here, for example
+// behaviour adds a version to contract.Versions and a method here, for example
 //
-//	func (k contract) errorHasDocs() bool { return k.atLeast("2027-03-01") }
-type contract struct{ version string }
+//	func (k dated) errorHasDocs() bool { return k.atLeast("2027-03-01") }
+type dated struct{ version string }
 
 // contractOf is the contract a request is served under.
-func contractOf(c *gin.Context) contract { return contract{version: versionOf(c)} }
+func contractOf(c *gin.Context) dated { return dated{version: versionOf(c)} }
 
 // Version is the dated version, as echoed in Service-Version.
-func (k contract) Version() string { return k.version }
+func (k dated) Version() string { return k.version }
 
 // atLeast says whether the contract is v or later (dates compare as text).
-func (k contract) atLeast(v string) bool { return k.version >= v }
+func (k dated) atLeast(v string) bool { return k.version >= v }

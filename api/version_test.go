@@ -6,16 +6,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
 // withVersions makes the known versions vs for one test.
 func withVersions(t *testing.T, vs ...string) {
-	saved := tasks.Versions
-	tasks.Versions = vs
-	t.Cleanup(func() { tasks.Versions = saved })
+	saved := contract.Versions
+	contract.Versions = vs
+	t.Cleanup(func() { contract.Versions = saved })
 }
 
 func TestServiceVersionHeaderPinAndEcho(t *testing.T) {
@@ -70,10 +70,10 @@ func TestServiceVersionEchoedOnRateLimitRefusal(t *testing.T) {
 }
 
 func TestContractDecisions(t *testing.T) {
-	k := contract{version: "2026-09-29"}
+	k := dated{version: "2026-09-29"}
 	require.Equal(t, "2026-09-29", k.Version())
 	require.True(t, k.atLeast("2026-01-15"))
 	require.True(t, k.atLeast("2026-09-29"))
 	require.False(t, k.atLeast("2027-01-01"))
-	require.Contains(t, tasks.Versions, CurrentVersion, "the current version is a known one")
+	require.Contains(t, contract.Versions, CurrentVersion, "the current version is a known one")
 }

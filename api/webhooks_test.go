@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
@@ -90,7 +90,7 @@ func verify(t *testing.T, set signer.JWKS, d delivery) {
 	t.Helper()
 	h := d.header
 	require.NoError(t, signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
-		h.Get("X-Service-Signature"), d.body, time.Now(), time.Duration(tasks.DefaultWebhook().Signature.TimestampWindowSeconds)*time.Second))
+		h.Get("X-Service-Signature"), d.body, time.Now(), time.Duration(contract.DefaultWebhook().Signature.TimestampWindowSeconds)*time.Second))
 }
 
 func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
@@ -223,9 +223,9 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 		Event: row.Event, JobID: row.JobID, Body: row.Body}
 	require.NoError(t, models.CreateDelivery(ctx, s.db, &replay))
 	run, err := devServer.Client().ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: replay.ID, TaskQueue: s.queue},
-		workflows.WebhookDeliveryWorkflow, workflows.WebhookDeliveryInput{DeliveryID: replay.ID, Event: replay.Event})
+		workflows.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: replay.ID, Event: replay.Event})
 	require.NoError(t, err)
-	var res workflows.WebhookDeliveryResult
+	var res contract.WebhookDeliveryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.False(t, res.Delivered)
 	again, err := models.DeliveryByID(ctx, s.db, replay.ID)

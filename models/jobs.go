@@ -9,6 +9,8 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // Job lifecycles and outcomes.
@@ -454,3 +456,10 @@ func (f *File) Kind() string {
 
 // Handle is the file's public reference, kind:id.
 func (f *File) Handle() string { return f.Kind() + ":" + f.ID }
+
+// JobRow is the job row an admit writes for in.
+func JobRow(in contract.JobInput) *Job {
+	return &Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
+		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
+		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
+}

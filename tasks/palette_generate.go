@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 func paletteGenerate() *Definition {
@@ -98,7 +99,7 @@ func (paletteRunner) Step(ctx context.Context, in map[string]any, i int) (Output
 	var (
 		colors   []any
 		shades   [][]string
-		warnings []Warning
+		warnings []contract.Warning
 	)
 	for j, s := range sw {
 		c := parseHex(s.hex)
@@ -114,7 +115,7 @@ func (paletteRunner) Step(ctx context.Context, in map[string]any, i int) (Output
 		})
 		if s.adjusted {
 			f := fmt.Sprintf("schemes[%d]", i)
-			warnings = append(warnings, Warning{Code: apierr.ColourAdjusted, Field: &f, Message: fmt.Sprintf(
+			warnings = append(warnings, contract.Warning{Code: string(apierr.ColourAdjusted), Field: &f, Message: fmt.Sprintf(
 				"In the %s sheet, colour %d (%s) was too close to an earlier colour and was moved to %s.", sc.value, j+1, s.role, s.hex)})
 		}
 	}

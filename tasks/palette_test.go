@@ -61,7 +61,7 @@ func TestPaletteSheetsAndWarnings(t *testing.T) {
 			require.Len(t, c.(map[string]any)["shades"], 3)
 		}
 		for _, w := range o.Warnings {
-			require.Equal(t, apierr.ColourAdjusted, w.Code)
+			require.Equal(t, string(apierr.ColourAdjusted), w.Code)
 			warned = append(warned, *w.Field)
 		}
 	}

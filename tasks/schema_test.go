@@ -254,7 +254,7 @@ func reachableCodes(t *testing.T, d *Definition) map[apierr.Code]bool {
 		require.NoError(t, err)
 		for _, f := range files {
 			for _, w := range f.Warnings {
-				got[w.Code] = true
+				got[apierr.Code(w.Code)] = true
 			}
 		}
 	}
@@ -292,7 +292,7 @@ func TestWarningsAreCataloguedAsWarnings(t *testing.T) {
 			require.NoError(t, err)
 			for _, f := range files {
 				for _, w := range f.Warnings {
-					e, ok := apierr.Lookup(w.Code)
+					e, ok := apierr.Lookup(apierr.Code(w.Code))
 					require.True(t, ok)
 					require.Equal(t, apierr.TypeWarning, e.Type)
 					require.NotNil(t, w.Field)

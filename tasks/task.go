@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // The six task categories.
@@ -33,15 +34,7 @@ type Output struct {
 	// Meta is the output's data, valid against the task's outputSchema.
 	Meta map[string]any
 	// Warnings are notes for the job summary (codes of type warning).
-	Warnings []Warning
-}
-
-// Warning is one entry of a job summary's warnings: a catalogued code of
-// type warning, the output or input concerned (nil for none) and a message.
-type Warning struct {
-	Code    apierr.Code `json:"code"`
-	Field   *string     `json:"field"`
-	Message string      `json:"message"`
+	Warnings []contract.Warning
 }
 
 // Plan is what a job will deliver: one step per output.

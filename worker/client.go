@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/workflows"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // Dial connects to Temporal with the SDK logging through zap and reporting
@@ -36,7 +36,7 @@ func Dial(ctx context.Context, address, namespace string, log *zap.Logger, m cli
 // Attributes already present are fine.
 func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	attrs := map[string]enumspb.IndexedValueType{}
-	for _, k := range workflows.SearchAttributes {
+	for _, k := range contract.SearchAttributes {
 		attrs[k.GetName()] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
 	}
 	_, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	// NoSteps runs workflows, holds and settlements but polls no task
 	// steps (tests of the start deadline use it).
 	NoSteps bool
-	// TaskQueue is the queue to poll; empty means workflows.TaskQueue.
+	// TaskQueue is the queue to poll; empty means contract.TaskQueue.
 	TaskQueue string
 }
 
@@ -39,7 +40,7 @@ type Worker struct {
 func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	queue := o.TaskQueue
 	if queue == "" {
-		queue = workflows.TaskQueue
+		queue = contract.TaskQueue
 	}
 	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64})}
 	Register(w.jobs, acts)
@@ -47,7 +48,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 		o.MaxConcurrentSteps = 2 * runtime.NumCPU()
 	}
 	if !o.NoSteps {
-		w.steps = sdkworker.New(c, workflows.StepsQueue(queue), sdkworker.Options{
+		w.steps = sdkworker.New(c, contract.StepsQueue(queue), sdkworker.Options{
 			MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
 			DisableWorkflowWorker:              true,
 			// On a clean stop, running steps get a moment to deliver.
@@ -64,8 +65,8 @@ func Register(r interface {
 	RegisterWorkflowWithOptions(any, workflow.RegisterOptions)
 	RegisterActivity(any)
 }, acts *activities.Activities) {
-	r.RegisterWorkflowWithOptions(workflows.JobWorkflow, workflow.RegisterOptions{Name: "JobWorkflow"})
-	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
+	r.RegisterWorkflowWithOptions(workflows.JobWorkflow, workflow.RegisterOptions{Name: contract.JobWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow})
 	r.RegisterActivity(acts)
 }
 

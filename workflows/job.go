@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -10,30 +9,24 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/taskplatform/taskplatform/activities"
-	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
-
-// a is the nil receiver workflows name activities through.
-var a *activities.Activities
 
 // JobWorkflow is one job: admit (hold credits) through the admit update,
 // leave the queue, deliver each output in its own activity, then settle
 // what was delivered and end in a terminal state. Cancelling the workflow
 // cancels the job.
-func JobWorkflow(ctx workflow.Context, in JobInput) (JobResult, error) {
+func JobWorkflow(ctx workflow.Context, in contract.JobInput) (contract.JobResult, error) {
 	s := &jobState{in: in}
 	if err := s.setup(ctx); err != nil {
-		return JobResult{}, err
+		return contract.JobResult{}, err
 	}
 	return s.run(ctx)
 }
 
 type jobState struct {
-	in       JobInput
-	admit    *AdmitResult
+	in       contract.JobInput
+	admit    *contract.AdmitResult
 	admitErr error
 	// webhooks is false when replaying histories from before job events.
 	webhooks bool
@@ -41,19 +34,19 @@ type jobState struct {
 	// said why and ended their workflow as failed (GetVersion "truthful-end").
 	truthful bool
 	// failed is the public error of a failed job.
-	failed *apierr.Error
+	failed *contract.Failure
 }
 
 func (s *jobState) setup(ctx workflow.Context) error {
-	return workflow.SetUpdateHandlerWithOptions(ctx, UpdateAdmit, s.handleAdmit, workflow.UpdateHandlerOptions{})
+	return workflow.SetUpdateHandlerWithOptions(ctx, contract.UpdateAdmit, s.handleAdmit, workflow.UpdateHandlerOptions{})
 }
 
 // handleAdmit runs the credit hold once; later calls answer the first result.
-func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
+func (s *jobState) handleAdmit(ctx workflow.Context) (contract.AdmitResult, error) {
 	if s.admit != nil || s.admitErr != nil {
 		return s.admitResult()
 	}
-	if workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime) > AdmitWindow {
+	if workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime) > contract.AdmitWindow {
 		s.admitErr = temporal.NewNonRetryableApplicationError("admit window passed", "admit_expired", nil)
 		return s.admitResult()
 	}
@@ -61,25 +54,25 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (AdmitResult, error) {
 		ScheduleToCloseTimeout: 20 * time.Second,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second},
 	})
-	var res activities.HoldResult
-	err := workflow.ExecuteLocalActivity(lctx, a.HoldCredits, s.in).Get(ctx, &res)
+	var res contract.AdmitResult
+	err := workflow.ExecuteLocalActivity(lctx, contract.ActivityHoldCredits, s.in).Get(ctx, &res)
 	if err != nil {
 		s.admitErr = err
 	} else {
-		s.admit = &AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events, Visible: res.Visible}
+		s.admit = &contract.AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events, Visible: res.Visible}
 	}
 	return s.admitResult()
 }
 
-func (s *jobState) admitResult() (AdmitResult, error) {
+func (s *jobState) admitResult() (contract.AdmitResult, error) {
 	if s.admitErr != nil {
-		return AdmitResult{}, s.admitErr
+		return contract.AdmitResult{}, s.admitErr
 	}
 	return *s.admit, nil
 }
 
-func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
-	remaining := AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
+func (s *jobState) run(ctx workflow.Context) (contract.JobResult, error) {
+	remaining := contract.AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
 	decided := func() bool { return s.admit != nil || s.admitErr != nil }
 	_, _ = workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided)
 	if !decided() {
@@ -97,7 +90,7 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 		if s.admit.Visible {
 			return s.refusedVisible(ctx)
 		}
-		return s.end(ctx, JobResult{Outcome: OutcomeRefused})
+		return s.end(ctx, contract.JobResult{Outcome: contract.OutcomeRefused})
 	}
 
 	s.webhooks = workflow.GetVersion(ctx, "job-events", workflow.DefaultVersion, 1) == 1
@@ -105,7 +98,7 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
 	settle, jobErr := s.work(ctx)
 	if temporal.IsCanceledError(jobErr) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
-		settle = s.failure(ctx, models.OutcomeCancelled, apierr.New(apierr.Cancelled, "The job was cancelled."))
+		settle = s.failure(ctx, contract.OutcomeCancelled, contract.Failure{Code: contract.CodeCancelled, Message: "The job was cancelled."})
 	}
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
@@ -114,21 +107,21 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 		Summary:             "settle: charge delivered outputs, release the rest",
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 	})
-	var sr activities.SettleResult
-	if err := workflow.ExecuteActivity(dctx, a.Settle, settle).Get(dctx, &sr); err != nil {
-		return JobResult{}, fmt.Errorf("settle: %w", err)
+	var sr contract.SettleResult
+	if err := workflow.ExecuteActivity(dctx, contract.ActivitySettle, settle).Get(dctx, &sr); err != nil {
+		return contract.JobResult{}, fmt.Errorf("settle: %w", err)
 	}
-	s.emit(dctx, terminalEvent[settle.Outcome], 0)
-	res, err := s.end(dctx, JobResult{Outcome: settle.Outcome, Delivered: sr.Delivered, Charged: sr.Charged})
+	s.emit(dctx, contract.TerminalEvent[settle.Outcome], 0)
+	res, err := s.end(dctx, contract.JobResult{Outcome: settle.Outcome, Delivered: sr.Delivered, Charged: sr.Charged})
 	if err != nil {
 		return res, err
 	}
 	switch {
-	case settle.Outcome == models.OutcomeCancelled:
+	case settle.Outcome == contract.OutcomeCancelled:
 		return res, temporal.NewCanceledError()
-	case settle.Outcome == models.OutcomeFailed && s.truthful && s.failed != nil:
+	case settle.Outcome == contract.OutcomeFailed && s.truthful && s.failed != nil:
 		// Operators see a failed job as Failed in the Temporal UI.
-		return res, temporal.NewNonRetryableApplicationError(s.failed.Message, string(s.failed.Code), nil)
+		return res, temporal.NewNonRetryableApplicationError(s.failed.Message, s.failed.Code, nil)
 	}
 	return res, nil
 }
@@ -136,11 +129,11 @@ func (s *jobState) run(ctx workflow.Context) (JobResult, error) {
 // neverAdmitted ends a workflow whose admit never decided (no worker in the
 // admit window) or failed: nothing is held, and the job's admission is
 // closed so a handle answered for it reads failed.
-func (s *jobState) neverAdmitted(ctx workflow.Context) (JobResult, error) {
-	outcome := OutcomeNeverAdmitted
+func (s *jobState) neverAdmitted(ctx workflow.Context) (contract.JobResult, error) {
+	outcome := contract.OutcomeNeverAdmitted
 	if s.admitErr != nil {
 		_ = workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) })
-		outcome = OutcomeRefused
+		outcome = contract.OutcomeRefused
 	}
 	workflow.GetLogger(ctx).Info("job never admitted; ending without a hold", "outcome", outcome)
 	if workflow.GetVersion(ctx, "close-admission", workflow.DefaultVersion, 1) == 1 {
@@ -151,37 +144,31 @@ func (s *jobState) neverAdmitted(ctx workflow.Context) (JobResult, error) {
 			Summary:             "close admission: the job never runs",
 			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 		})
-		in := activities.CloseInput{JobID: s.in.JobID, UserID: s.in.UserID}
-		if err := workflow.ExecuteActivity(dctx, a.CloseAdmission, in).Get(dctx, nil); err != nil {
-			return JobResult{}, fmt.Errorf("close admission: %w", err)
+		in := contract.CloseInput{JobID: s.in.JobID, UserID: s.in.UserID}
+		if err := workflow.ExecuteActivity(dctx, contract.ActivityCloseAdmission, in).Get(dctx, nil); err != nil {
+			return contract.JobResult{}, fmt.Errorf("close admission: %w", err)
 		}
 		ctx = dctx
 	}
-	return s.end(ctx, JobResult{Outcome: outcome})
+	return s.end(ctx, contract.JobResult{Outcome: outcome})
 }
 
 // refusedVisible ends a job refused after its handle was answered: the admit
 // already wrote it failed insufficient_credits; subscribers hear job.failed.
-func (s *jobState) refusedVisible(ctx workflow.Context) (JobResult, error) {
+func (s *jobState) refusedVisible(ctx workflow.Context) (contract.JobResult, error) {
 	s.webhooks = true
-	s.emit(ctx, activities.EventFailed, 0)
-	res, err := s.end(ctx, JobResult{Outcome: models.OutcomeFailed})
+	s.emit(ctx, contract.EventFailed, 0)
+	res, err := s.end(ctx, contract.JobResult{Outcome: contract.OutcomeFailed})
 	if err != nil {
 		return res, err
 	}
-	return res, temporal.NewNonRetryableApplicationError("insufficient credits at admit", string(apierr.InsufficientCredits), nil)
+	return res, temporal.NewNonRetryableApplicationError("insufficient credits at admit", contract.CodeInsufficientCredits, nil)
 }
 
-// terminalEvent is the event of each outcome.
-var terminalEvent = map[string]string{
-	models.OutcomeSucceeded: activities.EventSucceeded,
-	models.OutcomeFailed:    activities.EventFailed,
-	models.OutcomeCancelled: activities.EventCancelled,
-}
 
 // work leaves the queue and delivers every output; it returns how to settle.
-func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
-	stepsQueue := StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
+func (s *jobState) work(ctx workflow.Context) (contract.SettleInput, error) {
+	stepsQueue := contract.StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
 	start := workflow.ActivityOptions{
 		TaskQueue:           stepsQueue,
 		StartToCloseTimeout: 10 * time.Second,
@@ -191,55 +178,55 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 	if s.in.StartTimeoutSeconds > 0 {
 		start.ScheduleToStartTimeout = time.Duration(s.in.StartTimeoutSeconds) * time.Second
 	}
-	var plan activities.StartResult
-	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, start), a.StartJob, s.in.JobID).Get(ctx, &plan); err != nil {
+	var plan contract.StartResult
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, start), contract.ActivityStartJob, s.in.JobID).Get(ctx, &plan); err != nil {
 		var te *temporal.TimeoutError
 		if errors.As(err, &te) && te.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START {
-			return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.StartTimeout, "The job could not start before its start deadline.")), nil
+			return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeStartTimeout, Message: "The job could not start before its start deadline."}), nil
 		}
 		if temporal.IsCanceledError(err) {
-			return activities.SettleInput{}, err
+			return contract.SettleInput{}, err
 		}
-		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.Internal, "The job could not start.")), nil
+		return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}), nil
 	}
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: 0 of %d outputs delivered", plan.Steps))
-	s.emit(ctx, activities.EventStarted, 0)
+	s.emit(ctx, contract.EventStarted, 0)
 	steps := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           stepsQueue,
 		StartToCloseTimeout: 10 * time.Minute,
 		HeartbeatTimeout:    3 * time.Second,
 		WaitForCancellation: true,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second, MaximumAttempts: 3,
-			NonRetryableErrorTypes: []string{activities.ErrTypeProcessing, activities.ErrTypeContentRefused}},
+			NonRetryableErrorTypes: []string{contract.ErrTypeProcessing, contract.ErrTypeContentRefused}},
 	})
 	delivered := 0
-	var warnings []tasks.Warning
+	var warnings []contract.Warning
 	reason := "" // the last public reason a step gave for not producing its output
 	for i := 0; i < plan.Steps; i++ {
 		sctx := workflow.WithActivityOptions(steps, stepOptions(steps, i, plan.Steps))
-		var out activities.StepResult
-		err := workflow.ExecuteActivity(sctx, a.RunStep, activities.StepInput{JobID: s.in.JobID, Index: i}).Get(ctx, &out)
+		var out contract.StepResult
+		err := workflow.ExecuteActivity(sctx, contract.ActivityRunStep, contract.StepInput{JobID: s.in.JobID, Index: i}).Get(ctx, &out)
 		if temporal.IsCanceledError(err) || ctx.Err() != nil {
-			return activities.SettleInput{}, temporal.NewCanceledError()
+			return contract.SettleInput{}, temporal.NewCanceledError()
 		}
 		var ae *temporal.ApplicationError
 		switch {
 		case err == nil:
 			delivered++
 			workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", delivered, plan.Steps))
-			s.emit(ctx, activities.EventProgress, i)
+			s.emit(ctx, contract.EventProgress, i)
 			warnings = append(warnings, out.Warnings...)
-		case errors.As(err, &ae) && ae.Type() == activities.ErrTypeContentRefused:
-			return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ContentRefused, ae.Message())), nil
+		case errors.As(err, &ae) && ae.Type() == contract.ErrTypeContentRefused:
+			return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}), nil
 		default:
 			workflow.GetLogger(ctx).Warn("output not produced", "index", i, "error", err)
 			msg := fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, plan.Steps)
-			if s.truthful && errors.As(err, &ae) && ae.Type() == activities.ErrTypeProcessing {
+			if s.truthful && errors.As(err, &ae) && ae.Type() == contract.ErrTypeProcessing {
 				// A processing failure's message is the task's own words for its caller.
 				reason = ae.Message()
 				msg = fmt.Sprintf("Output %d of %d was not produced and was not charged: %s.", i+1, plan.Steps, reason)
 			}
-			warnings = append(warnings, tasks.Warning{Code: apierr.OutputNotProduced, Message: msg})
+			warnings = append(warnings, contract.Warning{Code: contract.CodeOutputNotProduced, Message: msg})
 		}
 	}
 	if delivered == 0 {
@@ -247,11 +234,11 @@ func (s *jobState) work(ctx workflow.Context) (activities.SettleInput, error) {
 		if reason != "" {
 			msg = "The job delivered no output: " + reason + "."
 		}
-		return s.failure(ctx, models.OutcomeFailed, apierr.New(apierr.ProcessingFailed, msg)), nil
+		return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeProcessingFailed, Message: msg}), nil
 	}
-	in := activities.SettleInput{JobID: s.in.JobID, Outcome: models.OutcomeSucceeded}
+	in := contract.SettleInput{JobID: s.in.JobID, Outcome: contract.OutcomeSucceeded}
 	if len(warnings) > 0 {
-		in.Summary, _ = json.Marshal(summary{Requested: plan.Steps, Delivered: delivered, Warnings: warnings})
+		in.Summary = &contract.Summary{Requested: plan.Steps, Delivered: delivered, Warnings: warnings}
 	}
 	return in, nil
 }
@@ -262,26 +249,19 @@ func stepOptions(base workflow.Context, i, n int) workflow.ActivityOptions {
 	return o
 }
 
-type summary struct {
-	Requested int             `json:"requested"`
-	Delivered int             `json:"delivered"`
-	Warnings  []tasks.Warning `json:"warnings"`
-}
 
 // failure is the settlement of a failed or cancelled job with its public error.
-func (s *jobState) failure(_ workflow.Context, outcome string, e *apierr.Error) activities.SettleInput {
-	e.JobID = s.in.JobID
-	if outcome == models.OutcomeFailed {
-		s.failed = e
+func (s *jobState) failure(_ workflow.Context, outcome string, f contract.Failure) contract.SettleInput {
+	if outcome == contract.OutcomeFailed {
+		s.failed = &f
 	}
-	body, _ := json.Marshal(e)
-	return activities.SettleInput{JobID: s.in.JobID, Outcome: outcome, Error: body}
+	return contract.SettleInput{JobID: s.in.JobID, Outcome: outcome, Failure: &f}
 }
 
 // end records the outcome as a search attribute and the job's details.
-func (s *jobState) end(ctx workflow.Context, res JobResult) (JobResult, error) {
+func (s *jobState) end(ctx workflow.Context, res contract.JobResult) (contract.JobResult, error) {
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged))
-	if err := workflow.UpsertTypedSearchAttributes(ctx, AttrOutcome.ValueSet(res.Outcome)); err != nil {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, contract.AttrOutcome.ValueSet(res.Outcome)); err != nil {
 		return res, err
 	}
 	return res, nil

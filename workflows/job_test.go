@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -15,15 +14,19 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/contract"
 )
+
+// a names the activities the mocks stand in for (test code only: the
+// workflows themselves name activities through contract).
+var a *activities.Activities
 
 // jobEnv is a test environment running JobWorkflow with mocked activities.
 type jobEnv struct {
 	*testsuite.TestWorkflowEnvironment
 	t       *testing.T
-	settled *activities.SettleInput
-	admit   AdmitResult
+	settled *contract.SettleInput
+	admit   contract.AdmitResult
 }
 
 func newJobEnv(t *testing.T) *jobEnv {
@@ -31,10 +34,10 @@ func newJobEnv(t *testing.T) *jobEnv {
 	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(activities.HoldResult{Admitted: true, Required: 6}, nil).Maybe()
-	e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.SettleInput) (activities.SettleResult, error) {
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Admitted: true, Required: 6}, nil).Maybe()
+	e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
 		e.settled = &in
-		return activities.SettleResult{}, nil
+		return contract.SettleResult{}, nil
 	}).Maybe()
 	return e
 }
@@ -42,18 +45,18 @@ func newJobEnv(t *testing.T) *jobEnv {
 // admitAt sends the admit update after d.
 func (e *jobEnv) admitAt(d time.Duration) {
 	e.RegisterDelayedCallback(func() {
-		e.UpdateWorkflow(UpdateAdmit, AdmitUpdateID, &testsuite.TestUpdateCallback{
+		e.UpdateWorkflow(contract.UpdateAdmit, contract.AdmitUpdateID, &testsuite.TestUpdateCallback{
 			OnAccept:   func() {},
 			OnReject:   func(err error) { e.t.Errorf("admit rejected: %v", err) },
-			OnComplete: func(r any, err error) { e.admit, _ = r.(AdmitResult) },
+			OnComplete: func(r any, err error) { e.admit, _ = r.(contract.AdmitResult) },
 		})
 	}, d)
 }
 
-func (e *jobEnv) run() (JobResult, error) {
-	e.ExecuteWorkflow(JobWorkflow, JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, HeldCredits: 6, PricePerOutput: 2, CreditType: models.CreditService})
+func (e *jobEnv) run() (contract.JobResult, error) {
+	e.ExecuteWorkflow(JobWorkflow, contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits"})
 	require.True(e.t, e.IsWorkflowCompleted())
-	var res JobResult
+	var res contract.JobResult
 	err := e.GetWorkflowError()
 	if err == nil {
 		require.NoError(e.t, e.GetWorkflowResult(&res))
@@ -61,16 +64,15 @@ func (e *jobEnv) run() (JobResult, error) {
 	return res, err
 }
 
-func (e *jobEnv) settledError() apierr.Error {
+func (e *jobEnv) settledError() contract.Failure {
 	require.NotNil(e.t, e.settled)
-	var ae apierr.Error
-	require.NoError(e.t, json.Unmarshal(e.settled.Error, &ae))
-	return ae
+	require.NotNil(e.t, e.settled.Failure)
+	return *e.settled.Failure
 }
 
 func TestJobWorkflow(t *testing.T) {
-	permanent := temporal.NewNonRetryableApplicationError("cannot draw", activities.ErrTypeProcessing, nil)
-	refused := temporal.NewNonRetryableApplicationError("refused", activities.ErrTypeContentRefused, nil)
+	permanent := temporal.NewNonRetryableApplicationError("cannot draw", contract.ErrTypeProcessing, nil)
+	refused := temporal.NewNonRetryableApplicationError("refused", contract.ErrTypeContentRefused, nil)
 	tests := []struct {
 		name        string
 		steps       []error // one per planned output
@@ -79,22 +81,22 @@ func TestJobWorkflow(t *testing.T) {
 		wantCode    apierr.Code
 		wantSummary bool
 	}{
-		{name: "every output delivered", steps: []error{nil, nil, nil}, wantOutcome: models.OutcomeSucceeded},
-		{name: "one output missing is a warning", steps: []error{nil, permanent, nil}, wantOutcome: models.OutcomeSucceeded, wantSummary: true},
-		{name: "nothing delivered fails", steps: []error{permanent, permanent}, wantOutcome: models.OutcomeFailed, wantCode: apierr.ProcessingFailed},
-		{name: "content refused fails at once", steps: []error{nil, refused, nil}, wantOutcome: models.OutcomeFailed, wantCode: apierr.ContentRefused},
-		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: models.OutcomeFailed, wantCode: apierr.StartTimeout},
+		{name: "every output delivered", steps: []error{nil, nil, nil}, wantOutcome: contract.OutcomeSucceeded},
+		{name: "one output missing is a warning", steps: []error{nil, permanent, nil}, wantOutcome: contract.OutcomeSucceeded, wantSummary: true},
+		{name: "nothing delivered fails", steps: []error{permanent, permanent}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ProcessingFailed},
+		{name: "content refused fails at once", steps: []error{nil, refused, nil}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ContentRefused},
+		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: contract.OutcomeFailed, wantCode: apierr.StartTimeout},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newJobEnv(t)
-			e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(activities.StartResult{Steps: len(tc.steps), Phase: "drawing"}, tc.startErr)
+			e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(contract.StartResult{Steps: len(tc.steps), Phase: "drawing"}, tc.startErr)
 			for i, err := range tc.steps {
-				e.OnActivity(a.RunStep, mock.Anything, activities.StepInput{JobID: "j_test", Index: i}).Return(activities.StepResult{FileID: "f"}, err).Maybe()
+				e.OnActivity(a.RunStep, mock.Anything, contract.StepInput{JobID: "j_test", Index: i}).Return(contract.StepResult{FileID: "f"}, err).Maybe()
 			}
 			e.admitAt(0)
 			res, err := e.run()
-			if tc.wantOutcome == models.OutcomeFailed {
+			if tc.wantOutcome == contract.OutcomeFailed {
 				// Operators see a failed job's workflow as Failed, with its public code.
 				var ae *temporal.ApplicationError
 				require.ErrorAs(t, err, &ae)
@@ -108,25 +110,21 @@ func TestJobWorkflow(t *testing.T) {
 			require.Equal(t, tc.wantOutcome, e.settled.Outcome)
 			if tc.wantCode != "" {
 				ae := e.settledError()
-				require.Equal(t, tc.wantCode, ae.Code)
-				require.Equal(t, "j_test", ae.JobID)
+				require.Equal(t, string(tc.wantCode), ae.Code)
 				if tc.wantCode == apierr.ProcessingFailed {
 					require.Contains(t, ae.Message, "cannot draw", "a failed job says why")
 				}
 			} else {
-				require.Empty(t, e.settled.Error)
+				require.Nil(t, e.settled.Failure)
 			}
 			if tc.wantSummary {
-				var sum struct {
-					Requested, Delivered int
-					Warnings             []struct{ Code string }
-				}
-				require.NoError(t, json.Unmarshal(e.settled.Summary, &sum))
+				sum := e.settled.Summary
+				require.NotNil(t, sum)
 				require.Equal(t, 3, sum.Requested)
 				require.Equal(t, 2, sum.Delivered)
 				require.Equal(t, string(apierr.OutputNotProduced), sum.Warnings[0].Code)
 			} else {
-				require.Empty(t, e.settled.Summary)
+				require.Nil(t, e.settled.Summary)
 			}
 		})
 	}
@@ -137,26 +135,26 @@ func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
 	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(activities.HoldResult{Required: 6, Balance: 1}, nil)
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Required: 6, Balance: 1}, nil)
 	e.admitAt(0)
 	res, err := e.run()
 	require.NoError(t, err)
-	require.Equal(t, OutcomeRefused, res.Outcome)
-	require.Equal(t, AdmitResult{Required: 6, Balance: 1}, e.admit)
+	require.Equal(t, contract.OutcomeRefused, res.Outcome)
+	require.Equal(t, contract.AdmitResult{Required: 6, Balance: 1}, e.admit)
 }
 
 func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
 	e := newJobEnv(t)
-	var closed *activities.CloseInput
-	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.CloseInput) error {
+	var closed *contract.CloseInput
+	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.CloseInput) error {
 		closed = &in
 		return nil
 	})
 	res, err := e.run()
 	require.NoError(t, err)
-	require.Equal(t, OutcomeNeverAdmitted, res.Outcome)
+	require.Equal(t, contract.OutcomeNeverAdmitted, res.Outcome)
 	require.Nil(t, e.settled, "nothing held, nothing to settle")
-	require.Equal(t, &activities.CloseInput{JobID: "j_test", UserID: 1}, closed, "a handle answered for the job reads failed")
+	require.Equal(t, &contract.CloseInput{JobID: "j_test", UserID: 1}, closed, "a handle answered for the job reads failed")
 }
 
 func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
@@ -165,9 +163,9 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
-		Return(activities.HoldResult{Required: 6, Balance: 1, Visible: true, Events: []string{activities.EventFailed}}, nil)
+		Return(contract.AdmitResult{Required: 6, Balance: 1, Visible: true, Events: []string{contract.EventFailed}}, nil)
 	var emitted []string
-	e.OnActivity(a.EmitEvent, mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.EmitInput) ([]activities.Delivery, error) {
+	e.OnActivity(a.EmitEvent, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.EmitInput) ([]contract.Delivery, error) {
 		emitted = append(emitted, in.Event)
 		return nil, nil
 	})
@@ -176,19 +174,19 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 	var ae *temporal.ApplicationError
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, string(apierr.InsufficientCredits), ae.Type())
-	require.Equal(t, []string{activities.EventFailed}, emitted, "subscribers hear the job failed")
+	require.Equal(t, []string{contract.EventFailed}, emitted, "subscribers hear the job failed")
 	require.Nil(t, e.settled, "nothing was held")
 }
 
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	e := newJobEnv(t)
-	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(activities.StartResult{Steps: 3, Phase: "drawing"}, nil)
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(activities.StepResult{FileID: "f"}, nil)
+	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(contract.StartResult{Steps: 3, Phase: "drawing"}, nil)
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(contract.StepResult{FileID: "f"}, nil)
 	e.admitAt(0)
 	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
 	_, err := e.run()
 	var canceled *temporal.CanceledError
 	require.True(t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
-	require.Equal(t, models.OutcomeCancelled, e.settled.Outcome)
-	require.Equal(t, apierr.Cancelled, e.settledError().Code)
+	require.Equal(t, contract.OutcomeCancelled, e.settled.Outcome)
+	require.Equal(t, string(apierr.Cancelled), e.settledError().Code)
 }

@@ -9,20 +9,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/taskplatform/taskplatform/activities"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
-
-// WebhookDeliveryInput names one delivery (workflow id = delivery id).
-type WebhookDeliveryInput struct {
-	DeliveryID string
-	Event      string
-}
-
-// WebhookDeliveryResult says how a delivery ended.
-type WebhookDeliveryResult struct {
-	Delivered bool
-}
 
 // WebhookBackoff is the retry schedule of a delivery: seconds apart first,
 // minutes apart later, at most webhook.max_attempts attempts.
@@ -30,23 +18,23 @@ var WebhookBackoff = temporal.RetryPolicy{InitialInterval: 2 * time.Second, Back
 
 // WebhookDeliveryWorkflow delivers one signed event to one receiver with
 // Temporal's retry policy; it outlives the job that emitted it.
-func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookDeliveryInput) (WebhookDeliveryResult, error) {
+func WebhookDeliveryWorkflow(ctx workflow.Context, in contract.WebhookDeliveryInput) (contract.WebhookDeliveryResult, error) {
 	policy := WebhookBackoff
-	policy.MaximumAttempts = int32(tasks.DefaultWebhook().MaxAttempts)
-	policy.NonRetryableErrorTypes = []string{activities.ErrTypeWebhookRejected}
+	policy.MaximumAttempts = int32(contract.DefaultWebhook().MaxAttempts)
+	policy.NonRetryableErrorTypes = []string{contract.ErrTypeWebhookRejected}
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &policy,
 		Summary:             "deliver " + in.Event,
 	})
-	err := workflow.ExecuteActivity(ctx, a.Deliver, in.DeliveryID).Get(ctx, nil)
+	err := workflow.ExecuteActivity(ctx, contract.ActivityDeliver, in.DeliveryID).Get(ctx, nil)
 	var ae *temporal.ApplicationError
 	if errors.As(err, &ae) {
 		// Every attempt is in the delivery log; the result stays readable.
 		workflow.GetLogger(ctx).Warn("webhook not delivered", "delivery_id", in.DeliveryID, "error", err)
-		return WebhookDeliveryResult{}, nil
+		return contract.WebhookDeliveryResult{}, nil
 	}
-	return WebhookDeliveryResult{Delivered: err == nil}, err
+	return contract.WebhookDeliveryResult{Delivered: err == nil}, err
 }
 
 // emit sends a job event to its subscribers: the deliveries are recorded by
@@ -62,9 +50,9 @@ func (s *jobState) emit(ctx workflow.Context, event string, seq int) {
 		Summary:             "emit " + event,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second, MaximumAttempts: 10},
 	})
-	var deliveries []activities.Delivery
-	in := activities.EmitInput{JobID: s.in.JobID, Event: event, Seq: seq, OccurredAt: workflow.Now(ctx)}
-	if err := workflow.ExecuteActivity(actx, a.EmitEvent, in).Get(ctx, &deliveries); err != nil {
+	var deliveries []contract.Delivery
+	in := contract.EmitInput{JobID: s.in.JobID, Event: event, Seq: seq, OccurredAt: workflow.Now(ctx)}
+	if err := workflow.ExecuteActivity(actx, contract.ActivityEmitEvent, in).Get(ctx, &deliveries); err != nil {
 		log.Error("event not emitted", "event", event, "error", err)
 		return
 	}
@@ -75,7 +63,7 @@ func (s *jobState) emit(ctx workflow.Context, event string, seq int) {
 			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 			StaticSummary:         event + " of " + s.in.JobID,
 		})
-		child := workflow.ExecuteChildWorkflow(cctx, WebhookDeliveryWorkflow, WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
+		child := workflow.ExecuteChildWorkflow(cctx, WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
 		if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
 			log.Warn("delivery workflow not started", "delivery_id", d.DeliveryID, "error", err)
 		}

@@ -14,9 +14,9 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/worker"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // adminDeliver runs the admin commands that send a delivery through the
@@ -46,8 +46,8 @@ func adminDeliver(ctx context.Context, cfg config, db *gorm.DB, cmd string, args
 	if err := models.CreateDelivery(ctx, db, d); err != nil {
 		return "", err
 	}
-	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: workflows.TaskQueue, StaticSummary: d.Event + " (" + cmd + ")"},
-		workflows.WebhookDeliveryWorkflow, workflows.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event})
+	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: contract.TaskQueue, StaticSummary: d.Event + " (" + cmd + ")"},
+		contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event})
 	if err != nil {
 		return "", fmt.Errorf("start the delivery: %w", err)
 	}

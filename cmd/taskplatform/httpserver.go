@@ -8,7 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/api"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // serverLimits bound what one connection may take of the HTTP server, so
@@ -44,7 +44,7 @@ const slowestClient = 128 << 10
 //     its own limit with 431 in the error shape, and only headers beyond
 //     this (and the 4 KiB net/http adds) get net/http's plain-text 431.
 func defaultServerLimits() serverLimits {
-	lim := tasks.DefaultLimits()
+	lim := contract.DefaultLimits()
 	header := 10 * time.Second
 	transfer := time.Duration(lim.Upload.MaxBytes/slowestClient) * time.Second
 	wait := time.Duration(lim.PreferWait.MaxSeconds)*time.Second + 10*time.Second

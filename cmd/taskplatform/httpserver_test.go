@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/api"
-	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // startServer serves h on loopback through the production server with lim.
@@ -29,7 +29,7 @@ func startServer(t *testing.T, h http.Handler, lim serverLimits) *httptest.Serve
 }
 
 func TestServerLimitsFitUploadsAndWaits(t *testing.T) {
-	lim, limits := defaultServerLimits(), tasks.DefaultLimits()
+	lim, limits := defaultServerLimits(), contract.DefaultLimits()
 	wait := time.Duration(limits.PreferWait.MaxSeconds) * time.Second
 	upload := time.Duration(limits.Upload.MaxBytes/slowestClient) * time.Second
 	require.GreaterOrEqual(t, lim.ReadTimeout, lim.ReadHeaderTimeout+upload, "an upload at the slowest rate is read")

@@ -21,10 +21,10 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -131,7 +131,7 @@ func (s *stack) activities() *activities.Activities {
 // fetchClient fetches caller-given image URLs within limits.url_fetch,
 // following redirects hop by hop through the address guard.
 func fetchClient(allowPrivate bool) *http.Client {
-	lim := tasks.DefaultLimits().URLFetch
+	lim := contract.DefaultLimits().URLFetch
 	return outbound.New(outbound.Options{AllowPrivate: allowPrivate, FollowRedirects: true, MaxRedirects: lim.MaxRedirects,
 		ConnectTimeout: time.Duration(lim.ConnectTimeoutSeconds) * time.Second, Timeout: time.Duration(lim.ReadTimeoutSeconds) * time.Second,
 		MaxBytes: lim.MaxBytes})

@@ -1,4 +1,4 @@
-package tasks
+package contract
 
 // CurrentVersion is the current dated contract version (Service-Version).
 const CurrentVersion = "2026-09-29"

@@ -1,0 +1,134 @@
+// Package contract is the job workflow's contract: its task queues, update
+// and activity names, inputs and results, event kinds, outcomes, failure
+// types, search attributes and start options — plus the service's limits and
+// dated versions. The API, the workflows and the activities share these
+// types; it imports nothing of this module.
+package contract
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+)
+
+// TaskQueue is the queue of job workflows and their bookkeeping activities
+// (hold, settle).
+const TaskQueue = "taskplatform"
+
+// StepsQueue is the queue of the task steps of workflows on queue: the
+// capacity-limited queue whose ScheduleToStart timeout is the start deadline.
+func StepsQueue(queue string) string { return queue + "-steps" }
+
+// The job workflow's workflow types.
+const (
+	JobWorkflow             = "JobWorkflow"
+	WebhookDeliveryWorkflow = "WebhookDeliveryWorkflow"
+)
+
+// UpdateAdmit is the update that admits a job (holds its credits). Its
+// update id is fixed, so a retried submit lands on the same admit result.
+const (
+	UpdateAdmit   = "admit"
+	AdmitUpdateID = "admit"
+)
+
+// AdmitWindow is how long a started job workflow waits to be admitted; a
+// workflow never admitted ends by itself without holding anything.
+const AdmitWindow = 2 * time.Minute
+
+// The activities of job and delivery workflows, by registered name (the
+// method names of activities.Activities).
+const (
+	ActivityHoldCredits    = "HoldCredits"
+	ActivityStartJob       = "StartJob"
+	ActivityRunStep        = "RunStep"
+	ActivitySettle         = "Settle"
+	ActivityEmitEvent      = "EmitEvent"
+	ActivityDeliver        = "Deliver"
+	ActivityCloseAdmission = "CloseAdmission"
+)
+
+// Search attributes of job workflows, registered on the namespace.
+var (
+	AttrTask    = temporal.NewSearchAttributeKeyKeyword("TpTask")
+	AttrAccount = temporal.NewSearchAttributeKeyKeyword("TpAccountId")
+	AttrOutcome = temporal.NewSearchAttributeKeyKeyword("TpOutcome")
+)
+
+// SearchAttributes lists the custom attributes to register.
+var SearchAttributes = []temporal.SearchAttributeKeyKeyword{AttrTask, AttrAccount, AttrOutcome}
+
+// Job lifecycles.
+const (
+	LifecycleQueued   = "queued"
+	LifecycleRunning  = "running"
+	LifecycleTerminal = "terminal"
+)
+
+// Lifecycles lists the lifecycle values in order.
+var Lifecycles = []string{LifecycleQueued, LifecycleRunning, LifecycleTerminal}
+
+// Job outcomes, and the outcomes of workflows that never became jobs.
+const (
+	OutcomeSucceeded     = "succeeded"
+	OutcomeFailed        = "failed"
+	OutcomeCancelled     = "cancelled"
+	OutcomeRefused       = "refused"
+	OutcomeNeverAdmitted = "never_admitted"
+)
+
+// Outcomes lists the outcomes a job can end with.
+var Outcomes = []string{OutcomeSucceeded, OutcomeFailed, OutcomeCancelled}
+
+// Job event kinds (the webhook_event vocabulary).
+const (
+	EventStarted   = "job.started"
+	EventProgress  = "job.progress"
+	EventSucceeded = "job.succeeded"
+	EventFailed    = "job.failed"
+	EventCancelled = "job.cancelled"
+	// EventPing is the signed test event sent to an endpoint on request.
+	EventPing = "ping"
+)
+
+// JobEvents lists the job event kinds in order.
+var JobEvents = []string{EventStarted, EventProgress, EventSucceeded, EventFailed, EventCancelled}
+
+// TerminalEvents are the events a per-request webhook_url receives.
+var TerminalEvents = []string{EventSucceeded, EventFailed, EventCancelled}
+
+// TerminalEvent is the event of each outcome.
+var TerminalEvent = map[string]string{
+	OutcomeSucceeded: EventSucceeded,
+	OutcomeFailed:    EventFailed,
+	OutcomeCancelled: EventCancelled,
+}
+
+// Application error types activities fail with and workflows branch on.
+const (
+	// ErrTypeProcessing is a step that cannot succeed with this input; its
+	// message is the task's own reason for its caller.
+	ErrTypeProcessing = "processing_failed"
+	// ErrTypeContentRefused is a step refused by content checks.
+	ErrTypeContentRefused = "content_refused"
+	// ErrTypeAdmissionClosed is an admit of a job whose workflow gave up.
+	ErrTypeAdmissionClosed = "admission_closed"
+	// ErrTypeWebhookRejected is a receiver answer that retrying cannot
+	// change (3xx, 4xx other than 408 and 429).
+	ErrTypeWebhookRejected = "webhook_rejected"
+	// ErrTypeEndpointDisabled ends a delivery whose endpoint was disabled
+	// (or removed) before the attempt.
+	ErrTypeEndpointDisabled = "webhook_endpoint_disabled"
+)
+
+// Public error codes a job can end with, and the warning a missing output
+// leaves (the apierr catalogue defines them from these).
+const (
+	CodeProcessingFailed    = "processing_failed"
+	CodeContentRefused      = "content_refused"
+	CodeInsufficientCredits = "insufficient_credits"
+	CodeInternal            = "internal"
+	CodeStartTimeout        = "start_timeout"
+	CodeCancelled           = "cancelled"
+	CodeOutputNotProduced   = "output_not_produced"
+)

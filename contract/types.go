@@ -1,0 +1,136 @@
+package contract
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// JobInput starts a job workflow: the job row and hold its admit writes.
+type JobInput struct {
+	JobID               string
+	UserID              uint64
+	APIKeyID            string
+	Task                string
+	Input               json.RawMessage
+	CreditType          string
+	HeldCredits         int64
+	PricePerOutput      int64
+	StartTimeoutSeconds int
+	WebhookURL          string
+	RequestID           string
+	ServiceVersion      string
+}
+
+// AdmitResult is the answer of the admit update and of the HoldCredits
+// activity behind it: whether the job was admitted, or the amounts of a
+// refusal.
+type AdmitResult struct {
+	Admitted bool
+	Required int64
+	Balance  int64
+	// CreatedAt is when the job row was written.
+	CreatedAt time.Time
+	// Events are the job events with subscribers at admit: the job emits only these.
+	Events []string `json:",omitempty"`
+	// Visible is a refusal of a job whose handle the submit had already
+	// answered (its admit was slow): the job ends failed insufficient_credits.
+	Visible bool `json:",omitempty"`
+}
+
+// JobResult is how a job workflow ended.
+type JobResult struct {
+	Outcome   string
+	Delivered int
+	Charged   int64
+}
+
+// StartResult is the plan of a job that left the queue.
+type StartResult struct {
+	Steps int
+	Phase string
+}
+
+// StepInput names one output of a job.
+type StepInput struct {
+	JobID string
+	Index int
+}
+
+// Warning is one entry of a job summary's warnings: a catalogued code of
+// type warning, the output or input concerned (nil for none) and a message.
+type Warning struct {
+	Code    string  `json:"code"`
+	Field   *string `json:"field"`
+	Message string  `json:"message"`
+}
+
+// StepResult is the file a step delivered and any warnings for the summary.
+type StepResult struct {
+	FileID   string
+	Warnings []Warning `json:",omitempty"`
+}
+
+// Summary is a job result's summary: counts and warnings, present only when
+// the task has something to report.
+type Summary struct {
+	Requested int       `json:"requested"`
+	Delivered int       `json:"delivered"`
+	Warnings  []Warning `json:"warnings"`
+}
+
+// Failure is the public reason a job failed or was cancelled: a catalogued
+// code and its message; the settle activity makes the public error object.
+type Failure struct {
+	Code    string
+	Message string
+}
+
+// SettleInput is how a job ended.
+type SettleInput struct {
+	JobID   string
+	Outcome string
+	// Failure is set for failed and cancelled jobs.
+	Failure *Failure `json:",omitempty"`
+	// Error is the public error object as recorded by workflows started
+	// before Failure existed; settle reads it when Failure is nil.
+	Error   json.RawMessage `json:",omitempty"`
+	Summary *Summary        `json:",omitempty"`
+}
+
+// SettleResult is what settlement charged.
+type SettleResult struct {
+	Delivered int
+	Charged   int64
+}
+
+// EmitInput is one event of one job.
+type EmitInput struct {
+	JobID string
+	Event string
+	// Seq tells apart events of one kind (the output number for progress).
+	Seq        int
+	OccurredAt time.Time
+}
+
+// Delivery names one delivery an emit created.
+type Delivery struct {
+	DeliveryID string
+	EndpointID string
+}
+
+// CloseInput names a job whose workflow gives up without an admit decision.
+type CloseInput struct {
+	JobID  string
+	UserID uint64
+}
+
+// WebhookDeliveryInput names one delivery (workflow id = delivery id).
+type WebhookDeliveryInput struct {
+	DeliveryID string
+	Event      string
+}
+
+// WebhookDeliveryResult says how a delivery ended.
+type WebhookDeliveryResult struct {
+	Delivered bool
+}
