@@ -190,3 +190,13 @@ func RevokeKey(ctx context.Context, db *gorm.DB, keyID string, now time.Time) er
 	}
 	return nil
 }
+
+// KeysOfUser is every key of a user, revoked and expired ones included,
+// oldest first. A row holds the key's hash and hint, never its secret.
+func KeysOfUser(ctx context.Context, db *gorm.DB, userID uint64) ([]APIKey, error) {
+	var keys []APIKey
+	if err := db.WithContext(ctx).Where("user_id = ?", userID).Order("created_at, id").Find(&keys).Error; err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	return keys, nil
+}

@@ -321,3 +321,42 @@ func TestNewID(t *testing.T) {
 		}
 	}
 }
+
+func TestKeysOfUser(t *testing.T) {
+	ctx := context.Background()
+	expires := time.Now().UTC().Add(24 * time.Hour).Truncate(time.Second)
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u, err := models.CreateUser(ctx, db, "keys@example.com", "")
+		require.NoError(t, err)
+		other, err := models.CreateUser(ctx, db, "other@example.com", "")
+		require.NoError(t, err)
+
+		none, err := models.KeysOfUser(ctx, db, u.ID)
+		require.NoError(t, err)
+		require.Empty(t, none, "a user without keys")
+
+		plain, _, err := models.CreateKey(ctx, db, u.ID, nil, nil, "2026-09-29")
+		require.NoError(t, err)
+		scoped, _, err := models.CreateKey(ctx, db, u.ID, []string{models.ScopeJobsRead}, &expires, "2026-09-29")
+		require.NoError(t, err)
+		require.NoError(t, models.RevokeKey(ctx, db, plain.ID, time.Now().UTC()))
+		_, _, err = models.CreateKey(ctx, db, other.ID, nil, nil, "2026-09-29")
+		require.NoError(t, err)
+
+		keys, err := models.KeysOfUser(ctx, db, u.ID)
+		require.NoError(t, err)
+		byID := map[string]models.APIKey{}
+		for _, k := range keys {
+			byID[k.ID] = k
+		}
+		require.Len(t, byID, 2, "only this user's keys, each once")
+		require.Contains(t, byID, plain.ID)
+		require.Contains(t, byID, scoped.ID)
+		require.NotNil(t, byID[plain.ID].RevokedAt, "revoked keys are listed")
+		require.Nil(t, byID[plain.ID].ExpiresAt)
+		require.Equal(t, plain.Hint, byID[plain.ID].Hint)
+		require.Equal(t, models.ScopeJobsRead, byID[scoped.ID].Scopes)
+		require.True(t, expires.Equal(*byID[scoped.ID].ExpiresAt))
+		require.Nil(t, byID[scoped.ID].RevokedAt)
+	})
+}

@@ -3,79 +3,232 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"maps"
+	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
-	validation "github.com/go-ozzo/ozzo-validation/v4"
-	"github.com/go-ozzo/ozzo-validation/v4/is"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gorm.io/gorm"
 
-	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/outbound"
-	"github.com/taskplatform/taskplatform/tasks"
 )
 
-const adminUsage = `usage:
-  taskplatform admin user create --email E [--credits N] [--plan P]
-  taskplatform admin credits grant --user E --credits N [--type service_credits|model_credits] [--expires-at T]
-  taskplatform admin key create --user E [--scopes s1,s2] [--expires-at T]
-  taskplatform admin key roll --key-id key_… --grace-period-seconds N
-  taskplatform admin key revoke --key-id key_…
-  taskplatform admin webhook add --user E --url U [--events e1,e2]
-  taskplatform admin webhook ping --endpoint-id whe_…        (a signed test event, through the running workers)
-  taskplatform admin webhook replay --delivery-id whd_…      (the stored body again: new delivery id, same event id)
-  taskplatform admin webhook enable --endpoint-id whe_…      (re-enable; resets the failure count)
-Each prints one line on stdout: the id or the key.`
+// adminRun is one run of the admin commands: the configuration, how it
+// reaches the database and what it prints on success.
+type adminRun struct {
+	cfg  config
+	open func(context.Context) (*gorm.DB, error)
+	db   *gorm.DB
+	out  string
+}
 
 // runAdmin runs one admin command against the same database as the server.
 func runAdmin(ctx context.Context, cfg config, args []string) int {
-	if len(args) < 2 {
-		fmt.Fprintln(os.Stderr, adminUsage)
-		return 2
-	}
-	db, err := models.Open(ctx, models.OpenConfig{URL: cfg.DatabaseURL, DataDir: cfg.DataDir})
-	if err == nil {
-		defer models.Close(db)
-		if cfg.DatabaseURL == "" {
-			err = models.Migrate(ctx, db)
-		} else {
-			err = models.CheckSchema(ctx, db)
-		}
-	}
-	if err == nil {
-		var line string
-		if cmd := args[0] + " " + args[1]; cmd == "webhook ping" || cmd == "webhook replay" {
-			line, err = adminDeliver(ctx, cfg, db, cmd, args[2:], os.Stderr)
-		} else {
-			line, err = admin(ctx, db, cfg.AllowPrivateURLs, args[0]+" "+args[1], args[2:], os.Stderr)
-		}
-		if err == nil {
-			fmt.Println(line)
-			return 0
-		}
-	}
-	var usage *usageError
-	if errors.As(err, &usage) {
-		fmt.Fprintln(os.Stderr, "taskplatform admin:", err)
-		fmt.Fprintln(os.Stderr, adminUsage)
-		return 2
-	}
-	fmt.Fprintln(os.Stderr, "taskplatform admin:", err)
-	return 1
+	return adminMain(ctx, cfg, args, os.Stdout, os.Stderr)
 }
 
+// adminMain runs the admin command in args, printing its line on stdout and
+// any error on stderr: exit 2 for a usage error (with the command's usage),
+// 1 for any other.
+func adminMain(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
+	r := &adminRun{cfg: cfg}
+	r.open = r.openConfigured
+	defer func() {
+		if r.db != nil {
+			models.Close(r.db)
+		}
+	}()
+	cmd, err := r.execute(ctx, args, stdout, stderr)
+	if err == nil {
+		if r.out != "" {
+			fmt.Fprintln(stdout, r.out)
+		}
+		return 0
+	}
+	fmt.Fprintln(stderr, "taskplatform admin:", err)
+	var usage *usageError
+	if !errors.As(err, &usage) {
+		return 1
+	}
+	if cmd.HasSubCommands() {
+		fmt.Fprint(stderr, adminOverview(cmd.Root()))
+	} else {
+		fmt.Fprint(stderr, cmd.UsageString())
+	}
+	return 2
+}
+
+// admin runs one command against db and returns what it prints.
+// allowPrivate lets webhook URLs name private addresses
+// (TP_ALLOW_PRIVATE_URLS, dev/test).
+func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args []string, stderr io.Writer) (string, error) {
+	r := &adminRun{cfg: config{AllowPrivateURLs: allowPrivate}, open: func(context.Context) (*gorm.DB, error) { return db, nil }}
+	if _, err := r.execute(ctx, append(strings.Fields(cmd), args...), stderr, stderr); err != nil {
+		return "", err
+	}
+	return r.out, nil
+}
+
+// execute parses args with the admin tree and runs the command they name; it
+// returns the command reached, for its usage.
+func (r *adminRun) execute(ctx context.Context, args []string, stdout, stderr io.Writer) (*cobra.Command, error) {
+	root := r.tree()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return root.ExecuteContextC(ctx)
+}
+
+// The admin commands are listed in the order of the design's contract.
+func init() { cobra.EnableCommandSorting = false }
+
+// tree is the admin command tree; each command has its own flags.
+func (r *adminRun) tree() *cobra.Command {
+	root := group("admin", "accounts, credits, keys and webhooks (the stand-in for the account panel)",
+		group("user", "accounts", r.userCreate()),
+		group("credits", "credit grants", r.creditsGrant()),
+		group("key", "API keys", r.keyCreate(), r.keyRoll(), r.keyRevoke(), r.keyList()),
+		group("webhook", "webhook endpoints and deliveries", r.webhookAdd(), r.webhookPing(), r.webhookReplay(), r.webhookEnable()),
+	)
+	root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "taskplatform admin"}
+	root.Long = adminOverview(root)
+	root.SilenceErrors = true
+	root.SilenceUsage = true
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	return root
+}
+
+// group is a command that only holds commands: run alone, or with a word
+// that names none of them, it is a usage error.
+func group(name, short string, subs ...*cobra.Command) *cobra.Command {
+	c := &cobra.Command{
+		Use:   name,
+		Short: short,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error {
+			var names []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return &usageError{fmt.Sprintf("missing command after %q: one of %s", c.CommandPath(), strings.Join(names, ", "))}
+		},
+	}
+	c.AddCommand(subs...)
+	return c
+}
+
+// command is an admin command with its own flags (set by flags) whose run
+// returns what it prints on success.
+func (r *adminRun) command(use, short string, flags func(*pflag.FlagSet), run func(context.Context) (string, error)) *cobra.Command {
+	c := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error {
+			out, err := run(c.Context())
+			if err != nil {
+				return err
+			}
+			r.out = out
+			return nil
+		},
+	}
+	c.Flags().SortFlags = false
+	flags(c.Flags())
+	return c
+}
+
+// adminOverview lists every admin command with its arguments.
+func adminOverview(root *cobra.Command) string {
+	var leaves []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			switch {
+			case sub.Name() == "help":
+			case sub.HasSubCommands():
+				walk(sub)
+			default:
+				leaves = append(leaves, sub)
+			}
+		}
+	}
+	walk(root)
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, c := range leaves {
+		fmt.Fprintf(&b, "  %s\n", strings.TrimSuffix(c.UseLine(), " [flags]"))
+	}
+	b.WriteString("Each prints one line on stdout, the id or the key (key list: one line per key).\n")
+	b.WriteString("Run \"taskplatform admin <command> --help\" for what a command does and its flags.\n")
+	return b.String()
+}
+
+// database opens the database on first use. Commands check their input
+// first, so a usage error never touches one.
+func (r *adminRun) database(ctx context.Context) (*gorm.DB, error) {
+	if r.db == nil {
+		db, err := r.open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.db = db
+	}
+	return r.db, nil
+}
+
+// openConfigured opens the server's database: PostgreSQL at
+// TP_DATABASE_URL, whose schema must be migrated, else the dev SQLite file
+// under TP_DATA_DIR, which must exist (admin never creates one) and is
+// migrated as dev does.
+func (r *adminRun) openConfigured(ctx context.Context) (*gorm.DB, error) {
+	if r.cfg.DatabaseURL == "" {
+		path := absPath(models.SQLitePath(r.cfg.DataDir))
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no database at %s (TP_DATA_DIR, with TP_DATABASE_URL unset): run `taskplatform dev` or `taskplatform migrate` first", path)
+		}
+	}
+	db, err := models.Open(ctx, models.OpenConfig{URL: r.cfg.DatabaseURL, DataDir: r.cfg.DataDir})
+	if err != nil {
+		return nil, err
+	}
+	if r.cfg.DatabaseURL == "" {
+		err = models.Migrate(ctx, db)
+	} else {
+		err = models.CheckSchema(ctx, db)
+	}
+	if err != nil {
+		models.Close(db)
+		return nil, err
+	}
+	return db, nil
+}
+
+// usageError is input the command refuses: exit 2, with the usage.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func parseTime(s string) (*time.Time, error) {
+// parseTime reads an optional --expires-at, which must be RFC 3339 and in
+// the future.
+func parseTime(s string, now time.Time) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -84,168 +237,16 @@ func parseTime(s string) (*time.Time, error) {
 		return nil, &usageError{"--expires-at must be RFC 3339, e.g. 2027-01-31T00:00:00Z"}
 	}
 	t = t.UTC()
+	if !t.After(now) {
+		return nil, &usageError{"--expires-at must be in the future"}
+	}
 	return &t, nil
 }
 
-// admin runs one command and returns the line to print. allowPrivate lets
-// webhook URLs name private addresses (TP_ALLOW_PRIVATE_URLS, dev/test).
-func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args []string, stderr io.Writer) (string, error) {
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	email := fs.String("email", "", "account email")
-	user := fs.String("user", "", "account email")
-	credits := fs.Int64("credits", 0, "credits")
-	plan := fs.String("plan", models.PlanStandard, "plan")
-	ctype := fs.String("type", models.CreditService, "credit type")
-	expires := fs.String("expires-at", "", "RFC 3339 time")
-	scopes := fs.String("scopes", "", "comma-separated scopes")
-	keyID := fs.String("key-id", "", "key id")
-	endpointID := fs.String("endpoint-id", "", "webhook endpoint id")
-	grace := fs.Int64("grace-period-seconds", 0, "seconds the old key stays valid")
-	url := fs.String("url", "", "webhook URL")
-	events := fs.String("events", "job.succeeded,job.failed,job.cancelled", "comma-separated events")
-	if err := fs.Parse(args); err != nil {
-		return "", &usageError{err.Error()}
+// requireUser refuses an empty --user.
+func requireUser(user string) error {
+	if user == "" {
+		return &usageError{"--user (the account email) is required"}
 	}
-	if fs.NArg() > 0 {
-		return "", &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	exp, err := parseTime(*expires)
-	if err != nil {
-		return "", err
-	}
-	switch cmd {
-	case "credits grant", "key create", "webhook add":
-		if *user == "" {
-			return "", &usageError{"--user (the account email) is required"}
-		}
-	}
-	now := time.Now().UTC()
-	if exp != nil && !exp.After(now) {
-		return "", &usageError{"--expires-at must be in the future"}
-	}
-	switch cmd {
-	case "user create":
-		if err := validation.Validate(*email, validation.Required, is.EmailFormat); err != nil {
-			return "", &usageError{"--email " + err.Error()}
-		}
-		if _, known := models.Plans[*plan]; !known {
-			return "", &usageError{fmt.Sprintf("--plan must be one of %s", strings.Join(slices.Sorted(maps.Keys(models.Plans)), ", "))}
-		}
-		if *credits < 0 {
-			return "", &usageError{"--credits must not be negative"}
-		}
-		u, err := models.CreateUser(ctx, db, *email, *plan)
-		if err != nil {
-			return "", err
-		}
-		if *credits > 0 {
-			if _, err := models.Grant(ctx, db, u.ID, models.CreditService, *credits, nil, "admin user create"); err != nil {
-				return "", err
-			}
-		}
-		return fmt.Sprint(u.ID), nil
-	case "credits grant":
-		if err := validation.Validate(*ctype, validation.In(models.CreditService, models.CreditModel)); err != nil {
-			return "", &usageError{"--type " + err.Error()}
-		}
-		if *credits <= 0 {
-			return "", &usageError{"--credits must be positive"}
-		}
-		u, err := models.UserByEmail(ctx, db, *user)
-		if err != nil {
-			return "", err
-		}
-		b, err := models.Grant(ctx, db, u.ID, *ctype, *credits, exp, "admin grant")
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("batch_%d", b.ID), nil
-	case "key create":
-		u, err := models.UserByEmail(ctx, db, *user)
-		if err != nil {
-			return "", err
-		}
-		var sc []string
-		if *scopes != "" {
-			sc = strings.Split(*scopes, ",")
-			for _, s := range sc {
-				if err := validation.Validate(s, validation.In(anySlice(models.AllScopes)...)); err != nil {
-					return "", &usageError{fmt.Sprintf("--scopes: unknown scope %q (known: %s)", s, strings.Join(models.AllScopes, ","))}
-				}
-			}
-		}
-		_, secret, err := models.CreateKey(ctx, db, u.ID, sc, exp, api.CurrentVersion)
-		return secret, err
-	case "key roll":
-		if *keyID == "" || *grace < 0 {
-			return "", &usageError{"--key-id and a non-negative --grace-period-seconds are required"}
-		}
-		_, secret, err := models.RollKey(ctx, db, *keyID, time.Duration(*grace)*time.Second, now, api.CurrentVersion)
-		return secret, err
-	case "key revoke":
-		if *keyID == "" {
-			return "", &usageError{"--key-id is required"}
-		}
-		if err := models.RevokeKey(ctx, db, *keyID, now); err != nil {
-			return "", err
-		}
-		return *keyID, nil
-	case "webhook enable":
-		if *endpointID == "" {
-			return "", &usageError{"--endpoint-id is required"}
-		}
-		return *endpointID, models.EnableEndpoint(ctx, db, *endpointID)
-	case "webhook add":
-		if err := validation.Validate(*url, validation.Required, is.URL); err != nil || !strings.HasPrefix(*url, "https://") {
-			return "", &usageError{"--url must be an https:// URL"}
-		}
-		if err := outbound.CheckURL(ctx, *url, allowPrivate); err != nil {
-			return "", &usageError{"--url must resolve to public addresses only (" + err.Error() + ")"}
-		}
-		subscribed, err := webhookEvents(*events)
-		if err != nil {
-			return "", err
-		}
-		u, err := models.UserByEmail(ctx, db, *user)
-		if err != nil {
-			return "", err
-		}
-		ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: *url, Events: subscribed}
-		if err := db.WithContext(ctx).Create(ep).Error; err != nil {
-			return "", err
-		}
-		return ep.ID, nil
-	}
-	return "", &usageError{"unknown admin command " + cmd}
-}
-
-// webhookEvents checks a comma-separated --events list against the
-// webhook_event vocabulary and returns it without blanks or repeats.
-func webhookEvents(list string) (string, error) {
-	known := tasks.VocabValues("webhook_event")
-	var out []string
-	for _, e := range strings.Split(list, ",") {
-		e = strings.TrimSpace(e)
-		switch {
-		case e == "":
-			continue
-		case !slices.Contains(known, e):
-			return "", &usageError{fmt.Sprintf("--events: unknown event %q (known: %s)", e, strings.Join(known, ","))}
-		case !slices.Contains(out, e):
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 {
-		return "", &usageError{"--events must name at least one of " + strings.Join(known, ",")}
-	}
-	return strings.Join(out, ","), nil
-}
-
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
+	return nil
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"gorm.io/gorm"
@@ -19,26 +19,51 @@ import (
 	"github.com/taskplatform/taskplatform/worker"
 )
 
-// adminDeliver runs the admin commands that send a delivery through the
-// running workers: ping (a signed test event to an endpoint) and replay (a
-// stored body again, as a new delivery with the same event id). The
-// delivery is recorded and handed to a WebhookDeliveryWorkflow, so it is
-// signed, retried and logged like any event. It prints the delivery id.
-func adminDeliver(ctx context.Context, cfg config, db *gorm.DB, cmd string, args []string, stderr io.Writer) (string, error) {
-	var (
-		d   *models.WebhookDelivery
-		err error
-	)
-	switch cmd {
-	case "webhook ping":
-		d, err = pingDelivery(ctx, db, args, stderr)
-	default:
-		d, err = replayDelivery(ctx, db, args, stderr)
-	}
+// webhookPing is `admin webhook ping`: a signed test event to an endpoint,
+// sent through the running workers. It prints the delivery id.
+func (r *adminRun) webhookPing() *cobra.Command {
+	var id string
+	return r.command("ping --endpoint-id whe_…", "send a signed test event through the running workers; prints the delivery id",
+		func(f *pflag.FlagSet) {
+			f.StringVar(&id, "endpoint-id", "", "the endpoint, whe_… (required)")
+		},
+		func(ctx context.Context) (string, error) {
+			if id == "" {
+				return "", &usageError{"webhook ping needs --endpoint-id whe_…"}
+			}
+			return r.deliver(ctx, "webhook ping", func(db *gorm.DB) (*models.WebhookDelivery, error) { return pingDelivery(ctx, db, id) })
+		})
+}
+
+// webhookReplay is `admin webhook replay`: a stored delivery's body again,
+// as a new delivery with the same event id. It prints the delivery id.
+func (r *adminRun) webhookReplay() *cobra.Command {
+	var id string
+	return r.command("replay --delivery-id whd_…", "send a stored delivery again (new delivery id, same event id); prints the delivery id",
+		func(f *pflag.FlagSet) {
+			f.StringVar(&id, "delivery-id", "", "the delivery to send again, whd_… (required)")
+		},
+		func(ctx context.Context) (string, error) {
+			if id == "" {
+				return "", &usageError{"webhook replay needs --delivery-id whd_…"}
+			}
+			return r.deliver(ctx, "webhook replay", func(db *gorm.DB) (*models.WebhookDelivery, error) { return replayDelivery(ctx, db, id) })
+		})
+}
+
+// deliver records the delivery that build makes and hands it to a
+// WebhookDeliveryWorkflow on the running workers, so it is signed, retried
+// and logged like any event. It returns the delivery id.
+func (r *adminRun) deliver(ctx context.Context, cmd string, build func(*gorm.DB) (*models.WebhookDelivery, error)) (string, error) {
+	db, err := r.database(ctx)
 	if err != nil {
 		return "", err
 	}
-	c, err := worker.Dial(ctx, cfg.TemporalAddress, cfg.TemporalNamespace, zap.NewNop(), nil)
+	d, err := build(db)
+	if err != nil {
+		return "", err
+	}
+	c, err := worker.Dial(ctx, r.cfg.TemporalAddress, r.cfg.TemporalNamespace, zap.NewNop(), nil)
 	if err != nil {
 		return "", fmt.Errorf("%w (is taskplatform dev or a worker running?)", err)
 	}
@@ -56,14 +81,8 @@ func adminDeliver(ctx context.Context, cfg config, db *gorm.DB, cmd string, args
 
 // replayDelivery is a new delivery of a stored one: same body, same event
 // id, same receiver, its own delivery id.
-func replayDelivery(ctx context.Context, db *gorm.DB, args []string, stderr io.Writer) (*models.WebhookDelivery, error) {
-	fs := flag.NewFlagSet("webhook replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	id := fs.String("delivery-id", "", "delivery id (whd_…)")
-	if err := fs.Parse(args); err != nil || *id == "" || fs.NArg() > 0 {
-		return nil, &usageError{"webhook replay needs --delivery-id whd_…"}
-	}
-	old, err := models.DeliveryByID(ctx, db, *id)
+func replayDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDelivery, error) {
+	old, err := models.DeliveryByID(ctx, db, id)
 	if err != nil {
 		return nil, err
 	}
@@ -72,16 +91,10 @@ func replayDelivery(ctx context.Context, db *gorm.DB, args []string, stderr io.W
 }
 
 // pingDelivery is a ping event to an endpoint.
-func pingDelivery(ctx context.Context, db *gorm.DB, args []string, stderr io.Writer) (*models.WebhookDelivery, error) {
-	fs := flag.NewFlagSet("webhook ping", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	id := fs.String("endpoint-id", "", "endpoint id (whe_…)")
-	if err := fs.Parse(args); err != nil || *id == "" || fs.NArg() > 0 {
-		return nil, &usageError{"webhook ping needs --endpoint-id whe_…"}
-	}
+func pingDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDelivery, error) {
 	var ep models.WebhookEndpoint
-	if err := db.WithContext(ctx).Take(&ep, "id = ?", *id).Error; errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, fmt.Errorf("endpoint %s: %w", *id, models.ErrNotFound)
+	if err := db.WithContext(ctx).Take(&ep, "id = ?", id).Error; errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("endpoint %s: %w", id, models.ErrNotFound)
 	} else if err != nil {
 		return nil, err
 	}

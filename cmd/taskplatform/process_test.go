@@ -105,26 +105,24 @@ func TestCommandLine(t *testing.T) {
 // would, against PostgreSQL and against the dev SQLite file.
 func TestMigrateAndAdminProcess(t *testing.T) {
 	tests := []struct {
-		name    string
-		env     func(t *testing.T) []string
-		migrate bool
+		name string
+		env  func(t *testing.T) []string
 	}{
-		{"postgres", func(t *testing.T) []string { return []string{"TP_DATABASE_URL=" + testenv.PostgresSchemaURL(t)} }, true},
-		{"sqlite", func(t *testing.T) []string { return []string{"TP_DATA_DIR=" + t.TempDir()} }, false},
+		{"postgres", func(t *testing.T) []string { return []string{"TP_DATABASE_URL=" + testenv.PostgresSchemaURL(t)} }},
+		{"sqlite", func(t *testing.T) []string { return []string{"TP_DATA_DIR=" + t.TempDir()} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := tt.env(t)
-			if tt.migrate {
-				r := runBinary(t, env, "admin", "user", "create", "--email", "early@example.com")
-				require.Equal(t, 1, r.code, "admin refuses an unmigrated PostgreSQL")
-				require.Contains(t, r.stderr, "run `taskplatform migrate`")
+			r := runBinary(t, env, "admin", "user", "create", "--email", "early@example.com")
+			require.Equal(t, 1, r.code, "admin refuses an unmigrated PostgreSQL and a data dir without a database")
+			require.Contains(t, r.stderr, "`taskplatform migrate`")
 
-				r = runBinary(t, env, "migrate")
-				require.Zero(t, r.code, "stderr: %s", r.stderr)
-				require.Contains(t, r.stderr, "schema up to date")
-			}
-			r := runBinary(t, env, "admin", "user", "create", "--email", "ops@example.com", "--credits", "5")
+			r = runBinary(t, env, "migrate")
+			require.Zero(t, r.code, "stderr: %s", r.stderr)
+			require.Contains(t, r.stderr, "schema up to date")
+
+			r = runBinary(t, env, "admin", "user", "create", "--email", "ops@example.com", "--credits", "5")
 			require.Zero(t, r.code, "stderr: %s", r.stderr)
 			require.Len(t, lines(r.stdout), 1)
 			_, err := strconv.ParseUint(strings.TrimSpace(r.stdout), 10, 64)
