@@ -8,8 +8,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -26,6 +26,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required),
 			zap.Int64("balance", refusal.Balance), zap.Bool("handle_answered", refusal.Visible))
 		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
+		err = nil // a refusal is the admit's answer, not a failure to retry
 		if refusal.Visible {
 			res.Events, err = a.subscribed(ctx, in)
 		}

@@ -1,0 +1,469 @@
+package activities_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+// received is one request a test receiver got.
+type received struct {
+	Header http.Header
+	Body   []byte
+}
+
+// receiver is an https webhook receiver keeping what it received.
+type receiver struct {
+	*httptest.Server
+	mu  sync.Mutex
+	got []received
+}
+
+// newReceiver starts a receiver answering status to every POST; acts
+// sends to it.
+func newReceiver(t *testing.T, acts *activities.Activities, status int) *receiver {
+	t.Helper()
+	return newReceiverFunc(t, acts, func(int) int { return status })
+}
+
+// newReceiverFunc starts a receiver answering POST number n (from 1) with
+// the status answer(n); acts sends to it.
+func newReceiverFunc(t *testing.T, acts *activities.Activities, answer func(n int) int) *receiver {
+	t.Helper()
+	r := &receiver{}
+	r.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		r.got = append(r.got, received{Header: req.Header.Clone(), Body: body})
+		n := len(r.got)
+		r.mu.Unlock()
+		if req.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.WriteHeader(answer(n))
+	}))
+	t.Cleanup(r.Close)
+	acts.HTTP = trusting(r.Server, false)
+	return r
+}
+
+// requests returns what the receiver got so far.
+func (r *receiver) requests() []received {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]received(nil), r.got...)
+}
+
+// emit runs EmitEvent for one event of a job.
+func emit(t *testing.T, env *testsuite.TestActivityEnvironment, acts *activities.Activities, jobID, event string, seq int) []contract.Delivery {
+	t.Helper()
+	return mustExec[[]contract.Delivery](t, env, acts.EmitEvent, contract.EmitInput{JobID: jobID, Event: event, Seq: seq,
+		OccurredAt: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)})
+}
+
+// delivery reads a delivery row.
+func delivery(t *testing.T, db *gorm.DB, id string) *models.WebhookDelivery {
+	t.Helper()
+	d, err := models.DeliveryByID(context.Background(), db, id)
+	require.NoError(t, err)
+	return d
+}
+
+func TestEmitEventMakesOneDeliveryPerSubscriber(t *testing.T) {
+	t.Parallel()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		acts := newActivities(t, db)
+		env := newEnv(acts)
+		u := newUser(t, db, 10)
+		progress := addEndpoint(t, db, u, "https://hooks.example.test/progress", contract.EventProgress, contract.EventSucceeded)
+		started := addEndpoint(t, db, u, "https://hooks.example.test/started", contract.EventStarted)
+		off := addEndpoint(t, db, u, "https://hooks.example.test/off", contract.EventSucceeded)
+		require.NoError(t, db.Model(off).Update("disabled", true).Error)
+		addEndpoint(t, db, newUser(t, db, 0), "https://hooks.example.test/stranger", contract.EventSucceeded)
+		in := jobInput(u, 6, 3, withWebhook("https://hooks.example.test/job"))
+		admit(t, env, acts, in)
+
+		for _, tc := range []struct {
+			event string
+			seq   int
+			want  []string // the endpoint ids delivered to; "" is the job's webhook_url
+		}{
+			{contract.EventStarted, 0, []string{started.ID}},
+			{contract.EventProgress, 1, []string{progress.ID}},
+			{contract.EventSucceeded, 0, []string{progress.ID, ""}},
+			{contract.EventFailed, 0, []string{""}},
+			{contract.EventCancelled, 0, []string{""}},
+		} {
+			first := emit(t, env, acts, in.JobID, tc.event, tc.seq)
+			var endpoints []string
+			for _, d := range first {
+				endpoints = append(endpoints, d.EndpointID)
+				row := delivery(t, db, d.DeliveryID)
+				require.Equal(t, tc.event, row.Event)
+				require.Equal(t, in.JobID, row.JobID)
+				require.Equal(t, u.ID, row.UserID)
+				require.Equal(t, models.DeliveryPending, row.Status)
+				require.Equal(t, delivery(t, db, first[0].DeliveryID).EventID, row.EventID, "one event, one id")
+				require.Equal(t, delivery(t, db, first[0].DeliveryID).Body, row.Body, "every subscriber gets the same body")
+				if d.EndpointID == "" {
+					require.Equal(t, in.WebhookURL, row.URL)
+				}
+			}
+			require.Equal(t, tc.want, endpoints, tc.event)
+
+			// Emitting again (a retried activity) makes the same deliveries, no more.
+			require.Equal(t, first, emit(t, env, acts, in.JobID, tc.event, tc.seq), tc.event)
+			var n int64
+			require.NoError(t, db.Model(&models.WebhookDelivery{}).Where("event_id = ?", delivery(t, db, first[0].DeliveryID).EventID).Count(&n).Error)
+			require.EqualValues(t, len(tc.want), n)
+		}
+
+		// Another progress event is a new event with new deliveries.
+		one, two := emit(t, env, acts, in.JobID, contract.EventProgress, 1), emit(t, env, acts, in.JobID, contract.EventProgress, 2)
+		require.NotEqual(t, one[0].DeliveryID, two[0].DeliveryID)
+		require.NotEqual(t, delivery(t, db, one[0].DeliveryID).EventID, delivery(t, db, two[0].DeliveryID).EventID)
+	})
+}
+
+func TestEmitEventBodies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		outcome string
+		failure *contract.Failure
+		event   string
+	}{
+		{name: "succeeded", outcome: contract.OutcomeSucceeded, event: contract.EventSucceeded},
+		{name: "failed", outcome: contract.OutcomeFailed, event: contract.EventFailed,
+			failure: &contract.Failure{Code: contract.CodeProcessingFailed, Message: "The motif could not be read."}},
+		{name: "cancelled", outcome: contract.OutcomeCancelled, event: contract.EventCancelled,
+			failure: &contract.Failure{Code: contract.CodeCancelled, Message: "The job was cancelled."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			env := newEnv(acts)
+			u := newUser(t, db, 10)
+			in := jobInput(u, 6, 3, withWebhook("https://hooks.example.test/job"))
+			admit(t, env, acts, in)
+			mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
+			files := deliverOutputs(t, db, job(t, db, in.JobID), 2)
+			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome, Failure: tc.failure,
+				Summary: &contract.Summary{Requested: 2, Delivered: 2, Warnings: []contract.Warning{}}})
+
+			ds := emit(t, env, acts, in.JobID, tc.event, 0)
+			require.Len(t, ds, 1)
+			var body map[string]any
+			require.NoError(t, json.Unmarshal([]byte(delivery(t, db, ds[0].DeliveryID).Body), &body))
+			require.True(t, strings.HasPrefix(body["id"].(string), "evt_"))
+			require.Equal(t, tc.event, body["event"])
+			require.Equal(t, "2025-03-01T12:00:00Z", body["occurred_at"])
+			require.Equal(t, in.ServiceVersion, body["api_version"])
+			require.Equal(t, in.JobID, body["job_id"])
+			require.Equal(t, in.Task, body["task"])
+			require.Equal(t, contract.LifecycleTerminal, body["lifecycle"])
+			require.Equal(t, tc.outcome, body["outcome"])
+			require.Equal(t, map[string]any{"done": 2.0, "total": 2.0, "phase": "done"}, body["progress"])
+
+			if tc.failure != nil {
+				require.NotContains(t, body, "result")
+				e := body["error"].(map[string]any)
+				require.Equal(t, tc.failure.Code, e["code"])
+				require.Equal(t, tc.failure.Message, e["message"])
+				require.Equal(t, in.JobID, e["job_id"])
+				return
+			}
+			require.NotContains(t, body, "error")
+			result := body["result"].(map[string]any)
+			require.Equal(t, in.JobID, result["job_id"])
+			require.Equal(t, false, result["has_more"])
+			require.Equal(t, map[string]any{"requested": 2.0, "delivered": 2.0, "warnings": []any{}}, result["summary"])
+			list := result["files"].([]any)
+			require.Len(t, list, len(files))
+			for i, f := range files {
+				got := list[i].(map[string]any)
+				require.Equal(t, "art:"+f.ID, got["file"])
+				require.Equal(t, filesBase+"/files/"+f.ID+".png", got["url"])
+				require.Equal(t, "image/png", got["media_type"])
+				require.Equal(t, in.Task, got["task"])
+				require.Equal(t, in.JobID, got["job_id"])
+				require.Equal(t, map[string]any{"index": float64(i)}, got["data"])
+			}
+		})
+	}
+}
+
+func TestDeliver(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		status   int
+		endpoint bool // to a registered endpoint; else to the job's webhook_url
+		// errType is the failure's type ("" delivered); retryable says the
+		// workflow tries again.
+		errType   string
+		retryable bool
+		after     string // the delivery's status after the attempt
+		failures  int    // the endpoint's consecutive failures after
+	}{
+		{name: "200 endpoint", status: http.StatusOK, endpoint: true, after: models.DeliveryDelivered},
+		{name: "204 webhook url", status: http.StatusNoContent, after: models.DeliveryDelivered},
+		{name: "400 endpoint", status: http.StatusBadRequest, endpoint: true, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed, failures: 1},
+		{name: "410 webhook url", status: http.StatusGone, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed},
+		{name: "302 endpoint", status: http.StatusFound, endpoint: true, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed, failures: 1},
+		{name: "503 endpoint", status: http.StatusServiceUnavailable, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "429 webhook url", status: http.StatusTooManyRequests, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "408 endpoint", status: http.StatusRequestTimeout, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			env := newEnv(acts)
+			recv := newReceiver(t, acts, tc.status)
+			u := newUser(t, db, 10)
+			in := jobInput(u, 6, 3)
+			var ep *models.WebhookEndpoint
+			if tc.endpoint {
+				ep = addEndpoint(t, db, u, recv.URL+"/endpoint", contract.EventFailed)
+			} else {
+				in.WebhookURL = recv.URL + "/job"
+			}
+			admit(t, env, acts, in)
+			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeFailed,
+				Failure: &contract.Failure{Code: contract.CodeInternal, Message: "Something went wrong."}})
+			ds := emit(t, env, acts, in.JobID, contract.EventFailed, 0)
+			require.Len(t, ds, 1)
+			d := delivery(t, db, ds[0].DeliveryID)
+
+			_, err := env.ExecuteActivity(acts.Deliver, d.ID)
+			if tc.errType == "" {
+				require.NoError(t, err)
+			} else {
+				appErr := appError(t, err)
+				require.Equal(t, tc.errType, appErr.Type())
+				require.Equal(t, tc.retryable, !appErr.NonRetryable())
+				require.Contains(t, appErr.Error(), strconv.Itoa(tc.status))
+			}
+
+			// The receiver got the exact body, signed: its verification accepts it.
+			got := recv.requests()
+			require.Len(t, got, 1)
+			h := got[0].Header
+			require.Equal(t, d.Body, string(got[0].Body))
+			require.Equal(t, "application/json", h.Get("Content-Type"))
+			require.Equal(t, d.ID, h.Get("X-Service-Request-Id"))
+			require.Equal(t, strconv.FormatUint(u.ID, 10), h.Get("X-Service-User-Id"))
+			ts, err := strconv.ParseInt(h.Get("X-Service-Timestamp"), 10, 64)
+			require.NoError(t, err)
+			require.WithinDuration(t, time.Now(), time.Unix(ts, 0), time.Minute)
+			require.NoError(t, signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
+				h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), got[0].Body, time.Now(), 5*time.Minute))
+			require.ErrorIs(t, signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
+				h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), append(got[0].Body, ' '), time.Now(), 5*time.Minute),
+				signer.ErrBadSignature, "a changed body does not verify")
+
+			// The delivery log has the attempt and its answer.
+			d = delivery(t, db, d.ID)
+			require.Equal(t, tc.after, d.Status)
+			require.Equal(t, 1, d.Attempts)
+			require.Equal(t, tc.status, d.LastStatusCode)
+			atts, err := models.DeliveryAttempts(ctx, db, d.ID)
+			require.NoError(t, err)
+			require.Len(t, atts, 1)
+			require.Equal(t, tc.status, atts[0].StatusCode)
+			if tc.after == models.DeliveryPending {
+				require.NotNil(t, d.NextAttemptAt, "the log says when the next attempt is")
+			} else {
+				require.Nil(t, d.NextAttemptAt)
+			}
+			if ep != nil {
+				var row models.WebhookEndpoint
+				require.NoError(t, db.Take(&row, "id = ?", ep.ID).Error)
+				require.Equal(t, tc.failures, row.Failures)
+			}
+
+			// A finished delivery is never sent again.
+			if tc.after != models.DeliveryPending {
+				_, err = env.ExecuteActivity(acts.Deliver, d.ID)
+				require.NoError(t, err)
+				require.Len(t, recv.requests(), 1)
+			}
+		})
+	}
+}
+
+// deliverWithRetries runs Deliver as a workflow does: under a retry policy
+// of at most attempts attempts, one second apart (test time). It returns
+// the workflow's error.
+func deliverWithRetries(t *testing.T, acts *activities.Activities, deliveryID string, attempts int32) error {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterActivity(acts)
+	deliver := func(ctx workflow.Context, id string) error {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second,
+			RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: attempts}})
+		return workflow.ExecuteActivity(ctx, contract.ActivityDeliver, id).Get(ctx, nil)
+	}
+	env.RegisterWorkflowWithOptions(deliver, workflow.RegisterOptions{Name: "deliver"})
+	env.ExecuteWorkflow("deliver", deliveryID)
+	require.True(t, env.IsWorkflowCompleted())
+	return env.GetWorkflowError()
+}
+
+func TestDeliverRetriesUntilTheReceiverAccepts(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t, testenv.SQLite)
+	acts := newActivities(t, db)
+	recv := newReceiverFunc(t, acts, func(n int) int {
+		if n < 3 {
+			return http.StatusServiceUnavailable
+		}
+		return http.StatusAccepted
+	})
+	env := newEnv(acts)
+	u := newUser(t, db, 10)
+	ep := addEndpoint(t, db, u, recv.URL, contract.EventSucceeded)
+	in := jobInput(u, 6, 3)
+	admit(t, env, acts, in)
+	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+	ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+	require.NoError(t, models.MarkEndpointResult(context.Background(), db, ep.ID, false, 0), "a failure before")
+
+	require.NoError(t, deliverWithRetries(t, acts, ds[0].DeliveryID, 5))
+
+	d := delivery(t, db, ds[0].DeliveryID)
+	require.Equal(t, models.DeliveryDelivered, d.Status)
+	require.Equal(t, 3, d.Attempts)
+	got := recv.requests()
+	require.Len(t, got, 3)
+	for _, r := range got[1:] {
+		require.Equal(t, got[0].Body, r.Body, "every attempt sends the same bytes")
+		require.Equal(t, d.ID, r.Header.Get("X-Service-Request-Id"), "under the same delivery id")
+	}
+	require.Nil(t, d.NextAttemptAt)
+	atts, err := models.DeliveryAttempts(context.Background(), db, d.ID)
+	require.NoError(t, err)
+	var seen []int
+	for _, a := range atts {
+		seen = append(seen, a.Attempt, a.StatusCode)
+	}
+	require.Equal(t, []int{1, 503, 2, 503, 3, 202}, seen, "every attempt is in the delivery log")
+	var row models.WebhookEndpoint
+	require.NoError(t, db.Take(&row, "id = ?", ep.ID).Error)
+	require.Zero(t, row.Failures, "a delivery resets the endpoint's failures")
+}
+
+func TestDeliverUnreachableIsRetried(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t, testenv.SQLite)
+	acts := newActivities(t, db)
+	env := newEnv(acts)
+	recv := newReceiver(t, acts, http.StatusOK)
+	recv.Close() // nobody listens any more
+	u := newUser(t, db, 10)
+	in := jobInput(u, 6, 3, withWebhook(recv.URL))
+	admit(t, env, acts, in)
+	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+	ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+
+	_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
+	require.False(t, appError(t, err).NonRetryable())
+	d := delivery(t, db, ds[0].DeliveryID)
+	require.Equal(t, models.DeliveryPending, d.Status)
+	require.Contains(t, d.LastError, "no answer")
+	require.Zero(t, d.LastStatusCode)
+}
+
+func TestDeliverSkipsADisabledEndpoint(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		change func(db *gorm.DB, ep *models.WebhookEndpoint) error
+	}{
+		{name: "disabled", change: func(db *gorm.DB, ep *models.WebhookEndpoint) error {
+			return db.Model(ep).Updates(map[string]any{"disabled": true, "disabled_reason": "by the owner"}).Error
+		}},
+		{name: "removed", change: func(db *gorm.DB, ep *models.WebhookEndpoint) error { return db.Delete(ep).Error }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			env := newEnv(acts)
+			recv := newReceiver(t, acts, http.StatusOK)
+			u := newUser(t, db, 10)
+			ep := addEndpoint(t, db, u, recv.URL, contract.EventStarted)
+			in := jobInput(u, 6, 3)
+			admit(t, env, acts, in)
+			ds := emit(t, env, acts, in.JobID, contract.EventStarted, 0)
+			require.Len(t, ds, 1)
+			require.NoError(t, tc.change(db, ep))
+
+			_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
+			appErr := appError(t, err)
+			require.Equal(t, contract.ErrTypeEndpointDisabled, appErr.Type())
+			require.True(t, appErr.NonRetryable())
+			require.Empty(t, recv.requests(), "nothing is sent")
+			d := delivery(t, db, ds[0].DeliveryID)
+			require.Equal(t, models.DeliverySkipped, d.Status)
+			require.Zero(t, d.Attempts)
+			require.NotEmpty(t, d.LastError)
+		})
+	}
+}
+
+func TestDeliverPing(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t, testenv.SQLite)
+	acts := newActivities(t, db)
+	env := newEnv(acts)
+	recv := newReceiver(t, acts, http.StatusOK)
+	u := newUser(t, db, 0)
+	ep := addEndpoint(t, db, u, recv.URL, contract.EventSucceeded)
+
+	ping, err := activities.NewPing(ep, time.Now(), "2025-01-01")
+	require.NoError(t, err)
+	require.NoError(t, models.CreateDelivery(context.Background(), db, ping))
+	_, err = env.ExecuteActivity(acts.Deliver, ping.ID)
+	require.NoError(t, err)
+
+	got := recv.requests()
+	require.Len(t, got, 1)
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(got[0].Body, &body))
+	require.Equal(t, contract.EventPing, body["event"])
+	require.Equal(t, ep.ID, body["endpoint_id"])
+	require.Equal(t, "2025-01-01", body["api_version"])
+	h := got[0].Header
+	require.Equal(t, ping.ID, h.Get("X-Service-Request-Id"))
+	require.NoError(t, signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
+		h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), got[0].Body, time.Now(), 5*time.Minute))
+	require.Equal(t, models.DeliveryDelivered, delivery(t, db, ping.ID).Status)
+}
