@@ -25,7 +25,7 @@ bin/temporal: $(TEMPORAL)
 test: $(TEMPORAL)
 	go vet ./...
 	go test -race -count=1 -timeout 30m ./...
-	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks
+	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all
 
 ## bench: API submit overhead beside raw Temporal update-with-start
 bench: $(TEMPORAL)

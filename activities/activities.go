@@ -11,6 +11,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // Activities holds the dependencies of every activity. Workflows reference
@@ -28,6 +30,9 @@ type Activities struct {
 	FilesBaseURL string
 	// Signer signs webhook deliveries.
 	Signer *signer.Signer
+	// Tasks is the registry of the tasks jobs run; nil means all.Registry(),
+	// every family.
+	Tasks *tasks.Registry
 	// HTTP is the SSRF-safe client webhooks are sent with.
 	HTTP *http.Client
 	// Fetch is the SSRF-safe client that fetches image URLs of task inputs.
@@ -41,3 +46,10 @@ func (a *Activities) now() time.Time {
 	return time.Now().UTC()
 }
 
+// registry is the registry of the tasks jobs run.
+func (a *Activities) registry() *tasks.Registry {
+	if a.Tasks == nil {
+		return all.Registry()
+	}
+	return a.Tasks
+}

@@ -32,8 +32,8 @@ func gone(format string, args ...any) error {
 
 // Load implements tasks.Loader.
 func (l refLoader) Load(ctx context.Context, ref string) ([]byte, error) {
-	if data, ok := tasks.ExampleFileData(ref); ok {
-		return data, nil // a file the catalogue's examples send, for any caller
+	if f, ok := l.a.registry().ExampleFile(ref); ok {
+		return f.Data(), nil // a file the catalogue's examples send, for any caller
 	}
 	if !tasks.IsHandle(ref) {
 		return l.fetch(ctx, ref)

@@ -93,7 +93,7 @@ func (a *authenticator) identify() gin.HandlerFunc {
 // checkKey says why the request may not use a keyed route needing scope:
 // no key, a plan without API access, a missing scope, or a task the plan
 // does not run (routes naming a task in :name).
-func checkKey(c *gin.Context, scope string) error {
+func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
 	id := identityOf(c)
 	if id == nil {
 		return apierr.New(apierr.Unauthenticated, "")
@@ -106,7 +106,7 @@ func checkKey(c *gin.Context, scope string) error {
 		return apierr.Newf(apierr.ScopeMissing, "The key lacks the scope %s.", scope)
 	}
 	if name := c.Param("name"); name != "" && scope == scopeTasksRun {
-		if def, err := tasks.Lookup(name); err == nil && !plan.AllowsCategory(def.Category) {
+		if def, err := reg.Lookup(name); err == nil && !plan.AllowsCategory(def.Category) {
 			return apierr.Newf(apierr.PermissionDenied, "The account's plan does not run %s tasks such as %s.", def.Category, def.Name)
 		}
 	}
@@ -115,7 +115,7 @@ func checkKey(c *gin.Context, scope string) error {
 
 // authorize enforces the Scopes row of the matched route. Unmatched paths
 // (404, 405) pass through to their handlers.
-func authorize() gin.HandlerFunc {
+func authorize(reg *tasks.Registry) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.FullPath() == "" {
 			c.Next()
@@ -129,7 +129,7 @@ func authorize() gin.HandlerFunc {
 		case rs.Access == AccessSession:
 			fail(c, apierr.New(apierr.SessionRequired, "This is done in the account panel with a signed-in session; API keys are refused here."))
 		case rs.Access == AccessKey:
-			if err := checkKey(c, rs.Scope); err != nil {
+			if err := checkKey(c, reg, rs.Scope); err != nil {
 				fail(c, err)
 				return
 			}

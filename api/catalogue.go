@@ -5,8 +5,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
+	catalog "github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -42,38 +43,38 @@ func registerCatalogue(v1 *gin.RouterGroup, d *Deps) {
 // listTasks answers every runnable task (deprecated ones included, removed
 // ones not) with both schemas, in catalogue order, cursor-paged.
 func (h *catalogueHandlers) listTasks(c *gin.Context) {
-	paginate(c, tasks.Runnable(), func(d *tasks.Definition) string { return d.Name }, 20)
+	paginate(c, h.d.taskCatalogue().Views(), func(v catalog.TaskView) string { return v.Name }, 20)
 }
 
 // getTask answers one Task: 404 task_not_found, 410 task_removed.
 func (h *catalogueHandlers) getTask(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, d)
+	c.JSON(http.StatusOK, catalog.View(d))
 }
 
 func (h *catalogueHandlers) llmsIndex(c *gin.Context) {
-	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(tasks.LLMsIndex(h.d.BaseURL)))
+	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(h.d.taskCatalogue().LLMsIndex(h.d.BaseURL)))
 }
 
 func (h *catalogueHandlers) taskLLMs(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(d.LLMsText(h.d.BaseURL)))
+	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(catalog.LLMsText(d, h.d.BaseURL)))
 }
 
 func (h *catalogueHandlers) listVocab(c *gin.Context) {
-	paginate(c, tasks.Vocabularies(), func(v tasks.Vocabulary) string { return v.Name }, 100)
+	paginate(c, h.d.taskCatalogue().Vocabularies(), func(v tasks.Vocabulary) string { return v.Name }, 100)
 }
 
 func (h *catalogueHandlers) getVocab(c *gin.Context) {
-	v, ok := tasks.VocabByName(c.Param("name"))
+	v, ok := h.d.taskCatalogue().Vocabulary(c.Param("name"))
 	if !ok {
 		fail(c, apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")))
 		return
@@ -82,11 +83,11 @@ func (h *catalogueHandlers) getVocab(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) listConcepts(c *gin.Context) {
-	paginate(c, tasks.Concepts(), func(v tasks.Concept) string { return v.Name }, 100)
+	paginate(c, h.d.taskCatalogue().Concepts(), func(v tasks.Concept) string { return v.Name }, 100)
 }
 
 func (h *catalogueHandlers) getConcept(c *gin.Context) {
-	v, ok := tasks.ConceptByName(c.Param("name"))
+	v, ok := h.d.taskCatalogue().Concept(c.Param("name"))
 	if !ok {
 		fail(c, apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")))
 		return
@@ -95,7 +96,7 @@ func (h *catalogueHandlers) getConcept(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) listRecipes(c *gin.Context) {
-	paginate(c, tasks.Recipes(), func(v tasks.Recipe) string { return v.Name }, 100)
+	paginate(c, h.d.taskCatalogue().Recipes(), func(v tasks.Recipe) string { return v.Name }, 100)
 }
 
 // errorView is one row of GET /v1/errors; status is null for codes that
@@ -125,11 +126,7 @@ func (h *catalogueHandlers) listErrors(c *gin.Context) {
 // pricing answers every runnable task's prices per option: the figures
 // Estimate multiplies by the planned outputs.
 func (h *catalogueHandlers) pricing(c *gin.Context) {
-	var rows []tasks.PriceEntry
-	for _, d := range tasks.Runnable() {
-		rows = append(rows, d.Price())
-	}
-	paginate(c, rows, func(v tasks.PriceEntry) string { return v.Task }, 100)
+	paginate(c, h.d.taskCatalogue().Prices(), func(v catalog.PriceEntry) string { return v.Task }, 100)
 }
 
 func (h *catalogueHandlers) meta(c *gin.Context) {

@@ -6,7 +6,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // estimateView is the answer of POST /v1/tasks/{name}/estimate: the ceiling
@@ -23,7 +22,7 @@ type estimateView struct {
 // estimate validates the body exactly as a submit does and answers its cost
 // ceiling; nothing is held and no job starts.
 func (h *catalogueHandlers) estimate(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return

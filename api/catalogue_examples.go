@@ -9,7 +9,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // exampleFileView is one file of an example: its address, type and data.
@@ -33,18 +32,18 @@ type exampleRequest struct {
 // (none for tasks that take no files) and the files it delivered, which are
 // made by running the task on the request.
 type exampleView struct {
-	Name           string            `json:"name"`
-	Title          string            `json:"title"`
-	Description    string            `json:"description"`
-	Request        exampleRequest    `json:"request"`
-	FilesSent      []exampleFileView `json:"files_sent"`
-	FilesDelivered []exampleFileView `json:"files_delivered"`
-	Warnings       []contract.Warning   `json:"warnings"`
+	Name           string             `json:"name"`
+	Title          string             `json:"title"`
+	Description    string             `json:"description"`
+	Request        exampleRequest     `json:"request"`
+	FilesSent      []exampleFileView  `json:"files_sent"`
+	FilesDelivered []exampleFileView  `json:"files_delivered"`
+	Warnings       []contract.Warning `json:"warnings"`
 }
 
 // examples answers GET /v1/tasks/{name}/examples.
 func (h *catalogueHandlers) examples(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -76,7 +75,7 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 
 // exampleSentFile answers the bytes of one file an example sends.
 func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -95,7 +94,7 @@ func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
 
 // exampleFile answers the bytes of one delivered file of an example.
 func (h *catalogueHandlers) exampleFile(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return

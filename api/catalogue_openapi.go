@@ -167,7 +167,7 @@ func TaskOpenAPI(d *tasks.Definition, base string) map[string]any {
 }
 
 func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
-	d, err := tasks.Lookup(c.Param("name"))
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -176,13 +176,13 @@ func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {
-	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.BaseURL))
+	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
 }
 
 // ServiceOpenAPI is the OpenAPI document of the whole service.
-func ServiceOpenAPI(base string) map[string]any {
+func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
 	doc := newDoc("Task Platform API", "Named tasks on images and designs, run as durable jobs.", base)
-	for _, d := range tasks.Runnable() {
+	for _, d := range reg.Runnable() {
 		addTask(doc, d)
 	}
 	jobPaths(doc, ref("JobResult"))

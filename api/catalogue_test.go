@@ -12,8 +12,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/apierr"
+	catalog "github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -23,6 +24,9 @@ const testBase = "https://api.example.test"
 // catalogueRouter is the service router without a database: catalogue reads
 // need none unless a key is sent.
 func catalogueRouter() *gin.Engine { return NewRouter(Deps{BaseURL: testBase}) }
+
+// servedTasks is the registry catalogueRouter serves: every family.
+func servedTasks() *tasks.Registry { return catalog.Default().Tasks() }
 
 type reply struct {
 	code int
@@ -78,9 +82,13 @@ func TestCatalogueTaskListPages(t *testing.T) {
 		}
 		path = "/v1/tasks?limit=1&cursor=" + page["next_cursor"].(string)
 	}
-	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.repeat", "pattern.stripes"}, names)
+	var want []string
+	for _, d := range servedTasks().Runnable() {
+		want = append(want, d.Name)
+	}
+	require.Equal(t, want, names, "every runnable task, in catalogue order")
 	all := call(r, "GET", "/v1/tasks", "").json(t)
-	require.Len(t, all["items"], 4)
+	require.Len(t, all["items"], len(want))
 	require.Equal(t, false, all["has_more"])
 	for _, bad := range []string{"/v1/tasks?limit=0", "/v1/tasks?limit=101", "/v1/tasks?limit=x", "/v1/tasks?cursor=zzz"} {
 		res := call(r, "GET", bad, "")
@@ -171,7 +179,7 @@ func checkOpenAPI(t *testing.T, body []byte) map[string]any {
 
 func TestCatalogueOpenAPI(t *testing.T) {
 	r := catalogueRouter()
-	for _, d := range tasks.Runnable() {
+	for _, d := range servedTasks().Runnable() {
 		res := call(r, "GET", "/v1/tasks/"+d.Name+"/openapi.json", "")
 		require.Equal(t, 200, res.code)
 		doc := checkOpenAPI(t, res.body)
@@ -200,7 +208,7 @@ func TestCatalogueLLMsText(t *testing.T) {
 	idx := call(r, "GET", "/v1/tasks/llms.txt", "")
 	require.Equal(t, 200, idx.code)
 	require.True(t, strings.HasPrefix(idx.head.Get("Content-Type"), "text/plain"))
-	for _, d := range tasks.Runnable() {
+	for _, d := range servedTasks().Runnable() {
 		require.Contains(t, string(idx.body), testBase+"/v1/tasks/"+d.Name+"/llms.txt")
 		page := call(r, "GET", "/v1/tasks/"+d.Name+"/llms.txt", "")
 		require.Equal(t, 200, page.code)
@@ -216,7 +224,7 @@ func TestCatalogueLLMsText(t *testing.T) {
 
 func TestCatalogueExamples(t *testing.T) {
 	r := catalogueRouter()
-	for _, d := range tasks.Runnable() {
+	for _, d := range servedTasks().Runnable() {
 		res := call(r, "GET", "/v1/tasks/"+d.Name+"/examples", "")
 		require.Equal(t, 200, res.code)
 		items := res.json(t)["items"].([]any)
@@ -255,9 +263,9 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 		list, one, missing string
 		count              int
 	}{
-		{"/v1/vocab", "/v1/vocab/resolution", "/v1/vocab/nope", len(tasks.Vocabularies())},
-		{"/v1/concepts", "/v1/concepts/seamless_tile", "/v1/concepts/nope", len(tasks.Concepts())},
-		{"/v1/recipes", "", "", len(tasks.Recipes())},
+		{"/v1/vocab", "/v1/vocab/resolution", "/v1/vocab/nope", len(catalog.Default().Vocabularies())},
+		{"/v1/concepts", "/v1/concepts/seamless_tile", "/v1/concepts/nope", len(catalog.Default().Concepts())},
+		{"/v1/recipes", "", "", len(catalog.Default().Recipes())},
 	}
 	for _, tc := range tests {
 		res := call(r, "GET", tc.list, "")
@@ -311,10 +319,10 @@ func TestCataloguePricing(t *testing.T) {
 	res := call(catalogueRouter(), "GET", "/v1/pricing", "")
 	require.Equal(t, 200, res.code)
 	items := res.json(t)["items"].([]any)
-	require.Len(t, items, len(tasks.Runnable()))
+	require.Len(t, items, len(servedTasks().Runnable()))
 	for _, it := range items {
 		p := it.(map[string]any)
-		d, err := tasks.Lookup(p["task"].(string))
+		d, err := servedTasks().Lookup(p["task"].(string))
 		require.NoError(t, err)
 		require.Equal(t, tasks.CreditService, p["credit_type"])
 		in, err := d.Validate(d.Examples[0].Input)
@@ -368,7 +376,7 @@ func estimateRouter(scopes string) *gin.Engine {
 	r.Use(requestID(), renderErrors())
 	v1 := r.Group("/v1", func(c *gin.Context) {
 		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
-	}, authorize())
+	}, authorize(servedTasks()))
 	registerCatalogue(v1, &Deps{BaseURL: testBase})
 	return r
 }

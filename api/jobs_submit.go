@@ -102,7 +102,7 @@ func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
 // Prefer: wait, the result.
 func (h *jobHandlers) submit(c *gin.Context) {
 	id := identityOf(c)
-	def, err := tasks.Lookup(c.Param("name"))
+	def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -253,7 +253,7 @@ func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map
 		if ref == "" {
 			continue
 		}
-		if tasks.IsExampleFile(ref) {
+		if _, ok := h.d.taskCatalogue().Tasks().ExampleFile(ref); ok {
 			continue // a file the catalogue's examples send: anyone may
 		}
 		if tasks.IsHandle(ref) {

@@ -12,15 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob/fileblob"
 
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
 // priceOf is what pattern.generate holds and charges per output for input.
 func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
-	def, err := tasks.Lookup("pattern.generate")
+	def, err := catalogue.Default().Tasks().Lookup("pattern.generate")
 	require.NoError(t, err)
 	raw, _ := jsonMarshal(input)
 	in, err := def.Validate(raw)

@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
+	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/signer"
 )
@@ -59,6 +60,9 @@ type Deps struct {
 	AdmitTimeout time.Duration
 	// TaskQueue is where job workflows start; empty means contract.TaskQueue.
 	TaskQueue string
+	// Catalogue is the task catalogue served and run; nil means
+	// catalogue.Default(), every family of tasks/all.
+	Catalogue *catalog.Catalogue
 }
 
 func (d *Deps) now() time.Time {
@@ -68,8 +72,17 @@ func (d *Deps) now() time.Time {
 	return time.Now().UTC()
 }
 
+// taskCatalogue is the catalogue the API serves and runs.
+func (d *Deps) taskCatalogue() *catalog.Catalogue {
+	if d.Catalogue == nil {
+		return catalog.Default()
+	}
+	return d.Catalogue
+}
+
 // NewRouter builds the Gin engine with every route of the service.
 func NewRouter(d Deps) *gin.Engine {
+	d.Catalogue = d.taskCatalogue()
 	if d.FilesBaseURL == "" {
 		d.FilesBaseURL = d.BaseURL
 	}
@@ -112,7 +125,7 @@ func NewRouter(d Deps) *gin.Engine {
 	// route's Scopes row and the media type. A refused key (in the URL or in
 	// a header) counts against the calling address.
 	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(), requireTLS(d.Production, proxies),
-		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(), requireJSON())
+		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks()), requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

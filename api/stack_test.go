@@ -21,9 +21,11 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -41,6 +43,8 @@ type stackOptions struct {
 	filesBaseURL string
 	// rootCAs are trusted by the webhook client (a test receiver's certificate).
 	rootCAs *x509.CertPool
+	// registry is the tasks the stack serves and runs; nil means every family.
+	registry *tasks.Registry
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -75,7 +79,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	s.signer = signer.New(key)
-	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer,
+	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
 		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second}),
 		Fetch: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second})}
 	var handler http.Handler
@@ -85,13 +89,23 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		o.filesBaseURL = s.srv.URL
 	}
 	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
-		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
+		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
+		Catalogue: servedCatalogue(o.registry)})
 	s.acts.FilesBaseURL = o.filesBaseURL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)
 	}
 	s.userID, s.key, s.keyID = s.newAccount(o.credits)
 	return s
+}
+
+// servedCatalogue is the catalogue of a registry; nil for nil, which the
+// API takes as every family.
+func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
+	if r == nil {
+		return nil
+	}
+	return catalogue.New(r)
 }
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).

@@ -79,8 +79,9 @@ var CallErrors = []apierr.Code{
 	apierr.Internal, apierr.ServiceUnavailable, apierr.OutputNotProduced,
 }
 
-// errorList is CallErrors plus a task's own codes, in catalogue order.
-func errorList(extra ...apierr.Code) []apierr.Code {
+// ErrorList is CallErrors plus a task's own codes, in the order of the error
+// catalogue: the Errors of a task's Docs.
+func ErrorList(extra ...apierr.Code) []apierr.Code {
 	want := append(append([]apierr.Code(nil), CallErrors...), extra...)
 	var out []apierr.Code
 	for _, e := range apierr.Entries() {
@@ -90,5 +91,3 @@ func errorList(extra ...apierr.Code) []apierr.Code {
 	}
 	return out
 }
-
-func strp(s string) *string { return &s }

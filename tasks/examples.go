@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Example is a real request of a task. Its files are made by running the
@@ -65,35 +64,3 @@ func (d *Definition) ExampleOutputs(ctx context.Context, n int) ([]Output, error
 // (file:example_…). They name no upload: any caller may send them, and a
 // job reads the bytes the catalogue serves for them.
 const ExampleFilePrefix = "file:example_"
-
-// IsExampleFile says whether ref is the handle of a file an example sends.
-func IsExampleFile(ref string) bool {
-	_, ok := exampleFile(ref)
-	return ok
-}
-
-// ExampleFileData returns the bytes of the example file ref names; ok is
-// false for any other reference.
-func ExampleFileData(ref string) ([]byte, bool) {
-	f, ok := exampleFile(ref)
-	if !ok {
-		return nil, false
-	}
-	return f.Data(), true
-}
-
-func exampleFile(ref string) (ExampleFile, bool) {
-	if !strings.HasPrefix(ref, ExampleFilePrefix) {
-		return ExampleFile{}, false
-	}
-	for _, d := range All() {
-		for _, ex := range d.Examples {
-			for _, f := range ex.Files {
-				if f.Ref == ref {
-					return f, true
-				}
-			}
-		}
-	}
-	return ExampleFile{}, false
-}

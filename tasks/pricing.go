@@ -21,18 +21,6 @@ type OptionPrice struct {
 	Credits int64  `json:"credits"`
 }
 
-// PriceEntry is one row of GET /v1/pricing.
-type PriceEntry struct {
-	Task       string        `json:"task"`
-	Status     string        `json:"status,omitempty"`
-	CreditType string        `json:"credit_type"`
-	Unit       string        `json:"unit"`
-	PerOutput  *int64        `json:"per_output"`
-	DependsOn  *string       `json:"depends_on"`
-	Prices     []OptionPrice `json:"prices"`
-	Note       string        `json:"note"`
-}
-
 // PricePerOutput is what one delivered output of the input costs; settle
 // charges it times the outputs delivered. Absent options take their schema
 // default.
@@ -42,7 +30,7 @@ func (d *Definition) PricePerOutput(input map[string]any) int64 {
 		return p.PerOutput
 	}
 	in := d.withDefaults(input)
-	val := str(in, p.Option, "")
+	val := String(in, p.Option, "")
 	for _, o := range p.ByOption {
 		if o.Value == val {
 			return o.Credits
@@ -64,21 +52,6 @@ func (d *Definition) Estimate(input map[string]any) (credits int64, creditType s
 	}
 	in := d.withDefaults(input)
 	return d.PricePerOutput(in) * int64(d.Runner.Plan(in).Steps), d.Pricing.CreditType
-}
-
-// Price is the task's row of the price list.
-func (d *Definition) Price() PriceEntry {
-	p := d.Pricing
-	e := PriceEntry{Task: d.Name, Status: d.Status, CreditType: p.CreditType, Unit: d.Unit, Prices: []OptionPrice{}}
-	if p.Option == "" {
-		e.PerOutput = &p.PerOutput
-		e.Note = "Charged per delivered " + d.Unit + "."
-		return e
-	}
-	e.DependsOn = &p.Option
-	e.Prices = append(e.Prices, p.ByOption...)
-	e.Note = "Charged per delivered " + d.Unit + " at the price of the chosen " + p.Option + "."
-	return e
 }
 
 // withDefaults is a shallow copy of input with absent schema defaults added.

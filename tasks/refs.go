@@ -41,7 +41,9 @@ func WithLoader(ctx context.Context, l Loader) context.Context {
 // without a loader.
 var errNoLoader = errors.New("tasks: no image loader in the step context")
 
-func loadRef(ctx context.Context, ref string) ([]byte, error) {
+// LoadRef returns the bytes behind an image reference through the loader
+// of ctx: a step reads its reference fields with it.
+func LoadRef(ctx context.Context, ref string) ([]byte, error) {
 	l, ok := ctx.Value(loaderKey{}).(Loader)
 	if !ok {
 		return nil, errNoLoader

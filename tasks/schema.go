@@ -20,12 +20,12 @@ const VocabKeyword = "x-vocab"
 // obj is a JSON object under construction.
 type obj = map[string]any
 
-// colourPattern is the #RRGGBB form of every colour field.
-const colourPattern = "^#[0-9A-Fa-f]{6}$"
+// ColourPattern is the #RRGGBB form of every colour field.
+const ColourPattern = "^#[0-9A-Fa-f]{6}$"
 
-// objectSchema builds a closed object schema (additionalProperties false)
+// ObjectSchema builds a closed object schema (additionalProperties false)
 // with the variant rule of v, if any, as if/then branches.
-func objectSchema(title, description string, props obj, required []string, v *Variant) obj {
+func ObjectSchema(title, description string, props map[string]any, required []string, v *Variant) map[string]any {
 	s := obj{
 		"$schema":              SchemaDialect,
 		"title":                title,
@@ -46,7 +46,7 @@ func objectSchema(title, description string, props obj, required []string, v *Va
 // variantBranches writes a Variant as one if/then per restricted field: when
 // the variant field holds (or, absent, defaults to) a value that does not use
 // the field, the field's schema is false, which answers field_not_supported.
-func variantBranches(v *Variant, props obj) []any {
+func variantBranches(v *Variant, props map[string]any) []any {
 	all := props[v.Field].(obj)["enum"].([]any)
 	var out []any
 	for _, field := range slices.Sorted(maps.Keys(v.Only)) {
@@ -69,31 +69,27 @@ func variantBranches(v *Variant, props obj) []any {
 	return out
 }
 
-// vocabEnum is a string property whose options are the values of a named
+// VocabEnum is a string property whose options are the values of a
 // vocabulary; the vocabulary's default is the schema default.
-func vocabEnum(name, description string) obj {
-	voc, ok := vocabByName(name)
-	if !ok {
-		panic("tasks: unknown vocabulary " + name)
-	}
+func VocabEnum(voc Vocabulary, description string) map[string]any {
 	enum := make([]any, len(voc.Values))
 	for i, v := range voc.Values {
 		enum[i] = v.Value
 	}
-	s := obj{"type": "string", "enum": enum, "description": description, VocabKeyword: name}
+	s := obj{"type": "string", "enum": enum, "description": description, VocabKeyword: voc.Name}
 	if voc.Default != nil {
 		s["default"] = *voc.Default
 	}
 	return s
 }
 
-// colourSchema is one #RRGGBB colour.
-func colourSchema(description string) obj {
-	return obj{"type": "string", "pattern": colourPattern, "description": description, "examples": []any{"#1F6FEB"}}
+// ColourSchema is one #RRGGBB colour.
+func ColourSchema(description string) map[string]any {
+	return obj{"type": "string", "pattern": ColourPattern, "description": description, "examples": []any{"#1F6FEB"}}
 }
 
-// mustJSON marshals a schema built in code; a failure is a programming error.
-func mustJSON(v any) json.RawMessage {
+// MustJSON marshals a schema built in code; a failure is a programming error.
+func MustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("tasks: schema does not marshal: %v", err))

@@ -1,5 +1,9 @@
-// Package tasks is the task catalogue: one file per task with its schemas,
-// docs, pricing and steps. The schema served is the schema enforced.
+// Package tasks is the task core: the Definition of a task and its Runner,
+// the Registry families add their tasks to, the schema builders and the
+// validation of inputs against the published schema (the schema served is
+// the schema enforced), prices, examples and the Loader of image
+// references. Each family of tasks is a package of its own (tasks/pattern,
+// tasks/palette, …) that imports this one; tasks/all adds every family.
 package tasks
 
 import (
@@ -83,6 +87,10 @@ type Definition struct {
 	// Variant names the field (kind or type) that decides which other fields
 	// apply; nil when the task has none.
 	Variant *Variant
+	// Produces and Uses name the concepts (GET /v1/concepts) the task makes
+	// and relies on; the catalogue lists the task under each concept.
+	Produces []string
+	Uses     []string
 
 	once     sync.Once
 	compiled *jsonschema.Schema

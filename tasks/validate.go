@@ -223,7 +223,7 @@ func describe(field string, k jsonschema.ErrorKind) string {
 	case *kind.Maximum:
 		return field + " must be at most " + ratString(k.Want) + "."
 	case *kind.Pattern:
-		if k.Want == colourPattern {
+		if k.Want == ColourPattern {
 			return field + " must be a colour written #RRGGBB, not " + strconv.Quote(k.Got) + "."
 		}
 		return field + " must match " + k.Want + "."

@@ -9,50 +9,30 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 )
 
-func mustLookup(t testing.TB, name string) *Definition {
-	d, err := Lookup(name)
-	require.NoError(t, err)
-	return d
-}
-
-func TestLookup(t *testing.T) {
-	tests := []struct {
-		name   string
-		code   apierr.Code
-		status int
-	}{
-		{"pattern.generate", "", 0},
-		{"palette.generate", "", 0},
-		{"pattern.stripes", "", 0},
-		{"pattern.legacy", apierr.TaskRemoved, 410},
-		{"no.such.task", apierr.TaskNotFound, 404},
-		{"", apierr.TaskNotFound, 404},
+// variantTask is a task of its own for the core's tests: a variant field
+// (shape) deciding which of two fields apply, a colour list, an integer with
+// a default and a vocabulary field.
+func variantTask() *Definition {
+	v := &Variant{Field: "shape", Default: "round", Only: map[string][]string{"radius": {"round"}, "sides": {"polygon"}}}
+	props := map[string]any{
+		"shape":      map[string]any{"type": "string", "enum": []any{"round", "polygon"}, "default": "round"},
+		"radius":     map[string]any{"type": "number", "minimum": 0.1, "default": 0.5},
+		"sides":      map[string]any{"type": "integer", "minimum": 3, "default": 6},
+		"colors":     map[string]any{"type": "array", "minItems": 1, "maxItems": 2, "items": ColourSchema("A colour.")},
+		"count":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "default": 1},
+		"resolution": VocabEnum(ResolutionVocab(), "The side."),
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			d, err := Lookup(tc.name)
-			if tc.code == "" {
-				require.NoError(t, err)
-				require.Equal(t, tc.name, d.Name)
-				return
-			}
-			e := apierr.As(err)
-			require.Equal(t, tc.code, e.Code)
-			require.Equal(t, tc.status, e.Status)
-		})
+	return &Definition{
+		Name: "test.shapes", Category: CategoryDesignGeneration, Unit: "tile",
+		InputSchema: MustJSON(ObjectSchema("test.shapes input", "Shapes.", props, []string{"colors"}, v)),
+		Variant:     v, Runner: countRunner{},
+		ErrorRules: []ErrorRule{{"colors", "maxItems", apierr.TooManyColours}, {"colors[]", "pattern", apierr.InvalidColour}},
+		Pricing:    Pricing{CreditType: CreditService, Option: "resolution", ByOption: []OptionPrice{{"512", 1}, {"1024", 2}, {"2048", 4}}},
 	}
-	require.Equal(t, "deprecated", mustLookup(t, "pattern.stripes").Status)
-	require.Equal(t, "pattern.generate", mustLookup(t, "pattern.stripes").ReplacedBy)
-	names := []string{}
-	for _, d := range All() {
-		names = append(names, d.Name)
-	}
-	require.Equal(t, []string{"pattern.generate", "palette.generate", "pattern.repeat", "pattern.stripes", "pattern.legacy"}, names)
-	require.Len(t, Runnable(), 4)
 }
 
 func TestValidateMalformed(t *testing.T) {
-	d := mustLookup(t, "pattern.generate")
+	d := variantTask()
 	for _, body := range []string{``, ` `, `nul`, `{`, `[]`, `[1]`, `"str"`, `12`, `null`, `true`, `{"colors":["#000000"]} {}`, `{"colors":["#000000"]} x`} {
 		t.Run(body, func(t *testing.T) {
 			_, err := d.Validate([]byte(body))
@@ -66,37 +46,34 @@ func TestValidateMalformed(t *testing.T) {
 
 func TestValidateCodesAndFields(t *testing.T) {
 	tests := []struct {
-		task, body string
-		code       apierr.Code
-		field      string
+		body  string
+		code  apierr.Code
+		field string
 	}{
-		{"pattern.generate", `{"colors":["#000000","#fff"]}`, apierr.InvalidColour, "colors[1]"},
-		{"pattern.generate", `{"colors":["#000000","#FFFFFF","#000000","#FFFFFF","#000000","#FFFFFF","#000000"]}`, apierr.TooManyColours, "colors"},
-		{"pattern.generate", `{"colors":[]}`, apierr.InvalidRequest, "colors"},
-		{"pattern.generate", `{}`, apierr.InvalidRequest, "colors"},
-		{"pattern.generate", `{"colors":null}`, apierr.InvalidRequest, "colors"},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"zigzag"}`, apierr.InvalidOption, "kind"},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":45}`, apierr.FieldNotSupported, "stripe_angle"},
-		{"pattern.generate", `{"colors":["#000000"],"stripe_angle":45,"amplitude":0.5}`, apierr.FieldNotSupported, "amplitude"},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"waves","amplitude":0.3}`, "", ""},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":null}`, "", ""},
-		{"pattern.generate", `{"colors":["#000000"],"job_id":"j_1"}`, apierr.FieldNotAccepted, "job_id"},
-		{"pattern.generate", `{"colors":["#000000"],"count":9}`, apierr.InvalidRequest, "count"},
-		{"pattern.generate", `{"colors":["#000000"],"count":1.5}`, apierr.InvalidRequest, "count"},
-		{"pattern.generate", `{"colors":["#000000"],"count":2.0}`, "", ""},
-		{"pattern.generate", `{"colors":["#000000"],"count":1e400}`, apierr.InvalidRequest, "count"},
+		{`{"colors":["#000000","#fff"]}`, apierr.InvalidColour, "colors[1]"},
+		{`{"colors":["#000000","#FFFFFF","#000000"]}`, apierr.TooManyColours, "colors"},
+		{`{"colors":[]}`, apierr.InvalidRequest, "colors"},
+		{`{}`, apierr.InvalidRequest, "colors"},
+		{`{"colors":null}`, apierr.InvalidRequest, "colors"},
+		{`{"colors":["#000000"],"shape":"star"}`, apierr.InvalidOption, "shape"},
+		{`{"colors":["#000000"],"shape":"polygon","radius":0.3}`, apierr.FieldNotSupported, "radius"},
+		{`{"colors":["#000000"],"sides":5}`, apierr.FieldNotSupported, "sides"},
+		{`{"colors":["#000000"],"shape":"polygon","sides":5}`, "", ""},
+		{`{"colors":["#000000"],"shape":"polygon","radius":null}`, "", ""},
+		{`{"colors":["#000000"],"job_id":"j_1"}`, apierr.FieldNotAccepted, "job_id"},
+		{`{"colors":["#000000"],"count":9}`, apierr.InvalidRequest, "count"},
+		{`{"colors":["#000000"],"count":1.5}`, apierr.InvalidRequest, "count"},
+		{`{"colors":["#000000"],"count":2.0}`, "", ""},
+		{`{"colors":["#000000"],"count":1e400}`, apierr.InvalidRequest, "count"},
+		{`{"colors":["#000000"],"resolution":"300"}`, apierr.InvalidOption, "resolution"},
 		// First failure by path: colors[1] sorts before count and zz.
-		{"pattern.generate", `{"zz":1,"count":0,"colors":["#000000","bad"]}`, apierr.InvalidColour, "colors[1]"},
-		{"pattern.generate", `{"b":1,"a":1,"colors":["#000000"]}`, apierr.FieldNotAccepted, "a"},
-		{"palette.generate", `{"base_color":"blue"}`, apierr.InvalidColour, "base_color"},
-		{"palette.generate", `{"base_color":"#123456","schemes":["triadic","triadic"]}`, apierr.InvalidRequest, "schemes"},
-		{"palette.generate", `{"base_color":"#123456","schemes":["triadic","rainbow"]}`, apierr.InvalidOption, "schemes[1]"},
-		{"palette.generate", `{"base_color":"#123456","kind":"stripes"}`, apierr.FieldNotAccepted, "kind"},
-		{"pattern.stripes", `{"colors":["#000000"],"kind":"stripes"}`, apierr.FieldNotAccepted, "kind"},
+		{`{"zz":1,"count":0,"colors":["#000000","bad"]}`, apierr.InvalidColour, "colors[1]"},
+		{`{"b":1,"a":1,"colors":["#000000"]}`, apierr.FieldNotAccepted, "a"},
 	}
+	d := variantTask()
 	for _, tc := range tests {
-		t.Run(tc.task+" "+tc.body, func(t *testing.T) {
-			_, err := mustLookup(t, tc.task).Validate([]byte(tc.body))
+		t.Run(tc.body, func(t *testing.T) {
+			_, err := d.Validate([]byte(tc.body))
 			if tc.code == "" {
 				require.NoError(t, err)
 				return
@@ -111,19 +88,19 @@ func TestValidateCodesAndFields(t *testing.T) {
 }
 
 func TestValidateDefaultsAndNulls(t *testing.T) {
-	d := mustLookup(t, "pattern.generate")
+	d := variantTask()
 	tests := []struct {
 		body string
 		want map[string]any
 	}{
-		{`{"colors":["#000000"]}`, map[string]any{"colors": []any{"#000000"}, "kind": "stripes", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "stripe_angle": int64(0)}},
-		{`{"colors":["#000000"],"count":null,"kind":null,"seed":5}`, map[string]any{"colors": []any{"#000000"}, "kind": "stripes",
-			"count": int64(1), "resolution": "1024", "seed": int64(5), "use_case": "general", "stripe_angle": int64(0)}},
-		{`{"colors":["#000000"],"kind":"dots"}`, map[string]any{"colors": []any{"#000000"}, "kind": "dots", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "dot_size": 0.5}},
-		{`{"colors":["#000000"],"kind":"chevron","amplitude":1}`, map[string]any{"colors": []any{"#000000"}, "kind": "chevron", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "amplitude": int64(1)}},
+		{`{"colors":["#000000"]}`, map[string]any{"colors": []any{"#000000"}, "shape": "round", "count": int64(1),
+			"resolution": "1024", "radius": 0.5}},
+		{`{"colors":["#000000"],"count":null,"shape":null}`, map[string]any{"colors": []any{"#000000"}, "shape": "round",
+			"count": int64(1), "resolution": "1024", "radius": 0.5}},
+		{`{"colors":["#000000"],"shape":"polygon"}`, map[string]any{"colors": []any{"#000000"}, "shape": "polygon", "count": int64(1),
+			"resolution": "1024", "sides": int64(6)}},
+		{`{"colors":["#000000"],"radius":1}`, map[string]any{"colors": []any{"#000000"}, "shape": "round", "count": int64(1),
+			"resolution": "1024", "radius": int64(1)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {
@@ -138,11 +115,31 @@ func TestValidateDefaultsAndNulls(t *testing.T) {
 			require.Equal(t, in, again)
 		})
 	}
-	p := mustLookup(t, "palette.generate")
-	in, err := p.Validate([]byte(`{"base_color":"#123456","schemes":null}`))
-	require.NoError(t, err)
-	require.Equal(t, []any{"complementary", "analogous", "triadic"}, in["schemes"])
-	require.Equal(t, true, in["labels"])
+}
+
+func TestEstimateIsPriceTimesOutputs(t *testing.T) {
+	d := variantTask()
+	tests := []struct {
+		body       string
+		per, total int64
+	}{
+		{`{"colors":["#000000"]}`, 2, 2},
+		{`{"colors":["#000000"],"resolution":"512","count":4}`, 1, 4},
+		{`{"colors":["#000000"],"resolution":"2048","count":3}`, 4, 12},
+	}
+	for _, tc := range tests {
+		in, err := d.Validate([]byte(tc.body))
+		require.NoError(t, err)
+		credits, ct := d.Estimate(in)
+		require.Equal(t, CreditService, ct)
+		require.Equal(t, tc.per, d.PricePerOutput(in), tc.body)
+		require.Equal(t, tc.total, credits, tc.body)
+	}
+	// Raw input without defaults prices the same as validated input.
+	c, _ := d.Estimate(map[string]any{"colors": []any{"#000000"}})
+	require.Equal(t, int64(2), c)
+	c, _ = d.Estimate(map[string]any{"colors": []any{"#000000"}, "count": float64(3), "resolution": "512"})
+	require.Equal(t, int64(3), c)
 }
 
 // TestNestedPaths checks public paths on a schema with nested objects and

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
-	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // webhookAdd is `admin webhook add`: it prints the endpoint id.
@@ -78,7 +78,7 @@ func (r *adminRun) webhookEnable() *cobra.Command {
 // webhookEvents checks a comma-separated --events list against the
 // webhook_event vocabulary and returns it without blanks or repeats.
 func webhookEvents(list string) (string, error) {
-	known := tasks.VocabValues("webhook_event")
+	known := catalogue.Default().VocabValues("webhook_event")
 	var out []string
 	for _, e := range strings.Split(list, ",") {
 		e = strings.TrimSpace(e)

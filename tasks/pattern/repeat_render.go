@@ -1,4 +1,4 @@
-package tasks
+package pattern
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	_ "golang.org/x/image/bmp" // BMP motifs
 	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // WebP motifs
+
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // repeatLayouts places the motif copies of one tile: each returns the motif
@@ -32,17 +34,17 @@ var repeatLayouts = map[string][]placement{
 }
 
 // motifSides bounds the sides of a motif.
-var motifSides = ImageSides{Min: 8, Max: 8192}
+var motifSides = tasks.ImageSides{Min: 8, Max: 8192}
 
 // decodeMotif reads an image in any accepted format.
 func decodeMotif(data []byte) (image.Image, error) {
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, &StepError{Code: "processing_failed", Message: "the image could not be read as PNG, JPEG, GIF, WebP or BMP"}
+		return nil, &tasks.StepError{Code: "processing_failed", Message: "the image could not be read as PNG, JPEG, GIF, WebP or BMP"}
 	}
 	b := img.Bounds()
 	if reason := motifSides.Check(b.Dx(), b.Dy()); reason != "" {
-		return nil, &StepError{Code: "processing_failed", Message: reason}
+		return nil, &tasks.StepError{Code: "processing_failed", Message: reason}
 	}
 	return img, nil
 }

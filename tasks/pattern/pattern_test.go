@@ -1,4 +1,4 @@
-package tasks
+package pattern
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ func patternInput(t testing.TB, body string) map[string]any {
 
 func TestPatternDeterministic(t *testing.T) {
 	d := mustLookup(t, "pattern.generate")
-	for _, k := range patternKinds {
+	for _, k := range kinds {
 		t.Run(k.value, func(t *testing.T) {
 			in := patternInput(t, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":42,"count":2}`)
 			a, err := d.Runner.Step(context.Background(), in, 0)
@@ -45,12 +45,12 @@ func TestPatternDeterministic(t *testing.T) {
 // seeds and repeat counts; and that the image is that function.
 func TestPatternSeamless(t *testing.T) {
 	colours := []string{"#111111", "#EEEEEE", "#C8102E", "#1C2E5A", "#E8C547", "#0B3D2E"}
-	for _, k := range patternKinds {
+	for _, k := range kinds {
 		for n := 1; n <= 6; n++ {
 			for _, extra := range []string{`"seed":0`, `"seed":9,"repeats":7`, `"seed":77,"repeats":32`} {
 				t.Run(fmt.Sprintf("%s/%d/%s", k.value, n, extra), func(t *testing.T) {
 					in := fmt.Sprintf(`{"kind":%q,"colors":%s,"resolution":"512",%s}`, k.value, jsonList(colours[:n]), extra)
-					s := newPatternSpec(patternInput(t, in), 0, "")
+					s := newSpec(patternInput(t, in), 0, "")
 					w := s.size
 					for p := -1; p <= w; p++ {
 						require.Equal(t, s.index(0, p), s.index(w, p), "left/right edge at y=%d", p)
@@ -131,17 +131,17 @@ func TestPatternStripesDrawsPatternGenerate(t *testing.T) {
 }
 
 func TestPatternKindsAreTheVocabulary(t *testing.T) {
-	var kinds []string
-	for _, k := range patternKinds {
-		kinds = append(kinds, k.value)
+	var values []string
+	for _, k := range kinds {
+		values = append(values, k.value)
 	}
-	require.Equal(t, VocabValues("pattern_kind"), kinds)
-	require.Len(t, kinds, 8)
+	require.Equal(t, kindVocab().Enum(), values)
+	require.Len(t, values, 8)
 }
 
 func BenchmarkPattern2048(b *testing.B) {
 	d := mustLookup(b, "pattern.generate")
-	for _, k := range patternKinds {
+	for _, k := range kinds {
 		in := patternInput(b, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E","#E8C547"],"resolution":"2048","repeats":12}`)
 		b.Run(k.value, func(b *testing.B) {
 			for range b.N {

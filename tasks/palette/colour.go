@@ -1,9 +1,11 @@
-package tasks
+package palette
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // hsl is a colour as hue (degrees, [0, 360)), saturation and lightness ([0, 1]).
@@ -17,8 +19,8 @@ type swatch struct {
 	adjusted bool
 }
 
-// colourScheme is one value of the colour_scheme vocabulary and its rule.
-type colourScheme struct {
+// scheme is one value of the colour_scheme vocabulary and its rule.
+type scheme struct {
 	value, label, text, when string
 	make                     func(b hsl) []swatch
 }
@@ -31,7 +33,7 @@ func light(b hsl, dl float64, role string) swatch {
 	return swatch{role: role, c: hsl{b.h, b.s, math.Min(0.95, math.Max(0.05, b.l+dl))}}
 }
 
-var colourSchemes = []colourScheme{
+var schemes = []scheme{
 	{"complementary", "Complementary", "The base and the colour opposite it on the wheel.", "you want strong contrast",
 		func(b hsl) []swatch { return []swatch{turn(b, 0, "base"), turn(b, 180, "complement")} }},
 	{"split_complementary", "Split complementary", "The base and the two colours beside its opposite.", "you want contrast that is less harsh",
@@ -56,17 +58,17 @@ var colourSchemes = []colourScheme{
 		}},
 }
 
-func schemeByValue(v string) (colourScheme, bool) {
-	for _, s := range colourSchemes {
+func schemeByValue(v string) (scheme, bool) {
+	for _, s := range schemes {
 		if s.value == v {
 			return s, true
 		}
 	}
-	return colourScheme{}, false
+	return scheme{}, false
 }
 
 func toHSL(hex string) hsl {
-	c := parseHex(hex)
+	c := tasks.ParseColour(hex)
 	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
 	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
 	l := (mx + mn) / 2
@@ -112,15 +114,15 @@ func toHex(c hsl) string {
 
 // tooClose reports colours a viewer cannot tell apart on a swatch sheet.
 func tooClose(a, b string) bool {
-	ca, cb := parseHex(a), parseHex(b)
+	ca, cb := tasks.ParseColour(a), tasks.ParseColour(b)
 	dr, dg, db := float64(ca.R)-float64(cb.R), float64(ca.G)-float64(cb.G), float64(ca.B)-float64(cb.B)
 	return math.Sqrt(dr*dr+dg*dg+db*db) < 24
 }
 
 // harmony makes a scheme's swatches from a base colour. A swatch too close
 // to an earlier one is moved in lightness until it is distinct, and marked.
-func harmony(scheme colourScheme, base string) []swatch {
-	sw := scheme.make(toHSL(base))
+func harmony(sc scheme, base string) []swatch {
+	sw := sc.make(toHSL(base))
 	for i := range sw {
 		sw[i].hex = toHex(sw[i].c)
 		if !closeToEarlier(sw, i) {
@@ -154,7 +156,7 @@ func closeToEarlier(sw []swatch, i int) bool {
 
 // textOn is black or white, whichever reads on the colour.
 func textOn(hex string) string {
-	c := parseHex(hex)
+	c := tasks.ParseColour(hex)
 	if 0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B) > 150 {
 		return "#111111"
 	}

@@ -1,4 +1,4 @@
-package tasks
+package pattern
 
 import (
 	"bytes"
@@ -9,11 +9,11 @@ import (
 	"math"
 )
 
-// patternSpec is everything one pattern tile is drawn from. Every kind is a
+// spec is everything one pattern tile is drawn from. Every kind is a
 // function of the pixel (x, y) that is periodic with period size in both
 // axes: positions are integers scaled by the repeat count, so x+size lands
 // exactly one tile further and every per-cell choice cycles within it.
-type patternSpec struct {
+type spec struct {
 	kind    string
 	size    int
 	repeats int           // motif repeats across the tile, as drawn
@@ -27,16 +27,16 @@ type patternSpec struct {
 	sett    []int // plaid: palette index of each thread of the sett
 }
 
-// patternKind is one value of the pattern_kind vocabulary and its drawing.
-type patternKind struct {
+// kind is one value of the pattern_kind vocabulary and its drawing.
+type kind struct {
 	value, label, group, text string
 	// cycle is how many palette entries a per-cell colour cycles through
 	// (the repeat count is rounded up to a multiple of it); 0 for none.
 	cycle func(k int) int
-	at    func(s *patternSpec, x, y int) uint8
+	at    func(s *spec, x, y int) uint8
 }
 
-var patternKinds = []patternKind{
+var kinds = []kind{
 	{"stripes", "Stripes", "geometric", "Bands of every colour in turn; band widths vary with the seed; stripe_angle sets the direction.", nil, stripesAt},
 	{"checks", "Checks", "geometric", "A checkerboard of squares cycling through the colours.", func(k int) int { return k }, checksAt},
 	{"dots", "Dots", "spot", "Polka dots on the first colour, cycling through the others; dot_size sets the diameter; the seed nudges each dot.", func(k int) int { return k - 1 }, dotsAt},
@@ -47,13 +47,13 @@ var patternKinds = []patternKind{
 	{"plaid", "Plaid", "woven", "A tartan sett in a 2/2 twill: mirrored bands of every colour; band widths vary with the seed.", nil, plaidAt},
 }
 
-func kindByValue(v string) (patternKind, bool) {
-	for _, k := range patternKinds {
+func kindByValue(v string) (kind, bool) {
+	for _, k := range kinds {
 		if k.value == v {
 			return k, true
 		}
 	}
-	return patternKind{}, false
+	return kind{}, false
 }
 
 // hash is splitmix64 of the seed and a salt: the per-seed randomness.
@@ -79,19 +79,19 @@ func mod(a, b int) int { return a - floorDiv(a, b)*b }
 
 // cellAt places pixel coordinate p (its centre) among n cells of the tile:
 // the cell number (not wrapped) and the position in it, in [0, 1).
-func (s *patternSpec) cellAt(p, n int) (int, float64) {
+func (s *spec) cellAt(p, n int) (int, float64) {
 	num, den := (2*p+1)*n, 2*s.size
 	c := floorDiv(num, den)
 	return c, float64(num-c*den) / float64(den)
 }
 
 // index is the palette index of pixel (x, y) for any integers x and y.
-func (s *patternSpec) index(x, y int) uint8 {
+func (s *spec) index(x, y int) uint8 {
 	k, _ := kindByValue(s.kind)
 	return k.at(s, x+s.sx, y+s.sy)
 }
 
-func stripesAt(s *patternSpec, x, y int) uint8 {
+func stripesAt(s *spec, x, y int) uint8 {
 	p := y
 	switch s.angle {
 	case 45:
@@ -111,13 +111,13 @@ func stripesAt(s *patternSpec, x, y int) uint8 {
 	return uint8(len(s.bands) - 1)
 }
 
-func checksAt(s *patternSpec, x, y int) uint8 {
+func checksAt(s *spec, x, y int) uint8 {
 	cx, _ := s.cellAt(x, s.repeats)
 	cy, _ := s.cellAt(y, s.repeats)
 	return uint8(mod(cx+cy, len(s.palette)))
 }
 
-func dotsAt(s *patternSpec, x, y int) uint8 {
+func dotsAt(s *spec, x, y int) uint8 {
 	cx, fx := s.cellAt(x, s.repeats)
 	cy, fy := s.cellAt(y, s.repeats)
 	wx, wy := mod(cx, s.repeats), mod(cy, s.repeats)
@@ -131,7 +131,7 @@ func dotsAt(s *patternSpec, x, y int) uint8 {
 	return uint8(1 + mod(cx+cy, len(s.palette)-1))
 }
 
-func bandsAt(s *patternSpec, x, y int, shape func(f float64) float64) uint8 {
+func bandsAt(s *spec, x, y int, shape func(f float64) float64) uint8 {
 	_, fx := s.cellAt(x, s.repeats)
 	cy, fy := s.cellAt(y, s.repeats)
 	k := len(s.palette)
@@ -139,15 +139,15 @@ func bandsAt(s *patternSpec, x, y int, shape func(f float64) float64) uint8 {
 	return uint8(mod(band, k))
 }
 
-func chevronAt(s *patternSpec, x, y int) uint8 {
+func chevronAt(s *spec, x, y int) uint8 {
 	return bandsAt(s, x, y, func(f float64) float64 { return math.Abs(2*f - 1) })
 }
 
-func wavesAt(s *patternSpec, x, y int) uint8 {
+func wavesAt(s *spec, x, y int) uint8 {
 	return bandsAt(s, x, y, func(f float64) float64 { return (1 - math.Cos(2*math.Pi*f)) / 2 })
 }
 
-func diamondsAt(s *patternSpec, x, y int) uint8 {
+func diamondsAt(s *spec, x, y int) uint8 {
 	cx, fx := s.cellAt(x, s.repeats)
 	cy, fy := s.cellAt(y, s.repeats)
 	if math.Abs(fx-0.5)+math.Abs(fy-0.5) >= 0.5 {
@@ -159,7 +159,7 @@ func diamondsAt(s *patternSpec, x, y int) uint8 {
 // twill is a 2/2 twill: which thread, warp (true) or weft, lies on top.
 func twill(ti, tj int) bool { return mod(ti+tj, 4) < 2 }
 
-func houndstoothAt(s *patternSpec, x, y int) uint8 {
+func houndstoothAt(s *spec, x, y int) uint8 {
 	ti, _ := s.cellAt(x, 8*s.repeats)
 	tj, _ := s.cellAt(y, 8*s.repeats)
 	dark := mod(tj, 8) < 4
@@ -172,7 +172,7 @@ func houndstoothAt(s *patternSpec, x, y int) uint8 {
 	return uint8(1 + mod(floorDiv(ti, 8)+floorDiv(tj, 8), len(s.palette)-1))
 }
 
-func plaidAt(s *patternSpec, x, y int) uint8 {
+func plaidAt(s *spec, x, y int) uint8 {
 	t := len(s.sett)
 	ti, _ := s.cellAt(x, t*s.repeats)
 	tj, _ := s.cellAt(y, t*s.repeats)
@@ -183,7 +183,7 @@ func plaidAt(s *patternSpec, x, y int) uint8 {
 }
 
 // render draws the tile, checking ctx every 64 rows.
-func (s *patternSpec) render(ctx context.Context) (*image.Paletted, error) {
+func (s *spec) render(ctx context.Context) (*image.Paletted, error) {
 	img := image.NewPaletted(image.Rect(0, 0, s.size, s.size), s.palette)
 	k, _ := kindByValue(s.kind)
 	for y := 0; y < s.size; y++ {

@@ -1,4 +1,4 @@
-package tasks
+package catalogue
 
 import (
 	"bytes"
@@ -7,15 +7,17 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // LLMsIndex is the plain-text task index of GET /v1/tasks/llms.txt.
-func LLMsIndex(baseURL string) string {
+func (c *Catalogue) LLMsIndex(baseURL string) string {
 	var b strings.Builder
 	b.WriteString("# Task catalogue\n\n")
 	b.WriteString("> Named tasks on images and designs. POST a task's JSON input to /v1/tasks/{name} with an API key; the answer is a job. Catalogue reads need no key.\n\n")
 	b.WriteString("## Tasks\n\n")
-	for _, d := range Runnable() {
+	for _, d := range c.reg.Runnable() {
 		status := ""
 		if d.Status != "" {
 			status = fmt.Sprintf(" (%s; use %s)", d.Status, d.ReplacedBy)
@@ -38,7 +40,7 @@ func LLMsIndex(baseURL string) string {
 }
 
 // LLMsText is one task's plain-text page, GET /v1/tasks/{name}/llms.txt.
-func (d *Definition) LLMsText(baseURL string) string {
+func LLMsText(d *tasks.Definition, baseURL string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %s\n\n> %s\n\n%s\n\n", d.Name, d.Title, d.Description, d.Docs.Lead)
 	if d.Status != "" {
@@ -56,7 +58,7 @@ func (d *Definition) LLMsText(baseURL string) string {
 	props, _ := doc["properties"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p, _ := props[name].(map[string]any)
-		fmt.Fprintf(&b, "- `%s` (%s): %s\n", name, fieldSummary(p, slices.Contains(req, any(name)), d.onlyFor(name)), p["description"])
+		fmt.Fprintf(&b, "- `%s` (%s): %s\n", name, fieldSummary(p, slices.Contains(req, any(name)), onlyFor(d, name)), p["description"])
 	}
 	b.WriteString("\nAny other field answers 422 field_not_accepted; null equals omitted.\n\n## Outputs\n\n")
 	o := d.Docs.Outputs
@@ -71,7 +73,7 @@ func (d *Definition) LLMsText(baseURL string) string {
 		fmt.Fprintf(&b, "- %s\n", w)
 	}
 	b.WriteString("\n## Pricing\n\n")
-	p := d.Price()
+	p := Price(d)
 	if p.PerOutput != nil {
 		fmt.Fprintf(&b, "- %d %s per %s\n", *p.PerOutput, p.CreditType, d.Unit)
 	}
@@ -98,7 +100,7 @@ func (d *Definition) LLMsText(baseURL string) string {
 }
 
 // onlyFor names the variant values that use a field ("" when all do).
-func (d *Definition) onlyFor(field string) string {
+func onlyFor(d *tasks.Definition, field string) string {
 	if d.Variant == nil || d.Variant.Only[field] == nil {
 		return ""
 	}
@@ -130,7 +132,7 @@ func fieldSummary(p map[string]any, required bool, only string) string {
 		dv, _ := json.Marshal(v)
 		parts = append(parts, "default "+string(dv))
 	}
-	if v, ok := p[VocabKeyword]; ok {
+	if v, ok := p[tasks.VocabKeyword]; ok {
 		parts = append(parts, fmt.Sprintf("vocabulary %v", v))
 	}
 	if only != "" {

@@ -1,7 +1,6 @@
-package tasks
+package taskstest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -9,54 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
 )
-
-func TestSchemasCompileAsDraft2020(t *testing.T) {
-	for _, d := range Runnable() {
-		t.Run(d.Name, func(t *testing.T) {
-			for kind, raw := range map[string]json.RawMessage{"input": d.InputSchema, "output": d.OutputSchema} {
-				var doc map[string]any
-				require.NoError(t, json.Unmarshal(raw, &doc), kind)
-				require.Equal(t, SchemaDialect, doc["$schema"], kind)
-				_, err := CompileSchema(d.Name+"/"+kind, raw)
-				require.NoError(t, err, kind)
-			}
-			var in map[string]any
-			require.NoError(t, json.Unmarshal(d.InputSchema, &in))
-			require.Equal(t, false, in["additionalProperties"], "input schemas are closed")
-		})
-	}
-}
-
-// TestExampleOutputsMatchOutputSchema runs every example through the Runner
-// and validates each file's data against the published outputSchema.
-func TestExampleOutputsMatchOutputSchema(t *testing.T) {
-	for _, d := range Runnable() {
-		out, err := CompileSchema(d.Name+"/output", d.OutputSchema)
-		require.NoError(t, err)
-		require.NotEmpty(t, d.Examples, d.Name)
-		for i, ex := range d.Examples {
-			in, err := d.Validate(ex.Input)
-			require.NoError(t, err, "%s example %s", d.Name, ex.Name)
-			files, err := d.ExampleOutputs(context.Background(), i)
-			require.NoError(t, err)
-			require.Len(t, files, d.Runner.Plan(in).Steps)
-			for _, f := range files {
-				require.NotEmpty(t, f.Data)
-				require.NotEmpty(t, f.MediaType)
-				b, err := json.Marshal(f.Meta)
-				require.NoError(t, err)
-				meta, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-				require.NoError(t, err)
-				require.NoError(t, out.Validate(meta), "%s example %s: %s", d.Name, ex.Name, b)
-			}
-		}
-	}
-}
 
 // violation is one generated call that breaks one schema bound.
 type violation struct {
@@ -68,11 +24,11 @@ type violation struct {
 	code    apierr.Code // the generic code before task rules
 }
 
-var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, VocabKeyword: true, RefKeyword: true}
+var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, tasks.VocabKeyword: true, tasks.RefKeyword: true}
 
 // violations builds, from the published schema alone, one body per bound of
 // every top-level property, starting from the task's first example.
-func violations(t *testing.T, d *Definition) []violation {
+func violations(t *testing.T, d *tasks.Definition) []violation {
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(d.InputSchema, &doc))
 	base := map[string]any{}
@@ -110,6 +66,8 @@ func violations(t *testing.T, d *Definition) []violation {
 				add(name+" maximum", with(name, v.(float64)+1), name, name, "maximum", apierr.InvalidRequest)
 			case "pattern":
 				add(name+" pattern", with(name, "bad"), name, name, "pattern", apierr.InvalidRequest)
+			case "minLength":
+				add(name+" minLength", with(name, strings.Repeat("a", int(v.(float64))-1)), name, name, "minLength", apierr.InvalidRequest)
 			case "maxLength":
 				add(name+" maxLength", with(name, "https://"+strings.Repeat("a", int(v.(float64)))), name, name, "maxLength", apierr.InvalidRequest)
 			case "minItems", "maxItems", "uniqueItems":
@@ -150,7 +108,7 @@ func violations(t *testing.T, d *Definition) []violation {
 			}
 		}
 		if d.Variant != nil {
-			for _, val := range d.variantValues() {
+			for _, val := range variantValues(d) {
 				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
 					b := with(d.Variant.Field, val)
 					b[name] = p["default"]
@@ -182,14 +140,14 @@ func validItem(t *testing.T, p map[string]any) any {
 	if e, ok := items["enum"].([]any); ok {
 		return e[0]
 	}
-	if items["pattern"] == colourPattern {
+	if items["pattern"] == tasks.ColourPattern {
 		return "#ABCDEF"
 	}
 	t.Fatalf("no valid item for %v", p)
 	return nil
 }
 
-func (d *Definition) variantValues() []string {
+func variantValues(d *tasks.Definition) []string {
 	var doc map[string]any
 	_ = json.Unmarshal(d.InputSchema, &doc)
 	var out []string
@@ -199,7 +157,7 @@ func (d *Definition) variantValues() []string {
 	return out
 }
 
-func expectedCode(d *Definition, v violation) apierr.Code {
+func expectedCode(d *tasks.Definition, v violation) apierr.Code {
 	for _, r := range d.ErrorRules {
 		if r.Field == v.generic && r.Keyword == v.keyword {
 			return r.Code
@@ -208,41 +166,39 @@ func expectedCode(d *Definition, v violation) apierr.Code {
 	return v.code
 }
 
-// TestEveryBoundAnswersItsCode breaks every bound of every published schema
-// and checks the documented code and field.
-func TestEveryBoundAnswersItsCode(t *testing.T) {
-	for _, d := range Runnable() {
-		for _, v := range violations(t, d) {
-			t.Run(d.Name+"/"+v.name, func(t *testing.T) {
-				body, err := json.Marshal(v.body)
-				require.NoError(t, err)
-				_, err = d.Validate(body)
-				require.Error(t, err, string(body))
-				e := apierr.As(err)
-				require.Equal(t, expectedCode(d, v), e.Code, "%s: %s", body, e.Message)
-				require.NotNil(t, e.Field)
-				require.Equal(t, v.field, *e.Field)
-				require.Equal(t, 422, e.Status)
-			})
-		}
+// checkBounds breaks every bound of the published schema and checks the
+// documented code and field.
+func checkBounds(t *testing.T, d *tasks.Definition) {
+	for _, v := range violations(t, d) {
+		t.Run(v.name, func(t *testing.T) {
+			body, err := json.Marshal(v.body)
+			require.NoError(t, err)
+			_, err = d.Validate(body)
+			require.Error(t, err, string(body))
+			e := apierr.As(err)
+			require.Equal(t, expectedCode(d, v), e.Code, "%s: %s", body, e.Message)
+			require.NotNil(t, e.Field)
+			require.Equal(t, v.field, *e.Field)
+			require.Equal(t, 422, e.Status)
+		})
 	}
 }
 
 // reachableCodes is every code a call of the task can answer: the codes its
 // validation answers (found by breaking every bound), malformed bodies, the
 // codes of every call, and the warnings its runner reports on its examples.
-func reachableCodes(t *testing.T, d *Definition) map[apierr.Code]bool {
+func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 	got := map[apierr.Code]bool{}
 	for _, v := range violations(t, d) {
 		got[expectedCode(d, v)] = true
 	}
 	_, err := d.Validate([]byte(`[]`))
 	got[apierr.As(err).Code] = true
-	for _, c := range CallErrors {
+	for _, c := range tasks.CallErrors {
 		got[c] = true
 	}
 	if len(d.RefFields()) > 0 {
-		for _, c := range RefErrors {
+		for _, c := range tasks.RefErrors {
 			got[c] = true
 		}
 	}
@@ -261,19 +217,17 @@ func reachableCodes(t *testing.T, d *Definition) map[apierr.Code]bool {
 	return got
 }
 
-func TestDocsErrorsListExactlyTheReachableCodes(t *testing.T) {
-	for _, d := range Runnable() {
-		t.Run(d.Name, func(t *testing.T) {
-			reach := reachableCodes(t, d)
-			listed := map[apierr.Code]bool{}
-			for _, c := range d.Docs.Errors {
-				_, ok := apierr.Lookup(c)
-				require.True(t, ok, "listed code %s is not catalogued", c)
-				listed[c] = true
-			}
-			require.Equal(t, sortedCodes(reach), sortedCodes(listed))
-		})
+// checkErrors checks the docs list exactly the codes a call can answer,
+// each of them catalogued.
+func checkErrors(t *testing.T, d *tasks.Definition) {
+	reach := reachableCodes(t, d)
+	listed := map[apierr.Code]bool{}
+	for _, c := range d.Docs.Errors {
+		_, ok := apierr.Lookup(c)
+		require.True(t, ok, "listed code %s is not catalogued", c)
+		listed[c] = true
 	}
+	require.Equal(t, sortedCodes(reach), sortedCodes(listed))
 }
 
 func sortedCodes(m map[apierr.Code]bool) []string {
@@ -283,64 +237,4 @@ func sortedCodes(m map[apierr.Code]bool) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func TestWarningsAreCataloguedAsWarnings(t *testing.T) {
-	for _, d := range Runnable() {
-		for i := range d.Examples {
-			files, err := d.ExampleOutputs(context.Background(), i)
-			require.NoError(t, err)
-			for _, f := range files {
-				for _, w := range f.Warnings {
-					e, ok := apierr.Lookup(apierr.Code(w.Code))
-					require.True(t, ok)
-					require.Equal(t, apierr.TypeWarning, e.Type)
-					require.NotNil(t, w.Field)
-					require.True(t, strings.HasPrefix(*w.Field, "schemes["))
-				}
-			}
-		}
-	}
-}
-
-func TestDocsShape(t *testing.T) {
-	for _, d := range Runnable() {
-		doc := d.Docs
-		require.NotEmpty(t, doc.Lead, d.Name)
-		require.NotEmpty(t, doc.BuiltFor)
-		require.NotEmpty(t, doc.WhatYouGet)
-		require.NotEmpty(t, doc.Outputs.Count)
-		for _, f := range doc.Outputs.CountDependsOn {
-			require.Contains(t, string(d.InputSchema), `"`+f+`"`)
-		}
-		for _, s := range doc.Specs {
-			require.Contains(t, SpecKeys, s.Key, d.Name)
-		}
-		for _, c := range doc.Compares {
-			_, err := Lookup(c.Task)
-			require.NoError(t, err)
-		}
-		for _, r := range doc.Related {
-			_, err := Lookup(r.Task)
-			require.NoError(t, err)
-			require.Contains(t, []string{"before", "after", "sibling"}, r.Relation)
-		}
-		b, err := json.Marshal(d)
-		require.NoError(t, err)
-		var view map[string]any
-		require.NoError(t, json.Unmarshal(b, &view))
-		for _, k := range []string{"name", "inputSchema", "outputSchema", "title", "description", "category", "unit", "docs"} {
-			require.Contains(t, view, k)
-		}
-		docs := view["docs"].(map[string]any)
-		for _, k := range []string{"lead", "built_for", "what_you_get", "outputs", "specs", "limitations", "errors", "compares", "related", "prompting"} {
-			require.Contains(t, docs, k)
-		}
-		if d.Status == "" {
-			require.NotContains(t, view, "status")
-		} else {
-			require.Equal(t, "deprecated", view["status"])
-			require.Equal(t, d.ReplacedBy, view["replaced_by"])
-		}
-	}
 }

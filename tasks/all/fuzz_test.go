@@ -1,17 +1,19 @@
-package tasks
+package all_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // FuzzValidate feeds arbitrary bodies to every runnable task: Validate must
 // never panic, must answer an *apierr.Error on failure, and an accepted input
 // must validate again, estimate, and plan within the schema's bounds.
 func FuzzValidate(f *testing.F) {
-	for _, d := range Runnable() {
+	for _, d := range all.Registry().Runnable() {
 		for _, e := range d.Examples {
 			f.Add([]byte(e.Input))
 		}
@@ -26,10 +28,11 @@ func FuzzValidate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		for _, d := range Runnable() {
+		for _, d := range all.Registry().Runnable() {
 			in, err := d.Validate(body)
 			if err != nil {
-				if _, ok := err.(*apierr.Error); !ok {
+				var ae *apierr.Error
+				if !errors.As(err, &ae) {
 					t.Fatalf("%s: error %T is not *apierr.Error", d.Name, err)
 				}
 				continue

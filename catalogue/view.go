@@ -1,6 +1,10 @@
-package tasks
+package catalogue
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
 
 // TaskView is the public Task object of GET /v1/tasks and /v1/tasks/{name}.
 type TaskView struct {
@@ -13,7 +17,7 @@ type TaskView struct {
 	ReplacedBy   string          `json:"replaced_by,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
-	Docs         *Docs           `json:"docs"`
+	Docs         *tasks.Docs     `json:"docs"`
 }
 
 func optional(s string) *string {
@@ -25,7 +29,7 @@ func optional(s string) *string {
 
 // View is the task as the catalogue serves it. A deprecated task carries
 // status and its replacement; a current one has neither.
-func (d *Definition) View() TaskView {
+func View(d *tasks.Definition) TaskView {
 	v := TaskView{
 		Name: d.Name, Title: optional(d.Title), Description: optional(d.Description),
 		Category: optional(d.Category), Unit: optional(d.Unit), Status: d.Status,
@@ -40,5 +44,11 @@ func (d *Definition) View() TaskView {
 	return v
 }
 
-// MarshalJSON writes the task as its public View.
-func (d *Definition) MarshalJSON() ([]byte, error) { return json.Marshal(d.View()) }
+// Views are the runnable tasks as the catalogue serves them, in order.
+func (c *Catalogue) Views() []TaskView {
+	var out []TaskView
+	for _, d := range c.reg.Runnable() {
+		out = append(out, View(d))
+	}
+	return out
+}

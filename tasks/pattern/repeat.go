@@ -1,4 +1,4 @@
-package tasks
+package pattern
 
 import (
 	"bytes"
@@ -11,46 +11,47 @@ import (
 	"math"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// patternRepeat lays a caller's motif image out as seamless repeat tiles.
-func patternRepeat() *Definition {
+// repeat lays a caller's motif image out as seamless repeat tiles.
+func repeat() *tasks.Definition {
 	props := obj{
-		"image": obj{"type": "string", "pattern": RefPattern, "maxLength": 2048, RefKeyword: "image",
+		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The motif: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
 			"examples":    []any{"file:abc123", "art:def456"}},
-		"layouts": obj{"type": "array", "items": vocabEnum("repeat_layout", "A repeat layout."), "minItems": 1, "maxItems": 4, "uniqueItems": true,
+		"layouts": obj{"type": "array", "items": tasks.VocabEnum(layoutVocab(), "A repeat layout."), "minItems": 1, "maxItems": 4, "uniqueItems": true,
 			"default": []any{"half_drop"}, "description": "The layouts to make, one tile each, in this order."},
-		"resolution":  vocabEnum("resolution", "The side of each square tile in pixels."),
+		"resolution":  tasks.VocabEnum(tasks.ResolutionVocab(), "The side of each square tile in pixels."),
 		"motif_scale": obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.6, "description": "The motif's longest side as a share of a cell (a tile is 2 × 2 cells)."},
-		"background":  colourSchema("The ground colour behind the motif, #RRGGBB; transparent parts of the motif show it."),
+		"background":  tasks.ColourSchema("The ground colour behind the motif, #RRGGBB; transparent parts of the motif show it."),
 	}
 	props["resolution"].(obj)["default"] = "1024"
 	props["background"].(obj)["default"] = "#FFFFFF"
-	return &Definition{
+	return &tasks.Definition{
 		Name: "pattern.repeat", Title: "Lay out a motif as a repeat",
 		Description: "Turns one motif image into seamless repeat tiles — grid, half-drop, brick or mirror — ready for print or textile production.",
-		Category:    CategoryProductionPrep, Unit: "tile", RefSides: map[string]ImageSides{"image": motifSides},
-		InputSchema: mustJSON(objectSchema("pattern.repeat input",
+		Category:    tasks.CategoryProductionPrep, Unit: "tile", RefSides: map[string]tasks.ImageSides{"image": motifSides},
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.repeat input",
 			"A motif and the repeat layouts to make of it: one tile per layout.", props, []string{"image"}, nil)),
-		OutputSchema: mustJSON(obj{
-			"$schema": SchemaDialect, "title": "Repeat tile data", "type": "object", "description": "The data of one repeat tile.",
+		OutputSchema: tasks.MustJSON(obj{
+			"$schema": tasks.SchemaDialect, "title": "Repeat tile data", "type": "object", "description": "The data of one repeat tile.",
 			"properties": obj{
-				"layout":     obj{"type": "string", VocabKeyword: "repeat_layout", "description": "The layout of this tile."},
+				"layout":     obj{"type": "string", tasks.VocabKeyword: "repeat_layout", "description": "The layout of this tile."},
 				"index":      obj{"type": "integer", "minimum": 0, "description": "The output number: the position in layouts."},
-				"resolution": obj{"type": "string", VocabKeyword: "resolution", "description": "The tile's side in pixels."},
+				"resolution": obj{"type": "string", tasks.VocabKeyword: "resolution", "description": "The tile's side in pixels."},
 				"image":      obj{"type": "string", "description": "The motif reference, as sent."},
 			},
 			"required": []string{"layout", "index", "resolution", "image"},
 		}),
 		Runner:     repeatRunner{},
 		Pricing:    resolutionPricing,
-		ErrorRules: []ErrorRule{{"background", "pattern", apierr.InvalidColour}, {"background", "type", apierr.InvalidColour}},
+		ErrorRules: []tasks.ErrorRule{{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour}, {Field: "background", Keyword: "type", Code: apierr.InvalidColour}},
 		Docs:       repeatDocs(),
-		Examples: []Example{{Name: "half_drop_and_brick", Title: "A leaf motif in half-drop and brick",
+		Examples: []tasks.Example{{Name: "half_drop_and_brick", Title: "A leaf motif in half-drop and brick",
 			Description: "An uploaded leaf on a transparent ground, laid out two ways on a cream ground.",
 			Input:       json.RawMessage(`{"image":"file:example_leaf","layouts":["half_drop","brick"],"resolution":"512","background":"#F4EBD9"}`),
-			Files:       []ExampleFile{{Ref: "file:example_leaf", Name: "leaf.png", MediaType: "image/png", Data: exampleLeaf}},
+			Files:       []tasks.ExampleFile{{Ref: "file:example_leaf", Name: "leaf.png", MediaType: "image/png", Data: exampleLeaf}},
 		}},
 	}
 }
@@ -59,34 +60,34 @@ func patternRepeat() *Definition {
 type repeatRunner struct{}
 
 // Plan asks for one tile per layout.
-func (repeatRunner) Plan(in map[string]any) Plan {
-	return Plan{Steps: len(strList(in, "layouts")), Phase: "laying out repeats"}
+func (repeatRunner) Plan(in map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: len(tasks.Strings(in, "layouts")), Phase: "laying out repeats"}
 }
 
 // Step loads the motif and lays it out as layouts[i].
-func (repeatRunner) Step(ctx context.Context, in map[string]any, i int) (Output, error) {
-	layouts := strList(in, "layouts")
+func (repeatRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	layouts := tasks.Strings(in, "layouts")
 	if i < 0 || i >= len(layouts) {
-		return Output{}, fmt.Errorf("pattern.repeat: no output %d", i)
+		return tasks.Output{}, fmt.Errorf("pattern.repeat: no output %d", i)
 	}
-	ref := str(in, "image", "")
-	data, err := loadRef(ctx, ref)
+	ref := tasks.String(in, "image", "")
+	data, err := tasks.LoadRef(ctx, ref)
 	if err != nil {
-		return Output{}, err
+		return tasks.Output{}, err
 	}
 	motif, err := decodeMotif(data)
 	if err != nil {
-		return Output{}, err
+		return tasks.Output{}, err
 	}
-	res := str(in, "resolution", "1024")
+	res := tasks.String(in, "resolution", "1024")
 	size := 1024
 	_, _ = fmt.Sscanf(res, "%d", &size)
-	bg := parseHex(str(in, "background", "#FFFFFF"))
-	png, err := renderRepeat(ctx, motif, layouts[i], size, num(in, "motif_scale", 0.6), bg)
+	bg := tasks.ParseColour(tasks.String(in, "background", "#FFFFFF"))
+	png, err := renderRepeat(ctx, motif, layouts[i], size, tasks.Number(in, "motif_scale", 0.6), bg)
 	if err != nil {
-		return Output{}, err
+		return tasks.Output{}, err
 	}
-	return Output{Data: png, MediaType: "image/png", Ext: "png",
+	return tasks.Output{Data: png, MediaType: "image/png", Ext: "png",
 		Meta: map[string]any{"layout": layouts[i], "index": i, "resolution": res, "image": ref}}, nil
 }
 
@@ -113,8 +114,8 @@ func exampleLeaf() []byte {
 	return buf.Bytes()
 }
 
-func repeatDocs() Docs {
-	return Docs{
+func repeatDocs() tasks.Docs {
+	return tasks.Docs{
 		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers use to hide the grid, a brick offset, or a mirror repeat. Each layout is one square PNG tile that continues across every edge.",
 		BuiltFor: []string{
 			"Turning a single drawn or generated motif into print-ready repeats.",
@@ -124,29 +125,29 @@ func repeatDocs() Docs {
 			"One PNG tile per entry of layouts, in the order sent.",
 			"Each file's data: the layout, its position, the resolution and the motif reference.",
 		},
-		Outputs: DocsOutputs{
+		Outputs: tasks.DocsOutputs{
 			Count:          "One tile per entry of layouts (1 to 4; default 1).",
 			CountDependsOn: []string{"layouts"},
-			Order:          strp("The order of layouts."),
-			AbsentWhen:     strp("A tile that cannot be made is absent and not charged; the summary carries output_not_produced."),
+			Order:          new("The order of layouts."),
+			AbsentWhen:     new("A tile that cannot be made is absent and not charged; the summary carries output_not_produced."),
 		},
-		Specs: []SpecRow{
-			{"input_formats", "Input formats", "One image: PNG, JPEG, GIF, WebP or BMP, 8 to 8192 px a side; transparency is kept."},
-			{"input_count", "Input count", "One motif."},
-			{"output_format", "Output format", "PNG, RGBA."},
-			{"output_resolution", "Output resolution", "512, 1024 or 2048 px square (resolution)."},
-			{"outputs_per_job", "Outputs per job", "1 to 4 (layouts)."},
-			{"watermark", "Watermark", "None."},
-			{"commercial_use", "Commercial use", "Allowed for motifs you hold the rights to."},
-			{"content_checks", "Content checks", "None."},
-			{"reproducibility", "Reproducibility", "Deterministic: the same motif and input give the same bytes."},
+		Specs: []tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: "One image: PNG, JPEG, GIF, WebP or BMP, 8 to 8192 px a side; transparency is kept."},
+			{Key: "input_count", Title: "Input count", Text: "One motif."},
+			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "512, 1024 or 2048 px square (resolution)."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1 to 4 (layouts)."},
+			{Key: "watermark", Title: "Watermark", Text: "None."},
+			{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for motifs you hold the rights to."},
+			{Key: "content_checks", Title: "Content checks", Text: "None."},
+			{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same motif and input give the same bytes."},
 		},
 		Limitations: []string{
 			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile.",
 			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the job with processing_failed.",
 		},
-		Errors: errorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImageNotPublic, apierr.RequestRefused),
-		Related: []Related{
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImageNotPublic, apierr.RequestRefused),
+		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "sibling"},
 			{Task: "palette.generate", Relation: "before"},
 		},

@@ -1,0 +1,142 @@
+package catalogue
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// Vocabularies returns every vocabulary: the service's events and error
+// types, the registry's (shared ones, then each family's), then the
+// service's task, credit and job vocabularies. Each carries the used_in rows
+// of the task fields marked x-vocab.
+func (c *Catalogue) Vocabularies() []tasks.Vocabulary {
+	uses := map[string][]tasks.UsedIn{}
+	for _, d := range c.reg.Runnable() {
+		for _, f := range d.VocabFields() {
+			uses[f.Vocab] = append(uses[f.Vocab], tasks.UsedIn{Where: d.Name, Field: f.Field, Direction: f.Direction})
+		}
+	}
+	out := append(append(leadVocabs(), c.reg.Vocabularies()...), tailVocabs()...)
+	for i := range out {
+		out[i].UsedIn = append(slices.Clip(out[i].UsedIn), uses[out[i].Name]...)
+	}
+	return out
+}
+
+// Vocabulary returns one vocabulary with its used_in rows.
+func (c *Catalogue) Vocabulary(name string) (tasks.Vocabulary, bool) {
+	for _, v := range c.Vocabularies() {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return tasks.Vocabulary{}, false
+}
+
+// VocabValues returns the values of a vocabulary, for enums outside tasks
+// (for example the webhook events an endpoint subscribes to); nil when no
+// vocabulary has the name.
+func (c *Catalogue) VocabValues(name string) []string {
+	v, ok := c.Vocabulary(name)
+	if !ok {
+		return nil
+	}
+	return v.Enum()
+}
+
+// leadVocabs are the service's vocabularies served before the tasks': job
+// events and error types.
+func leadVocabs() []tasks.Vocabulary {
+	return []tasks.Vocabulary{
+		{
+			Name: "webhook_event", Description: "The kinds of job event a webhook delivers.",
+			Values: []tasks.VocabValue{
+				{Value: "job.started", Label: "Job started", Description: "The job left the queue; sent once per job."},
+				{Value: "job.progress", Label: "Job progress", Description: "One more output was delivered (progress.done rose)."},
+				{Value: "job.succeeded", Label: "Job succeeded", Description: "The job finished and its files are ready; the body carries the result.", Default: true},
+				{Value: "job.failed", Label: "Job failed", Description: "The job failed; the body carries error.", Default: true},
+				{Value: "job.cancelled", Label: "Job cancelled", Description: "The job was cancelled; the body carries error with code cancelled.", Default: true},
+				{Value: "ping", Label: "Ping", Description: "A signed test event sent to an endpoint on request."},
+			},
+			Concept: new("webhook"),
+			UsedIn: []tasks.UsedIn{
+				{Where: "webhook delivery body", Field: "event", Direction: "output"},
+				{Where: "webhook endpoint", Field: "events", Direction: "input"},
+			},
+		},
+		{
+			Name: "error_type", Description: "The category of an error; branch on it for codes you do not know.",
+			Values: errorTypeValues(),
+			UsedIn: []tasks.UsedIn{
+				{Where: "error object", Field: "error.type", Direction: "output"},
+				{Where: "response header", Field: "X-Service-Error-Type", Direction: "output"},
+				{Where: "GET /v1/errors", Field: "items[].type", Direction: "output"},
+			},
+		},
+	}
+}
+
+// tailVocabs are the service's vocabularies served after the tasks': task
+// categories, credit types and the job's lifecycle and outcome.
+func tailVocabs() []tasks.Vocabulary {
+	return []tasks.Vocabulary{
+		{
+			Name: "task_category", Description: "The category of a task.",
+			Values: []tasks.VocabValue{
+				{Value: tasks.CategoryDesignGeneration, Label: "Design generation", Description: "Makes new designs: patterns, palettes, artwork."},
+				{Value: tasks.CategoryImageEditing, Label: "Image editing", Description: "Changes existing images."},
+				{Value: tasks.CategoryPhotoshoots, Label: "Photoshoots", Description: "Puts products on models and in scenes."},
+				{Value: tasks.CategoryVideo, Label: "Video", Description: "Makes or edits moving images."},
+				{Value: tasks.CategoryProductionPrep, Label: "Production prep", Description: "Readies designs for making: separations, repeats, sizes."},
+				{Value: tasks.CategoryRecordsLibraries, Label: "Records and libraries", Description: "Keeps records: moodboards, fabrics, brand kits."},
+			},
+			UsedIn: []tasks.UsedIn{{Where: "Task", Field: "category", Direction: "output"}},
+		},
+		{
+			Name: "credit_type", Description: "The kinds of credit a balance holds.",
+			Values: []tasks.VocabValue{
+				{Value: tasks.CreditService, Label: "Service credits", Description: "Spent by tasks.", Default: true},
+				{Value: "model_credits", Label: "Model credits", Description: "Spent on model training."},
+			},
+			Default: new(tasks.CreditService), Concept: new("credit_hold"),
+			UsedIn: []tasks.UsedIn{
+				{Where: "POST /v1/tasks/{name}/estimate", Field: "credit_type", Direction: "output"},
+				{Where: "response header", Field: "X-Service-Credit-Type", Direction: "output"},
+				{Where: "GET /v1/pricing", Field: "items[].credit_type", Direction: "output"},
+				{Where: "GET /v1/account/balance", Field: "balances[].credit_type", Direction: "output"},
+			},
+		},
+		{
+			Name: "job_lifecycle", Description: "Where a job is in its life.",
+			Values: []tasks.VocabValue{
+				{Value: "queued", Label: "Queued", Description: "Accepted and waiting to start."},
+				{Value: "running", Label: "Running", Description: "Delivering outputs."},
+				{Value: "terminal", Label: "Terminal", Description: "Ended; outcome says how."},
+			},
+			Concept: new("job"),
+			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "lifecycle", Direction: "output"}, {Where: "webhook delivery body", Field: "lifecycle", Direction: "output"}},
+		},
+		{
+			Name: "job_outcome", Description: "How a terminal job ended; null until then.",
+			Values: []tasks.VocabValue{
+				{Value: "succeeded", Label: "Succeeded", Description: "Files are ready at the result."},
+				{Value: "failed", Label: "Failed", Description: "The job has an error and no result."},
+				{Value: "cancelled", Label: "Cancelled", Description: "The job was cancelled; error code cancelled."},
+			},
+			Concept: new("job"),
+			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "outcome", Direction: "output"}, {Where: "webhook delivery body", Field: "outcome", Direction: "output"}},
+		},
+	}
+}
+
+func errorTypeValues() []tasks.VocabValue {
+	out := make([]tasks.VocabValue, len(apierr.Types))
+	for i, t := range apierr.Types {
+		label := strings.ToUpper(string(t.Type[:1])) + strings.ReplaceAll(string(t.Type[1:]), "_", " ")
+		out[i] = tasks.VocabValue{Value: string(t.Type), Label: label, Description: t.Description}
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package pattern
+
+import (
+	"encoding/json"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// obj is a JSON object under construction.
+type obj = map[string]any
+
+// fields are the input properties pattern.generate and pattern.stripes share.
+func fields() obj {
+	return obj{
+		"colors": obj{
+			"type": "array", "minItems": 1, "maxItems": 6, "items": tasks.ColourSchema("A colour, #RRGGBB."),
+			"description": "The colours to draw with, 1 to 6, in order; the first is the ground of dots, diamonds and houndstooth. One colour is drawn on a transparent ground.",
+		},
+		"count":      obj{"type": "integer", "minimum": 1, "maximum": 8, "default": 1, "description": "How many tiles to make; tile i uses seed + i."},
+		"resolution": tasks.VocabEnum(tasks.ResolutionVocab(), "Side of the square tile in pixels; the price depends on it."),
+		"seed":       obj{"type": "integer", "minimum": 0, "maximum": 4294967295, "default": 0, "description": "Same input and seed give the same bytes."},
+		"repeats": obj{"type": "integer", "minimum": 1, "maximum": 32,
+			"description": "Motif repeats across the tile side; default from use_case. Kinds that cycle colours per cell round it up to a multiple of the colours cycled."},
+		"use_case": tasks.VocabEnum(tasks.UseCaseVocab(), "Where the design goes; sets repeats when repeats is not sent."),
+		"stripe_angle": obj{"type": "integer", "enum": []any{0, 45, 90, 135}, "default": 0,
+			"description": "Direction of stripes in degrees: 0 horizontal, 90 vertical, 45 and 135 diagonal. Only for kind stripes."},
+	}
+}
+
+// outputSchema is the data of a tile of pattern.generate and pattern.stripes.
+func outputSchema() json.RawMessage {
+	return tasks.MustJSON(obj{
+		"$schema": tasks.SchemaDialect, "title": "Pattern tile data", "type": "object",
+		"description": "The data of one delivered tile.",
+		"properties": obj{
+			"kind":               obj{"type": "string", tasks.VocabKeyword: "pattern_kind", "description": "The motif drawn."},
+			"index":              obj{"type": "integer", "minimum": 0, "description": "The output number, from 0."},
+			"seed":               obj{"type": "integer", "minimum": 0, "description": "The seed this tile was drawn with (the input seed + index)."},
+			"colors":             obj{"type": "array", "items": tasks.ColourSchema("A colour drawn."), "description": "The colours drawn, as sent."},
+			"transparent_ground": obj{"type": "boolean", "description": "True when one colour was sent and the ground is transparent."},
+			"width":              obj{"type": "integer", "description": "Width in pixels."},
+			"height":             obj{"type": "integer", "description": "Height in pixels."},
+			"resolution":         obj{"type": "string", tasks.VocabKeyword: "resolution"},
+			"repeats":            obj{"type": "integer", "minimum": 1, "description": "Motif repeats across the tile side, as drawn."},
+			"use_case":           obj{"type": "string", tasks.VocabKeyword: "use_case"},
+			"seamless":           obj{"const": true, "description": "The left edge continues the right, the top continues the bottom."},
+		},
+		"required": []string{"kind", "index", "seed", "colors", "transparent_ground", "width", "height", "resolution", "repeats", "use_case", "seamless"},
+	})
+}
+
+// colourRules answer colour failures with the colour codes.
+var colourRules = []tasks.ErrorRule{
+	{Field: "colors", Keyword: "maxItems", Code: apierr.TooManyColours},
+	{Field: "colors[]", Keyword: "pattern", Code: apierr.InvalidColour},
+	{Field: "colors[]", Keyword: "type", Code: apierr.InvalidColour},
+}
+
+// resolutionPricing prices a tile by its side.
+var resolutionPricing = tasks.Pricing{
+	CreditType: tasks.CreditService, Option: "resolution",
+	ByOption: []tasks.OptionPrice{{Value: "512", Credits: 1}, {Value: "1024", Credits: 2}, {Value: "2048", Credits: 4}},
+}
+
+// generate draws seamless tiles of every kind.
+func generate() *tasks.Definition {
+	props := fields()
+	props["kind"] = tasks.VocabEnum(kindVocab(), "The motif. Some fields apply to some kinds only.")
+	props["dot_size"] = obj{"type": "number", "minimum": 0.1, "maximum": 0.9, "default": 0.5,
+		"description": "Dot diameter as a fraction of the cell. Only for kind dots."}
+	props["amplitude"] = obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.5,
+		"description": "Height of the zigzag or wave as a fraction of one repeat. Only for kinds chevron and waves."}
+	v := &tasks.Variant{Field: "kind", Default: "stripes", Only: map[string][]string{
+		"stripe_angle": {"stripes"}, "dot_size": {"dots"}, "amplitude": {"chevron", "waves"},
+	}}
+	return &tasks.Definition{
+		Name: "pattern.generate", Title: "Generate a repeat pattern",
+		Description: "Draws seamless repeat pattern tiles in your colours: stripes, checks, dots, chevron, waves, diamonds, houndstooth or plaid.",
+		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.generate input",
+			"A seamless pattern tile request.", props, []string{"colors"}, v)),
+		OutputSchema: outputSchema(),
+		Runner:       runner{},
+		Pricing:      resolutionPricing,
+		ErrorRules:   colourRules,
+		Variant:      v,
+		Docs:         generateDocs(),
+		Examples:     generateExamples(),
+		Produces:     []string{"seamless_tile", "job"},
+		Uses:         []string{"colour_harmony", "seed", "output_resolution", "task_variant", "credit_hold"},
+	}
+}
