@@ -113,8 +113,8 @@ func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
 	return nil
 }
 
-// authorize enforces the Scopes row of the matched route. Unmatched paths
-// (404, 405) pass through to their handlers.
+// authorize enforces what the matched route's row of the route table needs.
+// Unmatched paths (404, 405) pass through to their handlers.
 func authorize(reg *tasks.Registry) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.FullPath() == "" {
@@ -124,12 +124,12 @@ func authorize(reg *tasks.Registry) gin.HandlerFunc {
 		rs, ok := scopeOf(c.Request.Method, c.FullPath())
 		switch {
 		case !ok:
-			logger(c).Error("route has no row in api.Scopes (api/scopes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
+			logger(c).Error("route has no row in the route table (api/routes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
 			fail(c, apierr.New(apierr.Internal, ""))
-		case rs.Access == AccessSession:
+		case rs.access == AccessSession:
 			fail(c, apierr.New(apierr.SessionRequired, "This is done in the account panel with a signed-in session; API keys are refused here."))
-		case rs.Access == AccessKey:
-			if err := checkKey(c, reg, rs.Scope); err != nil {
+		case rs.access == AccessKey:
+			if err := checkKey(c, reg, rs.scope); err != nil {
 				fail(c, err)
 				return
 			}

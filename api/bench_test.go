@@ -40,9 +40,9 @@ func BenchmarkSubmit(b *testing.B) {
 	rawCall := func() error {
 		in := contract.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: s.userID, APIKeyID: s.keyID, Input: raw,
 			CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: per}
-		op := devServer.Client().NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.JobID, TaskQueue: s.queue,
+		op := temporalClient(b).NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.JobID, TaskQueue: s.queue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.JobWorkflow, in)
-		h, err := devServer.Client().UpdateWithStartWorkflow(context.Background(), client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
+		h, err := temporalClient(b).UpdateWithStartWorkflow(context.Background(), client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
 			UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit, WaitForStage: client.WorkflowUpdateStageCompleted}})
 		if err != nil {
 			return err

@@ -17,29 +17,6 @@ import (
 // the authenticator in front of the group. Estimate needs a key.
 type catalogueHandlers struct{ d *Deps }
 
-// registerCatalogue adds the catalogue routes to the /v1 group.
-func registerCatalogue(v1 *gin.RouterGroup, d *Deps) {
-	h := &catalogueHandlers{d: d}
-	v1.GET("/tasks", h.listTasks)
-	v1.GET("/tasks/llms.txt", h.llmsIndex)
-	v1.GET("/tasks/:name", h.getTask)
-	v1.GET("/tasks/:name/openapi.json", h.taskOpenAPI)
-	v1.GET("/tasks/:name/llms.txt", h.taskLLMs)
-	v1.GET("/tasks/:name/examples", h.examples)
-	v1.GET("/tasks/:name/examples/:example/files/:index", h.exampleFile)
-	v1.GET("/tasks/:name/examples/:example/sent/:index", h.exampleSentFile)
-	v1.POST("/tasks/:name/estimate", h.estimate)
-	v1.GET("/openapi.json", h.serviceOpenAPI)
-	v1.GET("/vocab", h.listVocab)
-	v1.GET("/vocab/:name", h.getVocab)
-	v1.GET("/concepts", h.listConcepts)
-	v1.GET("/concepts/:name", h.getConcept)
-	v1.GET("/recipes", h.listRecipes)
-	v1.GET("/errors", h.listErrors)
-	v1.GET("/pricing", h.pricing)
-	v1.GET("/meta", h.meta)
-}
-
 // listTasks answers every runnable task (deprecated ones included, removed
 // ones not) with both schemas, in catalogue order, cursor-paged.
 func (h *catalogueHandlers) listTasks(c *gin.Context) {
@@ -130,8 +107,5 @@ func (h *catalogueHandlers) pricing(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) meta(c *gin.Context) {
-	c.JSON(http.StatusOK, struct {
-		contract.Meta
-		Scopes []RouteScope `json:"scopes"`
-	}{contract.DefaultMeta(), Scopes})
+	c.JSON(http.StatusOK, metaView{contract.DefaultMeta(), scopeRows()})
 }

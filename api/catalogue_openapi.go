@@ -3,166 +3,366 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// The OpenAPI 3.1 documents are generated from the task definitions, so the
+// The OpenAPI 3.1 documents are written from the route table, and the task
 // schemas they embed are the schemas Validate enforces.
 
-type oa = map[string]any
-
-func ref(name string) oa { return oa{"$ref": "#/components/schemas/" + name} }
-
-func jsonBody(schema oa) oa { return oa{"application/json": oa{"schema": schema}} }
-
-func nullable(t string) oa { return oa{"type": []any{t, "null"}} }
-
-// errorResponses are the error answers of an operation, by status.
-func errorResponses(statuses ...int) oa {
-	r := oa{}
-	for _, s := range statuses {
-		r[itoa(int64(s))] = oa{"$ref": "#/components/responses/Error"}
-	}
-	return r
+// operation is how a route is documented.
+type operation struct {
+	id, summary, description, tag string
+	// params are the query and header parameters, and the path parameters
+	// that say more than a string; the others are read from the path.
+	params []oa
+	// body is the request body's media type objects by content type; nil
+	// takes none.
+	body oa
+	// answers are the answers other than errors.
+	answers []response
+	// errors are the error statuses of the route beyond commonErrors.
+	errors []int
 }
 
-func op(id, summary string, keyed bool, responses oa) oa {
-	o := oa{"operationId": id, "summary": summary, "responses": responses,
-		"parameters": []any{oa{"$ref": "#/components/parameters/ServiceVersion"}}}
-	if keyed {
-		o["security"] = []any{oa{"apiKey": []any{}}, oa{"xApiKey": []any{}}}
-	} else {
+// response is one documented answer other than an error.
+type response struct {
+	status      int
+	description string
+	content     oa // media type objects by content type; nil for none
+	headers     oa // schemas by header name
+}
+
+// commonErrors are the statuses every route can answer from the middleware
+// in front of it: a key or header refused (400, 401, 403), a body too large
+// or not JSON (413, 415), the rate limit (429), headers too large (431), and
+// failures of the service or its database (500, 503).
+var commonErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
+	http.StatusUnsupportedMediaType, http.StatusTooManyRequests, http.StatusRequestHeaderFieldsTooLarge,
+	http.StatusInternalServerError, http.StatusServiceUnavailable}
+
+// tagged sets the tag of routes.
+func tagged(tag string, rows ...route) []route {
+	for i := range rows {
+		rows[i].op.tag = tag
+	}
+	return rows
+}
+
+func jsonAnswer(status int, description string, schema oa) response {
+	return response{status: status, description: description, content: oa{"application/json": oa{"schema": schema}}}
+}
+
+func textAnswer(description string) response {
+	return response{status: http.StatusOK, description: description, content: oa{"text/plain": oa{"schema": str()}}}
+}
+
+// bytesAnswer is a 200 of raw bytes in one of the media types.
+func bytesAnswer(description string, media ...string) response {
+	content := oa{}
+	for _, m := range media {
+		content[m] = oa{"schema": oa{"type": "string", "format": "binary"}}
+	}
+	return response{status: http.StatusOK, description: description, content: content}
+}
+
+func param(in, name, description string, schema oa) oa {
+	return oa{"name": name, "in": in, "description": description, "schema": schema}
+}
+
+func query(name, description string, schema oa) oa {
+	return param("query", name, description, schema)
+}
+
+func header(name, description string, schema oa) oa {
+	return param("header", name, description, schema)
+}
+
+func pathParam(name, description string, schema oa) oa {
+	p := param("path", name, description, schema)
+	p["required"] = true
+	return p
+}
+
+// pageParams are limit (1 to maxN, default def) and cursor.
+func pageParams(def, maxN int) []oa {
+	return []oa{
+		query("limit", "Page size.", oa{"type": "integer", "minimum": 1, "maximum": maxN, "default": def}),
+		query("cursor", "The next_cursor of the previous page.", str()),
+	}
+}
+
+// perTask marks a schema that a task's document replaces with the task's
+// own: its input, or its result.
+func perTask(kind string, generic oa) oa {
+	out := make(oa, len(generic)+1)
+	for k, v := range generic {
+		out[k] = v
+	}
+	out["x-task"] = kind
+	return out
+}
+
+// forTask writes v with the perTask schemas of d, or with the generic ones
+// when d is nil.
+func forTask(v any, d *tasks.Definition) any {
+	switch x := v.(type) {
+	case oa:
+		if kind, ok := x["x-task"].(string); ok {
+			if d != nil {
+				return ref(d.Name + "." + kind)
+			}
+			out := make(oa, len(x))
+			for k, v := range x {
+				if k != "x-task" {
+					out[k] = v
+				}
+			}
+			return out
+		}
+		out := make(oa, len(x))
+		for k, v := range x {
+			out[k] = forTask(v, d)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, v := range x {
+			out[i] = forTask(v, d)
+		}
+		return out
+	case []oa:
+		out := make([]any, len(x))
+		for i, v := range x {
+			out[i] = forTask(v, d)
+		}
+		return out
+	}
+	return v
+}
+
+// operationOf writes a route's operation; d names the task when the route
+// is written under one task's path.
+func operationOf(rt route, d *tasks.Definition) oa {
+	op := rt.op
+	o := oa{"operationId": op.id, "summary": op.summary, "tags": []any{op.tag}, "x-access": string(rt.access)}
+	if op.description != "" {
+		o["description"] = op.description
+	}
+	switch rt.access {
+	case AccessKey:
+		o["security"] = []any{oa{"apiKey": []any{rt.scope}}, oa{"xApiKey": []any{rt.scope}}}
+		o["x-scope"] = rt.scope
+	default:
 		o["security"] = []any{oa{}}
+	}
+	params := []any{oa{"$ref": "#/components/parameters/ServiceVersion"}}
+	for _, name := range pathParams(rt.path) {
+		p := pathParam(name, "", str())
+		delete(p, "description")
+		for _, q := range op.params {
+			if q["in"] == "path" && q["name"] == name {
+				p = q
+			}
+		}
+		if d == nil || name != "name" {
+			params = append(params, p)
+		}
+	}
+	for _, q := range op.params {
+		if q["in"] != "path" {
+			params = append(params, q)
+		}
+	}
+	o["parameters"] = params
+	if op.body != nil {
+		o["requestBody"] = oa{"required": true, "content": op.body}
+	}
+	responses := oa{}
+	for _, a := range op.answers {
+		r := oa{"description": a.description}
+		if a.content != nil {
+			content := oa{}
+			for m, media := range a.content {
+				content[m] = oa{"schema": media.(oa)["schema"]}
+			}
+			r["content"] = content
+		}
+		if a.headers != nil {
+			h := oa{}
+			for name, s := range a.headers {
+				h[name] = oa{"schema": s}
+			}
+			r["headers"] = h
+		}
+		responses[strconv.Itoa(a.status)] = r
+	}
+	for _, s := range errorStatuses(op) {
+		key := strconv.Itoa(s)
+		if r, ok := responses[key].(oa); ok { // an answer that can also be an error
+			for _, m := range r["content"].(oa) {
+				m.(oa)["schema"] = oa{"oneOf": []any{m.(oa)["schema"], ref("Error")}}
+			}
+			continue
+		}
+		responses[key] = oa{"$ref": "#/components/responses/Error"}
+	}
+	o["responses"] = responses
+	if d != nil {
+		o = taskOperation(o, op, d)
+	}
+	return forTask(o, d).(oa)
+}
+
+// errorStatuses are the error statuses a route documents, in order.
+func errorStatuses(op operation) []int {
+	out := slices.Concat(commonErrors, op.errors)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// taskOperation names an operation for one task.
+func taskOperation(o oa, op operation, d *tasks.Definition) oa {
+	id := strings.ReplaceAll(d.Name, ".", "_")
+	o["operationId"] = id + "_" + strings.TrimPrefix(op.id, "task_")
+	switch op.id {
+	case "task_submit":
+		o["summary"], o["description"] = d.Title, d.Description
+		o["deprecated"] = d.Status == "deprecated"
+	case "task_estimate":
+		o["summary"] = "Estimate " + d.Name
+	case "task_read":
+		o["summary"] = "Read the " + d.Name + " catalogue entry"
 	}
 	return o
 }
 
-func ok(description string, schema oa) oa {
-	return oa{"description": description, "content": jsonBody(schema)}
-}
+// taskRows are the table rows a task's own document holds.
+var taskRows = []string{"GET /v1/tasks/{name}", "POST /v1/tasks/{name}", "POST /v1/tasks/{name}/estimate", "GET /v1/jobs/{job_id}", "GET /v1/jobs/{job_id}/result"}
 
-// commonComponents are the shapes every document shares.
-func commonComponents() oa {
-	str := oa{"type": "string"}
-	integer := oa{"type": "integer"}
-	progress := oa{"type": "object", "required": []any{"done", "total", "phase"}, "properties": oa{
-		"done": integer, "total": nullable("integer"), "phase": str}}
-	job := oa{"type": "object", "required": []any{"job_id", "task", "lifecycle", "outcome", "progress", "error"}, "properties": oa{
-		"job_id": str, "task": str, "progress": progress, "error": oa{"oneOf": []any{ref("ErrorObject"), oa{"type": "null"}}},
-		"lifecycle":  oa{"type": "string", "description": "Vocabulary job_lifecycle."},
-		"outcome":    oa{"type": []any{"string", "null"}, "description": "Vocabulary job_outcome; null until terminal."},
-		"status_url": str, "result_url": str, "cancel_url": str}}
-	file := oa{"type": "object", "required": []any{"file", "url", "media_type", "task", "job_id", "created_at"}, "properties": oa{
-		"file": str, "url": str, "media_type": str, "task": str, "job_id": str,
-		"created_at": oa{"type": "string", "format": "date-time"}, "data": oa{"type": "object", "description": "Valid against the task's outputSchema."}}}
-	summary := oa{"type": "object", "properties": oa{"requested": integer, "delivered": integer, "warnings": oa{"type": "array",
-		"items": oa{"type": "object", "required": []any{"code", "field", "message"},
-			"properties": oa{"code": str, "field": nullable("string"), "message": str}}}}}
-	return oa{
-		"schemas": oa{
-			"ErrorObject": oa{"type": "object", "required": []any{"code", "type", "message", "field", "retryable", "request_id", "ctx"}, "properties": oa{
-				"code": str, "type": oa{"type": "string", "description": "Vocabulary error_type."}, "message": str,
-				"field": nullable("string"), "retryable": oa{"type": "boolean"}, "docs": str, "request_id": nullable("string"),
-				"ctx":   oa{"type": "object", "properties": oa{"required": integer, "balance": integer, "retry_after": integer}},
-				"input": oa{}, "job_id": str, "required": integer, "balance": integer}},
-			"Error":      oa{"type": "object", "required": []any{"error"}, "properties": oa{"error": ref("ErrorObject")}},
-			"Progress":   progress,
-			"Job":        job,
-			"ResultFile": file,
-			"Summary":    summary,
-			"JobResult": oa{"type": "object", "required": []any{"job_id", "files", "has_more"}, "properties": oa{
-				"job_id": str, "files": oa{"type": "array", "items": ref("ResultFile")}, "has_more": oa{"type": "boolean"},
-				"next_cursor": str, "summary": ref("Summary")}},
-			"Estimate": oa{"type": "object", "required": []any{"task", "credits", "credit_type", "outputs"}, "properties": oa{
-				"task": str, "credits": integer, "credit_type": str, "outputs": integer, "price_per_output": integer}},
-		},
-		"responses": oa{"Error": oa{"description": "An error; branch on error.code.",
-			"headers": oa{"X-Service-Error-Type": oa{"schema": str}, "X-Request-ID": oa{"schema": str}},
-			"content": jsonBody(ref("Error"))}},
-		"parameters": oa{
-			"ServiceVersion": oa{"name": "Service-Version", "in": "header", "schema": oa{"type": "string", "format": "date"},
-				"description": "Contract version; current " + contract.CurrentVersion + "."},
-			"JobID":          oa{"name": "job_id", "in": "path", "required": true, "schema": str},
-			"Limit":          oa{"name": "limit", "in": "query", "schema": oa{"type": "integer", "minimum": 1, "maximum": 100}},
-			"Cursor":         oa{"name": "cursor", "in": "query", "schema": str},
-			"Prefer":         oa{"name": "Prefer", "in": "header", "schema": str, "description": "wait=N: answer the result if the job ends within N seconds."},
-			"IdempotencyKey": oa{"name": "Idempotency-Key", "in": "header", "schema": str},
-			"StartTimeout":   oa{"name": "X-Service-Start-Timeout", "in": "header", "schema": integer},
-			"WebhookURL":     oa{"name": "webhook_url", "in": "query", "schema": oa{"type": "string", "format": "uri"}},
-		},
-		"securitySchemes": oa{
-			"apiKey":  oa{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Authorization: Key <API_KEY> (Bearer is accepted too)."},
-			"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key"},
-		},
+// addRoute adds a route's operation to doc at path.
+func addRoute(doc oa, path string, rt route, d *tasks.Definition) {
+	paths := doc["paths"].(oa)
+	item, _ := paths[path].(oa)
+	if item == nil {
+		item = oa{}
+		paths[path] = item
 	}
+	item[strings.ToLower(rt.method)] = operationOf(rt, d)
 }
 
-// addTask adds a task's schemas and its submit, estimate and read operations.
-func addTask(doc oa, d *tasks.Definition) {
+// addTask adds a task's schemas, and its rows of the table under the
+// task's own path; all adds the job rows too (for its own document).
+func addTask(doc oa, d *tasks.Definition, all bool) {
 	schemas := doc["components"].(oa)["schemas"].(oa)
 	in, out := d.Name+".input", d.Name+".output"
 	schemas[in] = json.RawMessage(d.InputSchema)
 	schemas[out] = json.RawMessage(d.OutputSchema)
+	if len(d.OutputSchema) == 0 {
+		schemas[out] = oa{"type": "null"}
+	}
 	schemas[d.Name+".result"] = oa{"allOf": []any{ref("JobResult"), oa{"properties": oa{"files": oa{"type": "array",
 		"items": oa{"allOf": []any{ref("ResultFile"), oa{"properties": oa{"data": ref(out)}}}}}}}}}
-	id := strings.ReplaceAll(d.Name, ".", "_")
-	submit := op(id+"_submit", d.Title, true, errorResponses(400, 401, 402, 403, 409, 410, 413, 415, 422, 429, 500, 503))
-	submit["description"] = d.Description
-	submit["deprecated"] = d.Status == "deprecated"
-	submit["requestBody"] = oa{"required": true, "content": jsonBody(ref(in))}
-	submit["parameters"] = append(submit["parameters"].([]any), oa{"$ref": "#/components/parameters/Prefer"},
-		oa{"$ref": "#/components/parameters/IdempotencyKey"}, oa{"$ref": "#/components/parameters/StartTimeout"},
-		oa{"$ref": "#/components/parameters/WebhookURL"})
-	accepted := ok("The job was accepted; follow it at status_url.", ref("Job"))
-	accepted["headers"] = oa{"X-Service-Credits": oa{"schema": oa{"type": "integer"}}, "X-Service-Credit-Type": oa{"schema": oa{"type": "string"}}}
-	submit["responses"].(oa)["202"] = accepted
-	submit["responses"].(oa)["200"] = ok("With Prefer: wait, the result of a job that ended in time.", ref(d.Name+".result"))
-	estimate := op(id+"_estimate", "Estimate "+d.Name, true, errorResponses(400, 401, 403, 410, 413, 415, 422, 429, 500))
-	estimate["requestBody"] = oa{"required": true, "content": jsonBody(ref(in))}
-	estimate["responses"].(oa)["200"] = ok("The cost ceiling: price per output × outputs planned.", ref("Estimate"))
-	read := op(id+"_read", "Read the "+d.Name+" catalogue entry", false, errorResponses(404, 410, 429, 500))
-	read["responses"].(oa)["200"] = ok("The Task object.", oa{"type": "object"})
-	paths := doc["paths"].(oa)
-	paths["/v1/tasks/"+d.Name] = oa{"post": submit, "get": read}
-	paths["/v1/tasks/"+d.Name+"/estimate"] = oa{"post": estimate}
+	for _, key := range taskRows {
+		method, path, _ := strings.Cut(key, " ")
+		rt := scopeIndex[method+" "+shape(path)]
+		switch {
+		case strings.Contains(rt.path, "{name}"):
+			addRoute(doc, strings.Replace(rt.path, "{name}", d.Name, 1), rt, d)
+		case all:
+			addRoute(doc, rt.path, rt, d)
+		}
+	}
 }
 
 func newDoc(title, description, base string) oa {
 	if base == "" {
 		base = "/"
 	}
+	types := make([]apierr.Type, len(apierr.Types))
+	for i, t := range apierr.Types {
+		types[i] = t.Type
+	}
 	return oa{
 		"openapi": "3.1.0",
 		"info":    oa{"title": title, "description": description, "version": contract.CurrentVersion},
 		"servers": []any{oa{"url": base}}, "jsonSchemaDialect": tasks.SchemaDialect,
-		"components": commonComponents(), "paths": oa{},
+		"paths": oa{},
+		"components": oa{
+			"schemas": componentSchemas(),
+			"responses": oa{"Error": oa{"description": "An error; branch on error.code.",
+				"headers": oa{"X-Service-Error-Type": oa{"schema": enum(types)}, "X-Request-ID": oa{"schema": str()},
+					"Retry-After": oa{"schema": integer(), "description": "Seconds to wait; on 429 and 503."}},
+				"content": oa{"application/json": oa{"schema": ref("Error")}}}},
+			"parameters": oa{"ServiceVersion": oa{"name": "Service-Version", "in": "header", "schema": oa{"type": "string", "format": "date"},
+				"description": "Contract version; current " + contract.CurrentVersion + "."}},
+			"securitySchemes": oa{
+				"apiKey":  oa{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Authorization: Key <API_KEY> (Bearer is accepted too)."},
+				"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key"},
+			},
+		},
 	}
 }
 
-func jobPaths(doc oa, resultSchema oa) {
-	get := op("job_read", "Read a job", true, errorResponses(401, 403, 404, 429, 500))
-	get["parameters"] = append(get["parameters"].([]any), oa{"$ref": "#/components/parameters/JobID"})
-	get["responses"].(oa)["200"] = ok("The job.", ref("Job"))
-	res := op("job_result", "Read a job's result", true, errorResponses(401, 403, 404, 409, 429, 500))
-	res["parameters"] = append(res["parameters"].([]any), oa{"$ref": "#/components/parameters/JobID"},
-		oa{"$ref": "#/components/parameters/Limit"}, oa{"$ref": "#/components/parameters/Cursor"})
-	res["responses"].(oa)["200"] = ok("The files of a succeeded job.", resultSchema)
-	paths := doc["paths"].(oa)
-	paths["/v1/jobs/{job_id}"] = oa{"get": get}
-	paths["/v1/jobs/{job_id}/result"] = oa{"get": res}
-}
-
-// TaskOpenAPI is the OpenAPI document of one task: its submit, estimate,
-// job and result operations with its schemas embedded.
+// TaskOpenAPI is the OpenAPI document of one task: its catalogue entry,
+// submit, estimate, job and result operations with its schemas embedded.
 func TaskOpenAPI(d *tasks.Definition, base string) map[string]any {
 	doc := newDoc(d.Title, d.Description, base)
-	addTask(doc, d)
-	jobPaths(doc, ref(d.Name+".result"))
+	addTask(doc, d, true)
+	return pruned(doc)
+}
+
+// ServiceOpenAPI is the OpenAPI document of the whole service: every route
+// of the table, and each runnable task's rows under its own path.
+func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
+	doc := newDoc("Task Platform API", "Named tasks on images and designs, run as durable jobs.", base)
+	for _, rt := range routes {
+		addRoute(doc, rt.path, rt, nil)
+	}
+	for _, d := range reg.Runnable() {
+		addTask(doc, d, false)
+	}
+	return pruned(doc)
+}
+
+// pruned drops the component schemas no operation reaches.
+func pruned(doc oa) oa {
+	schemas := doc["components"].(oa)["schemas"].(oa)
+	used := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case oa:
+			if r, ok := x["$ref"].(string); ok {
+				name, found := strings.CutPrefix(r, "#/components/schemas/")
+				if found && !used[name] {
+					used[name] = true
+					walk(schemas[name])
+				}
+			}
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(doc["paths"])
+	walk(doc["components"].(oa)["responses"])
+	for name := range schemas {
+		if !used[name] {
+			delete(schemas, name)
+		}
+	}
 	return doc
 }
 
@@ -177,81 +377,4 @@ func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
 
 func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {
 	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
-}
-
-// ServiceOpenAPI is the OpenAPI document of the whole service.
-func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
-	doc := newDoc("Task Platform API", "Named tasks on images and designs, run as durable jobs.", base)
-	for _, d := range reg.Runnable() {
-		addTask(doc, d)
-	}
-	jobPaths(doc, ref("JobResult"))
-	paths := doc["paths"].(oa)
-	obj := oa{"type": "object"}
-	page := oa{"type": "object", "required": []any{"items", "has_more"}, "properties": oa{
-		"items": oa{"type": "array", "items": obj}, "has_more": oa{"type": "boolean"}, "next_cursor": oa{"type": "string"}}}
-	for _, r := range []struct {
-		method, path, id, summary string
-		keyed, paged              bool
-		errs                      []int
-	}{
-		{"get", "/v1/tasks", "tasks_list", "Every runnable task with its schemas", false, true, []int{422, 429, 500}},
-		{"get", "/v1/tasks/{name}", "task_read", "One task; 410 task_removed for removed tasks", false, false, []int{404, 410, 429, 500}},
-		{"get", "/v1/tasks/{name}/openapi.json", "task_openapi", "The task's OpenAPI document", false, false, []int{404, 410, 500}},
-		{"get", "/v1/tasks/{name}/examples", "task_examples", "The task's examples with the files they delivered", false, false, []int{404, 410, 500}},
-		{"get", "/v1/jobs", "jobs_list", "The account's jobs, newest first", true, true, []int{401, 403, 422, 429, 500}},
-		{"put", "/v1/jobs/{job_id}/cancel", "job_cancel", "Ask a job to stop; 202 with its lifecycle", true, false, []int{400, 401, 403, 404, 429, 500}},
-		{"post", "/v1/files", "file_create", "Upload bytes or register a public https URL", true, false, []int{400, 401, 403, 413, 415, 422, 429, 500}},
-		{"get", "/v1/files/{ref}", "file_read", "One file or record by handle", true, false, []int{401, 403, 404, 429, 500}},
-		{"delete", "/v1/files/{ref}", "file_delete", "Delete a file a job produced (art: handles)", true, false, []int{401, 403, 404, 422, 429, 500}},
-		{"get", "/v1/refs/{kind}", "refs_list", "The account's reference items of one kind", true, true, []int{400, 401, 403, 404, 422, 429, 500}},
-		{"get", "/v1/account/balance", "account_balance", "Balances per credit type", true, false, []int{401, 403, 429, 500}},
-		{"get", "/v1/account/limits", "account_limits", "Request-rate limits", true, false, []int{401, 403, 429, 500}},
-		{"get", "/v1/account/usage", "account_usage", "Spend per task, key and credit type", true, false, []int{401, 403, 422, 429, 500}},
-		{"get", "/v1/account/metrics", "account_metrics", "Job and call metrics", true, false, []int{400, 401, 403, 422, 429, 500}},
-		{"get", "/v1/account/requests", "account_requests", "Calls made by API keys", true, true, []int{401, 403, 422, 429, 500}},
-		{"get", "/v1/vocab", "vocab_list", "All vocabularies", false, true, []int{422, 500}},
-		{"get", "/v1/vocab/{name}", "vocab_read", "One vocabulary", false, false, []int{404, 500}},
-		{"get", "/v1/concepts", "concepts_list", "All concepts", false, true, []int{422, 500}},
-		{"get", "/v1/concepts/{name}", "concept_read", "One concept", false, false, []int{404, 500}},
-		{"get", "/v1/recipes", "recipes_list", "Multi-step walk-throughs", false, true, []int{422, 500}},
-		{"get", "/v1/errors", "errors_list", "The error catalogue, warning codes included", false, true, []int{422, 500}},
-		{"get", "/v1/pricing", "pricing_list", "Every task's prices per option", false, true, []int{422, 500}},
-		{"get", "/v1/meta", "meta_read", "Limits, webhook policy and versions", false, false, []int{500}},
-		{"get", "/.well-known/jwks.json", "jwks", "Public keys of webhook signatures", false, false, []int{500}},
-	} {
-		o := op(r.id, r.summary, r.keyed, errorResponses(r.errs...))
-		body := obj
-		if r.paged {
-			body = page
-			o["parameters"] = append(o["parameters"].([]any), oa{"$ref": "#/components/parameters/Limit"}, oa{"$ref": "#/components/parameters/Cursor"})
-		}
-		for _, p := range []string{"name", "job_id", "ref", "kind"} {
-			if strings.Contains(r.path, "{"+p+"}") {
-				o["parameters"] = append(o["parameters"].([]any), oa{"name": p, "in": "path", "required": true, "schema": oa{"type": "string"}})
-			}
-		}
-		status := map[string]string{"post": "201", "put": "202", "delete": "204"}[r.method]
-		if status == "" {
-			status = "200"
-		}
-		o["responses"].(oa)[status] = ok(r.summary+".", body)
-		if status == "204" {
-			o["responses"].(oa)[status] = oa{"description": "Deleted."}
-		}
-		if paths[r.path] == nil {
-			paths[r.path] = oa{}
-		}
-		paths[r.path].(oa)[r.method] = o
-	}
-	text := oa{"description": "Plain text.", "content": oa{"text/plain": oa{"schema": oa{"type": "string"}}}}
-	for id, p := range map[string]string{"tasks_llms": "/v1/tasks/llms.txt", "task_llms": "/v1/tasks/{name}/llms.txt"} {
-		o := op(id, "Plain-text task pages for language models", false, errorResponses(404, 410, 500))
-		o["responses"].(oa)["200"] = text
-		if strings.Contains(p, "{name}") {
-			o["parameters"] = append(o["parameters"].([]any), oa{"name": "name", "in": "path", "required": true, "schema": oa{"type": "string"}})
-		}
-		paths[p] = oa{"get": o}
-	}
-	return doc
 }

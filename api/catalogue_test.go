@@ -373,11 +373,11 @@ func TestCatalogueMeta(t *testing.T) {
 // estimate handler runs without a database.
 func estimateRouter(scopes string) *gin.Engine {
 	r := gin.New()
-	r.Use(requestID(), renderErrors())
-	v1 := r.Group("/v1", func(c *gin.Context) {
+	r.Use(requestID(), renderErrors(), func(c *gin.Context) {
 		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
 	}, authorize(servedTasks()))
-	registerCatalogue(v1, &Deps{BaseURL: testBase})
+	d := &Deps{BaseURL: testBase}
+	register(r, newHandlers(d, newLimiter(d)))
 	return r
 }
 

@@ -32,14 +32,6 @@ type fileHandlers struct {
 	now          func() time.Time
 }
 
-func registerFiles(v1 *gin.RouterGroup, d *Deps) {
-	h := &fileHandlers{db: d.DB, blob: d.Blob, filesBaseURL: d.FilesBaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now}
-	v1.POST("/files", h.create)
-	v1.GET("/files/:ref", h.get)
-	v1.DELETE("/files/:ref", h.delete)
-	v1.GET("/refs/:kind", h.refs)
-}
-
 // fileRecord is the read answer of an art: handle.
 type fileRecord struct {
 	fileView

@@ -23,7 +23,7 @@ func recordHistory(t *testing.T, jobID, name string) {
 		return
 	}
 	ctx := context.Background()
-	it := devServer.Client().GetWorkflowHistory(ctx, jobID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := temporalClient(t).GetWorkflowHistory(ctx, jobID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	hist := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()

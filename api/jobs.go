@@ -17,15 +17,6 @@ import (
 
 type jobHandlers struct{ d *Deps }
 
-func registerJobs(v1 *gin.RouterGroup, d *Deps) {
-	h := &jobHandlers{d: d}
-	v1.POST("/tasks/:name", h.submit)
-	v1.GET("/jobs", h.list)
-	v1.GET("/jobs/:id", h.get)
-	v1.GET("/jobs/:id/result", h.result)
-	v1.PUT("/jobs/:id/cancel", h.cancel)
-}
-
 // progressView is the job's progress object.
 type progressView struct {
 	Done  int    `json:"done"`
@@ -65,7 +56,7 @@ func (h *jobHandlers) view(j *models.Job) jobView {
 func (h *jobHandlers) handleView(j *models.Job) jobView { return h.view(j) }
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
-	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("id"))
+	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("job_id"))
 	if errors.Is(err, models.ErrNotFound) {
 		fail(c, apierr.New(apierr.JobNotFound, ""))
 		return nil, false

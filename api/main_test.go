@@ -1,26 +1,38 @@
 package api_test
 
 import (
-	"fmt"
 	"os"
+	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
-// devServer is the one real Temporal of this test package.
-var devServer *testsuite.DevServer
+// The one real Temporal of this test package, started by the first test
+// that needs it: tests of the router alone run without it.
+var (
+	devOnce   sync.Once
+	devServer *testsuite.DevServer
+	devErr    error
+)
+
+// temporalClient is the client of the package's Temporal dev server,
+// starting it on first use; a server that does not start fails the test.
+func temporalClient(t testing.TB) client.Client {
+	t.Helper()
+	devOnce.Do(func() { devServer, devErr = testenv.StartTemporal() })
+	require.NoError(t, devErr, "Temporal dev server")
+	return devServer.Client()
+}
 
 func TestMain(m *testing.M) {
-	srv, err := testenv.StartTemporal()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: Temporal dev server:", err)
-		os.Exit(1)
-	}
-	devServer = srv
 	code := m.Run()
-	_ = srv.Stop()
+	if devServer != nil {
+		_ = devServer.Stop()
+	}
 	os.Exit(code)
 }

@@ -18,7 +18,7 @@ func TestRequestIDOnEveryResponseLogLineAndErrorObject(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Log = zap.New(core) })
 	e.r.GET("/v1/panic", func(c *gin.Context) { panic("boom") })
-	scopeIndex["GET "+shape("/v1/panic")] = RouteScope{"GET", "/v1/panic", AccessPublic, ""}
+	scopeIndex["GET "+shape("/v1/panic")] = route{method: "GET", path: "/v1/panic", access: AccessPublic}
 	t.Cleanup(func() { delete(scopeIndex, "GET "+shape("/v1/panic")) })
 
 	tests := []struct {

@@ -60,5 +60,5 @@ func TestRequestLogRecordsKeyedCallsInTheBackground(t *testing.T) {
 	require.Equal(t, CurrentVersion, rows[0].ServiceVersion)
 	require.Equal(t, 404, rows[1].Status)
 	require.Equal(t, "job_not_found", rows[1].ErrorCode)
-	require.Equal(t, "/v1/jobs/{id}", rows[1].Route)
+	require.Equal(t, "/v1/jobs/{job_id}", rows[1].Route)
 }

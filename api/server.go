@@ -3,7 +3,6 @@
 package api
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -80,7 +79,7 @@ func (d *Deps) taskCatalogue() *catalog.Catalogue {
 	return d.Catalogue
 }
 
-// NewRouter builds the Gin engine with every route of the service.
+// NewRouter builds the Gin engine with every route of the route table.
 func NewRouter(d Deps) *gin.Engine {
 	d.Catalogue = d.taskCatalogue()
 	if d.FilesBaseURL == "" {
@@ -121,32 +120,14 @@ func NewRouter(d Deps) *gin.Engine {
 	auth := &authenticator{db: d.DB, now: d.now, limits: limits}
 	// In order: refuse a key in the URL before anything else runs, then the
 	// size of the headers, the transport, what the headers hold and the body
-	// size, then who is calling, the rate limit, the contract version, the
-	// route's Scopes row and the media type. A refused key (in the URL or in
-	// a header) counts against the calling address.
+	// size, then who is calling, the rate limit, the contract version, what
+	// the route's row of the route table needs and the media type. A refused
+	// key (in the URL or in a header) counts against the calling address.
 	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(), requireTLS(d.Production, proxies),
 		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks()), requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 
-	h := &health{db: d.DB, temporal: d.Temporal}
-	r.GET("/healthz", h.live)
-	r.GET("/readyz", h.ready)
-	if d.Metrics != nil {
-		r.GET("/metrics", gin.WrapH(d.Metrics.handler))
-	}
-
-	v1 := r.Group("/v1")
-	registerAccount(v1, &d, limits)
-	registerJobs(v1, &d)
-	registerFiles(v1, &d)
-	registerCatalogue(v1, &d)
-	r.GET("/files/:blob", blobDownload(&d))
-	if d.Signer != nil {
-		r.GET("/.well-known/jwks.json", func(c *gin.Context) {
-			c.Header("Cache-Control", "public, max-age=3600")
-			c.JSON(http.StatusOK, d.Signer.JWKS())
-		})
-	}
+	register(r, newHandlers(&d, limits))
 	return r
 }

@@ -88,7 +88,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.filesBaseURL == "" {
 		o.filesBaseURL = s.srv.URL
 	}
-	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: devServer.Client(), Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
+	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: temporalClient(t), Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
 		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
 		Catalogue: servedCatalogue(o.registry)})
 	s.acts.FilesBaseURL = o.filesBaseURL
@@ -110,7 +110,7 @@ func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {
-	w := worker.New(devServer.Client(), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps})
+	w := worker.New(temporalClient(s.t), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps})
 	require.NoError(s.t, w.Start())
 	s.t.Cleanup(w.Stop)
 	s.worker = w

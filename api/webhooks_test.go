@@ -222,7 +222,7 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 	replay := models.WebhookDelivery{ID: models.NewID("whd_"), EventID: row.EventID, UserID: row.UserID, EndpointID: ep.ID, URL: row.URL,
 		Event: row.Event, JobID: row.JobID, Body: row.Body}
 	require.NoError(t, models.CreateDelivery(ctx, s.db, &replay))
-	run, err := devServer.Client().ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: replay.ID, TaskQueue: s.queue},
+	run, err := temporalClient(t).ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: replay.ID, TaskQueue: s.queue},
 		workflows.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: replay.ID, Event: replay.Event})
 	require.NoError(t, err)
 	var res contract.WebhookDeliveryResult

@@ -1,0 +1,177 @@
+package api
+
+import (
+	"encoding/json"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	catalog "github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// components are the Go types the documents name, by component name; every
+// other type is written in place.
+var components = []struct {
+	name string
+	t    reflect.Type
+}{
+	{"ErrorObject", reflect.TypeFor[apierr.Error]()},
+	{"Job", reflect.TypeFor[jobView]()},
+	{"Progress", reflect.TypeFor[progressView]()},
+	{"JobResult", reflect.TypeFor[resultView]()},
+	{"ResultFile", reflect.TypeFor[fileView]()},
+	{"Summary", reflect.TypeFor[contract.Summary]()},
+	{"Warning", reflect.TypeFor[contract.Warning]()},
+	{"Estimate", reflect.TypeFor[estimateView]()},
+	{"Task", reflect.TypeFor[catalog.TaskView]()},
+	{"TaskDocs", reflect.TypeFor[tasks.Docs]()},
+	{"Example", reflect.TypeFor[exampleView]()},
+	{"ExampleFile", reflect.TypeFor[exampleFileView]()},
+	{"Vocabulary", reflect.TypeFor[tasks.Vocabulary]()},
+	{"Concept", reflect.TypeFor[tasks.Concept]()},
+	{"Recipe", reflect.TypeFor[tasks.Recipe]()},
+	{"ErrorEntry", reflect.TypeFor[errorView]()},
+	{"PriceEntry", reflect.TypeFor[catalog.PriceEntry]()},
+	{"Meta", reflect.TypeFor[metaView]()},
+	{"RouteScope", reflect.TypeFor[RouteScope]()},
+	{"FileRecord", reflect.TypeFor[uploadRecord]()},
+	{"ArtRecord", reflect.TypeFor[fileRecord]()},
+	{"RefItem", reflect.TypeFor[refItem]()},
+	{"Balance", reflect.TypeFor[models.Balance]()},
+	{"RateLimit", reflect.TypeFor[rateLimitRow]()},
+	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
+	{"RequestLogEntry", reflect.TypeFor[requestView]()},
+	{"JWKS", reflect.TypeFor[signer.JWKS]()},
+}
+
+// componentNames finds a type's component name.
+var componentNames = sync.OnceValue(func() map[reflect.Type]string {
+	m := make(map[reflect.Type]string, len(components))
+	for _, c := range components {
+		m[c.t] = c.name
+	}
+	return m
+})
+
+// typeSchemas are the schemas of types whose JSON reflection cannot read.
+var typeSchemas = sync.OnceValue(func() map[reflect.Type]oa {
+	codes := make([]apierr.Code, 0, len(apierr.Entries()))
+	for _, e := range apierr.Entries() {
+		codes = append(codes, e.Code)
+	}
+	types := make([]apierr.Type, len(apierr.Types))
+	for i, t := range apierr.Types {
+		types[i] = t.Type
+	}
+	return map[reflect.Type]oa{
+		reflect.TypeFor[time.Time]():       dateTime(),
+		reflect.TypeFor[json.RawMessage](): {},
+		reflect.TypeFor[apierr.Code]():     describe(enum(codes), "A code of the error catalogue (GET /v1/errors)."),
+		reflect.TypeFor[apierr.Type]():     describe(enum(types), "Vocabulary error_type."),
+	}
+})
+
+// lifecycle and outcome are a job's lifecycle and its outcome, null until
+// the job ends.
+func lifecycle() oa { return describe(enum(contract.Lifecycles), "Vocabulary job_lifecycle.") }
+func outcome() oa {
+	return nullable(describe(enum(contract.Outcomes), "Vocabulary job_outcome; null until the job ends."))
+}
+
+// vocab is a string schema taking the values of a served vocabulary.
+func vocab(name string) oa {
+	return describe(enum(catalog.Default().VocabValues(name)), "Vocabulary "+name+".")
+}
+
+// fieldSchemas override the schema of one field (by its JSON name) of a
+// struct type: enums the Go type does not name, raw JSON, slices that may be
+// null.
+var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
+	creditType := oa{"credit_type": vocab("credit_type")}
+	var warnings []string
+	for _, e := range apierr.Entries() {
+		if e.Type == apierr.TypeWarning {
+			warnings = append(warnings, string(e.Code))
+		}
+	}
+	var pers []string
+	for _, r := range (&limiter{}).rows() {
+		pers = append(pers, r.Per)
+	}
+	accesses := []Access{AccessPublic, AccessKey, AccessSession}
+	schemaDoc := freeObject("A JSON Schema, draft 2020-12.")
+	return map[reflect.Type]oa{
+		reflect.TypeFor[jobView](): {
+			"lifecycle": lifecycle(),
+			"outcome":   outcome(),
+			"error":     nullable(ref("ErrorObject")),
+		},
+		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
+		reflect.TypeFor[fileView]():     {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
+		reflect.TypeFor[resultView]():   {"summary": ref("Summary")},
+		reflect.TypeFor[contract.Warning](): {
+			"code": describe(enum(warnings), "A catalogued code of type warning; show an unknown one by its message."),
+		},
+		reflect.TypeFor[estimateView]():       creditType,
+		reflect.TypeFor[catalog.PriceEntry](): creditType,
+		reflect.TypeFor[models.Balance]():     creditType,
+		reflect.TypeFor[models.UsageRow]():    creditType,
+		reflect.TypeFor[catalog.TaskView](): {
+			"category":     nullable(vocab("task_category")),
+			"inputSchema":  schemaDoc,
+			"outputSchema": nullable(schemaDoc),
+		},
+		reflect.TypeFor[tasks.SpecRow]():    {"key": enum(tasks.SpecKeys)},
+		reflect.TypeFor[tasks.RecipeStep](): {"body": freeObject("The request body; valid input of task when task is named.")},
+		reflect.TypeFor[exampleRequest]():   {"body": freeObject("The task input the example sends.")},
+		reflect.TypeFor[exampleFileView]():  {"data": nullable(freeObject("The file's data, valid against the task's outputSchema."))},
+		reflect.TypeFor[rateLimitRow]():     {"per": enum(pers)},
+		reflect.TypeFor[RouteScope](): {
+			"auth":  enum(accesses),
+			"scope": enum(models.AllScopes),
+		},
+	}
+})
+
+// nullSlices name the slice fields (by JSON name) that may be written as
+// null: nil slices the handlers do not replace with empty ones.
+var nullSlices = map[reflect.Type][]string{
+	reflect.TypeFor[tasks.Docs]():       {"compares", "related"},
+	reflect.TypeFor[tasks.Vocabulary](): {"groups", "used_in"},
+}
+
+// metaView is the body of GET /v1/meta: the service's limits and policies
+// and what every route needs from its caller.
+type metaView struct {
+	contract.Meta
+	Scopes []RouteScope `json:"scopes"`
+}
+
+// componentSchemas are the component schemas of a document: every named
+// type, the error envelope and the metrics row.
+func componentSchemas() oa {
+	out := oa{
+		"Error":      object(oa{"error": ref("ErrorObject")}, "error"),
+		"MetricsRow": metricsRowSchema(),
+	}
+	for _, c := range components {
+		out[c.name] = readSchema(c.t)
+	}
+	return out
+}
+
+// metricsRowSchema is one row of GET /v1/account/metrics: the group's
+// field (named by group_by) and the figures of models.MetricsRow.
+func metricsRowSchema() oa {
+	s := readSchema(reflect.TypeFor[models.MetricsRow]())
+	props := s["properties"].(oa)
+	for _, field := range groupFields {
+		props[field] = describe(nullable(str()), "The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or error code.")
+	}
+	return s
+}

@@ -1,0 +1,152 @@
+package api
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Access says what a route needs from the caller.
+type Access string
+
+// The kinds of access a route can need.
+const (
+	// AccessPublic needs no key; a key that is sent is still checked.
+	AccessPublic Access = "none"
+	// AccessKey needs a key holding the route's scope, on a plan with API
+	// access.
+	AccessKey Access = "key"
+	// AccessSession needs a signed-in panel session: every key is refused
+	// with session_required.
+	AccessSession Access = "session"
+)
+
+// RouteScope is what one route needs, as GET /v1/meta lists it under
+// "scopes".
+type RouteScope struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Access Access `json:"auth"`
+	Scope  string `json:"scope,omitempty"`
+}
+
+// route is one row of the route table: the method and path (parameters
+// written {name}), what the caller needs, the handler and the OpenAPI
+// operation.
+type route struct {
+	method, path string
+	access       Access
+	scope        string
+	// handle picks the route's handler; nil leaves the route out of a
+	// router whose Deps lack what it serves (metrics, the signer).
+	handle func(h *handlers) gin.HandlerFunc
+	op     operation
+}
+
+// handlers are the resource handlers of one router.
+type handlers struct {
+	d         *Deps
+	limits    *limiter
+	health    *health
+	account   *accountHandlers
+	jobs      *jobHandlers
+	files     *fileHandlers
+	catalogue *catalogueHandlers
+}
+
+func newHandlers(d *Deps, l *limiter) *handlers {
+	return &handlers{d: d, limits: l,
+		health:    &health{db: d.DB, temporal: d.Temporal},
+		account:   &accountHandlers{db: d.DB, now: d.now},
+		jobs:      &jobHandlers{d: d},
+		files:     &fileHandlers{db: d.DB, blob: d.Blob, filesBaseURL: d.FilesBaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now},
+		catalogue: &catalogueHandlers{d: d},
+	}
+}
+
+// routes is the one table of the service's routes. It drives the router
+// (register), what each route needs from its caller (authorize, and the
+// "scopes" of GET /v1/meta) and the OpenAPI documents. It is built in init
+// because handlers in it (meta, the documents) read it.
+var routes []route
+
+// scopeIndex finds a route by method and shape (parameter names blanked).
+var scopeIndex map[string]route
+
+func init() {
+	routes = slices.Concat(opsRoutes(), catalogueRoutes(), taskRoutes(), fileRoutes(), jobRoutes(), accountRoutes(), panelRoutes())
+	scopeIndex = make(map[string]route, len(routes))
+	for _, rt := range routes {
+		scopeIndex[rt.method+" "+shape(rt.path)] = rt
+	}
+}
+
+// register adds every route of the table to r.
+func register(r *gin.Engine, h *handlers) {
+	for _, rt := range routes {
+		if fn := rt.handle(h); fn != nil {
+			r.Handle(rt.method, ginPath(rt.path), fn)
+		}
+	}
+}
+
+// scopeRows are the routes as GET /v1/meta lists them.
+func scopeRows() []RouteScope {
+	out := make([]RouteScope, len(routes))
+	for i, rt := range routes {
+		out[i] = RouteScope{Method: rt.method, Path: rt.path, Access: rt.access, Scope: rt.scope}
+	}
+	return out
+}
+
+// scopeOf is the table row of a matched route (method and Gin full path).
+func scopeOf(method, fullPath string) (route, bool) {
+	rt, ok := scopeIndex[method+" "+shape(fullPath)]
+	return rt, ok
+}
+
+// routePattern writes a Gin route (":id", "*path") the way the table does
+// ("{id}").
+func routePattern(ginPath string) string {
+	parts := strings.Split(ginPath, "/")
+	for i, p := range parts {
+		if p != "" && (p[0] == ':' || p[0] == '*') {
+			parts[i] = "{" + p[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// ginPath writes a table path ("{id}") the way Gin routes it (":id").
+func ginPath(pattern string) string {
+	parts := strings.Split(pattern, "/")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			parts[i] = ":" + p[1:len(p)-1]
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// pathParams are the parameter names of a table path, in order.
+func pathParams(pattern string) []string {
+	var out []string
+	for _, p := range strings.Split(pattern, "/") {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			out = append(out, p[1:len(p)-1])
+		}
+	}
+	return out
+}
+
+// shape blanks the parameter names of a table or Gin path.
+func shape(path string) string {
+	parts := strings.Split(routePattern(path), "/")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "{") {
+			parts[i] = "{}"
+		}
+	}
+	return strings.Join(parts, "/")
+}

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// account adapts an account handler method to the route table.
+func account(f func(*accountHandlers, *gin.Context)) func(*handlers) gin.HandlerFunc {
+	return func(h *handlers) gin.HandlerFunc { return func(c *gin.Context) { f(h.account, c) } }
+}
+
+// accountRoutes are the account reads (scope account:read).
+func accountRoutes() []route {
+	window := []oa{
+		query("start", "Inclusive ISO-8601 date-time; no zone means UTC; default 30 days before end.", str()),
+		query("end", "Exclusive ISO-8601 date-time; no zone means UTC; default now.", str()),
+	}
+	groups := slices.Sorted(maps.Keys(groupFields))
+	read := func(path, id, summary string, handle func(*handlers) gin.HandlerFunc, params []oa, body oa, errs ...int) route {
+		return route{method: http.MethodGet, path: path, access: AccessKey, scope: models.ScopeAccountRead, handle: handle,
+			op: operation{id: id, summary: summary, params: params, answers: []response{jsonAnswer(http.StatusOK, summary+".", body)}, errors: errs}}
+	}
+	return tagged("account",
+		read("/v1/account/balance", "account_balance", "Balances per credit type, the whole account's", account((*accountHandlers).balance), nil,
+			object(oa{"balances": arrayOf(ref("Balance")), "as_of": dateTime()}, "balances", "as_of")),
+		read("/v1/account/limits", "account_limits", "Request-rate limits",
+			func(h *handlers) gin.HandlerFunc { return h.limits.limits(h.d.now) }, nil,
+			object(oa{"rate_limits": arrayOf(ref("RateLimit")), "as_of": dateTime()}, "rate_limits", "as_of")),
+		read("/v1/account/usage", "account_usage", "Spend in [start, end) per task, key and credit type", account((*accountHandlers).usage), window,
+			object(oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "items": arrayOf(ref("UsageRow"))}, "as_of", "start", "end", "items"),
+			http.StatusUnprocessableEntity),
+		read("/v1/account/requests", "account_requests", "Calls made by the account's keys, newest first", account((*accountHandlers).requests),
+			append(append(pageParams(20, 100), query("api_key_id", "Only the calls of this key (key_…).", str())), window...),
+			page(ref("RequestLogEntry")), http.StatusUnprocessableEntity),
+		read("/v1/account/metrics", "account_metrics", "Jobs and calls per day, task, key or error code", account((*accountHandlers).metrics),
+			append([]oa{query("group_by", "What one row covers; default day.", enum(groups))}, window...),
+			object(oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "group_by": enum(groups), "items": arrayOf(ref("MetricsRow"))},
+				"as_of", "start", "end", "group_by", "items"),
+			http.StatusUnprocessableEntity),
+	)
+}
+
+// panelRoutes are the account panel's: a signed-in session manages keys
+// and webhooks, and every API key is refused with session_required.
+func panelRoutes() []route {
+	row := func(method, path, id, summary string) route {
+		return route{method: method, path: path, access: AccessSession, handle: func(*handlers) gin.HandlerFunc { return sessionOnly },
+			op: operation{id: id, summary: summary + " (account panel only)",
+				description: "Needs a signed-in panel session; every API key is refused with 403 session_required."}}
+	}
+	return tagged("panel",
+		row(http.MethodGet, "/v1/account/keys", "keys_list", "List the account's API keys"),
+		row(http.MethodPost, "/v1/account/keys", "key_create", "Create an API key"),
+		row(http.MethodPost, "/v1/account/keys/{key_id}/roll", "key_roll", "Roll an API key, keeping the old one for a grace period"),
+		row(http.MethodDelete, "/v1/account/keys/{key_id}", "key_revoke", "Revoke an API key"),
+		row(http.MethodGet, "/v1/account/webhooks", "webhooks_list", "List the account's webhook endpoints"),
+		row(http.MethodPost, "/v1/account/webhooks", "webhook_create", "Register a webhook endpoint"),
+	)
+}
+
+// sessionOnly stands for a panel route: authorize refuses every request to
+// it before this runs, as the service has no panel sessions of its own
+// (the admin commands stand in for the panel).
+func sessionOnly(c *gin.Context) { fail(c, apierr.New(apierr.SessionRequired, "")) }

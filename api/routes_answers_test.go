@@ -1,0 +1,336 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	catalog "github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+func init() {
+	// Stored and example files answer in their own media types.
+	for _, media := range []string{"image/png", "image/svg+xml", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf"} {
+		openapi3filter.RegisterBodyDecoder(media, openapi3filter.FileBodyDecoder)
+	}
+}
+
+// probe is one call of a route and the status it must answer.
+type probe struct {
+	row     string // the table row, "METHOD /path/{param}"
+	path    string // the request path and query
+	body    string
+	headers []string
+	status  int
+	// doc is the documented path when it is a task's own, not the row's.
+	doc string
+}
+
+// CheckAnswer validates an answer against the document's operation at
+// method and docPath: its status is documented, and its content type,
+// headers and body match what is documented for it. A 2xx answer's request
+// must match the documented parameters and body too.
+func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *http.Request, body []byte, code int, head http.Header, resBody []byte) {
+	t.Helper()
+	item := doc.Paths.Value(docPath)
+	require.NotNil(t, item, "%s is documented", docPath)
+	op := item.GetOperation(method)
+	require.NotNil(t, op, "%s %s is documented", method, docPath)
+	params := map[string]string{}
+	segs := strings.Split(req.URL.Path, "/")
+	for i, p := range strings.Split(docPath, "/") {
+		if strings.HasPrefix(p, "{") && i < len(segs) {
+			params[p[1:len(p)-1]] = segs[i]
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params,
+		Route:   &routers.Route{Spec: doc, Path: docPath, PathItem: item, Method: method, Operation: op},
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+	ctx := context.Background()
+	if code < 300 {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		require.NoError(t, openapi3filter.ValidateRequest(ctx, in), "%s %s: the request is as documented", method, req.URL)
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: code, Header: head,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	out.SetBodyBytes(resBody)
+	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
+}
+
+// routesEnv is a unit router (no Temporal) with one account holding credits,
+// files, and jobs in every state.
+type routesEnv struct {
+	*fileEnv
+	doc                           *openapi3.T
+	queued, running, done, failed string
+	art, upload                   string
+}
+
+func newRoutesEnv(t *testing.T) *routesEnv {
+	e := &routesEnv{doc: servedDoc(t, "/v1/openapi.json", true)}
+	_, key, err := ed25519.GenerateKey(nil)
+	require.NoError(t, err)
+	e.fileEnv = newFileEnv(t, testenv.Postgres, func(d *Deps) {
+		d.Metrics, d.Signer = NewHTTPMetrics(prometheus.NewRegistry()), signer.New(key)
+		d.BaseURL = "https://api.example.test"
+	})
+	ctx, now := context.Background(), time.Now().UTC()
+	_, err = models.Grant(ctx, e.db, e.user.ID, models.CreditService, 500, new(now.Add(24*time.Hour)), "test")
+	require.NoError(t, err)
+	_, err = models.Grant(ctx, e.db, e.user.ID, models.CreditService, 100, nil, "test")
+	require.NoError(t, err)
+
+	row := func(lifecycle string, outcome *string) *models.Job {
+		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}", Lifecycle: lifecycle,
+			Outcome: outcome, CreditType: models.CreditService, HeldCredits: 20, CreatedAt: now.Add(-time.Minute)}
+		if lifecycle != contract.LifecycleQueued {
+			j.StartedAt, j.ProgressTotal, j.ProgressDone, j.Phase = new(now.Add(-50*time.Second)), new(2), 1, "rendering"
+		}
+		if outcome != nil {
+			j.EndedAt, j.SettledAt, j.ProgressDone, j.ChargedCredits = new(now), new(now), 2, 20
+		}
+		return j
+	}
+	succeeded, failed := contract.OutcomeSucceeded, contract.OutcomeFailed
+	jobs := []*models.Job{row(contract.LifecycleQueued, nil), row(contract.LifecycleRunning, nil),
+		row(contract.LifecycleTerminal, &succeeded), row(contract.LifecycleTerminal, &failed)}
+	summary, _ := json.Marshal(contract.Summary{Requested: 3, Delivered: 2, Warnings: []contract.Warning{
+		{Code: string(apierr.OutputNotProduced), Message: "One tile was not produced."}}})
+	jobs[2].Summary = new(string(summary))
+	fault, _ := json.Marshal(apierr.New(apierr.ProcessingFailed, "").WithJob(jobs[3].ID))
+	jobs[3].Error = new(string(fault))
+	for _, j := range jobs {
+		require.NoError(t, e.db.Create(j).Error)
+	}
+	e.queued, e.running, e.done, e.failed = jobs[0].ID, jobs[1].ID, jobs[2].ID, jobs[3].ID
+	e.art = e.addOutputs(e.user.ID, e.done, 2, now)[0]
+	up := e.fileEnv.upload(e.key, part{"file", "a.png", string(pngBytes(t))})
+	require.Equal(t, http.StatusCreated, up.code, "%s", up.body)
+	e.upload = up.obj(t)["file"].(string)
+	return e
+}
+
+// check makes the call and validates its answer against the document.
+func (e *routesEnv) check(t *testing.T, p probe) answer {
+	t.Helper()
+	method, rowPath, _ := strings.Cut(p.row, " ")
+	res := serve(e.r, request(method, p.path, strings.NewReader(p.body), p.headers...))
+	require.Equal(t, p.status, res.code, "%s %s: %s", method, p.path, res.body)
+	docPath := p.doc
+	if docPath == "" {
+		docPath = rowPath
+	}
+	CheckAnswer(t, e.doc, method, docPath, request(method, p.path, nil, p.headers...), []byte(p.body), res.code, res.head, res.body)
+	return res
+}
+
+// needsTemporal are the table rows whose success answers need a Temporal
+// server; the stack tests check those (TestStackAnswersAsDocumented).
+var needsTemporal = map[string]bool{"POST /v1/tasks/{name}": true, "PUT /v1/jobs/{job_id}/cancel": true, "GET /readyz": true}
+
+func TestRoutesAnswerAsDocumented(t *testing.T) {
+	e := newRoutesEnv(t)
+	key := keyed(e.key)
+	asJSON := with(key, "Content-Type", "application/json")
+	multipart, ct := multipartBody(t, part{"file", "b.png", string(pngBytes(t))}, part{"external_id", "", "SKU-1"})
+	upload := e.fileEnv.upload(e.key, part{"file", "c.png", string(pngBytes(t))}).obj(t)
+	blob := strings.TrimPrefix(upload["url"].(string), "https://api.example.test")
+	readOnly, _ := e.newKey(e.user.ID, []string{models.ScopeFilesRead}, nil)
+
+	probes := []probe{
+		{row: "GET /healthz", path: "/healthz", status: 200},
+		{row: "GET /readyz", path: "/readyz", status: 503},
+		{row: "GET /metrics", path: "/metrics", status: 200},
+		{row: "GET /files/{blob}", path: blob, status: 200},
+		{row: "GET /files/{blob}", path: "/files/nothing.png", status: 404},
+		{row: "GET /.well-known/jwks.json", path: "/.well-known/jwks.json", status: 200},
+
+		{row: "GET /v1/tasks", path: "/v1/tasks", status: 200},
+		{row: "GET /v1/tasks", path: "/v1/tasks?limit=1", status: 200},
+		{row: "GET /v1/tasks", path: "/v1/tasks?limit=0", status: 422},
+		{row: "GET /v1/tasks/llms.txt", path: "/v1/tasks/llms.txt", status: 200},
+		{row: "GET /v1/tasks/{name}", path: "/v1/tasks/pattern.legacy", status: 410},
+		{row: "GET /v1/tasks/{name}", path: "/v1/tasks/no.such", status: 404},
+		{row: "GET /v1/tasks/{name}/openapi.json", path: "/v1/tasks/pattern.legacy/openapi.json", status: 410},
+		{row: "GET /v1/tasks/{name}/examples/{example}/files/{index}", path: "/v1/tasks/pattern.generate/examples/none/files/0", status: 404},
+		{row: "GET /v1/tasks/{name}/examples/{example}/sent/{index}", path: "/v1/tasks/pattern.generate/examples/none/sent/0", status: 404},
+		{row: "GET /v1/openapi.json", path: "/v1/openapi.json", status: 200},
+		{row: "GET /v1/vocab", path: "/v1/vocab", status: 200},
+		{row: "GET /v1/vocab/{name}", path: "/v1/vocab/nothing", status: 404},
+		{row: "GET /v1/concepts", path: "/v1/concepts", status: 200},
+		{row: "GET /v1/concepts/{name}", path: "/v1/concepts/nothing", status: 404},
+		{row: "GET /v1/recipes", path: "/v1/recipes", status: 200},
+		{row: "GET /v1/errors", path: "/v1/errors?limit=100", status: 200},
+		{row: "GET /v1/errors", path: "/v1/errors?limit=2", status: 200},
+		{row: "GET /v1/pricing", path: "/v1/pricing", status: 200},
+		{row: "GET /v1/meta", path: "/v1/meta", status: 200},
+
+		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.generate", body: `{"colors":"red"}`, headers: asJSON, status: 422},
+		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/no.such", body: `{}`, headers: asJSON, status: 404},
+		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.legacy", body: `{}`, headers: asJSON, status: 410},
+		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.generate", body: `{}`, headers: []string{"Content-Type", "application/json"}, status: 401},
+		{row: "POST /v1/tasks/{name}/estimate", path: "/v1/tasks/pattern.generate/estimate", body: `{}`, headers: with(key, "Content-Type", "text/plain"), status: 415},
+
+		{row: "POST /v1/files", path: "/v1/files", body: multipart.String(), headers: with(key, "Content-Type", ct), status: 201},
+		{row: "POST /v1/files", path: "/v1/files", body: `{"url":"https://1.1.1.1/shoe.png","external_id":"SKU-2"}`, headers: asJSON, status: 201},
+		{row: "POST /v1/files", path: "/v1/files", body: `{"url":"http://1.1.1.1/shoe.png"}`, headers: asJSON, status: 422},
+		{row: "POST /v1/files", path: "/v1/files", body: `{}`, headers: with(keyed(readOnly), "Content-Type", "application/json"), status: 403},
+		{row: "GET /v1/files/{ref}", path: "/v1/files/" + e.upload, headers: key, status: 200},
+		{row: "GET /v1/files/{ref}", path: "/v1/files/art:" + e.art, headers: key, status: 200},
+		{row: "GET /v1/files/{ref}", path: "/v1/files/file:nope", headers: key, status: 404},
+		{row: "DELETE /v1/files/{ref}", path: "/v1/files/" + e.upload, headers: key, status: 422},
+		{row: "DELETE /v1/files/{ref}", path: "/v1/files/art:" + e.art, headers: key, status: 200},
+		{row: "DELETE /v1/files/{ref}", path: "/v1/files/art:" + e.art, headers: key, status: 404},
+		{row: "GET /v1/refs/{kind}", path: "/v1/refs/art", headers: key, status: 200},
+		{row: "GET /v1/refs/{kind}", path: "/v1/refs/file?limit=1&q=SKU", headers: key, status: 200},
+		{row: "GET /v1/refs/{kind}", path: "/v1/refs/model", headers: key, status: 200},
+		{row: "GET /v1/refs/{kind}", path: "/v1/refs/art?q=x", headers: key, status: 422},
+		{row: "GET /v1/refs/{kind}", path: "/v1/refs/nothing", headers: key, status: 404},
+
+		{row: "GET /v1/jobs", path: "/v1/jobs", headers: key, status: 200},
+		{row: "GET /v1/jobs", path: "/v1/jobs?limit=2&api_key_id=" + e.keyID, headers: key, status: 200},
+		{row: "GET /v1/jobs", path: "/v1/jobs?cursor=zz", headers: key, status: 422},
+		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/" + e.queued, headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/" + e.running, headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/" + e.done, headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/" + e.failed, headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/j_nothing", headers: key, status: 404},
+		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.done + "/result", headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.done + "/result?limit=1", headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.queued + "/result", headers: key, status: 409},
+		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.failed + "/result", headers: key, status: 409},
+		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/" + e.done + "/cancel", headers: key, status: 400},
+		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/j_nothing/cancel", headers: key, status: 404},
+
+		{row: "GET /v1/account/balance", path: "/v1/account/balance", headers: key, status: 200},
+		{row: "GET /v1/account/balance", path: "/v1/account/balance", status: 401},
+		{row: "GET /v1/account/limits", path: "/v1/account/limits", headers: key, status: 200},
+		{row: "GET /v1/account/usage", path: "/v1/account/usage", headers: key, status: 200},
+		{row: "GET /v1/account/usage", path: "/v1/account/usage?start=yesterday", headers: key, status: 422},
+		{row: "GET /v1/account/requests", path: "/v1/account/requests", headers: key, status: 200},
+		{row: "GET /v1/account/requests", path: "/v1/account/requests?limit=1&api_key_id=" + e.keyID, headers: key, status: 200},
+		{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=bad", headers: key, status: 422},
+	}
+	for _, g := range []string{"day", "task", "key", "error"} {
+		probes = append(probes, probe{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=" + g, headers: key, status: 200})
+	}
+	for _, v := range catalog.Default().Vocabularies() {
+		probes = append(probes, probe{row: "GET /v1/vocab/{name}", path: "/v1/vocab/" + v.Name, status: 200})
+	}
+	for _, c := range catalog.Default().Concepts() {
+		probes = append(probes, probe{row: "GET /v1/concepts/{name}", path: "/v1/concepts/" + c.Name, status: 200})
+	}
+	for _, rt := range routes {
+		if rt.access == AccessSession {
+			probes = append(probes, probe{row: rt.method + " " + rt.path, path: strings.ReplaceAll(rt.path, "{key_id}", e.keyID), headers: key, status: 403})
+		}
+	}
+	probes = append(probes, taskProbes(key)...)
+
+	answered := map[string]bool{}
+	for _, p := range probes {
+		t.Run(p.row+" "+p.path, func(t *testing.T) {
+			e.check(t, p)
+			if p.status < 300 {
+				answered[p.row] = true
+			}
+		})
+	}
+	for _, rt := range routes {
+		row := rt.method + " " + rt.path
+		if rt.access != AccessSession && !needsTemporal[row] {
+			require.True(t, answered[row], "%s is called with a success answer", row)
+		}
+	}
+}
+
+// taskProbes read, estimate and fetch the examples of every runnable task,
+// under the generic row and the task's own path.
+func taskProbes(key []string) []probe {
+	var out []probe
+	for _, d := range servedTasks().Runnable() {
+		base := "/v1/tasks/" + d.Name
+		out = append(out,
+			probe{row: "GET /v1/tasks/{name}", path: base, status: 200},
+			probe{row: "GET /v1/tasks/{name}", path: base, status: 200, doc: base},
+			probe{row: "GET /v1/tasks/{name}/openapi.json", path: base + "/openapi.json", status: 200},
+			probe{row: "GET /v1/tasks/{name}/llms.txt", path: base + "/llms.txt", status: 200},
+			probe{row: "GET /v1/tasks/{name}/examples", path: base + "/examples", status: 200})
+		for i, ex := range d.Examples {
+			outs, _ := d.ExampleOutputs(context.Background(), i)
+			for j := range outs {
+				out = append(out, probe{row: "GET /v1/tasks/{name}/examples/{example}/files/{index}", path: base + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j), status: 200})
+			}
+			for j := range ex.Files {
+				out = append(out, probe{row: "GET /v1/tasks/{name}/examples/{example}/sent/{index}", path: base + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j), status: 200})
+			}
+			body := string(ex.Input)
+			headers := with(key, "Content-Type", "application/json")
+			out = append(out,
+				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: 200},
+				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: 200, doc: base + "/estimate"})
+		}
+		out = append(out, probe{row: "POST /v1/tasks/{name}", path: base, body: `{"no_such_field":1}`,
+			headers: with(key, "Content-Type", "application/json"), status: 422, doc: base})
+	}
+	return out
+}
+
+// TestCommonErrorsAnswerAsDocumented calls routes with what the middleware
+// refuses: a key in the URL, headers too large, the rate limit, a database
+// that is down.
+func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
+	doc := servedDoc(t, "/v1/openapi.json", true)
+	open := newEnv(t, testenv.Postgres)
+	limited := newEnv(t, testenv.Postgres, func(d *Deps) { d.RateLimit = 1 })
+	down := newEnv(t, testenv.Postgres)
+	sqlDB, err := down.db.DB()
+	require.NoError(t, err)
+	tests := []struct {
+		name, row, path string
+		e               *env
+		headers         []string
+		status          int
+	}{
+		{"key in the URL", "GET /v1/meta", "/v1/meta?k=" + url.QueryEscape(models.KeyPrefix+"abc"), open, nil, 400},
+		{"unknown version", "GET /v1/meta", "/v1/meta", open, []string{"Service-Version", "1999-01-01"}, 400},
+		{"invalid key", "GET /v1/tasks", "/v1/tasks", open, []string{"Authorization", "Key " + models.KeyPrefix + "nope"}, 401},
+		{"key from a browser", "GET /v1/tasks", "/v1/tasks", open, with(keyed(open.key), "Origin", "https://example.com"), 403},
+		{"headers too large", "GET /v1/meta", "/v1/meta", open, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 431},
+		{"rate limited", "GET /v1/account/limits", "/v1/account/limits", limited, keyed(limited.key), 429},
+		{"database down", "GET /v1/account/balance", "/v1/account/balance", down, keyed(down.key), 503},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.e == down {
+				require.NoError(t, sqlDB.Close())
+			}
+			if tc.status == 429 {
+				serve(tc.e.r, request("GET", tc.path, nil, tc.headers...))
+			}
+			res := serve(tc.e.r, request("GET", tc.path, nil, tc.headers...))
+			require.Equal(t, tc.status, res.code, "%s", res.body)
+			_, path, _ := strings.Cut(tc.row, " ")
+			CheckAnswer(t, doc, "GET", path, request("GET", tc.path, nil, tc.headers...), nil, res.code, res.head, res.body)
+		})
+	}
+}

@@ -1,0 +1,52 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
+
+// opsRoutes are the operator endpoints and the public files and keys,
+// outside /v1.
+func opsRoutes() []route {
+	probe := object(oa{"status": str(), "checks": object(oa{"database": str(), "temporal": str()}, "database", "temporal")}, "status", "checks")
+	return tagged("operations",
+		route{method: http.MethodGet, path: "/healthz", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc { return h.health.live },
+			op: operation{id: "healthz", summary: "Liveness: the process is up",
+				answers: []response{jsonAnswer(http.StatusOK, "The process is up.", object(oa{"status": str()}, "status"))}}},
+		route{method: http.MethodGet, path: "/readyz", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc { return h.health.ready },
+			op: operation{id: "readyz", summary: "Readiness: the database and Temporal answer",
+				answers: []response{jsonAnswer(http.StatusOK, "Ready.", probe),
+					jsonAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)}}},
+		route{method: http.MethodGet, path: "/metrics", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc {
+				if h.d.Metrics == nil {
+					return nil
+				}
+				return gin.WrapH(h.d.Metrics.handler)
+			},
+			op: operation{id: "metrics", summary: "Prometheus metrics of the HTTP API (served when metrics are on)",
+				answers: []response{textAnswer("The Prometheus text exposition format.")}}},
+		route{method: http.MethodGet, path: "/files/{blob}", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc { return blobDownload(h.d) },
+			op: operation{id: "file_download", summary: "A stored file's bytes, at the url of its record",
+				description: "Served inert: the stored media type with nosniff, a sandboxing Content-Security-Policy, and attachment for non-images.",
+				params:      []oa{pathParam("blob", "The file's id with its extension, as in its url.", str())},
+				answers:     []response{bytesAnswer("The file's bytes in its stored media type.", "*/*")},
+				errors:      []int{http.StatusNotFound}}},
+		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc {
+				if h.d.Signer == nil {
+					return nil
+				}
+				return func(c *gin.Context) {
+					c.Header("Cache-Control", "public, max-age=3600")
+					c.JSON(http.StatusOK, h.d.Signer.JWKS())
+				}
+			},
+			op: operation{id: "jwks", summary: "Public keys (OKP, Ed25519) of webhook signatures",
+				answers: []response{jsonAnswer(http.StatusOK, "The key set, the signing key first.", ref("JWKS"))}}},
+	)
+}

@@ -1,0 +1,52 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/api"
+)
+
+// TestStackAnswersAsDocumented checks the answers that need Temporal
+// against the service document: submit (a handle, and a result on a wait),
+// cancel, and readiness.
+func TestStackAnswersAsDocumented(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 1000, stepDelay: 300 * time.Millisecond})
+	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
+	require.Equal(t, http.StatusOK, served.status)
+	doc := api.LoadDoc(t, served.body, true)
+	check := func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
+		t.Helper()
+		res := s.do(method, path, body, headers...)
+		require.Equal(t, status, res.status, "%s %s: %s", method, path, res.body)
+		var raw []byte
+		req := httptest.NewRequest(method, path, nil)
+		req.Header.Set("Authorization", "Key "+s.key)
+		if body != nil {
+			raw, _ = json.Marshal(body)
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		api.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
+		return res
+	}
+	const path = "/v1/tasks/pattern.generate"
+	for _, docPath := range []string{"/v1/tasks/{name}", path} {
+		id := check(http.MethodPost, docPath, path, pattern(6), http.StatusAccepted).json(t)["job_id"].(string)
+		check(http.MethodPut, "/v1/jobs/{job_id}/cancel", "/v1/jobs/"+id+"/cancel", nil, http.StatusAccepted)
+		s.waitTerminal(id)
+		check(http.MethodGet, "/v1/jobs/{job_id}", "/v1/jobs/"+id, nil, http.StatusOK)
+
+		res := check(http.MethodPost, docPath, path, pattern(1), http.StatusOK, "Prefer", "wait=30")
+		require.True(t, bytes.Contains(res.body, []byte(`"files"`)), "the wait answered the result: %s", res.body)
+	}
+	check(http.MethodGet, "/readyz", "/readyz", nil, http.StatusOK)
+}
