@@ -29,7 +29,7 @@ test: $(TEMPORAL)
 
 ## bench: API submit overhead beside raw Temporal update-with-start
 bench: $(TEMPORAL)
-	go test -run '^$$' -bench . -benchtime 200x ./api
+	go test -run '^$$' -bench . -benchtime 200x ./e2e
 
 vet:
 	go vet ./...

@@ -116,7 +116,7 @@ func newUser(t *testing.T, db *gorm.DB, credits int64) *models.User {
 	u, err := models.CreateUser(ctx, db, models.NewID("u_")+"@example.test", "")
 	require.NoError(t, err)
 	if credits > 0 {
-		_, err = models.Grant(ctx, db, u.ID, models.CreditService, credits, nil, "test")
+		_, err = models.Grant(ctx, db, u.ID, contract.CreditService, credits, nil, "test")
 		require.NoError(t, err)
 	}
 	return u
@@ -133,7 +133,7 @@ func patternInput(count int) json.RawMessage {
 // service credits at price per tile; opts adjust it.
 func jobInput(u *models.User, hold, price int64, opts ...func(*contract.JobInput)) contract.JobInput {
 	in := contract.JobInput{JobID: models.NewID("job_"), UserID: u.ID, APIKeyID: "key_test", Task: "pattern.generate",
-		Input: patternInput(2), CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: price,
+		Input: patternInput(2), CreditType: contract.CreditService, HeldCredits: hold, PricePerOutput: price,
 		RequestID: "req_test", ServiceVersion: "2025-01-01"}
 	for _, o := range opts {
 		o(&in)
@@ -165,7 +165,7 @@ func admit(t *testing.T, env *testsuite.TestActivityEnvironment, acts *activitie
 // available is what u can hold now in service credits.
 func available(t *testing.T, db *gorm.DB, u *models.User) int64 {
 	t.Helper()
-	n, err := models.Available(context.Background(), db, u.ID, models.CreditService, time.Now())
+	n, err := models.Available(context.Background(), db, u.ID, contract.CreditService, time.Now())
 	require.NoError(t, err)
 	return n
 }
@@ -174,7 +174,7 @@ func available(t *testing.T, db *gorm.DB, u *models.User) int64 {
 func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
 	t.Helper()
 	var sum int64
-	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, models.CreditService).
+	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
 		Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
 	return sum
 }

@@ -31,7 +31,7 @@ func TestHoldCreditsAdmitsAndHoldsOnce(t *testing.T) {
 		require.EqualValues(t, 4, available(t, db, u), "held once")
 		bal, err := models.Balances(context.Background(), db, u.ID, time.Now())
 		require.NoError(t, err)
-		require.Equal(t, models.CreditService, bal[0].CreditType)
+		require.Equal(t, contract.CreditService, bal[0].CreditType)
 		require.EqualValues(t, 4, bal[0].Remaining)
 		require.EqualValues(t, 1, ledgerRows(t, db, in.JobID), "one hold entry")
 		require.EqualValues(t, 4, ledgerSum(t, db, u))
@@ -62,7 +62,7 @@ func TestHoldCreditsRefusesWhatTheBalanceDoesNotCover(t *testing.T) {
 
 		// The admit decides once: even with credits granted since, a retry
 		// answers the same refusal and holds nothing.
-		_, err = models.Grant(context.Background(), db, u.ID, models.CreditService, 100, nil, "top up")
+		_, err = models.Grant(context.Background(), db, u.ID, contract.CreditService, 100, nil, "top up")
 		require.NoError(t, err)
 		res = mustExec[contract.AdmitResult](t, env, acts.HoldCredits, in)
 		require.Equal(t, want, res)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 // EndpointDisableAfter is how many deliveries in a row an endpoint may fail
@@ -62,7 +63,7 @@ func (a *Activities) EmitEvent(ctx context.Context, in contract.EmitInput) ([]co
 	out := make([]contract.Delivery, 0, len(targets))
 	for _, t := range targets {
 		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID, UserID: job.UserID,
-			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: "pending"}
+			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: models.DeliveryPending}
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("record delivery: %w", err)
 		}
@@ -137,15 +138,15 @@ func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 // finish records an attempt; a final failure also counts against the
 // endpoint. It returns the error the retry policy acts on.
 func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att models.WebhookAttempt, final, ok bool) error {
-	status := "pending"
+	status := models.DeliveryPending
 	switch {
 	case ok:
-		status = "delivered"
+		status = models.DeliveryDelivered
 	case final:
-		status = "failed"
+		status = models.DeliveryFailed
 	}
 	var next *time.Time
-	if status == "pending" {
+	if status == models.DeliveryPending {
 		at := att.At.Add(nextRetry(activity.GetInfo(ctx)))
 		next = &at
 	}
@@ -200,42 +201,27 @@ func nextRetry(info activity.Info) time.Duration {
 // eventBody is the public event body; terminal events carry the result or
 // the error.
 func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in contract.EmitInput) ([]byte, error) {
-	body := map[string]any{
-		"id": eventID, "occurred_at": in.OccurredAt.UTC(), "event": in.Event, "api_version": j.ServiceVersion,
-		"job_id": j.ID, "task": j.Task, "lifecycle": j.Lifecycle, "outcome": j.Outcome,
-		"progress": map[string]any{"done": j.ProgressDone, "total": j.ProgressTotal, "phase": j.PublicPhase()},
-	}
+	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: j.ServiceVersion,
+		JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: wire.NewProgress(j)}
 	switch in.Event {
 	case contract.EventSucceeded:
-		files, _, err := models.JobFiles(ctx, a.DB, j.ID, -1, 1000)
+		// Every file in one page: a webhook has no cursor to follow.
+		files, _, err := models.JobFiles(ctx, a.DB, j.ID, -1, maxEventFiles)
 		if err != nil {
 			return nil, err
 		}
-		list := make([]map[string]any, 0, len(files))
-		for i := range files {
-			f := &files[i]
-			list = append(list, map[string]any{"file": "art:" + f.ID, "url": f.URL(a.FilesBaseURL), "media_type": f.MediaType, "task": f.Task,
-				"job_id": j.ID, "created_at": f.CreatedAt, "data": json.RawMessage(orNull(f.Data))})
-		}
-		result := map[string]any{"job_id": j.ID, "files": list, "has_more": false}
-		if j.Summary != nil {
-			result["summary"] = json.RawMessage(*j.Summary)
-		}
-		body["result"] = result
+		result := wire.NewResult(j, files, a.FilesBaseURL, false, "")
+		body.Result = &result
 	case contract.EventFailed, contract.EventCancelled:
 		if j.Error != nil {
-			body["error"] = json.RawMessage(*j.Error)
+			body.Error = json.RawMessage(*j.Error)
 		}
 	}
 	return json.Marshal(body)
 }
 
-func orNull(s string) string {
-	if s == "" {
-		return "null"
-	}
-	return s
-}
+// maxEventFiles bounds the files a job.succeeded body lists.
+const maxEventFiles = 1000
 
 // NewPing is the delivery of a ping event to an endpoint: the same signed
 // request as a job event, with a body that names the endpoint.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -24,14 +25,14 @@ type job struct {
 func (e *env) addJobs(t *testing.T, userID uint64, jobs ...job) {
 	t.Helper()
 	for _, j := range jobs {
-		row := models.Job{ID: models.NewID("j_"), UserID: userID, APIKeyID: j.key, Task: j.task, Input: "{}", Lifecycle: models.LifecycleQueued,
-			CreditType: models.CreditService, ChargedCredits: j.charged, CreatedAt: j.created, SettledAt: j.settled}
+		row := models.Job{ID: models.NewID("j_"), UserID: userID, APIKeyID: j.key, Task: j.task, Input: "{}", Lifecycle: contract.LifecycleQueued,
+			CreditType: contract.CreditService, ChargedCredits: j.charged, CreatedAt: j.created, SettledAt: j.settled}
 		if j.queued > 0 {
 			s := j.created.Add(j.queued)
-			row.StartedAt, row.Lifecycle = &s, models.LifecycleRunning
+			row.StartedAt, row.Lifecycle = &s, contract.LifecycleRunning
 			if j.ran > 0 {
 				end := s.Add(j.ran)
-				row.EndedAt, row.Lifecycle, row.Outcome = &end, models.LifecycleTerminal, &j.outcome
+				row.EndedAt, row.Lifecycle, row.Outcome = &end, contract.LifecycleTerminal, &j.outcome
 				if row.SettledAt == nil {
 					row.SettledAt = &end
 				}

@@ -324,7 +324,7 @@ func TestCataloguePricing(t *testing.T) {
 		p := it.(map[string]any)
 		d, err := servedTasks().Lookup(p["task"].(string))
 		require.NoError(t, err)
-		require.Equal(t, tasks.CreditService, p["credit_type"])
+		require.Equal(t, contract.CreditService, p["credit_type"])
 		in, err := d.Validate(d.Examples[0].Input)
 		require.NoError(t, err)
 		if p["depends_on"] == nil {
@@ -410,7 +410,7 @@ func TestCatalogueEstimate(t *testing.T) {
 			m := res.json(t)
 			require.Equal(t, tc.task, m["task"])
 			require.Equal(t, float64(tc.credits), m["credits"])
-			require.Equal(t, tasks.CreditService, m["credit_type"])
+			require.Equal(t, contract.CreditService, m["credit_type"])
 			require.Equal(t, float64(tc.outputs), m["outputs"])
 		})
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 // Handle kinds with rows in this service; the other RefKinds have none yet.
@@ -34,7 +35,7 @@ type fileHandlers struct {
 
 // fileRecord is the read answer of an art: handle.
 type fileRecord struct {
-	fileView
+	wire.File
 	Size      int64 `json:"size"`
 	Deletable bool  `json:"deletable"`
 }
@@ -53,7 +54,7 @@ type uploadRecord struct {
 }
 
 func (h *fileHandlers) uploadRecord(f *models.File) uploadRecord {
-	out := uploadRecord{File: kindFile + ":" + f.ID, URL: f.URL(h.filesBaseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
+	out := uploadRecord{File: f.Handle(), URL: f.URL(h.filesBaseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
 	if f.SourceURL == "" {
 		out.MediaType, out.Size = &f.MediaType, &f.Size
 	}
@@ -110,8 +111,7 @@ func (h *fileHandlers) get(c *gin.Context) {
 		c.JSON(http.StatusOK, h.uploadRecord(f))
 		return
 	}
-	c.JSON(http.StatusOK, fileRecord{fileView: fileView{File: kindArt + ":" + f.ID, URL: f.URL(h.filesBaseURL), MediaType: f.MediaType, Task: f.Task,
-		JobID: f.JobID, CreatedAt: f.CreatedAt.UTC(), Data: dataOf(f)}, Size: f.Size, Deletable: true})
+	c.JSON(http.StatusOK, fileRecord{File: wire.NewFile(f, h.filesBaseURL), Size: f.Size, Deletable: true})
 }
 
 // delete answers DELETE /v1/files/{ref}: only art: handles can be deleted
@@ -136,5 +136,5 @@ func (h *fileHandlers) delete(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"file": kindArt + ":" + f.ID, "deleted": true})
+	c.JSON(http.StatusOK, gin.H{"file": f.Handle(), "deleted": true})
 }

@@ -6,54 +6,20 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/serviceerror"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 type jobHandlers struct{ d *Deps }
 
-// progressView is the job's progress object.
-type progressView struct {
-	Done  int    `json:"done"`
-	Total *int   `json:"total"`
-	Phase string `json:"phase"`
-}
-
-// jobView is the job record answered by GET /v1/jobs/{id} and the list.
-type jobView struct {
-	JobID     string          `json:"job_id"`
-	Task      string          `json:"task"`
-	Lifecycle string          `json:"lifecycle"`
-	Outcome   *string         `json:"outcome"`
-	Progress  progressView    `json:"progress"`
-	Error     json.RawMessage `json:"error"`
-	APIKeyID  string          `json:"api_key_id"`
-	CreatedAt time.Time       `json:"created_at"`
-	StartedAt *time.Time      `json:"started_at"`
-	EndedAt   *time.Time      `json:"ended_at"`
-	StatusURL string          `json:"status_url"`
-	ResultURL string          `json:"result_url"`
-	CancelURL string          `json:"cancel_url"`
-}
-
-func (h *jobHandlers) view(j *models.Job) jobView {
-	v := jobView{JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome,
-		Progress: progressView{Done: j.ProgressDone, Total: j.ProgressTotal, Phase: j.PublicPhase()},
-		Error:    json.RawMessage("null"), APIKeyID: j.APIKeyID, CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, EndedAt: j.EndedAt,
-		StatusURL: h.d.BaseURL + "/v1/jobs/" + j.ID, ResultURL: h.d.BaseURL + "/v1/jobs/" + j.ID + "/result", CancelURL: h.d.BaseURL + "/v1/jobs/" + j.ID + "/cancel"}
-	if j.Error != nil {
-		v.Error = json.RawMessage(*j.Error)
-	}
-	return v
-}
-
-// handleView is the submit answer: the job with its URLs.
-func (h *jobHandlers) handleView(j *models.Job) jobView { return h.view(j) }
+// view is the public record of job j.
+func (h *jobHandlers) view(j *models.Job) wire.Job { return wire.NewJob(j, h.d.BaseURL) }
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
 	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("job_id"))
@@ -109,7 +75,7 @@ func jobError(j *models.Job) *apierr.Error {
 // (409 cancelled for a cancelled job).
 func (h *jobHandlers) answerOutcome(c *gin.Context, j *models.Job) {
 	markStartTimeout(c, j)
-	if j.Outcome != nil && *j.Outcome == models.OutcomeSucceeded {
+	if j.Outcome != nil && *j.Outcome == contract.OutcomeSucceeded {
 		h.writeResult(c, j)
 		return
 	}
@@ -122,14 +88,14 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if j.Lifecycle == models.LifecycleTerminal {
+	if j.Lifecycle == contract.LifecycleTerminal {
 		fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
 		return
 	}
 	err := h.d.Temporal.CancelWorkflow(c.Request.Context(), j.ID, "")
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) {
-		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil && fresh.Lifecycle == models.LifecycleTerminal {
+		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil && fresh.Lifecycle == contract.LifecycleTerminal {
 			fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
 			return
 		}
@@ -180,7 +146,7 @@ func (h *jobHandlers) list(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	items := make([]jobView, 0, len(page.Items))
+	items := make([]wire.Job, 0, len(page.Items))
 	for i := range page.Items {
 		items = append(items, h.view(&page.Items[i]))
 	}

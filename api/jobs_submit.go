@@ -176,7 +176,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	logger(c).Info("job submitted", zap.String("job_id", in.JobID), zap.String("task", def.Name), zap.Int64("held", credits))
 	if fresh {
 		// Just admitted: the row holds exactly what the admit wrote.
-		h.answerJob(c, &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Lifecycle: models.LifecycleQueued,
+		h.answerJob(c, &models.Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Lifecycle: contract.LifecycleQueued,
 			CreditType: in.CreditType, HeldCredits: in.HeldCredits, CreatedAt: admit.CreatedAt}, opts)
 		return
 	}
@@ -324,15 +324,15 @@ func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOpti
 	}
 	if opts.waitAsked {
 		c.Header("Preference-Applied", "wait="+strconv.Itoa(opts.wait))
-		if job.Lifecycle != models.LifecycleTerminal && opts.wait > 0 {
+		if job.Lifecycle != contract.LifecycleTerminal && opts.wait > 0 {
 			job = h.waitFor(c, job, time.Duration(opts.wait)*time.Second)
 		}
-		if job.Lifecycle == models.LifecycleTerminal {
+		if job.Lifecycle == contract.LifecycleTerminal {
 			h.answerOutcome(c, job)
 			return
 		}
 	}
-	c.JSON(http.StatusAccepted, h.handleView(job))
+	c.JSON(http.StatusAccepted, h.view(job))
 }
 
 // waitFor blocks until the job's workflow ends or d passes, then rereads the job.

@@ -12,6 +12,7 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 // components are the Go types the documents name, by component name; every
@@ -21,10 +22,10 @@ var components = []struct {
 	t    reflect.Type
 }{
 	{"ErrorObject", reflect.TypeFor[apierr.Error]()},
-	{"Job", reflect.TypeFor[jobView]()},
-	{"Progress", reflect.TypeFor[progressView]()},
-	{"JobResult", reflect.TypeFor[resultView]()},
-	{"ResultFile", reflect.TypeFor[fileView]()},
+	{"Job", reflect.TypeFor[wire.Job]()},
+	{"Progress", reflect.TypeFor[wire.Progress]()},
+	{"JobResult", reflect.TypeFor[wire.Result]()},
+	{"ResultFile", reflect.TypeFor[wire.File]()},
 	{"Summary", reflect.TypeFor[contract.Summary]()},
 	{"Warning", reflect.TypeFor[contract.Warning]()},
 	{"Estimate", reflect.TypeFor[estimateView]()},
@@ -106,14 +107,14 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 	accesses := []Access{AccessPublic, AccessKey, AccessSession}
 	schemaDoc := freeObject("A JSON Schema, draft 2020-12.")
 	return map[reflect.Type]oa{
-		reflect.TypeFor[jobView](): {
+		reflect.TypeFor[wire.Job](): {
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
 			"error":     nullable(ref("ErrorObject")),
 		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
-		reflect.TypeFor[fileView]():     {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
-		reflect.TypeFor[resultView]():   {"summary": ref("Summary")},
+		reflect.TypeFor[wire.File]():    {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
+		reflect.TypeFor[wire.Result]():  {"summary": ref("Summary")},
 		reflect.TypeFor[contract.Warning](): {
 			"code": describe(enum(warnings), "A catalogued code of type warning; show an unknown one by its message."),
 		},

@@ -111,7 +111,7 @@ func (h *fileHandlers) refs(c *gin.Context) {
 // back to the kind, and only art: items can be deleted.
 func (h *fileHandlers) refItem(kind string, f *models.File) refItem {
 	name, deletable := kind, kind == kindArt
-	it := refItem{File: kind + ":" + f.ID, URL: f.URL(h.filesBaseURL), Name: &name, Deletable: &deletable}
+	it := refItem{File: f.Handle(), URL: f.URL(h.filesBaseURL), Name: &name, Deletable: &deletable}
 	if kind == kindFile {
 		it.ExternalID = nonEmpty(f.ExternalID)
 	}

@@ -1,11 +1,9 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,11 +12,10 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -26,13 +23,6 @@ import (
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/testenv"
 )
-
-func init() {
-	// Stored and example files answer in their own media types.
-	for _, media := range []string{"image/png", "image/svg+xml", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf"} {
-		openapi3filter.RegisterBodyDecoder(media, openapi3filter.FileBodyDecoder)
-	}
-}
 
 // probe is one call of a route and the status it must answer.
 type probe struct {
@@ -43,37 +33,6 @@ type probe struct {
 	status  int
 	// doc is the documented path when it is a task's own, not the row's.
 	doc string
-}
-
-// CheckAnswer validates an answer against the document's operation at
-// method and docPath: its status is documented, and its content type,
-// headers and body match what is documented for it. A 2xx answer's request
-// must match the documented parameters and body too.
-func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *http.Request, body []byte, code int, head http.Header, resBody []byte) {
-	t.Helper()
-	item := doc.Paths.Value(docPath)
-	require.NotNil(t, item, "%s is documented", docPath)
-	op := item.GetOperation(method)
-	require.NotNil(t, op, "%s %s is documented", method, docPath)
-	params := map[string]string{}
-	segs := strings.Split(req.URL.Path, "/")
-	for i, p := range strings.Split(docPath, "/") {
-		if strings.HasPrefix(p, "{") && i < len(segs) {
-			params[p[1:len(p)-1]] = segs[i]
-		}
-	}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params,
-		Route:   &routers.Route{Spec: doc, Path: docPath, PathItem: item, Method: method, Operation: op},
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
-	ctx := context.Background()
-	if code < 300 {
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		require.NoError(t, openapi3filter.ValidateRequest(ctx, in), "%s %s: the request is as documented", method, req.URL)
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: code, Header: head,
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(resBody)
-	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
 }
 
 // routesEnv is a unit router (no Temporal) with one account holding credits,
@@ -94,14 +53,14 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 		d.BaseURL = "https://api.example.test"
 	})
 	ctx, now := context.Background(), time.Now().UTC()
-	_, err = models.Grant(ctx, e.db, e.user.ID, models.CreditService, 500, new(now.Add(24*time.Hour)), "test")
+	_, err = models.Grant(ctx, e.db, e.user.ID, contract.CreditService, 500, new(now.Add(24*time.Hour)), "test")
 	require.NoError(t, err)
-	_, err = models.Grant(ctx, e.db, e.user.ID, models.CreditService, 100, nil, "test")
+	_, err = models.Grant(ctx, e.db, e.user.ID, contract.CreditService, 100, nil, "test")
 	require.NoError(t, err)
 
 	row := func(lifecycle string, outcome *string) *models.Job {
 		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}", Lifecycle: lifecycle,
-			Outcome: outcome, CreditType: models.CreditService, HeldCredits: 20, CreatedAt: now.Add(-time.Minute)}
+			Outcome: outcome, CreditType: contract.CreditService, HeldCredits: 20, CreatedAt: now.Add(-time.Minute)}
 		if lifecycle != contract.LifecycleQueued {
 			j.StartedAt, j.ProgressTotal, j.ProgressDone, j.Phase = new(now.Add(-50*time.Second)), new(2), 1, "rendering"
 		}
@@ -139,7 +98,7 @@ func (e *routesEnv) check(t *testing.T, p probe) answer {
 	if docPath == "" {
 		docPath = rowPath
 	}
-	CheckAnswer(t, e.doc, method, docPath, request(method, p.path, nil, p.headers...), []byte(p.body), res.code, res.head, res.body)
+	openapicheck.CheckAnswer(t, e.doc, method, docPath, request(method, p.path, nil, p.headers...), []byte(p.body), res.code, res.head, res.body)
 	return res
 }
 
@@ -330,7 +289,7 @@ func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
 			res := serve(tc.e.r, request("GET", tc.path, nil, tc.headers...))
 			require.Equal(t, tc.status, res.code, "%s", res.body)
 			_, path, _ := strings.Cut(tc.row, " ")
-			CheckAnswer(t, doc, "GET", path, request("GET", tc.path, nil, tc.headers...), nil, res.code, res.head, res.body)
+			openapicheck.CheckAnswer(t, doc, "GET", path, request("GET", tc.path, nil, tc.headers...), nil, res.code, res.head, res.body)
 		})
 	}
 }

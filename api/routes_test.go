@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
 // servedDoc loads the document served at path (see LoadDoc).
@@ -17,44 +16,7 @@ func servedDoc(t *testing.T, path string, strict bool) *openapi3.T {
 	t.Helper()
 	res := call(catalogueRouter(), "GET", path, "")
 	require.Equal(t, 200, res.code, "%s", res.body)
-	return LoadDoc(t, res.body, strict)
-}
-
-// LoadDoc loads and validates an OpenAPI document, strict when asked: every
-// object schema with properties then refuses properties it does not list,
-// so an answer's undocumented field fails validation.
-func LoadDoc(t testing.TB, body []byte, strict bool) *openapi3.T {
-	t.Helper()
-	if strict {
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(body, &m))
-		closeObjects(m)
-		var err error
-		body, err = json.Marshal(m)
-		require.NoError(t, err)
-	}
-	doc, err := openapi3.NewLoader().LoadFromData(body)
-	require.NoError(t, err)
-	require.NoError(t, doc.Validate(context.Background()))
-	return doc
-}
-
-// closeObjects sets additionalProperties false on every object schema with
-// properties that leaves it unset.
-func closeObjects(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		if _, ok := x["properties"]; ok && x["type"] == "object" && x["additionalProperties"] == nil {
-			x["additionalProperties"] = false
-		}
-		for _, y := range x {
-			closeObjects(y)
-		}
-	case []any:
-		for _, y := range x {
-			closeObjects(y)
-		}
-	}
+	return openapicheck.LoadDoc(t, res.body, strict)
 }
 
 // statuses are the documented statuses of an operation.

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -19,7 +20,7 @@ func TestPriceListMatchesEstimate(t *testing.T) {
 	for i, d := range c.Tasks().Runnable() {
 		p := rows[i]
 		require.Equal(t, d.Name, p.Task)
-		require.Equal(t, tasks.CreditService, p.CreditType)
+		require.Equal(t, contract.CreditService, p.CreditType)
 		base, err := d.Validate(d.Examples[0].Input)
 		require.NoError(t, err)
 		if p.DependsOn == nil {

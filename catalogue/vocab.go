@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -98,10 +99,10 @@ func tailVocabs() []tasks.Vocabulary {
 		{
 			Name: "credit_type", Description: "The kinds of credit a balance holds.",
 			Values: []tasks.VocabValue{
-				{Value: tasks.CreditService, Label: "Service credits", Description: "Spent by tasks.", Default: true},
+				{Value: contract.CreditService, Label: "Service credits", Description: "Spent by tasks.", Default: true},
 				{Value: "model_credits", Label: "Model credits", Description: "Spent on model training."},
 			},
-			Default: new(tasks.CreditService), Concept: new("credit_hold"),
+			Default: new(contract.CreditService), Concept: new("credit_hold"),
 			UsedIn: []tasks.UsedIn{
 				{Where: "POST /v1/tasks/{name}/estimate", Field: "credit_type", Direction: "output"},
 				{Where: "response header", Field: "X-Service-Credit-Type", Direction: "output"},

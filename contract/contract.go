@@ -132,3 +132,13 @@ const (
 	CodeCancelled           = "cancelled"
 	CodeOutputNotProduced   = "output_not_produced"
 )
+
+// Credit types: tasks spend service credits; model credits pay for model
+// training.
+const (
+	CreditService = "service_credits"
+	CreditModel   = "model_credits"
+)
+
+// CreditTypes lists the credit types in the order balances are reported.
+var CreditTypes = []string{CreditService, CreditModel}

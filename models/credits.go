@@ -5,18 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
-
-// Credit types.
-const (
-	CreditService = "service_credits"
-	CreditModel   = "model_credits"
-)
-
-// CreditTypes lists the credit types in the order balances are reported.
-var CreditTypes = []string{CreditService, CreditModel}
 
 // Grant adds a batch of credits to a user's balance and writes the ledger entry.
 func Grant(ctx context.Context, db *gorm.DB, userID uint64, creditType string, amount int64, expiresAt *time.Time, source string) (*CreditBatch, error) {
@@ -74,8 +66,8 @@ func Available(ctx context.Context, tx *gorm.DB, userID uint64, creditType strin
 
 // Balances reports every credit type of a user.
 func Balances(ctx context.Context, db *gorm.DB, userID uint64, now time.Time) ([]Balance, error) {
-	out := make([]Balance, 0, len(CreditTypes))
-	for _, ct := range CreditTypes {
+	out := make([]Balance, 0, len(contract.CreditTypes))
+	for _, ct := range contract.CreditTypes {
 		avail, err := Available(ctx, db, userID, ct, now)
 		if err != nil {
 			return nil, fmt.Errorf("balance: %w", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -16,7 +17,7 @@ func TestGrant(t *testing.T) {
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		b, err := models.Grant(ctx, db, u.ID, models.CreditService, 250, nil, "test grant")
+		b, err := models.Grant(ctx, db, u.ID, contract.CreditService, 250, nil, "test grant")
 		require.NoError(t, err)
 		require.NotZero(t, b.ID)
 		require.EqualValues(t, 250, b.Amount)
@@ -28,10 +29,10 @@ func TestGrant(t *testing.T) {
 		require.Equal(t, models.LedgerGrant, entries[0].Kind)
 		require.EqualValues(t, 250, entries[0].Amount)
 		require.Equal(t, b.ID, entries[0].BatchID)
-		require.Equal(t, models.CreditService, entries[0].CreditType)
+		require.Equal(t, contract.CreditService, entries[0].CreditType)
 
 		for _, amount := range []int64{0, -5} {
-			_, err := models.Grant(ctx, db, u.ID, models.CreditService, amount, nil, "bad")
+			_, err := models.Grant(ctx, db, u.ID, contract.CreditService, amount, nil, "bad")
 			require.ErrorContains(t, err, "credits must be positive")
 		}
 		entries, err = models.Ledger(ctx, db, u.ID, 10)
@@ -61,13 +62,13 @@ func TestBalances(t *testing.T) {
 		{
 			name: "soonest expiry first, never-expiring last, expired excluded",
 			grants: []grant{
-				{models.CreditService, 100, nil},
-				{models.CreditService, 20, at(48 * time.Hour)},
-				{models.CreditService, 30, at(24 * time.Hour)},
-				{models.CreditService, 999, at(-time.Hour)}, // expired
-				{models.CreditService, 7, at(0)},            // expires now: spent already
-				{models.CreditService, 5, nil},
-				{models.CreditModel, 40, at(time.Hour)},
+				{contract.CreditService, 100, nil},
+				{contract.CreditService, 20, at(48 * time.Hour)},
+				{contract.CreditService, 30, at(24 * time.Hour)},
+				{contract.CreditService, 999, at(-time.Hour)}, // expired
+				{contract.CreditService, 7, at(0)},            // expires now: spent already
+				{contract.CreditService, 5, nil},
+				{contract.CreditModel, 40, at(time.Hour)},
 			},
 			service: []models.Expiring{
 				{Credits: 30, At: at(24 * time.Hour)},
@@ -81,7 +82,7 @@ func TestBalances(t *testing.T) {
 		},
 		{
 			name:     "only expired batches",
-			grants:   []grant{{models.CreditModel, 10, at(-time.Second)}},
+			grants:   []grant{{contract.CreditModel, 10, at(-time.Second)}},
 			service:  []models.Expiring{},
 			model:    []models.Expiring{},
 			svcTotal: 0,
@@ -98,17 +99,17 @@ func TestBalances(t *testing.T) {
 				bals, err := models.Balances(ctx, db, u.ID, now)
 				require.NoError(t, err)
 				require.Len(t, bals, 2)
-				require.Equal(t, models.CreditService, bals[0].CreditType)
-				require.Equal(t, models.CreditModel, bals[1].CreditType)
+				require.Equal(t, contract.CreditService, bals[0].CreditType)
+				require.Equal(t, contract.CreditModel, bals[1].CreditType)
 				require.Equal(t, tt.svcTotal, bals[0].Remaining)
 				require.Equal(t, tt.mdlTotal, bals[1].Remaining)
 				requireExpiring(t, tt.service, bals[0].Expiring)
 				requireExpiring(t, tt.model, bals[1].Expiring)
 
-				for _, ct := range models.CreditTypes {
+				for _, ct := range contract.CreditTypes {
 					avail, err := models.Available(ctx, db, u.ID, ct, now)
 					require.NoError(t, err)
-					require.Equal(t, map[string]int64{models.CreditService: tt.svcTotal, models.CreditModel: tt.mdlTotal}[ct], avail)
+					require.Equal(t, map[string]int64{contract.CreditService: tt.svcTotal, contract.CreditModel: tt.mdlTotal}[ct], avail)
 				}
 			})
 		}
@@ -135,7 +136,7 @@ func TestBalancesPerUser(t *testing.T) {
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		a, b := accountFor(t, db), accountFor(t, db)
-		_, err := models.Grant(ctx, db, a.ID, models.CreditService, 10, nil, "a")
+		_, err := models.Grant(ctx, db, a.ID, contract.CreditService, 10, nil, "a")
 		require.NoError(t, err)
 		bals, err := models.Balances(ctx, db, b.ID, time.Now().UTC())
 		require.NoError(t, err)

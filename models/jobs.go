@@ -13,17 +13,6 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// Job lifecycles and outcomes.
-const (
-	LifecycleQueued   = "queued"
-	LifecycleRunning  = "running"
-	LifecycleTerminal = "terminal"
-
-	OutcomeSucceeded = "succeeded"
-	OutcomeFailed    = "failed"
-	OutcomeCancelled = "cancelled"
-)
-
 // Job is the projection of one job workflow, kept current by its activities.
 type Job struct {
 	ID                  string `gorm:"primaryKey"`
@@ -152,7 +141,7 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 				return refuse(tx, job, refusal, refusedError, now)
 			}
 		}
-		job.Lifecycle = LifecycleQueued
+		job.Lifecycle = contract.LifecycleQueued
 		job.Pending = false
 		if found {
 			job.CreatedAt = existing.CreatedAt
@@ -186,7 +175,7 @@ func refuse(tx *gorm.DB, job *Job, r *AdmitRefusal, refusedError func(required, 
 		return fmt.Errorf("record refusal: %w", err)
 	}
 	if r.Visible {
-		upd := map[string]any{"pending": false, "lifecycle": LifecycleTerminal, "outcome": OutcomeFailed,
+		upd := map[string]any{"pending": false, "lifecycle": contract.LifecycleTerminal, "outcome": contract.OutcomeFailed,
 			"settled_at": now, "ended_at": now, "updated_at": now, "progress_total": 0}
 		if refusedError != nil {
 			upd["error"] = string(refusedError(r.Required, r.Balance))
@@ -244,7 +233,7 @@ func PendJob(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (PendSta
 			return err
 		}
 		row := *job
-		row.Pending, row.Lifecycle, row.HeldCredits, row.CreatedAt = true, LifecycleQueued, 0, now
+		row.Pending, row.Lifecycle, row.HeldCredits, row.CreatedAt = true, contract.LifecycleQueued, 0, now
 		if err := tx.Create(&row).Error; err != nil {
 			return fmt.Errorf("insert pending job: %w", err)
 		}
@@ -275,7 +264,7 @@ func CloseAdmission(ctx context.Context, db *gorm.DB, jobID string, userID uint6
 	if err != nil || !settle {
 		return err
 	}
-	_, _, err = Settle(ctx, db, jobID, Settlement{Outcome: OutcomeFailed, Error: failure}, now)
+	_, _, err = Settle(ctx, db, jobID, Settlement{Outcome: contract.OutcomeFailed, Error: failure}, now)
 	return err
 }
 
@@ -310,8 +299,8 @@ func JobByIDAny(ctx context.Context, db *gorm.DB, id string) (*Job, error) {
 
 // MarkRunning moves a queued job to running with its planned total.
 func MarkRunning(ctx context.Context, db *gorm.DB, id string, total int, phase string, now time.Time) error {
-	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND lifecycle = ?", id, LifecycleQueued).
-		Updates(map[string]any{"lifecycle": LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).Error
+	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND lifecycle = ?", id, contract.LifecycleQueued).
+		Updates(map[string]any{"lifecycle": contract.LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).Error
 }
 
 // AddOutput records output i of a job exactly once and raises progress to
@@ -331,8 +320,8 @@ func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File,
 		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", f.JobID).Count(&n).Error; err != nil {
 			return err
 		}
-		return tx.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, LifecycleTerminal).
-			Updates(map[string]any{"progress_done": n, "lifecycle": LifecycleRunning, "updated_at": now}).Error
+		return tx.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
+			Updates(map[string]any{"progress_done": n, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
 	})
 	return &out, err
 }
@@ -391,7 +380,7 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)
 		}
-		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": LifecycleTerminal, "outcome": s.Outcome,
+		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": contract.LifecycleTerminal, "outcome": s.Outcome,
 			"ended_at": now, "updated_at": now, "progress_done": delivered, "pending": false}
 		if present(s.Error) {
 			upd["error"] = string(s.Error)
@@ -417,9 +406,9 @@ func present(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" 
 // running, done once ended.
 func (j *Job) PublicPhase() string {
 	switch {
-	case j.Lifecycle == LifecycleQueued:
+	case j.Lifecycle == contract.LifecycleQueued:
 		return "queued"
-	case j.Lifecycle == LifecycleTerminal:
+	case j.Lifecycle == contract.LifecycleTerminal:
 		return "done"
 	case j.Phase != "":
 		return j.Phase

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -16,7 +17,7 @@ import (
 // newJob is a job of user u holding hold credits at price per output.
 func newJob(u *models.User, hold, price int64) *models.Job {
 	return &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.generate", Input: "{}",
-		CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: price}
+		CreditType: contract.CreditService, HeldCredits: hold, PricePerOutput: price}
 }
 
 // deliver records outputs 0..n-1 of a job.
@@ -29,14 +30,14 @@ func deliver(t *testing.T, db *gorm.DB, j *models.Job, n int, now time.Time) {
 }
 
 func available(t *testing.T, db *gorm.DB, u *models.User, now time.Time) int64 {
-	n, err := models.Available(context.Background(), db, u.ID, models.CreditService, now)
+	n, err := models.Available(context.Background(), db, u.ID, contract.CreditService, now)
 	require.NoError(t, err)
 	return n
 }
 
 func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
 	var sum int64
-	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, models.CreditService).
+	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
 		Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
 	return sum
 }
@@ -46,7 +47,7 @@ func TestAdmitHoldsOnceAndRefusesOverdraft(t *testing.T) {
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 10, nil, "test")
 		require.NoError(t, err)
 
 		j := newJob(u, 6, 2)
@@ -74,11 +75,11 @@ func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
 	soon, later := now.Add(time.Hour), now.Add(48*time.Hour)
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		never, err := models.Grant(ctx, db, u.ID, models.CreditService, 100, nil, "pack")
+		never, err := models.Grant(ctx, db, u.ID, contract.CreditService, 100, nil, "pack")
 		require.NoError(t, err)
-		late, err := models.Grant(ctx, db, u.ID, models.CreditService, 3, &later, "plan")
+		late, err := models.Grant(ctx, db, u.ID, contract.CreditService, 3, &later, "plan")
 		require.NoError(t, err)
-		early, err := models.Grant(ctx, db, u.ID, models.CreditService, 2, &soon, "promo")
+		early, err := models.Grant(ctx, db, u.ID, contract.CreditService, 2, &soon, "promo")
 		require.NoError(t, err)
 
 		j := newJob(u, 8, 2) // four outputs planned
@@ -87,14 +88,14 @@ func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
 		deliver(t, db, j, 3, now)
 		deliver(t, db, j, 3, now) // a retried step records nothing new
 
-		done, first, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		done, first, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now)
 		require.NoError(t, err)
 		require.True(t, first)
 		require.EqualValues(t, 6, done.ChargedCredits, "price × delivered")
 		require.Equal(t, 3, done.ProgressDone)
-		require.Equal(t, models.LifecycleTerminal, done.Lifecycle)
+		require.Equal(t, contract.LifecycleTerminal, done.Lifecycle)
 
-		_, first, err = models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		_, first, err = models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now)
 		require.NoError(t, err)
 		require.False(t, first, "settled exactly once")
 
@@ -115,13 +116,13 @@ func TestSettleNeverChargesAboveTheHold(t *testing.T) {
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 50, nil, "test")
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 50, nil, "test")
 		require.NoError(t, err)
 		j := newJob(u, 4, 2)
 		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		deliver(t, db, j, 5, now)
-		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now)
 		require.NoError(t, err)
 		require.EqualValues(t, 4, done.ChargedCredits)
 		require.EqualValues(t, 46, available(t, db, u, now))
@@ -133,16 +134,16 @@ func TestSettleFailedJobReleasesEverything(t *testing.T) {
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 20, nil, "test")
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 20, nil, "test")
 		require.NoError(t, err)
 		j := newJob(u, 10, 5)
 		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		require.EqualValues(t, 10, available(t, db, u, now))
-		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: models.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)}, now)
+		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)}, now)
 		require.NoError(t, err)
 		require.EqualValues(t, 0, done.ChargedCredits)
-		require.Equal(t, models.OutcomeFailed, *done.Outcome)
+		require.Equal(t, contract.OutcomeFailed, *done.Outcome)
 		require.JSONEq(t, `{"code":"processing_failed"}`, *done.Error)
 		require.EqualValues(t, 20, available(t, db, u, now))
 		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
@@ -155,7 +156,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 	failure := func(required, balance int64) []byte { return []byte(`{"code":"insufficient_credits"}`) }
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 10, nil, "test")
 		require.NoError(t, err)
 
 		// A slow admit: the handle is answered first, the admit holds later.
@@ -165,7 +166,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		require.Equal(t, models.PendWritten, state)
 		row, err := models.JobByID(ctx, db, u.ID, covered.ID)
 		require.NoError(t, err)
-		require.Equal(t, models.LifecycleQueued, row.Lifecycle)
+		require.Equal(t, contract.LifecycleQueued, row.Lifecycle)
 		require.EqualValues(t, 10, available(t, db, u, now), "a pending job holds nothing")
 		again := *covered
 		_, err = models.Admit(ctx, db, &again, now, failure)
@@ -186,8 +187,8 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		require.True(t, refusal.Visible)
 		row, err = models.JobByID(ctx, db, u.ID, short.ID)
 		require.NoError(t, err)
-		require.Equal(t, models.LifecycleTerminal, row.Lifecycle)
-		require.Equal(t, models.OutcomeFailed, *row.Outcome)
+		require.Equal(t, contract.LifecycleTerminal, row.Lifecycle)
+		require.Equal(t, contract.OutcomeFailed, *row.Outcome)
 		require.JSONEq(t, `{"code":"insufficient_credits"}`, *row.Error)
 		require.EqualValues(t, 4, available(t, db, u, now))
 		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u))
@@ -212,7 +213,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now), "idempotent")
 		row, err = models.JobByID(ctx, db, u.ID, lost.ID)
 		require.NoError(t, err)
-		require.Equal(t, models.OutcomeFailed, *row.Outcome)
+		require.Equal(t, contract.OutcomeFailed, *row.Outcome)
 		_, err = models.Admit(ctx, db, lost, now, failure)
 		require.ErrorIs(t, err, models.ErrAdmissionClosed)
 		state, _, err = models.PendJob(ctx, db, lost, now)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -55,10 +56,10 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 		ctx := context.Background()
 		now := time.Now().UTC()
 		u, k, secret := rollUser(t, db)
-		_, err := models.Grant(ctx, db, u.ID, models.CreditService, 10, nil, "test")
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 10, nil, "test")
 		require.NoError(t, err)
 		job, err := models.Admit(ctx, db, &models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: k.ID, Task: "pattern.generate",
-			Input: "{}", CreditType: models.CreditService, HeldCredits: 4, PricePerOutput: 2}, now, nil)
+			Input: "{}", CreditType: contract.CreditService, HeldCredits: 4, PricePerOutput: 2}, now, nil)
 		require.NoError(t, err)
 
 		require.NoError(t, models.RevokeKey(ctx, db, k.ID, now))
@@ -69,9 +70,9 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 		require.NoError(t, models.MarkRunning(ctx, db, job.ID, 1, "rendering", now))
 		_, err = models.AddOutput(ctx, db, &models.File{ID: models.NewID("f_"), UserID: u.ID, JobID: job.ID, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
 		require.NoError(t, err)
-		done, _, err := models.Settle(ctx, db, job.ID, models.Settlement{Outcome: models.OutcomeSucceeded}, now)
+		done, _, err := models.Settle(ctx, db, job.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now)
 		require.NoError(t, err)
-		require.Equal(t, models.OutcomeSucceeded, *done.Outcome)
+		require.Equal(t, contract.OutcomeSucceeded, *done.Outcome)
 		require.Equal(t, int64(2), done.ChargedCredits)
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"gorm.io/gorm"
 )
 
@@ -128,11 +129,11 @@ func Metrics(ctx context.Context, db *gorm.DB, q MetricsQuery) ([]MetricsRow, er
 		switch {
 		case j.Outcome == nil:
 			a.row.Jobs.Unfinished++
-		case *j.Outcome == OutcomeSucceeded:
+		case *j.Outcome == contract.OutcomeSucceeded:
 			a.row.Jobs.Succeeded++
-		case *j.Outcome == OutcomeFailed:
+		case *j.Outcome == contract.OutcomeFailed:
 			a.row.Jobs.Failed++
-		case *j.Outcome == OutcomeCancelled:
+		case *j.Outcome == contract.OutcomeCancelled:
 			a.row.Jobs.Cancelled++
 		}
 		a.row.CreditsCharged += j.ChargedCredits

@@ -1,11 +1,8 @@
 package tasks
 
-// CreditService is the credit type tasks spend.
-const CreditService = "service_credits"
-
 // Pricing is what one delivered output of a task costs.
 type Pricing struct {
-	// CreditType is the credit type charged, CreditService for tasks.
+	// CreditType is the credit type charged, contract.CreditService for tasks.
 	CreditType string
 	// PerOutput is the price of one output when it depends on no option.
 	PerOutput int64

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // variantTask is a task of its own for the core's tests: a variant field
@@ -27,7 +28,7 @@ func variantTask() *Definition {
 		InputSchema: MustJSON(ObjectSchema("test.shapes input", "Shapes.", props, []string{"colors"}, v)),
 		Variant:     v, Runner: countRunner{},
 		ErrorRules: []ErrorRule{{"colors", "maxItems", apierr.TooManyColours}, {"colors[]", "pattern", apierr.InvalidColour}},
-		Pricing:    Pricing{CreditType: CreditService, Option: "resolution", ByOption: []OptionPrice{{"512", 1}, {"1024", 2}, {"2048", 4}}},
+		Pricing:    Pricing{CreditType: contract.CreditService, Option: "resolution", ByOption: []OptionPrice{{"512", 1}, {"1024", 2}, {"2048", 4}}},
 	}
 }
 
@@ -131,7 +132,7 @@ func TestEstimateIsPriceTimesOutputs(t *testing.T) {
 		in, err := d.Validate([]byte(tc.body))
 		require.NoError(t, err)
 		credits, ct := d.Estimate(in)
-		require.Equal(t, CreditService, ct)
+		require.Equal(t, contract.CreditService, ct)
 		require.Equal(t, tc.per, d.PricePerOutput(in), tc.body)
 		require.Equal(t, tc.total, credits, tc.body)
 	}

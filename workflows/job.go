@@ -165,7 +165,6 @@ func (s *jobState) refusedVisible(ctx workflow.Context) (contract.JobResult, err
 	return res, temporal.NewNonRetryableApplicationError("insufficient credits at admit", contract.CodeInsufficientCredits, nil)
 }
 
-
 // work leaves the queue and delivers every output; it returns how to settle.
 func (s *jobState) work(ctx workflow.Context) (contract.SettleInput, error) {
 	stepsQueue := contract.StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
@@ -248,7 +247,6 @@ func stepOptions(base workflow.Context, i, n int) workflow.ActivityOptions {
 	o.Summary = fmt.Sprintf("output %d of %d", i+1, n)
 	return o
 }
-
 
 // failure is the settlement of a failed or cancelled job with its public error.
 func (s *jobState) failure(_ workflow.Context, outcome string, f contract.Failure) contract.SettleInput {

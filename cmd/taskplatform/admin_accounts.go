@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -47,7 +48,7 @@ func (r *adminRun) userCreate() *cobra.Command {
 				return "", err
 			}
 			if credits > 0 {
-				if _, err := models.Grant(ctx, db, u.ID, models.CreditService, credits, nil, "admin user create"); err != nil {
+				if _, err := models.Grant(ctx, db, u.ID, contract.CreditService, credits, nil, "admin user create"); err != nil {
 					return "", err
 				}
 			}
@@ -65,7 +66,7 @@ func (r *adminRun) creditsGrant() *cobra.Command {
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
 			f.Int64Var(&credits, "credits", 0, "credits to grant, more than 0 (required)")
-			f.StringVar(&ctype, "type", models.CreditService, "credit type: "+models.CreditService+" or "+models.CreditModel)
+			f.StringVar(&ctype, "type", contract.CreditService, "credit type: "+contract.CreditService+" or "+contract.CreditModel)
 			f.StringVar(&expires, "expires-at", "", "when the credits expire, RFC 3339 (default never)")
 		},
 		func(ctx context.Context) (string, error) {
@@ -76,7 +77,7 @@ func (r *adminRun) creditsGrant() *cobra.Command {
 			if err != nil {
 				return "", err
 			}
-			if err := validation.Validate(ctype, validation.In(models.CreditService, models.CreditModel)); err != nil {
+			if err := validation.Validate(ctype, validation.In(contract.CreditService, contract.CreditModel)); err != nil {
 				return "", &usageError{"--type " + err.Error()}
 			}
 			if credits <= 0 {

@@ -17,6 +17,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -215,7 +216,7 @@ func seedDevAccount(ctx context.Context, db *gorm.DB, dataDir string) (string, e
 		if u, err = models.CreateUser(ctx, db, devEmail, models.PlanStandard); err != nil {
 			return "", err
 		}
-		if _, err = models.Grant(ctx, db, u.ID, models.CreditService, devCredits, nil, "dev seed"); err != nil {
+		if _, err = models.Grant(ctx, db, u.ID, contract.CreditService, devCredits, nil, "dev seed"); err != nil {
 			return "", err
 		}
 	}

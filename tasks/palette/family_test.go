@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
@@ -68,7 +69,7 @@ func TestEstimateIsPriceTimesOutputs(t *testing.T) {
 		in, err := d.Validate([]byte(tc.body))
 		require.NoError(t, err)
 		credits, ct := d.Estimate(in)
-		require.Equal(t, tasks.CreditService, ct)
+		require.Equal(t, contract.CreditService, ct)
 		require.Equal(t, tc.per, d.PricePerOutput(in), tc.body)
 		require.Equal(t, tc.total, credits, tc.body)
 	}

@@ -35,7 +35,7 @@ func generate() *tasks.Definition {
 			"A palette request: one sheet per scheme.", props, []string{"base_color"}, nil)),
 		OutputSchema: outputSchema(),
 		Runner:       runner{},
-		Pricing:      tasks.Pricing{CreditType: tasks.CreditService, PerOutput: 1},
+		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "base_color", Keyword: "pattern", Code: apierr.InvalidColour},
 			{Field: "base_color", Keyword: "type", Code: apierr.InvalidColour},

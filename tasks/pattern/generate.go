@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -59,7 +60,7 @@ var colourRules = []tasks.ErrorRule{
 
 // resolutionPricing prices a tile by its side.
 var resolutionPricing = tasks.Pricing{
-	CreditType: tasks.CreditService, Option: "resolution",
+	CreditType: contract.CreditService, Option: "resolution",
 	ByOption: []tasks.OptionPrice{{Value: "512", Credits: 1}, {Value: "1024", Credits: 2}, {Value: "2048", Credits: 4}},
 }
 

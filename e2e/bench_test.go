@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func BenchmarkSubmit(b *testing.B) {
 	}
 	rawCall := func() error {
 		in := contract.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: s.userID, APIKeyID: s.keyID, Input: raw,
-			CreditType: models.CreditService, HeldCredits: hold, PricePerOutput: per}
+			CreditType: contract.CreditService, HeldCredits: hold, PricePerOutput: per}
 		op := temporalClient(b).NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.JobID, TaskQueue: s.queue,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, workflows.JobWorkflow, in)
 		h, err := temporalClient(b).UpdateWithStartWorkflow(context.Background(), client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,

@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -54,7 +55,7 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 				jobs = nil
 				require.NoError(t, s.db.Where("user_id = ?", s.userID).Find(&jobs).Error)
 				for _, j := range jobs {
-					if j.Lifecycle != models.LifecycleTerminal {
+					if j.Lifecycle != contract.LifecycleTerminal {
 						return false
 					}
 				}
@@ -64,7 +65,7 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 			var charged int64
 			for _, j := range jobs {
 				seeds[j.Input]++
-				require.Equal(t, models.OutcomeSucceeded, *j.Outcome, "job %s", j.ID)
+				require.Equal(t, contract.OutcomeSucceeded, *j.Outcome, "job %s", j.ID)
 				charged += j.ChargedCredits
 				require.Equal(t, j.PricePerOutput*int64(j.ProgressDone), j.ChargedCredits, "job %s is charged for what it delivered", j.ID)
 			}

@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
@@ -123,7 +124,7 @@ func (s *testStack) newAccount(credits int64) (uint64, string, string) {
 	u, err := models.CreateUser(ctx, s.db, models.NewID("")+"@example.com", models.PlanStandard)
 	require.NoError(s.t, err)
 	if credits > 0 {
-		_, err = models.Grant(ctx, s.db, u.ID, models.CreditService, credits, nil, "test")
+		_, err = models.Grant(ctx, s.db, u.ID, contract.CreditService, credits, nil, "test")
 		require.NoError(s.t, err)
 	}
 	k, secret, err := models.CreateKey(ctx, s.db, u.ID, nil, nil, api.CurrentVersion)
@@ -210,7 +211,7 @@ func (s *testStack) balance() int64 {
 // ledgerSum is the sum of the user's ledger entries: it must equal the balance.
 func (s *testStack) ledgerSum() int64 {
 	var sum int64
-	require.NoError(s.t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", s.userID, models.CreditService).
+	require.NoError(s.t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", s.userID, contract.CreditService).
 		Select("COALESCE(SUM(amount),0)").Scan(&sum).Error)
 	return sum
 }

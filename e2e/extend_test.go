@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
@@ -40,7 +41,7 @@ func echoFamily() tasks.Family {
 			"required":   []string{"index", "case"},
 		}),
 		Runner:  echoRunner{},
-		Pricing: tasks.Pricing{CreditType: tasks.CreditService, PerOutput: 3},
+		Pricing: tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
 		Docs: tasks.Docs{
 			Lead: "test.echo writes its text back.", BuiltFor: []string{"Proving a family is one package."},
 			WhatYouGet: []string{"copies text files."},

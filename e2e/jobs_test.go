@@ -1,7 +1,8 @@
-package api_test
+package e2e_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"strconv"
@@ -22,7 +23,7 @@ import (
 func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
 	def, err := catalogue.Default().Tasks().Lookup("pattern.generate")
 	require.NoError(t, err)
-	raw, _ := jsonMarshal(input)
+	raw, _ := json.Marshal(input)
 	in, err := def.Validate(raw)
 	require.NoError(t, err)
 	hold, _ = def.Estimate(in)

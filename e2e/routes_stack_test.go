@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"bytes"
@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
 // TestStackAnswersAsDocumented checks the answers that need Temporal
@@ -20,7 +19,7 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 1000, stepDelay: 300 * time.Millisecond})
 	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
 	require.Equal(t, http.StatusOK, served.status)
-	doc := api.LoadDoc(t, served.body, true)
+	doc := openapicheck.LoadDoc(t, served.body, true)
 	check := func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
 		t.Helper()
 		res := s.do(method, path, body, headers...)
@@ -35,7 +34,7 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 		for i := 0; i+1 < len(headers); i += 2 {
 			req.Header.Set(headers[i], headers[i+1])
 		}
-		api.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
+		openapicheck.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
 		return res
 	}
 	const path = "/v1/tasks/pattern.generate"

@@ -1,0 +1,93 @@
+// Package openapicheck validates answers of the service against its served
+// OpenAPI document, for the router's tests and the end-to-end tests alike.
+package openapicheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/stretchr/testify/require"
+)
+
+func init() {
+	// Stored and example files answer in their own media types.
+	for _, media := range []string{"image/png", "image/svg+xml", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf"} {
+		openapi3filter.RegisterBodyDecoder(media, openapi3filter.FileBodyDecoder)
+	}
+}
+
+// LoadDoc loads and validates an OpenAPI document, strict when asked: every
+// object schema with properties then refuses properties it does not list,
+// so an answer's undocumented field fails validation.
+func LoadDoc(t testing.TB, body []byte, strict bool) *openapi3.T {
+	t.Helper()
+	if strict {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(body, &m))
+		closeObjects(m)
+		var err error
+		body, err = json.Marshal(m)
+		require.NoError(t, err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(body)
+	require.NoError(t, err)
+	require.NoError(t, doc.Validate(context.Background()))
+	return doc
+}
+
+// closeObjects sets additionalProperties false on every object schema with
+// properties that leaves it unset.
+func closeObjects(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["properties"]; ok && x["type"] == "object" && x["additionalProperties"] == nil {
+			x["additionalProperties"] = false
+		}
+		for _, y := range x {
+			closeObjects(y)
+		}
+	case []any:
+		for _, y := range x {
+			closeObjects(y)
+		}
+	}
+}
+
+// CheckAnswer validates an answer against the document's operation at
+// method and docPath: its status is documented, and its content type,
+// headers and body match what is documented for it. A 2xx answer's request
+// must match the documented parameters and body too.
+func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *http.Request, body []byte, code int, head http.Header, resBody []byte) {
+	t.Helper()
+	item := doc.Paths.Value(docPath)
+	require.NotNil(t, item, "%s is documented", docPath)
+	op := item.GetOperation(method)
+	require.NotNil(t, op, "%s %s is documented", method, docPath)
+	params := map[string]string{}
+	segs := strings.Split(req.URL.Path, "/")
+	for i, p := range strings.Split(docPath, "/") {
+		if strings.HasPrefix(p, "{") && i < len(segs) {
+			params[p[1:len(p)-1]] = segs[i]
+		}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params,
+		Route:   &routers.Route{Spec: doc, Path: docPath, PathItem: item, Method: method, Operation: op},
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+	ctx := context.Background()
+	if code < 300 {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		require.NoError(t, openapi3filter.ValidateRequest(ctx, in), "%s %s: the request is as documented", method, req.URL)
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: code, Header: head,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	out.SetBodyBytes(resBody)
+	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
+}
