@@ -55,12 +55,12 @@ func leadVocabs() []tasks.Vocabulary {
 		{
 			Name: "webhook_event", Description: "The kinds of job event a webhook delivers.",
 			Values: []tasks.VocabValue{
-				{Value: "job.started", Label: "Job started", Description: "The job left the queue; sent once per job."},
-				{Value: "job.progress", Label: "Job progress", Description: "One more output was delivered (progress.done rose)."},
-				{Value: "job.succeeded", Label: "Job succeeded", Description: "The job finished and its files are ready; the body carries the result.", Default: true},
-				{Value: "job.failed", Label: "Job failed", Description: "The job failed; the body carries error.", Default: true},
-				{Value: "job.cancelled", Label: "Job cancelled", Description: "The job was cancelled; the body carries error with code cancelled.", Default: true},
-				{Value: "ping", Label: "Ping", Description: "A signed test event sent to an endpoint on request."},
+				{Value: contract.EventStarted, Label: "Job started", Description: "The job left the queue; sent once per job."},
+				{Value: contract.EventProgress, Label: "Job progress", Description: "One more output was delivered (progress.done rose)."},
+				{Value: contract.EventSucceeded, Label: "Job succeeded", Description: "The job finished and its files are ready; the body carries the result.", Default: true},
+				{Value: contract.EventFailed, Label: "Job failed", Description: "The job failed; the body carries error.", Default: true},
+				{Value: contract.EventCancelled, Label: "Job cancelled", Description: "The job was cancelled; the body carries error with code cancelled.", Default: true},
+				{Value: contract.EventPing, Label: "Ping", Description: "A signed test event sent to an endpoint on request."},
 			},
 			Concept: new("webhook"),
 			UsedIn: []tasks.UsedIn{
@@ -100,7 +100,7 @@ func tailVocabs() []tasks.Vocabulary {
 			Name: "credit_type", Description: "The kinds of credit a balance holds.",
 			Values: []tasks.VocabValue{
 				{Value: contract.CreditService, Label: "Service credits", Description: "Spent by tasks.", Default: true},
-				{Value: "model_credits", Label: "Model credits", Description: "Spent on model training."},
+				{Value: contract.CreditModel, Label: "Model credits", Description: "Spent on model training."},
 			},
 			Default: new(contract.CreditService), Concept: new("credit_hold"),
 			UsedIn: []tasks.UsedIn{
@@ -113,9 +113,9 @@ func tailVocabs() []tasks.Vocabulary {
 		{
 			Name: "job_lifecycle", Description: "Where a job is in its life.",
 			Values: []tasks.VocabValue{
-				{Value: "queued", Label: "Queued", Description: "Accepted and waiting to start."},
-				{Value: "running", Label: "Running", Description: "Delivering outputs."},
-				{Value: "terminal", Label: "Terminal", Description: "Ended; outcome says how."},
+				{Value: contract.LifecycleQueued, Label: "Queued", Description: "Accepted and waiting to start."},
+				{Value: contract.LifecycleRunning, Label: "Running", Description: "Delivering outputs."},
+				{Value: contract.LifecycleTerminal, Label: "Terminal", Description: "Ended; outcome says how."},
 			},
 			Concept: new("job"),
 			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "lifecycle", Direction: "output"}, {Where: "webhook delivery body", Field: "lifecycle", Direction: "output"}},
@@ -123,9 +123,9 @@ func tailVocabs() []tasks.Vocabulary {
 		{
 			Name: "job_outcome", Description: "How a terminal job ended; null until then.",
 			Values: []tasks.VocabValue{
-				{Value: "succeeded", Label: "Succeeded", Description: "Files are ready at the result."},
-				{Value: "failed", Label: "Failed", Description: "The job has an error and no result."},
-				{Value: "cancelled", Label: "Cancelled", Description: "The job was cancelled; error code cancelled."},
+				{Value: contract.OutcomeSucceeded, Label: "Succeeded", Description: "Files are ready at the result."},
+				{Value: contract.OutcomeFailed, Label: "Failed", Description: "The job has an error and no result."},
+				{Value: contract.OutcomeCancelled, Label: "Cancelled", Description: "The job was cancelled; error code cancelled."},
 			},
 			Concept: new("job"),
 			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "outcome", Direction: "output"}, {Where: "webhook delivery body", Field: "outcome", Direction: "output"}},

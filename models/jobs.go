@@ -407,7 +407,7 @@ func present(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" 
 func (j *Job) PublicPhase() string {
 	switch {
 	case j.Lifecycle == contract.LifecycleQueued:
-		return "queued"
+		return contract.LifecycleQueued
 	case j.Lifecycle == contract.LifecycleTerminal:
 		return "done"
 	case j.Phase != "":
