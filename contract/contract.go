@@ -19,6 +19,16 @@ const TaskQueue = "taskplatform"
 // capacity-limited queue whose ScheduleToStart timeout is the start deadline.
 func StepsQueue(queue string) string { return queue + "-steps" }
 
+// QueueAnalysis is the capacity-limited queue of analysis steps (a
+// moodboard's analysis): a worker runs at most TP_ANALYSIS_CAPACITY of them
+// at once, and a step that cannot start within TP_ANALYSIS_DEADLINE fails
+// its job capacity_busy.
+const QueueAnalysis = "analysis"
+
+// CapacityQueue is the task queue of capacity-limited steps named name, of
+// workflows on queue.
+func CapacityQueue(queue, name string) string { return queue + "-" + name }
+
 // The job workflow's workflow types.
 const (
 	JobWorkflow             = "JobWorkflow"
@@ -130,6 +140,7 @@ const (
 	CodeInternal            = "internal"
 	CodeStartTimeout        = "start_timeout"
 	CodeCancelled           = "cancelled"
+	CodeCapacityBusy        = "capacity_busy"
 	CodeOutputNotProduced   = "output_not_produced"
 )
 

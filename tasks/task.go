@@ -47,6 +47,11 @@ type Plan struct {
 	Steps int
 	// Phase names what the job does, shown in progress.phase.
 	Phase string
+	// Capacity names the steps (by index) that run on a capacity-limited
+	// queue, by queue name (contract.QueueAnalysis). Such a step that cannot
+	// start within the queue's deadline fails the job capacity_busy,
+	// charged for what it delivered.
+	Capacity map[int]string
 }
 
 // Runner is the executable half of a task.
