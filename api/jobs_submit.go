@@ -246,41 +246,60 @@ func (h *jobHandlers) releaseKey(c *gin.Context, opts submitOptions) {
 }
 
 // checkRefs makes sure every image reference of the input can be used: a
-// handle must be one of the caller's files, a URL must be public.
+// handle must be one of the caller's files, a URL must be public. Fields
+// holding a list of references are checked item by item (images[2]). Then
+// the task's own Refuse check runs with the sizes of the uploads known.
 func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map[string]any) error {
+	sizes := map[string]tasks.ImageSize{}
 	for _, field := range def.RefFields() {
-		ref, _ := input[field].(string)
-		if ref == "" {
-			continue
-		}
-		if _, ok := h.d.taskCatalogue().Tasks().ExampleFile(ref); ok {
-			continue // a file the catalogue's examples send: anyone may
-		}
-		if tasks.IsHandle(ref) {
-			kind, id, _ := strings.Cut(ref, ":")
-			f, err := models.FileByID(c.Request.Context(), h.d.DB, id)
-			if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
-				return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(field)
-			}
-			if err != nil {
+		for _, r := range tasks.Refs(input, field) {
+			if err := h.checkRef(c, def, field, r, sizes); err != nil {
 				return err
 			}
+		}
+	}
+	if def.Refuse != nil {
+		if e := def.Refuse(input, sizes); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// checkRef checks one reference r of field and records its size when known.
+func (h *jobHandlers) checkRef(c *gin.Context, def *tasks.Definition, field string, r tasks.Ref, sizes map[string]tasks.ImageSize) error {
+	ref := r.Ref
+	if ref == "" {
+		return nil
+	}
+	if _, ok := h.d.taskCatalogue().Tasks().ExampleFile(ref); ok {
+		return nil // a file the catalogue's examples send: anyone may
+	}
+	if tasks.IsHandle(ref) {
+		kind, id, _ := strings.Cut(ref, ":")
+		f, err := models.FileByID(c.Request.Context(), h.d.DB, id)
+		if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
+			return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(r.Field)
+		}
+		if err != nil {
+			return err
+		}
+		if w, hgt, known := f.ImageSize(); known {
+			sizes[ref] = tasks.ImageSize{Width: w, Height: hgt}
 			if sides, bounded := def.RefSides[field]; bounded {
-				if w, hgt, known := f.ImageSize(); known {
-					if reason := sides.Check(w, hgt); reason != "" {
-						return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(field)
-					}
+				if reason := sides.Check(w, hgt); reason != "" {
+					return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(r.Field)
 				}
 			}
-			continue
 		}
-		err := outbound.CheckURL(c.Request.Context(), ref, h.d.AllowPrivateURLs)
-		switch {
-		case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
-			return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(field)
-		case err != nil:
-			return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(field)
-		}
+		return nil
+	}
+	err := outbound.CheckURL(c.Request.Context(), ref, h.d.AllowPrivateURLs)
+	switch {
+	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
+		return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(r.Field)
+	case err != nil:
+		return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(r.Field)
 	}
 	return nil
 }

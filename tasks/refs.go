@@ -66,7 +66,9 @@ func (f fixtureLoader) Load(_ context.Context, ref string) ([]byte, error) {
 // the API checks at submit that a handle is the caller's and a URL public.
 const RefKeyword = "x-ref"
 
-// RefFields lists the top-level input fields that hold image references.
+// RefFields lists the top-level input fields that hold image references:
+// a string, or an array of them (the field's schema carries x-ref either
+// way; its items are references).
 func (d *Definition) RefFields() []string {
 	var s struct {
 		Properties map[string]map[string]any `json:"properties"`
@@ -83,6 +85,41 @@ func (d *Definition) RefFields() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Ref is one image reference of an input: its public field path (image,
+// images[2]) and the reference as sent.
+type Ref struct {
+	Field string
+	Ref   string
+}
+
+// Refs lists the image references of field in a validated input: the
+// string itself, or each item of an array in order.
+func Refs(in map[string]any, field string) []Ref {
+	switch v := in[field].(type) {
+	case string:
+		return []Ref{{Field: field, Ref: v}}
+	case []any:
+		var out []Ref
+		for i, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", field, i), Ref: s})
+			}
+		}
+		return out
+	case []string:
+		var out []Ref
+		for i, s := range v {
+			out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", field, i), Ref: s})
+		}
+		return out
+	}
+	return nil
+}
+
+// ImageSize is the pixel size of an image reference known at submit (an
+// upload records it).
+type ImageSize struct{ Width, Height int }
 
 // ImageSides bounds the sides, in pixels, of the images a reference field
 // takes. The step that decodes the image and the submit check of an upload

@@ -89,6 +89,12 @@ type Definition struct {
 	// RefSides bounds the image sides of reference fields by field name; an
 	// upload whose size is known is refused at submit when it does not fit.
 	RefSides map[string]ImageSides
+	// Refuse is the task's own check of an input its schema accepts: a
+	// well-formed request the task cannot work with answers request_refused
+	// naming the field. Validate runs it with no sizes; the submit runs it
+	// again with sizes holding the pixel size of every image reference
+	// known then (uploads), by reference. Nil when the task has none.
+	Refuse func(in map[string]any, sizes map[string]ImageSize) *apierr.Error
 	// Variant names the field (kind or type) that decides which other fields
 	// apply; nil when the task has none.
 	Variant *Variant

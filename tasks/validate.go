@@ -26,7 +26,8 @@ var printer = message.NewPrinter(language.English)
 // applied. A body that is not a JSON object answers malformed_request; a
 // schema failure answers the catalogue code of the first failure by field
 // path (field_not_accepted, field_not_supported, invalid_option,
-// invalid_request or a task-specific code from ErrorRules).
+// invalid_request or a task-specific code from ErrorRules), then the task's
+// own Refuse check (request_refused).
 func (d *Definition) Validate(body []byte) (map[string]any, error) {
 	if d.Removed {
 		return nil, removedError(d)
@@ -58,6 +59,11 @@ func (d *Definition) Validate(body []byte) (map[string]any, error) {
 	}
 	out := normalise(in).(map[string]any)
 	d.applyDefaults(out)
+	if d.Refuse != nil {
+		if e := d.Refuse(out, nil); e != nil {
+			return nil, e
+		}
+	}
 	return out, nil
 }
 

@@ -97,6 +97,8 @@ func violations(t *testing.T, d *tasks.Definition) []violation {
 						bad = "#12345G"
 					case "enum":
 						bad, code = "no_such_option", apierr.InvalidOption
+					case "maxLength":
+						bad = "https://" + strings.Repeat("a", int(items[ikw].(float64)))
 					default:
 						require.True(t, annotations[ikw], "%s: no violation for items keyword %s", d.Name, ikw)
 						continue
@@ -142,6 +144,9 @@ func validItem(t *testing.T, p map[string]any) any {
 	}
 	if items["pattern"] == tasks.ColourPattern {
 		return "#ABCDEF"
+	}
+	if items["pattern"] == tasks.RefPattern {
+		return "file:abc123"
 	}
 	t.Fatalf("no valid item for %v", p)
 	return nil
@@ -202,8 +207,8 @@ func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 			got[c] = true
 		}
 	}
-	if len(d.RefSides) > 0 {
-		got[apierr.RequestRefused] = true // an upload of the wrong size, refused at submit
+	if len(d.RefSides) > 0 || d.Refuse != nil {
+		got[apierr.RequestRefused] = true // an upload of the wrong size, or the task's own refusal
 	}
 	for i := range d.Examples {
 		files, err := d.ExampleOutputs(context.Background(), i)
