@@ -53,6 +53,12 @@ func TestProductionProcessesRefuseToStart(t *testing.T) {
 		{"worker without TP_DATABASE_URL", []string{"worker"}, nil, "TP_DATABASE_URL is required"},
 		{"api with unreachable database", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable}, "cannot open the stores"},
 		{"worker with unreachable database", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable}, "cannot open the stores"},
+		// The dev switches are refused before anything is opened.
+		{"api allowing private URLs", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=true"}, "TP_ALLOW_PRIVATE_URLS is for dev and tests only"},
+		{"worker allowing private URLs", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=1"}, "TP_ALLOW_PRIVATE_URLS is for dev and tests only"},
+		{"api with a step delay", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=2s"}, "TP_DEV_STEP_DELAY is for dev and tests only"},
+		{"worker with a step delay", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=500ms"}, "TP_DEV_STEP_DELAY is for dev and tests only"},
+		{"api with the switches off", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=false", "TP_DEV_STEP_DELAY=0s"}, "cannot open the stores"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

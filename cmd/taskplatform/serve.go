@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -11,9 +12,12 @@ import (
 	"github.com/taskplatform/taskplatform/worker"
 )
 
-// productionStack opens what api and worker need, refusing to start without
-// PostgreSQL or with a schema that is not migrated.
+// productionStack opens what api and worker need, refusing to start with a
+// dev switch set, without PostgreSQL or with a schema that is not migrated.
 func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, int) {
+	if err := refuseDevSwitches(cfg); err != nil {
+		return nil, fatal(log, err.Error(), nil)
+	}
 	if cfg.DatabaseURL == "" {
 		return nil, fatal(log, "TP_DATABASE_URL is required: set it to a PostgreSQL DSN, e.g. postgres://user@host:5432/taskplatform", nil)
 	}
@@ -35,6 +39,20 @@ func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, 
 		return nil, fatal(log, "cannot reach Temporal (set TP_TEMPORAL_ADDRESS)", err)
 	}
 	return s, 0
+}
+
+// refuseDevSwitches is the production processes' refusal of the dev and
+// test switches: TP_ALLOW_PRIVATE_URLS turns the SSRF guard off, and
+// TP_DEV_STEP_DELAY slows every task step. Only `taskplatform dev` (and the
+// tests) may use them.
+func refuseDevSwitches(cfg config) error {
+	switch {
+	case cfg.AllowPrivateURLs:
+		return errors.New("TP_ALLOW_PRIVATE_URLS is for dev and tests only: it lets webhooks and URL fetches reach private addresses; unset it to run api or worker")
+	case cfg.DevStepDelay != 0:
+		return errors.New("TP_DEV_STEP_DELAY is for dev and tests only: it slows every task step; unset it to run api or worker")
+	}
+	return nil
 }
 
 // registerSearchAttributes adds the job search attributes to the namespace,
