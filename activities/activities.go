@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
@@ -15,8 +16,8 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
-// Activities holds the dependencies of every activity. Workflows reference
-// its methods through a nil *Activities.
+// Activities holds the dependencies of every activity. Workflows name its
+// methods through contract (ActivityRunStep, ActivitySettle, …).
 type Activities struct {
 	DB   *gorm.DB
 	Blob *blob.Bucket
@@ -37,7 +38,17 @@ type Activities struct {
 	HTTP *http.Client
 	// Fetch is the SSRF-safe client that fetches image URLs of task inputs.
 	Fetch *http.Client
+	// Temporal starts the delivery workflows of the job events the steps and
+	// settlement emit; nil fails an emit that has someone to deliver to.
+	Temporal client.Client
+	// CapacityDeadline is how long a capacity-limited step (a moodboard's
+	// analysis) may wait for a slot before its job fails capacity_busy
+	// (TP_ANALYSIS_DEADLINE); zero means DefaultCapacityDeadline.
+	CapacityDeadline time.Duration
 }
+
+// DefaultCapacityDeadline is the capacity deadline when none is set.
+const DefaultCapacityDeadline = time.Minute
 
 func (a *Activities) now() time.Time {
 	if a.Now != nil {

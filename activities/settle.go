@@ -14,7 +14,9 @@ import (
 )
 
 // Settle charges the delivered outputs, releases the rest of the hold and
-// writes the terminal state, exactly once per job however often it runs.
+// writes the terminal state, exactly once per job however often it runs;
+// then it emits the terminal event to its subscribers. Job workflows run it
+// as a local activity: settling costs their history one marker.
 func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contract.SettleResult, error) {
 	settlement := models.Settlement{Outcome: in.Outcome, Error: in.Error}
 	if in.Failure != nil {
@@ -27,6 +29,13 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	job, first, err := models.Settle(ctx, a.DB, in.JobID, settlement, a.now())
 	if err != nil {
 		return contract.SettleResult{}, fmt.Errorf("settle %s: %w", in.JobID, err)
+	}
+	if job.Outcome != nil {
+		// The terminal event, to whoever subscribed at admit; a retried
+		// settlement emits the same deliveries again, harmlessly.
+		if err := a.emit(ctx, job.ID, contract.TerminalEvent[*job.Outcome], 0, in.Events, in.Queue); err != nil {
+			return contract.SettleResult{}, err
+		}
 	}
 	if !first {
 		return contract.SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil

@@ -23,20 +23,44 @@ func (a *Activities) StartJob(ctx context.Context, jobID string) (contract.Start
 	if err != nil {
 		return contract.StartResult{}, err
 	}
+	return a.start(ctx, job, def, input)
+}
+
+// start moves a queued job to running and returns its plan.
+func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition, input map[string]any) (contract.StartResult, error) {
 	plan := def.Runner.Plan(input)
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
 		return contract.StartResult{}, fmt.Errorf("mark running: %w", err)
 	}
-	return contract.StartResult{Steps: plan.Steps, Phase: plan.Phase}, nil
+	out := contract.StartResult{Steps: plan.Steps, Phase: plan.Phase, Capacity: plan.Capacity}
+	if len(plan.Capacity) > 0 {
+		out.CapacityDeadline = a.CapacityDeadline
+		if out.CapacityDeadline <= 0 {
+			out.CapacityDeadline = DefaultCapacityDeadline
+		}
+	}
+	return out, nil
 }
 
 // RunStep renders output Index of a job, stores it in the blob store and
 // records it exactly once: a retried or repeated step returns the file the
-// first attempt recorded.
+// first attempt recorded. The first step (Start) also moves the job to
+// running and returns its plan, so leaving the queue costs the job
+// workflow no activity of its own. Subscribed started and progress events
+// are emitted from here.
 func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 	job, def, input, err := a.load(ctx, in.JobID)
 	if err != nil {
 		return contract.StepResult{}, err
+	}
+	var plan *contract.StartResult
+	if in.Start {
+		p, err := a.start(ctx, job, def, input)
+		if err != nil {
+			return contract.StepResult{}, err
+		}
+		plan = &p
+		a.emitQuietly(ctx, in.JobID, contract.EventStarted, 0, in.Events, in.Queue)
 	}
 	if err := a.delay(ctx); err != nil {
 		return contract.StepResult{}, err
@@ -68,7 +92,8 @@ func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contra
 		return contract.StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
 	}
 	a.Log.Info("output delivered", zap.String("job_id", job.ID), zap.Int("index", in.Index), zap.String("file_id", f.ID))
-	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings}, nil
+	a.emitQuietly(ctx, in.JobID, contract.EventProgress, in.Index, in.Events, in.Queue)
+	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Plan: plan}, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.

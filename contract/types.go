@@ -48,12 +48,24 @@ type JobResult struct {
 type StartResult struct {
 	Steps int
 	Phase string
+	// Capacity names the steps (by index) that run on a capacity-limited
+	// queue, by queue name (QueueAnalysis).
+	Capacity map[int]string `json:",omitempty"`
+	// CapacityDeadline is how long such a step may wait for capacity before
+	// the job fails capacity_busy.
+	CapacityDeadline time.Duration `json:",omitempty"`
 }
 
-// StepInput names one output of a job.
+// StepInput names one output of a job. The first step of a job (Start)
+// also moves it to running and plans its outputs; a step emits the job's
+// started and progress events itself when someone subscribed to them
+// (Events, decided at admit), starting their deliveries on Queue.
 type StepInput struct {
-	JobID string
-	Index int
+	JobID  string
+	Index  int
+	Start  bool     `json:",omitempty"`
+	Events []string `json:",omitempty"`
+	Queue  string   `json:",omitempty"`
 }
 
 // Warning is one entry of a job summary's warnings: a catalogued code of
@@ -64,10 +76,12 @@ type Warning struct {
 	Message string  `json:"message"`
 }
 
-// StepResult is the file a step delivered and any warnings for the summary.
+// StepResult is the file a step delivered and any warnings for the summary;
+// the first step also returns the job's plan.
 type StepResult struct {
 	FileID   string
-	Warnings []Warning `json:",omitempty"`
+	Warnings []Warning    `json:",omitempty"`
+	Plan     *StartResult `json:",omitempty"`
 }
 
 // Summary is a job result's summary: counts and warnings, present only when
@@ -95,6 +109,10 @@ type SettleInput struct {
 	// before Failure existed; settle reads it when Failure is nil.
 	Error   json.RawMessage `json:",omitempty"`
 	Summary *Summary        `json:",omitempty"`
+	// Events and Queue, when set, make settlement emit the terminal event
+	// to its subscribers itself (the job workflow then runs no emit step).
+	Events []string `json:",omitempty"`
+	Queue  string   `json:",omitempty"`
 }
 
 // SettleResult is what settlement charged.

@@ -46,21 +46,28 @@ type stackOptions struct {
 	rootCAs *x509.CertPool
 	// registry is the tasks the stack serves and runs; nil means every family.
 	registry *tasks.Registry
+	// capacityDeadline is how long an analysis step may wait for a slot;
+	// zero means the default. analysisCapacity is the worker's analysis
+	// slots; zero means the default.
+	capacityDeadline time.Duration
+	analysisCapacity int
 }
 
 // testStack is a whole service for one test: its own database, task queue,
 // blob store, worker and HTTP server, on the package's Temporal.
 type testStack struct {
-	t      testing.TB
-	db     *gorm.DB
-	queue  string
-	srv    *httptest.Server
-	acts   *activities.Activities
-	worker *worker.Worker
-	userID uint64
-	key    string
-	keyID  string
-	signer *signer.Signer
+	// analysisCapacity is passed to the stack's workers.
+	analysisCapacity int
+	t                testing.TB
+	db               *gorm.DB
+	queue            string
+	srv              *httptest.Server
+	acts             *activities.Activities
+	worker           *worker.Worker
+	userID           uint64
+	key              string
+	keyID            string
+	signer           *signer.Signer
 }
 
 func newStack(t testing.TB, o stackOptions) *testStack {
@@ -81,8 +88,10 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	require.NoError(t, err)
 	s.signer = signer.New(key)
 	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
-		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second}),
-		Fetch: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second})}
+		HTTP:     outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second}),
+		Fetch:    outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second}),
+		Temporal: temporalClient(t), CapacityDeadline: o.capacityDeadline}
+	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(s.srv.Close)
@@ -111,7 +120,7 @@ func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {
-	w := worker.New(temporalClient(s.t), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps})
+	w := worker.New(temporalClient(s.t), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps, AnalysisCapacity: s.analysisCapacity})
 	require.NoError(s.t, w.Start())
 	s.t.Cleanup(w.Stop)
 	s.worker = w

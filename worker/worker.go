@@ -27,12 +27,20 @@ type Options struct {
 	NoSteps bool
 	// TaskQueue is the queue to poll; empty means contract.TaskQueue.
 	TaskQueue string
+	// AnalysisCapacity bounds the analysis steps this worker runs at once
+	// (TP_ANALYSIS_CAPACITY); 0 means DefaultAnalysisCapacity.
+	AnalysisCapacity int
 }
 
-// Worker polls the job queue (workflows, hold, settle) and its steps queue.
+// DefaultAnalysisCapacity is how many analysis steps a worker runs at once.
+const DefaultAnalysisCapacity = 2
+
+// Worker polls the job queue (workflows, hold, settle), its steps queue and
+// its capacity-limited analysis queue.
 type Worker struct {
-	jobs  sdkworker.Worker
-	steps sdkworker.Worker
+	jobs     sdkworker.Worker
+	steps    sdkworker.Worker
+	analysis sdkworker.Worker
 }
 
 // New registers JobWorkflow and the activities on the job queue and the
@@ -55,6 +63,17 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 			WorkerStopTimeout: 5 * time.Second,
 		})
 		w.steps.RegisterActivity(acts)
+		if o.AnalysisCapacity <= 0 {
+			o.AnalysisCapacity = DefaultAnalysisCapacity
+		}
+		w.analysis = sdkworker.New(c, contract.CapacityQueue(queue, contract.QueueAnalysis), sdkworker.Options{
+			MaxConcurrentActivityExecutionSize: o.AnalysisCapacity,
+			// One poller per slot at most: a poll takes a task only when a slot is free.
+			MaxConcurrentActivityTaskPollers: min(o.AnalysisCapacity, 2),
+			DisableWorkflowWorker:            true,
+			WorkerStopTimeout:                5 * time.Second,
+		})
+		w.analysis.RegisterActivity(acts)
 	}
 	return w
 }
@@ -80,6 +99,11 @@ func (w *Worker) Start() error {
 			w.jobs.Stop()
 			return fmt.Errorf("start steps worker: %w", err)
 		}
+		if err := w.analysis.Start(); err != nil {
+			w.steps.Stop()
+			w.jobs.Stop()
+			return fmt.Errorf("start analysis worker: %w", err)
+		}
 	}
 	return nil
 }
@@ -87,6 +111,7 @@ func (w *Worker) Start() error {
 // Stop stops polling and waits for running activities to finish or time out.
 func (w *Worker) Stop() {
 	if w.steps != nil {
+		w.analysis.Stop()
 		w.steps.Stop()
 	}
 	w.jobs.Stop()

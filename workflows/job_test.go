@@ -42,6 +42,26 @@ func newJobEnv(t *testing.T) *jobEnv {
 	return e
 }
 
+// steps mocks the job's steps: output i fails with steps[i] (nil delivers
+// it); the first step plans len(steps) outputs, or fails with startErr.
+func (e *jobEnv) steps(steps []error, startErr error) {
+	plan := contract.StartResult{Steps: len(steps), Phase: "drawing"}
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
+		require.Equal(e.t, "j_test", in.JobID)
+		require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
+		if in.Start && startErr != nil {
+			return contract.StepResult{}, startErr
+		}
+		out := contract.StepResult{FileID: "f"}
+		if in.Start {
+			out.Plan = &plan
+		}
+		return out, steps[in.Index]
+	}).Maybe()
+	// A first output that fails for good leaves the plan to StartJob.
+	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
+}
+
 // admitAt sends the admit update after d.
 func (e *jobEnv) admitAt(d time.Duration) {
 	e.RegisterDelayedCallback(func() {
@@ -85,15 +105,13 @@ func TestJobWorkflow(t *testing.T) {
 		{name: "one output missing is a warning", steps: []error{nil, permanent, nil}, wantOutcome: contract.OutcomeSucceeded, wantSummary: true},
 		{name: "nothing delivered fails", steps: []error{permanent, permanent}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ProcessingFailed},
 		{name: "content refused fails at once", steps: []error{nil, refused, nil}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ContentRefused},
+		{name: "first output fails, the rest deliver", steps: []error{permanent, nil}, wantOutcome: contract.OutcomeSucceeded, wantSummary: true},
 		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: contract.OutcomeFailed, wantCode: apierr.StartTimeout},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newJobEnv(t)
-			e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(contract.StartResult{Steps: len(tc.steps), Phase: "drawing"}, tc.startErr)
-			for i, err := range tc.steps {
-				e.OnActivity(a.RunStep, mock.Anything, contract.StepInput{JobID: "j_test", Index: i}).Return(contract.StepResult{FileID: "f"}, err).Maybe()
-			}
+			e.steps(tc.steps, tc.startErr)
 			e.admitAt(0)
 			res, err := e.run()
 			if tc.wantOutcome == contract.OutcomeFailed {
@@ -120,8 +138,8 @@ func TestJobWorkflow(t *testing.T) {
 			if tc.wantSummary {
 				sum := e.settled.Summary
 				require.NotNil(t, sum)
-				require.Equal(t, 3, sum.Requested)
-				require.Equal(t, 2, sum.Delivered)
+				require.Equal(t, len(tc.steps), sum.Requested)
+				require.Equal(t, len(tc.steps)-1, sum.Delivered)
 				require.Equal(t, string(apierr.OutputNotProduced), sum.Warnings[0].Code)
 			} else {
 				require.Nil(t, e.settled.Summary)
@@ -180,8 +198,13 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	e := newJobEnv(t)
-	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(contract.StartResult{Steps: 3, Phase: "drawing"}, nil)
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(contract.StepResult{FileID: "f"}, nil)
+	plan := contract.StartResult{Steps: 3, Phase: "drawing"}
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
+		if in.Start {
+			return contract.StepResult{FileID: "f", Plan: &plan}, nil
+		}
+		return contract.StepResult{FileID: "f"}, nil
+	})
 	e.admitAt(0)
 	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
 	_, err := e.run()

@@ -36,12 +36,15 @@ type config struct {
 	MetricsAddr       string        // TP_METRICS_ADDR
 	MaxConcurrentStep int           // TP_WORKER_MAX_STEPS
 	TrustedProxies    []string      // TP_TRUSTED_PROXIES
+	AnalysisCapacity  int           // TP_ANALYSIS_CAPACITY
+	AnalysisDeadline  time.Duration // TP_ANALYSIS_DEADLINE
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
 var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
-	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES"}
+	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
+	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE"}
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
@@ -81,6 +84,7 @@ func loadConfig() (config, error) {
 	intVar("TP_TEMPORAL_UI_PORT", 8233, &c.TemporalUIPort)
 	intVar("TP_RATE_LIMIT", 600, &c.RateLimit)
 	intVar("TP_WORKER_MAX_STEPS", 0, &c.MaxConcurrentStep)
+	intVar("TP_ANALYSIS_CAPACITY", 2, &c.AnalysisCapacity)
 	var window int
 	intVar("TP_RATE_WINDOW_SECONDS", 60, &window)
 	c.RateWindow = time.Duration(window) * time.Second
@@ -88,6 +92,11 @@ func loadConfig() (config, error) {
 		errs["TP_ALLOW_PRIVATE_URLS"] = fmt.Errorf("must be true or false")
 	} else {
 		c.AllowPrivateURLs = b
+	}
+	if d, err := time.ParseDuration(env("TP_ANALYSIS_DEADLINE", "1m")); err != nil || d <= 0 {
+		errs["TP_ANALYSIS_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 30s")
+	} else {
+		c.AnalysisDeadline = d
 	}
 	if d, err := time.ParseDuration(env("TP_DEV_STEP_DELAY", "0s")); err != nil {
 		errs["TP_DEV_STEP_DELAY"] = fmt.Errorf("must be a Go duration such as 500ms")

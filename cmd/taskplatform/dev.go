@@ -171,7 +171,7 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := worker.RegisterSearchAttributes(ctx, s.temporal, cfg.TemporalNamespace); err != nil {
 		return fatal(log, "cannot register search attributes", err)
 	}
-	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep, AnalysisCapacity: cfg.AnalysisCapacity})
 	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}

@@ -92,7 +92,7 @@ func runWorker(ctx context.Context, cfg config) int {
 	if err := registerSearchAttributes(ctx, s); err != nil {
 		return fatal(log, "cannot register the job search attributes", err)
 	}
-	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep})
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep, AnalysisCapacity: cfg.AnalysisCapacity})
 	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}

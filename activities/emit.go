@@ -1,0 +1,52 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// emit records a job event's deliveries and starts one delivery workflow per
+// delivery on queue, when someone subscribed to the event at admit
+// (events). It is safe to repeat: delivery and workflow ids are stable.
+// Emitting from the activity that caused the event costs the job workflow
+// no activity or child workflow of its own.
+func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, events []string, queue string) error {
+	if !slices.Contains(events, event) {
+		return nil
+	}
+	deliveries, err := a.EmitEvent(ctx, contract.EmitInput{JobID: jobID, Event: event, Seq: seq, OccurredAt: a.now()})
+	if err != nil || len(deliveries) == 0 {
+		return err
+	}
+	if a.Temporal == nil {
+		return errors.New("emit: no Temporal client to start deliveries with")
+	}
+	for _, d := range deliveries {
+		_, err := a.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: d.DeliveryID, TaskQueue: queue, StaticSummary: event + " of " + jobID,
+		}, contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if err != nil && !errors.As(err, &started) {
+			return fmt.Errorf("start delivery %s: %w", d.DeliveryID, err)
+		}
+	}
+	return nil
+}
+
+// emitQuietly emits a started or progress event; a failure is logged, not
+// returned, so a delivered output is never reported as failed because of
+// its notification (progress events are coalesced: the terminal event
+// carries the final state).
+func (a *Activities) emitQuietly(ctx context.Context, jobID, event string, seq int, events []string, queue string) {
+	if err := a.emit(ctx, jobID, event, seq, events, queue); err != nil {
+		a.Log.Warn("job event not emitted", zap.String("job_id", jobID), zap.String("event", event), zap.Error(err))
+	}
+}
