@@ -27,6 +27,7 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 			var wg sync.WaitGroup
 			var mu sync.Mutex
 			statuses := map[int]int{}
+			var errs []error
 			for seed := range requests {
 				wg.Add(1)
 				sem <- struct{}{}
@@ -35,8 +36,14 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 					defer func() { <-sem }()
 					body := map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F"}, "count": 1, "resolution": "512", "seed": seed}
 					for attempt := 0; ; attempt++ {
-						res := s.submit(body)
-						e, _ := res.json(t)["error"].(map[string]any)
+						res, err := s.trySubmit(body)
+						if err != nil {
+							mu.Lock()
+							errs = append(errs, err)
+							mu.Unlock()
+							return
+						}
+						e := res.errorFields()
 						if e == nil || e["retryable"] != true || attempt == 5 {
 							mu.Lock()
 							statuses[res.status]++
@@ -48,6 +55,7 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 				}()
 			}
 			wg.Wait()
+			require.Empty(t, errs)
 			require.Equal(t, map[int]int{http.StatusAccepted: requests}, statuses, "every submit answers its job's handle")
 
 			var jobs []models.Job

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"sync"
@@ -151,11 +152,14 @@ func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
 
 func TestWaitOnCancelledJobAnswers409(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 1 * time.Second})
-	var res response
+	var (
+		res    response
+		resErr error
+	)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		res = s.submit(pattern(5), "Prefer", "wait=30", "Idempotency-Key", "wait-cancel")
+		res, resErr = s.trySubmit(pattern(5), "Prefer", "wait=30", "Idempotency-Key", "wait-cancel")
 	}()
 	var id string
 	require.Eventually(t, func() bool {
@@ -168,6 +172,7 @@ func TestWaitOnCancelledJobAnswers409(t *testing.T) {
 	}, 10*time.Second, 50*time.Millisecond)
 	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
 	<-done
+	require.NoError(t, resErr)
 	require.Equal(t, http.StatusConflict, res.status, "%s", res.body)
 	e := res.json(t)["error"].(map[string]any)
 	require.Equal(t, "cancelled", e["code"])
@@ -199,36 +204,64 @@ func TestNoOverdraftUnderConcurrency(t *testing.T) {
 			s := newStack(t, stackOptions{backend: b, credits: 10 * per})
 			var mu sync.Mutex
 			statuses := map[int]int{}
+			var errs []error
 			var wg sync.WaitGroup
 			for range 50 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					res := s.submit(pattern(1))
+					res, err := s.trySubmit(pattern(1))
 					mu.Lock()
+					defer mu.Unlock()
+					if err != nil {
+						errs = append(errs, err)
+						return
+					}
 					statuses[res.status]++
-					mu.Unlock()
 				}()
 			}
 			wg.Wait()
+			require.Empty(t, errs)
 			require.Equal(t, map[int]int{http.StatusAccepted: 10, http.StatusPaymentRequired: 40}, statuses)
 		})
 	}
 }
 
+// TestIdempotencyKey: the same key and the same request answer the first
+// job; the same key with anything else that shapes the job — the body, the
+// webhook_url, the start deadline — answers 409 idempotency_key_reused and
+// holds nothing.
 func TestIdempotencyKey(t *testing.T) {
-	s := newStack(t, stackOptions{credits: 100})
-	first := s.submit(pattern(2), "Idempotency-Key", "k-1")
+	rcv := newReceiver(t)
+	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
+	const key = "k-1"
+	plain := "/v1/tasks/pattern.generate"
+	hooked := func(path string) string { return plain + "?webhook_url=" + url.QueryEscape(rcv.srv.URL+path) }
+
+	first := s.do(http.MethodPost, hooked("/a"), pattern(2), "Idempotency-Key", key, "X-Service-Start-Timeout", "30")
 	require.Equal(t, http.StatusAccepted, first.status, "%s", first.body)
-	again := s.submit(pattern(2), "Idempotency-Key", "k-1")
-	require.Equal(t, http.StatusAccepted, again.status)
+	again := s.do(http.MethodPost, hooked("/a"), pattern(2), "Idempotency-Key", key, "X-Service-Start-Timeout", "30")
+	require.Equal(t, http.StatusAccepted, again.status, "%s", again.body)
 	require.Equal(t, first.json(t)["job_id"], again.json(t)["job_id"])
 	require.Equal(t, first.header.Get("X-Service-Credits"), again.header.Get("X-Service-Credits"))
 	require.Equal(t, first.header.Get("X-Service-Credit-Type"), again.header.Get("X-Service-Credit-Type"))
 
-	other := s.submit(pattern(3), "Idempotency-Key", "k-1")
-	require.Equal(t, http.StatusConflict, other.status)
-	require.Equal(t, "idempotency_key_reused", other.errorCode(t))
+	for _, tc := range []struct {
+		name    string
+		path    string
+		body    map[string]any
+		headers []string
+	}{
+		{name: "another body", path: hooked("/a"), body: pattern(3), headers: []string{"X-Service-Start-Timeout", "30"}},
+		{name: "another webhook_url", path: hooked("/b"), body: pattern(2), headers: []string{"X-Service-Start-Timeout", "30"}},
+		{name: "no webhook_url", path: plain, body: pattern(2), headers: []string{"X-Service-Start-Timeout", "30"}},
+		{name: "another start timeout", path: hooked("/a"), body: pattern(2), headers: []string{"X-Service-Start-Timeout", "60"}},
+		{name: "no start timeout", path: hooked("/a"), body: pattern(2)},
+	} {
+		res := s.do(http.MethodPost, tc.path, tc.body, append([]string{"Idempotency-Key", key}, tc.headers...)...)
+		require.Equal(t, http.StatusConflict, res.status, "%s: %s", tc.name, res.body)
+		require.Equal(t, "idempotency_key_reused", res.errorCode(t), tc.name)
+	}
 
 	var holds int64
 	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
@@ -238,31 +271,36 @@ func TestIdempotencyKey(t *testing.T) {
 func TestConcurrentIdenticalSubmitsMakeOneJob(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 1000})
 	var mu sync.Mutex
-	ids := map[string]int{}
-	codes := map[string]int{}
+	var answers []response
+	var errs []error
 	var wg sync.WaitGroup
 	for range 50 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res := s.submit(pattern(1), "Idempotency-Key", "same")
+			res, err := s.trySubmit(pattern(1), "Idempotency-Key", "same")
 			mu.Lock()
 			defer mu.Unlock()
-			if res.status == http.StatusAccepted {
-				ids[res.json(t)["job_id"].(string)]++
+			if err != nil {
+				errs = append(errs, err)
 				return
 			}
-			code := res.errorCode(t)
-			codes[code]++
-			require.Equal(t, http.StatusConflict, res.status)
-			require.Equal(t, true, res.json(t)["error"].(map[string]any)["retryable"])
+			answers = append(answers, res)
 		}()
 	}
 	wg.Wait()
-	require.Len(t, ids, 1, "one job id across every accepted answer")
-	for code := range codes {
-		require.Equal(t, "request_in_progress", code)
+	require.Empty(t, errs)
+	ids := map[string]int{}
+	for _, res := range answers {
+		if res.status == http.StatusAccepted {
+			ids[res.json(t)["job_id"].(string)]++
+			continue
+		}
+		require.Equal(t, http.StatusConflict, res.status, "%s", res.body)
+		require.Equal(t, "request_in_progress", res.errorCode(t))
+		require.Equal(t, true, res.json(t)["error"].(map[string]any)["retryable"])
 	}
+	require.Len(t, ids, 1, "one job id across every accepted answer")
 	var jobs, holds int64
 	require.NoError(t, s.db.Model(&models.Job{}).Where("user_id = ?", s.userID).Count(&jobs).Error)
 	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
