@@ -177,6 +177,8 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.done + "/result?limit=1", headers: key, status: 200},
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.queued + "/result", headers: key, status: 409},
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.failed + "/result", headers: key, status: 409},
+		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: key, status: 200},
+		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/j_nothing/events", headers: key, status: 404},
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/" + e.done + "/cancel", headers: key, status: 400},
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/j_nothing/cancel", headers: key, status: 404},
 

@@ -27,6 +27,8 @@ func jobRoutes() []route {
 			op: operation{id: "job_result", summary: "The result of a succeeded job; 409 while it runs or when it failed or was cancelled",
 				params: append([]oa{jobID}, pageParams(50, 100)...), answers: []response{result},
 				errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}}},
+		route{method: http.MethodGet, path: "/v1/jobs/{job_id}/events", access: AccessKey, scope: models.ScopeJobsRead, handle: jobs((*jobHandlers).events),
+			op: eventStreamOperation(jobID)},
 		route{method: http.MethodPut, path: "/v1/jobs/{job_id}/cancel", access: AccessKey, scope: models.ScopeJobsCancel, handle: jobs((*jobHandlers).cancel),
 			op: operation{id: "job_cancel", summary: "Ask a job to stop; 400 job_already_ended when it has ended", params: []oa{jobID},
 				answers: []response{jsonAnswer(http.StatusAccepted, "Cancellation was asked; the lifecycle at that moment. The job read says how it ended.", cancelled)},

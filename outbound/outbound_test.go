@@ -103,16 +103,6 @@ func TestLoopback(t *testing.T) {
 	require.True(t, errors.As(err, &unknown), "the certificate is verified: got %v", err)
 }
 
-func TestNoProxyFromEnvironment(t *testing.T) {
-	s := newTLSServer(t, ok)
-	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
-	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
-	t.Setenv("NO_PROXY", "")
-	res, err := get(t, outbound.New(outbound.Options{AllowPrivate: true, RootCAs: roots(s)}), s.URL)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, res.StatusCode)
-}
-
 func TestRedirects(t *testing.T) {
 	plain := newPlainServer(t)
 	var s *server

@@ -1,0 +1,168 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/taskplatform/taskplatform/client"
+	"github.com/taskplatform/taskplatform/signer"
+)
+
+// fakeAPI stands in for the service in the examples: one job that starts,
+// delivers one file and succeeds. Its first submit answers a proxy's 503,
+// which the client retries with the same Idempotency-Key.
+func fakeAPI() *httptest.Server {
+	var srv *httptest.Server
+	submits := 0
+	job := func(lifecycle string) string {
+		return `{"job_id":"j_1","task":"pattern.generate","lifecycle":"` + lifecycle + `","outcome":"succeeded","progress":{"done":1,"total":1,"phase":"done"},"error":null}`
+	}
+	result := func() string {
+		return `{"job_id":"j_1","files":[{"file":"art:a","url":"` + srv.URL + `/files/a.png","media_type":"image/png"}],"has_more":false}`
+	}
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method + " " + r.URL.Path {
+		case "POST /v1/tasks/pattern.generate":
+			if submits++; submits == 1 {
+				w.WriteHeader(http.StatusServiceUnavailable) // a proxy: no error object
+				return
+			}
+			w.Header().Set("X-Service-Credits", "10")
+			w.Header().Set("X-Service-Credit-Type", "service_credits")
+			w.WriteHeader(http.StatusAccepted)
+			_, _ = io.WriteString(w, strings.Replace(job("queued"), `"succeeded"`, "null", 1))
+		case "GET /v1/jobs/j_1/events":
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, ev := range []struct {
+				seq        int64
+				kind, life string
+				done       int
+				extra      string
+			}{{1, "job.started", "running", 0, ""}, {2, "job.progress", "running", 1, ""},
+				{1 << 40, "job.succeeded", "terminal", 1, `,"outcome":"succeeded","result":` + result()}} {
+				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"id\":\"evt_%d\",\"event\":%q,\"job_id\":\"j_1\",\"lifecycle\":%q,\"progress\":{\"done\":%d,\"total\":1,\"phase\":\"rendering\"}%s}\n\n",
+					ev.seq, ev.kind, ev.seq, ev.kind, ev.life, ev.done, ev.extra)
+			}
+		case "GET /v1/jobs/j_1":
+			_, _ = io.WriteString(w, job("terminal"))
+		case "GET /v1/jobs/j_1/result":
+			_, _ = io.WriteString(w, result())
+		case "GET /files/a.png":
+			_, _ = io.WriteString(w, "\x89PNG…")
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"error":{"code":"not_found","type":"invalid_request","message":"No such address.","retryable":false}}`)
+		}
+	}))
+	return srv
+}
+
+// Submit a task, follow its events, then read and download its result.
+func Example() {
+	api := fakeAPI()
+	defer api.Close()
+	ctx := context.Background()
+	c := client.New(api.URL, "tpk_…")
+
+	sub, err := c.Submit(ctx, "pattern.generate", map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": 1}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("job", sub.JobID, "holds", sub.Credits, sub.CreditType)
+
+	job, err := c.Wait(ctx, sub.JobID, func(ev client.Event) {
+		fmt.Printf("%s: %d done\n", ev.Event.Event, ev.Progress.Done)
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("ended", *job.Outcome)
+
+	res, err := c.Result(ctx, sub.JobID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range res.Files {
+		var buf bytes.Buffer
+		n, err := c.Download(ctx, f.URL, &buf)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(f.File, f.MediaType, n > 0)
+	}
+	// Output:
+	// job j_1 holds 10 service_credits
+	// job.started: 0 done
+	// job.progress: 1 done
+	// job.succeeded: 1 done
+	// ended succeeded
+	// art:a image/png true
+}
+
+// Errors are *client.Error: branch on Code, show Field.
+func ExampleError() {
+	api := fakeAPI()
+	defer api.Close()
+	_, err := client.New(api.URL, "tpk_…").Job(context.Background(), "j_missing")
+	if e, ok := err.(*client.Error); ok {
+		fmt.Println(e.Status, e.Code, e.Retryable)
+	}
+	// Output:
+	// 404 not_found false
+}
+
+// A webhook receiver: the middleware verifies every delivery before the
+// handler sees it (the service here is a stand-in signing with its own key).
+func ExampleVerifier_Middleware() {
+	_, key, _ := ed25519.GenerateKey(nil)
+	service := signer.New(key)
+	keys := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/jwks.json":
+			_ = json.NewEncoder(w).Encode(service.JWKS())
+		case "/v1/meta":
+			_, _ = io.WriteString(w, `{"webhook":{"max_attempts":8,"signature":{"timestamp_window_seconds":300}}}`)
+		}
+	}))
+	defer keys.Close()
+
+	receiver := httptest.NewServer(client.NewVerifier(keys.URL).Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, _ := client.DeliveryFrom(r.Context())
+		fmt.Println("verified", d.Event.Event, d.Event.JobID)
+	})))
+	defer receiver.Close()
+
+	deliver := func(body string, tamper bool) int {
+		ts := time.Now().Unix()
+		req, _ := http.NewRequest(http.MethodPost, receiver.URL, strings.NewReader(body))
+		req.Header.Set("X-Service-Request-Id", "whd_1")
+		req.Header.Set("X-Service-User-Id", "7")
+		req.Header.Set("X-Service-Timestamp", strconv.FormatInt(ts, 10))
+		req.Header.Set("X-Service-Signature", service.Sign("whd_1", 7, ts, []byte(body)))
+		if tamper {
+			req.Header.Set("X-Service-User-Id", "8")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	fmt.Println(deliver(`{"id":"evt_1","event":"job.succeeded","job_id":"j_1"}`, false))
+	fmt.Println(deliver(`{"id":"evt_1","event":"job.succeeded","job_id":"j_1"}`, true))
+	// Output:
+	// verified job.succeeded j_1
+	// 200
+	// 401
+}

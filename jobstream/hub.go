@@ -1,0 +1,320 @@
+package jobstream
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// Channel is the PostgreSQL notification channel; a payload is a job id.
+const Channel = "tp_job_events"
+
+// Notify tells every open stream of a job, in any process, that the job
+// changed: the activities call it after they record the job's start, an
+// output, or its end. It is cheap and idempotent (a stream sends only what
+// it has not sent); an error means only that open streams learn of the
+// change later (at the next one, or when they resume).
+func Notify(ctx context.Context, db *gorm.DB, jobID string) error {
+	if models.IsPostgres(db) {
+		return db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", Channel, jobID).Error
+	}
+	if h := lookup(db); h != nil {
+		h.wake(jobID)
+	}
+	return nil
+}
+
+// Sub is one stream's subscription to a job: C holds the job's latest
+// snapshot after each change (older ones are replaced: a snapshot holds
+// everything before it).
+type Sub struct {
+	C     <-chan *Snapshot
+	c     chan *Snapshot
+	hub   *Hub
+	jobID string
+	once  sync.Once
+}
+
+// Close ends the subscription.
+func (s *Sub) Close() { s.once.Do(func() { s.hub.unsubscribe(s) }) }
+
+// offer replaces any unread snapshot with snap (called under the hub's lock,
+// the only sender).
+func (s *Sub) offer(snap *Snapshot) {
+	select {
+	case <-s.c:
+	default:
+	}
+	s.c <- snap
+}
+
+// Subscribe opens a subscription to a job's changes on db. On PostgreSQL it
+// returns once the process listens on Channel, so no change made after it
+// returns is missed; read the job after subscribing, not before.
+func Subscribe(ctx context.Context, db *gorm.DB, jobID string) (*Sub, error) {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	hubsMu.Lock()
+	h := hubs[sqlDB]
+	if h == nil {
+		h = &Hub{db: db, key: sqlDB, pg: models.IsPostgres(db), jobs: map[string]*jobSubs{}}
+		hubs[sqlDB] = h
+	}
+	s := h.subscribe(jobID)
+	l := h.listener
+	if h.pg && l == nil {
+		l = h.startListener()
+	}
+	hubsMu.Unlock()
+	if l == nil {
+		return s, nil
+	}
+	select {
+	case <-l.ready:
+	case <-ctx.Done():
+		s.Close()
+		return nil, ctx.Err()
+	}
+	if l.err != nil {
+		s.Close()
+		return nil, fmt.Errorf("listen for job events: %w", l.err)
+	}
+	return s, nil
+}
+
+// hubs holds the hub of each database pool with open streams; hubsMu also
+// guards every hub's subscriptions and listener.
+var (
+	hubsMu sync.Mutex
+	hubs   = map[*sql.DB]*Hub{}
+)
+
+func lookup(db *gorm.DB) *Hub {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil
+	}
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	return hubs[sqlDB]
+}
+
+// Hub fans a job's changes out to its streams in one process: one read of
+// the job per change, whatever the number of streams.
+type Hub struct {
+	db       *gorm.DB
+	key      *sql.DB
+	pg       bool
+	jobs     map[string]*jobSubs
+	listener *listener
+}
+
+type jobSubs struct {
+	subs map[*Sub]struct{}
+	// reading is set while a read of the job runs; dirty asks for another
+	// read after it (a change came in meanwhile).
+	reading, dirty bool
+}
+
+func (h *Hub) subscribe(jobID string) *Sub {
+	c := make(chan *Snapshot, 1)
+	s := &Sub{C: c, c: c, hub: h, jobID: jobID}
+	js := h.jobs[jobID]
+	if js == nil {
+		js = &jobSubs{subs: map[*Sub]struct{}{}}
+		h.jobs[jobID] = js
+	}
+	js.subs[s] = struct{}{}
+	return s
+}
+
+func (h *Hub) unsubscribe(s *Sub) {
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	if js := h.jobs[s.jobID]; js != nil {
+		delete(js.subs, s)
+		if len(js.subs) == 0 {
+			delete(h.jobs, s.jobID)
+		}
+	}
+	if len(h.jobs) == 0 {
+		if h.listener != nil {
+			h.listener.cancel()
+			h.listener = nil
+		}
+		if hubs[h.key] == h {
+			delete(hubs, h.key)
+		}
+	}
+}
+
+// wake reads the job once and offers the snapshot to its streams; changes
+// that arrive during the read make one more read after it.
+func (h *Hub) wake(jobID string) {
+	hubsMu.Lock()
+	js := h.jobs[jobID]
+	if js == nil {
+		hubsMu.Unlock()
+		return
+	}
+	if js.reading {
+		js.dirty = true
+		hubsMu.Unlock()
+		return
+	}
+	js.reading = true
+	hubsMu.Unlock()
+	go h.refresh(jobID)
+}
+
+// wakeAll refreshes every subscribed job (after notifications may have been
+// missed).
+func (h *Hub) wakeAll() {
+	hubsMu.Lock()
+	ids := make([]string, 0, len(h.jobs))
+	for id := range h.jobs {
+		ids = append(ids, id)
+	}
+	hubsMu.Unlock()
+	for _, id := range ids {
+		h.wake(id)
+	}
+}
+
+// readTimeout bounds one read of a job for its streams.
+const readTimeout = 10 * time.Second
+
+func (h *Hub) refresh(jobID string) {
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+		snap, err := Load(ctx, h.db, jobID)
+		cancel()
+		if err != nil {
+			snap = &Snapshot{Err: err}
+		}
+		hubsMu.Lock()
+		js := h.jobs[jobID]
+		if js == nil {
+			hubsMu.Unlock()
+			return
+		}
+		for s := range js.subs {
+			s.offer(snap)
+		}
+		if !js.dirty {
+			js.reading = false
+			hubsMu.Unlock()
+			return
+		}
+		js.dirty = false
+		hubsMu.Unlock()
+	}
+}
+
+// listener holds one connection LISTENing on Channel while the hub has
+// streams. ready closes after the first LISTEN (err set if it failed).
+type listener struct {
+	ready  chan struct{}
+	err    error
+	cancel context.CancelFunc
+}
+
+// reconnectDelay is the wait before a lost listening connection is opened
+// again.
+const reconnectDelay = time.Second
+
+// startListener starts the hub's listener (under hubsMu).
+func (h *Hub) startListener() *listener {
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &listener{ready: make(chan struct{}), cancel: cancel}
+	h.listener = l
+	go func() {
+		first := true
+		for {
+			err := h.listenOnce(ctx, func() {
+				if first {
+					first = false
+					close(l.ready)
+					return
+				}
+				// Notifications may have been lost while reconnecting.
+				h.wakeAll()
+			})
+			if ctx.Err() != nil {
+				if first {
+					l.err = ctx.Err()
+					close(l.ready)
+				}
+				return
+			}
+			if first {
+				l.err = err
+				close(l.ready)
+				hubsMu.Lock()
+				if h.listener == l {
+					h.listener = nil
+				}
+				hubsMu.Unlock()
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(reconnectDelay):
+			}
+		}
+	}()
+	return l
+}
+
+// listenOnce LISTENs on one dedicated connection of the pool and wakes the
+// hub for each notification until ctx ends or the connection fails. The
+// connection is discarded afterwards, never returned to the pool listening.
+func (h *Hub) listenOnce(ctx context.Context, listening func()) error {
+	conn, err := h.key.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var failure error
+	_ = conn.Raw(func(dc any) error {
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			failure = fmt.Errorf("the PostgreSQL driver is %T, not pgx", dc)
+			return nil
+		}
+		pc := sc.Conn()
+		if _, err := pc.Exec(ctx, "LISTEN "+Channel); err != nil {
+			failure = err
+			return driver.ErrBadConn
+		}
+		listening()
+		for {
+			n, err := pc.WaitForNotification(ctx)
+			if err != nil {
+				failure = err
+				closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+				_ = pc.Close(closeCtx)
+				cancel()
+				return driver.ErrBadConn
+			}
+			h.wake(n.Payload)
+		}
+	})
+	if failure == nil {
+		failure = errors.New("listening connection closed")
+	}
+	return failure
+}
