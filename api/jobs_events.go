@@ -157,7 +157,7 @@ func eventStreamOperation(jobID oa) operation {
 	return operation{id: "job_events", summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
 		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, job.cancelled), " +
 			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats.",
-		params: []oa{jobID, header("Last-Event-ID", "The id of the last event received: the stream resumes after it.", oa{"type": "string", "pattern": "^[0-9]+$"})},
+		params:  []oa{jobID, header("Last-Event-ID", "The id of the last event received: the stream resumes after it.", oa{"type": "string", "pattern": "^[0-9]+$"})},
 		answers: []response{ok, {status: http.StatusNoContent, description: "Last-Event-ID names the terminal event of an ended job: nothing follows."}},
 		errors:  []int{http.StatusNotFound}}
 }

@@ -18,6 +18,13 @@ usage:
   taskplatform worker     the Temporal worker (needs TP_DATABASE_URL and Temporal)
   taskplatform migrate    apply pending database migrations
   taskplatform admin ...  accounts, credits, keys and webhooks (run "taskplatform admin" for help)
+
+for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
+  taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait]
+  taskplatform jobs [--follow]
+  taskplatform files upload PATH
+  taskplatform tasks
+  taskplatform estimate TASK [--input file.json | -] [--set key=value …]
 `
 
 // commands maps each subcommand to what runs it; the compose test checks the
@@ -28,6 +35,14 @@ var commands = map[string]func(ctx context.Context, cfg config, args []string) i
 	"worker":  func(ctx context.Context, cfg config, _ []string) int { return runWorker(ctx, cfg) },
 	"migrate": func(ctx context.Context, cfg config, _ []string) int { return runMigrate(ctx, cfg) },
 	"admin":   runAdmin,
+}
+
+func init() {
+	for _, name := range userCommands {
+		commands[name] = func(ctx context.Context, cfg config, args []string) int {
+			return runUser(ctx, cfg, append([]string{name}, args...))
+		}
+	}
 }
 
 func main() {

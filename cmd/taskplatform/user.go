@@ -1,0 +1,567 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/taskplatform/taskplatform/client"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/wire"
+)
+
+// userCommands are the commands for users of the API (not operators): they
+// call the HTTP API with TP_API_KEY at TP_BASE_URL, or the values of the
+// config file.
+var userCommands = []string{"run", "jobs", "files", "tasks", "estimate"}
+
+// userRun is one run of a user command.
+type userRun struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	env            func(string) string
+	// signals delivers interrupts (Ctrl-C) to run; nil reads the process's.
+	signals <-chan os.Signal
+	client  *client.Client
+}
+
+// runUser runs a user command of the process.
+func runUser(ctx context.Context, _ config, args []string) int {
+	return userMain(ctx, args, &userRun{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, env: os.Getenv})
+}
+
+// userMain runs a user command: 0 on success, 1 on a failure (a refused
+// call, a job that failed or was cancelled), 2 on a usage error.
+func userMain(ctx context.Context, args []string, r *userRun) int {
+	root := r.tree()
+	root.SetArgs(args)
+	root.SetIn(r.stdin)
+	root.SetOut(r.stdout)
+	root.SetErr(r.stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return 0
+	}
+	var exit *exitError
+	if errors.As(err, &exit) {
+		return exit.code
+	}
+	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
+	var usage *usageError
+	if errors.As(err, &usage) {
+		fmt.Fprint(r.stderr, cmd.UsageString())
+		return 2
+	}
+	return 1
+}
+
+// exitError ends a command with a status after it said why.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+
+// describeError is an error as the CLI prints it: the service's message,
+// the field it names and its code.
+func describeError(err error) string {
+	var e *client.Error
+	if errors.As(err, &e) {
+		msg := e.Message
+		if e.Field != "" {
+			msg = e.Field + ": " + msg
+		}
+		msg += " (" + e.Code + ")"
+		if e.Code == "insufficient_credits" {
+			msg += fmt.Sprintf(" — required %d, balance %d", e.Required, e.Balance)
+		}
+		if e.RequestID != "" {
+			msg += " [" + e.RequestID + "]"
+		}
+		return msg
+	}
+	return err.Error()
+}
+
+// userConfig is the optional config file
+// ($XDG_CONFIG_HOME/taskplatform/config.json, else
+// ~/.config/taskplatform/config.json); TP_BASE_URL and TP_API_KEY win.
+type userConfig struct {
+	BaseURL string `json:"base_url"`
+	APIKey  string `json:"api_key"`
+}
+
+func (r *userRun) configPath() string {
+	if d := r.env("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "taskplatform", "config.json")
+	}
+	if h := r.env("HOME"); h != "" {
+		return filepath.Join(h, ".config", "taskplatform", "config.json")
+	}
+	return ""
+}
+
+// connect makes the API client from the environment and the config file.
+func (r *userRun) connect(needKey bool) (*client.Client, error) {
+	if r.client != nil {
+		return r.client, nil
+	}
+	var cfg userConfig
+	if p := r.configPath(); p != "" {
+		if raw, err := os.ReadFile(p); err == nil {
+			if err := json.Unmarshal(raw, &cfg); err != nil {
+				return nil, fmt.Errorf("config file %s: %w", p, err)
+			}
+		}
+	}
+	if v := r.env("TP_BASE_URL"); v != "" {
+		cfg.BaseURL = v
+	}
+	if v := r.env("TP_API_KEY"); v != "" {
+		cfg.APIKey = v
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = "http://127.0.0.1:8080"
+	}
+	if needKey && cfg.APIKey == "" {
+		return nil, &usageError{"no API key: set TP_API_KEY (or api_key in " + r.configPath() + ")"}
+	}
+	r.client = client.New(cfg.BaseURL, cfg.APIKey, client.WithUserAgent("taskplatform-cli"))
+	return r.client, nil
+}
+
+// tree is the user command tree.
+func (r *userRun) tree() *cobra.Command {
+	root := &cobra.Command{Use: "taskplatform", SilenceErrors: true, SilenceUsage: true}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	files := &cobra.Command{Use: "files", Short: "your files", Args: noArgs, RunE: func(*cobra.Command, []string) error {
+		return &usageError{`missing command after "files": upload`}
+	}}
+	files.AddCommand(r.filesUpload())
+	root.AddCommand(r.runCmd(), r.jobsCmd(), files, r.tasksCmd(), r.estimateCmd())
+	return root
+}
+
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return &usageError{fmt.Sprintf("unexpected argument %q", args[0])}
+	}
+	return nil
+}
+
+func oneArg(what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return &usageError{"expected one argument: " + what}
+		}
+		return nil
+	}
+}
+
+// inputFlags are --input and --set, shared by run and estimate.
+type inputFlags struct {
+	file string
+	sets []string
+}
+
+func (f *inputFlags) add(c *cobra.Command) {
+	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
+	c.Flags().StringArrayVar(&f.sets, "set", nil, "set one input field: key=value (value as JSON when it parses, else a string; a.b=… nests)")
+}
+
+// body is the task input: the file's object with every --set applied.
+func (f *inputFlags) body(stdin io.Reader) (map[string]any, error) {
+	in := map[string]any{}
+	if f.file != "" {
+		var raw []byte
+		var err error
+		if f.file == "-" {
+			raw, err = io.ReadAll(stdin)
+		} else {
+			raw, err = os.ReadFile(f.file)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, &usageError{"--input is not a JSON object: " + err.Error()}
+		}
+	}
+	for _, s := range f.sets {
+		key, value, ok := strings.Cut(s, "=")
+		if !ok || key == "" {
+			return nil, &usageError{fmt.Sprintf("--set %q: expected key=value", s)}
+		}
+		var v any
+		if json.Unmarshal([]byte(value), &v) != nil {
+			v = value
+		}
+		obj := in
+		parts := strings.Split(key, ".")
+		for _, p := range parts[:len(parts)-1] {
+			next, ok := obj[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				obj[p] = next
+			}
+			obj = next
+		}
+		obj[parts[len(parts)-1]] = v
+	}
+	return in, nil
+}
+
+// interrupts is the channel of Ctrl-C: the test's, or the process's.
+func (r *userRun) interrupts() (<-chan os.Signal, func()) {
+	if r.signals != nil {
+		return r.signals, func() {}
+	}
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch, func() { signal.Stop(ch) }
+}
+
+func (r *userRun) runCmd() *cobra.Command {
+	var in inputFlags
+	var out, key string
+	var wait bool
+	var startTimeout int
+	c := &cobra.Command{
+		Use:   "run TASK",
+		Short: "run a task: submit it, show its progress, download its outputs",
+		Long: "Submits TASK with the input (--input, --set), follows the job's live event stream with a progress bar,\n" +
+			"downloads its outputs into --out and prints the job id, its outcome, the credits charged and the files.\n" +
+			"Ctrl-C asks the service once to cancel the job and shows how it ended; a second Ctrl-C quits at once.\n" +
+			"--wait=false prints the job id and returns without following the job.",
+		Args: oneArg("TASK"),
+		RunE: func(c *cobra.Command, args []string) error {
+			body, err := in.body(r.stdin)
+			if err != nil {
+				return err
+			}
+			return r.run(c.Context(), args[0], body, out, key, wait, time.Duration(startTimeout)*time.Second)
+		},
+	}
+	in.add(c)
+	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
+	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
+	c.Flags().StringVar(&key, "idempotency-key", "", "resubmitting with the same key reaches the same job (default: a new UUID)")
+	c.Flags().IntVar(&startTimeout, "start-timeout", 0, "fail the job if it cannot start within this many seconds")
+	return c
+}
+
+func (r *userRun) run(ctx context.Context, task string, body map[string]any, out, key string, wait bool, startTimeout time.Duration) error {
+	c, err := r.connect(true)
+	if err != nil {
+		return err
+	}
+	// Ctrl-C is ours from here: the first cancels the job, the second quits.
+	sigs, stop := r.interrupts()
+	defer stop()
+	ctx = context.WithoutCancel(ctx)
+	est, err := c.Estimate(ctx, task, body)
+	if err != nil {
+		return err
+	}
+	sub, err := c.Submit(ctx, task, body, &client.SubmitOptions{IdempotencyKey: key, StartTimeout: startTimeout})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(r.stderr, "%s: job %s submitted, %d %s held\n", task, sub.JobID, sub.Credits, sub.CreditType)
+	if !wait {
+		fmt.Fprintln(r.stdout, sub.JobID)
+		return nil
+	}
+	bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(r.stderr), progressbar.OptionSetDescription("queued"),
+		progressbar.OptionShowCount(), progressbar.OptionSetRenderBlankState(true), progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(50*time.Millisecond), progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true))
+	events := make(chan client.Event)
+	done := make(chan error, 1)
+	sctx, cancelStream := context.WithCancel(ctx)
+	defer cancelStream()
+	go func() {
+		_, err := c.Wait(sctx, sub.JobID, func(ev client.Event) {
+			select {
+			case events <- ev:
+			case <-sctx.Done():
+			}
+		})
+		done <- err
+	}()
+	cancelAsked := false
+	for {
+		select {
+		case ev := <-events:
+			if ev.Progress.Total != nil && bar.GetMax() != *ev.Progress.Total {
+				bar.ChangeMax(*ev.Progress.Total)
+			}
+			bar.Describe(ev.Progress.Phase)
+			_ = bar.Set(ev.Progress.Done)
+		case <-sigs:
+			if cancelAsked {
+				_ = bar.Exit()
+				fmt.Fprintf(r.stderr, "\nquit; job %s goes on (taskplatform jobs to see it)\n", sub.JobID)
+				return &exitError{130}
+			}
+			cancelAsked = true
+			bar.Describe("cancelling")
+			fmt.Fprintf(r.stderr, "\ncancelling job %s (Ctrl-C again to quit without waiting)\n", sub.JobID)
+			if _, err := c.Cancel(ctx, sub.JobID); err != nil && !client.IsCode(err, "job_already_ended") {
+				fmt.Fprintln(r.stderr, "taskplatform: cancel:", describeError(err))
+			}
+		case err := <-done:
+			_ = bar.Finish()
+			fmt.Fprintln(r.stderr)
+			if err != nil {
+				return err
+			}
+			return r.finish(ctx, c, sub.JobID, est, out)
+		}
+	}
+}
+
+// finish reports how a job ended, with what it charged, and downloads a
+// succeeded job's outputs.
+func (r *userRun) finish(ctx context.Context, c *client.Client, jobID string, est *client.Estimate, out string) error {
+	j, err := c.Job(ctx, jobID)
+	if err != nil {
+		return err
+	}
+	outcome := "unknown"
+	if j.Outcome != nil {
+		outcome = *j.Outcome
+	}
+	// The charge is price per output × outputs delivered, never above the
+	// hold (the price and hold of the estimate, which the submit matched).
+	charged := min(est.PricePerOutput*int64(j.Progress.Done), est.Credits)
+	fmt.Fprintln(r.stdout, jobID)
+	fmt.Fprintf(r.stdout, "%s: %d output(s), %d %s charged\n", outcome, j.Progress.Done, charged, est.CreditType)
+	if outcome != contract.OutcomeSucceeded {
+		if len(j.Error) > 0 && string(j.Error) != "null" {
+			var e client.Error
+			if json.Unmarshal(j.Error, &e) == nil {
+				fmt.Fprintln(r.stderr, "taskplatform:", describeError(&e))
+			}
+		}
+		return &exitError{1}
+	}
+	res, err := c.Result(ctx, jobID)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, f := range res.Files {
+		p, err := r.download(ctx, c, f, out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(r.stdout, p)
+	}
+	return nil
+}
+
+// download writes one result file into dir, named as its URL names it.
+func (r *userRun) download(ctx context.Context, c *client.Client, f wire.File, dir string) (string, error) {
+	name := strings.NewReplacer(":", "_").Replace(f.File)
+	if u, err := url.Parse(f.URL); err == nil && path.Base(u.Path) != "" && path.Base(u.Path) != "/" {
+		name = path.Base(u.Path)
+	}
+	p := filepath.Join(dir, name)
+	tmp, err := os.CreateTemp(dir, "."+name+".*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := c.Download(ctx, f.URL, tmp); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	return p, os.Rename(tmp.Name(), p)
+}
+
+func (r *userRun) jobsCmd() *cobra.Command {
+	var follow bool
+	var limit int
+	c := &cobra.Command{
+		Use:   "jobs",
+		Short: "list your jobs, newest first; --follow prints each change as it happens",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			return r.jobs(c.Context(), cl, limit, follow)
+		},
+	}
+	c.Flags().BoolVarP(&follow, "follow", "f", false, "keep listing: print a line whenever a recent job changes (Ctrl-C to stop)")
+	c.Flags().IntVar(&limit, "limit", 20, "how many of the newest jobs")
+	return c
+}
+
+func jobLine(j wire.Job) string {
+	state := j.Lifecycle
+	if j.Outcome != nil {
+		state = *j.Outcome
+	}
+	total := "?"
+	if j.Progress.Total != nil {
+		total = strconv.Itoa(*j.Progress.Total)
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%d/%s\t%s\t%s", j.JobID, j.Task, state, j.Progress.Done, total, j.Progress.Phase, j.CreatedAt.UTC().Format(time.RFC3339))
+}
+
+func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow bool) error {
+	page, err := c.Jobs(ctx, limit, "")
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tTASK\tSTATE\tDONE\tPHASE\tCREATED")
+	seen := map[string]string{}
+	for i := len(page.Items) - 1; i >= 0; i-- {
+		line := jobLine(page.Items[i])
+		seen[page.Items[i].JobID] = line
+	}
+	for _, j := range page.Items {
+		fmt.Fprintln(tw, seen[j.JobID])
+	}
+	if err := tw.Flush(); err != nil || !follow {
+		return err
+	}
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		page, err := c.Jobs(ctx, limit, "")
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for i := len(page.Items) - 1; i >= 0; i-- {
+			line := jobLine(page.Items[i])
+			if seen[page.Items[i].JobID] != line {
+				seen[page.Items[i].JobID] = line
+				fmt.Fprintln(tw, line)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+}
+
+func (r *userRun) filesUpload() *cobra.Command {
+	var externalID string
+	c := &cobra.Command{
+		Use:   "upload PATH",
+		Short: "upload a file; prints its handle (file:…), which any task input accepts",
+		Args:  oneArg("PATH"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rec, err := cl.Upload(c.Context(), args[0], f, externalID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(r.stdout, rec.File)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&externalID, "external-id", "", "your own id of the file (for example a product code)")
+	return c
+}
+
+func (r *userRun) tasksCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tasks",
+		Short: "the task catalogue as a table",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			cl, err := r.connect(false)
+			if err != nil {
+				return err
+			}
+			ts, err := cl.Tasks(c.Context())
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TASK\tCATEGORY\tTITLE\tSTATUS")
+			for _, t := range ts {
+				status := "current"
+				if t.Status != nil {
+					status = *t.Status
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, deref(t.Category), deref(t.Title), status)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (r *userRun) estimateCmd() *cobra.Command {
+	var in inputFlags
+	c := &cobra.Command{
+		Use:   "estimate TASK",
+		Short: "the cost ceiling of a run, checked exactly as a submit; nothing is held",
+		Args:  oneArg("TASK"),
+		RunE: func(c *cobra.Command, args []string) error {
+			body, err := in.body(r.stdin)
+			if err != nil {
+				return err
+			}
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			e, err := cl.Estimate(c.Context(), args[0], body)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(r.stdout, "%d %s (%d output(s) × %d)\n", e.Credits, e.CreditType, e.Outputs, e.PricePerOutput)
+			return nil
+		},
+	}
+	in.add(c)
+	return c
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/jobstream"
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+func TestUserInputFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "in.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"kind":"stripes","count":1,"opts":{"a":1}}`), 0o600))
+	in := inputFlags{file: file, sets: []string{"count=3", `colors=["#1F3A5F"]`, "name=plain text", "opts.b=true", "x.y.z=2"}}
+	body, err := in.body(nil)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"kind": "stripes", "count": float64(3), "colors": []any{"#1F3A5F"}, "name": "plain text",
+		"opts": map[string]any{"a": float64(1), "b": true}, "x": map[string]any{"y": map[string]any{"z": float64(2)}}}, body)
+
+	in = inputFlags{file: "-"}
+	body, err = in.body(strings.NewReader(`{"seed":7}`))
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"seed": float64(7)}, body)
+
+	_, err = (&inputFlags{sets: []string{"novalue"}}).body(nil)
+	var usage *usageError
+	require.ErrorAs(t, err, &usage)
+}
+
+func TestUserCommandsRefuseBadUse(t *testing.T) {
+	for _, args := range [][]string{{"run"}, {"run", "a", "b"}, {"jobs", "x"}, {"files"}, {"run", "t", "--nope"}} {
+		r := runBinary(t, []string{"TP_API_KEY=tpk_x", "HOME=" + t.TempDir()}, args...)
+		require.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+	}
+	r := runBinary(t, []string{"HOME=" + t.TempDir()}, "jobs")
+	require.Equal(t, 2, r.code)
+	require.Contains(t, r.stderr, "TP_API_KEY")
+}
+
+// notifyJobs stands in for the activities' jobstream.Notify while dev runs
+// on PostgreSQL: it notifies every job that has not ended, so streams see
+// their changes whether or not the activities notify themselves.
+func notifyJobs(t *testing.T, dsn string) {
+	db, err := sql.Open("pgx", dsn)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	t.Cleanup(func() { cancel(); wg.Wait(); _ = db.Close() })
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			rows, err := db.QueryContext(ctx, "SELECT id FROM jobs WHERE lifecycle <> 'terminal' OR ended_at > now() - interval '5 seconds'")
+			if err == nil {
+				var ids []string
+				for rows.Next() {
+					var id string
+					if rows.Scan(&id) == nil {
+						ids = append(ids, id)
+					}
+				}
+				_ = rows.Close()
+				for _, id := range ids {
+					_, _ = db.ExecContext(ctx, "SELECT pg_notify($1, $2)", jobstream.Channel, id)
+				}
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}()
+}
+
+func pngFile(t *testing.T) string {
+	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := range 8 {
+		img.Set(i, i, color.RGBA{200, 30, 30, 255})
+	}
+	p := filepath.Join(t.TempDir(), "motif.png")
+	f, err := os.Create(p)
+	require.NoError(t, err)
+	require.NoError(t, png.Encode(f, img))
+	require.NoError(t, f.Close())
+	return p
+}
+
+var stripes = []string{"--set", "kind=stripes", "--set", `colors=["#1F3A5F","#F2C14E"]`, "--set", "seed=3"}
+
+// TestUserCLI runs the user commands of the built binary against dev: the
+// catalogue, an estimate, a refused input, an upload, a run to its end with
+// its outputs downloaded, and a run in a terminal whose progress bar is
+// drawn and which Ctrl-C cancels.
+func TestUserCLI(t *testing.T) {
+	dsn := testenv.PostgresSchemaURL(t)
+	dev := startDev(t, t.TempDir(), "", "TP_DATABASE_URL="+dsn, "TP_DEV_STEP_DELAY=1500ms")
+	dev.waitReady(t)
+	notifyJobs(t, dsn)
+	env := []string{"TP_BASE_URL=" + dev.base, "TP_API_KEY=" + dev.key(t), "HOME=" + t.TempDir()}
+
+	r := runBinary(t, env, "tasks")
+	require.Zero(t, r.code, r.stderr)
+	require.Regexp(t, `(?m)^pattern\.generate\s+design_generation`, r.stdout)
+
+	r = runBinary(t, env, append([]string{"estimate", "pattern.generate", "--set", "count=2"}, stripes...)...)
+	require.Zero(t, r.code, r.stderr)
+	require.Regexp(t, `^\d+ service_credits \(2 output\(s\) × \d+\)\n$`, r.stdout)
+
+	r = runBinary(t, env, "estimate", "pattern.generate", "--set", "kind=stripes", "--set", `colors=["#1F3A5F","blue"]`)
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "colors[1]: ", "the error names its field")
+	require.Contains(t, r.stderr, "(invalid_colour)")
+
+	r = runBinary(t, env, "files", "upload", pngFile(t))
+	require.Zero(t, r.code, r.stderr)
+	require.Regexp(t, `^file:\S+\n$`, r.stdout)
+
+	out := t.TempDir()
+	r = runBinary(t, env, append([]string{"run", "pattern.generate", "--set", "count=1", "--out", out}, stripes...)...)
+	require.Zero(t, r.code, "stderr: %s", r.stderr)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 3, r.stdout)
+	require.Regexp(t, `^j_\S+$`, lines[0])
+	require.Regexp(t, `^succeeded: 1 output\(s\), \d+ service_credits charged$`, lines[1])
+	require.FileExists(t, lines[2])
+	require.Equal(t, out, filepath.Dir(lines[2]))
+
+	r = runBinary(t, env, "jobs")
+	require.Zero(t, r.code, r.stderr)
+	require.Contains(t, r.stdout, lines[0])
+	require.Regexp(t, lines[0]+`\s+pattern\.generate\s+succeeded\s+1/1`, r.stdout)
+
+	t.Run("terminal", func(t *testing.T) { runInTerminal(t, env) })
+}
+
+// runInTerminal runs a three-output job in a pseudo-terminal: the progress
+// bar shows the first output, Ctrl-C cancels the job.
+func runInTerminal(t *testing.T, env []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, append([]string{"run", "pattern.generate", "--set", "count=3", "--out", t.TempDir()}, stripes...)...)
+	cmd.Env = append(env, "TERM=xterm")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 140})
+	require.NoError(t, err)
+	defer tty.Close()
+	var mu sync.Mutex
+	var screen bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	seen := func(re *regexp.Regexp) func() bool {
+		return func() bool { mu.Lock(); defer mu.Unlock(); return re.Match(screen.Bytes()) }
+	}
+	text := func() string { mu.Lock(); defer mu.Unlock(); return screen.String() }
+	require.Eventually(t, seen(regexp.MustCompile(`1/3`)), 60*time.Second, 50*time.Millisecond, "the progress bar shows the first output: %q", text())
+	_, err = tty.Write([]byte{3}) // Ctrl-C
+	require.NoError(t, err)
+	require.Eventually(t, seen(regexp.MustCompile(`cancelling job j_`)), 10*time.Second, 50*time.Millisecond, "%q", text())
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "a cancelled job exits non-zero: %q", text())
+	require.Equal(t, 1, exit.ExitCode())
+	require.Eventually(t, seen(regexp.MustCompile(`cancelled: [12] output\(s\), \d+ service_credits charged`)), 5*time.Second, 50*time.Millisecond,
+		"how the job ended: %q", text())
+	_, _ = io.Copy(io.Discard, tty)
+}
