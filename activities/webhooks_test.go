@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -23,6 +24,7 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -237,6 +239,19 @@ func TestDeliver(t *testing.T) {
 		{name: "503 endpoint", status: http.StatusServiceUnavailable, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
 		{name: "429 webhook url", status: http.StatusTooManyRequests, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
 		{name: "408 endpoint", status: http.StatusRequestTimeout, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		// The rest of the spec's delivery table, row by row: 2xx delivered;
+		// 3xx and 4xx other than 408/429 fail for good; 408, 429, 5xx retried.
+		{name: "202 endpoint", status: http.StatusAccepted, endpoint: true, after: models.DeliveryDelivered},
+		{name: "301 webhook url", status: http.StatusMovedPermanently, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed},
+		{name: "307 endpoint", status: http.StatusTemporaryRedirect, endpoint: true, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed, failures: 1},
+		{name: "401 endpoint", status: http.StatusUnauthorized, endpoint: true, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed, failures: 1},
+		{name: "404 webhook url", status: http.StatusNotFound, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed},
+		{name: "422 endpoint", status: http.StatusUnprocessableEntity, endpoint: true, errType: contract.ErrTypeWebhookRejected, after: models.DeliveryFailed, failures: 1},
+		{name: "408 webhook url", status: http.StatusRequestTimeout, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "429 endpoint", status: http.StatusTooManyRequests, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "500 webhook url", status: http.StatusInternalServerError, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "502 endpoint", status: http.StatusBadGateway, endpoint: true, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
+		{name: "504 webhook url", status: http.StatusGatewayTimeout, errType: "webhook_retry", retryable: true, after: models.DeliveryPending},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -380,25 +395,52 @@ func TestDeliverRetriesUntilTheReceiverAccepts(t *testing.T) {
 	require.Zero(t, row.Failures, "a delivery resets the endpoint's failures")
 }
 
+// TestDeliverUnreachableIsRetried: the delivery table's "no answer" row —
+// nobody listening, or no answer within the client's timeout — is retried.
 func TestDeliverUnreachableIsRetried(t *testing.T) {
 	t.Parallel()
-	db := testenv.DB(t, testenv.SQLite)
-	acts := newActivities(t, db)
-	env := newEnv(acts)
-	recv := newReceiver(t, acts, http.StatusOK)
-	recv.Close() // nobody listens any more
-	u := newUser(t, db, 10)
-	in := jobInput(u, 6, 3, withWebhook(recv.URL))
-	admit(t, env, acts, in)
-	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
-	ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+	for _, tc := range []struct {
+		name  string
+		serve func(t *testing.T, acts *activities.Activities) string // the URL
+	}{
+		{name: "nobody listens", serve: func(t *testing.T, acts *activities.Activities) string {
+			recv := newReceiver(t, acts, http.StatusOK)
+			recv.Close()
+			return recv.URL
+		}},
+		{name: "no answer in time", serve: func(t *testing.T, acts *activities.Activities) string {
+			release := make(chan struct{})
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+			t.Cleanup(srv.Close)
+			t.Cleanup(func() { close(release) }) // runs first: the handler returns, so Close does not wait on it
+			pool := x509.NewCertPool()
+			pool.AddCert(srv.Certificate())
+			acts.HTTP = outbound.New(outbound.Options{AllowPrivate: true, RootCAs: pool, Timeout: 300 * time.Millisecond})
+			return srv.URL
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			env := newEnv(acts)
+			u := newUser(t, db, 10)
+			in := jobInput(u, 6, 3, withWebhook(tc.serve(t, acts)))
+			admit(t, env, acts, in)
+			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+			ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
 
-	_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
-	require.False(t, appError(t, err).NonRetryable())
-	d := delivery(t, db, ds[0].DeliveryID)
-	require.Equal(t, models.DeliveryPending, d.Status)
-	require.Contains(t, d.LastError, "no answer")
-	require.Zero(t, d.LastStatusCode)
+			_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
+			appErr := appError(t, err)
+			require.Equal(t, "webhook_retry", appErr.Type())
+			require.False(t, appErr.NonRetryable())
+			d := delivery(t, db, ds[0].DeliveryID)
+			require.Equal(t, models.DeliveryPending, d.Status)
+			require.Equal(t, 1, d.Attempts)
+			require.Contains(t, d.LastError, "no answer")
+			require.Zero(t, d.LastStatusCode)
+		})
+	}
 }
 
 func TestDeliverSkipsADisabledEndpoint(t *testing.T) {
