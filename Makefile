@@ -23,6 +23,8 @@ bin/temporal: $(TEMPORAL)
 
 ## test: every test (unit, workflow, replay, integration against real Temporal and PostgreSQL)
 test: $(TEMPORAL)
+	@# MP4 outputs need ffmpeg (Debian package): installed once, so both video branches are tested.
+	command -v ffmpeg >/dev/null || (apt-get update && apt-get install -y ffmpeg)
 	go vet ./...
 	go test -race -count=1 -timeout 30m ./...
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all

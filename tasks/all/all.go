@@ -6,8 +6,10 @@ import (
 	"sync"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/palette"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
+	"github.com/taskplatform/taskplatform/tasks/video"
 )
 
 // Families lists every task family. Within a category, tasks are served in
@@ -16,6 +18,8 @@ func Families() []tasks.Family {
 	return []tasks.Family{
 		pattern.Family(),
 		palette.Family(),
+		image.Family(),
+		video.Family(),
 	}
 }
 

@@ -1,0 +1,155 @@
+package image
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+
+	"github.com/disintegration/imaging"
+	"github.com/muesli/smartcrop"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+func crop() *tasks.Definition {
+	props := obj{
+		"images":       imagesProp("crop"),
+		"aspect_ratio": tasks.VocabEnum(aspectVocab(), "The width:height of the crops."),
+		"anchor":       tasks.VocabEnum(anchorVocab(), "Where the crop is placed: on the most interesting region, or in the middle."),
+	}
+	formatProps(props)
+	return &tasks.Definition{
+		Name: "image.crop", Title: "Crop images to an aspect ratio",
+		Description: "Cuts the largest region of each image with the asked aspect ratio, placed on the most interesting part (content-aware) or in the middle; pixels are kept, never resampled.",
+		Category:    tasks.CategoryImageEditing, Unit: "image",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.crop input",
+			"Images and the aspect ratio to crop them to: one output per image.", props, []string{"images"}, formatVariant)),
+		OutputSchema: outputSchema("Cropped image data", "The data of one cropped image.", obj{
+			"aspect_ratio": obj{"type": "string", tasks.VocabKeyword: "aspect_ratio", "description": "The crop's aspect ratio."},
+			"anchor":       obj{"type": "string", tasks.VocabKeyword: "crop_anchor", "description": "How the crop was placed."},
+			"x":            obj{"type": "integer", "minimum": 0, "description": "The crop's left edge in the input, in pixels."},
+			"y":            obj{"type": "integer", "minimum": 0, "description": "The crop's top edge in the input, in pixels."},
+		}),
+		Runner:     runner{plan: perImage("cropping"), step: cropStep},
+		Pricing:    perOutput(1),
+		Variant:    formatVariant,
+		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
+		ErrorRules: imagesRules,
+		Docs:       cropDocs(),
+		Examples: []tasks.Example{{
+			Name: "square_on_the_subject", Title: "A square of a wide photo, on its subject",
+			Description: "A wide photo whose bright flower is near the right edge: the attention crop keeps the flower, where a centre crop would cut it off.",
+			Input:       json.RawMessage(`{"images":["file:example_scene"],"aspect_ratio":"1:1","anchor":"attention"}`),
+			Files:       []tasks.ExampleFile{sceneFile},
+		}},
+	}
+}
+
+// cropSize is the largest w:h region of a W × H image.
+func cropSize(W, H, aw, ah int) (int, int) {
+	if W*ah >= H*aw { // wider than the ratio: full height
+		return max(1, min(W, H*aw/ah)), H
+	}
+	return W, max(1, min(H, W*ah/aw))
+}
+
+func aspect(value string) (int, int) {
+	for _, a := range aspectRatios {
+		if a.value == value {
+			return a.w, a.h
+		}
+	}
+	return 1, 1
+}
+
+// cropRect places a cw × ch crop in img: in the middle, or where
+// smartcrop's score of detail, saturation and skin tones is highest.
+func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, error) {
+	b := img.Bounds()
+	x, y := (b.Dx()-cw)/2, (b.Dy()-ch)/2
+	if anchor == "attention" && (cw < b.Dx() || ch < b.Dy()) {
+		r, err := smartcrop.NewAnalyzer(resizer{}).FindBestCrop(img, cw, ch)
+		if err != nil {
+			return image.Rectangle{}, err
+		}
+		// smartcrop works on a smaller copy: its edges may be off by a
+		// pixel; keep the exact size inside the image.
+		x, y = min(max(0, r.Min.X-b.Min.X), b.Dx()-cw), min(max(0, r.Min.Y-b.Min.Y), b.Dy()-ch)
+	}
+	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
+}
+
+// resizer is smartcrop's resampler: imaging's bilinear filter, enough for
+// the scoring copy.
+type resizer struct{}
+
+// Resize implements smartcrop's options.Resizer.
+func (resizer) Resize(img image.Image, width, height uint) image.Image {
+	return imaging.Resize(img, int(width), int(height), imaging.Linear)
+}
+
+func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	r, err := imageRef(in, i)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	src, err := load(ctx, r)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	ratio, anchor := tasks.String(in, "aspect_ratio", "1:1"), tasks.String(in, "anchor", "attention")
+	aw, ah := aspect(ratio)
+	b := src.img.Bounds()
+	cw, ch := cropSize(b.Dx(), b.Dy(), aw, ah)
+	rect, err := cropRect(src.img, cw, ch, anchor)
+	if err != nil {
+		return tasks.Output{}, failf(r.Field, r.Ref, "no crop could be placed: %v", err)
+	}
+	format := tasks.String(in, "format", "png")
+	enc, err := encode(imaging.Crop(src.img, rect), format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": cw, "height": ch, "format": format,
+		"source_width": b.Dx(), "source_height": b.Dy(), "aspect_ratio": ratio, "anchor": anchor,
+		"x": rect.Min.X - b.Min.X, "y": rect.Min.Y - b.Min.Y}), nil
+}
+
+func cropDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "image.crop cuts the largest region of each image that has the asked aspect ratio. With anchor attention (the default) the region is placed where the image is most interesting — most edges and detail, saturated colour and skin tones, scored by smartcrop — so an off-centre subject stays in the frame; with centre it is the middle. Pixels are copied as they are: nothing is resampled.",
+		BuiltFor: []string{
+			"Turning wide photos into square marketplace images or vertical stories without cutting off the product.",
+			"Cropping a batch of images to one format for a catalogue or a feed.",
+		},
+		WhatYouGet: []string{
+			"One PNG or JPEG per input image, in the order sent, at the input's resolution.",
+			"Each file's data: the crop's size and position in the input, the aspect ratio and anchor, the input reference.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          fmt.Sprintf("One file per entry of images (1 to %d).", maxImages),
+			CountDependsOn: []string{"images"},
+			Order:          new("The order of images."),
+			AbsentWhen:     new("An image that cannot be fetched or read gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed."),
+		},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: inputFormats},
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d images.", maxImages)},
+			{Key: "output_format", Title: "Output format", Text: "PNG (default) or JPEG (format, quality). The colour profile is kept."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The largest region of the aspect ratio inside the input: the input's full height or full width. Resize afterwards for a fixed size."},
+			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16 (vocabulary aspect_ratio)."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"attention scores detail, colour and skin tones; it does not recognise objects, so on a busy background the most detailed region wins.",
+			"The crop is always the largest of its ratio: there is no zoom.",
+			"URLs are fetched when the job runs, within limits.url_fetch.",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption,
+			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),
+		Compares: []tasks.Compare{{Task: "image.resize", UseThisWhen: "the image must change shape without distortion or margins", UseOtherWhen: "the whole image must stay, at a given size"}},
+		Related:  []tasks.Related{{Task: "image.resize", Relation: "before"}},
+	}
+}

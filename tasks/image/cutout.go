@@ -1,0 +1,300 @@
+package image
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// minBorderShare is how much of the image's border must be within the
+// tolerance of its median colour for the background to count as plain.
+const minBorderShare = 0.6
+
+// minObjectShare is the smallest object a cut-out keeps: below, the image
+// is all background.
+const minObjectShare = 0.002
+
+func removeBackground() *tasks.Definition {
+	props := obj{
+		"images":    imagesProp("cut out"),
+		"tolerance": obj{"type": "number", "minimum": 1, "maximum": 50, "default": 12, "description": "How far (ΔE in CIELAB) a colour may be from the background colour and still be background. Raise it for uneven light, lower it when the product is close to the background colour."},
+		"feather":   obj{"type": "integer", "minimum": 0, "maximum": 20, "default": 2, "description": "The width in pixels of the soft edge inside the object's outline; 0 gives a hard edge."},
+	}
+	return &tasks.Definition{
+		Name: "image.remove_background", Title: "Remove a plain background",
+		Description: "Makes the plain background of product shots transparent: a flood fill from the border in CIELAB, with a feathered edge; transparent PNG cut-outs.",
+		Category:    tasks.CategoryImageEditing, Unit: "image", Produces: []string{"cut_out"},
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.remove_background input",
+			"Product shots on a plain background: one cut-out per image.", props, []string{"images"}, nil)),
+		OutputSchema: outputSchema("Cut-out data", "The data of one cut-out.", obj{
+			"background":   obj{"type": "string", "pattern": tasks.ColourPattern, "description": "The background colour found: the median colour of the image's border."},
+			"object_share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image kept as the object (alpha above 0)."},
+		}),
+		Runner:     runner{plan: perImage("removing backgrounds"), step: cutoutStep},
+		Pricing:    perOutput(2),
+		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
+		ErrorRules: imagesRules,
+		Docs:       cutoutDocs(),
+		Examples: []tasks.Example{{
+			Name: "bottle_on_grey", Title: "A bottle shot on a pale grey backdrop",
+			Description: "The backdrop becomes transparent; the bottle keeps its pixels with a 2 px soft edge.",
+			Input:       json.RawMessage(`{"images":["file:example_product"],"feather":2}`),
+			Files:       []tasks.ExampleFile{productFile},
+		}},
+	}
+}
+
+func cutoutStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	r, err := imageRef(in, i)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	src, err := load(ctx, r)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	res, err := cutOut(ctx, src.img, tasks.Number(in, "tolerance", 12), int(tasks.Integer(in, "feather", 2)))
+	if err != nil {
+		return tasks.Output{}, failf(r.Field, r.Ref, "%v", err)
+	}
+	enc, err := encode(res.img, "png", 0, src.icc)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	b := res.img.Bounds()
+	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": "png",
+		"source_width": b.Dx(), "source_height": b.Dy(), "background": res.background.hex(),
+		"object_share": math.Round(res.objectShare*1e4) / 1e4}), nil
+}
+
+// cutout is a cut-out with what was found.
+type cutout struct {
+	img         *image.NRGBA
+	background  lab
+	objectShare float64
+}
+
+// hex of a CIELAB colour.
+func (c lab) hex() string {
+	r, g, b := c.rgb()
+	return fmt.Sprintf("#%02X%02X%02X", r, g, b)
+}
+
+// cutOut makes the background of img transparent. The background colour is
+// the median of the border in CIELAB; the background is every pixel
+// connected to the border (4-neighbours) whose colour is within tol ΔE of
+// it, or already transparent. The object's alpha ramps from the outline
+// inward over feather pixels. It fails with the reason when the border is
+// not plain or no object is left.
+func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
+	px := imaging.Clone(img)
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	n := W * H
+	at := func(i int) (uint8, uint8, uint8, uint8) {
+		o := (i/W)*px.Stride + (i%W)*4
+		return px.Pix[o], px.Pix[o+1], px.Pix[o+2], px.Pix[o+3]
+	}
+	var border []int
+	for x := range W {
+		border = append(border, x, (H-1)*W+x)
+	}
+	for y := 1; y < H-1; y++ {
+		border = append(border, y*W, y*W+W-1)
+	}
+	var ls, as, bs []float64
+	for _, i := range border {
+		r, g, b, a := at(i)
+		if a >= 128 {
+			c := toLab(r, g, b)
+			ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
+		}
+	}
+	bg := lab{median(ls), median(as), median(bs)}
+	// near says whether pixel i may be background: transparent, or within
+	// the tolerance of the background colour.
+	near := make([]bool, n)
+	tol2 := tol * tol
+	for i := range n {
+		if i%(1<<18) == 0 && ctx.Err() != nil {
+			return cutout{}, ctx.Err()
+		}
+		r, g, b, a := at(i)
+		near[i] = a < 128 || toLab(r, g, b).dist2(bg) <= tol2
+	}
+	plain := 0
+	for _, i := range border {
+		if near[i] {
+			plain++
+		}
+	}
+	if share := float64(plain) / float64(len(border)); share < minBorderShare {
+		return cutout{}, fmt.Errorf("the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of its median colour %s; a plain, evenly lit background is needed (or raise tolerance)",
+			100*share, tol, bg.hex())
+	}
+	// Flood fill from the border through near pixels.
+	isBg := make([]bool, n)
+	queue := make([]int32, 0, len(border))
+	for _, i := range border {
+		if near[i] && !isBg[i] {
+			isBg[i] = true
+			queue = append(queue, int32(i))
+		}
+	}
+	for len(queue) > 0 {
+		i := int(queue[len(queue)-1])
+		queue = queue[:len(queue)-1]
+		x, y := i%W, i/W
+		for _, j := range [4]int{i - 1, i + 1, i - W, i + W} {
+			switch {
+			case j == i-1 && x == 0, j == i+1 && x == W-1, j == i-W && y == 0, j == i+W && y == H-1:
+				continue
+			}
+			if near[j] && !isBg[j] {
+				isBg[j] = true
+				queue = append(queue, int32(j))
+			}
+		}
+	}
+	object := 0
+	for _, b := range isBg {
+		if !b {
+			object++
+		}
+	}
+	share := float64(object) / float64(n)
+	if share < minObjectShare {
+		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the background colour %s", tol, bg.hex())
+	}
+	alpha := featherAlpha(isBg, W, H, feather)
+	for i := range n {
+		o := (i/W)*px.Stride + (i%W)*4
+		px.Pix[o+3] = uint8(int(px.Pix[o+3]) * int(alpha[i]) / 255)
+		if px.Pix[o+3] == 0 {
+			px.Pix[o], px.Pix[o+1], px.Pix[o+2] = 0, 0, 0
+		}
+	}
+	return cutout{img: px, background: bg, objectShare: share}, nil
+}
+
+// featherAlpha is the alpha of each pixel: 0 on the background, rising
+// over feather pixels from the object's outline (a 3-4 chamfer distance to
+// the nearest background pixel) to 255.
+func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
+	n := W * H
+	alpha := make([]uint8, n)
+	if feather == 0 {
+		for i := range n {
+			if !isBg[i] {
+				alpha[i] = 255
+			}
+		}
+		return alpha
+	}
+	// Chamfer distances in thirds of a pixel, capped: only the ramp matters.
+	limit := uint16(3 * (feather + 1))
+	d := make([]uint16, n)
+	for i := range n {
+		if !isBg[i] {
+			d[i] = limit
+		}
+	}
+	relax := func(i, j int, w uint16) {
+		if v := d[j] + w; v < d[i] {
+			d[i] = v
+		}
+	}
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			if x > 0 {
+				relax(i, i-1, 3)
+			}
+			if y > 0 {
+				relax(i, i-W, 3)
+				if x > 0 {
+					relax(i, i-W-1, 4)
+				}
+				if x < W-1 {
+					relax(i, i-W+1, 4)
+				}
+			}
+		}
+	}
+	for y := H - 1; y >= 0; y-- {
+		for x := W - 1; x >= 0; x-- {
+			i := y*W + x
+			if x < W-1 {
+				relax(i, i+1, 3)
+			}
+			if y < H-1 {
+				relax(i, i+W, 3)
+				if x < W-1 {
+					relax(i, i+W+1, 4)
+				}
+				if x > 0 {
+					relax(i, i+W-1, 4)
+				}
+			}
+		}
+	}
+	for i := range n {
+		alpha[i] = uint8(min(255, int(d[i])*255/int(limit)))
+	}
+	return alpha
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func cutoutDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "image.remove_background makes the plain background of a product shot transparent. It takes the median colour of the image's border as the background, floods from the border through every pixel within tolerance of it (ΔE in CIELAB, so the tolerance matches what the eye sees), and feathers the object's outline over a few pixels. It is image processing, not a model: it needs a plain, evenly lit background, as on a product table or a paper sweep.",
+		BuiltFor: []string{
+			"Cut-outs of packshots for marketplaces, catalogues and compositing.",
+			"Batch-processing a shoot taken on one backdrop.",
+		},
+		WhatYouGet: []string{
+			"One transparent PNG (RGBA) per input image, same size, in the order sent: background alpha 0, the object as it was, a soft edge of feather pixels.",
+			"Each file's data: the background colour found and the share of the image kept as the object.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          fmt.Sprintf("One cut-out per entry of images (1 to %d).", maxImages),
+			CountDependsOn: []string{"images"},
+			Order:          new("The order of images."),
+			AbsentWhen:     new("An image whose background is not separable (less than 60% of its border within tolerance of one colour, or nothing left but background) gives no file and is not charged; the summary carries output_not_produced naming the image and the reason. When no image works the job fails with processing_failed and the reason."),
+		},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: inputFormats + " Transparent pixels count as background."},
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d images.", maxImages)},
+			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA; the colour profile is kept."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The input's, after EXIF orientation."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"Backgrounds must be plain: scenes, patterns, strong gradients or shadows that reach the border are not separated.",
+			"Parts of the product in the background's colour that touch the background become transparent; lower tolerance for white products on white.",
+			"Enclosed gaps (the inside of a handle) that do not connect to the border stay opaque.",
+			"Shadows on the backdrop stay with the object when they differ from the background by more than the tolerance.",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted,
+			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),
+		Related: []tasks.Related{
+			{Task: "image.crop", Relation: "before"},
+			{Task: "image.resize", Relation: "after"},
+		},
+	}
+}

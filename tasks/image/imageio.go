@@ -1,0 +1,125 @@
+package image
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/gif" // GIF inputs (the first frame)
+	"image/jpeg"
+	"image/png"
+
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/bmp"  // BMP inputs
+	_ "golang.org/x/image/webp" // WebP inputs
+
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// inputSides bounds the sides of every input image; maxPixels bounds its
+// area, so one decoded image stays within a few hundred MB of memory.
+var inputSides = tasks.ImageSides{Min: 16, Max: 8192}
+
+const maxPixels = 40_000_000
+
+// inputFormats is the input_formats spec row every task of the family shares.
+const inputFormats = "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side and at most 40 megapixels. JPEG EXIF orientation is applied before anything else."
+
+// failf is a permanent step failure whose message names the input: the
+// job's summary (output_not_produced) or failure (processing_failed)
+// carries it.
+func failf(field, ref, format string, args ...any) error {
+	return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s (%s): ", field, ref) + fmt.Sprintf(format, args...)}
+}
+
+// source is one decoded input image with the EXIF orientation applied.
+type source struct {
+	field, ref string
+	img        image.Image
+	// icc is the input's embedded ICC colour profile, nil when it has none.
+	icc []byte
+}
+
+// load fetches and decodes one reference. Sides and area are checked from
+// the header before the pixels are decoded.
+func load(ctx context.Context, r tasks.Ref) (*source, error) {
+	data, err := tasks.LoadRef(ctx, r.Ref)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, failf(r.Field, r.Ref, "the file could not be read as PNG, JPEG, WebP, GIF or BMP")
+	}
+	if reason := inputSides.Check(cfg.Width, cfg.Height); reason != "" {
+		return nil, failf(r.Field, r.Ref, "%s", reason)
+	}
+	if cfg.Width*cfg.Height > maxPixels {
+		return nil, failf(r.Field, r.Ref, "the image has %.1f megapixels; at most %d are taken", float64(cfg.Width*cfg.Height)/1e6, maxPixels/1_000_000)
+	}
+	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
+	if err != nil {
+		return nil, failf(r.Field, r.Ref, "the image could not be decoded: %v", err)
+	}
+	return &source{field: r.Field, ref: r.Ref, img: img, icc: readICC(data)}, nil
+}
+
+// encoded is an output image in its file format.
+type encoded struct {
+	data      []byte
+	mediaType string
+	ext       string
+}
+
+// encode writes img as png or jpeg (quality 1–100), embedding icc when
+// given. JPEG has no transparency: transparent parts are laid on white.
+func encode(img image.Image, format string, quality int, icc []byte) (encoded, error) {
+	var buf bytes.Buffer
+	switch format {
+	case "jpeg":
+		flat := imaging.New(img.Bounds().Dx(), img.Bounds().Dy(), color.White)
+		flat = imaging.Overlay(flat, img, image.Point{}, 1)
+		if err := jpeg.Encode(&buf, flat, &jpeg.Options{Quality: quality}); err != nil {
+			return encoded{}, err
+		}
+		return encoded{withJPEGICC(buf.Bytes(), icc), "image/jpeg", "jpg"}, nil
+	default:
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, img); err != nil {
+			return encoded{}, err
+		}
+		return encoded{withPNGICC(buf.Bytes(), icc), "image/png", "png"}, nil
+	}
+}
+
+// output is a step's file with its data.
+func (e encoded) output(meta map[string]any) tasks.Output {
+	return tasks.Output{Data: e.data, MediaType: e.mediaType, Ext: e.ext, Meta: meta}
+}
+
+// pngBytes encodes an image as PNG; a failure is a programming error.
+func pngBytes(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// jpegBytes encodes an image as JPEG at quality 92; a failure is a
+// programming error.
+func jpegBytes(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// hex writes a colour #RRGGBB.
+func hex(c color.Color) string {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	return fmt.Sprintf("#%02X%02X%02X", n.R, n.G, n.B)
+}

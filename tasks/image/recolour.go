@@ -1,0 +1,318 @@
+package image
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// maxPaletteColours bounds a palette: the image is reduced to as many
+// dominant colours, matched one to one.
+const maxPaletteColours = 8
+
+func recolour() *tasks.Definition {
+	props := obj{
+		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
+			"examples":    []any{"file:abc123", "art:def456"}},
+		// The palette is a list of colours. Brand kits (brand_kit:<id>,
+		// the records family) plug in at palettes below: the schema then
+		// also takes the handle, and the job makes one output per palette
+		// of the kit.
+		"palette": obj{"type": "array", "minItems": 1, "maxItems": maxPaletteColours, "items": tasks.ColourSchema("A colour, #RRGGBB."),
+			"description": fmt.Sprintf("The colours to recolour into, 1 to %d: the image's as many dominant colours are mapped onto them one to one.", maxPaletteColours)},
+	}
+	formatProps(props)
+	return &tasks.Definition{
+		Name: "image.recolour", Title: "Recolour an image into a palette",
+		Description: "Maps an image's dominant colours onto a palette — perceptual nearest match in CIELAB, shading kept — for colourways of a print or a product.",
+		Category:    tasks.CategoryImageEditing, Unit: "image",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.recolour input",
+			"An image and the palette to recolour it into: one output per palette.", props, []string{"image", "palette"}, formatVariant)),
+		OutputSchema: outputSchema("Recoloured image data", "The data of one recoloured image.", obj{
+			"index":   obj{"type": "integer", "minimum": 0, "description": "The output number: the palette's position."},
+			"palette": obj{"type": "array", "items": tasks.ColourSchema("A colour."), "description": "The palette, in capitals."},
+			"mapping": obj{"type": "array", "description": "Each dominant colour found and the palette colour it became, by share of the image.",
+				"items": obj{"type": "object", "required": []string{"from", "to", "share"}, "properties": obj{
+					"from":  tasks.ColourSchema("A dominant colour of the image (its cluster's mean)."),
+					"to":    tasks.ColourSchema("The palette colour it became."),
+					"share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image's opaque pixels in this colour."},
+				}}},
+		}),
+		Runner:   runner{plan: func(in map[string]any) tasks.Plan { return tasks.Plan{Steps: len(palettes(in)), Phase: "recolouring"} }, step: recolourStep},
+		Pricing:  perOutput(2),
+		Variant:  formatVariant,
+		RefSides: map[string]tasks.ImageSides{"image": inputSides},
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "palette", Keyword: "maxItems", Code: apierr.TooManyColours},
+			{Field: "palette[]", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "palette[]", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs: recolourDocs(),
+		Examples: []tasks.Example{{
+			Name: "navy_print_to_sage", Title: "A navy and white print as a sage colourway",
+			Description: "A two-colour dot print mapped onto a cream ground and sage dots; the dots' soft edges stay soft.",
+			Input:       json.RawMessage(`{"image":"file:example_print","palette":["#F3EBDD","#7D9471"]}`),
+			Files:       []tasks.ExampleFile{printFile},
+		}},
+	}
+}
+
+// palettes are the palettes of a job, one output each: today the one
+// palette sent. A brand_kit:<id> reference resolves here to the kit's
+// palettes.
+func palettes(in map[string]any) [][]string {
+	if p := tasks.Strings(in, "palette"); len(p) > 0 {
+		return [][]string{p}
+	}
+	return nil
+}
+
+func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	ps := palettes(in)
+	if i < 0 || i >= len(ps) {
+		return tasks.Output{}, fmt.Errorf("image.recolour: no output %d", i)
+	}
+	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
+	src, err := load(ctx, r)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	var pal []lab
+	var upper []string
+	for _, c := range ps[i] {
+		pal = append(pal, labOf(tasks.ParseColour(c)))
+		upper = append(upper, hex(tasks.ParseColour(c)))
+	}
+	out, mapping, err := recolourImage(ctx, src.img, pal)
+	if err != nil {
+		return tasks.Output{}, failf(r.Field, r.Ref, "%v", err)
+	}
+	format := tasks.String(in, "format", "png")
+	enc, err := encode(out, format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	b := out.Bounds()
+	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": format,
+		"source_width": b.Dx(), "source_height": b.Dy(), "palette": upper, "mapping": mapping}), nil
+}
+
+// recolourImage finds the image's len(pal) dominant colours (k-means in
+// CIELAB on a copy at most 256 px a side), assigns them one to one to the
+// palette colours with the smallest total ΔE, and moves every pixel by its
+// colour's shift: a pixel keeps its offset (in lightness and hue) from its
+// cluster's mean, so shading, texture and soft edges survive.
+func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGBA, []map[string]any, error) {
+	small := imaging.Fit(img, 256, 256, imaging.Box)
+	var samples []lab
+	for y := range small.Rect.Dy() {
+		for x := range small.Rect.Dx() {
+			o := y*small.Stride + x*4
+			if small.Pix[o+3] >= 128 {
+				samples = append(samples, toLab(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
+			}
+		}
+	}
+	if len(samples) == 0 {
+		return nil, nil, fmt.Errorf("the image is fully transparent")
+	}
+	centres := kmeans(samples, len(pal))
+	assign := matchPalette(centres, pal)
+	counts := make([]int, len(centres))
+	for _, s := range samples {
+		counts[nearest(centres, s)]++
+	}
+
+	px := imaging.Clone(img)
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	cache := map[uint32]uint32{}
+	for y := range H {
+		if y%256 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		row := px.Pix[y*px.Stride:]
+		for x := range W {
+			p := row[x*4 : x*4+4]
+			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
+			v, ok := cache[key]
+			if !ok {
+				c := toLab(p[0], p[1], p[2])
+				j := nearest(centres, c)
+				t := pal[assign[j]]
+				r, g, b := lab{t.L + c.L - centres[j].L, t.A + c.A - centres[j].A, t.B + c.B - centres[j].B}.rgb()
+				v = uint32(r)<<16 | uint32(g)<<8 | uint32(b)
+				if len(cache) < 1<<20 {
+					cache[key] = v
+				}
+			}
+			p[0], p[1], p[2] = uint8(v>>16), uint8(v>>8), uint8(v)
+		}
+	}
+	var mapping []map[string]any
+	for j, c := range centres {
+		mapping = append(mapping, map[string]any{"from": c.hex(), "to": pal[assign[j]].hex(),
+			"share": math.Round(float64(counts[j])/float64(len(samples))*1e4) / 1e4})
+	}
+	slices.SortStableFunc(mapping, func(a, b map[string]any) int {
+		return -cmpFloat(a["share"].(float64), b["share"].(float64))
+	})
+	return px, mapping, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// kmeans clusters samples into at most k colours: k-means++ seeding from a
+// fixed seed (so a job is reproducible), then Lloyd iterations. Fewer
+// distinct colours than k give as many clusters.
+func kmeans(samples []lab, k int) []lab {
+	distinct := map[lab]bool{}
+	for _, s := range samples {
+		if distinct[s] = true; len(distinct) > k {
+			break
+		}
+	}
+	k = min(k, len(distinct))
+	rng := rand.New(rand.NewPCG(1, 2))
+	centres := []lab{samples[rng.IntN(len(samples))]}
+	d2 := make([]float64, len(samples))
+	for len(centres) < k {
+		sum := 0.0
+		for i, s := range samples {
+			d2[i] = s.dist2(centres[nearest(centres, s)])
+			sum += d2[i]
+		}
+		pick := rng.Float64() * sum
+		next := samples[len(samples)-1]
+		for i, d := range d2 {
+			if pick -= d; pick <= 0 && d > 0 {
+				next = samples[i]
+				break
+			}
+		}
+		centres = append(centres, next)
+	}
+	for range 30 {
+		sums := make([]lab, k)
+		counts := make([]int, k)
+		for _, s := range samples {
+			j := nearest(centres, s)
+			sums[j].L += s.L
+			sums[j].A += s.A
+			sums[j].B += s.B
+			counts[j]++
+		}
+		moved := false
+		for j := range centres {
+			if counts[j] == 0 {
+				continue
+			}
+			c := lab{sums[j].L / float64(counts[j]), sums[j].A / float64(counts[j]), sums[j].B / float64(counts[j])}
+			if c.dist2(centres[j]) > 1e-6 {
+				moved = true
+			}
+			centres[j] = c
+		}
+		if !moved {
+			break
+		}
+	}
+	return centres
+}
+
+func nearest(centres []lab, c lab) int {
+	best, bd := 0, math.Inf(1)
+	for j, x := range centres {
+		if d := x.dist2(c); d < bd {
+			best, bd = j, d
+		}
+	}
+	return best
+}
+
+// matchPalette assigns each centre a distinct palette colour (palettes are
+// at least as long as the centres) minimising the total ΔE: every
+// permutation is tried, at most 8! of them.
+func matchPalette(centres, pal []lab) []int {
+	best := make([]int, len(centres))
+	bestCost := math.Inf(1)
+	cur := make([]int, 0, len(centres))
+	used := make([]bool, len(pal))
+	var walk func(cost float64)
+	walk = func(cost float64) {
+		if cost >= bestCost {
+			return
+		}
+		j := len(cur)
+		if j == len(centres) {
+			bestCost = cost
+			copy(best, cur)
+			return
+		}
+		for p := range pal {
+			if !used[p] {
+				used[p] = true
+				cur = append(cur, p)
+				walk(cost + centres[j].dist(pal[p]))
+				cur = cur[:len(cur)-1]
+				used[p] = false
+			}
+		}
+	}
+	walk(0)
+	return best
+}
+
+func recolourDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "image.recolour turns an image into a new colourway. It finds the image's dominant colours — as many as the palette has, by k-means in CIELAB — pairs them one to one with the palette colours at the smallest total perceptual distance, and moves every pixel with its colour: each pixel keeps its offset in lightness and hue from its colour's mean, so shading, texture and anti-aliased edges stay as they were. It is colour mapping, not a generative model: shapes never change.",
+		BuiltFor: []string{
+			"Colourways of a print, a pattern tile or a flat illustration in a collection's or brand's colours.",
+			"Previewing a product in other colours from one render.",
+		},
+		WhatYouGet: []string{
+			"One PNG or JPEG per palette (today one: palette), at the input's size.",
+			"The file's data: the palette, and each dominant colour found with the palette colour it became and its share of the image.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          "One image per palette: one for palette.",
+			CountDependsOn: []string{"palette"},
+			AbsentWhen:     new("An image that cannot be fetched or read, or is fully transparent, gives no file: the job fails with processing_failed and the reason."),
+		},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: inputFormats + " Transparency is kept."},
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("One image and one palette of 1 to %d colours.", maxPaletteColours)},
+			{Key: "output_format", Title: "Output format", Text: "PNG (default) or JPEG (format, quality). The colour profile is kept; colours are computed as sRGB."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The input's, after EXIF orientation."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: "One per palette."},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"Works best on images with a few flat colours (prints, illustrations, products); photos with many colours are reduced to as many colours as the palette has.",
+			"Colours that sRGB cannot show after the shift are clipped.",
+			"The palette is a list of colours; brand kits (brand_kit:<id>) are not taken yet.",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption, apierr.TooManyColours, apierr.InvalidColour,
+			apierr.ImageNotPublic, apierr.RequestRefused),
+		Related: []tasks.Related{
+			{Task: "palette.generate", Relation: "before"},
+			{Task: "pattern.generate", Relation: "before"},
+		},
+	}
+}

@@ -1,0 +1,92 @@
+package video
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"sync"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// The files the family's examples send, drawn here so every example runs
+// anywhere: three product shots (a sneaker-like shape in three colourways)
+// and a seamless wave tile.
+var (
+	slideFiles = []tasks.ExampleFile{
+		{Ref: "file:example_slide_1", Name: "red.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{196, 48, 43, 255})) })},
+		{Ref: "file:example_slide_2", Name: "teal.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{30, 128, 128, 255})) })},
+		{Ref: "file:example_slide_3", Name: "ochre.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{214, 160, 40, 255})) })},
+	}
+	wavesFile = tasks.ExampleFile{Ref: "file:example_waves", Name: "waves.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngOf(exampleWaves()) })}
+)
+
+func jpegOf(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+func pngOf(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// exampleSlide is a rounded shoe-like shape in c on a soft grey gradient
+// with a shadow, 400 × 300 px.
+func exampleSlide(c color.NRGBA) *image.NRGBA {
+	const W, H = 400, 300
+	img := image.NewNRGBA(image.Rect(0, 0, W, H))
+	for y := range H {
+		for x := range W {
+			g := 238 - 24*float64(y)/H
+			px := color.NRGBA{uint8(g), uint8(g), uint8(g - 4), 255}
+			u, v := (float64(x)-200)/150, (float64(y)-165)/70
+			if sh := math.Hypot(u, (float64(y)-228)/10); sh < 1 { // shadow
+				k := 0.75 + 0.25*sh
+				px = color.NRGBA{uint8(float64(px.R) * k), uint8(float64(px.G) * k), uint8(float64(px.B) * k), 255}
+			}
+			if u*u+v*v < 1 && !(v < -0.2 && u > 0.1) { // body with an opening
+				shade := 0.8 + 0.3*(1-math.Abs(v))
+				px = color.NRGBA{uint8(math.Min(255, float64(c.R)*shade)), uint8(math.Min(255, float64(c.G)*shade)), uint8(math.Min(255, float64(c.B)*shade)), 255}
+				if v > 0.6 { // sole
+					px = color.NRGBA{245, 243, 238, 255}
+				}
+			}
+			img.SetNRGBA(x, y, px)
+		}
+	}
+	return img
+}
+
+// exampleWaves is a seamless two-colour wave tile, 128 × 128 px: the
+// waves complete whole periods across the tile, so its edges continue
+// each other.
+func exampleWaves() *image.NRGBA {
+	const S = 128
+	img := image.NewNRGBA(image.Rect(0, 0, S, S))
+	ink, ground := color.NRGBA{31, 58, 95, 255}, color.NRGBA{242, 193, 78, 255}
+	for y := range S {
+		for x := range S {
+			// Four bands of waves, two periods across.
+			v := math.Mod(float64(y)+10*math.Sin(2*math.Pi*2*float64(x)/S), S/4)
+			if v < 0 {
+				v += S / 4
+			}
+			c := ground
+			if v < S/10 {
+				c = ink
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	return img
+}

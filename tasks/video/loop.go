@@ -1,0 +1,247 @@
+package video
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// gifFPS is the frame rate of GIF loops (a delay of 5 hundredths).
+const gifFPS = 20
+
+func patternLoop(o Options) *tasks.Definition {
+	props := obj{
+		"tile": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: handle (POST /v1/files) or a public https URL.",
+			"examples":    []any{"art:def456", "file:abc123"}},
+		"direction": tasks.VocabEnum(directionVocab(), "Which way the pattern moves."),
+		"seconds":   obj{"type": "integer", "minimum": 1, "maximum": 20, "default": 4, "description": "The length of one loop in seconds: the pattern moves one tile length in this time."},
+		"repeats":   obj{"type": "integer", "minimum": 1, "maximum": 8, "default": 3, "description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a whole number of pixels per frame."},
+		"size":      tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
+		"format":    tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
+	}
+	return &tasks.Definition{
+		Name: "video.pattern_loop", Title: "Make a seamless pattern loop",
+		Description: "Scrolls a seamless pattern tile across the frame in a loop whose last frame leads into its first without a jump, as GIF or MP4.",
+		Category:    tasks.CategoryVideo, Unit: "video", Uses: []string{"seamless_tile"}, Produces: []string{"seamless_loop"},
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("video.pattern_loop input",
+			"A seamless tile and how to move it: one looping video.", props, []string{"tile"}, nil)),
+		OutputSchema: tasks.MustJSON(obj{
+			"$schema": tasks.SchemaDialect, "title": "Pattern loop data", "type": "object", "description": "The data of the loop.",
+			"properties": obj{
+				"format":      obj{"type": "string", tasks.VocabKeyword: "video_format", "description": "The file format."},
+				"size":        obj{"type": "string", tasks.VocabKeyword: "video_size", "description": "The frame size."},
+				"width":       obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
+				"height":      obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
+				"frames":      obj{"type": "integer", "minimum": 1, "description": "The number of frames of one loop."},
+				"duration_ms": obj{"type": "integer", "minimum": 1, "description": "The length of one loop, in milliseconds."},
+				"direction":   obj{"type": "string", tasks.VocabKeyword: "scroll_direction", "description": "Which way the pattern moves."},
+				"step_px":     obj{"type": "integer", "minimum": 1, "description": "How far the pattern moves per frame, in pixels (along each axis for diagonal)."},
+				"tile_px":     obj{"type": "integer", "minimum": 1, "description": "The tile's length along the motion in the video, in pixels: frames × step_px."},
+			},
+			"required": []string{"format", "size", "width", "height", "frames", "duration_ms", "direction", "step_px", "tile_px"},
+		}),
+		Runner:   loopRunner{o},
+		Pricing:  tasks.Pricing{CreditType: "service_credits", PerOutput: 5},
+		RefSides: map[string]tasks.ImageSides{"tile": inputSides},
+		Refuse:   refuseFormat(o, func(in map[string]any) int { return loopFrames(in) }, "seconds"),
+		Docs:     loopDocs(o),
+		Examples: []tasks.Example{{
+			Name: "scrolling_waves", Title: "A wave tile scrolling left",
+			Description: "A two-colour wave tile moving left across a 480 × 480 square, one tile length every 2 seconds, as a looping GIF.",
+			Input:       json.RawMessage(`{"tile":"file:example_waves","direction":"left","seconds":2,"repeats":2,"size":"480x480","format":"gif"}`),
+			Files:       []tasks.ExampleFile{wavesFile},
+		}},
+	}
+}
+
+// loopFrames is the number of frames of one loop.
+func loopFrames(in map[string]any) int {
+	fps := gifFPS
+	if tasks.String(in, "format", "gif") == "mp4" {
+		fps = mp4FPS
+	}
+	return int(tasks.Integer(in, "seconds", 4)) * fps
+}
+
+// motion is a loop's geometry: frames, the step per frame in pixels and
+// the tile's size in the video, its length along the motion being exactly
+// frames × step so the loop closes.
+type motion struct {
+	frames, step int
+	tileW, tileH int
+	dx, dy       int // the view's move per frame, in steps: the pattern moves the other way
+}
+
+func loopMotion(in map[string]any, tile image.Rectangle) motion {
+	W, H := size(in)
+	n := loopFrames(in)
+	want := float64(min(W, H)) / float64(tasks.Integer(in, "repeats", 3))
+	m := motion{frames: n, step: max(1, int(math.Round(want/float64(n))))}
+	length := m.step * n
+	aspect := float64(tile.Dy()) / float64(tile.Dx())
+	switch tasks.String(in, "direction", "left") {
+	case "left", "right":
+		m.tileW, m.tileH = length, max(1, int(math.Round(float64(length)*aspect)))
+	case "up", "down":
+		m.tileW, m.tileH = max(1, int(math.Round(float64(length)/aspect))), length
+	default: // diagonal: both periods are the length
+		m.tileW, m.tileH = length, length
+	}
+	d := directions[tasks.String(in, "direction", "left")]
+	m.dx, m.dy = d[0], d[1]
+	return m
+}
+
+// directions are the view's move per frame, in steps, by direction: the
+// view moves right for a pattern moving left.
+var directions = map[string][2]int{"left": {1, 0}, "right": {-1, 0}, "up": {0, 1}, "down": {0, -1}, "diagonal": {1, 1}}
+
+// offset is the view's position in the tile at frame k.
+func (m motion) offset(k int) (int, int) {
+	mod := func(v, n int) int { return ((v % n) + n) % n }
+	return mod(k*m.step*m.dx, m.tileW), mod(k*m.step*m.dy, m.tileH)
+}
+
+// loopRunner makes one looping video.
+type loopRunner struct{ o Options }
+
+// Plan asks for one video.
+func (loopRunner) Plan(map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 1, Phase: "making the loop"}
+}
+
+// Step scales the tile so one tile length is frames × step pixels, then
+// renders each frame as the window of the tiled plane at its offset.
+func (r loopRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	if i != 0 {
+		return tasks.Output{}, fmt.Errorf("video.pattern_loop: no output %d", i)
+	}
+	ref := tasks.Ref{Field: "tile", Ref: tasks.String(in, "tile", "")}
+	src, err := load(ctx, ref)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	m := loopMotion(in, src.Bounds())
+	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
+		return tasks.Output{}, failf(ref, "the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)", m.tileW, m.tileH)
+	}
+	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
+	tile = imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
+	W, H := size(in)
+	format := tasks.String(in, "format", "gif")
+	var enc encoded
+	if format == "mp4" {
+		data, err := encodeMP4(ctx, r.o.FFmpeg, W, H, frameSource{count: m.frames, frame: func(k int) *image.NRGBA {
+			return window(tile, m, k, W, H)
+		}})
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		enc = encoded{data, "video/mp4", "mp4"}
+	} else {
+		// One palette for the whole loop, the tile dithered once: every
+		// frame is then an exact shift of the last, so the loop closes
+		// pixel for pixel.
+		h := histogramOf(tile)
+		pal := h.medianCut(256)
+		pt := dither(tile, pal, h.lookup(pal))
+		frames := make([]*image.Paletted, m.frames)
+		delays := make([]int, m.frames)
+		for k := range frames {
+			if err := ctx.Err(); err != nil {
+				return tasks.Output{}, err
+			}
+			frames[k], delays[k] = windowPaletted(pt, m, k, W, H), 100/gifFPS
+		}
+		data, err := encodeGIF(ctx, frames, delays)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		enc = encoded{data, "image/gif", "gif"}
+	}
+	fps := map[string]int{"gif": gifFPS, "mp4": mp4FPS}[format]
+	return tasks.Output{Data: enc.data, MediaType: enc.mediaType, Ext: enc.ext, Meta: map[string]any{
+		"format": format, "size": tasks.String(in, "size", "720x720"), "width": W, "height": H,
+		"frames": m.frames, "duration_ms": m.frames * 1000 / fps, "direction": tasks.String(in, "direction", "left"),
+		"step_px": m.step, "tile_px": m.step * m.frames,
+	}}, nil
+}
+
+// maxSide is the longest frame side of the size vocabulary.
+const maxSide = 1920
+
+// window is frame k: the W × H view of the tiled plane at the frame's offset.
+func window(tile *image.NRGBA, m motion, k, W, H int) *image.NRGBA {
+	out := image.NewNRGBA(image.Rect(0, 0, W, H))
+	ox, oy := m.offset(k)
+	for y := range H {
+		src := tile.Pix[((oy+y)%m.tileH)*tile.Stride:]
+		dst := out.Pix[y*out.Stride:]
+		for x := 0; x < W; {
+			sx := (ox + x) % m.tileW
+			n := min(W-x, m.tileW-sx)
+			copy(dst[4*x:4*(x+n)], src[4*sx:4*(sx+n)])
+			x += n
+		}
+	}
+	return out
+}
+
+// windowPaletted is window on the dithered tile.
+func windowPaletted(tile *image.Paletted, m motion, k, W, H int) *image.Paletted {
+	out := image.NewPaletted(image.Rect(0, 0, W, H), tile.Palette)
+	ox, oy := m.offset(k)
+	for y := range H {
+		src := tile.Pix[((oy+y)%m.tileH)*tile.Stride:]
+		dst := out.Pix[y*out.Stride:]
+		for x := 0; x < W; {
+			sx := (ox + x) % m.tileW
+			n := min(W-x, m.tileW-sx)
+			copy(dst[x:x+n], src[sx:sx+n])
+			x += n
+		}
+	}
+	return out
+}
+
+func loopDocs(o Options) tasks.Docs {
+	return tasks.Docs{
+		Lead: "video.pattern_loop scrolls a seamless pattern tile across the frame — left, right, up, down or diagonally — for backgrounds, banners and product pages. The tile is scaled so that it moves exactly one tile length over the loop, a whole number of pixels per frame: the frame after the last is the first, so the loop plays on repeat without a jump. A GIF uses one palette for the whole loop and the tile is dithered once, so every frame is an exact shift of the one before.",
+		BuiltFor: []string{
+			"Moving backgrounds from pattern.generate or pattern.repeat tiles.",
+			"Showing a print in motion on a product page or in a social post.",
+		},
+		WhatYouGet: []string{
+			"One looping GIF or MP4 per job.",
+			"Its data: format, frame size, frames of one loop and their length, direction, the step per frame and the tile's size in the video.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          "One video.",
+			CountDependsOn: []string{},
+			AbsentWhen:     new("A tile that cannot be fetched or read fails the job with processing_failed."),
+		},
+		Specs: specs(o, "One tile, which should be seamless (its edges continue each other); transparent parts show white.",
+			"One video per job.",
+			"size (default 720x720). GIF at 20 frames per second, MP4 at 30; one loop is seconds long (1 to 20). The tile is scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds."),
+		Limitations: []string{
+			"A tile that is not seamless shows its seams as it moves.",
+			"Diagonal motion scales the tile to a square.",
+			"MP4 is lossy: its last and first frames join without a jump, but not bit for bit.",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused),
+		Related: []tasks.Related{
+			{Task: "pattern.generate", Relation: "before"},
+			{Task: "pattern.repeat", Relation: "before"},
+			{Task: "video.slideshow", Relation: "sibling"},
+		},
+	}
+}
