@@ -67,6 +67,7 @@ func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contra
 	}
 	var out tasks.Output
 	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
+	sctx = tasks.WithEnv(sctx, tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now})
 	err = heartbeating(ctx, func() (err error) {
 		out, err = def.Runner.Step(sctx, input, in.Index)
 		return err

@@ -61,6 +61,7 @@ func (e *env) addCalls(t *testing.T, rows ...models.RequestLog) {
 func iso(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func TestAccountUsageIsSpendPerTaskKeyAndCreditType(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newEnv(t, b)
@@ -90,6 +91,7 @@ func TestAccountUsageIsSpendPerTaskKeyAndCreditType(t *testing.T) {
 }
 
 func TestAccountRequestsNewestFirstFilteredAndPaged(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.Postgres)
 	other, _, _ := e.account(models.PlanStandard)
 	_, secondID := e.newKey(e.user.ID, nil, nil)
@@ -140,6 +142,7 @@ func TestAccountRequestsNewestFirstFilteredAndPaged(t *testing.T) {
 }
 
 func TestAccountMetrics(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newEnv(t, b)
@@ -226,6 +229,7 @@ func cloneValues(q url.Values) map[string][]string {
 }
 
 func TestAccountMetricsRefusesBadWindowsAndGroups(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	now := time.Now().UTC()
 	tests := []struct {

@@ -14,6 +14,7 @@ import (
 )
 
 func TestAuthKeyHeadersAllWork(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	other, _ := e.newKey(e.user.ID, nil, nil)
 	tests := []struct {
@@ -105,6 +106,7 @@ func TestAuthFailureTable(t *testing.T) {
 }
 
 func TestPlansExcludeOnlyRealCategories(t *testing.T) {
+	t.Parallel()
 	known := map[string]bool{}
 	for _, c := range []string{tasks.CategoryDesignGeneration, tasks.CategoryImageEditing, tasks.CategoryPhotoshoots,
 		tasks.CategoryVideo, tasks.CategoryProductionPrep, tasks.CategoryRecordsLibraries} {
@@ -119,6 +121,7 @@ func TestPlansExcludeOnlyRealCategories(t *testing.T) {
 }
 
 func TestKeyInQueryIsRefusedFirstOnEveryPath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Production = true })
 	leak := "?token=" + models.KeyPrefix + "leaked"
 	for _, tc := range []struct{ method, path string }{
@@ -140,6 +143,7 @@ func TestKeyInQueryIsRefusedFirstOnEveryPath(t *testing.T) {
 }
 
 func TestRolledKeyWorksForItsGraceAndRevokedKeyAtOnceNot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	ctx := context.Background()
 	ok := func(secret string) int { return e.send("GET", "/v1/account/balance", "", keyed(secret)...).code }

@@ -59,10 +59,11 @@ func call(h http.Handler, method, path, body string, headers ...string) reply {
 }
 
 func TestCatalogueTaskListPages(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	var names []string
 	path := "/v1/tasks?limit=1"
-	for range 10 {
+	for range 100 {
 		res := call(r, "GET", path, "")
 		require.Equal(t, 200, res.code, string(res.body))
 		page := res.json(t)
@@ -98,6 +99,7 @@ func TestCatalogueTaskListPages(t *testing.T) {
 }
 
 func TestCatalogueTaskRead(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	cur := call(r, "GET", "/v1/tasks/pattern.generate", "")
 	require.Equal(t, 200, cur.code)
@@ -178,6 +180,7 @@ func checkOpenAPI(t *testing.T, body []byte) map[string]any {
 }
 
 func TestCatalogueOpenAPI(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	for _, d := range servedTasks().Runnable() {
 		res := call(r, "GET", "/v1/tasks/"+d.Name+"/openapi.json", "")
@@ -204,6 +207,7 @@ func TestCatalogueOpenAPI(t *testing.T) {
 }
 
 func TestCatalogueLLMsText(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	idx := call(r, "GET", "/v1/tasks/llms.txt", "")
 	require.Equal(t, 200, idx.code)
@@ -223,6 +227,7 @@ func TestCatalogueLLMsText(t *testing.T) {
 }
 
 func TestCatalogueExamples(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	for _, d := range servedTasks().Runnable() {
 		res := call(r, "GET", "/v1/tasks/"+d.Name+"/examples", "")
@@ -258,6 +263,7 @@ func TestCatalogueExamples(t *testing.T) {
 }
 
 func TestCatalogueVocabConceptsRecipes(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	tests := []struct {
 		list, one, missing string
@@ -295,6 +301,7 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 }
 
 func TestCatalogueErrors(t *testing.T) {
+	t.Parallel()
 	res := call(catalogueRouter(), "GET", "/v1/errors", "")
 	require.Equal(t, 200, res.code)
 	items := res.json(t)["items"].([]any)
@@ -316,6 +323,7 @@ func TestCatalogueErrors(t *testing.T) {
 }
 
 func TestCataloguePricing(t *testing.T) {
+	t.Parallel()
 	res := call(catalogueRouter(), "GET", "/v1/pricing", "")
 	require.Equal(t, 200, res.code)
 	items := res.json(t)["items"].([]any)
@@ -341,6 +349,7 @@ func TestCataloguePricing(t *testing.T) {
 }
 
 func TestCatalogueMeta(t *testing.T) {
+	t.Parallel()
 	res := call(catalogueRouter(), "GET", "/v1/meta", "")
 	require.Equal(t, 200, res.code)
 	m := res.json(t)
@@ -382,6 +391,7 @@ func estimateRouter(scopes string) *gin.Engine {
 }
 
 func TestCatalogueEstimate(t *testing.T) {
+	t.Parallel()
 	r := estimateRouter(scopeTasksRun)
 	tests := []struct {
 		task, body string

@@ -20,6 +20,7 @@ import (
 )
 
 func TestDatabaseOutageIs503(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newEnv(t, b)
@@ -50,6 +51,7 @@ func errorRouter(err error) *gin.Engine {
 }
 
 func TestWaitingAnswersNameTheirWait(t *testing.T) {
+	t.Parallel()
 	var waits []*apierr.Error
 	for _, en := range apierr.Entries() {
 		if en.Status == http.StatusTooManyRequests || en.Status == http.StatusServiceUnavailable {
@@ -91,6 +93,7 @@ func TestWaitingAnswersNameTheirWait(t *testing.T) {
 }
 
 func TestQueryErrorsStayInternal(t *testing.T) {
+	t.Parallel()
 	for _, err := range []error{errors.New("boom"), &pgconn.PgError{Code: "23505"}, context.Canceled} {
 		res := serve(errorRouter(err), request(http.MethodGet, "/", nil))
 		require.Equal(t, http.StatusInternalServerError, res.code, "%v", err)

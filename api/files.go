@@ -102,6 +102,10 @@ func (h *fileHandlers) get(c *gin.Context) {
 		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."))
 		return
 	}
+	if isRecordKind(kind) {
+		h.getRecord(c, kind, id)
+		return
+	}
 	f, err := h.load(c, kind, id)
 	if err != nil {
 		fail(c, err)
@@ -124,7 +128,7 @@ func (h *fileHandlers) delete(c *gin.Context) {
 		return
 	}
 	if kind != kindArt {
-		fail(c, apierr.New(apierr.FileNotDeletable, "Only art: handles (files a job produced) can be deleted."))
+		fail(c, apierr.New(apierr.FileNotDeletable, "Only art: handles (files a job produced) can be deleted; uploads and records (moodboard:, brand_kit:, fabric:, range_plan:, …) are kept."))
 		return
 	}
 	f, err := h.load(c, kind, id)

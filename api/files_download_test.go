@@ -21,6 +21,7 @@ const polyglotGIF = "GIF89a\x01\x00\x01\x00\x00\x00\x00;<html><body><script>aler
 const pdfWithScript = "%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 
 func TestFilesDownloadIsInert(t *testing.T) {
+	t.Parallel()
 	e := newFileEnv(t, testenv.SQLite)
 	tests := []struct {
 		name, filename, data string
@@ -54,6 +55,7 @@ func TestFilesDownloadIsInert(t *testing.T) {
 }
 
 func TestFilesBaseURLNamesEveryFileURL(t *testing.T) {
+	t.Parallel()
 	const files = "https://files.example.test"
 	e := newFileEnv(t, testenv.SQLite, func(d *Deps) { d.FilesBaseURL = files })
 	up := e.upload(e.key, part{"file", "a.png", string(pngBytes(t))})

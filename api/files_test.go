@@ -130,6 +130,7 @@ func bmpBytes() []byte {
 }
 
 func TestFilesUploadStoresBytesAndAnswersARecord(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -174,6 +175,7 @@ func TestFilesUploadStoresBytesAndAnswersARecord(t *testing.T) {
 }
 
 func TestFilesUploadDetectsTheMediaType(t *testing.T) {
+	t.Parallel()
 	webp := "RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00" + strings.Repeat("\x00", 24)
 	for _, tc := range []struct {
 		name, data, want string
@@ -200,6 +202,7 @@ func TestFilesUploadDetectsTheMediaType(t *testing.T) {
 }
 
 func TestFilesUploadRefusals(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 101)
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
@@ -265,6 +268,7 @@ func (r *endless) Read(p []byte) (int, error) {
 }
 
 func TestFilesUploadOverTheLimit(t *testing.T) {
+	t.Parallel()
 	maxBytes := contract.DefaultLimits().Upload.MaxBytes
 	e := newFileEnv(t, testenv.SQLite)
 	img := pngBytes(t)
@@ -301,6 +305,7 @@ func TestFilesUploadOverTheLimit(t *testing.T) {
 }
 
 func TestFilesRegisterURL(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -338,6 +343,7 @@ func TestFilesRegisterURL(t *testing.T) {
 }
 
 func TestFilesRegisterURLRefusals(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -434,6 +440,7 @@ func handles(pages [][]map[string]any) []string {
 }
 
 func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -470,6 +477,7 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 }
 
 func TestRefsArtListsJobOutputs(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -495,6 +503,7 @@ func TestRefsArtListsJobOutputs(t *testing.T) {
 }
 
 func TestRefsQueryRules(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)
@@ -547,6 +556,7 @@ func TestRefsQueryRules(t *testing.T) {
 }
 
 func TestFilesReadAndDeleteByHandle(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newFileEnv(t, b)

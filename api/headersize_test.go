@@ -11,6 +11,7 @@ import (
 )
 
 func TestHeadersOverTheLimitAnswer431InTheErrorShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	tests := []struct {
 		name    string

@@ -162,6 +162,13 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fresh = claim.State == models.ClaimNew
 	}
 
+	if err := h.admitRecords(c, def, in.JobID, input); err != nil {
+		if fresh {
+			h.releaseKey(c, opts)
+		}
+		fail(c, err)
+		return
+	}
 	admit, err := h.admit(c, in)
 	if err != nil {
 		h.admitLate(c, in, opts, err)
@@ -302,6 +309,19 @@ func (h *jobHandlers) checkRef(c *gin.Context, def *tasks.Definition, field stri
 		return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(r.Field)
 	}
 	return nil
+}
+
+// admitRecords runs the task's own submit checks on the account's records
+// (a tasks.Admitter: a moodboard named must be analysed, a fabric the
+// account's or curated), which also write the records the job makes from
+// the moment it is accepted. A job then refused its credits never shows them.
+func (h *jobHandlers) admitRecords(c *gin.Context, def *tasks.Definition, jobID string, input map[string]any) error {
+	a, ok := def.Runner.(tasks.Admitter)
+	if !ok {
+		return nil
+	}
+	return a.Admit(c.Request.Context(), tasks.Env{UserID: identityOf(c).user.ID, JobID: jobID, DB: h.d.DB, Blob: h.d.Blob,
+		FilesBaseURL: h.d.FilesBaseURL, Now: h.d.now}, input)
 }
 
 // admit starts the job workflow with the admit update and waits, bounded,

@@ -11,6 +11,7 @@ import (
 )
 
 func TestKeyInQueryIsFoundInEveryForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	k := models.KeyPrefix + "leaked"
 	tests := []struct {

@@ -44,6 +44,7 @@ var components = []struct {
 	{"FileRecord", reflect.TypeFor[uploadRecord]()},
 	{"ArtRecord", reflect.TypeFor[fileRecord]()},
 	{"RefItem", reflect.TypeFor[refItem]()},
+	{"Record", reflect.TypeFor[recordView]()},
 	{"Balance", reflect.TypeFor[models.Balance]()},
 	{"RateLimit", reflect.TypeFor[rateLimitRow]()},
 	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
@@ -139,6 +140,11 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		reflect.TypeFor[exampleRequest]():   {"body": freeObject("The task input the example sends.")},
 		reflect.TypeFor[exampleFileView]():  {"data": nullable(freeObject("The file's data, valid against the task's outputSchema."))},
 		reflect.TypeFor[rateLimitRow]():     {"per": enum(pers)},
+		reflect.TypeFor[recordView](): {
+			"kind":     enum(models.RecordKinds),
+			"status":   enum([]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed}),
+			"analysis": nullable(freeObject("A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.")),
+		},
 		reflect.TypeFor[RouteScope](): {
 			"auth":  enum(accesses),
 			"scope": enum(models.AllScopes),
@@ -169,6 +175,9 @@ func componentSchemas() oa {
 	}
 	for _, c := range components {
 		out[c.name] = readSchema(c.t)
+	}
+	for name, s := range recordFieldSchemas() {
+		out["Record"].(oa)["properties"].(oa)[name] = s
 	}
 	return out
 }

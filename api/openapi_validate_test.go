@@ -12,6 +12,7 @@ import (
 // standard OpenAPI 3.1 validator (kin-openapi), the way an SDK generator
 // would read it.
 func TestCatalogueOpenAPIValidates(t *testing.T) {
+	t.Parallel()
 	r := catalogueRouter()
 	paths := []string{"/v1/openapi.json"}
 	for _, d := range servedTasks().Runnable() {

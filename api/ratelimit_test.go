@@ -21,6 +21,7 @@ func rateLimited(limit int, window time.Duration) func(*Deps) {
 }
 
 func TestRateLimitPerKeyCountsEveryRequestAndAnswers429(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newEnv(t, b, rateLimited(3, time.Hour))
@@ -57,6 +58,7 @@ func TestRateLimitPerKeyCountsEveryRequestAndAnswers429(t *testing.T) {
 }
 
 func TestRateLimitKeylessCallsPerAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite, rateLimited(2, time.Hour))
 	from := func(addr string) answer {
 		req := request("GET", "/v1/meta", nil)
@@ -81,6 +83,7 @@ func TestRateLimitKeylessCallsPerAddress(t *testing.T) {
 // on one PostgreSQL database: a limit of 100 lets exactly 100 of 150
 // concurrent calls through.
 func TestRateLimitIsSharedByAPIProcesses(t *testing.T) {
+	t.Parallel()
 	const limit, calls = 100, 150
 	db := testenv.DB(t, testenv.Postgres)
 	waitAwayFromWindowEnd(t, db, 24*time.Hour)
@@ -122,6 +125,7 @@ func waitAwayFromWindowEnd(t *testing.T, db *gorm.DB, window time.Duration) {
 }
 
 func TestRateWindowsEndedAreCleanedUp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite, rateLimited(10, time.Minute))
 	old := time.Now().Add(-time.Hour).Unix() / 60 * 60
 	require.NoError(t, e.db.Create(&models.RateWindow{Subject: "key:key_gone", WindowStart: old, Calls: 9}).Error)
@@ -132,6 +136,7 @@ func TestRateWindowsEndedAreCleanedUp(t *testing.T) {
 }
 
 func TestAccountLimitsAnswersTheWindows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite, rateLimited(42, 90*time.Second))
 	res := e.send("GET", "/v1/account/limits", "", keyed(e.key)...)
 	require.Equal(t, 200, res.code, "%s", res.body)
@@ -148,6 +153,7 @@ func TestAccountLimitsAnswersTheWindows(t *testing.T) {
 // TestRefusedKeysCountAgainstTheAddress: guessing keys, sending one from a
 // browser or in the URL is limited like any keyless call from the address.
 func TestRefusedKeysCountAgainstTheAddress(t *testing.T) {
+	t.Parallel()
 	const limit = 3
 	bad := models.KeyPrefix + "0000000000000000000000000000000000000000000"
 	tests := []struct {

@@ -44,7 +44,7 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	if rq.limit, rq.after, err = listQuery(c, 20, 100); err != nil {
 		return rq, err
 	}
-	if rq.after != nil && kind != kindArt && kind != kindFile {
+	if rq.after != nil && kind != kindArt && kind != kindFile && !isRecordKind(kind) {
 		return rq, errBadCursor()
 	}
 	if rq.base = c.Query("base"); rq.base != "" {
@@ -78,8 +78,10 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 
 // refs answers GET /v1/refs/{kind}: the caller's reference items of one
 // kind, newest first, cursor-paged. art: lists the files the caller's jobs
-// delivered, file: the caller's uploads and registered URLs; the service
-// keeps no records of the other kinds yet, so they list nothing.
+// delivered, file: the caller's uploads and registered URLs, moodboard,
+// brand_kit, fabric and range_plan the caller's records (curated=true: the
+// service's curated moodboards and fabrics); the service keeps no records
+// of the other kinds yet, so they list nothing.
 func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
 	if !slices.Contains(RefKinds, kind) {
@@ -103,6 +105,12 @@ func (h *fileHandlers) refs(c *gin.Context) {
 			items = append(items, h.refItem(kind, &page.Items[i]))
 		}
 		next = page.Next
+	}
+	if isRecordKind(kind) {
+		if items, next, err = h.recordItems(c, rq); err != nil {
+			fail(c, err)
+			return
+		}
 	}
 	writePage(c, items, next)
 }

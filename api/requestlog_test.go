@@ -14,6 +14,7 @@ import (
 )
 
 func TestRequestLogLosesNothingOnClose(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t, testenv.Postgres)
 	rl := NewRequestLog(db, zaptest.NewLogger(t))
 	const writers, each = 8, 300 // more than one batch, from many requests at once
@@ -40,6 +41,7 @@ func TestRequestLogLosesNothingOnClose(t *testing.T) {
 }
 
 func TestRequestLogRecordsKeyedCallsInTheBackground(t *testing.T) {
+	t.Parallel()
 	var rl *RequestLog
 	e := newEnv(t, testenv.SQLite, func(d *Deps) {
 		rl = NewRequestLog(d.DB, d.Log)

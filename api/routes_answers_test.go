@@ -107,6 +107,7 @@ func (e *routesEnv) check(t *testing.T, p probe) answer {
 var needsTemporal = map[string]bool{"POST /v1/tasks/{name}": true, "PUT /v1/jobs/{job_id}/cancel": true, "GET /readyz": true}
 
 func TestRoutesAnswerAsDocumented(t *testing.T) {
+	t.Parallel()
 	e := newRoutesEnv(t)
 	key := keyed(e.key)
 	asJSON := with(key, "Content-Type", "application/json")
@@ -260,6 +261,7 @@ func taskProbes(key []string) []probe {
 // refuses: a key in the URL, headers too large, the rate limit, a database
 // that is down.
 func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
+	t.Parallel()
 	doc := servedDoc(t, "/v1/openapi.json", true)
 	open := newEnv(t, testenv.Postgres)
 	limited := newEnv(t, testenv.Postgres, func(d *Deps) { d.RateLimit = 1 })

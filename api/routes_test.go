@@ -31,6 +31,7 @@ func statuses(op *openapi3.Operation) []int {
 }
 
 func TestRoutesAreDocumented(t *testing.T) {
+	t.Parallel()
 	doc := servedDoc(t, "/v1/openapi.json", false)
 	documented := map[string]bool{}
 	for path, item := range doc.Paths.Map() {
@@ -81,6 +82,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 // TestNoBareObjects finds the schemas openapi-typescript would write as
 // Record<string, never>: objects that name no properties and allow none.
 func TestNoBareObjects(t *testing.T) {
+	t.Parallel()
 	paths := []string{"/v1/openapi.json"}
 	for _, d := range servedTasks().Runnable() {
 		paths = append(paths, "/v1/tasks/"+d.Name+"/openapi.json")

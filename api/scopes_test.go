@@ -22,6 +22,7 @@ func fullRouter(t *testing.T, d Deps) *Deps {
 }
 
 func TestScopesCoverEveryRouteOnce(t *testing.T) {
+	t.Parallel()
 	r := NewRouter(*fullRouter(t, Deps{}))
 	registered := map[string]bool{}
 	for _, rt := range r.Routes() {
@@ -44,6 +45,7 @@ func TestScopesCoverEveryRouteOnce(t *testing.T) {
 }
 
 func TestScopesAreServedInMeta(t *testing.T) {
+	t.Parallel()
 	res := serve(NewRouter(Deps{}), request("GET", "/v1/meta", nil))
 	require.Equal(t, 200, res.code)
 	rows := res.obj(t)["scopes"].([]any)
@@ -53,6 +55,7 @@ func TestScopesAreServedInMeta(t *testing.T) {
 }
 
 func TestRoutePatterns(t *testing.T) {
+	t.Parallel()
 	for gin, pattern := range map[string]string{"/v1/jobs/:id/result": "/v1/jobs/{id}/result", "/files/*path": "/files/{path}", "/v1/meta": "/v1/meta"} {
 		require.Equal(t, pattern, routePattern(gin))
 	}

@@ -14,6 +14,7 @@ import (
 )
 
 func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite, func(d *Deps) {
 		d.Production, d.TrustedProxies = true, []string{"192.0.2.1", "2001:db8::/32"}
 	})
@@ -63,6 +64,7 @@ func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
 }
 
 func TestCheckDevListenAddr(t *testing.T) {
+	t.Parallel()
 	for addr, ok := range map[string]bool{"127.0.0.1:8080": true, "[::1]:8080": true, "localhost:80": true,
 		"0.0.0.0:8080": false, ":8080": false, "10.0.0.5:8080": false, "nonsense": false} {
 		require.Equal(t, ok, CheckDevListenAddr(addr) == nil, addr)
@@ -81,6 +83,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	limit := contract.DefaultLimits().Request.MaxBodyBytes
 	for _, path := range []string{"/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"} {
@@ -112,6 +115,7 @@ func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
 }
 
 func TestUnreadableRequestsAndMediaTypes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, testenv.SQLite)
 	body := `{"colors":["#000000"]}`
 	path := "/v1/tasks/pattern.generate/estimate"

@@ -80,13 +80,19 @@ const (
 	BodyTooLarge         Code = "body_too_large"
 	HeadersTooLarge      Code = "headers_too_large"
 	JobAlreadyEnded      Code = "job_already_ended"
+	MoodboardNotReady    Code = "moodboard_not_ready"
+	BrandKitLookNotReady Code = "brand_kit_look_not_ready"
+	MoodboardNeedsImages Code = "moodboard_needs_images"
 	TooManyImages        Code = "too_many_images"
 	TooManyItems         Code = "too_many_items"
 	TooManyColours       Code = "too_many_colours"
 	InvalidColour        Code = "invalid_colour"
 	ImagesRequired       Code = "images_required"
 	ImageNotPublic       Code = "image_not_public"
+	MoodboardRequired    Code = "moodboard_required"
+	LookNotInMoodboard   Code = "look_not_in_moodboard"
 	NameRequired         Code = "name_required"
+	InvalidWeight        Code = "invalid_weight"
 	FileNotDeletable     Code = "file_not_deletable"
 	UnsupportedMediaType Code = "unsupported_media_type"
 	FileTooLarge         Code = "file_too_large"
@@ -135,13 +141,19 @@ var entries = []Entry{
 	{BodyTooLarge, TypeInvalidRequest, http.StatusRequestEntityTooLarge, false, "The body is over limits.request.max_body_bytes.", "Send a smaller body; upload large files with POST /v1/files."},
 	{HeadersTooLarge, TypeInvalidRequest, http.StatusRequestHeaderFieldsTooLarge, false, "The request line and headers are over the size the service reads.", "Send fewer or shorter headers; keep data in the body."},
 	{JobAlreadyEnded, TypeInvalidRequest, http.StatusBadRequest, false, "The job has already ended and cannot be cancelled.", "Read the job; nothing to cancel."},
+	{MoodboardNotReady, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A named moodboard is still being analysed, or its analysis failed.", "Read the moodboard at GET /v1/files/{ref}; send again when its status is ready, or create it again if it failed."},
+	{BrandKitLookNotReady, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A look the brand kit keeps is not analysed yet.", "Read the brand kit at GET /v1/files/{ref}; send again when its status is ready."},
+	{MoodboardNeedsImages, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "Fewer images than the minItems of images.", "Send at least minItems images."},
 	{TooManyImages, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "More images than maxItems.", "Send fewer images."},
 	{TooManyItems, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "More items of one type than allowed.", "Send fewer items of that type."},
 	{TooManyColours, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "More colours than maxItems.", "Send fewer colours."},
 	{InvalidColour, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A colour is not written #RRGGBB.", "Write colours as # and six hexadecimal digits."},
 	{ImagesRequired, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "images needs at least one image.", "Send at least one image."},
 	{ImageNotPublic, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The image address is not publicly reachable.", "Use a public https address or upload the file."},
+	{MoodboardRequired, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "moodboards needs at least one moodboard:<id> of the account's or the curated library's.", "Send moodboard handles listed at GET /v1/refs/moodboard."},
+	{LookNotInMoodboard, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A look URL is not a look of one of the named moodboards.", "Send looks[].url values read from the named moodboards' analysis."},
 	{NameRequired, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "name is empty or missing.", "Send a non-empty name."},
+	{InvalidWeight, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "facts.weight_gsm is not a whole number of grams per square metre within the schema's range.", "Send a whole number between the schema's minimum and maximum."},
 	{FileNotDeletable, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "Only art: handles (files a job produced) can be deleted.", "Delete only art: handles."},
 	{UnsupportedMediaType, TypeInvalidRequest, http.StatusUnsupportedMediaType, false, "The body is not JSON (or multipart for uploads), or the upload's type is not accepted.", "Send Content-Type: application/json."},
 	{FileTooLarge, TypeInvalidRequest, http.StatusRequestEntityTooLarge, false, "The upload is over limits.upload.max_bytes.", "Upload a smaller file."},

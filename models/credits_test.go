@@ -14,6 +14,7 @@ import (
 )
 
 func TestGrant(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
@@ -42,6 +43,7 @@ func TestGrant(t *testing.T) {
 }
 
 func TestBalances(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
@@ -133,6 +135,7 @@ func requireExpiring(t *testing.T, want, got []models.Expiring) {
 }
 
 func TestBalancesPerUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		a, b := accountFor(t, db), accountFor(t, db)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestMigration0004AddsFileColumns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		m := db.Migrator()
@@ -34,6 +35,7 @@ func TestMigration0004AddsFileColumns(t *testing.T) {
 }
 
 func TestRegisterURLIsOncePerUserAndURL(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -76,6 +78,7 @@ func TestRegisterURLIsOncePerUserAndURL(t *testing.T) {
 }
 
 func TestCreateUploadReadsBackAsWritten(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
@@ -93,6 +96,7 @@ func TestCreateUploadReadsBackAsWritten(t *testing.T) {
 }
 
 func TestListFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	base := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {

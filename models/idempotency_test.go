@@ -19,6 +19,7 @@ const (
 )
 
 func TestClaimKeyStates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
 	// step is one call, in order, on one idempotency key of one test.
@@ -111,6 +112,7 @@ func TestClaimKeyStates(t *testing.T) {
 }
 
 func TestClaimKeyScope(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -137,6 +139,7 @@ func TestClaimKeyScope(t *testing.T) {
 }
 
 func TestCompleteKeyUnknown(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		err := models.CompleteKey(ctx, db, 1, claimOp, "never-claimed", 0, time.Now().UTC())
@@ -145,6 +148,7 @@ func TestCompleteKeyUnknown(t *testing.T) {
 }
 
 func TestClaimKeyConcurrent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	const n = 8

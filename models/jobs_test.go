@@ -43,6 +43,7 @@ func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
 }
 
 func TestAdmitHoldsOnceAndRefusesOverdraft(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -70,6 +71,7 @@ func TestAdmitHoldsOnceAndRefusesOverdraft(t *testing.T) {
 }
 
 func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	soon, later := now.Add(time.Hour), now.Add(48*time.Hour)
@@ -112,6 +114,7 @@ func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
 }
 
 func TestSettleNeverChargesAboveTheHold(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -130,6 +133,7 @@ func TestSettleNeverChargesAboveTheHold(t *testing.T) {
 }
 
 func TestSettleFailedJobReleasesEverything(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -151,6 +155,7 @@ func TestSettleFailedJobReleasesEverything(t *testing.T) {
 }
 
 func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	failure := func(required, balance int64) []byte { return []byte(`{"code":"insufficient_credits"}`) }

@@ -35,6 +35,7 @@ func keyWorks(t *testing.T, db *gorm.DB, secret string, at time.Time) bool {
 }
 
 func TestRollKeyKeepsOldKeyForTheGracePeriod(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -52,6 +53,7 @@ func TestRollKeyKeepsOldKeyForTheGracePeriod(t *testing.T) {
 }
 
 func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -78,6 +80,7 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 }
 
 func TestFirstKeyPinsTheAccountVersion(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		u, _, _ := rollUser(t, db)
@@ -90,6 +93,7 @@ func TestFirstKeyPinsTheAccountVersion(t *testing.T) {
 }
 
 func TestRolledOrRevokedKeyCannotBeRolled(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()

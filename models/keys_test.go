@@ -66,6 +66,7 @@ func sha256Hex(s string) string {
 }
 
 func TestCreateKeyStoresOnlyTheHash(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		u := accountFor(t, db)
@@ -97,6 +98,7 @@ func TestCreateKeyStoresOnlyTheHash(t *testing.T) {
 }
 
 func TestSecretKeyAuthAcceptsTheSecret(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -122,6 +124,7 @@ func TestSecretKeyAuthAcceptsTheSecret(t *testing.T) {
 }
 
 func TestSecretKeyAuthRefusesInvalidKeys(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC().Truncate(time.Second)
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
@@ -186,6 +189,7 @@ func TestSecretKeyAuthRefusesInvalidKeys(t *testing.T) {
 }
 
 func TestKeyScopes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	tests := []struct {
 		name   string
@@ -234,6 +238,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestFirstKeyPinsServiceVersionPerUser(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		a, b := accountFor(t, db), accountFor(t, db)
@@ -258,6 +263,7 @@ func TestFirstKeyPinsServiceVersionPerUser(t *testing.T) {
 }
 
 func TestCreateKeyWithSecret(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		require.True(t, models.WellFormedKey(chosenSecret))
@@ -305,6 +311,7 @@ func TestCreateKeyWithSecret(t *testing.T) {
 }
 
 func TestNewID(t *testing.T) {
+	t.Parallel()
 	const alphabet = "0123456789abcdefghijkmnpqrstvwxyz"
 	for _, prefix := range []string{"", "key_", "j_"} {
 		seen := make(map[string]bool, 1000)
@@ -323,6 +330,7 @@ func TestNewID(t *testing.T) {
 }
 
 func TestKeysOfUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	expires := time.Now().UTC().Add(24 * time.Hour).Truncate(time.Second)
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {

@@ -66,6 +66,14 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&RefusedAdmit{})
 		},
 	},
+	{
+		// Records: moodboards, brand kits, fabrics and range plans, the
+		// account's and the curated library's.
+		ID: "0006_records",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&Record{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestMigrateAndCheckSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	tables := []string{"users", "api_keys", "credit_batches", "ledger_entries", "webhook_endpoints", "jobs", "files", "idempotency_keys", "schema_migrations"}
 	for _, b := range testenv.Backends {
@@ -35,6 +36,7 @@ func TestMigrateAndCheckSchema(t *testing.T) {
 }
 
 func TestCheckSchemaMissingMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		require.NoError(t, db.Exec("DELETE FROM schema_migrations").Error)

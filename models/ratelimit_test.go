@@ -14,6 +14,7 @@ import (
 )
 
 func TestRateWindowCountsEveryCallOfOneSubject(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		var last models.RateHit
@@ -33,6 +34,7 @@ func TestRateWindowCountsEveryCallOfOneSubject(t *testing.T) {
 }
 
 func TestRateWindowIsSharedUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		const n = 40
 		var wg sync.WaitGroup
@@ -61,6 +63,7 @@ func TestRateWindowIsSharedUnderConcurrency(t *testing.T) {
 }
 
 func TestPruneRateWindowsDeletesEndedWindowsOnly(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		_, err := models.HitRate(ctx, db, "key:live", 24*time.Hour)

@@ -20,6 +20,7 @@ func accountFor(t *testing.T, db *gorm.DB) *models.User {
 }
 
 func TestCreateUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u, err := models.CreateUser(ctx, db, "  Ada@Example.COM ", "")
@@ -43,6 +44,7 @@ func TestCreateUser(t *testing.T) {
 }
 
 func TestCreateUserDuplicate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		_, err := models.CreateUser(ctx, db, "dup@example.com", models.PlanStandard)
@@ -58,6 +60,7 @@ func TestCreateUserDuplicate(t *testing.T) {
 }
 
 func TestUserNotFound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		_, err := models.UserByEmail(ctx, db, "nobody@example.com")

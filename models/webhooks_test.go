@@ -15,6 +15,7 @@ import (
 )
 
 func TestWebhookTablesMigrated(t *testing.T) {
+	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		for _, table := range []string{"signing_keys", "webhook_deliveries", "webhook_attempts"} {
 			require.True(t, db.Migrator().HasTable(table), "table %s", table)
@@ -31,6 +32,7 @@ func newDelivery(userID uint64) *models.WebhookDelivery {
 }
 
 func TestCreateDelivery(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		d := newDelivery(7)
@@ -67,6 +69,7 @@ func TestCreateDelivery(t *testing.T) {
 }
 
 func TestRecordAttempt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	next1 := at.Add(10 * time.Second)
@@ -194,6 +197,7 @@ func TestRecordAttempt(t *testing.T) {
 }
 
 func TestEndpointsFor(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -240,6 +244,7 @@ func TestEndpointsFor(t *testing.T) {
 }
 
 func TestMarkEndpointResult(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	type mark struct {
 		ok           bool
@@ -309,6 +314,7 @@ func TestMarkEndpointResult(t *testing.T) {
 }
 
 func TestCreateSigningKeyIfAbsent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		keys, err := models.SigningKeys(ctx, db)

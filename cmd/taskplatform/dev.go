@@ -19,6 +19,7 @@ import (
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -150,6 +151,9 @@ func runDev(ctx context.Context, cfg config) int {
 	}
 	if err := models.Migrate(ctx, s.db); err != nil {
 		return fatal(log, "migration failed", err)
+	}
+	if err := records.SeedCurated(ctx, s.db, s.bucket); err != nil {
+		return fatal(log, "cannot write the curated library", err)
 	}
 	if err := s.loadSigner(ctx); err != nil {
 		return fatal(log, "cannot load the signing key", err)

@@ -7,8 +7,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
+	"gocloud.dev/blob"
 
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -117,6 +119,14 @@ func runMigrate(ctx context.Context, cfg config) int {
 	if err := models.Migrate(ctx, db); err != nil {
 		return fatal(log, "migration failed", err)
 	}
-	log.Info("schema up to date")
+	bucket, err := blob.OpenBucket(ctx, cfg.BlobURL)
+	if err != nil {
+		return fatal(log, "cannot open the blob store", err)
+	}
+	defer bucket.Close()
+	if err := records.SeedCurated(ctx, db, bucket); err != nil {
+		return fatal(log, "cannot write the curated library", err)
+	}
+	log.Info("schema up to date, curated library written")
 	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/palette"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/video"
 )
 
@@ -18,6 +19,7 @@ func Families() []tasks.Family {
 	return []tasks.Family{
 		pattern.Family(),
 		palette.Family(),
+		records.Family(),
 		image.Family(),
 		video.Family(),
 	}

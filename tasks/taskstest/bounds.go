@@ -27,51 +27,83 @@ type violation struct {
 var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, tasks.VocabKeyword: true, tasks.RefKeyword: true}
 
 // violations builds, from the published schema alone, one body per bound of
-// every top-level property, starting from the task's first example.
+// every property — top-level ones, those of object fields and those of the
+// object items of arrays — starting from the task's first example.
 func violations(t *testing.T, d *tasks.Definition) []violation {
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(d.InputSchema, &doc))
 	base := map[string]any{}
 	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &base))
+	w := &walker{t: t, d: d}
+	w.object(doc, base, "", "", func(m map[string]any) map[string]any { return m }, true)
+	for k := range doc {
+		require.Contains(t, []string{"$schema", "title", "description", "type", "properties", "additionalProperties", "required", "allOf"}, k)
+	}
+	return w.out
+}
+
+// walker collects the violations of one task's schema.
+type walker struct {
+	t   *testing.T
+	d   *tasks.Definition
+	out []violation
+}
+
+func (w *walker) add(name string, body map[string]any, field, generic, kw string, code apierr.Code) {
+	w.out = append(w.out, violation{name, body, field, generic, kw, code})
+}
+
+// structural are the keywords of an object schema the walker descends into
+// rather than breaking in place.
+var structural = map[string]bool{"properties": true, "required": true, "additionalProperties": true}
+
+// object adds the violations of the properties of an object schema whose
+// valid value is base, at field path (generic: indices written []); wrap
+// turns a changed copy of base into a whole request body. top is the
+// request itself, where the variant rules apply.
+func (w *walker) object(schema, base map[string]any, path, generic string, wrap func(map[string]any) map[string]any, top bool) {
+	t, d := w.t, w.d
 	with := func(k string, v any) map[string]any {
 		m := maps.Clone(base)
-		if d.Variant != nil && d.Variant.Only[k] != nil {
+		if top && d.Variant != nil && d.Variant.Only[k] != nil {
 			m[d.Variant.Field] = d.Variant.Only[k][0]
 		}
 		m[k] = v
-		return m
+		return wrap(m)
 	}
-	var out []violation
-	add := func(name string, body map[string]any, field, generic, kw string, code apierr.Code) {
-		out = append(out, violation{name, body, field, generic, kw, code})
-	}
-	props := doc["properties"].(map[string]any)
+	props, _ := schema["properties"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p := props[name].(map[string]any)
+		field, gen := join(path, name), join(generic, name)
+		add := func(kw string, body map[string]any, code apierr.Code) {
+			w.add(field+" "+kw, body, field, gen, kw, code)
+		}
 		for _, kw := range slices.Sorted(maps.Keys(p)) {
 			v := p[kw]
 			switch kw {
 			case "type":
 				wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
-				add(name+" type", with(name, wrong), name, name, "type", apierr.InvalidRequest)
+				add("type", with(name, wrong), apierr.InvalidRequest)
 			case "enum":
 				var bad any = "no_such_option"
 				if _, isNum := v.([]any)[0].(float64); isNum {
 					bad = 7
 				}
-				add(name+" enum", with(name, bad), name, name, "enum", apierr.InvalidOption)
+				add("enum", with(name, bad), apierr.InvalidOption)
 			case "minimum":
-				add(name+" minimum", with(name, v.(float64)-1), name, name, "minimum", apierr.InvalidRequest)
+				add("minimum", with(name, v.(float64)-1), apierr.InvalidRequest)
 			case "maximum":
-				add(name+" maximum", with(name, v.(float64)+1), name, name, "maximum", apierr.InvalidRequest)
+				add("maximum", with(name, v.(float64)+1), apierr.InvalidRequest)
 			case "pattern":
-				add(name+" pattern", with(name, "bad"), name, name, "pattern", apierr.InvalidRequest)
+				add("pattern", with(name, "bad"), apierr.InvalidRequest)
 			case "minLength":
-				add(name+" minLength", with(name, strings.Repeat("a", int(v.(float64))-1)), name, name, "minLength", apierr.InvalidRequest)
+				add("minLength", with(name, strings.Repeat("a", int(v.(float64))-1)), apierr.InvalidRequest)
 			case "maxLength":
-				add(name+" maxLength", with(name, "https://"+strings.Repeat("a", int(v.(float64)))), name, name, "maxLength", apierr.InvalidRequest)
+				add("maxLength", with(name, "https://"+strings.Repeat("a", int(v.(float64)))), apierr.InvalidRequest)
+			case "contains":
+				add("contains", with(name, []any{}), apierr.InvalidRequest) // an empty list contains nothing
 			case "minItems", "maxItems", "uniqueItems":
-				item := validItem(t, p)
+				item := validItem(t, p, base[name])
 				n := 2 // uniqueItems: the same item twice
 				switch kw {
 				case "minItems":
@@ -83,63 +115,111 @@ func violations(t *testing.T, d *tasks.Definition) []violation {
 				for i := range arr {
 					arr[i] = item
 				}
-				add(name+" "+kw, with(name, arr), name, name, kw, apierr.InvalidRequest)
+				add(kw, with(name, arr), apierr.InvalidRequest)
 			case "items":
-				items := v.(map[string]any)
-				item := validItem(t, p)
-				for _, ikw := range slices.Sorted(maps.Keys(items)) {
-					var bad any
-					code := apierr.InvalidRequest
-					switch ikw {
-					case "type":
-						bad = 7
-					case "pattern":
-						bad = "#12345G"
-					case "enum":
-						bad, code = "no_such_option", apierr.InvalidOption
-					case "maxLength":
-						bad = "https://" + strings.Repeat("a", int(items[ikw].(float64)))
-					default:
-						require.True(t, annotations[ikw], "%s: no violation for items keyword %s", d.Name, ikw)
-						continue
-					}
-					add(name+" items "+ikw, with(name, []any{item, bad}), name+"[1]", name+"[]", ikw, code)
-				}
+				w.items(p, base[name], field, gen, func(arr []any) map[string]any { return with(name, arr) })
+			case "properties":
+				sub, ok := base[name].(map[string]any)
+				require.True(t, ok, "%s: the first example has no object %s", d.Name, field)
+				w.object(p, sub, field, gen, func(m map[string]any) map[string]any { return with(name, m) }, false)
 			default:
-				require.True(t, annotations[kw], "%s: no violation for keyword %s of %s", d.Name, kw, name)
+				require.True(t, annotations[kw] || structural[kw], "%s: no violation for keyword %s of %s", d.Name, kw, field)
 			}
 		}
-		if d.Variant != nil {
+		if top && d.Variant != nil {
 			for _, val := range variantValues(d) {
 				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
 					b := with(d.Variant.Field, val)
 					b[name] = p["default"]
-					add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
+					w.add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
 				}
 			}
 			if d.Variant.Only[name] != nil && !slices.Contains(d.Variant.Only[name], d.Variant.Default) {
 				b := maps.Clone(base)
 				delete(b, d.Variant.Field)
 				b[name] = p["default"]
-				add(name+" with default variant", b, name, name, "false", apierr.FieldNotSupported)
+				w.add(name+" with default variant", b, name, name, "false", apierr.FieldNotSupported)
 			}
 		}
 	}
-	for _, r := range doc["required"].([]any) {
+	required, _ := schema["required"].([]any)
+	for _, r := range required {
 		b := maps.Clone(base)
 		delete(b, r.(string))
-		add(r.(string)+" required", b, r.(string), r.(string), "required", apierr.InvalidRequest)
+		w.add(join(path, r.(string))+" required", wrap(b), join(path, r.(string)), join(generic, r.(string)), "required", apierr.InvalidRequest)
 	}
-	add("unknown field", with("zz_not_a_field", 1), "zz_not_a_field", "zz_not_a_field", "additionalProperties", apierr.FieldNotAccepted)
-	for k := range doc {
-		require.Contains(t, []string{"$schema", "title", "description", "type", "properties", "additionalProperties", "required", "allOf"}, k)
+	if schema["additionalProperties"] == false {
+		f, g := join(path, "zz_not_a_field"), join(generic, "zz_not_a_field")
+		w.add(f+" unknown field", with("zz_not_a_field", 1), f, g, "additionalProperties", apierr.FieldNotAccepted)
 	}
-	return out
 }
 
-func validItem(t *testing.T, p map[string]any) any {
+// items adds the violations of the items of array schema p, whose valid
+// value is base: item 1 of a list otherwise valid (as long as minItems
+// asks) is broken, or, for object items, walked.
+func (w *walker) items(p map[string]any, base any, field, generic string, wrap func([]any) map[string]any) {
+	t, d := w.t, w.d
+	items := p["items"].(map[string]any)
+	item := validItem(t, p, base)
+	list := func(second any) []any {
+		n := 2
+		if m, ok := p["minItems"].(float64); ok {
+			n = max(n, int(m))
+		}
+		arr := make([]any, n)
+		for i := range arr {
+			arr[i] = item
+		}
+		if b, ok := base.([]any); ok && len(b) >= n {
+			arr = slices.Clone(b) // distinct valid items, should the list need them
+		}
+		arr[1] = second
+		return arr
+	}
+	for _, ikw := range slices.Sorted(maps.Keys(items)) {
+		var bad any
+		code := apierr.InvalidRequest
+		switch ikw {
+		case "type":
+			bad = 7
+		case "pattern":
+			bad = "#12345G"
+		case "enum":
+			bad, code = "no_such_option", apierr.InvalidOption
+		case "maxLength":
+			bad = "https://" + strings.Repeat("a", int(items[ikw].(float64)))
+		case "properties":
+			sub, ok := item.(map[string]any)
+			require.True(t, ok, "%s: no valid object item of %s", d.Name, field)
+			w.object(items, sub, field+"[1]", generic+"[]", func(m map[string]any) map[string]any { return wrap(list(m)) }, false)
+			continue
+		default:
+			require.True(t, annotations[ikw] || structural[ikw], "%s: no violation for items keyword %s of %s", d.Name, ikw, field)
+			continue
+		}
+		w.add(field+" items "+ikw, wrap(list(bad)), field+"[1]", generic+"[]", ikw, code)
+	}
+}
+
+// join writes a field path: base.name.
+func join(base, name string) string {
+	if base == "" {
+		return name
+	}
+	return base + "." + name
+}
+
+// validItem is a valid item of array schema p: the first of the example's
+// list (base) when it has one, else one made from the items' schema.
+func validItem(t *testing.T, p map[string]any, base any) any {
+	if b, ok := base.([]any); ok && len(b) > 0 {
+		return b[0]
+	}
 	items := p["items"].(map[string]any)
 	if e, ok := items["enum"].([]any); ok {
+		return e[0]
+	}
+	if e, ok := items["examples"].([]any); ok && len(e) > 0 {
 		return e[0]
 	}
 	if items["pattern"] == tasks.ColourPattern {
@@ -209,6 +289,16 @@ func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 	}
 	if len(d.RefSides) > 0 || d.Refuse != nil {
 		got[apierr.RequestRefused] = true // an upload of the wrong size, or the task's own refusal
+	}
+	if a, ok := d.Runner.(tasks.Admitter); ok {
+		for _, c := range a.AdmitErrors() {
+			got[c] = true // the task's own checks at submit
+		}
+	}
+	for _, ex := range d.Examples {
+		if in, err := d.Validate(ex.Input); err == nil && len(d.Runner.Plan(in).Capacity) > 0 {
+			got[apierr.CapacityBusy] = true // a capacity-limited step that could not start in time
+		}
 	}
 	for i := range d.Examples {
 		files, err := d.ExampleOutputs(context.Background(), i)

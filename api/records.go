@@ -1,0 +1,182 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// isRecordKind says whether handles of kind name records (moodboard,
+// brand_kit, fabric, range_plan).
+func isRecordKind(kind string) bool { return slices.Contains(models.RecordKinds, kind) }
+
+// recordView is the read answer of a record handle: what every record
+// has, then the record's own fields (a moodboard's images, a brand kit's
+// colours, a fabric's facts and code, a range plan's items) at the same
+// level, and a moodboard's analysis.
+type recordView struct {
+	File string `json:"file"`
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	// URL is the preview image: the record's first delivered file, a
+	// curated record's own; empty until there is one.
+	URL string `json:"url"`
+	// Status is analysing (a moodboard) or creating, then ready or failed.
+	Status string  `json:"status"`
+	Reason *string `json:"reason"`
+	// Curated marks the service's curated library, readable by every account.
+	Curated bool `json:"curated"`
+	// JobID is the job that makes the record; null for a curated one.
+	JobID *string `json:"job_id"`
+	// Analysis is a moodboard's analysis once ready; null otherwise.
+	Analysis  json.RawMessage `json:"analysis"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+	Deletable bool            `json:"deletable"`
+	// fields are the kind's own fields, written beside the others.
+	fields map[string]any
+}
+
+// MarshalJSON writes the common fields and the kind's own at one level.
+func (v recordView) MarshalJSON() ([]byte, error) {
+	type plain recordView
+	b, err := json.Marshal(plain(v))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	for k, x := range v.fields {
+		if _, taken := out[k]; !taken {
+			out[k] = x
+		}
+	}
+	return json.Marshal(out)
+}
+
+// absoluteFiles answers the stored files a record names (kept relative,
+// /files/{id}.{ext}) under the files base URL.
+func absoluteFiles(v any, base string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			t[k] = absoluteFiles(t[k], base)
+		}
+	case []any:
+		for i := range t {
+			t[i] = absoluteFiles(t[i], base)
+		}
+	case string:
+		if strings.HasPrefix(t, "/files/") {
+			return base + t
+		}
+	}
+	return v
+}
+
+// recordViewOf is the read answer of r with its job and preview file.
+func (h *fileHandlers) recordViewOf(r *models.Record, job *models.Job, preview *models.File) recordView {
+	status, reason := r.State(job)
+	v := recordView{File: r.Handle(), Kind: r.Kind, Name: r.Name, Status: status, Reason: nonEmpty(reason), Curated: r.Curated(),
+		JobID: nonEmpty(r.JobID), Analysis: json.RawMessage("null"), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	if preview != nil {
+		v.URL = preview.URL(h.filesBaseURL)
+	}
+	if err := json.Unmarshal([]byte(r.Fields), &v.fields); err == nil {
+		v.fields, _ = absoluteFiles(v.fields, h.filesBaseURL).(map[string]any)
+	}
+	if r.Analysis != "" {
+		var a any
+		if json.Unmarshal([]byte(r.Analysis), &a) == nil {
+			v.Analysis, _ = json.Marshal(absoluteFiles(a, h.filesBaseURL))
+		}
+	}
+	return v
+}
+
+// getRecord answers GET /v1/files/{ref} for a record handle: the caller's
+// record or a curated one.
+func (h *fileHandlers) getRecord(c *gin.Context, kind, id string) {
+	ctx := c.Request.Context()
+	r, err := models.ReadRecord(ctx, h.db, identityOf(c).user.ID, kind, id)
+	if errors.Is(err, models.ErrNotFound) {
+		fail(c, errNoSuchHandle)
+		return
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	jobs, previews, err := models.RecordJobs(ctx, h.db, []models.Record{*r})
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(200, h.recordViewOf(r, jobs[r.JobID], previews[r.ID]))
+}
+
+// recordItems lists the caller's records of a kind, or the curated
+// library's, as reference items.
+func (h *fileHandlers) recordItems(c *gin.Context, rq refsQuery) ([]refItem, *models.Position, error) {
+	owner := identityOf(c).user.ID
+	if rq.curated {
+		owner = models.CuratedUser
+	}
+	page, err := models.ListRecords(c.Request.Context(), h.db, models.RecordQuery{UserID: owner, Kind: rq.kind, After: rq.after, Limit: rq.limit})
+	if err != nil {
+		return nil, nil, err
+	}
+	_, previews, err := models.RecordJobs(c.Request.Context(), h.db, page.Items)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := make([]refItem, 0, len(page.Items))
+	for i := range page.Items {
+		r := &page.Items[i]
+		name, deletable := r.Name, false
+		it := refItem{File: r.Handle(), Name: &name, Deletable: &deletable}
+		if f := previews[r.ID]; f != nil {
+			it.URL = f.URL(h.filesBaseURL)
+		}
+		items = append(items, it)
+	}
+	return items, page.Next, nil
+}
+
+// recordFieldSchemas are the kinds' own fields of a record read, each
+// present on the kinds that have it.
+func recordFieldSchemas() map[string]oa {
+	named := object(oa{"hex": str(), "name": describe(str(), "Vocabulary colour_name.")}, "hex", "name")
+	return map[string]oa{
+		"description": describe(nullable(str()), "moodboard: what the board is for."),
+		"images":      describe(arrayOf(str()), "moodboard: the images as sent (curated boards: their stored copies)."),
+		"colours":     describe(arrayOf(named), "brand_kit: the kit's colours with their names."),
+		"moodboards":  describe(arrayOf(str()), "brand_kit: the moodboards it draws on."),
+		"looks": describe(arrayOf(object(oa{"url": str(), "moodboard": str(), "index": integer(),
+			"analysis":  nullable(freeObject("The look's analysis; null until the kit is ready.")),
+			"kit_match": nullable(arrayOf(freeObject("A dominant colour of the look, the nearest kit colour and whether it is on brand.")))},
+			"url", "moodboard", "index")), "brand_kit: the looks it keeps."),
+		"notes":         describe(nullable(str()), "brand_kit: usage notes."),
+		"facts":         describe(freeObject("weight_gsm, composition [{fibre, percent}], construction."), "fabric: the facts as sent."),
+		"code":          describe(str(), "fabric: composition, construction and weight, such as CO98EL2-DN-340."),
+		"weight_class":  describe(enum([]string{"light", "medium", "heavy"}), "fabric: under 170 g/m², 170 to 270, over 270."),
+		"weight_oz_yd2": describe(oa{"type": "number"}, "fabric: the weight in ounces per square yard."),
+		"swatch":        describe(nullable(str()), "fabric: the swatch reference as sent."),
+		"swatch_url":    describe(str(), "fabric: the stored swatch image; empty until the fabric is ready."),
+		"colour":        describe(nullable(named), "fabric: the swatch's main colour, measured; null until ready."),
+		"season":        describe(str(), "range_plan: the season."),
+		"brand_kit":     describe(nullable(str()), "range_plan: the brand kit heading the sheet."),
+		"items":         describe(arrayOf(freeObject("type, name, fabric, colours [{hex, name}], quantity.")), "range_plan: the styles."),
+		"totals":        describe(arrayOf(object(oa{"type": str(), "items": integer(), "quantity": integer()}, "type", "items", "quantity")), "range_plan: styles and units per garment type."),
+		"quantity":      describe(integer(), "range_plan: units planned in all."),
+	}
+}

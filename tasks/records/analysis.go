@@ -1,0 +1,183 @@
+package records
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// NamedColour is a measured colour: its hex, its share of what was
+// measured and the nearest value of the colour_name vocabulary.
+type NamedColour struct {
+	Hex    string  `json:"hex"`
+	Weight float64 `json:"weight"`
+	Name   string  `json:"name"`
+}
+
+// Look is the analysis of one image of a moodboard.
+type Look struct {
+	// Index is the image's position in the moodboard's images.
+	Index int `json:"index"`
+	// Image is the reference as sent.
+	Image string `json:"image"`
+	// URL is the address of the service's stored copy (stored relative,
+	// /files/{id}.jpg; answered absolute). Empty in a catalogue example.
+	URL string `json:"url"`
+	// Dominant are the image's main colours, heaviest first (1 to 3).
+	Dominant []NamedColour `json:"dominant_colours"`
+	// Lightness is the mean CIELAB L*, 0 (black) to 100 (white).
+	Lightness float64 `json:"lightness"`
+	// Chroma is the mean CIELAB C*ab: 0 for greys, 40 and more for vivid colours.
+	Chroma float64 `json:"chroma"`
+	// Temperature is warm, cool or neutral.
+	Temperature string `json:"temperature"`
+	// Surface is print (a pattern) or solid, read from the edge density.
+	Surface string `json:"surface"`
+	// EdgeDensity is the share of pixels on a lightness edge.
+	EdgeDensity float64 `json:"edge_density"`
+}
+
+// Analysis is a moodboard's analysis: the board's palette and one look per
+// image.
+type Analysis struct {
+	Palette []NamedColour `json:"palette"`
+	Looks   []Look        `json:"looks"`
+}
+
+// The thresholds of a look's reading.
+const (
+	analysisSide = 128  // images are read at most this many px a side
+	edgeStep     = 12.0 // an L* change across a pixel that counts as an edge
+	printDensity = 0.08 // a share of edge pixels above which an image reads as a print
+	chromatic    = 12.0 // C*ab above which a pixel counts as coloured
+)
+
+// pixels are an image's colours read at analysis size, each with its L*.
+type pixels struct {
+	w, h int
+	rgb  []color.RGBA
+	lab  []lab
+}
+
+func readPixels(img image.Image) pixels {
+	small := sampleImage(img, analysisSide)
+	b := small.Bounds()
+	p := pixels{w: b.Dx(), h: b.Dy()}
+	for y := range p.h {
+		for x := range p.w {
+			c := small.RGBAAt(x, y)
+			p.rgb = append(p.rgb, c)
+			p.lab = append(p.lab, rgbLab(c.R, c.G, c.B))
+		}
+	}
+	return p
+}
+
+// named turns swatches into named colours with weights to 3 decimals.
+func named(sw []swatch) []NamedColour {
+	out := make([]NamedColour, len(sw))
+	for i, s := range sw {
+		out[i] = NamedColour{Hex: s.c.hex(), Weight: round(s.weight, 3), Name: nearestName(s.c)}
+	}
+	return out
+}
+
+func round(f float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(f*p) / p
+}
+
+// analyse reads a board: the palette of all images together (each image
+// weighs the same; 5 to 8 colours, fewer when the board holds fewer
+// distinct ones) and one look per image. urls are the looks' stored copies.
+func analyse(imgs []image.Image, refs, urls []string) Analysis {
+	board := histogram{}
+	var looks []Look
+	for i, img := range imgs {
+		p := readPixels(img)
+		own := histogram{}
+		w := 1 / float64(len(p.rgb))
+		for _, c := range p.rgb {
+			board.add(c, w)
+			own.add(c, 1)
+		}
+		look := readLook(p, own)
+		look.Index, look.Image = i, refs[i]
+		if i < len(urls) {
+			look.URL = urls[i]
+		}
+		looks = append(looks, look)
+	}
+	return Analysis{Palette: named(cluster(board.samples(), 8, 4, 0.015)), Looks: looks}
+}
+
+// readLook measures one image.
+func readLook(p pixels, own histogram) Look {
+	dom := cluster(own.samples(), 5, 6, 0.05)
+	if len(dom) > 3 {
+		dom = dom[:3]
+		var sum float64
+		for _, d := range dom {
+			sum += d.weight
+		}
+		for i := range dom {
+			dom[i].weight /= sum
+		}
+	}
+	var lsum, csum, colourW, warmW float64
+	for _, l := range p.lab {
+		lsum += l.L
+		c := l.chroma()
+		csum += c
+		if c > chromatic {
+			colourW += c
+			if h := l.hue(); h < 100 || h >= 330 {
+				warmW += c
+			}
+		}
+	}
+	n := float64(len(p.lab))
+	temp := "neutral"
+	var chromaticShare float64
+	for _, l := range p.lab {
+		if l.chroma() > chromatic {
+			chromaticShare++
+		}
+	}
+	if chromaticShare/n >= 0.1 && colourW > 0 {
+		switch share := warmW / colourW; {
+		case share >= 0.6:
+			temp = "warm"
+		case share <= 0.4:
+			temp = "cool"
+		}
+	}
+	density := edgeDensity(p)
+	surface := "solid"
+	if density > printDensity {
+		surface = "print"
+	}
+	return Look{Dominant: named(dom), Lightness: round(lsum/n, 1), Chroma: round(csum/n, 1),
+		Temperature: temp, Surface: surface, EdgeDensity: round(density, 3)}
+}
+
+// edgeDensity is the share of interior pixels whose Sobel gradient of L*
+// exceeds edgeStep: near 0 for a plain cloth, high for a print.
+func edgeDensity(p pixels) float64 {
+	if p.w < 3 || p.h < 3 {
+		return 0
+	}
+	at := func(x, y int) float64 { return p.lab[y*p.w+x].L }
+	var edges, total int
+	for y := 1; y < p.h-1; y++ {
+		for x := 1; x < p.w-1; x++ {
+			gx := (at(x+1, y-1) + 2*at(x+1, y) + at(x+1, y+1)) - (at(x-1, y-1) + 2*at(x-1, y) + at(x-1, y+1))
+			gy := (at(x-1, y+1) + 2*at(x, y+1) + at(x+1, y+1)) - (at(x-1, y-1) + 2*at(x, y-1) + at(x+1, y-1))
+			if math.Hypot(gx, gy)/4 > edgeStep {
+				edges++
+			}
+			total++
+		}
+	}
+	return float64(edges) / float64(total)
+}

@@ -1,0 +1,332 @@
+package records
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"sync"
+	"time"
+
+	"gocloud.dev/blob"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// The curated library: moodboards and fabrics the service ships, drawn by
+// this package's own code, written by `taskplatform migrate` and `dev`
+// (SeedCurated) and readable by every account (GET /v1/refs/{kind}?curated=true).
+
+// motif draws one image of a curated board.
+type motif func(side int) image.Image
+
+func hexC(s string) color.RGBA { return tasks.ParseColour(s) }
+
+func solid(c string) motif {
+	return func(side int) image.Image { return canvas(side, side, hexC(c)) }
+}
+
+func stripes(a, b string, w int) motif {
+	return func(side int) image.Image {
+		img := canvas(side, side, hexC(a))
+		for y := 0; y < side; y += 2 * w {
+			fill(img, image.Rect(0, y+w, side, y+2*w), hexC(b))
+		}
+		return img
+	}
+}
+
+func check(a, b string, w int) motif {
+	return func(side int) image.Image {
+		img := canvas(side, side, hexC(a))
+		for y := range side {
+			for x := range side {
+				if (x/w+y/w)%2 == 1 {
+					img.SetRGBA(x, y, hexC(b))
+				}
+			}
+		}
+		return img
+	}
+}
+
+func dots(bg, fg string, gap int) motif {
+	return func(side int) image.Image {
+		img := canvas(side, side, hexC(bg))
+		r := gap / 4
+		for y := range side {
+			for x := range side {
+				dx, dy := x%gap-gap/2, y%gap-gap/2
+				if dx*dx+dy*dy <= r*r {
+					img.SetRGBA(x, y, hexC(fg))
+				}
+			}
+		}
+		return img
+	}
+}
+
+func gradient(a, b string) motif {
+	return func(side int) image.Image {
+		img := canvas(side, side, hexC(a))
+		la, lb := labOfHex(a), labOfHex(b)
+		for y := range side {
+			t := float64(y) / float64(side-1)
+			c := lab{la.L + (lb.L-la.L)*t, la.A + (lb.A-la.A)*t, la.B + (lb.B-la.B)*t}.rgb()
+			fill(img, image.Rect(0, y, side, y+1), c)
+		}
+		return img
+	}
+}
+
+func cloth(construction, c string) motif {
+	return func(side int) image.Image { return texture(construction, hexC(c), side) }
+}
+
+// curatedBoard is one moodboard of the library.
+type curatedBoard struct {
+	id, name, description string
+	images                []motif
+}
+
+var curatedBoards = []curatedBoard{
+	{"mb_cur_coastal", "Coastal linen", "Navy stripes, sand linen and sky: a seaside summer.", []motif{
+		stripes("#1B2A4A", "#FAFAF7", 24), cloth("plain_weave", "#D6C3A1"), solid("#8EC6EA"), check("#1B2A4A", "#8EC6EA", 40), cloth("twill", "#1B2A4A")}},
+	{"mb_cur_desert", "Desert terracotta", "Sun-baked clay, rust and olive on bone.", []motif{
+		cloth("canvas", "#C3643F"), gradient("#E3CBA8", "#A4471F"), stripes("#6D6B2E", "#F1E6D2", 30), dots("#F1E6D2", "#C3643F", 48), solid("#A4471F")}},
+	{"mb_cur_nordic", "Nordic winter", "Charcoal and grey knits with ivory and a forest accent.", []motif{
+		cloth("rib", "#8A8D8F"), check("#36393B", "#F3EBD7", 32), solid("#1F4A2C"), cloth("herringbone", "#36393B"), stripes("#F3EBD7", "#8A8D8F", 20)}},
+	{"mb_cur_tropical", "Tropical print", "Emerald, coral, yellow and teal prints.", []motif{
+		dots("#0F7A50", "#F2735E", 56), stripes("#F6D52A", "#137C7B", 28), gradient("#137C7B", "#0F7A50"), check("#F2735E", "#FAFAF7", 36), dots("#F6D52A", "#0F7A50", 40)}},
+	{"mb_cur_parisian", "Parisian classic", "Breton black and ivory, camel twill and burgundy.", []motif{
+		stripes("#111111", "#F3EBD7", 18), cloth("twill", "#B9895A"), solid("#6D1A2C"), check("#111111", "#F3EBD7", 12), cloth("satin", "#111111")}},
+	{"mb_cur_pastel", "Pastel spring", "Blush, mint, lavender and lemon.", []motif{
+		solid("#E8B4B0"), stripes("#A8DDC0", "#FAFAF7", 26), dots("#B9A6D8", "#F8EE76", 44), gradient("#E8B4B0", "#B9A6D8"), check("#A8DDC0", "#F8EE76", 30)}},
+}
+
+// curatedFabricDef is one fabric of the library.
+type curatedFabricDef struct {
+	id, name, colour string
+	facts            FabricFacts
+}
+
+func comp(pairs ...any) []Fibre {
+	var out []Fibre
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, Fibre{Fibre: pairs[i].(string), Percent: float64(pairs[i+1].(int))})
+	}
+	return out
+}
+
+var curatedFabrics = []curatedFabricDef{
+	{"fb_cur_poplin_white", "Cotton poplin, optic white", "#F7F6F2", FabricFacts{110, comp("cotton", 100), "poplin"}},
+	{"fb_cur_oxford_blue", "Oxford shirting, pale blue", "#AFC8E4", FabricFacts{140, comp("cotton", 100), "oxford"}},
+	{"fb_cur_denim_indigo", "Rigid denim, indigo", "#2B3A5C", FabricFacts{400, comp("cotton", 100), "denim"}},
+	{"fb_cur_stretch_denim", "Stretch denim, mid blue", "#4E6C92", FabricFacts{340, comp("cotton", 98, "elastane", 2), "denim"}},
+	{"fb_cur_linen_natural", "Linen, natural", "#CFC2A8", FabricFacts{185, comp("linen", 100), "plain_weave"}},
+	{"fb_cur_linen_cotton_sage", "Linen-cotton, sage", "#9CAE8B", FabricFacts{200, comp("linen", 55, "cotton", 45), "plain_weave"}},
+	{"fb_cur_canvas_ecru", "Organic cotton canvas, ecru", "#E6DCC4", FabricFacts{340, comp("organic_cotton", 100), "canvas"}},
+	{"fb_cur_chino_camel", "Cotton twill chino, camel", "#B9895A", FabricFacts{260, comp("cotton", 97, "elastane", 3), "twill"}},
+	{"fb_cur_gabardine_navy", "Wool gabardine, navy", "#1B2A4A", FabricFacts{240, comp("wool", 100), "gabardine"}},
+	{"fb_cur_flannel_grey", "Wool flannel, grey", "#8A8D8F", FabricFacts{290, comp("wool", 100), "twill"}},
+	{"fb_cur_herringbone_charcoal", "Wool herringbone, charcoal", "#36393B", FabricFacts{330, comp("wool", 80, "polyamide", 20), "herringbone"}},
+	{"fb_cur_satin_black", "Silk satin, black", "#151515", FabricFacts{90, comp("silk", 100), "satin"}},
+	{"fb_cur_crepe_burgundy", "Viscose crepe, burgundy", "#6D1A2C", FabricFacts{150, comp("viscose", 100), "crepe"}},
+	{"fb_cur_jersey_white", "Organic cotton jersey, white", "#F7F6F2", FabricFacts{180, comp("organic_cotton", 95, "elastane", 5), "jersey"}},
+	{"fb_cur_jersey_black", "Lyocell jersey, black", "#161616", FabricFacts{170, comp("lyocell", 92, "elastane", 8), "jersey"}},
+	{"fb_cur_rib_cream", "Merino rib, cream", "#EDE0C2", FabricFacts{240, comp("merino", 100), "rib"}},
+	{"fb_cur_pique_forest", "Cotton piqué, forest", "#1F4A2C", FabricFacts{210, comp("cotton", 100), "pique"}},
+	{"fb_cur_fleece_grey", "Recycled fleece, grey", "#8A8D8F", FabricFacts{300, comp("recycled_polyester", 100), "fleece"}},
+	{"fb_cur_french_terry_blush", "French terry, blush", "#E8B4B0", FabricFacts{280, comp("cotton", 80, "recycled_polyester", 20), "french_terry"}},
+	{"fb_cur_ripstop_olive", "Nylon ripstop, olive", "#6D6B2E", FabricFacts{80, comp("polyamide", 100), "ripstop"}},
+	{"fb_cur_corduroy_rust", "Cotton corduroy, rust", "#A4471F", FabricFacts{320, comp("cotton", 100), "corduroy"}},
+	{"fb_cur_velvet_emerald", "Cotton velvet, emerald", "#0F7A50", FabricFacts{300, comp("cotton", 100), "velvet"}},
+}
+
+// The sides of the library's images.
+const (
+	curatedImageSide  = 480
+	curatedSwatchSide = 900
+)
+
+// boardImages draws a curated board's images.
+func (b curatedBoard) draw() []image.Image {
+	out := make([]image.Image, len(b.images))
+	for i, m := range b.images {
+		out[i] = m(curatedImageSide)
+	}
+	return out
+}
+
+// lookID is the file id of look i of a curated board.
+func (b curatedBoard) lookID(i int) string { return fmt.Sprintf("%s_look%d", b.id, i) }
+
+// lookURLs are the relative addresses of a curated board's looks.
+func (b curatedBoard) lookURLs() []string {
+	out := make([]string, len(b.images))
+	for i := range b.images {
+		out[i] = filePath(b.lookID(i), "jpg")
+	}
+	return out
+}
+
+// curatedAnalyses are the curated boards' analyses, computed once.
+var curatedAnalyses = sync.OnceValue(func() map[string]Analysis {
+	out := map[string]Analysis{}
+	for _, b := range curatedBoards {
+		out[b.id] = analyse(b.draw(), b.lookURLs(), b.lookURLs())
+	}
+	return out
+})
+
+// curatedMoodboard is a curated moodboard read from code (no env: a
+// catalogue example).
+func curatedMoodboard(ref string) (*Moodboard, bool) {
+	for _, b := range curatedBoards {
+		if ref == models.RecordMoodboard+":"+b.id {
+			a := curatedAnalyses()[b.id]
+			return &Moodboard{Handle: ref, Name: b.name, Curated: true, Status: models.RecordReady, Analysis: &a}, true
+		}
+	}
+	return nil, false
+}
+
+// fields are a curated fabric's record fields.
+func (f curatedFabricDef) fields() FabricFields {
+	out := FabricFields{Facts: f.facts, Code: fabricCode(f.facts), WeightClass: weightClass(f.facts.WeightGSM),
+		WeightOz: round(float64(f.facts.WeightGSM)/33.906, 1), SwatchURL: filePath(f.id+"_swatch", "jpg")}
+	c := mainColour(texture(f.facts.Construction, hexC(f.colour), 240))
+	out.Colour = &c
+	return out
+}
+
+// curatedFabric is a curated fabric read from code (no env).
+func curatedFabric(ref string) (*Fabric, bool) {
+	for _, f := range curatedFabrics {
+		if ref == models.RecordFabric+":"+f.id {
+			return &Fabric{Handle: ref, Name: f.name, Curated: true, Status: models.RecordReady, FabricFields: f.fields()}, true
+		}
+	}
+	return nil, false
+}
+
+// putFile stores data as the file id of a record (owner names it).
+func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner string, data []byte, w, h int) error {
+	key := "records/" + id + "." + ext
+	if err := env.Blob.WriteAll(ctx, key, data, nil); err != nil {
+		return fmt.Errorf("store %s: %w", id, err)
+	}
+	size, _ := json.Marshal(obj{"width": w, "height": h})
+	return models.PutRecordFile(ctx, env.DB, &models.File{ID: id, MediaType: mediaType, BlobKey: key, Size: int64(len(data)),
+		Data: string(size), ExternalID: owner}, env.Time())
+}
+
+// SeedCurated writes the curated library — moodboards with their looks,
+// collage and analysis, fabrics with their swatch and swatch card — into
+// db and bucket. Records already there are kept, so running it again (each
+// `taskplatform migrate` and `dev`) only adds what is missing.
+func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
+	have := func(kind, id string) (bool, error) {
+		_, err := models.ReadRecord(ctx, db, models.CuratedUser, kind, id)
+		if errors.Is(err, models.ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	// Older library entries first, so listings (newest first) show them in
+	// the order above.
+	at := time.Now().UTC().Add(-time.Duration(len(curatedBoards)+len(curatedFabrics)) * time.Second)
+	next := func() time.Time { at = at.Add(time.Second); return at }
+	for i := len(curatedBoards) - 1; i >= 0; i-- {
+		b := curatedBoards[i]
+		ok, err := have(models.RecordMoodboard, b.id)
+		if err != nil {
+			return err
+		}
+		if ok {
+			next()
+			continue
+		}
+		imgs := b.draw()
+		for j, img := range imgs {
+			if err := putImage(ctx, env, b.lookID(j), models.RecordMoodboard+":"+b.id, img); err != nil {
+				return err
+			}
+		}
+		col := collage(b.name, b.description, imgs)
+		data, err := encodeJPEG(col)
+		if err != nil {
+			return err
+		}
+		if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", models.RecordMoodboard+":"+b.id, data, col.Bounds().Dx(), col.Bounds().Dy()); err != nil {
+			return err
+		}
+		a := curatedAnalyses()[b.id]
+		if err := writeCurated(ctx, db, models.RecordMoodboard, b.id, b.name, b.id+"_collage",
+			obj{"description": b.description, "images": b.lookURLs()}, a, next()); err != nil {
+			return err
+		}
+	}
+	for i := len(curatedFabrics) - 1; i >= 0; i-- {
+		f := curatedFabrics[i]
+		ok, err := have(models.RecordFabric, f.id)
+		if err != nil {
+			return err
+		}
+		if ok {
+			next()
+			continue
+		}
+		sw := texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
+		if err := putImage(ctx, env, f.id+"_swatch", models.RecordFabric+":"+f.id, sw); err != nil {
+			return err
+		}
+		fields := f.fields()
+		cardImg := swatchCard(f.name, fields, sw)
+		card, err := encodePNG(cardImg)
+		if err != nil {
+			return err
+		}
+		if err := putFile(ctx, env, f.id+"_card", "png", "image/png", models.RecordFabric+":"+f.id, card, cardImg.Bounds().Dx(), cardImg.Bounds().Dy()); err != nil {
+			return err
+		}
+		if err := writeCurated(ctx, db, models.RecordFabric, f.id, f.name, f.id+"_card", fields, nil, next()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeCurated writes one ready curated record.
+func writeCurated(ctx context.Context, db *gorm.DB, kind, id, name, preview string, fields, analysis any, at time.Time) error {
+	f, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	var a []byte
+	if analysis != nil {
+		if a, err = json.Marshal(analysis); err != nil {
+			return err
+		}
+	}
+	return models.CreateRecord(ctx, db, &models.Record{ID: id, Kind: kind, UserID: models.CuratedUser, Name: name, Status: models.RecordReady,
+		Fields: string(f), Analysis: string(a), PreviewFileID: preview}, at)
+}
+
+// CuratedHandles lists the handles of the curated library by kind, in
+// library order.
+func CuratedHandles() map[string][]string {
+	out := map[string][]string{}
+	for _, b := range curatedBoards {
+		out[models.RecordMoodboard] = append(out[models.RecordMoodboard], models.RecordMoodboard+":"+b.id)
+	}
+	for _, f := range curatedFabrics {
+		out[models.RecordFabric] = append(out[models.RecordFabric], models.RecordFabric+":"+f.id)
+	}
+	return out
+}

@@ -1,0 +1,213 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// exampleFile is an example file drawn by a motif, as PNG.
+func exampleFile(ref, name string, m motif) tasks.ExampleFile {
+	return tasks.ExampleFile{Ref: ref, Name: name, MediaType: "image/png", Data: func() []byte {
+		b, _ := encodePNG(m(curatedImageSide))
+		return b
+	}}
+}
+
+// validation are the codes every record task's validation answers.
+var validation = []apierr.Code{apierr.FieldNotAccepted, apierr.NameRequired}
+
+func specs(rows ...[2]string) []tasks.SpecRow {
+	titles := map[string]string{"input_formats": "Input formats", "input_count": "Input count", "output_format": "Output format",
+		"output_resolution": "Output resolution", "outputs_per_job": "Outputs per job", "watermark": "Watermark",
+		"commercial_use": "Commercial use", "content_checks": "Content checks", "reproducibility": "Reproducibility"}
+	out := make([]tasks.SpecRow, len(rows))
+	for i, r := range rows {
+		out[i] = tasks.SpecRow{Key: r[0], Title: titles[r[0]], Text: r[1]}
+	}
+	return out
+}
+
+func moodboardDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "moodboard.create keeps 3 to 24 images as a moodboard record. The record exists from the moment the job is accepted (status analysing); the job delivers a collage, then analyses the board: a palette of 5 to 8 colours clustered in CIELAB with their weights and nearest named colours, and one look per image with its dominant colours, lightness, chroma, temperature and whether it reads as a print or a solid.",
+		BuiltFor: []string{
+			"Collecting inspiration for a collection and reading its colour story.",
+			"Giving brand_kit.create analysed looks and palettes to keep.",
+		},
+		WhatYouGet: []string{
+			"The record moodboard:<id>, listed at GET /v1/refs/moodboard and read at GET /v1/files/moodboard:<id>: analysing, then ready with its analysis, or failed with a reason.",
+			"File 0: the collage (JPEG, 1800 px wide), the images in rows under the board's name.",
+			"File 1: the analysis sheet (PNG) whose data holds the palette and the looks; each look's url is the service's stored copy of the image.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count: "Two: the collage, then the analysis.", CountDependsOn: []string{},
+			Order:      new("Collage first, analysis second."),
+			AbsentWhen: new("The analysis runs on the capacity-limited analysis queue: a job that cannot get a slot within the capacity deadline fails capacity_busy (retryable), charged for the collage only; the record then reads failed."),
+		},
+		Specs: specs(
+			[2]string{"input_formats", "Images: PNG, JPEG, GIF, WebP or BMP, at most 8192 px a side; file: and art: handles or public https URLs."},
+			[2]string{"input_count", fmt.Sprintf("%d to %d images.", minBoardImages, maxBoardImages)},
+			[2]string{"output_format", "Collage JPEG; analysis sheet PNG; looks stored as JPEG, at most 1200 px a side."},
+			[2]string{"output_resolution", "1800 px wide; height grows with the number of images."},
+			[2]string{"outputs_per_job", "2."},
+			[2]string{"watermark", "None."},
+			[2]string{"commercial_use", "Allowed for images you hold the rights to."},
+			[2]string{"content_checks", "None."},
+			[2]string{"reproducibility", "Deterministic: the same images give the same palette, looks and bytes."},
+		),
+		Limitations: []string{
+			"The palette has 5 to 8 colours, fewer when the board holds fewer distinct colours (a board of pure red and pure blue gives those two); colours within CIEDE2000 4 of each other are one colour, and colours under 1.5% of the board are left out. Each image weighs the same, whatever its size.",
+			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), surface is print when more than 8% of pixels sit on a lightness edge.",
+			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read fails the job with processing_failed.",
+		},
+		Errors: tasks.ErrorList(append(validation, apierr.ImagesRequired, apierr.MoodboardNeedsImages, apierr.TooManyImages,
+			apierr.ImageNotPublic, apierr.CapacityBusy)...),
+		Related: []tasks.Related{{Task: "brand_kit.create", Relation: "after"}, {Task: "pattern.repeat", Relation: "sibling"}},
+	}
+}
+
+func moodboardExamples() []tasks.Example {
+	return []tasks.Example{{Name: "harbour", Title: "A seaside board of three images",
+		Description: "Breton stripes, a sand linen and a sky blue: the analysis finds navy, white, sand and sky.",
+		Input:       json.RawMessage(`{"name":"Harbour SS27","images":["file:example_mb_breton","file:example_mb_linen","file:example_mb_sky"],"description":"Seaside stripes and linen."}`),
+		Files: []tasks.ExampleFile{
+			exampleFile("file:example_mb_breton", "breton.png", stripes("#1B2A4A", "#FAFAF7", 24)),
+			exampleFile("file:example_mb_linen", "linen.png", cloth("plain_weave", "#D6C3A1")),
+			exampleFile("file:example_mb_sky", "sky.png", solid("#8EC6EA")),
+		},
+	}}
+}
+
+func brandKitDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "brand_kit.create keeps a brand's colours, the analysed moodboards it draws on and the looks it picks from them as a brand kit record, and delivers a brand sheet: a PNG and a one-page PDF whose text is real, searchable text. The job matches each look's dominant colours to the nearest kit colour, so you see which looks sit on brand.",
+		BuiltFor: []string{
+			"Fixing a collection's colours with their names, RGB and CMYK for suppliers.",
+			"Handing image and techpack tasks one brand_kit:<id> instead of colour lists.",
+		},
+		WhatYouGet: []string{
+			"The record brand_kit:<id> (colours with names, moodboards, looks with their analysis and kit match), creating until the sheet is drawn, then ready.",
+			"File 0: the brand sheet as PNG; file 1: the same as a one-page A4 PDF with the Go fonts embedded.",
+		},
+		Outputs: tasks.DocsOutputs{Count: "Two: PNG, then PDF.", CountDependsOn: []string{}, Order: new("PNG first, PDF second.")},
+		Specs: specs(
+			[2]string{"input_formats", "Colours #RRGGBB; moodboard:<id> handles; look URLs from those moodboards."},
+			[2]string{"input_count", "1 to 12 colours, 1 to 6 moodboards, up to 12 looks."},
+			[2]string{"output_format", "PNG and PDF (A4 portrait, one page)."},
+			[2]string{"output_resolution", "PNG 1800 px wide."},
+			[2]string{"outputs_per_job", "2."},
+			[2]string{"watermark", "None."},
+			[2]string{"commercial_use", "Allowed."},
+			[2]string{"content_checks", "None."},
+			[2]string{"reproducibility", "Deterministic."},
+		),
+		Limitations: []string{
+			"Every moodboard must be the account's or a curated one, and analysed (status ready): a moodboard still analysing or failed answers moodboard_not_ready.",
+			"A look is named by its url from a named moodboard's analysis; any other address answers look_not_in_moodboard.",
+			"CMYK figures are a plain conversion without an ICC profile; ask your printer for profiled values.",
+			"A look counts as on brand when its colour is within CIEDE2000 10 of a kit colour.",
+		},
+		Errors: tasks.ErrorList(append(validation, apierr.InvalidColour, apierr.TooManyColours, apierr.MoodboardRequired,
+			apierr.MoodboardNotReady, apierr.LookNotInMoodboard)...),
+		Related: []tasks.Related{{Task: "moodboard.create", Relation: "before"}, {Task: "range_plan.create", Relation: "after"}},
+	}
+}
+
+func brandKitExamples() []tasks.Example {
+	return []tasks.Example{{Name: "harbour_kit", Title: "A kit on a curated moodboard",
+		Description: "Four colours and the curated Coastal linen moodboard, with usage notes.",
+		Input:       json.RawMessage(`{"name":"Harbour","colours":["#1B2A4A","#D6C3A1","#FAFAF7","#8EC6EA"],"moodboards":["moodboard:mb_cur_coastal"],"notes":"Navy leads; sand and white for grounds; sky blue only as an accent."}`),
+	}}
+}
+
+func fabricDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its composition by fibre, its construction, a short code such as CO98EL2-DN-340, and the main colour measured from a swatch photo. The job delivers a swatch card.",
+		BuiltFor: []string{
+			"Building a fabric library to plan ranges and techpacks on.",
+			"Labelling: composition written with the ISO 2076 / EU fibre codes.",
+		},
+		WhatYouGet: []string{
+			"The record fabric:<id>, creating until the card is drawn, then ready.",
+			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in ecru), name, code, composition, construction, weight and colour.",
+		},
+		Outputs: tasks.DocsOutputs{Count: "One card.", CountDependsOn: []string{}},
+		Specs: specs(
+			[2]string{"input_formats", "An optional swatch image: PNG, JPEG, GIF, WebP or BMP."},
+			[2]string{"input_count", fmt.Sprintf("Weight %d to %d g/m², a whole number; 1 to 6 fibres adding up to 100.", minWeight, maxWeight)},
+			[2]string{"output_format", "PNG."},
+			[2]string{"output_resolution", "1200 × 1440 px."},
+			[2]string{"outputs_per_job", "1."},
+			[2]string{"watermark", "None."},
+			[2]string{"commercial_use", "Allowed."},
+			[2]string{"content_checks", "None."},
+			[2]string{"reproducibility", "Deterministic."},
+		),
+		Limitations: []string{
+			"Weight classes: light under 170 g/m², medium 170 to 270, heavy over 270.",
+			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
+			"The measured colour is the swatch's heaviest colour cluster; lighting in a photo shifts it.",
+		},
+		Errors:  tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.ImageNotPublic)...),
+		Related: []tasks.Related{{Task: "range_plan.create", Relation: "after"}},
+	}
+}
+
+func fabricExamples() []tasks.Example {
+	return []tasks.Example{
+		{Name: "stretch_denim", Title: "A stretch denim without a photo",
+			Description: "98% cotton, 2% elastane, 340 g/m²: the card draws a denim twill in ecru.",
+			Input:       json.RawMessage(`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"}}`)},
+		{Name: "camel_twill", Title: "A camel twill from a swatch photo",
+			Description: "The swatch's colour is measured and named.",
+			Input:       json.RawMessage(`{"name":"Stretch twill, camel","facts":{"weight_gsm":260,"composition":[{"fibre":"cotton","percent":97},{"fibre":"elastane","percent":3}],"construction":"twill"},"swatch":"file:example_fb_twill"}`),
+			Files:       []tasks.ExampleFile{exampleFile("file:example_fb_twill", "twill.png", cloth("twill", "#B9895A"))}},
+	}
+}
+
+func rangePlanDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "range_plan.create keeps a season's styles as a range plan record and draws them grouped by garment type, each with its fabric's swatch and code, colourways and units: an overview PNG and a PDF sheet. A brand kit, when sent, heads the sheet with its colours.",
+		BuiltFor: []string{
+			"Planning a season's line: how many styles of each type, in which fabrics and colours.",
+			"Sharing a buy plan as a PDF with merchandisers and suppliers.",
+		},
+		WhatYouGet: []string{
+			"The record range_plan:<id> (season, items, totals per type), creating until the overview is drawn, then ready.",
+			"File 0: the overview PNG (1800 px wide); file 1: the PDF sheet, A4 landscape, as many pages as the items need.",
+		},
+		Outputs: tasks.DocsOutputs{Count: "Two: PNG, then PDF.", CountDependsOn: []string{}, Order: new("PNG first, PDF second.")},
+		Specs: specs(
+			[2]string{"input_formats", "Items with a garment_type, optional fabric:<id> and #RRGGBB colourways; optional brand_kit:<id>."},
+			[2]string{"input_count", "1 to 60 items; at most so many of one type: " + limitsText() + "."},
+			[2]string{"output_format", "PNG and PDF (A4 landscape)."},
+			[2]string{"output_resolution", "PNG 1800 px wide."},
+			[2]string{"outputs_per_job", "2."},
+			[2]string{"watermark", "None."},
+			[2]string{"commercial_use", "Allowed."},
+			[2]string{"content_checks", "None."},
+			[2]string{"reproducibility", "Deterministic."},
+		),
+		Limitations: []string{
+			"One item over its type's limit answers too_many_items naming that item (items[i]).",
+			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
+			"Swatches are drawn from the fabric's construction and measured colour, not from its photo.",
+		},
+		Errors:  tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidColour, apierr.TooManyItems, apierr.BrandKitLookNotReady)...),
+		Related: []tasks.Related{{Task: "fabric.create", Relation: "before"}, {Task: "brand_kit.create", Relation: "before"}},
+	}
+}
+
+func rangePlanExamples() []tasks.Example {
+	return []tasks.Example{{Name: "harbour_range", Title: "A summer capsule on curated fabrics",
+		Description: "Four styles in three types, on fabrics of the curated library.",
+		Input: json.RawMessage(`{"name":"Harbour SS27","season":"SS27","items":[` +
+			`{"type":"t_shirt","name":"Breton tee","fabric":"fabric:fb_cur_jersey_white","colours":["#1B2A4A","#FAFAF7"],"quantity":400},` +
+			`{"type":"trousers","name":"Wide linen trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#D6C3A1"],"quantity":200},` +
+			`{"type":"shirt","name":"Oxford overshirt","fabric":"fabric:fb_cur_oxford_blue","colours":["#8EC6EA","#FAFAF7"],"quantity":150},` +
+			`{"type":"t_shirt","name":"Pocket tee","fabric":"fabric:fb_cur_jersey_black","colours":["#161616"],"quantity":300}]}`),
+	}}
+}

@@ -1,0 +1,400 @@
+package records
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// The bounds of a fabric's weight, in grams per square metre.
+const (
+	minWeight = 20
+	maxWeight = 600
+)
+
+// fibre is one value of the fibre vocabulary with its labelling code
+// (ISO 2076 / EU 1007/2011 abbreviations).
+type fibre struct{ value, label, code, group, text string }
+
+var fibres = []fibre{
+	{"cotton", "Cotton", "CO", "plant", "Soft, breathable, absorbent; creases."},
+	{"organic_cotton", "Organic cotton", "CO", "plant", "Cotton grown without synthetic pesticides or fertilisers (label it as cotton)."},
+	{"linen", "Linen", "LI", "plant", "Flax fibre: cool, crisp, strong; creases easily."},
+	{"hemp", "Hemp", "HA", "plant", "Strong, durable bast fibre that softens with wear."},
+	{"wool", "Wool", "WO", "animal", "Warm, elastic, moisture-regulating."},
+	{"merino", "Merino wool", "WO", "animal", "Fine wool that can be worn next to the skin (label it as wool)."},
+	{"cashmere", "Cashmere", "WS", "animal", "Very soft, light and warm goat hair."},
+	{"alpaca", "Alpaca", "WP", "animal", "Warm, silky hair without lanolin."},
+	{"mohair", "Mohair", "WM", "animal", "Lustrous, resilient angora-goat hair."},
+	{"silk", "Silk", "SE", "animal", "Lustrous, smooth, strong for its weight."},
+	{"viscose", "Viscose", "CV", "cellulosic", "Regenerated cellulose: drapes and dyes well, weak when wet."},
+	{"modal", "Modal", "CMD", "cellulosic", "Regenerated cellulose, softer and stronger wet than viscose."},
+	{"lyocell", "Lyocell", "CLY", "cellulosic", "Regenerated cellulose from a closed solvent loop: strong, smooth."},
+	{"cupro", "Cupro", "CUP", "cellulosic", "Regenerated cotton linter with a silky hand."},
+	{"polyester", "Polyester", "PES", "synthetic", "Strong, quick-drying, holds its shape."},
+	{"recycled_polyester", "Recycled polyester", "PES", "synthetic", "Polyester from recycled bottles or textiles (label it as polyester)."},
+	{"polyamide", "Polyamide (nylon)", "PA", "synthetic", "Very strong and abrasion-resistant."},
+	{"acrylic", "Acrylic", "PAN", "synthetic", "Wool-like, warm, light."},
+	{"elastane", "Elastane", "EL", "synthetic", "Stretch fibre, a few percent in a blend."},
+	{"polypropylene", "Polypropylene", "PP", "synthetic", "Very light, wicks moisture."},
+}
+
+// construction is one value of the fabric_construction vocabulary.
+type construction struct{ value, label, code, group, text string }
+
+var constructions = []construction{
+	{"plain_weave", "Plain weave", "PW", "woven", "Over one, under one: the simplest, firmest weave."},
+	{"poplin", "Poplin", "PO", "woven", "Fine plain weave with a slight cross rib; shirting."},
+	{"canvas", "Canvas", "CA", "woven", "Heavy, tight plain weave."},
+	{"oxford", "Oxford", "OX", "woven", "Basket weave of paired yarns; shirting."},
+	{"twill", "Twill", "TW", "woven", "Diagonal ribs; drapes and hides soil."},
+	{"denim", "Denim", "DN", "woven", "Warp-faced cotton twill, usually indigo warp and white weft."},
+	{"gabardine", "Gabardine", "GB", "woven", "Tight, steep twill; suiting and outerwear."},
+	{"herringbone", "Herringbone", "HB", "woven", "Twill reversed in bands: a broken zig-zag."},
+	{"satin", "Satin", "SA", "woven", "Long floats: smooth and lustrous face."},
+	{"crepe", "Crepe", "CR", "woven", "Crinkled, grainy surface from twisted yarns."},
+	{"ripstop", "Ripstop", "RS", "woven", "Reinforcement grid that stops tears spreading."},
+	{"dobby", "Dobby", "DB", "woven", "Small geometric woven figures."},
+	{"jacquard", "Jacquard", "JQ", "woven", "Large woven figures controlled thread by thread."},
+	{"corduroy", "Corduroy", "CD", "pile", "Cut-pile cords (wales) running down the cloth."},
+	{"velvet", "Velvet", "VV", "pile", "Short, dense cut pile."},
+	{"jersey", "Jersey", "JE", "knit", "Single knit: smooth face, loops on the back; T-shirts."},
+	{"rib", "Rib", "RB", "knit", "Columns of knit and purl: stretches across."},
+	{"interlock", "Interlock", "IL", "knit", "Double knit, smooth on both faces."},
+	{"pique", "Piqué", "PQ", "knit", "Textured knit of small cells; polo shirts."},
+	{"fleece", "Fleece", "FL", "knit", "Brushed knit with a soft, warm pile."},
+	{"terry", "Terry", "TE", "knit", "Uncut loops that absorb water; towelling."},
+	{"french_terry", "French terry", "FT", "knit", "Flat face, looped back; sweatshirts."},
+	{"lace", "Lace", "LC", "other", "Openwork of looped, twisted or knitted threads."},
+}
+
+func fibreVocab() tasks.Vocabulary {
+	values := make([]tasks.VocabValue, len(fibres))
+	for i, f := range fibres {
+		values[i] = tasks.VocabValue{Value: f.value, Label: f.label, Group: f.group, Description: f.text + " Code " + f.code + "."}
+	}
+	return tasks.Vocabulary{Name: "fibre", Description: "A fibre of a fabric's composition, with its labelling code (ISO 2076 / EU 1007/2011).",
+		Values: values, Concept: new("fabric"), Groups: []tasks.VocabGroup{
+			{Name: "plant", Description: "Natural plant fibres."}, {Name: "animal", Description: "Natural animal fibres."},
+			{Name: "cellulosic", Description: "Regenerated cellulose."}, {Name: "synthetic", Description: "Synthetic polymers."}}}
+}
+
+func constructionVocab() tasks.Vocabulary {
+	values := make([]tasks.VocabValue, len(constructions))
+	for i, c := range constructions {
+		values[i] = tasks.VocabValue{Value: c.value, Label: c.label, Group: c.group, Description: c.text + " Code " + c.code + "."}
+	}
+	return tasks.Vocabulary{Name: "fabric_construction", Description: "How a fabric is made: its weave, pile or knit.",
+		Values: values, Concept: new("fabric"), Groups: []tasks.VocabGroup{
+			{Name: "woven", Description: "Woven fabrics."}, {Name: "pile", Description: "Woven pile fabrics."},
+			{Name: "knit", Description: "Knitted fabrics."}, {Name: "other", Description: "Other constructions."}}}
+}
+
+// Fibre is one line of a fabric's composition.
+type Fibre struct {
+	Fibre   string  `json:"fibre"`
+	Percent float64 `json:"percent"`
+}
+
+// FabricFacts are what a fabric.create input states.
+type FabricFacts struct {
+	WeightGSM    int     `json:"weight_gsm"`
+	Composition  []Fibre `json:"composition"`
+	Construction string  `json:"construction"`
+}
+
+// FabricFields are a fabric record's fields.
+type FabricFields struct {
+	Facts FabricFacts `json:"facts"`
+	// Code is the fabric's short code: composition, construction, weight
+	// (CO98EL2-DN-340).
+	Code string `json:"code"`
+	// WeightClass is light (under 170 g/m²), medium (170–270) or heavy.
+	WeightClass string `json:"weight_class"`
+	// WeightOz is the weight in ounces per square yard.
+	WeightOz float64 `json:"weight_oz_yd2"`
+	// Swatch is the swatch reference as sent, or nil.
+	Swatch *string `json:"swatch"`
+	// SwatchURL is the stored swatch image (relative in the record).
+	SwatchURL string `json:"swatch_url"`
+	// Colour is the swatch's main colour, measured; nil until ready.
+	Colour *KitColour `json:"colour"`
+}
+
+// weightClass names a weight in g/m².
+func weightClass(gsm int) string {
+	switch {
+	case gsm < 170:
+		return "light"
+	case gsm <= 270:
+		return "medium"
+	}
+	return "heavy"
+}
+
+// fabricCode writes composition (heaviest first), construction and weight:
+// CO98EL2-DN-340.
+func fabricCode(f FabricFacts) string {
+	comp := slices.Clone(f.Composition)
+	slices.SortStableFunc(comp, func(a, b Fibre) int {
+		switch {
+		case a.Percent > b.Percent:
+			return -1
+		case a.Percent < b.Percent:
+			return 1
+		}
+		return 0
+	})
+	var sb strings.Builder
+	for _, c := range comp {
+		code := "XX"
+		for _, fb := range fibres {
+			if fb.value == c.Fibre {
+				code = fb.code
+			}
+		}
+		sb.WriteString(code + strconv.FormatFloat(c.Percent, 'f', -1, 64))
+	}
+	cc := "XX"
+	for _, c := range constructions {
+		if c.value == f.Construction {
+			cc = c.code
+		}
+	}
+	return fmt.Sprintf("%s-%s-%d", sb.String(), cc, f.WeightGSM)
+}
+
+// facts reads the facts of a validated input.
+func factsOf(in map[string]any) FabricFacts {
+	facts, _ := in["facts"].(map[string]any)
+	out := FabricFacts{WeightGSM: int(tasks.Integer(facts, "weight_gsm", 0)), Construction: tasks.String(facts, "construction", "")}
+	comp, _ := facts["composition"].([]any)
+	for _, c := range comp {
+		m, _ := c.(map[string]any)
+		out.Composition = append(out.Composition, Fibre{Fibre: tasks.String(m, "fibre", ""), Percent: tasks.Number(m, "percent", 0)})
+	}
+	return out
+}
+
+// fieldsOf are the record fields of a fabric input before its swatch is read.
+func fieldsOf(in map[string]any) FabricFields {
+	f := factsOf(in)
+	out := FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM), WeightOz: round(float64(f.WeightGSM)/33.906, 1)}
+	if s := tasks.String(in, "swatch", ""); s != "" {
+		out.Swatch = &s
+	}
+	return out
+}
+
+// fabric makes a fabric record with its swatch card.
+func fabric() *tasks.Definition {
+	props := obj{
+		"name": nameSchema("The fabric's name, as a mill or a designer calls it."),
+		"facts": obj{"type": "object", "additionalProperties": false, "required": []string{"weight_gsm", "composition", "construction"},
+			"description": "What the fabric is made of and how.",
+			"properties": obj{
+				"weight_gsm": obj{"type": "integer", "minimum": minWeight, "maximum": maxWeight,
+					"description": fmt.Sprintf("Weight in grams per square metre: a whole number, %d to %d.", minWeight, maxWeight)},
+				"composition": obj{"type": "array", "minItems": 1, "maxItems": 6,
+					"description": "Fibres and their percentages, adding up to 100; each fibre once.",
+					"items": obj{"type": "object", "additionalProperties": false, "required": []string{"fibre", "percent"}, "properties": obj{
+						"fibre":   tasks.VocabEnum(fibreVocab(), "A fibre."),
+						"percent": obj{"type": "number", "minimum": 0.5, "maximum": 100, "description": "Its share, in percent."},
+					}}},
+				"construction": tasks.VocabEnum(constructionVocab(), "How the fabric is made."),
+			}},
+		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the card shows the construction drawn in ecru."},
+	}
+	return &tasks.Definition{
+		Name: "fabric.create", Title: "Create a fabric",
+		Description: "Keeps a fabric's weight, composition and construction as a fabric record with its code, delivered as a swatch card.",
+		Category:    tasks.CategoryRecordsLibraries, Unit: "card",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("fabric.create input",
+			"A fabric: name, facts and an optional swatch image.", props, []string{"name", "facts"}, nil)),
+		OutputSchema: fabricOutput(),
+		Runner:       fabricRunner{},
+		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},
+		ErrorRules: append([]tasks.ErrorRule{
+			{Field: "facts.weight_gsm", Keyword: "type", Code: apierr.InvalidWeight},
+			{Field: "facts.weight_gsm", Keyword: "minimum", Code: apierr.InvalidWeight},
+			{Field: "facts.weight_gsm", Keyword: "maximum", Code: apierr.InvalidWeight},
+		}, nameRules...),
+		Docs:     fabricDocs(),
+		Examples: fabricExamples(),
+		Produces: []string{"fabric", "job"},
+		Uses:     []string{"credit_hold"},
+	}
+}
+
+func fabricOutput() []byte {
+	return tasks.MustJSON(obj{
+		"$schema": tasks.SchemaDialect, "title": "Swatch card data", "type": "object", "description": "The data of a fabric's swatch card.",
+		"properties": obj{
+			"fabric":        obj{"type": []any{"string", "null"}, "description": "The record, fabric:<id>; null in a catalogue example."},
+			"index":         obj{"type": "integer", "minimum": 0, "maximum": 0},
+			"name":          obj{"type": "string"},
+			"code":          obj{"type": "string", "description": "Composition, construction and weight, such as CO98EL2-DN-340."},
+			"weight_gsm":    obj{"type": "integer"},
+			"weight_class":  obj{"type": "string", "enum": []any{"light", "medium", "heavy"}},
+			"weight_oz_yd2": obj{"type": "number"},
+			"construction":  obj{"type": "string", tasks.VocabKeyword: "fabric_construction"},
+			"composition": obj{"type": "array", "items": obj{"type": "object", "required": []string{"fibre", "percent"}, "properties": obj{
+				"fibre": obj{"type": "string", tasks.VocabKeyword: "fibre"}, "percent": obj{"type": "number"}}}},
+			"colour": namedColourSchema("The swatch's main colour."),
+		},
+		"required": []string{"fabric", "index", "name", "code", "weight_gsm", "weight_class", "weight_oz_yd2", "construction", "composition", "colour"},
+	})
+}
+
+type fabricRunner struct{}
+
+// Plan asks for one swatch card.
+func (fabricRunner) Plan(map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 1, Phase: "drawing the swatch card"}
+}
+
+// AdmitErrors is what Admit answers.
+func (fabricRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.NameRequired} }
+
+// Admit checks the composition adds up to 100 with each fibre once and
+// opens the record.
+func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	if err := checkName(in); err != nil {
+		return err
+	}
+	if err := checkComposition(factsOf(in)); err != nil {
+		return err
+	}
+	return openRecord(ctx, env, models.RecordFabric, strings.TrimSpace(tasks.String(in, "name", "")), fieldsOf(in))
+}
+
+// checkComposition answers invalid_request naming the composition when the
+// percentages do not add up to 100, or the fibre named twice.
+func checkComposition(f FabricFacts) error {
+	var sum float64
+	seen := map[string]bool{}
+	for i, c := range f.Composition {
+		if seen[c.Fibre] {
+			return apierr.Newf(apierr.InvalidRequest, "facts.composition names %s twice; give each fibre once with its whole share.", c.Fibre).
+				WithField(fmt.Sprintf("facts.composition[%d].fibre", i))
+		}
+		seen[c.Fibre] = true
+		sum += c.Percent
+	}
+	if math.Abs(sum-100) > 0.01 {
+		return apierr.Newf(apierr.InvalidRequest, "facts.composition adds up to %s%%; the percentages must add up to 100.",
+			strconv.FormatFloat(round(sum, 2), 'f', -1, 64)).WithField("facts.composition")
+	}
+	return nil
+}
+
+// ecru is the colour of a swatch drawn without a photo.
+var ecru = color.RGBA{0xE6, 0xDC, 0xC4, 0xff}
+
+// Step draws the swatch card and completes the record.
+func (fabricRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	if i != 0 {
+		return tasks.Output{}, fmt.Errorf("fabric.create: no output %d", i)
+	}
+	fields := fieldsOf(in)
+	var sw image.Image
+	if fields.Swatch != nil {
+		img, err := loadImage(ctx, *fields.Swatch, "swatch")
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		sw = fit(img, 900)
+	} else {
+		sw = texture(fields.Facts.Construction, ecru, 900)
+	}
+	main := mainColour(sw)
+	fields.Colour = &main
+	if env, ok := tasks.EnvOf(ctx); ok {
+		id := recordID(models.RecordFabric, env.JobID) + "_swatch"
+		if err := putImage(ctx, env, id, "fabric:"+recordID(models.RecordFabric, env.JobID), sw); err != nil {
+			return tasks.Output{}, err
+		}
+		fields.SwatchURL = filePath(id, "jpg")
+	}
+	if err := completeRecord(ctx, models.RecordFabric, fields, nil); err != nil {
+		return tasks.Output{}, err
+	}
+	name := strings.TrimSpace(tasks.String(in, "name", ""))
+	data, err := encodePNG(swatchCard(name, fields, sw))
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: fabricMeta(handleOf(ctx, models.RecordFabric), name, fields)}, nil
+}
+
+func fabricMeta(handle any, name string, f FabricFields) map[string]any {
+	return obj{"fabric": handle, "index": 0, "name": name, "code": f.Code, "weight_gsm": f.Facts.WeightGSM, "weight_class": f.WeightClass,
+		"weight_oz_yd2": f.WeightOz, "construction": f.Facts.Construction, "composition": toJSON(f.Facts.Composition),
+		"colour": obj{"hex": f.Colour.Hex, "weight": 1, "name": f.Colour.Name}}
+}
+
+// mainColour is the heaviest colour of an image.
+func mainColour(img image.Image) KitColour {
+	p := readPixels(img)
+	h := histogram{}
+	for _, c := range p.rgb {
+		h.add(c, 1)
+	}
+	sw := cluster(h.samples(), 4, 6, 0.02)
+	return KitColour{Hex: sw[0].c.hex(), Name: nearestName(sw[0].c)}
+}
+
+// labelOf is the label of a vocabulary value.
+func labelOf(value string) string {
+	for _, f := range fibres {
+		if f.value == value {
+			return f.label
+		}
+	}
+	for _, c := range constructions {
+		if c.value == value {
+			return c.label
+		}
+	}
+	return value
+}
+
+// swatchCard draws the swatch with the fabric's facts under it.
+func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
+	const width, pad = 1200, 48
+	out := canvas(width, 1440, paper)
+	cover(out, image.Rect(pad, pad, width-pad, pad+900), sw)
+	y := pad + 900 + 80
+	text(out, pad, y, name, 52, true, ink, width-2*pad)
+	text(out, pad, y+56, f.Code, 30, true, muted, width-2*pad)
+	var comp []string
+	for _, c := range f.Facts.Composition {
+		comp = append(comp, fmt.Sprintf("%s%% %s", strconv.FormatFloat(c.Percent, 'f', -1, 64), labelOf(c.Fibre)))
+	}
+	rows := [][2]string{
+		{"Composition", strings.Join(comp, ", ")},
+		{"Construction", labelOf(f.Facts.Construction)},
+		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
+		{"Colour", f.Colour.Hex + " · " + f.Colour.Name},
+	}
+	for i, r := range rows {
+		ry := y + 130 + i*64
+		fill(out, image.Rect(pad, ry-44, width-pad, ry-43), rule)
+		text(out, pad, ry, r[0], 26, false, muted, 260)
+		text(out, pad+280, ry, r[1], 26, false, ink, width-2*pad-280)
+	}
+	chip := tasks.ParseColour(f.Colour.Hex)
+	fill(out, image.Rect(width-pad-120, y-60, width-pad, y+60), chip)
+	return out
+}

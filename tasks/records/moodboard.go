@@ -1,0 +1,312 @@
+package records
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// obj is a JSON object under construction.
+type obj = map[string]any
+
+// The bounds of a moodboard's images.
+const (
+	minBoardImages = 3
+	maxBoardImages = 24
+	lookSide       = 1200 // a look's stored copy is at most this many px a side
+)
+
+// nameSchema is the name of a record.
+func nameSchema(what string) obj {
+	return obj{"type": "string", "minLength": 1, "maxLength": 120, "description": what, "examples": []any{"Coastal linen SS27"}}
+}
+
+// nameRules answer name_required for a missing, empty or non-string name.
+var nameRules = []tasks.ErrorRule{
+	{Field: "name", Keyword: "required", Code: apierr.NameRequired},
+	{Field: "name", Keyword: "minLength", Code: apierr.NameRequired},
+	{Field: "name", Keyword: "type", Code: apierr.NameRequired},
+}
+
+// checkName answers name_required for a name of white space only (the
+// schema refuses an empty or missing one).
+func checkName(in map[string]any) error {
+	if strings.TrimSpace(tasks.String(in, "name", "")) == "" {
+		return apierr.New(apierr.NameRequired, "name must have a character other than white space.").WithField("name")
+	}
+	return nil
+}
+
+// moodboard makes a moodboard record: a collage, then its analysis.
+func moodboard() *tasks.Definition {
+	props := obj{
+		"name": nameSchema("The moodboard's name, shown on its collage and in pickers."),
+		"images": obj{"type": "array", "minItems": minBoardImages, "maxItems": maxBoardImages, tasks.RefKeyword: "image",
+			"items":       obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
+			"contains":    obj{"type": "string"},
+			"description": "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job delivered, or public https URLs. 3 to 24.",
+			"examples":    []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}}},
+		"description": obj{"type": "string", "maxLength": 1000, "description": "What the board is for; kept on the record."},
+	}
+	return &tasks.Definition{
+		Name: "moodboard.create", Title: "Create a moodboard",
+		Description: "Keeps 3 to 24 images as a moodboard record: a collage at once, then an analysis of its palette and of every look.",
+		Category:    tasks.CategoryRecordsLibraries, Unit: "file",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("moodboard.create input",
+			"A moodboard: its name and images.", props, []string{"name", "images"}, nil)),
+		OutputSchema: moodboardOutput(),
+		Runner:       moodboardRunner{},
+		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
+		ErrorRules: append([]tasks.ErrorRule{
+			{Field: "images", Keyword: "required", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "contains", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "minItems", Code: apierr.MoodboardNeedsImages},
+			{Field: "images", Keyword: "maxItems", Code: apierr.TooManyImages},
+		}, nameRules...),
+		Docs:     moodboardDocs(),
+		Examples: moodboardExamples(),
+		Produces: []string{"moodboard", "look", "job"},
+		Uses:     []string{"credit_hold"},
+	}
+}
+
+func namedColourSchema(what string) obj {
+	return obj{"type": "object", "description": what, "required": []string{"hex", "weight", "name"}, "properties": obj{
+		"hex":    tasks.ColourSchema("The colour."),
+		"weight": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Its share of what was measured."},
+		"name":   obj{"type": "string", tasks.VocabKeyword: "colour_name", "description": "The nearest named colour (vocabulary colour_name)."},
+	}}
+}
+
+// lookSchema is one look of an analysis.
+func lookSchema() obj {
+	return obj{"type": "object", "required": []string{"index", "image", "url", "dominant_colours", "lightness", "chroma", "temperature", "surface", "edge_density"},
+		"properties": obj{
+			"index":            obj{"type": "integer", "minimum": 0, "description": "The image's position in images."},
+			"image":            obj{"type": "string", "description": "The reference as sent."},
+			"url":              obj{"type": "string", "description": "The service's stored copy of the image (JPEG, at most 1200 px a side); send it in a brand kit's looks. Empty in a catalogue example."},
+			"dominant_colours": obj{"type": "array", "items": namedColourSchema("A main colour of the image."), "description": "1 to 3 colours, heaviest first."},
+			"lightness":        obj{"type": "number", "minimum": 0, "maximum": 100, "description": "Mean CIELAB L*: 0 black, 100 white."},
+			"chroma":           obj{"type": "number", "minimum": 0, "description": "Mean CIELAB C*ab: 0 grey; 40 and more vivid."},
+			"temperature":      obj{"type": "string", tasks.VocabKeyword: "colour_temperature", "description": "warm, cool or neutral."},
+			"surface":          obj{"type": "string", tasks.VocabKeyword: "look_surface", "description": "print or solid."},
+			"edge_density":     obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Share of pixels on a lightness edge; over 0.08 reads as a print."},
+		}}
+}
+
+// moodboardOutput is the data of a collage and of an analysis sheet.
+func moodboardOutput() []byte {
+	return tasks.MustJSON(obj{
+		"$schema": tasks.SchemaDialect, "title": "Moodboard file data", "type": "object",
+		"description": "The data of a moodboard's collage (index 0) or analysis sheet (index 1).",
+		"properties": obj{
+			"moodboard": obj{"type": []any{"string", "null"}, "description": "The record, moodboard:<id>; null in a catalogue example."},
+			"index":     obj{"type": "integer", "minimum": 0, "maximum": 1},
+			"kind":      obj{"type": "string", "enum": []any{"collage", "analysis"}, "description": "collage or analysis."},
+			"name":      obj{"type": "string"},
+			"images":    obj{"type": "integer", "minimum": 1, "description": "The number of images."},
+			"palette":   obj{"type": "array", "items": namedColourSchema("A colour of the board."), "description": "analysis: the board's palette, heaviest first; weights sum to 1."},
+			"looks":     obj{"type": "array", "items": lookSchema(), "description": "analysis: one look per image, in images order."},
+		},
+		"required": []string{"moodboard", "index", "kind", "name", "images"},
+	})
+}
+
+// moodboardRunner delivers the collage (step 0), then the analysis (step 1,
+// on the capacity-limited analysis queue).
+type moodboardRunner struct{}
+
+// Plan asks for the collage and the analysis.
+func (moodboardRunner) Plan(map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 2, Phase: "making the moodboard", Capacity: map[int]string{1: contract.QueueAnalysis}}
+}
+
+// Admit refuses a blank name and opens the record, analysing.
+func (moodboardRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	if err := checkName(in); err != nil {
+		return err
+	}
+	return openRecord(ctx, env, models.RecordMoodboard, strings.TrimSpace(tasks.String(in, "name", "")), obj{
+		"description": nonEmpty(tasks.String(in, "description", "")), "images": tasks.Strings(in, "images"),
+	})
+}
+
+// AdmitErrors is what Admit answers.
+func (moodboardRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.NameRequired} }
+
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Step renders the collage or the analysis.
+func (moodboardRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	refs := tasks.Strings(in, "images")
+	name := strings.TrimSpace(tasks.String(in, "name", ""))
+	imgs := make([]image.Image, len(refs))
+	for j, ref := range refs {
+		img, err := loadImage(ctx, ref, fmt.Sprintf("images[%d]", j))
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		imgs[j] = img
+	}
+	meta := obj{"moodboard": handleOf(ctx, models.RecordMoodboard), "index": i, "name": name, "images": len(refs)}
+	switch i {
+	case 0:
+		data, err := encodeJPEG(collage(name, tasks.String(in, "description", ""), imgs))
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		meta["kind"] = "collage"
+		return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: meta}, nil
+	case 1:
+		urls, err := storeLooks(ctx, imgs)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		a := analyse(imgs, refs, urls)
+		if err := completeRecord(ctx, models.RecordMoodboard, obj{
+			"description": nonEmpty(tasks.String(in, "description", "")), "images": refs}, a); err != nil {
+			return tasks.Output{}, err
+		}
+		data, err := encodePNG(analysisSheet(name, a, imgs))
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		served := absoluteLooks(ctx, a)
+		meta["kind"], meta["palette"], meta["looks"] = "analysis", toJSON(served.Palette), toJSON(served.Looks)
+		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
+	}
+	return tasks.Output{}, fmt.Errorf("moodboard.create: no output %d", i)
+}
+
+// toJSON is v as the JSON values an output's data holds.
+func toJSON(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// absoluteLooks is a with its looks' URLs under the step's files base URL.
+func absoluteLooks(ctx context.Context, a Analysis) Analysis {
+	env, _ := tasks.EnvOf(ctx)
+	out := Analysis{Palette: a.Palette, Looks: make([]Look, len(a.Looks))}
+	for i, l := range a.Looks {
+		if l.URL != "" {
+			l.URL = absolute(env.FilesBaseURL, l.URL)
+		}
+		out.Looks[i] = l
+	}
+	return out
+}
+
+// storeLooks stores a copy of every image (JPEG, at most lookSide px a
+// side) as a file of the record and returns their relative addresses;
+// without an env (a catalogue example) it stores nothing.
+func storeLooks(ctx context.Context, imgs []image.Image) ([]string, error) {
+	env, ok := tasks.EnvOf(ctx)
+	if !ok {
+		return nil, nil
+	}
+	rec := recordID(models.RecordMoodboard, env.JobID)
+	urls := make([]string, len(imgs))
+	for i, img := range imgs {
+		id := fmt.Sprintf("%s_look%d", rec, i)
+		if err := putImage(ctx, env, id, "moodboard:"+rec, fit(img, lookSide)); err != nil {
+			return nil, err
+		}
+		urls[i] = filePath(id, "jpg")
+	}
+	return urls, nil
+}
+
+// putImage stores img as the JPEG file id of a record (owner names it).
+func putImage(ctx context.Context, env tasks.Env, id, owner string, img image.Image) error {
+	data, err := encodeJPEG(img)
+	if err != nil {
+		return err
+	}
+	b := img.Bounds()
+	return putFile(ctx, env, id, "jpg", "image/jpeg", owner, data, b.Dx(), b.Dy())
+}
+
+// collage lays the images out in rows under the board's name: the last row
+// shares its width among fewer images.
+func collage(name, description string, imgs []image.Image) image.Image {
+	const width, gutter, header = 1800, 12, 132
+	n := len(imgs)
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	rows := (n + cols - 1) / cols
+	cell := (width - gutter*(cols+1)) / cols
+	h := header + rows*(cell+gutter) + gutter
+	out := canvas(width, h, paper)
+	text(out, gutter*2, 64, name, 48, true, ink, width-4*gutter)
+	sub := fmt.Sprintf("%d images", n)
+	if description != "" {
+		sub += " · " + description
+	}
+	text(out, gutter*2, 104, sub, 22, false, muted, width-4*gutter)
+	for r := range rows {
+		first := r * cols
+		inRow := min(cols, n-first)
+		w := (width - gutter*(inRow+1)) / inRow
+		y := header + r*(cell+gutter)
+		for c := range inRow {
+			x := gutter + c*(w+gutter)
+			cover(out, image.Rect(x, y, x+w, y+cell), imgs[first+c])
+		}
+	}
+	return out
+}
+
+// analysisSheet draws the palette as a proportional strip and every look
+// with its colours and readings.
+func analysisSheet(name string, a Analysis, imgs []image.Image) image.Image {
+	const width, pad, header, strip, label, lookH = 1800, 36, 120, 220, 96, 220
+	rows := (len(a.Looks) + 1) / 2
+	h := header + strip + label + rows*lookH + pad
+	out := canvas(width, h, paper)
+	text(out, pad, 62, name, 44, true, ink, width-2*pad)
+	text(out, pad, 100, fmt.Sprintf("Palette of %d colours · %d looks", len(a.Palette), len(a.Looks)), 22, false, muted, 0)
+	x := pad
+	inner := width - 2*pad
+	for i, c := range a.Palette {
+		w := int(math.Round(c.Weight * float64(inner)))
+		if i == len(a.Palette)-1 {
+			w = pad + inner - x
+		}
+		col := tasks.ParseColour(c.Hex)
+		fill(out, image.Rect(x, header, x+w, header+strip), col)
+		if w > 90 {
+			text(out, x+12, header+strip+34, c.Hex, 22, true, ink, w-16)
+			text(out, x+12, header+strip+64, fmt.Sprintf("%s · %.0f%%", c.Name, c.Weight*100), 20, false, muted, w-16)
+		}
+		x += w
+	}
+	colW := (width - 3*pad) / 2
+	for i, l := range a.Looks {
+		cx := pad + (i%2)*(colW+pad)
+		cy := header + strip + label + (i/2)*lookH
+		cover(out, image.Rect(cx, cy, cx+180, cy+180), imgs[i])
+		sx := cx + 200
+		for j, d := range l.Dominant {
+			fill(out, image.Rect(sx+j*150, cy, sx+j*150+140, cy+90), tasks.ParseColour(d.Hex))
+			text(out, sx+j*150, cy+116, d.Hex, 18, true, ink, 140)
+			text(out, sx+j*150, cy+140, d.Name, 18, false, muted, 140)
+		}
+		text(out, sx, cy+174, fmt.Sprintf("L* %.0f · C* %.0f · %s · %s", l.Lightness, l.Chroma, l.Temperature, l.Surface), 20, false, ink, colW-200)
+	}
+	return out
+}

@@ -1,0 +1,211 @@
+package records
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/gif" // decoders of the image formats a board takes
+	"image/jpeg"
+	"image/png"
+	"strings"
+	"sync"
+
+	xdraw "golang.org/x/image/draw"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+
+	_ "golang.org/x/image/bmp"  // BMP images
+	_ "golang.org/x/image/webp" // WebP images
+
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// maxSide bounds the sides of an image a record task decodes.
+const maxSide = 8192
+
+// loadImage loads and decodes one image reference; an image that cannot be
+// read fails the step for good.
+func loadImage(ctx context.Context, ref, field string) (image.Image, error) {
+	data, err := tasks.LoadRef(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s is not a PNG, JPEG, GIF, WebP or BMP image", field)}
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxSide || cfg.Height > maxSide {
+		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s is %d × %d px; images may be at most %d px a side", field, cfg.Width, cfg.Height, maxSide)}
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s could not be decoded: %v", field, err)}
+	}
+	return img, nil
+}
+
+// fit scales img so its longer side is at most side (never up), onto an
+// opaque white ground.
+func fit(img image.Image, side int) *image.RGBA {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if m := max(w, h); m > side {
+		w, h = max(1, w*side/m), max(1, h*side/m)
+	}
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	xdraw.ApproxBiLinear.Scale(out, out.Bounds(), img, b, xdraw.Over, nil)
+	return out
+}
+
+// sampleImage scales img so its longer side is at most side, taking the nearest
+// pixel: no blended colours at the edges of a print, for the analysis.
+func sampleImage(img image.Image, side int) *image.RGBA {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if m := max(w, h); m > side {
+		w, h = max(1, w*side/m), max(1, h*side/m)
+	}
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(out, out.Bounds(), image.White, image.Point{}, draw.Src)
+	xdraw.NearestNeighbor.Scale(out, out.Bounds(), img, b, xdraw.Over, nil)
+	return out
+}
+
+// cover scales and crops img to fill r of dst.
+func cover(dst draw.Image, r image.Rectangle, img image.Image) {
+	b := img.Bounds()
+	sw, sh := b.Dx(), b.Dy()
+	// Crop the source to the cell's aspect ratio, centred.
+	if sw*r.Dy() > sh*r.Dx() {
+		cw := sh * r.Dx() / max(r.Dy(), 1)
+		b = image.Rect(b.Min.X+(sw-cw)/2, b.Min.Y, b.Min.X+(sw-cw)/2+cw, b.Max.Y)
+	} else {
+		ch := sw * r.Dy() / max(r.Dx(), 1)
+		b = image.Rect(b.Min.X, b.Min.Y+(sh-ch)/2, b.Max.X, b.Min.Y+(sh-ch)/2+ch)
+	}
+	xdraw.ApproxBiLinear.Scale(dst, r, img, b, xdraw.Over, nil)
+}
+
+// fill paints r of dst with c.
+func fill(dst draw.Image, r image.Rectangle, c color.Color) {
+	draw.Draw(dst, r, image.NewUniform(c), image.Point{}, draw.Src)
+}
+
+// canvas is an opaque image of w × h filled with bg.
+func canvas(w, h int, bg color.Color) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	fill(img, img.Bounds(), bg)
+	return img
+}
+
+var (
+	fontsOnce           sync.Once
+	regularTTF, boldTTF *opentype.Font
+	faceMu              sync.Mutex
+	faces               = map[[2]int]font.Face{}
+)
+
+// face is the Go font (regular or bold) at size px, cached.
+func face(size int, bold bool) font.Face {
+	fontsOnce.Do(func() {
+		regularTTF, _ = opentype.Parse(goregular.TTF)
+		boldTTF, _ = opentype.Parse(gobold.TTF)
+	})
+	key := [2]int{size, 0}
+	f := regularTTF
+	if bold {
+		key[1], f = 1, boldTTF
+	}
+	faceMu.Lock()
+	defer faceMu.Unlock()
+	if fc, ok := faces[key]; ok {
+		return fc
+	}
+	fc, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		panic(fmt.Sprintf("records: the Go font does not load: %v", err))
+	}
+	faces[key] = fc
+	return fc
+}
+
+// text draws s with its baseline at (x, y), cut with … to at most width px
+// (0: no limit), and returns the width drawn.
+func text(dst draw.Image, x, y int, s string, size int, bold bool, c color.Color, width int) int {
+	f := face(size, bold)
+	d := &font.Drawer{Dst: dst, Src: image.NewUniform(c), Face: f}
+	if width > 0 && d.MeasureString(s).Ceil() > width {
+		r := []rune(s)
+		for len(r) > 0 && d.MeasureString(string(r)+"…").Ceil() > width {
+			r = r[:len(r)-1]
+		}
+		s = string(r) + "…"
+	}
+	d.Dot = fixed.P(x, y)
+	d.DrawString(s)
+	return d.MeasureString(s).Ceil()
+}
+
+// readable is black or white, whichever reads better on bg.
+func readable(bg color.RGBA) color.Color {
+	if rgbLab(bg.R, bg.G, bg.B).L > 60 {
+		return color.RGBA{0x1A, 0x1A, 0x1A, 0xff}
+	}
+	return color.White
+}
+
+// encodePNG writes img as PNG.
+func encodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("encode png: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// encodeJPEG writes img as JPEG.
+func encodeJPEG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 88}); err != nil {
+		return nil, fmt.Errorf("encode jpeg: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+var (
+	ink   = color.RGBA{0x1A, 0x1A, 0x1A, 0xff}
+	muted = color.RGBA{0x6B, 0x6B, 0x6B, 0xff}
+	paper = color.RGBA{0xFA, 0xF8, 0xF4, 0xff}
+	rule  = color.RGBA{0xDD, 0xD8, 0xCF, 0xff}
+)
+
+// wrap breaks s into lines of at most width px at size, on spaces.
+func wrap(s string, size, width int) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	d := &font.Drawer{Face: face(size, false)}
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			try := strings.TrimSpace(line + " " + w)
+			if line != "" && d.MeasureString(try).Ceil() > width {
+				lines = append(lines, line)
+				try = w
+			}
+			line = try
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -1,0 +1,115 @@
+package records
+
+import (
+	"image"
+	"image/color"
+	"math"
+)
+
+// shade is base with its lightness moved by d (−1 darker … +1 lighter).
+func shade(base color.RGBA, d float64) color.RGBA {
+	f := func(v uint8) uint8 {
+		x := float64(v)
+		if d >= 0 {
+			x += (255 - x) * d
+		} else {
+			x += x * d
+		}
+		return uint8(math.Round(min(max(x, 0), 255)))
+	}
+	return color.RGBA{f(base.R), f(base.G), f(base.B), 0xff}
+}
+
+// noise is a fixed pseudo-random value in [0, 1) for a pixel.
+func noise(x, y int) float64 {
+	h := uint32(x)*374761393 + uint32(y)*668265263
+	h = (h ^ (h >> 13)) * 1274126177
+	return float64(h^(h>>16)) / float64(1<<32)
+}
+
+// texture draws a side × side swatch of a construction (vocabulary
+// fabric_construction) in colour: its weave, knit or pile as light and
+// shade, so a swatch card or a range plan can show a fabric with no photo.
+func texture(construction string, colour color.RGBA, side int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, side, side))
+	for y := range side {
+		for x := range side {
+			img.SetRGBA(x, y, shade(colour, weave(construction, x, y)+0.04*(noise(x, y)-0.5)))
+		}
+	}
+	return img
+}
+
+// weave is the light (+) or shade (−) of a construction at a pixel.
+func weave(construction string, x, y int) float64 {
+	switch construction {
+	case "twill", "denim", "gabardine":
+		if (x+y)/4%3 == 0 {
+			return -0.18
+		}
+		return 0.04
+	case "herringbone":
+		band := (x / 24) % 2
+		d := x + y
+		if band == 1 {
+			d = y - x + 1000
+		}
+		if d/4%3 == 0 {
+			return -0.18
+		}
+		return 0.04
+	case "satin", "velvet", "crepe":
+		return 0.12*math.Sin(float64(x)/40+float64(y)/90) - 0.02*float64(y%3)
+	case "ripstop":
+		if x%40 < 2 || y%40 < 2 {
+			return -0.2
+		}
+		return plain(x, y)
+	case "corduroy":
+		return 0.16*math.Cos(float64(x%12)/12*2*math.Pi) - 0.04
+	case "jersey", "interlock":
+		// Rows of V-shaped loops.
+		u := x % 10
+		v := (y + abs(u-5)) % 8
+		if v < 2 {
+			return -0.16
+		}
+		return 0.03
+	case "rib":
+		if x%8 < 4 {
+			return 0.06
+		}
+		return -0.14
+	case "fleece", "terry", "french_terry":
+		return 0.22*(noise(x/3, y/3)-0.5) + 0.06*(noise(x, y)-0.5)
+	case "pique", "dobby":
+		if (x/6+y/6)%2 == 0 && x%6 < 4 && y%6 < 4 {
+			return -0.12
+		}
+		return 0.04
+	case "jacquard":
+		return 0.14 * math.Sin(float64(x)/14) * math.Cos(float64(y)/14)
+	case "lace":
+		cx, cy := x%24-12, y%24-12
+		if cx*cx+cy*cy < 40 {
+			return 0.55
+		}
+		return -0.05
+	}
+	return plain(x, y)
+}
+
+// plain is a plain weave: warp and weft crossing every other thread.
+func plain(x, y int) float64 {
+	if (x/3+y/3)%2 == 0 {
+		return 0.05
+	}
+	return -0.08
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
