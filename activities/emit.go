@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstream"
 )
 
 // emit records a job event's deliveries and starts one delivery workflow per
@@ -19,6 +20,7 @@ import (
 // Emitting from the activity that caused the event costs the job workflow
 // no activity or child workflow of its own.
 func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, events []string, queue string) error {
+	a.notify(ctx, jobID)
 	if !slices.Contains(events, event) {
 		return nil
 	}
@@ -48,5 +50,13 @@ func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, eve
 func (a *Activities) emitQuietly(ctx context.Context, jobID, event string, seq int, events []string, queue string) {
 	if err := a.emit(ctx, jobID, event, seq, events, queue); err != nil {
 		a.Log.Warn("job event not emitted", zap.String("job_id", jobID), zap.String("event", event), zap.Error(err))
+	}
+}
+
+// notify tells the job's live event streams (GET /v1/jobs/{job_id}/events)
+// that its row changed; they read it once per change, whoever follows it.
+func (a *Activities) notify(ctx context.Context, jobID string) {
+	if err := jobstream.Notify(ctx, a.DB, jobID); err != nil {
+		a.Log.Warn("job stream not notified", zap.String("job_id", jobID), zap.Error(err))
 	}
 }

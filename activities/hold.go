@@ -28,6 +28,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
 		err = nil // a refusal is the admit's answer, not a failure to retry
 		if refusal.Visible {
+			a.notify(ctx, in.JobID)
 			res.Events, err = a.subscribed(ctx, in)
 		}
 		return res, err
@@ -79,6 +80,7 @@ func (a *Activities) CloseAdmission(ctx context.Context, in contract.CloseInput)
 	if err := models.CloseAdmission(ctx, a.DB, in.JobID, in.UserID, body, a.now()); err != nil {
 		return err
 	}
+	a.notify(ctx, in.JobID)
 	a.Log.Warn("job never admitted; admission closed", zap.String("job_id", in.JobID))
 	return nil
 }
