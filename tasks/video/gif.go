@@ -143,32 +143,49 @@ func (h *histogram) medianCut(n int) color.Palette {
 	return pal
 }
 
-// lookup is the nearest palette index of every cell: for a cell holding
-// pixels, nearest to their mean; for an empty cell, to its centre.
-func (h *histogram) lookup(pal color.Palette) []uint8 {
-	lut := make([]uint8, cells)
-	rgb := make([][3]int32, len(pal))
+// table maps histogram cells to their nearest palette index, found the
+// first time a cell is asked for (dithering touches few of the 32768):
+// for a cell holding pixels, nearest to their mean; for an empty cell, to
+// its centre.
+type table struct {
+	h   *histogram
+	rgb [][3]int32
+	idx []int16 // -1: not looked up yet
+}
+
+func (h *histogram) lookup(pal color.Palette) *table {
+	t := &table{h: h, rgb: make([][3]int32, len(pal)), idx: make([]int16, cells)}
 	for i, c := range pal {
 		r, g, b, _ := c.RGBA()
-		rgb[i] = [3]int32{int32(r >> 8), int32(g >> 8), int32(b >> 8)}
+		t.rgb[i] = [3]int32{int32(r >> 8), int32(g >> 8), int32(b >> 8)}
 	}
-	for c := range cells {
-		var r, g, b int32
-		if h.n[c] > 0 {
-			r, g, b = int32(h.channel(c, 0)), int32(h.channel(c, 1)), int32(h.channel(c, 2))
-		} else {
-			r, g, b = int32(c>>10&31)<<3|4, int32(c>>5&31)<<3|4, int32(c&31)<<3|4
-		}
-		best, bd := 0, int32(1<<30)
-		for i, p := range rgb {
-			dr, dg, db := r-p[0], g-p[1], b-p[2]
-			if d := 2*dr*dr + 4*dg*dg + 3*db*db; d < bd {
-				best, bd = i, d
-			}
-		}
-		lut[c] = uint8(best)
+	for i := range t.idx {
+		t.idx[i] = -1
 	}
-	return lut
+	return t
+}
+
+// at is the palette index of cell c.
+func (t *table) at(c int) uint8 {
+	if i := t.idx[c]; i >= 0 {
+		return uint8(i)
+	}
+	h := t.h
+	var r, g, b int32
+	if h.n[c] > 0 {
+		r, g, b = int32(h.channel(c, 0)), int32(h.channel(c, 1)), int32(h.channel(c, 2))
+	} else {
+		r, g, b = int32(c>>10&31)<<3|4, int32(c>>5&31)<<3|4, int32(c&31)<<3|4
+	}
+	best, bd := 0, int32(1<<30)
+	for i, p := range t.rgb {
+		dr, dg, db := r-p[0], g-p[1], b-p[2]
+		if d := 2*dr*dr + 4*dg*dg + 3*db*db; d < bd {
+			best, bd = i, d
+		}
+	}
+	t.idx[c] = int16(best)
+	return uint8(best)
 }
 
 // deadZone is the largest error (per channel) not diffused: flat areas
@@ -176,7 +193,7 @@ func (h *histogram) lookup(pal color.Palette) []uint8 {
 const deadZone = 2
 
 // dither draws img onto pal with Floyd–Steinberg error diffusion.
-func dither(img *image.NRGBA, pal color.Palette, lut []uint8) *image.Paletted {
+func dither(img *image.NRGBA, pal color.Palette, lut *table) *image.Paletted {
 	W, H := img.Rect.Dx(), img.Rect.Dy()
 	out := image.NewPaletted(image.Rect(0, 0, W, H), pal)
 	rgb := make([][3]int32, len(pal))
@@ -194,7 +211,7 @@ func dither(img *image.NRGBA, pal color.Palette, lut []uint8) *image.Paletted {
 			for ch := range 3 {
 				v[ch] = min(255, max(0, int32(row[x*4+ch])+(cur[x+1][ch]+8)>>4))
 			}
-			idx := lut[cellOf(v[0], v[1], v[2])]
+			idx := lut.at(cellOf(v[0], v[1], v[2]))
 			out.Pix[y*out.Stride+x] = idx
 			for ch := range 3 {
 				e := v[ch] - rgb[idx][ch]
