@@ -111,6 +111,9 @@ func NewRouter(d Deps) *gin.Engine {
 		_ = r.SetTrustedProxies(nil)
 	}
 	r.HandleMethodNotAllowed = true
+	// An API answers its JSON error for a trailing slash or a misspelt
+	// path; gin's defaults answer a 301 or 307 with an HTML body.
+	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	r.ContextWithFallback = false
 	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
 	if d.Metrics != nil {
