@@ -41,7 +41,7 @@ type config struct {
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
-var envVars = []string{"TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
+var envVars = []string{"TP_LOG_LEVEL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
 	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
 	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE"}
@@ -128,6 +128,9 @@ func loadConfig() (config, error) {
 	check("TP_HTTP_ADDR", c.HTTPAddr, validation.Required, validation.By(hostPort))
 	if env("TP_FILES_BASE_URL", "") != "" {
 		check("TP_FILES_BASE_URL", c.FilesBaseURL, validation.By(httpBase))
+	}
+	if _, err := logLevel(); err != nil {
+		errs["TP_LOG_LEVEL"] = errors.New("must be debug, info, warn or error")
 	}
 	check("TP_RATE_LIMIT", c.RateLimit, validation.Min(1))
 	check("TP_RATE_WINDOW_SECONDS", window, validation.Min(1))

@@ -36,16 +36,29 @@ func absPath(p string) string {
 	return a
 }
 
-// newLogger is JSON for production processes and readable text for dev.
+// logLevel is TP_LOG_LEVEL: debug, info (the default), warn or error.
+func logLevel() (zapcore.Level, error) {
+	return zapcore.ParseLevel(env("TP_LOG_LEVEL", "info"))
+}
+
+// newLogger is JSON for production processes and readable text for dev,
+// both at TP_LOG_LEVEL (INFO by default, so the Temporal SDK's DEBUG lines,
+// which go through the same logger, stay out unless asked for).
 func newLogger(human bool) *zap.Logger {
+	lvl, err := logLevel()
+	if err != nil {
+		lvl = zapcore.InfoLevel // loadConfig has already refused it
+	}
 	if human {
 		cfg := zap.NewDevelopmentConfig()
+		cfg.Level = zap.NewAtomicLevelAt(lvl)
 		cfg.EncoderConfig.EncodeLevel = zapcore.CapitalColorLevelEncoder
 		cfg.DisableStacktrace = true
 		l, _ := cfg.Build()
 		return l
 	}
 	cfg := zap.NewProductionConfig()
+	cfg.Level = zap.NewAtomicLevelAt(lvl)
 	cfg.DisableStacktrace = true // an error is one readable line, not a goroutine dump
 	cfg.EncoderConfig.TimeKey = "time"
 	cfg.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
