@@ -57,6 +57,37 @@ func findTemporalCLI(cfg config) (string, error) {
 type devServer struct {
 	cmd  *exec.Cmd
 	done chan error
+	// log is the child's log file; this child's lines start at logStart.
+	log      string
+	logStart int64
+}
+
+// devServerStarts is how often dev starts the Temporal dev server when it
+// exits during start because a port was taken meanwhile: the server picks
+// free ports for its own services by listening and closing, so another
+// process starting at the same moment can take one first.
+const devServerStarts = 3
+
+// errDevServerExited is dialWhenUp's error when the child exits during start.
+var errDevServerExited = errors.New("the Temporal dev server exited during start")
+
+// exitedLog is what this child wrote to its log, at most its last 4 KiB.
+func (d *devServer) exitedLog() string {
+	raw, err := os.ReadFile(d.log)
+	if err != nil || int64(len(raw)) < d.logStart {
+		return ""
+	}
+	raw = raw[d.logStart:]
+	if len(raw) > 4<<10 {
+		raw = raw[len(raw)-4<<10:]
+	}
+	return strings.TrimSpace(string(raw))
+}
+
+// lostAPort says whether the child exited during start because a port it
+// wanted was taken: starting it again picks other ports.
+func (d *devServer) lostAPort() bool {
+	return strings.Contains(d.exitedLog(), "address already in use")
 }
 
 func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
@@ -89,13 +120,17 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
 		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	var logStart int64
+	if st, err := logFile.Stat(); err == nil {
+		logStart = st.Size()
+	}
 	// Own process group, and killed with us even if we die hard.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		_ = logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", cli, err)
 	}
-	d := &devServer{cmd: cmd, done: make(chan error, 1)}
+	d := &devServer{cmd: cmd, done: make(chan error, 1), log: logFile.Name(), logStart: logStart}
 	go func() {
 		d.done <- cmd.Wait()
 		_ = logFile.Close()
@@ -127,7 +162,7 @@ func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
 			select {
 			case werr := <-child.done:
 				child.done <- werr
-				return fmt.Errorf("the Temporal dev server exited during start (%v); see %s", werr, filepath.Join(s.cfg.DataDir, "temporal.log"))
+				return fmt.Errorf("%w (%v); see %s; it wrote:\n%s", errDevServerExited, werr, child.log, child.exitedLog())
 			default:
 			}
 		}
@@ -163,14 +198,27 @@ func runDev(ctx context.Context, cfg config) int {
 		return fatal(log, "cannot seed the dev account", err)
 	}
 	var child *devServer
-	if !cfg.TemporalAddrSet {
-		if child, err = startDevServer(cfg, log); err != nil {
-			return fatal(log, "cannot start the Temporal dev server", err)
+	for start := 1; ; start++ {
+		if !cfg.TemporalAddrSet {
+			if child, err = startDevServer(cfg, log); err != nil {
+				return fatal(log, "cannot start the Temporal dev server", err)
+			}
 		}
-		defer child.stop()
-	}
-	if err := dialWhenUp(ctx, s, child); err != nil {
+		err = dialWhenUp(ctx, s, child)
+		if err == nil {
+			break
+		}
+		if child != nil {
+			child.stop()
+		}
+		if errors.Is(err, errDevServerExited) && child.lostAPort() && start < devServerStarts {
+			log.Warn("the Temporal dev server lost a port to another process while starting; starting it again", zap.Int("start", start))
+			continue
+		}
 		return fatal(log, "Temporal is not reachable", err)
+	}
+	if child != nil {
+		defer child.stop()
 	}
 	if err := worker.RegisterSearchAttributes(ctx, s.temporal, cfg.TemporalNamespace); err != nil {
 		return fatal(log, "cannot register search attributes", err)

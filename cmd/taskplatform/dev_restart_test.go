@@ -15,8 +15,7 @@ import (
 // after the restart they finish, each output exactly once.
 func TestDevRestartRunsQueuedJobs(t *testing.T) {
 	dataDir := t.TempDir()
-	dev := startDev(t, dataDir, "", "TP_DEV_STEP_DELAY=2s")
-	dev.waitReady(t)
+	dev := startReady(t, dataDir, "", "TP_DEV_STEP_DELAY=2s")
 	key := dev.key(t)
 
 	call := func(base, method, path, body string) map[string]any {
@@ -45,8 +44,7 @@ func TestDevRestartRunsQueuedJobs(t *testing.T) {
 	require.NoError(t, dev.cmd.Process.Signal(os.Interrupt))
 	require.Zero(t, dev.exited(t, 30*time.Second), "output:\n%s", dev.out.String())
 
-	again := startDev(t, dataDir, "")
-	again.waitReady(t)
+	again := startReady(t, dataDir, "")
 	for _, id := range ids {
 		var job map[string]any
 		require.Eventually(t, func() bool {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -127,23 +128,82 @@ func (d *devProcess) exited(t *testing.T, limit time.Duration) int {
 // waitReady polls /readyz until 200, failing if dev exits or 45s pass.
 func (d *devProcess) waitReady(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
+	if err := d.ready(45 * time.Second); err != nil {
+		t.Fatalf("%v; output:\n%s\ntemporal.log:\n%s", err, d.out.String(), d.temporalLog())
+	}
+}
+
+// ready polls /readyz until 200 and the key is printed; it fails if dev
+// exits first or limit passes.
+func (d *devProcess) ready(limit time.Duration) error {
+	deadline := time.Now().Add(limit)
 	for {
 		select {
 		case <-d.done:
-			t.Fatalf("dev exited before it was ready (%v); output:\n%s", d.err, d.out.String())
+			return fmt.Errorf("dev exited before it was ready (%v)", d.err)
 		default:
 		}
 		if res, err := http.Get(d.base + "/readyz"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK && devKeyLine.MatchString(d.out.String()) {
-				return
+				return nil
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("dev not ready after 45s; output:\n%s", d.out.String())
+			return fmt.Errorf("dev not ready after %s", limit)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// temporalLog is the Temporal dev server's log in the data dir, for failure
+// messages: the data dir goes with the test.
+func (d *devProcess) temporalLog() string {
+	raw, err := os.ReadFile(filepath.Join(d.dataDir, "temporal.log"))
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	return string(raw)
+}
+
+// portTaken says dev stopped because a port it was given was taken
+// between the test choosing it and dev listening on it.
+func (d *devProcess) portTaken() bool {
+	out := d.out.String()
+	return strings.Contains(out, "address already in use") || strings.Contains(out, "is in use")
+}
+
+// startReady is startDev and waitReady, starting dev again (on other free
+// ports) when a port chosen for it was taken meanwhile by a process
+// starting at the same time — the ports are chosen by listening and
+// closing, so nothing holds them until dev listens.
+func startReady(t *testing.T, dataDir, cli string, extraEnv ...string) *devProcess {
+	t.Helper()
+	const starts = 3
+	for start := 1; ; start++ {
+		d := startDev(t, dataDir, cli, extraEnv...)
+		err := d.ready(45 * time.Second)
+		if err == nil {
+			// The data dir goes with the test: a failure keeps what dev
+			// and its Temporal child said.
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("dev output:\n%s\ntemporal.log:\n%s", d.out.String(), d.temporalLog())
+				}
+			})
+			return d
+		}
+		select {
+		case <-d.done:
+		default:
+			_ = d.cmd.Process.Kill()
+			<-d.done
+		}
+		if start < starts && d.portTaken() {
+			t.Logf("start %d: a port was taken, starting dev again; output:\n%s", start, d.out.String())
+			continue
+		}
+		t.Fatalf("%v; output:\n%s\ntemporal.log:\n%s", err, d.out.String(), d.temporalLog())
 	}
 }
 
