@@ -287,7 +287,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 	h += len(noteLines)*34 + 80
 	out := canvas(width, h, paper)
 	text(out, pad, 80, k.name, 56, true, ink, width-2*pad)
-	text(out, pad, 122, "Brand kit · " + plural(len(k.colours), "colour") + " · " + plural(len(k.boards), "moodboard") + " · " + plural(len(looks), "look"), 24, false, muted, 0)
+	text(out, pad, 122, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 24, false, muted, 0)
 	y := 160
 	cw := (width - 2*pad - (len(k.colours)-1)*16) / len(k.colours)
 	for i, c := range k.colours {
@@ -351,7 +351,7 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 	const m = 40.0
 	inner := s.w - 2*m
 	s.text(m, m, k.name, 26, true, ink, inner)
-	s.text(m, m+34, "Brand kit · " + plural(len(k.colours), "colour") + " · " + plural(len(k.boards), "moodboard") + " · " + plural(len(looks), "look"), 11, false, muted, inner)
+	s.text(m, m+34, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 11, false, muted, inner)
 	y := m + 64
 	per := min(len(k.colours), 6)
 	cw := (inner - float64(per-1)*8) / float64(per)

@@ -342,7 +342,7 @@ func planOverview(name string, plan RangePlanFields, fabrics map[string]*Fabric,
 		for _, it := range g {
 			qty += it.Quantity
 		}
-		text(out, pad, y+40, gl.label + " · " + plural(len(g), "style") + " · " + plural(qty, "unit"), 30, true, ink, 0)
+		text(out, pad, y+40, gl.label+" · "+plural(len(g), "style")+" · "+plural(qty, "unit"), 30, true, ink, 0)
 		fill(out, image.Rect(pad, y+54, width-pad, y+56), rule)
 		y += 70
 		for j, it := range g {
@@ -395,7 +395,7 @@ func planPDF(name string, plan RangePlanFields, fabrics map[string]*Fabric, kit 
 			y = m
 		}
 		gl, _ := garmentLimit(g[0].Type)
-		s.text(m, y, gl.label + " · " + plural(len(g), "style"), 14, true, ink, inner)
+		s.text(m, y, gl.label+" · "+plural(len(g), "style"), 14, true, ink, inner)
 		y += 22
 		s.text(m+48, y, "Style", 8, true, muted, 0)
 		s.text(m+260, y, "Fabric", 8, true, muted, 0)
