@@ -5,7 +5,7 @@ TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
 export TP_TEMPORAL_CLI ?= $(TEMPORAL)
 
-.PHONY: run build test bench fuzz vet fmt migrate clean
+.PHONY: run build test bench mutate fuzz vet fmt migrate clean
 
 ## run: build the Temporal CLI (once) and the binary, then start `taskplatform dev`
 run: $(TEMPORAL) build
@@ -32,6 +32,10 @@ test: $(TEMPORAL)
 ## bench: API submit overhead beside raw Temporal update-with-start
 bench: $(TEMPORAL)
 	go test -run '^$$' -bench . -benchtime 200x ./e2e
+
+## mutate: the mutation check (scripts/mutate): each listed bug, applied alone to a copy of HEAD, must fail its named test; not part of `make test`
+mutate: $(TEMPORAL)
+	go run ./scripts/mutate
 
 vet:
 	go vet ./...

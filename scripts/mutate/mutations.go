@@ -1,0 +1,203 @@
+package main
+
+// mutation is one small deliberate bug: From (exact text, found exactly
+// once in File) becomes To, and the named test of Pkg must then fail.
+type mutation struct {
+	// Name identifies the mutation (-only takes a list of names).
+	Name string
+	// Bug is what a user would suffer if the mutation shipped.
+	Bug string
+	// File is the path of the mutated source, from the repository root.
+	File string
+	// From and To are the exact text replaced and its replacement.
+	From, To string
+	// Pkg and Run are the package and the -run pattern of the test that
+	// must fail.
+	Pkg, Run string
+}
+
+// mutations are the bugs the suite must catch: the six of issue 19 that
+// once passed every test, then the ones its "Also" list implies. Each
+// names the test that catches it. A mutation whose From text is no longer
+// in its file is reported stale: update it with the code it guards.
+var mutations = []mutation{
+	// The six bugs of issue 19.
+	{
+		Name: "ssrf-off-in-production-wiring",
+		Bug:  "the production webhook client reaches loopback and private addresses",
+		File: "cmd/taskplatform/stack.go",
+		From: "HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs,",
+		To:   "HTTP: outbound.New(outbound.Options{AllowPrivate: true,",
+		Pkg:  "./cmd/taskplatform", Run: "^(TestStackOutboundClientsRefusePrivateAddresses|TestDevRefusesPrivateAddressesByDefault)$",
+	},
+	{
+		Name: "production-honours-allow-private-urls",
+		Bug:  "taskplatform api/worker start with TP_ALLOW_PRIVATE_URLS set, the SSRF guard off",
+		File: "cmd/taskplatform/serve.go",
+		From: "case cfg.AllowPrivateURLs:",
+		To:   "case false && cfg.AllowPrivateURLs:",
+		Pkg:  "./cmd/taskplatform", Run: "^TestProductionProcessesRefuseToStart$",
+	},
+	{
+		Name: "production-honours-dev-step-delay",
+		Bug:  "taskplatform api/worker start with TP_DEV_STEP_DELAY set, every step slowed",
+		File: "cmd/taskplatform/serve.go",
+		From: "case cfg.DevStepDelay != 0:",
+		To:   "case cfg.DevStepDelay < 0:",
+		Pkg:  "./cmd/taskplatform", Run: "^TestProductionProcessesRefuseToStart$",
+	},
+	{
+		Name: "idempotency-fingerprint-without-webhook-and-deadline",
+		Bug:  "the same Idempotency-Key with another webhook_url or start deadline answers the first job instead of 409",
+		File: "api/jobs_submit.go",
+		From: `string(normalized) + "\x00" + strconv.Itoa(opts.startTimeout) + "\x00" + opts.webhookURL))`,
+		To:   `string(normalized)))`,
+		Pkg:  "./e2e", Run: "^TestIdempotencyKey$",
+	},
+	{
+		Name: "deleted-output-not-charged",
+		Bug:  "an output deleted before settlement is delivered but not charged",
+		File: "models/jobs.go",
+		From: `if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {`,
+		To:   `if err := tx.Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {`,
+		Pkg:  "./models", Run: "^TestAnOutputDeletedBeforeSettlementIsStillCharged$",
+	},
+	{
+		Name: "webhook-408-429-not-retried",
+		Bug:  "a receiver answering 408 or 429 never gets the event",
+		File: "activities/webhooks.go",
+		From: "case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:",
+		To:   "case res.StatusCode >= 500:",
+		Pkg:  "./activities", Run: "^TestDeliver$",
+	},
+	{
+		Name: "signature-message-changed",
+		Bug:  "receivers following the spec reject every delivery (the signed message is not the spec's four lines)",
+		File: "signer/signer.go",
+		From: `return []byte(deliveryID + "\n" + userID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:]))`,
+		To:   `return []byte(userID + "\n" + deliveryID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:]))`,
+		Pkg:  "./e2e", Run: "^TestWebhookURLGetsSignedTerminalEvent$",
+	},
+	{
+		Name: "signature-message-hashed-differently",
+		Bug:  "the README's test vector no longer matches what the service signs",
+		File: "signer/signer.go",
+		From: `return []byte(deliveryID + "\n" + userID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:]))`,
+		To:   `return []byte(deliveryID + "\n" + userID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:16]))`,
+		Pkg:  "./signer", Run: "^TestREADMETestVector$",
+	},
+
+	// What the issue's "Also" list implies.
+	{
+		Name: "proxy-from-environment",
+		Bug:  "webhooks and fetches go through whatever HTTPS_PROXY names, past the address guard",
+		File: "outbound/outbound.go",
+		From: "Proxy:                  nil,",
+		To:   "Proxy:                  http.ProxyFromEnvironment,",
+		Pkg:  "./outbound", Run: "^TestNoProxyFromEnvironment$",
+	},
+	{
+		Name: "webhook-no-answer-not-retried",
+		Bug:  "a receiver that is down for a moment never gets the event",
+		File: "activities/webhooks.go",
+		From: "att.Error = \"no answer: \" + err.Error()\n\t\treturn a.finish(ctx, d, att, final, false)",
+		To:   "att.Error = \"no answer: \" + err.Error()\n\t\treturn a.finish(ctx, d, att, true, false)",
+		Pkg:  "./activities", Run: "^TestDeliverUnreachableIsRetried$",
+	},
+	{
+		Name: "job-result-ignores-settlement",
+		Bug:  "the job's workflow result (and the Temporal UI) shows nothing delivered or charged",
+		File: "workflows/job.go",
+		From: "contract.JobResult{Outcome: outcome, Delivered: sr.Delivered, Charged: sr.Charged}",
+		To:   "contract.JobResult{Outcome: outcome}",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowAnswersWhatSettlementCharged$",
+	},
+	{
+		Name: "admit-window-ignored",
+		Bug:  "an admit arriving after the workflow gave up holds credits nothing will settle",
+		File: "workflows/job.go",
+		From: "WorkflowStartTime) > contract.AdmitWindow {",
+		To:   "WorkflowStartTime) > 1000*contract.AdmitWindow {",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowAdmitAfterTheWindowHoldsNothing$",
+	},
+	{
+		Name: "hold-error-taken-for-a-refusal",
+		Bug:  "a hold that failed ends the job without closing its admission (its handle stays queued)",
+		File: "workflows/job.go",
+		From: "\t\ts.admitErr = err\n",
+		To:   "\t\ts.admit = &contract.AdmitResult{}\n",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowHoldErrorEndsTheJobRefused$",
+	},
+	{
+		Name: "repeated-admit-holds-again",
+		Bug:  "a retried submit runs the hold again",
+		File: "workflows/job.go",
+		From: "\tif s.admit != nil || s.admitErr != nil {\n\t\treturn s.admitResult()",
+		To:   "\tif false {\n\t\treturn s.admitResult()",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowRepeatedAdmitHoldsOnce$",
+	},
+	{
+		Name: "unplanned-job-blamed-on-the-input",
+		Bug:  "a job the service could not start fails processing_failed (not retryable) instead of internal",
+		File: "workflows/job_lean.go",
+		From: `contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}`,
+		To:   `contract.Failure{Code: contract.CodeProcessingFailed, Message: "The job could not start."}`,
+		Pkg:  "./workflows", Run: "^TestJobWorkflowFailsWhenItCannotPlan$",
+	},
+	{
+		Name: "settle-failure-ignored",
+		Bug:  "a job whose settlement failed reads as succeeded, its hold never settled",
+		File: "workflows/job_lean.go",
+		From: "contract.ActivitySettle, settle).Get(dctx, &sr); err != nil {",
+		To:   "contract.ActivitySettle, settle).Get(dctx, &sr); err != nil && false {",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowSettleFailureFailsTheWorkflow$",
+	},
+	{
+		Name: "emit-failure-stops-the-job",
+		Bug:  "a job whose event cannot be recorded never ends",
+		File: "workflows/webhook.go",
+		From: "log.Error(\"event not emitted\", \"event\", event, \"error\", err)\n\t\treturn",
+		To:   "log.Error(\"event not emitted\", \"event\", event, \"error\", err)\n\t\tpanic(err)",
+		Pkg:  "./workflows", Run: "^TestJobWorkflowEndsWhenItsEventCannotBeEmitted$",
+	},
+	{
+		Name: "worker-polls-steps-regardless",
+		Bug:  "a worker told to run no steps runs them (start-deadline tests and drained workers)",
+		File: "worker/worker.go",
+		From: "if !o.NoSteps {",
+		To:   "if true {",
+		Pkg:  "./worker", Run: "^TestWorkerPollsItsQueues$",
+	},
+	{
+		Name: "429-503-without-a-wait",
+		Bug:  "a 429 or 503 answer does not say how long to wait",
+		File: "apierr/error.go",
+		From: "return e.WithRetryAfter(DefaultRetryAfter)",
+		To:   "return e",
+		Pkg:  "./apierr", Run: "^TestNew$",
+	},
+	{
+		Name: "job-list-ignores-the-key-filter",
+		Bug:  "GET /v1/jobs?api_key_id=… lists every key's jobs",
+		File: "models/lists.go",
+		From: `q = q.Where("api_key_id = ?", keyID)`,
+		To:   `q = q.Where("api_key_id <> ?", "")`,
+		Pkg:  "./models", Run: "^TestListJobs$",
+	},
+	{
+		Name: "database-timeout-not-unavailable",
+		Bug:  "a database that times out answers 500 instead of 503 with retry_after",
+		File: "models/outage.go",
+		From: "errors.Is(err, context.DeadlineExceeded):",
+		To:   "errors.Is(err, context.Canceled):",
+		Pkg:  "./models", Run: "^TestUnavailable$",
+	},
+	{
+		Name: "dev-gives-up-on-a-taken-port",
+		Bug:  "dev (and its tests) fail when the Temporal dev server loses a port to a process starting beside it",
+		File: "cmd/taskplatform/dev.go",
+		From: `return strings.Contains(d.exitedLog(), "address already in use")`,
+		To:   `return false`,
+		Pkg:  "./cmd/taskplatform", Run: "^TestDevServerLostAPort$",
+	},
+}
