@@ -105,6 +105,14 @@ var mutations = []mutation{
 		Pkg:  "./activities", Run: "^TestDeliverUnreachableIsRetried$",
 	},
 	{
+		Name: "webhook-never-gives-up",
+		Bug:  "a delivery that used every attempt stays pending, announcing an attempt that never comes, and never counts against its endpoint",
+		File: "activities/webhooks.go",
+		From: "final := info.RetryPolicy != nil &&",
+		To:   "final := false && info.RetryPolicy != nil &&",
+		Pkg:  "./e2e", Run: "^TestDeliverGivesUpAtTheLastAttempt$",
+	},
+	{
 		Name: "job-result-ignores-settlement",
 		Bug:  "the job's workflow result (and the Temporal UI) shows nothing delivered or charged",
 		File: "workflows/job.go",
