@@ -106,6 +106,21 @@ func (h *catalogueHandlers) pricing(c *gin.Context) {
 	paginate(c, h.d.taskCatalogue().Prices(), func(v catalog.PriceEntry) string { return v.Task }, 100)
 }
 
+// changelog answers the changelog, newest first, cursor-paged.
+func (h *catalogueHandlers) changelog(c *gin.Context) {
+	paginate(c, h.d.taskCatalogue().Changelog(), catalog.ChangelogEntry.Key, 50)
+}
+
+// changelogAtom answers the changelog as an Atom feed.
+func (h *catalogueHandlers) changelogAtom(c *gin.Context) {
+	feed, err := h.d.taskCatalogue().ChangelogAtom(h.d.BaseURL)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Data(http.StatusOK, "application/atom+xml; charset=utf-8", feed)
+}
+
 func (h *catalogueHandlers) meta(c *gin.Context) {
 	c.JSON(http.StatusOK, metaView{contract.DefaultMeta(), scopeRows()})
 }

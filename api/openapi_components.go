@@ -39,6 +39,7 @@ var components = []struct {
 	{"Recipe", reflect.TypeFor[tasks.Recipe]()},
 	{"ErrorEntry", reflect.TypeFor[errorView]()},
 	{"PriceEntry", reflect.TypeFor[catalog.PriceEntry]()},
+	{"ChangelogEntry", reflect.TypeFor[catalog.ChangelogEntry]()},
 	{"Meta", reflect.TypeFor[metaView]()},
 	{"RouteScope", reflect.TypeFor[RouteScope]()},
 	{"FileRecord", reflect.TypeFor[uploadRecord]()},
@@ -72,10 +73,11 @@ var typeSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		types[i] = t.Type
 	}
 	return map[reflect.Type]oa{
-		reflect.TypeFor[time.Time]():       dateTime(),
-		reflect.TypeFor[json.RawMessage](): {},
-		reflect.TypeFor[apierr.Code]():     describe(enum(codes), "A code of the error catalogue (GET /v1/errors)."),
-		reflect.TypeFor[apierr.Type]():     describe(enum(types), "Vocabulary error_type."),
+		reflect.TypeFor[time.Time]():          dateTime(),
+		reflect.TypeFor[json.RawMessage]():    {},
+		reflect.TypeFor[apierr.Code]():        describe(enum(codes), "A code of the error catalogue (GET /v1/errors)."),
+		reflect.TypeFor[apierr.Type]():        describe(enum(types), "Vocabulary error_type."),
+		reflect.TypeFor[catalog.ChangeKind](): describe(enum(catalog.ChangeKinds), "What the entry records."),
 	}
 })
 

@@ -143,6 +143,13 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/errors", path: "/v1/errors?limit=2", status: 200},
 		{row: "GET /v1/pricing", path: "/v1/pricing", status: 200},
 		{row: "GET /v1/meta", path: "/v1/meta", status: 200},
+		{row: "GET /v1/changelog", path: "/v1/changelog", status: 200},
+		{row: "GET /v1/changelog", path: "/v1/changelog?limit=1", status: 200},
+		{row: "GET /v1/changelog", path: "/v1/changelog?cursor=zz", status: 422},
+		{row: "GET /v1/changelog.atom", path: "/v1/changelog.atom", status: 200},
+		{row: "GET /v1/tasks/{name}/llms.txt", path: "/v1/tasks/pattern.legacy/llms.txt", status: 410},
+		{row: "GET /v1/tasks/{name}/examples", path: "/v1/tasks/pattern.legacy/examples", status: 410},
+		{row: "POST /v1/tasks/{name}/estimate", path: "/v1/tasks/pattern.legacy/estimate", body: `{}`, headers: asJSON, status: 410},
 
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.generate", body: `{"colors":"red"}`, headers: asJSON, status: 422},
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/no.such", body: `{}`, headers: asJSON, status: 404},

@@ -60,6 +60,9 @@ func catalogueRoutes() []route {
 		list("/v1/recipes", "recipes_list", "Multi-step walk-throughs over several tasks", (*catalogueHandlers).listRecipes, ref("Recipe"), maxCataloguePage),
 		list("/v1/errors", "errors_list", "The error catalogue, warning codes included", (*catalogueHandlers).listErrors, ref("ErrorEntry"), maxCataloguePage),
 		list("/v1/pricing", "pricing_list", "Every task's prices per option", (*catalogueHandlers).pricing, ref("PriceEntry"), maxCataloguePage),
+		list("/v1/changelog", "changelog_list", "The changelog, newest first: tasks added, deprecated and removed, and dated versions", (*catalogueHandlers).changelog, ref("ChangelogEntry"), 50),
+		route{method: http.MethodGet, path: "/v1/changelog.atom", access: AccessPublic, handle: catalogue((*catalogueHandlers).changelogAtom),
+			op: operation{id: "changelog_atom", summary: "The changelog as an Atom feed", answers: []response{bytesAnswer("The Atom 1.0 feed, newest first.", "application/atom+xml")}}},
 		read("/v1/meta", "meta_read", "Limits, webhook policy, versions and what every route needs", (*catalogueHandlers).meta, ref("Meta")),
 	)
 }

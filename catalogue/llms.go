@@ -33,6 +33,7 @@ func (c *Catalogue) LLMsIndex(baseURL string) string {
 		{"/v1/errors", "the error catalogue, warnings included"},
 		{"/v1/pricing", "prices per task and option"},
 		{"/v1/meta", "limits and versions"},
+		{"/v1/changelog", "the changelog, newest first: tasks added, deprecated (with replacement and migration step) and removed, and dated versions (Atom feed at /v1/changelog.atom)"},
 	} {
 		fmt.Fprintf(&b, "- [%s](%s%s): %s\n", r[0], baseURL, r[0], r[1])
 	}

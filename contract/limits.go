@@ -1,11 +1,47 @@
 package contract
 
-// CurrentVersion is the current dated contract version (Service-Version).
-const CurrentVersion = "2026-09-29"
+// The dated contract versions (Service-Version).
+const (
+	// FirstVersion is the first dated version.
+	FirstVersion = "2026-09-29"
+	// VersionCreditsInCtx stops repeating the error object's required and
+	// balance at its top level: they are read from ctx only.
+	VersionCreditsInCtx = "2026-11-17"
+	// CurrentVersion is the current dated contract version.
+	CurrentVersion = VersionCreditsInCtx
+)
+
+// Version is one dated contract version: the small breaking change to
+// shared behaviour it makes and the step that migrates a client to it. The
+// changelog's "changed" entries are written from VersionHistory.
+type Version struct {
+	Date      string
+	Change    string
+	Migration string
+}
+
+// VersionHistory is the one list of dated versions, oldest first.
+var VersionHistory = []Version{
+	{Date: FirstVersion, Change: "The first dated contract version.", Migration: "Nothing to migrate."},
+	{Date: VersionCreditsInCtx,
+		Change:    "The error object no longer repeats required and balance at its top level (402 insufficient_credits, and job errors in answers and webhook bodies); they are in ctx.required and ctx.balance, as in every version.",
+		Migration: "Read error.ctx.required and error.ctx.balance instead of error.required and error.balance, then send Service-Version: " + VersionCreditsInCtx + " or pin the account to it."},
+}
 
 // Versions lists every contract version a Service-Version header may name,
-// oldest first.
-var Versions = []string{CurrentVersion}
+// oldest first: the dates of VersionHistory.
+var Versions = func() []string {
+	out := make([]string, len(VersionHistory))
+	for i, v := range VersionHistory {
+		out[i] = v.Date
+	}
+	return out
+}()
+
+// CreditsAtTop says whether error objects under version v repeat required
+// and balance at their top level (versions before VersionCreditsInCtx).
+// The API's dated contract and the webhook bodies both ask it.
+func CreditsAtTop(v string) bool { return v < VersionCreditsInCtx }
 
 // Limits is the limits object of GET /v1/meta. The API and the job code read
 // their bounds from DefaultLimits, so what is served is what is enforced.

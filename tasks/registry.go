@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/taskplatform/taskplatform/apierr"
 )
@@ -112,6 +113,9 @@ func (r *Registry) check(f Family) error {
 		seen[d.Name] = true
 		if !slices.Contains(Categories(), d.Category) {
 			return fmt.Errorf("task %s: unknown category %q", d.Name, d.Category)
+		}
+		if err := checkLifecycle(d); err != nil {
+			return fmt.Errorf("task %s: %w", d.Name, err)
 		}
 		if d.Removed {
 			continue
@@ -236,4 +240,24 @@ func removedError(d *Definition) *apierr.Error {
 		msg += " Use " + d.ReplacedBy + " instead."
 	}
 	return apierr.New(apierr.TaskRemoved, msg)
+}
+
+// checkLifecycle holds a task's life cycle to what the changelog needs: a
+// deprecated task names its date, its replacement and the migration step; a
+// removed one its removal date; every date is YYYY-MM-DD.
+func checkLifecycle(d *Definition) error {
+	for _, date := range []string{d.AddedOn, d.DeprecatedOn, d.RemovalOn, d.RemovedOn} {
+		if _, err := time.Parse(time.DateOnly, date); date != "" && err != nil {
+			return fmt.Errorf("date %q is not YYYY-MM-DD", date)
+		}
+	}
+	switch {
+	case d.Status != "" && d.Status != "deprecated":
+		return fmt.Errorf("unknown status %q", d.Status)
+	case d.Status == "deprecated" && (d.DeprecatedOn == "" || d.ReplacedBy == "" || d.Migration == ""):
+		return errors.New("a deprecated task needs DeprecatedOn, ReplacedBy and Migration (its changelog entry)")
+	case d.Removed && d.RemovedOn == "":
+		return errors.New("a removed task needs RemovedOn (its changelog entry)")
+	}
+	return nil
 }

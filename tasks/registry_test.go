@@ -28,8 +28,8 @@ func task(name, category string) *Definition {
 func TestRegistryOrderAndLookup(t *testing.T) {
 	r := NewRegistry()
 	old := task("a.old", CategoryDesignGeneration)
-	old.Status, old.ReplacedBy = "deprecated", "a.new"
-	gone := &Definition{Name: "a.gone", Category: CategoryDesignGeneration, Removed: true, ReplacedBy: "a.new"}
+	old.Status, old.ReplacedBy, old.DeprecatedOn, old.Migration = "deprecated", "a.new", "2026-01-02", "Call a.new."
+	gone := &Definition{Name: "a.gone", Category: CategoryDesignGeneration, Removed: true, ReplacedBy: "a.new", RemovedOn: "2026-01-03"}
 	require.NoError(t, r.Add(Family{Name: "a", Tasks: []*Definition{
 		task("a.prep", CategoryProductionPrep), old, gone, task("a.new", CategoryDesignGeneration),
 	}}))

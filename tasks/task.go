@@ -77,7 +77,18 @@ type Definition struct {
 	ReplacedBy string
 	// Removed tasks answer 410 task_removed on every call.
 	Removed bool
-	Runner  Runner
+	// The task's life cycle, dated YYYY-MM-DD: the changelog
+	// (GET /v1/changelog) is written from these fields, so deprecating or
+	// removing a task in code is what announces it. AddedOn is when the
+	// task joined the catalogue ("" for the first release); DeprecatedOn is
+	// required when Status is "deprecated" and RemovedOn when Removed;
+	// RemovalOn is the announced removal date of a deprecated task ("" while
+	// none is announced). Migration is the step that moves a caller to
+	// ReplacedBy, required with either date.
+	AddedOn, DeprecatedOn, RemovalOn, RemovedOn string
+	Migration                                   string
+
+	Runner Runner
 	// Pricing is what one output costs.
 	Pricing Pricing
 	// Docs is the task page, served as the Task's docs object.

@@ -31,6 +31,8 @@ func stripes() *tasks.Definition {
 		OutputSchema: outputSchema(),
 		Status:       "deprecated",
 		ReplacedBy:   "pattern.generate",
+		DeprecatedOn: "2026-09-29",
+		Migration:    `POST the same body to /v1/tasks/pattern.generate with "kind": "stripes" added; the tiles, prices and outputs are the same.`,
 		Runner:       runner{kind: "stripes"},
 		Pricing:      resolutionPricing,
 		ErrorRules:   colourRules,
@@ -51,5 +53,7 @@ func legacy() *tasks.Definition {
 		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
 		ReplacedBy: "pattern.generate",
 		Removed:    true,
+		RemovedOn:  "2026-09-29",
+		Migration:  "Call pattern.generate; its kind field picks the pattern pattern.legacy drew.",
 	}
 }
