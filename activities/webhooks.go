@@ -201,7 +201,16 @@ func nextRetry(info activity.Info) time.Duration {
 // eventBody is the public event body; terminal events carry the result or
 // the error.
 func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in contract.EmitInput) ([]byte, error) {
-	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: j.ServiceVersion,
+	// The body follows the version the account is pinned to (the job's
+	// own, for an account without a pin).
+	version := j.ServiceVersion
+	switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
+	case err == nil && u.ServiceVersion != "":
+		version = u.ServiceVersion
+	case err != nil && !errors.Is(err, models.ErrNotFound):
+		return nil, err
+	}
+	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: version,
 		JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: wire.NewProgress(j)}
 	switch in.Event {
 	case contract.EventSucceeded:
@@ -214,7 +223,7 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 		body.Result = &result
 	case contract.EventFailed, contract.EventCancelled:
 		if j.Error != nil {
-			body.Error = json.RawMessage(*j.Error)
+			body.Error = wire.ErrorIn(json.RawMessage(*j.Error), version)
 		}
 	}
 	return json.Marshal(body)

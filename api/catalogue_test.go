@@ -374,8 +374,8 @@ func TestCatalogueMeta(t *testing.T) {
 	wh := m["webhook"].(map[string]any)
 	require.Greater(t, wh["max_attempts"], float64(0))
 	require.Greater(t, wh["signature"].(map[string]any)["timestamp_window_seconds"], float64(0))
-	require.Equal(t, "2026-09-29", m["current_version"])
-	require.Contains(t, m["versions"], "2026-09-29")
+	require.Equal(t, contract.CurrentVersion, m["current_version"])
+	require.Contains(t, m["versions"], contract.FirstVersion)
 }
 
 // estimateRouter mounts the catalogue behind a stand-in identity so the

@@ -61,6 +61,7 @@ func writeError(c *gin.Context, err error) {
 	}
 	out := *ae
 	out.WithDefaultRetryAfter()
+	contractOf(c).errorObject(&out)
 	rid := requestIDOf(c)
 	out.RequestID = &rid
 	status := out.Status

@@ -18,8 +18,12 @@ import (
 
 type jobHandlers struct{ d *Deps }
 
-// view is the public record of job j.
-func (h *jobHandlers) view(j *models.Job) wire.Job { return wire.NewJob(j, h.d.BaseURL) }
+// view is the public record of job j, as the request's contract writes it.
+func (h *jobHandlers) view(c *gin.Context, j *models.Job) wire.Job {
+	v := wire.NewJob(j, h.d.BaseURL)
+	v.Error = contractOf(c).jobError(v.Error)
+	return v
+}
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
 	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("job_id"))
@@ -38,7 +42,7 @@ func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
 func (h *jobHandlers) get(c *gin.Context) {
 	if j, ok := h.load(c); ok {
 		markStartTimeout(c, j)
-		c.JSON(http.StatusOK, h.view(j))
+		c.JSON(http.StatusOK, h.view(c, j))
 	}
 }
 
@@ -148,7 +152,7 @@ func (h *jobHandlers) list(c *gin.Context) {
 	}
 	items := make([]wire.Job, 0, len(page.Items))
 	for i := range page.Items {
-		items = append(items, h.view(&page.Items[i]))
+		items = append(items, h.view(c, &page.Items[i]))
 	}
 	writePage(c, items, page.Next)
 }

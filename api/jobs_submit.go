@@ -371,7 +371,7 @@ func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOpti
 			return
 		}
 	}
-	c.JSON(http.StatusAccepted, h.view(job))
+	c.JSON(http.StatusAccepted, h.view(c, job))
 }
 
 // waitFor blocks until the job's workflow ends or d passes, then rereads the job.

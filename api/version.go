@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 const versionKey = "service_version"
@@ -60,12 +62,25 @@ func versionOf(c *gin.Context) string {
 
 // dated is the one place where behaviour that depends on the contract
 // version is decided: each decision is a method, and handlers ask
-// contractOf(c) instead of comparing dates themselves. With a single
-// version there is nothing to decide yet; a breaking change to shared
-// behaviour adds a version to contract.Versions and a method here, for example
-//
-//	func (k dated) errorHasDocs() bool { return k.atLeast("2027-03-01") }
+// contractOf(c) instead of comparing dates themselves. A breaking change to
+// shared behaviour adds a version to contract.VersionHistory (which writes
+// its changelog entry) and a method here.
 type dated struct{ version string }
+
+// creditsAtTop says whether the error object repeats required and balance
+// at its top level (before contract.VersionCreditsInCtx; ctx holds them in
+// every version).
+func (k dated) creditsAtTop() bool { return contract.CreditsAtTop(k.version) }
+
+// errorObject writes an error object as the contract has it.
+func (k dated) errorObject(e *apierr.Error) {
+	if !k.creditsAtTop() {
+		e.Required, e.Balance = nil, nil
+	}
+}
+
+// jobError writes a job's stored error object as the contract has it.
+func (k dated) jobError(raw json.RawMessage) json.RawMessage { return wire.ErrorIn(raw, k.version) }
 
 // contractOf is the contract a request is served under.
 func contractOf(c *gin.Context) dated { return dated{version: versionOf(c)} }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -112,6 +113,32 @@ func NewResult(j *models.Job, files []models.File, filesBase string, more bool, 
 	}
 	if j.Summary != nil {
 		out.Summary = json.RawMessage(*j.Summary)
+	}
+	return out
+}
+
+// ErrorIn is a stored error object as contract version v writes it: from
+// contract.VersionCreditsInCtx on, required and balance are only in ctx.
+// The API's answers and the webhook bodies both write job errors through
+// it, so they follow the same version.
+func ErrorIn(raw json.RawMessage, v string) json.RawMessage {
+	if contract.CreditsAtTop(v) || len(raw) == 0 || string(raw) == "null" {
+		return raw
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return raw
+	}
+	_, req := obj["required"]
+	_, bal := obj["balance"]
+	if !req && !bal {
+		return raw
+	}
+	delete(obj, "required")
+	delete(obj, "balance")
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return raw
 	}
 	return out
 }
