@@ -125,10 +125,16 @@ func (d *devProcess) exited(t *testing.T, limit time.Duration) int {
 	return 0
 }
 
-// waitReady polls /readyz until 200, failing if dev exits or 45s pass.
+// devReadyLimit is how long a dev start may take: a first start on a fresh
+// data dir migrates and draws the curated library, and the test machine is
+// shared with other packages' tests.
+const devReadyLimit = 2 * time.Minute
+
+// waitReady polls /readyz until 200, failing if dev exits or devReadyLimit
+// passes.
 func (d *devProcess) waitReady(t *testing.T) {
 	t.Helper()
-	if err := d.ready(45 * time.Second); err != nil {
+	if err := d.ready(devReadyLimit); err != nil {
 		t.Fatalf("%v; output:\n%s\ntemporal.log:\n%s", err, d.out.String(), d.temporalLog())
 	}
 }
@@ -182,7 +188,7 @@ func startReady(t *testing.T, dataDir, cli string, extraEnv ...string) *devProce
 	const starts = 3
 	for start := 1; ; start++ {
 		d := startDev(t, dataDir, cli, extraEnv...)
-		err := d.ready(45 * time.Second)
+		err := d.ready(devReadyLimit)
 		if err == nil {
 			// The data dir goes with the test: a failure keeps what dev
 			// and its Temporal child said.
