@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -135,6 +136,14 @@ func (h *fileHandlers) delete(c *gin.Context) {
 	if err != nil {
 		fail(c, err)
 		return
+	}
+	// The bytes go first: if the row's delete then fails, its URL already
+	// answers 404 and a retried DELETE finishes the job.
+	if f.BlobKey != "" {
+		if err := h.blob.Delete(c.Request.Context(), f.BlobKey); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			fail(c, err)
+			return
+		}
 	}
 	if err := h.db.WithContext(c.Request.Context()).Delete(f).Error; err != nil {
 		fail(c, err)

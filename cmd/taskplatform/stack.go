@@ -15,8 +15,11 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"gocloud.dev/blob"
-	_ "gocloud.dev/blob/fileblob" // file:// blob URLs
-	_ "gocloud.dev/blob/memblob"  // mem:// blob URLs (tests)
+	_ "gocloud.dev/blob/azureblob" // azblob:// blob URLs
+	_ "gocloud.dev/blob/fileblob"  // file:// blob URLs
+	_ "gocloud.dev/blob/gcsblob"   // gs:// blob URLs
+	_ "gocloud.dev/blob/memblob"   // mem:// blob URLs (tests)
+	_ "gocloud.dev/blob/s3blob"    // s3:// blob URLs: AWS and S3-compatible stores (MinIO, R2, Ceph)
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/activities"
