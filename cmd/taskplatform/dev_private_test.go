@@ -51,8 +51,7 @@ func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
 	require.NoError(t, os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644))
 
 	dataDir := t.TempDir()
-	dev := startDev(t, dataDir, "", "SSL_CERT_FILE="+certFile)
-	dev.waitReady(t)
+	dev := startReady(t, dataDir, "", "SSL_CERT_FILE="+certFile)
 	key := dev.key(t)
 	call := func(method, path, body string, headers ...string) (int, map[string]any) {
 		t.Helper()
