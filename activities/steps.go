@@ -144,7 +144,7 @@ func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *task
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load job: %w", err)
 	}
-	def, err := a.registry().Lookup(job.Task)
+	def, err := a.registry().ForJob(job.Task)
 	if err != nil {
 		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, contract.ErrTypeProcessing, err)
 	}

@@ -163,6 +163,20 @@ func (r *Registry) Lookup(name string) (*Definition, error) {
 	return d, nil
 }
 
+// ForJob returns the task a job already admitted runs: a task removed
+// after the job started still runs when its definition keeps its Runner
+// (so jobs already running finish), while every new call naming it answers
+// 410 through Lookup.
+func (r *Registry) ForJob(name string) (*Definition, error) {
+	r.mu.RLock()
+	d, ok := r.byName[name]
+	r.mu.RUnlock()
+	if ok && d.Removed && d.Runner != nil {
+		return d, nil
+	}
+	return r.Lookup(name)
+}
+
 // All returns every task in catalogue order, deprecated and removed ones
 // included; callers filter Removed. The order is: current tasks by category
 // (in the order of Categories), then deprecated tasks, then removed ones,

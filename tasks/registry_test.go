@@ -137,3 +137,27 @@ func TestRegistryExampleFile(t *testing.T) {
 		require.False(t, ok, ref)
 	}
 }
+
+// A task removed while jobs of it run keeps its Runner for them: new calls
+// answer 410, the admitted job still finds its task.
+func TestRegistryRemovedTaskFinishesRunningJobs(t *testing.T) {
+	t.Parallel()
+	r := NewRegistry()
+	kept := task("a.kept", CategoryDesignGeneration)
+	kept.Removed, kept.RemovedOn, kept.ReplacedBy = true, "2026-12-01", "a.new"
+	gone := &Definition{Name: "a.gone", Category: CategoryDesignGeneration, Removed: true, RemovedOn: "2026-01-03"}
+	require.NoError(t, r.Add(Family{Name: "a", Tasks: []*Definition{kept, gone, task("a.new", CategoryDesignGeneration)}}))
+	_, err := r.Lookup("a.kept")
+	var ae *apierr.Error
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, apierr.TaskRemoved, ae.Code)
+	d, err := r.ForJob("a.kept")
+	require.NoError(t, err)
+	require.Same(t, kept, d)
+	_, err = r.ForJob("a.gone")
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, apierr.TaskRemoved, ae.Code, "no runner left: the job cannot run")
+	d, err = r.ForJob("a.new")
+	require.NoError(t, err)
+	require.Equal(t, "a.new", d.Name)
+}
