@@ -49,3 +49,13 @@ func UserByID(ctx context.Context, db *gorm.DB, id uint64) (*User, error) {
 	}
 	return &u, err
 }
+
+// PinVersion pins an account to a dated contract version: requests without
+// Service-Version and the account's webhook bodies follow it.
+func PinVersion(ctx context.Context, db *gorm.DB, userID uint64, version string) error {
+	res := db.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Update("service_version", version)
+	if res.Error == nil && res.RowsAffected == 0 {
+		return fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	return res.Error
+}

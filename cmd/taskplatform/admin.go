@@ -89,7 +89,7 @@ func init() { cobra.EnableCommandSorting = false }
 // tree is the admin command tree; each command has its own flags.
 func (r *adminRun) tree() *cobra.Command {
 	root := group("admin", "accounts, credits, keys and webhooks (the stand-in for the account panel)",
-		group("user", "accounts", r.userCreate()),
+		group("user", "accounts", r.userCreate(), r.userPinVersion()),
 		group("credits", "credit grants", r.creditsGrant()),
 		group("key", "API keys", r.keyCreate(), r.keyRoll(), r.keyRevoke(), r.keyList()),
 		group("webhook", "webhook endpoints and deliveries", r.webhookAdd(), r.webhookPing(), r.webhookReplay(), r.webhookEnable()),
