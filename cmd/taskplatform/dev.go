@@ -187,15 +187,27 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := models.Migrate(ctx, s.db); err != nil {
 		return fatal(log, "migration failed", err)
 	}
-	if err := records.SeedCurated(ctx, s.db, s.bucket); err != nil {
-		return fatal(log, "cannot write the curated library", err)
-	}
+	// The curated library is drawn by code (seconds of CPU on a first start):
+	// write it beside the start-up, so a missing CLI or a taken port is
+	// reported at once and the API answers meanwhile.
+	seeded := make(chan struct{})
+	sctx, stopSeed := context.WithCancel(ctx)
+	go func() {
+		defer close(seeded)
+		if err := records.SeedCurated(sctx, s.db, s.bucket); err != nil && sctx.Err() == nil {
+			log.Error("the curated library was not written; curated=true lists stay short until the next start", zap.Error(err))
+		}
+	}()
+	defer func() { stopSeed(); <-seeded }()
 	if err := s.loadSigner(ctx); err != nil {
 		return fatal(log, "cannot load the signing key", err)
 	}
 	key, err := seedDevAccount(ctx, s.db, cfg.DataDir)
 	if err != nil {
 		return fatal(log, "cannot seed the dev account", err)
+	}
+	if err := writeDevEnv(cfg.DataDir, key, cfg.BaseURL); err != nil {
+		return fatal(log, "cannot write the dev env file", err)
 	}
 	var child *devServer
 	for start := 1; ; start++ {
@@ -228,6 +240,7 @@ func runDev(ctx context.Context, cfg config) int {
 		return fatal(log, "worker did not start", err)
 	}
 	defer w.Stop()
+	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)
 	defer stopHTTP()
