@@ -45,6 +45,10 @@ type Activities struct {
 	// analysis) may wait for a slot before its job fails capacity_busy
 	// (TP_ANALYSIS_DEADLINE); zero means DefaultCapacityDeadline.
 	CapacityDeadline time.Duration
+	// Mail sends the deprecation notices (TP_SMTP_URL); nil records and
+	// logs them without sending. MailFrom is the sender address.
+	Mail     Mailer
+	MailFrom string
 }
 
 // DefaultCapacityDeadline is the capacity deadline when none is set.

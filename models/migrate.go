@@ -74,6 +74,13 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&Record{})
 		},
 	},
+	{
+		// The outbox of the weekly deprecation notices (issue 18).
+		ID: "0008_deprecation_notices",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&DeprecationNotice{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

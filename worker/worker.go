@@ -86,6 +86,7 @@ func Register(r interface {
 }, acts *activities.Activities) {
 	r.RegisterWorkflowWithOptions(workflows.JobWorkflow, workflow.RegisterOptions{Name: contract.JobWorkflow})
 	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow})
+	r.RegisterWorkflowWithOptions(workflows.DeprecationNoticesWorkflow, workflow.RegisterOptions{Name: contract.NoticesWorkflow})
 	r.RegisterActivity(acts)
 }
 
