@@ -11,6 +11,8 @@ import (
 	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
+
+	"github.com/taskplatform/taskplatform/activities"
 )
 
 // config is every TP_* variable the binary reads.
@@ -38,10 +40,11 @@ type config struct {
 	TrustedProxies    []string      // TP_TRUSTED_PROXIES
 	AnalysisCapacity  int           // TP_ANALYSIS_CAPACITY
 	AnalysisDeadline  time.Duration // TP_ANALYSIS_DEADLINE
+	SMTPURL           string        // TP_SMTP_URL
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
-var envVars = []string{"TP_LOG_LEVEL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
+var envVars = []string{"TP_LOG_LEVEL", "TP_SMTP_URL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
 	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
 	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE"}
@@ -92,6 +95,11 @@ func loadConfig() (config, error) {
 		errs["TP_ALLOW_PRIVATE_URLS"] = fmt.Errorf("must be true or false")
 	} else {
 		c.AllowPrivateURLs = b
+	}
+	if c.SMTPURL = env("TP_SMTP_URL", ""); c.SMTPURL != "" {
+		if _, err := activities.NewSMTP(c.SMTPURL); err != nil {
+			errs["TP_SMTP_URL"] = err
+		}
 	}
 	if d, err := time.ParseDuration(env("TP_ANALYSIS_DEADLINE", "1m")); err != nil || d <= 0 {
 		errs["TP_ANALYSIS_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 30s")

@@ -240,6 +240,7 @@ func runDev(ctx context.Context, cfg config) int {
 		return fatal(log, "worker did not start", err)
 	}
 	defer w.Stop()
+	ensureNotices(ctx, s, log)
 	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)

@@ -99,6 +99,7 @@ func runWorker(ctx context.Context, cfg config) int {
 		return fatal(log, "worker did not start", err)
 	}
 	defer w.Stop()
+	ensureNotices(ctx, s, log)
 	log.Info("worker running", zap.String("temporal", cfg.TemporalAddress), zap.String("metrics", cfg.MetricsAddr))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))

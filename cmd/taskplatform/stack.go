@@ -139,9 +139,9 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 }
 
 func (s *stack) activities() *activities.Activities {
-	return &activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, FilesBaseURL: s.cfg.FilesBaseURL,
+	return withMail(&activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, FilesBaseURL: s.cfg.FilesBaseURL,
 		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second}),
-		Fetch: fetchClient(s.cfg.AllowPrivateURLs), Temporal: s.temporal, CapacityDeadline: s.cfg.AnalysisDeadline}
+		Fetch: fetchClient(s.cfg.AllowPrivateURLs), Temporal: s.temporal, CapacityDeadline: s.cfg.AnalysisDeadline}, s.cfg.SMTPURL)
 }
 
 // fetchClient fetches caller-given image URLs within limits.url_fetch,
