@@ -197,7 +197,9 @@ func (h *jobHandlers) submit(c *gin.Context) {
 // answered — unless the admit has decided meanwhile.
 func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submitOptions, admitErr error) {
 	log := logger(c).With(zap.String("job_id", in.JobID))
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 10*time.Second)
+	// Under a burst the account's row lock is contended by every admit: wait
+	// for it rather than answer an error for a job that may still run.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), pendTimeout)
 	defer cancel()
 	state, refusal, err := models.PendJob(ctx, h.d.DB, models.JobRow(in), h.d.now())
 	if err != nil {
@@ -222,6 +224,10 @@ func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submi
 	h.completeKey(c, opts)
 	h.answerExisting(c, in.JobID, opts)
 }
+
+// pendTimeout bounds the wait for the account's lock when a late job is made
+// visible; past it the answer is a non-retryable internal error naming the job.
+const pendTimeout = time.Minute
 
 // insufficient is the 402 of a hold the balance does not cover.
 func insufficient(required, balance int64, creditType string) *apierr.Error {

@@ -109,31 +109,24 @@ func canvas(w, h int, bg color.Color) *image.RGBA {
 var (
 	fontsOnce           sync.Once
 	regularTTF, boldTTF *opentype.Font
-	faceMu              sync.Mutex
-	faces               = map[[2]int]font.Face{}
 )
 
-// face is the Go font (regular or bold) at size px, cached.
+// face is the Go font (regular or bold) at size px. A face keeps a glyph
+// buffer and is not safe for concurrent use, so every caller gets its own
+// (the parsed fonts are shared).
 func face(size int, bold bool) font.Face {
 	fontsOnce.Do(func() {
 		regularTTF, _ = opentype.Parse(goregular.TTF)
 		boldTTF, _ = opentype.Parse(gobold.TTF)
 	})
-	key := [2]int{size, 0}
 	f := regularTTF
 	if bold {
-		key[1], f = 1, boldTTF
-	}
-	faceMu.Lock()
-	defer faceMu.Unlock()
-	if fc, ok := faces[key]; ok {
-		return fc
+		f = boldTTF
 	}
 	fc, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		panic(fmt.Sprintf("records: the Go font does not load: %v", err))
 	}
-	faces[key] = fc
 	return fc
 }
 
