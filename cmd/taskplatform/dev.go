@@ -206,6 +206,9 @@ func runDev(ctx context.Context, cfg config) int {
 	if err != nil {
 		return fatal(log, "cannot seed the dev account", err)
 	}
+	if err := writeDevEnv(cfg.DataDir, key, cfg.BaseURL); err != nil {
+		return fatal(log, "cannot write the dev env file", err)
+	}
 	var child *devServer
 	for start := 1; ; start++ {
 		if !cfg.TemporalAddrSet {
@@ -238,6 +241,7 @@ func runDev(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
+	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)
 	defer stopHTTP()
