@@ -241,7 +241,6 @@ func runDev(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
-	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)
 	defer stopHTTP()
