@@ -50,18 +50,10 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	if queue == "" {
 		queue = contract.TaskQueue
 	}
-	w := &Worker{jobs: sdkworker.New(c, queue, sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64})}
+	w := &Worker{jobs: sdkworker.New(c, queue, JobsOptions())}
 	Register(w.jobs, acts)
-	if o.MaxConcurrentSteps <= 0 {
-		o.MaxConcurrentSteps = 2 * runtime.NumCPU()
-	}
 	if !o.NoSteps {
-		w.steps = sdkworker.New(c, contract.StepsQueue(queue), sdkworker.Options{
-			MaxConcurrentActivityExecutionSize: o.MaxConcurrentSteps,
-			DisableWorkflowWorker:              true,
-			// On a clean stop, running steps get a moment to deliver.
-			WorkerStopTimeout: 5 * time.Second,
-		})
+		w.steps = sdkworker.New(c, contract.StepsQueue(queue), StepsOptions(o.MaxConcurrentSteps))
 		w.steps.RegisterActivity(acts)
 		if o.AnalysisCapacity <= 0 {
 			o.AnalysisCapacity = DefaultAnalysisCapacity
@@ -76,6 +68,27 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 		w.analysis.RegisterActivity(acts)
 	}
 	return w
+}
+
+// JobsOptions are the options of a job queue's worker (job workflows and
+// their local activities). `make bench` polls its baseline's queue with
+// the same.
+func JobsOptions() sdkworker.Options {
+	return sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64}
+}
+
+// StepsOptions are the options of a steps queue's worker running at most
+// maxSteps steps at once; 0 means two per CPU, as steps render images.
+func StepsOptions(maxSteps int) sdkworker.Options {
+	if maxSteps <= 0 {
+		maxSteps = 2 * runtime.NumCPU()
+	}
+	return sdkworker.Options{
+		MaxConcurrentActivityExecutionSize: maxSteps,
+		DisableWorkflowWorker:              true,
+		// On a clean stop, running steps get a moment to deliver.
+		WorkerStopTimeout: 5 * time.Second,
+	}
 }
 
 // Register adds every workflow and activity to a registry (a worker or a

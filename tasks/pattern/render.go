@@ -203,6 +203,10 @@ func (s *spec) render(ctx context.Context) (*image.Paletted, error) {
 // encodePNG writes the tile as an indexed PNG.
 func encodePNG(img image.Image) ([]byte, error) {
 	var buf bytes.Buffer
+	// BestSpeed, deliberately: steps are CPU-bound and run beside the
+	// worker, and flat-colour indexed tiles are small at any level.
+	// DefaultCompression halves the bytes (a 1024 px tile: ~9 KB → ~4 KB)
+	// for 5–60 % more encode time (make bench, tasks table).
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, err
