@@ -61,7 +61,7 @@ func TestRegisterAddsTheContractsWorkflowsAndTheActivities(t *testing.T) {
 	var r registry
 	acts := &activities.Activities{}
 	worker.Register(&r, acts)
-	require.Equal(t, []string{contract.JobWorkflow, contract.WebhookDeliveryWorkflow}, r.workflows)
+	require.Equal(t, []string{contract.JobWorkflow, contract.WebhookDeliveryWorkflow, contract.NoticesWorkflow}, r.workflows)
 	require.Equal(t, []any{acts}, r.activities)
 }
 

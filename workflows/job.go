@@ -49,7 +49,10 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (contract.AdmitResult, erro
 		return s.admitResult()
 	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		ScheduleToCloseTimeout: 20 * time.Second,
+		// Under a burst the account's lock (PostgreSQL) or the database
+		// file (SQLite) is contended: keep retrying the hold well inside the
+		// admit window rather than end the job never admitted.
+		ScheduleToCloseTimeout: contract.AdmitWindow * 3 / 4,
 		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second},
 	})
 	var res contract.AdmitResult
