@@ -5,7 +5,7 @@ TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
 export TP_TEMPORAL_CLI ?= $(TEMPORAL)
 
-.PHONY: run build test bench mutate fuzz vet fmt migrate clean
+.PHONY: run build test bench bench-scale mutate fuzz vet fmt migrate clean
 
 ## run: build the Temporal CLI (once) and the binary, then start `taskplatform dev`
 run: $(TEMPORAL) build
@@ -34,6 +34,13 @@ test: $(TEMPORAL)
 ## Needs PostgreSQL (TP_TEST_DATABASE_URL); run it on a quiet machine. TP_BENCH_SCALE=0.1 for a quick check.
 bench: $(TEMPORAL)
 	go test -run '^$$' -bench '^BenchmarkJobs$$' -benchtime 1x -count 1 -timeout 30m ./e2e
+
+## bench-scale: costs as data grows — seeds a fresh PostgreSQL schema (TP_TEST_DATABASE_URL; dropped after) with one
+## account's 1,000,000 jobs, 5,000,000 ledger rows, 2,000,000 calls and 1,000 credit batches beside 100 other accounts,
+## then prints p50/p99 of its listings and reports through the API router against 50 ms. Seeding takes a few minutes;
+## BENCH_SCALE_ARGS='-schema scale_keep' seeds once and reuses the seed, '-scale 0.05' is a quick look.
+bench-scale:
+	go run ./bench/scale $(BENCH_SCALE_ARGS)
 
 ## mutate: the mutation check (scripts/mutate): each listed bug, applied alone to a copy of HEAD, must fail its named test; not part of `make test`
 mutate: $(TEMPORAL)

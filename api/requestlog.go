@@ -19,12 +19,11 @@ const (
 	requestLogBuffer   = 8192
 	requestLogBatch    = 500
 	requestLogInterval = time.Second
-	// requestLogRetention is how long calls are kept (metrics cover 30 days).
-	requestLogRetention = 90 * 24 * time.Hour
 )
 
 // RequestLog writes the calls made with keys in the background, in
-// batches, so a request never waits for its log row. Close writes what is
+// batches, so a request never waits for its log row. The worker prunes the
+// log by age (TP_REQUEST_LOG_RETENTION). Close writes what is
 // buffered; a process that Closes it on shutdown loses nothing.
 type RequestLog struct {
 	db  *gorm.DB
@@ -93,7 +92,6 @@ func (l *RequestLog) run() {
 		l.write(batch)
 		batch = batch[:0]
 	}
-	nextPrune := time.Now()
 	for {
 		select {
 		case row, ok := <-l.rows:
@@ -112,10 +110,6 @@ func (l *RequestLog) run() {
 			close(ack)
 		case <-tick.C:
 			flush()
-			if time.Now().After(nextPrune) {
-				l.prune()
-				nextPrune = time.Now().Add(time.Hour)
-			}
 		}
 	}
 }
@@ -128,14 +122,6 @@ func (l *RequestLog) write(rows []models.RequestLog) {
 	defer cancel()
 	if err := models.InsertRequestLogs(ctx, l.db, rows); err != nil {
 		l.log.Error("request log rows lost", zap.Int("rows", len(rows)), zap.Error(err))
-	}
-}
-
-func (l *RequestLog) prune() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if _, err := models.PruneRequestLogs(ctx, l.db, time.Now().Add(-requestLogRetention)); err != nil {
-		l.log.Warn("prune request log", zap.Error(err))
 	}
 }
 

@@ -64,22 +64,39 @@ func Available(ctx context.Context, tx *gorm.DB, userID uint64, creditType strin
 	return live - held, nil
 }
 
-// Balances reports every credit type of a user.
+// Balances reports every credit type of a user: two queries whatever the
+// number of types (live batches in spend order, open holds).
 func Balances(ctx context.Context, db *gorm.DB, userID uint64, now time.Time) ([]Balance, error) {
+	var batches []CreditBatch
+	err := spendOrder(db.WithContext(ctx).Model(&CreditBatch{}).Select("credit_type, remaining, expires_at").
+		Where("user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, now)).Find(&batches).Error
+	if err != nil {
+		return nil, fmt.Errorf("balance: %w", err)
+	}
+	var holds []struct {
+		CreditType string
+		Held       int64
+	}
+	if err := db.WithContext(ctx).Model(&Job{}).Select("credit_type, COALESCE(SUM(held_credits), 0) AS held").
+		Where("user_id = ? AND settled_at IS NULL", userID).Group("credit_type").Scan(&holds).Error; err != nil {
+		return nil, fmt.Errorf("balance: %w", err)
+	}
 	out := make([]Balance, 0, len(contract.CreditTypes))
 	for _, ct := range contract.CreditTypes {
-		avail, err := Available(ctx, db, userID, ct, now)
-		if err != nil {
-			return nil, fmt.Errorf("balance: %w", err)
-		}
-		var batches []CreditBatch
-		if err := spendOrder(liveBatches(db.WithContext(ctx), userID, ct, now)).Find(&batches).Error; err != nil {
-			return nil, fmt.Errorf("balance: %w", err)
-		}
-		bal := Balance{CreditType: ct, Remaining: max(avail, 0), Expiring: []Expiring{}}
+		bal := Balance{CreditType: ct, Expiring: []Expiring{}}
+		var avail int64
 		for _, b := range batches {
-			bal.Expiring = append(bal.Expiring, Expiring{Credits: b.Remaining, At: b.ExpiresAt})
+			if b.CreditType == ct {
+				avail += b.Remaining
+				bal.Expiring = append(bal.Expiring, Expiring{Credits: b.Remaining, At: b.ExpiresAt})
+			}
 		}
+		for _, h := range holds {
+			if h.CreditType == ct {
+				avail -= h.Held
+			}
+		}
+		bal.Remaining = max(avail, 0)
 		out = append(out, bal)
 	}
 	return out, nil

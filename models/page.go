@@ -51,7 +51,8 @@ func newestFirst[T any](q *gorm.DB, after *Position, limit int, idArg func(strin
 		if err != nil {
 			return Page[T]{}, fmt.Errorf("%w: %v", ErrBadPosition, err)
 		}
-		q = q.Where("(created_at < ? OR (created_at = ? AND id < ?))", after.At, after.At, id)
+		// created_at <= At bounds the index range; the rest picks the rows after the position.
+		q = q.Where("created_at <= ? AND (created_at < ? OR id < ?)", after.At, after.At, id)
 	}
 	var rows []T
 	if err := q.Order("created_at DESC").Order("id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {

@@ -224,7 +224,7 @@ func TestRequestLog(t *testing.T) {
 		_, err = models.ListRequests(ctx, db, u.ID, models.RequestFilter{}, &models.Position{At: day0, ID: "not-a-number"}, 10)
 		require.ErrorIs(t, err, models.ErrBadPosition)
 
-		pruned, err := models.PruneRequestLogs(ctx, db, day0.Add(24*time.Hour))
+		pruned, err := models.PruneRequestLogs(ctx, db, day0.Add(24*time.Hour), 2)
 		require.NoError(t, err)
 		require.EqualValues(t, 3, pruned, "two of the account's calls and the stranger's one")
 		left, err := models.ListRequests(ctx, db, u.ID, models.RequestFilter{}, nil, 10)

@@ -64,8 +64,43 @@ func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilt
 	})
 }
 
-// PruneRequestLogs deletes calls that arrived before cutoff.
-func PruneRequestLogs(ctx context.Context, db *gorm.DB, cutoff time.Time) (int64, error) {
-	res := db.WithContext(ctx).Where("created_at < ?", cutoff).Delete(&RequestLog{})
-	return res.RowsAffected, res.Error
+// PruneRequestLogs deletes the calls that arrived before cutoff, at most
+// batch rows per statement (each its own short transaction), until none is
+// left or ctx ends, and returns how many it deleted. Concurrent pruners
+// skip each other's rows instead of waiting.
+func PruneRequestLogs(ctx context.Context, db *gorm.DB, cutoff time.Time, batch int) (int64, error) {
+	return pruneInBatches(ctx, batch, func(n int) (int64, error) {
+		sql := "DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? ORDER BY created_at LIMIT ?" + skipLocked(db) + ")"
+		res := db.WithContext(ctx).Exec(sql, cutoff, n)
+		return res.RowsAffected, res.Error
+	})
+}
+
+// pruneInBatches runs one batch of at most batch rows (at least 1) at a
+// time until a batch comes back short or ctx ends; it returns the total.
+func pruneInBatches(ctx context.Context, batch int, one func(n int) (int64, error)) (int64, error) {
+	batch = max(batch, 1)
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		n, err := one(batch)
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("prune: %w", err)
+		}
+		if n < int64(batch) {
+			return total, nil
+		}
+	}
+}
+
+// skipLocked makes a row-selecting subquery skip rows another transaction
+// locked (PostgreSQL; SQLite has one writer at a time anyway).
+func skipLocked(db *gorm.DB) string {
+	if IsPostgres(db) {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return ""
 }

@@ -239,3 +239,29 @@ func SkipDelivery(ctx context.Context, db *gorm.DB, id, reason string) error {
 	}
 	return nil
 }
+
+// PruneDeliveries deletes the finished deliveries (delivered, failed or
+// skipped) created before cutoff and their attempts, at most batch
+// deliveries per transaction, until none is left or ctx ends, and returns
+// how many deliveries it deleted. Pending deliveries are kept whatever
+// their age: their workflow still writes to them.
+func PruneDeliveries(ctx context.Context, db *gorm.DB, cutoff time.Time, batch int) (int64, error) {
+	return pruneInBatches(ctx, batch, func(n int) (int64, error) {
+		var deleted int64
+		err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			var ids []string
+			err := tx.Raw("SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ? ORDER BY created_at LIMIT ?"+skipLocked(tx),
+				cutoff, []string{DeliveryDelivered, DeliveryFailed, DeliverySkipped}, n).Scan(&ids).Error
+			if err != nil || len(ids) == 0 {
+				return err
+			}
+			if err := tx.Where("delivery_id IN ?", ids).Delete(&WebhookAttempt{}).Error; err != nil {
+				return err
+			}
+			res := tx.Where("id IN ?", ids).Delete(&WebhookDelivery{})
+			deleted = res.RowsAffected
+			return res.Error
+		})
+		return deleted, err
+	})
+}

@@ -41,13 +41,17 @@ type config struct {
 	AnalysisCapacity  int           // TP_ANALYSIS_CAPACITY
 	AnalysisDeadline  time.Duration // TP_ANALYSIS_DEADLINE
 	SMTPURL           string        // TP_SMTP_URL
+	// Retention (the worker prunes; 0 keeps forever).
+	RequestLogRetention time.Duration // TP_REQUEST_LOG_RETENTION
+	DeliveryRetention   time.Duration // TP_DELIVERY_RETENTION
+	PruneBatch          int           // TP_PRUNE_BATCH
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
 var envVars = []string{"TP_LOG_LEVEL", "TP_SMTP_URL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
 	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
-	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE"}
+	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE", "TP_REQUEST_LOG_RETENTION", "TP_DELIVERY_RETENTION", "TP_PRUNE_BATCH"}
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
@@ -88,6 +92,7 @@ func loadConfig() (config, error) {
 	intVar("TP_RATE_LIMIT", 600, &c.RateLimit)
 	intVar("TP_WORKER_MAX_STEPS", 0, &c.MaxConcurrentStep)
 	intVar("TP_ANALYSIS_CAPACITY", 2, &c.AnalysisCapacity)
+	intVar("TP_PRUNE_BATCH", 5000, &c.PruneBatch)
 	var window int
 	intVar("TP_RATE_WINDOW_SECONDS", 60, &window)
 	c.RateWindow = time.Duration(window) * time.Second
@@ -105,6 +110,14 @@ func loadConfig() (config, error) {
 		errs["TP_ANALYSIS_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 30s")
 	} else {
 		c.AnalysisDeadline = d
+	}
+	for name, dst := range map[string]*time.Duration{"TP_REQUEST_LOG_RETENTION": &c.RequestLogRetention, "TP_DELIVERY_RETENTION": &c.DeliveryRetention} {
+		def := map[string]string{"TP_REQUEST_LOG_RETENTION": "90d", "TP_DELIVERY_RETENTION": "30d"}[name]
+		if d, err := parseRetention(env(name, def)); err != nil {
+			errs[name] = err
+		} else {
+			*dst = d
+		}
 	}
 	if d, err := time.ParseDuration(env("TP_DEV_STEP_DELAY", "0s")); err != nil {
 		errs["TP_DEV_STEP_DELAY"] = fmt.Errorf("must be a Go duration such as 500ms")
@@ -142,10 +155,29 @@ func loadConfig() (config, error) {
 	}
 	check("TP_RATE_LIMIT", c.RateLimit, validation.Min(1))
 	check("TP_RATE_WINDOW_SECONDS", window, validation.Min(1))
+	check("TP_PRUNE_BATCH", c.PruneBatch, validation.Min(1))
 	if err := errs.Filter(); err != nil {
 		return c, err
 	}
 	return c, nil
+}
+
+// parseRetention reads a retention: whole days ("90d") or a Go duration
+// ("36h"); 0 keeps forever.
+func parseRetention(v string) (time.Duration, error) {
+	bad := errors.New("must be whole days such as 90d, a Go duration such as 36h, or 0 to keep forever")
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, bad
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, bad
+	}
+	return d, nil
 }
 
 func hostPort(v any) error {

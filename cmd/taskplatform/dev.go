@@ -241,6 +241,7 @@ func runDev(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
+	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)
 	defer stopHTTP()

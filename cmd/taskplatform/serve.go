@@ -100,6 +100,7 @@ func runWorker(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
+	defer startRetention(ctx, s.db, cfg.retention(), log)()
 	log.Info("worker running", zap.String("temporal", cfg.TemporalAddress), zap.String("metrics", cfg.MetricsAddr))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
