@@ -120,7 +120,6 @@ func decodeEvent(t *testing.T, ev sse) wire.Event {
 // arrives once, in order, and the stream ends after the terminal event;
 // resuming with Last-Event-ID sends exactly what followed.
 func TestEventStreamFollowsAJob(t *testing.T) {
-	t.Parallel()
 	saved := StreamHeartbeat
 	StreamHeartbeat = 200 * time.Millisecond
 	t.Cleanup(func() { StreamHeartbeat = saved })
