@@ -13,6 +13,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // onBrandDE is the CIEDE2000 difference under which a look's colour counts
@@ -264,8 +265,10 @@ func recordImage(ctx context.Context, env tasks.Env, rel string) (image.Image, e
 	return img, nil
 }
 
-// cmyk is a naive conversion for the sheet's labels (no ICC profile).
-func cmyk(hex string) string {
+// CMYK is a naive conversion of a #RRGGBB colour for a sheet's labels (no
+// ICC profile): K is 1 − the largest of R, G and B; C, M and Y are what
+// remains of each channel under K.
+func CMYK(hex string) string {
 	c := tasks.ParseColour(hex)
 	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
 	k := 1 - max(r, g, b)
@@ -297,7 +300,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 		text(out, x, y+344, c.Name, 20, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		text(out, x, y+370, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 16, false, muted, cw)
-		text(out, x, y+392, cmyk(c.Hex), 16, false, muted, cw)
+		text(out, x, y+392, CMYK(c.Hex), 16, false, muted, cw)
 	}
 	y += 440
 	for _, mb := range k.boards {
@@ -347,27 +350,27 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 
 // brandPDF lays the kit out on one A4 page.
 func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte, error) {
-	s := newSheet(k.name+" brand kit", false)
+	s := pdfsheet.A4(k.name+" brand kit", false)
 	const m = 40.0
-	inner := s.w - 2*m
-	s.text(m, m, k.name, 26, true, ink, inner)
-	s.text(m, m+34, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 11, false, muted, inner)
+	inner := s.W - 2*m
+	s.Text(m, m, k.name, 26, true, ink, inner)
+	s.Text(m, m+34, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 11, false, muted, inner)
 	y := m + 64
 	per := min(len(k.colours), 6)
 	cw := (inner - float64(per-1)*8) / float64(per)
 	for i, c := range k.colours {
 		x := m + float64(i%per)*(cw+8)
 		cy := y + float64(i/per)*150
-		s.rect(x, cy, cw, 80, tasks.ParseColour(c.Hex))
-		s.text(x, cy+86, c.Hex, 10, true, ink, cw)
-		s.text(x, cy+100, c.Name, 9, false, muted, cw)
+		s.Rect(x, cy, cw, 80, tasks.ParseColour(c.Hex))
+		s.Text(x, cy+86, c.Hex, 10, true, ink, cw)
+		s.Text(x, cy+100, c.Name, 9, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
-		s.text(x, cy+113, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
-		s.text(x, cy+125, cmyk(c.Hex), 8, false, muted, cw)
+		s.Text(x, cy+113, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
+		s.Text(x, cy+125, CMYK(c.Hex), 8, false, muted, cw)
 	}
 	y += float64((len(k.colours)+per-1)/per) * 150
 	for _, mb := range k.boards {
-		s.text(m, y, mb.Name+" · "+mb.Handle, 10, true, ink, inner)
+		s.Text(m, y, mb.Name+" · "+mb.Handle, 10, true, ink, inner)
 		x := m
 		if mb.Analysis != nil {
 			for j, c := range mb.Analysis.Palette {
@@ -375,42 +378,38 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 				if j == len(mb.Analysis.Palette)-1 {
 					w = m + inner - x
 				}
-				s.rect(x, y+16, w, 18, tasks.ParseColour(c.Hex))
+				s.Rect(x, y+16, w, 18, tasks.ParseColour(c.Hex))
 				x += w
 			}
 		}
 		y += 44
 	}
 	if len(looks) > 0 {
-		s.text(m, y, "Looks", 13, true, ink, 0)
+		s.Text(m, y, "Looks", 13, true, ink, 0)
 		y += 20
 		lw := (inner - 5*8) / 6
 		for i, l := range looks {
 			x := m + float64(i%6)*(lw+8)
 			ly := y + float64(i/6)*(lw+30)
-			s.image(imgs[i], x, ly, lw, lw)
+			s.Image(imgs[i], x, ly, lw, lw)
 			on := 0
 			for _, mt := range l.Match {
 				if mt.OnBrand {
 					on++
 				}
 			}
-			s.text(x, ly+lw+4, fmt.Sprintf("%d of %d colours on brand", on, len(l.Match)), 7, false, muted, lw)
+			s.Text(x, ly+lw+4, fmt.Sprintf("%d of %d colours on brand", on, len(l.Match)), 7, false, muted, lw)
 		}
 		y += float64((len(looks)+5)/6) * (lw + 30)
 	}
 	if notes != "" {
-		s.text(m, y+6, "Notes", 13, true, ink, 0)
-		lines, err := s.pdf.SplitTextWithWordWrap(notes, inner)
-		if err != nil {
-			lines = []string{notes}
-		}
-		for i, line := range lines {
-			if y+28+float64(i)*14 > s.h-m {
+		s.Text(m, y+6, "Notes", 13, true, ink, 0)
+		for i, line := range s.Wrap(notes, 10, false, inner) {
+			if y+28+float64(i)*14 > s.H-m {
 				break
 			}
-			s.text(m, y+28+float64(i)*14, line, 10, false, ink, inner)
+			s.Text(m, y+28+float64(i)*14, line, 10, false, ink, inner)
 		}
 	}
-	return s.bytes()
+	return s.Bytes()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // garment is one value of the garment_type vocabulary with the most items
@@ -376,58 +377,58 @@ func planOverview(name string, plan RangePlanFields, fabrics map[string]*Fabric,
 // planPDF writes the plan as a table per garment type on A4 landscape
 // pages.
 func planPDF(name string, plan RangePlanFields, fabrics map[string]*Fabric, kit *BrandKit) ([]byte, error) {
-	s := newSheet(name+" range plan", true)
+	s := pdfsheet.A4(name+" range plan", true)
 	const m, row = 36.0, 40.0
-	inner := s.w - 2*m
-	s.text(m, m, name, 22, true, ink, inner-200)
+	inner := s.W - 2*m
+	s.Text(m, m, name, 22, true, ink, inner-200)
 	sub := plan.Season + " · " + plural(len(plan.Items), "style") + " · " + plural(plan.Quantity, "unit")
 	if kit != nil {
 		sub += " · brand kit " + kit.Name
 		for j, c := range kit.Colours {
-			s.rect(s.w-m-float64(len(kit.Colours)-j)*22, m, 18, 18, tasks.ParseColour(c.Hex))
+			s.Rect(s.W-m-float64(len(kit.Colours)-j)*22, m, 18, 18, tasks.ParseColour(c.Hex))
 		}
 	}
-	s.text(m, m+30, sub, 11, false, muted, inner)
+	s.Text(m, m+30, sub, 11, false, muted, inner)
 	y := m + 60
 	for _, g := range groups(plan) {
-		if y+2*row > s.h-m {
-			s.page()
+		if y+2*row > s.H-m {
+			s.Page()
 			y = m
 		}
 		gl, _ := garmentLimit(g[0].Type)
-		s.text(m, y, gl.label+" · "+plural(len(g), "style"), 14, true, ink, inner)
+		s.Text(m, y, gl.label+" · "+plural(len(g), "style"), 14, true, ink, inner)
 		y += 22
-		s.text(m+48, y, "Style", 8, true, muted, 0)
-		s.text(m+260, y, "Fabric", 8, true, muted, 0)
-		s.text(m+520, y, "Colourways", 8, true, muted, 0)
-		s.text(m+inner-60, y, "Units", 8, true, muted, 0)
+		s.Text(m+48, y, "Style", 8, true, muted, 0)
+		s.Text(m+260, y, "Fabric", 8, true, muted, 0)
+		s.Text(m+520, y, "Colourways", 8, true, muted, 0)
+		s.Text(m+inner-60, y, "Units", 8, true, muted, 0)
 		y += 14
 		for _, it := range g {
-			if y+row > s.h-m {
-				s.page()
+			if y+row > s.H-m {
+				s.Page()
 				y = m
 			}
 			sw, f := fabricSwatch(it, fabrics, 64)
 			if sw != nil {
-				s.image(sw, m, y, 32, 32)
+				s.Image(sw, m, y, 32, 32)
 			} else {
-				s.outline(m, y, 32, 32, rule)
+				s.Outline(m, y, 32, 32, rule)
 			}
-			s.text(m+48, y+10, it.Name, 11, false, ink, 200)
+			s.Text(m+48, y+10, it.Name, 11, false, ink, 200)
 			if f != nil {
-				s.text(m+260, y+4, f.Name, 10, false, ink, 250)
-				s.text(m+260, y+18, f.Code, 8, false, muted, 250)
+				s.Text(m+260, y+4, f.Name, 10, false, ink, 250)
+				s.Text(m+260, y+18, f.Code, 8, false, muted, 250)
 			}
 			for k, c := range it.Colours {
-				s.rect(m+520+float64(k)*36, y+4, 28, 16, tasks.ParseColour(c.Hex))
-				s.text(m+520+float64(k)*36, y+22, c.Hex, 5, false, muted, 34)
+				s.Rect(m+520+float64(k)*36, y+4, 28, 16, tasks.ParseColour(c.Hex))
+				s.Text(m+520+float64(k)*36, y+22, c.Hex, 5, false, muted, 34)
 			}
-			s.text(m+inner-60, y+10, fmt.Sprintf("%d", it.Quantity), 11, false, ink, 60)
+			s.Text(m+inner-60, y+10, fmt.Sprintf("%d", it.Quantity), 11, false, ink, 60)
 			y += row
 		}
 		y += 10
 	}
-	return s.bytes()
+	return s.Bytes()
 }
 
 // plural writes n and word, with an s unless n is 1.

@@ -136,7 +136,8 @@ func TestChecksBeforeRecords(t *testing.T) {
 
 // TestSheetsArePDFsWithSearchableText renders the brand kit and range plan
 // examples: their PDFs embed the Go font as a TrueType subset with a
-// Unicode map, so pdftotext (when installed) reads the text back.
+// Unicode map, so pdftotext (poppler-utils, which make test installs)
+// reads the text back.
 func TestSheetsArePDFsWithSearchableText(t *testing.T) {
 	for task, words := range map[string][]string{"brand_kit.create": {"Harbour", "#1B2A4A", "Navy leads"}, "range_plan.create": {"Harbour SS27", "Breton tee", "CO95EL5-JE-180"}} {
 		d := mustLookup(t, task)
@@ -148,9 +149,8 @@ func TestSheetsArePDFsWithSearchableText(t *testing.T) {
 		require.True(t, bytes.HasPrefix(pdf.Data, []byte("%PDF-")))
 		require.Contains(t, string(pdf.Data), "/ToUnicode")
 		require.Contains(t, string(pdf.Data), "/FontFile2")
-		if _, err := exec.LookPath("pdftotext"); err != nil {
-			continue
-		}
+		_, err = exec.LookPath("pdftotext")
+		require.NoError(t, err, "pdftotext (Debian poppler-utils) is required; make test installs it")
 		cmd := exec.Command("pdftotext", "-", "-")
 		cmd.Stdin = bytes.NewReader(pdf.Data)
 		txt, err := cmd.Output()

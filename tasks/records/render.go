@@ -25,6 +25,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // maxSide bounds the sides of an image a record task decodes.
@@ -80,19 +81,7 @@ func sampleImage(img image.Image, side int) *image.RGBA {
 }
 
 // cover scales and crops img to fill r of dst.
-func cover(dst draw.Image, r image.Rectangle, img image.Image) {
-	b := img.Bounds()
-	sw, sh := b.Dx(), b.Dy()
-	// Crop the source to the cell's aspect ratio, centred.
-	if sw*r.Dy() > sh*r.Dx() {
-		cw := sh * r.Dx() / max(r.Dy(), 1)
-		b = image.Rect(b.Min.X+(sw-cw)/2, b.Min.Y, b.Min.X+(sw-cw)/2+cw, b.Max.Y)
-	} else {
-		ch := sw * r.Dy() / max(r.Dx(), 1)
-		b = image.Rect(b.Min.X, b.Min.Y+(sh-ch)/2, b.Max.X, b.Min.Y+(sh-ch)/2+ch)
-	}
-	xdraw.ApproxBiLinear.Scale(dst, r, img, b, xdraw.Over, nil)
-}
+func cover(dst draw.Image, r image.Rectangle, img image.Image) { pdfsheet.Cover(dst, r, img) }
 
 // fill paints r of dst with c.
 func fill(dst draw.Image, r image.Rectangle, c color.Color) {
