@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/go-ozzo/ozzo-validation/v4/is"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
@@ -135,7 +136,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	}
 	credits, creditType := def.Estimate(input)
 	normalized, _ := json.Marshal(input)
-	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
+	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.keyID(), Input: normalized,
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
 		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}
 
@@ -220,9 +221,25 @@ func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submi
 		return
 	case models.PendWritten:
 		log.Warn("admit did not answer in time; the job's handle is answered and its admit decides later", zap.Error(admitErr))
+		h.ensureWorkflow(ctx, in, log)
 	}
 	h.completeKey(c, opts)
 	h.answerExisting(c, in.JobID, opts)
+}
+
+// ensureWorkflow makes sure a late job has its workflow: the admit may have
+// been cut off before the workflow was started, and a visible job with no
+// workflow would stay queued for ever. The start is idempotent (same workflow
+// ID, USE_EXISTING); a workflow started here receives no admit, so it ends the
+// job failed never_admitted, holding nothing, once its admit window passes.
+func (h *jobHandlers) ensureWorkflow(ctx context.Context, in contract.JobInput, log *zap.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
+	defer cancel()
+	_, err := h.d.Temporal.ExecuteWorkflow(ctx, contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
+	var closed *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &closed) {
+		log.Error("a late job's workflow could not be confirmed; the job stays queued, holding nothing, until it is cancelled", zap.Error(err))
+	}
 }
 
 // pendTimeout bounds the wait for the account's lock when a late job is made

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 	"gocloud.dev/blob/fileblob"
 
 	"github.com/taskplatform/taskplatform/catalogue"
@@ -385,6 +386,27 @@ func TestSlowAdmitAnswersTheJobHandle(t *testing.T) {
 	_, per := priceOf(t, pattern(1))
 	require.Equal(t, 100-per, s.balance(), "charged once, for the one output")
 	require.Equal(t, s.balance(), s.ledgerSum())
+}
+
+// cutOffAdmit is a Temporal client whose update-with-start gives up before
+// reaching the server, as one cut off under a burst does.
+type cutOffAdmit struct{ client.Client }
+
+func (cutOffAdmit) UpdateWithStartWorkflow(ctx context.Context, _ client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+	return nil, context.DeadlineExceeded
+}
+
+func TestAdmitCutOffBeforeTheStartStillHasAWorkflow(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100, noWorker: true,
+		temporal: func(c client.Client) client.Client { return cutOffAdmit{c} }})
+	res := s.submit(pattern(1))
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	id := res.json(t)["job_id"].(string)
+	require.Equal(t, "queued", s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["lifecycle"])
+	desc, err := temporalClient(t).DescribeWorkflowExecution(context.Background(), id, "")
+	require.NoError(t, err, "the visible job has a workflow, which ends it if no admit comes")
+	require.Equal(t, contract.JobWorkflow, desc.WorkflowExecutionInfo.Type.Name)
+	require.Equal(t, int64(100), s.balance(), "nothing held")
 }
 
 func TestSlowAdmitThatTheBalanceCannotCoverFailsTheJob(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 	"go.uber.org/zap/zaptest"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
@@ -51,6 +52,8 @@ type stackOptions struct {
 	// slots; zero means the default.
 	capacityDeadline time.Duration
 	analysisCapacity int
+	// temporal wraps the API's Temporal client (e.g. to cut calls off).
+	temporal func(client.Client) client.Client
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -98,7 +101,11 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.filesBaseURL == "" {
 		o.filesBaseURL = s.srv.URL
 	}
-	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: temporalClient(t), Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
+	apiTemporal := temporalClient(t)
+	if o.temporal != nil {
+		apiTemporal = o.temporal(apiTemporal)
+	}
+	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: apiTemporal, Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
 		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
 		Catalogue: servedCatalogue(o.registry)})
 	s.acts.FilesBaseURL = o.filesBaseURL
