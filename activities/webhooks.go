@@ -50,9 +50,11 @@ func (a *Activities) EmitEvent(ctx context.Context, in contract.EmitInput) ([]co
 	}
 	type target struct{ endpointID, url string }
 	var targets []target
-	eps, err := models.EndpointsFor(ctx, a.DB, job.UserID, in.Event)
-	if err != nil {
-		return nil, err
+	var eps []models.WebhookEndpoint
+	if job.APIKeyID != "" { // jobs started in the app are never sent to registered endpoints
+		if eps, err = models.EndpointsFor(ctx, a.DB, job.UserID, in.Event); err != nil {
+			return nil, err
+		}
 	}
 	for _, ep := range eps {
 		targets = append(targets, target{ep.ID, ep.URL})

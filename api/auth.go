@@ -115,7 +115,7 @@ func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
 
 // authorize enforces what the matched route's row of the route table needs.
 // Unmatched paths (404, 405) pass through to their handlers.
-func authorize(reg *tasks.Registry) gin.HandlerFunc {
+func authorize(reg *tasks.Registry, sess *sessions) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.FullPath() == "" {
 			c.Next()
@@ -127,7 +127,11 @@ func authorize(reg *tasks.Registry) gin.HandlerFunc {
 			logger(c).Error("route has no row in the route table (api/routes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
 			fail(c, apierr.New(apierr.Internal, ""))
 		case rs.access == AccessSession:
-			fail(c, apierr.New(apierr.SessionRequired, "This is done in the account panel with a signed-in session; API keys are refused here."))
+			if err := sess.admit(c); err != nil {
+				fail(c, err)
+				return
+			}
+			c.Next()
 		case rs.access == AccessKey:
 			if err := checkKey(c, reg, rs.scope); err != nil {
 				fail(c, err)

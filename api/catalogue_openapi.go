@@ -160,6 +160,8 @@ func operationOf(rt route, d *tasks.Definition) oa {
 	case AccessKey:
 		o["security"] = []any{oa{"apiKey": []any{rt.scope}}, oa{"xApiKey": []any{rt.scope}}}
 		o["x-scope"] = rt.scope
+	case AccessSession:
+		o["security"] = []any{oa{"panelSession": []any{}}}
 	default:
 		o["security"] = []any{oa{}}
 	}
@@ -306,6 +308,8 @@ func newDoc(title, description, base string) oa {
 			"securitySchemes": oa{
 				"apiKey":  oa{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Authorization: Key <API_KEY> (Bearer is accepted too)."},
 				"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key"},
+				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": SessionCookie,
+					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come from the panel's own origin."},
 			},
 		},
 	}

@@ -382,10 +382,10 @@ func TestCatalogueMeta(t *testing.T) {
 // estimate handler runs without a database.
 func estimateRouter(scopes string) *gin.Engine {
 	r := gin.New()
+	d := &Deps{BaseURL: testBase}
 	r.Use(requestID(), renderErrors(), func(c *gin.Context) {
 		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
-	}, authorize(servedTasks()))
-	d := &Deps{BaseURL: testBase}
+	}, authorize(servedTasks(), newSessions(d)))
 	register(r, newHandlers(d, newLimiter(d)))
 	return r
 }

@@ -136,7 +136,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	}
 	credits, creditType := def.Estimate(input)
 	normalized, _ := json.Marshal(input)
-	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.key.ID, Input: normalized,
+	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.keyID(), Input: normalized,
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
 		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}
 

@@ -30,8 +30,8 @@ func accessLog(base *zap.Logger) gin.HandlerFunc {
 		}
 		fields := []zap.Field{zap.String("method", c.Request.Method), zap.String("route", route), zap.String("path", c.Request.URL.Path),
 			zap.Int("status", c.Writer.Status()), zap.Duration("duration", time.Since(start))}
-		if k, ok := c.Get(keyCtxKey); ok {
-			fields = append(fields, zap.String("api_key_id", k.(*identity).key.ID))
+		if id := identityOf(c); id != nil && id.key != nil {
+			fields = append(fields, zap.String("api_key_id", id.key.ID))
 		}
 		l.Info("request", fields...)
 	}

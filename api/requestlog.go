@@ -134,7 +134,7 @@ func recordRequests(d *Deps) gin.HandlerFunc {
 		began := time.Now()
 		c.Next()
 		id := identityOf(c)
-		if id == nil || d.DB == nil {
+		if id == nil || id.key == nil || d.DB == nil {
 			return
 		}
 		route := c.FullPath()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -46,26 +45,3 @@ func accountRoutes() []route {
 			http.StatusUnprocessableEntity),
 	)
 }
-
-// panelRoutes are the account panel's: a signed-in session manages keys
-// and webhooks, and every API key is refused with session_required.
-func panelRoutes() []route {
-	row := func(method, path, id, summary string) route {
-		return route{method: method, path: path, access: AccessSession, handle: func(*handlers) gin.HandlerFunc { return sessionOnly },
-			op: operation{id: id, summary: summary + " (account panel only)",
-				description: "Needs a signed-in panel session; every API key is refused with 403 session_required."}}
-	}
-	return tagged("panel",
-		row(http.MethodGet, "/v1/account/keys", "keys_list", "List the account's API keys"),
-		row(http.MethodPost, "/v1/account/keys", "key_create", "Create an API key"),
-		row(http.MethodPost, "/v1/account/keys/{key_id}/roll", "key_roll", "Roll an API key, keeping the old one for a grace period"),
-		row(http.MethodDelete, "/v1/account/keys/{key_id}", "key_revoke", "Revoke an API key"),
-		row(http.MethodGet, "/v1/account/webhooks", "webhooks_list", "List the account's webhook endpoints"),
-		row(http.MethodPost, "/v1/account/webhooks", "webhook_create", "Register a webhook endpoint"),
-	)
-}
-
-// sessionOnly stands for a panel route: authorize refuses every request to
-// it before this runs, as the service has no panel sessions of its own
-// (the admin commands stand in for the panel).
-func sessionOnly(c *gin.Context) { fail(c, apierr.New(apierr.SessionRequired, "")) }

@@ -127,7 +127,7 @@ func NewRouter(d Deps) *gin.Engine {
 	// the route's row of the route table needs and the media type. A refused
 	// key (in the URL or in a header) counts against the calling address.
 	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(), requireTLS(d.Production, proxies),
-		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks()), requireJSON())
+		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks(), newSessions(&d)), requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

@@ -33,6 +33,8 @@ var AllScopes = []string{ScopeTasksRun, ScopeJobsRead, ScopeJobsCancel, ScopeFil
 // Errors of key authentication.
 var (
 	ErrKeyInvalid = errors.New("api key malformed, unknown, revoked or expired")
+	// ErrKeyInactive is a revoked or expired key asked to roll.
+	ErrKeyInactive = errors.New("the key is revoked or expired")
 )
 
 // NewID returns prefix followed by 20 random lowercase base32 characters.
@@ -157,10 +159,10 @@ func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration
 			return err
 		}
 		if old.RevokedAt != nil {
-			return fmt.Errorf("key %s is revoked", keyID)
+			return fmt.Errorf("key %s is revoked: %w", keyID, ErrKeyInactive)
 		}
 		if old.ExpiresAt != nil && !now.Before(*old.ExpiresAt) {
-			return fmt.Errorf("key %s has expired", keyID)
+			return fmt.Errorf("key %s has expired: %w", keyID, ErrKeyInactive)
 		}
 		var err error
 		nk, secret, err = createKeyWithSecret(ctx, tx, old.UserID, strings.Split(old.Scopes, ","), old.ExpiresAt, currentVersion, newSecret())

@@ -88,6 +88,19 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&DeprecationNotice{})
 		},
 	},
+	{
+		// Panel sign-in (issue 15): account passwords and server-side
+		// sessions.
+		ID: "0009_sessions",
+		Migrate: func(tx *gorm.DB) error {
+			if m := tx.Migrator(); !m.HasColumn(&User{}, "PasswordHash") {
+				if err := m.AddColumn(&User{}, "PasswordHash"); err != nil {
+					return fmt.Errorf("add users.password_hash: %w", err)
+				}
+			}
+			return tx.AutoMigrate(&Session{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -4,11 +4,14 @@ import "time"
 
 // User is an account; keys act as their user.
 type User struct {
-	ID             uint64    `gorm:"primaryKey"`
-	Email          string    `gorm:"uniqueIndex;not null"`
-	Plan           string    `gorm:"not null;default:standard"`
-	ServiceVersion string    `gorm:"not null;default:''"`
-	CreatedAt      time.Time `gorm:"not null"`
+	ID             uint64 `gorm:"primaryKey"`
+	Email          string `gorm:"uniqueIndex;not null"`
+	Plan           string `gorm:"not null;default:standard"`
+	ServiceVersion string `gorm:"not null;default:''"`
+	// PasswordHash is the argon2id hash of the panel password; empty means
+	// the account cannot sign in (migration 0009).
+	PasswordHash string    `gorm:"not null;default:''" json:"-"`
+	CreatedAt    time.Time `gorm:"not null"`
 }
 
 // APIKey is a key; only the SHA-256 of the secret is stored.

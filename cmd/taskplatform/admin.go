@@ -24,6 +24,8 @@ type adminRun struct {
 	open func(context.Context) (*gorm.DB, error)
 	db   *gorm.DB
 	out  string
+	// stdin is where --password-stdin reads; nil reads nothing.
+	stdin io.Reader
 }
 
 // runAdmin runs one admin command against the same database as the server.
@@ -35,7 +37,7 @@ func runAdmin(ctx context.Context, cfg config, args []string) int {
 // any error on stderr: exit 2 for a usage error (with the command's usage),
 // 1 for any other.
 func adminMain(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) int {
-	r := &adminRun{cfg: cfg}
+	r := &adminRun{cfg: cfg, stdin: os.Stdin}
 	r.open = r.openConfigured
 	defer func() {
 		if r.db != nil {
@@ -89,7 +91,7 @@ func init() { cobra.EnableCommandSorting = false }
 // tree is the admin command tree; each command has its own flags.
 func (r *adminRun) tree() *cobra.Command {
 	root := group("admin", "accounts, credits, keys and webhooks (the stand-in for the account panel)",
-		group("user", "accounts", r.userCreate(), r.userPinVersion()),
+		group("user", "accounts", r.userCreate(), r.userPassword(), r.userPinVersion()),
 		group("credits", "credit grants", r.creditsGrant()),
 		group("key", "API keys", r.keyCreate(), r.keyRoll(), r.keyRevoke(), r.keyList()),
 		group("webhook", "webhook endpoints and deliveries", r.webhookAdd(), r.webhookPing(), r.webhookReplay(), r.webhookEnable()),

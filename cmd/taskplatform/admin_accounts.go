@@ -20,14 +20,16 @@ import (
 // userCreate is `admin user create`: it prints the new user's id.
 func (r *adminRun) userCreate() *cobra.Command {
 	var (
-		email, plan string
-		credits     int64
+		email, plan   string
+		credits       int64
+		passwordStdin bool
 	)
-	return r.command("create --email E [--credits N] [--plan P]", "create an account; prints its id",
+	return r.command("create --email E [--credits N] [--plan P] [--password-stdin]", "create an account; prints its id",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&email, "email", "", "account email (required)")
 			f.Int64Var(&credits, "credits", 0, "service credits granted at once")
 			f.StringVar(&plan, "plan", models.PlanStandard, "plan: "+strings.Join(slices.Sorted(maps.Keys(models.Plans)), ", "))
+			f.BoolVar(&passwordStdin, "password-stdin", false, "read the panel password from the first line of stdin")
 		},
 		func(ctx context.Context) (string, error) {
 			if err := validation.Validate(email, validation.Required, is.EmailFormat); err != nil {
@@ -39,6 +41,13 @@ func (r *adminRun) userCreate() *cobra.Command {
 			if credits < 0 {
 				return "", &usageError{"--credits must not be negative"}
 			}
+			var password string
+			if passwordStdin {
+				var err error
+				if password, err = r.readPassword(); err != nil {
+					return "", err
+				}
+			}
 			db, err := r.database(ctx)
 			if err != nil {
 				return "", err
@@ -46,6 +55,11 @@ func (r *adminRun) userCreate() *cobra.Command {
 			u, err := models.CreateUser(ctx, db, email, plan)
 			if err != nil {
 				return "", err
+			}
+			if passwordStdin {
+				if err := models.SetPassword(ctx, db, u.ID, password); err != nil {
+					return "", err
+				}
 			}
 			if credits > 0 {
 				if _, err := models.Grant(ctx, db, u.ID, contract.CreditService, credits, nil, "admin user create"); err != nil {

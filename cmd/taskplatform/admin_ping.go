@@ -8,13 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -68,26 +66,15 @@ func (r *adminRun) deliver(ctx context.Context, cmd string, build func(*gorm.DB)
 		return "", fmt.Errorf("%w (is taskplatform dev or a worker running?)", err)
 	}
 	defer c.Close()
-	if err := models.CreateDelivery(ctx, db, d); err != nil {
+	if err := activities.StartDelivery(ctx, c, db, "", d, cmd); err != nil {
 		return "", err
-	}
-	_, err = c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: contract.TaskQueue, StaticSummary: d.Event + " (" + cmd + ")"},
-		contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event})
-	if err != nil {
-		return "", fmt.Errorf("start the delivery: %w", err)
 	}
 	return d.ID, nil
 }
 
-// replayDelivery is a new delivery of a stored one: same body, same event
-// id, same receiver, its own delivery id.
+// replayDelivery is a new delivery of a stored one (activities.ReplayOf).
 func replayDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDelivery, error) {
-	old, err := models.DeliveryByID(ctx, db, id)
-	if err != nil {
-		return nil, err
-	}
-	return &models.WebhookDelivery{ID: models.NewID("whd_"), EventID: old.EventID, UserID: old.UserID, EndpointID: old.EndpointID,
-		URL: old.URL, Event: old.Event, JobID: old.JobID, Body: old.Body, Status: models.DeliveryPending}, nil
+	return activities.ReplayOf(ctx, db, id)
 }
 
 // pingDelivery is a ping event to an endpoint.
@@ -98,13 +85,5 @@ func pingDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookD
 	} else if err != nil {
 		return nil, err
 	}
-	u, err := models.UserByID(ctx, db, ep.UserID)
-	if err != nil {
-		return nil, err
-	}
-	version := u.ServiceVersion
-	if version == "" {
-		version = api.CurrentVersion
-	}
-	return activities.NewPing(&ep, time.Now(), version)
+	return activities.PingOf(ctx, db, &ep, time.Now(), api.CurrentVersion)
 }

@@ -47,8 +47,8 @@ func (r *adminRun) webhookAdd() *cobra.Command {
 			if err != nil {
 				return "", err
 			}
-			ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: url, Events: subscribed}
-			if err := db.WithContext(ctx).Create(ep).Error; err != nil {
+			ep := &models.WebhookEndpoint{UserID: u.ID, URL: url, Events: subscribed}
+			if err := models.CreateEndpoint(ctx, db, ep); err != nil {
 				return "", err
 			}
 			return ep.ID, nil

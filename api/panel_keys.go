@@ -1,0 +1,221 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// panelHandlers answer the session-only routes of the account panel. They
+// call the same model functions as the admin commands.
+type panelHandlers struct{ d *Deps }
+
+// panelAPI adapts a panel handler method to the route table.
+func panelAPI(f func(*panelHandlers, *gin.Context)) func(*handlers) gin.HandlerFunc {
+	return func(h *handlers) gin.HandlerFunc {
+		p := &panelHandlers{d: h.d}
+		return func(c *gin.Context) { f(p, c) }
+	}
+}
+
+// maxGraceSeconds bounds grace_period_seconds of a key roll (30 days).
+const maxGraceSeconds = 30 * 24 * 3600
+
+// KeyView is an API key as the panel lists it; it never holds the secret.
+type KeyView struct {
+	ID         string     `json:"id"`
+	Prefix     string     `json:"prefix"`
+	Scopes     []string   `json:"scopes"`
+	State      string     `json:"state"`
+	ExpiresAt  *time.Time `json:"expires_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+	ReplacedBy *string    `json:"replaced_by"`
+	CreatedAt  time.Time  `json:"created_at"`
+}
+
+// NewKeyView is a key just created or rolled, with its secret, shown once.
+type NewKeyView struct {
+	KeyView
+	Key string `json:"key"`
+}
+
+// KeyState is active, expired or revoked.
+func KeyState(k *models.APIKey, now time.Time) string {
+	switch {
+	case k.RevokedAt != nil:
+		return "revoked"
+	case k.ExpiresAt != nil && !now.Before(*k.ExpiresAt):
+		return "expired"
+	}
+	return "active"
+}
+
+func keyView(k *models.APIKey, now time.Time) KeyView {
+	v := KeyView{ID: k.ID, Prefix: k.Hint, Scopes: strings.Split(k.Scopes, ","), State: KeyState(k, now), ExpiresAt: utc(k.ExpiresAt),
+		RevokedAt: utc(k.RevokedAt), CreatedAt: k.CreatedAt.UTC()}
+	if k.ReplacedBy != "" {
+		v.ReplacedBy = &k.ReplacedBy
+	}
+	return v
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// decodeBody reads a JSON object body into v; unknown fields are refused
+// with field_not_accepted naming the field.
+func decodeBody(c *gin.Context, v any) error {
+	body, err := readJSONBody(c, 64<<10)
+	if err != nil {
+		return err
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+		return apierr.New(apierr.MalformedRequest, "The body is not a JSON object.")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return apierr.Newf(apierr.InvalidRequest, "%s has the wrong type.", te.Field).WithField(te.Field)
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			name = strings.Trim(name, `"`)
+			return apierr.Newf(apierr.FieldNotAccepted, "%s is not a field of this request.", name).WithField(name)
+		}
+		return apierr.New(apierr.MalformedRequest, "The body could not be read as this request's JSON.")
+	}
+	return nil
+}
+
+// keyCreateBody is the body of POST /v1/account/keys.
+type keyCreateBody struct {
+	Scopes    []string   `json:"scopes"`
+	ExpiresAt *time.Time `json:"expires_at"`
+}
+
+// keyRollBody is the body of POST /v1/account/keys/{key_id}/roll.
+type keyRollBody struct {
+	GracePeriodSeconds *int64 `json:"grace_period_seconds"`
+}
+
+// listKeys answers GET /v1/account/keys: every key of the account.
+func (p *panelHandlers) listKeys(c *gin.Context) {
+	keys, err := models.KeysOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	now := p.d.now()
+	out := make([]KeyView, len(keys))
+	for i := range keys {
+		out[i] = keyView(&keys[i], now)
+	}
+	c.JSON(http.StatusOK, gin.H{"items": out})
+}
+
+// createKey answers POST /v1/account/keys with the new key, its secret
+// shown once.
+func (p *panelHandlers) createKey(c *gin.Context) {
+	var body keyCreateBody
+	if err := decodeBody(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	for _, s := range body.Scopes {
+		if !slices.Contains(models.AllScopes, s) {
+			fail(c, apierr.Newf(apierr.InvalidOption, "Unknown scope %q; scopes are %s.", s, strings.Join(models.AllScopes, ", ")).WithField("scopes"))
+			return
+		}
+	}
+	now := p.d.now()
+	if body.ExpiresAt != nil && !body.ExpiresAt.After(now) {
+		fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
+		return
+	}
+	k, secret, err := models.CreateKey(c.Request.Context(), p.d.DB, identityOf(c).user.ID, slices.Compact(slices.Sorted(slices.Values(body.Scopes))), utc(body.ExpiresAt), CurrentVersion)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, NewKeyView{KeyView: keyView(k, now), Key: secret})
+}
+
+// ownKey is the account's key named in the path, or a 404.
+func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
+	k, err := models.KeyOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("key_id"))
+	if errors.Is(err, models.ErrNotFound) {
+		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
+	}
+	if err != nil {
+		fail(c, err)
+		return nil, false
+	}
+	return k, true
+}
+
+// rollKey answers POST /v1/account/keys/{key_id}/roll with the successor;
+// the old key stays valid for grace_period_seconds.
+func (p *panelHandlers) rollKey(c *gin.Context) {
+	var body keyRollBody
+	if err := decodeBody(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	if body.GracePeriodSeconds == nil || *body.GracePeriodSeconds < 0 || *body.GracePeriodSeconds > maxGraceSeconds {
+		fail(c, apierr.Newf(apierr.InvalidRequest, "grace_period_seconds is required: 0 to %d seconds.", maxGraceSeconds).WithField("grace_period_seconds"))
+		return
+	}
+	old, ok := p.ownKey(c)
+	if !ok {
+		return
+	}
+	now := p.d.now()
+	k, secret, err := models.RollKey(c.Request.Context(), p.d.DB, old.ID, time.Duration(*body.GracePeriodSeconds)*time.Second, now, CurrentVersion)
+	if errors.Is(err, models.ErrKeyInactive) {
+		err = apierr.New(apierr.InvalidRequest, "A revoked or expired key cannot be rolled; create a new key.").WithField("key_id")
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, NewKeyView{KeyView: keyView(k, now), Key: secret})
+}
+
+// revokeKey answers DELETE /v1/account/keys/{key_id}: the key stops
+// working at once; jobs it started run on.
+func (p *panelHandlers) revokeKey(c *gin.Context) {
+	k, ok := p.ownKey(c)
+	if !ok {
+		return
+	}
+	now := p.d.now()
+	if k.RevokedAt == nil {
+		if err := models.RevokeKey(c.Request.Context(), p.d.DB, k.ID, now); err != nil && !errors.Is(err, models.ErrNotFound) {
+			fail(c, err)
+			return
+		}
+	}
+	k, ok = p.ownKey(c)
+	if !ok {
+		return
+	}
+	c.JSON(http.StatusOK, keyView(k, now))
+}

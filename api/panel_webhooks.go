@@ -1,0 +1,208 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/outbound"
+)
+
+// EndpointView is a registered webhook endpoint as the panel lists it.
+type EndpointView struct {
+	ID             string    `json:"id"`
+	URL            string    `json:"url"`
+	Events         []string  `json:"events"`
+	Disabled       bool      `json:"disabled"`
+	DisabledReason *string   `json:"disabled_reason"`
+	Failures       int       `json:"failures"`
+	CreatedAt      time.Time `json:"created_at"`
+}
+
+func endpointView(ep *models.WebhookEndpoint) EndpointView {
+	v := EndpointView{ID: ep.ID, URL: ep.URL, Events: strings.Split(ep.Events, ","), Disabled: ep.Disabled, Failures: ep.Failures, CreatedAt: ep.CreatedAt.UTC()}
+	if ep.DisabledReason != "" {
+		v.DisabledReason = &ep.DisabledReason
+	}
+	return v
+}
+
+// endpointBody is the body of POST and PATCH /v1/account/webhooks.
+type endpointBody struct {
+	URL    *string  `json:"url"`
+	Events []string `json:"events"`
+}
+
+// checkURL refuses a receiver that is not https:// or does not resolve to
+// public addresses (private ones in dev and tests only).
+func (p *panelHandlers) checkURL(c *gin.Context, url string) error {
+	if !strings.HasPrefix(url, "https://") || len(url) > 2048 {
+		return apierr.New(apierr.InvalidRequest, "url must be an https:// address.").WithField("url")
+	}
+	if err := outbound.CheckURL(c.Request.Context(), url, p.d.AllowPrivateURLs); err != nil {
+		return apierr.New(apierr.InvalidRequest, "url must resolve to public addresses only.").WithField("url")
+	}
+	return nil
+}
+
+// checkEvents is events without repeats, each a webhook_event of the
+// vocabulary; none is an empty list.
+func (p *panelHandlers) checkEvents(events []string) (string, error) {
+	known := p.d.taskCatalogue().VocabValues("webhook_event")
+	var out []string
+	for _, e := range events {
+		if !slices.Contains(known, e) {
+			return "", apierr.Newf(apierr.InvalidOption, "Unknown event %q; events are %s.", e, strings.Join(known, ", ")).WithField("events")
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, ","), nil
+}
+
+// listEndpoints answers GET /v1/account/webhooks.
+func (p *panelHandlers) listEndpoints(c *gin.Context) {
+	eps, err := models.EndpointsOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	out := make([]EndpointView, len(eps))
+	for i := range eps {
+		out[i] = endpointView(&eps[i])
+	}
+	c.JSON(http.StatusOK, gin.H{"items": out})
+}
+
+// createEndpoint answers POST /v1/account/webhooks: a new endpoint, by
+// default subscribed to the terminal events.
+func (p *panelHandlers) createEndpoint(c *gin.Context) {
+	var body endpointBody
+	if err := decodeBody(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	if body.URL == nil || *body.URL == "" {
+		fail(c, apierr.New(apierr.InvalidRequest, "url is required.").WithField("url"))
+		return
+	}
+	if err := p.checkURL(c, *body.URL); err != nil {
+		fail(c, err)
+		return
+	}
+	events, err := p.checkEvents(body.Events)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ep := &models.WebhookEndpoint{UserID: identityOf(c).user.ID, URL: *body.URL, Events: events}
+	if err := models.CreateEndpoint(c.Request.Context(), p.d.DB, ep); err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, endpointView(ep))
+}
+
+// ownEndpoint is the account's endpoint named in the path, or a 404.
+func (p *panelHandlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bool) {
+	ep, err := models.EndpointOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("endpoint_id"))
+	if errors.Is(err, models.ErrNotFound) {
+		err = apierr.New(apierr.NotFound, "The account has no webhook endpoint with this id.").WithField("endpoint_id")
+	}
+	if err != nil {
+		fail(c, err)
+		return nil, false
+	}
+	return ep, true
+}
+
+// updateEndpoint answers PATCH /v1/account/webhooks/{endpoint_id}: a new
+// url or a new list of events.
+func (p *panelHandlers) updateEndpoint(c *gin.Context) {
+	var body endpointBody
+	if err := decodeBody(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	ep, ok := p.ownEndpoint(c)
+	if !ok {
+		return
+	}
+	var url string
+	if body.URL != nil {
+		if err := p.checkURL(c, *body.URL); err != nil {
+			fail(c, err)
+			return
+		}
+		url = *body.URL
+	}
+	events, err := p.checkEvents(body.Events)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if body.Events != nil && events == "" {
+		events = models.DefaultEndpointEvents
+	}
+	ep, err = models.UpdateEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID, url, events)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, endpointView(ep))
+}
+
+// deleteEndpoint answers DELETE /v1/account/webhooks/{endpoint_id}.
+func (p *panelHandlers) deleteEndpoint(c *gin.Context) {
+	ep, ok := p.ownEndpoint(c)
+	if !ok {
+		return
+	}
+	if err := models.DeleteEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID); err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"id": ep.ID, "deleted": true})
+}
+
+// enableEndpoint answers POST /v1/account/webhooks/{endpoint_id}/enable:
+// enabled again, its failure count reset.
+func (p *panelHandlers) enableEndpoint(c *gin.Context) {
+	ep, ok := p.ownEndpoint(c)
+	if !ok {
+		return
+	}
+	if err := models.EnableEndpoint(c.Request.Context(), p.d.DB, ep.ID); err != nil {
+		fail(c, err)
+		return
+	}
+	if ep, ok = p.ownEndpoint(c); ok {
+		c.JSON(http.StatusOK, endpointView(ep))
+	}
+}
+
+// pingEndpoint answers POST /v1/account/webhooks/{endpoint_id}/ping: a
+// signed test event, delivered and logged like any event.
+func (p *panelHandlers) pingEndpoint(c *gin.Context) {
+	ep, ok := p.ownEndpoint(c)
+	if !ok {
+		return
+	}
+	d, err := activities.PingOf(c.Request.Context(), p.d.DB, ep, p.d.now(), CurrentVersion)
+	if err == nil {
+		err = activities.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel ping")
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, gin.H{"delivery_id": d.ID, "event_id": d.EventID})
+}
