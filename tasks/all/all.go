@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colourwork"
+	"github.com/taskplatform/taskplatform/tasks/design"
 	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/palette"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
@@ -22,6 +24,8 @@ func Families() []tasks.Family {
 		records.Family(),
 		image.Family(),
 		video.Family(),
+		colourwork.Family(),
+		design.Family(),
 	}
 }
 

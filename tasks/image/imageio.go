@@ -49,6 +49,12 @@ func load(ctx context.Context, r tasks.Ref) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeRef(r, data)
+}
+
+// decodeRef reads the bytes of reference r. Sides and area are checked from
+// the header before the pixels are decoded.
+func decodeRef(r tasks.Ref, data []byte) (*source, error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, failf(r.Field, r.Ref, "the file could not be read as PNG, JPEG, WebP, GIF or BMP")

@@ -6,7 +6,7 @@ import "github.com/taskplatform/taskplatform/tasks"
 func kindVocab() tasks.Vocabulary {
 	values := make([]tasks.VocabValue, len(kinds))
 	for i, k := range kinds {
-		values[i] = tasks.VocabValue{Value: k.value, Label: k.label, Description: k.text, Group: k.group, Default: k.value == "stripes"}
+		values[i] = tasks.VocabValue{Value: k.value, Label: k.label, Description: k.text, Group: k.group, Default: k.value == "stripes", Aliases: kindWords[k.value]}
 	}
 	return tasks.Vocabulary{
 		Name: "pattern_kind", Description: "The motif of a repeat pattern.",
@@ -17,6 +17,20 @@ func kindVocab() tasks.Vocabulary {
 			{Name: "spot", Description: "Separate motifs on a ground colour."},
 		},
 	}
+}
+
+// kindWords are the other words that name each kind (plural, adjective,
+// common names), served as the kind's aliases: design.from_prompt reads a
+// kind from a brief by its value or one of these.
+var kindWords = map[string][]string{
+	"stripes":     {"stripe", "striped", "stripy", "pinstripe", "pinstripes", "breton"},
+	"checks":      {"check", "checked", "checkerboard", "chequered", "gingham"},
+	"dots":        {"dot", "dotted", "polka", "spots", "spot", "spotted"},
+	"chevron":     {"chevrons", "zigzag", "zigzags", "zig-zag"},
+	"waves":       {"wave", "wavy", "ripple", "ripples"},
+	"diamonds":    {"diamond", "harlequin", "lozenge"},
+	"houndstooth": {"dogtooth", "hounds-tooth"},
+	"plaid":       {"tartan", "plaids"},
 }
 
 // layoutVocab is the repeat_layout vocabulary: the layouts pattern.repeat makes.

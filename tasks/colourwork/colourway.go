@@ -1,0 +1,259 @@
+package colourwork
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
+	"github.com/taskplatform/taskplatform/tasks/records"
+)
+
+// The bounds of colourway.generate: palettes per job (one output each) and
+// colours per palette (the recolouring pairs every permutation, 8! at most).
+const (
+	maxPalettes      = 8
+	maxPaletteSize   = 8
+	defaultKitCount  = 3
+	kitDesignColours = 8
+)
+
+func colourway() *tasks.Definition {
+	props := obj{
+		"image": imageProp("The design to recolour"),
+		"palettes": obj{"oneOf": []any{
+			obj{"type": "array", "minItems": 1, "maxItems": maxPalettes, "description": fmt.Sprintf("1 to %d palettes, one colourway each in this order.", maxPalettes),
+				"items": obj{"type": "array", "minItems": 1, "maxItems": maxPaletteSize, "items": tasks.ColourSchema("A colour, #RRGGBB."),
+					"description": fmt.Sprintf("One palette: 1 to %d colours.", maxPaletteSize)}},
+			obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit), "description": "brand_kit:<id> of the account's: its colours give count colourways.",
+				"examples": []any{"brand_kit:abc123"}},
+		},
+			"description": fmt.Sprintf("The palettes, 1 to %d, one colourway each in this order; or brand_kit:<id> of the account's, whose colours give count colourways.", maxPalettes),
+			"examples":    []any{[]any{[]any{"#1B2A4A", "#F4F1EA"}, []any{"#7D9471", "#F3EBDD"}}, "brand_kit:abc123"}},
+		"count": obj{"type": "integer", "minimum": 1, "maximum": maxPalettes,
+			"description": fmt.Sprintf("With a brand kit only: how many colourways to draw from it, 1 to %d; %d when not sent.", maxPalettes, defaultKitCount)},
+	}
+	return &tasks.Definition{
+		Name: "colourway.generate", Title: "Generate colourways of a design",
+		Description: "Recolours a design into each palette you send, or into colourways drawn from a brand kit — perceptual nearest match in CIELAB, light and dark structure kept — one image per palette.",
+		Category:    tasks.CategoryDesignGeneration, Unit: "image",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colourway.generate input",
+			"A design and the palettes (or brand kit) of its colourways.", props, []string{"image", "palettes"}, nil)),
+		OutputSchema: colourwayOutput(),
+		Runner:       colourwayRunner{},
+		Pricing:      perOutput(2),
+		RefSides:     map[string]tasks.ImageSides{"image": imagetasks.InputSides},
+		Refuse:       refuseCount,
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "palettes", Keyword: "maxItems", Code: apierr.TooManyItems},
+			{Field: "palettes[]", Keyword: "maxItems", Code: apierr.TooManyColours},
+			{Field: "palettes[][]", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "palettes[][]", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs:     colourwayDocs(),
+		Produces: []string{"colourway", "job"},
+		Uses:     []string{"brand_kit", "credit_hold"},
+		Examples: []tasks.Example{{
+			Name: "lemon_print_colourways", Title: "The lemon print in two colourways",
+			Description: "A navy night colourway and a blush one; cream stays the lightest colour and the leaves the darkest in each.",
+			Input:       json.RawMessage(`{"image":"file:example_lemon_print","palettes":[["#1B2A4A","#F2C91E","#7D9471"],["#F6E1DC","#D9825B","#5A2446"]]}`),
+			Files:       []tasks.ExampleFile{printFile},
+		}},
+	}
+}
+
+func colourwayOutput() json.RawMessage {
+	return tasks.MustJSON(obj{
+		"$schema": tasks.SchemaDialect, "title": "Colourway data", "type": "object",
+		"description": "The data of one colourway.",
+		"properties": obj{
+			"index":     obj{"type": "integer", "minimum": 0, "description": "The output number: the palette's position."},
+			"image":     obj{"type": "string", "description": "The input image reference, as sent."},
+			"width":     obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
+			"height":    obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
+			"brand_kit": obj{"type": []any{"string", "null"}, "description": "The brand kit the palette was drawn from; null for a palette sent."},
+			"palette":   obj{"type": "array", "items": tasks.ColourSchema("A colour."), "description": "The palette, in capitals."},
+			"mapping": obj{"type": "array", "description": "Each dominant colour of the design and the palette colour it became, by share of the design.",
+				"items": obj{"type": "object", "required": []string{"from", "to", "share"}, "properties": obj{
+					"from":  tasks.ColourSchema("A dominant colour of the design (its cluster's mean)."),
+					"to":    tasks.ColourSchema("The palette colour it became."),
+					"share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the design's opaque pixels in this colour."},
+				}}},
+		},
+		"required": []string{"index", "image", "width", "height", "brand_kit", "palette", "mapping"},
+	})
+}
+
+// refuseCount refuses count with a list of palettes: a list makes one
+// colourway per palette.
+func refuseCount(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
+	if _, kit := in["palettes"].(string); !kit && in["count"] != nil {
+		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway per palette.").WithField("count")
+	}
+	return nil
+}
+
+// colourwayRunner recolours the design once per palette. A brand kit is
+// checked at submit (the account's, looks analysed, colours held) and read
+// again by each step.
+type colourwayRunner struct{}
+
+// Plan implements tasks.Runner: one output per palette, or count for a kit.
+func (colourwayRunner) Plan(in map[string]any) tasks.Plan {
+	n := int(tasks.Integer(in, "count", defaultKitCount))
+	if p, ok := in["palettes"].([]any); ok {
+		n = len(p)
+	}
+	return tasks.Plan{Steps: n, Phase: "recolouring"}
+}
+
+// Admit implements tasks.Admitter: a brand kit named must be readable and
+// ready to use.
+func (colourwayRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	ref, ok := in["palettes"].(string)
+	if !ok {
+		return nil
+	}
+	_, err := kitColours(ctx, env, ref)
+	return err
+}
+
+// AdmitErrors implements tasks.Admitter.
+func (colourwayRunner) AdmitErrors() []apierr.Code {
+	return []apierr.Code{apierr.InvalidRequest, apierr.BrandKitLookNotReady}
+}
+
+// kitColours reads a brand kit's colours: the kit must be the account's,
+// its looks analysed, and it must hold a colour.
+func kitColours(ctx context.Context, env tasks.Env, ref string) ([]color.Color, error) {
+	kit, err := records.ReadBrandKit(ctx, env, "palettes", ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := kit.LooksReady("palettes"); err != nil {
+		return nil, err
+	}
+	var out []color.Color
+	for _, c := range kit.Colours {
+		out = append(out, tasks.ParseColour(c.Hex))
+	}
+	if len(out) == 0 {
+		return nil, apierr.Newf(apierr.InvalidRequest, "Brand kit %s holds no colours.", ref).WithField("palettes")
+	}
+	return out, nil
+}
+
+// Step implements tasks.Runner.
+func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
+	img, err := load(ctx, r)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	var pal []color.Color
+	var kit any
+	if ref, ok := in["palettes"].(string); ok {
+		kit = ref
+		env, _ := tasks.EnvOf(ctx)
+		colours, err := kitColours(ctx, env, ref)
+		if err != nil {
+			return tasks.Output{}, records.InStep(err)
+		}
+		if pal, err = kitPalette(img, colours, i); err != nil {
+			return tasks.Output{}, err
+		}
+	} else {
+		ps, _ := in["palettes"].([]any)
+		if i < 0 || i >= len(ps) {
+			return tasks.Output{}, fmt.Errorf("colourway.generate: no output %d", i)
+		}
+		for _, c := range tasks.Strings(map[string]any{"p": ps[i]}, "p") {
+			pal = append(pal, tasks.ParseColour(c))
+		}
+	}
+	out, mapping, err := imagetasks.Recolour(ctx, img, pal)
+	if err != nil {
+		return tasks.Output{}, failf(fmt.Sprintf("image (%s): %v", r.Ref, err))
+	}
+	var hexes []string
+	for _, c := range pal {
+		hexes = append(hexes, imagetasks.Swatch{Colour: color.NRGBAModel.Convert(c).(color.NRGBA)}.Hex())
+	}
+	b := out.Bounds()
+	return pngOutput(out, map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(),
+		"brand_kit": kit, "palette": hexes, "mapping": mapping})
+}
+
+// kitPalette is colourway i of a brand kit for a design: as many kit
+// colours as the design has spot colours, starting at the kit's colour i
+// and wrapping around. A colourway that would repeat an earlier one (a
+// kit with too few colours) is not made.
+func kitPalette(design image.Image, colours []color.Color, i int) ([]color.Color, error) {
+	spots, err := imagetasks.Dominant(design, kitDesignColours, mergeDE, minCoverage)
+	if err != nil {
+		return nil, failf("image: " + err.Error())
+	}
+	n, m := min(len(spots), len(colours)), len(colours)
+	distinct := 1
+	if n < m {
+		distinct = m
+	}
+	if i >= distinct {
+		return nil, failf(fmt.Sprintf("the brand kit has %d colours for a design of %d, so it gives %d distinct colourway(s)", m, len(spots), distinct))
+	}
+	pal := make([]color.Color, n)
+	for t := range n {
+		pal[t] = colours[(i+t)%m]
+	}
+	return pal, nil
+}
+
+func colourwayDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "colourway.generate makes colourways of a finished design: the same shapes, and the same light and dark structure, in other colours. For each palette it finds as many dominant colours in the design as the palette has (k-means in CIELAB), pairs them one to one with the palette's colours at the smallest total perceptual distance, and moves every pixel with its colour — each pixel keeps its offset in lightness and hue from its colour's mean, so shading and soft edges stay. It is image.recolour's mapping run once per palette; deterministic, not a generative model.",
+		BuiltFor: []string{
+			"A print or a product graphic in a season's colourways, side by side.",
+			"A design in a brand's colours: brand_kit:<id> draws colourways from the kit.",
+		},
+		WhatYouGet: []string{
+			"One PNG per palette, in the order sent, at the design's size.",
+			"Each file's data: the palette, and each dominant colour of the design with the palette colour it became and its share.",
+			"With a brand kit: colourway i takes as many kit colours as the design has spot colours, starting at the kit's colour i (in the kit's order) and wrapping around.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          fmt.Sprintf("One per palette of palettes (1 to %d); with a brand kit, count (default %d).", maxPalettes, defaultKitCount),
+			CountDependsOn: []string{"palettes", "count"},
+			Order:          new("The palettes' order; with a brand kit, by the kit colour each colourway starts at."),
+			AbsentWhen:     new("With a brand kit that has no more colours than the design has spot colours, only one distinct colourway exists: the others are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed."),
+		},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("One image and 1 to %d palettes of 1 to %d colours, or one brand kit.", maxPalettes, maxPaletteSize)},
+			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA; transparency is kept. Colours are computed as sRGB."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The design's, after EXIF orientation."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d: one per palette.", maxPalettes)},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"Works best on designs with a few flat colours; a photo is reduced to as many colours as each palette has.",
+			"A palette with more colours than the design has distinct colours splits a colour (often along its shading).",
+			"Colours that sRGB cannot show after the shift are clipped.",
+			"A brand kit is read when the job is submitted and again when each colourway is made: a kit edited meanwhile gives its colours of then. Its looks must be analysed (brand_kit_look_not_ready otherwise).",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidRequest, apierr.TooManyItems, apierr.TooManyColours, apierr.InvalidColour,
+			apierr.BrandKitLookNotReady, apierr.ImageNotPublic, apierr.RequestRefused),
+		Compares: []tasks.Compare{{
+			Task:         "image.recolour",
+			UseThisWhen:  "you want several colourways of one design in one job, or colourways drawn from a brand kit.",
+			UseOtherWhen: "you want one recolouring with a JPEG option or the colour profile kept.",
+		}},
+		Related: []tasks.Related{
+			{Task: "palette.generate", Relation: "before"},
+			{Task: "colour.separate", Relation: "after"},
+			{Task: "image.recolour", Relation: "sibling"},
+		},
+	}
+}

@@ -1,0 +1,69 @@
+package design
+
+import "github.com/taskplatform/taskplatform/tasks"
+
+// scales are the values of the design_scale vocabulary: the motif repeats
+// across a tile for each.
+var scales = []struct {
+	value, label, text string
+	repeats            int
+	words              []string
+}{
+	{"small", "Small", "Small motifs, 12 repeats across the tile: ditsy prints, shirting.", 12, []string{"tiny", "fine", "ditsy", "micro", "mini", "petite"}},
+	{"medium", "Medium", "Medium motifs, 6 repeats across the tile.", 6, []string{"mid", "regular"}},
+	{"large", "Large", "Large motifs, 3 repeats across the tile: upholstery, wallpaper.", 3, []string{"big", "oversized", "giant", "huge", "wide"}},
+}
+
+func scaleVocab() tasks.Vocabulary {
+	var values []tasks.VocabValue
+	for _, s := range scales {
+		values = append(values, tasks.VocabValue{Value: s.value, Label: s.label, Description: s.text, Aliases: s.words})
+	}
+	return tasks.Vocabulary{Name: "design_scale", Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A brief without one takes use_case general (6 repeats).",
+		Values: values, Concept: new("prompt_reading")}
+}
+
+// moods are the values of the design_mood vocabulary and what each does
+// to the colours read: every channel mixed toward a target by an amount.
+var moods = []struct {
+	value, label, text string
+	words              []string
+}{
+	{"calm", "Calm", "Colours mixed 30 % toward their own grey: softer, dustier.", []string{"soft", "muted", "subtle", "quiet", "dusty", "gentle"}},
+	{"pastel", "Pastel", "Colours mixed 45 % toward white.", []string{"light", "pale", "airy", "pastels"}},
+	{"dark", "Dark", "Colours mixed 35 % toward black.", []string{"moody", "deep", "night", "dramatic"}},
+	{"bold", "Bold", "Colours pushed 25 % away from their own grey: more saturated.", []string{"vivid", "bright", "vibrant", "punchy", "loud"}},
+}
+
+func moodVocab() tasks.Vocabulary {
+	var values []tasks.VocabValue
+	for _, m := range moods {
+		values = append(values, tasks.VocabValue{Value: m.value, Label: m.label, Description: m.text, Aliases: m.words})
+	}
+	return tasks.Vocabulary{Name: "design_mood", Description: "The mood words a design brief is read for and what each does to the colours read. The first mood word of a brief applies.",
+		Values: values, Concept: new("prompt_reading")}
+}
+
+// refused is the content policy: terms a prompt may not use, by kind.
+// Kept short on purpose; matched as whole words, case and punctuation
+// ignored.
+var refused = []struct{ term, group string }{
+	{"gucci", "trademark"}, {"louis vuitton", "trademark"}, {"chanel", "trademark"},
+	{"burberry", "trademark"}, {"disney", "trademark"}, {"nike", "trademark"},
+	{"fendi", "trademark"},
+	{"nazi", "hate"}, {"swastika", "hate"}, {"kkk", "hate"},
+}
+
+func refusedVocab() tasks.Vocabulary {
+	var values []tasks.VocabValue
+	for _, r := range refused {
+		values = append(values, tasks.VocabValue{Value: r.term, Label: r.term, Group: r.group,
+			Description: "Refused: " + map[string]string{"trademark": "a brand's name or mark; designs must not copy or name it.", "hate": "a hate symbol or slur."}[r.group]})
+	}
+	return tasks.Vocabulary{Name: "refused_term", Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and punctuation ignored) is refused with content_refused.",
+		Values: values, Concept: new("content_policy"),
+		Groups: []tasks.VocabGroup{
+			{Name: "trademark", Description: "Brand names and marks: a pattern naming them would copy a protected design."},
+			{Name: "hate", Description: "Hate symbols and slurs."},
+		}}
+}

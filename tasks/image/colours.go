@@ -1,0 +1,216 @@
+package image
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// The family's colour machinery as other families use it (tasks/colourwork,
+// tasks/design): the same k-means in CIELAB and recolouring image.recolour
+// runs, so every task reads and maps colours alike.
+
+// InputSides bounds the sides of every image the family's loader (Load)
+// takes.
+var InputSides = inputSides
+
+// InputFormats is the input_formats spec text of the family's loader.
+const InputFormats = inputFormats
+
+// Decode reads the bytes of reference r (fetched with tasks.LoadRef) as
+// Load does: sides and area checked before the pixels are decoded, EXIF
+// orientation applied. A file that cannot be used is a permanent step
+// failure naming r's field.
+func Decode(r tasks.Ref, data []byte) (image.Image, error) {
+	src, err := decodeRef(r, data)
+	if err != nil {
+		return nil, err
+	}
+	return src.img, nil
+}
+
+// Recolour is image.recolour's mapping: the image's len(palette) dominant
+// colours are paired one to one with the palette at the smallest total ΔE,
+// and every pixel keeps its offset in lightness and hue from its colour's
+// mean. mapping lists each dominant colour (from), the palette colour it
+// became (to) and its share, largest share first.
+func Recolour(ctx context.Context, img image.Image, palette []color.Color) (*image.NRGBA, []map[string]any, error) {
+	if len(palette) == 0 {
+		return nil, nil, fmt.Errorf("an empty palette")
+	}
+	pal := make([]lab, len(palette))
+	for i, c := range palette {
+		pal[i] = labOf(c)
+	}
+	return recolourImage(ctx, img, pal)
+}
+
+// Swatch is one colour of an image and its share of the opaque pixels.
+type Swatch struct {
+	Colour color.NRGBA
+	Share  float64
+}
+
+// Hex writes the swatch's colour #RRGGBB.
+func (s Swatch) Hex() string { return hex(s.Colour) }
+
+// Quantised is an image reduced to a few colours: every opaque pixel is
+// given the nearest of Colours.
+type Quantised struct {
+	// Colours are the cluster means with their shares of the full-size
+	// opaque pixels.
+	Colours []Swatch
+	// Index holds, per pixel, its colour's position in Colours, or
+	// Transparent for a pixel under half opacity.
+	Index *image.Gray
+}
+
+// Transparent marks a pixel of a Quantised image that no colour covers.
+const Transparent = 255
+
+// Quantise reduces img to at most k colours (k ≤ 254): k-means in CIELAB
+// from a fixed seed on a copy at most 256 px a side; clusters closer than
+// mergeDE (ΔE76) are merged and a cluster under minShare of the copy's
+// pixels (anti-aliased edges, noise) is folded into its nearest neighbour;
+// then every pixel at full size takes its nearest mean. A fully
+// transparent image is an error.
+func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare float64) (*Quantised, error) {
+	samples := opaqueSamples(img)
+	if len(samples) == 0 {
+		return nil, fmt.Errorf("the image is fully transparent")
+	}
+	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
+	px := imaging.Clone(img)
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	idx := image.NewGray(image.Rect(0, 0, W, H))
+	counts := make([]int, len(centres))
+	opaque := 0
+	cache := map[uint32]uint8{}
+	for y := range H {
+		if y%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		for x := range W {
+			p := px.Pix[y*px.Stride+x*4:]
+			if p[3] < 128 {
+				idx.Pix[y*idx.Stride+x] = Transparent
+				continue
+			}
+			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
+			j, ok := cache[key]
+			if !ok {
+				j = uint8(nearest(centres, toLab(p[0], p[1], p[2])))
+				cache[key] = j
+			}
+			idx.Pix[y*idx.Stride+x] = j
+			counts[j]++
+			opaque++
+		}
+	}
+	q := &Quantised{Index: idx}
+	for j, c := range centres {
+		q.Colours = append(q.Colours, Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(max(opaque, 1))})
+	}
+	return q, nil
+}
+
+// Dominant is the image's at most k dominant colours, as Quantise finds
+// them, with their shares of the opaque pixels of a copy at most 256 px a
+// side, largest share first.
+func Dominant(img image.Image, k int, mergeDE, minShare float64) ([]Swatch, error) {
+	samples := opaqueSamples(img)
+	if len(samples) == 0 {
+		return nil, fmt.Errorf("the image is fully transparent")
+	}
+	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
+	counts := make([]int, len(centres))
+	for _, s := range samples {
+		counts[nearest(centres, s)]++
+	}
+	out := make([]Swatch, len(centres))
+	for j, c := range centres {
+		out[j] = Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(len(samples))}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Share > out[j-1].Share; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}
+
+// DeltaE is ΔE76, the CIELAB distance of two colours.
+func DeltaE(a, b color.Color) float64 { return labOf(a).dist(labOf(b)) }
+
+// Lightness is a colour's CIELAB L*, 0 (black) to 100 (white).
+func Lightness(c color.Color) float64 { return labOf(c).L }
+
+func swatchColour(c lab) color.NRGBA {
+	r, g, b := c.rgb()
+	return color.NRGBA{r, g, b, 255}
+}
+
+// opaqueSamples are the CIELAB colours of the pixels at least half opaque
+// of a copy of img at most 256 px a side.
+func opaqueSamples(img image.Image) []lab {
+	small := imaging.Fit(img, 256, 256, imaging.Box)
+	var samples []lab
+	for y := range small.Rect.Dy() {
+		for x := range small.Rect.Dx() {
+			o := y*small.Stride + x*4
+			if small.Pix[o+3] >= 128 {
+				samples = append(samples, toLab(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
+			}
+		}
+	}
+	return samples
+}
+
+// simplify drops the smallest cluster while it holds under minShare of the
+// samples, then merges the closest pair while it is nearer than mergeDE,
+// recomputing the means from the samples each round.
+func simplify(samples []lab, centres []lab, mergeDE, minShare float64) []lab {
+	for len(centres) > 1 {
+		counts, sums := make([]float64, len(centres)), make([]lab, len(centres))
+		for _, s := range samples {
+			j := nearest(centres, s)
+			counts[j]++
+			sums[j] = lab{sums[j].L + s.L, sums[j].A + s.A, sums[j].B + s.B}
+		}
+		for j, n := range counts {
+			if n > 0 {
+				centres[j] = lab{sums[j].L / n, sums[j].A / n, sums[j].B / n}
+			}
+		}
+		small, least := -1, minShare*float64(len(samples))
+		for j, n := range counts {
+			if n < least {
+				small, least = j, n
+			}
+		}
+		if small >= 0 {
+			centres = append(centres[:small:small], centres[small+1:]...)
+			continue
+		}
+		a, b, bd := -1, -1, mergeDE
+		for i := range centres {
+			for j := i + 1; j < len(centres); j++ {
+				if d := centres[i].dist(centres[j]); d < bd {
+					a, b, bd = i, j, d
+				}
+			}
+		}
+		if a < 0 {
+			break
+		}
+		na, nb := counts[a], counts[b]
+		centres[a] = lab{(centres[a].L*na + centres[b].L*nb) / (na + nb), (centres[a].A*na + centres[b].A*nb) / (na + nb), (centres[a].B*na + centres[b].B*nb) / (na + nb)}
+		centres = append(centres[:b:b], centres[b+1:]...)
+	}
+	return centres
+}

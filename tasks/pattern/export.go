@@ -1,0 +1,21 @@
+package pattern
+
+import (
+	"context"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// What other families build on: the pattern_kind vocabulary (with the words
+// that name each kind) and the renderer of pattern.generate.
+
+// KindVocab is the pattern_kind vocabulary this family registers.
+func KindVocab() tasks.Vocabulary { return kindVocab() }
+
+// Draw renders tile i of a pattern.generate input (colors, kind,
+// resolution, seed, repeats, stripe_angle, dot_size, amplitude, use_case;
+// absent fields take pattern.generate's defaults) exactly as a
+// pattern.generate job does, with its data.
+func Draw(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	return runner{}.Step(ctx, in, i)
+}
