@@ -62,6 +62,7 @@ func refusedVocab() tasks.Vocabulary {
 	}
 	return tasks.Vocabulary{Name: "refused_term", Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and punctuation ignored) is refused with content_refused.",
 		Values: values, Concept: new("content_policy"),
+		UsedIn: []tasks.UsedIn{{Where: "design.from_prompt", Field: "prompt", Direction: "input"}, {Where: "design.from_prompt", Field: "references", Direction: "input"}},
 		Groups: []tasks.VocabGroup{
 			{Name: "trademark", Description: "Brand names and marks: a pattern naming them would copy a protected design."},
 			{Name: "hate", Description: "Hate symbols and slurs."},
