@@ -173,7 +173,7 @@ func (d *Definition) firstIssue(in map[string]any, ve *jsonschema.ValidationErro
 
 func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, out *[]issue) {
 	if len(ve.Causes) > 0 {
-		for _, c := range ve.Causes {
+		for _, c := range branches(ve) {
 			d.collect(in, c, out)
 		}
 		return
@@ -209,6 +209,29 @@ func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, 
 		}
 		add(field, generic, kw, apierr.InvalidRequest, describe(field, ve.ErrorKind))
 	}
+}
+
+// branches are the causes of a failure worth answering. When a value
+// matches no branch of a oneOf or anyOf, the branches of another type than
+// the value are left out: a list of colourways with a bad colour is answered
+// about that colour, not that the field could also have been a string.
+func branches(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	switch ve.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+	default:
+		return ve.Causes
+	}
+	var kept []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		if _, isType := c.ErrorKind.(*kind.Type); isType && slices.Equal(c.InstanceLocation, ve.InstanceLocation) {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) == 0 {
+		return ve.Causes
+	}
+	return kept
 }
 
 // describe words a failure of a bound or type for the named field.

@@ -11,6 +11,7 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/palette"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
+	"github.com/taskplatform/taskplatform/tasks/production"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/video"
 )
@@ -24,6 +25,7 @@ func Families() []tasks.Family {
 		records.Family(),
 		image.Family(),
 		video.Family(),
+		production.Family(),
 		colourwork.Family(),
 		design.Family(),
 	}

@@ -265,18 +265,24 @@ func recordImage(ctx context.Context, env tasks.Env, rel string) (image.Image, e
 	return img, nil
 }
 
-// CMYK is a naive conversion of a #RRGGBB colour for a sheet's labels (no
-// ICC profile): K is 1 − the largest of R, G and B; C, M and Y are what
-// remains of each channel under K.
-func CMYK(hex string) string {
+// CMYK is a naive conversion of a #RRGGBB colour to percentages of cyan,
+// magenta, yellow and black (no ICC profile): K is 1 − the largest of R, G
+// and B; C, M and Y are what remains of each channel under K.
+func CMYK(hex string) [4]int {
 	c := tasks.ParseColour(hex)
 	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
 	k := 1 - max(r, g, b)
 	if k >= 1 {
-		return "C0 M0 Y0 K100"
+		return [4]int{0, 0, 0, 100}
 	}
 	f := func(v float64) int { return int(math.Round(100 * (1 - v - k) / (1 - k))) }
-	return fmt.Sprintf("C%d M%d Y%d K%d", f(r), f(g), f(b), int(math.Round(100*k)))
+	return [4]int{f(r), f(g), f(b), int(math.Round(100 * k))}
+}
+
+// CMYKLabel writes CMYK(hex) as a sheet labels it: C0 M0 Y0 K100.
+func CMYKLabel(hex string) string {
+	v := CMYK(hex)
+	return fmt.Sprintf("C%d M%d Y%d K%d", v[0], v[1], v[2], v[3])
 }
 
 // brandSheet draws the kit as a PNG sheet.
@@ -300,7 +306,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 		text(out, x, y+344, c.Name, 20, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		text(out, x, y+370, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 16, false, muted, cw)
-		text(out, x, y+392, CMYK(c.Hex), 16, false, muted, cw)
+		text(out, x, y+392, CMYKLabel(c.Hex), 16, false, muted, cw)
 	}
 	y += 440
 	for _, mb := range k.boards {
@@ -366,7 +372,7 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 		s.Text(x, cy+100, c.Name, 9, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		s.Text(x, cy+113, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
-		s.Text(x, cy+125, CMYK(c.Hex), 8, false, muted, cw)
+		s.Text(x, cy+125, CMYKLabel(c.Hex), 8, false, muted, cw)
 	}
 	y += float64((len(k.colours)+per-1)/per) * 150
 	for _, mb := range k.boards {

@@ -293,11 +293,7 @@ func fabricSwatch(it PlanItem, fabrics map[string]*Fabric, side int) (image.Imag
 	if f == nil {
 		return nil, nil
 	}
-	c := ecru
-	if f.Colour != nil {
-		c = tasks.ParseColour(f.Colour.Hex)
-	}
-	return texture(f.Facts.Construction, c, side), f
+	return f.Swatch(side), f
 }
 
 // groups are the plan's items by garment type, in vocabulary order.

@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // shade is base with its lightness moved by d (−1 darker … +1 lighter).
@@ -112,4 +114,15 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// Swatch draws a side × side swatch of the fabric: its construction's
+// texture in its measured colour (ecru while it has none), as range plans
+// and techpacks show it.
+func (f *Fabric) Swatch(side int) image.Image {
+	c := ecru
+	if f.Colour != nil {
+		c = tasks.ParseColour(f.Colour.Hex)
+	}
+	return texture(f.Facts.Construction, c, side)
 }

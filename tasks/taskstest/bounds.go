@@ -62,7 +62,7 @@ var structural = map[string]bool{"properties": true, "required": true, "addition
 // turns a changed copy of base into a whole request body. top is the
 // request itself, where the variant rules apply.
 func (w *walker) object(schema, base map[string]any, path, generic string, wrap func(map[string]any) map[string]any, top bool) {
-	t, d := w.t, w.d
+	d := w.d
 	with := func(k string, v any) map[string]any {
 		m := maps.Clone(base)
 		if top && d.Variant != nil && d.Variant.Only[k] != nil {
@@ -75,57 +75,7 @@ func (w *walker) object(schema, base map[string]any, path, generic string, wrap 
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p := props[name].(map[string]any)
 		field, gen := join(path, name), join(generic, name)
-		add := func(kw string, body map[string]any, code apierr.Code) {
-			w.add(field+" "+kw, body, field, gen, kw, code)
-		}
-		for _, kw := range slices.Sorted(maps.Keys(p)) {
-			v := p[kw]
-			switch kw {
-			case "type":
-				wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
-				add("type", with(name, wrong), apierr.InvalidRequest)
-			case "enum":
-				var bad any = "no_such_option"
-				if _, isNum := v.([]any)[0].(float64); isNum {
-					bad = 7
-				}
-				add("enum", with(name, bad), apierr.InvalidOption)
-			case "minimum":
-				add("minimum", with(name, v.(float64)-1), apierr.InvalidRequest)
-			case "maximum":
-				add("maximum", with(name, v.(float64)+1), apierr.InvalidRequest)
-			case "pattern":
-				add("pattern", with(name, "bad"), apierr.InvalidRequest)
-			case "minLength":
-				add("minLength", with(name, strings.Repeat("a", int(v.(float64))-1)), apierr.InvalidRequest)
-			case "maxLength":
-				add("maxLength", with(name, "https://"+strings.Repeat("a", int(v.(float64)))), apierr.InvalidRequest)
-			case "contains":
-				add("contains", with(name, []any{}), apierr.InvalidRequest) // an empty list contains nothing
-			case "minItems", "maxItems", "uniqueItems":
-				item := validItem(t, p, base[name])
-				n := 2 // uniqueItems: the same item twice
-				switch kw {
-				case "minItems":
-					n = int(p[kw].(float64)) - 1
-				case "maxItems":
-					n = int(p[kw].(float64)) + 1
-				}
-				arr := make([]any, max(n, 0))
-				for i := range arr {
-					arr[i] = item
-				}
-				add(kw, with(name, arr), apierr.InvalidRequest)
-			case "items":
-				w.items(p, base[name], field, gen, func(arr []any) map[string]any { return with(name, arr) })
-			case "properties":
-				sub, ok := base[name].(map[string]any)
-				require.True(t, ok, "%s: the first example has no object %s", d.Name, field)
-				w.object(p, sub, field, gen, func(m map[string]any) map[string]any { return with(name, m) }, false)
-			default:
-				require.True(t, annotations[kw] || structural[kw], "%s: no violation for keyword %s of %s", d.Name, kw, field)
-			}
-		}
+		w.property(p, base[name], field, gen, func(v any) map[string]any { return with(name, v) })
 		if top && d.Variant != nil {
 			for _, val := range variantValues(d) {
 				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
@@ -152,6 +102,91 @@ func (w *walker) object(schema, base map[string]any, path, generic string, wrap 
 		f, g := join(path, "zz_not_a_field"), join(generic, "zz_not_a_field")
 		w.add(f+" unknown field", with("zz_not_a_field", 1), f, g, "additionalProperties", apierr.FieldNotAccepted)
 	}
+}
+
+// property adds the violations of one property of schema p whose valid
+// value is val, at field path (generic: indices written []); set puts a
+// value in its place in a whole request body. The branches of a oneOf are
+// broken one by one, each from val when val is of its type.
+func (w *walker) property(p map[string]any, val any, field, gen string, set func(any) map[string]any) {
+	t, d := w.t, w.d
+	add := func(kw string, body map[string]any, code apierr.Code) {
+		w.add(field+" "+kw, body, field, gen, kw, code)
+	}
+	for _, kw := range slices.Sorted(maps.Keys(p)) {
+		v := p[kw]
+		switch kw {
+		case "type":
+			wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
+			add("type", set(wrong), apierr.InvalidRequest)
+		case "enum":
+			var bad any = "no_such_option"
+			if _, isNum := v.([]any)[0].(float64); isNum {
+				bad = 7
+			}
+			add("enum", set(bad), apierr.InvalidOption)
+		case "minimum":
+			add("minimum", set(v.(float64)-1), apierr.InvalidRequest)
+		case "maximum":
+			add("maximum", set(v.(float64)+1), apierr.InvalidRequest)
+		case "pattern":
+			add("pattern", set("bad"), apierr.InvalidRequest)
+		case "minLength":
+			add("minLength", set(strings.Repeat("a", int(v.(float64))-1)), apierr.InvalidRequest)
+		case "maxLength":
+			add("maxLength", set("https://"+strings.Repeat("a", int(v.(float64)))), apierr.InvalidRequest)
+		case "contains":
+			add("contains", set([]any{}), apierr.InvalidRequest) // an empty list contains nothing
+		case "minItems", "maxItems", "uniqueItems":
+			item := validItem(t, p, val)
+			n := 2 // uniqueItems: the same item twice
+			switch kw {
+			case "minItems":
+				n = int(p[kw].(float64)) - 1
+			case "maxItems":
+				n = int(p[kw].(float64)) + 1
+			}
+			arr := make([]any, max(n, 0))
+			for i := range arr {
+				arr[i] = item
+			}
+			add(kw, set(arr), apierr.InvalidRequest)
+		case "items":
+			w.items(p, val, field, gen, func(arr []any) map[string]any { return set(arr) })
+		case "properties":
+			sub, ok := val.(map[string]any)
+			require.True(t, ok, "%s: the first example has no object %s", d.Name, field)
+			w.object(p, sub, field, gen, func(m map[string]any) map[string]any { return set(m) }, false)
+		case "oneOf":
+			for _, b := range v.([]any) {
+				branch := b.(map[string]any)
+				bv := val
+				if !ofType(branch["type"], val) {
+					bv = nil
+				}
+				w.property(branch, bv, field, gen, set)
+			}
+		default:
+			require.True(t, annotations[kw] || structural[kw], "%s: no violation for keyword %s of %s", d.Name, kw, field)
+		}
+	}
+}
+
+// ofType says whether v, decoded from JSON, is of the JSON Schema type typ.
+func ofType(typ any, v any) bool {
+	switch v.(type) {
+	case string:
+		return typ == "string"
+	case []any:
+		return typ == "array"
+	case map[string]any:
+		return typ == "object"
+	case float64:
+		return typ == "number" || typ == "integer"
+	case bool:
+		return typ == "boolean"
+	}
+	return false
 }
 
 // items adds the violations of the items of array schema p, whose valid
@@ -188,6 +223,20 @@ func (w *walker) items(p map[string]any, base any, field, generic string, wrap f
 			bad, code = "no_such_option", apierr.InvalidOption
 		case "maxLength":
 			bad = "https://" + strings.Repeat("a", int(items[ikw].(float64)))
+		case "minItems", "maxItems":
+			n := int(items[ikw].(float64)) - 1
+			if ikw == "maxItems" {
+				n += 2
+			}
+			inner := validItem(t, items, item)
+			arr := make([]any, max(n, 0))
+			for i := range arr {
+				arr[i] = inner
+			}
+			bad = arr
+		case "items":
+			w.items(items, item, field+"[1]", generic+"[]", func(arr []any) map[string]any { return wrap(list(arr)) })
+			continue
 		case "properties":
 			sub, ok := item.(map[string]any)
 			require.True(t, ok, "%s: no valid object item of %s", d.Name, field)

@@ -1,0 +1,223 @@
+package production
+
+import (
+	"fmt"
+	"image"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
+	"github.com/taskplatform/taskplatform/tasks/records"
+)
+
+// layout draws a techpack on A4 landscape pages.
+type layout struct {
+	p      pack
+	r      resolved
+	images []image.Image
+	s      *pdfsheet.Sheet
+	pages  int
+}
+
+// The page margin and the height of a table row, in points.
+const (
+	margin = 36.0
+	rowH   = 20.0
+)
+
+// pdf writes the techpack and answers its bytes and page count.
+func (l *layout) pdf() ([]byte, int, error) {
+	l.s = pdfsheet.A4(l.p.name+" techpack", true)
+	l.pages = 1
+	l.cover()
+	l.fabricCard()
+	l.colourways()
+	l.measurementTable()
+	l.bomTable()
+	b, err := l.s.Bytes()
+	return b, l.pages, err
+}
+
+// newPage starts a page headed with the style's name and the page's title.
+func (l *layout) newPage(title string) float64 {
+	l.s.Page()
+	l.pages++
+	l.s.Text(margin, margin, l.p.name, 10, false, muted, 0)
+	l.s.Text(margin, margin+16, title, 20, true, ink, 0)
+	l.s.Line(margin, margin+46, l.s.W-margin, margin+46, 0.5, rule)
+	return margin + 62
+}
+
+// cover draws the name, the records it uses, the style images and notes.
+func (l *layout) cover() {
+	s, inner := l.s, l.s.W-2*margin
+	s.Text(margin, margin, "Techpack", 11, false, muted, 0)
+	s.Text(margin, margin+16, l.p.name, 28, true, ink, inner)
+	sub := []string{l.r.fabric.Name, plural(len(l.p.colourways), "colourway"), plural(len(l.p.sizes), "size")}
+	if l.r.rangePlan != nil {
+		sub = append([]string{"Range plan " + l.r.rangePlan.Name + " (" + l.r.rangePlan.Season + ")"}, sub...)
+	}
+	s.Text(margin, margin+54, strings.Join(sub, " · "), 11, false, muted, inner)
+	top, bottom := margin+84, s.H-margin
+	if l.p.notes != "" {
+		bottom -= 90
+	}
+	n := len(l.images)
+	gap := 12.0
+	w := (inner - float64(n-1)*gap) / float64(n)
+	h := bottom - top
+	for i, img := range l.images {
+		// Each image keeps its proportions inside its cell.
+		b := img.Bounds()
+		iw, ih := w, w*float64(b.Dy())/float64(b.Dx())
+		if ih > h {
+			iw, ih = h*float64(b.Dx())/float64(b.Dy()), h
+		}
+		x := margin + float64(i)*(w+gap) + (w-iw)/2
+		s.Image(img, x, top, iw, ih)
+		s.Outline(x, top, iw, ih, rule)
+	}
+	if l.p.notes != "" {
+		s.Text(margin, bottom+12, "Notes", 11, true, ink, 0)
+		for i, line := range s.Wrap(l.p.notes, 9, false, inner) {
+			if i == 4 {
+				break
+			}
+			s.Text(margin, bottom+30+float64(i)*13, line, 9, false, ink, inner)
+		}
+	}
+}
+
+// fabricCard draws the fabric's swatch and facts.
+func (l *layout) fabricCard() {
+	y := l.newPage("Fabric")
+	s, f := l.s, l.r.fabric
+	side := 220.0
+	s.Image(f.Swatch(440), margin, y, side, side)
+	s.Outline(margin, y, side, side, rule)
+	x := margin + side + 30
+	s.Text(x, y, f.Name, 18, true, ink, s.W-x-margin)
+	rows := [][2]string{
+		{"Record", f.Handle},
+		{"Code", f.Code},
+		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
+		{"Composition", composition(f.Facts.Composition)},
+		{"Construction", label(f.Facts.Construction)},
+	}
+	if f.Colour != nil {
+		rows = append(rows, [2]string{"Measured colour", f.Colour.Hex + " " + f.Colour.Name})
+	}
+	for i, r := range rows {
+		ry := y + 36 + float64(i)*24
+		s.Text(x, ry, r[0], 10, true, muted, 0)
+		s.Text(x+120, ry, r[1], 11, false, ink, s.W-x-margin-120)
+	}
+}
+
+// colourways draws each colourway as swatches with hex, sRGB and CMYK.
+func (l *layout) colourways() {
+	y := l.newPage("Colourways")
+	s := l.s
+	const sw, gap, blockH = 110.0, 10.0, 142.0
+	for _, w := range l.p.colourways {
+		if y+blockH > s.H-margin {
+			y = l.newPage("Colourways (continued)")
+		}
+		s.Text(margin, y, w.Name, 12, true, ink, 0)
+		for j, hex := range w.Colours {
+			x := margin + float64(j)*(sw+gap)
+			c := tasks.ParseColour(hex)
+			s.Rect(x, y+18, sw, 60, c)
+			s.Outline(x, y+18, sw, 60, rule)
+			s.Text(x, y+82, hex, 10, true, ink, sw)
+			s.Text(x, y+96, fmt.Sprintf("sRGB %d %d %d", c.R, c.G, c.B), 8, false, muted, sw)
+			s.Text(x, y+108, records.CMYKLabel(hex)+" (approx.)", 8, false, muted, sw)
+		}
+		y += blockH
+	}
+	s.Text(margin, s.H-margin, "CMYK values are a plain conversion without an ICC profile; ask the printer or dye house for profiled values.", 7, false, muted, 0)
+}
+
+// measurementTable draws the graded measurements: one row per point of
+// measure, one column per size.
+func (l *layout) measurementTable() {
+	title := "Measurements (mm)"
+	y := l.newPage(title)
+	s := l.s
+	pointW, tolW := 220.0, 70.0
+	colW := min(80, (s.W-2*margin-pointW-tolW)/float64(max(len(l.p.sizes), 1)))
+	head := func(y float64) float64 {
+		s.Text(margin, y, "Point of measure", 9, true, muted, pointW)
+		s.Text(margin+pointW, y, "Tol. ± mm", 9, true, muted, tolW)
+		for j, size := range l.p.sizes {
+			s.Text(margin+pointW+tolW+float64(j)*colW, y, size, 9, true, muted, colW)
+		}
+		s.Line(margin, y+14, s.W-margin, y+14, 0.5, rule)
+		return y + 20
+	}
+	y = head(y)
+	for _, m := range l.p.measurements {
+		if y+rowH > s.H-margin {
+			y = head(l.newPage(title + " (continued)"))
+		}
+		s.Text(margin, y, m.Point, 10, false, ink, pointW-8)
+		s.Text(margin+pointW, y, mm(m.ToleranceMM), 10, false, ink, tolW)
+		for j, size := range l.p.sizes {
+			v, ok := m.Sizes[size]
+			text := "–"
+			if ok {
+				text = mm(v)
+			}
+			s.Text(margin+pointW+tolW+float64(j)*colW, y, text, 10, false, ink, colW)
+		}
+		y += rowH
+	}
+}
+
+// bomTable draws the bill of materials.
+func (l *layout) bomTable() {
+	title := "Bill of materials"
+	y := l.newPage(title)
+	s := l.s
+	cols := []struct {
+		name string
+		x, w float64
+	}{{"Item", 0, 170}, {"Material", 170, 250}, {"Supplier", 420, 190}, {"Quantity", 610, 80}, {"Unit", 690, 80}}
+	head := func(y float64) float64 {
+		for _, c := range cols {
+			s.Text(margin+c.x, y, c.name, 9, true, muted, c.w)
+		}
+		s.Line(margin, y+14, s.W-margin, y+14, 0.5, rule)
+		return y + 20
+	}
+	y = head(y)
+	for _, b := range l.p.bom {
+		if y+rowH > s.H-margin {
+			y = head(l.newPage(title + " (continued)"))
+		}
+		for i, v := range []string{b.Item, b.Material, cmpOr(b.Supplier, "–"), mm(b.Quantity), b.Unit} {
+			s.Text(margin+cols[i].x, y, v, 10, false, ink, cols[i].w-8)
+		}
+		y += rowH
+	}
+}
+
+// composition writes a fabric's composition: 98% cotton, 2% elastane.
+func composition(fibres []records.Fibre) string {
+	var parts []string
+	for _, f := range fibres {
+		parts = append(parts, mm(f.Percent)+"% "+label(f.Fibre))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// label writes a vocabulary value as words: organic_cotton → organic cotton.
+func label(v string) string { return strings.ReplaceAll(v, "_", " ") }
+
+// plural writes n and word, with an s unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

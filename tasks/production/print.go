@@ -1,0 +1,195 @@
+package production
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"math"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// maxPrintPixels is the pixel budget of print.prepare: the most pixels one
+// print file has, bleed included. It is checked at submit (request_refused)
+// and documented from here.
+const maxPrintPixels = 48_000_000
+
+// The bounds of a print's fields.
+const (
+	minDPI, maxDPI = 72, 600
+	minSideMM      = 10
+	maxSideMM      = 2000
+	maxBleedMM     = 25
+)
+
+func repeatVocab() tasks.Vocabulary {
+	return tasks.Vocabulary{
+		Name: "print_repeat", Description: "How print.prepare fills the print with the image.", Concept: new("bleed"),
+		Values: []tasks.VocabValue{
+			{Value: "none", Label: "Scale to cover", Description: "The image scaled (Lanczos) to cover the print, bleed included, the overflow cut equally from both sides.", ChooseWhen: "the image is one artwork: a poster, a card, a placement print", Default: true},
+			{Value: "tile", Label: "Tile", Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left corner outward into the bleed.", ChooseWhen: "the image is a repeat tile (pattern.generate) to print by the metre or sheet"},
+		},
+		Default: new("none"),
+	}
+}
+
+// printSize is the pixel geometry of a print.
+type printSize struct {
+	trimW, trimH int // round(mm × dpi / 25.4)
+	bleed        int // round(bleed_mm × dpi / 25.4), added on each side
+	dpi          int
+	wMM, hMM, b  float64
+}
+
+// px converts millimetres at dpi to whole pixels.
+func px(mm float64, dpi int) int { return int(math.Round(mm * float64(dpi) / 25.4)) }
+
+func sizeOf(in map[string]any) printSize {
+	dpi := int(tasks.Integer(in, "dpi", 300))
+	w, h, b := tasks.Number(in, "width_mm", minSideMM), tasks.Number(in, "height_mm", minSideMM), tasks.Number(in, "bleed_mm", 0)
+	return printSize{trimW: px(w, dpi), trimH: px(h, dpi), bleed: px(b, dpi), dpi: dpi, wMM: w, hMM: h, b: b}
+}
+
+// W and H are the file's size, bleed included.
+func (p printSize) W() int { return p.trimW + 2*p.bleed }
+
+// H is the file's height, bleed included.
+func (p printSize) H() int { return p.trimH + 2*p.bleed }
+
+func (p printSize) pixels() int { return p.W() * p.H() }
+
+func printPrepare() *tasks.Definition {
+	props := obj{
+		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
+		"width_mm":  obj{"type": "number", "minimum": minSideMM, "maximum": maxSideMM, "description": "The trim width in millimetres."},
+		"height_mm": obj{"type": "number", "minimum": minSideMM, "maximum": maxSideMM, "description": "The trim height in millimetres."},
+		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
+			"description": fmt.Sprintf("The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s pixels, bleed included (request_refused naming the field).", minDPI, maxDPI, megapixels(maxPrintPixels))},
+		"bleed_mm": obj{"type": "number", "minimum": 0, "maximum": maxBleedMM, "default": 0, "description": "Bleed added on each side, in millimetres (printers often ask for 3)."},
+		"repeat":   tasks.VocabEnum(repeatVocab(), "How the image fills the print: scaled to cover (none) or tiled at its own size (tile)."),
+	}
+	return &tasks.Definition{
+		Name: "print.prepare", Title: "Prepare a file for print",
+		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the file, plus a PDF proof with crop marks at the trim.",
+		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("print.prepare input",
+			"An image and the physical size, resolution and bleed to print it at.", props, []string{"image", "width_mm", "height_mm", "dpi"}, nil)),
+		OutputSchema: printOutput(),
+		Runner:       runner{plan: func(map[string]any) tasks.Plan { return tasks.Plan{Steps: 2, Phase: "preparing the print file"} }, step: printStep},
+		Pricing:      perOutput(2),
+		RefSides:     map[string]tasks.ImageSides{"image": inputSides},
+		Refuse:       refusePrint,
+		Docs:         printDocs(),
+		Examples:     printExamples(),
+		Produces:     []string{"bleed", "job"},
+		Uses:         []string{"output_resolution", "credit_hold"},
+	}
+}
+
+// megapixels writes a pixel count as megapixels: 48 MP.
+func megapixels(n int) string { return fmt.Sprintf("%g MP", float64(n)/1e6) }
+
+// refusePrint refuses a print over the pixel budget, naming dpi with the
+// highest resolution that fits: every size the schema takes fits at the
+// lowest dpi (2000 × 2000 mm with 25 mm bleed at 72 dpi is 33 MP).
+func refusePrint(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
+	p := sizeOf(in)
+	if p.pixels() <= maxPrintPixels {
+		return nil
+	}
+	fits := minDPI
+	for d := p.dpi - 1; d > minDPI; d-- {
+		q := printSize{trimW: px(p.wMM, d), trimH: px(p.hMM, d), bleed: px(p.b, d)}
+		if q.pixels() <= maxPrintPixels {
+			fits = d
+			break
+		}
+	}
+	return apierr.New(apierr.RequestRefused, fmt.Sprintf("%g × %g mm with %g mm bleed at %d dpi is %d × %d px (%.1f MP); print.prepare makes files of at most %s: send dpi %d or less, or a smaller size.",
+		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits)).WithField("dpi")
+}
+
+// printStep renders the PNG (0) or the PDF proof (1).
+func printStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	p := sizeOf(in)
+	if p.pixels() > maxPrintPixels {
+		return tasks.Output{}, fail(refusePrint(in, nil).Message)
+	}
+	ref := tasks.Refs(in, "image")[0]
+	src, err := loadImage(ctx, ref)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	repeat := tasks.String(in, "repeat", "none")
+	art := render(src, p, repeat)
+	b := src.Bounds()
+	meta := obj{"index": i, "image": ref.Ref, "dpi": p.dpi, "width_px": p.W(), "height_px": p.H(), "trim_width_px": p.trimW, "trim_height_px": p.trimH,
+		"bleed_px": p.bleed, "width_mm": p.wMM, "height_mm": p.hMM, "bleed_mm": p.b, "repeat": repeat, "source_width": b.Dx(), "source_height": b.Dy(),
+		"scale": scaleOf(b, p, repeat)}
+	switch i {
+	case 0:
+		data, err := encodePrintPNG(art, p.dpi)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		meta["format"] = "png"
+		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
+	case 1:
+		data, w, h, err := proof(art, p, tasks.String(in, "image", ""))
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		meta["format"] = "pdf"
+		meta["page_width_pt"], meta["page_height_pt"] = round2(w), round2(h)
+		return tasks.Output{Data: data, MediaType: "application/pdf", Ext: "pdf", Meta: meta}, nil
+	}
+	return tasks.Output{}, fmt.Errorf("print.prepare: no output %d", i)
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// scaleOf is how many print pixels one image pixel becomes: 1 when tiled.
+func scaleOf(b image.Rectangle, p printSize, repeat string) float64 {
+	if repeat == "tile" {
+		return 1
+	}
+	return round2(math.Max(float64(p.W())/float64(b.Dx()), float64(p.H())/float64(b.Dy())))
+}
+
+// render makes the print's pixels, opaque: the image scaled to cover the
+// whole file, or tiled from the trim's top-left corner.
+func render(src image.Image, p printSize, repeat string) *image.NRGBA {
+	out := imaging.New(p.W(), p.H(), color.White)
+	if repeat == "tile" {
+		tile := imaging.Clone(src)
+		tw, th := tile.Bounds().Dx(), tile.Bounds().Dy()
+		x0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(tw)))*tw
+		y0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(th)))*th
+		for y := y0; y < p.H(); y += th {
+			for x := x0; x < p.W(); x += tw {
+				draw.Draw(out, image.Rect(x, y, x+tw, y+th), tile, image.Point{}, draw.Over)
+			}
+		}
+		return out
+	}
+	filled := imaging.Fill(src, p.W(), p.H(), imaging.Center, imaging.Lanczos)
+	draw.Draw(out, out.Bounds(), filled, image.Point{}, draw.Over)
+	return out
+}
+
+// encodePrintPNG writes img as PNG with a pHYs chunk giving dpi in pixels
+// per metre.
+func encodePrintPNG(img image.Image, dpi int) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := pngEncoder.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("encode png: %w", err)
+	}
+	return withPHYs(buf.Bytes(), dpi)
+}

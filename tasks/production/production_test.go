@@ -1,0 +1,280 @@
+package production
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"image"
+	"image/png"
+	"math"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/records"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
+)
+
+func registry(t *testing.T) *tasks.Registry {
+	t.Helper()
+	r := tasks.NewRegistry()
+	require.NoError(t, r.Add(records.Family()))
+	require.NoError(t, r.Add(Family()))
+	return r
+}
+
+func lookup(t *testing.T, name string) *tasks.Definition {
+	t.Helper()
+	d, err := registry(t).Lookup(name)
+	require.NoError(t, err)
+	return d
+}
+
+func TestFamilyKeepsTheCorePromises(t *testing.T) {
+	taskstest.Check(t, registry(t))
+}
+
+// poppler runs a poppler-utils program (pdfinfo, pdftotext) on a PDF.
+func poppler(t *testing.T, prog string, pdf []byte, args ...string) string {
+	t.Helper()
+	_, err := exec.LookPath(prog)
+	require.NoError(t, err, "%s (Debian poppler-utils) is required; make test installs it", prog)
+	cmd := exec.Command(prog, append(args, "-")...)
+	if prog == "pdftotext" {
+		cmd = exec.Command(prog, "-layout", "-", "-")
+	}
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	return string(out)
+}
+
+// pdfInfo reads the page count and the first page's size in points.
+func pdfInfo(t *testing.T, pdf []byte) (pages int, w, h float64) {
+	info := poppler(t, "pdfinfo", pdf)
+	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindStringSubmatch(info)
+	require.NotNil(t, m, info)
+	pages, _ = strconv.Atoi(m[1])
+	s := regexp.MustCompile(`(?m)^Page size:\s+([\d.]+) x ([\d.]+) pts`).FindStringSubmatch(info)
+	require.NotNil(t, s, info)
+	w, _ = strconv.ParseFloat(s[1], 64)
+	h, _ = strconv.ParseFloat(s[2], 64)
+	return pages, w, h
+}
+
+// TestTechpackIsAReadablePDF opens the example techpack with poppler: five
+// pages, and the style name, the fabric's weight and every BOM row in its
+// text.
+func TestTechpackIsAReadablePDF(t *testing.T) {
+	d := lookup(t, "techpack.create")
+	out, err := d.ExampleOutputs(context.Background(), 0)
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	pdf := out[0]
+	require.Equal(t, "application/pdf", pdf.MediaType)
+	pages, w, h := pdfInfo(t, pdf.Data)
+	require.Equal(t, 5, pages)
+	require.InDelta(t, 841.89, w, 0.5, "A4 landscape")
+	require.InDelta(t, 595.28, h, 0.5)
+	txt := poppler(t, "pdftotext", pdf.Data)
+	for _, want := range []string{"Harbour Breton tee", "180 g/m²", "5.3 oz/yd²", "CO95EL5-JE-180", "Chest width", "#1B2A4A", "sRGB 27 42 74", "C64 M43 Y0 K71"} {
+		require.Contains(t, txt, want)
+	}
+	var in struct {
+		BOM []BOMRow `json:"bom"`
+	}
+	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &in))
+	require.Len(t, in.BOM, 4)
+	lines := strings.Split(txt, "\n")
+	for _, row := range in.BOM {
+		found := false
+		for _, l := range lines {
+			found = found || (strings.Contains(l, row.Item) && strings.Contains(l, row.Material) && strings.Contains(l, row.Unit))
+		}
+		require.True(t, found, "BOM row %s not on one line of:\n%s", row.Item, txt)
+	}
+	var meta map[string]any
+	b, err := json.Marshal(pdf.Meta)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &meta))
+	require.Equal(t, float64(5), meta["pages"])
+	fab := meta["fabric"].(map[string]any)
+	require.Equal(t, float64(180), fab["weight_gsm"])
+	require.Equal(t, []any{"S", "M", "L", "XL"}, meta["sizes"])
+	ways := meta["colourways"].([]any)
+	require.Len(t, ways, 2)
+	first := ways[0].(map[string]any)["colours"].([]any)[0].(map[string]any)
+	require.Equal(t, []any{float64(27), float64(42), float64(74)}, first["srgb"])
+	require.Equal(t, []any{float64(64), float64(43), float64(0), float64(71)}, first["cmyk"])
+}
+
+// TestLongTablesContinue sends more rows than a page holds: the tables go
+// on to further pages and the page count says so.
+func TestLongTablesContinue(t *testing.T) {
+	d := lookup(t, "techpack.create")
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &body))
+	var rows []any
+	for i := range 40 {
+		rows = append(rows, map[string]any{"item": "Trim " + strconv.Itoa(i), "material": "Tape", "quantity": 1, "unit": "pcs"})
+	}
+	body["bom"] = rows
+	raw, _ := json.Marshal(body)
+	in, err := d.Validate(raw)
+	require.NoError(t, err)
+	ctx := tasks.WithLoader(context.Background(), loaderOf(d.Examples[0].Files))
+	o, err := d.Runner.Step(ctx, in, 0)
+	require.NoError(t, err)
+	pages, _, _ := pdfInfo(t, o.Data)
+	require.Equal(t, 6, pages)
+	require.Equal(t, 6, o.Meta["pages"])
+	require.Contains(t, poppler(t, "pdftotext", o.Data), "Trim 39")
+}
+
+// loaderOf serves example files to a step.
+type loaderOf []tasks.ExampleFile
+
+func (l loaderOf) Load(_ context.Context, ref string) ([]byte, error) {
+	for _, f := range l {
+		if f.Ref == ref {
+			return f.Data(), nil
+		}
+	}
+	return nil, &tasks.StepError{Code: "processing_failed", Message: "no file " + ref}
+}
+
+// physDPI reads the pHYs chunk of a PNG back as dots per inch.
+func physDPI(t *testing.T, data []byte) (x, y float64) {
+	t.Helper()
+	require.True(t, bytes.HasPrefix(data, pngSignature))
+	for p := 8; p+8 <= len(data); {
+		n := int(binary.BigEndian.Uint32(data[p:]))
+		typ := string(data[p+4 : p+8])
+		if typ == "pHYs" {
+			body := data[p+8 : p+8+n]
+			require.Equal(t, byte(1), body[8], "unit: metre")
+			return float64(binary.BigEndian.Uint32(body[0:4])) * 0.0254, float64(binary.BigEndian.Uint32(body[4:8])) * 0.0254
+		}
+		p += 12 + n
+	}
+	t.Fatal("no pHYs chunk")
+	return 0, 0
+}
+
+// TestPrintFilesHaveTheirPhysicalSize decodes each example's PNG and
+// proof: exact pixels, the DPI in pHYs, one PDF page of trim plus bleed.
+func TestPrintFilesHaveTheirPhysicalSize(t *testing.T) {
+	d := lookup(t, "print.prepare")
+	tests := []struct {
+		example      int
+		w, h, dpi    int
+		pageW, pageH float64
+		tiled        bool
+	}{
+		// 148 × 105 mm at 300 dpi: 1748 × 1240 px, plus 2 × 35 px for 3 mm.
+		{0, 1748 + 70, 1240 + 70, 300, (148 + 6) * 72 / 25.4, (105 + 6) * 72 / 25.4, false},
+		// 200 × 300 mm at 150 dpi: 1181 × 1772 px, plus 2 × 30 px for 5 mm.
+		{1, 1181 + 60, 1772 + 60, 150, (200 + 10) * 72 / 25.4, (300 + 10) * 72 / 25.4, true},
+	}
+	for _, tc := range tests {
+		t.Run(d.Examples[tc.example].Name, func(t *testing.T) {
+			out, err := d.ExampleOutputs(context.Background(), tc.example)
+			require.NoError(t, err)
+			require.Len(t, out, 2)
+			require.Equal(t, "image/png", out[0].MediaType)
+			img, err := png.Decode(bytes.NewReader(out[0].Data))
+			require.NoError(t, err)
+			require.Equal(t, tc.w, img.Bounds().Dx())
+			require.Equal(t, tc.h, img.Bounds().Dy())
+			x, y := physDPI(t, out[0].Data)
+			// pHYs holds whole pixels per metre: the DPI reads back within 0.02.
+			require.InDelta(t, float64(tc.dpi), x, 0.02)
+			require.InDelta(t, float64(tc.dpi), y, 0.02)
+			if tc.tiled {
+				motif, err := png.Decode(bytes.NewReader(motifFile.Data()))
+				require.NoError(t, err)
+				bleed := out[0].Meta["bleed_px"].(int)
+				for _, p := range []image.Point{{0, 0}, {40, 70}, {128, 200}, {255, 255}} {
+					want := rgbaAt(motif, p.X, p.Y)
+					require.Equal(t, want, rgbaAt(img, bleed+p.X, bleed+p.Y), "the tile starts at the trim corner")
+					require.Equal(t, want, rgbaAt(img, bleed+p.X+256, bleed+p.Y+512), "and repeats every 256 px")
+				}
+			}
+			pages, w, h := pdfInfo(t, out[1].Data)
+			require.Equal(t, 1, pages)
+			require.InDelta(t, tc.pageW, w, 0.05)
+			require.InDelta(t, tc.pageH, h, 0.05)
+			require.InDelta(t, tc.pageW, out[1].Meta["page_width_pt"].(float64), 0.01)
+		})
+	}
+}
+
+func rgbaAt(img image.Image, x, y int) any {
+	r, g, b, a := img.At(x, y).RGBA()
+	return [4]uint32{r, g, b, a}
+}
+
+// TestRefusals checks the codes and fields of requests the tasks refuse at
+// validation.
+func TestRefusals(t *testing.T) {
+	const tp = `"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]`
+	tests := []struct {
+		task, body string
+		code       apierr.Code
+		field      string
+		message    string
+	}{
+		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":71}`, apierr.InvalidRequest, "dpi", "at least 72"},
+		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":601}`, apierr.InvalidRequest, "dpi", "at most 600"},
+		// 1000 × 1000 mm at 300 dpi is 11811² px = 139.5 MP; 175 dpi gives 6890² = 47.5 MP, 176 dpi 6929² = 48.01 MP.
+		{"print.prepare", `{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":300}`, apierr.RequestRefused, "dpi", "send dpi 175 or less"},
+		// 2000 × 2000 mm at 87 dpi is 6850² = 46.9 MP; at 88, 6929² px.
+		{"print.prepare", `{"image":"file:a","width_mm":2000,"height_mm":2000,"dpi":600}`, apierr.RequestRefused, "dpi", "send dpi 87 or less"},
+		// Bleed counts: 1000 × 1000 mm fits at 175 dpi, not with 5 mm bleed (6959² px).
+		{"print.prepare", `{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":175,"bleed_mm":5}`, apierr.RequestRefused, "dpi", "send dpi 174 or less"},
+		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":300,"repeat":"mirror"}`, apierr.InvalidOption, "repeat", ""},
+		{"techpack.create", `{"name":"  ","colourways":[["#111111"]],` + tp + `}`, apierr.NameRequired, "name", ""},
+		{"techpack.create", `{"name":"x","colourways":[["#111111","#12345"]],` + tp + `}`, apierr.InvalidColour, "colourways[0][1]", "#RRGGBB"},
+		{"techpack.create", `{"name":"x","colourways":[[]],` + tp + `}`, apierr.InvalidRequest, "colourways[0]", "at least 1"},
+		{"techpack.create", `{"name":"x","colourways":"moodboard:abc",` + tp + `}`, apierr.InvalidRequest, "colourways", ""},
+		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":[],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`, apierr.ImagesRequired, "style_images", ""},
+		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`, apierr.RequestRefused, "measurements[0].sizes", "empty"},
+		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"bolt"}]}`, apierr.InvalidOption, "bom[0].unit", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.body, func(t *testing.T) {
+			_, err := lookup(t, tc.task).Validate([]byte(tc.body))
+			e := apierr.As(err)
+			require.Equal(t, tc.code, e.Code, e.Message)
+			require.NotNil(t, e.Field)
+			require.Equal(t, tc.field, *e.Field)
+			require.Contains(t, e.Message, tc.message)
+		})
+	}
+}
+
+// TestPixelBudgetEdge accepts a print of exactly the budget's worth of
+// pixels or fewer and refuses one more row.
+func TestPixelBudgetEdge(t *testing.T) {
+	fits := sizeOf(map[string]any{"width_mm": 1000.0, "height_mm": 1000.0, "dpi": int64(175)})
+	require.LessOrEqual(t, fits.pixels(), maxPrintPixels)
+	over := sizeOf(map[string]any{"width_mm": 1000.0, "height_mm": 1000.0, "dpi": int64(176)})
+	require.Greater(t, over.pixels(), maxPrintPixels)
+	require.Equal(t, 1181, px(200, 150))
+	require.Equal(t, 35, px(3, 300))
+	require.Equal(t, uint32(11811), ppm(300))
+	require.InDelta(t, 300, float64(ppm(300))*0.0254, 0.01)
+	require.Equal(t, 3.0, math.Round(float64(ppm(72))*0.0254/24))
+}
+
+func TestSizeOrder(t *testing.T) {
+	require.Equal(t, []string{"XS", "S", "M", "L", "XL", "2XL", "36", "38", "40", "One"},
+		sortedSizes(map[string]int{"40": 0, "M": 0, "XS": 0, "One": 0, "2XL": 0, "S": 0, "38": 0, "L": 0, "36": 0, "XL": 0}))
+}

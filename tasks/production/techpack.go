@@ -1,0 +1,365 @@
+package production
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/records"
+)
+
+// The bounds of a techpack's lists.
+const (
+	maxStyleImages  = 4
+	maxColourways   = 8
+	maxWayColours   = 6
+	maxMeasurements = 40
+	maxSizes        = 10
+	maxSizeName     = 12
+	maxBOMRows      = 40
+)
+
+// bomUnits are the values of the bom_unit vocabulary.
+var bomUnits = []struct{ value, label, text string }{
+	{"m", "Metres", "Length of fabric, tape or trim, in metres."},
+	{"cm", "Centimetres", "Short lengths: zips, elastic, binding."},
+	{"yd", "Yards", "Length in yards, for suppliers who sell by the yard."},
+	{"pcs", "Pieces", "Countable parts: buttons, labels, rivets."},
+	{"pair", "Pairs", "Parts that come in pairs: eyelets, hooks and eyes."},
+	{"set", "Sets", "Parts sold as a set: snaps, zip pulls with stops."},
+	{"g", "Grams", "Thread, filling or wadding by weight."},
+	{"kg", "Kilograms", "Bulk materials by weight."},
+	{"cone", "Cones", "Sewing thread on cones."},
+}
+
+func bomUnitVocab() tasks.Vocabulary {
+	values := make([]tasks.VocabValue, len(bomUnits))
+	for i, u := range bomUnits {
+		values[i] = tasks.VocabValue{Value: u.value, Label: u.label, Description: u.text}
+	}
+	return tasks.Vocabulary{Name: "bom_unit", Description: "The unit of a bill of materials row's quantity.", Values: values, Concept: new("techpack")}
+}
+
+// techpack makes a multi-page PDF techpack of one style.
+func techpack() *tasks.Definition {
+	way := obj{"type": "array", "minItems": 1, "maxItems": maxWayColours, "items": tasks.ColourSchema("A colour of the colourway, #RRGGBB."),
+		"description": fmt.Sprintf("One colourway: 1 to %d colours, main colour first.", maxWayColours)}
+	measurement := obj{"type": "object", "additionalProperties": false, "required": []string{"point", "tolerance_mm", "sizes"}, "properties": obj{
+		"point":        obj{"type": "string", "minLength": 1, "maxLength": 60, "description": "The point of measure, such as Chest width or Centre back length."},
+		"tolerance_mm": obj{"type": "number", "minimum": 0, "maximum": 100, "description": "The tolerance, ± millimetres."},
+		"sizes": obj{"type": "object", "additionalProperties": obj{"type": "number", "minimum": 0, "maximum": 5000},
+			"description": fmt.Sprintf("The measurement in millimetres by size name (S, M, L or 38, 40…): 1 to %d sizes, names of 1 to %d characters. The table's columns run in size order: letter sizes XXS to 5XL, then numeric sizes ascending, then other names alphabetically.", maxSizes, maxSizeName),
+			"examples":    []any{obj{"S": 480, "M": 510, "L": 540}}},
+	}}
+	bomRow := obj{"type": "object", "additionalProperties": false, "required": []string{"item", "material", "quantity", "unit"}, "properties": obj{
+		"item":     obj{"type": "string", "minLength": 1, "maxLength": 60, "description": "The part, such as Shell fabric, Main label or Zip."},
+		"material": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "What it is made of or its reference."},
+		"supplier": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "Who supplies it."},
+		"quantity": obj{"type": "number", "minimum": 0, "maximum": 100000, "description": "How much one garment takes, in unit."},
+		"unit":     tasks.VocabEnum(bomUnitVocab(), "The unit of quantity."),
+	}}
+	props := obj{
+		"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name, printed on every page.", "examples": []any{"Harbour Breton tee"}},
+		"style_images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxStyleImages,
+			"items":       obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, "description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
+			"description": fmt.Sprintf("Flats or photos of the style, 1 to %d, laid out on the cover in this order.", maxStyleImages)},
+		"fabric": obj{"type": "string", "pattern": records.HandlePattern(models.RecordFabric),
+			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the fabric card."},
+		"colourways": obj{
+			"description": fmt.Sprintf("The style's colourways: brand_kit:<id> of the account's (one colourway per kit colour, named after it; the kit's looks must be analysed, brand_kit_look_not_ready), or a list of 1 to %d colourways, each a list of 1 to %d colours #RRGGBB.", maxColourways, maxWayColours),
+			"oneOf": []any{
+				obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit), "description": "brand_kit:<id>."},
+				obj{"type": "array", "minItems": 1, "maxItems": maxColourways, "items": way, "description": "Colourways, each a list of colours."},
+			},
+			"examples": []any{[]any{[]any{"#1B2A4A", "#FAFAF7"}, []any{"#D6C3A1"}}, "brand_kit:bk_abc123"}},
+		"measurements": obj{"type": "array", "minItems": 1, "maxItems": maxMeasurements, "items": measurement,
+			"description": fmt.Sprintf("The graded measurement table: 1 to %d points of measure.", maxMeasurements)},
+		"bom": obj{"type": "array", "minItems": 1, "maxItems": maxBOMRows, "items": bomRow,
+			"description": fmt.Sprintf("The bill of materials: 1 to %d rows.", maxBOMRows)},
+		"range_plan": obj{"type": "string", "pattern": records.HandlePattern(models.RecordRangePlan),
+			"description": "range_plan:<id> of the account's the style belongs to; its name and season head the cover."},
+		"notes": obj{"type": "string", "maxLength": 2000, "description": "Construction or finishing notes, printed on the cover."},
+	}
+	return &tasks.Definition{
+		Name: "techpack.create", Title: "Create a techpack",
+		Description: "Lays a style out as a multi-page PDF techpack: cover with the style images, fabric card, colourway swatches with hex, sRGB and CMYK, graded measurements and bill of materials.",
+		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("techpack.create input",
+			"A style: its images, fabric, colourways, measurements and bill of materials.", props,
+			[]string{"name", "style_images", "fabric", "colourways", "measurements", "bom"}, nil)),
+		OutputSchema: techpackOutput(),
+		Runner:       techpackRunner{},
+		Pricing:      perOutput(4),
+		RefSides:     map[string]tasks.ImageSides{"style_images": inputSides},
+		Refuse:       refuseTechpack,
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "name", Keyword: "required", Code: apierr.NameRequired},
+			{Field: "name", Keyword: "minLength", Code: apierr.NameRequired},
+			{Field: "style_images", Keyword: "required", Code: apierr.ImagesRequired},
+			{Field: "style_images", Keyword: "minItems", Code: apierr.ImagesRequired},
+			{Field: "style_images", Keyword: "maxItems", Code: apierr.TooManyImages},
+			{Field: "colourways[][]", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "colourways[][]", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs:     techpackDocs(),
+		Examples: techpackExamples(),
+		Produces: []string{"techpack", "job"},
+		Uses:     []string{"fabric", "brand_kit", "range_plan", "credit_hold"},
+	}
+}
+
+// Colourway is one colourway of a techpack.
+type Colourway struct {
+	Name    string   `json:"name"`
+	Colours []string `json:"colours"`
+}
+
+// Measurement is one point of measure with its value per size.
+type Measurement struct {
+	Point       string             `json:"point"`
+	ToleranceMM float64            `json:"tolerance_mm"`
+	Sizes       map[string]float64 `json:"sizes"`
+}
+
+// BOMRow is one row of a bill of materials.
+type BOMRow struct {
+	Item     string  `json:"item"`
+	Material string  `json:"material"`
+	Supplier string  `json:"supplier,omitempty"`
+	Quantity float64 `json:"quantity"`
+	Unit     string  `json:"unit"`
+}
+
+// pack is a validated techpack input.
+type pack struct {
+	name         string
+	images       []tasks.Ref
+	fabric       string
+	brandKit     string
+	colourways   []Colourway
+	measurements []Measurement
+	sizes        []string
+	bom          []BOMRow
+	rangePlan    string
+	notes        string
+}
+
+// packOf reads a validated input. A JSON object keeps no order, so the
+// sizes are put in size order (sortedSizes).
+func packOf(in map[string]any) pack {
+	p := pack{name: strings.TrimSpace(tasks.String(in, "name", "")), images: tasks.Refs(in, "style_images"),
+		fabric: tasks.String(in, "fabric", ""), rangePlan: tasks.String(in, "range_plan", ""), notes: strings.TrimSpace(tasks.String(in, "notes", ""))}
+	switch cw := in["colourways"].(type) {
+	case string:
+		p.brandKit = cw
+	case []any:
+		for i, w := range cw {
+			way := Colourway{Name: fmt.Sprintf("Colourway %d", i+1)}
+			if list, ok := w.([]any); ok {
+				for _, c := range list {
+					if s, ok := c.(string); ok {
+						way.Colours = append(way.Colours, strings.ToUpper(s))
+					}
+				}
+			}
+			p.colourways = append(p.colourways, way)
+		}
+	}
+	ms, _ := in["measurements"].([]any)
+	seen := map[string]bool{}
+	for _, m := range ms {
+		mm, _ := m.(map[string]any)
+		me := Measurement{Point: strings.TrimSpace(tasks.String(mm, "point", "")), ToleranceMM: tasks.Number(mm, "tolerance_mm", 0), Sizes: map[string]float64{}}
+		sizes, _ := mm["sizes"].(map[string]any)
+		for _, k := range sortedSizes(sizes) {
+			me.Sizes[k] = tasks.Number(sizes, k, 0)
+			seen[k] = true
+		}
+		p.measurements = append(p.measurements, me)
+	}
+	p.sizes = sortedSizes(seen)
+	rows, _ := in["bom"].([]any)
+	for _, r := range rows {
+		m, _ := r.(map[string]any)
+		p.bom = append(p.bom, BOMRow{Item: tasks.String(m, "item", ""), Material: tasks.String(m, "material", ""),
+			Supplier: tasks.String(m, "supplier", ""), Quantity: tasks.Number(m, "quantity", 0), Unit: tasks.String(m, "unit", "")})
+	}
+	return p
+}
+
+// refuseTechpack refuses a blank name and measurement sizes the table
+// cannot hold.
+func refuseTechpack(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
+	if strings.TrimSpace(tasks.String(in, "name", "")) == "" {
+		return apierr.New(apierr.NameRequired, "name is blank; give the style a name.").WithField("name")
+	}
+	p := packOf(in)
+	for i, m := range p.measurements {
+		field := fmt.Sprintf("measurements[%d].sizes", i)
+		if len(m.Sizes) == 0 {
+			return apierr.Newf(apierr.RequestRefused, "%s is empty; give the measurement of at least one size.", field).WithField(field)
+		}
+		for s := range m.Sizes {
+			if n := len([]rune(strings.TrimSpace(s))); n == 0 || n > maxSizeName {
+				return apierr.Newf(apierr.RequestRefused, "%s has the size name %q; size names are 1 to %d characters.", field, s, maxSizeName).WithField(field)
+			}
+		}
+	}
+	if len(p.sizes) > maxSizes {
+		return apierr.Newf(apierr.RequestRefused, "measurements name %d sizes; the table holds at most %d.", len(p.sizes), maxSizes).WithField("measurements")
+	}
+	return nil
+}
+
+// techpackRunner plans one PDF and reads the records at submit.
+type techpackRunner struct{}
+
+// Plan asks for the PDF.
+func (techpackRunner) Plan(map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 1, Phase: "laying out the techpack"}
+}
+
+// AdmitErrors is what Admit answers beyond the codes of every call.
+func (techpackRunner) AdmitErrors() []apierr.Code {
+	return []apierr.Code{apierr.BrandKitLookNotReady}
+}
+
+// Admit reads the fabric, brand kit and range plan the input names, so a
+// record the account cannot read, or a kit whose looks are not analysed,
+// is refused before any credit is held.
+func (techpackRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	_, err := resolve(ctx, env, packOf(in))
+	return err
+}
+
+// resolved are the records a techpack draws from.
+type resolved struct {
+	fabric    *records.Fabric
+	kit       *records.BrandKit
+	rangePlan *records.RangePlan
+}
+
+// resolve reads the records of p; without an env (a catalogue example)
+// only curated fabrics are read.
+func resolve(ctx context.Context, env tasks.Env, p pack) (resolved, error) {
+	var r resolved
+	var err error
+	if r.fabric, err = records.ReadFabric(ctx, env, "fabric", p.fabric); err != nil {
+		return r, err
+	}
+	if p.brandKit != "" {
+		if r.kit, err = records.ReadBrandKit(ctx, env, "colourways", p.brandKit); err != nil {
+			return r, err
+		}
+		if err := r.kit.LooksReady("colourways"); err != nil {
+			return r, err
+		}
+	}
+	if p.rangePlan != "" {
+		if r.rangePlan, err = records.ReadRangePlan(ctx, env, "range_plan", p.rangePlan); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// Step draws the techpack PDF.
+func (techpackRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	if i != 0 {
+		return tasks.Output{}, fmt.Errorf("techpack.create: no output %d", i)
+	}
+	env, _ := tasks.EnvOf(ctx)
+	p := packOf(in)
+	r, err := resolve(ctx, env, p)
+	if err != nil {
+		return tasks.Output{}, records.InStep(err)
+	}
+	if r.kit != nil {
+		for _, c := range r.kit.Colours {
+			p.colourways = append(p.colourways, Colourway{Name: cmpOr(c.Name, c.Hex), Colours: []string{strings.ToUpper(c.Hex)}})
+		}
+	}
+	doc := &layout{p: p, r: r}
+	for _, ref := range p.images {
+		img, err := loadImage(ctx, ref)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		doc.images = append(doc.images, img)
+	}
+	data, pages, err := doc.pdf()
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	return tasks.Output{Data: data, MediaType: "application/pdf", Ext: "pdf", Meta: summary(p, r, pages)}, nil
+}
+
+func cmpOr(a, b string) string {
+	if strings.TrimSpace(a) != "" {
+		return a
+	}
+	return b
+}
+
+// summary is the data of the techpack PDF: its figures as JSON.
+func summary(p pack, r resolved, pages int) map[string]any {
+	f := r.fabric
+	comp := []any{}
+	for _, c := range f.Facts.Composition {
+		comp = append(comp, obj{"fibre": c.Fibre, "percent": c.Percent})
+	}
+	ways := []any{}
+	for _, w := range p.colourways {
+		cs := []any{}
+		for _, hex := range w.Colours {
+			rgb := tasks.ParseColour(hex)
+			k := records.CMYK(hex)
+			cs = append(cs, obj{"hex": hex, "srgb": []any{int(rgb.R), int(rgb.G), int(rgb.B)}, "cmyk": []any{k[0], k[1], k[2], k[3]}})
+		}
+		ways = append(ways, obj{"name": w.Name, "colours": cs})
+	}
+	var meas []any
+	for _, m := range p.measurements {
+		meas = append(meas, obj{"point": m.Point, "tolerance_mm": m.ToleranceMM, "sizes": toAny(m.Sizes)})
+	}
+	var bom []any
+	for _, b := range p.bom {
+		bom = append(bom, toAny(b))
+	}
+	out := obj{
+		"index": 0, "format": "pdf", "name": p.name, "pages": pages, "style_images": len(p.images),
+		"fabric": obj{"handle": f.Handle, "name": f.Name, "code": f.Code, "weight_gsm": f.Facts.WeightGSM,
+			"weight_oz_yd2": f.WeightOz, "weight_class": f.WeightClass, "composition": comp, "construction": f.Facts.Construction},
+		"colourways": ways, "sizes": toAny(p.sizes), "measurements": meas, "bom": bom,
+		"brand_kit": nil, "range_plan": nil,
+	}
+	if r.kit != nil {
+		out["brand_kit"] = r.kit.Handle
+	}
+	if r.rangePlan != nil {
+		out["range_plan"] = obj{"handle": r.rangePlan.Handle, "name": r.rangePlan.Name, "season": r.rangePlan.Season}
+	}
+	return out
+}
+
+// toAny is v as encoding/json would decode it: plain maps, slices and
+// float64, as output data is validated and stored.
+func toAny(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// mm writes a length in millimetres without trailing zeros.
+func mm(v float64) string {
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
+}
