@@ -79,9 +79,10 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 // refs answers GET /v1/refs/{kind}: the caller's reference items of one
 // kind, newest first, cursor-paged. art: lists the files the caller's jobs
 // delivered, file: the caller's uploads and registered URLs, moodboard,
-// brand_kit, fabric and range_plan the caller's records (curated=true: the
-// service's curated moodboards and fabrics); the service keeps no records
-// of the other kinds yet, so they list nothing.
+// brand_kit, fabric, range_plan and photoshoot the caller's records
+// (curated=true: the service's curated moodboards and fabrics); background,
+// pose and pose_preset the photoshoots library; model the library's base
+// models and the caller's saved styles.
 func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
 	if !slices.Contains(RefKinds, kind) {

@@ -96,6 +96,8 @@ const (
 	FileNotDeletable     Code = "file_not_deletable"
 	UnsupportedMediaType Code = "unsupported_media_type"
 	FileTooLarge         Code = "file_too_large"
+	TooManyOutputs       Code = "too_many_outputs"
+	ImageNotFromShoot    Code = "image_not_from_shoot"
 	UnsupportedVersion   Code = "unsupported_version"
 	MethodNotAllowed     Code = "method_not_allowed"
 	StartTimeout         Code = "start_timeout"
@@ -157,6 +159,8 @@ var entries = []Entry{
 	{FileNotDeletable, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "Only art: handles (files a job produced) can be deleted.", "Delete only art: handles."},
 	{UnsupportedMediaType, TypeInvalidRequest, http.StatusUnsupportedMediaType, false, "The body is not JSON (or multipart for uploads), or the upload's type is not accepted.", "Send Content-Type: application/json."},
 	{FileTooLarge, TypeInvalidRequest, http.StatusRequestEntityTooLarge, false, "The upload is over limits.upload.max_bytes.", "Upload a smaller file."},
+	{TooManyOutputs, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A shoot would make more images than its task allows.", "Send fewer poses or a lower count_per_pose; the task's docs give the most outputs."},
+	{ImageNotFromShoot, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "An image is not of the caller's shoots, or the images come from two shoots.", "Send art: handles of one photoshoot of the account, listed at GET /v1/files/photoshoot:<id>."},
 	{UnsupportedVersion, TypeInvalidRequest, http.StatusBadRequest, false, "Service-Version is not a known contract version.", "Send a version listed at GET /v1/meta, or none."},
 	{MethodNotAllowed, TypeInvalidRequest, http.StatusMethodNotAllowed, false, "The path exists but not with this method.", "Check the method against the API reference."},
 	{InsecureTransport, TypeInvalidRequest, http.StatusBadRequest, false, "The request came over plain HTTP; only HTTPS is served.", "Call the https:// address."},

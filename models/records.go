@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -143,6 +144,12 @@ type RecordQuery struct {
 	// UserID owns the records; CuratedUser lists the curated library.
 	UserID uint64
 	Kind   string
+	// WithCurated lists the curated library's records beside UserID's (the
+	// model kind: base models and the account's saved styles).
+	WithCurated bool
+	// Text keeps records whose name contains it, ignoring case; Base keeps
+	// those whose fields name it as their base (a model's saved styles).
+	Text, Base string
 	// After continues a listing; nil starts it.
 	After *Position
 	Limit int
@@ -150,7 +157,17 @@ type RecordQuery struct {
 
 // ListRecords lists the visible records of one kind and owner, newest first.
 func ListRecords(ctx context.Context, db *gorm.DB, q RecordQuery) (Page[Record], error) {
-	tx := visible(db.WithContext(ctx).Model(&Record{})).Where("records.user_id = ? AND records.kind = ?", q.UserID, q.Kind)
+	owners := []uint64{q.UserID}
+	if q.WithCurated {
+		owners = append(owners, CuratedUser)
+	}
+	tx := visible(db.WithContext(ctx).Model(&Record{})).Where("records.user_id IN ? AND records.kind = ?", owners, q.Kind)
+	if q.Text != "" {
+		tx = tx.Where(`LOWER(records.name) LIKE ? ESCAPE '\'`, "%"+escapeLike(strings.ToLower(q.Text))+"%")
+	}
+	if q.Base != "" {
+		tx = tx.Where(recordField(db, "base")+" = ?", q.Base)
+	}
 	return newestFirst(tx, q.After, q.Limit, textID, func(r *Record) Position { return Position{At: r.CreatedAt, ID: r.ID} })
 }
 

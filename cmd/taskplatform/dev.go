@@ -19,6 +19,7 @@ import (
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -196,6 +197,9 @@ func runDev(ctx context.Context, cfg config) int {
 		defer close(seeded)
 		if err := records.SeedCurated(sctx, s.db, s.bucket); err != nil && sctx.Err() == nil {
 			log.Error("the curated library was not written; curated=true lists stay short until the next start", zap.Error(err))
+		}
+		if err := photoshoot.SeedLibrary(sctx, s.db, s.bucket); err != nil && sctx.Err() == nil {
+			log.Error("the photoshoots library was not written; backgrounds, models and poses stay unlisted until the next start", zap.Error(err))
 		}
 	}()
 	defer func() { stopSeed(); <-seeded }()

@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -128,6 +129,9 @@ func runMigrate(ctx context.Context, cfg config) int {
 	defer bucket.Close()
 	if err := records.SeedCurated(ctx, db, bucket); err != nil {
 		return fatal(log, "cannot write the curated library", err)
+	}
+	if err := photoshoot.SeedLibrary(ctx, db, bucket); err != nil {
+		return fatal(log, "cannot write the photoshoots library", err)
 	}
 	log.Info("schema up to date, curated library written")
 	return 0

@@ -11,6 +11,7 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/palette"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/production"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/video"
@@ -26,6 +27,7 @@ func Families() []tasks.Family {
 		image.Family(),
 		video.Family(),
 		production.Family(),
+		photoshoot.Family(),
 		colourwork.Family(),
 		design.Family(),
 	}

@@ -1,0 +1,83 @@
+package photoshoot
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"sync"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// The files the family's examples send, drawn here so every example runs
+// anywhere: a tote bag and a T-shirt, each photographed on a plain sweep.
+var (
+	toteFile = tasks.ExampleFile{Ref: "file:example_ps_tote", Name: "tote.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(exampleTote()) })}
+	teeFile  = tasks.ExampleFile{Ref: "file:example_ps_tee", Name: "tee.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(exampleTee()) })}
+	faceFile = tasks.ExampleFile{Ref: "file:example_ps_portrait", Name: "portrait.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(examplePortrait()) })}
+)
+
+// sweep is a pale grey backdrop with a little grain, like a photo's.
+func sweep(w, h int, c color.NRGBA) *image.NRGBA {
+	img := newCanvas(w, h, c)
+	for y := range h {
+		for x := range w {
+			o := img.PixOffset(x, y)
+			n := 1.5 * noise(x, y)
+			for k := range 3 {
+				img.Pix[o+k] = uint8(math.Max(0, math.Min(255, float64(img.Pix[o+k])+n)))
+			}
+		}
+	}
+	return img
+}
+
+// exampleTote is a teal canvas tote with a cream pocket and a handle on a
+// pale grey sweep, 480 × 560 px.
+func exampleTote() *image.NRGBA {
+	img := sweep(480, 560, color.NRGBA{236, 236, 233, 255})
+	teal, cream := hexColour("#1F7A74"), hexColour("#F1E6CF")
+	for _, dx := range []float64{-70, 70} {
+		capsule(img, 240+dx, 190, 240+dx*0.6, 90, 11, darker(teal, 0.15))
+	}
+	capsule(img, 240-42, 90, 240+42, 90, 11, darker(teal, 0.15))
+	polygon(img, [][2]float64{{110, 190}, {370, 190}, {390, 500}, {90, 500}}, teal)
+	polygon(img, [][2]float64{{185, 320}, {295, 320}, {300, 430}, {180, 430}}, cream)
+	return img
+}
+
+// exampleTee is a coral T-shirt laid flat on a white sweep, 520 × 560 px.
+func exampleTee() *image.NRGBA {
+	img := sweep(520, 560, color.NRGBA{250, 250, 248, 255})
+	coral := hexColour("#E0604E")
+	// Body, then sleeves (convex parts).
+	polygon(img, [][2]float64{{170, 70}, {350, 70}, {370, 140}, {370, 500}, {150, 500}, {150, 140}}, coral)
+	polygon(img, [][2]float64{{350, 70}, {470, 150}, {420, 240}, {368, 205}}, coral)
+	polygon(img, [][2]float64{{170, 70}, {152, 205}, {100, 240}, {50, 150}}, coral)
+	ellipse(img, 260, 70, 48, 26, color.NRGBA{250, 250, 248, 255})
+	return img
+}
+
+// examplePortrait is a reference photo for model.create: a face with dark
+// brown hair against a blue wall, 400 × 500 px.
+func examplePortrait() *image.NRGBA {
+	img := sweep(400, 500, hexColour("#7FA6C9"))
+	hair, skin, top := hexColour("#4A3020"), hexColour("#C98E6B"), hexColour("#2F3E4F")
+	ellipse(img, 200, 190, 120, 150, hair)
+	polygon(img, [][2]float64{{60, 420}, {340, 420}, {360, 500}, {40, 500}}, top)
+	capsule(img, 200, 300, 200, 420, 40, skin)
+	ellipse(img, 200, 210, 88, 112, skin)
+	ellipse(img, 200, 120, 98, 50, hair)
+	return img
+}
+
+// pngBytes encodes an image as PNG; a failure is a programming error.
+func pngBytes(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
