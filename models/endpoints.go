@@ -141,3 +141,21 @@ func KeyOfUser(ctx context.Context, db *gorm.DB, userID uint64, keyID string) (*
 	}
 	return &k, nil
 }
+
+// ListJobsByOutcome is ListJobs also filtered by outcome: a job outcome
+// (succeeded, failed, cancelled…), "running" for jobs without one yet, or
+// "" for all.
+func ListJobsByOutcome(ctx context.Context, db *gorm.DB, userID uint64, keyID, outcome string, after *Position, limit int) (Page[Job], error) {
+	q := db.WithContext(ctx).Where("user_id = ?", userID)
+	if keyID != "" {
+		q = q.Where("api_key_id = ?", keyID)
+	}
+	switch outcome {
+	case "":
+	case "running":
+		q = q.Where("outcome IS NULL")
+	default:
+		q = q.Where("outcome = ?", outcome)
+	}
+	return newestFirst(q, after, limit, textID, func(j *Job) Position { return Position{At: j.CreatedAt, ID: j.ID} })
+}

@@ -210,6 +210,10 @@ func runDev(ctx context.Context, cfg config) int {
 	if err != nil {
 		return fatal(log, "cannot seed the dev account", err)
 	}
+	password, err := seedDevPassword(ctx, s.db, cfg.DataDir)
+	if err != nil {
+		return fatal(log, "cannot set the dev account's panel password", err)
+	}
 	if err := writeDevEnv(cfg.DataDir, key, cfg.BaseURL); err != nil {
 		return fatal(log, "cannot write the dev env file", err)
 	}
@@ -256,8 +260,8 @@ func runDev(ctx context.Context, cfg config) int {
 	if child != nil {
 		ui = fmt.Sprintf("http://127.0.0.1:%d", cfg.TemporalUIPort)
 	}
-	fmt.Printf("\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
-		cfg.BaseURL, api.CurrentVersion, ui, key, key, cfg.BaseURL)
+	fmt.Printf("\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n  Panel        %s/app/   (sign in as %s, password %s)\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
+		cfg.BaseURL, api.CurrentVersion, ui, key, cfg.BaseURL, devEmail, password, key, cfg.BaseURL)
 
 	var childDone chan error
 	if child != nil {

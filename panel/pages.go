@@ -1,0 +1,299 @@
+package panel
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/wire"
+)
+
+// dayBar is one day of the credits chart.
+type dayBar struct {
+	Day     string
+	Credits int64
+	Height  int // percent of the tallest day
+}
+
+// overviewData is the overview page's.
+type overviewData struct {
+	Balances []models.Balance
+	Days     []dayBar
+	Total    int64
+	Jobs     []jobRow
+}
+
+// jobRow is one job of a listing.
+type jobRow struct {
+	wire.Job
+	KeyID string
+}
+
+func jobRows(jobs []models.Job, base string) []jobRow {
+	out := make([]jobRow, len(jobs))
+	for i := range jobs {
+		out[i] = jobRow{Job: wire.NewJob(&jobs[i], base), KeyID: jobs[i].APIKeyID}
+	}
+	return out
+}
+
+func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	now := p.now()
+	bals, err := models.Balances(r.Context(), p.d.DB, u.ID, now)
+	if err != nil {
+		return "", "", nil, err
+	}
+	end := now.Truncate(24 * time.Hour).Add(24 * time.Hour)
+	start := end.AddDate(0, 0, -30)
+	rows, err := models.Metrics(r.Context(), p.d.DB, models.MetricsQuery{UserID: u.ID, GroupBy: models.GroupDay, Start: start, End: end, CallsFrom: end})
+	if err != nil {
+		return "", "", nil, err
+	}
+	perDay := map[string]int64{}
+	for _, row := range rows {
+		perDay[row.Group] = row.CreditsCharged
+	}
+	data := overviewData{Balances: bals}
+	var top int64 = 1
+	for d := start; d.Before(end); d = d.AddDate(0, 0, 1) {
+		day := d.Format("2006-01-02")
+		data.Days = append(data.Days, dayBar{Day: day, Credits: perDay[day]})
+		top = max(top, perDay[day])
+		data.Total += perDay[day]
+	}
+	for i := range data.Days {
+		data.Days[i].Height = int(data.Days[i].Credits * 100 / top)
+	}
+	jobs, err := models.ListJobs(r.Context(), p.d.DB, u.ID, "", nil, 8)
+	if err != nil {
+		return "", "", nil, err
+	}
+	data.Jobs = jobRows(jobs.Items, p.d.FilesBaseURL)
+	return "overview", "Overview", data, nil
+}
+
+// jobsData is the jobs page's.
+type jobsData struct {
+	Jobs           []jobRow
+	Keys           []api.KeyView
+	KeyID, Outcome string
+	Outcomes       []string
+	Next           string
+}
+
+func (p *panel) jobs(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	q := r.URL.Query()
+	data := jobsData{KeyID: q.Get("key"), Outcome: q.Get("outcome"), Outcomes: append([]string{"running"}, contract.Outcomes...)}
+	if !slices.Contains(data.Outcomes, data.Outcome) {
+		data.Outcome = ""
+	}
+	var after *models.Position
+	if raw, err := base64.RawURLEncoding.DecodeString(q.Get("after")); err == nil && len(raw) > 0 {
+		if pos, err := models.ParsePosition(string(raw)); err == nil {
+			after = &pos
+		}
+	}
+	page, err := models.ListJobsByOutcome(r.Context(), p.d.DB, u.ID, data.KeyID, data.Outcome, after, 25)
+	if err != nil {
+		return "", "", nil, err
+	}
+	data.Jobs = jobRows(page.Items, p.d.FilesBaseURL)
+	if page.Next != nil {
+		data.Next = base64.RawURLEncoding.EncodeToString([]byte(page.Next.String()))
+	}
+	if data.Keys, err = p.keyViews(r, u); err != nil {
+		return "", "", nil, err
+	}
+	return "jobs", "Jobs", data, nil
+}
+
+// jobData is the job page's.
+type jobData struct {
+	Job        jobRow
+	Files      []fileView
+	Deliveries []api.DeliveryView
+	Input      string
+	Running    bool
+}
+
+// fileView is one file shown as a thumbnail with its download.
+type fileView struct {
+	Handle, URL, MediaType, Name string
+	Image, Deletable             bool
+	CreatedAt                    time.Time
+}
+
+func viewFile(f *models.File, base string) fileView {
+	v := fileView{Handle: f.Handle(), URL: f.URL(base), MediaType: f.MediaType, Image: strings.HasPrefix(f.MediaType, "image/"),
+		Deletable: f.Kind() == "art", CreatedAt: f.CreatedAt}
+	v.Name = f.Handle()
+	return v
+}
+
+func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	j, err := models.JobByID(r.Context(), p.d.DB, u.ID, r.PathValue("id"))
+	if err != nil {
+		return "", "", nil, err
+	}
+	files, _, err := models.JobFiles(r.Context(), p.d.DB, j.ID, -1, 100)
+	if err != nil {
+		return "", "", nil, err
+	}
+	data := jobData{Job: jobRows([]models.Job{*j}, p.d.FilesBaseURL)[0], Input: j.Input, Running: j.Lifecycle != contract.LifecycleTerminal}
+	for i := range files {
+		data.Files = append(data.Files, viewFile(&files[i], p.d.FilesBaseURL))
+	}
+	if data.Deliveries, _, err = p.deliveries(r, models.DeliveryQuery{UserID: u.ID, JobID: j.ID, Limit: 50}); err != nil {
+		return "", "", nil, err
+	}
+	return "job", "Job " + j.ID, data, nil
+}
+
+// deliveries is a page of the delivery log with attempts.
+func (p *panel) deliveries(r *http.Request, q models.DeliveryQuery) ([]api.DeliveryView, *models.Position, error) {
+	page, err := models.ListDeliveries(r.Context(), p.d.DB, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(page.Items))
+	for i, d := range page.Items {
+		ids[i] = d.ID
+	}
+	attempts, err := models.AttemptsOf(r.Context(), p.d.DB, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]api.DeliveryView, len(page.Items))
+	for i := range page.Items {
+		out[i] = api.DeliveryViewOf(&page.Items[i], attempts[page.Items[i].ID])
+	}
+	return out, page.Next, nil
+}
+
+func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error) {
+	keys, err := models.KeysOfUser(r.Context(), p.d.DB, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	now := p.now()
+	out := make([]api.KeyView, len(keys))
+	for i := range keys {
+		k := &keys[i]
+		out[i] = api.KeyView{ID: k.ID, Prefix: k.Hint, Scopes: strings.Split(k.Scopes, ","), State: api.KeyState(k, now),
+			ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt, CreatedAt: k.CreatedAt}
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// keysData is the keys page's.
+type keysData struct {
+	Keys   []api.KeyView
+	Scopes []string
+}
+
+func (p *panel) keys(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	keys, err := p.keyViews(r, u)
+	return "keys", "API keys", keysData{Keys: keys, Scopes: models.AllScopes}, err
+}
+
+// webhooksData is the webhooks page's.
+type webhooksData struct {
+	Endpoints  []api.EndpointView
+	Events     []string
+	Statuses   []string
+	Deliveries []api.DeliveryView
+	Filter     map[string]string
+	Next       string
+}
+
+func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	eps, err := models.EndpointsOfUser(r.Context(), p.d.DB, u.ID)
+	if err != nil {
+		return "", "", nil, err
+	}
+	data := webhooksData{Events: p.d.Catalogue.VocabValues("webhook_event"), Filter: map[string]string{},
+		Statuses: []string{models.DeliveryPending, models.DeliveryDelivered, models.DeliveryFailed, models.DeliverySkipped}}
+	for i := range eps {
+		ep := &eps[i]
+		v := api.EndpointView{ID: ep.ID, URL: ep.URL, Events: strings.Split(ep.Events, ","), Disabled: ep.Disabled, Failures: ep.Failures, CreatedAt: ep.CreatedAt}
+		if ep.DisabledReason != "" {
+			v.DisabledReason = &ep.DisabledReason
+		}
+		data.Endpoints = append(data.Endpoints, v)
+	}
+	q := models.DeliveryQuery{UserID: u.ID, Limit: 25}
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"event", &q.Event}, {"status", &q.Status}, {"endpoint", &q.EndpointID}} {
+		*f.to = r.URL.Query().Get(f.name)
+		data.Filter[f.name] = *f.to
+	}
+	for _, f := range []struct {
+		name string
+		to   **time.Time
+	}{{"start", &q.Start}, {"end", &q.End}} {
+		v := r.URL.Query().Get(f.name)
+		data.Filter[f.name] = v
+		if t, err := time.ParseInLocation("2006-01-02T15:04", v, time.UTC); err == nil {
+			*f.to = &t
+		}
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(r.URL.Query().Get("after")); err == nil && len(raw) > 0 {
+		if pos, err := models.ParsePosition(string(raw)); err == nil {
+			q.After = &pos
+		}
+	}
+	var next *models.Position
+	if data.Deliveries, next, err = p.deliveries(r, q); err != nil {
+		return "", "", nil, err
+	}
+	if next != nil {
+		data.Next = base64.RawURLEncoding.EncodeToString([]byte(next.String()))
+	}
+	return "webhooks", "Webhooks", data, nil
+}
+
+// filesData is the files page's.
+type filesData struct {
+	Kind  string
+	Kinds []string
+	Files []fileView
+}
+
+func (p *panel) files(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
+	kind := r.URL.Query().Get("kind")
+	if kind != "art" {
+		kind = "file"
+	}
+	page, err := models.ListFiles(r.Context(), p.d.DB, models.FileQuery{UserID: u.ID, Outputs: kind == "art", Limit: 60})
+	if err != nil {
+		return "", "", nil, err
+	}
+	data := filesData{Kind: kind, Kinds: []string{"file", "art"}}
+	for i := range page.Items {
+		data.Files = append(data.Files, viewFile(&page.Items[i], p.d.FilesBaseURL))
+	}
+	return "files", "Files", data, nil
+}
+
+// shortTime writes a time for a table cell.
+func shortTime(t any) string {
+	switch v := t.(type) {
+	case time.Time:
+		return v.UTC().Format("2006-01-02 15:04:05")
+	case *time.Time:
+		if v == nil {
+			return "—"
+		}
+		return v.UTC().Format("2006-01-02 15:04:05")
+	}
+	return fmt.Sprint(t)
+}

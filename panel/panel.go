@@ -1,0 +1,161 @@
+// Package panel is the signed-in account panel: server-rendered pages,
+// embedded in the binary, over the same models as the API. Pages only
+// read; every change goes through the session-only JSON API
+// (/v1/account/…) from the panel's small script.
+package panel
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/api"
+	catalog "github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Deps is what the panel needs from the process that serves it.
+type Deps struct {
+	DB  *gorm.DB
+	Log *zap.Logger
+	// FilesBaseURL is where file URLs point (thumbnails, downloads).
+	FilesBaseURL string
+	// Catalogue is the task catalogue; nil means catalogue.Default().
+	Catalogue *catalog.Catalogue
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// SecureCookies marks the session cookie Secure on plain HTTP too
+	// (behind a TLS-terminating proxy); HTTPS requests always get it.
+	SecureCookies bool
+}
+
+// panel serves the pages.
+type panel struct {
+	d     Deps
+	pages map[string]*template.Template
+}
+
+func (p *panel) now() time.Time {
+	if p.d.Now != nil {
+		return p.d.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Mount serves the panel under /app/ (and / redirects there) in front of
+// the API handler, which answers everything else.
+func Mount(apiHandler http.Handler, d Deps) http.Handler {
+	if d.Catalogue == nil {
+		d.Catalogue = catalog.Default()
+	}
+	if d.Log == nil {
+		d.Log = zap.NewNop()
+	}
+	p := &panel{d: d, pages: parsePages()}
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /app/static/", http.StripPrefix("/app/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/app/", http.StatusFound) })
+	mux.HandleFunc("GET /app/sign-in", p.signInPage)
+	mux.HandleFunc("POST /app/sign-in", p.signIn)
+	mux.HandleFunc("POST /app/sign-out", p.signOut)
+	mux.HandleFunc("GET /app/{$}", p.signedIn(p.overview))
+	mux.HandleFunc("GET /app/jobs", p.signedIn(p.jobs))
+	mux.HandleFunc("GET /app/jobs/{id}", p.signedIn(p.job))
+	mux.HandleFunc("GET /app/run", p.signedIn(p.runList))
+	mux.HandleFunc("GET /app/run/{task}", p.signedIn(p.runForm))
+	mux.HandleFunc("GET /app/files", p.signedIn(p.files))
+	mux.HandleFunc("GET /app/keys", p.signedIn(p.keys))
+	mux.HandleFunc("GET /app/webhooks", p.signedIn(p.webhooks))
+	mux.Handle("/app/", http.NotFoundHandler())
+	mux.Handle("/", apiHandler)
+	csrf := http.NewCrossOriginProtection()
+	panelOnly := csrf.Handler(mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/app/") {
+			w.Header().Set("X-Frame-Options", "DENY")
+			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+			w.Header().Set("Referrer-Policy", "same-origin")
+			panelOnly.ServeHTTP(w, r)
+			return
+		}
+		apiHandler.ServeHTTP(w, r)
+	})
+}
+
+// page is what every page template receives.
+type page struct {
+	Title string
+	Nav   string
+	User  *models.User
+	Data  any
+}
+
+// viewer is a handler of a signed-in page.
+type viewer func(w http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error)
+
+// signedIn renders a page for a signed-in user; anyone else is sent to
+// sign in first.
+func (p *panel) signedIn(v viewer) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, _ := r.Cookie(api.SessionCookie)
+		var token string
+		if c != nil {
+			token = c.Value
+		}
+		u, _, err := models.SessionUser(r.Context(), p.d.DB, token, p.now())
+		if errors.Is(err, models.ErrNoSession) {
+			http.Redirect(w, r, "/app/sign-in?next="+templateURL(r.URL.RequestURI()), http.StatusSeeOther)
+			return
+		}
+		if err != nil {
+			p.fail(w, err)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		name, title, data, err := v(w, r, u)
+		if errors.Is(err, models.ErrNotFound) {
+			w.WriteHeader(http.StatusNotFound)
+			p.render(w, "notfound", page{Title: "Not found", User: u})
+			return
+		}
+		if err != nil {
+			p.fail(w, err)
+			return
+		}
+		p.render(w, name, page{Title: title, Nav: name, User: u, Data: data})
+	}
+}
+
+// fail answers an internal error without its text.
+func (p *panel) fail(w http.ResponseWriter, err error) {
+	p.d.Log.Error("panel page failed", zap.Error(err))
+	http.Error(w, "The page could not be shown; try again in a moment.", http.StatusInternalServerError)
+}
+
+func (p *panel) render(w http.ResponseWriter, name string, pg page) {
+	t, ok := p.pages[name]
+	if !ok {
+		p.fail(w, errors.New("no template "+name))
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := t.ExecuteTemplate(w, "layout", pg); err != nil {
+		p.d.Log.Error("render", zap.String("page", name), zap.Error(err))
+	}
+}
+
+func templateURL(s string) string { return template.URLQueryEscaper(s) }

@@ -1,0 +1,165 @@
+// The panel's script: forms marked data-api send JSON (or multipart) to the
+// session-only API and show its error messages next to the field they name.
+"use strict";
+
+function showError(form, err) {
+  form.querySelectorAll("[data-error-for]").forEach(function (el) { el.textContent = ""; });
+  var field = (err && err.field) || "";
+  var top = field.split(/[.\[]/)[0];
+  var el = form.querySelector('[data-error-for="' + top + '"]') || form.querySelector('[data-error-for=""]');
+  var msg = (err && err.message) || "The request failed.";
+  if (el) { el.textContent = msg; el.setAttribute("role", "alert"); } else { alert(msg); }
+}
+
+function gather(form) {
+  var out = {};
+  var arrays = {};
+  Array.prototype.forEach.call(form.elements, function (el) {
+    if (!el.name || el.disabled) return;
+    var v = el.value;
+    if (el.hasAttribute("data-array")) {
+      arrays[el.name] = arrays[el.name] || [];
+      if ((el.type === "checkbox" || el.type === "radio") && !el.checked) return;
+      arrays[el.name].push(v);
+      return;
+    }
+    if (el.type === "radio" && !el.checked) return;
+    switch (el.getAttribute("data-type")) {
+      case "boolean": out[el.name] = el.checked; return;
+      case "integer": if (v !== "") out[el.name] = parseInt(v, 10); return;
+      case "number": if (v !== "") out[el.name] = parseFloat(v); return;
+      case "csv": if (v.trim() !== "") out[el.name] = v.split(",").map(function (s) { return s.trim(); }).filter(Boolean); return;
+      case "json": if (v.trim() !== "") out[el.name] = JSON.parse(v); return;
+      case "datetime": if (v !== "") out[el.name] = new Date(v + "Z").toISOString(); return;
+    }
+    if (el.type === "checkbox") { if (el.checked) out[el.name] = v; return; }
+    if (v !== "") out[el.name] = v;
+  });
+  Object.keys(arrays).forEach(function (k) { if (arrays[k].length) out[k] = arrays[k]; });
+  return out;
+}
+
+function send(form) {
+  var method = form.getAttribute("data-method") || "POST";
+  var opts = { method: method, credentials: "same-origin", headers: {} };
+  if (form.hasAttribute("data-multipart")) {
+    opts.body = new FormData(form);
+  } else if (method !== "DELETE" && method !== "GET") {
+    var body;
+    try { body = gather(form); } catch (e) { showError(form, { message: "A JSON field could not be read: " + e.message }); return; }
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  var button = form.querySelector("[type=submit]");
+  if (button) button.disabled = true;
+  fetch(form.getAttribute("data-api"), opts).then(function (res) {
+    return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, data: data }; });
+  }).then(function (r) {
+    if (button) button.disabled = false;
+    if (!r.ok) { showError(form, r.data.error); return; }
+    if (form.hasAttribute("data-show-key") && r.data.key) {
+      var box = document.getElementById("new-key-box");
+      document.getElementById("new-key").value = r.data.key;
+      box.hidden = false;
+      box.scrollIntoView();
+      document.getElementById("new-key").focus();
+      return;
+    }
+    if (form.hasAttribute("data-go-job") && r.data.job_id) { location.href = "/app/jobs/" + r.data.job_id; return; }
+    location.reload();
+  }).catch(function () {
+    if (button) button.disabled = false;
+    showError(form, { message: "The panel could not reach the service; try again." });
+  });
+}
+
+function pickerItem(picker, item, checked) {
+  var multi = picker.getAttribute("data-multi") === "true";
+  var label = document.createElement("label");
+  label.className = "pick";
+  var input = document.createElement("input");
+  input.type = multi ? "checkbox" : "radio";
+  input.name = picker.getAttribute("data-picker");
+  input.value = item.file;
+  input.checked = !!checked;
+  if (multi) input.setAttribute("data-array", "");
+  var img = document.createElement("img");
+  img.src = item.url; img.alt = item.file; img.loading = "lazy";
+  var cap = document.createElement("span");
+  cap.className = "mono small"; cap.textContent = item.file;
+  label.appendChild(input); label.appendChild(img); label.appendChild(cap);
+  picker.appendChild(label);
+}
+
+function loadPicker(picker) {
+  var kinds = picker.getAttribute("data-kinds").split(",");
+  Promise.all(kinds.map(function (k) {
+    return fetch("/v1/account/refs/" + k + "?limit=50", { credentials: "same-origin" }).then(function (r) { return r.json(); });
+  })).then(function (pages) {
+    picker.innerHTML = "";
+    var n = 0;
+    pages.forEach(function (p) { (p.items || []).forEach(function (it) { pickerItem(picker, it, false); n++; }); });
+    if (!n) { var p = document.createElement("p"); p.className = "muted small empty"; p.textContent = "No files yet: upload one below."; picker.appendChild(p); }
+  });
+}
+
+function upload(input) {
+  var name = input.getAttribute("data-upload-into");
+  var picker = document.querySelector('[data-picker="' + name + '"]');
+  var fd = new FormData();
+  fd.append("file", input.files[0]);
+  var form = input.form;
+  fetch("/v1/account/files", { method: "POST", body: fd, credentials: "same-origin" }).then(function (r) {
+    return r.json().then(function (d) { return { ok: r.ok, data: d }; });
+  }).then(function (r) {
+    if (!r.ok) { showError(form, Object.assign({}, r.data.error, { field: name })); return; }
+    var empty = picker.querySelector(".empty"); if (empty) empty.remove();
+    pickerItem(picker, { file: r.data.file, url: r.data.url }, true);
+  });
+}
+
+function pollJob(box) {
+  var id = box.getAttribute("data-job");
+  var timer = setInterval(function () {
+    fetch("/v1/account/jobs/" + id, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (j) {
+      var total = j.progress && j.progress.total;
+      if (total) document.getElementById("job-progress").value = Math.round(100 * j.progress.done / total);
+      document.getElementById("job-phase").textContent = (j.progress && j.progress.phase) || "";
+      document.getElementById("job-status").textContent = j.outcome || j.lifecycle;
+      if (j.lifecycle === "terminal") { clearInterval(timer); location.reload(); }
+    });
+  }, 1000);
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("form[data-api]").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var ask = form.getAttribute("data-confirm");
+      if (ask && !confirm(ask)) return;
+      send(form);
+    });
+  });
+  document.querySelectorAll("[data-copy]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var el = document.querySelector(b.getAttribute("data-copy"));
+      el.select();
+      (navigator.clipboard ? navigator.clipboard.writeText(el.value) : Promise.resolve(document.execCommand("copy"))).then(function () { b.textContent = "Copied"; });
+    });
+  });
+  document.querySelectorAll("[data-enables]").forEach(function (cb) {
+    cb.addEventListener("change", function () { document.getElementById(cb.getAttribute("data-enables")).disabled = !cb.checked; });
+  });
+  document.querySelectorAll("[data-add-colour]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var c = document.createElement("input");
+      c.type = "color"; c.name = b.getAttribute("data-add-colour"); c.value = "#888888"; c.setAttribute("data-array", "");
+      c.setAttribute("aria-label", c.name + " " + b.parentNode.querySelectorAll("input").length);
+      b.parentNode.insertBefore(c, b);
+    });
+  });
+  document.querySelectorAll("[data-picker]").forEach(loadPicker);
+  document.querySelectorAll("[data-upload-into]").forEach(function (i) { i.addEventListener("change", function () { if (i.files.length) upload(i); }); });
+  var job = document.getElementById("job");
+  if (job && job.getAttribute("data-running") === "true") pollJob(job);
+});
