@@ -1,0 +1,248 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
+)
+
+// productPNG is a red box on a light grey sweep, w × h px: a packshot
+// whose dominant colour is red.
+func productPNG(t testing.TB, w, h int) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.NRGBA{232, 232, 230, 255}
+			if x > w/5 && x < 4*w/5 && y > h/8 && y < 7*h/8 {
+				c = color.NRGBA{200, 30, 40, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, img))
+	return buf.Bytes()
+}
+
+// isRed says whether a pixel is the product's red.
+func isRed(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	return r>>8 > 150 && g>>8 < 90 && b>>8 < 100
+}
+
+// redPixels counts the product's pixels in a shot.
+func redPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			if isRed(img.At(x, y)) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// luma is a pixel's brightness, 0–255.
+func luma(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.299*float64(r>>8) + 0.587*float64(g>>8) + 0.114*float64(b>>8))
+}
+
+// near says whether a pixel is within tol of a colour on every channel.
+func near(c color.Color, want color.NRGBA, tol int) bool {
+	r, g, b, _ := c.RGBA()
+	d := func(v uint32, w uint8) bool { return int(v>>8)-int(w) <= tol && int(w)-int(v>>8) <= tol }
+	return d(r, want.R) && d(g, want.G) && d(b, want.B)
+}
+
+// shootStack is a stack with the photoshoots library written.
+func shootStack(t *testing.T, credits int64) *testStack {
+	s := newStack(t, stackOptions{credits: credits})
+	require.NoError(t, photoshoot.SeedLibrary(context.Background(), s.db, s.acts.Blob))
+	return s
+}
+
+// TestPhotoshootLibraryIsListed lists the library: backgrounds with their
+// kind and no name, poses with their gender and no name, named presets,
+// base models with their gender; a second seeding adds nothing.
+func TestPhotoshootLibraryIsListed(t *testing.T) {
+	s := shootStack(t, 10)
+	require.NoError(t, photoshoot.SeedLibrary(context.Background(), s.db, s.acts.Blob))
+	list := func(path string) []map[string]any {
+		res := s.do(http.MethodGet, path, nil)
+		require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+		var out []map[string]any
+		for _, it := range res.json(t)["items"].([]any) {
+			out = append(out, it.(map[string]any))
+		}
+		return out
+	}
+	bgs := list("/v1/refs/background?limit=100")
+	require.GreaterOrEqual(t, len(bgs), 8)
+	kinds := map[any]int{}
+	for _, b := range bgs {
+		kinds[b["kind"]]++
+		require.Nil(t, b["name"])
+		require.NotEmpty(t, b["url"])
+		img, _, err := image.Decode(bytes.NewReader(download(t, b["url"].(string))))
+		require.NoError(t, err)
+		require.Equal(t, 480, img.Bounds().Dx())
+	}
+	require.GreaterOrEqual(t, kinds["studio"], 4)
+	require.GreaterOrEqual(t, kinds["scene"], 4)
+	require.Len(t, kinds, 2)
+
+	poses := list("/v1/refs/pose?limit=100")
+	genders := map[any]int{}
+	for _, p := range poses {
+		genders[p["gender"]]++
+		require.Nil(t, p["name"])
+	}
+	for _, g := range []string{"woman", "man", "girl", "boy"} {
+		require.GreaterOrEqual(t, genders[g], 4, g)
+	}
+	presets := list("/v1/refs/pose_preset?limit=100")
+	require.NotEmpty(t, presets)
+	require.Equal(t, "Catalogue: front, back, side", presets[0]["name"])
+	preset := s.record("pose_preset:pp_catalogue")
+	require.Equal(t, []any{"front", "back", "side"}, preset["angles"])
+
+	bases := list("/v1/refs/model?limit=100")
+	modelGenders := map[any]bool{}
+	for _, m := range bases {
+		modelGenders[m["gender"]] = true
+		require.Nil(t, m["base"])
+	}
+	require.Len(t, modelGenders, 4)
+	require.Len(t, list("/v1/refs/model?q=ava"), 1)
+}
+
+// TestPhotoshootPackshots shoots a red box on the white studio sweep in
+// the catalogue preset, two placements each, then in the loft scene at
+// three depths: every shot shows the product's red, a studio shot's corners
+// are the studio colour, a shadow darker than the floor lies under the
+// product, a nearer placement in the scene is larger; the photoshoot record
+// lists the shots.
+func TestPhotoshootPackshots(t *testing.T) {
+	s := shootStack(t, 200)
+	product := s.upload("box.png", productPNG(t, 300, 400))
+	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_white",
+		"poses": []string{"pose_preset:pp_catalogue"}, "count_per_pose": 2, "aspect_ratio": "4:5"}, "Prefer", "wait=60")
+	imgs, data := outputImages(t, res)
+	require.Len(t, imgs, 6)
+	white := color.NRGBA{255, 255, 255, 255}
+	for i, img := range imgs {
+		d := data[i]
+		require.Equal(t, []any{"front", "back", "side"}[i/2], d["angle"], "shot %d", i)
+		require.EqualValues(t, i%2, d["variant"])
+		require.Equal(t, true, d["cut_out"])
+		b := img.Bounds()
+		require.Equal(t, 819, b.Dx())
+		require.Equal(t, 1024, b.Dy())
+		require.Greater(t, redPixels(img), 5000, "shot %d shows the product", i)
+		for _, p := range []image.Point{{2, 2}, {b.Dx() - 3, 2}, {2, b.Dy() - 3}, {b.Dx() - 3, b.Dy() - 3}} {
+			require.True(t, near(img.At(p.X, p.Y), white, 3), "shot %d corner %v is %v", i, p, img.At(p.X, p.Y))
+		}
+		box := d["product_box"].(map[string]any)
+		cx := int(box["x"].(float64) + box["width"].(float64)/2)
+		below := int(box["y"].(float64)+box["height"].(float64)) + 3
+		require.Less(t, luma(img.At(cx, below)), 235.0, "shot %d: a shadow lies under the product", i)
+	}
+	shoot := data[0]["photoshoot"].(string)
+	rec := s.record(shoot)
+	require.Equal(t, "ready", rec["status"])
+	require.Len(t, rec["images"], 6)
+	require.Equal(t, []any{"pose:ps_woman_front", "pose:ps_woman_back", "pose:ps_woman_side"}, rec["poses"])
+	require.Equal(t, shoot, s.newestRecord("photoshoot"))
+
+	res = s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_scene_loft",
+		"count_per_pose": 3}, "Prefer", "wait=60")
+	imgs, data = outputImages(t, res)
+	require.Len(t, imgs, 3)
+	heights := make([]float64, 3)
+	for i, img := range imgs {
+		require.Greater(t, redPixels(img), 3000)
+		heights[i] = data[i]["product_box"].(map[string]any)["height"].(float64)
+		require.Equal(t, "scene", data[i]["setting"])
+	}
+	// Placements: centred, nearer (lower on the floor, larger), further (smaller).
+	require.Greater(t, heights[1], heights[0])
+	require.Less(t, heights[2], heights[0])
+	require.Greater(t, data[1]["floor_y"].(float64), data[0]["floor_y"].(float64))
+}
+
+// TestPhotoshootRefusals: over the most outputs answers too_many_outputs;
+// a pose of another gender than the model's, an unknown background and an
+// unknown model answer invalid_request naming the field; a starter-plan
+// account is refused the category with permission_denied. Nothing is held.
+func TestPhotoshootRefusals(t *testing.T) {
+	s := shootStack(t, 200)
+	product := s.upload("box.png", productPNG(t, 120, 160))
+	body := func(extra map[string]any) map[string]any {
+		b := map[string]any{"product": product, "background": "#F3EFE8"}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return b
+	}
+	s.refuses("photoshoot.create", body(map[string]any{"poses": []string{"pose_preset:pp_full_turn"}, "count_per_pose": 4}), "too_many_outputs", "count_per_pose")
+	s.refuses("photoshoot.create", body(map[string]any{"poses": []string{"pose_preset:pp_full_turn", "pose_preset:pp_full_turn", "pose_preset:pp_catalogue", "pose_preset:pp_catalogue"}}),
+		"too_many_outputs", "poses")
+	s.refuses("photoshoot.create", body(map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_man_front"}}), "invalid_request", "poses[1]")
+	s.refuses("photoshoot.create", body(map[string]any{"background": "background:bg_nowhere"}), "invalid_request", "background")
+	s.refuses("photoshoot.create", body(map[string]any{"model": "model:md_nobody"}), "invalid_request", "model")
+	require.Equal(t, int64(200), s.balance())
+	require.Empty(t, s.do(http.MethodGet, "/v1/refs/photoshoot", nil).json(t)["items"])
+
+	ctx := context.Background()
+	u, err := models.CreateUser(ctx, s.db, models.NewID("")+"@example.com", models.PlanStarter)
+	require.NoError(t, err)
+	_, err = models.Grant(ctx, s.db, u.ID, contract.CreditService, 100, nil, "test")
+	require.NoError(t, err)
+	_, key, err := models.CreateKey(ctx, s.db, u.ID, nil, nil, api.CurrentVersion)
+	require.NoError(t, err)
+	saved := s.key
+	s.key = key
+	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", body(nil))
+	s.key = saved
+	require.Equal(t, http.StatusForbidden, res.status, "%s", res.body)
+	require.Equal(t, "permission_denied", res.errorCode(t))
+}
+
+// TestPhotoshootDressesAModel dresses a red garment on the base model Ava,
+// front and back: the garment's red lies over the figure's torso, above
+// the shadow at its feet.
+func TestPhotoshootDressesAModel(t *testing.T) {
+	s := shootStack(t, 200)
+	product := s.upload("garment.png", productPNG(t, 300, 360))
+	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_light_grey",
+		"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_woman_back"}, "aspect_ratio": "3:4"}, "Prefer", "wait=60")
+	imgs, data := outputImages(t, res)
+	require.Len(t, imgs, 2)
+	grey := color.NRGBA{0xE6, 0xE6, 0xE3, 255}
+	for i, img := range imgs {
+		require.Equal(t, "model:md_ava", data[i]["model"])
+		require.Greater(t, redPixels(img), 3000)
+		b := img.Bounds()
+		require.True(t, near(img.At(1, 1), grey, 3))
+		box := data[i]["product_box"].(map[string]any)
+		floor := int(data[i]["floor_y"].(float64))
+		// The garment sits on the upper half of the figure.
+		require.Less(t, box["y"].(float64)+box["height"].(float64), float64(floor))
+		require.Less(t, box["y"].(float64), float64(b.Dy())/2)
+		require.Less(t, luma(img.At(b.Dx()/2+int(0.12*float64(b.Dy())), floor+2)), luma(grey)-3, "a shadow at the feet")
+	}
+}
