@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"gocloud.dev/blob"
@@ -53,6 +54,8 @@ type Deps struct {
 	TrustedProxies []string
 	// Metrics registers the HTTP metrics; nil disables them.
 	Metrics *HTTPMetrics
+	// Tracing gives every request a server span; nil: no spans.
+	Tracing trace.TracerProvider
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// AdmitTimeout bounds the synchronous admit of a submit.
@@ -115,6 +118,9 @@ func NewRouter(d Deps) *gin.Engine {
 	// path; gin's defaults answer a 301 or 307 with an HTML body.
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	r.ContextWithFallback = false
+	if d.Tracing != nil {
+		r.Use(tracing(d.Tracing))
+	}
 	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
 	if d.Metrics != nil {
 		r.Use(d.Metrics.middleware())

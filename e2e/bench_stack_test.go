@@ -36,6 +36,7 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -66,7 +67,9 @@ func newBenchStack(b *testing.B, clients int) *benchStack {
 		zapcore.NewCore(enc, zapcore.Lock(os.Stderr), zap.ErrorLevel)))
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	tc, err := worker.Dial(ctx, devServer.FrontendHostPort(), "default", log, worker.NewSDKMetrics(reg).Handler())
+	tel, err := telemetry.New(ctx, telemetry.Options{Registry: reg})
+	require.NoError(b, err)
+	tc, err := worker.Dial(ctx, devServer.FrontendHostPort(), "default", log, tel)
 	require.NoError(b, err)
 	b.Cleanup(tc.Close)
 

@@ -28,6 +28,7 @@ import (
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -54,6 +55,10 @@ type stackOptions struct {
 	analysisCapacity int
 	// temporal wraps the API's Temporal client (e.g. to cut calls off).
 	temporal func(client.Client) client.Client
+	// telemetry traces the stack (HTTP server spans, the Temporal clients'
+	// interceptor, webhook client spans) and reports the SDK's metrics;
+	// nil: none.
+	telemetry *telemetry.Telemetry
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -71,6 +76,9 @@ type testStack struct {
 	key              string
 	keyID            string
 	signer           *signer.Signer
+
+	// temporal is the Temporal client of the stack's worker and activities.
+	temporal client.Client
 }
 
 func newStack(t testing.TB, o stackOptions) *testStack {
@@ -82,6 +90,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		o.admitTimeout = 30 * time.Second // generous: CI runs packages side by side on two cores
 	}
 	s := &testStack{t: t, db: testenv.DB(t, o.backend), queue: "tq-" + models.NewID("")}
+	s.temporal = stackTemporal(t, o.telemetry)
 	bucket := o.bucket
 	if bucket == nil {
 		bucket = memblob.OpenBucket(nil)
@@ -91,9 +100,9 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	require.NoError(t, err)
 	s.signer = signer.New(key)
 	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
-		HTTP:     outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second}),
+		HTTP:     outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second, Tracing: o.telemetry.Tracing()}),
 		Fetch:    outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second}),
-		Temporal: temporalClient(t), CapacityDeadline: o.capacityDeadline}
+		Temporal: s.temporal, CapacityDeadline: o.capacityDeadline}
 	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
@@ -101,13 +110,13 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.filesBaseURL == "" {
 		o.filesBaseURL = s.srv.URL
 	}
-	apiTemporal := temporalClient(t)
+	apiTemporal := s.temporal
 	if o.temporal != nil {
 		apiTemporal = o.temporal(apiTemporal)
 	}
 	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: apiTemporal, Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
 		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
-		Catalogue: servedCatalogue(o.registry)})
+		Catalogue: servedCatalogue(o.registry), Tracing: o.telemetry.Tracing()})
 	s.acts.FilesBaseURL = o.filesBaseURL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)
@@ -127,7 +136,7 @@ func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {
-	w := worker.New(temporalClient(s.t), s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps, AnalysisCapacity: s.analysisCapacity})
+	w := worker.New(s.temporal, s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps, AnalysisCapacity: s.analysisCapacity})
 	require.NoError(s.t, w.Start())
 	s.t.Cleanup(w.Stop)
 	s.worker = w

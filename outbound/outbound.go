@@ -21,6 +21,9 @@ import (
 	"time"
 
 	"code.dny.dev/ssrf"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Errors of the client and of CheckURL; test them with errors.Is.
@@ -71,6 +74,10 @@ type Options struct {
 	// MaxBytes caps a response body: reading past it fails with ErrTooLarge,
 	// and a declared longer Content-Length fails at once. Zero means no cap.
 	MaxBytes int64
+	// Tracing, when set, gives every request a client span under the
+	// caller's context. The span context is not sent: the addresses are
+	// the users', outside the service's traces.
+	Tracing trace.TracerProvider
 }
 
 // New returns the SSRF-safe client for o.
@@ -121,7 +128,11 @@ func newClient(o Options, guard *ssrf.Guardian) *http.Client {
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 	}
-	c := &http.Client{Transport: &transport{base: base, maxBytes: o.MaxBytes}, Timeout: o.Timeout}
+	var next http.RoundTripper = base
+	if o.Tracing != nil {
+		next = otelhttp.NewTransport(base, otelhttp.WithTracerProvider(o.Tracing), otelhttp.WithPropagators(propagation.NewCompositeTextMapPropagator()))
+	}
+	c := &http.Client{Transport: &transport{base: base, next: next, maxBytes: o.MaxBytes}, Timeout: o.Timeout}
 	if !o.FollowRedirects {
 		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	} else {
@@ -140,9 +151,11 @@ func newClient(o Options, guard *ssrf.Guardian) *http.Client {
 }
 
 // transport refuses every request that is not https (every hop of a
-// redirect passes here) and caps response bodies.
+// redirect passes here) and caps response bodies. Requests go to next: base,
+// or base under a client span.
 type transport struct {
 	base     *http.Transport
+	next     http.RoundTripper
 	maxBytes int64
 }
 
@@ -154,7 +167,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, fmt.Errorf("%w: %s://%s", ErrNotHTTPS, req.URL.Scheme, req.URL.Host)
 	}
-	res, err := t.base.RoundTrip(req)
+	res, err := t.next.RoundTrip(req)
 	if err != nil || t.maxBytes <= 0 {
 		return res, err
 	}

@@ -13,14 +13,17 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/telemetry"
 )
 
-// Dial connects to Temporal with the SDK logging through zap and reporting
-// metrics through m (nil: none). It fails fast when the frontend is down.
-func Dial(ctx context.Context, address, namespace string, log *zap.Logger, m client.MetricsHandler) (client.Client, error) {
-	opts := client.Options{HostPort: address, Namespace: namespace, Logger: NewLogger(log)}
-	if m != nil {
-		opts.MetricsHandler = m
+// Dial connects to Temporal with the SDK logging through zap, and
+// reporting metrics and spans through tel (nil: none); the workers made
+// from the client trace workflows and activities too. It fails fast when the
+// frontend is down.
+func Dial(ctx context.Context, address, namespace string, log *zap.Logger, tel *telemetry.Telemetry) (client.Client, error) {
+	opts, err := tel.ClientOptions(client.Options{HostPort: address, Namespace: namespace, Logger: NewLogger(log)})
+	if err != nil {
+		return nil, err
 	}
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -27,8 +28,8 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
-	"github.com/taskplatform/taskplatform/panel"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -77,10 +78,12 @@ type stack struct {
 	db       *gorm.DB
 	bucket   *blob.Bucket
 	registry *prometheus.Registry
-	sdk      *worker.SDKMetrics
-	temporal client.Client
-	requests *api.RequestLog
-	signer   *signer.Signer
+	// telemetry reports the SDK's metrics on registry and, when
+	// OTEL_EXPORTER_OTLP_ENDPOINT is set, exports traces.
+	telemetry *telemetry.Telemetry
+	temporal  client.Client
+	requests  *api.RequestLog
+	signer    *signer.Signer
 }
 
 func (s *stack) close() {
@@ -93,6 +96,14 @@ func (s *stack) close() {
 	}
 	if s.temporal != nil {
 		s.temporal.Close()
+	}
+	if s.telemetry != nil {
+		// Last of the Temporal clients' spans flushed within a bound.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.telemetry.Shutdown(ctx); err != nil {
+			s.log.Warn("telemetry not flushed", zap.Error(err))
+		}
+		cancel()
 	}
 	if s.bucket != nil {
 		_ = s.bucket.Close()
@@ -116,7 +127,11 @@ func (s *stack) openStores(ctx context.Context) error {
 	s.bucket = b
 	s.registry = prometheus.NewRegistry()
 	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	s.sdk = worker.NewSDKMetrics(s.registry)
+	tel, err := telemetry.New(ctx, telemetry.Options{Service: "taskplatform", Registry: s.registry})
+	if err != nil {
+		return fmt.Errorf("telemetry: %w", err)
+	}
+	s.telemetry = tel
 	return nil
 }
 
@@ -131,7 +146,7 @@ func (s *stack) loadSigner(ctx context.Context) error {
 }
 
 func (s *stack) dialTemporal(ctx context.Context) error {
-	c, err := worker.Dial(ctx, s.cfg.TemporalAddress, s.cfg.TemporalNamespace, s.log, s.sdk.Handler())
+	c, err := worker.Dial(ctx, s.cfg.TemporalAddress, s.cfg.TemporalNamespace, s.log, s.telemetry)
 	if err != nil {
 		return err
 	}
@@ -141,33 +156,25 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 
 func (s *stack) activities() *activities.Activities {
 	return withMail(&activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, FilesBaseURL: s.cfg.FilesBaseURL,
-		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second}),
-		Fetch: fetchClient(s.cfg.AllowPrivateURLs), Temporal: s.temporal, CapacityDeadline: s.cfg.AnalysisDeadline}, s.cfg.SMTPURL)
+		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second, Tracing: s.telemetry.Tracing()}),
+		Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing()), Temporal: s.temporal, CapacityDeadline: s.cfg.AnalysisDeadline}, s.cfg.SMTPURL)
 }
 
 // fetchClient fetches caller-given image URLs within limits.url_fetch,
-// following redirects hop by hop through the address guard.
-func fetchClient(allowPrivate bool) *http.Client {
+// following redirects hop by hop through the address guard, each request
+// under a client span when tracing is on (tp not nil).
+func fetchClient(allowPrivate bool, tp trace.TracerProvider) *http.Client {
 	lim := contract.DefaultLimits().URLFetch
 	return outbound.New(outbound.Options{AllowPrivate: allowPrivate, FollowRedirects: true, MaxRedirects: lim.MaxRedirects,
 		ConnectTimeout: time.Duration(lim.ConnectTimeoutSeconds) * time.Second, Timeout: time.Duration(lim.ReadTimeoutSeconds) * time.Second,
-		MaxBytes: lim.MaxBytes})
+		MaxBytes: lim.MaxBytes, Tracing: tp})
 }
 
 func (s *stack) router(production bool) http.Handler {
-	files := s.cfg.FilesBaseURL
-	if files == "" {
-		files = s.cfg.BaseURL
-	}
-	return panel.Mount(s.apiRouter(production), panel.Deps{DB: s.db, Log: s.log, FilesBaseURL: files, SecureCookies: production})
-}
-
-// apiRouter is the API alone; router serves the account panel in front of it.
-func (s *stack) apiRouter(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
 	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
-		RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
+		Tracing: s.telemetry.Tracing(), RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.
