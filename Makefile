@@ -25,6 +25,8 @@ bin/temporal: $(TEMPORAL)
 test: $(TEMPORAL)
 	@# MP4 outputs need ffmpeg (Debian package): installed once, so both video branches are tested.
 	command -v ffmpeg >/dev/null || (apt-get update && apt-get install -y ffmpeg)
+	@# The panel's end-to-end walk drives Debian's chromium headless (chromedp).
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# PDF outputs are opened by a real reader: pdfinfo and pdftotext (Debian poppler-utils).
 	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y poppler-utils)
 	go vet ./...

@@ -1,0 +1,157 @@
+package e2e_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/panel"
+)
+
+// browser is a headless Debian chromium driven by chromedp, ended at
+// cleanup; TP_SCREENSHOTS names a folder that receives a PNG per page.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	require.NoError(t, err, "make test installs Debian's chromium")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.Flag("headless", true),
+		chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(cancelCtx)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelT)
+	return ctx
+}
+
+func shoot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("TP_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	require.NoError(t, chromedp.Run(ctx, chromedp.FullScreenshot(&png, 90)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+}
+
+// TestPanelWalk signs in to the panel in headless chromium, creates a key
+// and uses it against the API, runs a task from the generated form and
+// watches it finish, rolls and revokes the key and signs out.
+func TestPanelWalk(t *testing.T) {
+	bucket := memblob.OpenBucket(nil)
+	s := newStack(t, stackOptions{credits: 100000, bucket: bucket})
+	ctx0 := context.Background()
+	u, err := models.UserByID(ctx0, s.db, s.userID)
+	require.NoError(t, err)
+	const password = "panel walk password"
+	require.NoError(t, models.SetPassword(ctx0, s.db, u.ID, password))
+
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	apiRouter := api.NewRouter(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
+		RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
+	handler = panel.Mount(apiRouter, panel.Deps{DB: s.db, FilesBaseURL: srv.URL})
+
+	ctx := browser(t)
+	var text string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible("#email", chromedp.ByQuery),
+		chromedp.SendKeys("#email", u.Email, chromedp.ByQuery),
+		chromedp.SendKeys("#password", "wrong password!", chromedp.ByQuery),
+		chromedp.Click("#sign-in", chromedp.ByQuery),
+		chromedp.WaitVisible("#signin-error", chromedp.ByQuery),
+		chromedp.Text("#signin-error", &text, chromedp.ByQuery),
+	))
+	require.Contains(t, text, "The email or the password is wrong.")
+	shoot(t, ctx, "sign-in")
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.SendKeys("#password", password, chromedp.ByQuery),
+		chromedp.Click("#sign-in", chromedp.ByQuery),
+		chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
+		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.WaitVisible("#create-key", chromedp.ByQuery),
+		chromedp.Click(`#create-key input[value="jobs:read"]`, chromedp.ByQuery),
+		chromedp.Click(`#create-key button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#new-key", chromedp.ByQuery),
+		chromedp.Value("#new-key", &text, chromedp.ByQuery),
+	))
+	shoot(t, ctx, "keys-new")
+	newKey := text
+	require.True(t, models.WellFormedKey(newKey), newKey)
+	r := s.doAs(newKey, http.MethodGet, "/v1/jobs")
+	require.Equal(t, http.StatusOK, r.status, "the new key works against the API")
+
+	// Run a task from the form generated from its inputSchema.
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/app/run/pattern.stripes"),
+		chromedp.WaitVisible("#run-form", chromedp.ByQuery),
+		chromedp.SetValue("#in-count", "1", chromedp.ByQuery),
+	))
+	shoot(t, ctx, "run-form")
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click("#run-submit", chromedp.ByQuery),
+		chromedp.WaitVisible("#job", chromedp.ByQuery),
+		chromedp.WaitVisible(`#job-status.succeeded`, chromedp.ByQuery),
+		chromedp.WaitVisible(".gallery img", chromedp.ByQuery),
+		chromedp.Text("#job", &text, chromedp.ByQuery),
+	))
+	require.Contains(t, text, "the app", "a job started in the app says so")
+	shoot(t, ctx, "job")
+
+	// Roll the new key with no grace, then revoke its successor.
+	keyID := strings.TrimSpace(s.keyIDOf(t, newKey))
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.SetValue(`#grace-`+keyID, "0", chromedp.ByQuery),
+		chromedp.Click(`tr[data-key="`+keyID+`"] form.roll button`, chromedp.ByQuery),
+		chromedp.WaitVisible("#new-key", chromedp.ByQuery),
+		chromedp.Value("#new-key", &text, chromedp.ByQuery),
+	))
+	rolled := text
+	require.Equal(t, http.StatusUnauthorized, s.doAs(newKey, http.MethodGet, "/v1/jobs").status)
+	require.Equal(t, http.StatusOK, s.doAs(rolled, http.MethodGet, "/v1/jobs").status)
+	rolledID := s.keyIDOf(t, rolled)
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.ActionFunc(func(c context.Context) error { return chromedp.Evaluate(`window.confirm = () => true`, nil).Do(c) }),
+		chromedp.Click(`tr[data-key="`+rolledID+`"] form.revoke button`, chromedp.ByQuery),
+		chromedp.WaitVisible(`tr[data-key="`+rolledID+`"] .pill.revoked`, chromedp.ByQuery),
+	))
+	shoot(t, ctx, "keys")
+	require.Equal(t, http.StatusUnauthorized, s.doAs(rolled, http.MethodGet, "/v1/jobs").status)
+
+	for _, page := range []string{"overview:/app/", "jobs:/app/jobs", "webhooks:/app/webhooks", "files:/app/files?kind=art"} {
+		name, path, _ := strings.Cut(page, ":")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv.URL+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
+		shoot(t, ctx, name)
+	}
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click("#sign-out", chromedp.ByQuery),
+		chromedp.WaitVisible("#email", chromedp.ByQuery),
+		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.WaitVisible("#email", chromedp.ByQuery),
+	))
+}
+
+// keyIDOf is the id of a key secret.
+func (s *testStack) keyIDOf(t *testing.T, secret string) string {
+	k, _, err := models.SecretKeyAuth(context.Background(), s.db, secret, time.Now())
+	require.NoError(t, err)
+	return k.ID
+}
