@@ -66,8 +66,7 @@ func run(t testing.TB, name, body string, f files) ([]image.Image, []map[string]
 			continue
 		}
 		require.Equal(t, "image/png", out.MediaType)
-		img, err := png.Decode(bytes.NewReader(out.Data))
-		require.NoError(t, err)
+		img := decodePNG(t, out.Data)
 		imgs = append(imgs, img)
 		meta, _ := json.Marshal(out.Meta)
 		var m map[string]any
@@ -75,6 +74,12 @@ func run(t testing.TB, name, body string, f files) ([]image.Image, []map[string]
 		data = append(data, m)
 	}
 	return imgs, data, errs
+}
+
+func decodePNG(t testing.TB, data []byte) image.Image {
+	img, err := png.Decode(bytes.NewReader(data))
+	require.NoError(t, err)
+	return img
 }
 
 func pngOf(t testing.TB, img image.Image) []byte {
