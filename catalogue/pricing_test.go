@@ -20,7 +20,8 @@ func TestPriceListMatchesEstimate(t *testing.T) {
 	for i, d := range c.Tasks().Runnable() {
 		p := rows[i]
 		require.Equal(t, d.Name, p.Task)
-		require.Equal(t, contract.CreditService, p.CreditType)
+		require.Equal(t, d.Pricing.CreditType, p.CreditType)
+		require.Contains(t, contract.CreditTypes, p.CreditType)
 		base, err := d.Validate(d.Examples[0].Input)
 		require.NoError(t, err)
 		if p.DependsOn == nil {

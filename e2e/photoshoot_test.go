@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -245,4 +246,68 @@ func TestPhotoshootDressesAModel(t *testing.T) {
 		require.Less(t, box["y"].(float64), float64(b.Dy())/2)
 		require.Less(t, luma(img.At(b.Dx()/2+int(0.12*float64(b.Dy())), floor+2)), luma(grey)-3, "a shadow at the feet")
 	}
+}
+
+// modelBalance is the account's remaining model credits.
+func (s *testStack) modelBalance() int64 {
+	s.t.Helper()
+	n, err := models.Available(context.Background(), s.db, s.userID, contract.CreditModel, time.Now())
+	require.NoError(s.t, err)
+	return n
+}
+
+// TestModelStyleSpendsModelCredits: model.create is estimated and held in
+// model credits; without them it answers 402 naming them; with them it
+// makes a saved style listed under its base (and by name), charged in model
+// credits only, which a shoot then dresses.
+func TestModelStyleSpendsModelCredits(t *testing.T) {
+	s := shootStack(t, 100)
+	body := map[string]any{"name": "Ava, warm brunette", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"},
+		"adjustments": map[string]any{"height": 0.2}}
+	est := s.do(http.MethodPost, "/v1/tasks/model.create/estimate", body).json(t)
+	require.Equal(t, "model_credits", est["credit_type"], "%v", est)
+	require.EqualValues(t, 10, est["credits"])
+
+	res := s.do(http.MethodPost, "/v1/tasks/model.create", body)
+	require.Equal(t, http.StatusPaymentRequired, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "insufficient_credits", e["code"])
+	require.Contains(t, e["message"], "model_credits")
+	amounts := e["ctx"].(map[string]any)
+	require.EqualValues(t, 10, amounts["required"])
+	require.EqualValues(t, 0, amounts["balance"])
+	require.Empty(t, s.do(http.MethodGet, "/v1/refs/model?base=model:md_ava", nil).json(t)["items"])
+
+	_, err := models.Grant(context.Background(), s.db, s.userID, contract.CreditModel, 25, nil, "test")
+	require.NoError(t, err)
+	res = s.do(http.MethodPost, "/v1/tasks/model.create", body)
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	require.Equal(t, "model_credits", res.header.Get("X-Service-Credit-Type"))
+	require.Equal(t, "10", res.header.Get("X-Service-Credits"))
+	job := s.waitTerminal(res.json(t)["job_id"].(string))
+	require.Equal(t, "succeeded", job["outcome"], "%v", job)
+	require.Equal(t, int64(15), s.modelBalance())
+	require.Equal(t, int64(100), s.balance())
+
+	items := s.do(http.MethodGet, "/v1/refs/model?base=model:md_ava", nil).json(t)["items"].([]any)
+	require.Len(t, items, 1)
+	style := items[0].(map[string]any)
+	require.Equal(t, "model:md_ava", style["base"])
+	require.Equal(t, "woman", style["gender"])
+	require.Equal(t, "Ava, warm brunette", style["name"])
+	require.NotEmpty(t, style["url"])
+	require.Empty(t, s.do(http.MethodGet, "/v1/refs/model?base=model:md_noah", nil).json(t)["items"])
+	require.Len(t, s.do(http.MethodGet, "/v1/refs/model?q=BRUNETTE", nil).json(t)["items"], 1)
+	rec := s.record(style["file"].(string))
+	require.Equal(t, "ready", rec["status"])
+	require.Equal(t, "model:md_ava", rec["base"])
+
+	product := s.upload("garment.png", productPNG(t, 300, 360))
+	res = s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_scene_gallery",
+		"model": style["file"], "poses": []string{"pose_preset:pp_hero"}}, "Prefer", "wait=60")
+	imgs, data := outputImages(t, res)
+	require.Len(t, imgs, 1)
+	require.Equal(t, style["file"], data[0]["model"])
+	require.Equal(t, "pose:ps_woman_front", data[0]["pose"])
+	require.Greater(t, redPixels(imgs[0]), 1000)
 }

@@ -56,6 +56,7 @@ func createDocs() tasks.Docs {
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused, apierr.TooManyOutputs),
 		Related: []tasks.Related{
 			{Task: "image.remove_background", Relation: "before"},
+			{Task: "model.create", Relation: "before"},
 		},
 	}
 }
@@ -75,4 +76,43 @@ func createExamples() []tasks.Example {
 			Input:       json.RawMessage(`{"product":"file:example_ps_tee","background":"#F3EFE8","model":"model:md_ava","poses":["pose:ps_woman_front","pose:ps_woman_back"],"aspect_ratio":"3:4"}`),
 			Files:       []tasks.ExampleFile{teeFile}},
 	}
+}
+
+func modelDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis and drawing, not a generative model: it reads the skin and hair tones of your reference photos (pixels in the skin range of YCbCr, and the hair above the face, each clustered by k-means in CIELAB), applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws its style card. photoshoot.create then dresses garments on it. It is priced in model credits.",
+		BuiltFor: []string{
+			"A brand's own house model: its customers' skin and hair tones on a consistent figure across every shoot.",
+			"Size-inclusive line sheets: the same base drawn taller, broader or with fuller hips.",
+		},
+		WhatYouGet: []string{
+			"One style card (JPEG): the figure front and back, with its skin and hair swatches.",
+			"The record model:<id>, listed at GET /v1/refs/model?base=<its base> from the moment it is accepted (status creating, then ready), found by name with q.",
+			"The card's data: the tones and whether each came from the photos or was kept from the base, and the proportions.",
+		},
+		Outputs: tasks.DocsOutputs{Count: "One style card.", CountDependsOn: []string{}, Order: nil},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; read at 256 px."},
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d reference photos.", maxReferencePhotos)},
+			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d, 720 × 560 px.", shotQuality)},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure and hair style.",
+			"Very dark skin (luma under 60) and skin under coloured light fall outside the skin rule; when no skin or hair is found the base's tone is kept (skin_source or hair_source base).",
+			fmt.Sprintf("Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.", maxHeightAdjust, maxWidthAdjust),
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic,
+			apierr.RequestRefused, apierr.NameRequired),
+		Related: []tasks.Related{{Task: "photoshoot.create", Relation: "after"}},
+	}
+}
+
+func modelExamples() []tasks.Example {
+	return []tasks.Example{{
+		Name: "house_model", Title: "A house style of Ava from a portrait",
+		Description: "Skin and hair tones read from one portrait; a little taller, with fuller hips.",
+		Input:       json.RawMessage(`{"name":"Ava, warm brunette","base":"model:md_ava","images":["file:example_ps_portrait"],"adjustments":{"height":0.2,"hips":0.05}}`),
+		Files:       []tasks.ExampleFile{faceFile},
+	}}
 }

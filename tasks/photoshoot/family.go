@@ -15,7 +15,7 @@ import (
 func Family() tasks.Family {
 	return tasks.Family{
 		Name:         "photoshoot",
-		Tasks:        []*tasks.Definition{create()},
+		Tasks:        []*tasks.Definition{create(), modelCreate()},
 		Vocabularies: []tasks.Vocabulary{resolutionVocab()},
 		Concepts:     concepts(),
 	}

@@ -1,6 +1,7 @@
 package photoshoot
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,3 +23,5 @@ func TestFamilyKeepsTheTaskPromises(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) { taskstest.CheckTask(t, def) })
 	}
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -1,0 +1,303 @@
+package photoshoot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strings"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	imgfam "github.com/taskplatform/taskplatform/tasks/image"
+)
+
+// The bounds of model.create.
+const (
+	maxReferencePhotos = 8
+	maxNameLength      = 80
+	// maxHeightAdjust and maxWidthAdjust bound the proportions a saved
+	// style may change, in head heights.
+	maxHeightAdjust = 0.4
+	maxWidthAdjust  = 0.15
+	// sampleSide is the side reference photos are read at.
+	sampleSide = 256
+)
+
+// adjustments are the proportions model.create may change, with their bounds.
+var adjustments = []struct {
+	name, text string
+	bound      float64
+}{
+	{"height", "Head heights added to the figure's height (taller or shorter legs).", maxHeightAdjust},
+	{"shoulders", "Head heights added to half the shoulder width.", maxWidthAdjust},
+	{"waist", "Head heights added to half the waist width.", maxWidthAdjust},
+	{"hips", "Head heights added to half the hip width.", maxWidthAdjust},
+}
+
+func modelCreate() *tasks.Definition {
+	adj := obj{}
+	for _, a := range adjustments {
+		adj[a.name] = obj{"type": "number", "minimum": -a.bound, "maximum": a.bound, "default": 0, "description": a.text}
+	}
+	props := obj{
+		"name": obj{"type": "string", "minLength": 1, "maxLength": maxNameLength, "description": "The style's name, as listed and searched (GET /v1/refs/model?q=)."},
+		"base": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
+			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the style keeps its gender, build and hair style."},
+		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
+			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+				"description": "A file: handle (POST /v1/files), an art: handle or a public https URL."},
+			"description": fmt.Sprintf("Reference photos, 1 to %d: portraits or full-length shots, face and hair well lit against a plain background.", maxReferencePhotos),
+			"examples":    []any{[]any{"file:abc123"}}},
+		"adjustments": obj{"type": "object", "additionalProperties": false, "properties": adj,
+			"description": "Proportions changed from the base, each within its bounds; absent: the base's."},
+	}
+	return &tasks.Definition{
+		Name: "model.create", Title: "Create a saved model style",
+		Description: "Derives a saved style of a base model: skin and hair tones clustered from reference photos and proportions adjusted within bounds, kept as model:<id> and delivered as a style card. Priced in model credits.",
+		Category:    tasks.CategoryPhotoshoots, Unit: "style", AddedOn: "2026-11-22",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("model.create input",
+			"A name, a base model, reference photos and optional proportion changes.", props, []string{"name", "base", "images"}, nil)),
+		OutputSchema: styleSchema(),
+		Runner:       modelRunner{},
+		Pricing:      tasks.Pricing{CreditType: contract.CreditModel, PerOutput: 10},
+		RefSides:     map[string]tasks.ImageSides{"images": {Min: 16, Max: 8192}},
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "name", Keyword: "required", Code: apierr.NameRequired},
+			{Field: "name", Keyword: "minLength", Code: apierr.NameRequired},
+			{Field: "images", Keyword: "required", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "minItems", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "maxItems", Code: apierr.TooManyImages},
+		},
+		Docs:     modelDocs(),
+		Examples: modelExamples(),
+		Produces: []string{"model"},
+		Uses:     []string{"credit_hold"},
+	}
+}
+
+func styleSchema() json.RawMessage {
+	tone := func(d string) obj { return obj{"type": "string", "pattern": tasks.ColourPattern, "description": d} }
+	source := obj{"type": "string", "enum": []any{"photos", "base"}, "description": "photos: clustered from the reference photos; base: none were found, the base's is kept."}
+	num := func(d string) obj { return obj{"type": "number", "description": d} }
+	return tasks.MustJSON(obj{
+		"$schema": tasks.SchemaDialect, "title": "Style card data", "type": "object", "description": "The data of a saved style's card.",
+		"properties": obj{
+			"model":       obj{"type": []any{"string", "null"}, "description": "The saved style, model:<id>; null in a catalogue example."},
+			"index":       obj{"type": "integer", "minimum": 0, "maximum": 0},
+			"name":        obj{"type": "string"},
+			"base":        obj{"type": "string", "description": "The base model, model:<id>."},
+			"gender":      obj{"type": "string", "enum": genders},
+			"skin":        tone("The skin tone."),
+			"hair":        tone("The hair colour."),
+			"skin_source": source,
+			"hair_source": source,
+			"heads":       num("The height in head heights."),
+			"shoulders":   num("Half the shoulder width, in head heights."),
+			"waist":       num("Half the waist width, in head heights."),
+			"hips":        num("Half the hip width, in head heights."),
+			"photos_read": obj{"type": "integer", "minimum": 1, "description": "The reference photos read."},
+		},
+		"required": []string{"model", "index", "name", "base", "gender", "skin", "hair", "skin_source", "hair_source", "heads", "shoulders", "waist", "hips", "photos_read"},
+	})
+}
+
+type modelRunner struct{}
+
+// Plan asks for one style card.
+func (modelRunner) Plan(map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 1, Phase: "reading the reference photos"}
+}
+
+// AdmitErrors is what Admit answers.
+func (modelRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.NameRequired} }
+
+// Admit checks the name and the base, and opens the saved style's record:
+// listed under its base from the moment it is accepted.
+func (modelRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	name := strings.TrimSpace(tasks.String(in, "name", ""))
+	if name == "" {
+		return apierr.New(apierr.NameRequired, "name is empty; give the style a name.").WithField("name")
+	}
+	ref := tasks.String(in, "base", "")
+	base, ok := baseByHandle(ref)
+	if !ok {
+		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).WithField("base")
+	}
+	return openRecord(ctx, env, models.RecordModel, name, styleOf(in, base.Body, base.Body))
+}
+
+// styleOf is the saved style of an input on base: body with the asked
+// proportions, within their bounds.
+func styleOf(in map[string]any, base, body Body) styleFields {
+	adj, _ := in["adjustments"].(map[string]any)
+	asked := map[string]float64{}
+	for _, a := range adjustments {
+		asked[a.name] = math.Max(-a.bound, math.Min(a.bound, tasks.Number(adj, a.name, 0)))
+	}
+	body.Heads = round2(base.Heads + asked["height"])
+	body.Shoulders = round2(base.Shoulders + asked["shoulders"])
+	body.Waist = round2(base.Waist + asked["waist"])
+	body.Hips = round2(base.Hips + asked["hips"])
+	return styleFields{Base: tasks.String(in, "base", ""), Body: body, Images: tasks.Strings(in, "images"), Adjustments: asked}
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// Step reads the photos, clusters the tones, completes the style and draws
+// its card.
+func (modelRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	if i != 0 {
+		return tasks.Output{}, fmt.Errorf("model.create: no output %d", i)
+	}
+	base, ok := baseByHandle(tasks.String(in, "base", ""))
+	if !ok {
+		return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: "base: not a base model"}
+	}
+	var photos []image.Image
+	for _, r := range tasks.Refs(in, "images") {
+		img, err := imgfam.Load(ctx, r)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		photos = append(photos, img)
+	}
+	t := readTones(photos)
+	body := base.Body
+	skinSource, hairSource := "base", "base"
+	if t.skin != "" {
+		body.Skin, skinSource = t.skin, "photos"
+	}
+	if t.hair != "" {
+		body.Hair, hairSource = t.hair, "photos"
+	}
+	style := styleOf(in, base.Body, body)
+	if err := completeRecord(ctx, models.RecordModel, style); err != nil {
+		return tasks.Output{}, err
+	}
+	card := styleCard(style.Body)
+	data, err := encodeJPEG(card)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	b := style.Body
+	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
+		"model": handleOf(ctx, models.RecordModel), "index": 0, "name": strings.TrimSpace(tasks.String(in, "name", "")), "base": style.Base,
+		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
+		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
+	}}, nil
+}
+
+// tones are the skin and hair colours found in reference photos; "" when
+// none was found.
+type tones struct{ skin, hair string }
+
+// readTones clusters the skin and hair of the photos. Skin is a pixel in
+// the skin range of YCbCr (Cb 77–127, Cr 133–173, luma at least 60); hair
+// is a pixel of the upper two fifths of the middle of a photo that is
+// neither skin nor the photo's background (within ΔE 15 of the median of
+// its border). Each is the largest cluster (k-means in CIELAB, k 3) of
+// its pixels over every photo.
+func readTones(photos []image.Image) tones {
+	var skin, hair []color.NRGBA
+	for _, p := range photos {
+		img := imaging.Fit(p, sampleSide, sampleSide, imaging.Box)
+		W, H := img.Rect.Dx(), img.Rect.Dy()
+		bg := borderColour(img)
+		for y := range H {
+			for x := range W {
+				o := img.PixOffset(x, y)
+				c := color.NRGBA{img.Pix[o], img.Pix[o+1], img.Pix[o+2], 255}
+				if img.Pix[o+3] < 128 {
+					continue
+				}
+				switch {
+				case isSkin(c):
+					skin = append(skin, c)
+				case y < H*2/5 && x > W/6 && x < W*5/6 && imgfam.DeltaE(c, bg) > 15:
+					hair = append(hair, c)
+				}
+			}
+		}
+	}
+	return tones{skin: largestCluster(skin), hair: largestCluster(hair)}
+}
+
+// isSkin is the skin rule of YCbCr.
+func isSkin(c color.NRGBA) bool {
+	y, cb, cr := color.RGBToYCbCr(c.R, c.G, c.B)
+	return y >= 60 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173
+}
+
+// borderColour is the median colour of an image's border, by channel.
+func borderColour(img *image.NRGBA) color.NRGBA {
+	var rs, gs, bs []int
+	b := img.Rect
+	add := func(x, y int) {
+		o := img.PixOffset(x, y)
+		rs, gs, bs = append(rs, int(img.Pix[o])), append(gs, int(img.Pix[o+1])), append(bs, int(img.Pix[o+2]))
+	}
+	for x := b.Min.X; x < b.Max.X; x++ {
+		add(x, b.Min.Y)
+		add(x, b.Max.Y-1)
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		add(b.Min.X, y)
+		add(b.Max.X-1, y)
+	}
+	return color.NRGBA{uint8(medianInt(rs)), uint8(medianInt(gs)), uint8(medianInt(bs)), 255}
+}
+
+func medianInt(v []int) int {
+	counts := [256]int{}
+	for _, x := range v {
+		counts[x]++
+	}
+	seen := 0
+	for i, c := range counts {
+		if seen += c; seen*2 > len(v) {
+			return i
+		}
+	}
+	return 0
+}
+
+// largestCluster is the largest of 3 clusters of the pixels (as
+// image.Dominant finds them), #RRGGBB; "" for too few pixels.
+func largestCluster(px []color.NRGBA) string {
+	if len(px) < 50 {
+		return ""
+	}
+	side := int(math.Ceil(math.Sqrt(float64(len(px)))))
+	img := image.NewNRGBA(image.Rect(0, 0, side, side))
+	for i, c := range px {
+		img.SetNRGBA(i%side, i/side, c)
+	}
+	sw, err := imgfam.Dominant(img, 3, 8, 0.05)
+	if err != nil || len(sw) == 0 {
+		return ""
+	}
+	return sw[0].Hex()
+}
+
+// styleCard draws a saved style front and back with its tones.
+func styleCard(b Body) *image.NRGBA {
+	const w, h = 720, 560
+	img := newCanvas(w, h, hexColour("#EEEDEA"))
+	for i, a := range []string{angleFront, angleBack} {
+		foot := image.Pt(150+i*240, h*94/100)
+		shadowUnder(img, image.Rect(foot.X-45, foot.Y-1, foot.X+45, foot.Y), true)
+		drawFigure(img, b, a, foot, 0.86*h, nil)
+	}
+	for i, c := range []string{b.Skin, b.Hair} {
+		y := 150 + i*150
+		rect(img, image.Rect(560, y, 680, y+110), hexColour(c))
+	}
+	return img
+}
