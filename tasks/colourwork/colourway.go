@@ -168,11 +168,11 @@ func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (task
 			return tasks.Output{}, err
 		}
 	} else {
-		ps, _ := in["palettes"].([]any)
+		ps := palettesSent(in)
 		if i < 0 || i >= len(ps) {
 			return tasks.Output{}, fmt.Errorf("colourway.generate: no output %d", i)
 		}
-		for _, c := range tasks.Strings(map[string]any{"p": ps[i]}, "p") {
+		for _, c := range ps[i] {
 			pal = append(pal, tasks.ParseColour(c))
 		}
 	}
@@ -187,6 +187,16 @@ func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (task
 	b := out.Bounds()
 	return pngOutput(out, map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(),
 		"brand_kit": kit, "palette": hexes, "mapping": mapping})
+}
+
+// palettesSent are the palettes of a validated input that sends a list.
+func palettesSent(in map[string]any) [][]string {
+	var out [][]string
+	ps, _ := in["palettes"].([]any)
+	for _, p := range ps {
+		out = append(out, tasks.Strings(map[string]any{"palette": p}, "palette"))
+	}
+	return out
 }
 
 // kitPalette is colourway i of a brand kit for a design: as many kit

@@ -16,11 +16,10 @@ import (
 type reading struct {
 	colours []namedColour
 	// kind is the pattern kind named, "" when none was.
-	kind          string
-	scale, mood   string
-	refused       []string
-	wordsNotRead  []string
-	groundColours int
+	kind         string
+	scale, mood  string
+	refused      []string
+	wordsNotRead []string
 }
 
 // namedColour is a colour read from the brief or a reference.
@@ -55,7 +54,7 @@ func phrases(v tasks.Vocabulary) []phrase {
 	return out
 }
 
-// colourVocab is colour_name as a vocabulary of phrases, with each
+// colourPhrases is colour_name as phrases, with each
 // value's reference colour.
 func colourPhrases() ([]phrase, map[string]string) {
 	hexes := map[string]string{}
@@ -143,7 +142,6 @@ func read(prompt string) reading {
 	}
 	if ground != nil {
 		r.colours = slices.Insert(slices.DeleteFunc(r.colours, func(x namedColour) bool { return x.name == ground.name }), 0, *ground)
-		r.groundColours = 1
 	}
 	return r
 }
