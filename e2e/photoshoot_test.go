@@ -311,3 +311,36 @@ func TestModelStyleSpendsModelCredits(t *testing.T) {
 	require.Equal(t, "pose:ps_woman_front", data[0]["pose"])
 	require.Greater(t, redPixels(imgs[0]), 1000)
 }
+
+// TestPhotoshootUpscale enlarges two shots of one shoot 2×; a file of
+// another job and shots of two shoots answer image_not_from_shoot naming
+// the image.
+func TestPhotoshootUpscale(t *testing.T) {
+	s := shootStack(t, 300)
+	product := s.upload("box.png", productPNG(t, 200, 260))
+	shoot := func() []string {
+		res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "#E6E6E3",
+			"poses": []string{"pose:ps_woman_front", "pose:ps_woman_side"}, "resolution": "1024", "aspect_ratio": "1:1"}, "Prefer", "wait=60")
+		require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+		var out []string
+		for _, f := range res.json(t)["files"].([]any) {
+			out = append(out, f.(map[string]any)["file"].(string))
+		}
+		return out
+	}
+	first, second := shoot(), shoot()
+	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.upscale", map[string]any{"images": first, "factor": "2"}, "Prefer", "wait=60")
+	imgs, data := outputImages(t, res)
+	require.Len(t, imgs, 2)
+	for i, img := range imgs {
+		require.Equal(t, 2048, img.Bounds().Dx())
+		require.Equal(t, 2048, img.Bounds().Dy())
+		require.Equal(t, first[i], data[i]["image"])
+		require.Greater(t, redPixels(img), 4*5000)
+	}
+	require.Equal(t, data[0]["photoshoot"], data[1]["photoshoot"])
+
+	other := s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=60").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
+	s.refuses("photoshoot.upscale", map[string]any{"images": []string{other}}, "image_not_from_shoot", "images[0]")
+	s.refuses("photoshoot.upscale", map[string]any{"images": []string{first[0], second[1]}}, "image_not_from_shoot", "images[1]")
+}

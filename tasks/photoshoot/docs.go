@@ -57,6 +57,7 @@ func createDocs() tasks.Docs {
 		Related: []tasks.Related{
 			{Task: "image.remove_background", Relation: "before"},
 			{Task: "model.create", Relation: "before"},
+			{Task: "photoshoot.upscale", Relation: "after"},
 		},
 	}
 }

@@ -15,8 +15,8 @@ import (
 func Family() tasks.Family {
 	return tasks.Family{
 		Name:         "photoshoot",
-		Tasks:        []*tasks.Definition{create(), modelCreate()},
-		Vocabularies: []tasks.Vocabulary{resolutionVocab()},
+		Tasks:        []*tasks.Definition{create(), upscale(), modelCreate()},
+		Vocabularies: []tasks.Vocabulary{resolutionVocab(), factorVocab()},
 		Concepts:     concepts(),
 	}
 }

@@ -1,0 +1,220 @@
+package photoshoot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	imgfam "github.com/taskplatform/taskplatform/tasks/image"
+)
+
+// artPattern is an art: handle: a file a job delivered.
+const artPattern = `^art:[A-Za-z0-9_-]{1,64}$`
+
+func factorVocab() tasks.Vocabulary {
+	return tasks.Vocabulary{Name: "upscale_factor", Description: "How many times larger photoshoot.upscale makes each side of a shot.", Concept: new("photoshoot"),
+		Values: []tasks.VocabValue{
+			{Value: "2", Label: "2×", Description: "Each side doubled: a 1024 px shot becomes 2048 px.", Default: true, ChooseWhen: "a zoomable product page"},
+			{Value: "4", Label: "4×", Description: "Each side four times: a 2048 px shot becomes 8192 px.", ChooseWhen: "large print"},
+		}, Default: new("2")}
+}
+
+func upscale() *tasks.Definition {
+	props := obj{
+		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
+			"items":       obj{"type": "string", "pattern": artPattern, "maxLength": 70, "description": "An art: handle of a shot.", "examples": []any{"art:abc123"}},
+			"description": fmt.Sprintf("Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET /v1/files/photoshoot:<id>); one output each, in this order.", maxOutputs)},
+		"factor": tasks.VocabEnum(factorVocab(), "How many times larger each side becomes; the price depends on it."),
+	}
+	return &tasks.Definition{
+		Name: "photoshoot.upscale", Title: "Upscale photoshoot shots",
+		Description: "Enlarges shots of one of your photoshoots 2× or 4× with Lanczos resampling, as JPEGs in the shots' order.",
+		Category:    tasks.CategoryPhotoshoots, Unit: "image", AddedOn: "2026-11-22",
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema("photoshoot.upscale input",
+			"Shots of one photoshoot and how much to enlarge them.", props, []string{"images"}, nil)),
+		OutputSchema: tasks.MustJSON(obj{
+			"$schema": tasks.SchemaDialect, "title": "Upscaled shot data", "type": "object", "description": "The data of one enlarged shot.",
+			"properties": obj{
+				"photoshoot":    obj{"type": []any{"string", "null"}, "description": "The shots' photoshoot, photoshoot:<id>; null in a catalogue example."},
+				"index":         obj{"type": "integer", "minimum": 0, "description": "The position of its shot in images."},
+				"image":         obj{"type": "string", "description": "The shot, as sent."},
+				"factor":        obj{"type": "integer", "enum": []any{2, 4}},
+				"width":         obj{"type": "integer", "minimum": 1},
+				"height":        obj{"type": "integer", "minimum": 1},
+				"source_width":  obj{"type": "integer", "minimum": 1},
+				"source_height": obj{"type": "integer", "minimum": 1},
+			},
+			"required": []string{"photoshoot", "index", "image", "factor", "width", "height", "source_width", "source_height"},
+		}),
+		Runner: upscaleRunner{},
+		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "factor",
+			ByOption: []tasks.OptionPrice{{Value: "2", Credits: 2}, {Value: "4", Credits: 4}}},
+		RefSides: map[string]tasks.ImageSides{"images": {Min: 16, Max: 2048}},
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "images", Keyword: "required", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "minItems", Code: apierr.ImagesRequired},
+			{Field: "images", Keyword: "maxItems", Code: apierr.TooManyImages},
+		},
+		Docs:     upscaleDocs(),
+		Examples: upscaleExamples(),
+		Produces: []string{"output_resolution"},
+		Uses:     []string{"photoshoot"},
+	}
+}
+
+type upscaleRunner struct{}
+
+// Plan asks for one output per shot.
+func (upscaleRunner) Plan(in map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: len(tasks.Strings(in, "images")), Phase: "upscaling shots"}
+}
+
+// AdmitErrors is what Admit answers.
+func (upscaleRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.ImageNotFromShoot} }
+
+// Admit checks every image is a shot of one photoshoot of the account.
+func (upscaleRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	first := ""
+	for _, r := range tasks.Refs(in, "images") {
+		shoot, err := shootOf(ctx, env, r.Ref)
+		if err != nil {
+			return err
+		}
+		switch {
+		case shoot == "":
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is not a shot of one of the account's photoshoots; send art: handles listed in a photoshoot's images (GET /v1/files/photoshoot:<id>).", r.Ref).WithField(r.Field)
+		case first == "":
+			first = shoot
+		case shoot != first:
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is a shot of %s, the images before it of %s; send the shots of one photoshoot per job.", r.Ref, shoot, first).WithField(r.Field)
+		}
+	}
+	return nil
+}
+
+// shootOf is the photoshoot (photoshoot:<id>) of the account whose job
+// delivered the art: file ref, or "" when none did.
+func shootOf(ctx context.Context, env tasks.Env, ref string) (string, error) {
+	id, ok := strings.CutPrefix(ref, "art:")
+	if !ok || env.DB == nil {
+		return "", nil
+	}
+	f, err := models.FileByID(ctx, env.DB, id)
+	if errors.Is(err, models.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if f.UserID != env.UserID || f.JobID == "" {
+		return "", nil
+	}
+	r, err := models.RecordByJob(ctx, env.DB, f.JobID)
+	if errors.Is(err, models.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if r.Kind != models.RecordPhotoshoot || r.UserID != env.UserID {
+		return "", nil
+	}
+	return r.Handle(), nil
+}
+
+// Step enlarges shot i.
+func (upscaleRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	refs := tasks.Refs(in, "images")
+	if i < 0 || i >= len(refs) {
+		return tasks.Output{}, fmt.Errorf("photoshoot.upscale: no output %d", i)
+	}
+	factor, _ := strconv.Atoi(tasks.String(in, "factor", "2"))
+	src, err := imgfam.Load(ctx, refs[i])
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	b := src.Bounds()
+	out := imaging.Resize(src, b.Dx()*factor, b.Dy()*factor, imaging.Lanczos)
+	data, err := encodeJPEG(out)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	var shoot any
+	if env, ok := tasks.EnvOf(ctx); ok {
+		h, err := shootOf(ctx, env, refs[i].Ref)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		if h != "" {
+			shoot = h
+		}
+	}
+	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
+		"photoshoot": shoot, "index": i, "image": refs[i].Ref, "factor": factor, "width": out.Rect.Dx(), "height": out.Rect.Dy(),
+		"source_width": b.Dx(), "source_height": b.Dy(),
+	}}, nil
+}
+
+// shotFile is a shot of the catalogue example of photoshoot.create, sent by
+// the upscale example under an art: handle.
+var shotFile = tasks.ExampleFile{Ref: "art:example_ps_shot", Name: "shot.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte {
+	prod, _ := prepareProduct(context.Background(), exampleTote())
+	img := shot{bg: backgrounds[1], pose: poseFor(genderWoman, angleFront), w: 512, h: 640}.draw(prod.img).img
+	data, err := encodeJPEG(img)
+	if err != nil {
+		panic(err)
+	}
+	return data
+})}
+
+func upscaleExamples() []tasks.Example {
+	return []tasks.Example{{
+		Name: "double_a_shot", Title: "A packshot doubled for a zoomable product page",
+		Description: "A 512 × 640 px shot becomes 1024 × 1280 px. Send art: handles of your own photoshoot's images; the example's shot stands for one.",
+		Input:       json.RawMessage(`{"images":["art:example_ps_shot"],"factor":"2"}`),
+		Files:       []tasks.ExampleFile{shotFile},
+	}}
+}
+
+func upscaleDocs() tasks.Docs {
+	return tasks.Docs{
+		Lead: "photoshoot.upscale enlarges shots of one of your photoshoots 2× or 4× with Lanczos resampling (sharp edges without the ringing of simpler filters). It is resampling, not a generative model: edges stay clean and colours exact, but no detail is invented, so a 4× shot looks soft up close.",
+		BuiltFor: []string{
+			"Zoomable product pages: 1024 px shots made 2048 px.",
+			"Print: a shoot's selects enlarged for a catalogue or a poster.",
+		},
+		WhatYouGet: []string{
+			"One JPEG per shot, each side factor times the shot's, in the order sent.",
+			"Each file's data: the shot, its photoshoot, the factor and both sizes.",
+		},
+		Outputs: tasks.DocsOutputs{
+			Count:          fmt.Sprintf("One per entry of images (1 to %d).", maxOutputs),
+			CountDependsOn: []string{"images"},
+			Order:          new("The order of images."),
+		},
+		Specs: append([]tasks.SpecRow{
+			{Key: "input_formats", Title: "Input formats", Text: "art: handles of your photoshoots' shots (JPEG), at most 2048 px a side."},
+			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d shots of one photoshoot.", maxOutputs)},
+			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d.", shotQuality)},
+			{Key: "output_resolution", Title: "Output resolution", Text: "factor × the shot's width and height: at most 8192 px a side."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxOutputs)},
+		}, commonSpecs()...),
+		Limitations: []string{
+			"Resampling adds no detail: fine texture stays as soft as in the shot.",
+			"Every image must be a shot of one of the account's photoshoots, all of the same one (image_not_from_shoot otherwise); other images go to image.resize.",
+		},
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImagesRequired, apierr.TooManyImages,
+			apierr.ImageNotPublic, apierr.RequestRefused, apierr.ImageNotFromShoot),
+		Related: []tasks.Related{{Task: "photoshoot.create", Relation: "before"}, {Task: "image.resize", Relation: "sibling"}},
+	}
+}
