@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // upload sends bytes to POST /v1/files and returns the file: handle.
@@ -165,6 +168,24 @@ func TestImageRecolourMapsTwoColours(t *testing.T) {
 	require.Equal(t, color.NRGBA{0x1F, 0x3A, 0x5F, 255}, rgbaAt(imgs[0], 10, 10))
 	require.Equal(t, color.NRGBA{0xF2, 0xC1, 0x4E, 255}, rgbaAt(imgs[0], 110, 70))
 	require.Len(t, data[0]["mapping"], 2)
+}
+
+func TestImageRecolourIntoABrandKit(t *testing.T) {
+	s := newStack(t, stackOptions{credits: 100})
+	bw := s.upload("bw.png", pngOf(t, fill(120, 80, color.White, image.Rect(0, 0, 60, 80), color.Black)))
+	s.refuses("image.recolour", map[string]any{"image": bw, "palette": "brand_kit:bk_nope"}, "invalid_request", "palette")
+	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob)) // the kit's curated moodboard
+	kitJob := s.accepted("brand_kit.create", map[string]any{"name": "Harbour", "colours": []string{"#F2C14E", "#1F3A5F"},
+		"moodboards": []string{"moodboard:mb_cur_coastal"}})
+	kit := s.newestRecord("brand_kit")
+	require.Equal(t, "succeeded", s.waitTerminal(kitJob)["outcome"])
+
+	res := s.do(http.MethodPost, "/v1/tasks/image.recolour", map[string]any{"image": bw, "palette": kit}, "Prefer", "wait=60")
+	imgs, data := outputImages(t, res)
+	require.Len(t, imgs, 1, "a brand kit is one palette")
+	require.Equal(t, color.NRGBA{0x1F, 0x3A, 0x5F, 255}, rgbaAt(imgs[0], 10, 10), "black became the kit's dark colour")
+	require.Equal(t, color.NRGBA{0xF2, 0xC1, 0x4E, 255}, rgbaAt(imgs[0], 110, 70), "white became the kit's light colour")
+	require.Equal(t, []any{"#F2C14E", "#1F3A5F"}, data[0]["palette"])
 }
 
 func TestImageBadInputs(t *testing.T) {

@@ -12,7 +12,9 @@ import (
 	"github.com/disintegration/imaging"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // maxPaletteColours bounds a palette: the image is reduced to as many
@@ -24,12 +26,15 @@ func recolour() *tasks.Definition {
 		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
 			"examples":    []any{"file:abc123", "art:def456"}},
-		// The palette is a list of colours. Brand kits (brand_kit:<id>,
-		// the records family) plug in at palettes below: the schema then
-		// also takes the handle, and the job makes one output per palette
-		// of the kit.
-		"palette": obj{"type": "array", "minItems": 1, "maxItems": maxPaletteColours, "items": tasks.ColourSchema("A colour, #RRGGBB."),
-			"description": fmt.Sprintf("The colours to recolour into, 1 to %d: the image's as many dominant colours are mapped onto them one to one.", maxPaletteColours)},
+		"palette": obj{"oneOf": []any{
+			obj{"type": "array", "minItems": 1, "maxItems": maxPaletteColours, "items": tasks.ColourSchema("A colour, #RRGGBB."),
+				"description": fmt.Sprintf("1 to %d colours.", maxPaletteColours)},
+			obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit),
+				"description": fmt.Sprintf("brand_kit:<id> of the account's: its colours, in the kit's order (its first %d).", maxPaletteColours),
+				"examples":    []any{"brand_kit:abc123"}},
+		},
+			"description": fmt.Sprintf("The colours to recolour into, 1 to %d, or brand_kit:<id> of the account's (its first %d colours): the image's as many dominant colours are mapped onto them one to one.", maxPaletteColours, maxPaletteColours),
+			"examples":    []any{[]any{"#F3EBDD", "#7D9471"}, "brand_kit:abc123"}},
 	}
 	formatProps(props)
 	return &tasks.Definition{
@@ -48,7 +53,8 @@ func recolour() *tasks.Definition {
 					"share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image's opaque pixels in this colour."},
 				}}},
 		}),
-		Runner:   runner{plan: func(in map[string]any) tasks.Plan { return tasks.Plan{Steps: len(palettes(in)), Phase: "recolouring"} }, step: recolourStep},
+		Runner:   recolourRunner{},
+		Uses:     []string{"brand_kit"},
 		Pricing:  perOutput(2),
 		Variant:  formatVariant,
 		RefSides: map[string]tasks.ImageSides{"image": inputSides},
@@ -67,20 +73,60 @@ func recolour() *tasks.Definition {
 	}
 }
 
-// palettes are the palettes of a job, one output each: today the one
-// palette sent. A brand_kit:<id> reference resolves here to the kit's
-// palettes.
-func palettes(in map[string]any) [][]string {
-	if p := tasks.Strings(in, "palette"); len(p) > 0 {
-		return [][]string{p}
+// recolourRunner recolours into the palette sent, or into a brand kit's
+// colours: the kit is checked at submit (it must be the account's) and read
+// again by the step, so a kit edited meanwhile gives its colours of then.
+type recolourRunner struct{}
+
+// Plan implements tasks.Runner: one output, for the one palette.
+func (recolourRunner) Plan(in map[string]any) tasks.Plan {
+	return tasks.Plan{Steps: 1, Phase: "recolouring"}
+}
+
+// Step implements tasks.Runner.
+func (recolourRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+	return recolourStep(ctx, in, i)
+}
+
+// Admit implements tasks.Admitter: a brand kit must be the account's and
+// hold colours.
+func (recolourRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+	_, err := palette(ctx, env, in)
+	return err
+}
+
+// AdmitErrors implements tasks.Admitter.
+func (recolourRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.InvalidRequest} }
+
+// palette is the job's palette: the colours sent, or the first
+// maxPaletteColours colours of the brand kit named.
+func palette(ctx context.Context, env tasks.Env, in map[string]any) ([]string, error) {
+	ref, ok := in["palette"].(string)
+	if !ok {
+		return tasks.Strings(in, "palette"), nil
 	}
-	return nil
+	kit, err := records.ReadBrandKit(ctx, env, "palette", ref)
+	if err != nil {
+		return nil, err
+	}
+	var cs []string
+	for _, c := range kit.Colours {
+		cs = append(cs, c.Hex)
+	}
+	if len(cs) == 0 {
+		return nil, apierr.Newf(apierr.InvalidRequest, "Brand kit %s holds no colours.", ref).WithField("palette")
+	}
+	return cs[:min(len(cs), maxPaletteColours)], nil
 }
 
 func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	ps := palettes(in)
-	if i < 0 || i >= len(ps) {
+	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("image.recolour: no output %d", i)
+	}
+	env, _ := tasks.EnvOf(ctx)
+	colours, err := palette(ctx, env, in)
+	if err != nil {
+		return tasks.Output{}, records.InStep(err)
 	}
 	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
 	src, err := load(ctx, r)
@@ -89,7 +135,7 @@ func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, 
 	}
 	var pal []lab
 	var upper []string
-	for _, c := range ps[i] {
+	for _, c := range colours {
 		pal = append(pal, labOf(tasks.ParseColour(c)))
 		upper = append(upper, hex(tasks.ParseColour(c)))
 	}
@@ -288,7 +334,7 @@ func recolourDocs() tasks.Docs {
 			"Previewing a product in other colours from one render.",
 		},
 		WhatYouGet: []string{
-			"One PNG or JPEG per palette (today one: palette), at the input's size.",
+			"One PNG or JPEG for the palette (a list, or a brand kit's colours), at the input's size.",
 			"The file's data: the palette, and each dominant colour found with the palette colour it became and its share of the image.",
 		},
 		Outputs: tasks.DocsOutputs{
@@ -306,9 +352,9 @@ func recolourDocs() tasks.Docs {
 		Limitations: []string{
 			"Works best on images with a few flat colours (prints, illustrations, products); photos with many colours are reduced to as many colours as the palette has.",
 			"Colours that sRGB cannot show after the shift are clipped.",
-			"The palette is a list of colours; brand kits (brand_kit:<id>) are not taken yet.",
+			"A brand kit gives one palette, its first 8 colours in the kit's order; send a list to choose among more.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption, apierr.TooManyColours, apierr.InvalidColour,
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption, apierr.TooManyColours, apierr.InvalidColour, apierr.InvalidRequest,
 			apierr.ImageNotPublic, apierr.RequestRefused),
 		Related: []tasks.Related{
 			{Task: "palette.generate", Relation: "before"},
