@@ -1,5 +1,11 @@
 package models
 
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
 // PlanStarter is a plan with API access that does not run video or
 // photoshoot tasks.
 const PlanStarter = "starter"
@@ -32,4 +38,26 @@ func (p PlanRules) AllowsCategory(category string) bool {
 		}
 	}
 	return true
+}
+
+// Describe says what the plan includes, in a few words: API access, and
+// the task categories it leaves out.
+func (p PlanRules) Describe() string {
+	if !p.APIAccess {
+		return "no API access; the app only"
+	}
+	if len(p.ExcludedCategories) == 0 {
+		return "API access, every task category"
+	}
+	return "API access; no " + strings.Join(p.ExcludedCategories, " or ") + " tasks"
+}
+
+// PlanList names every plan with what it includes, in name order, for help
+// texts and usage errors: "app_only (no API access; …), standard (…)".
+func PlanList() string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(Plans)) {
+		out = append(out, name+" ("+Plans[name].Describe()+")")
+	}
+	return strings.Join(out, ", ")
 }

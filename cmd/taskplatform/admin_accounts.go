@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	validation "github.com/go-ozzo/ozzo-validation/v4"
@@ -28,7 +25,7 @@ func (r *adminRun) userCreate() *cobra.Command {
 		func(f *pflag.FlagSet) {
 			f.StringVar(&email, "email", "", "account email (required)")
 			f.Int64Var(&credits, "credits", 0, "service credits granted at once")
-			f.StringVar(&plan, "plan", models.PlanStandard, "plan: "+strings.Join(slices.Sorted(maps.Keys(models.Plans)), ", "))
+			f.StringVar(&plan, "plan", models.PlanStandard, "plan: "+models.PlanList())
 			f.BoolVar(&passwordStdin, "password-stdin", false, "read the panel password from the first line of stdin")
 		},
 		func(ctx context.Context) (string, error) {
@@ -36,7 +33,7 @@ func (r *adminRun) userCreate() *cobra.Command {
 				return "", &usageError{"--email " + err.Error()}
 			}
 			if _, known := models.Plans[plan]; !known {
-				return "", &usageError{fmt.Sprintf("--plan must be one of %s", strings.Join(slices.Sorted(maps.Keys(models.Plans)), ", "))}
+				return "", &usageError{"--plan must be one of " + models.PlanList()}
 			}
 			if credits < 0 {
 				return "", &usageError{"--credits must not be negative"}
