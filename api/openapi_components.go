@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -143,7 +144,7 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		reflect.TypeFor[exampleFileView]():  {"data": nullable(freeObject("The file's data, valid against the task's outputSchema."))},
 		reflect.TypeFor[rateLimitRow]():     {"per": enum(pers)},
 		reflect.TypeFor[recordView](): {
-			"kind":     enum(models.RecordKinds),
+			"kind":     enum(slices.Concat(models.RecordKinds, models.ShootKinds)),
 			"status":   enum([]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed}),
 			"analysis": nullable(freeObject("A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.")),
 		},

@@ -3,16 +3,19 @@ package e2e_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
@@ -343,4 +346,43 @@ func TestPhotoshootUpscale(t *testing.T) {
 	other := s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=60").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
 	s.refuses("photoshoot.upscale", map[string]any{"images": []string{other}}, "image_not_from_shoot", "images[0]")
 	s.refuses("photoshoot.upscale", map[string]any{"images": []string{first[0], second[1]}}, "image_not_from_shoot", "images[1]")
+}
+
+// TestPhotoshootAnswersAsDocumented checks the library's and a shoot's
+// answers against the served OpenAPI document (objects closed): the
+// listings of every photoshoots kind and the records they name.
+func TestPhotoshootAnswersAsDocumented(t *testing.T) {
+	s := shootStack(t, 100)
+	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
+	require.Equal(t, http.StatusOK, served.status)
+	doc := openapicheck.LoadDoc(t, served.body, true)
+	check := func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
+		t.Helper()
+		res := s.do(method, path, body, headers...)
+		require.Equal(t, status, res.status, "%s %s: %s", method, path, res.body)
+		var raw []byte
+		req := httptest.NewRequest(method, path, nil)
+		req.Header.Set("Authorization", "Key "+s.key)
+		if body != nil {
+			raw, _ = json.Marshal(body)
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for i := 0; i+1 < len(headers); i += 2 {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+		openapicheck.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
+		return res
+	}
+	product := s.upload("box.png", productPNG(t, 120, 160))
+	res := check(http.MethodPost, "/v1/tasks/{name}", "/v1/tasks/photoshoot.create", map[string]any{"product": product,
+		"background": "background:bg_scene_beach", "model": "model:md_leo", "poses": []string{"pose:ps_boy_walking"}}, http.StatusOK, "Prefer", "wait=60")
+	shoot := res.json(t)["files"].([]any)[0].(map[string]any)["data"].(map[string]any)["photoshoot"].(string)
+	for _, ref := range []string{"background:bg_studio_sand", "background:bg_scene_meadow", "pose:ps_girl_three_quarter", "pose_preset:pp_lookbook", "model:md_imani", shoot} {
+		check(http.MethodGet, "/v1/files/{ref}", "/v1/files/"+ref, nil, http.StatusOK)
+	}
+	for _, kind := range models.ShootKinds {
+		items := check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/"+kind, nil, http.StatusOK).json(t)["items"].([]any)
+		require.NotEmpty(t, items, kind)
+	}
+	check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/model?base=model:md_ava&q=a", nil, http.StatusOK)
 }
