@@ -35,7 +35,10 @@ func SQLitePath(dataDir string) string { return filepath.Join(dataDir, "taskplat
 // timeout, immediate transactions so concurrent writers queue instead of
 // failing) and checks the connection.
 func Open(ctx context.Context, cfg OpenConfig) (*gorm.DB, error) {
-	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, NowFunc: func() time.Time { return time.Now().UTC() }}
+	// SkipDefaultTransaction: a single statement is atomic on its own, so
+	// GORM's BEGIN/COMMIT around each one is two round trips bought for
+	// nothing; every multi-statement write here opens its own transaction.
+	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, NowFunc: func() time.Time { return time.Now().UTC() }}
 	var dial gorm.Dialector
 	if cfg.URL != "" {
 		dial = postgres.Open(cfg.URL)

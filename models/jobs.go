@@ -316,12 +316,9 @@ func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File,
 		if err := tx.Unscoped().Where("job_id = ? AND idx = ?", f.JobID, f.Index).Take(&out).Error; err != nil {
 			return err
 		}
-		var n int64
-		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", f.JobID).Count(&n).Error; err != nil {
-			return err
-		}
+		delivered := tx.Unscoped().Model(&File{}).Select("count(*)").Where("job_id = ?", f.JobID)
 		return tx.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
-			Updates(map[string]any{"progress_done": n, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
+			Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
 	})
 	return &out, err
 }
