@@ -1,0 +1,151 @@
+package photoshoot
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// redBox is a product: a red box, taller than wide, with a darker stripe
+// on its left edge (so a mirrored copy can be told apart), on a light
+// grey sweep.
+func redBox(t *testing.T) *image.NRGBA {
+	src := newCanvas(240, 320, color.NRGBA{236, 236, 233, 255})
+	rect(src, image.Rect(50, 40, 190, 290), color.NRGBA{200, 30, 40, 255})
+	rect(src, image.Rect(50, 40, 70, 290), color.NRGBA{90, 10, 20, 255})
+	p, err := prepareProduct(context.Background(), src)
+	require.NoError(t, err)
+	require.True(t, p.cut)
+	return p.img
+}
+
+func lumaAt(img *image.NRGBA, x, y int) float64 {
+	o := img.PixOffset(x, y)
+	return 0.299*float64(img.Pix[o]) + 0.587*float64(img.Pix[o+1]) + 0.114*float64(img.Pix[o+2])
+}
+
+// TestStudioShotsFillTheCornersAndShadeTheFloor: on every studio backdrop
+// the corners are its colour and the floor under the product is darker.
+func TestStudioShotsFillTheCornersAndShadeTheFloor(t *testing.T) {
+	prod := redBox(t)
+	for _, bg := range append(backgrounds[:5:5], studioOf("#3366AA")) {
+		t.Run(bg.Colour, func(t *testing.T) {
+			r := shot{bg: bg, pose: poseFor(genderWoman, angleFront), w: 400, h: 500}.draw(prod)
+			want := hexColour(bg.Colour)
+			for _, p := range []image.Point{{0, 0}, {399, 0}, {0, 499}, {399, 499}} {
+				require.Equal(t, want, r.img.NRGBAAt(p.X, p.Y), "corner %v", p)
+			}
+			cx := (r.box.Min.X + r.box.Max.X) / 2
+			require.Less(t, lumaAt(r.img, cx, r.floor+2), lumaAt(r.img, 0, 0)-1, "shadow under the product")
+			require.Equal(t, color.NRGBA{200, 30, 40, 255}, r.img.NRGBAAt(cx+10, (r.box.Min.Y+r.box.Max.Y)/2))
+		})
+	}
+}
+
+// TestScenesScaleWithDepth: in every scene a placement nearer the camera
+// (lower floor line) is larger, and the product's height over the floor
+// line's distance below the horizon is the same at every depth.
+func TestScenesScaleWithDepth(t *testing.T) {
+	prod := redBox(t)
+	for _, bg := range backgrounds[5:] {
+		t.Run(bg.ID, func(t *testing.T) {
+			const H = 800
+			hy := bg.Horizon * H
+			var ratios []float64
+			var heights []int
+			for v := range 3 {
+				r := shot{bg: bg, pose: poseFor(genderWoman, angleFront), variant: v, w: 640, h: H}.draw(prod)
+				heights = append(heights, r.box.Dy())
+				ratios = append(ratios, float64(r.box.Dy())/(float64(r.floor)-hy))
+			}
+			require.Greater(t, heights[1], heights[0])
+			require.Less(t, heights[2], heights[0])
+			for _, q := range ratios[1:] {
+				require.InDelta(t, ratios[0], q, 0.02*ratios[0])
+			}
+		})
+	}
+}
+
+// TestScenesHaveAWallOrSkyAboveTheFloor: a scene's colour changes across its
+// horizon and the floor darkens towards the camera or changes texture.
+func TestScenesHaveAWallOrSkyAboveTheFloor(t *testing.T) {
+	for _, bg := range backgrounds[5:] {
+		img := bg.draw(400, 400)
+		hy := int(bg.Horizon * 400)
+		above, below := img.NRGBAAt(200, hy-30), img.NRGBAAt(200, hy+30)
+		d := math.Abs(float64(above.R)-float64(below.R)) + math.Abs(float64(above.G)-float64(below.G)) + math.Abs(float64(above.B)-float64(below.B))
+		require.Greater(t, d, 20.0, bg.ID)
+	}
+}
+
+// TestAnglesOfAPackshot: turned views are narrower than the front, the
+// side narrowest; the back is the front mirrored (the dark edge changes
+// sides) and dimmer.
+func TestAnglesOfAPackshot(t *testing.T) {
+	prod := redBox(t)
+	front := turned(prod, angleFront)
+	three := turned(prod, angleThreeQuarter)
+	side := turned(prod, angleSide)
+	back := turned(prod, angleBack)
+	require.Less(t, three.Rect.Dx(), front.Rect.Dx())
+	require.Less(t, side.Rect.Dx(), three.Rect.Dx())
+	y := front.Rect.Dy() / 2
+	leftDark := func(img *image.NRGBA) bool { return img.NRGBAAt(5, y).R < img.NRGBAAt(img.Rect.Dx()-6, y).R }
+	require.True(t, leftDark(front))
+	require.False(t, leftDark(back))
+	require.Less(t, back.NRGBAAt(back.Rect.Dx()/2, y).R, front.NRGBAAt(front.Rect.Dx()/2, y).R)
+	walk := turned(prod, angleWalking)
+	require.Greater(t, walk.Rect.Dx(), front.Rect.Dx(), "tilted: wider box")
+}
+
+// TestFigureWearsTheGarment: a dressed shot shows the model's skin and the
+// garment over the torso, above the floor, the figure within the frame.
+func TestFigureWearsTheGarment(t *testing.T) {
+	prod := redBox(t)
+	for _, m := range baseModels {
+		t.Run(m.ID, func(t *testing.T) {
+			body := m.Body
+			r := shot{bg: studioOf("#F3EFE8"), body: &body, pose: poseFor(body.Gender, angleFront), w: 480, h: 640}.draw(prod)
+			skin := hexColour(body.Skin)
+			found := 0
+			for y := 0; y < 640; y += 2 {
+				for x := 0; x < 480; x += 2 {
+					if r.img.NRGBAAt(x, y) == skin {
+						found++
+					}
+				}
+			}
+			require.Greater(t, found, 100, "skin shows")
+			require.Less(t, r.box.Max.Y, r.floor)
+			require.Greater(t, r.box.Min.Y, 0)
+			require.Equal(t, color.NRGBA{200, 30, 40, 255}, r.img.NRGBAAt((r.box.Min.X+r.box.Max.X)/2+5, (r.box.Min.Y+r.box.Max.Y)/2))
+			require.InDelta(t, 0.88, r.scale, 0.01)
+		})
+	}
+}
+
+// TestPresetsResolveToTheModelsGender: a preset stands for its angles in
+// the model's gender (a woman's without a model); nothing sent is one
+// front pose.
+func TestPresetsResolveToTheModelsGender(t *testing.T) {
+	for _, tc := range []struct {
+		refs   []string
+		gender string
+		want   []string
+	}{
+		{nil, "", []string{"pose:ps_woman_front"}},
+		{[]string{"pose_preset:pp_catalogue"}, genderBoy, []string{"pose:ps_boy_front", "pose:ps_boy_back", "pose:ps_boy_side"}},
+		{[]string{"pose:ps_man_walking", "pose_preset:pp_hero"}, genderMan, []string{"pose:ps_man_walking", "pose:ps_man_front"}},
+	} {
+		var got []string
+		for _, p := range resolvePoses(tc.refs, tc.gender) {
+			got = append(got, p.Handle())
+		}
+		require.Equal(t, tc.want, got)
+	}
+}
