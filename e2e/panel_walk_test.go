@@ -48,31 +48,85 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
 }
 
-// TestPanelWalk signs in to the panel in headless chromium, creates a key
-// and uses it against the API, runs a task from the generated form and
-// watches it finish, rolls and revokes the key and signs out.
-func TestPanelWalk(t *testing.T) {
-	bucket := memblob.OpenBucket(nil)
-	s := newStack(t, stackOptions{credits: 100000, bucket: bucket})
-	ctx0 := context.Background()
-	u, err := models.UserByID(ctx0, s.db, s.userID)
+// panelSite is a stack with the account panel in front of its API on a
+// server of its own, a user with a password, and a headless browser.
+type panelSite struct {
+	s        *testStack
+	url      string
+	email    string
+	password string
+	ctx      context.Context
+}
+
+// newPanelSite serves the panel and the API of a new stack and starts a
+// browser; nobody is signed in yet.
+func newPanelSite(t *testing.T, o stackOptions) *panelSite {
+	t.Helper()
+	if o.bucket == nil {
+		o.bucket = memblob.OpenBucket(nil)
+	}
+	s := newStack(t, o)
+	ctx := context.Background()
+	u, err := models.UserByID(ctx, s.db, s.userID)
 	require.NoError(t, err)
 	const password = "panel walk password"
-	require.NoError(t, models.SetPassword(ctx0, s.db, u.ID, password))
+	require.NoError(t, models.SetPassword(ctx, s.db, u.ID, password))
 
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
-	apiRouter := api.NewRouter(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
+	apiRouter := api.NewRouter(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
 		RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
 	handler = panel.Mount(apiRouter, panel.Deps{DB: s.db, FilesBaseURL: srv.URL})
+	return &panelSite{s: s, url: srv.URL, email: u.Email, password: password, ctx: browser(t)}
+}
 
-	ctx := browser(t)
+// signIn signs the site's user in from the sign-in page.
+func (p *panelSite) signIn(t *testing.T) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(p.ctx,
+		chromedp.Navigate(p.url+"/app/sign-in"),
+		chromedp.WaitVisible("#email", chromedp.ByQuery),
+		chromedp.SendKeys("#email", p.email, chromedp.ByQuery),
+		chromedp.SendKeys("#password", p.password, chromedp.ByQuery),
+		chromedp.Click("#sign-in", chromedp.ByQuery),
+		chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
+	))
+}
+
+// reloadUntil loads path until the expression js is true in it, within
+// within; the page is server-rendered, so news needs a reload.
+func (p *panelSite) reloadUntil(t *testing.T, path, js string, within time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, within)
+	defer cancel()
+	for {
+		var ok bool
+		err := chromedp.Run(ctx, chromedp.Navigate(p.url+path), chromedp.WaitReady("body", chromedp.ByQuery), chromedp.Evaluate(js, &ok))
+		require.NoError(t, err, "%s never showed %s", path, js)
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			require.Fail(t, "timed out", "%s never showed %s", path, js)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// TestPanelWalk signs in to the panel in headless chromium, creates a key
+// and uses it against the API, runs a task from the generated form and
+// watches it finish, rolls and revokes the key and signs out.
+func TestPanelWalk(t *testing.T) {
+	p := newPanelSite(t, stackOptions{credits: 100000})
+	s, srv, u, password := p.s, p.url, p.email, p.password
+	ctx := p.ctx
 	var text string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Navigate(srv+"/"),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
-		chromedp.SendKeys("#email", u.Email, chromedp.ByQuery),
+		chromedp.SendKeys("#email", u, chromedp.ByQuery),
 		chromedp.SendKeys("#password", "wrong password!", chromedp.ByQuery),
 		chromedp.Click("#sign-in", chromedp.ByQuery),
 		chromedp.WaitVisible("#signin-error", chromedp.ByQuery),
@@ -84,7 +138,7 @@ func TestPanelWalk(t *testing.T) {
 		chromedp.SendKeys("#password", password, chromedp.ByQuery),
 		chromedp.Click("#sign-in", chromedp.ByQuery),
 		chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
-		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.Navigate(srv+"/app/keys"),
 		chromedp.WaitVisible("#create-key", chromedp.ByQuery),
 		chromedp.Click(`#create-key input[value="jobs:read"]`, chromedp.ByQuery),
 		chromedp.Click(`#create-key button[type=submit]`, chromedp.ByQuery),
@@ -99,7 +153,7 @@ func TestPanelWalk(t *testing.T) {
 
 	// Run a task from the form generated from its inputSchema.
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(srv.URL+"/app/run/pattern.stripes"),
+		chromedp.Navigate(srv+"/app/run/pattern.stripes"),
 		chromedp.WaitVisible("#run-form", chromedp.ByQuery),
 		chromedp.SetValue("#in-count", "1", chromedp.ByQuery),
 	))
@@ -117,7 +171,7 @@ func TestPanelWalk(t *testing.T) {
 	// Roll the new key with no grace, then revoke its successor.
 	keyID := strings.TrimSpace(s.keyIDOf(t, newKey))
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.Navigate(srv+"/app/keys"),
 		chromedp.SetValue(`#grace-`+keyID, "0", chromedp.ByQuery),
 		chromedp.Click(`tr[data-key="`+keyID+`"] form.roll button`, chromedp.ByQuery),
 		chromedp.WaitVisible("#new-key", chromedp.ByQuery),
@@ -128,7 +182,7 @@ func TestPanelWalk(t *testing.T) {
 	require.Equal(t, http.StatusOK, s.doAs(rolled, http.MethodGet, "/v1/jobs").status)
 	rolledID := s.keyIDOf(t, rolled)
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.Navigate(srv+"/app/keys"),
 		chromedp.ActionFunc(func(c context.Context) error { return chromedp.Evaluate(`window.confirm = () => true`, nil).Do(c) }),
 		chromedp.Click(`tr[data-key="`+rolledID+`"] form.revoke button`, chromedp.ByQuery),
 		chromedp.WaitVisible(`tr[data-key="`+rolledID+`"] .pill.revoked`, chromedp.ByQuery),
@@ -136,15 +190,15 @@ func TestPanelWalk(t *testing.T) {
 	shoot(t, ctx, "keys")
 	require.Equal(t, http.StatusUnauthorized, s.doAs(rolled, http.MethodGet, "/v1/jobs").status)
 
-	for _, page := range []string{"overview:/app/", "jobs:/app/jobs", "webhooks:/app/webhooks", "files:/app/files?kind=art"} {
+	for _, page := range []string{"overview:/app/", "jobs:/app/jobs", "files:/app/files?kind=art"} {
 		name, path, _ := strings.Cut(page, ":")
-		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv.URL+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
 		shoot(t, ctx, name)
 	}
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click("#sign-out", chromedp.ByQuery),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
-		chromedp.Navigate(srv.URL+"/app/keys"),
+		chromedp.Navigate(srv+"/app/keys"),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
 	))
 }
