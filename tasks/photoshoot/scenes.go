@@ -9,7 +9,8 @@ import (
 // The scene backdrops, drawn at any size by per-pixel rules: walls and
 // skies above the horizon, floors and ground below it in perspective
 // (seams meet at a vanishing point on the horizon, rows close up with
-// distance), lighter and hazier with depth.
+// distance), lighter and hazier with depth; seams fade where they would be
+// closer together than a few pixels.
 
 // paintRows fills img by a rule of the pixel.
 func paintRows(w, h int, at func(x, y int) color.NRGBA) *image.NRGBA {
@@ -34,9 +35,11 @@ func floorUV(x, y, w, h int, hy float64) (u, v, du, dv float64) {
 		dy = 0.5
 	}
 	span := float64(h) - hy
-	u = (float64(x) + 0.5 - float64(w)/2) / dy
+	dx := float64(x) + 0.5 - float64(w)/2
+	u = dx / dy
 	v = span / dy
-	return u, v, 1 / dy, span / (dy * dy)
+	// u changes across a pixel both ways: 1/dy sideways, dx/dy² down.
+	return u, v, math.Hypot(1/dy, dx/(dy*dy)), span / (dy * dy)
 }
 
 // seam is 1 on a line of a grid of period p in t (px is a pixel's size in
@@ -66,9 +69,12 @@ func drawLoft(w, h int) *image.NRGBA {
 		}
 		u, v, du, _ := floorUV(x, y, w, h, hy)
 		c := mix(darker(oak, 0.12), mix(oak, wall, 0.25), (v-1)/8)
-		c = darker(c, 0.03*noise(x/3, int(u*40)))
+		// Grain along the planks, and their seams, fade where the planks are
+		// only a few pixels wide (far away), instead of shimmering.
+		near := math.Min(1, 0.35/du/12)
+		c = darker(c, 0.03*near*noise(int(u*40), y/6))
 		if s := seam(u, 0.35, du); s > 0 {
-			c = mix(c, darker(oak, 0.35), s*0.8)
+			c = mix(c, darker(oak, 0.35), s*0.8*near)
 		}
 		return c
 	})
@@ -112,8 +118,9 @@ func drawTerracotta(w, h int) *image.NRGBA {
 		u, v, du, dv := floorUV(x, y, w, h, hy)
 		c := mix(darker(stone, 0.12), stone, (v-1)/6)
 		c = darker(c, 0.02*noise(x, y))
+		near := math.Min(1, math.Min(0.5/du, 0.5/dv)/10)
 		if s := math.Max(seam(u, 0.5, du), seam(v, 0.5, dv)); s > 0 {
-			c = mix(c, darker(stone, 0.3), s*0.7)
+			c = mix(c, darker(stone, 0.3), s*0.7*near)
 		}
 		return c
 	})

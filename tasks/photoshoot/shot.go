@@ -101,8 +101,9 @@ func shadowUnder(img *image.NRGBA, box image.Rectangle, studio bool) {
 }
 
 // dress lays the garment on the figure's torso: as wide as the shoulders
-// and a little more, its length from its own proportions (down to the
-// knees at most), mirrored from behind and foreshortened when turned.
+// (as seen: narrower when the figure is turned) and a little more, its
+// length from its own proportions (down to the knees at most), mirrored
+// from behind and foreshortened when turned.
 func dress(img, garment *image.NRGBA, f figure, angle string) image.Rectangle {
 	g := garment
 	switch angle {
@@ -115,9 +116,6 @@ func dress(img, garment *image.NRGBA, f figure, angle string) image.Rectangle {
 	maxW := float64(f.Torso.Dx()) * 1.18
 	maxH := float64(f.Knee-f.Torso.Min.Y) * 1.05
 	gw, gh := fitBox(g.Rect.Dx(), g.Rect.Dy(), maxW, maxH)
-	if angle == angleThreeQuarter || angle == angleSide {
-		gw = max(1, int(float64(gw)*f.Turn/math.Max(f.Turn, 0.8)))
-	}
 	cx := (f.Torso.Min.X + f.Torso.Max.X) / 2
 	top := f.Torso.Min.Y - f.Torso.Dy()/30
 	box := image.Rect(cx-gw/2, top, cx-gw/2+gw, top+gh)
