@@ -90,24 +90,24 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 	idx := image.NewGray(image.Rect(0, 0, W, H))
 	counts := make([]int, len(centres))
 	opaque := 0
-	cache := map[uint32]uint8{}
+	index := func(r, g, b uint8) uint32 { return uint32(nearest(centres, toLab(r, g, b))) }
+	cache := new(rgbCache)
 	for y := range H {
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		for x := range W {
-			p := px.Pix[y*px.Stride+x*4:]
+		row, out := px.Pix[y*px.Stride:y*px.Stride+W*4], idx.Pix[y*idx.Stride:y*idx.Stride+W]
+		last, j := uint32(1<<24), uint8(0)
+		for x := range out {
+			p := row[x*4 : x*4+4 : x*4+4]
 			if p[3] < 128 {
-				idx.Pix[y*idx.Stride+x] = Transparent
+				out[x] = Transparent
 				continue
 			}
-			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
-			j, ok := cache[key]
-			if !ok {
-				j = uint8(nearest(centres, toLab(p[0], p[1], p[2])))
-				cache[key] = j
+			if key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2]); key != last {
+				last, j = key, uint8(cache.get(p[0], p[1], p[2], index))
 			}
-			idx.Pix[y*idx.Stride+x] = j
+			out[x] = j
 			counts[j]++
 			opaque++
 		}
@@ -129,8 +129,8 @@ func Dominant(img image.Image, k int, mergeDE, minShare float64) ([]Swatch, erro
 	}
 	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
 	counts := make([]int, len(centres))
-	for _, s := range samples {
-		counts[nearest(centres, s)]++
+	for _, j := range assignAll(centres, samples, nil) {
+		counts[j]++
 	}
 	out := make([]Swatch, len(centres))
 	for j, c := range centres {
@@ -159,12 +159,13 @@ func swatchColour(c lab) color.NRGBA {
 // of a copy of img at most 256 px a side.
 func opaqueSamples(img image.Image) []lab {
 	small := imaging.Fit(img, 256, 256, imaging.Box)
-	var samples []lab
+	samples := make([]lab, 0, small.Rect.Dx()*small.Rect.Dy())
+	cache := new(labCache)
 	for y := range small.Rect.Dy() {
 		for x := range small.Rect.Dx() {
 			o := y*small.Stride + x*4
 			if small.Pix[o+3] >= 128 {
-				samples = append(samples, toLab(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
+				samples = append(samples, cache.of(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
 			}
 		}
 	}
@@ -175,10 +176,12 @@ func opaqueSamples(img image.Image) []lab {
 // samples, then merges the closest pair while it is nearer than mergeDE,
 // recomputing the means from the samples each round.
 func simplify(samples []lab, centres []lab, mergeDE, minShare float64) []lab {
+	var near []int
 	for len(centres) > 1 {
 		counts, sums := make([]float64, len(centres)), make([]lab, len(centres))
-		for _, s := range samples {
-			j := nearest(centres, s)
+		near = assignAll(centres, samples, near)
+		for i, s := range samples {
+			j := near[i]
 			counts[j]++
 			sums[j] = lab{sums[j].L + s.L, sums[j].A + s.A, sums[j].B + s.B}
 		}

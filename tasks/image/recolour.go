@@ -159,47 +159,39 @@ func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, 
 // colour's shift: a pixel keeps its offset (in lightness and hue) from its
 // cluster's mean, so shading, texture and soft edges survive.
 func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGBA, []map[string]any, error) {
-	small := imaging.Fit(img, 256, 256, imaging.Box)
-	var samples []lab
-	for y := range small.Rect.Dy() {
-		for x := range small.Rect.Dx() {
-			o := y*small.Stride + x*4
-			if small.Pix[o+3] >= 128 {
-				samples = append(samples, toLab(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
-			}
-		}
-	}
+	samples := opaqueSamples(img)
 	if len(samples) == 0 {
 		return nil, nil, fmt.Errorf("the image is fully transparent")
 	}
 	centres := kmeans(samples, len(pal))
 	assign := matchPalette(centres, pal)
 	counts := make([]int, len(centres))
-	for _, s := range samples {
-		counts[nearest(centres, s)]++
+	for _, j := range assignAll(centres, samples, nil) {
+		counts[j]++
 	}
 
 	px := imaging.Clone(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
-	cache := map[uint32]uint32{}
+	shift := func(r, g, b uint8) uint32 {
+		c := toLab(r, g, b)
+		j := nearest(centres, c)
+		t := pal[assign[j]]
+		r, g, b = lab{t.L + c.L - centres[j].L, t.A + c.A - centres[j].A, t.B + c.B - centres[j].B}.rgb()
+		return uint32(r)<<16 | uint32(g)<<8 | uint32(b)
+	}
+	// Every colour is shifted once while it stays in the cache; a run of
+	// one colour reads it once.
+	cache := new(rgbCache)
 	for y := range H {
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		row := px.Pix[y*px.Stride:]
-		for x := range W {
-			p := row[x*4 : x*4+4]
-			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
-			v, ok := cache[key]
-			if !ok {
-				c := toLab(p[0], p[1], p[2])
-				j := nearest(centres, c)
-				t := pal[assign[j]]
-				r, g, b := lab{t.L + c.L - centres[j].L, t.A + c.A - centres[j].A, t.B + c.B - centres[j].B}.rgb()
-				v = uint32(r)<<16 | uint32(g)<<8 | uint32(b)
-				if len(cache) < 1<<20 {
-					cache[key] = v
-				}
+		row := px.Pix[y*px.Stride : y*px.Stride+W*4]
+		last, v := uint32(1<<24), uint32(0)
+		for x := 0; x < len(row); x += 4 {
+			p := row[x : x+4 : x+4]
+			if key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2]); key != last {
+				last, v = key, cache.get(p[0], p[1], p[2], shift)
 			}
 			p[0], p[1], p[2] = uint8(v>>16), uint8(v>>8), uint8(v)
 		}
@@ -230,7 +222,10 @@ func cmpFloat(a, b float64) int {
 // distinct colours than k give as many clusters.
 func kmeans(samples []lab, k int) []lab {
 	distinct := map[lab]bool{}
-	for _, s := range samples {
+	for i, s := range samples {
+		if i > 0 && s == samples[i-1] {
+			continue // a run of one colour: counted once
+		}
 		if distinct[s] = true; len(distinct) > k {
 			break
 		}
@@ -239,10 +234,16 @@ func kmeans(samples []lab, k int) []lab {
 	rng := rand.New(rand.NewPCG(1, 2))
 	centres := []lab{samples[rng.IntN(len(samples))]}
 	d2 := make([]float64, len(samples))
+	var near []int
 	for len(centres) < k {
 		sum := 0.0
+		near = assignAll(centres, samples, near)
 		for i, s := range samples {
-			d2[i] = s.dist2(centres[nearest(centres, s)])
+			if i > 0 && s == samples[i-1] {
+				d2[i] = d2[i-1]
+			} else {
+				d2[i] = s.dist2(centres[near[i]])
+			}
 			sum += d2[i]
 		}
 		pick := rng.Float64() * sum
@@ -258,8 +259,9 @@ func kmeans(samples []lab, k int) []lab {
 	for range 30 {
 		sums := make([]lab, k)
 		counts := make([]int, k)
-		for _, s := range samples {
-			j := nearest(centres, s)
+		near = assignAll(centres, samples, near)
+		for i, s := range samples {
+			j := near[i]
 			sums[j].L += s.L
 			sums[j].A += s.A
 			sums[j].B += s.B
@@ -281,6 +283,23 @@ func kmeans(samples []lab, k int) []lab {
 		}
 	}
 	return centres
+}
+
+// assignAll is the nearest centre of every sample, written into near when
+// it is long enough; a run of one colour is matched once.
+func assignAll(centres, samples []lab, near []int) []int {
+	if len(near) < len(samples) {
+		near = make([]int, len(samples))
+	}
+	near = near[:len(samples)]
+	for i, s := range samples {
+		if i > 0 && s == samples[i-1] {
+			near[i] = near[i-1]
+		} else {
+			near[i] = nearest(centres, s)
+		}
+	}
+	return near
 }
 
 func nearest(centres []lab, c lab) int {

@@ -1,0 +1,36 @@
+package image
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The caches give what the conversion gives, whichever colours share a
+// slot and in whatever order they come.
+func TestColourCachesAgreeWithTheConversion(t *testing.T) {
+	labs, rgbs := new(labCache), new(rgbCache)
+	pack := func(r, g, b uint8) uint32 { return uint32(r)<<16 | uint32(g)<<8 | uint32(b) ^ 0xA5A5A5 }
+	for pass := range 2 {
+		for r := 0; r < 256; r += 5 {
+			for g := 255 - pass; g >= 0; g -= 7 {
+				for b := 0; b < 256; b += 3 {
+					require.Equal(t, toLab(uint8(r), uint8(g), uint8(b)), labs.of(uint8(r), uint8(g), uint8(b)))
+					require.Equal(t, pack(uint8(r), uint8(g), uint8(b)), rgbs.get(uint8(r), uint8(g), uint8(b), pack))
+				}
+			}
+		}
+	}
+}
+
+// assignAll matches every sample, runs of one colour included, to the
+// centre nearest gives it.
+func TestAssignAllIsNearestPerSample(t *testing.T) {
+	centres := []lab{{10, 0, 0}, {50, 20, -20}, {90, -5, 5}}
+	samples := []lab{{12, 1, 1}, {12, 1, 1}, {80, 0, 0}, {80, 0, 0}, {45, 15, -10}, {12, 1, 1}}
+	near := assignAll(centres, samples, make([]int, 2))
+	require.Len(t, near, len(samples))
+	for i, s := range samples {
+		require.Equal(t, nearest(centres, s), near[i], "sample %d", i)
+	}
+}
