@@ -18,6 +18,7 @@ func Family() tasks.Family {
 		Tasks:        []*tasks.Definition{create(), upscale(), modelCreate()},
 		Vocabularies: []tasks.Vocabulary{resolutionVocab(), factorVocab()},
 		Concepts:     concepts(),
+		Recipes:      recipes(),
 	}
 }
 
