@@ -27,8 +27,14 @@ func (c config) retention() retention {
 }
 
 // pruneOnce deletes the request log's calls and the finished webhook
-// deliveries (with their attempts) older than their retention.
+// deliveries (with their attempts) older than their retention, and the
+// panel sessions that have expired.
 func (r retention) pruneOnce(ctx context.Context, db *gorm.DB, log *zap.Logger, now time.Time) {
+	if n, err := models.PruneSessions(ctx, db, now); err != nil && ctx.Err() == nil {
+		log.Warn("prune panel sessions", zap.Error(err))
+	} else if n > 0 {
+		log.Info("pruned expired panel sessions", zap.Int64("sessions", n))
+	}
 	if r.requestLog > 0 {
 		n, err := models.PruneRequestLogs(ctx, db, now.Add(-r.requestLog), r.batch)
 		if err != nil && ctx.Err() == nil {

@@ -83,3 +83,36 @@ func TestWorkerPrunesOldRowsAtStart(t *testing.T) {
 	require.NoError(t, db.Model(&models.WebhookDelivery{}).Order("id").Pluck("id", &left).Error)
 	require.Equal(t, []string{"whd_new", "whd_retrying"}, left)
 }
+
+// TestWorkerPrunesExpiredSessions: the same loop deletes the panel
+// sessions that have expired and keeps the live one, which still signs in.
+func TestWorkerPrunesExpiredSessions(t *testing.T) {
+	db := testenv.DB(t, testenv.Postgres)
+	ctx := context.Background()
+	u, err := models.CreateUser(ctx, db, models.NewID("")+"@example.com", models.PlanStandard)
+	require.NoError(t, err)
+	now := time.Now().UTC()
+	expired, _, err := models.StartSession(ctx, db, u.ID, "", "127.0.0.1", now.Add(-models.SessionLifetime-time.Minute))
+	require.NoError(t, err)
+	live, _, err := models.StartSession(ctx, db, u.ID, "", "127.0.0.1", now)
+	require.NoError(t, err)
+
+	clearEnv(t)
+	cfg, err := loadConfig()
+	require.NoError(t, err)
+	stop := startRetention(ctx, db, cfg.retention(), zaptest.NewLogger(t))
+	require.Eventually(t, func() bool {
+		var n int64
+		require.NoError(t, db.Model(&models.Session{}).Count(&n).Error)
+		return n == 1
+	}, 10*time.Second, 50*time.Millisecond, "the expired session is pruned")
+	stop()
+
+	var left []string
+	require.NoError(t, db.Model(&models.Session{}).Pluck("id", &left).Error)
+	require.Equal(t, []string{models.HashKey(live)}, left)
+	require.NotEqual(t, models.HashKey(expired), left[0])
+	got, _, err := models.SessionUser(ctx, db, live, now)
+	require.NoError(t, err)
+	require.Equal(t, u.ID, got.ID)
+}
