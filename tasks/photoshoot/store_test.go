@@ -59,6 +59,18 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			}
 			return out
 		}
+		for _, tc := range []struct {
+			in    map[string]any
+			code  apierr.Code
+			field string
+		}{
+			{map[string]any{"name": "  ", "base": "model:md_ava", "images": []any{"file:x"}}, apierr.NameRequired, "name"},
+			{map[string]any{"name": "Of a style", "base": "model:ms_style1", "images": []any{"file:x"}}, apierr.InvalidRequest, "base"},
+		} {
+			e := apierr.As(modelRunner{}.Admit(ctx, tasks.Env{UserID: u.ID, JobID: "j_refused", DB: db}, tc.in))
+			require.Equal(t, tc.code, e.Code)
+			require.Equal(t, tc.field, *e.Field)
+		}
 		require.Equal(t, []string{"model:ms_style1"}, list(models.RecordQuery{Base: "model:md_ava"}))
 		require.Empty(t, list(models.RecordQuery{Base: "model:md_noah"}))
 		require.Equal(t, []string{"model:ms_style1"}, list(models.RecordQuery{Text: "DEEP"}))
