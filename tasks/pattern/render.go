@@ -34,17 +34,19 @@ type kind struct {
 	// (the repeat count is rounded up to a multiple of it); 0 for none.
 	cycle func(k int) int
 	at    func(s *spec, x, y int) uint8
+	// rows draws the tile row by row as at does pixel by pixel (render).
+	rows func(s *spec) rowDrawer
 }
 
 var kinds = []kind{
-	{"stripes", "Stripes", "geometric", "Bands of every colour in turn; band widths vary with the seed; stripe_angle sets the direction.", nil, stripesAt},
-	{"checks", "Checks", "geometric", "A checkerboard of squares cycling through the colours.", func(k int) int { return k }, checksAt},
-	{"dots", "Dots", "spot", "Polka dots on the first colour, cycling through the others; dot_size sets the diameter; the seed nudges each dot.", func(k int) int { return k - 1 }, dotsAt},
-	{"chevron", "Chevron", "geometric", "Zigzag bands of every colour; amplitude sets the zigzag height.", nil, chevronAt},
-	{"waves", "Waves", "geometric", "Smooth wavy bands of every colour; amplitude sets the wave height.", nil, wavesAt},
-	{"diamonds", "Diamonds", "geometric", "Diamonds touching at their tips on the first colour, cycling through the others.", func(k int) int { return k - 1 }, diamondsAt},
-	{"houndstooth", "Houndstooth", "woven", "The broken-check of a 2/2 twill with four dark and four light threads; the first colour is the light one.", func(k int) int { return k - 1 }, houndstoothAt},
-	{"plaid", "Plaid", "woven", "A tartan sett in a 2/2 twill: mirrored bands of every colour; band widths vary with the seed.", nil, plaidAt},
+	{"stripes", "Stripes", "geometric", "Bands of every colour in turn; band widths vary with the seed; stripe_angle sets the direction.", nil, stripesAt, stripesRows},
+	{"checks", "Checks", "geometric", "A checkerboard of squares cycling through the colours.", func(k int) int { return k }, checksAt, checksRows},
+	{"dots", "Dots", "spot", "Polka dots on the first colour, cycling through the others; dot_size sets the diameter; the seed nudges each dot.", func(k int) int { return k - 1 }, dotsAt, dotsRows},
+	{"chevron", "Chevron", "geometric", "Zigzag bands of every colour; amplitude sets the zigzag height.", nil, chevronAt, chevronRows},
+	{"waves", "Waves", "geometric", "Smooth wavy bands of every colour; amplitude sets the wave height.", nil, wavesAt, wavesRows},
+	{"diamonds", "Diamonds", "geometric", "Diamonds touching at their tips on the first colour, cycling through the others.", func(k int) int { return k - 1 }, diamondsAt, diamondsRows},
+	{"houndstooth", "Houndstooth", "woven", "The broken-check of a 2/2 twill with four dark and four light threads; the first colour is the light one.", func(k int) int { return k - 1 }, houndstoothAt, houndstoothRows},
+	{"plaid", "Plaid", "woven", "A tartan sett in a 2/2 twill: mirrored bands of every colour; band widths vary with the seed.", nil, plaidAt, plaidRows},
 }
 
 func kindByValue(v string) (kind, bool) {
@@ -80,9 +82,16 @@ func mod(a, b int) int { return a - floorDiv(a, b)*b }
 // cellAt places pixel coordinate p (its centre) among n cells of the tile:
 // the cell number (not wrapped) and the position in it, in [0, 1).
 func (s *spec) cellAt(p, n int) (int, float64) {
+	c, rem := s.cellRem(p, n)
+	return c, float64(rem) / float64(2*s.size)
+}
+
+// cellRem is cellAt with the position in the cell as the integer remainder
+// in [0, 2·size): equal remainders are equal positions.
+func (s *spec) cellRem(p, n int) (int, int) {
 	num, den := (2*p+1)*n, 2*s.size
 	c := floorDiv(num, den)
-	return c, float64(num-c*den) / float64(den)
+	return c, num - c*den
 }
 
 // index is the palette index of pixel (x, y) for any integers x and y.
@@ -101,6 +110,11 @@ func stripesAt(s *spec, x, y int) uint8 {
 	case 135:
 		p = x - y
 	}
+	return s.stripe(p)
+}
+
+// stripe is the band at position p across the stripes.
+func (s *spec) stripe(p int) uint8 {
 	_, f := s.cellAt(p, s.repeats)
 	t := int(f * float64(s.bands[len(s.bands)-1]))
 	for i, b := range s.bands {
@@ -125,7 +139,7 @@ func dotsAt(s *spec, x, y int) uint8 {
 	jx := (float64(hash(s.seed, wx, wy, 1)%1024)/1023 - 0.5) * 2 * room
 	jy := (float64(hash(s.seed, wx, wy, 2)%1024)/1023 - 0.5) * 2 * room
 	dx, dy, r := fx-0.5-jx, fy-0.5-jy, s.dotSize/2
-	if dx*dx+dy*dy >= r*r {
+	if float64(dx*dx)+float64(dy*dy) >= r*r {
 		return 0
 	}
 	return uint8(1 + mod(cx+cy, len(s.palette)-1))
@@ -135,7 +149,7 @@ func bandsAt(s *spec, x, y int, shape func(f float64) float64) uint8 {
 	_, fx := s.cellAt(x, s.repeats)
 	cy, fy := s.cellAt(y, s.repeats)
 	k := len(s.palette)
-	band := cy*k + int(math.Floor((fy+s.amp*shape(fx))*float64(k)))
+	band := cy*k + int(math.Floor((fy+float64(s.amp*shape(fx)))*float64(k)))
 	return uint8(mod(band, k))
 }
 
@@ -182,10 +196,14 @@ func plaidAt(s *spec, x, y int) uint8 {
 	return uint8(s.sett[mod(tj, t)])
 }
 
-// render draws the tile, checking ctx every 64 rows.
+// render draws the tile, checking ctx every 64 rows: row y of the tile is
+// index(x, y) for x in [0, size), drawn by the kind's rows. A row whose key
+// was seen is a copy of the first row with that key.
 func (s *spec) render(ctx context.Context) (*image.Paletted, error) {
 	img := image.NewPaletted(image.Rect(0, 0, s.size, s.size), s.palette)
 	k, _ := kindByValue(s.kind)
+	d := k.rows(s)
+	first := map[int]int{} // row key → the first row drawn with it
 	for y := 0; y < s.size; y++ {
 		if y%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -193,9 +211,15 @@ func (s *spec) render(ctx context.Context) (*image.Paletted, error) {
 			}
 		}
 		row := img.Pix[y*img.Stride : y*img.Stride+s.size]
-		for x := range row {
-			row[x] = k.at(s, x+s.sx, y+s.sy)
+		if d.key != nil {
+			key := d.key(y + s.sy)
+			if y0, ok := first[key]; ok {
+				copy(row, img.Pix[y0*img.Stride:])
+				continue
+			}
+			first[key] = y
 		}
+		d.draw(y, row)
 	}
 	return img, nil
 }
