@@ -118,8 +118,13 @@ func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
 	tampered.body[len(tampered.body)-2] ^= 1
 	require.ErrorIs(t, verifySpec(s.jwks(t), d.header, tampered.body, time.Now(), time.Minute), errNoKeyVerifies)
 
-	row, err := models.DeliveryByID(context.Background(), s.db, d.header.Get("X-Service-Request-Id"))
-	require.NoError(t, err)
+	// The receiver has the POST before Deliver records its answer.
+	var row *models.WebhookDelivery
+	require.Eventually(t, func() bool {
+		r, err := models.DeliveryByID(context.Background(), s.db, d.header.Get("X-Service-Request-Id"))
+		row = r
+		return err == nil && r.Status != "pending"
+	}, 30*time.Second, 50*time.Millisecond)
 	require.Equal(t, "delivered", row.Status)
 	require.Equal(t, 1, row.Attempts)
 }
