@@ -1,7 +1,9 @@
 package e2e_test
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,9 +45,11 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	var png []byte
-	require.NoError(t, chromedp.Run(ctx, chromedp.FullScreenshot(&png, 90)))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644))
+	var shot []byte
+	require.NoError(t, chromedp.Run(ctx, chromedp.FullScreenshot(&shot, 100)), "quality 100 is a PNG, less a JPEG")
+	_, err := png.DecodeConfig(bytes.NewReader(shot))
+	require.NoError(t, err, "a screenshot is a PNG")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644))
 }
 
 // panelSite is a stack with the account panel in front of its API on a
@@ -195,12 +199,32 @@ func TestPanelWalk(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
 		shoot(t, ctx, name)
 	}
+	phoneWidth(t, p, "overview:/app/", "jobs:/app/jobs")
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click("#sign-out", chromedp.ByQuery),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
 		chromedp.Navigate(srv+"/app/keys"),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
 	))
+}
+
+// phoneWidth loads pages (name:path) in a 390 px wide phone viewport and
+// requires that none is wider than the screen; TP_SCREENSHOTS gets
+// <name>-phone.png. The desktop viewport is restored after.
+func phoneWidth(t *testing.T, p *panelSite, pages ...string) {
+	t.Helper()
+	const width = 390
+	require.NoError(t, chromedp.Run(p.ctx, chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile)))
+	for _, pg := range pages {
+		name, path, _ := strings.Cut(pg, ":")
+		var size struct{ Scroll, Inner int }
+		require.NoError(t, chromedp.Run(p.ctx, chromedp.Navigate(p.url+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
+			chromedp.Evaluate(`({Scroll: document.documentElement.scrollWidth, Inner: innerWidth})`, &size)))
+		require.Equal(t, width, size.Inner, "%s: the page is laid out at the phone's width", path)
+		require.LessOrEqual(t, size.Scroll, size.Inner, "%s scrolls sideways on a phone", path)
+		shoot(t, p.ctx, name+"-phone")
+	}
+	require.NoError(t, chromedp.Run(p.ctx, chromedp.EmulateReset()))
 }
 
 // keyIDOf is the id of a key secret.
