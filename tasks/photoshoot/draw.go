@@ -67,7 +67,8 @@ func ellipse(img *image.NRGBA, cx, cy, rx, ry float64, c color.NRGBA) {
 	})
 }
 
-// polygon fills a convex polygon whose points run clockwise on screen.
+// polygon fills a convex polygon whose points run clockwise on screen (a
+// concave one would fill only its convex kernel: split it).
 func polygon(img *image.NRGBA, pts [][2]float64, c color.NRGBA) {
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range pts {

@@ -23,9 +23,9 @@ type limbs struct {
 }
 
 var poseLimbs = map[string]limbs{
-	angleFront:        {lUpper: 9, lFore: 5, rUpper: -9, rFore: -5, lThigh: 3, lShin: 1, rThigh: -3, rShin: -1, turn: 1},
-	angleBack:         {lUpper: 9, lFore: 5, rUpper: -9, rFore: -5, lThigh: 3, lShin: 1, rThigh: -3, rShin: -1, turn: 1},
-	angleThreeQuarter: {lUpper: 6, lFore: 14, rUpper: -12, rFore: -4, lThigh: 6, lShin: 0, rThigh: -2, rShin: -2, turn: 0.8, shift: 0.12},
+	angleFront:        {lUpper: -8, lFore: -3, rUpper: 8, rFore: 3, lThigh: -3, lShin: -1, rThigh: 3, rShin: 1, turn: 1},
+	angleBack:         {lUpper: -8, lFore: -3, rUpper: 8, rFore: 3, lThigh: -3, lShin: -1, rThigh: 3, rShin: 1, turn: 1},
+	angleThreeQuarter: {lUpper: -5, lFore: 10, rUpper: 10, rFore: 4, lThigh: -2, lShin: 0, rThigh: 6, rShin: -1, turn: 0.8, shift: 0.12},
 	angleSide:         {lUpper: -4, lFore: -14, rUpper: 4, rFore: 10, lThigh: 1, lShin: 0, rThigh: -1, rShin: 0, turn: 0.52, shift: 0.22},
 	angleWalking:      {lUpper: 16, lFore: 22, rUpper: -18, rFore: -10, lThigh: -16, lShin: -4, rThigh: 15, rShin: 24, turn: 0.92, shift: 0.05},
 }
@@ -106,7 +106,20 @@ func drawFigure(img *image.NRGBA, b Body, angle string, feet image.Point, height
 	hip := b.Hips * 0.5 * l.turn
 	leg(-hip, l.lThigh, l.lShin)
 	leg(hip, l.rThigh, l.rShin)
-	// Arms.
+	// Neck and torso: a base layer from the chest to the hips.
+	capsule(img, X(l.shift*0.6), Y(0.85), X(l.shift*0.5), Y(sk.shoulderY+0.1), 0.2*s, skin)
+	w, wa, hp := b.Shoulders*l.turn, b.Waist*l.turn, b.Hips*l.turn
+	// The torso in two convex parts, chest to waist and waist to crotch
+	// (the waist is narrower than both), then the base layer over it.
+	polygon(img, [][2]float64{{X(-w + 0.1), Y(sk.shoulderY)}, {X(w - 0.1), Y(sk.shoulderY)}, {X(w), Y(sk.shoulderY + 0.25)},
+		{X(wa), Y(sk.waistY)}, {X(-wa), Y(sk.waistY)}, {X(-w), Y(sk.shoulderY + 0.25)}}, skin)
+	polygon(img, [][2]float64{{X(-wa), Y(sk.waistY - 0.02)}, {X(wa), Y(sk.waistY - 0.02)}, {X(hp), Y(sk.hipY)}, {X(hp * 0.8), Y(sk.crotchY)},
+		{X(-hp * 0.8), Y(sk.crotchY)}, {X(-hp), Y(sk.hipY)}}, skin)
+	polygon(img, [][2]float64{{X(-w * 0.72), Y(sk.shoulderY + 0.3)}, {X(w * 0.72), Y(sk.shoulderY + 0.3)}, {X(wa * 0.98), Y(sk.waistY)},
+		{X(-wa * 0.98), Y(sk.waistY)}}, baseLayer)
+	polygon(img, [][2]float64{{X(-wa * 0.98), Y(sk.waistY - 0.02)}, {X(wa * 0.98), Y(sk.waistY - 0.02)}, {X(hp * 0.98), Y(sk.hipY)},
+		{X(hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.98), Y(sk.hipY)}}, baseLayer)
+	// Arms, over the sides of the torso; a garment covers their tops.
 	arm := func(sx, upper, fore float64, c color.NRGBA) {
 		ax, ay := X(sx), Y(sk.shoulderY+0.1)
 		ex, ey := ax+math.Sin(upper*math.Pi/180)*sk.upperArm*s, ay+math.Cos(upper*math.Pi/180)*sk.upperArm*s
@@ -118,15 +131,6 @@ func drawFigure(img *image.NRGBA, b Body, angle string, feet image.Point, height
 	sh := (b.Shoulders - sk.limbR*0.8) * l.turn
 	arm(-sh, l.lUpper, l.lFore, shadowSkin)
 	arm(sh, l.rUpper, l.rFore, shadowSkin)
-	// Neck and torso: a base layer from the chest to the hips.
-	capsule(img, X(l.shift*0.6), Y(0.85), X(l.shift*0.5), Y(sk.shoulderY+0.1), 0.2*s, skin)
-	w, wa, hp := b.Shoulders*l.turn, b.Waist*l.turn, b.Hips*l.turn
-	polygon(img, [][2]float64{{X(-w + 0.1), Y(sk.shoulderY)}, {X(w - 0.1), Y(sk.shoulderY)}, {X(w), Y(sk.shoulderY + 0.25)},
-		{X(wa), Y(sk.waistY)}, {X(hp), Y(sk.hipY)}, {X(hp * 0.8), Y(sk.crotchY)}, {X(-hp * 0.8), Y(sk.crotchY)}, {X(-hp), Y(sk.hipY)},
-		{X(-wa), Y(sk.waistY)}, {X(-w), Y(sk.shoulderY + 0.25)}}, skin)
-	polygon(img, [][2]float64{{X(-w * 0.72), Y(sk.shoulderY + 0.3)}, {X(w * 0.72), Y(sk.shoulderY + 0.3)}, {X(wa * 0.98), Y(sk.waistY)},
-		{X(hp * 0.98), Y(sk.hipY)}, {X(hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.98), Y(sk.hipY)},
-		{X(-wa * 0.98), Y(sk.waistY)}}, baseLayer)
 	fig := figure{
 		Torso: image.Rect(int(X(-w)), int(Y(sk.shoulderY-0.1)), int(X(w)), int(Y(sk.crotchY))),
 		Knee:  int(Y(sk.crotchY + sk.thigh)), Feet: feet, Turn: l.turn,

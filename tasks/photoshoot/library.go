@@ -3,7 +3,6 @@ package photoshoot
 import (
 	"image"
 	"image/color"
-	"slices"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/models"
@@ -106,12 +105,12 @@ type baseModel struct {
 func (m baseModel) Handle() string { return models.RecordModel + ":" + m.ID }
 
 var baseModels = []baseModel{
-	{"md_ava", "Ava", Body{genderWoman, 8.6, 1.0, 0.62, 0.98, "#E8C4A8", "#3B2A20", "long"}},
-	{"md_imani", "Imani", Body{genderWoman, 8.8, 1.02, 0.64, 1.02, "#8D5A3B", "#1C1412", "bob"}},
-	{"md_noah", "Noah", Body{genderMan, 8.8, 1.2, 0.8, 0.9, "#D9A884", "#2B1E16", "short"}},
-	{"md_kenji", "Kenji", Body{genderMan, 8.7, 1.15, 0.78, 0.88, "#E2B98F", "#141414", "short"}},
-	{"md_mia", "Mia", Body{genderGirl, 6.2, 0.78, 0.6, 0.74, "#F0CDB4", "#7A4B2A", "ponytail"}},
-	{"md_leo", "Leo", Body{genderBoy, 6.0, 0.8, 0.64, 0.72, "#B57C55", "#2A1C12", "short"}},
+	{"md_ava", "Ava", Body{genderWoman, 8.6, 0.78, 0.5, 0.8, "#E8C4A8", "#3B2A20", "long"}},
+	{"md_imani", "Imani", Body{genderWoman, 8.8, 0.8, 0.52, 0.84, "#8D5A3B", "#1C1412", "bob"}},
+	{"md_noah", "Noah", Body{genderMan, 8.8, 0.98, 0.64, 0.74, "#D9A884", "#2B1E16", "short"}},
+	{"md_kenji", "Kenji", Body{genderMan, 8.7, 0.94, 0.62, 0.72, "#E2B98F", "#141414", "short"}},
+	{"md_mia", "Mia", Body{genderGirl, 6.2, 0.66, 0.5, 0.62, "#F0CDB4", "#7A4B2A", "ponytail"}},
+	{"md_leo", "Leo", Body{genderBoy, 6.0, 0.68, 0.54, 0.6, "#B57C55", "#2A1C12", "short"}},
 }
 
 // baseByHandle finds a curated base model by its handle.
@@ -237,9 +236,4 @@ func resolvePoses(refs []string, gender string) []Pose {
 func hexColour(s string) color.NRGBA {
 	c := tasks.ParseColour(s)
 	return color.NRGBA{c.R, c.G, c.B, 255}
-}
-
-// isLibraryKind says whether handles of kind are all in the library.
-func isLibraryKind(kind string) bool {
-	return slices.Contains([]string{models.RecordBackground, models.RecordPose, models.RecordPosePreset}, kind)
 }
