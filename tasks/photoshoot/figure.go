@@ -27,7 +27,7 @@ var poseLimbs = map[string]limbs{
 	angleBack:         {lUpper: -8, lFore: -3, rUpper: 8, rFore: 3, lThigh: -3, lShin: -1, rThigh: 3, rShin: 1, turn: 1},
 	angleThreeQuarter: {lUpper: -5, lFore: 10, rUpper: 10, rFore: 4, lThigh: -2, lShin: 0, rThigh: 6, rShin: -1, turn: 0.8, shift: 0.12},
 	angleSide:         {lUpper: -4, lFore: -14, rUpper: 4, rFore: 10, lThigh: 1, lShin: 0, rThigh: -1, rShin: 0, turn: 0.52, shift: 0.22},
-	angleWalking:      {lUpper: 16, lFore: 22, rUpper: -18, rFore: -10, lThigh: -16, lShin: -4, rThigh: 15, rShin: 24, turn: 0.92, shift: 0.05},
+	angleWalking:      {lUpper: -12, lFore: 8, rUpper: 14, rFore: 22, lThigh: -16, lShin: -4, rThigh: 15, rShin: 24, turn: 0.92, shift: 0.05},
 }
 
 // skeleton is where a body's parts fall, in heads from the top of the head

@@ -149,3 +149,30 @@ func TestPresetsResolveToTheModelsGender(t *testing.T) {
 		require.Equal(t, tc.want, got)
 	}
 }
+
+// TestFigureTorsoIsFilled: every base model's figure, in every pose, has
+// its base layer at the waist and skin at the neck, and the torso is as
+// wide as the shoulders ask.
+func TestFigureTorsoIsFilled(t *testing.T) {
+	for _, m := range baseModels {
+		for _, a := range angles {
+			t.Run(m.ID+"/"+a, func(t *testing.T) {
+				img := newCanvas(300, 600, color.NRGBA{250, 250, 250, 255})
+				f := drawFigure(img, m.Body, a, image.Pt(150, 590), 580, nil)
+				sk := skeletonOf(m.Body)
+				s := 580 / m.Body.Heads
+				top := 590 - 580.0
+				cx := float64(f.Torso.Min.X+f.Torso.Max.X) / 2
+				require.Equal(t, baseLayer, img.NRGBAAt(int(cx), int(top+sk.waistY*s)), "base layer at the waist")
+				require.InDelta(t, 2*m.Body.Shoulders*poseLimbs[a].turn*s, float64(f.Torso.Dx()), 2)
+				w := m.Body.Shoulders * poseLimbs[a].turn * s
+				for _, x := range []float64{cx - 0.8*w, cx + 0.8*w} {
+					require.NotEqual(t, color.NRGBA{250, 250, 250, 255}, img.NRGBAAt(int(x), int(top+(sk.shoulderY+0.35)*s)), "the chest is drawn across")
+				}
+				if a != angleBack {
+					require.Equal(t, hexColour(m.Body.Skin), img.NRGBAAt(int(cx+poseLimbs[a].shift*0.55*s), int(top+0.95*s)), "skin at the neck")
+				}
+			})
+		}
+	}
+}
