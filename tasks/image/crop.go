@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"math"
 
 	"github.com/disintegration/imaging"
 	"github.com/muesli/smartcrop"
@@ -64,19 +65,35 @@ func aspect(value string) (int, int) {
 	return 1, 1
 }
 
+// attentionSide is the long side of the copy smartcrop scores: its
+// detail, saturation and skin maps need no more, and scoring the full
+// image costs several times the crop's encode.
+const attentionSide = 256
+
 // cropRect places a cw × ch crop in img: in the middle, or where
-// smartcrop's score of detail, saturation and skin tones is highest.
+// smartcrop's score of detail, saturation and skin tones is highest on a
+// copy at most attentionSide px long, its position scaled back; the crop
+// keeps its exact size, so its aspect ratio is the one asked.
 func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, error) {
 	b := img.Bounds()
 	x, y := (b.Dx()-cw)/2, (b.Dy()-ch)/2
 	if anchor == "attention" && (cw < b.Dx() || ch < b.Dy()) {
-		r, err := smartcrop.NewAnalyzer(resizer{}).FindBestCrop(img, cw, ch)
+		small := img
+		if long := max(b.Dx(), b.Dy()); long > attentionSide {
+			f := float64(attentionSide) / float64(long)
+			small = imaging.Resize(img, max(1, int(math.Round(float64(b.Dx())*f))), max(1, int(math.Round(float64(b.Dy())*f))), imaging.Box)
+		}
+		sb := small.Bounds()
+		fx, fy := float64(sb.Dx())/float64(b.Dx()), float64(sb.Dy())/float64(b.Dy())
+		r, err := smartcrop.NewAnalyzer(resizer{}).FindBestCrop(small, max(1, int(math.Round(float64(cw)*fx))), max(1, int(math.Round(float64(ch)*fy))))
 		if err != nil {
 			return image.Rectangle{}, err
 		}
-		// smartcrop works on a smaller copy: its edges may be off by a
-		// pixel; keep the exact size inside the image.
-		x, y = min(max(0, r.Min.X-b.Min.X), b.Dx()-cw), min(max(0, r.Min.Y-b.Min.Y), b.Dy()-ch)
+		// The copy's pixels are 1/f of the image's: its edges may be off by
+		// a few pixels; keep the exact size inside the image.
+		x = int(math.Round(float64(r.Min.X-sb.Min.X) / fx))
+		y = int(math.Round(float64(r.Min.Y-sb.Min.Y) / fy))
+		x, y = min(max(0, x), b.Dx()-cw), min(max(0, y), b.Dy()-ch)
 	}
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
 }
