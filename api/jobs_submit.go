@@ -221,26 +221,53 @@ func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submi
 		return
 	case models.PendWritten:
 		log.Warn("admit did not answer in time; the job's handle is answered and its admit decides later", zap.Error(admitErr))
-		h.ensureWorkflow(ctx, in, log)
+		h.resendAdmit(c.Request.Context(), in, log)
 	}
 	h.completeKey(c, opts)
 	h.answerExisting(c, in.JobID, opts)
 }
 
-// ensureWorkflow makes sure a late job has its workflow: the admit may have
-// been cut off before the workflow was started, and a visible job with no
-// workflow would stay queued for ever. The start is idempotent (same workflow
-// ID, USE_EXISTING); a workflow started here receives no admit, so it ends the
-// job failed never_admitted, holding nothing, once its admit window passes.
-func (h *jobHandlers) ensureWorkflow(ctx context.Context, in contract.JobInput, log *zap.Logger) {
-	ctx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
-	defer cancel()
-	_, err := h.d.Temporal.ExecuteWorkflow(ctx, contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
-	var closed *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &closed) {
-		log.Error("a late job's workflow could not be confirmed; the job stays queued, holding nothing, until it is cancelled", zap.Error(err))
-	}
+// resendAdmit makes sure a late job's admit reaches its workflow. The first
+// update-with-start may have been cut off before the server started the
+// workflow (a job with no workflow would stay queued for ever), or only
+// before its answer. It is sent again, in the background so the handle is
+// answered at once, until the server has the workflow: the start and the
+// update are idempotent (same workflow ID with USE_EXISTING, same update
+// ID), so a repeat costs one call; a workflow that has already closed
+// decided the job itself.
+func (h *jobHandlers) resendAdmit(ctx context.Context, in contract.JobInput, log *zap.Logger) {
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		for attempt := range resendAttempts {
+			actx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
+			start := h.d.Temporal.NewWithStartWorkflowOperation(contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
+			_, err := h.d.Temporal.UpdateWithStartWorkflow(actx, client.UpdateWithStartWorkflowOptions{
+				StartWorkflowOperation: start,
+				UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
+					WaitForStage: client.WorkflowUpdateStageAccepted},
+			})
+			cancel()
+			var closed *serviceerror.WorkflowExecutionAlreadyStarted
+			if err == nil || errors.As(err, &closed) {
+				return
+			}
+			// Not accepted in time: when the server has the workflow, the
+			// admit it holds runs as soon as a worker takes it.
+			dctx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
+			_, derr := h.d.Temporal.DescribeWorkflowExecution(dctx, in.JobID, "")
+			cancel()
+			if derr == nil {
+				return
+			}
+			log.Warn("a late job's admit was not confirmed; sending it again", zap.Int("attempt", attempt+1), zap.Error(err))
+			time.Sleep(time.Duration(attempt+1) * time.Second)
+		}
+		log.Error("a late job's workflow could not be started; the job stays queued, holding nothing, until it is cancelled")
+	}()
 }
+
+// resendAttempts bounds the background resends of a late job's admit.
+const resendAttempts = 5
 
 // pendTimeout bounds the wait for the account's lock when a late job is made
 // visible; past it the answer is a non-retryable internal error naming the job.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -388,25 +389,32 @@ func TestSlowAdmitAnswersTheJobHandle(t *testing.T) {
 	require.Equal(t, s.balance(), s.ledgerSum())
 }
 
-// cutOffAdmit is a Temporal client whose update-with-start gives up before
-// reaching the server, as one cut off under a burst does.
-type cutOffAdmit struct{ client.Client }
-
-func (cutOffAdmit) UpdateWithStartWorkflow(ctx context.Context, _ client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error) {
-	return nil, context.DeadlineExceeded
+// cutOffAdmit is a Temporal client whose first update-with-start gives up
+// before reaching the server, as one cut off under a burst does.
+type cutOffAdmit struct {
+	client.Client
+	calls *atomic.Int32
 }
 
-func TestAdmitCutOffBeforeTheStartStillHasAWorkflow(t *testing.T) {
-	s := newStack(t, stackOptions{credits: 100, noWorker: true,
-		temporal: func(c client.Client) client.Client { return cutOffAdmit{c} }})
+func (c cutOffAdmit) UpdateWithStartWorkflow(ctx context.Context, o client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+	if c.calls.Add(1) == 1 {
+		return nil, context.DeadlineExceeded
+	}
+	return c.Client.UpdateWithStartWorkflow(ctx, o)
+}
+
+func TestAdmitCutOffBeforeTheStartIsSentAgain(t *testing.T) {
+	calls := new(atomic.Int32)
+	s := newStack(t, stackOptions{credits: 100, admitTimeout: 2 * time.Second,
+		temporal: func(c client.Client) client.Client { return cutOffAdmit{Client: c, calls: calls} }})
 	res := s.submit(pattern(1))
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
-	require.Equal(t, "queued", s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["lifecycle"])
-	desc, err := temporalClient(t).DescribeWorkflowExecution(context.Background(), id, "")
-	require.NoError(t, err, "the visible job has a workflow, which ends it if no admit comes")
-	require.Equal(t, contract.JobWorkflow, desc.WorkflowExecutionInfo.Type.Name)
-	require.Equal(t, int64(100), s.balance(), "nothing held")
+	require.Equal(t, "succeeded", s.waitTerminal(id)["outcome"], "the admit sent again reaches a workflow, which runs the job")
+	require.GreaterOrEqual(t, calls.Load(), int32(2))
+	_, per := priceOf(t, pattern(1))
+	require.Equal(t, 100-per, s.balance(), "held and charged once")
+	require.Equal(t, s.balance(), s.ledgerSum())
 }
 
 func TestSlowAdmitThatTheBalanceCannotCoverFailsTheJob(t *testing.T) {
