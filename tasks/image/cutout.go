@@ -120,14 +120,34 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	bg := lab{median(ls), median(as), median(bs)}
 	// near says whether pixel i may be background: transparent, or within
 	// the tolerance of the background colour.
+	// Each colour is converted once while it stays in the cache; a run of
+	// one colour reads it once.
 	near := make([]bool, n)
 	tol2 := tol * tol
-	for i := range n {
-		if i%(1<<18) == 0 && ctx.Err() != nil {
+	within := func(r, g, b uint8) uint32 {
+		if toLab(r, g, b).dist2(bg) <= tol2 {
+			return 1
+		}
+		return 0
+	}
+	cache := new(rgbCache)
+	for y := range H {
+		if y%64 == 0 && ctx.Err() != nil {
 			return cutout{}, ctx.Err()
 		}
-		r, g, b, a := at(i)
-		near[i] = a < 128 || toLab(r, g, b).dist2(bg) <= tol2
+		row, out := px.Pix[y*px.Stride:y*px.Stride+W*4], near[y*W:(y+1)*W]
+		last, v := uint32(1<<24), false
+		for x := range out {
+			p := row[x*4 : x*4+4 : x*4+4]
+			if p[3] < 128 {
+				out[x] = true
+				continue
+			}
+			if key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2]); key != last {
+				last, v = key, cache.get(p[0], p[1], p[2], within) == 1
+			}
+			out[x] = v
+		}
 	}
 	plain := 0
 	for _, i := range border {
@@ -139,30 +159,7 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 		return cutout{}, fmt.Errorf("the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of its median colour %s; a plain, evenly lit background is needed (or raise tolerance)",
 			100*share, tol, bg.hex())
 	}
-	// Flood fill from the border through near pixels.
-	isBg := make([]bool, n)
-	queue := make([]int32, 0, len(border))
-	for _, i := range border {
-		if near[i] && !isBg[i] {
-			isBg[i] = true
-			queue = append(queue, int32(i))
-		}
-	}
-	for len(queue) > 0 {
-		i := int(queue[len(queue)-1])
-		queue = queue[:len(queue)-1]
-		x, y := i%W, i/W
-		for _, j := range [4]int{i - 1, i + 1, i - W, i + W} {
-			switch {
-			case j == i-1 && x == 0, j == i+1 && x == W-1, j == i-W && y == 0, j == i+W && y == H-1:
-				continue
-			}
-			if near[j] && !isBg[j] {
-				isBg[j] = true
-				queue = append(queue, int32(j))
-			}
-		}
-	}
+	isBg := flood(near, W, H, border)
 	object := 0
 	for _, b := range isBg {
 		if !b {
@@ -174,14 +171,63 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the background colour %s", tol, bg.hex())
 	}
 	alpha := featherAlpha(isBg, W, H, feather)
-	for i := range n {
-		o := (i/W)*px.Stride + (i%W)*4
-		px.Pix[o+3] = uint8(int(px.Pix[o+3]) * int(alpha[i]) / 255)
-		if px.Pix[o+3] == 0 {
-			px.Pix[o], px.Pix[o+1], px.Pix[o+2] = 0, 0, 0
+	for y := range H {
+		row, as := px.Pix[y*px.Stride:y*px.Stride+W*4], alpha[y*W:(y+1)*W]
+		for x, a := range as {
+			p := row[x*4 : x*4+4 : x*4+4]
+			if p[3] = uint8(int(p[3]) * int(a) / 255); p[3] == 0 {
+				p[0], p[1], p[2] = 0, 0, 0
+			}
 		}
 	}
 	return cutout{img: px, background: bg, objectShare: share}, nil
+}
+
+// flood is every pixel connected to a seed (4-neighbours) through near
+// pixels, seeds included when near. It fills a row's whole run of near
+// pixels at once and seeds the runs it touches above and below.
+func flood(near []bool, W, H int, seeds []int) []bool {
+	isBg := make([]bool, len(near))
+	stack := make([]int32, 0, len(seeds))
+	for _, i := range seeds {
+		stack = append(stack, int32(i))
+	}
+	open := func(j int) bool { return near[j] && !isBg[j] }
+	for len(stack) > 0 {
+		i := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		if !open(i) {
+			continue
+		}
+		y := i / W
+		l, r := i, i
+		for l > y*W && open(l-1) {
+			l--
+		}
+		for r < y*W+W-1 && open(r+1) {
+			r++
+		}
+		for k := l; k <= r; k++ {
+			isBg[k] = true
+		}
+		for _, o := range [2]int{-W, W} {
+			if (o < 0 && y == 0) || (o > 0 && y == H-1) {
+				continue
+			}
+			run := false
+			for k := l + o; k <= r+o; k++ {
+				if open(k) {
+					if !run {
+						stack = append(stack, int32(k))
+					}
+					run = true
+				} else {
+					run = false
+				}
+			}
+		}
+	}
+	return isBg
 }
 
 // featherAlpha is the alpha of each pixel: 0 on the background, rising

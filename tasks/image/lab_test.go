@@ -1,6 +1,7 @@
 package image
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,5 +33,40 @@ func TestAssignAllIsNearestPerSample(t *testing.T) {
 	require.Len(t, near, len(samples))
 	for i, s := range samples {
 		require.Equal(t, nearest(centres, s), near[i], "sample %d", i)
+	}
+}
+
+// flood finds the same pixels as a plain breadth-first search through
+// 4-neighbours, on random maps from sparse to dense.
+func TestFloodIsTheConnectedNearPixels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, density := range []float64{0.3, 0.55, 0.7, 0.9} {
+		W, H := 37, 23
+		near := make([]bool, W*H)
+		for i := range near {
+			near[i] = rng.Float64() < density
+		}
+		seeds := []int{0, W - 1, (H - 1) * W, W*H - 1, W * (H / 2), W*(H/2) + W - 1}
+		want := make([]bool, W*H)
+		var queue []int
+		for _, i := range seeds {
+			if near[i] && !want[i] {
+				want[i] = true
+				queue = append(queue, i)
+			}
+		}
+		for len(queue) > 0 {
+			i := queue[0]
+			queue = queue[1:]
+			x, y := i%W, i/W
+			for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				nx, ny := x+d[0], y+d[1]
+				if nx >= 0 && nx < W && ny >= 0 && ny < H && near[ny*W+nx] && !want[ny*W+nx] {
+					want[ny*W+nx] = true
+					queue = append(queue, ny*W+nx)
+				}
+			}
+		}
+		require.Equal(t, want, flood(near, W, H, seeds), "density %g", density)
 	}
 }
