@@ -89,14 +89,6 @@ func presetPreview(p Preset) *image.NRGBA {
 	return img
 }
 
-// backdrop draws the shot's backdrop alone.
-func (s shot) backdrop() *image.NRGBA {
-	if s.bg.Setting == settingScene && s.bg.draw != nil {
-		return s.bg.draw(s.w, s.h)
-	}
-	return newCanvas(s.w, s.h, hexColour(s.bg.Colour))
-}
-
 // SeedLibrary writes the photoshoots library — backgrounds, base models,
 // poses and pose presets with their previews — into db and bucket, owned
 // by the curated user so every account lists them. Records already there

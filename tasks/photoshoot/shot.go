@@ -43,12 +43,7 @@ type shotResult struct {
 
 // draw renders the shot of prod.
 func (s shot) draw(prod *image.NRGBA) shotResult {
-	var img *image.NRGBA
-	if s.bg.Setting == settingScene && s.bg.draw != nil {
-		img = s.bg.draw(s.w, s.h)
-	} else {
-		img = newCanvas(s.w, s.h, hexColour(s.bg.Colour))
-	}
+	img := s.backdrop()
 	p := placements[s.variant%len(placements)]
 	W, H := float64(s.w), float64(s.h)
 	cx := p.x * W
@@ -87,6 +82,14 @@ func (s shot) draw(prod *image.NRGBA) shotResult {
 		box = dress(img, prod, f, s.pose.Angle)
 	})
 	return shotResult{img: img, box: box, floor: int(floor), scale: height / H}
+}
+
+// backdrop draws the shot's backdrop alone: a scene, or the studio colour.
+func (s shot) backdrop() *image.NRGBA {
+	if s.bg.Setting == settingScene && s.bg.draw != nil {
+		return sceneBackdrop(s.bg, s.w, s.h)
+	}
+	return newCanvas(s.w, s.h, hexColour(s.bg.Colour))
 }
 
 // shadowUnder darkens the floor under an object standing in box: a tight

@@ -176,3 +176,20 @@ func TestFigureTorsoIsFilled(t *testing.T) {
 		}
 	}
 }
+
+// TestBackdropsAreCachedAsCopies: a scene drawn twice is the same picture,
+// and drawing on one copy leaves the next untouched.
+func TestBackdropsAreCachedAsCopies(t *testing.T) {
+	bg := backgrounds[6]
+	a := sceneBackdrop(bg, 120, 90)
+	want := bg.draw(120, 90)
+	require.Equal(t, want.Pix, a.Pix)
+	rect(a, a.Rect, color.NRGBA{255, 0, 0, 255})
+	require.Equal(t, want.Pix, sceneBackdrop(bg, 120, 90).Pix)
+	for i := range cachedBackdrops + 2 {
+		sceneBackdrop(bg, 10+i, 10)
+	}
+	backdropCache.Lock()
+	require.Len(t, backdropCache.imgs, cachedBackdrops)
+	backdropCache.Unlock()
+}
