@@ -8,6 +8,9 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
+// planLimitation says which plans run the family's tasks.
+const planLimitation = "The starter plan does not include photoshoots tasks: a call with a key of a starter-plan account answers 403 permission_denied."
+
 // commonSpecs are the spec rows the family's tasks share.
 func commonSpecs() []tasks.SpecRow {
 	return []tasks.SpecRow{
@@ -52,6 +55,7 @@ func createDocs() tasks.Docs {
 			"The cut-out needs a plain, evenly lit background; an image without one is laid down whole, as a print (cut_out false).",
 			"Figures are drawn fashion croquis, not photographs of people; a garment is laid flat over the torso, not draped or fitted.",
 			"On the black studio sweep the floor shadow barely shows.",
+			planLimitation,
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused, apierr.TooManyOutputs),
 		Related: []tasks.Related{
@@ -102,6 +106,7 @@ func modelDocs() tasks.Docs {
 			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure and hair style.",
 			"Very dark skin (luma under 60) and skin under coloured light fall outside the skin rule; when no skin or hair is found the base's tone is kept (skin_source or hair_source base).",
 			fmt.Sprintf("Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.", maxHeightAdjust, maxWidthAdjust),
+			planLimitation,
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic,
 			apierr.RequestRefused, apierr.NameRequired),

@@ -212,6 +212,7 @@ func upscaleDocs() tasks.Docs {
 		Limitations: []string{
 			"Resampling adds no detail: fine texture stays as soft as in the shot.",
 			"Every image must be a shot of one of the account's photoshoots, all of the same one (image_not_from_shoot otherwise); other images go to image.resize.",
+			planLimitation,
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImagesRequired, apierr.TooManyImages,
 			apierr.ImageNotPublic, apierr.RequestRefused, apierr.ImageNotFromShoot),
