@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"strconv"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -113,8 +114,10 @@ func resolutionVocab() tasks.Vocabulary {
 
 // size is the pixel size of a shot of the input.
 func size(in map[string]any) (int, int) {
-	long := 1024
-	fmt.Sscan(tasks.String(in, "resolution", "1024"), &long)
+	long, err := strconv.Atoi(tasks.String(in, "resolution", "1024"))
+	if err != nil {
+		long = 1024 // validation admits only the vocabulary's values
+	}
 	aw, ah := imgfam.AspectTerms(tasks.String(in, "aspect_ratio", "1:1"))
 	if aw >= ah {
 		return long, long * ah / aw
