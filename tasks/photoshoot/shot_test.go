@@ -193,3 +193,18 @@ func TestBackdropsAreCachedAsCopies(t *testing.T) {
 	require.Len(t, backdropCache.imgs, cachedBackdrops)
 	backdropCache.Unlock()
 }
+
+// TestAProductWithoutAPlainBackgroundIsLaidWhole: a photo whose border is
+// busy (stripes) cannot be cut out; it is laid down whole, its aspect kept.
+func TestAProductWithoutAPlainBackgroundIsLaidWhole(t *testing.T) {
+	src := newCanvas(200, 100, color.NRGBA{30, 120, 60, 255})
+	for x := 0; x < 200; x += 8 {
+		rect(src, image.Rect(x, 0, x+4, 100), color.NRGBA{240, 200, 40, 255})
+	}
+	p, err := prepareProduct(context.Background(), src)
+	require.NoError(t, err)
+	require.False(t, p.cut)
+	require.Equal(t, image.Rect(0, 0, 200, 100), p.img.Rect)
+	r := shot{bg: studioOf("#FFFFFF"), pose: poseFor(genderWoman, angleFront), w: 600, h: 600}.draw(p.img)
+	require.InDelta(t, 2.0, float64(r.box.Dx())/float64(r.box.Dy()), 0.05)
+}
