@@ -199,6 +199,9 @@ func TestPanelWalk(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
 		shoot(t, ctx, name)
 	}
+	var balance string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+"/app/"), chromedp.Text(".stat h2", &balance, chromedp.ByQuery)))
+	require.Contains(t, balance, "Service credits", "a balance is named for people, its API name beside it")
 	phoneWidth(t, p, "overview:/app/", "jobs:/app/jobs")
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click("#sign-out", chromedp.ByQuery),

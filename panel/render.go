@@ -10,6 +10,15 @@ var pageNames = []string{"signin", "overview", "jobs", "job", "run", "runform", 
 
 var funcs = template.FuncMap{
 	"time": shortTime,
+	// creditLabel names a credit type for people: service_credits is
+	// "Service credits".
+	"creditLabel": func(t string) string {
+		words := strings.ReplaceAll(strings.TrimSuffix(t, "_credits"), "_", " ")
+		if words == "" {
+			return "Credits"
+		}
+		return strings.ToUpper(words[:1]) + words[1:] + " credits"
+	},
 	"join": strings.Join,
 	"mul":  func(a, b int) int { return a * b },
 	"sub":  func(a, b int) int { return a - b },
