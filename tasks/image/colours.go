@@ -129,12 +129,12 @@ func Dominant(img image.Image, k int, mergeDE, minShare float64) ([]Swatch, erro
 	}
 	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
 	counts := make([]int, len(centres))
-	for _, j := range assignAll(centres, samples, nil) {
-		counts[j]++
+	for _, r := range samples {
+		counts[nearest(centres, r.c)] += r.n
 	}
 	out := make([]Swatch, len(centres))
 	for j, c := range centres {
-		out[j] = Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(len(samples))}
+		out[j] = Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(sampleCount(samples))}
 	}
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].Share > out[j-1].Share; j-- {
@@ -156,16 +156,23 @@ func swatchColour(c lab) color.NRGBA {
 }
 
 // opaqueSamples are the CIELAB colours of the pixels at least half opaque
-// of a copy of img at most 256 px a side.
-func opaqueSamples(img image.Image) []lab {
+// of a copy of img at most 256 px a side, in scan order, as runs of equal
+// colours.
+func opaqueSamples(img image.Image) []colourRun {
 	small := imaging.Fit(img, 256, 256, imaging.Box)
-	samples := make([]lab, 0, small.Rect.Dx()*small.Rect.Dy())
+	var samples []colourRun
 	cache := new(labCache)
 	for y := range small.Rect.Dy() {
 		for x := range small.Rect.Dx() {
 			o := y*small.Stride + x*4
-			if small.Pix[o+3] >= 128 {
-				samples = append(samples, cache.of(small.Pix[o], small.Pix[o+1], small.Pix[o+2]))
+			if small.Pix[o+3] < 128 {
+				continue
+			}
+			c := cache.of(small.Pix[o], small.Pix[o+1], small.Pix[o+2])
+			if last := len(samples) - 1; last >= 0 && samples[last].c == c {
+				samples[last].n++
+			} else {
+				samples = append(samples, colourRun{c, 1})
 			}
 		}
 	}
@@ -175,22 +182,20 @@ func opaqueSamples(img image.Image) []lab {
 // simplify drops the smallest cluster while it holds under minShare of the
 // samples, then merges the closest pair while it is nearer than mergeDE,
 // recomputing the means from the samples each round.
-func simplify(samples []lab, centres []lab, mergeDE, minShare float64) []lab {
-	var near []int
+func simplify(samples []colourRun, centres []lab, mergeDE, minShare float64) []lab {
 	for len(centres) > 1 {
 		counts, sums := make([]float64, len(centres)), make([]lab, len(centres))
-		near = assignAll(centres, samples, near)
-		for i, s := range samples {
-			j := near[i]
-			counts[j]++
-			sums[j] = lab{sums[j].L + s.L, sums[j].A + s.A, sums[j].B + s.B}
+		for _, r := range samples {
+			j := nearest(centres, r.c)
+			counts[j] += float64(r.n)
+			sums[j] = r.addTo(sums[j])
 		}
 		for j, n := range counts {
 			if n > 0 {
 				centres[j] = lab{sums[j].L / n, sums[j].A / n, sums[j].B / n}
 			}
 		}
-		small, least := -1, minShare*float64(len(samples))
+		small, least := -1, minShare*float64(sampleCount(samples))
 		for j, n := range counts {
 			if n < least {
 				small, least = j, n

@@ -1,9 +1,11 @@
 package image
 
 import (
+	"image/color"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/disintegration/imaging"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,16 +26,35 @@ func TestColourCachesAgreeWithTheConversion(t *testing.T) {
 	}
 }
 
-// assignAll matches every sample, runs of one colour included, to the
-// centre nearest gives it.
-func TestAssignAllIsNearestPerSample(t *testing.T) {
-	centres := []lab{{10, 0, 0}, {50, 20, -20}, {90, -5, 5}}
-	samples := []lab{{12, 1, 1}, {12, 1, 1}, {80, 0, 0}, {80, 0, 0}, {45, 15, -10}, {12, 1, 1}}
-	near := assignAll(centres, samples, make([]int, 2))
-	require.Len(t, near, len(samples))
-	for i, s := range samples {
-		require.Equal(t, nearest(centres, s), near[i], "sample %d", i)
+// opaqueSamples' runs are the scoring copy's opaque pixels in scan order.
+func TestOpaqueSamplesAreThePixelsInRuns(t *testing.T) {
+	img := solid(300, 120, color.NRGBA{250, 250, 250, 255})
+	for y := 20; y < 100; y++ {
+		for x := 40; x < 260; x++ {
+			img.Set(x, y, color.NRGBA{uint8(x), uint8(y), 90, uint8(255 * ((x / 30) % 2))})
+		}
 	}
+	small := imaging.Fit(img, 256, 256, imaging.Box)
+	var want []lab
+	for y := range small.Rect.Dy() {
+		for x := range small.Rect.Dx() {
+			if p := small.NRGBAAt(x, y); p.A >= 128 {
+				want = append(want, toLab(p.R, p.G, p.B))
+			}
+		}
+	}
+	runs := opaqueSamples(img)
+	var got []lab
+	for i, r := range runs {
+		require.Positive(t, r.n)
+		require.True(t, i == 0 || runs[i-1].c != r.c, "runs of one colour are merged")
+		for range r.n {
+			got = append(got, r.c)
+		}
+		require.Equal(t, r.c, sampleAt(runs, len(got)-1))
+	}
+	require.Equal(t, want, got)
+	require.Equal(t, len(want), sampleCount(runs))
 }
 
 // flood finds the same pixels as a plain breadth-first search through

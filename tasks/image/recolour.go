@@ -166,8 +166,8 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 	centres := kmeans(samples, len(pal))
 	assign := matchPalette(centres, pal)
 	counts := make([]int, len(centres))
-	for _, j := range assignAll(centres, samples, nil) {
-		counts[j]++
+	for _, r := range samples {
+		counts[nearest(centres, r.c)] += r.n
 	}
 
 	px := imaging.Clone(img)
@@ -199,7 +199,7 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 	var mapping []map[string]any
 	for j, c := range centres {
 		mapping = append(mapping, map[string]any{"from": c.hex(), "to": pal[assign[j]].hex(),
-			"share": math.Round(float64(counts[j])/float64(len(samples))*1e4) / 1e4})
+			"share": math.Round(float64(counts[j])/float64(sampleCount(samples))*1e4) / 1e4})
 	}
 	slices.SortStableFunc(mapping, func(a, b map[string]any) int {
 		return -cmpFloat(a["share"].(float64), b["share"].(float64))
@@ -219,39 +219,37 @@ func cmpFloat(a, b float64) int {
 
 // kmeans clusters samples into at most k colours: k-means++ seeding from a
 // fixed seed (so a job is reproducible), then Lloyd iterations. Fewer
-// distinct colours than k give as many clusters.
-func kmeans(samples []lab, k int) []lab {
+// distinct colours than k give as many clusters. A run of one colour is
+// matched once; its samples are still added one by one, in order, so the
+// means are those of the samples one by one.
+func kmeans(samples []colourRun, k int) []lab {
 	distinct := map[lab]bool{}
-	for i, s := range samples {
-		if i > 0 && s == samples[i-1] {
-			continue // a run of one colour: counted once
-		}
-		if distinct[s] = true; len(distinct) > k {
+	for _, r := range samples {
+		if distinct[r.c] = true; len(distinct) > k {
 			break
 		}
 	}
 	k = min(k, len(distinct))
 	rng := rand.New(rand.NewPCG(1, 2))
-	centres := []lab{samples[rng.IntN(len(samples))]}
+	centres := []lab{sampleAt(samples, rng.IntN(sampleCount(samples)))}
 	d2 := make([]float64, len(samples))
-	var near []int
 	for len(centres) < k {
 		sum := 0.0
-		near = assignAll(centres, samples, near)
-		for i, s := range samples {
-			if i > 0 && s == samples[i-1] {
-				d2[i] = d2[i-1]
-			} else {
-				d2[i] = s.dist2(centres[near[i]])
+		for i, r := range samples {
+			d2[i] = r.c.dist2(centres[nearest(centres, r.c)])
+			for range r.n {
+				sum += d2[i]
 			}
-			sum += d2[i]
 		}
 		pick := rng.Float64() * sum
-		next := samples[len(samples)-1]
+		next := samples[len(samples)-1].c
+	search:
 		for i, d := range d2 {
-			if pick -= d; pick <= 0 && d > 0 {
-				next = samples[i]
-				break
+			for range samples[i].n {
+				if pick -= d; pick <= 0 && d > 0 {
+					next = samples[i].c
+					break search
+				}
 			}
 		}
 		centres = append(centres, next)
@@ -259,13 +257,10 @@ func kmeans(samples []lab, k int) []lab {
 	for range 30 {
 		sums := make([]lab, k)
 		counts := make([]int, k)
-		near = assignAll(centres, samples, near)
-		for i, s := range samples {
-			j := near[i]
-			sums[j].L += s.L
-			sums[j].A += s.A
-			sums[j].B += s.B
-			counts[j]++
+		for _, r := range samples {
+			j := nearest(centres, r.c)
+			sums[j] = r.addTo(sums[j])
+			counts[j] += r.n
 		}
 		moved := false
 		for j := range centres {
@@ -285,21 +280,40 @@ func kmeans(samples []lab, k int) []lab {
 	return centres
 }
 
-// assignAll is the nearest centre of every sample, written into near when
-// it is long enough; a run of one colour is matched once.
-func assignAll(centres, samples []lab, near []int) []int {
-	if len(near) < len(samples) {
-		near = make([]int, len(samples))
+// colourRun is n equal samples in a row.
+type colourRun struct {
+	c lab
+	n int
+}
+
+// addTo adds the run's samples to sum one by one.
+func (r colourRun) addTo(sum lab) lab {
+	for range r.n {
+		sum.L += r.c.L
+		sum.A += r.c.A
+		sum.B += r.c.B
 	}
-	near = near[:len(samples)]
-	for i, s := range samples {
-		if i > 0 && s == samples[i-1] {
-			near[i] = near[i-1]
-		} else {
-			near[i] = nearest(centres, s)
+	return sum
+}
+
+// sampleCount is the number of samples in runs.
+func sampleCount(runs []colourRun) int {
+	n := 0
+	for _, r := range runs {
+		n += r.n
+	}
+	return n
+}
+
+// sampleAt is sample i of runs.
+func sampleAt(runs []colourRun, i int) lab {
+	for _, r := range runs {
+		if i < r.n {
+			return r.c
 		}
+		i -= r.n
 	}
-	return near
+	return runs[len(runs)-1].c
 }
 
 func nearest(centres []lab, c lab) int {
