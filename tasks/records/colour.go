@@ -21,6 +21,15 @@ func srgbToLinear(c float64) float64 {
 	return math.Pow((c+0.055)/1.055, 2.4)
 }
 
+// linear8 is srgbToLinear of every 8-bit channel value: rgbLab reads it
+// instead of a math.Pow per channel.
+var linear8 = func() (t [256]float64) {
+	for i := range t {
+		t[i] = srgbToLinear(float64(i) / 255)
+	}
+	return t
+}()
+
 func linearToSRGB(c float64) float64 {
 	if c <= 0.0031308 {
 		return 12.92 * c
@@ -47,7 +56,7 @@ func labFInv(t float64) float64 {
 
 // rgbLab converts 8-bit sRGB to CIELAB.
 func rgbLab(r, g, b uint8) lab {
-	rl, gl, bl := srgbToLinear(float64(r)/255), srgbToLinear(float64(g)/255), srgbToLinear(float64(b)/255)
+	rl, gl, bl := linear8[r], linear8[g], linear8[b]
 	x := 0.4124564*rl + 0.3575761*gl + 0.1804375*bl
 	y := 0.2126729*rl + 0.7151522*gl + 0.0721750*bl
 	z := 0.0193339*rl + 0.1191920*gl + 0.9503041*bl
