@@ -34,6 +34,7 @@ const (
 	backgroundPattern = `^(background:[A-Za-z0-9_-]{1,64}|#[0-9A-Fa-f]{6})$`
 	modelPattern      = `^model:[A-Za-z0-9_-]{1,64}$`
 	posePattern       = `^(pose|pose_preset):[A-Za-z0-9_-]{1,64}$`
+	presetPattern     = `^pose_preset:[A-Za-z0-9_-]{1,64}$`
 )
 
 func productProp(what string) obj {
@@ -50,9 +51,15 @@ func create() *tasks.Definition {
 			"examples":    []any{"background:bg_studio_white", "#F3EFE8"}},
 		"model": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
 			"description": "A figure to dress the product on: a base model or a saved style, model:<id> (GET /v1/refs/model). Without it the shots are packshots of the product."},
-		"poses": obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
-			"items":       obj{"type": "string", "pattern": posePattern, "maxLength": 100, "examples": []any{"pose:ps_woman_front", "pose_preset:pp_catalogue"}},
-			"description": fmt.Sprintf("Poses, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries. With a model every pose must be of the model's gender and a preset takes the poses of that gender. Without a model a pose is a camera angle on the product. Absent: one front shot.", maxPoses)},
+		"poses": obj{"oneOf": []any{
+			obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
+				"items":       obj{"type": "string", "pattern": posePattern, "maxLength": 100, "examples": []any{"pose:ps_woman_front", "pose_preset:pp_catalogue"}},
+				"description": fmt.Sprintf("1 to %d poses or presets.", maxPoses)},
+			obj{"type": "string", "pattern": presetPattern, "maxLength": 100,
+				"description": "One pose preset, standing for its poses.", "examples": []any{"pose_preset:pp_catalogue"}},
+		},
+			"description": fmt.Sprintf("Poses, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. With a model every pose must be of the model's gender and a preset takes the poses of that gender. Without a model a pose is a camera angle on the product. Absent: one front shot.", maxPoses),
+			"examples":    []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_catalogue"}},
 		"count_per_pose": obj{"type": "integer", "minimum": 1, "maximum": maxCount, "default": 1,
 			"description": "Shots per pose, each placed differently (centred, nearer, further, off-centre)."},
 		"resolution":   tasks.VocabEnum(resolutionVocab(), "The long side of every shot, in pixels."),
@@ -127,10 +134,18 @@ func size(in map[string]any) (int, int) {
 
 type createRunner struct{}
 
+// poseRefs are the poses sent: a list, or one preset sent bare.
+func poseRefs(in map[string]any) []string {
+	if p, ok := in["poses"].(string); ok {
+		return []string{p}
+	}
+	return tasks.Strings(in, "poses")
+}
+
 // shots is the number of shots of an input: poses (presets counted by
 // their poses) times count_per_pose.
 func shots(in map[string]any) int {
-	return len(resolvePoses(tasks.Strings(in, "poses"), "")) * int(tasks.Integer(in, "count_per_pose", 1))
+	return len(resolvePoses(poseRefs(in), "")) * int(tasks.Integer(in, "count_per_pose", 1))
 }
 
 // Plan asks for one shot per pose and count.
@@ -162,8 +177,11 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any)
 		}
 		gender = m.Body.Gender
 	}
-	for i, ref := range tasks.Strings(in, "poses") {
+	for i, ref := range poseRefs(in) {
 		field := fmt.Sprintf("poses[%d]", i)
+		if _, bare := in["poses"].(string); bare {
+			field = "poses"
+		}
 		p, isPose := poseByHandle(ref)
 		_, isPreset := presetByHandle(ref)
 		switch {
@@ -179,7 +197,7 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any)
 			field = "count_per_pose"
 		}
 		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes at most %d. Send fewer poses or a lower count_per_pose.",
-			n, len(resolvePoses(tasks.Strings(in, "poses"), "")), tasks.Integer(in, "count_per_pose", 1), maxOutputs).WithField(field)
+			n, len(resolvePoses(poseRefs(in), "")), tasks.Integer(in, "count_per_pose", 1), maxOutputs).WithField(field)
 	}
 	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in, gender))
 }
@@ -206,7 +224,7 @@ func shootFields(in map[string]any, gender string) shootRecord {
 	if m := tasks.String(in, "model", ""); m != "" {
 		r.Model = &m
 	}
-	for _, p := range resolvePoses(tasks.Strings(in, "poses"), gender) {
+	for _, p := range resolvePoses(poseRefs(in), gender) {
 		r.Poses = append(r.Poses, p.Handle())
 	}
 	return r
@@ -238,7 +256,7 @@ func (createRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	if body != nil {
 		gender = body.Gender
 	}
-	ps := resolvePoses(tasks.Strings(in, "poses"), gender)
+	ps := resolvePoses(poseRefs(in), gender)
 	if i < 0 || i >= len(ps)*count {
 		return tasks.Output{}, fmt.Errorf("photoshoot.create: no output %d", i)
 	}

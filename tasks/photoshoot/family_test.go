@@ -25,3 +25,26 @@ func TestFamilyKeepsTheTaskPromises(t *testing.T) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// TestABarePresetIsItsPoses sends poses as one preset on its own: it plans
+// the preset's poses, as the preset in a list does, and a bare pose (not a
+// preset) is refused.
+func TestABarePresetIsItsPoses(t *testing.T) {
+	r := tasks.NewRegistry()
+	require.NoError(t, r.Add(image.Family()))
+	require.NoError(t, r.Add(Family()))
+	def, err := r.Lookup("photoshoot.create")
+	require.NoError(t, err)
+	body := func(poses string) []byte {
+		return []byte(`{"product":"file:abc","background":"background:bg_studio_white","poses":` + poses + `,"count_per_pose":2}`)
+	}
+	bare, err := def.Validate(body(`"pose_preset:pp_catalogue"`))
+	require.NoError(t, err)
+	listed, err := def.Validate(body(`["pose_preset:pp_catalogue"]`))
+	require.NoError(t, err)
+	want := def.Runner.Plan(listed).Steps
+	require.Equal(t, 2*len(resolvePoses([]string{"pose_preset:pp_catalogue"}, "")), want)
+	require.Equal(t, want, def.Runner.Plan(bare).Steps)
+	_, err = def.Validate(body(`"pose:ps_woman_front"`))
+	require.Error(t, err, "only a preset may be sent on its own")
+}
