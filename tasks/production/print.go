@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"math"
 
 	"github.com/disintegration/imaging"
@@ -174,13 +173,13 @@ func render(src image.Image, p printSize, repeat string) *image.NRGBA {
 		y0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(th)))*th
 		for y := y0; y < p.H(); y += th {
 			for x := x0; x < p.W(); x += tw {
-				draw.Draw(out, image.Rect(x, y, x+tw, y+th), tile, image.Point{}, draw.Over)
+				over(out, image.Rect(x, y, x+tw, y+th), tile, image.Point{})
 			}
 		}
 		return out
 	}
 	filled := imaging.Fill(src, p.W(), p.H(), imaging.Center, imaging.Lanczos)
-	draw.Draw(out, out.Bounds(), filled, image.Point{}, draw.Over)
+	over(out, out.Bounds(), filled, image.Point{})
 	return out
 }
 
