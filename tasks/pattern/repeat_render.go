@@ -64,10 +64,18 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 	h := max(1, int(float64(mb.Dy())*cell*scale/float64(longest)))
 	scaled := image.NewRGBA(image.Rect(0, 0, w, h))
 	xdraw.CatmullRom.Scale(scaled, scaled.Bounds(), motif, mb, xdraw.Over, nil)
-	mirrored := image.NewRGBA(scaled.Bounds())
-	for y := range h {
-		for x := range w {
-			mirrored.Set(w-1-x, y, scaled.At(x, y))
+	// The mirrored copy, only for layouts that mirror: each row's pixels
+	// in reverse order.
+	var mirrored *image.RGBA
+	for _, p := range places {
+		if p.mirror && mirrored == nil {
+			mirrored = image.NewRGBA(scaled.Bounds())
+			for y := range h {
+				src, dst := scaled.Pix[y*scaled.Stride:][:4*w], mirrored.Pix[y*mirrored.Stride:][:4*w]
+				for x := range w {
+					copy(dst[4*(w-1-x):4*(w-x)], src[4*x:4*x+4])
+				}
+			}
 		}
 	}
 	tile := image.NewRGBA(image.Rect(0, 0, size, size))
