@@ -162,13 +162,21 @@ func opaqueSamples(img image.Image) []colourRun {
 	small := imaging.Fit(img, 256, 256, imaging.Box)
 	var samples []colourRun
 	cache := new(labCache)
+	prev := uint32(1 << 24) // the last sample's sRGB colour
 	for y := range small.Rect.Dy() {
-		for x := range small.Rect.Dx() {
-			o := y*small.Stride + x*4
-			if small.Pix[o+3] < 128 {
+		row := small.Pix[y*small.Stride:][:4*small.Rect.Dx()]
+		for o := 0; o < len(row); o += 4 {
+			p := row[o : o+4 : o+4]
+			if p[3] < 128 {
 				continue
 			}
-			c := cache.of(small.Pix[o], small.Pix[o+1], small.Pix[o+2])
+			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
+			if key == prev {
+				samples[len(samples)-1].n++
+				continue
+			}
+			prev = key
+			c := cache.of(p[0], p[1], p[2])
 			if last := len(samples) - 1; last >= 0 && samples[last].c == c {
 				samples[last].n++
 			} else {
