@@ -92,6 +92,11 @@ func encode(img image.Image, format string, quality int, icc []byte) (encoded, e
 		}
 		return encoded{withJPEGICC(buf.Bytes(), icc), "image/jpeg", "jpg"}, nil
 	default:
+		// BestSpeed, deliberately: the encode is most of a step's CPU, and
+		// DefaultCompression costs 2–4× the time to save 15–25 % (the
+		// example crop: 77 KB in 11 ms against 58 KB in 46 ms; the
+		// cut-out: 20 KB in 6 ms against 17 KB in 11 ms; make bench, tasks
+		// table).
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
 		if err := enc.Encode(&buf, img); err != nil {
 			return encoded{}, err
