@@ -16,6 +16,7 @@ import (
 	_ "golang.org/x/image/webp" // WebP motifs
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
 // repeatLayouts places the motif copies of one tile: each returns the motif
@@ -100,7 +101,7 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 	// BestSpeed, deliberately: an RGBA tile's encode is most of the step,
 	// and DefaultCompression saves only 6–10 % of the bytes for up to
 	// twice the encode time (make bench, tasks table).
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, tile); err != nil {
+	if err := pngenc.Encoder(png.BestSpeed).Encode(&buf, tile); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

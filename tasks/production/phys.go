@@ -7,10 +7,12 @@ import (
 	"hash/crc32"
 	"image/png"
 	"math"
+
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
 // pngEncoder writes print files: fast compression, as they are large.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+var pngEncoder = pngenc.Encoder(png.BestSpeed)
 
 // pngSignature starts every PNG file.
 var pngSignature = []byte("\x89PNG\r\n\x1a\n")

@@ -26,6 +26,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
 // maxSide bounds the sides of an image a record task decodes.
@@ -147,7 +148,7 @@ func readable(bg color.RGBA) color.Color {
 // encodePNG writes img as PNG.
 func encodePNG(img image.Image) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := pngenc.Encoder(png.BestSpeed)
 	if err := enc.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encode png: %w", err)
 	}
