@@ -85,7 +85,7 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 		return nil, fmt.Errorf("the image is fully transparent")
 	}
 	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
-	px := imaging.Clone(img)
+	px := readOnly(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	idx := image.NewGray(image.Rect(0, 0, W, H))
 	counts := make([]int, len(centres))
@@ -159,7 +159,12 @@ func swatchColour(c lab) color.NRGBA {
 // of a copy of img at most 256 px a side, in scan order, as runs of equal
 // colours.
 func opaqueSamples(img image.Image) []colourRun {
-	small := imaging.Fit(img, 256, 256, imaging.Box)
+	var small *image.NRGBA
+	if b := img.Bounds(); b.Dx() <= 256 && b.Dy() <= 256 {
+		small = readOnly(img) // what imaging.Fit would copy
+	} else {
+		small = imaging.Fit(img, 256, 256, imaging.Box)
+	}
 	var samples []colourRun
 	cache := new(labCache)
 	prev := uint32(1 << 24) // the last sample's sRGB colour
@@ -229,4 +234,21 @@ func simplify(samples []colourRun, centres []lab, mergeDE, minShare float64) []l
 		centres = append(centres[:b:b], centres[b+1:]...)
 	}
 	return centres
+}
+
+// readOnly is img's pixels as non-premultiplied RGBA at the origin, for
+// reading only: img itself when it is an NRGBA image, or an opaque RGBA one
+// (whose bytes are the same), else imaging.Clone's copy.
+func readOnly(img image.Image) *image.NRGBA {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		if m.Rect.Min == (image.Point{}) {
+			return m
+		}
+	case *image.RGBA:
+		if m.Rect.Min == (image.Point{}) && m.Opaque() {
+			return &image.NRGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}
+		}
+	}
+	return imaging.Clone(img)
 }

@@ -1,6 +1,7 @@
 package image
 
 import (
+	"image"
 	"image/color"
 	"math/rand/v2"
 	"testing"
@@ -90,4 +91,26 @@ func TestFloodIsTheConnectedNearPixels(t *testing.T) {
 		}
 		require.Equal(t, want, flood(near, W, H, seeds), "density %g", density)
 	}
+}
+
+// readOnly's pixels are imaging.Clone's, whether it shares img's or copies.
+func TestReadOnlyIsClone(t *testing.T) {
+	nrgba := solid(20, 10, color.NRGBA{10, 200, 30, 128})
+	opaque := image.NewRGBA(image.Rect(0, 0, 20, 10))
+	half := image.NewRGBA(image.Rect(0, 0, 20, 10))
+	for i := range opaque.Pix {
+		opaque.Pix[i] = uint8(i*37%200) | 0x01
+		half.Pix[i] = uint8(i * 37 % 100)
+		if i%4 == 3 {
+			opaque.Pix[i], half.Pix[i] = 0xff, 0x80
+		}
+	}
+	for _, img := range []image.Image{nrgba, opaque, half, nrgba.SubImage(image.Rect(3, 2, 15, 9)), image.NewGray(image.Rect(0, 0, 5, 5))} {
+		want, got := imaging.Clone(img), readOnly(img)
+		require.Equal(t, want.Rect, got.Rect)
+		for y := range want.Rect.Dy() {
+			require.Equal(t, want.Pix[y*want.Stride:][:4*want.Rect.Dx()], got.Pix[y*got.Stride:][:4*got.Rect.Dx()])
+		}
+	}
+	require.Same(t, nrgba, readOnly(nrgba), "an NRGBA image is read in place")
 }
