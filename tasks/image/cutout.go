@@ -252,47 +252,66 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 			d[i] = limit
 		}
 	}
-	relax := func(i, j int, w uint16) {
-		if v := d[j] + w; v < d[i] {
-			d[i] = v
-		}
-	}
+	// Two raster passes, each pixel taking the least of its distance and
+	// its already-passed neighbours' plus 3 (edge) or 4 (corner); a
+	// background pixel (0) cannot get lower and is skipped.
 	for y := range H {
-		for x := range W {
-			i := y*W + x
-			if x > 0 {
-				relax(i, i-1, 3)
+		row := d[y*W : y*W+W]
+		var up []uint16
+		if y > 0 {
+			up = d[(y-1)*W : y*W]
+		}
+		for x, v := range row {
+			if v == 0 {
+				continue
 			}
-			if y > 0 {
-				relax(i, i-W, 3)
+			if x > 0 {
+				v = min(v, row[x-1]+3)
+			}
+			if up != nil {
+				v = min(v, up[x]+3)
 				if x > 0 {
-					relax(i, i-W-1, 4)
+					v = min(v, up[x-1]+4)
 				}
 				if x < W-1 {
-					relax(i, i-W+1, 4)
+					v = min(v, up[x+1]+4)
 				}
 			}
+			row[x] = v
 		}
 	}
 	for y := H - 1; y >= 0; y-- {
+		row := d[y*W : y*W+W]
+		var down []uint16
+		if y < H-1 {
+			down = d[(y+1)*W : (y+2)*W]
+		}
 		for x := W - 1; x >= 0; x-- {
-			i := y*W + x
-			if x < W-1 {
-				relax(i, i+1, 3)
+			v := row[x]
+			if v == 0 {
+				continue
 			}
-			if y < H-1 {
-				relax(i, i+W, 3)
+			if x < W-1 {
+				v = min(v, row[x+1]+3)
+			}
+			if down != nil {
+				v = min(v, down[x]+3)
 				if x < W-1 {
-					relax(i, i+W+1, 4)
+					v = min(v, down[x+1]+4)
 				}
 				if x > 0 {
-					relax(i, i+W-1, 4)
+					v = min(v, down[x-1]+4)
 				}
 			}
+			row[x] = v
 		}
 	}
-	for i := range n {
-		alpha[i] = uint8(min(255, int(d[i])*255/int(limit)))
+	ramp := make([]uint8, limit+1)
+	for v := range ramp {
+		ramp[v] = uint8(min(255, v*255/int(limit)))
+	}
+	for i, v := range d {
+		alpha[i] = ramp[v]
 	}
 	return alpha
 }

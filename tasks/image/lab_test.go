@@ -114,3 +114,49 @@ func TestReadOnlyIsClone(t *testing.T) {
 	}
 	require.Same(t, nrgba, readOnly(nrgba), "an NRGBA image is read in place")
 }
+
+// featherAlpha gives the alpha of the plain 3-4 chamfer transform: every
+// pixel relaxed from each neighbour in two raster passes.
+func TestFeatherAlphaIsTheChamferRamp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, feather := range []int{1, 2, 5, 20} {
+		W, H := 41, 29
+		isBg := make([]bool, W*H)
+		for i := range isBg {
+			isBg[i] = rng.IntN(9) == 0 || i%W < 3
+		}
+		limit := 3 * (feather + 1)
+		d := make([]int, W*H)
+		for i, b := range isBg {
+			if !b {
+				d[i] = limit
+			}
+		}
+		relax := func(x, y, nx, ny, w int) {
+			if nx >= 0 && nx < W && ny >= 0 && ny < H {
+				d[y*W+x] = min(d[y*W+x], d[ny*W+nx]+w)
+			}
+		}
+		for y := range H {
+			for x := range W {
+				relax(x, y, x-1, y, 3)
+				relax(x, y, x, y-1, 3)
+				relax(x, y, x-1, y-1, 4)
+				relax(x, y, x+1, y-1, 4)
+			}
+		}
+		for y := H - 1; y >= 0; y-- {
+			for x := W - 1; x >= 0; x-- {
+				relax(x, y, x+1, y, 3)
+				relax(x, y, x, y+1, 3)
+				relax(x, y, x+1, y+1, 4)
+				relax(x, y, x-1, y+1, 4)
+			}
+		}
+		want := make([]uint8, W*H)
+		for i, v := range d {
+			want[i] = uint8(min(255, v*255/limit))
+		}
+		require.Equal(t, want, featherAlpha(isBg, W, H, feather), "feather %d", feather)
+	}
+}
