@@ -80,8 +80,15 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 	if anchor == "attention" && (cw < b.Dx() || ch < b.Dy()) {
 		small := img
 		if long := max(b.Dx(), b.Dy()); long > attentionSide {
+			side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
+			if long > 2*attentionSide {
+				// Pick every few pixels down to twice the size, then average
+				// 2 × 2: reading a large photo whole costs more than the crop.
+				f := float64(2*attentionSide) / float64(long)
+				small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
+			}
 			f := float64(attentionSide) / float64(long)
-			small = imaging.Resize(img, max(1, int(math.Round(float64(b.Dx())*f))), max(1, int(math.Round(float64(b.Dy())*f))), imaging.Box)
+			small = imaging.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
 		}
 		sb := small.Bounds()
 		fx, fy := float64(sb.Dx())/float64(b.Dx()), float64(sb.Dy())/float64(b.Dy())
