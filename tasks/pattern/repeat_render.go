@@ -64,7 +64,8 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 	w := max(1, int(float64(mb.Dx())*cell*scale/float64(longest)))
 	h := max(1, int(float64(mb.Dy())*cell*scale/float64(longest)))
 	scaled := image.NewRGBA(image.Rect(0, 0, w, h))
-	xdraw.CatmullRom.Scale(scaled, scaled.Bounds(), motif, mb, xdraw.Over, nil)
+	// scaled starts transparent: Src gives what Over would, without reading it.
+	xdraw.CatmullRom.Scale(scaled, scaled.Bounds(), motif, mb, xdraw.Src, nil)
 	// The mirrored copy, only for layouts that mirror: each row's pixels
 	// in reverse order.
 	var mirrored *image.RGBA
