@@ -81,9 +81,10 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 		small := img
 		if long := max(b.Dx(), b.Dy()); long > attentionSide {
 			side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
-			if long > 2*attentionSide {
+			if long > 4*attentionSide {
 				// Pick every few pixels down to twice the size, then average
 				// 2 × 2: reading a large photo whole costs more than the crop.
+				// (Up to 4 × the size, picking costs more than it saves.)
 				f := float64(2*attentionSide) / float64(long)
 				small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
 			}

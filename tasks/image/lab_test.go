@@ -160,3 +160,17 @@ func TestFeatherAlphaIsTheChamferRamp(t *testing.T) {
 		require.Equal(t, want, featherAlpha(isBg, W, H, feather), "feather %d", feather)
 	}
 }
+
+// A large photo's attention crop, scored on a picked-then-averaged copy,
+// still holds its bright object, at the exact largest size of the ratio.
+func TestAttentionCropOfALargeImage(t *testing.T) {
+	img := imaging.Resize(spot(), 3000, 1000, imaging.NearestNeighbor)
+	for _, ratio := range [][2]int{{1, 1}, {4, 5}, {9, 16}} {
+		cw, ch := cropSize(3000, 1000, ratio[0], ratio[1])
+		r, err := cropRect(img, cw, ch, "attention")
+		require.NoError(t, err)
+		require.Equal(t, image.Pt(cw, ch), r.Size())
+		require.True(t, r.In(img.Bounds()), "%v", r)
+		require.Equal(t, 400*400, brightPixels(img.SubImage(r)), "the whole object is in %v", r)
+	}
+}
