@@ -1,5 +1,7 @@
 package image
 
+// The family's fast paths give what the plain definitions give.
+
 import (
 	"image"
 	"image/color"
