@@ -124,7 +124,7 @@ func seed(ctx context.Context, db *gorm.DB, sz sizes, logf func(string, ...any))
 	logf("rebuilt the report rollups in %s", time.Since(t).Round(time.Millisecond))
 	t = time.Now()
 	for _, table := range []string{"users", "api_keys", "credit_batches", "jobs", "files", "ledger_entries", "request_logs",
-		"usage_day_rollups", "job_day_rollups", "job_duration_rollups", "call_hour_rollups"} {
+		"usage_day_rollups", "job_day_rollups", "call_hour_rollups"} {
 		if err := db.WithContext(ctx).Exec("VACUUM (ANALYZE) " + table).Error; err != nil {
 			return nil, fmt.Errorf("vacuum %s: %w", table, err)
 		}
