@@ -143,14 +143,26 @@ func poseRefs(in map[string]any) []string {
 }
 
 // shots is the number of shots of an input: poses (presets counted by
-// their poses) times count_per_pose.
+// their poses; a handle the library lacks, refused at submit, counted as
+// one) times count_per_pose.
 func shots(in map[string]any) int {
-	return len(resolvePoses(poseRefs(in), "")) * int(tasks.Integer(in, "count_per_pose", 1))
+	refs := poseRefs(in)
+	poses := len(refs)
+	if poses == 0 {
+		poses = 1 // one front shot
+	}
+	for _, r := range refs {
+		if pr, ok := presetByHandle(r); ok {
+			poses += len(pr.Angles) - 1
+		}
+	}
+	return poses * int(max(tasks.Integer(in, "count_per_pose", 1), 1))
 }
 
-// Plan asks for one shot per pose and count.
+// Plan asks for one shot per pose and count. An input over maxOutputs is
+// refused at submit; the plan (and so the estimate) stops at the ceiling.
 func (createRunner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: shots(in), Phase: "compositing shots"}
+	return tasks.Plan{Steps: min(shots(in), maxOutputs), Phase: "compositing shots"}
 }
 
 // AdmitErrors is what Admit answers.
