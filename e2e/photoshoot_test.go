@@ -3,19 +3,16 @@ package e2e_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api"
-	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
@@ -353,26 +350,7 @@ func TestPhotoshootUpscale(t *testing.T) {
 // listings of every photoshoots kind and the records they name.
 func TestPhotoshootAnswersAsDocumented(t *testing.T) {
 	s := shootStack(t, 100)
-	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
-	require.Equal(t, http.StatusOK, served.status)
-	doc := openapicheck.LoadDoc(t, served.body, true)
-	check := func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
-		t.Helper()
-		res := s.do(method, path, body, headers...)
-		require.Equal(t, status, res.status, "%s %s: %s", method, path, res.body)
-		var raw []byte
-		req := httptest.NewRequest(method, path, nil)
-		req.Header.Set("Authorization", "Key "+s.key)
-		if body != nil {
-			raw, _ = json.Marshal(body)
-			req.Header.Set("Content-Type", "application/json")
-		}
-		for i := 0; i+1 < len(headers); i += 2 {
-			req.Header.Set(headers[i], headers[i+1])
-		}
-		openapicheck.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
-		return res
-	}
+	check := s.asDocumented(t)
 	product := s.upload("box.png", productPNG(t, 120, 160))
 	res := check(http.MethodPost, "/v1/tasks/{name}", "/v1/tasks/photoshoot.create", map[string]any{"product": product,
 		"background": "background:bg_scene_beach", "model": "model:md_leo", "poses": []string{"pose:ps_boy_walking"}}, http.StatusOK, "Prefer", "wait=60")

@@ -17,10 +17,29 @@ import (
 // cancel, and readiness.
 func TestStackAnswersAsDocumented(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 1000, stepDelay: 300 * time.Millisecond})
+	check := s.asDocumented(t)
+	const path = "/v1/tasks/pattern.generate"
+	for _, docPath := range []string{"/v1/tasks/{name}", path} {
+		id := check(http.MethodPost, docPath, path, pattern(6), http.StatusAccepted).json(t)["job_id"].(string)
+		check(http.MethodPut, "/v1/jobs/{job_id}/cancel", "/v1/jobs/"+id+"/cancel", nil, http.StatusAccepted)
+		s.waitTerminal(id)
+		check(http.MethodGet, "/v1/jobs/{job_id}", "/v1/jobs/"+id, nil, http.StatusOK)
+
+		res := check(http.MethodPost, docPath, path, pattern(1), http.StatusOK, "Prefer", "wait=30")
+		require.True(t, bytes.Contains(res.body, []byte(`"files"`)), "the wait answered the result: %s", res.body)
+	}
+	check(http.MethodGet, "/readyz", "/readyz", nil, http.StatusOK)
+}
+
+// asDocumented returns a call that sends a request through the stack and
+// checks its status and its answer against the served OpenAPI document
+// (docPath names the document's path template).
+func (s *testStack) asDocumented(t *testing.T) func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
+	t.Helper()
 	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
 	require.Equal(t, http.StatusOK, served.status)
 	doc := openapicheck.LoadDoc(t, served.body, true)
-	check := func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
+	return func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
 		t.Helper()
 		res := s.do(method, path, body, headers...)
 		require.Equal(t, status, res.status, "%s %s: %s", method, path, res.body)
@@ -37,15 +56,4 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 		openapicheck.CheckAnswer(t, doc, method, docPath, req, raw, res.status, res.header, res.body)
 		return res
 	}
-	const path = "/v1/tasks/pattern.generate"
-	for _, docPath := range []string{"/v1/tasks/{name}", path} {
-		id := check(http.MethodPost, docPath, path, pattern(6), http.StatusAccepted).json(t)["job_id"].(string)
-		check(http.MethodPut, "/v1/jobs/{job_id}/cancel", "/v1/jobs/"+id+"/cancel", nil, http.StatusAccepted)
-		s.waitTerminal(id)
-		check(http.MethodGet, "/v1/jobs/{job_id}", "/v1/jobs/"+id, nil, http.StatusOK)
-
-		res := check(http.MethodPost, docPath, path, pattern(1), http.StatusOK, "Prefer", "wait=30")
-		require.True(t, bytes.Contains(res.body, []byte(`"files"`)), "the wait answered the result: %s", res.body)
-	}
-	check(http.MethodGet, "/readyz", "/readyz", nil, http.StatusOK)
 }

@@ -44,14 +44,8 @@ func TestFamilyKeepsTheCorePromises(t *testing.T) {
 	taskstest.CheckTask(t, d)
 }
 
-type files map[string][]byte
-
-func (f files) Load(_ context.Context, ref string) ([]byte, error) {
-	if b, ok := f[ref]; ok {
-		return b, nil
-	}
-	return nil, &tasks.StepError{Code: "processing_failed", Message: "no such file " + ref}
-}
+// files is a loader of test images by reference.
+type files = taskstest.Files
 
 // run validates body and runs every step: decoded tiles with their data,
 // or the first step error.

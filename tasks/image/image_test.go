@@ -38,14 +38,7 @@ func TestFamilyKeepsTheCorePromises(t *testing.T) {
 }
 
 // files is a loader of test images by reference.
-type files map[string][]byte
-
-func (f files) Load(_ context.Context, ref string) ([]byte, error) {
-	if b, ok := f[ref]; ok {
-		return b, nil
-	}
-	return nil, &tasks.StepError{Code: "processing_failed", Message: "no such file " + ref}
-}
+type files = taskstest.Files
 
 // run validates body and runs every step, returning the outputs and the
 // step errors by index.

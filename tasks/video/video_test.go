@@ -48,14 +48,8 @@ func TestFamilyKeepsTheCorePromises(t *testing.T) {
 	t.Run("without ffmpeg", func(t *testing.T) { taskstest.Check(t, registry(t, Options{})) })
 }
 
-type files map[string][]byte
-
-func (f files) Load(_ context.Context, ref string) ([]byte, error) {
-	if b, ok := f[ref]; ok {
-		return b, nil
-	}
-	return nil, &tasks.StepError{Code: "processing_failed", Message: "no such file " + ref}
-}
+// files is a loader of test images by reference.
+type files = taskstest.Files
 
 // run validates body and runs its one step.
 func run(t testing.TB, o Options, name, body string, f files) tasks.Output {
