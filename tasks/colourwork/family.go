@@ -9,7 +9,6 @@
 package colourwork
 
 import (
-	"bytes"
 	"context"
 	"image"
 	"image/png"
@@ -17,6 +16,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
 type obj = map[string]any
@@ -69,12 +69,11 @@ func failf(msg string) error {
 
 // pngOutput encodes img as PNG with the output's data.
 func pngOutput(img image.Image, meta map[string]any) (tasks.Output, error) {
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
+	data, err := pngenc.Encode(img, png.BestSpeed)
+	if err != nil {
 		return tasks.Output{}, err
 	}
-	return tasks.Output{Data: buf.Bytes(), MediaType: "image/png", Ext: "png", Meta: meta}, nil
+	return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 }
 
 // commonSpecs are the spec rows both tasks share.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"slices"
 
@@ -169,13 +170,16 @@ func film(q *imagetasks.Quantised, j uint8) *image.Gray {
 
 // composite lays every ink back in its colour; no ink is transparent.
 func composite(q *imagetasks.Quantised) *image.NRGBA {
+	var lut [256]color.NRGBA // Transparent stays the zero colour
+	for j, c := range q.Colours {
+		lut[j] = c.Colour
+		lut[j].A = 255
+	}
 	out := image.NewNRGBA(q.Index.Bounds())
 	for p, v := range q.Index.Pix {
-		if v == imagetasks.Transparent {
-			continue
-		}
-		c := q.Colours[v].Colour
-		copy(out.Pix[4*p:], []uint8{c.R, c.G, c.B, 255})
+		c := lut[v]
+		px := out.Pix[4*p : 4*p+4 : 4*p+4]
+		px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
 	}
 	return out
 }

@@ -80,7 +80,7 @@ const Transparent = 255
 // then every pixel at full size takes its nearest mean. A fully
 // transparent image is an error.
 func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare float64) (*Quantised, error) {
-	samples := opaqueSamples(img)
+	samples := opaqueColours(img)
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("the image is fully transparent")
 	}
@@ -123,7 +123,7 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 // them, with their shares of the opaque pixels of a copy at most 256 px a
 // side, largest share first.
 func Dominant(img image.Image, k int, mergeDE, minShare float64) ([]Swatch, error) {
-	samples := opaqueSamples(img)
+	samples := opaqueColours(img)
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("the image is fully transparent")
 	}
@@ -157,40 +157,80 @@ func swatchColour(c lab) color.NRGBA {
 
 // opaqueSamples are the CIELAB colours of the pixels at least half opaque
 // of a copy of img at most 256 px a side, in scan order, as runs of equal
-// colours.
+// colours: scanOpaque's runs, which opaqueColours folds.
 func opaqueSamples(img image.Image) []colourRun {
+	var samples []colourRun
+	cache := new(labCache)
+	scanOpaque(img, func(rgb uint32, n int) {
+		c := cache.of(unpack(rgb))
+		if last := len(samples) - 1; last >= 0 && samples[last].c == c {
+			samples[last].n += n
+		} else {
+			samples = append(samples, colourRun{c, n})
+		}
+	})
+	return samples
+}
+
+// opaqueColours are the CIELAB colours of the pixels at least half opaque
+// of a copy of img at most 256 px a side, each once with its count, in the
+// order they first come: what k-means clusters, each colour matched once
+// however often the image repeats it.
+func opaqueColours(img image.Image) []colourRun {
+	at := make(map[uint32]int32, 64)
+	out := make([]colourRun, 0, 64)
+	scanOpaque(img, func(rgb uint32, n int) {
+		if i, ok := at[rgb]; ok {
+			out[i].n += n
+			return
+		}
+		at[rgb] = int32(len(out))
+		out = append(out, colourRun{toLab(unpack(rgb)), n})
+	})
+	return out
+}
+
+// scanOpaque calls run for every run of equal sRGB colours (packed as
+// 0xBBGGRR) among the pixels at least half opaque of a copy of img at most
+// 256 px a side, in scan order.
+func scanOpaque(img image.Image, run func(rgb uint32, n int)) {
 	var small *image.NRGBA
 	if b := img.Bounds(); b.Dx() <= 256 && b.Dy() <= 256 {
 		small = readOnly(img) // what imaging.Fit would copy
 	} else {
 		small = imaging.Fit(img, 256, 256, imaging.Box)
 	}
-	var samples []colourRun
-	cache := new(labCache)
-	prev := uint32(1 << 24) // the last sample's sRGB colour
+	prev, n := uint32(0), 0 // the current run's colour and length
+	last := uint64(1 << 32) // the last opaque pixel, alpha included
 	for y := range small.Rect.Dy() {
 		row := small.Pix[y*small.Stride:][:4*small.Rect.Dx()]
 		for o := 0; o < len(row); o += 4 {
 			p := row[o : o+4 : o+4]
+			w := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+			if uint64(w) == last {
+				n++
+				continue
+			}
 			if p[3] < 128 {
 				continue
 			}
-			key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2])
-			if key == prev {
-				samples[len(samples)-1].n++
+			last = uint64(w)
+			if key := w & 0xFFFFFF; n > 0 && key == prev {
+				n++
 				continue
+			} else if n > 0 {
+				run(prev, n)
 			}
-			prev = key
-			c := cache.of(p[0], p[1], p[2])
-			if last := len(samples) - 1; last >= 0 && samples[last].c == c {
-				samples[last].n++
-			} else {
-				samples = append(samples, colourRun{c, 1})
-			}
+			prev, n = w&0xFFFFFF, 1
 		}
 	}
-	return samples
+	if n > 0 {
+		run(prev, n)
+	}
 }
+
+// unpack is the channels of a colour scanOpaque packed.
+func unpack(rgb uint32) (r, g, b uint8) { return uint8(rgb), uint8(rgb >> 8), uint8(rgb >> 16) }
 
 // simplify drops the smallest cluster while it holds under minShare of the
 // samples, then merges the closest pair while it is nearer than mergeDE,
@@ -251,4 +291,22 @@ func readOnly(img image.Image) *image.NRGBA {
 		}
 	}
 	return imaging.Clone(img)
+}
+
+// copyTarget is img's pixels to read (readOnly's) and an image of the same
+// size at the origin to write the result to: a new one when src shares
+// img's pixels, else src itself, already a copy.
+func copyTarget(img image.Image) (src, dst *image.NRGBA) {
+	src = readOnly(img)
+	switch m := img.(type) {
+	case *image.NRGBA:
+		if m == src {
+			return src, image.NewNRGBA(src.Rect)
+		}
+	case *image.RGBA:
+		if len(m.Pix) > 0 && len(src.Pix) > 0 && &m.Pix[0] == &src.Pix[0] {
+			return src, image.NewNRGBA(src.Rect)
+		}
+	}
+	return src, src
 }

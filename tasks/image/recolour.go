@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/disintegration/imaging"
-
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -159,7 +157,7 @@ func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, 
 // colour's shift: a pixel keeps its offset (in lightness and hue) from its
 // cluster's mean, so shading, texture and soft edges survive.
 func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGBA, []map[string]any, error) {
-	samples := opaqueSamples(img)
+	samples := opaqueColours(img)
 	if len(samples) == 0 {
 		return nil, nil, fmt.Errorf("the image is fully transparent")
 	}
@@ -170,7 +168,7 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 		counts[nearest(centres, r.c)] += r.n
 	}
 
-	px := imaging.Clone(img)
+	src, px := copyTarget(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	shift := func(r, g, b uint8) uint32 {
 		c := toLab(r, g, b)
@@ -186,14 +184,14 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		row := px.Pix[y*px.Stride : y*px.Stride+W*4]
+		in, row := src.Pix[y*src.Stride:y*src.Stride+W*4], px.Pix[y*px.Stride:y*px.Stride+W*4]
 		last, v := uint32(1<<24), uint32(0)
 		for x := 0; x < len(row); x += 4 {
-			p := row[x : x+4 : x+4]
-			if key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2]); key != last {
-				last, v = key, cache.get(p[0], p[1], p[2], shift)
+			s, p := in[x:x+4:x+4], row[x:x+4:x+4]
+			if key := uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]); key != last {
+				last, v = key, cache.get(s[0], s[1], s[2], shift)
 			}
-			p[0], p[1], p[2] = uint8(v>>16), uint8(v>>8), uint8(v)
+			p[0], p[1], p[2], p[3] = uint8(v>>16), uint8(v>>8), uint8(v), s[3]
 		}
 	}
 	var mapping []map[string]any
@@ -219,9 +217,8 @@ func cmpFloat(a, b float64) int {
 
 // kmeans clusters samples into at most k colours: k-means++ seeding from a
 // fixed seed (so a job is reproducible), then Lloyd iterations. Fewer
-// distinct colours than k give as many clusters. A run of one colour is
-// matched once; its samples are still added one by one, in order, so the
-// means are those of the samples one by one.
+// distinct colours than k give as many clusters. A run (opaqueColours
+// gives one per colour) is matched once and weighs its count.
 func kmeans(samples []colourRun, k int) []lab {
 	distinct := map[lab]bool{}
 	for _, r := range samples {
@@ -236,20 +233,15 @@ func kmeans(samples []colourRun, k int) []lab {
 	for len(centres) < k {
 		sum := 0.0
 		for i, r := range samples {
-			d2[i] = r.c.dist2(centres[nearest(centres, r.c)])
-			for range r.n {
-				sum += d2[i]
-			}
+			d2[i] = r.c.dist2(centres[nearest(centres, r.c)]) * float64(r.n)
+			sum += d2[i]
 		}
 		pick := rng.Float64() * sum
 		next := samples[len(samples)-1].c
-	search:
 		for i, d := range d2 {
-			for range samples[i].n {
-				if pick -= d; pick <= 0 && d > 0 {
-					next = samples[i].c
-					break search
-				}
+			if pick -= d; pick <= 0 && d > 0 {
+				next = samples[i].c
+				break
 			}
 		}
 		centres = append(centres, next)
@@ -286,14 +278,10 @@ type colourRun struct {
 	n int
 }
 
-// addTo adds the run's samples to sum one by one.
+// addTo adds the run's samples to sum.
 func (r colourRun) addTo(sum lab) lab {
-	for range r.n {
-		sum.L += r.c.L
-		sum.A += r.c.A
-		sum.B += r.c.B
-	}
-	return sum
+	n := float64(r.n)
+	return lab{sum.L + r.c.L*n, sum.A + r.c.A*n, sum.B + r.c.B*n}
 }
 
 // sampleCount is the number of samples in runs.
