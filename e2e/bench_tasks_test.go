@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -30,7 +31,7 @@ type taskRow struct {
 	stepMS           float64
 	decodeMS         float64 // decoding the images the example sends
 	encodeMS         float64 // 0 when the output is not a PNG
-	level            string  // the compression level that reproduces the task's bytes
+	level            string  // the compression level that reproduces the task's image data
 	kb               float64
 	defaultMS        float64 // encode at png.DefaultCompression, for comparison
 	defaultKB        float64
@@ -38,7 +39,8 @@ type taskRow struct {
 }
 
 // pngLevels are the levels tried to find the task's own: the one whose
-// encode of the decoded pixels gives back the task's exact bytes.
+// encode of the decoded pixels gives back the task's exact critical chunks
+// (its image data; a task may add ancillary chunks, such as pHYs).
 var pngLevels = []struct {
 	name  string
 	level png.CompressionLevel
@@ -139,7 +141,7 @@ func (row *taskRow) encodePNG(data []byte) error {
 	level := png.BestSpeed
 	row.level = "?"
 	for _, l := range pngLevels {
-		if bytes.Equal(encode(l.level), data) {
+		if bytes.Equal(criticalChunks(encode(l.level)), criticalChunks(data)) {
 			level, row.level = l.level, l.name
 			break
 		}
@@ -149,6 +151,29 @@ func (row *taskRow) encodePNG(data []byte) error {
 	row.defaultMS = medianMS(func() { def = encode(png.DefaultCompression) })
 	row.defaultKB = float64(len(def)) / 1024
 	return nil
+}
+
+// criticalChunks is a PNG's critical chunks (IHDR, PLTE, IDAT, IEND:
+// the type's first letter upper case) as they stand in the file: the image
+// and how it was compressed, without the ancillary chunks a task adds
+// (pHYs, iCCP) that png.Encoder never writes. nil when data is no PNG.
+func criticalChunks(data []byte) []byte {
+	const signature = "\x89PNG\r\n\x1a\n"
+	if !bytes.HasPrefix(data, []byte(signature)) {
+		return nil
+	}
+	var out []byte
+	for rest := data[len(signature):]; len(rest) >= 12; {
+		n := int(binary.BigEndian.Uint32(rest))
+		if n > len(rest)-12 {
+			return nil
+		}
+		if chunk := rest[:12+n]; chunk[4] >= 'A' && chunk[4] <= 'Z' {
+			out = append(out, chunk...)
+		}
+		rest = rest[12+n:]
+	}
+	return out
 }
 
 // medianMS runs fn once to warm up, then at least three times and for

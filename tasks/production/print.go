@@ -12,6 +12,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
 // maxPrintPixels is the pixel budget of print.prepare: the most pixels one
@@ -165,8 +166,8 @@ func scaleOf(b image.Rectangle, p printSize, repeat string) float64 {
 // render makes the print's pixels, opaque: the image scaled to cover the
 // whole file, or tiled from the trim's top-left corner.
 func render(src image.Image, p printSize, repeat string) *image.NRGBA {
-	out := imaging.New(p.W(), p.H(), color.White)
 	if repeat == "tile" {
+		out := imaging.New(p.W(), p.H(), color.White)
 		tile := imaging.Clone(src)
 		tw, th := tile.Bounds().Dx(), tile.Bounds().Dy()
 		x0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(tw)))*tw
@@ -178,7 +179,13 @@ func render(src image.Image, p printSize, repeat string) *image.NRGBA {
 		}
 		return out
 	}
-	filled := imaging.Fill(src, p.W(), p.H(), imaging.Center, imaging.Lanczos)
+	filled := resample.Fill(src, p.W(), p.H(), imaging.Center, imaging.Lanczos)
+	if o, ok := src.(interface{ Opaque() bool }); ok && o.Opaque() {
+		// An opaque image scales to an opaque one (the weights add up to
+		// 1), which over copies onto the page as it is.
+		return filled
+	}
+	out := imaging.New(p.W(), p.H(), color.White)
 	over(out, out.Bounds(), filled, image.Point{})
 	return out
 }
