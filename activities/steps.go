@@ -49,7 +49,7 @@ func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Defi
 // workflow no activity of its own. Subscribed started and progress events
 // are emitted from here.
 func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
-	job, def, input, err := a.load(ctx, in.JobID)
+	job, def, input, err := a.stepJob(ctx, in)
 	if err != nil {
 		return contract.StepResult{}, err
 	}
@@ -100,7 +100,6 @@ func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contra
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.
 func (a *Activities) delay(ctx context.Context) error {
 	if a.StepDelay <= 0 {
-		activity.RecordHeartbeat(ctx)
 		return nil
 	}
 	deadline := time.Now().Add(a.StepDelay)
@@ -139,11 +138,26 @@ func heartbeating(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
+// stepJob is the job a step renders for: from the step's input when the
+// workflow sent the job's task and input (no read of its row), else from
+// its row.
+func (a *Activities) stepJob(ctx context.Context, in contract.StepInput) (*models.Job, *tasks.Definition, map[string]any, error) {
+	if in.Task == "" {
+		return a.load(ctx, in.JobID)
+	}
+	return a.parse(&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)})
+}
+
 func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *tasks.Definition, map[string]any, error) {
 	job, err := models.JobByIDAny(ctx, a.DB, jobID)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("load job: %w", err)
 	}
+	return a.parse(job)
+}
+
+// parse finds a job's task definition and decodes its stored input.
+func (a *Activities) parse(job *models.Job) (*models.Job, *tasks.Definition, map[string]any, error) {
 	def, err := a.registry().ForJob(job.Task)
 	if err != nil {
 		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, contract.ErrTypeProcessing, err)

@@ -19,7 +19,17 @@ type JobInput struct {
 	WebhookURL          string
 	RequestID           string
 	ServiceVersion      string
+	// Shape is the workflow code path the job was started with, recorded
+	// in its start so replays take the same one: 0 (jobs started before
+	// shapes) chooses by workflow.GetVersion markers; ShapeUnmarked runs
+	// the lean job with no admit timer when its admit came with its start,
+	// and no version marker (each marker also upserts a search attribute:
+	// a visibility write per job).
+	Shape int `json:",omitempty"`
 }
+
+// ShapeUnmarked is the shape of jobs the API starts today (JobInput.Shape).
+const ShapeUnmarked = 1
 
 // AdmitResult is the answer of the admit update and of the HoldCredits
 // activity behind it: whether the job was admitted, or the amounts of a
@@ -66,6 +76,12 @@ type StepInput struct {
 	Start  bool     `json:",omitempty"`
 	Events []string `json:",omitempty"`
 	Queue  string   `json:",omitempty"`
+	// UserID, Task and Input are the job's own (its JobInput), so a step
+	// needs no read of the job's row; empty in steps scheduled before
+	// they were sent, which read the row.
+	UserID uint64          `json:",omitempty"`
+	Task   string          `json:",omitempty"`
+	Input  json.RawMessage `json:",omitempty"`
 }
 
 // Warning is one entry of a job summary's warnings: a catalogued code of

@@ -228,6 +228,10 @@ func (l benchLoader) Load(_ context.Context, ref string) ([]byte, error) {
 }
 
 func printTasksTable(out io.Writer, rows []taskRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(out, "\nTasks: skipped (TP_BENCH_TASKS=0)")
+		return
+	}
 	fmt.Fprintln(out, "\nTasks: CPU ms of one output (Runner.Step, first example) beside a bare decode of its input images and png.Encoder of the same pixels at the task's level:")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "task\tresolution\tms/output\tdecode ms\tencode ms\toverhead\tlevel\tKB\tencode ms, default level\tKB, default level\t")

@@ -41,7 +41,10 @@ import (
 func BenchmarkJobs(b *testing.B) {
 	cfg := benchConfigFromEnv(b)
 	began := time.Now()
-	tasksRows := benchTasks(b)
+	var tasksRows []taskRow
+	if cfg.tasks {
+		tasksRows = benchTasks(b)
+	}
 
 	s := newBenchStack(b, slices.Max(cfg.clients))
 	bl := newBaseline(b, s.temporal)
@@ -101,10 +104,12 @@ type benchConfig struct {
 	scale   float64
 	rssJobs int
 	clients []int
+	// tasks is false when TP_BENCH_TASKS=0 skips the tasks table.
+	tasks bool
 }
 
 func benchConfigFromEnv(b *testing.B) benchConfig {
-	cfg := benchConfig{scale: 1, rssJobs: 10000, clients: []int{1, 16, 64}}
+	cfg := benchConfig{scale: 1, rssJobs: 10000, clients: []int{1, 16, 64}, tasks: os.Getenv("TP_BENCH_TASKS") != "0"}
 	if v := os.Getenv("TP_BENCH_SCALE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		require.NoError(b, err, "TP_BENCH_SCALE")
@@ -163,6 +168,7 @@ type phaseResult struct {
 	elapsed      time.Duration
 	tpCPU        time.Duration // this process
 	temporalCPU  time.Duration // the dev server
+	pgCPU        time.Duration // PostgreSQL
 	apiQueries   int64
 	workerQuerie int64
 	sample       []string // workflow ids of finished jobs
@@ -277,14 +283,14 @@ func (e *callErrors) add(err error) {
 func (r *benchRun) throughput(sd *benchSide, c, outputs, n int) phaseResult {
 	ctx := context.Background()
 	since := time.Now().Add(-time.Millisecond)
-	cpu0, tcpu0 := cpuTime("self"), r.temporalCPU()
+	cpu0, tcpu0, pg0 := cpuTime("self"), r.temporalCPU(), postgresCPU()
 	api0, worker0 := r.stack.apiQueries.Load(), r.stack.workerQueries.Load()
 	lat, errs := r.drive(c, n, func(ctx context.Context) error { _, err := sd.submit(ctx, outputs, false); return err })
 	r.noteErrors(sd, fmt.Sprintf("%d-output jobs at %d clients: submit", outputs, c), errs)
 	n = len(lat)
 	last, sample := r.waitClosed(ctx, sd, since, n, fmt.Sprintf("%d-output jobs at %d clients", outputs, c))
 	p := phaseResult{jobs: n, submit: lat, elapsed: last.Sub(since), sample: sample,
-		tpCPU: cpuTime("self") - cpu0, temporalCPU: r.temporalCPU() - tcpu0,
+		tpCPU: cpuTime("self") - cpu0, temporalCPU: r.temporalCPU() - tcpu0, pgCPU: postgresCPU() - pg0,
 		apiQueries: r.stack.apiQueries.Load() - api0, workerQuerie: r.stack.workerQueries.Load() - worker0}
 	if sd.queue == r.stack.queue {
 		r.apiJobs.Add(int64(n))
@@ -450,9 +456,9 @@ func phaseCounts(cfg benchConfig, sd *benchSide, of func(*levelResult) int) stri
 
 // costs sums the throughput phases of one side for one output count.
 type costs struct {
-	jobs                     int
-	tpCPU, temporalCPU       time.Duration
-	apiQueries, workerQuerie int64
+	jobs                      int
+	tpCPU, temporalCPU, pgCPU time.Duration
+	apiQueries, workerQuerie  int64
 }
 
 func sumCosts(sd *benchSide, eight bool) costs {
@@ -465,6 +471,7 @@ func sumCosts(sd *benchSide, eight bool) costs {
 		c.jobs += p.jobs
 		c.tpCPU += p.tpCPU
 		c.temporalCPU += p.temporalCPU
+		c.pgCPU += p.pgCPU
 		c.apiQueries += p.apiQueries
 		c.workerQuerie += p.workerQuerie
 	}
@@ -510,6 +517,10 @@ func printCostTable(out io.Writer, api, base *benchSide, hist map[*benchSide][2]
 	row("Temporal server CPU (ms)", func(sd *benchSide, e bool) float64 {
 		c := sumCosts(sd, e)
 		return c.perJob(float64(c.temporalCPU.Microseconds()) / 1000)
+	}, true)
+	row("PostgreSQL CPU (ms)", func(sd *benchSide, e bool) float64 {
+		c := sumCosts(sd, e)
+		return c.perJob(float64(c.pgCPU.Microseconds()) / 1000)
 	}, true)
 	row("API DB queries per submit", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.apiQueries)) }, false)
 	row("worker DB queries per job", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.workerQuerie)) }, false)

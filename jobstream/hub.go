@@ -16,7 +16,7 @@ import (
 )
 
 // Channel is the PostgreSQL notification channel; a payload is a job id.
-const Channel = "tp_job_events"
+const Channel = models.JobEventsChannel
 
 // Notify tells every open stream of a job, in any process, that the job
 // changed: the activities call it after they record the job's start, an
@@ -25,7 +25,9 @@ const Channel = "tp_job_events"
 // change later (at the next one, or when they resume).
 func Notify(ctx context.Context, db *gorm.DB, jobID string) error {
 	if models.IsPostgres(db) {
-		return db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", Channel, jobID).Error
+		// The jobs table notifies Channel of every change itself
+		// (migration 0010_job_notify): nothing to send.
+		return nil
 	}
 	if h := lookup(db); h != nil {
 		h.wake(jobID)

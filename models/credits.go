@@ -51,18 +51,22 @@ func liveBatches(tx *gorm.DB, userID uint64, creditType string, now time.Time) *
 	return tx.Model(&CreditBatch{}).Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, creditType, now)
 }
 
-// Available is what a user can hold now: live batches minus open holds.
+// Available is what a user can hold now: live batches minus open holds,
+// read in one statement so both sums come from one snapshot. Settling a
+// job (charge at most its hold, release the hold) never lowers it, which
+// is why Settle does not take the account's lock: an admit sees a
+// settlement wholly or not at all.
 func Available(ctx context.Context, tx *gorm.DB, userID uint64, creditType string, now time.Time) (int64, error) {
-	var live, held int64
-	if err := liveBatches(tx.WithContext(ctx), userID, creditType, now).Select("COALESCE(SUM(remaining), 0)").Scan(&live).Error; err != nil {
-		return 0, err
-	}
-	if err := tx.WithContext(ctx).Model(&Job{}).Where("user_id = ? AND credit_type = ? AND settled_at IS NULL", userID, creditType).
-		Select("COALESCE(SUM(held_credits), 0)").Scan(&held).Error; err != nil {
-		return 0, err
-	}
-	return live - held, nil
+	var avail int64
+	err := tx.WithContext(ctx).Raw(availableSQL, userID, creditType, now, userID, creditType).Scan(&avail).Error
+	return avail, err
 }
+
+// availableSQL is Available's statement (user, type, now, user, type).
+const availableSQL = `SELECT
+	(SELECT COALESCE(SUM(remaining), 0) FROM credit_batches
+	  WHERE user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?))
+	- (SELECT COALESCE(SUM(held_credits), 0) FROM jobs WHERE user_id = ? AND credit_type = ? AND settled_at IS NULL)`
 
 // Balances reports every credit type of a user: two queries whatever the
 // number of types (live batches in spend order, open holds).
@@ -102,31 +106,33 @@ func Balances(ctx context.Context, db *gorm.DB, userID uint64, now time.Time) ([
 	return out, nil
 }
 
-// spend takes amount credits from live batches in spend order inside tx and
-// writes one charge entry per batch touched. It returns what it could take.
-func spend(tx *gorm.DB, userID uint64, creditType string, amount int64, jobID string, now time.Time) (int64, error) {
+// spend takes amount credits from live batches in spend order inside tx
+// and returns what it could take and one charge entry per batch touched,
+// for the caller to write with its other entries.
+func spend(tx *gorm.DB, userID uint64, creditType string, amount int64, jobID string, now time.Time) (int64, []LedgerEntry, error) {
 	if amount <= 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	var batches []CreditBatch
 	if err := spendOrder(liveBatches(tx, userID, creditType, now)).Clauses(clause.Locking{Strength: "UPDATE"}).Find(&batches).Error; err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	var taken int64
+	var (
+		taken   int64
+		entries []LedgerEntry
+	)
 	for _, b := range batches {
 		if taken == amount {
 			break
 		}
 		n := min(b.Remaining, amount-taken)
 		if err := tx.Model(&CreditBatch{}).Where("id = ?", b.ID).Update("remaining", gorm.Expr("remaining - ?", n)).Error; err != nil {
-			return taken, err
+			return taken, nil, err
 		}
-		if err := tx.Create(&LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerCharge, Amount: -n, BatchID: b.ID, JobID: jobID}).Error; err != nil {
-			return taken, err
-		}
+		entries = append(entries, LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerCharge, Amount: -n, BatchID: b.ID, JobID: jobID})
 		taken += n
 	}
-	return taken, nil
+	return taken, entries, nil
 }
 
 // Ledger lists a user's entries, newest first.

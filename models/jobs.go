@@ -109,37 +109,31 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 		if err := lockUser(tx, job.UserID); err != nil {
 			return err
 		}
-		var refused RefusedAdmit
-		err := tx.Take(&refused, "job_id = ?", job.ID).Error
-		if err == nil && refused.Expired {
+		st, err := readAdmitState(tx, job, now)
+		if err != nil {
+			return err
+		}
+		if st.Expired != nil && *st.Expired {
 			return ErrAdmissionClosed
 		}
-		if err == nil {
-			refusal = &AdmitRefusal{Required: refused.Required, Balance: refused.Balance}
+		if st.Expired != nil {
+			refusal = &AdmitRefusal{Required: deref(st.Required), Balance: deref(st.Balance)}
 			return nil
-		}
-		if !errors.Is(err, gorm.ErrRecordNotFound) {
-			return err
 		}
 		var existing Job
-		err = tx.Take(&existing, "id = ?", job.ID).Error
-		found := err == nil
-		if found && !existing.Pending {
-			out = &existing
-			return nil
-		}
-		if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
-			return err
-		}
-		if job.HeldCredits > 0 {
-			avail, err := Available(ctx, tx, job.UserID, job.CreditType, now)
-			if err != nil {
+		if st.Found {
+			if err := tx.Take(&existing, "id = ?", job.ID).Error; err != nil {
 				return err
 			}
-			if avail < job.HeldCredits {
-				refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(avail, 0), Visible: found}
-				return refuse(tx, job, refusal, refusedError, now)
+			if !existing.Pending {
+				out = &existing
+				return nil
 			}
+		}
+		found := st.Found
+		if job.HeldCredits > 0 && st.Available < job.HeldCredits {
+			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found}
+			return refuse(tx, job, refusal, refusedError, now)
 		}
 		job.Lifecycle = contract.LifecycleQueued
 		job.Pending = false
@@ -166,6 +160,36 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 		return nil, refusal
 	}
 	return out, err
+}
+
+// admitState is what Admit reads under the account's lock, in one
+// statement (one snapshot, one round trip): the job id's refusal
+// tombstone (Expired is nil without one), whether a row exists for it, and
+// what the account can hold.
+type admitState struct {
+	Expired           *bool
+	Required, Balance *int64
+	Found             bool
+	Available         int64
+}
+
+func readAdmitState(tx *gorm.DB, job *Job, now time.Time) (admitState, error) {
+	var st admitState
+	err := tx.Raw(`SELECT r.expired AS expired, r.required AS required, r.balance AS balance,
+	EXISTS (SELECT 1 FROM jobs WHERE id = ?) AS found, (`+availableSQL+`) AS available
+FROM (SELECT 1 AS one) AS o LEFT JOIN refused_admits r ON r.job_id = ?`,
+		job.ID, job.UserID, job.CreditType, now, job.UserID, job.CreditType, job.ID).Scan(&st).Error
+	if err != nil {
+		return st, fmt.Errorf("read admission: %w", err)
+	}
+	return st, nil
+}
+
+func deref(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 // refuse records the refusal r of job: a tombstone, and for a visible
@@ -305,22 +329,27 @@ func MarkRunning(ctx context.Context, db *gorm.DB, id string, total int, phase s
 
 // AddOutput records output i of a job exactly once and raises progress to
 // the number of outputs delivered. A repeated call for the same index keeps
-// the first file and returns it.
+// the first file and returns it. It needs no transaction: the insert
+// decides which file is the output, and progress is recounted from the
+// files, so a repeat after a crash between the two writes repairs it.
 func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File, error) {
-	var out File
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		f.CreatedAt = now
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(f).Error; err != nil {
-			return fmt.Errorf("insert file: %w", err)
+	db = db.WithContext(ctx)
+	f.CreatedAt = now
+	res := db.Clauses(clause.OnConflict{DoNothing: true}).Create(f)
+	if res.Error != nil {
+		return nil, fmt.Errorf("insert file: %w", res.Error)
+	}
+	out := f
+	if res.RowsAffected == 0 {
+		out = &File{}
+		if err := db.Unscoped().Where("job_id = ? AND idx = ?", f.JobID, f.Index).Take(out).Error; err != nil {
+			return nil, err
 		}
-		if err := tx.Unscoped().Where("job_id = ? AND idx = ?", f.JobID, f.Index).Take(&out).Error; err != nil {
-			return err
-		}
-		delivered := tx.Unscoped().Model(&File{}).Select("count(*)").Where("job_id = ?", f.JobID)
-		return tx.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
-			Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
-	})
-	return &out, err
+	}
+	delivered := db.Unscoped().Model(&File{}).Select("count(*)").Where("job_id = ?", f.JobID)
+	err := db.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
+		Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
+	return out, err
 }
 
 // Delivered counts the outputs a job delivered (deleted ones included: they
@@ -344,38 +373,35 @@ type Settlement struct {
 // Settle ends a job exactly once: it charges price × delivered (never above
 // the hold) from batches in expiry order, releases the hold, and writes the
 // terminal state. A second call returns the settled row unchanged and
-// first false.
+// first false. It locks the job's row, not the account's: a settlement
+// never lowers what the account can hold (see Available), and two
+// settlements spending the same batches queue on the batches' rows.
 func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (job *Job, first bool, err error) {
 	var out Job
 	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Take(&out, "id = ?", jobID).Error; err != nil {
-			return fmt.Errorf("read job: %w", err)
+		row, err := lockForSettle(tx, jobID)
+		if err != nil {
+			return err
 		}
-		// Every change of a user's balance locks the user's row first, so an
-		// admit never reads batches and holds from two different moments.
-		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&User{}, out.UserID).Error; err != nil {
-			return fmt.Errorf("lock user: %w", err)
-		}
-		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&out, "id = ?", jobID).Error; err != nil {
-			return fmt.Errorf("lock job: %w", err)
-		}
+		out = row.Job
 		if out.SettledAt != nil {
 			return nil
 		}
 		first = true
-		var delivered int64
-		if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {
-			return err
-		}
+		delivered := row.Delivered
 		charge := min(out.PricePerOutput*delivered, out.HeldCredits)
+		var entries []LedgerEntry
 		if out.HeldCredits > 0 {
-			if err := tx.Create(&LedgerEntry{UserID: out.UserID, CreditType: out.CreditType, Kind: LedgerRelease, Amount: out.HeldCredits, JobID: jobID}).Error; err != nil {
-				return fmt.Errorf("write release: %w", err)
-			}
+			entries = append(entries, LedgerEntry{UserID: out.UserID, CreditType: out.CreditType, Kind: LedgerRelease, Amount: out.HeldCredits, JobID: jobID})
 		}
-		charged, err := spend(tx, out.UserID, out.CreditType, charge, jobID, now)
+		charged, charges, err := spend(tx, out.UserID, out.CreditType, charge, jobID, now)
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)
+		}
+		if entries = append(entries, charges...); len(entries) > 0 {
+			if err := tx.Create(&entries).Error; err != nil {
+				return fmt.Errorf("write release and charges: %w", err)
+			}
 		}
 		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": contract.LifecycleTerminal, "outcome": s.Outcome,
 			"ended_at": now, "updated_at": now, "progress_done": delivered, "pending": false}
@@ -388,12 +414,35 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 		if out.ProgressTotal == nil {
 			upd["progress_total"] = delivered
 		}
-		if err := tx.Model(&Job{}).Where("id = ?", jobID).Updates(upd).Error; err != nil {
-			return err
-		}
-		return tx.Take(&out, "id = ?", jobID).Error
+		return tx.Model(&out).Clauses(clause.Returning{}).Updates(upd).Error
 	})
 	return &out, first, err
+}
+
+// settleRow is a job's row and the outputs it delivered (deleted ones
+// included: they were delivered and are charged).
+type settleRow struct {
+	Job
+	Delivered int64
+}
+
+// lockForSettle reads and locks a job's row with its delivered count in
+// one round trip. No output is recorded while a job settles: its workflow
+// settles after its last step ended.
+func lockForSettle(tx *gorm.DB, jobID string) (settleRow, error) {
+	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered FROM jobs WHERE jobs.id = ?"
+	if IsPostgres(tx) {
+		q += " FOR UPDATE OF jobs"
+	}
+	var row settleRow
+	res := tx.Raw(q, jobID).Scan(&row)
+	if res.Error != nil {
+		return row, fmt.Errorf("lock job: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return row, fmt.Errorf("lock job %s: %w", jobID, ErrNotFound)
+	}
+	return row, nil
 }
 
 // present says whether a JSON value carries something other than null.

@@ -101,6 +101,12 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&Session{})
 		},
 	},
+	{
+		// Job rows announce their changes to live streams themselves
+		// (PostgreSQL trigger; issue 10: no round trip per event).
+		ID:      "0010_job_notify",
+		Migrate: migrateJobNotify,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -26,6 +26,9 @@ type jobState struct {
 	in       contract.JobInput
 	admit    *contract.AdmitResult
 	admitErr error
+	// admitting is true once the admit handler ran: its hold decides within
+	// its own timeout, so the job needs no timer to wait for it.
+	admitting bool
 	// webhooks is false when replaying histories from before job events.
 	webhooks bool
 	// truthful is false when replaying histories from before failed jobs
@@ -44,6 +47,7 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (contract.AdmitResult, erro
 	if s.admit != nil || s.admitErr != nil {
 		return s.admitResult()
 	}
+	s.admitting = true
 	if workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime) > contract.AdmitWindow {
 		s.admitErr = temporal.NewNonRetryableApplicationError("admit window passed", "admit_expired", nil)
 		return s.admitResult()
@@ -73,9 +77,14 @@ func (s *jobState) admitResult() (contract.AdmitResult, error) {
 }
 
 func (s *jobState) run(ctx workflow.Context) (contract.JobResult, error) {
-	remaining := contract.AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
 	decided := func() bool { return s.admit != nil || s.admitErr != nil }
-	_, _ = workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided)
+	if s.in.Shape >= contract.ShapeUnmarked && s.admitting {
+		// The admit came with the start (update-with-start): no timer.
+		_ = workflow.Await(ctx, decided)
+	} else {
+		remaining := contract.AdmitWindow - workflow.Now(ctx).Sub(workflow.GetInfo(ctx).WorkflowStartTime)
+		_, _ = workflow.AwaitWithTimeout(ctx, max(remaining, time.Millisecond), decided)
+	}
 	if !decided() {
 		// Cancelled or out of time while an admit may still be holding
 		// credits: let it finish, so a hold is never left unsettled.
@@ -94,7 +103,7 @@ func (s *jobState) run(ctx workflow.Context) (contract.JobResult, error) {
 		return s.end(ctx, contract.JobResult{Outcome: contract.OutcomeRefused})
 	}
 
-	if workflow.GetVersion(ctx, "lean-job", workflow.DefaultVersion, 1) == 1 {
+	if s.in.Shape >= contract.ShapeUnmarked || workflow.GetVersion(ctx, "lean-job", workflow.DefaultVersion, 1) == 1 {
 		return s.runLean(ctx)
 	}
 	return s.runLegacy(ctx)
@@ -110,7 +119,7 @@ func (s *jobState) neverAdmitted(ctx workflow.Context) (contract.JobResult, erro
 		outcome = contract.OutcomeRefused
 	}
 	workflow.GetLogger(ctx).Info("job never admitted; ending without a hold", "outcome", outcome)
-	if workflow.GetVersion(ctx, "close-admission", workflow.DefaultVersion, 1) == 1 {
+	if s.in.Shape >= contract.ShapeUnmarked || workflow.GetVersion(ctx, "close-admission", workflow.DefaultVersion, 1) == 1 {
 		dctx, cancel := workflow.NewDisconnectedContext(ctx)
 		defer cancel()
 		dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{

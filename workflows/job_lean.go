@@ -57,7 +57,8 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 	if s.in.StartTimeoutSeconds > 0 {
 		first.ScheduleToStartTimeout = time.Duration(s.in.StartTimeoutSeconds) * time.Second
 	}
-	in := contract.StepInput{JobID: s.in.JobID, Start: true, Events: s.admit.Events, Queue: queue}
+	in := s.stepInput(0, queue)
+	in.Start = true
 	var out contract.StepResult
 	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, first), contract.ActivityRunStep, in).Get(ctx, &out)
 	switch {
@@ -87,7 +88,7 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 			o.TaskQueue = contract.CapacityQueue(queue, capacity)
 			o.ScheduleToStartTimeout = plan.CapacityDeadline
 		}
-		in := contract.StepInput{JobID: s.in.JobID, Index: i, Events: s.admit.Events, Queue: queue}
+		in := s.stepInput(i, queue)
 		var out contract.StepResult
 		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in).Get(ctx, &out)
 		switch {
@@ -106,6 +107,13 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 		return s.failure(ctx, settle.Outcome, *settle.Failure), nil
 	}
 	return settle, nil
+}
+
+// stepInput is the input of output i's step: with the job's task and
+// input, so the step does not read the job's row for them.
+func (s *jobState) stepInput(i int, queue string) contract.StepInput {
+	return contract.StepInput{JobID: s.in.JobID, Index: i, Events: s.admit.Events, Queue: queue,
+		UserID: s.in.UserID, Task: s.in.Task, Input: s.in.Input}
 }
 
 // plan learns the plan of a job whose first output failed for good (the

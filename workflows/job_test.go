@@ -49,6 +49,8 @@ func (e *jobEnv) steps(steps []error, startErr error) {
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
 		require.Equal(e.t, "j_test", in.JobID)
 		require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
+		require.Equal(e.t, "pattern.generate", in.Task, "a step is sent the job's task and input: it does not read the job's row")
+		require.JSONEq(e.t, `{"kind":"stripes"}`, string(in.Input))
 		if in.Start && startErr != nil {
 			return contract.StepResult{}, startErr
 		}
@@ -74,7 +76,8 @@ func (e *jobEnv) admitAt(d time.Duration) {
 }
 
 func (e *jobEnv) run() (contract.JobResult, error) {
-	e.ExecuteWorkflow(JobWorkflow, contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits"})
+	e.ExecuteWorkflow(JobWorkflow, contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, Input: []byte(`{"kind":"stripes"}`),
+		HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits", Shape: contract.ShapeUnmarked})
 	require.True(e.t, e.IsWorkflowCompleted())
 	var res contract.JobResult
 	err := e.GetWorkflowError()

@@ -24,10 +24,13 @@ func TestReplayRecordedHistories(t *testing.T) {
 	// before failed jobs said why and ended their workflow failed
 	// ("truthful-end") and before admission outlived a slow submit, v2_*
 	// before the lean job ("lean-job": planning in the first step, settling
-	// in a local activity, events emitted by the activities).
+	// in a local activity, events emitted by the activities), v3_* before
+	// jobs recorded their shape in their input (contract.ShapeUnmarked: no
+	// admit timer, no version marker or its search attribute).
 	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json",
 		"v0_succeeded.json", "v1_succeeded.json", "v1_failed.json", "succeeded_with_events.json", "webhook_retried.json",
-		"admitted_late.json", "refused_after_handle.json", "v2_succeeded.json", "v2_failed.json", "v2_cancelled.json", "v2_succeeded_with_events.json"} {
+		"admitted_late.json", "refused_after_handle.json", "v2_succeeded.json", "v2_failed.json", "v2_cancelled.json", "v2_succeeded_with_events.json",
+		"v3_succeeded.json", "v3_failed.json", "v3_cancelled.json", "v3_admitted_late.json", "v3_refused_after_handle.json"} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}
 	for _, f := range files {

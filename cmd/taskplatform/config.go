@@ -135,7 +135,8 @@ func loadConfig() (config, error) {
 	c.BaseURL = env("TP_BASE_URL", "http://"+c.HTTPAddr)
 	c.FilesBaseURL = strings.TrimSuffix(env("TP_FILES_BASE_URL", c.BaseURL), "/")
 	if c.BlobURL == "" {
-		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true"
+		// Types live in the files table: no metadata sidecar file per blob.
+		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true&metadata=skip"
 	}
 	// A rule only adds an error: it must not overwrite (with nil) one that
 	// parsing already found.

@@ -58,8 +58,8 @@ var mutations = []mutation{
 		Name: "deleted-output-not-charged",
 		Bug:  "an output deleted before settlement is delivered but not charged",
 		File: "models/jobs.go",
-		From: `if err := tx.Unscoped().Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {`,
-		To:   `if err := tx.Model(&File{}).Where("job_id = ?", jobID).Count(&delivered).Error; err != nil {`,
+		From: `(SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered`,
+		To:   `(SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id AND files.deleted_at IS NULL) AS delivered`,
 		Pkg:  "./models", Run: "^TestAnOutputDeletedBeforeSettlementIsStillCharged$",
 	},
 	{
