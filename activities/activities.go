@@ -24,6 +24,9 @@ type Activities struct {
 	Log  *zap.Logger
 	// StepDelay is slept (heartbeating) before each task step; dev and tests only.
 	StepDelay time.Duration
+	// NoInline keeps every job's steps on the steps queue, quick or not
+	// (contract.AdmitResult.Inline): set by a worker that polls no steps.
+	NoInline bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// FilesBaseURL is the public base address of file URLs in event bodies

@@ -11,6 +11,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // HoldCredits writes the job row and its credit hold in one transaction, or
@@ -44,7 +45,26 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}
-	return contract.AdmitResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events}, nil
+	return contract.AdmitResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events, Inline: a.inline(in)}, nil
+}
+
+// inline says whether an admitted job runs inside its admit's workflow
+// task: its task is quick for its input (tasks.Quick), steps are not
+// slowed on purpose (TP_DEV_STEP_DELAY, so they stay cancellable) and this
+// worker runs steps at all.
+func (a *Activities) inline(in contract.JobInput) bool {
+	if a.StepDelay > 0 || a.NoInline || in.Shape < contract.ShapeUnmarked {
+		return false
+	}
+	def, err := a.registry().ForJob(in.Task)
+	if err != nil {
+		return false
+	}
+	var input map[string]any
+	if err := json.Unmarshal(in.Input, &input); err != nil {
+		return false
+	}
+	return tasks.IsQuick(def, input)
 }
 
 // subscribed lists the job events someone subscribes to: the account's

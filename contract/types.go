@@ -45,6 +45,10 @@ type AdmitResult struct {
 	// Visible is a refusal of a job whose handle the submit had already
 	// answered (its admit was slow): the job ends failed insufficient_credits.
 	Visible bool `json:",omitempty"`
+	// Inline is an admitted job whose steps take a few milliseconds
+	// (tasks.Quick): it runs them and settles as local activities of the
+	// admit's workflow task, with no activity task.
+	Inline bool `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

@@ -51,6 +51,8 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 		queue = contract.TaskQueue
 	}
 	w := &Worker{jobs: sdkworker.New(c, queue, JobsOptions())}
+	// A worker that polls no steps runs none inside an admit either.
+	acts.NoInline = acts.NoInline || o.NoSteps
 	Register(w.jobs, acts)
 	if !o.NoSteps {
 		w.steps = sdkworker.New(c, contract.StepsQueue(queue), StepsOptions(o.MaxConcurrentSteps))

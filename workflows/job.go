@@ -64,7 +64,8 @@ func (s *jobState) handleAdmit(ctx workflow.Context) (contract.AdmitResult, erro
 	if err != nil {
 		s.admitErr = err
 	} else {
-		s.admit = &contract.AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events, Visible: res.Visible}
+		s.admit = &contract.AdmitResult{Admitted: res.Admitted, Required: res.Required, Balance: res.Balance, CreatedAt: res.CreatedAt, Events: res.Events,
+			Visible: res.Visible, Inline: res.Inline}
 	}
 	return s.admitResult()
 }

@@ -21,7 +21,11 @@ import (
 func (s *jobState) runLean(ctx workflow.Context) (contract.JobResult, error) {
 	s.truthful = true
 	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
-	settle, jobErr := s.steps(ctx)
+	steps := s.steps
+	if s.admit.Inline {
+		steps = s.inlineSteps
+	}
+	settle, jobErr := steps(ctx)
 	if temporal.IsCanceledError(jobErr) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
 		settle = s.failure(ctx, contract.OutcomeCancelled, contract.Failure{Code: contract.CodeCancelled, Message: "The job was cancelled."})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -27,14 +28,20 @@ type jobEnv struct {
 	t       *testing.T
 	settled *contract.SettleInput
 	admit   contract.AdmitResult
+	// inline is true when the hold says the job is quick: its steps must
+	// then run as local activities.
+	inline bool
 }
 
-func newJobEnv(t *testing.T) *jobEnv {
+func newJobEnv(t *testing.T) *jobEnv { return newJobEnvInline(t, false) }
+
+// newJobEnvInline is newJobEnv for a job whose hold answers inline.
+func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: inline}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Admitted: true, Required: 6}, nil).Maybe()
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Admitted: true, Required: 6, Inline: inline}, nil).Maybe()
 	e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
 		e.settled = &in
 		return contract.SettleResult{}, nil
@@ -46,8 +53,9 @@ func newJobEnv(t *testing.T) *jobEnv {
 // it); the first step plans len(steps) outputs, or fails with startErr.
 func (e *jobEnv) steps(steps []error, startErr error) {
 	plan := contract.StartResult{Steps: len(steps), Phase: "drawing"}
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 		require.Equal(e.t, "j_test", in.JobID)
+		require.Equal(e.t, e.inline, activity.GetInfo(ctx).IsLocalActivity, "a quick job's steps run inside its admit's workflow task")
 		require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
 		require.Equal(e.t, "pattern.generate", in.Task, "a step is sent the job's task and input: it does not read the job's row")
 		require.JSONEq(e.t, `{"kind":"stripes"}`, string(in.Input))
@@ -112,42 +120,51 @@ func TestJobWorkflow(t *testing.T) {
 		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: contract.OutcomeFailed, wantCode: apierr.StartTimeout},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newJobEnv(t)
-			e.steps(tc.steps, tc.startErr)
-			e.admitAt(0)
-			res, err := e.run()
-			if tc.wantOutcome == contract.OutcomeFailed {
-				// Operators see a failed job's workflow as Failed, with its public code.
-				var ae *temporal.ApplicationError
-				require.ErrorAs(t, err, &ae)
-				require.Equal(t, string(tc.wantCode), ae.Type())
-				require.True(t, ae.NonRetryable())
-			} else {
-				require.NoError(t, err)
-				require.Equal(t, tc.wantOutcome, res.Outcome)
+		for _, inline := range []bool{false, true} {
+			if inline && tc.startErr != nil {
+				continue // a quick job runs at once: it has no start deadline
 			}
-			require.True(t, e.admit.Admitted)
-			require.Equal(t, tc.wantOutcome, e.settled.Outcome)
-			if tc.wantCode != "" {
-				ae := e.settledError()
-				require.Equal(t, string(tc.wantCode), ae.Code)
-				if tc.wantCode == apierr.ProcessingFailed {
-					require.Contains(t, ae.Message, "cannot draw", "a failed job says why")
+			name := tc.name
+			if inline {
+				name += ", inline"
+			}
+			t.Run(name, func(t *testing.T) {
+				e := newJobEnvInline(t, inline)
+				e.steps(tc.steps, tc.startErr)
+				e.admitAt(0)
+				res, err := e.run()
+				if tc.wantOutcome == contract.OutcomeFailed {
+					// Operators see a failed job's workflow as Failed, with its public code.
+					var ae *temporal.ApplicationError
+					require.ErrorAs(t, err, &ae)
+					require.Equal(t, string(tc.wantCode), ae.Type())
+					require.True(t, ae.NonRetryable())
+				} else {
+					require.NoError(t, err)
+					require.Equal(t, tc.wantOutcome, res.Outcome)
 				}
-			} else {
-				require.Nil(t, e.settled.Failure)
-			}
-			if tc.wantSummary {
-				sum := e.settled.Summary
-				require.NotNil(t, sum)
-				require.Equal(t, len(tc.steps), sum.Requested)
-				require.Equal(t, len(tc.steps)-1, sum.Delivered)
-				require.Equal(t, string(apierr.OutputNotProduced), sum.Warnings[0].Code)
-			} else {
-				require.Nil(t, e.settled.Summary)
-			}
-		})
+				require.True(t, e.admit.Admitted)
+				require.Equal(t, tc.wantOutcome, e.settled.Outcome)
+				if tc.wantCode != "" {
+					ae := e.settledError()
+					require.Equal(t, string(tc.wantCode), ae.Code)
+					if tc.wantCode == apierr.ProcessingFailed {
+						require.Contains(t, ae.Message, "cannot draw", "a failed job says why")
+					}
+				} else {
+					require.Nil(t, e.settled.Failure)
+				}
+				if tc.wantSummary {
+					sum := e.settled.Summary
+					require.NotNil(t, sum)
+					require.Equal(t, len(tc.steps), sum.Requested)
+					require.Equal(t, len(tc.steps)-1, sum.Delivered)
+					require.Equal(t, string(apierr.OutputNotProduced), sum.Warnings[0].Code)
+				} else {
+					require.Nil(t, e.settled.Summary)
+				}
+			})
+		}
 	}
 }
 
