@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/draw"
 	"math"
 
 	"github.com/disintegration/imaging"
-	"github.com/muesli/smartcrop"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
 func crop() *tasks.Definition {
@@ -65,7 +66,7 @@ func aspect(value string) (int, int) {
 	return 1, 1
 }
 
-// attentionSide is the long side of the copy smartcrop scores: its
+// attentionSide is the long side of the copy attention scores: its
 // detail, saturation and skin maps need no more, and scoring the full
 // image costs several times the crop's encode.
 const attentionSide = 256
@@ -89,14 +90,11 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 				small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
 			}
 			f := float64(attentionSide) / float64(long)
-			small = imaging.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
+			small = resample.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
 		}
 		sb := small.Bounds()
 		fx, fy := float64(sb.Dx())/float64(b.Dx()), float64(sb.Dy())/float64(b.Dy())
-		r, err := smartcrop.NewAnalyzer(resizer{}).FindBestCrop(small, max(1, int(math.Round(float64(cw)*fx))), max(1, int(math.Round(float64(ch)*fy))))
-		if err != nil {
-			return image.Rectangle{}, err
-		}
+		r := attention(small, max(1, int(math.Round(float64(cw)*fx))), max(1, int(math.Round(float64(ch)*fy))))
 		// The copy's pixels are 1/f of the image's: its edges may be off by
 		// a few pixels; keep the exact size inside the image.
 		x = int(math.Round(float64(r.Min.X-sb.Min.X) / fx))
@@ -104,15 +102,6 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 		x, y = min(max(0, x), b.Dx()-cw), min(max(0, y), b.Dy()-ch)
 	}
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
-}
-
-// resizer is smartcrop's resampler: imaging's bilinear filter, enough for
-// the scoring copy.
-type resizer struct{}
-
-// Resize implements smartcrop's options.Resizer.
-func (resizer) Resize(img image.Image, width, height uint) image.Image {
-	return imaging.Resize(img, int(width), int(height), imaging.Linear)
 }
 
 func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
@@ -126,20 +115,49 @@ func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, erro
 	}
 	ratio, anchor := tasks.String(in, "aspect_ratio", "1:1"), tasks.String(in, "anchor", "attention")
 	aw, ah := aspect(ratio)
-	b := src.img.Bounds()
+	img := cropSource(src.img)
+	b := img.Bounds()
 	cw, ch := cropSize(b.Dx(), b.Dy(), aw, ah)
-	rect, err := cropRect(src.img, cw, ch, anchor)
+	rect, err := cropRect(img, cw, ch, anchor)
 	if err != nil {
 		return tasks.Output{}, failf(r.Field, r.Ref, "no crop could be placed: %v", err)
 	}
 	format := tasks.String(in, "format", "png")
-	enc, err := encode(imaging.Crop(src.img, rect), format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	enc, err := encode(cropped(img, rect), format, int(tasks.Integer(in, "quality", 90)), src.icc)
 	if err != nil {
 		return tasks.Output{}, err
 	}
 	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": cw, "height": ch, "format": format,
 		"source_width": b.Dx(), "source_height": b.Dy(), "aspect_ratio": ratio, "anchor": anchor,
 		"x": rect.Min.X - b.Min.X, "y": rect.Min.Y - b.Min.Y}), nil
+}
+
+// cropSource is img as the crop reads it: a YCbCr photo (a JPEG)
+// converted to RGBA once, where imaging would convert its pixels for the
+// scoring copy and again for the crop; any other image as it is.
+func cropSource(img image.Image) image.Image {
+	m, ok := img.(*image.YCbCr)
+	if !ok {
+		return img
+	}
+	out := image.NewRGBA(m.Rect)
+	draw.Draw(out, out.Rect, m, m.Rect.Min, draw.Src)
+	return out
+}
+
+// cropped is img's pixels inside r with imaging.Crop's bytes: a view of
+// img's own when it is NRGBA, or RGBA opaque there (the same bytes), else
+// imaging's copy.
+func cropped(img image.Image, r image.Rectangle) image.Image {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		return m.SubImage(r)
+	case *image.RGBA:
+		if sub := m.SubImage(r).(*image.RGBA); sub.Opaque() {
+			return sub
+		}
+	}
+	return imaging.Crop(img, r)
 }
 
 func cropDocs() tasks.Docs {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/imagefile"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
@@ -66,23 +67,11 @@ func decodeRef(r tasks.Ref, data []byte) (*source, error) {
 	if cfg.Width*cfg.Height > maxPixels {
 		return nil, failf(r.Field, r.Ref, "the image has %.1f megapixels; at most %d are taken", float64(cfg.Width*cfg.Height)/1e6, maxPixels/1_000_000)
 	}
-	img, err := decodeOriented(data)
+	img, err := imagefile.Decode(data)
 	if err != nil {
 		return nil, failf(r.Field, r.Ref, "the image could not be decoded: %v", err)
 	}
 	return &source{field: r.Field, ref: r.Ref, img: img, icc: readICC(data)}, nil
-}
-
-// decodeOriented decodes data with its EXIF orientation applied. Only a
-// JPEG carries one (imaging reads it from a JPEG's APP1 segment alone, in
-// a goroutine the bytes are piped through), so any other format is decoded
-// straight.
-func decodeOriented(data []byte) (image.Image, error) {
-	if bytes.HasPrefix(data, []byte{0xFF, 0xD8}) {
-		return imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	return img, err
 }
 
 // encoded is an output image in its file format.

@@ -8,11 +8,11 @@ import (
 	_ "image/gif" // GIF inputs (the first frame)
 	_ "image/png" // PNG inputs
 
-	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/bmp"  // BMP inputs
 	_ "golang.org/x/image/webp" // WebP inputs
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/imagefile"
 )
 
 // inputSides bounds the sides of an input image; maxInputPixels bounds its
@@ -41,21 +41,9 @@ func loadImage(ctx context.Context, r tasks.Ref) (image.Image, error) {
 	if cfg.Width*cfg.Height > maxInputPixels {
 		return nil, fail(fmt.Sprintf("%s (%s) has %.1f megapixels; at most %d are taken", r.Field, r.Ref, float64(cfg.Width*cfg.Height)/1e6, maxInputPixels/1_000_000))
 	}
-	img, err := decodeOriented(data)
+	img, err := imagefile.Decode(data)
 	if err != nil {
 		return nil, fail(fmt.Sprintf("%s (%s) could not be decoded", r.Field, r.Ref))
 	}
 	return img, nil
-}
-
-// decodeOriented decodes data with its EXIF orientation applied. Only a
-// JPEG carries one (imaging reads it from a JPEG's APP1 segment alone, in
-// a goroutine the bytes are piped through), so any other format is decoded
-// straight.
-func decodeOriented(data []byte) (image.Image, error) {
-	if bytes.HasPrefix(data, []byte{0xFF, 0xD8}) {
-		return imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	return img, err
 }

@@ -30,12 +30,12 @@ func Resize(img image.Image, width, height int, filter imaging.ResampleFilter) *
 	if srcW == width && srcH == height {
 		return imaging.Clone(img)
 	}
-	src := pixels(img)
+	src, opaque := pixels(img)
 	if srcW != width {
-		src = horizontal(src, width, filter)
+		src, opaque = horizontal(src, width, filter, opaque)
 	}
 	if srcH != height {
-		src = vertical(src, height, filter)
+		src = vertical(src, height, filter, opaque)
 	}
 	return src
 }
@@ -66,35 +66,47 @@ func Fill(img image.Image, width, height int, anchor imaging.Anchor, filter imag
 	return imaging.CropAnchor(tmp, width, height, anchor)
 }
 
-// pixels is img as non-premultiplied RGBA at the origin: img itself when
-// it is one, or an opaque RGBA image (the same bytes), else imaging's copy.
-func pixels(img image.Image) *image.NRGBA {
+// pixels is img as non-premultiplied RGBA at the origin, and whether it
+// is opaque: img itself when it is one, or an opaque RGBA image (the same
+// bytes), else imaging's copy.
+func pixels(img image.Image) (*image.NRGBA, bool) {
 	switch m := img.(type) {
 	case *image.NRGBA:
 		if m.Rect.Min == (image.Point{}) {
-			return m
+			return m, m.Opaque()
 		}
 	case *image.RGBA:
 		if m.Rect.Min == (image.Point{}) && m.Opaque() {
-			return &image.NRGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}
+			return &image.NRGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}, true
 		}
 	}
-	return imaging.Clone(img)
+	c := imaging.Clone(img)
+	return c, c.Opaque()
 }
 
 // tap is one source pixel (row or column) and its weight.
 type tap struct {
 	index  int
 	weight float64
+	// opaque is the weight times an opaque pixel's alpha, 255: what
+	// imaging multiplies each channel by, the same for every such pixel.
+	opaque float64
 }
 
-// weights are imaging's: for every output position, the source positions
-// under the filter and their normalised weights.
-func weights(dstSize, srcSize int, filter imaging.ResampleFilter) [][]tap {
+// kernel is, for every output position, the source positions under the
+// filter and their normalised weights (imaging's), with what an opaque
+// source's pixels share: the inverse of the alpha sum and its byte.
+type kernel struct {
+	taps  [][]tap
+	inv   []float64
+	alpha []uint8
+}
+
+func weights(dstSize, srcSize int, filter imaging.ResampleFilter) kernel {
 	du := float64(srcSize) / float64(dstSize)
 	scale := max(du, 1)
 	ru := math.Ceil(scale * filter.Support)
-	out := make([][]tap, dstSize)
+	k := kernel{taps: make([][]tap, dstSize), inv: make([]float64, dstSize), alpha: make([]uint8, dstSize)}
 	tmp := make([]tap, 0, dstSize*int(ru+2)*2)
 	for v := range dstSize {
 		fu := (float64(v)+0.5)*du - 0.5
@@ -103,35 +115,70 @@ func weights(dstSize, srcSize int, filter imaging.ResampleFilter) [][]tap {
 		for u := begin; u <= end; u++ {
 			if w := filter.Kernel((float64(u) - fu) / scale); w != 0 {
 				sum += w
-				tmp = append(tmp, tap{u, w})
+				tmp = append(tmp, tap{index: u, weight: w})
 			}
 		}
-		if sum != 0 {
-			for i := range tmp {
+		var a float64
+		for i := range tmp {
+			if sum != 0 {
 				tmp[i].weight /= sum
 			}
+			tmp[i].opaque = 255 * tmp[i].weight
+			a += tmp[i].opaque
 		}
-		out[v] = tmp
+		if a != 0 {
+			k.inv[v], k.alpha[v] = 1/a, clamp(a)
+		}
+		k.taps[v] = tmp
 		tmp = tmp[len(tmp):]
 	}
-	return out
+	return k
 }
 
-// horizontal scales src's rows to width.
-func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter) *image.NRGBA {
-	H := src.Rect.Dy()
+// opaque is whether every output position of an opaque source is opaque.
+func (k kernel) opaque() bool {
+	for _, a := range k.alpha {
+		if a != 0xFF {
+			return false
+		}
+	}
+	return true
+}
+
+// horizontal scales src's rows to width; the result is opaque when src
+// is and every position's weights add up to full alpha.
+func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter, opaque bool) (*image.NRGBA, bool) {
+	W, H := src.Rect.Dx(), src.Rect.Dy()
 	dst := image.NewNRGBA(image.Rect(0, 0, width, H))
-	ws := weights(width, src.Rect.Dx(), filter)
-	rows(H, func(y int) {
-		line := src.Pix[y*src.Stride:][:4*src.Rect.Dx()]
-		out := dst.Pix[y*dst.Stride:][:4*width]
-		runs := runsAcross(line, make([]uint16, src.Rect.Dx()))
-		for x, taps := range ws {
-			if len(taps) > 0 {
-				if first := taps[0].index; int(runs[first]) > taps[len(taps)-1].index-first && line[4*first+3] != 0 {
-					binary.LittleEndian.PutUint32(out[4*x:], pixel(line, first))
-					continue
+	k := weights(width, W, filter)
+	up := width > W // see flat pixels below
+	rows(H, width, func(y int) {
+		line, out := src.Pix[y*src.Stride:][:4*W], dst.Pix[y*dst.Stride:][:4*width]
+		var runs []uint16
+		if up {
+			runs = runsAcross(line, make([]uint16, W))
+		}
+		for x, taps := range k.taps {
+			d := out[4*x : 4*x+4 : 4*x+4]
+			if len(taps) == 0 {
+				continue
+			}
+			if first := taps[0].index; up && int(runs[first]) > taps[len(taps)-1].index-first && line[4*first+3] != 0 {
+				copy(d, line[4*first:])
+				continue
+			}
+			if opaque {
+				var r, g, b float64
+				for _, t := range taps {
+					s := line[4*t.index : 4*t.index+4 : 4*t.index+4]
+					r += float64(s[0]) * t.opaque
+					g += float64(s[1]) * t.opaque
+					b += float64(s[2]) * t.opaque
 				}
+				if k.alpha[x] != 0 {
+					d[0], d[1], d[2], d[3] = clamp(r*k.inv[x]), clamp(g*k.inv[x]), clamp(b*k.inv[x]), k.alpha[x]
+				}
+				continue
 			}
 			var r, g, b, a float64
 			for _, t := range taps {
@@ -142,22 +189,24 @@ func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter) *ima
 				b += float64(s[2]) * aw
 				a += aw
 			}
-			put(out[4*x:4*x+4:4*x+4], r, g, b, a)
+			put(d, r, g, b, a)
 		}
 	})
-	return dst
+	return dst, opaque && k.opaque()
 }
 
 // vertical scales src's columns to height, an output row at a time: each
 // reads the few source rows under the filter from left to right.
-func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter) *image.NRGBA {
-	W := src.Rect.Dx()
+func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter, opaque bool) *image.NRGBA {
+	W, H := src.Rect.Dx(), src.Rect.Dy()
 	dst := image.NewNRGBA(image.Rect(0, 0, W, height))
-	ws := weights(height, src.Rect.Dy(), filter)
-	down := runsDown(src)
-	rows(height, func(y int) {
-		taps := ws[y]
-		out := dst.Pix[y*dst.Stride:][:4*W]
+	k := weights(height, H, filter)
+	var down []uint16
+	if height > H { // see flat pixels below
+		down = runsDown(src)
+	}
+	rows(height, W, func(y int) {
+		taps, out := k.taps[y], dst.Pix[y*dst.Stride:][:4*W]
 		if len(taps) == 0 {
 			return
 		}
@@ -165,9 +214,14 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter) *imag
 		for i, t := range taps {
 			lines[i] = src.Pix[t.index*src.Stride:][:4*W]
 		}
-		top, runs, span := lines[0], down[taps[0].index*W:][:W], uint16(min(taps[len(taps)-1].index-taps[0].index, 0xFFFF))
+		top, span := lines[0], uint16(min(taps[len(taps)-1].index-taps[0].index, 0xFFFF))
+		var runs []uint16
+		if down != nil {
+			runs = down[taps[0].index*W:][:W]
+		}
+		inv, alpha := k.inv[y], k.alpha[y]
 		for x := 0; x < W; x++ {
-			if runs[x] > span && top[4*x+3] != 0 {
+			if runs != nil && runs[x] > span && top[4*x+3] != 0 {
 				e := x + 1
 				for e < W && runs[e] > span && top[4*e+3] != 0 {
 					e++
@@ -177,6 +231,20 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter) *imag
 				continue
 			}
 			o := 4 * x
+			d := out[o : o+4 : o+4]
+			if opaque {
+				var r, g, b float64
+				for i, t := range taps {
+					s := lines[i][o : o+4 : o+4]
+					r += float64(s[0]) * t.opaque
+					g += float64(s[1]) * t.opaque
+					b += float64(s[2]) * t.opaque
+				}
+				if alpha != 0 {
+					d[0], d[1], d[2], d[3] = clamp(r*inv), clamp(g*inv), clamp(b*inv), alpha
+				}
+				continue
+			}
 			var r, g, b, a float64
 			for i, t := range taps {
 				s := lines[i][o : o+4 : o+4]
@@ -186,7 +254,7 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter) *imag
 				b += float64(s[2]) * aw
 				a += aw
 			}
-			put(out[o:o+4:o+4], r, g, b, a)
+			put(d, r, g, b, a)
 		}
 	})
 	return dst
@@ -196,7 +264,9 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter) *imag
 // up to 1, so imaging's sums give it back, the rounding far under the half
 // a level that would change a byte. Flat artwork scaled up is mostly such
 // pixels, and runs of equal pixels find them with one comparison each
-// (imaging leaves a fully transparent one zero, so it is not taken).
+// (imaging leaves a fully transparent one zero, so it is not taken). The
+// runs are found when scaling up only: scaling down, every source pixel
+// would be compared for few output pixels.
 
 // runsAcross is, for every pixel of line, how many pixels from it on are
 // the same colour (at most 65535).
@@ -248,21 +318,16 @@ func put(d []uint8, r, g, b, a float64) {
 	d[0], d[1], d[2], d[3] = clamp(r*inv), clamp(g*inv), clamp(b*inv), clamp(a)
 }
 
-func clamp(x float64) uint8 {
-	v := int64(x + 0.5)
-	if v > 255 {
-		return 255
-	}
-	if v > 0 {
-		return uint8(v)
-	}
-	return 0
-}
+// clamp is imaging's rounding of a channel to a byte, without branches.
+func clamp(x float64) uint8 { return uint8(min(max(int64(x+0.5), 0), 255)) }
 
-// rows runs fn for every row below n, in bands across the processors.
-func rows(n int, fn func(y int)) {
+// rows runs fn for every row below n, each width pixels wide: in bands
+// across the processors when there are a megapixel or more, where the
+// wait is worth waking them; in order on this one otherwise, as waking
+// them costs more than a small image's rows.
+func rows(n, width int, fn func(y int)) {
 	procs := min(runtime.GOMAXPROCS(0), n/16+1)
-	if procs <= 1 {
+	if procs <= 1 || n*width < 1<<20 {
 		for y := range n {
 			fn(y)
 		}

@@ -74,3 +74,12 @@ func toRGBA(img *image.NRGBA) *image.RGBA {
 	}
 	return out
 }
+
+// A megapixel or more is scaled in bands across the processors, to the
+// same bytes.
+func TestLargeOutputsInBands(t *testing.T) {
+	for _, src := range []image.Image{blocks(90, 70, true), pattern(64, 48, false)} {
+		want, got := imaging.Resize(src, 1300, 900, imaging.Lanczos), Resize(src, 1300, 900, imaging.Lanczos)
+		require.Equal(t, want.Pix, got.Pix)
+	}
+}

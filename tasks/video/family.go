@@ -15,13 +15,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/bmp"  // BMP inputs
 	_ "golang.org/x/image/webp" // WebP inputs
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/imagefile"
 )
 
 type obj = map[string]any
@@ -111,7 +111,7 @@ func load(ctx context.Context, r tasks.Ref) (image.Image, error) {
 	if cfg.Width*cfg.Height > maxPixels {
 		return nil, failf(r, "the image has %.1f megapixels; at most %d are taken", float64(cfg.Width*cfg.Height)/1e6, maxPixels/1_000_000)
 	}
-	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
+	img, err := imagefile.Decode(data)
 	if err != nil {
 		return nil, failf(r, "the image could not be decoded: %v", err)
 	}
