@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 
 	"github.com/disintegration/imaging"
 
@@ -309,4 +310,18 @@ func copyTarget(img image.Image) (src, dst *image.NRGBA) {
 		}
 	}
 	return src, src
+}
+
+// cloneNRGBA is imaging.Clone(img): its pixels as non-premultiplied RGBA
+// at the origin, in a new image. A YCbCr image (a decoded JPEG) is
+// converted by image/draw, which gives the same bytes several times
+// faster than imaging's pixel-by-pixel scanner.
+func cloneNRGBA(img image.Image) *image.NRGBA {
+	m, ok := img.(*image.YCbCr)
+	if !ok {
+		return imaging.Clone(img)
+	}
+	out := image.NewRGBA(image.Rect(0, 0, m.Rect.Dx(), m.Rect.Dy()))
+	draw.Draw(out, out.Rect, m, m.Rect.Min, draw.Src)
+	return &image.NRGBA{Pix: out.Pix, Stride: out.Stride, Rect: out.Rect} // opaque: the same bytes
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 
 	"github.com/disintegration/imaging"
@@ -133,16 +132,13 @@ func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, erro
 }
 
 // cropSource is img as the crop reads it: a YCbCr photo (a JPEG)
-// converted to RGBA once, where imaging would convert its pixels for the
-// scoring copy and again for the crop; any other image as it is.
+// converted once (cloneNRGBA), where imaging would convert its pixels for
+// the scoring copy and again for the crop; any other image as it is.
 func cropSource(img image.Image) image.Image {
-	m, ok := img.(*image.YCbCr)
-	if !ok {
-		return img
+	if _, ok := img.(*image.YCbCr); ok {
+		return cloneNRGBA(img)
 	}
-	out := image.NewRGBA(m.Rect)
-	draw.Draw(out, out.Rect, m, m.Rect.Min, draw.Src)
-	return out
+	return img
 }
 
 // cropped is img's pixels inside r with imaging.Crop's bytes: a view of

@@ -2,13 +2,12 @@ package image
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
 	"math"
 	"slices"
-
-	"github.com/disintegration/imaging"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -95,7 +94,7 @@ func (c lab) hex() string {
 // inward over feather pixels. It fails with the reason when the border is
 // not plain or no object is left.
 func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
-	px := imaging.Clone(img)
+	px := cloneNRGBA(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	n := W * H
 	at := func(i int) (uint8, uint8, uint8, uint8) {
@@ -136,15 +135,11 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 			return cutout{}, ctx.Err()
 		}
 		row, out := px.Pix[y*px.Stride:y*px.Stride+W*4], near[y*W:(y+1)*W]
-		last, v := uint32(1<<24), false
+		last, v := uint64(1<<32), false // the last pixel read, alpha included
 		for x := range out {
 			p := row[x*4 : x*4+4 : x*4+4]
-			if p[3] < 128 {
-				out[x] = true
-				continue
-			}
-			if key := uint32(p[0])<<16 | uint32(p[1])<<8 | uint32(p[2]); key != last {
-				last, v = key, cache.get(p[0], p[1], p[2], within) == 1
+			if w := uint64(binary.LittleEndian.Uint32(p)); w != last {
+				last, v = w, p[3] < 128 || cache.get(p[0], p[1], p[2], within) == 1
 			}
 			out[x] = v
 		}
@@ -244,27 +239,30 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 		}
 		return alpha
 	}
-	// Chamfer distances in thirds of a pixel, capped: only the ramp matters.
-	limit := uint16(3 * (feather + 1))
-	d := make([]uint16, n)
-	for i := range n {
-		if !isBg[i] {
-			d[i] = limit
-		}
+	// Chamfer distances in thirds of a pixel, capped: only the ramp
+	// matters, and a byte holds it (feather is at most 20: limit + 4 < 256).
+	limit := uint8(3 * (feather + 1))
+	ramp := make([]uint8, limit+1)
+	for v := range ramp {
+		ramp[v] = uint8(min(255, v*255/int(limit)))
 	}
-	// Two raster passes, each pixel taking the least of its distance and
-	// its already-passed neighbours' plus 3 (edge) or 4 (corner); a
-	// background pixel (0) cannot get lower and is skipped.
+	// Two raster passes, each pixel taking the least of its distance (0 on
+	// the background, limit elsewhere, set by the first) and its
+	// already-passed neighbours' plus 3 (edge) or 4 (corner); a background
+	// pixel cannot get lower and is skipped. The second pass writes the
+	// alpha of each pixel it finishes.
+	d := make([]uint8, n)
 	for y := range H {
-		row := d[y*W : y*W+W]
-		var up []uint16
+		row, bg := d[y*W:y*W+W], isBg[y*W:y*W+W]
+		var up []uint8
 		if y > 0 {
 			up = d[(y-1)*W : y*W]
 		}
-		for x, v := range row {
-			if v == 0 {
+		for x := range row {
+			if bg[x] {
 				continue
 			}
+			v := limit
 			if x > 0 {
 				v = min(v, row[x-1]+3)
 			}
@@ -281,8 +279,8 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 		}
 	}
 	for y := H - 1; y >= 0; y-- {
-		row := d[y*W : y*W+W]
-		var down []uint16
+		row, out := d[y*W:y*W+W], alpha[y*W:y*W+W]
+		var down []uint8
 		if y < H-1 {
 			down = d[(y+1)*W : (y+2)*W]
 		}
@@ -303,15 +301,8 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 					v = min(v, down[x-1]+4)
 				}
 			}
-			row[x] = v
+			row[x], out[x] = v, ramp[v]
 		}
-	}
-	ramp := make([]uint8, limit+1)
-	for v := range ramp {
-		ramp[v] = uint8(min(255, v*255/int(limit)))
-	}
-	for i, v := range d {
-		alpha[i] = ramp[v]
 	}
 	return alpha
 }

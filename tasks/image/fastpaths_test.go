@@ -176,3 +176,25 @@ func TestAttentionCropOfALargeImage(t *testing.T) {
 		require.Equal(t, 400*400, brightPixels(img.SubImage(r)), "the whole object is in %v", r)
 	}
 }
+
+// cloneNRGBA gives imaging.Clone's bytes, a JPEG's YCbCr in every
+// subsampling and off the origin included.
+func TestCloneNRGBAIsClone(t *testing.T) {
+	var imgs []image.Image
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+		m := image.NewYCbCr(image.Rect(0, 0, 37, 23), ratio)
+		for i := range m.Y {
+			m.Y[i] = uint8(i * 31)
+		}
+		for i := range m.Cb {
+			m.Cb[i], m.Cr[i] = uint8(i*17), uint8(255-i*13)
+		}
+		imgs = append(imgs, m, m.SubImage(image.Rect(3, 5, 30, 20)))
+	}
+	imgs = append(imgs, solid(9, 7, color.NRGBA{1, 2, 3, 100}))
+	for i, img := range imgs {
+		want, got := imaging.Clone(img), cloneNRGBA(img)
+		require.Equal(t, want.Rect, got.Rect, "image %d", i)
+		require.Equal(t, want.Pix, got.Pix, "image %d", i)
+	}
+}
