@@ -118,16 +118,26 @@ func (s *Sheet) Image(img image.Image, x, y, w, h float64) {
 
 // Cover scales and crops img to fill r of dst, centred.
 func Cover(dst draw.Image, r image.Rectangle, img image.Image) {
-	b := img.Bounds()
+	b := coverRect(img.Bounds(), r)
+	d, dok := dst.(*image.RGBA)
+	src, sok := img.(*image.RGBA)
+	if dok && sok && !r.Empty() && !b.Empty() && r.In(d.Bounds()) && src.Opaque() { // what xdraw does, faster
+		scaleBilinear(d, r, src, b)
+		return
+	}
+	xdraw.ApproxBiLinear.Scale(dst, r, img, b, xdraw.Over, nil)
+}
+
+// coverRect is the part of an image with bounds b that covers r: the
+// middle of b at r's aspect ratio.
+func coverRect(b, r image.Rectangle) image.Rectangle {
 	sw, sh := b.Dx(), b.Dy()
 	if sw*r.Dy() > sh*r.Dx() {
 		cw := sh * r.Dx() / max(r.Dy(), 1)
-		b = image.Rect(b.Min.X+(sw-cw)/2, b.Min.Y, b.Min.X+(sw-cw)/2+cw, b.Max.Y)
-	} else {
-		ch := sw * r.Dy() / max(r.Dx(), 1)
-		b = image.Rect(b.Min.X, b.Min.Y+(sh-ch)/2, b.Max.X, b.Min.Y+(sh-ch)/2+ch)
+		return image.Rect(b.Min.X+(sw-cw)/2, b.Min.Y, b.Min.X+(sw-cw)/2+cw, b.Max.Y)
 	}
-	xdraw.ApproxBiLinear.Scale(dst, r, img, b, xdraw.Over, nil)
+	ch := sw * r.Dy() / max(r.Dx(), 1)
+	return image.Rect(b.Min.X, b.Min.Y+(sh-ch)/2, b.Max.X, b.Min.Y+(sh-ch)/2+ch)
 }
 
 // Bytes ends the document.

@@ -17,9 +17,20 @@ func shade(base color.RGBA, d float64) color.RGBA {
 		} else {
 			x += x * d
 		}
-		return uint8(math.Round(min(max(x, 0), 255)))
+		return round8(min(max(x, 0), 255))
 	}
 	return color.RGBA{f(base.R), f(base.G), f(base.B), 0xff}
+}
+
+// round8 is math.Round of v in [0, 255], without its bit twiddling: v +
+// 0.5 truncated, less one where the addition rounded up past a half
+// (0.49999999999999994 + 0.5 is 1).
+func round8(v float64) uint8 {
+	r := uint8(v + 0.5)
+	if float64(r)-v > 0.5 {
+		r--
+	}
+	return r
 }
 
 // noise is a fixed pseudo-random value in [0, 1) for a pixel.
@@ -34,71 +45,89 @@ func noise(x, y int) float64 {
 // shade, so a swatch card or a range plan can show a fabric with no photo.
 func texture(construction string, colour color.RGBA, side int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, side, side))
+	weave := weaveOf(construction)
 	for y := range side {
+		row := img.Pix[y*img.Stride:][:4*side]
 		for x := range side {
-			img.SetRGBA(x, y, shade(colour, weave(construction, x, y)+0.04*(noise(x, y)-0.5)))
+			c := shade(colour, weave(x, y)+0.04*(noise(x, y)-0.5))
+			p := row[4*x : 4*x+4 : 4*x+4]
+			p[0], p[1], p[2], p[3] = c.R, c.G, c.B, c.A
 		}
 	}
 	return img
 }
 
-// weave is the light (+) or shade (−) of a construction at a pixel.
-func weave(construction string, x, y int) float64 {
+// weaveOf is the light (+) or shade (−) of a construction at a pixel.
+func weaveOf(construction string) func(x, y int) float64 {
 	switch construction {
 	case "twill", "denim", "gabardine":
-		if (x+y)/4%3 == 0 {
-			return -0.18
+		return func(x, y int) float64 {
+			if (x+y)/4%3 == 0 {
+				return -0.18
+			}
+			return 0.04
 		}
-		return 0.04
 	case "herringbone":
-		band := (x / 24) % 2
-		d := x + y
-		if band == 1 {
-			d = y - x + 1000
+		return func(x, y int) float64 {
+			band := (x / 24) % 2
+			d := x + y
+			if band == 1 {
+				d = y - x + 1000
+			}
+			if d/4%3 == 0 {
+				return -0.18
+			}
+			return 0.04
 		}
-		if d/4%3 == 0 {
-			return -0.18
-		}
-		return 0.04
 	case "satin", "velvet", "crepe":
-		return 0.12*math.Sin(float64(x)/40+float64(y)/90) - 0.02*float64(y%3)
+		return func(x, y int) float64 { return 0.12*math.Sin(float64(x)/40+float64(y)/90) - 0.02*float64(y%3) }
 	case "ripstop":
-		if x%40 < 2 || y%40 < 2 {
-			return -0.2
+		return func(x, y int) float64 {
+			if x%40 < 2 || y%40 < 2 {
+				return -0.2
+			}
+			return plain(x, y)
 		}
-		return plain(x, y)
 	case "corduroy":
-		return 0.16*math.Cos(float64(x%12)/12*2*math.Pi) - 0.04
+		return func(x, y int) float64 { return 0.16*math.Cos(float64(x%12)/12*2*math.Pi) - 0.04 }
 	case "jersey", "interlock":
-		// Rows of V-shaped loops.
-		u := x % 10
-		v := (y + abs(u-5)) % 8
-		if v < 2 {
-			return -0.16
+		return func(x, y int) float64 {
+			// Rows of V-shaped loops.
+			u := x % 10
+			v := (y + abs(u-5)) % 8
+			if v < 2 {
+				return -0.16
+			}
+			return 0.03
 		}
-		return 0.03
 	case "rib":
-		if x%8 < 4 {
-			return 0.06
+		return func(x, y int) float64 {
+			if x%8 < 4 {
+				return 0.06
+			}
+			return -0.14
 		}
-		return -0.14
 	case "fleece", "terry", "french_terry":
-		return 0.22*(noise(x/3, y/3)-0.5) + 0.06*(noise(x, y)-0.5)
+		return func(x, y int) float64 { return 0.22*(noise(x/3, y/3)-0.5) + 0.06*(noise(x, y)-0.5) }
 	case "pique", "dobby":
-		if (x/6+y/6)%2 == 0 && x%6 < 4 && y%6 < 4 {
-			return -0.12
+		return func(x, y int) float64 {
+			if (x/6+y/6)%2 == 0 && x%6 < 4 && y%6 < 4 {
+				return -0.12
+			}
+			return 0.04
 		}
-		return 0.04
 	case "jacquard":
-		return 0.14 * math.Sin(float64(x)/14) * math.Cos(float64(y)/14)
+		return func(x, y int) float64 { return 0.14 * math.Sin(float64(x)/14) * math.Cos(float64(y)/14) }
 	case "lace":
-		cx, cy := x%24-12, y%24-12
-		if cx*cx+cy*cy < 40 {
-			return 0.55
+		return func(x, y int) float64 {
+			cx, cy := x%24-12, y%24-12
+			if cx*cx+cy*cy < 40 {
+				return 0.55
+			}
+			return -0.05
 		}
-		return -0.05
 	}
-	return plain(x, y)
+	return plain
 }
 
 // plain is a plain weave: warp and weft crossing every other thread.
