@@ -11,12 +11,13 @@ import (
 	_ "image/jpeg" // JPEG motifs
 	"image/png"
 
-	_ "golang.org/x/image/bmp" // BMP motifs
-	xdraw "golang.org/x/image/draw"
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/bmp"  // BMP motifs
 	_ "golang.org/x/image/webp" // WebP motifs
 
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
+	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
 // repeatLayouts places the motif copies of one tile: each returns the motif
@@ -63,9 +64,11 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 	longest := max(mb.Dx(), mb.Dy())
 	w := max(1, int(float64(mb.Dx())*cell*scale/float64(longest)))
 	h := max(1, int(float64(mb.Dy())*cell*scale/float64(longest)))
+	// Catmull-Rom, alpha-weighted (tasks/resample: a motif's flat ground
+	// and shapes are copied, only its edges filtered), premultiplied for
+	// the tile.
 	scaled := image.NewRGBA(image.Rect(0, 0, w, h))
-	// scaled starts transparent: Src gives what Over would, without reading it.
-	xdraw.CatmullRom.Scale(scaled, scaled.Bounds(), motif, mb, xdraw.Src, nil)
+	draw.Draw(scaled, scaled.Rect, resample.Resize(motif, w, h, imaging.CatmullRom), image.Point{}, draw.Src)
 	// The mirrored copy, only for layouts that mirror: each row's pixels
 	// in reverse order.
 	var mirrored *image.RGBA
@@ -93,8 +96,7 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 		cx, cy := int(p.x*cell)-w/2, int(p.y*cell)-h/2
 		for _, dy := range []int{-size, 0, size} {
 			for _, dx := range []int{-size, 0, size} {
-				r := image.Rect(cx+dx, cy+dy, cx+dx+w, cy+dy+h)
-				draw.Draw(tile, r, src, image.Point{}, draw.Over)
+				over(tile, image.Rect(cx+dx, cy+dy, cx+dx+w, cy+dy+h), src)
 			}
 		}
 	}
@@ -106,4 +108,53 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// over is draw.Draw(dst, r, src, image.Point{}, draw.Over) with the same
+// bytes: a transparent source pixel leaves dst as it is and an opaque one
+// is copied, which is what Over's arithmetic gives them; each run of other
+// pixels is left to draw.Draw. A motif is mostly transparent ground and
+// opaque shape, which draw.Draw blends pixel by pixel.
+func over(dst *image.RGBA, r image.Rectangle, src *image.RGBA) {
+	orig := r.Min
+	r = r.Intersect(dst.Bounds()).Intersect(src.Bounds().Add(orig))
+	if r.Empty() {
+		return
+	}
+	sp := r.Min.Sub(orig)
+	w := r.Dx()
+	for y := range r.Dy() {
+		d := dst.Pix[dst.PixOffset(r.Min.X, r.Min.Y+y):][:4*w]
+		s := src.Pix[src.PixOffset(sp.X, sp.Y+y):][:4*w]
+		for x := 0; x < w; {
+			k, e := alphaKind(s[4*x+3]), x+1
+			for e < w && alphaKind(s[4*e+3]) == k {
+				e++
+			}
+			switch k {
+			case opaque:
+				copy(d[4*x:4*e], s[4*x:4*e])
+			case translucent:
+				draw.Draw(dst, image.Rect(r.Min.X+x, r.Min.Y+y, r.Min.X+e, r.Min.Y+y+1), src, image.Pt(sp.X+x, sp.Y+y), draw.Over)
+			}
+			x = e
+		}
+	}
+}
+
+// The kinds of a source pixel over treats alike in runs.
+const (
+	transparent = iota
+	translucent
+	opaque
+)
+
+func alphaKind(alpha uint8) int {
+	switch alpha {
+	case 0:
+		return transparent
+	case 0xFF:
+		return opaque
+	}
+	return translucent
 }

@@ -163,8 +163,10 @@ func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter, opaq
 			if len(taps) == 0 {
 				continue
 			}
-			if first := taps[0].index; up && int(runs[first]) > taps[len(taps)-1].index-first && line[4*first+3] != 0 {
-				copy(d, line[4*first:])
+			if first := taps[0].index; up && int(runs[first]) > taps[len(taps)-1].index-first {
+				if line[4*first+3] != 0 {
+					copy(d, line[4*first:])
+				}
 				continue
 			}
 			if opaque {
@@ -221,12 +223,15 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter, opaqu
 		}
 		inv, alpha := k.inv[y], k.alpha[y]
 		for x := 0; x < W; x++ {
-			if runs != nil && runs[x] > span && top[4*x+3] != 0 {
+			if runs != nil && runs[x] > span {
+				bare := top[4*x+3] == 0
 				e := x + 1
-				for e < W && runs[e] > span && top[4*e+3] != 0 {
+				for e < W && runs[e] > span && (top[4*e+3] == 0) == bare {
 					e++
 				}
-				copy(out[4*x:4*e], top[4*x:4*e])
+				if !bare {
+					copy(out[4*x:4*e], top[4*x:4*e])
+				}
 				x = e - 1
 				continue
 			}
@@ -264,7 +269,7 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter, opaqu
 // up to 1, so imaging's sums give it back, the rounding far under the half
 // a level that would change a byte. Flat artwork scaled up is mostly such
 // pixels, and runs of equal pixels find them with one comparison each
-// (imaging leaves a fully transparent one zero, so it is not taken). The
+// (imaging leaves a fully transparent one zero, and so do they). The
 // runs are found when scaling up only: scaling down, every source pixel
 // would be compared for few output pixels.
 
