@@ -521,7 +521,7 @@ func printCostTable(out io.Writer, api, base *benchSide, hist map[*benchSide][2]
 	row("PostgreSQL CPU (ms)", func(sd *benchSide, e bool) float64 {
 		c := sumCosts(sd, e)
 		return c.perJob(float64(c.pgCPU.Microseconds()) / 1000)
-	}, true)
+	}, false) // the baseline has no database
 	row("API DB queries per submit", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.apiQueries)) }, false)
 	row("worker DB queries per job", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.workerQuerie)) }, false)
 	_ = tw.Flush()
