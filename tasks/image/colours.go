@@ -92,7 +92,8 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 	counts := make([]int, len(centres))
 	opaque := 0
 	index := func(r, g, b uint8) uint32 { return uint32(nearest(centres, toLab(r, g, b))) }
-	cache := new(rgbCache)
+	cache := newRGBCache()
+	defer cache.release()
 	for y := range H {
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -315,13 +316,15 @@ func copyTarget(img image.Image) (src, dst *image.NRGBA) {
 // cloneNRGBA is imaging.Clone(img): its pixels as non-premultiplied RGBA
 // at the origin, in a new image. A YCbCr image (a decoded JPEG) is
 // converted by image/draw, which gives the same bytes several times
-// faster than imaging's pixel-by-pixel scanner.
+// faster than imaging's pixel-by-pixel scanner, into a scratch buffer
+// (releaseImage gives it back).
 func cloneNRGBA(img image.Image) *image.NRGBA {
 	m, ok := img.(*image.YCbCr)
 	if !ok {
 		return imaging.Clone(img)
 	}
-	out := image.NewRGBA(image.Rect(0, 0, m.Rect.Dx(), m.Rect.Dy()))
-	draw.Draw(out, out.Rect, m, m.Rect.Min, draw.Src)
+	W, H := m.Rect.Dx(), m.Rect.Dy()
+	out := &image.RGBA{Pix: bytePool.get(4 * W * H), Stride: 4 * W, Rect: image.Rect(0, 0, W, H)}
+	draw.Draw(out, out.Rect, m, m.Rect.Min, draw.Src)                     // every pixel written
 	return &image.NRGBA{Pix: out.Pix, Stride: out.Stride, Rect: out.Rect} // opaque: the same bytes
 }

@@ -126,6 +126,9 @@ func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, erro
 	if err != nil {
 		return tasks.Output{}, err
 	}
+	if m, ok := img.(*image.NRGBA); ok && img != src.img {
+		releaseImage(m) // the step's copy, encoded: read no more
+	}
 	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": cw, "height": ch, "format": format,
 		"source_width": b.Dx(), "source_height": b.Dy(), "aspect_ratio": ratio, "anchor": anchor,
 		"x": rect.Min.X - b.Min.X, "y": rect.Min.Y - b.Min.Y}), nil

@@ -68,6 +68,7 @@ func cutoutStep(ctx context.Context, in map[string]any, i int) (tasks.Output, er
 	if err != nil {
 		return tasks.Output{}, err
 	}
+	releaseImage(res.img) // encoded: its pixels are read no more
 	b := res.img.Bounds()
 	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": "png",
 		"source_width": b.Dx(), "source_height": b.Dy(), "background": res.background.hex(),
@@ -121,7 +122,8 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	// the tolerance of the background colour.
 	// Each colour is converted once while it stays in the cache; a run of
 	// one colour reads it once.
-	near := make([]bool, n)
+	near := boolPool.get(n) // every pixel set below
+	defer boolPool.put(near)
 	tol2 := tol * tol
 	within := func(r, g, b uint8) uint32 {
 		if toLab(r, g, b).dist2(bg) <= tol2 {
@@ -129,7 +131,8 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 		}
 		return 0
 	}
-	cache := new(rgbCache)
+	cache := newRGBCache()
+	defer cache.release()
 	for y := range H {
 		if y%64 == 0 && ctx.Err() != nil {
 			return cutout{}, ctx.Err()
@@ -155,9 +158,27 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 			100*share, tol, bg.hex())
 	}
 	isBg := flood(near, W, H, border)
+	defer boolPool.put(isBg)
+	// The object is what keeps some alpha: every pixel off the background
+	// (its chamfer distance is at least 3 of the ramp's thirds).
+	alpha := featherAlpha(isBg, W, H, feather)
+	defer bytePool.put(alpha)
 	object := 0
-	for _, b := range isBg {
-		if !b {
+	for y := range H {
+		row, as := px.Pix[y*px.Stride:y*px.Stride+W*4], alpha[y*W:(y+1)*W]
+		for x, a := range as {
+			p := row[x*4 : x*4+4 : x*4+4]
+			switch {
+			case a == 0:
+				p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+				continue
+			case p[3] == 0xFF:
+				p[3] = a
+			default:
+				if p[3] = uint8(int(p[3]) * int(a) / 255); p[3] == 0 {
+					p[0], p[1], p[2] = 0, 0, 0
+				}
+			}
 			object++
 		}
 	}
@@ -165,29 +186,22 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	if share < minObjectShare {
 		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the background colour %s", tol, bg.hex())
 	}
-	alpha := featherAlpha(isBg, W, H, feather)
-	for y := range H {
-		row, as := px.Pix[y*px.Stride:y*px.Stride+W*4], alpha[y*W:(y+1)*W]
-		for x, a := range as {
-			p := row[x*4 : x*4+4 : x*4+4]
-			if p[3] = uint8(int(p[3]) * int(a) / 255); p[3] == 0 {
-				p[0], p[1], p[2] = 0, 0, 0
-			}
-		}
-	}
 	return cutout{img: px, background: bg, objectShare: share}, nil
 }
 
 // flood is every pixel connected to a seed (4-neighbours) through near
 // pixels, seeds included when near. It fills a row's whole run of near
-// pixels at once and seeds the runs it touches above and below.
+// pixels at once and seeds the runs it touches above and below. It uses
+// near up: a pixel it fills is cleared there, so one read tells whether a
+// pixel is still open.
 func flood(near []bool, W, H int, seeds []int) []bool {
-	isBg := make([]bool, len(near))
+	isBg := boolPool.get(len(near))
+	clear(isBg)
 	stack := make([]int32, 0, len(seeds))
 	for _, i := range seeds {
 		stack = append(stack, int32(i))
 	}
-	open := func(j int) bool { return near[j] && !isBg[j] }
+	open := func(j int) bool { return near[j] }
 	for len(stack) > 0 {
 		i := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
@@ -203,7 +217,7 @@ func flood(near []bool, W, H int, seeds []int) []bool {
 			r++
 		}
 		for k := l; k <= r; k++ {
-			isBg[k] = true
+			isBg[k], near[k] = true, false
 		}
 		for _, o := range [2]int{-W, W} {
 			if (o < 0 && y == 0) || (o > 0 && y == H-1) {
@@ -230,7 +244,8 @@ func flood(near []bool, W, H int, seeds []int) []bool {
 // the nearest background pixel) to 255.
 func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 	n := W * H
-	alpha := make([]uint8, n)
+	alpha := bytePool.get(n)
+	clear(alpha)
 	if feather == 0 {
 		for i := range n {
 			if !isBg[i] {
@@ -251,7 +266,8 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 	// already-passed neighbours' plus 3 (edge) or 4 (corner); a background
 	// pixel cannot get lower and is skipped. The second pass writes the
 	// alpha of each pixel it finishes.
-	d := make([]uint8, n)
+	d := bytePool.get(n) // every pixel set by the first pass
+	defer bytePool.put(d)
 	for y := range H {
 		row, bg := d[y*W:y*W+W], isBg[y*W:y*W+W]
 		var up []uint8
@@ -260,6 +276,7 @@ func featherAlpha(isBg []bool, W, H, feather int) []uint8 {
 		}
 		for x := range row {
 			if bg[x] {
+				row[x] = 0
 				continue
 			}
 			v := limit

@@ -179,7 +179,8 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 	}
 	// Every colour is shifted once while it stays in the cache; a run of
 	// one colour reads it once.
-	cache := new(rgbCache)
+	cache := newRGBCache()
+	defer cache.release()
 	for y := range H {
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
