@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 	"slices"
 
@@ -95,13 +96,9 @@ func (c lab) hex() string {
 // inward over feather pixels. It fails with the reason when the border is
 // not plain or no object is left.
 func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
-	px := cloneNRGBA(img)
-	W, H := px.Rect.Dx(), px.Rect.Dy()
+	src := newCutSource(img)
+	W, H := src.w, src.h
 	n := W * H
-	at := func(i int) (uint8, uint8, uint8, uint8) {
-		o := (i/W)*px.Stride + (i%W)*4
-		return px.Pix[o], px.Pix[o+1], px.Pix[o+2], px.Pix[o+3]
-	}
 	var border []int
 	for x := range W {
 		border = append(border, x, (H-1)*W+x)
@@ -111,7 +108,7 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	}
 	var ls, as, bs []float64
 	for _, i := range border {
-		r, g, b, a := at(i)
+		r, g, b, a := src.at(i%W, i/W)
 		if a >= 128 {
 			c := toLab(r, g, b)
 			ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
@@ -120,32 +117,12 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	bg := lab{median(ls), median(as), median(bs)}
 	// near says whether pixel i may be background: transparent, or within
 	// the tolerance of the background colour.
-	// Each colour is converted once while it stays in the cache; a run of
-	// one colour reads it once.
-	near := boolPool.get(n) // every pixel set below
+	near := boolPool.get(n) // every pixel set by src.near
 	defer boolPool.put(near)
 	tol2 := tol * tol
-	within := func(r, g, b uint8) uint32 {
-		if toLab(r, g, b).dist2(bg) <= tol2 {
-			return 1
-		}
-		return 0
-	}
-	cache := newRGBCache()
-	defer cache.release()
-	for y := range H {
-		if y%64 == 0 && ctx.Err() != nil {
-			return cutout{}, ctx.Err()
-		}
-		row, out := px.Pix[y*px.Stride:y*px.Stride+W*4], near[y*W:(y+1)*W]
-		last, v := uint64(1<<32), false // the last pixel read, alpha included
-		for x := range out {
-			p := row[x*4 : x*4+4 : x*4+4]
-			if w := uint64(binary.LittleEndian.Uint32(p)); w != last {
-				last, v = w, p[3] < 128 || cache.get(p[0], p[1], p[2], within) == 1
-			}
-			out[x] = v
-		}
+	within := func(r, g, b uint8) bool { return toLab(r, g, b).dist2(bg) <= tol2 }
+	if err := src.near(ctx, near, within); err != nil {
+		return cutout{}, err
 	}
 	plain := 0
 	for _, i := range border {
@@ -163,9 +140,156 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 	// (its chamfer distance is at least 3 of the ramp's thirds).
 	alpha := featherAlpha(isBg, W, H, feather)
 	defer bytePool.put(alpha)
+	px, object := src.cut(alpha)
+	share := float64(object) / float64(n)
+	if share < minObjectShare {
+		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the background colour %s", tol, bg.hex())
+	}
+	return cutout{img: px, background: bg, objectShare: share}, nil
+}
+
+// cutSource is the image cutOut reads. A JPEG's YCbCr planes are read as
+// they are and converted only where the object keeps a pixel (the colour
+// test keys its cache on Y, Cb and Cr, which give one sRGB colour each);
+// any other image is read from its NRGBA copy, which becomes the cut-out.
+type cutSource struct {
+	w, h  int
+	ycc   *image.YCbCr
+	halfX bool // chroma at half the width (4:2:2, 4:2:0)
+	halfY bool // chroma at half the height (4:2:0, 4:4:0)
+	px    *image.NRGBA
+}
+
+func newCutSource(img image.Image) cutSource {
+	b := img.Bounds()
+	s := cutSource{w: b.Dx(), h: b.Dy()}
+	if m, ok := img.(*image.YCbCr); ok && b.Min == (image.Point{}) {
+		s.ycc = m
+		switch m.SubsampleRatio {
+		case image.YCbCrSubsampleRatio444:
+			return s
+		case image.YCbCrSubsampleRatio422:
+			s.halfX = true
+			return s
+		case image.YCbCrSubsampleRatio420:
+			s.halfX, s.halfY = true, true
+			return s
+		case image.YCbCrSubsampleRatio440:
+			s.halfY = true
+			return s
+		}
+		s.ycc = nil
+	}
+	s.px = cloneNRGBA(img)
+	return s
+}
+
+// yccAt is pixel (x, y) as Y, Cb and Cr.
+func (s cutSource) yccAt(x, y int) (uint8, uint8, uint8) {
+	m := s.ycc
+	cx, cy := x, y
+	if s.halfX {
+		cx /= 2
+	}
+	if s.halfY {
+		cy /= 2
+	}
+	return m.Y[y*m.YStride+x], m.Cb[cy*m.CStride+cx], m.Cr[cy*m.CStride+cx]
+}
+
+// at is pixel (x, y) as non-premultiplied RGBA.
+func (s cutSource) at(x, y int) (r, g, b, a uint8) {
+	if s.ycc != nil {
+		r, g, b = color.YCbCrToRGB(s.yccAt(x, y))
+		return r, g, b, 0xFF
+	}
+	p := s.px.Pix[y*s.px.Stride+4*x:]
+	return p[0], p[1], p[2], p[3]
+}
+
+// near sets out[i] for every pixel: transparent (under half opacity) or
+// within. Each colour is tested once while it stays in the cache; a run of
+// one colour is looked up once.
+func (s cutSource) near(ctx context.Context, out []bool, within func(r, g, b uint8) bool) error {
+	cache := newRGBCache()
+	defer cache.release()
+	test := func(r, g, b uint8) uint32 {
+		if within(r, g, b) {
+			return 1
+		}
+		return 0
+	}
+	if s.ycc != nil {
+		test = func(y, cb, cr uint8) uint32 {
+			if within(color.YCbCrToRGB(y, cb, cr)) {
+				return 1
+			}
+			return 0
+		}
+	}
+	for y := range s.h {
+		if y%64 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row := out[y*s.w : (y+1)*s.w]
+		last, v := uint64(1<<32), false // the last pixel read, alpha included
+		if s.ycc != nil {
+			m := s.ycc
+			cy := y
+			if s.halfY {
+				cy /= 2
+			}
+			ys, cbs, crs := m.Y[y*m.YStride:][:s.w], m.Cb[cy*m.CStride:], m.Cr[cy*m.CStride:]
+			for x, yy := range ys {
+				cx := x
+				if s.halfX {
+					cx /= 2
+				}
+				cb, cr := cbs[cx], crs[cx]
+				if w := uint64(yy)<<16 | uint64(cb)<<8 | uint64(cr); w != last {
+					last, v = w, cache.get(yy, cb, cr, test) == 1
+				}
+				row[x] = v
+			}
+			continue
+		}
+		pix := s.px.Pix[y*s.px.Stride:][:4*s.w]
+		for x := range row {
+			p := pix[x*4 : x*4+4 : x*4+4]
+			if w := uint64(binary.LittleEndian.Uint32(p)); w != last {
+				last, v = w, p[3] < 128 || cache.get(p[0], p[1], p[2], test) == 1
+			}
+			row[x] = v
+		}
+	}
+	return nil
+}
+
+// cut is the cut-out with alpha applied, and how many pixels keep some:
+// a pixel at alpha 0 is transparent black, any other keeps its colour at
+// its opacity times alpha.
+func (s cutSource) cut(alpha []uint8) (*image.NRGBA, int) {
 	object := 0
-	for y := range H {
-		row, as := px.Pix[y*px.Stride:y*px.Stride+W*4], alpha[y*W:(y+1)*W]
+	if s.ycc != nil {
+		out := &image.NRGBA{Pix: bytePool.get(4 * s.w * s.h), Stride: 4 * s.w, Rect: image.Rect(0, 0, s.w, s.h)}
+		for y := range s.h {
+			row, as := out.Pix[y*out.Stride:][:4*s.w], alpha[y*s.w:(y+1)*s.w]
+			for x, a := range as {
+				p := row[x*4 : x*4+4 : x*4+4]
+				if a == 0 {
+					p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+					continue
+				}
+				r, g, b := color.YCbCrToRGB(s.yccAt(x, y))
+				p[0], p[1], p[2], p[3] = r, g, b, a
+				object++
+			}
+		}
+		return out, object
+	}
+	px := s.px
+	for y := range s.h {
+		row, as := px.Pix[y*px.Stride:y*px.Stride+4*s.w], alpha[y*s.w:(y+1)*s.w]
 		for x, a := range as {
 			p := row[x*4 : x*4+4 : x*4+4]
 			switch {
@@ -182,11 +306,7 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 			object++
 		}
 	}
-	share := float64(object) / float64(n)
-	if share < minObjectShare {
-		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the background colour %s", tol, bg.hex())
-	}
-	return cutout{img: px, background: bg, objectShare: share}, nil
+	return px, object
 }
 
 // flood is every pixel connected to a seed (4-neighbours) through near

@@ -3,6 +3,7 @@ package image
 // The family's fast paths give what the plain definitions give.
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"math/rand/v2"
@@ -196,5 +197,33 @@ func TestCloneNRGBAIsClone(t *testing.T) {
 		want, got := imaging.Clone(img), cloneNRGBA(img)
 		require.Equal(t, want.Rect, got.Rect, "image %d", i)
 		require.Equal(t, want.Pix, got.Pix, "image %d", i)
+	}
+}
+
+// A JPEG's cut-out, read from its YCbCr planes, is the cut-out of its
+// NRGBA copy, in every subsampling.
+func TestCutOutOfYCbCrIsOfItsCopy(t *testing.T) {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411} {
+		m := image.NewYCbCr(image.Rect(0, 0, 61, 47), ratio)
+		for y := range 47 {
+			for x := range 61 {
+				m.Y[y*m.YStride+x] = uint8(230 + (x*7+y*3)%5)
+				if (x-30)*(x-30)+(y-23)*(y-23) < 200 {
+					m.Y[y*m.YStride+x] = uint8(60 + x%9)
+				}
+			}
+		}
+		for i := range m.Cb {
+			m.Cb[i], m.Cr[i] = uint8(126+i%3), uint8(129-i%4)
+		}
+		for _, feather := range []int{0, 2} {
+			want, err := cutOut(context.Background(), imaging.Clone(m), 12, feather)
+			require.NoError(t, err)
+			got, err := cutOut(context.Background(), m, 12, feather)
+			require.NoError(t, err)
+			require.Equal(t, want.img.Pix, got.img.Pix, "%v feather %d", ratio, feather)
+			require.Equal(t, want.background, got.background)
+			require.Equal(t, want.objectShare, got.objectShare)
+		}
 	}
 }
