@@ -68,7 +68,9 @@ func renderRepeat(ctx context.Context, motif image.Image, layout string, size in
 	// and shapes are copied, only its edges filtered), premultiplied for
 	// the tile.
 	scaled := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(scaled, scaled.Rect, resample.Resize(motif, w, h, imaging.CatmullRom), image.Point{}, draw.Src)
+	straight := resample.Resize(motif, w, h, imaging.CatmullRom)
+	draw.Draw(scaled, scaled.Rect, straight, image.Point{}, draw.Src)
+	resample.Release(straight)
 	// The mirrored copy, only for layouts that mirror: each row's pixels
 	// in reverse order.
 	var mirrored *image.RGBA

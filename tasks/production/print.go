@@ -129,6 +129,7 @@ func printStep(ctx context.Context, in map[string]any, i int) (tasks.Output, err
 	}
 	repeat := tasks.String(in, "repeat", "none")
 	art := render(src, p, repeat)
+	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
 	b := src.Bounds()
 	meta := obj{"index": i, "image": ref.Ref, "dpi": p.dpi, "width_px": p.W(), "height_px": p.H(), "trim_width_px": p.trimW, "trim_height_px": p.trimH,
 		"bleed_px": p.bleed, "width_mm": p.wMM, "height_mm": p.hMM, "bleed_mm": p.b, "repeat": repeat, "source_width": b.Dx(), "source_height": b.Dy(),

@@ -35,7 +35,11 @@ func Resize(img image.Image, width, height int, filter imaging.ResampleFilter) *
 		src, opaque = horizontal(src, width, filter, opaque)
 	}
 	if srcH != height {
-		src = vertical(src, height, filter, opaque)
+		scaled := vertical(src, height, filter, opaque)
+		if srcW != width {
+			Release(src) // the horizontal pass's, read no more
+		}
+		src = scaled
 	}
 	return src
 }
@@ -63,6 +67,7 @@ func Fill(img image.Image, width, height int, anchor imaging.Anchor, filter imag
 	} else {
 		tmp = Resize(img, 0, height, filter)
 	}
+	defer Release(tmp) // cropped below into a copy
 	return imaging.CropAnchor(tmp, width, height, anchor)
 }
 
@@ -149,7 +154,7 @@ func (k kernel) opaque() bool {
 // is and every position's weights add up to full alpha.
 func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter, opaque bool) (*image.NRGBA, bool) {
 	W, H := src.Rect.Dx(), src.Rect.Dy()
-	dst := image.NewNRGBA(image.Rect(0, 0, width, H))
+	dst := newImage(width, H)
 	k := weights(width, W, filter)
 	up := width > W // see flat pixels below
 	rows(H, width, func(y int) {
@@ -201,7 +206,7 @@ func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter, opaq
 // reads the few source rows under the filter from left to right.
 func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter, opaque bool) *image.NRGBA {
 	W, H := src.Rect.Dx(), src.Rect.Dy()
-	dst := image.NewNRGBA(image.Rect(0, 0, W, height))
+	dst := newImage(W, height)
 	k := weights(height, H, filter)
 	var down []uint16
 	if height > H { // see flat pixels below
