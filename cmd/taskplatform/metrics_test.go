@@ -70,10 +70,11 @@ func scrape(t *testing.T, base string) (map[string]bool, []string) {
 // TestDevServesDocumentedMetrics runs one job on `taskplatform dev` (no
 // OTEL_* variable set) and reads /metrics: every name the README's table
 // lists is served, the HTTP API's and the Temporal SDK's beside the
-// service's own, and the job's settlement is counted.
+// service's own, and the job's settlement is counted. The job's tiles are
+// 2048 px, too big to run inside its admit, so its steps are activities.
 func TestDevServesDocumentedMetrics(t *testing.T) {
 	dev := startReady(t, t.TempDir(), "")
-	req, err := http.NewRequest(http.MethodPost, dev.base+"/v1/tasks/pattern.generate", strings.NewReader(`{"kind":"stripes","colors":["#203040","#E0D0C0"],"count":2}`))
+	req, err := http.NewRequest(http.MethodPost, dev.base+"/v1/tasks/pattern.generate", strings.NewReader(`{"kind":"stripes","colors":["#203040","#E0D0C0"],"count":2,"resolution":"2048"}`))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Key "+dev.key(t))
 	req.Header.Set("Content-Type", "application/json")
