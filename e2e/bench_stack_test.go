@@ -270,19 +270,29 @@ func temporalPID() string {
 }
 
 // postgresCPU is the CPU time of every running PostgreSQL process (the
-// server's backends and helpers, read from /proc): what a phase's
-// database work cost the database itself. Backends that exit between two
-// readings drop out; the stacks' pools keep theirs open.
-func postgresCPU() time.Duration {
-	var sum time.Duration
+// server's backends and helpers, read from /proc), by pid.
+func postgresCPU() map[string]time.Duration {
+	out := map[string]time.Duration{}
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
 		if _, err := strconv.Atoi(d.Name()); err != nil {
 			continue
 		}
 		if comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm")); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
-			sum += cpuTime(d.Name())
+			out[d.Name()] = cpuTime(d.Name())
 		}
+	}
+	return out
+}
+
+// postgresSince is what PostgreSQL's processes spent since before: what
+// a phase's database work cost the database itself. A process that
+// started meanwhile counts whole; one that exited drops out (the stacks'
+// pools keep theirs open).
+func postgresSince(before map[string]time.Duration) time.Duration {
+	var sum time.Duration
+	for pid, cpu := range postgresCPU() {
+		sum += max(cpu-before[pid], 0)
 	}
 	return sum
 }

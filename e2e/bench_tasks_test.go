@@ -66,11 +66,9 @@ func benchTasks(b *testing.B) []taskRow {
 		if len(resolutions) == 0 {
 			resolutions = []string{""}
 		}
-		decodeMS := decodeInputs(files)
+		decode := decodeInputs(files)
 		for _, res := range resolutions {
-			row := benchTask(ctx, def, input, res)
-			row.decodeMS = decodeMS
-			rows = append(rows, row)
+			rows = append(rows, benchTask(ctx, def, input, res, decode))
 		}
 	}
 	return rows
@@ -78,7 +76,7 @@ func benchTasks(b *testing.B) []taskRow {
 
 // benchTask times output 0 of one task at one resolution ("" for none);
 // a task that does not run here gets a row saying why.
-func benchTask(ctx context.Context, def *tasks.Definition, input map[string]any, res string) taskRow {
+func benchTask(ctx context.Context, def *tasks.Definition, input map[string]any, res string, decode func()) taskRow {
 	row := taskRow{task: def.Name, resolution: or(res, "-"), level: "-"}
 	if res != "" {
 		input["resolution"] = res
@@ -89,28 +87,40 @@ func benchTask(ctx context.Context, def *tasks.Definition, input map[string]any,
 		row.err = err
 		return row
 	}
-	var out tasks.Output
-	row.stepMS = medianMS(func() {
-		if err == nil {
-			out, err = def.Runner.Step(ctx, in, 0)
-		}
-	})
+	out, err := def.Runner.Step(ctx, in, 0) // warms up, and gives the bytes to match
 	if err != nil {
 		row.err = err
 		return row
 	}
 	row.kb = float64(len(out.Data)) / 1024
+	encode := func() {}
 	if out.MediaType == "image/png" {
-		row.err = row.encodePNG(out.Data)
+		if encode, row.err = row.encodePNG(out.Data); row.err != nil {
+			return row
+		}
 	} else {
 		row.level = strings.TrimPrefix(out.MediaType, "image/") + ", not PNG"
+	}
+	// Step, decode and encode are timed in turns, so a drift of the
+	// machine's load (or a collection) falls on all three alike.
+	timed := decode
+	if timed == nil {
+		timed = func() {}
+	}
+	ms := interleavedMS(func() { _, _ = def.Runner.Step(ctx, in, 0) }, timed, encode)
+	row.stepMS = ms[0]
+	if decode != nil {
+		row.decodeMS = ms[1]
+	}
+	if out.MediaType == "image/png" {
+		row.encodeMS = ms[2]
 	}
 	return row
 }
 
-// decodeInputs is the CPU time of decoding the images an example sends
-// (image.Decode, every format the tasks register); 0 for none.
-func decodeInputs(files benchLoader) float64 {
+// decodeInputs decodes the images an example sends (image.Decode, every
+// format the tasks register); nil for none.
+func decodeInputs(files benchLoader) func() {
 	var imgs [][]byte
 	for _, data := range files {
 		if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
@@ -118,20 +128,21 @@ func decodeInputs(files benchLoader) float64 {
 		}
 	}
 	if len(imgs) == 0 {
-		return 0
+		return nil
 	}
-	return medianMS(func() {
+	return func() {
 		for _, data := range imgs {
 			_, _, _ = image.Decode(bytes.NewReader(data))
 		}
-	})
+	}
 }
 
-// encodePNG finds the task's compression level and times the bare encode.
-func (row *taskRow) encodePNG(data []byte) error {
+// encodePNG finds the task's compression level, times the default level
+// for comparison and returns the bare encode at the task's level.
+func (row *taskRow) encodePNG(data []byte) (func(), error) {
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	encode := func(l png.CompressionLevel) []byte {
 		var buf bytes.Buffer
@@ -146,11 +157,10 @@ func (row *taskRow) encodePNG(data []byte) error {
 			break
 		}
 	}
-	row.encodeMS = medianMS(func() { encode(level) })
 	var def []byte
 	row.defaultMS = medianMS(func() { def = encode(png.DefaultCompression) })
 	row.defaultKB = float64(len(def)) / 1024
-	return nil
+	return func() { encode(level) }, nil
 }
 
 // criticalChunks is a PNG's critical chunks (IHDR, PLTE, IDAT, IEND:
@@ -191,6 +201,27 @@ func medianMS(fn func()) float64 {
 	}
 	slices.Sort(ds)
 	return ds[len(ds)/2]
+}
+
+// interleavedMS times fns in turns — one run of each per round, at least
+// five rounds and for about 400 ms — and returns the median CPU time of
+// this process per run of each, in milliseconds (as medianMS).
+func interleavedMS(fns ...func()) []float64 {
+	runs := make([][]float64, len(fns))
+	start := time.Now()
+	for round := 0; round < 5 || (time.Since(start) < 400*time.Millisecond && round < 25); round++ {
+		for i, fn := range fns {
+			t0 := processCPU()
+			fn()
+			runs[i] = append(runs[i], float64((processCPU()-t0).Microseconds())/1000)
+		}
+	}
+	out := make([]float64, len(fns))
+	for i, ds := range runs {
+		slices.Sort(ds)
+		out[i] = ds[len(ds)/2]
+	}
+	return out
 }
 
 // processCPU is the user + system time of this process so far.

@@ -63,7 +63,7 @@ func BenchmarkJobs(b *testing.B) {
 
 	for _, c := range cfg.clients {
 		for _, sd := range sides {
-			sd.at(c).one = r.throughput(sd, c, 1, cfg.count(20+2*c, c))
+			sd.at(c).one = r.throughput(sd, c, 1, cfg.count(40+4*c, c))
 		}
 		for _, sd := range sides {
 			sd.at(c).eight = r.throughput(sd, c, 8, cfg.count(4+c/2, c))
@@ -290,7 +290,7 @@ func (r *benchRun) throughput(sd *benchSide, c, outputs, n int) phaseResult {
 	n = len(lat)
 	last, sample := r.waitClosed(ctx, sd, since, n, fmt.Sprintf("%d-output jobs at %d clients", outputs, c))
 	p := phaseResult{jobs: n, submit: lat, elapsed: last.Sub(since), sample: sample,
-		tpCPU: cpuTime("self") - cpu0, temporalCPU: r.temporalCPU() - tcpu0, pgCPU: postgresCPU() - pg0,
+		tpCPU: cpuTime("self") - cpu0, temporalCPU: r.temporalCPU() - tcpu0, pgCPU: postgresSince(pg0),
 		apiQueries: r.stack.apiQueries.Load() - api0, workerQuerie: r.stack.workerQueries.Load() - worker0}
 	if sd.queue == r.stack.queue {
 		r.apiJobs.Add(int64(n))
