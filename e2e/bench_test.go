@@ -55,9 +55,12 @@ func BenchmarkJobs(b *testing.B) {
 	}}
 	sides := []*benchSide{apiSide, baseSide}
 
-	// Warm both paths: connections, pools, caches, the workers' pollers.
+	// Warm both paths at the highest concurrency: connections and pools
+	// (HTTP, PostgreSQL, gRPC) as wide as any phase needs, caches, the
+	// workers' pollers — so no phase pays for opening them.
+	peak := slices.Max(cfg.clients)
 	for _, sd := range sides {
-		_, errs := r.drive(4, 8, func(ctx context.Context) error { _, err := sd.submit(ctx, 1, true); return err })
+		_, errs := r.drive(peak, 2*peak, func(ctx context.Context) error { _, err := sd.submit(ctx, 1, true); return err })
 		require.NoError(b, errs.first, "%s warm-up", sd.name)
 	}
 
