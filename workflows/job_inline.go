@@ -37,19 +37,10 @@ func (s *jobState) inlineSteps(ctx workflow.Context) (contract.SettleInput, erro
 	if temporal.IsCanceledError(err) || ctx.Err() != nil {
 		return contract.SettleInput{}, temporal.NewCanceledError()
 	}
-	var plan contract.StartResult
-	if out.Plan != nil {
-		plan = *out.Plan
-	} else {
-		var perr error
-		base := workflow.ActivityOptions{TaskQueue: contract.StepsQueue(queue), StartToCloseTimeout: time.Minute}
-		if plan, perr = s.plan(ctx, base, err); perr != nil {
-			return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}), nil
-		}
-	}
-	d := deliveries{steps: plan.Steps}
-	if f := d.record(ctx, 0, out, err); f != nil {
-		return s.failure(ctx, contract.OutcomeFailed, *f), nil
+	base := workflow.ActivityOptions{TaskQueue: contract.StepsQueue(queue), StartToCloseTimeout: time.Minute}
+	plan, d, end := s.firstOutput(ctx, base, out, err)
+	if end != nil {
+		return *end, nil
 	}
 	for i := 1; i < plan.Steps; i++ {
 		out, err := run(i, fmt.Sprintf("output %d of %d (inline)", i+1, plan.Steps))

@@ -71,18 +71,9 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 	case temporal.IsCanceledError(err) || ctx.Err() != nil:
 		return contract.SettleInput{}, temporal.NewCanceledError()
 	}
-	var plan contract.StartResult
-	if out.Plan != nil {
-		plan = *out.Plan
-	} else {
-		var perr error
-		if plan, perr = s.plan(ctx, base, err); perr != nil {
-			return s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}), nil
-		}
-	}
-	d := deliveries{steps: plan.Steps}
-	if f := d.record(ctx, 0, out, err); f != nil {
-		return s.failure(ctx, contract.OutcomeFailed, *f), nil
+	plan, d, end := s.firstOutput(ctx, base, out, err)
+	if end != nil {
+		return *end, nil
 	}
 	for i := 1; i < plan.Steps; i++ {
 		o := base
@@ -118,6 +109,28 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 func (s *jobState) stepInput(i int, queue string) contract.StepInput {
 	return contract.StepInput{JobID: s.in.JobID, Index: i, Events: s.admit.Events, Queue: queue,
 		UserID: s.in.UserID, Task: s.in.Task, Input: s.in.Input}
+}
+
+// firstOutput takes the first step's answer: the job's plan (asked of
+// StartJob, with options o, when the step failed before answering it) and
+// output 0. A settlement is returned when the job ends there.
+func (s *jobState) firstOutput(ctx workflow.Context, o workflow.ActivityOptions, out contract.StepResult, err error) (contract.StartResult, *deliveries, *contract.SettleInput) {
+	var plan contract.StartResult
+	if out.Plan != nil {
+		plan = *out.Plan
+	} else {
+		var perr error
+		if plan, perr = s.plan(ctx, o, err); perr != nil {
+			end := s.failure(ctx, contract.OutcomeFailed, contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."})
+			return plan, nil, &end
+		}
+	}
+	d := &deliveries{steps: plan.Steps}
+	if f := d.record(ctx, 0, out, err); f != nil {
+		end := s.failure(ctx, contract.OutcomeFailed, *f)
+		return plan, nil, &end
+	}
+	return plan, d, nil
 }
 
 // plan learns the plan of a job whose first output failed for good (the
