@@ -20,18 +20,7 @@ func scaleBilinear(dst *image.RGBA, r image.Rectangle, src *image.RGBA, sr image
 	}
 	cols := make([]column, W)
 	for dx := range int32(W) {
-		sx := float64((float64(dx)+0.5)*xscale) - 0.5
-		sx0 := int32(sx)
-		frac0 := sx - float64(sx0)
-		frac1 := 1 - frac0
-		sx1 := sx0 + 1
-		if sx < 0 {
-			sx0, sx1 = 0, 0
-			frac0, frac1 = 0, 1
-		} else if sx1 > sw-1 {
-			sx0, sx1 = sw-1, sw-1
-			frac0, frac1 = 1, 0
-		}
+		sx0, sx1, frac0, frac1 := samples(dx, xscale, sw)
 		cols[dx] = column{4 * int(sx0), 4 * int(sx1), frac0, frac1}
 	}
 	// blended holds the horizontal blends of the two source rows last
@@ -64,18 +53,7 @@ func scaleBilinear(dst *image.RGBA, r image.Rectangle, src *image.RGBA, sr image
 		return b.v
 	}
 	for dy := range int32(r.Dy()) {
-		sy := float64((float64(dy)+0.5)*yscale) - 0.5
-		sy0 := int32(sy)
-		frac0 := sy - float64(sy0)
-		frac1 := 1 - frac0
-		sy1 := sy0 + 1
-		if sy < 0 {
-			sy0, sy1 = 0, 0
-			frac0, frac1 = 0, 1
-		} else if sy1 > sh-1 {
-			sy0, sy1 = sh-1, sh-1
-			frac0, frac1 = 1, 0
-		}
+		sy0, sy1, frac0, frac1 := samples(dy, yscale, sh)
 		top := rowOf(sy0, sy1)
 		bottom := rowOf(sy1, sy0)
 		out := dst.Pix[(r.Min.Y+int(dy)-dst.Rect.Min.Y)*dst.Stride+(r.Min.X-dst.Rect.Min.X)*4:][:4*W]
@@ -83,4 +61,22 @@ func scaleBilinear(dst *image.RGBA, r image.Rectangle, src *image.RGBA, sr image
 			out[i] = uint8(uint32(float64(frac1*top[i])+float64(frac0*bottom[i])) >> 8)
 		}
 	}
+}
+
+// samples is where output pixel d of an axis reads a source of n pixels at
+// scale: the two source pixels and their weights (frac0 for s1, frac1 for
+// s0), clamped at the edges, as xdraw's ApproxBiLinear computes them.
+func samples(d int32, scale float64, n int32) (s0, s1 int32, frac0, frac1 float64) {
+	s := float64((float64(d)+0.5)*scale) - 0.5
+	s0 = int32(s)
+	frac0 = s - float64(s0)
+	frac1 = 1 - frac0
+	s1 = s0 + 1
+	if s < 0 {
+		return 0, 0, 0, 1
+	}
+	if s1 > n-1 {
+		return n - 1, n - 1, 1, 0
+	}
+	return s0, s1, frac0, frac1
 }
