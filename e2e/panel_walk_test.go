@@ -119,6 +119,24 @@ func (p *panelSite) reloadUntil(t *testing.T, path, js string, within time.Durat
 	}
 }
 
+// runUntilDone runs actions that can be repeated until one run of all of
+// them succeeds, or fails the test after within: steps that race a page
+// being replaced (a node read from the old document) are run again.
+func (p *panelSite) runUntilDone(t *testing.T, within time.Duration, actions ...chromedp.Action) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		err := chromedp.Run(ctx, actions...)
+		cancel()
+		if err == nil {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "the panel's steps never ran through: %v", err)
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // TestPanelWalk signs in to the panel in headless chromium, creates a key
 // and uses it against the API, runs a task from the generated form and
 // watches it finish, rolls and revokes the key and signs out.
