@@ -51,9 +51,5 @@ func (s *jobState) inlineSteps(ctx workflow.Context) (contract.SettleInput, erro
 			return s.failure(ctx, contract.OutcomeFailed, *f), nil
 		}
 	}
-	settle := d.settle(s.in.JobID)
-	if settle.Failure != nil {
-		return s.failure(ctx, settle.Outcome, *settle.Failure), nil
-	}
-	return settle, nil
+	return s.settleDelivered(ctx, d), nil
 }

@@ -97,11 +97,7 @@ func (s *jobState) steps(ctx workflow.Context) (contract.SettleInput, error) {
 			return s.failure(ctx, contract.OutcomeFailed, *f), nil
 		}
 	}
-	settle := d.settle(s.in.JobID)
-	if settle.Failure != nil {
-		return s.failure(ctx, settle.Outcome, *settle.Failure), nil
-	}
-	return settle, nil
+	return s.settleDelivered(ctx, d), nil
 }
 
 // stepInput is the input of output i's step: with the job's task and
@@ -131,6 +127,16 @@ func (s *jobState) firstOutput(ctx workflow.Context, o workflow.ActivityOptions,
 		return plan, nil, &end
 	}
 	return plan, d, nil
+}
+
+// settleDelivered is how a job whose steps all ran settles: succeeded
+// with what it delivered, or failed (and recorded so) when nothing was.
+func (s *jobState) settleDelivered(ctx workflow.Context, d *deliveries) contract.SettleInput {
+	settle := d.settle(s.in.JobID)
+	if settle.Failure != nil {
+		return s.failure(ctx, settle.Outcome, *settle.Failure)
+	}
+	return settle
 }
 
 // plan learns the plan of a job whose first output failed for good (the
