@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,4 +43,30 @@ func TestBlobSchemesRegistered(t *testing.T) {
 			require.True(t, blob.DefaultURLMux().ValidBucketScheme(scheme), "no driver for %s://", scheme)
 		})
 	}
+}
+
+// TestStackFileBlobsIgnoreTMPDIR writes through the default blob store (the
+// data directory) with TMPDIR naming a directory that cannot be used, as
+// when /tmp is another filesystem (a tmpfs) and a rename from it fails
+// "invalid cross-device link": each write's temporary file is made beside
+// its blob, so the write still lands.
+func TestStackFileBlobsIgnoreTMPDIR(t *testing.T) {
+	clearEnv(t)
+	dir := t.TempDir()
+	t.Setenv("TP_DATA_DIR", dir)
+	t.Setenv("TP_DATABASE_URL", testenv.PostgresSchemaURL(t))
+	t.Setenv("TMPDIR", filepath.Join(dir, "no-such-tmp"))
+	cfg, err := loadConfig()
+	require.NoError(t, err)
+	ctx := context.Background()
+	s := &stack{cfg: cfg, log: newLogger(false)}
+	t.Cleanup(s.close)
+	require.NoError(t, s.openStores(ctx))
+	require.NoError(t, s.bucket.WriteAll(ctx, "jobs/j_1/0.png", []byte("bytes"), nil))
+	got, err := os.ReadFile(filepath.Join(dir, "blobs", "jobs", "j_1", "0.png"))
+	require.NoError(t, err)
+	require.Equal(t, "bytes", string(got))
+	left, err := filepath.Glob(filepath.Join(dir, "blobs", "jobs", "j_1", "*.tmp"))
+	require.NoError(t, err)
+	require.Empty(t, left, "no temporary file is left beside the blob")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/taskplatform/taskplatform/testenv"
@@ -206,11 +208,11 @@ func TestComposeNetworkAndStorage(t *testing.T) {
 	// The worker writes the files the api serves: same database, same blob store.
 	require.Equal(t, api.Environment["TP_DATABASE_URL"], worker.Environment["TP_DATABASE_URL"])
 	require.Equal(t, api.Environment["TP_TEMPORAL_ADDRESS"], worker.Environment["TP_TEMPORAL_ADDRESS"])
-	blob := api.Environment["TP_BLOB_URL"]
-	require.NotEmpty(t, blob)
-	require.Equal(t, blob, worker.Environment["TP_BLOB_URL"])
-	if strings.HasPrefix(blob, "file://") {
-		u, err := url.Parse(blob)
+	blobURL := api.Environment["TP_BLOB_URL"]
+	require.NotEmpty(t, blobURL)
+	require.Equal(t, blobURL, worker.Environment["TP_BLOB_URL"])
+	if strings.HasPrefix(blobURL, "file://") {
+		u, err := url.Parse(blobURL)
 		require.NoError(t, err)
 		for _, svc := range []composeService{api, worker} {
 			require.True(t, slices.ContainsFunc(svc.Volumes, func(v string) bool {
@@ -219,6 +221,16 @@ func TestComposeNetworkAndStorage(t *testing.T) {
 				return len(parts) >= 2 && named && strings.HasPrefix(u.Path, parts[1])
 			}), "a file:// blob store must be a shared named volume: %v", svc.Volumes)
 		}
+		// The volume is a mount of its own: a write whose temporary file
+		// were made in the container's /tmp would fail to rename into it
+		// (invalid cross-device link). Written with the same options and an
+		// unusable TMPDIR, a blob still lands.
+		dir := t.TempDir()
+		t.Setenv("TMPDIR", filepath.Join(dir, "no-such-tmp"))
+		b, err := blob.OpenBucket(context.Background(), "file://"+dir+"/blobs?"+u.RawQuery)
+		require.NoError(t, err)
+		defer func() { _ = b.Close() }()
+		require.NoError(t, b.WriteAll(context.Background(), "jobs/j_1/0.png", []byte("bytes"), nil), "TP_BLOB_URL %s", blobURL)
 	}
 
 	// Temporal with PostgreSQL persistence, its UI, PostgreSQL.

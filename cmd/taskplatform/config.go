@@ -136,7 +136,9 @@ func loadConfig() (config, error) {
 	c.FilesBaseURL = strings.TrimSuffix(env("TP_FILES_BASE_URL", c.BaseURL), "/")
 	if c.BlobURL == "" {
 		// Types live in the files table: no metadata sidecar file per blob.
-		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true&metadata=skip"
+		// A write's temporary file is made beside its blob, not in TMPDIR:
+		// renamed from another filesystem (a tmpfs /tmp) it would fail.
+		c.BlobURL = "file://" + absPath(c.DataDir) + "/blobs?create_dir=true&metadata=skip&no_tmp_dir=true"
 	}
 	// A rule only adds an error: it must not overwrite (with nil) one that
 	// parsing already found.
