@@ -108,13 +108,18 @@ type baseline struct {
 
 // newBaseline starts the baseline's workers on c, with the options
 // worker.New gives the job queue and the steps queue (the job stack runs
-// with the default step concurrency too).
-func newBaseline(b *testing.B, c client.Client) *baseline {
+// with the default step concurrency too); with noSteps no worker polls the
+// steps queue, so jobs are admitted and wait there (the admit-alone phases).
+func newBaseline(b *testing.B, c client.Client, noSteps bool) *baseline {
 	bl := &baseline{temporal: c, queue: "bench-base-" + models.NewID("")}
 	jobs := sdkworker.New(c, bl.queue, worker.JobsOptions())
 	steps := sdkworker.New(c, contract.StepsQueue(bl.queue), worker.StepsOptions(0))
 	jobs.RegisterWorkflowWithOptions(baselineJob, workflow.RegisterOptions{Name: baselineWorkflow})
-	for _, w := range []sdkworker.Worker{jobs, steps} {
+	workers := []sdkworker.Worker{jobs, steps}
+	if noSteps {
+		workers = workers[:1]
+	}
+	for _, w := range workers {
 		w.RegisterActivityWithOptions(baselineHoldActivity, activity.RegisterOptions{Name: baselineHold})
 		w.RegisterActivityWithOptions(baselineStartActivity, activity.RegisterOptions{Name: baselineStart})
 		w.RegisterActivityWithOptions(baselineStepActivity, activity.RegisterOptions{Name: baselineStep})

@@ -59,7 +59,17 @@ type benchStack struct {
 	apiQueries, workerQueries *atomic.Int64
 }
 
-func newBenchStack(b *testing.B, clients int) *benchStack {
+// benchStackOptions shape the worker of a bench stack.
+type benchStackOptions struct {
+	// noInline runs every job's steps on the steps queue
+	// (activities.Activities.NoInline): TP_BENCH_INLINE=0.
+	noInline bool
+	// noSteps polls no steps queue, so jobs are admitted and wait there:
+	// the admit-alone phases.
+	noSteps bool
+}
+
+func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStack {
 	ctx := context.Background()
 	temporalClient(b) // starts the package's dev server
 	enc := zapcore.NewJSONEncoder(zap.NewProductionEncoderConfig())
@@ -79,7 +89,7 @@ func newBenchStack(b *testing.B, clients int) *benchStack {
 	require.NoError(b, models.Migrate(ctx, db))
 	s.apiDB = openCounted(b, dsn, s.apiQueries)
 
-	bucket, err := blob.OpenBucket(ctx, "file://"+b.TempDir()+"/blobs?create_dir=true&metadata=skip") // as dev opens its data dir
+	bucket, err := blob.OpenBucket(ctx, "file://"+b.TempDir()+"/blobs?create_dir=true&metadata=skip&no_tmp_dir=true") // as dev opens its data dir
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = bucket.Close() })
 	_, key, err := ed25519.GenerateKey(nil)
@@ -97,7 +107,8 @@ func newBenchStack(b *testing.B, clients int) *benchStack {
 	acts := &activities.Activities{DB: db, Blob: bucket, Log: log, FilesBaseURL: s.srv.URL, Signer: sg,
 		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, Timeout: 15 * time.Second}),
 		Fetch: outbound.New(outbound.Options{AllowPrivate: true, FollowRedirects: true, Timeout: 15 * time.Second})}
-	w := worker.New(tc, acts, worker.Options{TaskQueue: s.queue})
+	acts.NoInline = opts.noInline
+	w := worker.New(tc, acts, worker.Options{TaskQueue: s.queue, NoSteps: opts.noSteps})
 	require.NoError(b, w.Start())
 	b.Cleanup(w.Stop)
 
