@@ -12,6 +12,19 @@ import (
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
+// writeThroughStack opens the stack's stores as the environment configures
+// them and writes "bytes" to jobs/j_1/0.png.
+func writeThroughStack(t *testing.T) *stack {
+	t.Helper()
+	cfg, err := loadConfig()
+	require.NoError(t, err)
+	s := &stack{cfg: cfg, log: newLogger(false)}
+	t.Cleanup(s.close)
+	require.NoError(t, s.openStores(context.Background()))
+	require.NoError(t, s.bucket.WriteAll(context.Background(), "jobs/j_1/0.png", []byte("bytes"), nil))
+	return s
+}
+
 // TestStackOpensS3 opens the stack's stores with TP_BLOB_URL naming an
 // S3-compatible server and checks bytes land in its bucket.
 func TestStackOpensS3(t *testing.T) {
@@ -19,13 +32,8 @@ func TestStackOpensS3(t *testing.T) {
 	clearEnv(t)
 	t.Setenv("TP_DATABASE_URL", testenv.PostgresSchemaURL(t))
 	t.Setenv("TP_BLOB_URL", store.BucketURL("tp-blobs"))
-	cfg, err := loadConfig()
-	require.NoError(t, err)
 	ctx := context.Background()
-	s := &stack{cfg: cfg, log: newLogger(false)}
-	t.Cleanup(s.close)
-	require.NoError(t, s.openStores(ctx))
-	require.NoError(t, s.bucket.WriteAll(ctx, "jobs/j_1/0.png", []byte("bytes"), nil))
+	s := writeThroughStack(t)
 	require.Equal(t, []string{"jobs/j_1/0.png"}, store.Keys(t, "tp-blobs"))
 	got, err := s.bucket.ReadAll(ctx, "jobs/j_1/0.png")
 	require.NoError(t, err)
@@ -56,13 +64,7 @@ func TestStackFileBlobsIgnoreTMPDIR(t *testing.T) {
 	t.Setenv("TP_DATA_DIR", dir)
 	t.Setenv("TP_DATABASE_URL", testenv.PostgresSchemaURL(t))
 	t.Setenv("TMPDIR", filepath.Join(dir, "no-such-tmp"))
-	cfg, err := loadConfig()
-	require.NoError(t, err)
-	ctx := context.Background()
-	s := &stack{cfg: cfg, log: newLogger(false)}
-	t.Cleanup(s.close)
-	require.NoError(t, s.openStores(ctx))
-	require.NoError(t, s.bucket.WriteAll(ctx, "jobs/j_1/0.png", []byte("bytes"), nil))
+	writeThroughStack(t)
 	got, err := os.ReadFile(filepath.Join(dir, "blobs", "jobs", "j_1", "0.png"))
 	require.NoError(t, err)
 	require.Equal(t, "bytes", string(got))

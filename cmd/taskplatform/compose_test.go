@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"gocloud.dev/blob"
 	"go.yaml.in/yaml/v3"
+	"gocloud.dev/blob"
 
 	"github.com/taskplatform/taskplatform/testenv"
 )
