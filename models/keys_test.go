@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
 
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -109,8 +111,10 @@ func TestSecretKeyAuthAcceptsTheSecret(t *testing.T) {
 				k, secret, err := models.CreateKey(ctx, db, u.ID, nil, expires, "2026-09-29")
 				require.NoError(t, err)
 
-				gotKey, gotUser, err := models.SecretKeyAuth(ctx, db, secret, now)
+				stmts := &statementCounter{Interface: logger.Discard}
+				gotKey, gotUser, err := models.SecretKeyAuth(ctx, db.Session(&gorm.Session{Logger: stmts}), secret, now)
 				require.NoError(t, err)
+				require.EqualValues(t, 1, stmts.n.Load(), "every authenticated request reads its key and user in one statement")
 				require.Equal(t, k.ID, gotKey.ID)
 				require.Equal(t, u.ID, gotKey.UserID)
 				require.Equal(t, k.Hash, gotKey.Hash)
@@ -118,6 +122,9 @@ func TestSecretKeyAuthAcceptsTheSecret(t *testing.T) {
 				require.Equal(t, u.ID, gotUser.ID)
 				require.Equal(t, u.Email, gotUser.Email)
 				require.Equal(t, "2026-09-29", gotUser.ServiceVersion)
+				want, err := models.UserByID(ctx, db, u.ID)
+				require.NoError(t, err)
+				require.Equal(t, want, gotUser, "every field of the user, read with the key in one statement")
 			})
 		}
 	})
@@ -367,4 +374,15 @@ func TestKeysOfUser(t *testing.T) {
 		require.True(t, expires.Equal(*byID[scoped.ID].ExpiresAt))
 		require.Nil(t, byID[scoped.ID].RevokedAt)
 	})
+}
+
+// statementCounter counts the statements gorm runs through a session.
+type statementCounter struct {
+	logger.Interface
+	n atomic.Int64
+}
+
+// Trace counts one statement.
+func (c *statementCounter) Trace(context.Context, time.Time, func() (string, int64), error) {
+	c.n.Add(1)
 }
