@@ -34,7 +34,7 @@ test: $(TEMPORAL)
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all
 
 ## bench: one run, one report — the API beside a bare-Temporal baseline at 1, 16 and 64 clients,
-## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs.
+## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs, each side's submit alone.
 ## Needs PostgreSQL (TP_TEST_DATABASE_URL); run it on a quiet machine. TP_BENCH_SCALE=0.1 for a quick check.
 bench: $(TEMPORAL)
 	go test -run '^$$' -bench '^BenchmarkJobs$$' -benchtime 1x -count 1 -timeout 30m ./e2e

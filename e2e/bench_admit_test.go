@@ -88,16 +88,5 @@ func printAdmitTable(out io.Writer, cfg benchConfig, res admitResults) {
 		}
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(out, "submits per phase (API = baseline): %s\n", admitCounts(cfg, res))
-}
-
-func admitCounts(cfg benchConfig, res admitResults) string {
-	s := ""
-	for i, c := range cfg.clients {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%d at %d", len(res.api[c].submit), c)
-	}
-	return s
+	fmt.Fprintf(out, "submits per phase (API = baseline): %s\n", countsAt(cfg, func(c int) int { return len(res.api[c].submit) }))
 }

@@ -459,9 +459,14 @@ func printLatencyTable(out io.Writer, cfg benchConfig, api, base *benchSide) {
 }
 
 func phaseCounts(cfg benchConfig, sd *benchSide, of func(*levelResult) int) string {
+	return countsAt(cfg, func(c int) int { return of(sd.at(c)) })
+}
+
+// countsAt lists n(c) for each concurrency c of the run: "44 at 1, 104 at 16".
+func countsAt(cfg benchConfig, n func(c int) int) string {
 	var parts []string
 	for _, c := range cfg.clients {
-		parts = append(parts, fmt.Sprintf("%d at %d", of(sd.at(c)), c))
+		parts = append(parts, fmt.Sprintf("%d at %d", n(c), c))
 	}
 	return strings.Join(parts, ", ")
 }
