@@ -5,12 +5,17 @@ TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
 export TP_TEMPORAL_CLI ?= $(TEMPORAL)
 
-.PHONY: run build test bench bench-scale mutate fuzz vet fmt migrate clean
+.PHONY: help run build test bench bench-scale mutate vet migrate clean
+
+## help: list the targets and what each does (the `## name:` lines of this Makefile)
+help:
+	@awk '/^## [a-z-]+:/ {sub(/^## /, ""); print; next} /^## / {sub(/^## /, "  "); print}' $(MAKEFILE_LIST)
 
 ## run: build the Temporal CLI (once) and the binary, then start `taskplatform dev`
 run: $(TEMPORAL) build
 	$(APP) dev
 
+## build: build bin/taskplatform
 build:
 	go build -o $(APP) ./cmd/taskplatform
 
@@ -50,12 +55,15 @@ bench-scale:
 mutate: $(TEMPORAL)
 	go run ./scripts/mutate
 
+## vet: go vet and gofmt over the module
 vet:
 	go vet ./...
 	test -z "$$(gofmt -l .)"
 
+## migrate: apply the database migrations and write the curated libraries (TP_DATABASE_URL or the dev SQLite file)
 migrate: build
 	$(APP) migrate
 
+## clean: remove the built binary and the dev data folder (.data)
 clean:
 	rm -rf $(APP) .data
