@@ -24,6 +24,7 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 const opSubmit = "tasks.submit"
@@ -240,7 +241,7 @@ func (h *jobHandlers) resendAdmit(ctx context.Context, in contract.JobInput, log
 	go func() {
 		for attempt := range resendAttempts {
 			actx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
-			start := h.d.Temporal.NewWithStartWorkflowOperation(contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
+			start := h.d.Temporal.NewWithStartWorkflowOperation(workflows.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
 			_, err := h.d.Temporal.UpdateWithStartWorkflow(actx, client.UpdateWithStartWorkflowOptions{
 				StartWorkflowOperation: start,
 				UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
@@ -379,7 +380,7 @@ func (h *jobHandlers) admitRecords(c *gin.Context, def *tasks.Definition, jobID 
 func (h *jobHandlers) admit(c *gin.Context, in contract.JobInput) (contract.AdmitResult, error) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.d.AdmitTimeout)
 	defer cancel()
-	start := h.d.Temporal.NewWithStartWorkflowOperation(contract.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
+	start := h.d.Temporal.NewWithStartWorkflowOperation(workflows.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
 	handle, err := h.d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,

@@ -1,14 +1,13 @@
 // Package contract is the job workflow's contract: its task queues, update
 // and activity names, inputs and results, event kinds, outcomes, failure
-// types, search attributes and start options — plus the service's limits and
-// dated versions. The API, the workflows and the activities share these
-// types; it imports nothing of this module.
+// types — plus the service's limits and dated versions. The API, the
+// workflows, the activities and the Go client share these types. It is plain
+// Go: it imports nothing of this module and nothing of Temporal's (the
+// search attributes and start options of a job workflow are in workflows).
 package contract
 
 import (
 	"time"
-
-	"go.temporal.io/sdk/temporal"
 )
 
 // TaskQueue is the queue of job workflows and their bookkeeping activities
@@ -57,16 +56,6 @@ const (
 	ActivityDeliver        = "Deliver"
 	ActivityCloseAdmission = "CloseAdmission"
 )
-
-// Search attributes of job workflows, registered on the namespace.
-var (
-	AttrTask    = temporal.NewSearchAttributeKeyKeyword("TpTask")
-	AttrAccount = temporal.NewSearchAttributeKeyKeyword("TpAccountId")
-	AttrOutcome = temporal.NewSearchAttributeKeyKeyword("TpOutcome")
-)
-
-// SearchAttributes lists the custom attributes to register.
-var SearchAttributes = []temporal.SearchAttributeKeyKeyword{AttrTask, AttrAccount, AttrOutcome}
 
 // Job lifecycles.
 const (

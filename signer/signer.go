@@ -1,12 +1,12 @@
 // Package signer signs webhook deliveries with Ed25519, publishes the public
 // keys as a JWKS, and implements the receiver's verification algorithm of the
-// spec (section Events, Signature verification).
+// spec (section Events, Signature verification). It is crypto only — the
+// standard library and nothing of ours — so the Go client can import it;
+// the keys' storage is signer/keystore.
 package signer
 
 import (
-	"context"
 	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -15,10 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"gorm.io/gorm"
-
-	"github.com/taskplatform/taskplatform/models"
 )
 
 // Errors of Verify.
@@ -52,39 +48,20 @@ func New(keys ...ed25519.PrivateKey) *Signer {
 	return s
 }
 
-// Load reads the signing keys from the database, creating the active key on
-// first use. Processes racing on an empty table end with the same single key:
-// each inserts only if no active key exists, then reads back.
-func Load(ctx context.Context, db *gorm.DB) (*Signer, error) {
-	rows, err := models.SigningKeys(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 || !rows[0].Active {
-		seed := make([]byte, ed25519.SeedSize)
-		if _, err := rand.Read(seed); err != nil {
-			return nil, fmt.Errorf("generate signing key: %w", err)
-		}
-		k := &models.SigningKey{ID: models.NewID("sk_"), Seed: base64.StdEncoding.EncodeToString(seed), CreatedAt: time.Now().UTC()}
-		if _, err := models.CreateSigningKeyIfAbsent(ctx, db, k); err != nil {
-			return nil, err
-		}
-		if rows, err = models.SigningKeys(ctx, db); err != nil {
-			return nil, err
-		}
-	}
-	if len(rows) == 0 || !rows[0].Active {
-		return nil, errors.New("signing key: no active key after creating one")
-	}
+// Key is a signing key with its id ("kid"), as the key store keeps it.
+type Key struct {
+	ID      string
+	Private ed25519.PrivateKey
+}
+
+// NewWithIDs returns a Signer that signs with the first key and publishes
+// all of them under their own ids; the key store builds one this way.
+func NewWithIDs(keys ...Key) *Signer {
 	s := &Signer{}
-	for _, r := range rows {
-		seed, err := base64.StdEncoding.DecodeString(r.Seed)
-		if err != nil || len(seed) != ed25519.SeedSize {
-			return nil, fmt.Errorf("signing key %s: malformed seed", r.ID)
-		}
-		s.keys = append(s.keys, key{id: r.ID, priv: ed25519.NewKeyFromSeed(seed)})
+	for _, k := range keys {
+		s.keys = append(s.keys, key{id: k.ID, priv: k.Private})
 	}
-	return s, nil
+	return s
 }
 
 // KeyID is the id ("kid") of the key that signs.

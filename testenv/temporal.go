@@ -6,11 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/taskplatform/taskplatform/workflows"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-
-	"github.com/taskplatform/taskplatform/contract"
 )
 
 // TemporalCLI is the pinned CLI binary: TP_TEMPORAL_CLI or bin/temporal.
@@ -37,8 +36,8 @@ func StartTemporal() (*testsuite.DevServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs := make([]temporal.SearchAttributeUpdate, 0, len(contract.SearchAttributes))
-	for _, k := range contract.SearchAttributes {
+	attrs := make([]temporal.SearchAttributeUpdate, 0, len(workflows.SearchAttributes))
+	for _, k := range workflows.SearchAttributes {
 		attrs = append(attrs, k.ValueSet(""))
 	}
 	return testsuite.StartDevServer(context.Background(), testsuite.DevServerOptions{

@@ -12,8 +12,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/telemetry"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // Dial connects to Temporal with the SDK logging through zap, and
@@ -39,7 +39,7 @@ func Dial(ctx context.Context, address, namespace string, log *zap.Logger, tel *
 // Attributes already present are fine.
 func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	attrs := map[string]enumspb.IndexedValueType{}
-	for _, k := range contract.SearchAttributes {
+	for _, k := range workflows.SearchAttributes {
 		attrs[k.GetName()] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
 	}
 	_, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})

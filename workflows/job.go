@@ -177,7 +177,7 @@ func (s *jobState) finish(ctx workflow.Context, outcome string, sr contract.Sett
 // end records the outcome as a search attribute and the job's details.
 func (s *jobState) end(ctx workflow.Context, res contract.JobResult) (contract.JobResult, error) {
 	workflow.SetCurrentDetails(ctx, fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged))
-	if err := workflow.UpsertTypedSearchAttributes(ctx, contract.AttrOutcome.ValueSet(res.Outcome)); err != nil {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, AttrOutcome.ValueSet(res.Outcome)); err != nil {
 		return res, err
 	}
 	return res, nil

@@ -30,6 +30,7 @@ import (
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/panel"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/signer/keystore"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -138,7 +139,7 @@ func (s *stack) openStores(ctx context.Context) error {
 
 // loadSigner reads (or, the first time, creates) the webhook signing key.
 func (s *stack) loadSigner(ctx context.Context) error {
-	sg, err := signer.Load(ctx, s.db)
+	sg, err := keystore.Load(ctx, s.db)
 	if err != nil {
 		return fmt.Errorf("load the webhook signing key: %w", err)
 	}

@@ -1,4 +1,4 @@
-package contract
+package workflows
 
 import (
 	"strconv"
@@ -6,12 +6,24 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/taskplatform/taskplatform/contract"
 )
+
+// Search attributes of job workflows, registered on the namespace.
+var (
+	AttrTask    = temporal.NewSearchAttributeKeyKeyword("TpTask")
+	AttrAccount = temporal.NewSearchAttributeKeyKeyword("TpAccountId")
+	AttrOutcome = temporal.NewSearchAttributeKeyKeyword("TpOutcome")
+)
+
+// SearchAttributes lists the custom attributes to register.
+var SearchAttributes = []temporal.SearchAttributeKeyKeyword{AttrTask, AttrAccount, AttrOutcome}
 
 // StartOptions are the options a job workflow starts with on queue: the
 // job id as workflow id (a retried start lands on the same workflow), its
 // search attributes, and the summary and details the Temporal UI shows.
-func StartOptions(in JobInput, queue string) client.StartWorkflowOptions {
+func StartOptions(in contract.JobInput, queue string) client.StartWorkflowOptions {
 	return client.StartWorkflowOptions{
 		ID: in.JobID, TaskQueue: queue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
