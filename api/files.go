@@ -119,22 +119,33 @@ func (h *fileHandlers) get(c *gin.Context) {
 	c.JSON(http.StatusOK, fileRecord{File: wire.NewFile(f, h.filesBaseURL), Size: f.Size, Deletable: true})
 }
 
-// delete answers DELETE /v1/files/{ref}: only art: handles can be deleted
-// (any other kind answers file_not_deletable); afterwards the handle and
-// its URL answer 404.
+// errNotDeletable answers every delete but of the caller's own art:
+// handles, one body for all: another account's handle, an unknown one and
+// a malformed one read alike, so a delete never tells whether a handle
+// exists.
+var errNotDeletable = apierr.New(apierr.FileNotDeletable,
+	"Only your own art: handles (files your jobs delivered) can be deleted; uploads (file:), records (moodboard:, brand_kit:, fabric:, "+
+		"range_plan:, …) and every other handle are kept.")
+
+// delete answers DELETE /v1/files/{ref}: only the caller's own art: handles
+// can be deleted; afterwards the handle and its URL answer 404. Every other
+// handle answers 422 file_not_deletable alike (errNotDeletable).
 func (h *fileHandlers) delete(c *gin.Context) {
 	kind, id, ok := parseHandle(c.Param("ref"))
-	if !ok {
-		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example art:abc."))
+	if !ok || kind != kindArt {
+		fail(c, errNotDeletable)
 		return
 	}
-	if kind != kindArt {
-		fail(c, apierr.New(apierr.FileNotDeletable, "Only art: handles (files a job produced) can be deleted; uploads and records (moodboard:, brand_kit:, fabric:, range_plan:, …) are kept."))
+	f, err := models.UserOutput(c.Request.Context(), h.db, identityOf(c).user.ID, id)
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		fail(c, errNotDeletable)
 		return
-	}
-	f, err := h.load(c, kind, id)
-	if err != nil {
+	case err != nil:
 		fail(c, err)
+		return
+	case f.DeletedAt.Valid:
+		fail(c, errNoSuchHandle)
 		return
 	}
 	// The bytes go first: if the row's delete then fails, its URL already

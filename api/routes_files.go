@@ -46,6 +46,8 @@ func fileRoutes() []route {
 				errors: []int{http.StatusNotFound}}},
 		route{method: http.MethodDelete, path: "/v1/files/{ref}", access: AccessKey, scope: models.ScopeFilesWrite, handle: files((*fileHandlers).delete),
 			op: operation{id: "file_delete", summary: "Delete a file a job delivered (art: handles only); afterwards it answers 404", params: []oa{handle},
+				description: "Only the caller's own art: handles are deleted; any other handle (another account's, an unknown or malformed one, " +
+					"an upload, a record) answers 422 file_not_deletable alike. A handle of the caller's deleted before answers 404.",
 				answers: []response{jsonAnswer(http.StatusOK, "Deleted.", object(oa{"file": str(), "deleted": boolean()}, "file", "deleted"))},
 				errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity}}},
 		route{method: http.MethodGet, path: "/v1/refs/{kind}", access: AccessKey, scope: models.ScopeFilesRead, handle: files((*fileHandlers).refs),

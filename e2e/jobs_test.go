@@ -475,10 +475,13 @@ func TestOutputFilesReadAndDelete(t *testing.T) {
 
 	other := newAccountKey(t, s)
 	foreign := s.doAs(other, http.MethodDelete, "/v1/files/"+handle)
-	require.Equal(t, http.StatusNotFound, foreign.status, "another account cannot see the file")
+	require.Equal(t, http.StatusUnprocessableEntity, foreign.status, "another account's handle is not deletable, as an unknown one")
+	require.Equal(t, "file_not_deletable", foreign.errorCode(t))
+	require.Equal(t, http.StatusNotFound, s.doAs(other, http.MethodGet, "/v1/files/"+handle).status, "another account cannot see the file")
 
 	require.Equal(t, http.StatusOK, s.do(http.MethodDelete, "/v1/files/"+handle, nil).status)
 	require.Equal(t, http.StatusNotFound, s.do(http.MethodGet, "/v1/files/"+handle, nil).status)
+	require.Equal(t, http.StatusNotFound, s.do(http.MethodDelete, "/v1/files/"+handle, nil).status, "a deleted handle of one's own is not found")
 	dl, err := http.Get(first["url"].(string))
 	require.NoError(t, err)
 	dl.Body.Close()

@@ -54,6 +54,18 @@ func UserFile(ctx context.Context, db *gorm.DB, userID uint64, id string) (*File
 	return &f, err
 }
 
+// UserOutput reads a file one of a user's jobs delivered (an art: handle)
+// by id, a deleted one included (DeletedAt set): a deleted handle of the
+// user's own is told apart from one that was never theirs.
+func UserOutput(ctx context.Context, db *gorm.DB, userID uint64, id string) (*File, error) {
+	var f File
+	err := db.WithContext(ctx).Unscoped().Where("id = ? AND user_id = ? AND job_id <> ''", id, userID).Take(&f).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("output %s: %w", id, ErrNotFound)
+	}
+	return &f, err
+}
+
 // FileQuery selects one user's files of one kind.
 type FileQuery struct {
 	UserID uint64
