@@ -142,7 +142,7 @@ var groupFields = map[string]string{models.GroupDay: "day", models.GroupTask: "t
 
 // metrics answers GET /v1/account/metrics: per day, task, key or error
 // code, the jobs created in [start, end) (counts, outcomes, queue and run
-// time p50/p95 in milliseconds, credits charged) and the calls made by keys
+// time p50/p95 as integer milliseconds, credits charged) and the calls made by keys
 // in the same window, counted over the last 30 days only.
 func (h *accountHandlers) metrics(c *gin.Context) {
 	asOf := h.now()
@@ -168,7 +168,8 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 		if r.Group == "" {
 			group = nil // jobs started in the app have no key
 		}
-		items = append(items, gin.H{field: group, "jobs": r.Jobs, "queue_ms": r.QueueMS, "run_ms": r.RunMS,
+		items = append(items, gin.H{field: group, "jobs": r.Jobs,
+			"queue_ms_p50": r.QueueMSP50, "queue_ms_p95": r.QueueMSP95, "run_ms_p50": r.RunMSP50, "run_ms_p95": r.RunMSP95,
 			"credits_charged": r.CreditsCharged, "calls": r.Calls, "call_errors": r.CallErrors})
 	}
 	c.JSON(http.StatusOK, gin.H{"as_of": asOf, "start": start, "end": end, "group_by": groupBy, "items": items})

@@ -83,8 +83,10 @@ func TestAccountUsageIsSpendPerTaskKeyAndCreditType(t *testing.T) {
 			m := res.obj(t)
 			require.Equal(t, iso(day), m["start"])
 			require.Equal(t, []any{
-				map[string]any{"task": "palette.generate", "api_key_id": nil, "credit_type": "service_credits", "jobs": 1.0, "credits_charged": 3.0},
-				map[string]any{"task": "pattern.generate", "api_key_id": e.keyID, "credit_type": "service_credits", "jobs": 2.0, "credits_charged": 6.0},
+				map[string]any{"task": "palette.generate", "api_key_id": nil, "credit_type": "service_credits", "jobs": 1.0,
+					"credits_charged": 3.0},
+				map[string]any{"task": "pattern.generate", "api_key_id": e.keyID, "credit_type": "service_credits", "jobs": 2.0,
+					"credits_charged": 6.0},
 			}, m["items"])
 		})
 	}
@@ -172,8 +174,6 @@ func TestAccountMetrics(t *testing.T) {
 				require.Equal(t, 200, res.code, "%s", res.body)
 				return res.obj(t)
 			}
-			pct := func(p50, p95 float64) map[string]any { return map[string]any{"p50": p50, "p95": p95} }
-			none := map[string]any{"p50": nil, "p95": nil}
 			counts := func(total, ok, failed, cancelled, unfinished float64) map[string]any {
 				return map[string]any{"total": total, "succeeded": ok, "failed": failed, "cancelled": cancelled, "unfinished": unfinished}
 			}
@@ -182,17 +182,21 @@ func TestAccountMetrics(t *testing.T) {
 			require.Equal(t, "day", m["group_by"])
 			require.Equal(t, iso(base), m["start"], "a time without a zone is UTC")
 			require.Equal(t, []any{
-				map[string]any{"day": base.Format(time.DateOnly), "jobs": counts(2, 1, 1, 0, 0), "queue_ms": pct(2000, 4000), "run_ms": pct(8000, 26000),
+				map[string]any{"day": base.Format(time.DateOnly), "jobs": counts(2, 1, 1, 0, 0),
+					"queue_ms_p50": 2000.0, "queue_ms_p95": 4000.0, "run_ms_p50": 8000.0, "run_ms_p95": 26000.0,
 					"credits_charged": 4.0, "calls": 1.0, "call_errors": 0.0},
-				map[string]any{"day": day2.Format(time.DateOnly), "jobs": counts(2, 0, 0, 1, 1), "queue_ms": pct(1000, 1000), "run_ms": pct(4000, 4000),
+				map[string]any{"day": day2.Format(time.DateOnly), "jobs": counts(2, 0, 0, 1, 1),
+					"queue_ms_p50": 1000.0, "queue_ms_p95": 1000.0, "run_ms_p50": 4000.0, "run_ms_p95": 4000.0,
 					"credits_charged": 1.0, "calls": 1.0, "call_errors": 1.0},
 			}, m["items"])
 
 			m = get("task", window)
 			require.Equal(t, []any{
-				map[string]any{"task": "palette.generate", "jobs": counts(2, 0, 0, 1, 1), "queue_ms": pct(1000, 1000), "run_ms": pct(4000, 4000),
+				map[string]any{"task": "palette.generate", "jobs": counts(2, 0, 0, 1, 1),
+					"queue_ms_p50": 1000.0, "queue_ms_p95": 1000.0, "run_ms_p50": 4000.0, "run_ms_p95": 4000.0,
 					"credits_charged": 1.0, "calls": 0.0, "call_errors": 0.0},
-				map[string]any{"task": "pattern.generate", "jobs": counts(2, 1, 1, 0, 0), "queue_ms": pct(2000, 4000), "run_ms": pct(8000, 26000),
+				map[string]any{"task": "pattern.generate", "jobs": counts(2, 1, 1, 0, 0),
+					"queue_ms_p50": 2000.0, "queue_ms_p95": 4000.0, "run_ms_p50": 8000.0, "run_ms_p95": 26000.0,
 					"credits_charged": 4.0, "calls": 1.0, "call_errors": 0.0},
 			}, m["items"])
 
@@ -214,7 +218,10 @@ func TestAccountMetrics(t *testing.T) {
 				byKey[it.(map[string]any)["api_key_id"]] = it.(map[string]any)
 			}
 			require.Equal(t, 0.0, byKey[keyBID]["calls"], "calls older than 30 days are not counted")
-			require.Equal(t, none, byKey[keyBID]["queue_ms"], "no samples: null percentiles")
+			for _, f := range []string{"queue_ms_p50", "queue_ms_p95", "run_ms_p50", "run_ms_p95"} {
+				require.Contains(t, byKey[keyBID], f)
+				require.Nil(t, byKey[keyBID][f], "no samples: null percentiles")
+			}
 			require.Equal(t, 2.0, byKey[e.keyID]["calls"])
 		})
 	}

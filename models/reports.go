@@ -82,20 +82,25 @@ type JobCounts struct {
 
 // Percentiles are p50 and p95 of durations in milliseconds; nil without samples.
 type Percentiles struct {
-	P50 *int64 `json:"p50"`
-	P95 *int64 `json:"p95"`
+	P50 *int64
+	P95 *int64
 }
 
 // MetricsRow is one group of the metrics report. Group is the day
 // (YYYY-MM-DD, UTC), task name, key id ("" for the app) or error code.
 type MetricsRow struct {
-	Group          string      `json:"-"`
-	Jobs           JobCounts   `json:"jobs"`
-	QueueMS        Percentiles `json:"queue_ms"`
-	RunMS          Percentiles `json:"run_ms"`
-	CreditsCharged int64       `json:"credits_charged"`
-	Calls          int64       `json:"calls"`
-	CallErrors     int64       `json:"call_errors"`
+	Group string    `json:"-"`
+	Jobs  JobCounts `json:"jobs"`
+	// QueueMSP50 … RunMSP95 are the percentiles of the group's queue and
+	// run times, integer milliseconds as every *_ms field; null without
+	// samples.
+	QueueMSP50     *int64 `json:"queue_ms_p50"`
+	QueueMSP95     *int64 `json:"queue_ms_p95"`
+	RunMSP50       *int64 `json:"run_ms_p50"`
+	RunMSP95       *int64 `json:"run_ms_p95"`
+	CreditsCharged int64  `json:"credits_charged"`
+	Calls          int64  `json:"calls"`
+	CallErrors     int64  `json:"call_errors"`
 }
 
 // MetricsQuery is what a metrics report covers: jobs created in
@@ -164,7 +169,8 @@ func Metrics(ctx context.Context, db *gorm.DB, q MetricsQuery) ([]MetricsRow, er
 	}
 	out := make([]MetricsRow, 0, len(groups))
 	for _, a := range groups {
-		a.row.QueueMS, a.row.RunMS = a.percentiles("queue", a.queue), a.percentiles("run", a.runMS)
+		q, r := a.percentiles("queue", a.queue), a.percentiles("run", a.runMS)
+		a.row.QueueMSP50, a.row.QueueMSP95, a.row.RunMSP50, a.row.RunMSP95 = q.P50, q.P95, r.P50, r.P95
 		out = append(out, a.row)
 	}
 	sort.Slice(out, func(i, k int) bool { return out[i].Group < out[k].Group })

@@ -146,9 +146,9 @@ func TestMetrics(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []models.MetricsRow{
 			{Group: "2025-03-03", Jobs: models.JobCounts{Total: 2, Succeeded: 1, Failed: 1}, CreditsCharged: 4, Calls: 2, CallErrors: 1,
-				QueueMS: models.Percentiles{P50: ms(1000), P95: ms(2000)}, RunMS: models.Percentiles{P50: ms(2000), P95: ms(4000)}},
+				QueueMSP50: ms(1000), QueueMSP95: ms(2000), RunMSP50: ms(2000), RunMSP95: ms(4000)},
 			{Group: "2025-03-04", Jobs: models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1}, CreditsCharged: 3, Calls: 1,
-				QueueMS: models.Percentiles{P50: ms(500), P95: ms(1000)}, RunMS: models.Percentiles{P50: ms(1000), P95: ms(1000)}},
+				QueueMSP50: ms(500), QueueMSP95: ms(1000), RunMSP50: ms(1000), RunMSP95: ms(1000)},
 		}, byDay, "ordered by day; nearest-rank percentiles; unstarted jobs have no durations")
 
 		for _, tc := range []struct {

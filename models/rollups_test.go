@@ -194,7 +194,7 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 			require.Equal(t, w.Jobs, g.Jobs, "%s %s", by, w.Group)
 			require.Equal(t, w.CreditsCharged, g.CreditsCharged, "%s %s", by, w.Group)
 			require.Equal(t, [2]int64{w.Calls, w.CallErrors}, [2]int64{g.Calls, g.CallErrors}, "%s %s", by, w.Group)
-			for _, p := range [][2]*int64{{w.QueueMS.P50, g.QueueMS.P50}, {w.QueueMS.P95, g.QueueMS.P95}, {w.RunMS.P50, g.RunMS.P50}, {w.RunMS.P95, g.RunMS.P95}} {
+			for _, p := range [][2]*int64{{w.QueueMSP50, g.QueueMSP50}, {w.QueueMSP95, g.QueueMSP95}, {w.RunMSP50, g.RunMSP50}, {w.RunMSP95, g.RunMSP95}} {
 				require.Equal(t, p[0] == nil, p[1] == nil, "%s %s", by, w.Group)
 				if p[0] != nil {
 					require.LessOrEqual(t, math.Abs(float64(*p[1]-*p[0])), 0.1*float64(*p[0])+1, "%s %s: %d estimated as %d", by, w.Group, *p[0], *p[1])
