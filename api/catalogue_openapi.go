@@ -158,7 +158,7 @@ func operationOf(rt route, d *tasks.Definition) oa {
 	}
 	switch rt.access {
 	case AccessKey:
-		o["security"] = []any{oa{"apiKey": []any{rt.scope}}, oa{"xApiKey": []any{rt.scope}}}
+		o["security"] = []any{oa{"bearerAuth": []any{rt.scope}}, oa{"xApiKey": []any{rt.scope}}}
 		o["x-scope"] = rt.scope
 	case AccessSession:
 		o["security"] = []any{oa{"panelSession": []any{}}}
@@ -220,6 +220,7 @@ func operationOf(rt route, d *tasks.Definition) oa {
 	if d != nil {
 		o = taskOperation(o, op, d)
 	}
+	describeOperation(o, rt)
 	return forTask(o, d).(oa)
 }
 
@@ -295,6 +296,7 @@ func newDoc(title, description, base string) oa {
 	return oa{
 		"openapi": "3.1.0",
 		"info":    oa{"title": title, "description": description, "version": contract.CurrentVersion},
+		"tags":    docTags,
 		"servers": []any{oa{"url": base}}, "jsonSchemaDialect": tasks.SchemaDialect,
 		"paths": oa{},
 		"components": oa{
@@ -306,8 +308,9 @@ func newDoc(title, description, base string) oa {
 			"parameters": oa{"ServiceVersion": oa{"name": "Service-Version", "in": "header", "schema": oa{"type": "string", "format": "date"},
 				"description": "Contract version; current " + contract.CurrentVersion + "."}},
 			"securitySchemes": oa{
-				"apiKey":  oa{"type": "apiKey", "in": "header", "name": "Authorization", "description": "Authorization: Key <API_KEY> (Bearer is accepted too)."},
-				"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key"},
+				"bearerAuth": oa{"type": "http", "scheme": "bearer",
+					"description": "Authorization: Bearer <API_KEY>. The spec's own form, Authorization: Key <API_KEY>, is the same key."},
+				"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key", "description": "The API key in the x-api-key header."},
 				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": SessionCookie,
 					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come from the panel's own origin."},
 			},
@@ -324,19 +327,54 @@ func TaskOpenAPI(d *tasks.Definition, base string) map[string]any {
 }
 
 // ServiceOpenAPI is the OpenAPI document of the whole service: every route
-// of the table, and each runnable task's rows under its own path.
+// an API key or no key can call, each runnable task's rows under its own
+// path, and the job events under webhooks. The panel's session-only routes
+// are in PanelOpenAPI.
 func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
 	doc := newDoc("Task Platform API", "Named tasks on images and designs, run as durable jobs.", base)
 	for _, rt := range routes {
-		addRoute(doc, rt.path, rt, nil)
+		if rt.access != AccessSession {
+			addRoute(doc, rt.path, rt, nil)
+		}
 	}
 	for _, d := range reg.Runnable() {
 		addTask(doc, d, false)
 	}
+	doc["webhooks"] = webhooks()
 	return pruned(doc)
 }
 
-// pruned drops the component schemas no operation reaches.
+// PanelOpenAPI is the OpenAPI document of the account panel's session-only
+// routes (/v1/account/… with a panel session).
+func PanelOpenAPI(base string) map[string]any {
+	doc := newDoc("Task Platform account panel API", "The session-only operations the account panel's pages call.", base)
+	for _, rt := range routes {
+		if rt.access == AccessSession {
+			addRoute(doc, rt.path, rt, nil)
+		}
+	}
+	return pruned(doc)
+}
+
+// usedTags are the document's tags that some operation or webhook names.
+func usedTags(doc oa) []oa {
+	named := map[string]bool{}
+	for _, section := range []string{"paths", "webhooks"} {
+		items, _ := doc[section].(oa)
+		for _, item := range items {
+			for _, o := range item.(oa) {
+				for _, tag := range o.(oa)["tags"].([]any) {
+					named[tag.(string)] = true
+				}
+			}
+		}
+	}
+	tags, _ := doc["tags"].([]oa)
+	return slices.DeleteFunc(slices.Clone(tags), func(t oa) bool { return !named[t["name"].(string)] })
+}
+
+// pruned drops the component schemas no operation reaches, and the tags no
+// operation names.
 func pruned(doc oa) oa {
 	schemas := doc["components"].(oa)["schemas"].(oa)
 	used := map[string]bool{}
@@ -361,12 +399,14 @@ func pruned(doc oa) oa {
 		}
 	}
 	walk(doc["paths"])
+	walk(doc["webhooks"])
 	walk(doc["components"].(oa)["responses"])
 	for name := range schemas {
 		if !used[name] {
 			delete(schemas, name)
 		}
 	}
+	doc["tags"] = usedTags(doc)
 	return doc
 }
 
@@ -377,6 +417,10 @@ func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, TaskOpenAPI(d, h.d.BaseURL))
+}
+
+func (h *catalogueHandlers) panelOpenAPI(c *gin.Context) {
+	c.JSON(http.StatusOK, PanelOpenAPI(h.d.BaseURL))
 }
 
 func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {

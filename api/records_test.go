@@ -25,7 +25,7 @@ import (
 // listed with curated=true and read by every account.
 func TestRecordsReadListDelete(t *testing.T) {
 	e := newFileEnv(t, testenv.Postgres)
-	doc := servedDoc(t, "/v1/openapi.json", true)
+	doc := everyRouteDoc(t, true)
 	ctx, now := context.Background(), time.Now().UTC()
 	job := func(lifecycle string, outcome *string, fault *apierr.Error) string {
 		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, Task: "moodboard.create", Input: "{}", Lifecycle: lifecycle, Outcome: outcome,

@@ -45,7 +45,7 @@ type routesEnv struct {
 }
 
 func newRoutesEnv(t *testing.T) *routesEnv {
-	e := &routesEnv{doc: servedDoc(t, "/v1/openapi.json", true)}
+	e := &routesEnv{doc: everyRouteDoc(t, true)}
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	e.fileEnv = newFileEnv(t, testenv.Postgres, func(d *Deps) {
@@ -134,6 +134,7 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/tasks/{name}/examples/{example}/files/{index}", path: "/v1/tasks/pattern.generate/examples/none/files/0", status: 404},
 		{row: "GET /v1/tasks/{name}/examples/{example}/sent/{index}", path: "/v1/tasks/pattern.generate/examples/none/sent/0", status: 404},
 		{row: "GET /v1/openapi.json", path: "/v1/openapi.json", status: 200},
+		{row: "GET /v1/panel/openapi.json", path: "/v1/panel/openapi.json", status: 200},
 		{row: "GET /v1/vocab", path: "/v1/vocab", status: 200},
 		{row: "GET /v1/vocab/{name}", path: "/v1/vocab/nothing", status: 404},
 		{row: "GET /v1/concepts", path: "/v1/concepts", status: 200},
@@ -269,7 +270,7 @@ func taskProbes(key []string) []probe {
 // that is down.
 func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
 	t.Parallel()
-	doc := servedDoc(t, "/v1/openapi.json", true)
+	doc := everyRouteDoc(t, true)
 	open := newEnv(t, testenv.Postgres)
 	limited := newEnv(t, testenv.Postgres, func(d *Deps) { d.RateLimit = 1 })
 	down := newEnv(t, testenv.Postgres)

@@ -17,7 +17,9 @@ func catalogueRoutes() []route {
 	gone := []int{http.StatusNotFound, http.StatusGone}
 	document := object(oa{"openapi": str(), "info": freeObject("Title, description and version."),
 		"servers": arrayOf(object(oa{"url": str()}, "url")), "jsonSchemaDialect": str(),
-		"paths": freeObject("The operations by path."), "components": freeObject("Schemas, responses, parameters and security schemes.")},
+		"paths": freeObject("The operations by path."), "components": freeObject("Schemas, responses, parameters and security schemes."),
+		"tags":     arrayOf(object(oa{"name": str(), "description": str()}, "name", "description")),
+		"webhooks": freeObject("The job events a webhook endpoint receives, by event kind.")},
 		"openapi", "info", "paths", "components")
 	read := func(path, id, summary string, h func(*catalogueHandlers, *gin.Context), body oa, errs ...int) route {
 		return route{method: http.MethodGet, path: path, access: AccessPublic, handle: catalogue(h),
@@ -53,6 +55,7 @@ func catalogueRoutes() []route {
 		exampleFile("files", "task_example_file", "One file an example delivered", (*catalogueHandlers).exampleFile),
 		exampleFile("sent", "task_example_sent", "One file an example sends", (*catalogueHandlers).exampleSentFile),
 		read("/v1/openapi.json", "service_openapi", "The OpenAPI document of the whole service", (*catalogueHandlers).serviceOpenAPI, document),
+		panelDocRoute(document),
 		list("/v1/vocab", "vocab_list", "All vocabularies", (*catalogueHandlers).listVocab, ref("Vocabulary"), maxCataloguePage),
 		withName(read("/v1/vocab/{name}", "vocab_read", "One vocabulary", (*catalogueHandlers).getVocab, ref("Vocabulary"), http.StatusNotFound)),
 		list("/v1/concepts", "concepts_list", "All concepts", (*catalogueHandlers).listConcepts, ref("Concept"), maxCataloguePage),

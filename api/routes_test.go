@@ -19,6 +19,17 @@ func servedDoc(t *testing.T, path string, strict bool) *openapi3.T {
 	return openapicheck.LoadDoc(t, res.body, strict)
 }
 
+// everyRouteDoc loads the service's document and the panel's merged, so
+// every row of the route table is documented in it.
+func everyRouteDoc(t *testing.T, strict bool) *openapi3.T {
+	t.Helper()
+	r := catalogueRouter()
+	service, panel := call(r, "GET", "/v1/openapi.json", ""), call(r, "GET", "/v1/panel/openapi.json", "")
+	require.Equal(t, 200, service.code)
+	require.Equal(t, 200, panel.code)
+	return openapicheck.LoadDoc(t, openapicheck.Merge(t, service.body, panel.body), strict)
+}
+
 // statuses are the documented statuses of an operation.
 func statuses(op *openapi3.Operation) []int {
 	var out []int
@@ -32,7 +43,14 @@ func statuses(op *openapi3.Operation) []int {
 
 func TestRoutesAreDocumented(t *testing.T) {
 	t.Parallel()
-	doc := servedDoc(t, "/v1/openapi.json", false)
+	service, panel := servedDoc(t, "/v1/openapi.json", false), servedDoc(t, "/v1/panel/openapi.json", false)
+	for _, rt := range routes {
+		inService := service.Paths.Value(rt.path) != nil && service.Paths.Value(rt.path).GetOperation(rt.method) != nil
+		inPanel := panel.Paths.Value(rt.path) != nil && panel.Paths.Value(rt.path).GetOperation(rt.method) != nil
+		require.Equal(t, rt.access == AccessSession, inPanel, "%s %s: in the panel's document only if session-only", rt.method, rt.path)
+		require.Equal(t, rt.access != AccessSession, inService, "%s %s: in the service's document unless session-only", rt.method, rt.path)
+	}
+	doc := everyRouteDoc(t, false)
 	documented := map[string]bool{}
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
@@ -65,7 +83,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 			require.Equal(t, string(rt.access), op.Extensions["x-access"])
 			if rt.access == AccessKey {
 				require.Equal(t, rt.scope, op.Extensions["x-scope"])
-				require.Equal(t, []string{rt.scope}, (*op.Security)[0]["apiKey"])
+				require.Equal(t, []string{rt.scope}, (*op.Security)[0]["bearerAuth"])
 			}
 		})
 	}

@@ -36,9 +36,10 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 // (docPath names the document's path template).
 func (s *testStack) asDocumented(t *testing.T) func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
 	t.Helper()
-	served := s.do(http.MethodGet, "/v1/openapi.json", nil)
+	served, panel := s.do(http.MethodGet, "/v1/openapi.json", nil), s.do(http.MethodGet, "/v1/panel/openapi.json", nil)
 	require.Equal(t, http.StatusOK, served.status)
-	doc := openapicheck.LoadDoc(t, served.body, true)
+	require.Equal(t, http.StatusOK, panel.status)
+	doc := openapicheck.LoadDoc(t, openapicheck.Merge(t, served.body, panel.body), true)
 	return func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
 		t.Helper()
 		res := s.do(method, path, body, headers...)

@@ -64,10 +64,15 @@ func variantBranches(v *Variant, props map[string]any) []any {
 			// An absent variant field means the default, which uses the field.
 			cond["required"] = []string{v.Field}
 		}
-		out = append(out, obj{"if": cond, "then": obj{"properties": obj{field: false}}})
+		out = append(out, obj{"if": cond, "then": obj{"properties": obj{field: Never}}})
 	}
 	return out
 }
+
+// Never is the schema no value matches: {"not": {}}, the same as the
+// boolean schema false, written as an object because code generators that
+// read OpenAPI (oapi-codegen) cannot load a boolean where a schema goes.
+var Never = obj{"not": obj{}}
 
 // VocabEnum is a string property whose options are the values of a
 // vocabulary; the vocabulary's default is the schema default.

@@ -198,7 +198,7 @@ func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, 
 			f, g := join(field, p), join(generic, p)
 			add(f, g, "required", apierr.InvalidRequest, f+" is required.")
 		}
-	case *kind.FalseSchema:
+	case *kind.FalseSchema, *kind.Not: // Never, the only "not" the schemas use
 		add(field, generic, "false", apierr.FieldNotSupported, d.notSupported(in, field))
 	case *kind.Enum, *kind.Const:
 		add(field, generic, "enum", apierr.InvalidOption, field+": "+ve.ErrorKind.LocalizedString(printer)+".")

@@ -91,3 +91,31 @@ func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *htt
 	out.SetBodyBytes(resBody)
 	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
 }
+
+// Merge joins served OpenAPI documents into one: the first document with
+// the paths and component schemas of the others added, so answers of routes
+// documented apart (the panel's session-only operations) are checked alike.
+func Merge(t testing.TB, bodies ...[]byte) []byte {
+	t.Helper()
+	var out map[string]any
+	for i, b := range bodies {
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(b, &doc))
+		if i == 0 {
+			out = doc
+			continue
+		}
+		for _, section := range []string{"paths"} {
+			for k, v := range doc[section].(map[string]any) {
+				out[section].(map[string]any)[k] = v
+			}
+		}
+		schemas := out["components"].(map[string]any)["schemas"].(map[string]any)
+		for k, v := range doc["components"].(map[string]any)["schemas"].(map[string]any) {
+			schemas[k] = v
+		}
+	}
+	merged, err := json.Marshal(out)
+	require.NoError(t, err)
+	return merged
+}

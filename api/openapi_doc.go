@@ -1,0 +1,94 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// docTags are the document's global tags, in the order a reader meets them.
+var docTags = []oa{
+	{"name": "tasks", "description": "Submit a named task as a job, or estimate its price; each task also has its own path."},
+	{"name": "jobs", "description": "Read, list, wait on, stream and cancel jobs, and read their results."},
+	{"name": "files", "description": "Upload files, read and delete file and art handles, download delivered files."},
+	{"name": "account", "description": "The calling key's account: balance, usage, metrics and request log."},
+	{"name": "catalogue", "description": "The public reference: tasks, vocabularies, concepts, recipes, errors, prices, " +
+		"the changelog and these documents. No key needed."},
+	{"name": "operations", "description": "Health, readiness, metrics and the webhook signing keys."},
+	{"name": "panel", "description": "The account panel's own operations, for a signed-in session only (GET /v1/panel/openapi.json)."},
+	{"name": "webhooks", "description": "The signed job events a webhook endpoint receives."},
+}
+
+// accessText is what an operation's description says about its caller.
+func accessText(rt route) string {
+	switch rt.access {
+	case AccessKey:
+		return "Needs an API key holding the `" + rt.scope + "` scope."
+	case AccessSession:
+		return "Needs a signed-in panel session; API keys are refused with `session_required`."
+	default:
+		return "Needs no key; a key that is sent is still checked."
+	}
+}
+
+// describeOperation completes an operation's description: the route's own
+// text, or its summary, then who may call it.
+func describeOperation(o oa, rt route) {
+	text, _ := o["description"].(string)
+	if text == "" {
+		text = strings.TrimSuffix(rt.op.summary, ".") + "."
+	}
+	o["description"] = text + "\n\n" + accessText(rt)
+}
+
+// webhookHeaders are the headers every signed delivery carries.
+func webhookHeaders() []any {
+	h := func(name, description string, schema oa) oa {
+		p := header(name, description, schema)
+		p["required"] = true
+		return p
+	}
+	return []any{
+		h("X-Service-Request-Id", "The delivery id (whd_…), the first line of the signed message.", str()),
+		h("X-Service-User-Id", "The account id, the second line of the signed message.", str()),
+		h("X-Service-Timestamp", "Unix seconds, the third line of the signed message; refuse it outside your window.", str()),
+		h("X-Service-Signature", "Base64 Ed25519 signature of the four-line message; verify it with a key of "+
+			"/.well-known/jwks.json.", str()),
+	}
+}
+
+// webhooks are the job events a webhook endpoint receives, as OpenAPI 3.1's
+// webhooks section declares them, so generated clients have their types.
+// The body's schema is JobEvent's written in place rather than referenced:
+// oapi-codegen drops component schemas that only webhooks reference, and
+// the client it generates then names a type it never declares.
+func webhooks() oa {
+	event := componentSchemas()["JobEvent"]
+	out := oa{}
+	for _, ev := range contract.JobEvents {
+		id := "webhook_" + strings.ReplaceAll(ev, ".", "_")
+		out[ev] = oa{"post": oa{
+			"operationId": id, "summary": "The " + ev + " event",
+			"description": "A signed delivery of the " + ev + " event to an endpoint that subscribed to it. Answer 2xx " +
+				"within the timeout; other answers are retried as GET /v1/meta's webhook policy says. Deliveries are " +
+				"at least once and unordered: dedupe by the body's id.",
+			"tags":       []any{"webhooks"},
+			"parameters": webhookHeaders(),
+			"requestBody": oa{"required": true,
+				"content": oa{"application/json": oa{"schema": event}}},
+			"responses": oa{"2XX": oa{"description": "Received."}},
+		}}
+	}
+	return out
+}
+
+// panelDocRoute is the route of the panel's own OpenAPI document.
+func panelDocRoute(document oa) route {
+	return route{method: http.MethodGet, path: "/v1/panel/openapi.json", access: AccessPublic,
+		handle: catalogue((*catalogueHandlers).panelOpenAPI),
+		op: operation{id: "panel_openapi", summary: "The OpenAPI document of the account panel's session-only operations",
+			description: "The panel's own operations, kept out of /v1/openapi.json so that clients generated from " +
+				"that document hold only what an API key can call.",
+			answers: []response{jsonAnswer(http.StatusOK, "The document.", document)}}}
+}
