@@ -224,6 +224,8 @@ func TestCatalogueLLMsText(t *testing.T) {
 	gen := call(r, "GET", "/v1/tasks/pattern.generate/llms.txt", "")
 	require.Contains(t, string(gen.body), "only for kind stripes")
 	require.Contains(t, string(gen.body), "resolution 2048: 4 service_credits per tile")
+	require.Contains(t, string(gen.body), "one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid; default")
+	require.Contains(t, string(gen.body), "vocabulary pattern_kind; its aliases accepted")
 }
 
 func TestCatalogueExamples(t *testing.T) {

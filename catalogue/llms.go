@@ -114,11 +114,11 @@ func fieldSummary(p map[string]any, required bool, only string) string {
 		parts = append(parts, "required")
 	}
 	if e, ok := p["enum"].([]any); ok {
-		parts = append(parts, "one of "+joinAny(e))
+		parts = append(parts, "one of "+joinAny(values(p, e)))
 	}
 	if it, ok := p["items"].(map[string]any); ok {
 		if e, ok := it["enum"].([]any); ok {
-			parts = append(parts, "items one of "+joinAny(e))
+			parts = append(parts, "items one of "+joinAny(values(it, e)))
 		}
 		if pat, ok := it["pattern"].(string); ok {
 			parts = append(parts, "items match "+pat)
@@ -135,11 +135,27 @@ func fieldSummary(p map[string]any, required bool, only string) string {
 	}
 	if v, ok := p[tasks.VocabKeyword]; ok {
 		parts = append(parts, fmt.Sprintf("vocabulary %v", v))
+		if _, ok := p[tasks.AliasesKeyword]; ok {
+			parts = append(parts, "its aliases accepted")
+		}
 	}
 	if only != "" {
 		parts = append(parts, "only for "+only)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// values are the options of enum e of schema p, the vocabulary aliases it
+// also accepts (AliasesKeyword) left out.
+func values(p map[string]any, e []any) []any {
+	aliases, _ := p[tasks.AliasesKeyword].(map[string]any)
+	var out []any
+	for _, v := range e {
+		if s, ok := v.(string); !ok || aliases[s] == nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func joinAny(a []any) string {

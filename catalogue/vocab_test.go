@@ -58,7 +58,8 @@ func TestVocabularies(t *testing.T) {
 }
 
 // TestSchemaFieldsAreInUsedIn checks every x-vocab field of every task is a
-// used_in row of its vocabulary, with an enum of exactly its values.
+// used_in row of its vocabulary, with an enum of exactly its values and
+// their aliases.
 func TestSchemaFieldsAreInUsedIn(t *testing.T) {
 	c := catalogue.Default()
 	for _, d := range c.Tasks().Runnable() {
@@ -67,7 +68,8 @@ func TestSchemaFieldsAreInUsedIn(t *testing.T) {
 			require.True(t, ok, "%s %s", d.Name, f.Vocab)
 			require.Contains(t, v.UsedIn, tasks.UsedIn{Where: d.Name, Field: f.Field, Direction: f.Direction})
 			if f.Enum != nil {
-				require.Equal(t, v.Enum(), f.Enum, "%s %s", d.Name, f.Field)
+				require.Equal(t, v.Accepted(), f.Enum, "%s %s", d.Name, f.Field)
+				require.Equal(t, v.AliasMap(), f.Aliases, "%s %s", d.Name, f.Field)
 			}
 		}
 	}

@@ -39,6 +39,9 @@ type schemaProp struct {
 	XRef        string          `json:"x-ref"`
 	Title       string          `json:"title"`
 	Raw         json.RawMessage `json:"-"`
+	// Aliases are the older spellings the enum also accepts
+	// (x-aliases); the form offers the values only.
+	Aliases map[string]string `json:"x-aliases"`
 }
 
 const colourPattern = "^#[0-9A-Fa-f]{6}$"
@@ -100,7 +103,9 @@ func fieldOf(name string, p schemaProp, required bool) field {
 			f.Kind = "select-int"
 		}
 		for _, v := range p.Enum {
-			f.Options = append(f.Options, fmt.Sprint(v))
+			if s, ok := v.(string); !ok || p.Aliases[s] == "" {
+				f.Options = append(f.Options, fmt.Sprint(v))
+			}
 		}
 	case p.XRef == "image" && typ == "array":
 		f.Kind, f.RefKinds = "refs", []string{"file", "art"}
@@ -111,7 +116,9 @@ func fieldOf(name string, p schemaProp, required bool) field {
 	case typ == "array" && p.Items != nil && len(p.Items.Enum) > 0:
 		f.Kind = "checks"
 		for _, v := range p.Items.Enum {
-			f.Options = append(f.Options, fmt.Sprint(v))
+			if s, ok := v.(string); !ok || p.Items.Aliases[s] == "" {
+				f.Options = append(f.Options, fmt.Sprint(v))
+			}
 		}
 	case typ == "array" && p.Items != nil && p.Items.Pattern == colourPattern:
 		f.Kind = "colours"

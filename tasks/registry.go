@@ -3,6 +3,7 @@ package tasks
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func NewRegistry() *Registry {
 // already registered; when a task has no name, an unknown category, no
 // Runner or no input schema while runnable; or when a schema field marked
 // x-vocab names a vocabulary the registry does not hold or lists other
-// values than it.
+// values or aliases than it; or when a vocabulary accepts a spelling twice.
 func (r *Registry) Add(f Family) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -97,6 +98,9 @@ func (r *Registry) check(f Family) error {
 		if _, dup := vocabs[v.Name]; dup || v.Name == "" {
 			return fmt.Errorf("vocabulary %q is registered twice or has no name", v.Name)
 		}
+		if err := v.checkAliases(); err != nil {
+			return err
+		}
 		vocabs[v.Name] = v
 	}
 	if err := unique("concept", slices.Concat(r.concepts, f.Concepts), func(c Concept) string { return c.Name }); err != nil {
@@ -128,8 +132,8 @@ func (r *Registry) check(f Family) error {
 			if !ok {
 				return fmt.Errorf("task %s: %s names the unknown vocabulary %q", d.Name, vf.Field, vf.Vocab)
 			}
-			if vf.Enum != nil && !slices.Equal(vf.Enum, v.Enum()) {
-				return fmt.Errorf("task %s: the enum of %s is not vocabulary %s", d.Name, vf.Field, vf.Vocab)
+			if vf.Enum != nil && (!slices.Equal(vf.Enum, v.Accepted()) || !maps.Equal(vf.Aliases, v.AliasMap())) {
+				return fmt.Errorf("task %s: the enum or aliases of %s are not vocabulary %s's", d.Name, vf.Field, vf.Vocab)
 			}
 		}
 	}

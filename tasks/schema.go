@@ -17,6 +17,13 @@ const SchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 // value is the vocabulary name, served at GET /v1/vocab/{name}.
 const VocabKeyword = "x-vocab"
 
+// AliasesKeyword sits beside x-vocab on a field whose vocabulary has
+// aliases (older spellings still accepted): it maps each alias to the value
+// it stands for. The field's enum lists the values, then the aliases, so the
+// schema validates every spelling the service accepts; the service runs the
+// job with the value (Validate writes it in place of the alias).
+const AliasesKeyword = "x-aliases"
+
 // obj is a JSON object under construction.
 type obj = map[string]any
 
@@ -46,13 +53,19 @@ func ObjectSchema(title, description string, props map[string]any, required []st
 // variantBranches writes a Variant as one if/then per restricted field: when
 // the variant field holds (or, absent, defaults to) a value that does not use
 // the field, the field's schema is false, which answers field_not_supported.
+// An alias of a value counts as that value.
 func variantBranches(v *Variant, props map[string]any) []any {
 	all := props[v.Field].(obj)["enum"].([]any)
+	aliases, _ := props[v.Field].(obj)[AliasesKeyword].(map[string]string)
 	var out []any
 	for _, field := range slices.Sorted(maps.Keys(v.Only)) {
 		var others []any
 		for _, val := range all {
-			if !slices.Contains(v.Only[field], val.(string)) {
+			canonical := val.(string)
+			if c, ok := aliases[canonical]; ok {
+				canonical = c
+			}
+			if !slices.Contains(v.Only[field], canonical) {
 				others = append(others, val)
 			}
 		}
@@ -75,13 +88,18 @@ func variantBranches(v *Variant, props map[string]any) []any {
 var Never = obj{"not": obj{}}
 
 // VocabEnum is a string property whose options are the values of a
-// vocabulary; the vocabulary's default is the schema default.
+// vocabulary; the vocabulary's default is the schema default. When values
+// have aliases, the enum lists them after the values and AliasesKeyword maps
+// each to its value.
 func VocabEnum(voc Vocabulary, description string) map[string]any {
-	enum := make([]any, len(voc.Values))
-	for i, v := range voc.Values {
-		enum[i] = v.Value
+	var enum []any
+	for _, v := range voc.Accepted() {
+		enum = append(enum, v)
 	}
 	s := obj{"type": "string", "enum": enum, "description": description, VocabKeyword: voc.Name}
+	if a := voc.AliasMap(); a != nil {
+		s[AliasesKeyword] = a
+	}
 	if voc.Default != nil {
 		s["default"] = *voc.Default
 	}

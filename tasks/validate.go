@@ -22,8 +22,8 @@ import (
 var printer = message.NewPrinter(language.English)
 
 // Validate checks a raw JSON request body against the task's published input
-// schema and returns the input with nulls removed and schema defaults
-// applied. A body that is not a JSON object answers malformed_request; a
+// schema and returns the input with nulls removed, every vocabulary alias
+// replaced by the value it stands for and schema defaults applied. A body that is not a JSON object answers malformed_request; a
 // schema failure answers the catalogue code of the first failure by field
 // path (field_not_accepted, field_not_supported, invalid_option,
 // invalid_request or a task-specific code from ErrorRules), then the task's
@@ -58,6 +58,9 @@ func (d *Definition) Validate(body []byte) (map[string]any, error) {
 		return nil, d.firstIssue(in, ve).err()
 	}
 	out := normalise(in).(map[string]any)
+	if _, e := d.canonical(d.doc, out, "", ""); e != nil {
+		return nil, e
+	}
 	d.applyDefaults(out)
 	if d.Refuse != nil {
 		if e := d.Refuse(out, nil); e != nil {
@@ -180,12 +183,7 @@ func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, 
 	}
 	field, generic := publicPath(in, ve.InstanceLocation)
 	add := func(field, generic, kw string, code apierr.Code, msg string) {
-		for _, r := range d.ErrorRules {
-			if r.Field == generic && r.Keyword == kw {
-				code = r.Code
-			}
-		}
-		*out = append(*out, issue{field, generic, kw, code, msg})
+		*out = append(*out, issue{field, generic, kw, d.ruleCode(generic, kw, code), msg})
 	}
 	switch k := ve.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
@@ -200,7 +198,9 @@ func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, 
 		}
 	case *kind.FalseSchema, *kind.Not: // Never, the only "not" the schemas use
 		add(field, generic, "false", apierr.FieldNotSupported, d.notSupported(in, field))
-	case *kind.Enum, *kind.Const:
+	case *kind.Enum:
+		add(field, generic, "enum", apierr.InvalidOption, d.enumMessage(field, generic, k))
+	case *kind.Const:
 		add(field, generic, "enum", apierr.InvalidOption, field+": "+ve.ErrorKind.LocalizedString(printer)+".")
 	default:
 		kw := "schema"
@@ -209,6 +209,37 @@ func (d *Definition) collect(in map[string]any, ve *jsonschema.ValidationError, 
 		}
 		add(field, generic, kw, apierr.InvalidRequest, describe(field, ve.ErrorKind))
 	}
+}
+
+// ruleCode is the code of a failure of keyword kw at the generic field
+// path: the task's ErrorRules code when one names them, else code.
+func (d *Definition) ruleCode(generic, kw string, code apierr.Code) apierr.Code {
+	for _, r := range d.ErrorRules {
+		if r.Field == generic && r.Keyword == kw {
+			code = r.Code
+		}
+	}
+	return code
+}
+
+// enumMessage words an invalid_option: a field bound to a vocabulary with
+// aliases names its values and points at the vocabulary for the aliases,
+// rather than listing every spelling.
+func (d *Definition) enumMessage(field, generic string, k *kind.Enum) string {
+	for _, vf := range d.VocabFields() {
+		if vf.Direction != "input" || vf.Field != generic || len(vf.Aliases) == 0 {
+			continue
+		}
+		var values []string
+		for _, w := range k.Want {
+			if s, ok := w.(string); ok && vf.Aliases[s] == "" {
+				values = append(values, strconv.Quote(s))
+			}
+		}
+		return field + ": value must be one of " + strings.Join(values, ", ") +
+			", or an alias of one (GET /v1/vocab/" + vf.Vocab + ")."
+	}
+	return field + ": " + k.LocalizedString(printer) + "."
 }
 
 // branches are the causes of a failure worth answering. When a value

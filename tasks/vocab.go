@@ -48,13 +48,51 @@ type UsedIn struct {
 	Direction string `json:"direction"`
 }
 
-// Enum lists the vocabulary's values in order, as a schema enum has them.
+// Enum lists the vocabulary's values in order.
 func (v Vocabulary) Enum() []string {
 	out := make([]string, len(v.Values))
 	for i, x := range v.Values {
 		out[i] = x.Value
 	}
 	return out
+}
+
+// Accepted lists what a task field bound to the vocabulary accepts, as its
+// schema enum has them: the values in order, then every value's aliases in
+// the same order.
+func (v Vocabulary) Accepted() []string {
+	out := v.Enum()
+	for _, x := range v.Values {
+		out = append(out, x.Aliases...)
+	}
+	return out
+}
+
+// AliasMap maps each alias to its value; nil when no value has an alias.
+func (v Vocabulary) AliasMap() map[string]string {
+	var out map[string]string
+	for _, x := range v.Values {
+		for _, a := range x.Aliases {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[a] = x.Value
+		}
+	}
+	return out
+}
+
+// checkAliases holds a vocabulary's aliases to what a field bound to it
+// needs: every alias names one value, and is not itself a value.
+func (v Vocabulary) checkAliases() error {
+	seen := map[string]bool{}
+	for _, s := range v.Accepted() {
+		if seen[s] {
+			return fmt.Errorf("vocabulary %s accepts %q twice (as a value or an alias)", v.Name, s)
+		}
+		seen[s] = true
+	}
+	return nil
 }
 
 // SharedVocabularies are the vocabularies of task fields that tasks of any
@@ -123,8 +161,13 @@ type VocabField struct {
 	Field string
 	// Direction is input or output.
 	Direction string
-	// Enum is the field's enum; nil when its schema lists none.
+	// Enum is the field's enum: what it accepts, the vocabulary's values
+	// then their aliases (Vocabulary.Accepted); nil when its schema lists
+	// none.
 	Enum []string
+	// Aliases is the field's AliasesKeyword: each alias accepted, mapped to
+	// the value it stands for; nil when the field accepts none.
+	Aliases map[string]string
 }
 
 // VocabFields lists the fields of the task's input, then output, schema
@@ -140,23 +183,32 @@ func (d *Definition) VocabFields() []VocabField {
 		if len(s.raw) == 0 || json.Unmarshal(s.raw, &doc) != nil {
 			continue
 		}
-		walkVocab(doc, s.prefix, func(vocab, field string, enum []string) {
-			out = append(out, VocabField{Vocab: vocab, Field: field, Direction: s.direction, Enum: enum})
+		walkVocab(doc, s.prefix, func(f VocabField) {
+			f.Direction = s.direction
+			out = append(out, f)
 		})
 	}
 	return out
 }
 
-func walkVocab(s map[string]any, path string, f func(vocab, field string, enum []string)) {
+// walkVocab calls f with every field of schema s marked x-vocab, Vocab,
+// Field, Enum and Aliases set, in the order of their paths.
+func walkVocab(s map[string]any, path string, f func(VocabField)) {
 	if v, ok := s[VocabKeyword].(string); ok {
-		var enum []string
+		vf := VocabField{Vocab: v, Field: path}
 		if e, ok := s["enum"].([]any); ok {
-			enum = make([]string, len(e))
+			vf.Enum = make([]string, len(e))
 			for i, x := range e {
-				enum[i] = fmt.Sprint(x)
+				vf.Enum[i] = fmt.Sprint(x)
 			}
 		}
-		f(v, path, enum)
+		if a, ok := s[AliasesKeyword].(map[string]any); ok {
+			vf.Aliases = make(map[string]string, len(a))
+			for k, x := range a {
+				vf.Aliases[k] = fmt.Sprint(x)
+			}
+		}
+		f(vf)
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
 		for _, k := range slices.Sorted(maps.Keys(props)) {

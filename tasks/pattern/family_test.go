@@ -47,7 +47,9 @@ func TestValidateCodesAndFields(t *testing.T) {
 	}{
 		{"pattern.generate", `{"colors":["#000000","#fff"]}`, apierr.InvalidColour, "colors[1]"},
 		{"pattern.generate", `{"colors":["#000000","#FFFFFF","#000000","#FFFFFF","#000000","#FFFFFF","#000000"]}`, apierr.TooManyColours, "colors"},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"zigzag"}`, apierr.InvalidOption, "kind"},
+		{"pattern.generate", `{"colors":["#000000"],"kind":"triangles"}`, apierr.InvalidOption, "kind"},
+		{"pattern.generate", `{"colors":["#000000"],"kind":"zigzag","amplitude":0.3}`, "", ""},
+		{"pattern.generate", `{"colors":["#000000"],"kind":"tartan","amplitude":0.3}`, apierr.FieldNotSupported, "amplitude"},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":45}`, apierr.FieldNotSupported, "stripe_angle"},
 		{"pattern.generate", `{"colors":["#000000"],"stripe_angle":45,"amplitude":0.5}`, apierr.FieldNotSupported, "amplitude"},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"waves","amplitude":0.3}`, "", ""},

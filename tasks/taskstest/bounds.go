@@ -24,7 +24,7 @@ type violation struct {
 	code    apierr.Code // the generic code before task rules
 }
 
-var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, tasks.VocabKeyword: true, tasks.RefKeyword: true}
+var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, tasks.VocabKeyword: true, tasks.AliasesKeyword: true, tasks.RefKeyword: true}
 
 // violations builds, from the published schema alone, one body per bound of
 // every property — top-level ones, those of object fields and those of the
@@ -281,12 +281,17 @@ func validItem(t *testing.T, p map[string]any, base any) any {
 	return nil
 }
 
+// variantValues are the values of the variant field, its aliases left out.
 func variantValues(d *tasks.Definition) []string {
 	var doc map[string]any
 	_ = json.Unmarshal(d.InputSchema, &doc)
+	p := doc["properties"].(map[string]any)[d.Variant.Field].(map[string]any)
+	aliases, _ := p[tasks.AliasesKeyword].(map[string]any)
 	var out []string
-	for _, v := range doc["properties"].(map[string]any)[d.Variant.Field].(map[string]any)["enum"].([]any) {
-		out = append(out, v.(string))
+	for _, v := range p["enum"].([]any) {
+		if _, alias := aliases[v.(string)]; !alias {
+			out = append(out, v.(string))
+		}
 	}
 	return out
 }
