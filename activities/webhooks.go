@@ -213,7 +213,7 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 		return nil, err
 	}
 	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: version,
-		JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: wire.NewProgress(j)}
+		JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress()}
 	switch in.Event {
 	case contract.EventSucceeded:
 		// Every file in one page: a webhook has no cursor to follow.
@@ -221,7 +221,7 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 		if err != nil {
 			return nil, err
 		}
-		result := wire.NewResult(j, files, a.FilesBaseURL, false, "")
+		result := j.WireResult(files, a.FilesBaseURL, false, "")
 		body.Result = &result
 	case contract.EventFailed, contract.EventCancelled:
 		if j.Error != nil {

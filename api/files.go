@@ -116,7 +116,7 @@ func (h *fileHandlers) get(c *gin.Context) {
 		c.JSON(http.StatusOK, h.uploadRecord(f))
 		return
 	}
-	c.JSON(http.StatusOK, fileRecord{File: wire.NewFile(f, h.filesBaseURL), Size: f.Size, Deletable: true})
+	c.JSON(http.StatusOK, fileRecord{File: f.Wire(h.filesBaseURL), Size: f.Size, Deletable: true})
 }
 
 // errNotDeletable answers every delete but of the caller's own art:

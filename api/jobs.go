@@ -20,7 +20,7 @@ type jobHandlers struct{ d *Deps }
 
 // view is the public record of job j, as the request's contract writes it.
 func (h *jobHandlers) view(c *gin.Context, j *models.Job) wire.Job {
-	v := wire.NewJob(j, h.d.BaseURL)
+	v := j.Wire(h.d.BaseURL)
 	v.Error = contractOf(c).jobError(v.Error)
 	return v
 }

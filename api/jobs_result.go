@@ -9,7 +9,6 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/wire"
 )
 
 // result answers GET /v1/jobs/{id}/result.
@@ -56,5 +55,5 @@ func (h *jobHandlers) writeResult(c *gin.Context, j *models.Job) {
 	if more {
 		next = encodeCursor(strconv.Itoa(files[len(files)-1].Index))
 	}
-	c.JSON(http.StatusOK, wire.NewResult(j, files, h.d.FilesBaseURL, more, next))
+	c.JSON(http.StatusOK, j.WireResult(files, h.d.FilesBaseURL, more, next))
 }

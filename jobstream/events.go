@@ -140,7 +140,7 @@ func (s *Snapshot) running(done int) *models.Job {
 
 func body(j *models.Job, kind, id string, at time.Time) wire.Event {
 	return wire.Event{ID: id, OccurredAt: at.UTC(), Event: kind, APIVersion: j.ServiceVersion, JobID: j.ID, Task: j.Task,
-		Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: wire.NewProgress(j)}
+		Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress()}
 }
 
 func (s *Snapshot) started() Frame {
@@ -183,7 +183,7 @@ func (s *Snapshot) terminal(filesBase string) Frame {
 	ev := body(j, kind, EventID(j.ID, kind, 0), at)
 	switch kind {
 	case contract.EventSucceeded:
-		r := wire.NewResult(j, s.Files, filesBase, false, "")
+		r := j.WireResult(s.Files, filesBase, false, "")
 		ev.Result = &r
 	default:
 		if j.Error != nil {

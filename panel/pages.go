@@ -38,7 +38,7 @@ type jobRow struct {
 func jobRows(jobs []models.Job, base string) []jobRow {
 	out := make([]jobRow, len(jobs))
 	for i := range jobs {
-		out[i] = jobRow{Job: wire.NewJob(&jobs[i], base), KeyID: jobs[i].APIKeyID}
+		out[i] = jobRow{Job: jobs[i].Wire(base), KeyID: jobs[i].APIKeyID}
 	}
 	return out
 }

@@ -2,6 +2,10 @@
 // and webhook bodies carry them — the job, its progress, its result and
 // result files, and the event body — defined once, so an answer and a
 // webhook can never drift apart. The error object is apierr.Error.
+//
+// It is types only, on the standard library and contract, so the Go client
+// can import it; the conversions from stored rows are models' (Job.Wire,
+// File.Wire, Job.WireResult).
 package wire
 
 import (
@@ -9,7 +13,6 @@ import (
 	"time"
 
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 )
 
 // Progress is a job's progress object.
@@ -71,50 +74,6 @@ type Event struct {
 	Progress   Progress        `json:"progress"`
 	Result     *Result         `json:"result,omitempty"`
 	Error      json.RawMessage `json:"error,omitempty"`
-}
-
-// NewJob is the public job record of j; baseURL prefixes its URLs.
-func NewJob(j *models.Job, baseURL string) Job {
-	v := Job{JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: NewProgress(j),
-		Error: json.RawMessage("null"), APIKeyID: j.APIKeyID, CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, EndedAt: j.EndedAt,
-		StatusURL: baseURL + "/v1/jobs/" + j.ID, ResultURL: baseURL + "/v1/jobs/" + j.ID + "/result", CancelURL: baseURL + "/v1/jobs/" + j.ID + "/cancel"}
-	if j.Error != nil {
-		v.Error = json.RawMessage(*j.Error)
-	}
-	return v
-}
-
-// NewProgress is the progress object of j.
-func NewProgress(j *models.Job) Progress {
-	return Progress{Done: j.ProgressDone, Total: j.ProgressTotal, Phase: j.PublicPhase()}
-}
-
-// NewFile is the public record of a delivered file; filesBase prefixes its
-// download URL.
-func NewFile(f *models.File, filesBase string) File {
-	return File{File: f.Handle(), URL: f.URL(filesBase), MediaType: f.MediaType, Task: f.Task, JobID: f.JobID,
-		CreatedAt: f.CreatedAt.UTC(), Data: Data(f)}
-}
-
-// Data is a file's data (valid against its task's outputSchema), or null.
-func Data(f *models.File) json.RawMessage {
-	if f.Data == "" || f.Data == "null" {
-		return json.RawMessage("null")
-	}
-	return json.RawMessage(f.Data)
-}
-
-// NewResult is the result page of job j holding files; more says whether
-// further files follow (next is then the cursor of the next page).
-func NewResult(j *models.Job, files []models.File, filesBase string, more bool, next string) Result {
-	out := Result{JobID: j.ID, Files: make([]File, 0, len(files)), HasMore: more, NextCursor: next}
-	for i := range files {
-		out.Files = append(out.Files, NewFile(&files[i], filesBase))
-	}
-	if j.Summary != nil {
-		out.Summary = json.RawMessage(*j.Summary)
-	}
-	return out
 }
 
 // ErrorIn is a stored error object as contract version v writes it: from
