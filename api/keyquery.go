@@ -28,14 +28,33 @@ func rejectKeyInQuery(l *limiter) gin.HandlerFunc {
 // keyInQuery scans a raw query string the way no parser can be fooled:
 // every component between & and ; is read whole and as both sides of its
 // first =, each percent-decoded (+ as a space), so pairs a parser drops and
-// values hidden behind spaces or a Key/Bearer scheme are still seen.
-func keyInQuery(raw string) bool {
+// values hidden behind spaces or a Key/Bearer scheme are still seen. A
+// name or value that decodes to a query or URL of its own (such as the
+// panel's ?next=/app/…%3Fk%3D…) is scanned in turn, a few levels deep.
+func keyInQuery(raw string) bool { return keyInQueryAt(raw, 0) }
+
+// nestedQueryDepth is how many encodings deep keyInQuery looks.
+const nestedQueryDepth = 3
+
+func keyInQueryAt(raw string, depth int) bool {
 	parts := strings.FieldsFunc(raw, func(r rune) bool { return r == '&' || r == ';' })
 	for _, part := range parts {
 		name, value, _ := strings.Cut(part, "=")
-		for _, s := range []string{part, name, value} {
-			if looksLikeKey(queryUnescape(s)) {
+		if looksLikeKey(queryUnescape(part)) {
+			return true
+		}
+		for _, s := range []string{name, value} {
+			s = queryUnescape(s)
+			if looksLikeKey(s) {
 				return true
+			}
+			if depth < nestedQueryDepth && strings.ContainsAny(s, "?&;=%") {
+				if _, query, ok := strings.Cut(s, "?"); ok {
+					s = query
+				}
+				if keyInQueryAt(s, depth+1) {
+					return true
+				}
 			}
 		}
 	}

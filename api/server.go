@@ -3,6 +3,7 @@
 package api
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -82,8 +83,8 @@ func (d *Deps) taskCatalogue() *catalog.Catalogue {
 	return d.Catalogue
 }
 
-// NewRouter builds the Gin engine with every route of the route table.
-func NewRouter(d Deps) *gin.Engine {
+// defaults fills what Deps leaves zero.
+func (d *Deps) defaults() {
 	d.Catalogue = d.taskCatalogue()
 	if d.FilesBaseURL == "" {
 		d.FilesBaseURL = d.BaseURL
@@ -100,8 +101,12 @@ func NewRouter(d Deps) *gin.Engine {
 	if d.RateWindow < time.Second {
 		d.RateWindow = DefaultRateWindow
 	}
-	gin.SetMode(gin.ReleaseMode)
-	r := gin.New()
+}
+
+// trustProxies makes r read the client from TrustedProxies (X-Forwarded-For)
+// and returns them as prefixes for requireTLS; an unreadable list is
+// logged and trusts nobody.
+func trustProxies(r *gin.Engine, d *Deps) []netip.Prefix {
 	proxies, err := parseProxies(d.TrustedProxies)
 	if err == nil {
 		err = r.SetTrustedProxies(d.TrustedProxies)
@@ -110,9 +115,18 @@ func NewRouter(d Deps) *gin.Engine {
 		if d.Log != nil {
 			d.Log.Error("ignoring TP_TRUSTED_PROXIES", zap.Error(err))
 		}
-		proxies = nil
 		_ = r.SetTrustedProxies(nil)
+		return nil
 	}
+	return proxies
+}
+
+// NewRouter builds the Gin engine with every route of the route table.
+func NewRouter(d Deps) *gin.Engine {
+	d.defaults()
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	proxies := trustProxies(r, &d)
 	r.HandleMethodNotAllowed = true
 	// An API answers its JSON error for a trailing slash or a misspelt
 	// path; gin's defaults answer a 301 or 307 with an HTML body.

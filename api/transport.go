@@ -100,11 +100,23 @@ func CheckDevListenAddr(addr string) error {
 // passed over whatever they hold.
 var readHeaders = []string{"Authorization", "X-Api-Key", "Content-Type", "Idempotency-Key", "Prefer", "X-Service-Start-Timeout", "Service-Version"}
 
+// singleHeaders are the headers that decide who is calling and from where:
+// sent twice, one reader could take the first and another the last, so
+// they are refused rather than read.
+var singleHeaders = []string{"Authorization", "X-Api-Key", "Origin"}
+
 // checkHeaders answers 400 malformed_request to a header the service reads
-// but cannot: a value that is not UTF-8, or a Content-Type that does not
-// parse. X-Request-ID is never refused (an unusable one is ignored).
+// but cannot: a value that is not UTF-8, a Content-Type that does not
+// parse, or one of singleHeaders sent more than once. X-Request-ID is never
+// refused (an unusable one is ignored).
 func checkHeaders() gin.HandlerFunc {
 	return func(c *gin.Context) {
+		for _, name := range singleHeaders {
+			if len(c.Request.Header.Values(name)) > 1 {
+				fail(c, apierr.Newf(apierr.MalformedRequest, "The %s header is sent more than once; send it once.", name).WithField(name))
+				return
+			}
+		}
 		for _, name := range readHeaders {
 			for _, v := range c.Request.Header.Values(name) {
 				if !utf8.ValidString(v) {

@@ -145,3 +145,36 @@ func TestUnreadableRequestsAndMediaTypes(t *testing.T) {
 		})
 	}
 }
+
+// A header that says who is calling, or from where, sent twice is refused
+// rather than read: the key check and the origin check could each read
+// another copy.
+func TestRepeatedCredentialAndOriginHeadersAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	other, _ := e.newKey(e.user.ID, nil, nil)
+	session := []string{"Cookie", SessionCookie + "=anything", "Sec-Fetch-Site", "same-origin"}
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		headers []string
+		field   string
+	}{
+		{"Authorization twice", "GET", "/v1/jobs", []string{"Authorization", "Key " + e.key, "Authorization", "Key " + other}, "Authorization"},
+		{"the same Authorization twice", "GET", "/v1/jobs", with(keyed(e.key), keyed(e.key)...), "Authorization"},
+		{"x-api-key twice", "GET", "/v1/jobs", []string{"x-api-key", e.key, "x-api-key", "tpk_guess"}, "X-Api-Key"},
+		{"Origin twice on a keyless read", "GET", "/v1/meta", []string{"Origin", "https://app.example", "Origin", "https://evil.example"}, "Origin"},
+		{"Origin twice on a session route", "POST", "/v1/account/keys", with(session, "Origin", "http://example.com", "Origin", "https://evil.example"), "Origin"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := e.send(tc.method, tc.path, "", tc.headers...)
+			require.Equal(t, http.StatusBadRequest, res.code, "%s", res.body)
+			require.Equal(t, "malformed_request", res.errCode(t))
+			require.Equal(t, tc.field, res.errObj(t)["field"])
+			require.NotEmpty(t, res.errObj(t)["request_id"])
+		})
+	}
+	require.Equal(t, http.StatusOK, e.send("GET", "/v1/jobs", "", keyed(e.key)...).code, "one Authorization is read")
+}

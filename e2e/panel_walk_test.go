@@ -79,9 +79,8 @@ func newPanelSite(t *testing.T, o stackOptions) *panelSite {
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
-	apiRouter := api.NewRouter(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
+	handler = panel.Mount(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
 		RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
-	handler = panel.Mount(apiRouter, panel.Deps{DB: s.db, FilesBaseURL: srv.URL})
 	return &panelSite{s: s, url: srv.URL, email: u.Email, password: password, ctx: browser(t)}
 }
 

@@ -107,6 +107,14 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0010_job_notify",
 		Migrate: migrateJobNotify,
 	},
+	{
+		// Panel sign-in slowed per account and counted per client address
+		// (issue 26), instead of windows that lock an account out.
+		ID: "0011_sign_in_attempts",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&SignInAttempts{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

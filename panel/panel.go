@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
@@ -27,24 +26,9 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// Deps is what the panel needs from the process that serves it.
-type Deps struct {
-	DB  *gorm.DB
-	Log *zap.Logger
-	// FilesBaseURL is where file URLs point (thumbnails, downloads).
-	FilesBaseURL string
-	// Catalogue is the task catalogue; nil means catalogue.Default().
-	Catalogue *catalog.Catalogue
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// SecureCookies marks the session cookie Secure on plain HTTP too
-	// (behind a TLS-terminating proxy); HTTPS requests always get it.
-	SecureCookies bool
-}
-
 // panel serves the pages.
 type panel struct {
-	d     Deps
+	d     api.Deps
 	pages map[string]*template.Template
 }
 
@@ -55,14 +39,22 @@ func (p *panel) now() time.Time {
 	return time.Now().UTC()
 }
 
-// Mount serves the panel under /app/ (and / redirects there) in front of
-// the API handler, which answers everything else.
-func Mount(apiHandler http.Handler, d Deps) http.Handler {
+// Mount serves the API of d with the panel under /app/ (and / redirects
+// there) in front of it. The panel's pages pass the API's front door
+// (api.Front) under the same rules: plain HTTP refused in production, a
+// key in the URL or a repeated credential or Origin header refused, the
+// client read from d.TrustedProxies. Its session cookie is Secure in
+// production and on every HTTPS request.
+func Mount(d api.Deps) http.Handler {
+	apiHandler := api.NewRouter(d)
 	if d.Catalogue == nil {
 		d.Catalogue = catalog.Default()
 	}
 	if d.Log == nil {
 		d.Log = zap.NewNop()
+	}
+	if d.FilesBaseURL == "" {
+		d.FilesBaseURL = d.BaseURL
 	}
 	p := &panel{d: d, pages: parsePages()}
 	mux := http.NewServeMux()
@@ -81,20 +73,22 @@ func Mount(apiHandler http.Handler, d Deps) http.Handler {
 	mux.HandleFunc("GET /app/keys", p.signedIn(p.keys))
 	mux.HandleFunc("GET /app/webhooks", p.signedIn(p.webhooks))
 	mux.Handle("/app/", http.NotFoundHandler())
-	mux.Handle("/", apiHandler)
 	csrf := http.NewCrossOriginProtection()
-	panelOnly := csrf.Handler(mux)
+	pages := api.Front(d, csrf.Handler(mux))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/app/") {
 			w.Header().Set("X-Frame-Options", "DENY")
 			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 			w.Header().Set("Referrer-Policy", "same-origin")
-			panelOnly.ServeHTTP(w, r)
+			pages.ServeHTTP(w, r)
 			return
 		}
 		apiHandler.ServeHTTP(w, r)
 	})
 }
+
+// secureCookie says whether the session cookie is marked Secure.
+func (p *panel) secureCookie(r *http.Request) bool { return r.TLS != nil || p.d.Production }
 
 // page is what every page template receives.
 type page struct {

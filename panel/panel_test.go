@@ -19,14 +19,17 @@ const password = "correct horse battery"
 
 // newPanel is the panel in front of the API on a database of the test's
 // own, with one account that has a password.
-func newPanel(t *testing.T) (http.Handler, *models.User) {
+func newPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *models.User) {
 	t.Helper()
 	db := testenv.DB(t, testenv.SQLite)
 	u, err := models.CreateUser(context.Background(), db, "ada@example.com", models.PlanStandard)
 	require.NoError(t, err)
 	require.NoError(t, models.SetPassword(context.Background(), db, u.ID, password))
-	h := Mount(api.NewRouter(api.Deps{DB: db, BaseURL: "http://panel.test"}), Deps{DB: db, FilesBaseURL: "http://panel.test"})
-	return h, u
+	d := api.Deps{DB: db, BaseURL: "http://panel.test"}
+	for _, f := range tweak {
+		f(&d)
+	}
+	return Mount(d), u
 }
 
 func do(h http.Handler, method, path string, form url.Values, headers ...string) *httptest.ResponseRecorder {

@@ -3,7 +3,6 @@ package panel
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -12,10 +11,14 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 )
 
-// Sign-in attempts allowed per window, per account and per address.
+// Sign-in limits: an account's wrong passwords slow its next attempts
+// (never a lockout: a right password works after the wait, at most
+// signInBackoff.Max), and a client address may make signInPerAddress
+// attempts in signInWindow, whichever accounts they name.
+var signInBackoff = models.SignInBackoff{Free: 5, Max: time.Minute, Forget: time.Hour}
+
 const (
 	signInWindow     = 15 * time.Minute
-	signInPerAccount = 10
 	signInPerAddress = 50
 )
 
@@ -46,24 +49,25 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		p.render(w, "signin", page{Title: "Sign in", Data: data})
 	}
-	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	ip := api.ClientAddress(r)
+	now := p.now()
+	wait, err := models.CountSignInAttempt(r.Context(), p.d.DB, "addr:"+ip, signInPerAddress, signInWindow, now)
 	if err != nil {
-		ip = r.RemoteAddr
+		p.fail(w, err)
+		return
 	}
-	for _, lim := range []struct {
-		subject string
-		max     int64
-	}{{"signin:acct:" + strings.ToLower(email), signInPerAccount}, {"signin:ip:" + ip, signInPerAddress}} {
-		hit, err := models.HitRate(r.Context(), p.d.DB, lim.subject, signInWindow)
-		if err != nil {
+	account := "acct:" + strings.ToLower(email)
+	if wait == 0 {
+		if wait, err = models.ClaimSignIn(r.Context(), p.d.DB, account, signInBackoff, now); err != nil {
 			p.fail(w, err)
 			return
 		}
-		if hit.Calls > lim.max {
-			w.Header().Set("Retry-After", fmt.Sprint(hit.ResetSeconds()))
-			again(http.StatusTooManyRequests, fmt.Sprintf("Too many sign-in attempts; try again in %d minutes.", (hit.ResetSeconds()+59)/60))
-			return
-		}
+	}
+	if wait > 0 {
+		secs := int64((wait + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", fmt.Sprint(secs))
+		again(http.StatusTooManyRequests, "Too many sign-in attempts; try again in "+inWords(secs)+".")
+		return
 	}
 	u, err := models.CheckPassword(r.Context(), p.d.DB, email, r.PostFormValue("password"))
 	if errors.Is(err, models.ErrBadCredentials) {
@@ -74,17 +78,21 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, err)
 		return
 	}
+	if err := models.ForgetSignIn(r.Context(), p.d.DB, account); err != nil {
+		p.fail(w, err)
+		return
+	}
 	var previous string
 	if c, err := r.Cookie(api.SessionCookie); err == nil {
 		previous = c.Value
 	}
-	token, s, err := models.StartSession(r.Context(), p.d.DB, u.ID, previous, ip, p.now())
+	token, s, err := models.StartSession(r.Context(), p.d.DB, u.ID, previous, ip, now)
 	if err != nil {
 		p.fail(w, err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: api.SessionCookie, Value: token, Path: "/", Expires: s.ExpiresAt, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil || p.d.SecureCookies})
+		SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)})
 	http.Redirect(w, r, data.Next, http.StatusSeeOther)
 }
 
@@ -97,6 +105,17 @@ func (p *panel) signOut(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.SetCookie(w, &http.Cookie{Name: api.SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil || p.d.SecureCookies})
+		SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)})
 	http.Redirect(w, r, "/app/sign-in", http.StatusSeeOther)
+}
+
+// inWords is a wait for people: "1 second", "40 seconds", "15 minutes".
+func inWords(secs int64) string {
+	switch {
+	case secs == 1:
+		return "1 second"
+	case secs < 120:
+		return fmt.Sprintf("%d seconds", secs)
+	}
+	return fmt.Sprintf("%d minutes", (secs+59)/60)
 }

@@ -27,13 +27,20 @@ func (c config) retention() retention {
 }
 
 // pruneOnce deletes the request log's calls and the finished webhook
-// deliveries (with their attempts) older than their retention, and the
-// panel sessions that have expired.
+// deliveries (with their attempts) older than their retention, the panel
+// sessions that have expired and sign-in attempts of the day before.
 func (r retention) pruneOnce(ctx context.Context, db *gorm.DB, log *zap.Logger, now time.Time) {
 	if n, err := models.PruneSessions(ctx, db, now); err != nil && ctx.Err() == nil {
 		log.Warn("prune panel sessions", zap.Error(err))
 	} else if n > 0 {
 		log.Info("pruned expired panel sessions", zap.Int64("sessions", n))
+	}
+	// Sign-in attempts matter for an hour at most (the panel's back-off
+	// forgets older failures; its address window is 15 minutes).
+	if n, err := models.PruneSignInAttempts(ctx, db, now.Add(-24*time.Hour)); err != nil && ctx.Err() == nil {
+		log.Warn("prune sign-in attempts", zap.Error(err))
+	} else if n > 0 {
+		log.Info("pruned sign-in attempts", zap.Int64("rows", n))
 	}
 	if r.requestLog > 0 {
 		n, err := models.PruneRequestLogs(ctx, db, now.Add(-r.requestLog), r.batch)

@@ -172,18 +172,10 @@ func fetchClient(allowPrivate bool, tp trace.TracerProvider) *http.Client {
 		MaxBytes: lim.MaxBytes, Tracing: tp})
 }
 
+// router is the API with the account panel in front of it.
 func (s *stack) router(production bool) http.Handler {
-	files := s.cfg.FilesBaseURL
-	if files == "" {
-		files = s.cfg.BaseURL
-	}
-	return panel.Mount(s.apiRouter(production), panel.Deps{DB: s.db, Log: s.log, FilesBaseURL: files, SecureCookies: production})
-}
-
-// apiRouter is the API alone; router serves the account panel in front of it.
-func (s *stack) apiRouter(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
-	return api.NewRouter(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
+	return panel.Mount(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
 		Tracing: s.telemetry.Tracing(), RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
 }

@@ -1,0 +1,53 @@
+package api
+
+import (
+	"context"
+	"net"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
+
+// clientAddressKey holds, in a request's context, the calling address the
+// front door read.
+type clientAddressKey struct{}
+
+// Front is the API's front door for what the process serves beside the
+// API's routes (the account panel's pages): the same rules, answered in the
+// same error object, before next runs — a key in the query string refused
+// (and counted against the calling address), the size of the headers, plain
+// HTTP refused in production (TLS, or a trusted proxy saying
+// X-Forwarded-Proto: https), and a header the service reads that cannot be
+// read or is sent twice. next reads the calling address with ClientAddress.
+func Front(d Deps, next http.Handler) http.Handler {
+	d.defaults()
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	proxies := trustProxies(r, &d)
+	r.HandleMethodNotAllowed = false
+	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
+	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery(newLimiter(&d)), limitHeaders(),
+		requireTLS(d.Production, proxies), checkHeaders())
+	r.Any("/*path", func(c *gin.Context) {
+		// Gin answers 200 unless next says otherwise.
+		c.Status(http.StatusOK)
+		ctx := context.WithValue(c.Request.Context(), clientAddressKey{}, c.ClientIP())
+		next.ServeHTTP(c.Writer, c.Request.WithContext(ctx))
+	})
+	return r
+}
+
+// ClientAddress is the calling address of a request that came through
+// Front: the peer, or the client a trusted proxy names (TP_TRUSTED_PROXIES)
+// — the address the API's per-address limits count. Without Front it is
+// the peer.
+func ClientAddress(r *http.Request) string {
+	if a, ok := r.Context().Value(clientAddressKey{}).(string); ok && a != "" {
+		return a
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
