@@ -2,6 +2,7 @@ package catalogue_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -153,6 +154,65 @@ func TestViews(t *testing.T) {
 		} else {
 			require.Equal(t, "deprecated", view["status"])
 			require.Equal(t, d.ReplacedBy, view["replaced_by"])
+		}
+	}
+}
+
+// TestVocabulariesServedByNameAreShared enforces the spec's rule of
+// GET /v1/vocab/{name}: a list that only one task field takes has no name
+// there; its values are in the task schema. Every vocabulary a task family
+// registers is used by two fields or more — its used_in rows: task input
+// and output fields, and the service's reads that carry it (a record's
+// looks). The service's own vocabularies describe its own objects and
+// headers, not task fields; they are the documented list below (README,
+// "Decisions the spec leaves open").
+func TestVocabulariesServedByNameAreShared(t *testing.T) {
+	c := catalogue.Default()
+	family := map[string]bool{}
+	for _, v := range c.Tasks().Vocabularies() {
+		family[v.Name] = true
+	}
+	var service []string
+	for _, v := range c.Vocabularies() {
+		if !family[v.Name] {
+			service = append(service, v.Name)
+			continue
+		}
+		fields := map[tasks.UsedIn]bool{}
+		for _, u := range v.UsedIn {
+			fields[u] = true
+		}
+		require.GreaterOrEqual(t, len(fields), 2,
+			"%s is served by name, so two fields or more use it; a list one field takes is a tasks.FieldEnum: %v",
+			v.Name, v.UsedIn)
+	}
+	require.Equal(t, []string{"webhook_event", "error_type", "task_category", "credit_type", "job_lifecycle",
+		"job_outcome"}, service, "the service's own vocabularies")
+
+	// The lists one field takes: no name, and the field's schema has the
+	// values, the default and what each does.
+	for _, tc := range []struct{ vocab, task, field, def string }{
+		{"slide_transition", "video.slideshow", "transition", "crossfade"},
+		{"frame_fit", "video.slideshow", "fit", "cover"},
+		{"shot_resolution", "photoshoot.create", "resolution", "1024"},
+		{"upscale_factor", "photoshoot.upscale", "factor", "2"},
+	} {
+		_, ok := c.Vocabulary(tc.vocab)
+		require.False(t, ok, "%s has no name", tc.vocab)
+		d, err := c.Tasks().Lookup(tc.task)
+		require.NoError(t, err)
+		var schema struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		require.NoError(t, json.Unmarshal(d.InputSchema, &schema))
+		f := schema.Properties[tc.field]
+		require.NotContains(t, f, tasks.VocabKeyword, "%s.%s", tc.task, tc.field)
+		require.Equal(t, tc.def, f["default"], "%s.%s", tc.task, tc.field)
+		enum, _ := f["enum"].([]any)
+		require.NotEmpty(t, enum, "%s.%s", tc.task, tc.field)
+		for _, v := range enum {
+			require.Regexp(t, " "+regexp.QuoteMeta(v.(string))+`( \(the default\))?: \w`, f["description"],
+				"%s.%s says what %v does", tc.task, tc.field, v)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -103,6 +104,33 @@ func VocabEnum(voc Vocabulary, description string) map[string]any {
 	if voc.Default != nil {
 		s["default"] = *voc.Default
 	}
+	return s
+}
+
+// FieldEnum is a string property taking one of options, a list that only
+// this one field takes. The spec gives such a list no name at
+// GET /v1/vocab/{name}: its values are in the task schema, so the enum,
+// the default and what each value does (in the description) are all here,
+// and no x-vocab names it. A list two fields or more use is a Vocabulary,
+// written with VocabEnum.
+func FieldEnum(options []VocabValue, description string) map[string]any {
+	enum := make([]any, len(options))
+	var b strings.Builder
+	b.WriteString(description)
+	s := obj{"type": "string", "enum": enum}
+	for i, o := range options {
+		enum[i] = o.Value
+		b.WriteString(" " + o.Value)
+		if o.Default {
+			s["default"] = o.Value
+			b.WriteString(" (the default)")
+		}
+		b.WriteString(": " + o.Description)
+		if o.ChooseWhen != "" {
+			b.WriteString(" Choose it when " + o.ChooseWhen + ".")
+		}
+	}
+	s["description"] = b.String()
 	return s
 }
 

@@ -20,7 +20,14 @@ func scaleVocab() tasks.Vocabulary {
 		values = append(values, tasks.VocabValue{Value: s.value, Label: s.label, Description: s.text, Aliases: s.words})
 	}
 	return tasks.Vocabulary{Name: "design_scale", Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A brief without one takes use_case general (6 repeats).",
-		Values: values, Concept: new("prompt_reading")}
+		Values: values, Concept: new("prompt_reading"), UsedIn: promptReading()}
+}
+
+// promptReading is where the design family's brief vocabularies are used
+// outside task output schemas: a prompt is read for their words (values
+// and aliases).
+func promptReading() []tasks.UsedIn {
+	return []tasks.UsedIn{{Where: "design.from_prompt", Field: "prompt", Direction: "input"}}
 }
 
 // moods are the values of the design_mood vocabulary and what each does
@@ -41,7 +48,7 @@ func moodVocab() tasks.Vocabulary {
 		values = append(values, tasks.VocabValue{Value: m.value, Label: m.label, Description: m.text, Aliases: m.words})
 	}
 	return tasks.Vocabulary{Name: "design_mood", Description: "The mood words a design brief is read for and what each does to the colours read. The first mood word of a brief applies.",
-		Values: values, Concept: new("prompt_reading")}
+		Values: values, Concept: new("prompt_reading"), UsedIn: promptReading()}
 }
 
 // refused is the content policy: terms a prompt may not use, by kind.

@@ -62,7 +62,7 @@ func create() *tasks.Definition {
 			"examples":    []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_catalogue"}},
 		"count_per_pose": obj{"type": "integer", "minimum": 1, "maximum": maxCount, "default": 1,
 			"description": "Shots per pose, each placed differently (centred, nearer, further, off-centre)."},
-		"resolution":   tasks.VocabEnum(resolutionVocab(), "The long side of every shot, in pixels."),
+		"resolution":   tasks.FieldEnum(shotResolutions(), "The long side of every shot, in pixels."),
 		"aspect_ratio": tasks.VocabEnum(imgfam.AspectVocab(), "The shape of every shot."),
 	}
 	return &tasks.Definition{
@@ -110,13 +110,15 @@ func boxSchema(description string) obj {
 		"properties": obj{"x": obj{"type": "integer"}, "y": obj{"type": "integer"}, "width": obj{"type": "integer"}, "height": obj{"type": "integer"}}}
 }
 
-func resolutionVocab() tasks.Vocabulary {
-	return tasks.Vocabulary{Name: "shot_resolution", Description: "The long side of a photoshoot's shots, in pixels.", Concept: new("photoshoot"),
-		Values: []tasks.VocabValue{
-			{Value: "1024", Label: "1024 px", Description: "Web shop and social sizes.", Default: true, ChooseWhen: "you are unsure"},
-			{Value: "1536", Label: "1536 px", Description: "Zoomable product pages."},
-			{Value: "2048", Label: "2048 px", Description: "Print catalogues and large screens.", ChooseWhen: "the shots go to print"},
-		}, Default: new("1024")}
+// shotResolutions are the long side of a photoshoot's shots, in pixels:
+// only photoshoot.create's resolution takes them, so they are its schema's
+// enum and have no vocabulary name.
+func shotResolutions() []tasks.VocabValue {
+	return []tasks.VocabValue{
+		{Value: "1024", Description: "Web shop and social sizes.", Default: true, ChooseWhen: "you are unsure"},
+		{Value: "1536", Description: "Zoomable product pages."},
+		{Value: "2048", Description: "Print catalogues and large screens.", ChooseWhen: "the shots go to print"},
+	}
 }
 
 // size is the pixel size of a shot of the input.

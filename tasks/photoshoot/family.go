@@ -14,11 +14,10 @@ import (
 // Family is everything the photoshoots family adds to a registry.
 func Family() tasks.Family {
 	return tasks.Family{
-		Name:         "photoshoot",
-		Tasks:        []*tasks.Definition{create(), upscale(), modelCreate()},
-		Vocabularies: []tasks.Vocabulary{resolutionVocab(), factorVocab()},
-		Concepts:     concepts(),
-		Recipes:      recipes(),
+		Name:     "photoshoot",
+		Tasks:    []*tasks.Definition{create(), upscale(), modelCreate()},
+		Concepts: concepts(),
+		Recipes:  recipes(),
 	}
 }
 

@@ -21,12 +21,14 @@ import (
 // artPattern is an art: handle: a file a job delivered.
 const artPattern = `^art:[A-Za-z0-9_-]{1,64}$`
 
-func factorVocab() tasks.Vocabulary {
-	return tasks.Vocabulary{Name: "upscale_factor", Description: "How many times larger photoshoot.upscale makes each side of a shot.", Concept: new("photoshoot"),
-		Values: []tasks.VocabValue{
-			{Value: "2", Label: "2×", Description: "Each side doubled: a 1024 px shot becomes 2048 px.", Default: true, ChooseWhen: "a zoomable product page"},
-			{Value: "4", Label: "4×", Description: "Each side four times: a 2048 px shot becomes 8192 px.", ChooseWhen: "large print"},
-		}, Default: new("2")}
+// factors are how many times larger photoshoot.upscale makes each side of
+// a shot: only its factor takes them, so they are its schema's enum and
+// have no vocabulary name.
+func factors() []tasks.VocabValue {
+	return []tasks.VocabValue{
+		{Value: "2", Description: "Each side doubled: a 1024 px shot becomes 2048 px.", Default: true, ChooseWhen: "the shots go to a zoomable product page"},
+		{Value: "4", Description: "Each side four times: a 2048 px shot becomes 8192 px.", ChooseWhen: "the shots go to large print"},
+	}
 }
 
 func upscale() *tasks.Definition {
@@ -34,7 +36,7 @@ func upscale() *tasks.Definition {
 		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
 			"items":       obj{"type": "string", "pattern": artPattern, "maxLength": 70, "description": "An art: handle of a shot.", "examples": []any{"art:abc123"}},
 			"description": fmt.Sprintf("Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET /v1/files/photoshoot:<id>); one output each, in this order.", maxOutputs)},
-		"factor": tasks.VocabEnum(factorVocab(), "How many times larger each side becomes; the price depends on it."),
+		"factor": tasks.FieldEnum(factors(), "How many times larger each side becomes; the price depends on it."),
 	}
 	return &tasks.Definition{
 		Name: "photoshoot.upscale", Title: "Upscale photoshoot shots",

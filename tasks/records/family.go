@@ -32,7 +32,17 @@ func temperatureVocab() tasks.Vocabulary {
 			{Value: "warm", Label: "Warm", Description: "Most of the coloured pixels are reds, oranges or yellows (hue 330° to 100°)."},
 			{Value: "cool", Label: "Cool", Description: "Most of the coloured pixels are greens, blues or purples."},
 			{Value: "neutral", Label: "Neutral", Description: "Under a tenth of the pixels are coloured (C*ab above 12), or warm and cool balance."},
-		}}
+		}, UsedIn: recordLooks("temperature")}
+}
+
+// recordLooks are the record reads that carry a look's field beside
+// moodboard.create's output: a moodboard's analysis and a brand kit's
+// looks at GET /v1/files/{ref}.
+func recordLooks(field string) []tasks.UsedIn {
+	return []tasks.UsedIn{
+		{Where: "GET /v1/files/{ref}", Field: "analysis.looks[]." + field, Direction: "output"},
+		{Where: "GET /v1/files/{ref}", Field: "looks[].analysis." + field, Direction: "output"},
+	}
 }
 
 func surfaceVocab() tasks.Vocabulary {
@@ -40,7 +50,7 @@ func surfaceVocab() tasks.Vocabulary {
 		Concept: new("look"), Values: []tasks.VocabValue{
 			{Value: "print", Label: "Print", Description: "More than 8% of the pixels sit on a lightness edge: stripes, checks, florals, busy photos."},
 			{Value: "solid", Label: "Solid", Description: "A plain colour or a quiet texture."},
-		}}
+		}, UsedIn: recordLooks("surface")}
 }
 
 func concepts() []tasks.Concept {

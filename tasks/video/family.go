@@ -41,7 +41,7 @@ func NewFamily(o Options) tasks.Family {
 	return tasks.Family{
 		Name:         "video",
 		Tasks:        []*tasks.Definition{slideshow(o), patternLoop(o)},
-		Vocabularies: []tasks.Vocabulary{formatVocab(), sizeVocab(), transitionVocab(), directionVocab(), frameFitVocab()},
+		Vocabularies: []tasks.Vocabulary{formatVocab(), sizeVocab(), directionVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "seamless_loop", Short: "A video whose last frame leads into its first without a jump, so it can play on repeat forever.",
 			Long:    "A seamless loop ends one step before it begins again: played on repeat, the motion never stutters. video.pattern_loop makes one by moving a seamless tile exactly one tile length over the loop, a whole number of pixels per frame.",
@@ -175,14 +175,13 @@ func sizeVocab() tasks.Vocabulary {
 	}
 }
 
-func transitionVocab() tasks.Vocabulary {
-	return tasks.Vocabulary{
-		Name: "slide_transition", Description: "How a slideshow passes from one image to the next.",
-		Values: []tasks.VocabValue{
-			{Value: "crossfade", Label: "Crossfade", Description: "The next image fades in over the last moments of each image (up to 400 ms).", Default: true},
-			{Value: "cut", Label: "Cut", Description: "The next image replaces the last at once; the smallest GIFs.", ChooseWhen: "the file must be small"},
-		},
-		Default: new("crossfade"),
+// transitions are how a slideshow passes from one image to the next:
+// only video.slideshow's transition takes them, so they are its schema's
+// enum and have no vocabulary name.
+func transitions() []tasks.VocabValue {
+	return []tasks.VocabValue{
+		{Value: "crossfade", Description: "The next image fades in over the last moments of each image (up to 400 ms).", Default: true},
+		{Value: "cut", Description: "The next image replaces the last at once; the smallest GIFs.", ChooseWhen: "the file must be small"},
 	}
 }
 
@@ -200,13 +199,12 @@ func directionVocab() tasks.Vocabulary {
 	}
 }
 
-func frameFitVocab() tasks.Vocabulary {
-	return tasks.Vocabulary{
-		Name: "frame_fit", Description: "How an image fills a video frame of another aspect ratio.",
-		Values: []tasks.VocabValue{
-			{Value: "cover", Label: "Cover", Description: "The image fills the frame; the overflow is cut equally from both sides.", Default: true},
-			{Value: "contain", Label: "Contain", Description: "The whole image, centred on the background colour.", ChooseWhen: "nothing of the image may be cut"},
-		},
-		Default: new("cover"),
+// frameFits are how an image fills a video frame of another aspect ratio:
+// only video.slideshow's fit takes them, so they are its schema's enum and
+// have no vocabulary name.
+func frameFits() []tasks.VocabValue {
+	return []tasks.VocabValue{
+		{Value: "cover", Description: "The image fills the frame; the overflow is cut equally from both sides.", Default: true},
+		{Value: "contain", Description: "The whole image, centred on the background colour.", ChooseWhen: "nothing of the image may be cut"},
 	}
 }

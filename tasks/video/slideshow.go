@@ -29,9 +29,9 @@ func slideshow(o Options) *tasks.Definition {
 			"examples":    []any{[]any{"file:abc123", "art:def456"}},
 		},
 		"frame_ms":   obj{"type": "integer", "minimum": 500, "maximum": 5000, "default": 1500, "description": "How long each image shows, in milliseconds (rounded to 10 ms), transition included."},
-		"transition": tasks.VocabEnum(transitionVocab(), "How one image passes to the next."),
+		"transition": tasks.FieldEnum(transitions(), "How one image passes to the next."),
 		"size":       tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
-		"fit":        tasks.VocabEnum(frameFitVocab(), "How each image fills the frame."),
+		"fit":        tasks.FieldEnum(frameFits(), "How each image fills a frame of another aspect ratio."),
 		"background": tasks.ColourSchema("The colour around images with fit contain, #RRGGBB."),
 		"format":     tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
 	}
