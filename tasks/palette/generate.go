@@ -34,7 +34,7 @@ func generate() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("palette.generate input",
 			"A palette request: one sheet per scheme.", props, []string{"base_color"}, nil)),
 		OutputSchema: outputSchema(),
-		Runner:       runner{},
+		Runner:       tasks.Typed[input](runner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "base_color", Keyword: "pattern", Code: apierr.InvalidColour},
@@ -80,20 +80,28 @@ func outputSchema() json.RawMessage {
 	})
 }
 
+// input is a palette.generate request, defaults applied.
+type input struct {
+	BaseColor string   `json:"base_color"`
+	Schemes   []string `json:"schemes"`
+	Shades    int      `json:"shades"`
+	Labels    bool     `json:"labels"`
+}
+
 // runner draws one swatch sheet per scheme.
 type runner struct{}
 
 // Plan asks for one sheet per scheme.
-func (runner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: len(tasks.Strings(in, "schemes")), Phase: "drawing swatch sheets"}
+func (runner) Plan(in *input) tasks.Plan {
+	return tasks.Plan{Steps: len(in.Schemes), Phase: "drawing swatch sheets"}
 }
 
 // Step draws the sheet of schemes[i].
-func (runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) {
 	if err := ctx.Err(); err != nil {
 		return tasks.Output{}, err
 	}
-	schemes := tasks.Strings(in, "schemes")
+	schemes := in.Schemes
 	if i < 0 || i >= len(schemes) {
 		return tasks.Output{}, fmt.Errorf("palette.generate: no output %d", i)
 	}
@@ -101,9 +109,9 @@ func (runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output,
 	if !ok {
 		return tasks.Output{}, fmt.Errorf("palette.generate: unknown scheme %q", schemes[i])
 	}
-	base := strings.ToUpper(tasks.String(in, "base_color", "#808080"))
+	base := strings.ToUpper(in.BaseColor)
 	sw := harmony(sc, base)
-	steps := int(tasks.Integer(in, "shades", 0))
+	steps := in.Shades
 	var (
 		colors   []any
 		shades   [][]string
@@ -129,7 +137,7 @@ func (runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output,
 	}
 	title := fmt.Sprintf("%s · base %s", sc.label, base)
 	return tasks.Output{
-		Data: paletteSVG(title, sw, shades, tasks.Bool(in, "labels", true)), MediaType: "image/svg+xml", Ext: "svg",
+		Data: paletteSVG(title, sw, shades, in.Labels), MediaType: "image/svg+xml", Ext: "svg",
 		Meta:     map[string]any{"scheme": sc.value, "index": i, "base_color": base, "colors": colors},
 		Warnings: warnings,
 	}, nil

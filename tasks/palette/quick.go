@@ -2,4 +2,4 @@ package palette
 
 // Quick is always true: a swatch sheet is a small SVG, written in
 // microseconds.
-func (runner) Quick(map[string]any) bool { return true }
+func (runner) Quick(*input) bool { return true }
