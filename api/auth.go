@@ -90,6 +90,46 @@ func (a *authenticator) identify() gin.HandlerFunc {
 	}
 }
 
+// refusal answers an error to a request refused before it is identified.
+type refusal func(c *gin.Context, err error)
+
+// refuseEarly answers err to a request refused before identify and the rate
+// limit run (headers too large, plain HTTP, unreadable headers, a body over
+// the limit). The call still counts, as every call does: against its key
+// when it carries a valid one, else against the calling address (a keyless
+// operator probe counts against nothing), so the answer carries
+// X-RateLimit-Limit, -Remaining and -Reset like any other. One call over
+// the limit answers 429 rate_limited instead, as a refused key does, so
+// keys cannot be tried through early refusals beyond the address's limit.
+func (a *authenticator) refuseEarly(c *gin.Context, err error) {
+	if subject, ok := a.earlySubject(c); ok {
+		if over := a.limits.count(c, subject); over != nil {
+			err = over
+		}
+	}
+	fail(c, err)
+}
+
+// earlySubject is what a request refused before identify counts against:
+// its key when it presents one valid key (without an Origin, and none of
+// singleHeaders sent twice), else the calling address; false for a keyless
+// operator probe or without a database.
+func (a *authenticator) earlySubject(c *gin.Context) (string, bool) {
+	if a.db == nil {
+		return "", false
+	}
+	secret, sent, err := presentedKey(c)
+	if err == nil && sent && c.GetHeader("Origin") == "" && !headerSentTwice(c.Request.Header) {
+		if key, _, err := models.SecretKeyAuth(c.Request.Context(), a.db, secret, a.now()); err == nil {
+			return "key:" + key.ID, true
+		}
+	}
+	if !sent && operational(c.Request.URL.Path) {
+		return "", false
+	}
+	return addressOf(c), true
+}
+
 // checkKey says why the request may not use a keyed route needing scope:
 // no key, a plan without API access, a missing scope, or a task the plan
 // does not run (routes naming a task in :name).

@@ -26,8 +26,10 @@ func Front(d Deps, next http.Handler) http.Handler {
 	proxies := trustProxies(r, &d)
 	r.HandleMethodNotAllowed = false
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
-	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery(newLimiter(&d)), limitHeaders(),
-		requireTLS(d.Production, proxies), checkHeaders())
+	// The panel's pages take no key, so their other refusals count nothing
+	// (fail); the API's count against the key or address (refuseEarly).
+	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery(newLimiter(&d)), limitHeaders(fail),
+		requireTLS(d.Production, proxies, fail), checkHeaders(fail))
 	r.Any("/*path", func(c *gin.Context) {
 		// Gin answers 200 unless next says otherwise.
 		c.Status(http.StatusOK)

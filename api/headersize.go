@@ -13,13 +13,14 @@ import (
 // HTTP server's own (plain-text) limit must sit well above it.
 const MaxHeaderBytes = 32 << 10
 
-// limitHeaders answers 431 headers_too_large to a request whose request
-// line and headers are over MaxHeaderBytes, and closes the connection.
-func limitHeaders() gin.HandlerFunc {
+// limitHeaders answers 431 headers_too_large (through refuse) to a request
+// whose request line and headers are over MaxHeaderBytes, and closes the
+// connection.
+func limitHeaders(refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if n := headerBytes(c.Request); n > MaxHeaderBytes {
 			c.Header("Connection", "close")
-			fail(c, apierr.Newf(apierr.HeadersTooLarge, "The request line and headers are %d bytes; at most %d are read.", n, MaxHeaderBytes))
+			refuse(c, apierr.Newf(apierr.HeadersTooLarge, "The request line and headers are %d bytes; at most %d are read.", n, MaxHeaderBytes))
 			return
 		}
 		c.Next()

@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
+	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -199,4 +203,106 @@ func TestRefusedKeysCountAgainstTheAddress(t *testing.T) {
 			require.Equal(t, 200, from("/v1/meta", keyed(e.key)...).code, "a valid key has its own window")
 		})
 	}
+}
+
+// TestEarlyRefusalsCarryRateLimitHeaders sends what the middleware refuses
+// before it reads who is calling — headers too large, plain HTTP in
+// production, an unreadable header, a body or an upload over the limit.
+// Each answer carries X-RateLimit-Limit, -Remaining and -Reset, and the
+// refused call counts, as every call does: against its valid key, else
+// against the calling address. Over the limit it answers 429.
+func TestEarlyRefusalsCarryRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	const limit = 5
+	e := newEnv(t, testenv.SQLite, rateLimited(limit, time.Hour), func(d *Deps) { d.Production = true })
+	bad := models.KeyPrefix + "0000000000000000000000000000000000000000000"
+	overBody := contract.DefaultLimits().Request.MaxBodyBytes + 1
+	overUpload := contract.DefaultLimits().Upload.MaxBytes + multipartOverhead + 1
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		key    string // valid, invalid, twice (one valid key in two headers) or none
+		plain  bool   // plain HTTP, not TLS
+		header []string
+		length int64 // a Content-Length over the limit, when set
+		status int
+		code   string
+	}{
+		{"headers too large", "GET", "/v1/meta", "valid", false, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 0, 431, "headers_too_large"},
+		{"headers too large, keyless", "GET", "/v1/meta", "none", false, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 0, 431, "headers_too_large"},
+		{"plain HTTP", "GET", "/v1/account/balance", "valid", true, nil, 0, 400, "insecure_transport"},
+		{"plain HTTP, keyless", "GET", "/v1/meta", "none", true, nil, 0, 400, "insecure_transport"},
+		{"plain HTTP, invalid key", "GET", "/v1/meta", "invalid", true, nil, 0, 400, "insecure_transport"},
+		{"key sent twice", "GET", "/v1/meta", "twice", false, nil, 0, 400, "malformed_request"},
+		{"unreadable Content-Type", "POST", "/v1/tasks/pattern.generate/estimate", "valid", false, []string{"Content-Type", "text/plain; ="}, 0, 400, "malformed_request"},
+		{"header not UTF-8", "POST", "/v1/tasks/pattern.generate", "valid", false, []string{"Idempotency-Key", "\xff"}, 0, 400, "malformed_request"},
+		{"body over the limit", "POST", "/v1/tasks/pattern.generate", "valid", false, []string{"Content-Type", "application/json"}, overBody, 413, "body_too_large"},
+		{"body over the limit, keyless", "POST", "/v1/tasks/pattern.generate", "none", false, nil, overBody, 413, "body_too_large"},
+		{"body over the limit, invalid key", "POST", "/v1/tasks/pattern.generate", "invalid", false, nil, overBody, 413, "body_too_large"},
+		{"upload over the limit", "POST", "/v1/files", "valid", false, []string{"Content-Type", "multipart/form-data; boundary=x"}, overUpload, 413, "file_too_large"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			secret, _ := e.newKey(e.user.ID, nil, nil)
+			addr := "198.51.100." + strconv.Itoa(10+i) + ":5555"
+			send := func(method, path string, plain bool, length int64, headers ...string) answer {
+				var body io.Reader
+				if method == http.MethodPost {
+					body = strings.NewReader("{}")
+				}
+				req := request(method, path, body, headers...)
+				req.RemoteAddr = addr
+				if !plain {
+					req.TLS = &tls.ConnectionState{}
+				}
+				if length > 0 {
+					req.ContentLength = length
+				}
+				return serve(e.r, req)
+			}
+			var auth []string
+			switch tc.key {
+			case "valid":
+				auth = keyed(secret)
+			case "invalid":
+				auth = keyed(bad)
+			case "twice":
+				auth = with(keyed(secret), keyed(secret)...)
+			}
+			res := send(tc.method, tc.path, tc.plain, tc.length, with(auth, tc.header...)...)
+			require.Equal(t, tc.status, res.code, "%s", res.body)
+			require.Equal(t, tc.code, res.errCode(t))
+			requireRateLimitHeaders(t, res, limit, limit-1)
+
+			// The refusal counted against the key, or the address.
+			again := auth
+			if tc.key == "invalid" || tc.key == "twice" {
+				again = nil // the address's window
+			}
+			next := send("GET", "/v1/meta", false, 0, again...)
+			require.Equal(t, http.StatusOK, next.code)
+			requireRateLimitHeaders(t, next, limit, limit-2)
+
+			// One call over the limit answers 429.
+			for range limit - 2 {
+				send("GET", "/v1/meta", false, 0, again...)
+			}
+			over := send(tc.method, tc.path, tc.plain, tc.length, with(auth, tc.header...)...)
+			require.Equal(t, http.StatusTooManyRequests, over.code, "%s", over.body)
+			require.Equal(t, "rate_limited", over.errCode(t))
+			require.Equal(t, over.head.Get("X-RateLimit-Reset"), over.head.Get("Retry-After"))
+			requireRateLimitHeaders(t, over, limit, 0)
+		})
+	}
+}
+
+// requireRateLimitHeaders checks the rate-limit headers of an answer.
+func requireRateLimitHeaders(t *testing.T, res answer, limit, remaining int) {
+	t.Helper()
+	require.Equal(t, strconv.Itoa(limit), res.head.Get("X-RateLimit-Limit"), "%s", res.body)
+	require.Equal(t, strconv.Itoa(remaining), res.head.Get("X-RateLimit-Remaining"), "%s", res.body)
+	reset, err := strconv.Atoi(res.head.Get("X-RateLimit-Reset"))
+	require.NoError(t, err, "X-RateLimit-Reset")
+	require.True(t, reset >= 1 && reset <= 3600, "reset %d", reset)
 }

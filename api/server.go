@@ -145,9 +145,13 @@ func NewRouter(d Deps) *gin.Engine {
 	// size of the headers, the transport, what the headers hold and the body
 	// size, then who is calling, the rate limit, the contract version, what
 	// the route's row of the route table needs and the media type. A refused
-	// key (in the URL or in a header) counts against the calling address.
-	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(), requireTLS(d.Production, proxies),
-		checkHeaders(), bodyLimit(), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks(), newSessions(&d)), requireJSON())
+	// key (in the URL or in a header) counts against the calling address; a
+	// request refused before it is identified counts as well (refuseEarly),
+	// so every answer carries the rate-limit headers.
+	early := auth.refuseEarly
+	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(early), requireTLS(d.Production, proxies, early),
+		checkHeaders(early), bodyLimit(early), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks(), newSessions(&d)),
+		requireJSON())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

@@ -27,13 +27,13 @@ func operational(path string) bool {
 // requireTLS refuses plain HTTP in production: a request must arrive over
 // TLS or from a trusted proxy (TP_TRUSTED_PROXIES) that says
 // X-Forwarded-Proto: https; the header from any other peer is ignored. It
-// answers insecure_transport and never redirects.
-func requireTLS(production bool, proxies []netip.Prefix) gin.HandlerFunc {
+// answers insecure_transport (through refuse) and never redirects.
+func requireTLS(production bool, proxies []netip.Prefix, refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		r := c.Request
 		secure := r.TLS != nil || (fromProxy(r, proxies) && forwardedHTTPS(r))
 		if production && !secure && !operational(r.URL.Path) {
-			fail(c, apierr.New(apierr.InsecureTransport, ""))
+			refuse(c, apierr.New(apierr.InsecureTransport, ""))
 			return
 		}
 		c.Next()
@@ -105,29 +105,39 @@ var readHeaders = []string{"Authorization", "X-Api-Key", "Content-Type", "Idempo
 // they are refused rather than read.
 var singleHeaders = []string{"Authorization", "X-Api-Key", "Origin"}
 
+// headerSentTwice says whether one of singleHeaders is sent more than once.
+func headerSentTwice(h http.Header) bool {
+	for _, name := range singleHeaders {
+		if len(h.Values(name)) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // checkHeaders answers 400 malformed_request to a header the service reads
-// but cannot: a value that is not UTF-8, a Content-Type that does not
-// parse, or one of singleHeaders sent more than once. X-Request-ID is never
-// refused (an unusable one is ignored).
-func checkHeaders() gin.HandlerFunc {
+// but cannot (through refuse): a value that is not UTF-8, a Content-Type
+// that does not parse, or one of singleHeaders sent more than once.
+// X-Request-ID is never refused (an unusable one is ignored).
+func checkHeaders(refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		for _, name := range singleHeaders {
 			if len(c.Request.Header.Values(name)) > 1 {
-				fail(c, apierr.Newf(apierr.MalformedRequest, "The %s header is sent more than once; send it once.", name).WithField(name))
+				refuse(c, apierr.Newf(apierr.MalformedRequest, "The %s header is sent more than once; send it once.", name).WithField(name))
 				return
 			}
 		}
 		for _, name := range readHeaders {
 			for _, v := range c.Request.Header.Values(name) {
 				if !utf8.ValidString(v) {
-					fail(c, apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name))
+					refuse(c, apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name))
 					return
 				}
 			}
 		}
 		if ct := c.GetHeader("Content-Type"); ct != "" {
 			if _, _, err := mime.ParseMediaType(ct); err != nil {
-				fail(c, apierr.New(apierr.MalformedRequest, "The Content-Type header cannot be read.").WithField("Content-Type"))
+				refuse(c, apierr.New(apierr.MalformedRequest, "The Content-Type header cannot be read.").WithField("Content-Type"))
 				return
 			}
 		}
@@ -141,10 +151,11 @@ var uploadRoutes = map[string]bool{"POST /v1/files": true}
 // multipartOverhead is the room left for multipart framing around an upload.
 const multipartOverhead = 64 << 10
 
-// bodyLimit answers 413 body_too_large at once when Content-Length is over
-// the limit, and caps every other body (chunked ones included) so that a
-// handler reading it stops at the limit instead of reading it whole.
-func bodyLimit() gin.HandlerFunc {
+// bodyLimit answers 413 body_too_large (through refuse) at once when
+// Content-Length is over the limit, and caps every other body (chunked ones
+// included) so that a handler reading it stops at the limit instead of
+// reading it whole.
+func bodyLimit(refuse refusal) gin.HandlerFunc {
 	lim := contract.DefaultLimits()
 	return func(c *gin.Context) {
 		limit, code := lim.Request.MaxBodyBytes, apierr.BodyTooLarge
@@ -153,7 +164,7 @@ func bodyLimit() gin.HandlerFunc {
 		}
 		if c.Request.ContentLength > limit {
 			c.Header("Connection", "close")
-			fail(c, apierr.New(code, ""))
+			refuse(c, apierr.New(code, ""))
 			return
 		}
 		if c.Request.Body != nil && c.Request.Body != http.NoBody {
