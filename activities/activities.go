@@ -1,5 +1,6 @@
 // Package activities holds the side effects of job workflows: credit holds,
-// task steps, progress and settlement. It never imports workflows.
+// task steps, progress and settlement, and the sweep that delivers or ends
+// late jobs' admits (LateAdmits). It never imports workflows.
 package activities
 
 import (

@@ -92,12 +92,10 @@ func insufficientCredits(jobID, creditType string, required, balance int64) []by
 
 // CloseAdmission makes sure a job that was never admitted never runs and
 // holds nothing: a late handle for it answers that, and a row written for
-// it is failed (internal, retryable: submitting again may succeed).
+// it is failed (internal, retryable: submitting again may succeed); the
+// late-admit sweep emits its job.failed.
 func (a *Activities) CloseAdmission(ctx context.Context, in contract.CloseInput) error {
-	e := apierr.New(apierr.Internal, "The job could not be admitted in time; nothing was held or charged. Submit it again.")
-	e.Retryable, e.JobID = true, in.JobID
-	body, _ := json.Marshal(e)
-	if err := models.CloseAdmission(ctx, a.DB, in.JobID, in.UserID, body, a.now()); err != nil {
+	if err := models.CloseAdmission(ctx, a.DB, in.JobID, in.UserID, admissionClosed(in.JobID), a.now()); err != nil {
 		return err
 	}
 	a.notify(ctx, in.JobID)

@@ -96,7 +96,7 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 				u := newUser(t, db, tc.credits)
 				in := jobInput(u, 6, 3, withWebhook(tc.webhook))
 				pendedAt := time.Now().UTC().Add(-time.Minute).Truncate(time.Millisecond)
-				state, _, err := models.PendJob(ctx, db, models.JobRow(in), pendedAt)
+				state, _, err := models.PendJob(ctx, db, models.JobRow(in), contract.TaskQueue, pendedAt)
 				require.NoError(t, err)
 				require.Equal(t, models.PendWritten, state)
 
@@ -193,7 +193,7 @@ func TestCloseAdmission(t *testing.T) {
 				u := newUser(t, db, 10)
 				in := jobInput(u, 6, 3)
 				if tc.pending {
-					_, _, err := models.PendJob(ctx, db, models.JobRow(in), time.Now())
+					_, _, err := models.PendJob(ctx, db, models.JobRow(in), contract.TaskQueue, time.Now())
 					require.NoError(t, err)
 				}
 				closeIn := contract.CloseInput{JobID: in.JobID, UserID: u.ID}

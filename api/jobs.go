@@ -9,9 +9,11 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/serviceerror"
+	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
 )
@@ -86,11 +88,17 @@ func (h *jobHandlers) answerOutcome(c *gin.Context, j *models.Job) {
 	fail(c, jobError(j))
 }
 
-// cancel answers PUT /v1/jobs/{id}/cancel by cancelling the job workflow.
+// cancel answers PUT /v1/jobs/{id}/cancel by cancelling the job workflow,
+// or, for a late job no admit has decided, by ending it here.
 func (h *jobHandlers) cancel(c *gin.Context) {
 	j, ok := h.load(c)
 	if !ok {
 		return
+	}
+	if j.Pending {
+		if j, ok = h.cancelLate(c, j); !ok {
+			return
+		}
 	}
 	if j.Lifecycle == contract.LifecycleTerminal {
 		fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
@@ -109,6 +117,38 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": j.Lifecycle, "outcome": j.Outcome, "status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
+}
+
+// cancelLate cancels a late job (its handle answered before its admit
+// decided) without asking Temporal, which may be away and may not have its
+// workflow: the job ends cancelled, nothing held, and its admission is
+// closed, so an admit that arrives later holds nothing and its workflow
+// ends without running; the late-admit sweep emits job.cancelled. When an
+// admit decided the job meanwhile, the job's fresh row is answered for its
+// workflow to be cancelled; ok is false when an answer was written.
+func (h *jobHandlers) cancelLate(c *gin.Context, j *models.Job) (*models.Job, bool) {
+	ctx := c.Request.Context()
+	cancelled, _ := json.Marshal(apierr.New(apierr.Cancelled, "The job was cancelled.").WithJob(j.ID))
+	err := models.EndLateJob(ctx, h.d.DB, j.ID, j.UserID, contract.OutcomeCancelled, cancelled, h.d.now())
+	if err != nil && !errors.Is(err, models.ErrJobDecided) {
+		fail(c, err)
+		return nil, false
+	}
+	fresh, ferr := models.JobByID(ctx, h.d.DB, j.UserID, j.ID)
+	if ferr != nil {
+		fail(c, ferr)
+		return nil, false
+	}
+	if err != nil {
+		return fresh, true // decided by its admit: its workflow is cancelled
+	}
+	logger(c).Info("late job cancelled before its admit", zap.String("job_id", j.ID))
+	if err := jobstream.Notify(ctx, h.d.DB, j.ID); err != nil {
+		logger(c).Warn("job stream not notified", zap.String("job_id", j.ID), zap.Error(err))
+	}
+	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": fresh.Lifecycle, "outcome": fresh.Outcome,
+		"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
+	return nil, false
 }
 
 // pageCursor is an opaque cursor: base64 of an offset position.

@@ -15,7 +15,6 @@ import (
 	"github.com/gin-gonic/gin"
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/go-ozzo/ozzo-validation/v4/is"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
@@ -194,16 +193,18 @@ func (h *jobHandlers) submit(c *gin.Context) {
 
 // admitLate answers a submit whose admit did not answer in time. The job's
 // workflow may still admit it, so the answer is never a retryable error
-// while the job can hold credits: the job is made visible as queued (its
-// admit holds later, or fails it insufficient_credits) and its handle is
-// answered — unless the admit has decided meanwhile.
+// while the job can hold credits: the job is made visible as queued with
+// the durable intent of its admit (its admit holds later, or fails it
+// insufficient_credits; the workers' late-admit sweep sends the admit
+// again until it decides, or ends the job within its deadline) and its
+// handle is answered — unless the admit has decided meanwhile.
 func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submitOptions, admitErr error) {
 	log := logger(c).With(zap.String("job_id", in.JobID))
 	// Under a burst the account's row lock is contended by every admit: wait
 	// for it rather than answer an error for a job that may still run.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), pendTimeout)
 	defer cancel()
-	state, refusal, err := models.PendJob(ctx, h.d.DB, models.JobRow(in), h.d.now())
+	state, refusal, err := models.PendJob(ctx, h.d.DB, models.JobRow(in), h.d.TaskQueue, h.d.now())
 	if err != nil {
 		log.Error("admit did not answer and the job could not be recorded", zap.NamedError("admit_error", admitErr), zap.Error(err))
 		e := apierr.New(apierr.Internal, "The job's admission could not be confirmed. Read the job before submitting it again.").WithJob(in.JobID)
@@ -222,53 +223,10 @@ func (h *jobHandlers) admitLate(c *gin.Context, in contract.JobInput, opts submi
 		return
 	case models.PendWritten:
 		log.Warn("admit did not answer in time; the job's handle is answered and its admit decides later", zap.Error(admitErr))
-		h.resendAdmit(c.Request.Context(), in, log)
 	}
 	h.completeKey(c, opts)
 	h.answerExisting(c, in.JobID, opts)
 }
-
-// resendAdmit makes sure a late job's admit reaches its workflow. The first
-// update-with-start may have been cut off before the server started the
-// workflow (a job with no workflow would stay queued for ever), or only
-// before its answer. It is sent again, in the background so the handle is
-// answered at once, until the server has the workflow: the start and the
-// update are idempotent (same workflow ID with USE_EXISTING, same update
-// ID), so a repeat costs one call; a workflow that has already closed
-// decided the job itself.
-func (h *jobHandlers) resendAdmit(ctx context.Context, in contract.JobInput, log *zap.Logger) {
-	ctx = context.WithoutCancel(ctx)
-	go func() {
-		for attempt := range resendAttempts {
-			actx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
-			start := h.d.Temporal.NewWithStartWorkflowOperation(workflows.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
-			_, err := h.d.Temporal.UpdateWithStartWorkflow(actx, client.UpdateWithStartWorkflowOptions{
-				StartWorkflowOperation: start,
-				UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
-					WaitForStage: client.WorkflowUpdateStageAccepted},
-			})
-			cancel()
-			var closed *serviceerror.WorkflowExecutionAlreadyStarted
-			if err == nil || errors.As(err, &closed) {
-				return
-			}
-			// Not accepted in time: when the server has the workflow, the
-			// admit it holds runs as soon as a worker takes it.
-			dctx, cancel := context.WithTimeout(ctx, h.d.AdmitTimeout)
-			_, derr := h.d.Temporal.DescribeWorkflowExecution(dctx, in.JobID, "")
-			cancel()
-			if derr == nil {
-				return
-			}
-			log.Warn("a late job's admit was not confirmed; sending it again", zap.Int("attempt", attempt+1), zap.Error(err))
-			time.Sleep(time.Duration(attempt+1) * time.Second)
-		}
-		log.Error("a late job's workflow could not be started; the job stays queued, holding nothing, until it is cancelled")
-	}()
-}
-
-// resendAttempts bounds the background resends of a late job's admit.
-const resendAttempts = 5
 
 // pendTimeout bounds the wait for the account's lock when a late job is made
 // visible; past it the answer is a non-retryable internal error naming the job.
@@ -380,12 +338,7 @@ func (h *jobHandlers) admitRecords(c *gin.Context, def *tasks.Definition, jobID 
 func (h *jobHandlers) admit(c *gin.Context, in contract.JobInput) (contract.AdmitResult, error) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), h.d.AdmitTimeout)
 	defer cancel()
-	start := h.d.Temporal.NewWithStartWorkflowOperation(workflows.StartOptions(in, h.d.TaskQueue), contract.JobWorkflow, in)
-	handle, err := h.d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: start,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
-			WaitForStage: client.WorkflowUpdateStageCompleted},
-	})
+	handle, err := workflows.SendAdmit(ctx, h.d.Temporal, in, h.d.TaskQueue, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}

@@ -55,6 +55,12 @@ type stackOptions struct {
 	analysisCapacity int
 	// temporal wraps the API's Temporal client (e.g. to cut calls off).
 	temporal func(client.Client) client.Client
+	// client is the stack's Temporal client (API, worker, activities); nil
+	// means the package's dev server.
+	client client.Client
+	// lateAdmits tunes the workers' sweep of late admits; a zero Every
+	// means 200 ms.
+	lateAdmits activities.LateAdmitOptions
 	// telemetry traces the stack (HTTP server spans, the Temporal clients'
 	// interceptor, webhook client spans) and reports the SDK's metrics;
 	// nil: none.
@@ -76,6 +82,7 @@ type testStack struct {
 	key              string
 	keyID            string
 	signer           *signer.Signer
+	lateAdmits       activities.LateAdmitOptions
 
 	// temporal is the Temporal client of the stack's worker and activities.
 	temporal client.Client
@@ -90,7 +97,13 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		o.admitTimeout = 30 * time.Second // generous: CI runs packages side by side on two cores
 	}
 	s := &testStack{t: t, db: testenv.DB(t, o.backend), queue: "tq-" + models.NewID("")}
-	s.temporal = stackTemporal(t, o.telemetry)
+	s.temporal = o.client
+	if s.temporal == nil {
+		s.temporal = stackTemporal(t, o.telemetry)
+	}
+	if s.lateAdmits = o.lateAdmits; s.lateAdmits.Every == 0 {
+		s.lateAdmits.Every = 200 * time.Millisecond
+	}
 	bucket := o.bucket
 	if bucket == nil {
 		bucket = memblob.OpenBucket(nil)
@@ -136,7 +149,8 @@ func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {
-	w := worker.New(s.temporal, s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps, AnalysisCapacity: s.analysisCapacity})
+	w := worker.New(s.temporal, s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps,
+		AnalysisCapacity: s.analysisCapacity, LateAdmits: s.lateAdmits})
 	require.NoError(s.t, w.Start())
 	s.t.Cleanup(w.Stop)
 	s.worker = w

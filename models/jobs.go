@@ -85,8 +85,9 @@ func (r *AdmitRefusal) Error() string {
 // RefusedAdmit remembers a job id that will never be admitted, so a
 // retried admit answers the same refusal and a late handle for it (PendJob)
 // learns the job will never run (migration 0005). Expired marks a job whose
-// workflow gave up before any admit decided; otherwise the balance did not
-// cover Required.
+// admission was closed before any admit decided (its workflow gave up, or
+// its late admit was ended by the sweep or a cancel: CloseAdmission,
+// EndLateJob); otherwise the balance did not cover Required.
 type RefusedAdmit struct {
 	JobID     string `gorm:"primaryKey"`
 	UserID    uint64 `gorm:"not null"`
@@ -128,6 +129,10 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 			if !existing.Pending {
 				out = &existing
 				return nil
+			}
+			// The admit decides a late job: its intent is done.
+			if err := tx.Delete(&LateAdmit{}, "job_id = ?", job.ID).Error; err != nil {
+				return fmt.Errorf("drop late admit: %w", err)
 			}
 		}
 		found := st.Found
@@ -232,8 +237,10 @@ var ErrAdmissionClosed = errors.New("the job's admission is closed")
 
 // PendJob makes a job whose admit has not answered in time visible: under
 // the user's lock (so it orders with Admit) it writes job as a pending
-// queued row unless the admit already admitted or refused that id.
-func PendJob(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (PendState, *AdmitRefusal, error) {
+// queued row, with the durable intent of its admit (a LateAdmit on queue,
+// due at once), unless the admit already admitted or refused that id.
+func PendJob(ctx context.Context, db *gorm.DB, job *Job, queue string,
+	now time.Time) (PendState, *AdmitRefusal, error) {
 	state, refusal := PendAdmitted, (*AdmitRefusal)(nil)
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, job.UserID); err != nil {
@@ -261,6 +268,11 @@ func PendJob(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (PendSta
 		if err := tx.Create(&row).Error; err != nil {
 			return fmt.Errorf("insert pending job: %w", err)
 		}
+		intent := LateAdmit{JobID: job.ID, UserID: job.UserID, Queue: queue, Held: job.HeldCredits,
+			NextAt: now.UTC(), CreatedAt: now.UTC()}
+		if err := tx.Create(&intent).Error; err != nil {
+			return fmt.Errorf("insert late admit: %w", err)
+		}
 		state = PendWritten
 		return nil
 	})
@@ -270,26 +282,42 @@ func PendJob(ctx context.Context, db *gorm.DB, job *Job, now time.Time) (PendSta
 // CloseAdmission ends a job whose workflow gave up without an admit
 // decision: no later PendJob or Admit can open it, and a row written for it
 // (pending, or admitted by an admit whose answer was lost) is settled
-// failed with failure as its error, releasing any hold. It is idempotent.
+// failed with failure as its error, releasing any hold; a late job's
+// terminal event is left to the sweep (LateAdmit.Ended). It is idempotent.
 func CloseAdmission(ctx context.Context, db *gorm.DB, jobID string, userID uint64, failure []byte, now time.Time) error {
 	var settle bool
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, userID); err != nil {
 			return err
 		}
-		if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&RefusedAdmit{JobID: jobID, UserID: userID, Expired: true, CreatedAt: now}).Error; err != nil {
-			return fmt.Errorf("close admission: %w", err)
+		if err := closeAdmission(tx, jobID, userID, now); err != nil {
+			return err
 		}
 		var n int64
-		err := tx.Model(&Job{}).Where("id = ? AND settled_at IS NULL", jobID).Count(&n).Error
-		settle = n > 0
-		return err
+		if err := tx.Model(&Job{}).Where("id = ? AND settled_at IS NULL", jobID).Count(&n).Error; err != nil {
+			return err
+		}
+		if settle = n > 0; settle {
+			return markEnded(tx, jobID, contract.OutcomeFailed, now)
+		}
+		return nil
 	})
 	if err != nil || !settle {
 		return err
 	}
 	_, _, err = Settle(ctx, db, jobID, Settlement{Outcome: contract.OutcomeFailed, Error: failure}, now)
 	return err
+}
+
+// closeAdmission writes the tombstone of a job whose admission is closed:
+// a later Admit answers ErrAdmissionClosed and PendJob PendClosed.
+func closeAdmission(tx *gorm.DB, jobID string, userID uint64, now time.Time) error {
+	tombstone := RefusedAdmit{JobID: jobID, UserID: userID, Expired: true, CreatedAt: now}
+	err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&tombstone).Error
+	if err != nil {
+		return fmt.Errorf("close admission: %w", err)
+	}
+	return nil
 }
 
 // lockUser locks the user's row: every change of a user's balance or jobs'

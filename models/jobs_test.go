@@ -166,7 +166,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 
 		// A slow admit: the handle is answered first, the admit holds later.
 		covered := newJob(u, 6, 2)
-		state, _, err := models.PendJob(ctx, db, covered, now)
+		state, _, err := models.PendJob(ctx, db, covered, contract.TaskQueue, now)
 		require.NoError(t, err)
 		require.Equal(t, models.PendWritten, state)
 		row, err := models.JobByID(ctx, db, u.ID, covered.ID)
@@ -184,7 +184,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 
 		// The balance no longer covers the next pending job: it reads failed.
 		short := newJob(u, 5, 1)
-		_, _, err = models.PendJob(ctx, db, short, now)
+		_, _, err = models.PendJob(ctx, db, short, contract.TaskQueue, now)
 		require.NoError(t, err)
 		_, err = models.Admit(ctx, db, short, now, failure)
 		var refusal *models.AdmitRefusal
@@ -203,7 +203,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		_, err = models.Admit(ctx, db, late, now, failure)
 		require.ErrorAs(t, err, &refusal)
 		require.False(t, refusal.Visible)
-		state, got, err := models.PendJob(ctx, db, late, now)
+		state, got, err := models.PendJob(ctx, db, late, contract.TaskQueue, now)
 		require.NoError(t, err)
 		require.Equal(t, models.PendRefused, state)
 		require.Equal(t, int64(5), got.Required)
@@ -212,7 +212,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 
 		// A workflow that gave up closes the admission of its pending job.
 		lost := newJob(u, 2, 1)
-		_, _, err = models.PendJob(ctx, db, lost, now)
+		_, _, err = models.PendJob(ctx, db, lost, contract.TaskQueue, now)
 		require.NoError(t, err)
 		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now))
 		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now), "idempotent")
@@ -221,7 +221,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		require.Equal(t, contract.OutcomeFailed, *row.Outcome)
 		_, err = models.Admit(ctx, db, lost, now, failure)
 		require.ErrorIs(t, err, models.ErrAdmissionClosed)
-		state, _, err = models.PendJob(ctx, db, lost, now)
+		state, _, err = models.PendJob(ctx, db, lost, contract.TaskQueue, now)
 		require.NoError(t, err)
 		require.Equal(t, models.PendClosed, state)
 		require.EqualValues(t, 4, available(t, db, u, now), "nothing held by closed jobs")

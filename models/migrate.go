@@ -115,6 +115,14 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&SignInAttempts{})
 		},
 	},
+	{
+		// The durable intent of a late job's admit, which the workers'
+		// sweep delivers or ends (issue 26).
+		ID: "0012_late_admits",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&LateAdmit{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -91,7 +91,7 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 		require.NoError(t, err)
 	}
 	pending := newJob(u, 4000, 1) // more than the balance: refused once pending
-	_, _, err = models.PendJob(ctx, db, pending, t0.Add(30*time.Hour))
+	_, _, err = models.PendJob(ctx, db, pending, contract.TaskQueue, t0.Add(30*time.Hour))
 	require.NoError(t, err)
 	_, err = models.Admit(ctx, db, pending, t0.Add(30*time.Hour), failure)
 	require.Error(t, err)

@@ -32,6 +32,13 @@ func TemporalCLI() (string, error) {
 // StartTemporal starts one dev server for a test package (call it from
 // TestMain) with the job search attributes registered. It never downloads.
 func StartTemporal() (*testsuite.DevServer, error) {
+	return StartTemporalAt("", "")
+}
+
+// StartTemporalAt starts a dev server as StartTemporal does, listening on
+// hostPort (empty: a free port) and persisted in dbFile (empty: in memory),
+// so a test can stop it and start it again with its workflows kept.
+func StartTemporalAt(hostPort, dbFile string) (*testsuite.DevServer, error) {
 	cli, err := TemporalCLI()
 	if err != nil {
 		return nil, err
@@ -43,8 +50,10 @@ func StartTemporal() (*testsuite.DevServer, error) {
 	return testsuite.StartDevServer(context.Background(), testsuite.DevServerOptions{
 		ExistingPath:     cli,
 		LogLevel:         "error",
-		ClientOptions:    &client.Options{Namespace: "default"},
+		ClientOptions:    &client.Options{Namespace: "default", HostPort: hostPort},
+		DBFilename:       dbFile,
 		SearchAttributes: temporal.NewSearchAttributes(attrs...),
-		ExtraArgs:        []string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1", "--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"},
+		ExtraArgs: []string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+			"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"},
 	})
 }

@@ -1,10 +1,13 @@
 // Package worker runs the job workflows and their activities on the task
-// queues, and builds the Temporal client every process shares.
+// queues and the sweep of late jobs' admits, and builds the Temporal client
+// every process shares.
 package worker
 
 import (
+	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -30,17 +33,23 @@ type Options struct {
 	// AnalysisCapacity bounds the analysis steps this worker runs at once
 	// (TP_ANALYSIS_CAPACITY); 0 means DefaultAnalysisCapacity.
 	AnalysisCapacity int
+	// LateAdmits tunes the sweep of late jobs' admits the worker runs
+	// (activities.LateAdmits); zero values mean its defaults.
+	LateAdmits activities.LateAdmitOptions
 }
 
 // DefaultAnalysisCapacity is how many analysis steps a worker runs at once.
 const DefaultAnalysisCapacity = 2
 
 // Worker polls the job queue (workflows, hold, settle), its steps queue and
-// its capacity-limited analysis queue.
+// its capacity-limited analysis queue, and sweeps late jobs' admits.
 type Worker struct {
 	jobs     sdkworker.Worker
 	steps    sdkworker.Worker
 	analysis sdkworker.Worker
+	late     *activities.LateAdmits
+	// stopLate ends the sweep and waits for it; nil while it is not running.
+	stopLate func()
 }
 
 // New registers JobWorkflow and the activities on the job queue and the
@@ -50,7 +59,14 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	if queue == "" {
 		queue = contract.TaskQueue
 	}
+	send := func(ctx context.Context, in contract.JobInput, queue string) error {
+		_, err := workflows.SendAdmit(ctx, c, in, queue, client.WorkflowUpdateStageAccepted)
+		return err
+	}
 	w := &Worker{jobs: sdkworker.New(c, queue, JobsOptions())}
+	if acts.DB != nil { // activities without a database (tests of polling) have no late admits
+		w.late = activities.NewLateAdmits(acts, send, o.LateAdmits)
+	}
 	// A worker that polls no steps runs none inside an admit either.
 	acts.NoInline = acts.NoInline || o.NoSteps
 	Register(w.jobs, acts)
@@ -105,7 +121,7 @@ func Register(r interface {
 	r.RegisterActivity(acts)
 }
 
-// Start starts polling.
+// Start starts polling, and the sweep of late admits.
 func (w *Worker) Start() error {
 	if err := w.jobs.Start(); err != nil {
 		return fmt.Errorf("start job worker: %w", err)
@@ -121,11 +137,25 @@ func (w *Worker) Start() error {
 			return fmt.Errorf("start analysis worker: %w", err)
 		}
 	}
+	if w.late == nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { w.late.Run(ctx) })
+	w.stopLate = func() {
+		cancel()
+		wg.Wait()
+	}
 	return nil
 }
 
 // Stop stops polling and waits for running activities to finish or time out.
 func (w *Worker) Stop() {
+	if w.stopLate != nil {
+		w.stopLate()
+		w.stopLate = nil
+	}
 	if w.steps != nil {
 		w.analysis.Stop()
 		w.steps.Stop()

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"context"
 	"strconv"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -33,4 +34,26 @@ func StartOptions(in contract.JobInput, queue string) client.StartWorkflowOption
 		StaticSummary: in.Task + " for account " + strconv.FormatUint(in.UserID, 10),
 		StaticDetails: "job " + in.JobID + " · key " + in.APIKeyID + " · request " + in.RequestID,
 	}
+}
+
+// Admitter is the part of a Temporal client that sends a job's admit.
+type Admitter interface {
+	NewWithStartWorkflowOperation(options client.StartWorkflowOptions, workflow any,
+		args ...any) client.WithStartWorkflowOperation
+	UpdateWithStartWorkflow(ctx context.Context,
+		options client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error)
+}
+
+// SendAdmit sends job in's admit update with the start of its workflow on
+// queue (update-with-start), and waits for stage. Sending it again is
+// safe: the workflow id is the job id (an open workflow is used, a closed
+// one refused with WorkflowExecutionAlreadyStarted) and the update id is
+// fixed, so every send lands on the same admit.
+func SendAdmit(ctx context.Context, c Admitter, in contract.JobInput, queue string,
+	stage client.WorkflowUpdateStage) (client.WorkflowUpdateHandle, error) {
+	return c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: c.NewWithStartWorkflowOperation(StartOptions(in, queue), contract.JobWorkflow, in),
+		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
+			WaitForStage: stage},
+	})
 }

@@ -40,6 +40,7 @@ type config struct {
 	TrustedProxies    []string      // TP_TRUSTED_PROXIES
 	AnalysisCapacity  int           // TP_ANALYSIS_CAPACITY
 	AnalysisDeadline  time.Duration // TP_ANALYSIS_DEADLINE
+	LateAdmitDeadline time.Duration // TP_LATE_ADMIT_DEADLINE
 	SMTPURL           string        // TP_SMTP_URL
 	// Retention (the worker prunes; 0 keeps forever).
 	RequestLogRetention time.Duration // TP_REQUEST_LOG_RETENTION
@@ -51,7 +52,8 @@ type config struct {
 var envVars = []string{"TP_LOG_LEVEL", "TP_SMTP_URL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
 	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
-	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE", "TP_REQUEST_LOG_RETENTION", "TP_DELIVERY_RETENTION", "TP_PRUNE_BATCH"}
+	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE", "TP_LATE_ADMIT_DEADLINE", "TP_REQUEST_LOG_RETENTION",
+	"TP_DELIVERY_RETENTION", "TP_PRUNE_BATCH"}
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
@@ -110,6 +112,11 @@ func loadConfig() (config, error) {
 		errs["TP_ANALYSIS_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 30s")
 	} else {
 		c.AnalysisDeadline = d
+	}
+	if d, err := time.ParseDuration(env("TP_LATE_ADMIT_DEADLINE", "10m")); err != nil || d <= 0 {
+		errs["TP_LATE_ADMIT_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 10m")
+	} else {
+		c.LateAdmitDeadline = d
 	}
 	for name, dst := range map[string]*time.Duration{"TP_REQUEST_LOG_RETENTION": &c.RequestLogRetention, "TP_DELIVERY_RETENTION": &c.DeliveryRetention} {
 		def := map[string]string{"TP_REQUEST_LOG_RETENTION": "90d", "TP_DELIVERY_RETENTION": "30d"}[name]

@@ -32,6 +32,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	require.Equal(t, time.Minute, c.RateWindow)
 	require.False(t, c.AllowPrivateURLs)
 	require.Zero(t, c.DevStepDelay)
+	require.Equal(t, 10*time.Minute, c.LateAdmitDeadline)
 }
 
 func TestLoadConfigValues(t *testing.T) {
@@ -44,6 +45,7 @@ func TestLoadConfigValues(t *testing.T) {
 	t.Setenv("TP_DEV_STEP_DELAY", "250ms")
 	t.Setenv("TP_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7")
 	t.Setenv("TP_FILES_BASE_URL", "https://files.example.com/")
+	t.Setenv("TP_LATE_ADMIT_DEADLINE", "90s")
 	c, err := loadConfig()
 	require.NoError(t, err)
 	require.Equal(t, "http://0.0.0.0:9000", c.BaseURL)
@@ -55,6 +57,7 @@ func TestLoadConfigValues(t *testing.T) {
 	require.True(t, c.AllowPrivateURLs)
 	require.Equal(t, 250*time.Millisecond, c.DevStepDelay)
 	require.Equal(t, []string{"10.0.0.0/8", "192.0.2.7"}, c.TrustedProxies)
+	require.Equal(t, 90*time.Second, c.LateAdmitDeadline)
 
 	t.Setenv("TP_TEMPORAL_ADDRESS", "temporal:7233")
 	c, err = loadConfig()
@@ -77,6 +80,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"listen address without port", map[string]string{"TP_HTTP_ADDR": "localhost"}, []string{"TP_HTTP_ADDR"}},
 		{"bool", map[string]string{"TP_ALLOW_PRIVATE_URLS": "maybe"}, []string{"TP_ALLOW_PRIVATE_URLS: must be true or false"}},
 		{"duration", map[string]string{"TP_DEV_STEP_DELAY": "5"}, []string{"TP_DEV_STEP_DELAY: must be a Go duration"}},
+		{"late admit deadline", map[string]string{"TP_LATE_ADMIT_DEADLINE": "0s"},
+			[]string{"TP_LATE_ADMIT_DEADLINE: must be a positive"}},
 		{"trusted proxy", map[string]string{"TP_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, []string{`TP_TRUSTED_PROXIES: "proxy.local" is neither`}},
 		{"files base URL not absolute", map[string]string{"TP_FILES_BASE_URL": "files.example.com"}, []string{"TP_FILES_BASE_URL: must be an absolute"}},
 		{"files base URL not http", map[string]string{"TP_FILES_BASE_URL": "ftp://files.example.com"}, []string{"TP_FILES_BASE_URL"}},

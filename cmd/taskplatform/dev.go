@@ -16,6 +16,7 @@ import (
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -243,7 +244,8 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := worker.RegisterSearchAttributes(ctx, s.temporal, cfg.TemporalNamespace); err != nil {
 		return fatal(log, "cannot register search attributes", err)
 	}
-	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep, AnalysisCapacity: cfg.AnalysisCapacity})
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep,
+		AnalysisCapacity: cfg.AnalysisCapacity, LateAdmits: activities.LateAdmitOptions{Deadline: cfg.LateAdmitDeadline}})
 	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}

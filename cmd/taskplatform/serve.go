@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 	"gocloud.dev/blob"
 
+	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/records"
@@ -95,7 +96,8 @@ func runWorker(ctx context.Context, cfg config) int {
 	if err := registerSearchAttributes(ctx, s); err != nil {
 		return fatal(log, "cannot register the job search attributes", err)
 	}
-	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep, AnalysisCapacity: cfg.AnalysisCapacity})
+	w := worker.New(s.temporal, s.activities(), worker.Options{MaxConcurrentSteps: cfg.MaxConcurrentStep,
+		AnalysisCapacity: cfg.AnalysisCapacity, LateAdmits: activities.LateAdmitOptions{Deadline: cfg.LateAdmitDeadline}})
 	if err := w.Start(); err != nil {
 		return fatal(log, "worker did not start", err)
 	}
