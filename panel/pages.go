@@ -2,6 +2,7 @@ package panel
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
@@ -120,6 +122,12 @@ type jobData struct {
 	Deliveries []api.DeliveryView
 	Input      string
 	Running    bool
+	// Error is a failed or cancelled job's error object; nil otherwise.
+	Error *apierr.Error
+	// Fix is what the error catalogue advises for Error's code.
+	Fix string
+	// Warnings are the summary's, such as an output not produced.
+	Warnings []contract.Warning
 }
 
 // fileView is one file shown as a thumbnail with its download.
@@ -136,6 +144,9 @@ func viewFile(f *models.File, base string) fileView {
 	return v
 }
 
+// job is the job page; its live part (status, progress, error, outputs
+// and deliveries) is also served alone at /app/jobs/{id}/live, which the
+// page's script reads while the job runs.
 func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
 	j, err := models.JobByID(r.Context(), p.d.DB, u.ID, r.PathValue("id"))
 	if err != nil {
@@ -146,6 +157,21 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 		return "", "", nil, err
 	}
 	data := jobData{Job: jobRows([]models.Job{*j}, p.d.FilesBaseURL)[0], Input: j.Input, Running: j.Lifecycle != contract.LifecycleTerminal}
+	if j.Error != nil {
+		var e apierr.Error
+		if err := json.Unmarshal([]byte(*j.Error), &e); err == nil && e.Code != "" {
+			data.Error = &e
+			if entry, ok := apierr.Lookup(e.Code); ok {
+				data.Fix = entry.Fix
+			}
+		}
+	}
+	if j.Summary != nil {
+		var sum contract.Summary
+		if err := json.Unmarshal([]byte(*j.Summary), &sum); err == nil {
+			data.Warnings = sum.Warnings
+		}
+	}
 	for i := range files {
 		data.Files = append(data.Files, viewFile(&files[i], p.d.FilesBaseURL))
 	}

@@ -67,6 +67,7 @@ func Mount(d api.Deps) http.Handler {
 	mux.HandleFunc("GET /app/{$}", p.signedIn(p.overview))
 	mux.HandleFunc("GET /app/jobs", p.signedIn(p.jobs))
 	mux.HandleFunc("GET /app/jobs/{id}", p.signedIn(p.job))
+	mux.HandleFunc("GET /app/jobs/{id}/live", p.part("joblive", p.job))
 	mux.HandleFunc("GET /app/run", p.signedIn(p.runList))
 	mux.HandleFunc("GET /app/run/{task}", p.signedIn(p.runForm))
 	mux.HandleFunc("GET /app/files", p.signedIn(p.files))
@@ -103,7 +104,14 @@ type viewer func(w http.ResponseWriter, r *http.Request, u *models.User) (string
 
 // signedIn renders a page for a signed-in user; anyone else is sent to
 // sign in first.
-func (p *panel) signedIn(v viewer) http.HandlerFunc {
+func (p *panel) signedIn(v viewer) http.HandlerFunc { return p.view(v, "") }
+
+// part renders one block of a page alone (no layout) for a signed-in
+// user, for the page's script to put in place; anyone else is answered
+// 401 (the script then reloads the page, which asks to sign in).
+func (p *panel) part(block string, v viewer) http.HandlerFunc { return p.view(v, block) }
+
+func (p *panel) view(v viewer, block string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, _ := r.Cookie(api.SessionCookie)
 		var token string
@@ -112,6 +120,10 @@ func (p *panel) signedIn(v viewer) http.HandlerFunc {
 		}
 		u, _, err := models.SessionUser(r.Context(), p.d.DB, token, p.now())
 		if errors.Is(err, models.ErrNoSession) {
+			if block != "" {
+				http.Error(w, "Sign in again.", http.StatusUnauthorized)
+				return
+			}
 			http.Redirect(w, r, "/app/sign-in?next="+templateURL(r.URL.RequestURI()), http.StatusSeeOther)
 			return
 		}
@@ -123,14 +135,18 @@ func (p *panel) signedIn(v viewer) http.HandlerFunc {
 		name, title, data, err := v(w, r, u)
 		if errors.Is(err, models.ErrNotFound) {
 			w.WriteHeader(http.StatusNotFound)
-			p.render(w, "notfound", page{Title: "Not found", User: u})
+			p.render(w, "notfound", "layout", page{Title: "Not found", User: u})
 			return
 		}
 		if err != nil {
 			p.fail(w, err)
 			return
 		}
-		p.render(w, name, page{Title: title, Nav: name, User: u, Data: data})
+		if block != "" {
+			p.render(w, name, block, data)
+			return
+		}
+		p.render(w, name, "layout", page{Title: title, Nav: name, User: u, Data: data})
 	}
 }
 
@@ -140,15 +156,16 @@ func (p *panel) fail(w http.ResponseWriter, err error) {
 	http.Error(w, "The page could not be shown; try again in a moment.", http.StatusInternalServerError)
 }
 
-func (p *panel) render(w http.ResponseWriter, name string, pg page) {
+// render writes block (the whole page: "layout") of page name with data.
+func (p *panel) render(w http.ResponseWriter, name, block string, data any) {
 	t, ok := p.pages[name]
 	if !ok {
 		p.fail(w, errors.New("no template "+name))
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := t.ExecuteTemplate(w, "layout", pg); err != nil {
-		p.d.Log.Error("render", zap.String("page", name), zap.Error(err))
+	if err := t.ExecuteTemplate(w, block, data); err != nil {
+		p.d.Log.Error("render", zap.String("page", name), zap.String("block", block), zap.Error(err))
 	}
 }
 

@@ -28,7 +28,7 @@ type signInData struct {
 }
 
 func (p *panel) signInPage(w http.ResponseWriter, r *http.Request) {
-	p.render(w, "signin", page{Title: "Sign in", Data: signInData{Next: safeNext(r.URL.Query().Get("next"))}})
+	p.render(w, "signin", "layout", page{Title: "Sign in", Data: signInData{Next: safeNext(r.URL.Query().Get("next"))}})
 }
 
 // safeNext keeps a redirect after sign-in inside the panel.
@@ -47,7 +47,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 	again := func(status int, msg string) {
 		data.Error = msg
 		w.WriteHeader(status)
-		p.render(w, "signin", page{Title: "Sign in", Data: data})
+		p.render(w, "signin", "layout", page{Title: "Sign in", Data: data})
 	}
 	ip := api.ClientAddress(r)
 	now := p.now()

@@ -66,6 +66,8 @@ function send(form) {
       return;
     }
     if (form.hasAttribute("data-go-job") && r.data.job_id) { location.href = "/app/jobs/" + r.data.job_id; return; }
+    var live = form.closest("#job-live");
+    if (live) { refreshJob(live); return; }
     location.reload();
   }).catch(function () {
     if (button) button.disabled = false;
@@ -118,21 +120,35 @@ function upload(input) {
   });
 }
 
-function pollJob(box) {
-  var id = box.getAttribute("data-job");
-  var timer = setInterval(function () {
-    fetch("/v1/account/jobs/" + id, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (j) {
-      var total = j.progress && j.progress.total;
-      if (total) document.getElementById("job-progress").value = Math.round(100 * j.progress.done / total);
-      document.getElementById("job-phase").textContent = (j.progress && j.progress.phase) || "";
-      document.getElementById("job-status").textContent = j.outcome || j.lifecycle;
-      if (j.lifecycle === "terminal") { clearInterval(timer); location.reload(); }
-    });
+// refreshJob puts the job page's live part (status, progress, error,
+// outputs, deliveries) in place from /app/jobs/{id}/live, and resolves to
+// whether the job still runs. A signed-out session reloads the page, which
+// asks to sign in.
+function refreshJob(live) {
+  var id = live.getAttribute("data-job");
+  return fetch("/app/jobs/" + encodeURIComponent(id) + "/live", { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+    if (r.status === 401) { location.reload(); return null; }
+    return r.ok ? r.text() : null;
+  }).then(function (html) {
+    if (html === null) return false;
+    live.innerHTML = html;
+    bind(live);
+    var job = live.querySelector("#job");
+    return !!job && job.getAttribute("data-running") === "true";
+  });
+}
+
+// followJob refreshes the live part every second while the job runs:
+// outputs appear as they are delivered, without a reload.
+function followJob(live) {
+  setTimeout(function () {
+    refreshJob(live).then(function (running) { if (running) followJob(live); }, function () { followJob(live); });
   }, 1000);
 }
 
-document.addEventListener("DOMContentLoaded", function () {
-  document.querySelectorAll("form[data-api]").forEach(function (form) {
+// bind gives the forms and buttons under root their behaviour.
+function bind(root) {
+  root.querySelectorAll("form[data-api]").forEach(function (form) {
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var ask = form.getAttribute("data-confirm");
@@ -140,6 +156,10 @@ document.addEventListener("DOMContentLoaded", function () {
       send(form);
     });
   });
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+  bind(document);
   document.querySelectorAll("[data-copy]").forEach(function (b) {
     b.addEventListener("click", function () {
       var el = document.querySelector(b.getAttribute("data-copy"));
@@ -161,5 +181,5 @@ document.addEventListener("DOMContentLoaded", function () {
   document.querySelectorAll("[data-picker]").forEach(loadPicker);
   document.querySelectorAll("[data-upload-into]").forEach(function (i) { i.addEventListener("change", function () { if (i.files.length) upload(i); }); });
   var job = document.getElementById("job");
-  if (job && job.getAttribute("data-running") === "true") pollJob(job);
+  if (job && job.getAttribute("data-running") === "true") followJob(document.getElementById("job-live"));
 });
