@@ -57,7 +57,7 @@ type handlers struct {
 
 func newHandlers(d *Deps, l *limiter) *handlers {
 	return &handlers{d: d, limits: l,
-		health:    &health{db: d.DB, temporal: d.Temporal},
+		health:    &health{db: d.DB, temporal: d.Temporal, library: d.Library},
 		account:   &accountHandlers{db: d.DB, now: d.now},
 		jobs:      &jobHandlers{d: d},
 		files:     &fileHandlers{db: d.DB, blob: d.Blob, filesBaseURL: d.FilesBaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now},

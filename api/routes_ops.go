@@ -9,7 +9,8 @@ import (
 // opsRoutes are the operator endpoints and the public files and keys,
 // outside /v1.
 func opsRoutes() []route {
-	probe := object(oa{"status": str(), "checks": object(oa{"database": str(), "temporal": str()}, "database", "temporal")}, "status", "checks")
+	checks := object(oa{"database": str(), "temporal": str(), "library": str()}, "database", "temporal", "library")
+	probe := object(oa{"status": str(), "checks": checks}, "status", "checks")
 	return tagged("operations",
 		route{method: http.MethodGet, path: "/healthz", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.live },
@@ -17,7 +18,7 @@ func opsRoutes() []route {
 				answers: []response{jsonAnswer(http.StatusOK, "The process is up.", object(oa{"status": str()}, "status"))}}},
 		route{method: http.MethodGet, path: "/readyz", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.ready },
-			op: operation{id: "readyz", summary: "Readiness: the database and Temporal answer",
+			op: operation{id: "readyz", summary: "Readiness: the database and Temporal answer and the libraries are written",
 				answers: []response{jsonAnswer(http.StatusOK, "Ready.", probe),
 					jsonAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)}}},
 		route{method: http.MethodGet, path: "/metrics", access: AccessPublic,

@@ -66,6 +66,12 @@ type Deps struct {
 	// Catalogue is the task catalogue served and run; nil means
 	// catalogue.Default(), every family of tasks/all.
 	Catalogue *catalog.Catalogue
+	// Library reports on the curated and photoshoots libraries the process
+	// writes as it starts (dev): nil once they are written,
+	// ErrLibraryWriting meanwhile, another error if writing them failed.
+	// /readyz answers 503 until it answers nil. Nil means they were written
+	// before the process started (taskplatform migrate).
+	Library func() error
 }
 
 func (d *Deps) now() time.Time {

@@ -3,12 +3,16 @@ package e2e_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
@@ -29,6 +33,24 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 		require.True(t, bytes.Contains(res.body, []byte(`"files"`)), "the wait answered the result: %s", res.body)
 	}
 	check(http.MethodGet, "/readyz", "/readyz", nil, http.StatusOK)
+}
+
+// TestReadyWaitsForTheLibraries: /readyz answers 503 naming the library
+// while a starting process writes it, and when writing it failed, and 200
+// once it is written; every answer is as documented.
+func TestReadyWaitsForTheLibraries(t *testing.T) {
+	states := []error{api.ErrLibraryWriting, errors.New("disk full"), nil}
+	var state atomic.Int32
+	s := newStack(t, stackOptions{credits: 10, noWorker: true, library: func() error { return states[state.Load()] }})
+	check := s.asDocumented(t)
+	for i, want := range []struct {
+		status  int
+		library string
+	}{{http.StatusServiceUnavailable, "writing"}, {http.StatusServiceUnavailable, "failed"}, {http.StatusOK, "ok"}} {
+		state.Store(int32(i))
+		res := check(http.MethodGet, "/readyz", "/readyz", nil, want.status)
+		require.Equal(t, map[string]any{"database": "ok", "temporal": "ok", "library": want.library}, res.json(t)["checks"])
+	}
 }
 
 // asDocumented returns a call that sends a request through the stack and

@@ -65,6 +65,9 @@ type stackOptions struct {
 	// interceptor, webhook client spans) and reports the SDK's metrics;
 	// nil: none.
 	telemetry *telemetry.Telemetry
+	// library is the API's Deps.Library: the state of the libraries a
+	// starting process writes; nil: written before.
+	library func() error
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -129,7 +132,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	}
 	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: apiTemporal, Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
 		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
-		Catalogue: servedCatalogue(o.registry), Tracing: o.telemetry.Tracing()})
+		Catalogue: servedCatalogue(o.registry), Tracing: o.telemetry.Tracing(), Library: o.library})
 	s.acts.FilesBaseURL = o.filesBaseURL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)

@@ -189,21 +189,12 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := models.Migrate(ctx, s.db); err != nil {
 		return fatal(log, "migration failed", err)
 	}
-	// The curated library is drawn by code (seconds of CPU on a first start):
-	// write it beside the start-up, so a missing CLI or a taken port is
-	// reported at once and the API answers meanwhile.
-	seeded := make(chan struct{})
-	sctx, stopSeed := context.WithCancel(ctx)
-	go func() {
-		defer close(seeded)
-		if err := records.SeedCurated(sctx, s.db, s.bucket); err != nil && sctx.Err() == nil {
-			log.Error("the curated library was not written; curated=true lists stay short until the next start", zap.Error(err))
-		}
-		if err := photoshoot.SeedLibrary(sctx, s.db, s.bucket); err != nil && sctx.Err() == nil {
-			log.Error("the photoshoots library was not written; backgrounds, models and poses stay unlisted until the next start", zap.Error(err))
-		}
-	}()
-	defer func() { stopSeed(); <-seeded }()
+	// The libraries are drawn by code (seconds of CPU on a first start):
+	// write them beside the start-up, so a missing CLI or a taken port is
+	// reported at once; /readyz answers 200 only once they are written.
+	lib := writeLibraries(ctx, s, log)
+	defer lib.stop()
+	s.library = lib.state
 	if err := s.loadSigner(ctx); err != nil {
 		return fatal(log, "cannot load the signing key", err)
 	}
@@ -282,6 +273,60 @@ func runDev(ctx context.Context, cfg config) int {
 		childDone <- err
 		return fatal(log, "the Temporal dev server exited; stopping (see "+filepath.Join(cfg.DataDir, "temporal.log")+")", err)
 	}
+}
+
+// libraries is the background writing of the curated and photoshoots
+// libraries of a dev start.
+type libraries struct {
+	done   chan struct{}
+	err    error // once done is closed
+	cancel context.CancelFunc
+}
+
+// writeLibraries writes the curated library and the photoshoots library in
+// the background, side by side; state answers api.ErrLibraryWriting until
+// both are written.
+func writeLibraries(ctx context.Context, s *stack, log *zap.Logger) *libraries {
+	ctx, cancel := context.WithCancel(ctx)
+	l := &libraries{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(l.done)
+		var curated error
+		wrote := make(chan struct{})
+		go func() {
+			defer close(wrote)
+			if curated = records.SeedCurated(ctx, s.db, s.bucket); curated != nil {
+				curated = fmt.Errorf("write the curated library: %w", curated)
+			}
+		}()
+		shoots := photoshoot.SeedLibrary(ctx, s.db, s.bucket)
+		if shoots != nil {
+			shoots = fmt.Errorf("write the photoshoots library: %w", shoots)
+		}
+		<-wrote
+		l.err = errors.Join(curated, shoots)
+		if l.err != nil && ctx.Err() == nil {
+			log.Error("the libraries were not written: /readyz answers 503 until a start writes them", zap.Error(l.err))
+		}
+	}()
+	return l
+}
+
+// state is nil once the libraries are written, api.ErrLibraryWriting
+// while they are being written, and the error that stopped them otherwise.
+func (l *libraries) state() error {
+	select {
+	case <-l.done:
+		return l.err
+	default:
+		return api.ErrLibraryWriting
+	}
+}
+
+// stop cancels the writing and waits for it to end.
+func (l *libraries) stop() {
+	l.cancel()
+	<-l.done
 }
 
 // seedDevAccount makes sure the dev account exists with credits and returns

@@ -86,6 +86,9 @@ type stack struct {
 	temporal  client.Client
 	requests  *api.RequestLog
 	signer    *signer.Signer
+	// library is the state of the libraries dev writes as it starts (nil:
+	// written before, by migrate); /readyz waits for it.
+	library func() error
 }
 
 func (s *stack) close() {
@@ -177,7 +180,8 @@ func (s *stack) router(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
 	return panel.Mount(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
 		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
-		Tracing: s.telemetry.Tracing(), RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer, AllowPrivateURLs: s.cfg.AllowPrivateURLs})
+		Tracing: s.telemetry.Tracing(), RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer,
+		AllowPrivateURLs: s.cfg.AllowPrivateURLs, Library: s.library})
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.

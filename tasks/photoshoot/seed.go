@@ -144,3 +144,13 @@ func SeedLibrary(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	}
 	return nil
 }
+
+// LibraryHandles lists the handles of the photoshoots library by kind, in
+// library order.
+func LibraryHandles() map[string][]string {
+	out := map[string][]string{}
+	for _, e := range libraryEntries() {
+		out[e.kind] = append(out[e.kind], e.kind+":"+e.id)
+	}
+	return out
+}
