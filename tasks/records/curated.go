@@ -3,10 +3,10 @@ package records
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
+	"runtime"
 	"sync"
 	"time"
 
@@ -236,79 +236,114 @@ func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner strin
 
 // SeedCurated writes the curated library — moodboards with their looks,
 // collage and analysis, fabrics with their swatch and swatch card — into
-// db and bucket. Records already there are kept, so running it again (each
-// `taskplatform migrate` and `dev`) only adds what is missing.
+// db and bucket. Records already there are kept (one query finds them), so
+// running it again (each `taskplatform migrate` and `dev`) only adds what
+// is missing. The entries are drawn on every CPU at once: drawing them is
+// the seconds of a first start.
 func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
-	have := func(kind, id string) (bool, error) {
-		_, err := models.ReadRecord(ctx, db, models.CuratedUser, kind, id)
-		if errors.Is(err, models.ErrNotFound) {
-			return false, nil
-		}
-		return err == nil, err
+	var have []string
+	if err := db.WithContext(ctx).Model(&models.Record{}).
+		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{models.RecordMoodboard, models.RecordFabric}).
+		Pluck("id", &have).Error; err != nil {
+		return fmt.Errorf("read the curated library: %w", err)
+	}
+	known := map[string]bool{}
+	for _, id := range have {
+		known[id] = true
 	}
 	// Older library entries first, so listings (newest first) show them in
-	// the order above.
+	// the order above: each entry's time is fixed by its place.
 	at := time.Now().UTC().Add(-time.Duration(len(curatedBoards)+len(curatedFabrics)) * time.Second)
 	next := func() time.Time { at = at.Add(time.Second); return at }
+	var writes []func(context.Context) error
 	for i := len(curatedBoards) - 1; i >= 0; i-- {
-		b := curatedBoards[i]
-		ok, err := have(models.RecordMoodboard, b.id)
-		if err != nil {
-			return err
-		}
-		if ok {
-			next()
-			continue
-		}
-		imgs := b.draw()
-		for j, img := range imgs {
-			if err := putImage(ctx, env, b.lookID(j), models.RecordMoodboard+":"+b.id, img); err != nil {
-				return err
-			}
-		}
-		col := collage(b.name, b.description, imgs)
-		data, err := encodeJPEG(col)
-		if err != nil {
-			return err
-		}
-		if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", models.RecordMoodboard+":"+b.id, data, col.Bounds().Dx(), col.Bounds().Dy()); err != nil {
-			return err
-		}
-		a := curatedAnalyses()[b.id]
-		if err := writeCurated(ctx, db, models.RecordMoodboard, b.id, b.name, b.id+"_collage",
-			obj{"description": b.description, "images": b.lookURLs()}, a, next()); err != nil {
-			return err
+		b, when := curatedBoards[i], next()
+		if !known[b.id] {
+			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, when) })
 		}
 	}
 	for i := len(curatedFabrics) - 1; i >= 0; i-- {
-		f := curatedFabrics[i]
-		ok, err := have(models.RecordFabric, f.id)
-		if err != nil {
-			return err
+		f, when := curatedFabrics[i], next()
+		if !known[f.id] {
+			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, when) })
 		}
-		if ok {
-			next()
-			continue
+	}
+	return onEveryCPU(ctx, writes)
+}
+
+// onEveryCPU runs writes on as many goroutines as there are CPUs and
+// answers the first error; the writes not started by then are not run.
+func onEveryCPU(ctx context.Context, writes []func(context.Context) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	queue := make(chan func(context.Context) error)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(writes)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w := range queue {
+				if err := w(ctx); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+send:
+	for _, w := range writes {
+		select {
+		case queue <- w:
+		case <-ctx.Done():
+			break send
 		}
-		sw := texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
-		if err := putImage(ctx, env, f.id+"_swatch", models.RecordFabric+":"+f.id, sw); err != nil {
-			return err
-		}
-		fields := f.fields()
-		cardImg := swatchCard(f.name, fields, sw)
-		card, err := encodePNG(cardImg)
-		if err != nil {
-			return err
-		}
-		if err := putFile(ctx, env, f.id+"_card", "png", "image/png", models.RecordFabric+":"+f.id, card, cardImg.Bounds().Dx(), cardImg.Bounds().Dy()); err != nil {
-			return err
-		}
-		if err := writeCurated(ctx, db, models.RecordFabric, f.id, f.name, f.id+"_card", fields, nil, next()); err != nil {
+	}
+	close(queue)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// write draws and stores one curated moodboard: its looks, its collage and
+// its record.
+func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) error {
+	imgs := b.draw()
+	for j, img := range imgs {
+		if err := putImage(ctx, env, b.lookID(j), models.RecordMoodboard+":"+b.id, img); err != nil {
 			return err
 		}
 	}
-	return nil
+	col := collage(b.name, b.description, imgs)
+	data, err := encodeJPEG(col)
+	if err != nil {
+		return err
+	}
+	if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", models.RecordMoodboard+":"+b.id, data,
+		col.Bounds().Dx(), col.Bounds().Dy()); err != nil {
+		return err
+	}
+	a := curatedAnalyses()[b.id]
+	return writeCurated(ctx, env.DB, models.RecordMoodboard, b.id, b.name, b.id+"_collage",
+		obj{"description": b.description, "images": b.lookURLs()}, a, at)
+}
+
+// write draws and stores one curated fabric: its swatch, its swatch card
+// and its record.
+func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time) error {
+	sw := texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
+	if err := putImage(ctx, env, f.id+"_swatch", models.RecordFabric+":"+f.id, sw); err != nil {
+		return err
+	}
+	fields := f.fields()
+	cardImg := swatchCard(f.name, fields, sw)
+	card, err := encodePNG(cardImg)
+	if err != nil {
+		return err
+	}
+	if err := putFile(ctx, env, f.id+"_card", "png", "image/png", models.RecordFabric+":"+f.id, card,
+		cardImg.Bounds().Dx(), cardImg.Bounds().Dy()); err != nil {
+		return err
+	}
+	return writeCurated(ctx, env.DB, models.RecordFabric, f.id, f.name, f.id+"_card", fields, nil, at)
 }
 
 // writeCurated writes one ready curated record.
