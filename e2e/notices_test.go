@@ -15,6 +15,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
 )
 
@@ -109,14 +110,21 @@ func (s *smtpSink) to(addr string) []sunkMail {
 	return out
 }
 
-// The deprecation-notices schedule, triggered: the owner of an account whose
-// key started pattern.stripes gets one notice naming the replacement and the
-// migration step; an account that only called pattern.generate gets none;
-// a second run in the same week sends nothing more.
+// The deprecation-notices schedule, triggered on SQLite (the default of
+// `make run`) and on PostgreSQL: the owner of an account whose key started
+// pattern.stripes gets one notice naming the replacement and the migration
+// step; an account that only called pattern.generate gets none; a second
+// run in the same week sends nothing more.
 func TestDeprecationNoticesBySchedule(t *testing.T) {
+	for _, backend := range testenv.Backends {
+		t.Run(string(backend), func(t *testing.T) { noticesBySchedule(t, backend) })
+	}
+}
+
+func noticesBySchedule(t *testing.T, backend testenv.Backend) {
 	ctx := context.Background()
 	sink := newSMTPSink(t)
-	s := newStack(t, stackOptions{credits: 1000, noWorker: true})
+	s := newStack(t, stackOptions{backend: backend, credits: 1000, noWorker: true})
 	mailer, err := activities.NewSMTP("smtp://" + sink.ln.Addr().String() + "?from=notices@taskplatform.test")
 	require.NoError(t, err)
 	s.acts.Mail, s.acts.MailFrom = mailer, mailer.From()

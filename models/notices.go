@@ -49,16 +49,71 @@ func TaskUses(ctx context.Context, db *gorm.DB, names []string, since time.Time)
 	if len(names) == 0 {
 		return out, nil
 	}
-	err := db.WithContext(ctx).Table("jobs").
-		Select("jobs.user_id AS user_id, users.email AS email, jobs.task AS task, COUNT(*) AS calls, MAX(jobs.created_at) AS last").
+	rows, err := db.WithContext(ctx).Table("jobs").
+		Select("jobs.user_id, users.email, jobs.task, COUNT(*), MAX(jobs.created_at)").
 		Joins("JOIN users ON users.id = jobs.user_id").
 		Where("jobs.task IN ? AND jobs.created_at >= ? AND jobs.api_key_id <> ''", names, since).
 		Group("jobs.user_id, users.email, jobs.task").Order("jobs.user_id, jobs.task").
-		Scan(&out).Error
+		Rows()
 	if err != nil {
 		return nil, fmt.Errorf("task uses: %w", err)
 	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			u    TaskUse
+			last aggregateTime
+		)
+		if err := rows.Scan(&u.UserID, &u.Email, &u.Task, &u.Calls, &last); err != nil {
+			return nil, fmt.Errorf("task uses: %w", err)
+		}
+		u.Last = last.Time
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("task uses: %w", err)
+	}
 	return out, nil
+}
+
+// aggregateTime reads a time an aggregate answers, such as MAX(created_at):
+// PostgreSQL answers a timestamp, SQLite the stored text (its driver turns
+// a column declared as a time into a time.Time, not an expression over it).
+type aggregateTime struct{ time.Time }
+
+// sqliteTimeFormats are the layouts the SQLite driver writes times in and
+// reads them back from.
+var sqliteTimeFormats = []string{
+	"2006-01-02 15:04:05.999999999-07:00",
+	"2006-01-02T15:04:05.999999999-07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02T15:04:05.999999999",
+}
+
+// Scan takes a time.Time, or text in one of sqliteTimeFormats.
+func (t *aggregateTime) Scan(v any) error {
+	var text string
+	switch v := v.(type) {
+	case time.Time:
+		t.Time = v
+		return nil
+	case nil:
+		t.Time = time.Time{}
+		return nil
+	case string:
+		text = v
+	case []byte:
+		text = string(v)
+	default:
+		return fmt.Errorf("scan %T as a time", v)
+	}
+	for _, layout := range sqliteTimeFormats {
+		if at, err := time.ParseInLocation(layout, text, time.UTC); err == nil {
+			t.Time = at
+			return nil
+		}
+	}
+	return fmt.Errorf("scan %q as a time: not a time the database writes", text)
 }
 
 // QueueNotice writes n to the outbox unless the account already has its
