@@ -25,14 +25,15 @@ func ReplayOf(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDeliv
 }
 
 // PingOf is a ping event to an endpoint, in the contract version of its
-// account (currentVersion when the account has none pinned).
+// account (currentVersion when the account has none pinned, or one no
+// longer served).
 func PingOf(ctx context.Context, db *gorm.DB, ep *models.WebhookEndpoint, now time.Time, currentVersion string) (*models.WebhookDelivery, error) {
 	u, err := models.UserByID(ctx, db, ep.UserID)
 	if err != nil {
 		return nil, err
 	}
 	version := u.ServiceVersion
-	if version == "" {
+	if !contract.KnownVersion(version) {
 		version = currentVersion
 	}
 	return NewPing(ep, now, version)

@@ -134,7 +134,7 @@ func patternInput(count int) json.RawMessage {
 func jobInput(u *models.User, hold, price int64, opts ...func(*contract.JobInput)) contract.JobInput {
 	in := contract.JobInput{JobID: models.NewID("job_"), UserID: u.ID, APIKeyID: "key_test", Task: "pattern.generate",
 		Input: patternInput(2), CreditType: contract.CreditService, HeldCredits: hold, PricePerOutput: price,
-		RequestID: "req_test", ServiceVersion: "2025-01-01"}
+		RequestID: "req_test", ServiceVersion: contract.FirstVersion}
 	for _, o := range opts {
 		o(&in)
 	}

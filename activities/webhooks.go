@@ -204,14 +204,16 @@ func nextRetry(info activity.Info) time.Duration {
 // the error.
 func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in contract.EmitInput) ([]byte, error) {
 	// The body follows the version the account is pinned to (the job's
-	// own, for an account without a pin).
+	// own, for an account without a pin; the current one when neither is
+	// a version served).
 	version := j.ServiceVersion
 	switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
-	case err == nil && u.ServiceVersion != "":
+	case err == nil && contract.KnownVersion(u.ServiceVersion):
 		version = u.ServiceVersion
 	case err != nil && !errors.Is(err, models.ErrNotFound):
 		return nil, err
 	}
+	version = contract.VersionOr(version)
 	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: version,
 		JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress()}
 	switch in.Event {

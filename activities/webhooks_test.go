@@ -22,6 +22,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
@@ -477,6 +478,57 @@ func TestDeliverSkipsADisabledEndpoint(t *testing.T) {
 			require.Equal(t, models.DeliverySkipped, d.Status)
 			require.Zero(t, d.Attempts)
 			require.NotEmpty(t, d.LastError)
+		})
+	}
+}
+
+// A job.failed body follows the contract version of the account (the job's
+// own when the account has none, the current one when neither is served):
+// under 2026-09-29, the current version and a new account's, a job refused
+// its credits carries required and balance at the error's top level as the
+// spec's error object does; under 2026-06-30 in ctx only.
+func TestEmitEventFollowsTheAccountVersion(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, pin, job, want string
+	}{
+		{"pinned to the current version", "2026-09-29", "2026-09-29", "2026-09-29"},
+		{"pinned to the older version", "2026-06-30", "2026-09-29", "2026-06-30"},
+		{"no pin: the job's version", "", "2026-06-30", "2026-06-30"},
+		{"a pin no longer served: the current one", "2026-11-17", "2026-11-17", "2026-09-29"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			env := newEnv(acts)
+			u := newUser(t, db, 0)
+			require.NoError(t, db.Model(&models.User{}).Where("id = ?", u.ID).Update("service_version", tc.pin).Error)
+			refusal := apierr.New(apierr.InsufficientCredits, "The job needs 6 credits.").WithCredits(6, 2)
+			refusal.JobID = models.NewID("j_")
+			raw, err := json.Marshal(refusal)
+			require.NoError(t, err)
+			stored, out := string(raw), contract.OutcomeFailed
+			require.NoError(t, db.Create(&models.Job{ID: refusal.JobID, UserID: u.ID, APIKeyID: "key_test",
+				Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleTerminal, Outcome: &out,
+				Error: &stored, CreditType: contract.CreditService, ServiceVersion: tc.job,
+				WebhookURL: "https://hooks.example.test/job", CreatedAt: time.Now().UTC()}).Error)
+
+			ds := emit(t, env, acts, refusal.JobID, contract.EventFailed, 0)
+			require.Len(t, ds, 1)
+			var body map[string]any
+			require.NoError(t, json.Unmarshal([]byte(delivery(t, db, ds[0].DeliveryID).Body), &body))
+			require.Equal(t, tc.want, body["api_version"])
+			e := body["error"].(map[string]any)
+			require.Equal(t, "insufficient_credits", e["code"])
+			require.Equal(t, map[string]any{"required": 6.0, "balance": 2.0}, e["ctx"], "ctx in every version")
+			if tc.want == contract.CurrentVersion {
+				require.Equal(t, 6.0, e["required"])
+				require.Equal(t, 2.0, e["balance"])
+			} else {
+				require.NotContains(t, e, "required")
+				require.NotContains(t, e, "balance")
+			}
 		})
 	}
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"slices"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -16,7 +15,7 @@ const versionKey = "service_version"
 
 // knownVersion says whether v is a contract version a Service-Version header
 // may name. The list is contract.Versions, the one list, served at GET /v1/meta.
-func knownVersion(v string) bool { return slices.Contains(contract.Versions, v) }
+func knownVersion(v string) bool { return contract.KnownVersion(v) }
 
 // serviceVersion decides the contract version of a request: the
 // Service-Version header when sent, else the version pinned to the key's
@@ -67,9 +66,9 @@ func versionOf(c *gin.Context) string {
 // its changelog entry) and a method here.
 type dated struct{ version string }
 
-// creditsAtTop says whether the error object repeats required and balance
-// at its top level (before contract.VersionCreditsInCtx; ctx holds them in
-// every version).
+// creditsAtTop says whether the error object carries required and balance
+// at its top level (from contract.VersionCreditsAtTop on, as the spec's
+// error object has them; ctx holds them in every version).
 func (k dated) creditsAtTop() bool { return contract.CreditsAtTop(k.version) }
 
 // errorObject writes an error object as the contract has it.

@@ -14,12 +14,14 @@ import (
 )
 
 // The same request answered in both dated versions: a job refused for its
-// credits carries required and balance at the error's top level before
-// 2026-11-17 and only in ctx from it on — chosen by Service-Version, else by
-// the account's pin.
+// credits carries required and balance only in ctx under 2026-06-30, and at
+// the error's top level as well from 2026-09-29 on (the spec's error object,
+// the current version) — chosen by Service-Version, else by the account's
+// pin.
 func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
-	const first, second = contract.FirstVersion, contract.VersionCreditsInCtx
+	const first, second = "2026-06-30", "2026-09-29"
 	require.Equal(t, []string{first, second}, contract.Versions)
+	require.Equal(t, second, contract.CurrentVersion, "the spec's current version")
 	e := newEnv(t, testenv.SQLite)
 	old, oldKey, oldKeyID := e.account(models.PlanStandard)
 	require.Equal(t, second, old.ServiceVersion, "the first key pins the current version")
@@ -37,6 +39,10 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 		return j.ID
 	}
 	oldJob, newJob := job(old, oldKeyID), job(e.user, e.keyID)
+
+	meta := e.send("GET", "/v1/meta", "")
+	require.Equal(t, second, meta.head.Get("Service-Version"), "a keyless call gets the current version")
+	require.Equal(t, second, meta.obj(t)["current_version"])
 
 	tests := []struct {
 		name    string
@@ -62,7 +68,7 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 				}
 				jobErr := obj["error"].(map[string]any)
 				require.Equal(t, map[string]any{"required": 4.0, "balance": 1.0}, jobErr["ctx"], "ctx holds them in every version")
-				if tc.version == first {
+				if tc.version == second {
 					require.Equal(t, 4.0, jobErr["required"])
 					require.Equal(t, 1.0, jobErr["balance"])
 				} else {
@@ -76,7 +82,8 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 
 func TestDatedErrorObject(t *testing.T) {
 	t.Parallel()
-	for v, top := range map[string]bool{"": true, contract.FirstVersion: true, contract.VersionCreditsInCtx: false} {
+	for v, top := range map[string]bool{"": true, contract.FirstVersion: false, contract.VersionCreditsAtTop: true,
+		"2026-11-17": true} {
 		e := apierr.New(apierr.InsufficientCredits, "").WithCredits(3, 0)
 		dated{version: v}.errorObject(e)
 		require.Equal(t, top, e.Required != nil, v)

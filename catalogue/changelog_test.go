@@ -27,9 +27,15 @@ func TestChangelogFromDefinitions(t *testing.T) {
 	require.Equal(t, "pattern.generate", stripes.Replacement)
 	require.Contains(t, stripes.Migration, `"kind": "stripes"`)
 	require.Equal(t, "pattern.generate", byKey["2026-09-29/removed/pattern.legacy"].Replacement)
-	changed := byKey[contract.VersionCreditsInCtx+"/changed/"+contract.VersionCreditsInCtx]
-	require.Equal(t, contract.VersionCreditsInCtx, changed.Version)
-	require.Contains(t, changed.Migration, "ctx.required")
+	// The current version is the spec's; the changelog names what the
+	// older one does differently.
+	require.Equal(t, "2026-09-29", contract.CurrentVersion)
+	changed := byKey["2026-09-29/changed/2026-09-29"]
+	require.Equal(t, "2026-09-29", changed.Version)
+	require.Contains(t, changed.Summary, "required and balance at its top level")
+	require.Contains(t, changed.Summary, "Under 2026-06-30 they are in ctx only")
+	require.Contains(t, changed.Migration, "error.ctx.required")
+	require.NotContains(t, byKey, "2026-06-30/changed/2026-06-30", "the first version changes nothing")
 }
 
 // Deprecating a task in code is what writes its entry; a deprecated task

@@ -122,14 +122,42 @@ type Error struct {
 	RequestID string `json:"request_id"`
 	// JobID names the job the error belongs to, if any.
 	JobID string `json:"job_id"`
-	// Required and Balance are set on insufficient_credits.
-	Required int64 `json:"required"`
-	Balance  int64 `json:"balance"`
-	Ctx      struct {
-		RetryAfter int `json:"retry_after"`
-	} `json:"ctx"`
+	// Required and Balance are set on insufficient_credits, in every
+	// contract version: read from the error's top level (2026-09-29, the
+	// current version) or from ctx (every version, and the only place
+	// under 2026-06-30).
+	Required int64    `json:"required"`
+	Balance  int64    `json:"balance"`
+	Ctx      ErrorCtx `json:"ctx"`
 	// RetryAfter is the wait the answer asked for (Retry-After), if any.
 	RetryAfter time.Duration `json:"-"`
+}
+
+// ErrorCtx is the ctx object of an error: the amounts of
+// insufficient_credits and the wait of a refusal that asks for one.
+type ErrorCtx struct {
+	Required   int64 `json:"required"`
+	Balance    int64 `json:"balance"`
+	RetryAfter int   `json:"retry_after"`
+}
+
+// UnmarshalJSON reads an error object of any contract version: required
+// and balance are at its top level from 2026-09-29 on and in ctx in every
+// version, so Required and Balance are taken from either.
+func (e *Error) UnmarshalJSON(b []byte) error {
+	type plain Error
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*e = Error(p)
+	if e.Required == 0 {
+		e.Required = e.Ctx.Required
+	}
+	if e.Balance == 0 {
+		e.Balance = e.Ctx.Balance
+	}
+	return nil
 }
 
 // Error is the message, with the code and the field it names.

@@ -137,6 +137,39 @@ func TestErrorsThatAreNotRetried(t *testing.T) {
 	}
 }
 
+// A 402 insufficient_credits gives its amounts in every contract version:
+// at the error's top level and in ctx (2026-09-29, the current one), or in
+// ctx only (2026-06-30). The typed error reads them from either.
+func TestInsufficientCreditsInEveryVersion(t *testing.T) {
+	tests := []struct{ version, body string }{
+		{"2026-09-29", `{"error":{"code":"insufficient_credits","type":"credits","message":"m",` +
+			`"field":null,"retryable":false,"request_id":"req_1","required":6,"balance":2,` +
+			`"ctx":{"required":6,"balance":2}}}`},
+		{"2026-06-30", `{"error":{"code":"insufficient_credits","type":"credits","message":"m",` +
+			`"field":null,"retryable":false,"request_id":"req_1","ctx":{"required":6,"balance":2}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version, func(t *testing.T) {
+			f := newFake(t, jsonAnswer(http.StatusPaymentRequired, tt.body, "Service-Version", tt.version))
+			var waits []time.Duration
+			_, err := f.client(&waits, WithServiceVersion(tt.version)).Submit(context.Background(), "pattern.generate",
+				map[string]any{"colors": []string{"#000000"}}, nil)
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.Equal(t, "insufficient_credits", e.Code)
+			require.Equal(t, http.StatusPaymentRequired, e.Status)
+			require.Equal(t, int64(6), e.Required)
+			require.Equal(t, int64(2), e.Balance)
+			require.Equal(t, tt.version, f.calls[0].Header.Get("Service-Version"))
+
+			var inJob Error
+			require.NoError(t, json.Unmarshal([]byte(tt.body[len(`{"error":`):len(tt.body)-1]), &inJob),
+				"a job's error object reads the same")
+			require.Equal(t, [2]int64{6, 2}, [2]int64{inJob.Required, inJob.Balance})
+		})
+	}
+}
+
 func TestRetriesEndAndBackoffIsCapped(t *testing.T) {
 	var steps []http.HandlerFunc
 	for range 3 {

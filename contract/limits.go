@@ -1,14 +1,20 @@
 package contract
 
+import "slices"
+
 // The dated contract versions (Service-Version).
 const (
-	// FirstVersion is the first dated version.
-	FirstVersion = "2026-09-29"
-	// VersionCreditsInCtx stops repeating the error object's required and
-	// balance at its top level: they are read from ctx only.
-	VersionCreditsInCtx = "2026-11-17"
-	// CurrentVersion is the current dated contract version.
-	CurrentVersion = VersionCreditsInCtx
+	// FirstVersion is the first dated version. Its error object carries
+	// required and balance (402 insufficient_credits, and job errors) in
+	// ctx only.
+	FirstVersion = "2026-06-30"
+	// VersionCreditsAtTop is the spec's error object: required and balance
+	// at its top level as well as in ctx.
+	VersionCreditsAtTop = "2026-09-29"
+	// CurrentVersion is the current dated contract version, the one the
+	// spec describes: what a keyless call, a new account and its webhooks
+	// get.
+	CurrentVersion = VersionCreditsAtTop
 )
 
 // Version is one dated contract version: the small breaking change to
@@ -23,9 +29,13 @@ type Version struct {
 // VersionHistory is the one list of dated versions, oldest first.
 var VersionHistory = []Version{
 	{Date: FirstVersion, Change: "The first dated contract version.", Migration: "Nothing to migrate."},
-	{Date: VersionCreditsInCtx,
-		Change:    "The error object no longer repeats required and balance at its top level (402 insufficient_credits, and job errors in answers and webhook bodies); they are in ctx.required and ctx.balance, as in every version.",
-		Migration: "Read error.ctx.required and error.ctx.balance instead of error.required and error.balance, then send Service-Version: " + VersionCreditsInCtx + " or pin the account to it."},
+	{Date: VersionCreditsAtTop,
+		Change: "The error object carries required and balance at its top level (402 insufficient_credits, " +
+			"and job errors in answers, event streams and webhook bodies), as the spec's error object lists " +
+			"them; ctx.required and ctx.balance still hold them. Under " + FirstVersion + " they are in ctx only.",
+		Migration: "Nothing breaks: error.ctx.required and error.ctx.balance keep their values, and " +
+			"error.required and error.balance may be read too. Send Service-Version: " + VersionCreditsAtTop +
+			" or pin the account to it (taskplatform admin user pin-version)."},
 }
 
 // Versions lists every contract version a Service-Version header may name,
@@ -38,10 +48,24 @@ var Versions = func() []string {
 	return out
 }()
 
+// KnownVersion says whether v is a dated version of Versions.
+func KnownVersion(v string) bool { return slices.Contains(Versions, v) }
+
+// VersionOr is v when it is a known version, else CurrentVersion: an
+// account pinned to no version, or to one no longer served, follows the
+// current one.
+func VersionOr(v string) string {
+	if KnownVersion(v) {
+		return v
+	}
+	return CurrentVersion
+}
+
 // CreditsAtTop says whether error objects under version v repeat required
-// and balance at their top level (versions before VersionCreditsInCtx).
-// The API's dated contract and the webhook bodies both ask it.
-func CreditsAtTop(v string) bool { return v < VersionCreditsInCtx }
+// and balance at their top level: from VersionCreditsAtTop on, and under
+// an empty or unknown version (the current one). The API's dated contract,
+// the event stream and the webhook bodies all ask it.
+func CreditsAtTop(v string) bool { return VersionOr(v) >= VersionCreditsAtTop }
 
 // Limits is the limits object of GET /v1/meta. The API and the job code read
 // their bounds from DefaultLimits, so what is served is what is enforced.

@@ -181,6 +181,10 @@ func TestWaitOnCancelledJobAnswers409(t *testing.T) {
 	require.Equal(t, id, e["job_id"])
 }
 
+// A new account's refused submit answers the spec's 402: Service-Version
+// 2026-09-29 (the current version its first key pinned) and required and
+// balance at the error's top level as well as in ctx; asking for the older
+// 2026-06-30 gives them in ctx only.
 func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
@@ -188,9 +192,20 @@ func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
 			hold, _ := priceOf(t, pattern(3))
 			res := s.submit(pattern(3))
 			require.Equal(t, http.StatusPaymentRequired, res.status, "%s", res.body)
+			require.Equal(t, "2026-09-29", res.header.Get("Service-Version"))
 			e := res.json(t)["error"].(map[string]any)
 			require.Equal(t, "insufficient_credits", e["code"])
 			require.Equal(t, map[string]any{"required": float64(hold), "balance": 1.0}, e["ctx"], "ctx gives the amounts in every version")
+			require.Equal(t, float64(hold), e["required"])
+			require.Equal(t, 1.0, e["balance"])
+
+			res = s.submit(pattern(3), "Service-Version", "2026-06-30")
+			require.Equal(t, http.StatusPaymentRequired, res.status, "%s", res.body)
+			require.Equal(t, "2026-06-30", res.header.Get("Service-Version"))
+			e = res.json(t)["error"].(map[string]any)
+			require.Equal(t, map[string]any{"required": float64(hold), "balance": 1.0}, e["ctx"])
+			require.NotContains(t, e, "required")
+			require.NotContains(t, e, "balance")
 			require.Empty(t, s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"])
 			require.Equal(t, int64(1), s.balance())
 		})

@@ -139,7 +139,7 @@ func (s *Snapshot) running(done int) *models.Job {
 }
 
 func body(j *models.Job, kind, id string, at time.Time) wire.Event {
-	return wire.Event{ID: id, OccurredAt: at.UTC(), Event: kind, APIVersion: j.ServiceVersion, JobID: j.ID, Task: j.Task,
+	return wire.Event{ID: id, OccurredAt: at.UTC(), Event: kind, APIVersion: contract.VersionOr(j.ServiceVersion), JobID: j.ID, Task: j.Task,
 		Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress()}
 }
 
@@ -187,7 +187,7 @@ func (s *Snapshot) terminal(filesBase string) Frame {
 		ev.Result = &r
 	default:
 		if j.Error != nil {
-			ev.Error = json.RawMessage(*j.Error)
+			ev.Error = wire.ErrorIn(json.RawMessage(*j.Error), ev.APIVersion)
 		}
 	}
 	return Frame{SeqTerminal, ev}

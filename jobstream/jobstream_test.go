@@ -86,6 +86,29 @@ func TestEventsResumeWithoutGapsOrRepeats(t *testing.T) {
 	require.NotContains(t, string(raw), `"result"`)
 }
 
+// A terminal event's error follows the contract version its body names
+// (api_version, the job's): a job refused its credits carries required and
+// balance at the error's top level under 2026-09-29 (the current version),
+// in ctx only under 2026-06-30; a job of a version no longer served reads
+// as the current one.
+func TestTerminalErrorFollowsTheVersion(t *testing.T) {
+	failed := contract.OutcomeFailed
+	stored := `{"code":"insufficient_credits","required":6,"balance":2,"ctx":{"required":6,"balance":2}}`
+	for _, tc := range []struct{ job, want string }{
+		{"2026-09-29", "2026-09-29"}, {"2026-06-30", "2026-06-30"}, {"2026-11-17", "2026-09-29"}, {"", "2026-09-29"},
+	} {
+		f := snapshot(contract.LifecycleTerminal, 0, &failed)
+		f.Job.ServiceVersion, f.Job.Error, f.Job.StartedAt = tc.job, new(stored), nil
+		ev := f.Events(0, false, "")[0].Event
+		require.Equal(t, tc.want, ev.APIVersion, tc.job)
+		if tc.want == "2026-09-29" {
+			require.JSONEq(t, stored, string(ev.Error), tc.job)
+		} else {
+			require.JSONEq(t, `{"code":"insufficient_credits","ctx":{"required":6,"balance":2}}`, string(ev.Error), tc.job)
+		}
+	}
+}
+
 // TestNotifyWakesSubscribers: one change reaches every stream of the job,
 // on both backends (on PostgreSQL the jobs table's trigger notifies, with
 // no call of Notify), and nothing else.

@@ -77,7 +77,7 @@ type Event struct {
 }
 
 // ErrorIn is a stored error object as contract version v writes it: from
-// contract.VersionCreditsInCtx on, required and balance are only in ctx.
+// before contract.VersionCreditsAtTop, required and balance are only in ctx.
 // The API's answers and the webhook bodies both write job errors through
 // it, so they follow the same version.
 func ErrorIn(raw json.RawMessage, v string) json.RawMessage {
