@@ -26,7 +26,7 @@ func (d *Definition) PricePerOutput(input map[string]any) int64 {
 	if p.Option == "" {
 		return p.PerOutput
 	}
-	in := d.withDefaults(input)
+	in := d.WithDefaults(input)
 	val := String(in, p.Option, "")
 	for _, o := range p.ByOption {
 		if o.Value == val {
@@ -47,12 +47,14 @@ func (d *Definition) Estimate(input map[string]any) (credits int64, creditType s
 	if d.Runner == nil {
 		return 0, d.Pricing.CreditType
 	}
-	in := d.withDefaults(input)
+	in := d.WithDefaults(input)
 	return d.PricePerOutput(in) * int64(d.Runner.Plan(in).Steps), d.Pricing.CreditType
 }
 
-// withDefaults is a shallow copy of input with absent schema defaults added.
-func (d *Definition) withDefaults(input map[string]any) map[string]any {
+// WithDefaults is a shallow copy of input with absent schema defaults added
+// (a field the chosen variant does not use gets none), as Validate adds
+// them: for a caller that builds another task's input in Go.
+func (d *Definition) WithDefaults(input map[string]any) map[string]any {
 	in := make(map[string]any, len(input)+4)
 	for k, v := range input {
 		if v != nil {

@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"context"
+	"sync"
 
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -17,5 +18,12 @@ func KindVocab() tasks.Vocabulary { return kindVocab() }
 // absent fields take pattern.generate's defaults) exactly as a
 // pattern.generate job does, with its data.
 func Draw(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	return runner{}.Step(ctx, in, i)
+	v, err := tasks.Decode[generateInput](generateTask().WithDefaults(in))
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	return runner{}.Step(ctx, v, i)
 }
+
+// generateTask is pattern.generate's definition, for its schema defaults.
+var generateTask = sync.OnceValue(generate)

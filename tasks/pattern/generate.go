@@ -82,7 +82,7 @@ func generate() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.generate input",
 			"A seamless pattern tile request.", props, []string{"colors"}, v)),
 		OutputSchema: outputSchema(),
-		Runner:       runner{},
+		Runner:       tasks.Typed[generateInput](runner{}),
 		Pricing:      resolutionPricing,
 		ErrorRules:   colourRules,
 		Variant:      v,

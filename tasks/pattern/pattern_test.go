@@ -3,16 +3,26 @@ package pattern
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 func patternInput(t testing.TB, body string) map[string]any {
 	in, err := mustLookup(t, "pattern.generate").Validate([]byte(body))
+	require.NoError(t, err)
+	return in
+}
+
+// generateIn is a pattern.generate request as its runner reads it.
+func generateIn(t testing.TB, body string) *generateInput {
+	in, err := tasks.Decode[generateInput](patternInput(t, body))
 	require.NoError(t, err)
 	return in
 }
@@ -50,7 +60,7 @@ func TestPatternSeamless(t *testing.T) {
 			for _, extra := range []string{`"seed":0`, `"seed":9,"repeats":7`, `"seed":77,"repeats":32`} {
 				t.Run(fmt.Sprintf("%s/%d/%s", k.value, n, extra), func(t *testing.T) {
 					in := fmt.Sprintf(`{"kind":%q,"colors":%s,"resolution":"512",%s}`, k.value, jsonList(colours[:n]), extra)
-					s := newSpec(patternInput(t, in), 0, "")
+					s := newSpec(generateIn(t, in), 0)
 					w := s.size
 					for p := -1; p <= w; p++ {
 						require.Equal(t, s.index(0, p), s.index(w, p), "left/right edge at y=%d", p)
@@ -150,5 +160,26 @@ func BenchmarkPattern2048(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDrawTakesTheDefaults checks that Draw, given only some fields, draws
+// what a pattern.generate job of the same fields delivers: the fields it
+// is not given take pattern.generate's defaults (dot_size for dots).
+func TestDrawTakesTheDefaults(t *testing.T) {
+	for _, body := range []string{
+		`{"kind":"dots","colors":["#1B2A4A","#F4F1EA"],"resolution":"512"}`,
+		`{"kind":"waves","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":5,"count":2}`,
+	} {
+		var in map[string]any
+		require.NoError(t, json.Unmarshal([]byte(body), &in))
+		for i := range 2 {
+			got, err := Draw(context.Background(), in, i)
+			require.NoError(t, err)
+			want, err := mustLookup(t, "pattern.generate").Runner.Step(context.Background(), patternInput(t, body), i)
+			require.NoError(t, err)
+			require.Equal(t, want.Data, got.Data, body)
+			require.Equal(t, want.Meta, got.Meta, body)
+		}
 	}
 }

@@ -8,10 +8,13 @@ import (
 
 // Quick is true for tiles of at most tasks.QuickBudgetPixels in all: a
 // 512 px tile draws and encodes in about 3 ms.
-func (r runner) Quick(in map[string]any) bool {
-	size, err := strconv.Atoi(tasks.String(in, "resolution", "1024"))
+func (runner) Quick(in *generateInput) bool {
+	size, err := strconv.Atoi(in.Resolution)
 	if err != nil {
 		return false
 	}
-	return tasks.Integer(in, "count", 1)*int64(size*size) <= tasks.QuickBudgetPixels
+	return int64(in.Count)*int64(size*size) <= tasks.QuickBudgetPixels
 }
+
+// Quick is pattern.generate's: the same tiles.
+func (stripesRunner) Quick(in *stripesInput) bool { return runner{}.Quick(in.generate()) }

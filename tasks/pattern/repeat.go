@@ -44,7 +44,7 @@ func repeat() *tasks.Definition {
 			},
 			"required": []string{"layout", "index", "resolution", "image"},
 		}),
-		Runner:     repeatRunner{},
+		Runner:     tasks.Typed[repeatInput](repeatRunner{}),
 		Pricing:    resolutionPricing,
 		ErrorRules: []tasks.ErrorRule{{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour}, {Field: "background", Keyword: "type", Code: apierr.InvalidColour}},
 		Docs:       repeatDocs(),
@@ -56,21 +56,30 @@ func repeat() *tasks.Definition {
 	}
 }
 
+// repeatInput is a pattern.repeat request, defaults applied.
+type repeatInput struct {
+	Image      string   `json:"image"`
+	Layouts    []string `json:"layouts"`
+	Resolution string   `json:"resolution"`
+	MotifScale float64  `json:"motif_scale"`
+	Background string   `json:"background"`
+}
+
 // repeatRunner makes one tile per layout.
 type repeatRunner struct{}
 
 // Plan asks for one tile per layout.
-func (repeatRunner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: len(tasks.Strings(in, "layouts")), Phase: "laying out repeats"}
+func (repeatRunner) Plan(in *repeatInput) tasks.Plan {
+	return tasks.Plan{Steps: len(in.Layouts), Phase: "laying out repeats"}
 }
 
 // Step loads the motif and lays it out as layouts[i].
-func (repeatRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	layouts := tasks.Strings(in, "layouts")
+func (repeatRunner) Step(ctx context.Context, in *repeatInput, i int) (tasks.Output, error) {
+	layouts := in.Layouts
 	if i < 0 || i >= len(layouts) {
 		return tasks.Output{}, fmt.Errorf("pattern.repeat: no output %d", i)
 	}
-	ref := tasks.String(in, "image", "")
+	ref := in.Image
 	data, err := tasks.LoadRef(ctx, ref)
 	if err != nil {
 		return tasks.Output{}, err
@@ -79,11 +88,10 @@ func (repeatRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	res := tasks.String(in, "resolution", "1024")
+	res := in.Resolution
 	size := 1024
 	_, _ = fmt.Sscanf(res, "%d", &size)
-	bg := tasks.ParseColour(tasks.String(in, "background", "#FFFFFF"))
-	png, err := renderRepeat(ctx, motif, layouts[i], size, tasks.Number(in, "motif_scale", 0.6), bg)
+	png, err := renderRepeat(ctx, motif, layouts[i], size, in.MotifScale, tasks.ParseColour(in.Background))
 	if err != nil {
 		return tasks.Output{}, err
 	}

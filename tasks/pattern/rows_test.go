@@ -19,7 +19,7 @@ func TestRowsDrawIndex(t *testing.T) {
 			for i, extra := range []string{`"resolution":"512","seed":3`, `"resolution":"512","seed":9,"repeats":7`,
 				`"resolution":"1024","seed":77,"repeats":13`, `"resolution":"512","seed":5,"repeats":3`} {
 				in := fmt.Sprintf(`{"kind":%q,"colors":%s,%s}`, k.value, jsonList(colours[:n]), extra)
-				s := newSpec(patternInput(t, in), 0, "")
+				s := newSpec(generateIn(t, in), 0)
 				s.angle = []int{0, 45, 90, 135}[i]
 				s.amp, s.dotSize = []float64{0.5, 0.1, 1, 0.73}[i], []float64{0.5, 0.1, 0.9, 0.37}[i]
 				img, err := s.render(context.Background())
@@ -40,7 +40,7 @@ func TestRowsDrawIndex(t *testing.T) {
 func BenchmarkRender(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.value, func(b *testing.B) {
-			s := newSpec(patternInput(b, fmt.Sprintf(`{"kind":%q,"colors":["#111111","#EEEEEE","#C8102E"],"resolution":"1024","seed":4}`, k.value)), 0, "")
+			s := newSpec(generateIn(b, fmt.Sprintf(`{"kind":%q,"colors":["#111111","#EEEEEE","#C8102E"],"resolution":"1024","seed":4}`, k.value)), 0)
 			for b.Loop() {
 				_, _ = s.render(context.Background())
 			}

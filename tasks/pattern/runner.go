@@ -3,23 +3,61 @@ package pattern
 import (
 	"context"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// runner draws tiles; kind, when set, overrides the input's kind.
-type runner struct{ kind string }
+// generateInput is a pattern.generate request, defaults applied. The
+// fields of one kind only (stripe_angle, dot_size, amplitude) are zero for
+// the other kinds.
+type generateInput struct {
+	Kind        string   `json:"kind"`
+	Colors      []string `json:"colors"`
+	Count       int      `json:"count"`
+	Resolution  string   `json:"resolution"`
+	Seed        int64    `json:"seed"`
+	Repeats     *int     `json:"repeats"`
+	UseCase     string   `json:"use_case"`
+	StripeAngle int      `json:"stripe_angle"`
+	DotSize     float64  `json:"dot_size"`
+	Amplitude   float64  `json:"amplitude"`
+}
+
+// stripesInput is a pattern.stripes request, defaults applied: the fields
+// of pattern.generate it shares.
+type stripesInput struct {
+	Colors      []string `json:"colors"`
+	Count       int      `json:"count"`
+	Resolution  string   `json:"resolution"`
+	Seed        int64    `json:"seed"`
+	Repeats     *int     `json:"repeats"`
+	StripeAngle int      `json:"stripe_angle"`
+}
+
+// generate is the pattern.generate input that draws the same tiles: kind
+// stripes, and the use_case vocabulary's default, which pattern.stripes
+// has no field for.
+func (in *stripesInput) generate() *generateInput {
+	return &generateInput{
+		Kind: "stripes", Colors: in.Colors, Count: in.Count, Resolution: in.Resolution, Seed: in.Seed,
+		Repeats: in.Repeats, UseCase: tasks.UseCases()[0].Value, StripeAngle: in.StripeAngle,
+	}
+}
+
+// runner draws pattern.generate's tiles.
+type runner struct{}
 
 // Plan asks for count tiles.
-func (r runner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: int(tasks.Integer(in, "count", 1)), Phase: "drawing tiles"}
+func (runner) Plan(in *generateInput) tasks.Plan {
+	return tasks.Plan{Steps: in.Count, Phase: "drawing tiles"}
 }
 
 // Step draws tile i.
-func (r runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	s := newSpec(in, i, r.kind)
+func (runner) Step(ctx context.Context, in *generateInput, i int) (tasks.Output, error) {
+	s := newSpec(in, i)
 	img, err := s.render(ctx)
 	if err != nil {
 		return tasks.Output{}, err
@@ -28,7 +66,7 @@ func (r runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Outpu
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	colors := tasks.Strings(in, "colors")
+	colors := slices.Clone(in.Colors)
 	for j, c := range colors {
 		colors[j] = strings.ToUpper(c)
 	}
@@ -36,22 +74,30 @@ func (r runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Outpu
 		"kind": s.kind, "index": i, "seed": int64(s.seed), "colors": colors,
 		"transparent_ground": len(colors) == 1, "width": s.size, "height": s.size,
 		"resolution": strconv.Itoa(s.size), "repeats": s.repeats,
-		"use_case": tasks.String(in, "use_case", "general"), "seamless": true,
+		"use_case": in.UseCase, "seamless": true,
 	}}, nil
 }
 
-// newSpec derives tile i of a validated input; name, when set, overrides
-// the input's kind.
-func newSpec(in map[string]any, i int, name string) *spec {
-	if name == "" {
-		name = tasks.String(in, "kind", "stripes")
-	}
-	pk, ok := kindByValue(name)
+// stripesRunner draws pattern.stripes' tiles with pattern.generate's
+// renderer, as kind stripes.
+type stripesRunner struct{}
+
+// Plan asks for count tiles.
+func (stripesRunner) Plan(in *stripesInput) tasks.Plan { return runner{}.Plan(in.generate()) }
+
+// Step draws tile i.
+func (stripesRunner) Step(ctx context.Context, in *stripesInput, i int) (tasks.Output, error) {
+	return runner{}.Step(ctx, in.generate(), i)
+}
+
+// newSpec derives tile i of a validated input.
+func newSpec(in *generateInput, i int) *spec {
+	pk, ok := kindByValue(in.Kind)
 	if !ok {
 		pk = kinds[0]
 	}
 	var pal []color.Color
-	for _, c := range tasks.Strings(in, "colors") {
+	for _, c := range in.Colors {
 		pal = append(pal, tasks.ParseColour(c))
 	}
 	switch len(pal) {
@@ -60,14 +106,14 @@ func newSpec(in map[string]any, i int, name string) *spec {
 	case 1:
 		pal = []color.Color{color.RGBA{}, pal[0]}
 	}
-	size, err := strconv.Atoi(tasks.String(in, "resolution", "1024"))
+	size, err := strconv.Atoi(in.Resolution)
 	if err != nil || size < 16 {
 		size = 1024
 	}
-	seed := uint64(tasks.Integer(in, "seed", 0)) + uint64(i)
+	seed := uint64(in.Seed) + uint64(i)
 	s := &spec{
 		kind: pk.value, size: size, palette: pal, seed: seed,
-		angle: int(tasks.Integer(in, "stripe_angle", 0)), dotSize: tasks.Number(in, "dot_size", 0.5), amp: tasks.Number(in, "amplitude", 0.5),
+		angle: in.StripeAngle, dotSize: in.DotSize, amp: in.Amplitude,
 		sx: int(hash(seed, 11) % uint64(size)), sy: int(hash(seed, 13) % uint64(size)),
 	}
 	k := len(pal)
@@ -83,7 +129,10 @@ func newSpec(in map[string]any, i int, name string) *spec {
 		}
 	}
 	s.sett = append(append([]int(nil), half...), reversed(half)...)
-	n := int(tasks.Integer(in, "repeats", int64(useCaseRepeats(tasks.String(in, "use_case", "general")))))
+	n := useCaseRepeats(in.UseCase)
+	if in.Repeats != nil {
+		n = *in.Repeats
+	}
 	maxN := size / 16
 	if pk.value == "plaid" {
 		maxN = size / (3 * len(s.sett))

@@ -33,7 +33,7 @@ func stripes() *tasks.Definition {
 		ReplacedBy:   "pattern.generate",
 		DeprecatedOn: "2026-09-29",
 		Migration:    `POST the same body to /v1/tasks/pattern.generate with "kind": "stripes" added; the tiles, prices and outputs are the same.`,
-		Runner:       runner{kind: "stripes"},
+		Runner:       tasks.Typed[stripesInput](stripesRunner{}),
 		Pricing:      resolutionPricing,
 		ErrorRules:   colourRules,
 		Docs:         docs,
