@@ -23,6 +23,7 @@ import (
 // schema validates the body, estimate answers 200 and submit 202, and the
 // job's input reads the value the alias stands for.
 func TestVocabularyAliasesAreAccepted(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 1_000_000, noSteps: true})
 	c := catalogue.Default()
 	tried := map[string]int{}
@@ -73,6 +74,7 @@ func TestVocabularyAliasesAreAccepted(t *testing.T) {
 // TestAliasRunsAsItsValue runs a job sent with an alias: its step draws the
 // kind the alias stands for, as the file's data says.
 func TestAliasRunsAsItsValue(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	res := s.submit(map[string]any{"kind": "tartan", "colors": []string{"#0B3D2E", "#B22222"}, "resolution": "512"}, "Prefer", "wait=60")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
@@ -96,11 +98,27 @@ func usedAsInput(c *catalogue.Catalogue, name string) []tasks.UsedIn {
 	v, _ := c.Vocabulary(name)
 	var out []tasks.UsedIn
 	for _, u := range v.UsedIn {
-		if u.Direction == "input" {
+		if u.Direction == "input" && boundField(c, u) {
 			out = append(out, u)
 		}
 	}
 	return out
+}
+
+// boundField says whether a used_in row is a task input field whose schema
+// takes the vocabulary's values (x-vocab); a row naming a free-text field
+// read for the vocabulary's words (design.from_prompt's prompt) is not.
+func boundField(c *catalogue.Catalogue, u tasks.UsedIn) bool {
+	d, err := c.Tasks().Lookup(u.Where)
+	if err != nil {
+		return false
+	}
+	for _, f := range d.VocabFields() {
+		if f.Direction == "input" && f.Field == u.Field {
+			return true
+		}
+	}
+	return false
 }
 
 // servedInputSchema compiles the inputSchema GET /v1/tasks/{name} serves.

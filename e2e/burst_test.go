@@ -19,6 +19,7 @@ import (
 // admission falls behind: every body must start exactly one job, and the
 // ledger must hold exactly what those jobs delivered.
 func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
+	t.Parallel()
 	const requests, concurrency = 300, 200
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {

@@ -27,6 +27,7 @@ func withPNGText(data []byte, keyword, text string) []byte {
 // references; and fails a job whose reference names a refused term in its
 // embedded text with content_refused, charging nothing.
 func TestDesignFromPromptThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 
 	res := s.do(http.MethodPost, "/v1/tasks/design.from_prompt", map[string]any{"prompt": "red and white stripes", "resolution": "512"}, "Prefer", "wait=60")
@@ -68,6 +69,7 @@ func TestDesignFromPromptThroughTheAPI(t *testing.T) {
 // coverage adds up to 100 %, refuses more than 12 colours, and makes a
 // colourway per palette in the order sent.
 func TestColourWorkThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	design := s.upload("design.png", pngOf(t, fill(200, 100, color.NRGBA{0xF4, 0xEC, 0xD6, 255}, image.Rect(0, 0, 50, 100), color.NRGBA{0x1B, 0x2A, 0x4A, 255})))
 

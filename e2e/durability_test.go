@@ -12,6 +12,7 @@ import (
 )
 
 func TestWorkerStoppedMidJobResumesExactlyOnce(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 600 * time.Millisecond})
 	input := pattern(6)
 	_, per := priceOf(t, input)

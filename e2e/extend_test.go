@@ -76,6 +76,7 @@ func (echoRunner) Step(_ context.Context, in map[string]any, i int) (tasks.Outpu
 // only in this test, the way a family package does, and finds its task at
 // every catalogue endpoint and running end to end.
 func TestATaskDefinedInATestIsServedAndRuns(t *testing.T) {
+	t.Parallel()
 	reg := tasks.NewRegistry()
 	require.NoError(t, reg.Add(echoFamily()))
 	taskstest.Check(t, reg)

@@ -38,6 +38,7 @@ func (s *testStack) uploadFile(data []byte) string {
 // task's own reason on the wait answer, the job read and the webhook; an
 // upload of that size is refused at submit, naming the field.
 func TestAFailedJobSaysWhy(t *testing.T) {
+	t.Parallel()
 	srv := motifServer(t, tinyPNG(t, 4, 4))
 	rcv := newReceiver(t, http.StatusOK)
 	pool := poolOf(srv)

@@ -16,6 +16,7 @@ import (
 // TestUploadedAndRegisteredFilesFeedATask runs pattern.repeat on a file:
 // handle of uploaded bytes and on one of a registered URL.
 func TestUploadedAndRegisteredFilesFeedATask(t *testing.T) {
+	t.Parallel()
 	var motif bytes.Buffer
 	require.NoError(t, png.Encode(&motif, testMotif()))
 	srv := motifServer(t, motif.Bytes())
@@ -46,6 +47,7 @@ func TestUploadedAndRegisteredFilesFeedATask(t *testing.T) {
 // TestFilesBaseURLInResultsAndWebhooks: with a files base set, the file
 // URLs of a job result and of its webhook body start with it.
 func TestFilesBaseURLInResultsAndWebhooks(t *testing.T) {
+	t.Parallel()
 	const files = "https://files.example.test"
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), filesBaseURL: files})

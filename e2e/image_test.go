@@ -91,6 +91,7 @@ func rgbaAt(img image.Image, x, y int) color.NRGBA {
 // TestImageResizeAndCropThroughTheAPI resizes an upload and a URL, crops on
 // the subject, and refuses too much upscaling of an upload at submit.
 func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	wide := fill(600, 200, color.NRGBA{30, 32, 36, 255}, image.Rect(500, 60, 580, 140), color.NRGBA{255, 210, 0, 255})
 	srv := motifServer(t, pngOf(t, wide))
 	s := newStack(t, stackOptions{credits: 100, rootCAs: poolOf(srv)})
@@ -127,6 +128,7 @@ func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
 // TestImageCutOutSkipsAnInseparableImage: a red square on white is cut
 // out; a noisy image is not, and the job says which.
 func TestImageCutOutSkipsAnInseparableImage(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	square := s.upload("square.png", pngOf(t, fill(200, 200, color.White, image.Rect(60, 60, 140, 140), color.NRGBA{220, 20, 30, 255})))
 	noisy := image.NewNRGBA(image.Rect(0, 0, 100, 100))
@@ -160,6 +162,7 @@ func TestImageCutOutSkipsAnInseparableImage(t *testing.T) {
 }
 
 func TestImageRecolourMapsTwoColours(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	bw := s.upload("bw.png", pngOf(t, fill(120, 80, color.White, image.Rect(0, 0, 60, 80), color.Black)))
 	res := s.do(http.MethodPost, "/v1/tasks/image.recolour", map[string]any{"image": bw, "palette": []string{"#F2C14E", "#1F3A5F"}}, "Prefer", "wait=60")
@@ -171,6 +174,7 @@ func TestImageRecolourMapsTwoColours(t *testing.T) {
 }
 
 func TestImageRecolourIntoABrandKit(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	bw := s.upload("bw.png", pngOf(t, fill(120, 80, color.White, image.Rect(0, 0, 60, 80), color.Black)))
 	s.refuses("image.recolour", map[string]any{"image": bw, "palette": "brand_kit:bk_nope"}, "invalid_request", "palette")
@@ -189,6 +193,7 @@ func TestImageRecolourIntoABrandKit(t *testing.T) {
 }
 
 func TestImageBadInputs(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	other := newAccountKey(t, s)
 	s.key, other = other, s.key
@@ -228,6 +233,7 @@ func TestImageBadInputs(t *testing.T) {
 // TestImageCancelMidJob cancels a resize of four images after the first
 // output: it keeps what was delivered and charges only that.
 func TestImageCancelMidJob(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond})
 	up := s.upload("a.png", pngOf(t, fill(64, 64, color.White, image.Rect(10, 10, 30, 30), color.Black)))
 	res := s.do(http.MethodPost, "/v1/tasks/image.resize", map[string]any{"images": []string{up, up, up, up}, "width": 128})

@@ -34,6 +34,7 @@ func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
 }
 
 func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			s := newStack(t, stackOptions{backend: b, credits: 100})
@@ -76,6 +77,7 @@ func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 }
 
 func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 400 * time.Millisecond})
 	res := s.submit(pattern(4))
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
@@ -104,6 +106,7 @@ func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
 }
 
 func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 2 * time.Second})
 	res := s.submit(pattern(2), "Prefer", "wait=1")
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
@@ -115,6 +118,7 @@ func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
 }
 
 func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond})
 	input := pattern(6)
 	hold, per := priceOf(t, input)
@@ -153,6 +157,7 @@ func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
 }
 
 func TestWaitOnCancelledJobAnswers409(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 1 * time.Second})
 	var (
 		res    response
@@ -186,6 +191,7 @@ func TestWaitOnCancelledJobAnswers409(t *testing.T) {
 // balance at the error's top level as well as in ctx; asking for the older
 // 2026-06-30 gives them in ctx only.
 func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			s := newStack(t, stackOptions{backend: b, credits: 1})
@@ -213,6 +219,7 @@ func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
 }
 
 func TestNoOverdraftUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			_, per := priceOf(t, pattern(1))
@@ -247,6 +254,7 @@ func TestNoOverdraftUnderConcurrency(t *testing.T) {
 // webhook_url, the start deadline — answers 409 idempotency_key_reused and
 // holds nothing.
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 	const key = "k-1"
@@ -284,6 +292,7 @@ func TestIdempotencyKey(t *testing.T) {
 }
 
 func TestConcurrentIdenticalSubmitsMakeOneJob(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 1000})
 	var mu sync.Mutex
 	var answers []response
@@ -324,6 +333,7 @@ func TestConcurrentIdenticalSubmitsMakeOneJob(t *testing.T) {
 }
 
 func TestStartTimeoutFailsAndReleasesHold(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noSteps: true})
 	res := s.submit(pattern(2), "X-Service-Start-Timeout", "1", "Prefer", "wait=20")
 	require.Equal(t, http.StatusServiceUnavailable, res.status, "%s", res.body)
@@ -346,6 +356,7 @@ func TestStartTimeoutFailsAndReleasesHold(t *testing.T) {
 }
 
 func TestStorageFailureFailsJobAndChargesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bucket, err := fileblob.OpenBucket(dir, nil)
 	require.NoError(t, err)
@@ -367,6 +378,7 @@ func TestStorageFailureFailsJobAndChargesNothing(t *testing.T) {
 }
 
 func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	lim := contract.DefaultLimits().StartTimeout
 	for _, v := range []string{"0", strconv.Itoa(lim.MaxSeconds + 1), "soon"} {
@@ -380,6 +392,7 @@ func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {
 }
 
 func TestSlowAdmitAnswersTheJobHandle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true, admitTimeout: 1500 * time.Millisecond})
 	start := time.Now()
 	res := s.submit(pattern(1), "Idempotency-Key", "no-worker")
@@ -419,6 +432,7 @@ func (c cutOffAdmit) UpdateWithStartWorkflow(ctx context.Context, o client.Updat
 }
 
 func TestAdmitCutOffBeforeTheStartIsSentAgain(t *testing.T) {
+	t.Parallel()
 	calls := new(atomic.Int32)
 	s := newStack(t, stackOptions{credits: 100, admitTimeout: 2 * time.Second,
 		temporal: func(c client.Client) client.Client { return cutOffAdmit{Client: c, calls: calls} }})
@@ -433,6 +447,7 @@ func TestAdmitCutOffBeforeTheStartIsSentAgain(t *testing.T) {
 }
 
 func TestSlowAdmitThatTheBalanceCannotCoverFailsTheJob(t *testing.T) {
+	t.Parallel()
 	held, _ := priceOf(t, pattern(2))
 	s := newStack(t, stackOptions{credits: held + held/2, noWorker: true, admitTimeout: time.Second})
 	var ids []string
@@ -459,6 +474,7 @@ func TestSlowAdmitThatTheBalanceCannotCoverFailsTheJob(t *testing.T) {
 }
 
 func TestUnknownTaskAndInvalidBody(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	res := s.do(http.MethodPost, "/v1/tasks/no.such", pattern(1))
 	require.Equal(t, http.StatusNotFound, res.status)
@@ -472,6 +488,7 @@ func TestUnknownTaskAndInvalidBody(t *testing.T) {
 }
 
 func TestOutputFilesReadAndDelete(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	res := s.submit(pattern(2), "Prefer", "wait=30").json(t)
 	files := res["files"].([]any)
@@ -508,6 +525,7 @@ func TestOutputFilesReadAndDelete(t *testing.T) {
 }
 
 func TestJobListRefusesABadCursor(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{noWorker: true})
 	for _, cur := range []string{"!!", "bm9wZQ"} { // not base64; base64 of "nope"
 		res := s.do(http.MethodGet, "/v1/jobs?cursor="+cur, nil)

@@ -78,6 +78,7 @@ func submitLate(t *testing.T, s *testStack, hook, key string) string {
 }
 
 func TestEveryLateHandleEndsAfterATemporalOutage(t *testing.T) {
+	t.Parallel()
 	tp := startOutageTemporal(t)
 	rcv := newReceiver(t)
 	api := tp.dial()
@@ -126,6 +127,7 @@ func TestEveryLateHandleEndsAfterATemporalOutage(t *testing.T) {
 }
 
 func TestALateJobFailsAtItsDeadlineWhileTemporalIsAway(t *testing.T) {
+	t.Parallel()
 	tp := startOutageTemporal(t)
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, client: tp.dial(), admitTimeout: time.Second, rootCAs: rcv.pool(),

@@ -116,6 +116,7 @@ func (s *smtpSink) to(addr string) []sunkMail {
 // step; an account that only called pattern.generate gets none; a second
 // run in the same week sends nothing more.
 func TestDeprecationNoticesBySchedule(t *testing.T) {
+	t.Parallel()
 	for _, backend := range testenv.Backends {
 		t.Run(string(backend), func(t *testing.T) { noticesBySchedule(t, backend) })
 	}

@@ -38,6 +38,7 @@ func (p *panelSite) sessionCookie(t *testing.T) string {
 // the browser before sign-in is not the one signed in, and forms another
 // origin's page submits to the panel are refused and change nothing.
 func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	p := newPanelSite(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 	s, ctx := p.s, p.ctx

@@ -14,6 +14,7 @@ import (
 // was opened (never reloaded); a failed job shows its reason, code and
 // docs link instead of an error object.
 func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
+	t.Parallel()
 	motif := motifServer(t, tinyPNG(t, 4, 4))
 	p := newPanelSite(t, stackOptions{credits: 100000, stepDelay: 1500 * time.Millisecond, rootCAs: poolOf(motif)})
 	p.signIn(t)

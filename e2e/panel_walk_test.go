@@ -140,6 +140,7 @@ func (p *panelSite) runUntilDone(t *testing.T, within time.Duration, actions ...
 // and uses it against the API, runs a task from the generated form and
 // watches it finish, rolls and revokes the key and signs out.
 func TestPanelWalk(t *testing.T) {
+	t.Parallel()
 	p := newPanelSite(t, stackOptions{credits: 100000})
 	s, srv, u, password := p.s, p.url, p.email, p.password
 	ctx := p.ctx

@@ -19,6 +19,7 @@ import (
 // verifies), and enable the endpoint again after it was disabled. A job run
 // from the panel's form is never sent to the endpoint.
 func TestPanelWebhooks(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	p := newPanelSite(t, stackOptions{credits: 100000, rootCAs: rcv.pool()})
 	s, ctx := p.s, p.ctx

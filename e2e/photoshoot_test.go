@@ -80,6 +80,7 @@ func shootStack(t *testing.T, credits int64) *testStack {
 // kind and no name, poses with their gender and no name, named presets,
 // base models with their gender; a second seeding adds nothing.
 func TestPhotoshootLibraryIsListed(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 10)
 	require.NoError(t, photoshoot.SeedLibrary(context.Background(), s.db, s.acts.Blob))
 	list := func(path string) []map[string]any {
@@ -138,6 +139,7 @@ func TestPhotoshootLibraryIsListed(t *testing.T) {
 // product, a nearer placement in the scene is larger; the photoshoot record
 // lists the shots.
 func TestPhotoshootPackshots(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 200)
 	product := s.upload("box.png", productPNG(t, 300, 400))
 	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_white",
@@ -190,6 +192,7 @@ func TestPhotoshootPackshots(t *testing.T) {
 // unknown model answer invalid_request naming the field; a starter-plan
 // account is refused the category with permission_denied. Nothing is held.
 func TestPhotoshootRefusals(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 200)
 	product := s.upload("box.png", productPNG(t, 120, 160))
 	body := func(extra map[string]any) map[string]any {
@@ -227,6 +230,7 @@ func TestPhotoshootRefusals(t *testing.T) {
 // front and back: the garment's red lies over the figure's torso, above
 // the shadow at its feet.
 func TestPhotoshootDressesAModel(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 200)
 	product := s.upload("garment.png", productPNG(t, 300, 360))
 	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_light_grey",
@@ -261,6 +265,7 @@ func (s *testStack) modelBalance() int64 {
 // makes a saved style listed under its base (and by name), charged in model
 // credits only, which a shoot then dresses.
 func TestModelStyleSpendsModelCredits(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 100)
 	body := map[string]any{"name": "Ava, warm brunette", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"},
 		"adjustments": map[string]any{"height": 0.2}}
@@ -316,6 +321,7 @@ func TestModelStyleSpendsModelCredits(t *testing.T) {
 // another job and shots of two shoots answer image_not_from_shoot naming
 // the image.
 func TestPhotoshootUpscale(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 300)
 	product := s.upload("box.png", productPNG(t, 200, 260))
 	shoot := func() []string {
@@ -349,6 +355,7 @@ func TestPhotoshootUpscale(t *testing.T) {
 // answers against the served OpenAPI document (objects closed): the
 // listings of every photoshoots kind and the records they name.
 func TestPhotoshootAnswersAsDocumented(t *testing.T) {
+	t.Parallel()
 	s := shootStack(t, 100)
 	check := s.asDocumented(t)
 	product := s.upload("box.png", productPNG(t, 120, 160))

@@ -48,6 +48,7 @@ func techpackBody(img string, colourways any) map[string]any {
 // TestProductionBadInputs sends what the production tasks refuse through
 // the API: the code and field of each, nothing held.
 func TestProductionBadInputs(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
 	img := s.upload("flat.png", pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{27, 42, 74, 255})))
@@ -82,6 +83,7 @@ func TestProductionBadInputs(t *testing.T) {
 // colourways come from a ready brand kit, read by poppler, and a print
 // file whose PNG and proof have their physical size.
 func TestProductionJobs(t *testing.T) {
+	t.Parallel()
 	for _, prog := range []string{"pdfinfo", "pdftotext"} {
 		_, err := exec.LookPath(prog)
 		require.NoError(t, err, "%s (Debian poppler-utils) is required; make test installs it", prog)

@@ -89,6 +89,7 @@ func (s *testStack) newestRecord(kind string) string {
 // the kit's looks are analysed, then plans a range on curated fabrics; the
 // records are listed, read and refused for deletion.
 func TestRecordsEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 500, stepDelay: 1500 * time.Millisecond})
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
 	red, blue := color.RGBA{0xFF, 0, 0, 0xff}, color.RGBA{0, 0, 0xFF, 0xff}
@@ -210,6 +211,7 @@ func TestRecordsEndToEnd(t *testing.T) {
 // TestRecordsRefusals produces every input code of the record tasks
 // through the API.
 func TestRecordsRefusals(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	ex := []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"}
 	s.refuses("moodboard.create", map[string]any{"name": "", "images": ex}, "name_required", "name")
@@ -254,6 +256,7 @@ func TestRecordsRefusals(t *testing.T) {
 // analysis in time and fails capacity_busy (retryable), charged for its
 // collage only; its record reads failed with the reason.
 func TestMoodboardCapacityBusy(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 4 * time.Second, analysisCapacity: 1, capacityDeadline: 2 * time.Second})
 	body := map[string]any{"name": "Busy", "images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"}}
 	first, second := s.accepted("moodboard.create", body), s.accepted("moodboard.create", body)

@@ -40,6 +40,7 @@ func requirePNGTile(t *testing.T, url string, side int) {
 }
 
 func TestRepeatFromAnArtHandle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"}, "Prefer", "wait=30").json(t)
 	handle := motif["files"].([]any)[0].(map[string]any)["file"].(string)
@@ -64,6 +65,7 @@ func TestRepeatFromAnArtHandle(t *testing.T) {
 }
 
 func TestRepeatFromAURL(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	require.NoError(t, png.Encode(&buf, testMotif()))
 	srv := motifServer(t, buf.Bytes())
@@ -91,6 +93,7 @@ func testMotif() *image.NRGBA {
 }
 
 func TestRepeatExampleShowsTheFileItSends(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{noWorker: true})
 	ex := s.do(http.MethodGet, "/v1/tasks/pattern.repeat/examples", nil).json(t)["items"].([]any)[0].(map[string]any)
 	sent := ex["files_sent"].([]any)
@@ -106,6 +109,7 @@ func TestRepeatExampleShowsTheFileItSends(t *testing.T) {
 }
 
 func TestRepeatRefusesAHandleOfTheWrongKind(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	art := s.submit(pattern(1), "Prefer", "wait=30").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
 	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": "file:" + art[len("art:"):]})
@@ -116,6 +120,7 @@ func TestRepeatRefusesAHandleOfTheWrongKind(t *testing.T) {
 // TestRepeatExampleRunsForAnyCaller submits the example's exact request, as
 // the catalogue serves it, from a fresh account with no files.
 func TestRepeatExampleRunsForAnyCaller(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	ex := s.do(http.MethodGet, "/v1/tasks/pattern.repeat/examples", nil).json(t)["items"].([]any)[0].(map[string]any)
 	req := ex["request"].(map[string]any)

@@ -20,6 +20,7 @@ import (
 // against the service document: submit (a handle, and a result on a wait),
 // cancel, and readiness.
 func TestStackAnswersAsDocumented(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 1000, stepDelay: 300 * time.Millisecond})
 	check := s.asDocumented(t)
 	const path = "/v1/tasks/pattern.generate"
@@ -39,6 +40,7 @@ func TestStackAnswersAsDocumented(t *testing.T) {
 // while a starting process writes it, and when writing it failed, and 200
 // once it is written; every answer is as documented.
 func TestReadyWaitsForTheLibraries(t *testing.T) {
+	t.Parallel()
 	states := []error{api.ErrLibraryWriting, errors.New("disk full"), nil}
 	var state atomic.Int32
 	s := newStack(t, stackOptions{credits: 10, noWorker: true, library: func() error { return states[state.Load()] }})

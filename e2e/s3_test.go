@@ -21,6 +21,7 @@ import (
 // nosniff (the same handler as disk), and deleting an output removes its
 // object.
 func TestS3BlobStore(t *testing.T) {
+	t.Parallel()
 	const bucketName = "tp-e2e"
 	store := testenv.StartS3(t, bucketName)
 	bucket, err := blob.OpenBucket(context.Background(), store.BucketURL(bucketName))

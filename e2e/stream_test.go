@@ -74,6 +74,7 @@ func seqsOf(evs []client.Event) []int64 {
 // both backends: every event once, in order, the same bodies as the job
 // read and the result; then a resumption sends exactly what followed.
 func TestEventStreamOfARunningJob(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			s := newStack(t, stackOptions{backend: b, credits: 100, stepDelay: 300 * time.Millisecond})
@@ -117,6 +118,7 @@ func TestEventStreamOfARunningJob(t *testing.T) {
 // TestEventStreamOverHTTP reads the stream as curl -N does: the headers, a
 // comment, then event/id/data blocks; Last-Event-ID past the end is 204.
 func TestEventStreamOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	res := s.submit(pattern(2), "Prefer", "wait=30")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
@@ -162,6 +164,7 @@ func TestEventStreamOverHTTP(t *testing.T) {
 // job; a submit that waits gets the result; a running job is cancelled;
 // errors are typed; a file is uploaded and used.
 func TestClientProgram(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 200, stepDelay: 300 * time.Millisecond})
 	target, err := url.Parse(s.srv.URL)
 	require.NoError(t, err)

@@ -79,6 +79,7 @@ func attr(s tracetest.SpanStub, key string) string {
 // event, its Deliver activity and the POST to the receiver all hang from
 // it, in one trace, each span's parent recorded.
 func TestOneJobIsOneTrace(t *testing.T) {
+	t.Parallel()
 	exp := tracetest.NewInMemoryExporter()
 	tel, err := telemetry.New(context.Background(), telemetry.Options{SpanExporter: exp})
 	require.NoError(t, err)

@@ -32,6 +32,7 @@ func resultFile(t testing.TB, res response, i int) ([]byte, map[string]any) {
 }
 
 func TestVideoSlideshowGIFAndMP4(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	var slides []string
 	for _, c := range []color.NRGBA{{255, 0, 0, 255}, {0, 160, 0, 255}, {0, 0, 255, 255}} {
@@ -98,6 +99,7 @@ func probeMP4(t testing.TB, data []byte) mp4Probe {
 // TestVideoPatternLoopFromAnArtHandle loops a tile pattern.generate
 // delivered: the last frame shifted by one step is the first.
 func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	tile := s.submit(map[string]any{"kind": "houndstooth", "colors": []string{"#1F3A5F", "#F2C14E"}, "resolution": "512"}, "Prefer", "wait=30").json(t)
 	handle := tile["files"].([]any)[0].(map[string]any)["file"].(string)
@@ -123,6 +125,7 @@ func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
 // TestVideoMP4RefusedWithoutFFmpeg serves the video family of a machine
 // without ffmpeg: format mp4 is refused at submit, the docs say GIF only.
 func TestVideoMP4RefusedWithoutFFmpeg(t *testing.T) {
+	t.Parallel()
 	r := tasks.NewRegistry()
 	for _, f := range []tasks.Family{patterntasks.Family(), palette.Family(), imagetasks.Family(), video.NewFamily(video.Options{})} {
 		require.NoError(t, r.Add(f))

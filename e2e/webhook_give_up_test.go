@@ -22,6 +22,7 @@ import (
 // last attempt): a receiver still failing then fails the delivery for good
 // — no next attempt in the log — and the endpoint counts one failure.
 func TestDeliverGivesUpAtTheLastAttempt(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, http.StatusServiceUnavailable, http.StatusServiceUnavailable, http.StatusServiceUnavailable)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), noWorker: true})
 	ctx := context.Background()

@@ -94,6 +94,7 @@ func verify(t *testing.T, set signer.JWKS, d delivery) {
 }
 
 func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"), pattern(2))
@@ -130,6 +131,7 @@ func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
 }
 
 func TestRegisteredEndpointGetsSubscribedEvents(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 	require.NoError(t, s.db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep",
@@ -149,6 +151,7 @@ func TestRegisteredEndpointGetsSubscribedEvents(t *testing.T) {
 }
 
 func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
+	t.Parallel()
 	t.Run("503 then 200 is delivered on the second attempt", func(t *testing.T) {
 		rcv := newReceiver(t, http.StatusServiceUnavailable)
 		s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
@@ -183,6 +186,7 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 }
 
 func TestWebhookURLMustBeHTTPS(t *testing.T) {
+	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	for _, u := range []string{"http://example.com/hook", "ftp://example.com", "https://"} {
 		res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(u), pattern(1))
@@ -202,6 +206,7 @@ func poolOf(srv *httptest.Server) *x509.CertPool {
 // of its deliveries waits for a retry receives nothing more; the delivery
 // ends skipped in the log. A replay to it is skipped too.
 func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rcv := newReceiver(t, http.StatusServiceUnavailable)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})

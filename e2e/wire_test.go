@@ -13,6 +13,7 @@ import (
 // is the same object GET /v1/jobs/{job_id}/result answers, and its job
 // fields agree with GET /v1/jobs/{job_id}.
 func TestWebhookCarriesTheResultTheAPIAnswers(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+rcv.srv.URL+"/hook", pattern(2), "Prefer", "wait=30")
