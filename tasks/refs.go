@@ -117,6 +117,16 @@ func Refs(in map[string]any, field string) []Ref {
 	return nil
 }
 
+// ListRefs lists the image references of a list field of a typed input,
+// each named by its place in the list (images[2]), in order.
+func ListRefs(field string, refs []string) []Ref {
+	out := make([]Ref, 0, len(refs))
+	for i, s := range refs {
+		out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", field, i), Ref: s})
+	}
+	return out
+}
+
 // ImageSize is the pixel size of an image reference known at submit (an
 // upload records it).
 type ImageSize struct{ Width, Height int }

@@ -72,7 +72,7 @@ func create() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("photoshoot.create input",
 			"A product image, a backdrop, an optional model and the poses to shoot.", props, []string{"product", "background"}, nil)),
 		OutputSchema: shotSchema(),
-		Runner:       createRunner{},
+		Runner:       tasks.Typed[createInput](createRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
 		RefSides:     map[string]tasks.ImageSides{"product": {Min: 16, Max: 8192}},
 		Docs:         createDocs(),
@@ -121,13 +121,45 @@ func shotResolutions() []tasks.VocabValue {
 	}
 }
 
+// createInput is a photoshoot.create request, defaults applied.
+type createInput struct {
+	Product      string   `json:"product"`
+	Background   string   `json:"background"`
+	Model        *string  `json:"model"`
+	Poses        poseList `json:"poses"`
+	CountPerPose int      `json:"count_per_pose"`
+	Resolution   string   `json:"resolution"`
+	AspectRatio  string   `json:"aspect_ratio"`
+}
+
+// poseList is poses as sent: a list of poses and presets, or one preset
+// sent on its own (Bare). Absent, it is empty.
+type poseList struct {
+	Refs []string
+	Bare bool
+}
+
+// UnmarshalJSON reads either form of poses.
+func (p *poseList) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*p = poseList{Refs: []string{one}, Bare: true}
+		return nil
+	}
+	*p = poseList{}
+	return json.Unmarshal(b, &p.Refs)
+}
+
 // size is the pixel size of a shot of the input.
-func size(in map[string]any) (int, int) {
-	long, err := strconv.Atoi(tasks.String(in, "resolution", "1024"))
+func size(in *createInput) (int, int) {
+	long, err := strconv.Atoi(in.Resolution)
 	if err != nil {
 		long = 1024 // validation admits only the vocabulary's values
 	}
-	aw, ah := imgfam.AspectTerms(tasks.String(in, "aspect_ratio", "1:1"))
+	aw, ah := imgfam.AspectTerms(in.AspectRatio)
 	if aw >= ah {
 		return long, long * ah / aw
 	}
@@ -136,19 +168,11 @@ func size(in map[string]any) (int, int) {
 
 type createRunner struct{}
 
-// poseRefs are the poses sent: a list, or one preset sent bare.
-func poseRefs(in map[string]any) []string {
-	if p, ok := in["poses"].(string); ok {
-		return []string{p}
-	}
-	return tasks.Strings(in, "poses")
-}
-
 // shots is the number of shots of an input: poses (presets counted by
 // their poses; a handle the library lacks, refused at submit, counted as
 // one) times count_per_pose.
-func shots(in map[string]any) int {
-	refs := poseRefs(in)
+func shots(in *createInput) int {
+	refs := in.Poses.Refs
 	poses := len(refs)
 	if poses == 0 {
 		poses = 1 // one front shot
@@ -158,12 +182,12 @@ func shots(in map[string]any) int {
 			poses += len(pr.Angles) - 1
 		}
 	}
-	return poses * int(max(tasks.Integer(in, "count_per_pose", 1), 1))
+	return poses * max(in.CountPerPose, 1)
 }
 
 // Plan asks for one shot per pose and count. An input over maxOutputs is
 // refused at submit; the plan (and so the estimate) stops at the ceiling.
-func (createRunner) Plan(in map[string]any) tasks.Plan {
+func (createRunner) Plan(in *createInput) tasks.Plan {
 	return tasks.Plan{Steps: min(shots(in), maxOutputs), Phase: "compositing shots"}
 }
 
@@ -173,15 +197,16 @@ func (createRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.To
 // Admit checks the backdrop, model and poses against the library and the
 // account's saved styles, bounds the shots, and opens the photoshoot
 // record.
-func (createRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	bg := tasks.String(in, "background", "")
+func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) error {
+	bg := in.Background
 	if strings.HasPrefix(bg, models.RecordBackground+":") {
 		if _, ok := backgroundByHandle(bg); !ok {
 			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET /v1/refs/background.", bg).WithField("background")
 		}
 	}
 	gender := ""
-	if ref := tasks.String(in, "model", ""); ref != "" {
+	if in.Model != nil {
+		ref := *in.Model
 		m, err := readModel(ctx, env, "model", ref)
 		if err != nil {
 			return err
@@ -191,9 +216,9 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any)
 		}
 		gender = m.Body.Gender
 	}
-	for i, ref := range poseRefs(in) {
+	for i, ref := range in.Poses.Refs {
 		field := fmt.Sprintf("poses[%d]", i)
-		if _, bare := in["poses"].(string); bare {
+		if in.Poses.Bare {
 			field = "poses"
 		}
 		p, isPose := poseByHandle(ref)
@@ -207,11 +232,11 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any)
 	}
 	if n := shots(in); n > maxOutputs {
 		field := "poses"
-		if tasks.Integer(in, "count_per_pose", 1) > 1 {
+		if in.CountPerPose > 1 {
 			field = "count_per_pose"
 		}
 		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes at most %d. Send fewer poses or a lower count_per_pose.",
-			n, len(resolvePoses(poseRefs(in), "")), tasks.Integer(in, "count_per_pose", 1), maxOutputs).WithField(field)
+			n, len(resolvePoses(in.Poses.Refs, "")), in.CountPerPose, maxOutputs).WithField(field)
 	}
 	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in, gender))
 }
@@ -230,23 +255,20 @@ type shootRecord struct {
 }
 
 // shootFields are the record fields of a validated input for a model of gender.
-func shootFields(in map[string]any, gender string) shootRecord {
+func shootFields(in *createInput, gender string) shootRecord {
 	w, h := size(in)
 	bg := backdrop(in)
-	r := shootRecord{Product: tasks.String(in, "product", ""), Background: tasks.String(in, "background", ""), Setting: bg.Setting,
-		CountPerPose: int(tasks.Integer(in, "count_per_pose", 1)), Width: w, Height: h}
-	if m := tasks.String(in, "model", ""); m != "" {
-		r.Model = &m
-	}
-	for _, p := range resolvePoses(poseRefs(in), gender) {
+	r := shootRecord{Product: in.Product, Background: in.Background, Setting: bg.Setting,
+		Model: in.Model, CountPerPose: in.CountPerPose, Width: w, Height: h}
+	for _, p := range resolvePoses(in.Poses.Refs, gender) {
 		r.Poses = append(r.Poses, p.Handle())
 	}
 	return r
 }
 
 // backdrop is the input's backdrop: a library one or a studio colour.
-func backdrop(in map[string]any) Background {
-	ref := tasks.String(in, "background", "")
+func backdrop(in *createInput) Background {
+	ref := in.Background
 	if b, ok := backgroundByHandle(ref); ok {
 		return b
 	}
@@ -254,13 +276,12 @@ func backdrop(in map[string]any) Background {
 }
 
 // Step composites shot i: pose i / count_per_pose, placement i % count.
-func (createRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	count := int(tasks.Integer(in, "count_per_pose", 1))
+func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Output, error) {
+	count := in.CountPerPose
 	var body *Body
-	modelRef := tasks.String(in, "model", "")
-	if modelRef != "" {
+	if in.Model != nil {
 		env, _ := tasks.EnvOf(ctx)
-		m, err := readModel(ctx, env, "model", modelRef)
+		m, err := readModel(ctx, env, "model", *in.Model)
 		if err != nil {
 			return tasks.Output{}, inStep(err)
 		}
@@ -270,11 +291,11 @@ func (createRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	if body != nil {
 		gender = body.Gender
 	}
-	ps := resolvePoses(poseRefs(in), gender)
+	ps := resolvePoses(in.Poses.Refs, gender)
 	if i < 0 || i >= len(ps)*count {
 		return tasks.Output{}, fmt.Errorf("photoshoot.create: no output %d", i)
 	}
-	src, err := imgfam.Load(ctx, tasks.Ref{Field: "product", Ref: tasks.String(in, "product", "")})
+	src, err := imgfam.Load(ctx, tasks.Ref{Field: "product", Ref: in.Product})
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -295,12 +316,12 @@ func (createRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 		}
 	}
 	var model any
-	if modelRef != "" {
-		model = modelRef
+	if in.Model != nil {
+		model = *in.Model
 	}
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
 		"photoshoot": handleOf(ctx, models.RecordPhotoshoot), "index": i, "pose": sh.pose.Handle(), "angle": sh.pose.Angle, "variant": sh.variant,
-		"background": tasks.String(in, "background", ""), "setting": sh.bg.Setting, "model": model, "width": w, "height": h, "cut_out": prod.cut,
+		"background": in.Background, "setting": sh.bg.Setting, "model": model, "width": w, "height": h, "cut_out": prod.cut,
 		"product_box": boxOf(res.box), "floor_y": res.floor, "subject_height": float64(int(res.scale*1000+0.5)) / 1000,
 	}}, nil
 }

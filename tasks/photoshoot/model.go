@@ -30,15 +30,39 @@ const (
 	sampleSide = 256
 )
 
-// adjustments are the proportions model.create may change, with their bounds.
+// adjustments are the proportions model.create may change, with their
+// bounds and their field of modelAdjustments.
 var adjustments = []struct {
 	name, text string
 	bound      float64
+	of         func(modelAdjustments) float64
 }{
-	{"height", "Head heights added to the figure's height (taller or shorter legs).", maxHeightAdjust},
-	{"shoulders", "Head heights added to half the shoulder width.", maxWidthAdjust},
-	{"waist", "Head heights added to half the waist width.", maxWidthAdjust},
-	{"hips", "Head heights added to half the hip width.", maxWidthAdjust},
+	{"height", "Head heights added to the figure's height (taller or shorter legs).", maxHeightAdjust,
+		func(a modelAdjustments) float64 { return a.Height }},
+	{"shoulders", "Head heights added to half the shoulder width.", maxWidthAdjust,
+		func(a modelAdjustments) float64 { return a.Shoulders }},
+	{"waist", "Head heights added to half the waist width.", maxWidthAdjust,
+		func(a modelAdjustments) float64 { return a.Waist }},
+	{"hips", "Head heights added to half the hip width.", maxWidthAdjust,
+		func(a modelAdjustments) float64 { return a.Hips }},
+}
+
+// modelInput is a model.create request, defaults applied.
+type modelInput struct {
+	Name   string   `json:"name"`
+	Base   string   `json:"base"`
+	Images []string `json:"images"`
+	// Adjustments is absent when the base's proportions are kept.
+	Adjustments *modelAdjustments `json:"adjustments"`
+}
+
+// modelAdjustments are the proportions asked for, in head heights (see
+// adjustments).
+type modelAdjustments struct {
+	Height    float64 `json:"height"`
+	Shoulders float64 `json:"shoulders"`
+	Waist     float64 `json:"waist"`
+	Hips      float64 `json:"hips"`
 }
 
 func modelCreate() *tasks.Definition {
@@ -65,7 +89,7 @@ func modelCreate() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("model.create input",
 			"A name, a base model, reference photos and optional proportion changes.", props, []string{"name", "base", "images"}, nil)),
 		OutputSchema: styleSchema(),
-		Runner:       modelRunner{},
+		Runner:       tasks.Typed[modelInput](modelRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditModel, PerOutput: 10},
 		RefSides:     map[string]tasks.ImageSides{"images": {Min: 16, Max: 8192}},
 		ErrorRules: []tasks.ErrorRule{
@@ -111,7 +135,7 @@ func styleSchema() json.RawMessage {
 type modelRunner struct{}
 
 // Plan asks for one style card.
-func (modelRunner) Plan(map[string]any) tasks.Plan {
+func (modelRunner) Plan(*modelInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "reading the reference photos"}
 }
 
@@ -120,12 +144,12 @@ func (modelRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.Nam
 
 // Admit checks the name and the base, and opens the saved style's record:
 // listed under its base from the moment it is accepted.
-func (modelRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	name := strings.TrimSpace(tasks.String(in, "name", ""))
+func (modelRunner) Admit(ctx context.Context, env tasks.Env, in *modelInput) error {
+	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		return apierr.New(apierr.NameRequired, "name is empty; give the style a name.").WithField("name")
 	}
-	ref := tasks.String(in, "base", "")
+	ref := in.Base
 	base, ok := baseByHandle(ref)
 	if !ok {
 		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).WithField("base")
@@ -135,33 +159,36 @@ func (modelRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) 
 
 // styleOf is the saved style of an input on base: body with the asked
 // proportions, within their bounds.
-func styleOf(in map[string]any, base, body Body) styleFields {
-	adj, _ := in["adjustments"].(map[string]any)
+func styleOf(in *modelInput, base, body Body) styleFields {
+	var adj modelAdjustments
+	if in.Adjustments != nil {
+		adj = *in.Adjustments
+	}
 	asked := map[string]float64{}
 	for _, a := range adjustments {
-		asked[a.name] = math.Max(-a.bound, math.Min(a.bound, tasks.Number(adj, a.name, 0)))
+		asked[a.name] = math.Max(-a.bound, math.Min(a.bound, a.of(adj)))
 	}
 	body.Heads = round2(base.Heads + asked["height"])
 	body.Shoulders = round2(base.Shoulders + asked["shoulders"])
 	body.Waist = round2(base.Waist + asked["waist"])
 	body.Hips = round2(base.Hips + asked["hips"])
-	return styleFields{Base: tasks.String(in, "base", ""), Body: body, Images: tasks.Strings(in, "images"), Adjustments: asked}
+	return styleFields{Base: in.Base, Body: body, Images: in.Images, Adjustments: asked}
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // Step reads the photos, clusters the tones, completes the style and draws
 // its card.
-func (modelRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("model.create: no output %d", i)
 	}
-	base, ok := baseByHandle(tasks.String(in, "base", ""))
+	base, ok := baseByHandle(in.Base)
 	if !ok {
 		return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: "base: not a base model"}
 	}
 	var photos []image.Image
-	for _, r := range tasks.Refs(in, "images") {
+	for _, r := range tasks.ListRefs("images", in.Images) {
 		img, err := imgfam.Load(ctx, r)
 		if err != nil {
 			return tasks.Output{}, err
@@ -188,7 +215,7 @@ func (modelRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Ou
 	}
 	b := style.Body
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"model": handleOf(ctx, models.RecordModel), "index": 0, "name": strings.TrimSpace(tasks.String(in, "name", "")), "base": style.Base,
+		"model": handleOf(ctx, models.RecordModel), "index": 0, "name": strings.TrimSpace(in.Name), "base": style.Base,
 		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
 		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
 	}}, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -22,6 +23,24 @@ func admitted(t *testing.T, db *gorm.DB, userID uint64, jobID string) {
 	t.Helper()
 	require.NoError(t, db.Create(&models.Job{ID: jobID, UserID: userID, Task: "model.create", Lifecycle: contract.LifecycleQueued,
 		CreditType: contract.CreditModel, CreatedAt: time.Now()}).Error)
+}
+
+// validated is in as a task of the family reads it: validated against the
+// task's schema, defaults applied, decoded into its input type.
+func validated[In any](t *testing.T, task string, in map[string]any) *In {
+	t.Helper()
+	r := tasks.NewRegistry()
+	require.NoError(t, r.Add(image.Family())) // the aspect_ratio vocabulary
+	require.NoError(t, r.Add(Family()))
+	def, err := r.Lookup(task)
+	require.NoError(t, err)
+	body, err := json.Marshal(in)
+	require.NoError(t, err)
+	valid, err := def.Validate(body)
+	require.NoError(t, err)
+	v, err := tasks.Decode[In](valid)
+	require.NoError(t, err)
+	return v
 }
 
 // TestLibraryAndStylesOnEveryDatabase seeds the library twice (the second
@@ -47,7 +66,7 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		require.NoError(t, err)
 		env := tasks.Env{UserID: u.ID, JobID: "j_style1", DB: db, Blob: bucket}
 		style := map[string]any{"name": "Ava, deep brunette", "base": "model:md_ava", "images": []any{"file:x"}, "adjustments": map[string]any{"hips": 0.1}}
-		require.NoError(t, modelRunner{}.Admit(ctx, env, style))
+		require.NoError(t, modelRunner{}.Admit(ctx, env, validated[modelInput](t, "model.create", style)))
 		admitted(t, db, u.ID, env.JobID)
 		list := func(q models.RecordQuery) []string {
 			q.UserID, q.Kind, q.Limit, q.WithCurated = u.ID, models.RecordModel, 50, true
@@ -67,7 +86,8 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			{map[string]any{"name": "  ", "base": "model:md_ava", "images": []any{"file:x"}}, apierr.NameRequired, "name"},
 			{map[string]any{"name": "Of a style", "base": "model:ms_style1", "images": []any{"file:x"}}, apierr.InvalidRequest, "base"},
 		} {
-			e := apierr.As(modelRunner{}.Admit(ctx, tasks.Env{UserID: u.ID, JobID: "j_refused", DB: db}, tc.in))
+			in := validated[modelInput](t, "model.create", tc.in)
+			e := apierr.As(modelRunner{}.Admit(ctx, tasks.Env{UserID: u.ID, JobID: "j_refused", DB: db}, in))
 			require.Equal(t, tc.code, e.Code)
 			require.Equal(t, tc.field, *e.Field)
 		}
@@ -79,7 +99,7 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		shootEnv := tasks.Env{UserID: u.ID, JobID: "j_shoot1", DB: db, Blob: bucket}
 		refuse := func(in map[string]any, code apierr.Code, field string) {
 			t.Helper()
-			err := createRunner{}.Admit(ctx, shootEnv, in)
+			err := createRunner{}.Admit(ctx, shootEnv, validated[createInput](t, "photoshoot.create", in))
 			e := apierr.As(err)
 			require.Equal(t, code, e.Code, "%v", err)
 			require.Equal(t, field, *e.Field)
@@ -100,12 +120,13 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		stepCtx := tasks.WithEnv(ctx, env)
 		var fields styleFields
 		ava, _ := baseByHandle("model:md_ava")
-		require.NoError(t, completeRecord(stepCtx, models.RecordModel, styleOf(style, ava.Body, ava.Body)))
+		require.NoError(t, completeRecord(stepCtx, models.RecordModel, styleOf(validated[modelInput](t, "model.create", style), ava.Body, ava.Body)))
 		r, err := models.ReadRecord(ctx, db, u.ID, models.RecordModel, "ms_style1")
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal([]byte(r.Fields), &fields))
 		require.InDelta(t, ava.Body.Hips+0.1, fields.Hips, 1e-9)
-		require.NoError(t, createRunner{}.Admit(ctx, shootEnv, shootOf(map[string]any{"model": "model:ms_style1", "poses": []any{"pose_preset:pp_catalogue"}})))
+		shoot1 := shootOf(map[string]any{"model": "model:ms_style1", "poses": []any{"pose_preset:pp_catalogue"}})
+		require.NoError(t, createRunner{}.Admit(ctx, shootEnv, validated[createInput](t, "photoshoot.create", shoot1)))
 		admitted(t, db, u.ID, shootEnv.JobID)
 		shoot, err := models.ReadRecord(ctx, db, u.ID, models.RecordPhotoshoot, "sh_shoot1")
 		require.NoError(t, err)

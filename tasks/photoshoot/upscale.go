@@ -58,7 +58,7 @@ func upscale() *tasks.Definition {
 			},
 			"required": []string{"photoshoot", "index", "image", "factor", "width", "height", "source_width", "source_height"},
 		}),
-		Runner: upscaleRunner{},
+		Runner: tasks.Typed[upscaleInput](upscaleRunner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "factor",
 			ByOption: []tasks.OptionPrice{{Value: "2", Credits: 2}, {Value: "4", Credits: 4}}},
 		RefSides: map[string]tasks.ImageSides{"images": {Min: 16, Max: 2048}},
@@ -74,20 +74,26 @@ func upscale() *tasks.Definition {
 	}
 }
 
+// upscaleInput is a photoshoot.upscale request, defaults applied.
+type upscaleInput struct {
+	Images []string `json:"images"`
+	Factor string   `json:"factor"`
+}
+
 type upscaleRunner struct{}
 
 // Plan asks for one output per shot.
-func (upscaleRunner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: len(tasks.Strings(in, "images")), Phase: "upscaling shots"}
+func (upscaleRunner) Plan(in *upscaleInput) tasks.Plan {
+	return tasks.Plan{Steps: len(in.Images), Phase: "upscaling shots"}
 }
 
 // AdmitErrors is what Admit answers.
 func (upscaleRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.ImageNotFromShoot} }
 
 // Admit checks every image is a shot of one photoshoot of the account.
-func (upscaleRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+func (upscaleRunner) Admit(ctx context.Context, env tasks.Env, in *upscaleInput) error {
 	first := ""
-	for _, r := range tasks.Refs(in, "images") {
+	for _, r := range tasks.ListRefs("images", in.Images) {
 		shoot, err := shootOf(ctx, env, r.Ref)
 		if err != nil {
 			return err
@@ -135,12 +141,12 @@ func shootOf(ctx context.Context, env tasks.Env, ref string) (string, error) {
 }
 
 // Step enlarges shot i.
-func (upscaleRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	refs := tasks.Refs(in, "images")
+func (upscaleRunner) Step(ctx context.Context, in *upscaleInput, i int) (tasks.Output, error) {
+	refs := tasks.ListRefs("images", in.Images)
 	if i < 0 || i >= len(refs) {
 		return tasks.Output{}, fmt.Errorf("photoshoot.upscale: no output %d", i)
 	}
-	factor, _ := strconv.Atoi(tasks.String(in, "factor", "2"))
+	factor, _ := strconv.Atoi(in.Factor)
 	src, err := imgfam.Load(ctx, refs[i])
 	if err != nil {
 		return tasks.Output{}, err
