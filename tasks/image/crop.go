@@ -33,7 +33,7 @@ func crop() *tasks.Definition {
 			"x":            obj{"type": "integer", "minimum": 0, "description": "The crop's left edge in the input, in pixels."},
 			"y":            obj{"type": "integer", "minimum": 0, "description": "The crop's top edge in the input, in pixels."},
 		}),
-		Runner:     runner{plan: perImage("cropping"), step: cropStep},
+		Runner:     tasks.Typed[cropInput](cropRunner{}),
 		Pricing:    perOutput(1),
 		Variant:    formatVariant,
 		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
@@ -103,8 +103,25 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
 }
 
-func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r, err := imageRef(in, i)
+// cropInput is an image.crop request, defaults applied; quality is set
+// for format jpeg only.
+type cropInput struct {
+	Images      []string `json:"images"`
+	AspectRatio string   `json:"aspect_ratio"`
+	Anchor      string   `json:"anchor"`
+	Format      string   `json:"format"`
+	Quality     int      `json:"quality"`
+}
+
+// cropRunner makes one crop per input image.
+type cropRunner struct{}
+
+// Plan asks for one output per image.
+func (cropRunner) Plan(in *cropInput) tasks.Plan { return perImage(in.Images, "cropping") }
+
+// Step crops images[i].
+func (cropRunner) Step(ctx context.Context, in *cropInput, i int) (tasks.Output, error) {
+	r, err := imageRef(in.Images, i)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -112,7 +129,7 @@ func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, erro
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	ratio, anchor := tasks.String(in, "aspect_ratio", "1:1"), tasks.String(in, "anchor", "attention")
+	ratio, anchor := in.AspectRatio, in.Anchor
 	aw, ah := aspect(ratio)
 	img := cropSource(src.img)
 	b := img.Bounds()
@@ -121,8 +138,8 @@ func cropStep(ctx context.Context, in map[string]any, i int) (tasks.Output, erro
 	if err != nil {
 		return tasks.Output{}, failf(r.Field, r.Ref, "no crop could be placed: %v", err)
 	}
-	format := tasks.String(in, "format", "png")
-	enc, err := encode(cropped(img, rect), format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	format := in.Format
+	enc, err := encode(cropped(img, rect), format, in.Quality, src.icc)
 	if err != nil {
 		return tasks.Output{}, err
 	}

@@ -36,7 +36,7 @@ func removeBackground() *tasks.Definition {
 			"background":   obj{"type": "string", "pattern": tasks.ColourPattern, "description": "The background colour found: the median colour of the image's border."},
 			"object_share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image kept as the object (alpha above 0)."},
 		}),
-		Runner:     runner{plan: perImage("removing backgrounds"), step: cutoutStep},
+		Runner:     tasks.Typed[cutoutInput](cutoutRunner{}),
 		Pricing:    perOutput(2),
 		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
 		ErrorRules: imagesRules,
@@ -50,8 +50,24 @@ func removeBackground() *tasks.Definition {
 	}
 }
 
-func cutoutStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r, err := imageRef(in, i)
+// cutoutInput is an image.remove_background request, defaults applied.
+type cutoutInput struct {
+	Images    []string `json:"images"`
+	Tolerance float64  `json:"tolerance"`
+	Feather   int      `json:"feather"`
+}
+
+// cutoutRunner makes one cut-out per input image.
+type cutoutRunner struct{}
+
+// Plan asks for one output per image.
+func (cutoutRunner) Plan(in *cutoutInput) tasks.Plan {
+	return perImage(in.Images, "removing backgrounds")
+}
+
+// Step cuts out images[i].
+func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Output, error) {
+	r, err := imageRef(in.Images, i)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -59,7 +75,7 @@ func cutoutStep(ctx context.Context, in map[string]any, i int) (tasks.Output, er
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	res, err := cutOut(ctx, src.img, tasks.Number(in, "tolerance", 12), int(tasks.Integer(in, "feather", 2)))
+	res, err := cutOut(ctx, src.img, in.Tolerance, in.Feather)
 	if err != nil {
 		return tasks.Output{}, failf(r.Field, r.Ref, "%v", err)
 	}

@@ -53,19 +53,16 @@ var imagesRules = []tasks.ErrorRule{
 }
 
 // perImage plans one output per image.
-func perImage(phase string) func(in map[string]any) tasks.Plan {
-	return func(in map[string]any) tasks.Plan {
-		return tasks.Plan{Steps: len(tasks.Strings(in, "images")), Phase: phase}
-	}
+func perImage(images []string, phase string) tasks.Plan {
+	return tasks.Plan{Steps: len(images), Phase: phase}
 }
 
 // imageRef is the reference of output i: images[i].
-func imageRef(in map[string]any, i int) (tasks.Ref, error) {
-	refs := tasks.Refs(in, "images")
-	if i < 0 || i >= len(refs) {
+func imageRef(images []string, i int) (tasks.Ref, error) {
+	if i < 0 || i >= len(images) {
 		return tasks.Ref{}, fmt.Errorf("image: no output %d", i)
 	}
-	return refs[i], nil
+	return tasks.Ref{Field: fmt.Sprintf("images[%d]", i), Ref: images[i]}, nil
 }
 
 // formatProps are the output format fields of resize and crop; quality

@@ -1,6 +1,7 @@
 package image
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,7 +52,7 @@ func recolour() *tasks.Definition {
 					"share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image's opaque pixels in this colour."},
 				}}},
 		}),
-		Runner:   recolourRunner{},
+		Runner:   tasks.Typed[recolourInput](recolourRunner{}),
 		Uses:     []string{"brand_kit"},
 		Pricing:  perOutput(2),
 		Variant:  formatVariant,
@@ -71,24 +72,49 @@ func recolour() *tasks.Definition {
 	}
 }
 
+// recolourInput is an image.recolour request, defaults applied; quality
+// is set for format jpeg only.
+type recolourInput struct {
+	Image   string       `json:"image"`
+	Palette paletteInput `json:"palette"`
+	Format  string       `json:"format"`
+	Quality int          `json:"quality"`
+}
+
+// paletteInput is image.recolour's palette: a list of colours, or a
+// brand_kit: handle whose colours to use.
+type paletteInput struct {
+	Colours  []string
+	BrandKit string
+}
+
+// UnmarshalJSON reads either form.
+func (p *paletteInput) UnmarshalJSON(b []byte) error {
+	*p = paletteInput{}
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte(`"`)) {
+		return json.Unmarshal(b, &p.BrandKit)
+	}
+	return json.Unmarshal(b, &p.Colours)
+}
+
 // recolourRunner recolours into the palette sent, or into a brand kit's
 // colours: the kit is checked at submit (it must be the account's) and read
 // again by the step, so a kit edited meanwhile gives its colours of then.
 type recolourRunner struct{}
 
 // Plan implements tasks.Runner: one output, for the one palette.
-func (recolourRunner) Plan(in map[string]any) tasks.Plan {
+func (recolourRunner) Plan(*recolourInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "recolouring"}
 }
 
 // Step implements tasks.Runner.
-func (recolourRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (recolourRunner) Step(ctx context.Context, in *recolourInput, i int) (tasks.Output, error) {
 	return recolourStep(ctx, in, i)
 }
 
 // Admit implements tasks.Admitter: a brand kit must be the account's and
 // hold colours.
-func (recolourRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+func (recolourRunner) Admit(ctx context.Context, env tasks.Env, in *recolourInput) error {
 	_, err := palette(ctx, env, in)
 	return err
 }
@@ -98,10 +124,10 @@ func (recolourRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.
 
 // palette is the job's palette: the colours sent, or the first
 // maxPaletteColours colours of the brand kit named.
-func palette(ctx context.Context, env tasks.Env, in map[string]any) ([]string, error) {
-	ref, ok := in["palette"].(string)
-	if !ok {
-		return tasks.Strings(in, "palette"), nil
+func palette(ctx context.Context, env tasks.Env, in *recolourInput) ([]string, error) {
+	ref := in.Palette.BrandKit
+	if ref == "" {
+		return in.Palette.Colours, nil
 	}
 	kit, err := records.ReadBrandKit(ctx, env, "palette", ref)
 	if err != nil {
@@ -117,7 +143,7 @@ func palette(ctx context.Context, env tasks.Env, in map[string]any) ([]string, e
 	return cs[:min(len(cs), maxPaletteColours)], nil
 }
 
-func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func recolourStep(ctx context.Context, in *recolourInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("image.recolour: no output %d", i)
 	}
@@ -126,7 +152,7 @@ func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, 
 	if err != nil {
 		return tasks.Output{}, records.InStep(err)
 	}
-	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
+	r := tasks.Ref{Field: "image", Ref: in.Image}
 	src, err := load(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
@@ -141,8 +167,8 @@ func recolourStep(ctx context.Context, in map[string]any, i int) (tasks.Output, 
 	if err != nil {
 		return tasks.Output{}, failf(r.Field, r.Ref, "%v", err)
 	}
-	format := tasks.String(in, "format", "png")
-	enc, err := encode(out, format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	format := in.Format
+	enc, err := encode(out, format, in.Quality, src.icc)
 	if err != nil {
 		return tasks.Output{}, err
 	}

@@ -41,11 +41,11 @@ func resize() *tasks.Definition {
 		OutputSchema: outputSchema("Resized image data", "The data of one resized image.", obj{
 			"fit": obj{"type": "string", tasks.VocabKeyword: "image_fit", "description": "How the image met the box."},
 		}),
-		Runner:     runner{plan: perImage("resizing"), step: resizeStep},
+		Runner:     tasks.Typed[resizeInput](resizeRunner{}),
 		Pricing:    perOutput(1),
 		Variant:    formatVariant,
 		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
-		Refuse:     refuseResize,
+		Refuse:     tasks.Refusal(refuseResize),
 		ErrorRules: append([]tasks.ErrorRule{{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour}, {Field: "background", Keyword: "type", Code: apierr.InvalidColour}}, imagesRules...),
 		Docs:       resizeDocs(),
 		Examples: []tasks.Example{{
@@ -55,6 +55,19 @@ func resize() *tasks.Definition {
 			Files:       []tasks.ExampleFile{productFile, sceneFile},
 		}},
 	}
+}
+
+// resizeInput is an image.resize request, defaults applied; quality is
+// set for format jpeg only.
+type resizeInput struct {
+	Images     []string `json:"images"`
+	Width      *int     `json:"width"`
+	Height     *int     `json:"height"`
+	Resolution string   `json:"resolution"`
+	Fit        string   `json:"fit"`
+	Background *string  `json:"background"`
+	Format     string   `json:"format"`
+	Quality    int      `json:"quality"`
 }
 
 // box is where a resize goes: the output size, the size the image is scaled
@@ -67,14 +80,20 @@ type box struct {
 }
 
 // plan decides the output of a w × h image for the input.
-func resizeBox(in map[string]any, w, h int) box {
-	W, H := int(tasks.Integer(in, "width", 0)), int(tasks.Integer(in, "height", 0))
+func resizeBox(in *resizeInput, w, h int) box {
+	var W, H int
+	if in.Width != nil {
+		W = *in.Width
+	}
+	if in.Height != nil {
+		H = *in.Height
+	}
 	fw, fh := float64(W)/float64(w), float64(H)/float64(h)
 	side := func(v float64) int { return max(1, int(math.Round(v))) }
 	switch {
 	case W > 0 && H > 0:
 		b := box{outW: W, outH: H, scaleW: W, scaleH: H}
-		switch tasks.String(in, "fit", "contain") {
+		switch in.Fit {
 		case "fill":
 			b.factor, b.field = math.Max(fw, fh), pick(fw >= fh, "width", "height")
 		case "cover":
@@ -92,7 +111,7 @@ func resizeBox(in map[string]any, w, h int) box {
 	case H > 0:
 		return box{outW: side(float64(w) * fh), outH: H, scaleW: side(float64(w) * fh), scaleH: H, factor: fh, field: "height"}
 	}
-	r, _ := strconv.Atoi(tasks.String(in, "resolution", "1024"))
+	r, _ := strconv.Atoi(in.Resolution)
 	f := float64(r) / float64(max(w, h))
 	ow, oh := side(float64(w)*f), side(float64(h)*f)
 	return box{outW: ow, outH: oh, scaleW: ow, scaleH: oh, factor: f, field: "resolution"}
@@ -119,8 +138,9 @@ func (b box) refusal(w, h int) string {
 // refuseResize refuses, at submit, an upload the size would enlarge more
 // than maxUpscale (or beyond the largest output); other images are checked
 // when the job runs.
-func refuseResize(in map[string]any, sizes map[string]tasks.ImageSize) *apierr.Error {
-	for _, r := range tasks.Refs(in, "images") {
+func refuseResize(in *resizeInput, sizes map[string]tasks.ImageSize) *apierr.Error {
+	for j := range in.Images {
+		r, _ := imageRef(in.Images, j)
 		s, ok := sizes[r.Ref]
 		if !ok {
 			continue
@@ -133,8 +153,15 @@ func refuseResize(in map[string]any, sizes map[string]tasks.ImageSize) *apierr.E
 	return nil
 }
 
-func resizeStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r, err := imageRef(in, i)
+// resizeRunner makes one resized image per input image.
+type resizeRunner struct{}
+
+// Plan asks for one output per image.
+func (resizeRunner) Plan(in *resizeInput) tasks.Plan { return perImage(in.Images, "resizing") }
+
+// Step resizes images[i].
+func (resizeRunner) Step(ctx context.Context, in *resizeInput, i int) (tasks.Output, error) {
+	r, err := imageRef(in.Images, i)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -147,18 +174,18 @@ func resizeStep(ctx context.Context, in map[string]any, i int) (tasks.Output, er
 	if reason := b.refusal(w, h); reason != "" {
 		return tasks.Output{}, failf(r.Field, r.Ref, "%s", reason)
 	}
-	out := resizeImage(src.img, b, tasks.String(in, "fit", "contain"), tasks.String(in, "background", ""))
-	format := tasks.String(in, "format", "png")
-	enc, err := encode(out, format, int(tasks.Integer(in, "quality", 90)), src.icc)
+	out := resizeImage(src.img, b, in.Fit, in.Background)
+	format := in.Format
+	enc, err := encode(out, format, in.Quality, src.icc)
 	if err != nil {
 		return tasks.Output{}, err
 	}
 	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.outW, "height": b.outH, "format": format,
-		"source_width": w, "source_height": h, "fit": tasks.String(in, "fit", "contain")}), nil
+		"source_width": w, "source_height": h, "fit": in.Fit}), nil
 }
 
 // resizeImage scales img into the box with Lanczos resampling.
-func resizeImage(img image.Image, b box, fit, background string) *image.NRGBA {
+func resizeImage(img image.Image, b box, fit string, background *string) *image.NRGBA {
 	if b.scaleW == b.outW && b.scaleH == b.outH {
 		return imaging.Resize(img, b.outW, b.outH, imaging.Lanczos)
 	}
@@ -166,8 +193,8 @@ func resizeImage(img image.Image, b box, fit, background string) *image.NRGBA {
 		return imaging.Fill(img, b.outW, b.outH, imaging.Center, imaging.Lanczos)
 	}
 	var bg color.Color = color.Transparent
-	if background != "" {
-		bg = tasks.ParseColour(background)
+	if background != nil {
+		bg = tasks.ParseColour(*background)
 	}
 	canvas := imaging.New(b.outW, b.outH, bg)
 	scaled := imaging.Resize(img, b.scaleW, b.scaleH, imaging.Lanczos)
@@ -194,20 +221,6 @@ func outputSchema(title, description string, extra obj) json.RawMessage {
 		"properties": props,
 		"required":   []string{"index", "image", "width", "height", "format", "source_width", "source_height"},
 	})
-}
-
-// runner is a Runner made of a plan and a step function.
-type runner struct {
-	plan func(map[string]any) tasks.Plan
-	step func(context.Context, map[string]any, int) (tasks.Output, error)
-}
-
-// Plan implements tasks.Runner.
-func (r runner) Plan(in map[string]any) tasks.Plan { return r.plan(in) }
-
-// Step implements tasks.Runner.
-func (r runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	return r.step(ctx, in, i)
 }
 
 func resizeDocs() tasks.Docs {
