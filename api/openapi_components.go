@@ -124,8 +124,11 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"error":     ref("ErrorObject"),
 		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
-		reflect.TypeFor[wire.File]():    {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
-		reflect.TypeFor[wire.Result]():  {"summary": ref("Summary")},
+		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),
+			"held":    describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),
+			"charged": nullable(describe(integer(), "Credits charged once the job ended: price × outputs delivered, never above the hold."))},
+		reflect.TypeFor[wire.File]():   {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
+		reflect.TypeFor[wire.Result](): {"summary": ref("Summary")},
 		reflect.TypeFor[contract.Warning](): {
 			"code": describe(enum(warnings), "A catalogued code of type warning; show an unknown one by its message."),
 		},

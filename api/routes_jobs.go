@@ -27,6 +27,12 @@ func jobRoutes() []route {
 			op: operation{id: "job_result", summary: "The result of a succeeded job; 409 while it runs or when it failed or was cancelled",
 				params: append([]oa{jobID}, pageParams(50, 100)...), answers: []response{result},
 				errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity}}},
+		route{method: http.MethodGet, path: "/v1/jobs/{job_id}/files", access: AccessKey, scope: models.ScopeJobsRead, handle: jobs((*jobHandlers).files),
+			op: operation{id: "job_files", summary: "The outputs a job delivered so far, whatever its outcome",
+				description: "A cancelled or failed job's delivered outputs were charged and stay readable here (its result answers 409); " +
+					"a running job's list grows as it delivers. In the task's order, the same file objects as the result.",
+				params: append([]oa{jobID}, pageParams(50, 100)...), answers: []response{jsonAnswer(http.StatusOK, "One page of files.", page(ref("ResultFile")))},
+				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity}}},
 		route{method: http.MethodGet, path: "/v1/jobs/{job_id}/events", access: AccessKey, scope: models.ScopeJobsRead, handle: jobs((*jobHandlers).events),
 			op: eventStreamOperation(jobID)},
 		route{method: http.MethodPut, path: "/v1/jobs/{job_id}/cancel", access: AccessKey, scope: models.ScopeJobsCancel, handle: jobs((*jobHandlers).cancel),

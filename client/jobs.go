@@ -168,6 +168,33 @@ func (c *Client) Result(ctx context.Context, jobID string) (*wire.Result, error)
 	}
 }
 
+// JobFiles lists the outputs a job delivered so far, every page, whatever
+// its outcome: a cancelled or failed job's delivered (and charged) outputs
+// too, which Result refuses.
+func (c *Client) JobFiles(ctx context.Context, jobID string) ([]wire.File, error) {
+	var out []wire.File
+	cursor := ""
+	for {
+		path := "/v1/jobs/" + url.PathEscape(jobID) + "/files?limit=100"
+		if cursor != "" {
+			path += "&cursor=" + url.QueryEscape(cursor)
+		}
+		var page struct {
+			Items      []wire.File `json:"items"`
+			HasMore    bool        `json:"has_more"`
+			NextCursor string      `json:"next_cursor"`
+		}
+		if err := c.getJSON(ctx, path, &page); err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if !page.HasMore || page.NextCursor == "" {
+			return out, nil
+		}
+		cursor = page.NextCursor
+	}
+}
+
 // Cancellation is the answer of a cancel: the lifecycle when it was asked.
 type Cancellation struct {
 	JobID     string  `json:"job_id"`

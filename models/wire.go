@@ -14,6 +14,11 @@ func (j *Job) Wire(baseURL string) wire.Job {
 	if j.Error != nil {
 		v.Error = json.RawMessage(*j.Error)
 	}
+	v.Credits = wire.Credits{CreditType: j.CreditType, Held: j.HeldCredits}
+	if j.SettledAt != nil {
+		charged := j.ChargedCredits
+		v.Credits.Charged = &charged
+	}
 	return v
 }
 

@@ -31,6 +31,7 @@ type Job struct {
 	Outcome   *string         `json:"outcome"`
 	Progress  Progress        `json:"progress"`
 	Error     json.RawMessage `json:"error"`
+	Credits   Credits         `json:"credits"`
 	APIKeyID  string          `json:"api_key_id"`
 	CreatedAt time.Time       `json:"created_at"`
 	StartedAt *time.Time      `json:"started_at"`
@@ -38,6 +39,16 @@ type Job struct {
 	StatusURL string          `json:"status_url"`
 	ResultURL string          `json:"result_url"`
 	CancelURL string          `json:"cancel_url"`
+}
+
+// Credits are what a job holds and is charged, as the service counts
+// them: price × outputs delivered, never above the hold.
+type Credits struct {
+	CreditType string `json:"credit_type"`
+	// Held is what the submit held (0 while a late admit has not held yet).
+	Held int64 `json:"held"`
+	// Charged is what the job was charged once it ended; null before.
+	Charged *int64 `json:"charged"`
 }
 
 // File is one file a job delivered, as a job result lists it.

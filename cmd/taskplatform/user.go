@@ -244,7 +244,8 @@ func (r *userRun) runCmd() *cobra.Command {
 		Use:   "run TASK",
 		Short: "run a task: submit it, show its progress, download its outputs",
 		Long: "Submits TASK with the input (--input, --set), follows the job's live event stream with a progress bar,\n" +
-			"downloads its outputs into --out and prints the job id, its outcome, the credits charged and the files.\n" +
+			"downloads the outputs it delivered into --out (a cancelled or failed job's too: they were charged) and prints\n" +
+			"the job id, its outcome, the credits the service charged, the files and, when it did not succeed, why.\n" +
 			"Ctrl-C asks the service once to cancel the job and shows how it ended; a second Ctrl-C quits at once.\n" +
 			"--wait=false prints the job id and returns without following the job.",
 		Args: oneArg("TASK"),
@@ -273,10 +274,6 @@ func (r *userRun) run(ctx context.Context, task string, body map[string]any, out
 	sigs, stop := r.interrupts()
 	defer stop()
 	ctx = context.WithoutCancel(ctx)
-	est, err := c.Estimate(ctx, task, body)
-	if err != nil {
-		return err
-	}
 	sub, err := c.Submit(ctx, task, body, &client.SubmitOptions{IdempotencyKey: key, StartTimeout: startTimeout})
 	if err != nil {
 		return err
@@ -288,7 +285,10 @@ func (r *userRun) run(ctx context.Context, task string, body map[string]any, out
 	}
 	bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(r.stderr), progressbar.OptionSetDescription("queued"),
 		progressbar.OptionShowCount(), progressbar.OptionSetRenderBlankState(true), progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(50*time.Millisecond), progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true))
+		progressbar.OptionThrottle(50*time.Millisecond), progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true),
+		// Finished, the bar clears itself (it would draw 100%); finish draws
+		// the last line from the job as the service read it.
+		progressbar.OptionClearOnFinish())
 	events := make(chan client.Event)
 	done := make(chan error, 1)
 	sctx, cancelStream := context.WithCancel(ctx)
@@ -303,40 +303,63 @@ func (r *userRun) run(ctx context.Context, task string, body map[string]any, out
 		done <- err
 	}()
 	cancelAsked := false
+	// after is what becomes of the job if the user quits now.
+	after := jobGoesOn
 	for {
 		select {
 		case ev := <-events:
-			if ev.Progress.Total != nil && bar.GetMax() != *ev.Progress.Total {
+			if ev.Progress.Total != nil && *ev.Progress.Total > 0 && bar.GetMax() != *ev.Progress.Total {
 				bar.ChangeMax(*ev.Progress.Total)
 			}
-			bar.Describe(ev.Progress.Phase)
+			if !cancelAsked {
+				bar.Describe(ev.Progress.Phase)
+			}
 			_ = bar.Set(ev.Progress.Done)
 		case <-sigs:
 			if cancelAsked {
-				_ = bar.Exit()
-				fmt.Fprintf(r.stderr, "\nquit; job %s goes on (taskplatform jobs to see it)\n", sub.JobID)
+				_ = bar.Finish()
+				fmt.Fprintf(r.stderr, "\nquit; job %s %s\n", sub.JobID, after)
 				return &exitError{130}
 			}
 			cancelAsked = true
 			bar.Describe("cancelling")
 			fmt.Fprintf(r.stderr, "\ncancelling job %s (Ctrl-C again to quit without waiting)\n", sub.JobID)
-			if _, err := c.Cancel(ctx, sub.JobID); err != nil && !client.IsCode(err, "job_already_ended") {
-				fmt.Fprintln(r.stderr, "taskplatform: cancel:", describeError(err))
-			}
+			after = r.askCancel(ctx, c, sub.JobID)
 		case err := <-done:
 			_ = bar.Finish()
-			fmt.Fprintln(r.stderr)
 			if err != nil {
 				return err
 			}
-			return r.finish(ctx, c, sub.JobID, est, out)
+			return r.finish(ctx, c, sub.JobID, out)
 		}
 	}
 }
 
-// finish reports how a job ended, with what it charged, and downloads a
-// succeeded job's outputs.
-func (r *userRun) finish(ctx context.Context, c *client.Client, jobID string, est *client.Estimate, out string) error {
+// jobGoesOn is what a quit says of a job no cancel reached.
+const jobGoesOn = "goes on (taskplatform jobs to see it)"
+
+// askCancel asks the service to cancel a job and says what becomes of the
+// job if the user quits now.
+func (r *userRun) askCancel(ctx context.Context, c *client.Client, jobID string) string {
+	ans, err := c.Cancel(ctx, jobID)
+	switch {
+	case err == nil && ans.Outcome != nil:
+		return "has ended " + *ans.Outcome + " (taskplatform jobs to see it)"
+	case err == nil:
+		return "is being cancelled (taskplatform jobs shows how it ended)"
+	case client.IsCode(err, "job_already_ended"):
+		return "had already ended (taskplatform jobs shows how)"
+	}
+	fmt.Fprintln(r.stderr, "taskplatform: cancel:", describeError(err))
+	return jobGoesOn
+}
+
+// finish reports how a job ended, as the service read it: the bar's last
+// line with what was delivered of how many, the outcome with the charge
+// the service made, the failure's reason, and the outputs delivered
+// (downloaded whatever the outcome: a cancelled or failed job's were
+// charged too).
+func (r *userRun) finish(ctx context.Context, c *client.Client, jobID, out string) error {
 	j, err := c.Job(ctx, jobID)
 	if err != nil {
 		return err
@@ -345,35 +368,48 @@ func (r *userRun) finish(ctx context.Context, c *client.Client, jobID string, es
 	if j.Outcome != nil {
 		outcome = *j.Outcome
 	}
-	// The charge is price per output × outputs delivered, never above the
-	// hold (the price and hold of the estimate, which the submit matched).
-	charged := min(est.PricePerOutput*int64(j.Progress.Done), est.Credits)
+	fmt.Fprintln(r.stderr, endLine(outcome, j.Progress))
+	charged := "charge not settled yet"
+	if j.Credits.Charged != nil {
+		charged = fmt.Sprintf("%d %s charged", *j.Credits.Charged, j.Credits.CreditType)
+	}
 	fmt.Fprintln(r.stdout, jobID)
-	fmt.Fprintf(r.stdout, "%s: %d output(s), %d %s charged\n", outcome, j.Progress.Done, charged, est.CreditType)
-	if outcome != contract.OutcomeSucceeded {
-		if len(j.Error) > 0 && string(j.Error) != "null" {
-			var e client.Error
-			if json.Unmarshal(j.Error, &e) == nil {
-				fmt.Fprintln(r.stderr, "taskplatform:", describeError(&e))
-			}
+	fmt.Fprintf(r.stdout, "%s: %d output(s), %s\n", outcome, j.Progress.Done, charged)
+	if outcome != contract.OutcomeSucceeded && len(j.Error) > 0 && string(j.Error) != "null" {
+		var e client.Error
+		if json.Unmarshal(j.Error, &e) == nil {
+			fmt.Fprintln(r.stderr, "taskplatform:", describeError(&e))
 		}
-		return &exitError{1}
 	}
-	res, err := c.Result(ctx, jobID)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	for _, f := range res.Files {
-		p, err := r.download(ctx, c, f, out)
+	if j.Progress.Done > 0 {
+		files, err := c.JobFiles(ctx, jobID)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(r.stdout, p)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		for _, f := range files {
+			p, err := r.download(ctx, c, f, out)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(r.stdout, p)
+		}
+	}
+	if outcome != contract.OutcomeSucceeded {
+		return &exitError{1}
 	}
 	return nil
+}
+
+// endLine is the progress bar's last line: the outcome and what was
+// delivered of how many ("cancelled 25% (3/12)").
+func endLine(outcome string, p wire.Progress) string {
+	if p.Total == nil || *p.Total <= 0 {
+		return fmt.Sprintf("%s (%d/?)", outcome, p.Done)
+	}
+	return fmt.Sprintf("%s %d%% (%d/%d)", outcome, p.Done*100 / *p.Total, p.Done, *p.Total)
 }
 
 // download writes one result file into dir, named as its URL names it.

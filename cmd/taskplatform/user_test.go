@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,6 +23,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/client"
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -149,6 +152,111 @@ func TestUserCLI(t *testing.T) {
 	require.Regexp(t, lines[0]+`\s+pattern\.generate\s+succeeded\s+1/1`, r.stdout)
 
 	t.Run("terminal", func(t *testing.T) { runInTerminal(t, env) })
+	t.Run("Ctrl-C", func(t *testing.T) { runCancelled(t, dev.base, dev.key(t)) })
+	t.Run("Ctrl-C twice", func(t *testing.T) { runQuitWhileCancelling(t, dev.base, dev.key(t)) })
+}
+
+// interruptedRun is a `run` of a three-output job in this process, whose
+// Ctrl-C the test sends.
+type interruptedRun struct {
+	sigs           chan os.Signal
+	stdout, stderr *syncBuffer
+	exit           chan int
+	out            string
+	api            *client.Client
+}
+
+// startRun starts `run` and waits until the progress bar shows the first
+// output delivered.
+func startRun(t *testing.T, base, key string) *interruptedRun {
+	t.Helper()
+	env := map[string]string{"TP_BASE_URL": base, "TP_API_KEY": key, "HOME": t.TempDir()}
+	r := &interruptedRun{sigs: make(chan os.Signal, 2), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exit: make(chan int, 1),
+		out: t.TempDir(), api: client.New(base, key)}
+	u := &userRun{stdin: strings.NewReader(""), stdout: r.stdout, stderr: r.stderr, env: func(k string) string { return env[k] }, signals: r.sigs}
+	go func() {
+		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out", r.out}, stripes...), u)
+	}()
+	require.Eventually(t, func() bool { return strings.Contains(r.stderr.String(), "(1/3)") }, 60*time.Second, 20*time.Millisecond,
+		"the first output: %q", r.stderr.String())
+	return r
+}
+
+// exitCode waits for the run to end.
+func (r *interruptedRun) exitCode(t *testing.T) int {
+	t.Helper()
+	select {
+	case code := <-r.exit:
+		return code
+	case <-time.After(60 * time.Second):
+		t.Fatalf("run did not end; stderr: %q", r.stderr.String())
+	}
+	return -1
+}
+
+// runCancelled: after Ctrl-C the run says what the service says — the
+// outputs delivered of the total, the charge the service made and why the
+// job ended — and downloads the delivered outputs, which were charged.
+func runCancelled(t *testing.T, base, key string) {
+	r := startRun(t, base, key)
+	r.sigs <- os.Interrupt
+	require.Equal(t, 1, r.exitCode(t), "a cancelled job exits 1; stderr: %q", r.stderr.String())
+
+	lines := strings.Split(strings.TrimSpace(r.stdout.String()), "\n")
+	require.GreaterOrEqual(t, len(lines), 2, r.stdout.String())
+	job, err := r.api.Job(context.Background(), lines[0])
+	require.NoError(t, err)
+	require.Equal(t, "cancelled", *job.Outcome)
+	done := job.Progress.Done
+	require.True(t, done >= 1 && done < 3, "stopped early: %d", done)
+	require.NotNil(t, job.Credits.Charged)
+	est, err := r.api.Estimate(context.Background(), "pattern.generate", map[string]any{"kind": "stripes",
+		"colors": []string{"#1F3A5F", "#F2C14E"}, "seed": 3, "count": 3})
+	require.NoError(t, err)
+	require.Equal(t, int64(done)*est.PricePerOutput, *job.Credits.Charged, "the job object says what was charged")
+
+	stderr := r.stderr.String()
+	require.Regexp(t, fmt.Sprintf(`cancelled \d+%% \(%d/3\)\n`, done), stderr, "the bar's last line: what was delivered of how many")
+	require.NotContains(t, stderr, "(3/3)")
+	require.NotContains(t, stderr, "100%")
+	require.Contains(t, stderr, "taskplatform: "+errorMessage(t, job.Error)+" (cancelled)", "why it ended")
+	require.Equal(t, fmt.Sprintf("cancelled: %d output(s), %d service_credits charged", done, *job.Credits.Charged), lines[1],
+		"the service's own charge")
+	files := lines[2:]
+	require.Len(t, files, done, "every delivered output is downloaded: %q", r.stdout.String())
+	for _, f := range files {
+		require.FileExists(t, f)
+		require.Equal(t, r.out, filepath.Dir(f))
+	}
+}
+
+// runQuitWhileCancelling: a second Ctrl-C while the cancel is under way
+// quits at once and says the job is being cancelled, not that it goes on;
+// the job then ends cancelled.
+func runQuitWhileCancelling(t *testing.T, base, key string) {
+	r := startRun(t, base, key)
+	r.sigs <- os.Interrupt
+	r.sigs <- os.Interrupt
+	require.Equal(t, 130, r.exitCode(t), "stderr: %q", r.stderr.String())
+	stderr := r.stderr.String()
+	require.Regexp(t, `quit; job j_\S+ is being cancelled`, stderr)
+	require.NotContains(t, stderr, "goes on")
+	id := regexp.MustCompile(`job (j_\S+) submitted`).FindStringSubmatch(stderr)[1]
+	require.Eventually(t, func() bool {
+		j, err := r.api.Job(context.Background(), id)
+		return err == nil && j.Outcome != nil && *j.Outcome == "cancelled"
+	}, 60*time.Second, 100*time.Millisecond, "the job was cancelled")
+}
+
+// errorMessage is the message of an error object.
+func errorMessage(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var e struct {
+		Message string `json:"message"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &e))
+	require.NotEmpty(t, e.Message)
+	return e.Message
 }
 
 // runInTerminal runs a three-output job in a pseudo-terminal: the progress
@@ -189,5 +297,7 @@ func runInTerminal(t *testing.T, env []string) {
 	require.Equal(t, 1, exit.ExitCode())
 	require.Eventually(t, seen(regexp.MustCompile(`cancelled: [12] output\(s\), \d+ service_credits charged`)), 5*time.Second, 50*time.Millisecond,
 		"how the job ended: %q", text())
+	require.Regexp(t, `cancelled \d+% \([12]/3\)`, text(), "the bar ends on what was delivered")
+	require.NotContains(t, text(), "(3/3)", "never drawn as if every output was delivered")
 	_, _ = io.Copy(io.Discard, tty)
 }
