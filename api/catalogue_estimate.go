@@ -19,8 +19,10 @@ type estimateView struct {
 	PricePerOutput int64  `json:"price_per_output"`
 }
 
-// estimate validates the body exactly as a submit does and answers its cost
-// ceiling; nothing is held and no job starts.
+// estimate runs every check of the body a submit runs — the schema, the
+// image references and the task's own checks on the account's records —
+// and answers its cost ceiling; nothing is held or written and no job
+// starts.
 func (h *catalogueHandlers) estimate(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
@@ -32,8 +34,12 @@ func (h *catalogueHandlers) estimate(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	input, err := d.Validate(body)
+	input, err := h.d.checkInput(c, d, body)
 	if err != nil {
+		fail(c, err)
+		return
+	}
+	if err := h.d.admitRecords(c, d, "", input); err != nil {
 		fail(c, err)
 		return
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
-	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
@@ -125,12 +124,8 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	input, err := def.Validate(body)
+	input, err := h.d.checkInput(c, def, body)
 	if err != nil {
-		fail(c, err)
-		return
-	}
-	if err := h.checkRefs(c, def, input); err != nil {
 		fail(c, err)
 		return
 	}
@@ -163,7 +158,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fresh = claim.State == models.ClaimNew
 	}
 
-	if err := h.admitRecords(c, def, in.JobID, input); err != nil {
+	if err := h.d.admitRecords(c, def, in.JobID, input); err != nil {
 		if fresh {
 			h.releaseKey(c, opts)
 		}
@@ -259,78 +254,6 @@ func (h *jobHandlers) releaseKey(c *gin.Context, opts submitOptions) {
 	if err := models.ReleaseKey(c.Request.Context(), h.d.DB, identityOf(c).user.ID, opSubmit, opts.idemKey); err != nil {
 		logger(c).Error("release idempotency key", zap.Error(err))
 	}
-}
-
-// checkRefs makes sure every image reference of the input can be used: a
-// handle must be one of the caller's files, a URL must be public. Fields
-// holding a list of references are checked item by item (images[2]). Then
-// the task's own Refuse check runs with the sizes of the uploads known.
-func (h *jobHandlers) checkRefs(c *gin.Context, def *tasks.Definition, input map[string]any) error {
-	sizes := map[string]tasks.ImageSize{}
-	for _, field := range def.RefFields() {
-		for _, r := range tasks.Refs(input, field) {
-			if err := h.checkRef(c, def, field, r, sizes); err != nil {
-				return err
-			}
-		}
-	}
-	if def.Refuse != nil {
-		if e := def.Refuse(input, sizes); e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// checkRef checks one reference r of field and records its size when known.
-func (h *jobHandlers) checkRef(c *gin.Context, def *tasks.Definition, field string, r tasks.Ref, sizes map[string]tasks.ImageSize) error {
-	ref := r.Ref
-	if ref == "" {
-		return nil
-	}
-	if _, ok := h.d.taskCatalogue().Tasks().ExampleFile(ref); ok {
-		return nil // a file the catalogue's examples send: anyone may
-	}
-	if tasks.IsHandle(ref) {
-		kind, id, _ := strings.Cut(ref, ":")
-		f, err := models.FileByID(c.Request.Context(), h.d.DB, id)
-		if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
-			return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(r.Field)
-		}
-		if err != nil {
-			return err
-		}
-		if w, hgt, known := f.ImageSize(); known {
-			sizes[ref] = tasks.ImageSize{Width: w, Height: hgt}
-			if sides, bounded := def.RefSides[field]; bounded {
-				if reason := sides.Check(w, hgt); reason != "" {
-					return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(r.Field)
-				}
-			}
-		}
-		return nil
-	}
-	err := outbound.CheckURL(c.Request.Context(), ref, h.d.AllowPrivateURLs)
-	switch {
-	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
-		return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(r.Field)
-	case err != nil:
-		return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(r.Field)
-	}
-	return nil
-}
-
-// admitRecords runs the task's own submit checks on the account's records
-// (a tasks.Admitter: a moodboard named must be analysed, a fabric the
-// account's or curated), which also write the records the job makes from
-// the moment it is accepted. A job then refused its credits never shows them.
-func (h *jobHandlers) admitRecords(c *gin.Context, def *tasks.Definition, jobID string, input map[string]any) error {
-	a, ok := def.Runner.(tasks.Admitter)
-	if !ok {
-		return nil
-	}
-	return a.Admit(c.Request.Context(), tasks.Env{UserID: identityOf(c).user.ID, JobID: jobID, DB: h.d.DB, Blob: h.d.Blob,
-		FilesBaseURL: h.d.FilesBaseURL, Now: h.d.now}, input)
 }
 
 // admit starts the job workflow with the admit update and waits, bounded,

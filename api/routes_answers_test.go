@@ -21,6 +21,9 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -57,6 +60,10 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 	require.NoError(t, err)
 	_, err = models.Grant(ctx, e.db, e.user.ID, contract.CreditService, 100, nil, "test")
 	require.NoError(t, err)
+	// The examples of record and photoshoot tasks name the curated and
+	// photoshoots libraries, which an estimate reads as a submit does.
+	require.NoError(t, records.SeedCurated(ctx, e.db, e.fileEnv.bucket))
+	require.NoError(t, photoshoot.SeedLibrary(ctx, e.db, e.fileEnv.bucket))
 
 	row := func(lifecycle string, outcome *string) *models.Job {
 		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}", Lifecycle: lifecycle,
@@ -259,9 +266,18 @@ func taskProbes(key []string) []probe {
 			}
 			body := string(ex.Input)
 			headers := with(key, "Content-Type", "application/json")
+			status := http.StatusOK
+			for _, f := range ex.Files {
+				if !strings.HasPrefix(f.Ref, tasks.ExampleFilePrefix) {
+					// The file stands for one of the account's own (a
+					// photoshoot's shot): a submit refuses it, and so
+					// does an estimate.
+					status = http.StatusUnprocessableEntity
+				}
+			}
 			out = append(out,
-				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: 200},
-				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: 200, doc: base + "/estimate"})
+				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: status},
+				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: status, doc: base + "/estimate"})
 		}
 		out = append(out, probe{row: "POST /v1/tasks/{name}", path: base, body: `{"no_such_field":1}`,
 			headers: with(key, "Content-Type", "application/json"), status: 422, doc: base})

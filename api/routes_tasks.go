@@ -45,7 +45,7 @@ func taskRoutes() []route {
 				answers: []response{accepted, waited},
 				errors:  []int{http.StatusPaymentRequired, http.StatusNotFound, http.StatusConflict, http.StatusGone, http.StatusUnprocessableEntity}}},
 		route{method: http.MethodPost, path: "/v1/tasks/{name}/estimate", access: AccessKey, scope: models.ScopeTasksRun, handle: catalogue((*catalogueHandlers).estimate),
-			op: operation{id: "task_estimate", summary: "The cost ceiling of a request: validated like a submit, nothing held",
+			op: operation{id: "task_estimate", summary: "The cost ceiling of a request: checked like a submit, nothing held or written",
 				params:  []oa{name},
 				body:    input,
 				answers: []response{jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate"))},

@@ -217,15 +217,15 @@ func TestImageBadInputs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(tc.task, tc.body), func(t *testing.T) {
-			res := s.do(http.MethodPost, "/v1/tasks/"+tc.task+"/estimate", tc.body)
-			if tc.code == "invalid_request" || tc.code == "request_refused" {
-				// References and their sizes are checked by the submit.
-				res = s.do(http.MethodPost, "/v1/tasks/"+tc.task, tc.body)
+			// An estimate checks what a submit checks, references and
+			// their sizes included.
+			for _, path := range []string{"/v1/tasks/" + tc.task + "/estimate", "/v1/tasks/" + tc.task} {
+				res := s.do(http.MethodPost, path, tc.body)
+				require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
+				e := res.json(t)["error"].(map[string]any)
+				require.Equal(t, tc.code, e["code"], "%s", res.body)
+				require.Equal(t, tc.field, e["field"])
 			}
-			require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
-			e := res.json(t)["error"].(map[string]any)
-			require.Equal(t, tc.code, e["code"], "%s", res.body)
-			require.Equal(t, tc.field, e["field"])
 		})
 	}
 }

@@ -28,6 +28,9 @@ type Env struct {
 	FilesBaseURL string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// DryRun marks an estimate: an Admitter runs every check it runs at
+	// submit and writes nothing (JobID is empty).
+	DryRun bool
 }
 
 // Time is the env's clock reading, in UTC.
@@ -61,7 +64,9 @@ type Admitter interface {
 	// before any credit is held, with env.JobID the job's id. An
 	// *apierr.Error refuses the submit. It can run more than once for one
 	// job id (a retried submit), so what it writes is idempotent; a job
-	// that is then refused its credits never shows what Admit wrote.
+	// that is then refused its credits never shows what Admit wrote. An
+	// estimate runs it too, with env.DryRun set: every check, no write, so
+	// an estimate refuses what a submit refuses.
 	Admit(ctx context.Context, env Env, input map[string]any) error
 	// AdmitErrors lists every code Admit can answer.
 	AdmitErrors() []apierr.Code

@@ -31,8 +31,11 @@ func handleOf(ctx context.Context, kind string) any {
 }
 
 // openRecord writes, at submit, the record a job makes, creating until
-// its job completes it.
+// its job completes it; an estimate (env.DryRun) writes nothing.
 func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields any) error {
+	if env.DryRun {
+		return nil
+	}
 	b, err := json.Marshal(fields)
 	if err != nil {
 		return err

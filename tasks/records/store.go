@@ -46,8 +46,12 @@ func absolute(base, url string) string {
 }
 
 // openRecord writes, at submit, the record a job makes: pending (analysing
-// or creating) until the step that completes it.
+// or creating) until the step that completes it. An estimate (env.DryRun)
+// writes nothing.
 func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields any) error {
+	if env.DryRun {
+		return nil
+	}
 	status := models.RecordCreating
 	if kind == models.RecordMoodboard {
 		status = models.RecordAnalysing

@@ -42,6 +42,28 @@ func violations(t *testing.T, d *tasks.Definition) []violation {
 	return w.out
 }
 
+// Violation is one request that breaks one bound of a task's published
+// input schema.
+type Violation struct {
+	// Name names the field and the bound broken.
+	Name string
+	// Body is the whole request body.
+	Body map[string]any
+}
+
+// Violations builds, from the published schema alone, one request body per
+// bound of every property of d's input — top-level ones, those of object
+// fields and those of the object items of arrays — each starting from the
+// task's first example: what checkBounds sends to Validate, for tests that
+// send it elsewhere (estimate and submit alike).
+func Violations(t *testing.T, d *tasks.Definition) []Violation {
+	var out []Violation
+	for _, v := range violations(t, d) {
+		out = append(out, Violation{Name: v.name, Body: v.body})
+	}
+	return out
+}
+
 // walker collects the violations of one task's schema.
 type walker struct {
 	t   *testing.T

@@ -1,0 +1,356 @@
+package e2e_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
+	"github.com/taskplatform/taskplatform/tasks/records"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
+)
+
+// TestEstimateRefusesWhatSubmitRefuses sends every task's examples, every
+// bound its schema walker breaks, references the account cannot use or
+// whose size does not fit, and each task's own refusals at submit (records
+// that do not exist or are not ready, per-type limits, the content policy,
+// …) to estimate and to submit: both accept, or both answer the same status,
+// code and field. Every code a task's Admit answers, invalid_request where
+// the task takes references, image_not_public where they may be URLs and
+// request_refused where their sides are bounded must come up.
+func TestEstimateRefusesWhatSubmitRefuses(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, stackOptions{credits: 100_000_000, noSteps: true})
+	ctx := context.Background()
+	require.NoError(t, records.SeedCurated(ctx, s.db, s.acts.Blob))
+	require.NoError(t, photoshoot.SeedLibrary(ctx, s.db, s.acts.Blob))
+	_, err := models.Grant(ctx, s.db, s.userID, contract.CreditModel, 100_000_000, nil, "test")
+	require.NoError(t, err)
+	st := newAdmitState(t, s)
+	for _, d := range catalogue.Default().Tasks().Runnable() {
+		t.Run(d.Name, func(t *testing.T) {
+			seen := map[string]bool{}
+			for _, tc := range estimateCases(t, d, st) {
+				raw, err := json.Marshal(tc.body)
+				require.NoError(t, err)
+				est, err := s.tryDo(http.MethodPost, "/v1/tasks/"+d.Name+"/estimate", tc.body)
+				require.NoError(t, err)
+				sub, err := s.tryDo(http.MethodPost, "/v1/tasks/"+d.Name, tc.body)
+				require.NoError(t, err)
+				want := answerOf(sub)
+				require.Equal(t, want, answerOf(est), "%s: estimate and submit of %s", tc.name, raw)
+				seen[strings.Fields(want)[0]] = true
+				if tc.code != "" {
+					require.Equal(t, string(tc.code), strings.Fields(want)[0], "%s: %s", tc.name, raw)
+				}
+			}
+			want := []apierr.Code{}
+			if a, ok := d.Runner.(tasks.Admitter); ok {
+				want = append(want, a.AdmitErrors()...)
+			}
+			if len(d.RefFields()) > 0 {
+				want = append(want, apierr.InvalidRequest)
+			}
+			if takesRef(t, d, "https://example.com/look.png") {
+				want = append(want, apierr.ImageNotPublic)
+			}
+			if len(d.RefSides) > 0 && takesRef(t, d, st.tiny) {
+				want = append(want, apierr.RequestRefused)
+			}
+			for _, c := range want {
+				require.True(t, seen[string(c)], "no case of %s's refusal %s at submit", d.Name, c)
+			}
+		})
+	}
+}
+
+// TestEstimateWritesNothing estimates every example of every task whose
+// submit opens a record: the estimates answer 200 and leave no record and
+// no job.
+func TestEstimateWritesNothing(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, stackOptions{credits: 1_000_000, noSteps: true})
+	ctx := context.Background()
+	require.NoError(t, records.SeedCurated(ctx, s.db, s.acts.Blob))
+	require.NoError(t, photoshoot.SeedLibrary(ctx, s.db, s.acts.Blob))
+	count := func() (recs, jobs int64) {
+		require.NoError(t, s.db.Model(&models.Record{}).Count(&recs).Error)
+		require.NoError(t, s.db.Model(&models.Job{}).Count(&jobs).Error)
+		return recs, jobs
+	}
+	recs, jobs := count()
+	estimated := 0
+	for _, d := range catalogue.Default().Tasks().Runnable() {
+		if _, ok := d.Runner.(tasks.Admitter); !ok {
+			continue
+		}
+		for _, ex := range d.Examples {
+			res := s.do(http.MethodPost, "/v1/tasks/"+d.Name+"/estimate", string(ex.Input))
+			if d.Name == "photoshoot.upscale" {
+				// Its example's shot stands for one of the account's: a
+				// submit refuses it, and so does the estimate.
+				require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
+				continue
+			}
+			require.Equal(t, http.StatusOK, res.status, "%s %s: %s", d.Name, ex.Name, res.body)
+			estimated++
+		}
+	}
+	require.Greater(t, estimated, 10)
+	r, j := count()
+	require.Equal(t, recs, r, "no record")
+	require.Equal(t, jobs, j, "no job")
+}
+
+// answerOf is what an estimate and a submit must agree on: accepted (200
+// or 202), or the error's code, status and field.
+func answerOf(r response) string {
+	if r.status == http.StatusOK || r.status == http.StatusAccepted {
+		return "accepted"
+	}
+	e := r.errorFields()
+	return fmt.Sprintf("%v %d %v", e["code"], r.status, e["field"])
+}
+
+// estimateCase is one request body; code, when set, is what it must answer.
+type estimateCase struct {
+	name string
+	body map[string]any
+	code apierr.Code
+}
+
+// admitState holds the account's records and files in the states the
+// tasks' own refusals need.
+type admitState struct {
+	// boardAnalysing is a moodboard of the account still being analysed.
+	boardAnalysing string
+	// kitCreating is a brand kit whose looks are not analysed yet.
+	kitCreating string
+	// look is a look of the curated moodboard mb_cur_coastal.
+	look string
+	// styleCreating is a saved model style still being created.
+	styleCreating string
+	// artNotShot is an art: file of the account no photoshoot delivered.
+	artNotShot string
+	// othersUpload is an upload of another account.
+	othersUpload string
+	// tiny and small are uploads 4 and 20 px a side.
+	tiny, small string
+}
+
+// newAdmitState makes the records through the API: with no steps running,
+// a record's job leaves it analysing or creating.
+func newAdmitState(t *testing.T, s *testStack) admitState {
+	var st admitState
+	board := s.accepted("moodboard.create", map[string]any{"name": "Analysing", "images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"}})
+	st.boardAnalysing = s.newestRecord("moodboard")
+	require.Equal(t, "analysing", s.record(st.boardAnalysing)["status"])
+	looks := s.record("moodboard:mb_cur_coastal")["analysis"].(map[string]any)["looks"].([]any)
+	st.look = looks[0].(map[string]any)["url"].(string)
+	s.accepted("brand_kit.create", map[string]any{"name": "Creating", "colours": []string{"#1B2A4A"}, "moodboards": []string{"moodboard:mb_cur_coastal"},
+		"looks": []string{st.look}})
+	st.kitCreating = s.newestRecord("brand_kit")
+	s.accepted("model.create", map[string]any{"name": "Creating", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"}})
+	styles := s.do(http.MethodGet, "/v1/refs/model?base=model:md_ava", nil).json(t)["items"].([]any)
+	require.Len(t, styles, 1)
+	st.styleCreating = styles[0].(map[string]any)["file"].(string)
+
+	art := &models.File{ID: models.NewID(""), UserID: s.userID, JobID: board, MediaType: "image/png", BlobKey: "none", Size: 1}
+	require.NoError(t, s.db.Create(art).Error)
+	st.artNotShot = art.Handle()
+	st.tiny, st.small = s.uploadSolid(color.RGBA{0xC8, 0x10, 0x2E, 0xff}, 4), s.uploadSolid(color.RGBA{0x1B, 0x2A, 0x4A, 0xff}, 20)
+	saved := s.key
+	_, s.key, _ = s.newAccount(0)
+	st.othersUpload = s.uploadSolid(color.RGBA{0, 0x80, 0, 0xff}, 64)
+	s.key = saved
+	return st
+}
+
+// estimateCases are the requests of one task: its examples, the schema
+// walker's bounds, every reference field sent each reference that cannot
+// be used or does not fit, and the task's own refusals at submit.
+func estimateCases(t *testing.T, d *tasks.Definition, st admitState) []estimateCase {
+	var out []estimateCase
+	for _, ex := range d.Examples {
+		out = append(out, estimateCase{name: "example " + ex.Name, body: decodeBody(t, ex.Input)})
+	}
+	for _, v := range taskstest.Violations(t, d) {
+		out = append(out, estimateCase{name: "bound " + v.Name, body: v.Body})
+	}
+	for _, field := range d.RefFields() {
+		refs := []struct {
+			ref  string
+			code apierr.Code
+		}{
+			{st.othersUpload, apierr.InvalidRequest}, {"file:nope_1", apierr.InvalidRequest}, {"art:nope_1", apierr.InvalidRequest},
+			{"https://no-such-host.invalid/look.png", apierr.ImageNotPublic}, {st.tiny, ""}, {st.small, ""},
+		}
+		for _, r := range refs {
+			body := withRef(t, d, field, r.ref)
+			if raw, err := json.Marshal(body); err == nil {
+				if _, err := d.Validate(raw); err != nil {
+					r.code = "" // the field takes no such reference (art: handles only, say)
+				}
+			}
+			out = append(out, estimateCase{name: field + " " + r.ref, body: body, code: r.code})
+		}
+	}
+	for _, r := range admitRefusals(st)[d.Name] {
+		out = append(out, estimateCase{name: r.name, body: with(t, d, r.set), code: r.code})
+	}
+	return out
+}
+
+// admitRefusal is a task's own refusal at submit: its first example with
+// the fields of set changed (a nil value removes the field).
+type admitRefusal struct {
+	name string
+	set  map[string]any
+	code apierr.Code
+}
+
+// admitRefusals are, by task, the refusals its Admit makes on the
+// account's records and the input as a whole.
+func admitRefusals(st admitState) map[string][]admitRefusal {
+	item := func(typ string) map[string]any {
+		return map[string]any{"type": typ, "name": "Tee", "fabric": "fabric:fb_cur_jersey_white", "colours": []string{"#1B2A4A"}, "quantity": 10}
+	}
+	var tees []any
+	for range 17 {
+		tees = append(tees, item("t_shirt"))
+	}
+	badFabric := item("t_shirt")
+	badFabric["fabric"] = "fabric:fb_nope"
+	blank := map[string]any{"name": "   "}
+	return map[string][]admitRefusal{
+		"colourway.generate": {
+			{"unknown kit", map[string]any{"palettes": "brand_kit:bk_nope"}, apierr.InvalidRequest},
+			{"kit not ready", map[string]any{"palettes": st.kitCreating}, apierr.BrandKitLookNotReady},
+		},
+		"design.from_prompt": {{"refused term", map[string]any{"prompt": "a gucci monogram in navy"}, apierr.ContentRefused}},
+		"image.recolour":     {{"unknown kit", map[string]any{"palette": "brand_kit:bk_nope"}, apierr.InvalidRequest}},
+		"photoshoot.create": {
+			{"too many shots", map[string]any{"model": nil, "poses": []string{"pose:ps_woman_front", "pose:ps_woman_side", "pose:ps_woman_back",
+				"pose:ps_woman_walking"}, "count_per_pose": 4}, apierr.TooManyOutputs},
+			{"unknown background", map[string]any{"background": "background:bg_nope"}, apierr.InvalidRequest},
+			{"unknown model", map[string]any{"model": "model:md_nope"}, apierr.InvalidRequest},
+			{"model not ready", map[string]any{"model": st.styleCreating, "poses": nil}, apierr.InvalidRequest},
+			{"unknown pose", map[string]any{"poses": []string{"pose:ps_nope"}}, apierr.InvalidRequest},
+			{"pose of another gender", map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_man_front"}}, apierr.InvalidRequest},
+		},
+		"photoshoot.upscale": {{"not a shot", map[string]any{"images": []string{st.artNotShot}}, apierr.ImageNotFromShoot}},
+		"model.create": {
+			{"blank name", blank, apierr.NameRequired},
+			{"not a base", map[string]any{"base": "model:md_nope"}, apierr.InvalidRequest},
+			{"a style as base", map[string]any{"base": st.styleCreating}, apierr.InvalidRequest},
+		},
+		"techpack.create": {
+			{"unknown fabric", map[string]any{"fabric": "fabric:fb_nope"}, apierr.InvalidRequest},
+			{"kit not ready", map[string]any{"colourways": st.kitCreating}, apierr.BrandKitLookNotReady},
+			{"unknown range plan", map[string]any{"range_plan": "range_plan:rp_nope"}, apierr.InvalidRequest},
+		},
+		"moodboard.create": {{"blank name", blank, apierr.NameRequired}},
+		"brand_kit.create": {
+			{"blank name", blank, apierr.NameRequired},
+			{"unknown moodboard", map[string]any{"moodboards": []string{"moodboard:mb_nope"}}, apierr.MoodboardRequired},
+			{"moodboard analysing", map[string]any{"moodboards": []string{st.boardAnalysing}}, apierr.MoodboardNotReady},
+			{"look of another board", map[string]any{"looks": []string{"https://elsewhere.example/files/nope.jpg"}}, apierr.LookNotInMoodboard},
+			{"look kept", map[string]any{"looks": []string{st.look}}, ""},
+		},
+		"fabric.create": {
+			{"blank name", blank, apierr.NameRequired},
+			{"composition under 100", map[string]any{"facts": map[string]any{"weight_gsm": 200, "construction": "twill",
+				"composition": []any{map[string]any{"fibre": "cotton", "percent": 60}}}}, apierr.InvalidRequest},
+			{"fibre twice", map[string]any{"facts": map[string]any{"weight_gsm": 200, "construction": "twill",
+				"composition": []any{map[string]any{"fibre": "cotton", "percent": 50}, map[string]any{"fibre": "cotton", "percent": 50}}}}, apierr.InvalidRequest},
+		},
+		"range_plan.create": {
+			{"blank name", blank, apierr.NameRequired},
+			{"17 t-shirts", map[string]any{"items": tees}, apierr.TooManyItems},
+			{"16 t-shirts", map[string]any{"items": tees[:16]}, ""},
+			{"unknown fabric", map[string]any{"items": []any{badFabric}}, apierr.InvalidRequest},
+			{"unknown kit", map[string]any{"brand_kit": "brand_kit:bk_nope"}, apierr.InvalidRequest},
+			{"kit not ready", map[string]any{"brand_kit": st.kitCreating}, apierr.BrandKitLookNotReady},
+		},
+	}
+}
+
+// takesRef says whether a reference field of d takes ref by its schema
+// (a field may take art: handles only, say).
+func takesRef(t *testing.T, d *tasks.Definition, ref string) bool {
+	for _, field := range d.RefFields() {
+		raw, err := json.Marshal(withRef(t, d, field, ref))
+		require.NoError(t, err)
+		if _, err := d.Validate(raw); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeBody(t *testing.T, raw []byte) map[string]any {
+	body := map[string]any{}
+	require.NoError(t, json.Unmarshal(raw, &body))
+	return body
+}
+
+// with is the task's first example with the fields of set changed; a nil
+// value removes the field.
+func with(t *testing.T, d *tasks.Definition, set map[string]any) map[string]any {
+	body := decodeBody(t, d.Examples[0].Input)
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		if set[k] == nil {
+			delete(body, k)
+			continue
+		}
+		body[k] = set[k]
+	}
+	return body
+}
+
+// withRef is the first example that sends reference field (or the first
+// example) with ref in the field: in place of its first item when the
+// field is a list.
+func withRef(t *testing.T, d *tasks.Definition, field, ref string) map[string]any {
+	body := decodeBody(t, d.Examples[0].Input)
+	for _, ex := range d.Examples {
+		if b := decodeBody(t, ex.Input); b[field] != nil {
+			body = b
+			break
+		}
+	}
+	switch v := body[field].(type) {
+	case []any:
+		list := slices.Clone(v)
+		list[0] = ref
+		body[field] = list
+	case nil:
+		var schema struct {
+			Properties map[string]struct {
+				Type any `json:"type"`
+			} `json:"properties"`
+		}
+		require.NoError(t, json.Unmarshal(d.InputSchema, &schema))
+		if schema.Properties[field].Type == "array" {
+			body[field] = []any{ref}
+		} else {
+			body[field] = ref
+		}
+	default:
+		body[field] = ref
+	}
+	return body
+}
