@@ -73,12 +73,12 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		require.Equal(t, contract.OutcomeFailed, *job(t, db, in.JobID).Outcome)
 		require.EqualValues(t, 10, available(t, db, u), "the hold is released")
 	},
-	"StartJob": func(t *testing.T, db *gorm.DB) {
+	"PlanJob": func(t *testing.T, db *gorm.DB) {
 		acts := newActivities(t, db)
 		env := newEnv(acts)
 		in := jobInput(newUser(t, db, 10), 6, 3)
 		admit(t, env, acts, in)
-		require.Equal(t, contract.StartResult{Steps: 2, Phase: "drawing tiles"}, mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID))
+		require.Equal(t, contract.Plan{Steps: 2, Phase: "drawing tiles"}, mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID))
 		j := job(t, db, in.JobID)
 		require.Equal(t, contract.LifecycleRunning, j.Lifecycle)
 		require.NotNil(t, j.StartedAt)
@@ -88,9 +88,9 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		env := newEnv(acts)
 		in := jobInput(newUser(t, db, 10), 6, 3)
 		admit(t, env, acts, in)
-		mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
-		first := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
-		again := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+		mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
+		first := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
+		again := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 		require.Equal(t, first.FileID, again.FileID, "a step run twice stores one output")
 		require.Equal(t, 1, job(t, db, in.JobID).ProgressDone)
 	},
@@ -106,18 +106,6 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		require.EqualValues(t, 7, available(t, db, u))
 		require.EqualValues(t, 7, ledgerSum(t, db, u))
 	},
-	"EmitEvent": func(t *testing.T, db *gorm.DB) {
-		acts := newActivities(t, db)
-		env := newEnv(acts)
-		u := newUser(t, db, 10)
-		ep := addEndpoint(t, db, u, "https://hooks.example.test/a", contract.EventSucceeded)
-		in := jobInput(u, 6, 3)
-		admit(t, env, acts, in)
-		ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
-		require.Len(t, ds, 1)
-		require.Equal(t, ep.ID, ds[0].EndpointID)
-		require.Equal(t, models.DeliveryPending, delivery(t, db, ds[0].DeliveryID).Status)
-	},
 	"Deliver": func(t *testing.T, db *gorm.DB) {
 		acts := newActivities(t, db)
 		env := newEnv(acts)
@@ -126,7 +114,7 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		addEndpoint(t, db, u, recv.URL+"/hook", contract.EventSucceeded)
 		in := jobInput(u, 6, 3)
 		admit(t, env, acts, in)
-		ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+		ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
 		_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
 		require.NoError(t, err)
 		require.Len(t, recv.requests(), 1)

@@ -24,7 +24,7 @@ func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, eve
 	if !slices.Contains(events, event) {
 		return nil
 	}
-	deliveries, err := a.EmitEvent(ctx, contract.EmitInput{JobID: jobID, Event: event, Seq: seq, OccurredAt: a.now()})
+	deliveries, err := a.recordEvent(ctx, Event{JobID: jobID, Event: event, Seq: seq, OccurredAt: a.now()})
 	if err != nil || len(deliveries) == 0 {
 		return err
 	}

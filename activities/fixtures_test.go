@@ -244,3 +244,9 @@ func addEndpoint(t *testing.T, db *gorm.DB, u *models.User, url string, events .
 	require.NoError(t, db.Create(ep).Error)
 	return ep
 }
+
+// stepOf is the input of output i's step of the job in, as its workflow
+// sends it.
+func stepOf(in contract.JobInput, i int) contract.StepInput {
+	return contract.StepInput{JobID: in.JobID, Index: i, UserID: in.UserID, Task: in.Task, Input: in.Input}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 
@@ -27,12 +28,19 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required),
 			zap.Int64("balance", refusal.Balance), zap.Bool("handle_answered", refusal.Visible))
 		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
-		err = nil // a refusal is the admit's answer, not a failure to retry
-		if refusal.Visible {
-			a.notify(ctx, in.JobID)
-			res.Events, err = a.subscribed(ctx, in)
+		if !refusal.Visible {
+			return res, nil // a refusal is the admit's answer, not a failure to retry
 		}
-		return res, err
+		// The job's handle was answered: it now reads failed, and its
+		// subscribers hear so (a retried hold answers the same refusal and
+		// emits the same deliveries again).
+		if res.Events, err = a.subscribed(ctx, in); err != nil {
+			return contract.AdmitResult{}, err
+		}
+		if err := a.emit(ctx, in.JobID, contract.EventFailed, 0, res.Events, activity.GetInfo(ctx).TaskQueue); err != nil {
+			return contract.AdmitResult{}, err
+		}
+		return res, nil
 	}
 	if errors.Is(err, models.ErrAdmissionClosed) {
 		return contract.AdmitResult{}, temporal.NewNonRetryableApplicationError("the job's admission is closed", contract.ErrTypeAdmissionClosed, err)
@@ -53,7 +61,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 // slowed on purpose (TP_DEV_STEP_DELAY, so they stay cancellable) and this
 // worker runs steps at all.
 func (a *Activities) inline(in contract.JobInput) bool {
-	if a.StepDelay > 0 || a.NoInline || in.Shape < contract.ShapeUnmarked {
+	if a.StepDelay > 0 || a.NoInline {
 		return false
 	}
 	def, err := a.registry().ForJob(in.Task)

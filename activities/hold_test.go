@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/mocks"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -92,6 +94,13 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 			testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 				ctx := context.Background()
 				acts := newActivities(t, db)
+				temporal := mocks.NewClient(t)
+				acts.Temporal = temporal
+				var started []string
+				temporal.On("ExecuteWorkflow", mock.Anything, mock.Anything, contract.WebhookDeliveryWorkflow, mock.Anything).
+					Return(&mocks.WorkflowRun{}, nil).Run(func(args mock.Arguments) {
+					started = append(started, args.Get(3).(contract.WebhookDeliveryInput).Event)
+				}).Maybe()
 				env := newEnv(acts)
 				u := newUser(t, db, tc.credits)
 				in := jobInput(u, 6, 3, withWebhook(tc.webhook))
@@ -130,10 +139,21 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 				require.EqualValues(t, 5, available(t, db, u), "nothing held")
 				require.EqualValues(t, 5, ledgerSum(t, db, u))
 
+				if tc.webhook != "" {
+					require.Equal(t, []string{contract.EventFailed}, started, "the job's webhook hears it failed")
+				}
+
 				again := mustExec[contract.AdmitResult](t, env, acts.HoldCredits, in)
 				require.False(t, again.Admitted)
+				require.True(t, again.Visible, "a retried hold answers the same refusal")
 				require.EqualValues(t, 6, again.Required)
 				require.EqualValues(t, 5, again.Balance)
+				if tc.webhook != "" {
+					require.Equal(t, []string{contract.EventFailed, contract.EventFailed}, started, "the same delivery, again")
+					var n int64
+					require.NoError(t, db.Model(&models.WebhookDelivery{}).Where("job_id = ?", in.JobID).Count(&n).Error)
+					require.EqualValues(t, 1, n, "recorded once")
+				}
 			})
 		})
 	}

@@ -85,7 +85,6 @@ func TestLateAdmitsSendTheAdmitAgainUntilItDecides(t *testing.T) {
 		sweep := activities.NewLateAdmits(acts, sends.send, opts)
 		u := newUser(t, db, 20)
 		in := jobInput(u, 6, 3, withWebhook("https://hooks.example/x"))
-		in.Shape = contract.ShapeUnmarked
 		pendLate(t, db, in, t0)
 		temporal.On("DescribeWorkflowExecution", mock.Anything, in.JobID, "").
 			Return(nil, serviceerror.NewNotFound("no workflow"))

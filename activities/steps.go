@@ -16,23 +16,25 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// StartJob moves a queued job to running and plans its outputs. Its
-// ScheduleToStart timeout is the caller's start deadline.
-func (a *Activities) StartJob(ctx context.Context, jobID string) (contract.StartResult, error) {
+// PlanJob moves a queued job to running and plans its outputs, for a job
+// whose first step failed before answering the plan (RunStep plans
+// otherwise).
+func (a *Activities) PlanJob(ctx context.Context, jobID string) (contract.Plan, error) {
 	job, def, input, err := a.load(ctx, jobID)
 	if err != nil {
-		return contract.StartResult{}, err
+		return contract.Plan{}, err
 	}
 	return a.start(ctx, job, def, input)
 }
 
 // start moves a queued job to running and returns its plan.
-func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition, input map[string]any) (contract.StartResult, error) {
+func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition,
+	input map[string]any) (contract.Plan, error) {
 	plan := def.Runner.Plan(input)
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
-		return contract.StartResult{}, fmt.Errorf("mark running: %w", err)
+		return contract.Plan{}, fmt.Errorf("mark running: %w", err)
 	}
-	out := contract.StartResult{Steps: plan.Steps, Phase: plan.Phase, Capacity: plan.Capacity}
+	out := contract.Plan{Steps: plan.Steps, Phase: plan.Phase, Capacity: plan.Capacity}
 	if len(plan.Capacity) > 0 {
 		out.CapacityDeadline = a.CapacityDeadline
 		if out.CapacityDeadline <= 0 {
@@ -49,11 +51,11 @@ func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Defi
 // workflow no activity of its own. Subscribed started and progress events
 // are emitted from here.
 func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
-	job, def, input, err := a.stepJob(ctx, in)
+	job, def, input, err := a.parse(&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)})
 	if err != nil {
 		return contract.StepResult{}, err
 	}
-	var plan *contract.StartResult
+	var plan *contract.Plan
 	if in.Start {
 		p, err := a.start(ctx, job, def, input)
 		if err != nil {
@@ -136,16 +138,6 @@ func heartbeating(ctx context.Context, fn func() error) error {
 		}
 	}()
 	return fn()
-}
-
-// stepJob is the job a step renders for: from the step's input when the
-// workflow sent the job's task and input (no read of its row), else from
-// its row.
-func (a *Activities) stepJob(ctx context.Context, in contract.StepInput) (*models.Job, *tasks.Definition, map[string]any, error) {
-	if in.Task == "" {
-		return a.load(ctx, in.JobID)
-	}
-	return a.parse(&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)})
 }
 
 func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *tasks.Definition, map[string]any, error) {

@@ -28,15 +28,15 @@ func TestRunStepStoresEachOutputOnce(t *testing.T) {
 	in := jobInput(u, 6, 3)
 	admit(t, env, acts, in)
 
-	plan := mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
-	require.Equal(t, contract.StartResult{Steps: 2, Phase: "drawing tiles"}, plan)
+	plan := mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
+	require.Equal(t, contract.Plan{Steps: 2, Phase: "drawing tiles"}, plan)
 	j := job(t, db, in.JobID)
 	require.Equal(t, contract.LifecycleRunning, j.Lifecycle)
 	require.Equal(t, 2, *j.ProgressTotal)
 	require.Equal(t, "drawing tiles", j.PublicPhase())
 	require.NotNil(t, j.StartedAt)
 
-	first := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+	first := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 	require.NotEmpty(t, first.FileID)
 	f, err := models.FileByID(ctx, db, first.FileID)
 	require.NoError(t, err)
@@ -56,14 +56,14 @@ func TestRunStepStoresEachOutputOnce(t *testing.T) {
 	require.Equal(t, 1, job(t, db, in.JobID).ProgressDone)
 
 	// The same step again (a retry, or a replayed workflow) records nothing new.
-	again := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+	again := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 	require.Equal(t, first.FileID, again.FileID)
 	n, err := models.Delivered(ctx, db, in.JobID)
 	require.NoError(t, err)
 	require.EqualValues(t, 1, n)
 	require.Equal(t, 1, job(t, db, in.JobID).ProgressDone)
 
-	second := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 1})
+	second := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 1))
 	require.NotEqual(t, first.FileID, second.FileID)
 	require.Equal(t, 2, job(t, db, in.JobID).ProgressDone)
 }
@@ -113,9 +113,9 @@ func TestRunStepFailsForGoodWhenTheTaskCannot(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": tc.image, "layouts": []string{"grid"}, "resolution": "512"}))
 			admit(t, env, acts, in)
-			mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
+			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 
-			_, err := env.ExecuteActivity(acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+			_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
 			appErr := appError(t, err)
 			require.Equal(t, contract.ErrTypeProcessing, appErr.Type())
 			require.True(t, appErr.NonRetryable(), "retrying cannot help")
@@ -150,12 +150,12 @@ func TestRunStepRetriesWhatMayPass(t *testing.T) {
 
 	in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": srv.URL + "/motif.png", "layouts": []string{"brick"}, "resolution": "512"}))
 	admit(t, env, acts, in)
-	mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
-	_, err := env.ExecuteActivity(acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+	mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
+	_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
 	require.False(t, appError(t, err).NonRetryable(), "a busy server may answer next time: %v", err)
 
 	busy.Store(false)
-	res := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+	res := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 	require.NotEmpty(t, res.FileID)
 }
 
@@ -169,9 +169,9 @@ func TestRunStepOfAnUnknownTaskFailsForGood(t *testing.T) {
 	admit(t, env, acts, in)
 
 	for _, run := range []func() error{
-		func() error { _, err := env.ExecuteActivity(acts.StartJob, in.JobID); return err },
+		func() error { _, err := env.ExecuteActivity(acts.PlanJob, in.JobID); return err },
 		func() error {
-			_, err := env.ExecuteActivity(acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+			_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
 			return err
 		},
 	} {
@@ -199,7 +199,7 @@ func TestRunStepLoadsMotifs(t *testing.T) {
 	require.NoError(t, err)
 	tile := jobInput(u, 6, 3, withTask("pattern.generate", map[string]any{"colors": []string{"#0B3D2E"}, "resolution": "512"}))
 	admit(t, env, acts, tile)
-	art := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: tile.JobID, Index: 0})
+	art := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(tile, 0))
 
 	for _, tc := range []struct {
 		name  string
@@ -214,7 +214,7 @@ func TestRunStepLoadsMotifs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": tc.image, "layouts": []string{"half_drop"}, "resolution": "512"}))
 			admit(t, env, acts, in)
-			res := mustExec[contract.StepResult](t, env, acts.RunStep, contract.StepInput{JobID: in.JobID, Index: 0})
+			res := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 			f, err := models.FileByID(ctx, db, res.FileID)
 			require.NoError(t, err)
 			var meta map[string]any

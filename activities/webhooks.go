@@ -35,10 +35,25 @@ func stableID(prefix string, parts ...string) string {
 	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:])[:24])
 }
 
-// EmitEvent writes one delivery per subscriber of a job event (registered
+// Event is one event of one job.
+type Event struct {
+	JobID string
+	Event string
+	// Seq tells apart events of one kind (the output number for progress).
+	Seq        int
+	OccurredAt time.Time
+}
+
+// Delivery names one delivery an event made.
+type Delivery struct {
+	DeliveryID string
+	EndpointID string
+}
+
+// recordEvent writes one delivery per subscriber of a job event (registered
 // endpoints subscribed to it, and the job's webhook_url for terminal
-// events), all carrying the same body and event id. Retrying it is safe.
-func (a *Activities) EmitEvent(ctx context.Context, in contract.EmitInput) ([]contract.Delivery, error) {
+// events), all carrying the same body and event id. Repeating it is safe.
+func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, error) {
 	job, err := models.JobByIDAny(ctx, a.DB, in.JobID)
 	if err != nil {
 		return nil, err
@@ -62,14 +77,14 @@ func (a *Activities) EmitEvent(ctx context.Context, in contract.EmitInput) ([]co
 	if job.WebhookURL != "" && isTerminal(in.Event) {
 		targets = append(targets, target{"", job.WebhookURL})
 	}
-	out := make([]contract.Delivery, 0, len(targets))
+	out := make([]Delivery, 0, len(targets))
 	for _, t := range targets {
 		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID, UserID: job.UserID,
 			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: models.DeliveryPending}
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("record delivery: %w", err)
 		}
-		out = append(out, contract.Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
+		out = append(out, Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
 	}
 	return out, nil
 }
@@ -202,7 +217,7 @@ func nextRetry(info activity.Info) time.Duration {
 
 // eventBody is the public event body; terminal events carry the result or
 // the error.
-func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in contract.EmitInput) ([]byte, error) {
+func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID string, in Event) ([]byte, error) {
 	// The body follows the version the account is pinned to (the job's
 	// own, for an account without a pin; the current one when neither is
 	// a version served).

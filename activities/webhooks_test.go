@@ -79,11 +79,13 @@ func (r *receiver) requests() []received {
 	return append([]received(nil), r.got...)
 }
 
-// emit runs EmitEvent for one event of a job.
-func emit(t *testing.T, env *testsuite.TestActivityEnvironment, acts *activities.Activities, jobID, event string, seq int) []contract.Delivery {
+// emit records the deliveries of one event of a job.
+func emit(t *testing.T, acts *activities.Activities, jobID, event string, seq int) []activities.Delivery {
 	t.Helper()
-	return mustExec[[]contract.Delivery](t, env, acts.EmitEvent, contract.EmitInput{JobID: jobID, Event: event, Seq: seq,
+	ds, err := activities.RecordEvent(acts, context.Background(), activities.Event{JobID: jobID, Event: event, Seq: seq,
 		OccurredAt: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)})
+	require.NoError(t, err)
+	return ds
 }
 
 // delivery reads a delivery row.
@@ -94,7 +96,7 @@ func delivery(t *testing.T, db *gorm.DB, id string) *models.WebhookDelivery {
 	return d
 }
 
-func TestEmitEventMakesOneDeliveryPerSubscriber(t *testing.T) {
+func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		acts := newActivities(t, db)
@@ -119,7 +121,7 @@ func TestEmitEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 			{contract.EventFailed, 0, []string{""}},
 			{contract.EventCancelled, 0, []string{""}},
 		} {
-			first := emit(t, env, acts, in.JobID, tc.event, tc.seq)
+			first := emit(t, acts, in.JobID, tc.event, tc.seq)
 			var endpoints []string
 			for _, d := range first {
 				endpoints = append(endpoints, d.EndpointID)
@@ -137,20 +139,20 @@ func TestEmitEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 			require.Equal(t, tc.want, endpoints, tc.event)
 
 			// Emitting again (a retried activity) makes the same deliveries, no more.
-			require.Equal(t, first, emit(t, env, acts, in.JobID, tc.event, tc.seq), tc.event)
+			require.Equal(t, first, emit(t, acts, in.JobID, tc.event, tc.seq), tc.event)
 			var n int64
 			require.NoError(t, db.Model(&models.WebhookDelivery{}).Where("event_id = ?", delivery(t, db, first[0].DeliveryID).EventID).Count(&n).Error)
 			require.EqualValues(t, len(tc.want), n)
 		}
 
 		// Another progress event is a new event with new deliveries.
-		one, two := emit(t, env, acts, in.JobID, contract.EventProgress, 1), emit(t, env, acts, in.JobID, contract.EventProgress, 2)
+		one, two := emit(t, acts, in.JobID, contract.EventProgress, 1), emit(t, acts, in.JobID, contract.EventProgress, 2)
 		require.NotEqual(t, one[0].DeliveryID, two[0].DeliveryID)
 		require.NotEqual(t, delivery(t, db, one[0].DeliveryID).EventID, delivery(t, db, two[0].DeliveryID).EventID)
 	})
 }
 
-func TestEmitEventBodies(t *testing.T) {
+func TestRecordEventBodies(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
@@ -172,12 +174,12 @@ func TestEmitEventBodies(t *testing.T) {
 			u := newUser(t, db, 10)
 			in := jobInput(u, 6, 3, withWebhook("https://hooks.example.test/job"))
 			admit(t, env, acts, in)
-			mustExec[contract.StartResult](t, env, acts.StartJob, in.JobID)
+			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 			files := deliverOutputs(t, db, job(t, db, in.JobID), 2)
 			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome, Failure: tc.failure,
 				Summary: &contract.Summary{Requested: 2, Delivered: 2, Warnings: []contract.Warning{}}})
 
-			ds := emit(t, env, acts, in.JobID, tc.event, 0)
+			ds := emit(t, acts, in.JobID, tc.event, 0)
 			require.Len(t, ds, 1)
 			var body map[string]any
 			require.NoError(t, json.Unmarshal([]byte(delivery(t, db, ds[0].DeliveryID).Body), &body))
@@ -272,7 +274,7 @@ func TestDeliver(t *testing.T) {
 			admit(t, env, acts, in)
 			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeFailed,
 				Failure: &contract.Failure{Code: contract.CodeInternal, Message: "Something went wrong."}})
-			ds := emit(t, env, acts, in.JobID, contract.EventFailed, 0)
+			ds := emit(t, acts, in.JobID, contract.EventFailed, 0)
 			require.Len(t, ds, 1)
 			d := delivery(t, db, ds[0].DeliveryID)
 
@@ -369,7 +371,7 @@ func TestDeliverRetriesUntilTheReceiverAccepts(t *testing.T) {
 	in := jobInput(u, 6, 3)
 	admit(t, env, acts, in)
 	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
-	ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+	ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
 	require.NoError(t, models.MarkEndpointResult(context.Background(), db, ep.ID, false, 0), "a failure before")
 
 	require.NoError(t, deliverWithRetries(t, acts, ds[0].DeliveryID, 5))
@@ -429,7 +431,7 @@ func TestDeliverUnreachableIsRetried(t *testing.T) {
 			in := jobInput(u, 6, 3, withWebhook(tc.serve(t, acts)))
 			admit(t, env, acts, in)
 			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
-			ds := emit(t, env, acts, in.JobID, contract.EventSucceeded, 0)
+			ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
 
 			_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)
 			appErr := appError(t, err)
@@ -465,7 +467,7 @@ func TestDeliverSkipsADisabledEndpoint(t *testing.T) {
 			ep := addEndpoint(t, db, u, recv.URL, contract.EventStarted)
 			in := jobInput(u, 6, 3)
 			admit(t, env, acts, in)
-			ds := emit(t, env, acts, in.JobID, contract.EventStarted, 0)
+			ds := emit(t, acts, in.JobID, contract.EventStarted, 0)
 			require.Len(t, ds, 1)
 			require.NoError(t, tc.change(db, ep))
 
@@ -487,7 +489,7 @@ func TestDeliverSkipsADisabledEndpoint(t *testing.T) {
 // under 2026-09-29, the current version and a new account's, a job refused
 // its credits carries required and balance at the error's top level as the
 // spec's error object does; under 2026-06-30 in ctx only.
-func TestEmitEventFollowsTheAccountVersion(t *testing.T) {
+func TestEventBodyFollowsTheAccountVersion(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, pin, job, want string
@@ -501,7 +503,6 @@ func TestEmitEventFollowsTheAccountVersion(t *testing.T) {
 			t.Parallel()
 			db := testenv.DB(t, testenv.SQLite)
 			acts := newActivities(t, db)
-			env := newEnv(acts)
 			u := newUser(t, db, 0)
 			require.NoError(t, db.Model(&models.User{}).Where("id = ?", u.ID).Update("service_version", tc.pin).Error)
 			refusal := apierr.New(apierr.InsufficientCredits, "The job needs 6 credits.").WithCredits(6, 2)
@@ -514,7 +515,7 @@ func TestEmitEventFollowsTheAccountVersion(t *testing.T) {
 				Error: &stored, CreditType: contract.CreditService, ServiceVersion: tc.job,
 				WebhookURL: "https://hooks.example.test/job", CreatedAt: time.Now().UTC()}).Error)
 
-			ds := emit(t, env, acts, refusal.JobID, contract.EventFailed, 0)
+			ds := emit(t, acts, refusal.JobID, contract.EventFailed, 0)
 			require.Len(t, ds, 1)
 			var body map[string]any
 			require.NoError(t, json.Unmarshal([]byte(delivery(t, db, ds[0].DeliveryID).Body), &body))

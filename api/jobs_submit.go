@@ -133,7 +133,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	normalized, _ := json.Marshal(input)
 	in := contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.keyID(), Input: normalized,
 		CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout,
-		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version(), Shape: contract.ShapeUnmarked}
+		WebhookURL: opts.webhookURL, RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}
 
 	fresh := true
 	if opts.idemKey != "" {

@@ -49,12 +49,11 @@ const AdmitWindow = 2 * time.Minute
 // method names of activities.Activities).
 const (
 	ActivityHoldCredits    = "HoldCredits"
-	ActivityStartJob       = "StartJob"
 	ActivityRunStep        = "RunStep"
+	ActivityPlanJob        = "PlanJob"
 	ActivitySettle         = "Settle"
-	ActivityEmitEvent      = "EmitEvent"
-	ActivityDeliver        = "Deliver"
 	ActivityCloseAdmission = "CloseAdmission"
+	ActivityDeliver        = "Deliver"
 )
 
 // Job lifecycles.

@@ -19,17 +19,7 @@ type JobInput struct {
 	WebhookURL          string
 	RequestID           string
 	ServiceVersion      string
-	// Shape is the workflow code path the job was started with, recorded
-	// in its start so replays take the same one: 0 (jobs started before
-	// shapes) chooses by workflow.GetVersion markers; ShapeUnmarked runs
-	// the lean job with no admit timer when its admit came with its start,
-	// and no version marker (each marker also upserts a search attribute:
-	// a visibility write per job).
-	Shape int `json:",omitempty"`
 }
-
-// ShapeUnmarked is the shape of jobs the API starts today (JobInput.Shape).
-const ShapeUnmarked = 1
 
 // AdmitResult is the answer of the admit update and of the HoldCredits
 // activity behind it: whether the job was admitted, or the amounts of a
@@ -58,8 +48,9 @@ type JobResult struct {
 	Charged   int64
 }
 
-// StartResult is the plan of a job that left the queue.
-type StartResult struct {
+// Plan is the plan of a job that left the queue: how many outputs it
+// delivers, its phase, and which steps need capacity.
+type Plan struct {
 	Steps int
 	Phase string
 	// Capacity names the steps (by index) that run on a capacity-limited
@@ -81,11 +72,10 @@ type StepInput struct {
 	Events []string `json:",omitempty"`
 	Queue  string   `json:",omitempty"`
 	// UserID, Task and Input are the job's own (its JobInput), so a step
-	// needs no read of the job's row; empty in steps scheduled before
-	// they were sent, which read the row.
-	UserID uint64          `json:",omitempty"`
-	Task   string          `json:",omitempty"`
-	Input  json.RawMessage `json:",omitempty"`
+	// needs no read of the job's row.
+	UserID uint64
+	Task   string
+	Input  json.RawMessage
 }
 
 // Warning is one entry of a job summary's warnings: a catalogued code of
@@ -100,8 +90,8 @@ type Warning struct {
 // the first step also returns the job's plan.
 type StepResult struct {
 	FileID   string
-	Warnings []Warning    `json:",omitempty"`
-	Plan     *StartResult `json:",omitempty"`
+	Warnings []Warning `json:",omitempty"`
+	Plan     *Plan     `json:",omitempty"`
 }
 
 // Summary is a job result's summary: counts and warnings, present only when
@@ -125,35 +115,17 @@ type SettleInput struct {
 	Outcome string
 	// Failure is set for failed and cancelled jobs.
 	Failure *Failure `json:",omitempty"`
-	// Error is the public error object as recorded by workflows started
-	// before Failure existed; settle reads it when Failure is nil.
-	Error   json.RawMessage `json:",omitempty"`
-	Summary *Summary        `json:",omitempty"`
-	// Events and Queue, when set, make settlement emit the terminal event
-	// to its subscribers itself (the job workflow then runs no emit step).
+	Summary *Summary `json:",omitempty"`
+	// Events are the job events with subscribers at admit: settlement
+	// emits the terminal event to them, starting deliveries on Queue.
 	Events []string `json:",omitempty"`
-	Queue  string   `json:",omitempty"`
+	Queue  string
 }
 
 // SettleResult is what settlement charged.
 type SettleResult struct {
 	Delivered int
 	Charged   int64
-}
-
-// EmitInput is one event of one job.
-type EmitInput struct {
-	JobID string
-	Event string
-	// Seq tells apart events of one kind (the output number for progress).
-	Seq        int
-	OccurredAt time.Time
-}
-
-// Delivery names one delivery an emit created.
-type Delivery struct {
-	DeliveryID string
-	EndpointID string
 }
 
 // CloseInput names a job whose workflow gives up without an admit decision.

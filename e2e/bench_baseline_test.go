@@ -62,7 +62,7 @@ func baselineJob(ctx workflow.Context, in baselineInput) (contract.JobResult, er
 	}
 	steps := contract.StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second}
-	var plan contract.StartResult
+	var plan contract.Plan
 	sctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: steps, StartToCloseTimeout: 10 * time.Second, RetryPolicy: retry})
 	if err := workflow.ExecuteActivity(sctx, baselineStart, in).Get(ctx, &plan); err != nil {
 		return contract.JobResult{}, err
@@ -88,8 +88,8 @@ func baselineHoldActivity(context.Context, contract.JobInput) (contract.AdmitRes
 	return contract.AdmitResult{Admitted: true, CreatedAt: time.Now()}, nil
 }
 
-func baselineStartActivity(_ context.Context, in baselineInput) (contract.StartResult, error) {
-	return contract.StartResult{Steps: in.Outputs, Phase: "baseline"}, nil
+func baselineStartActivity(_ context.Context, in baselineInput) (contract.Plan, error) {
+	return contract.Plan{Steps: in.Outputs, Phase: "baseline"}, nil
 }
 
 func baselineStepActivity(context.Context, contract.StepInput) (contract.StepResult, error) {

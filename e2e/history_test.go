@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -14,16 +15,19 @@ import (
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
-// recordHistory writes a finished job workflow's history to
+// recordHistory writes a workflow's history, once it has closed, to
 // workflows/testdata/<name>.json when TP_RECORD_HISTORIES=1, for the replay
-// test. Run: TP_RECORD_HISTORIES=1 go test ./api -run 'TestSubmitWait|TestCancel|TestStartTimeout|TestStorageFailure'
-func recordHistory(t *testing.T, jobID, name string) {
+// test (the README's "Workflow histories and replay" lists the tests that
+// record them).
+func recordHistory(t *testing.T, workflowID, name string) {
 	t.Helper()
 	if os.Getenv("TP_RECORD_HISTORIES") != "1" {
 		return
 	}
-	ctx := context.Background()
-	it := temporalClient(t).GetWorkflowHistory(ctx, jobID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_ = temporalClient(t).GetWorkflow(ctx, workflowID, "").Get(ctx, nil) // its end, whatever it was
+	it := temporalClient(t).GetWorkflowHistory(ctx, workflowID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	hist := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()

@@ -35,10 +35,23 @@ func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
 
 func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 	t.Parallel()
-	for _, b := range testenv.Backends {
-		t.Run(string(b), func(t *testing.T) {
-			s := newStack(t, stackOptions{backend: b, credits: 100})
-			input := pattern(3)
+	tests := []struct {
+		name    string
+		backend testenv.Backend
+		outputs int
+		// queued runs the job's steps on the steps queue (a quick job runs
+		// them inside its admit).
+		queued  bool
+		history string // the recorded history's name
+	}{
+		{name: "postgres, inline", backend: testenv.Postgres, outputs: 2, history: "inline"},
+		{name: "sqlite", backend: testenv.SQLite, outputs: 3},
+		{name: "one output on the steps queue", backend: testenv.Postgres, outputs: 1, queued: true, history: "one_output"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStack(t, stackOptions{backend: tc.backend, credits: 100, noInline: tc.queued})
+			input := pattern(tc.outputs)
 			hold, per := priceOf(t, input)
 
 			res := s.submit(input, "Prefer", "wait=30")
@@ -48,7 +61,7 @@ func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 			require.Equal(t, "service_credits", res.header.Get("X-Service-Credit-Type"))
 			body := res.json(t)
 			files := body["files"].([]any)
-			require.Len(t, files, 3)
+			require.Len(t, files, tc.outputs)
 			require.NotContains(t, body, "summary", "no counts or warnings to report")
 			for _, f := range files {
 				f := f.(map[string]any)
@@ -61,16 +74,17 @@ func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 				require.Equal(t, "image/png", dl.Header.Get("Content-Type"))
 				dl.Body.Close()
 			}
-			require.Equal(t, 100-3*per, s.balance())
+			require.Equal(t, 100-int64(tc.outputs)*per, s.balance())
 			require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
 
 			job := s.do(http.MethodGet, "/v1/jobs/"+body["job_id"].(string), nil).json(t)
 			require.Equal(t, "terminal", job["lifecycle"])
 			require.Equal(t, "succeeded", job["outcome"])
-			require.Equal(t, map[string]any{"done": 3.0, "total": 3.0, "phase": "done"}, job["progress"])
+			done := float64(tc.outputs)
+			require.Equal(t, map[string]any{"done": done, "total": done, "phase": "done"}, job["progress"])
 			require.Equal(t, s.keyID, job["api_key_id"])
-			if b == testenv.Postgres {
-				recordHistory(t, body["job_id"].(string), "succeeded")
+			if tc.history != "" {
+				recordHistory(t, body["job_id"].(string), tc.history)
 			}
 		})
 	}
@@ -103,6 +117,7 @@ func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
 	list := s.do(http.MethodGet, "/v1/jobs?api_key_id="+s.keyID, nil).json(t)
 	require.Len(t, list["items"], 1)
 	require.Equal(t, false, list["has_more"])
+	recordHistory(t, id, "outputs")
 }
 
 func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
@@ -357,24 +372,32 @@ func TestStartTimeoutFailsAndReleasesHold(t *testing.T) {
 
 func TestStorageFailureFailsJobAndChargesNothing(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	bucket, err := fileblob.OpenBucket(dir, nil)
-	require.NoError(t, err)
-	require.NoError(t, os.RemoveAll(dir))
-	require.NoError(t, os.WriteFile(dir, nil, 0o644)) // the store's folder is now a file: every write fails
-	s := newStack(t, stackOptions{credits: 100, bucket: bucket})
-	res := s.submit(pattern(1), "Prefer", "wait=30")
-	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
-	e := res.json(t)["error"].(map[string]any)
-	require.Equal(t, "processing_failed", e["code"])
-	require.Equal(t, false, e["retryable"])
-	id := e["job_id"].(string)
-	require.Equal(t, int64(100), s.balance(), "a job that delivers nothing is charged nothing")
-	require.Equal(t, s.balance(), s.ledgerSum())
-	r := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
-	require.Equal(t, http.StatusConflict, r.status)
-	require.Equal(t, "job_failed", r.errorCode(t))
-	recordHistory(t, id, "failed")
+	for _, tc := range []struct {
+		name    string
+		queued  bool
+		history string
+	}{{"inline", false, "failed_inline"}, {"on the steps queue", true, "failed"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bucket, err := fileblob.OpenBucket(dir, nil)
+			require.NoError(t, err)
+			require.NoError(t, os.RemoveAll(dir))
+			require.NoError(t, os.WriteFile(dir, nil, 0o644)) // the store's folder is now a file: every write fails
+			s := newStack(t, stackOptions{credits: 100, bucket: bucket, noInline: tc.queued})
+			res := s.submit(pattern(1), "Prefer", "wait=30")
+			require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
+			e := res.json(t)["error"].(map[string]any)
+			require.Equal(t, "processing_failed", e["code"])
+			require.Equal(t, false, e["retryable"])
+			id := e["job_id"].(string)
+			require.Equal(t, int64(100), s.balance(), "a job that delivers nothing is charged nothing")
+			require.Equal(t, s.balance(), s.ledgerSum())
+			r := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
+			require.Equal(t, http.StatusConflict, r.status)
+			require.Equal(t, "job_failed", r.errorCode(t))
+			recordHistory(t, id, tc.history)
+		})
+	}
 }
 
 func TestStartTimeoutOutsideLimitsIs422(t *testing.T) {

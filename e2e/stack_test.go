@@ -35,11 +35,14 @@ import (
 
 // stackOptions shape one test's stack.
 type stackOptions struct {
-	backend      testenv.Backend
-	credits      int64
-	stepDelay    time.Duration
-	noWorker     bool
-	noSteps      bool
+	backend   testenv.Backend
+	credits   int64
+	stepDelay time.Duration
+	noWorker  bool
+	noSteps   bool
+	// noInline runs every job's steps on the steps queue, quick or not
+	// (activities.Activities.NoInline).
+	noInline     bool
 	admitTimeout time.Duration
 	bucket       *blob.Bucket
 	// filesBaseURL is the public base of file URLs; empty means the server's.
@@ -118,7 +121,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
 		HTTP:     outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second, Tracing: o.telemetry.Tracing()}),
 		Fetch:    outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second}),
-		Temporal: s.temporal, CapacityDeadline: o.capacityDeadline}
+		Temporal: s.temporal, CapacityDeadline: o.capacityDeadline, NoInline: o.noInline}
 	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))

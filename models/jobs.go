@@ -118,7 +118,9 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 			return ErrAdmissionClosed
 		}
 		if st.Expired != nil {
-			refusal = &AdmitRefusal{Required: deref(st.Required), Balance: deref(st.Balance)}
+			// Refused before: the same refusal, visible when the job's row
+			// was written (its handle had been answered).
+			refusal = &AdmitRefusal{Required: deref(st.Required), Balance: deref(st.Balance), Visible: st.Found}
 			return nil
 		}
 		var existing Job

@@ -40,7 +40,7 @@ func (l *LateAdmit) JobInput(j *Job) contract.JobInput {
 	return contract.JobInput{JobID: j.ID, UserID: j.UserID, APIKeyID: j.APIKeyID, Task: j.Task, Input: []byte(j.Input),
 		CreditType: j.CreditType, HeldCredits: l.Held, PricePerOutput: j.PricePerOutput,
 		StartTimeoutSeconds: j.StartTimeoutSeconds, WebhookURL: j.WebhookURL, RequestID: j.RequestID,
-		ServiceVersion: j.ServiceVersion, Shape: contract.ShapeUnmarked}
+		ServiceVersion: j.ServiceVersion}
 }
 
 // ClaimLateAdmits claims at most n intents due at now for one sweep: each

@@ -135,7 +135,7 @@ func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
 		return contract.SettleResult{Delivered: 1, Charged: 2}, nil
 	})
-	plan := contract.StartResult{Steps: 1, Phase: "drawing"}
+	plan := contract.Plan{Steps: 1, Phase: "drawing"}
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(contract.StepResult{FileID: "f", Plan: &plan}, nil)
 	var answers []contract.AdmitResult
 	var errs []error
@@ -158,15 +158,15 @@ func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
 }
 
 // TestJobWorkflowFailsWhenItCannotPlan: a first output that fails for good
-// leaves the plan to StartJob; when that fails too the job fails internal
+// leaves the plan to PlanJob; when that fails too the job fails internal
 // (retryable for the caller), settled with nothing delivered.
 func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6}}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) { return contract.SettleResult{}, nil })
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
 		Return(contract.StepResult{}, temporal.NewNonRetryableApplicationError("cannot read the input", contract.ErrTypeProcessing, nil))
-	e.OnActivity(a.StartJob, mock.Anything, "j_test").
-		Return(contract.StartResult{}, temporal.NewNonRetryableApplicationError("job row missing", "internal", nil))
+	e.OnActivity(a.PlanJob, mock.Anything, "j_test").
+		Return(contract.Plan{}, temporal.NewNonRetryableApplicationError("job row missing", "internal", nil))
 	e.admitAt(0)
 	_, err := e.run()
 	var ae *temporal.ApplicationError
@@ -193,43 +193,4 @@ func TestJobWorkflowSettleFailureFailsTheWorkflow(t *testing.T) {
 	_, isJobCode := apierr.Lookup(apierr.Code(ae.Type()))
 	require.False(t, isJobCode, "the workflow's failure is not a job outcome's code: %s", ae.Type())
 	require.Equal(t, contract.OutcomeSucceeded, e.settled.Outcome, "settlement was asked for the delivered outputs")
-}
-
-// TestJobWorkflowEndsWhenItsEventCannotBeEmitted: a refusal after the
-// handle was answered tells subscribers through EmitEvent; when that
-// fails, or its delivery does, the job still ends failed
-// insufficient_credits.
-func TestJobWorkflowEndsWhenItsEventCannotBeEmitted(t *testing.T) {
-	tests := []struct {
-		name string
-		emit func(context.Context, contract.EmitInput) ([]contract.Delivery, error)
-	}{
-		{name: "emit fails", emit: func(context.Context, contract.EmitInput) ([]contract.Delivery, error) {
-			return nil, temporal.NewNonRetryableApplicationError("database unavailable", "emit_failed", nil)
-		}},
-		{name: "its delivery fails", emit: func(context.Context, contract.EmitInput) ([]contract.Delivery, error) {
-			return []contract.Delivery{{DeliveryID: "whd_1"}}, nil
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := &holdResult{res: contract.AdmitResult{Required: 6, Balance: 1, Visible: true, Events: []string{contract.EventFailed}}}
-			e := bareJobEnv(t, h, nil)
-			e.RegisterWorkflow(WebhookDeliveryWorkflow)
-			e.OnWorkflow(WebhookDeliveryWorkflow, mock.Anything, mock.Anything).
-				Return(temporal.NewNonRetryableApplicationError("receiver gone", contract.ErrTypeWebhookRejected, nil)).Maybe()
-			var emitted atomic.Int32
-			e.OnActivity(a.EmitEvent, mock.Anything, mock.Anything).Return(func(ctx context.Context, in contract.EmitInput) ([]contract.Delivery, error) {
-				emitted.Add(1)
-				return tt.emit(ctx, in)
-			})
-			e.admitAt(0)
-			_, err := e.run()
-			var ae *temporal.ApplicationError
-			require.ErrorAs(t, err, &ae)
-			require.Equal(t, string(apierr.InsufficientCredits), ae.Type())
-			require.Positive(t, emitted.Load(), "the event was tried")
-			require.Nil(t, e.settled, "nothing was held")
-		})
-	}
 }

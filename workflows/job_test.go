@@ -52,7 +52,7 @@ func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
 // steps mocks the job's steps: output i fails with steps[i] (nil delivers
 // it); the first step plans len(steps) outputs, or fails with startErr.
 func (e *jobEnv) steps(steps []error, startErr error) {
-	plan := contract.StartResult{Steps: len(steps), Phase: "drawing"}
+	plan := contract.Plan{Steps: len(steps), Phase: "drawing"}
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 		require.Equal(e.t, "j_test", in.JobID)
 		require.Equal(e.t, e.inline, activity.GetInfo(ctx).IsLocalActivity, "a quick job's steps run inside its admit's workflow task")
@@ -68,8 +68,8 @@ func (e *jobEnv) steps(steps []error, startErr error) {
 		}
 		return out, steps[in.Index]
 	}).Maybe()
-	// A first output that fails for good leaves the plan to StartJob.
-	e.OnActivity(a.StartJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
+	// A first output that fails for good leaves the plan to PlanJob.
+	e.OnActivity(a.PlanJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
 }
 
 // admitAt sends the admit update after d.
@@ -85,7 +85,7 @@ func (e *jobEnv) admitAt(d time.Duration) {
 
 func (e *jobEnv) run() (contract.JobResult, error) {
 	e.ExecuteWorkflow(JobWorkflow, contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, Input: []byte(`{"kind":"stripes"}`),
-		HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits", Shape: contract.ShapeUnmarked})
+		HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits"})
 	require.True(e.t, e.IsWorkflowCompleted())
 	var res contract.JobResult
 	err := e.GetWorkflowError()
@@ -202,23 +202,17 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
 		Return(contract.AdmitResult{Required: 6, Balance: 1, Visible: true, Events: []string{contract.EventFailed}}, nil)
-	var emitted []string
-	e.OnActivity(a.EmitEvent, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.EmitInput) ([]contract.Delivery, error) {
-		emitted = append(emitted, in.Event)
-		return nil, nil
-	})
 	e.admitAt(0)
 	_, err := e.run()
 	var ae *temporal.ApplicationError
-	require.ErrorAs(t, err, &ae)
+	require.ErrorAs(t, err, &ae, "operators see the job failed")
 	require.Equal(t, string(apierr.InsufficientCredits), ae.Type())
-	require.Equal(t, []string{contract.EventFailed}, emitted, "subscribers hear the job failed")
-	require.Nil(t, e.settled, "nothing was held")
+	require.Nil(t, e.settled, "nothing was held, nothing is settled")
 }
 
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	e := newJobEnv(t)
-	plan := contract.StartResult{Steps: 3, Phase: "drawing"}
+	plan := contract.Plan{Steps: 3, Phase: "drawing"}
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
 		if in.Start {
 			return contract.StepResult{FileID: "f", Plan: &plan}, nil

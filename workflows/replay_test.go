@@ -20,21 +20,22 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, f := range files {
 		names[filepath.Base(f)] = true
 	}
-	// v0_* were recorded before job events (GetVersion "job-events"), v1_*
-	// before failed jobs said why and ended their workflow failed
-	// ("truthful-end") and before admission outlived a slow submit, v2_*
-	// before the lean job ("lean-job": planning in the first step, settling
-	// in a local activity, events emitted by the activities), v3_* before
-	// jobs recorded their shape in their input (contract.ShapeUnmarked: no
-	// admit timer, no version marker or its search attribute). Of today's,
-	// admitted_late and failed ran inline (a quick job's steps as local
-	// activities of its admit's workflow task); queued_* are the same jobs
-	// with their steps on the steps queue.
-	for _, want := range []string{"succeeded.json", "failed.json", "cancelled.json", "start_timeout.json",
-		"v0_succeeded.json", "v1_succeeded.json", "v1_failed.json", "succeeded_with_events.json", "webhook_retried.json",
-		"admitted_late.json", "refused_after_handle.json", "v2_succeeded.json", "v2_failed.json", "v2_cancelled.json", "v2_succeeded_with_events.json",
-		"v3_succeeded.json", "v3_failed.json", "v3_cancelled.json", "v3_admitted_late.json", "v3_refused_after_handle.json",
-		"queued_admitted_late.json", "queued_failed.json"} {
+	// One history per shape a job takes today; the README says which test
+	// records each. queued: steps on the steps queue; inline: a quick job's
+	// steps as local activities of its admit's workflow task.
+	for _, want := range []string{
+		"one_output.json",            // 1 output, queued
+		"outputs.json",               // 4 outputs, queued, with progress
+		"inline.json",                // 2 outputs, inline
+		"cancelled.json",             // cancelled after an output, queued
+		"failed.json",                // nothing delivered, queued: planned by PlanJob
+		"failed_inline.json",         // nothing delivered, inline
+		"start_timeout.json",         // the start deadline passed
+		"admitted_late.json",         // admitted after its handle was answered
+		"refused_after_handle.json",  // refused after its handle was answered
+		"succeeded_with_events.json", // with job events subscribed, queued
+		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
+	} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}
 	for _, f := range files {

@@ -1,0 +1,214 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// stepRetry is how a step that failed is retried: a few times, never when
+// the task said it cannot succeed with this input or refused its content.
+var stepRetry = temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second,
+	MaximumAttempts: 3, NonRetryableErrorTypes: []string{contract.ErrTypeProcessing, contract.ErrTypeContentRefused}}
+
+// runStep runs output i's step; plan is nil for the first step, which
+// leaves the queue and answers the plan.
+type runStep func(i int, plan *contract.Plan) (contract.StepResult, error)
+
+// queuedSteps delivers the job's outputs on the steps queue, one activity
+// each. The first one's ScheduleToStart timeout is the job's start deadline
+// (X-Service-Start-Timeout); an output the plan puts on a capacity-limited
+// queue (a moodboard's analysis) waits at most the plan's capacity
+// deadline for a slot.
+func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
+	queue := workflow.GetInfo(ctx).TaskQueueName
+	opts := workflow.ActivityOptions{
+		TaskQueue:           contract.StepsQueue(queue),
+		StartToCloseTimeout: 10 * time.Minute,
+		HeartbeatTimeout:    3 * time.Second,
+		WaitForCancellation: true,
+		RetryPolicy:         &stepRetry,
+	}
+	run := func(i int, plan *contract.Plan) (contract.StepResult, error) {
+		o := opts
+		in := j.stepInput(i, queue)
+		switch {
+		case plan == nil:
+			o.Summary, in.Start = "leave the queue, plan, output 1", true
+			if j.in.StartTimeoutSeconds > 0 {
+				o.ScheduleToStartTimeout = time.Duration(j.in.StartTimeoutSeconds) * time.Second
+			}
+		default:
+			o.Summary = fmt.Sprintf("output %d of %d", i+1, plan.Steps)
+			if capacity, limited := plan.Capacity[i]; limited {
+				o.TaskQueue, o.ScheduleToStartTimeout = contract.CapacityQueue(queue, capacity), plan.CapacityDeadline
+			}
+		}
+		var out contract.StepResult
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in).Get(ctx, &out)
+		return out, err
+	}
+	return j.deliver(ctx, run, opts)
+}
+
+// inlineSteps delivers the outputs of a quick job (AdmitResult.Inline)
+// inside the workflow task that admitted it: each output is RunStep as a
+// local activity, so the job asks Temporal for no activity task and no
+// further workflow task. The steps are the ones the steps queue runs
+// (recorded exactly once per output), retried by the local activity's
+// policy.
+func (j *job) inlineSteps(ctx workflow.Context) (contract.SettleInput, error) {
+	queue := workflow.GetInfo(ctx).TaskQueueName
+	opts := workflow.LocalActivityOptions{ScheduleToCloseTimeout: 2 * time.Minute, StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &stepRetry}
+	run := func(i int, plan *contract.Plan) (contract.StepResult, error) {
+		o := opts
+		in := j.stepInput(i, queue)
+		if plan == nil {
+			o.Summary, in.Start = "leave the queue, plan, output 1 (inline)", true
+		} else {
+			o.Summary = fmt.Sprintf("output %d of %d (inline)", i+1, plan.Steps)
+		}
+		var out contract.StepResult
+		lctx := workflow.WithLocalActivityOptions(ctx, o)
+		err := workflow.ExecuteLocalActivity(lctx, contract.ActivityRunStep, in).Get(ctx, &out)
+		return out, err
+	}
+	planOpts := workflow.ActivityOptions{TaskQueue: contract.StepsQueue(queue), StartToCloseTimeout: time.Minute}
+	return j.deliver(ctx, run, planOpts)
+}
+
+// stepInput is the input of output i's step, with the job's task and input
+// and the events its subscribers want (the step emits started and
+// progress itself).
+func (j *job) stepInput(i int, queue string) contract.StepInput {
+	return contract.StepInput{JobID: j.in.JobID, Index: i, Events: j.admitted.Events, Queue: queue,
+		UserID: j.in.UserID, Task: j.in.Task, Input: j.in.Input}
+}
+
+// deliver runs the job's steps with run, output by output, and answers how
+// to settle: the first step plans (PlanJob, with planOpts, plans a job
+// whose first step failed before answering), each output delivered or not
+// is recorded, and a cancel, a missed deadline or refused content ends the
+// job there.
+func (j *job) deliver(ctx workflow.Context, run runStep,
+	planOpts workflow.ActivityOptions) (contract.SettleInput, error) {
+	out, err := run(0, nil)
+	switch {
+	case scheduleToStart(err):
+		return j.fail(contract.OutcomeFailed, contract.Failure{Code: contract.CodeStartTimeout,
+			Message: "The job could not start before its start deadline."}), nil
+	case temporal.IsCanceledError(err) || ctx.Err() != nil:
+		return contract.SettleInput{}, temporal.NewCanceledError()
+	}
+	plan := out.Plan
+	if plan == nil {
+		p, perr := j.plan(ctx, planOpts, err)
+		if perr != nil {
+			failure := contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}
+			return j.fail(contract.OutcomeFailed, failure), nil
+		}
+		plan = &p
+	}
+	d := &deliveries{steps: plan.Steps}
+	for i := 0; i < plan.Steps; i++ {
+		if i > 0 {
+			out, err = run(i, plan)
+		}
+		capacity, limited := plan.Capacity[i]
+		switch {
+		case temporal.IsCanceledError(err) || ctx.Err() != nil:
+			return contract.SettleInput{}, temporal.NewCanceledError()
+		case i > 0 && limited && scheduleToStart(err):
+			msg := fmt.Sprintf("Output %d of %d could not get %s capacity in time; submit again later.",
+				i+1, plan.Steps, capacity)
+			return j.fail(contract.OutcomeFailed, contract.Failure{Code: contract.CodeCapacityBusy, Message: msg}), nil
+		}
+		if f := d.record(ctx, i, out, err); f != nil {
+			return j.fail(contract.OutcomeFailed, *f), nil
+		}
+	}
+	settlement := d.settle(j.in.JobID)
+	if settlement.Failure != nil {
+		return j.fail(settlement.Outcome, *settlement.Failure), nil
+	}
+	return settlement, nil
+}
+
+// plan learns the plan of a job whose first output failed for good (the
+// first step plans before it renders, but its answer was an error).
+func (j *job) plan(ctx workflow.Context, o workflow.ActivityOptions, cause error) (contract.Plan, error) {
+	workflow.GetLogger(ctx).Warn("first output failed; planning the job without it", "error", cause)
+	o.Summary, o.HeartbeatTimeout, o.WaitForCancellation = "plan the job", 0, false
+	o.ScheduleToStartTimeout = 0
+	o.RetryPolicy = &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second,
+		MaximumAttempts: 5}
+	var plan contract.Plan
+	actx := workflow.WithActivityOptions(ctx, o)
+	err := workflow.ExecuteActivity(actx, contract.ActivityPlanJob, j.in.JobID).Get(ctx, &plan)
+	return plan, err
+}
+
+// scheduleToStart says whether err is an activity that never started in time.
+func scheduleToStart(err error) bool {
+	var te *temporal.TimeoutError
+	return errors.As(err, &te) && te.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START
+}
+
+// deliveries counts a job's delivered outputs and the warnings of the
+// missing ones.
+type deliveries struct {
+	steps, delivered int
+	warnings         []contract.Warning
+	// reason is the last public reason a step gave for not producing its output.
+	reason string
+}
+
+// record takes the outcome of step i; a failure that ends the job is
+// returned.
+func (d *deliveries) record(ctx workflow.Context, i int, out contract.StepResult, err error) *contract.Failure {
+	var ae *temporal.ApplicationError
+	switch {
+	case err == nil:
+		d.delivered++
+		d.warnings = append(d.warnings, out.Warnings...)
+		workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", d.delivered, d.steps))
+	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeContentRefused:
+		return &contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}
+	default:
+		workflow.GetLogger(ctx).Warn("output not produced", "index", i, "error", err)
+		msg := fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, d.steps)
+		if errors.As(err, &ae) && ae.Type() == contract.ErrTypeProcessing {
+			// A processing failure's message is the task's own words for its caller.
+			d.reason = ae.Message()
+			msg = fmt.Sprintf("Output %d of %d was not produced and was not charged: %s.", i+1, d.steps, d.reason)
+		}
+		d.warnings = append(d.warnings, contract.Warning{Code: contract.CodeOutputNotProduced, Message: msg})
+	}
+	return nil
+}
+
+// settle is how a job whose steps all ran settles: succeeded with what it
+// delivered (a summary when something is missing), or failed
+// processing_failed when nothing was.
+func (d *deliveries) settle(jobID string) contract.SettleInput {
+	if d.delivered == 0 {
+		msg := "The job delivered no output."
+		if d.reason != "" {
+			msg = "The job delivered no output: " + d.reason + "."
+		}
+		return contract.SettleInput{JobID: jobID, Outcome: contract.OutcomeFailed,
+			Failure: &contract.Failure{Code: contract.CodeProcessingFailed, Message: msg}}
+	}
+	in := contract.SettleInput{JobID: jobID, Outcome: contract.OutcomeSucceeded}
+	if len(d.warnings) > 0 {
+		in.Summary = &contract.Summary{Requested: d.steps, Delivered: d.delivered, Warnings: d.warnings}
+	}
+	return in
+}
