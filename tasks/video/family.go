@@ -54,23 +54,22 @@ func NewFamily(o Options) tasks.Family {
 // are tens of MB; MP4 has no such bound.
 const gifBudget = 120_000_000
 
-// refuseFormat is the Refuse of both tasks: mp4 needs ffmpeg, and a GIF
-// must fit gifBudget (field names what to change).
-func refuseFormat(o Options, frames func(in map[string]any) int, field string) func(map[string]any, map[string]tasks.ImageSize) *apierr.Error {
-	return func(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
-		switch tasks.String(in, "format", "gif") {
-		case "mp4":
-			if o.FFmpeg == "" {
-				return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. Send format gif, or ask the operator to install ffmpeg.").WithField("format")
-			}
-		default:
-			w, h := size(in)
-			if n := frames(in); n*w*h > gifBudget {
-				return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format mp4.", n, w, h, gifBudget/1_000_000)).WithField(field)
-			}
+// refuseFormat is the Refuse check of both tasks: mp4 needs ffmpeg, and a
+// GIF of frames frames of frame size sz must fit gifBudget (field names
+// what to change).
+func refuseFormat(o Options, format, sz string, frames int, field string) *apierr.Error {
+	switch format {
+	case "mp4":
+		if o.FFmpeg == "" {
+			return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. Send format gif, or ask the operator to install ffmpeg.").WithField("format")
 		}
-		return nil
+	default:
+		w, h := size(sz)
+		if frames*w*h > gifBudget {
+			return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format mp4.", frames, w, h, gifBudget/1_000_000)).WithField(field)
+		}
 	}
+	return nil
 }
 
 // formats says which formats this server makes, for the docs.
@@ -81,9 +80,9 @@ func (o Options) formats() string {
 	return "GIF and MP4 on this server (ffmpeg is installed)."
 }
 
-// size is the frame size of the input's size field (WIDTHxHEIGHT).
-func size(in map[string]any) (int, int) {
-	w, h, _ := strings.Cut(tasks.String(in, "size", "720x720"), "x")
+// size is the frame size of a size field's value (WIDTHxHEIGHT).
+func size(sz string) (int, int) {
+	w, h, _ := strings.Cut(sz, "x")
 	W, _ := strconv.Atoi(w)
 	H, _ := strconv.Atoi(h)
 	return max(W, 16), max(H, 16)

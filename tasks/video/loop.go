@@ -28,6 +28,9 @@ func patternLoop(o Options) *tasks.Definition {
 		"size":      tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
 		"format":    tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
 	}
+	refuse := tasks.Refusal(func(in *loopInput, _ map[string]tasks.ImageSize) *apierr.Error {
+		return refuseFormat(o, in.Format, in.Size, loopFrames(in), "seconds")
+	})
 	return &tasks.Definition{
 		Name: "video.pattern_loop", Title: "Make a seamless pattern loop",
 		Description: "Scrolls a seamless pattern tile across the frame in a loop whose last frame leads into its first without a jump, as GIF or MP4.",
@@ -49,10 +52,10 @@ func patternLoop(o Options) *tasks.Definition {
 			},
 			"required": []string{"format", "size", "width", "height", "frames", "duration_ms", "direction", "step_px", "tile_px"},
 		}),
-		Runner:   loopRunner{o},
+		Runner:   tasks.Typed[loopInput](loopRunner{o}),
 		Pricing:  tasks.Pricing{CreditType: "service_credits", PerOutput: 5},
 		RefSides: map[string]tasks.ImageSides{"tile": inputSides},
-		Refuse:   refuseFormat(o, func(in map[string]any) int { return loopFrames(in) }, "seconds"),
+		Refuse:   refuse,
 		Docs:     loopDocs(o),
 		Examples: []tasks.Example{{
 			Name: "scrolling_waves", Title: "A wave tile scrolling left",
@@ -63,13 +66,23 @@ func patternLoop(o Options) *tasks.Definition {
 	}
 }
 
+// loopInput is a video.pattern_loop request, defaults applied.
+type loopInput struct {
+	Tile      string `json:"tile"`
+	Direction string `json:"direction"`
+	Seconds   int    `json:"seconds"`
+	Repeats   int    `json:"repeats"`
+	Size      string `json:"size"`
+	Format    string `json:"format"`
+}
+
 // loopFrames is the number of frames of one loop.
-func loopFrames(in map[string]any) int {
+func loopFrames(in *loopInput) int {
 	fps := gifFPS
-	if tasks.String(in, "format", "gif") == "mp4" {
+	if in.Format == "mp4" {
 		fps = mp4FPS
 	}
-	return int(tasks.Integer(in, "seconds", 4)) * fps
+	return in.Seconds * fps
 }
 
 // motion is a loop's geometry: frames, the step per frame in pixels and
@@ -81,14 +94,14 @@ type motion struct {
 	dx, dy       int // the view's move per frame, in steps: the pattern moves the other way
 }
 
-func loopMotion(in map[string]any, tile image.Rectangle) motion {
-	W, H := size(in)
+func loopMotion(in *loopInput, tile image.Rectangle) motion {
+	W, H := size(in.Size)
 	n := loopFrames(in)
-	want := float64(min(W, H)) / float64(tasks.Integer(in, "repeats", 3))
+	want := float64(min(W, H)) / float64(in.Repeats)
 	m := motion{frames: n, step: max(1, int(math.Round(want/float64(n))))}
 	length := m.step * n
 	aspect := float64(tile.Dy()) / float64(tile.Dx())
-	switch tasks.String(in, "direction", "left") {
+	switch in.Direction {
 	case "left", "right":
 		m.tileW, m.tileH = length, max(1, int(math.Round(float64(length)*aspect)))
 	case "up", "down":
@@ -96,7 +109,7 @@ func loopMotion(in map[string]any, tile image.Rectangle) motion {
 	default: // diagonal: both periods are the length
 		m.tileW, m.tileH = length, length
 	}
-	d := directions[tasks.String(in, "direction", "left")]
+	d := directions[in.Direction]
 	m.dx, m.dy = d[0], d[1]
 	return m
 }
@@ -115,17 +128,17 @@ func (m motion) offset(k int) (int, int) {
 type loopRunner struct{ o Options }
 
 // Plan asks for one video.
-func (loopRunner) Plan(map[string]any) tasks.Plan {
+func (loopRunner) Plan(*loopInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "making the loop"}
 }
 
 // Step scales the tile so one tile length is frames × step pixels, then
 // renders each frame as the window of the tiled plane at its offset.
-func (r loopRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("video.pattern_loop: no output %d", i)
 	}
-	ref := tasks.Ref{Field: "tile", Ref: tasks.String(in, "tile", "")}
+	ref := tasks.Ref{Field: "tile", Ref: in.Tile}
 	src, err := load(ctx, ref)
 	if err != nil {
 		return tasks.Output{}, err
@@ -136,8 +149,8 @@ func (r loopRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	}
 	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
 	tile = imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
-	W, H := size(in)
-	format := tasks.String(in, "format", "gif")
+	W, H := size(in.Size)
+	format := in.Format
 	var enc encoded
 	if format == "mp4" {
 		data, err := encodeMP4(ctx, r.o.FFmpeg, W, H, frameSource{count: m.frames, frame: func(k int) *image.NRGBA {
@@ -170,8 +183,8 @@ func (r loopRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	}
 	fps := map[string]int{"gif": gifFPS, "mp4": mp4FPS}[format]
 	return tasks.Output{Data: enc.data, MediaType: enc.mediaType, Ext: enc.ext, Meta: map[string]any{
-		"format": format, "size": tasks.String(in, "size", "720x720"), "width": W, "height": H,
-		"frames": m.frames, "duration_ms": m.frames * 1000 / fps, "direction": tasks.String(in, "direction", "left"),
+		"format": format, "size": in.Size, "width": W, "height": H,
+		"frames": m.frames, "duration_ms": m.frames * 1000 / fps, "direction": in.Direction,
 		"step_px": m.step, "tile_px": m.step * m.frames,
 	}}, nil
 }

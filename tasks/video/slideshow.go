@@ -36,13 +36,9 @@ func slideshow(o Options) *tasks.Definition {
 		"format":     tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
 	}
 	props["background"].(obj)["default"] = "#FFFFFF"
-	frames := func(in map[string]any) int {
-		n := len(tasks.Strings(in, "images"))
-		if tasks.String(in, "transition", "crossfade") == "crossfade" {
-			return n + fadeSteps*(n-1)
-		}
-		return n
-	}
+	refuse := tasks.Refusal(func(in *slideInput, _ map[string]tasks.ImageSize) *apierr.Error {
+		return refuseFormat(o, in.Format, in.Size, in.frames(), "size")
+	})
 	return &tasks.Definition{
 		Name: "video.slideshow", Title: "Make a slideshow video",
 		Description: "Shows images one after another, cut or crossfaded, as an animated GIF or an H.264 MP4.",
@@ -62,10 +58,10 @@ func slideshow(o Options) *tasks.Definition {
 			},
 			"required": []string{"format", "size", "width", "height", "frames", "duration_ms", "images"},
 		}),
-		Runner:   slideRunner{o},
+		Runner:   tasks.Typed[slideInput](slideRunner{o}),
 		Pricing:  tasks.Pricing{CreditType: "service_credits", PerOutput: 5},
 		RefSides: map[string]tasks.ImageSides{"images": inputSides},
-		Refuse:   refuseFormat(o, frames, "size"),
+		Refuse:   refuse,
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "images", Keyword: "required", Code: apierr.ImagesRequired},
 			{Field: "images", Keyword: "minItems", Code: apierr.ImagesRequired},
@@ -83,11 +79,32 @@ func slideshow(o Options) *tasks.Definition {
 	}
 }
 
+// slideInput is a video.slideshow request, defaults applied.
+type slideInput struct {
+	Images     []string `json:"images"`
+	FrameMS    int      `json:"frame_ms"`
+	Transition string   `json:"transition"`
+	Size       string   `json:"size"`
+	Fit        string   `json:"fit"`
+	Background string   `json:"background"`
+	Format     string   `json:"format"`
+}
+
+// frames is the number of frames of a GIF of in: the images, and
+// fadeSteps between two with a crossfade.
+func (in *slideInput) frames() int {
+	n := len(in.Images)
+	if in.Transition == "crossfade" {
+		return n + fadeSteps*(n-1)
+	}
+	return n
+}
+
 // slideRunner makes one video.
 type slideRunner struct{ o Options }
 
 // Plan asks for one video.
-func (slideRunner) Plan(map[string]any) tasks.Plan {
+func (slideRunner) Plan(*slideInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "making the slideshow"}
 }
 
@@ -99,14 +116,14 @@ type shot struct {
 }
 
 // Step loads and fits every image, then encodes the video.
-func (r slideRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (r slideRunner) Step(ctx context.Context, in *slideInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("video.slideshow: no output %d", i)
 	}
-	W, H := size(in)
-	fit := tasks.String(in, "fit", "cover")
-	bg := tasks.ParseColour(tasks.String(in, "background", "#FFFFFF"))
-	refs := tasks.Refs(in, "images")
+	W, H := size(in.Size)
+	fit := in.Fit
+	bg := tasks.ParseColour(in.Background)
+	refs := tasks.ListRefs("images", in.Images)
 	slides := make([]*image.NRGBA, len(refs))
 	for j, ref := range refs {
 		img, err := load(ctx, ref)
@@ -115,13 +132,13 @@ func (r slideRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.
 		}
 		slides[j] = fitFrame(img, W, H, fit, bg)
 	}
-	frameMS := (int(tasks.Integer(in, "frame_ms", 1500)) + 5) / 10 * 10
-	crossfade := tasks.String(in, "transition", "crossfade") == "crossfade" && len(slides) > 1
+	frameMS := (in.FrameMS + 5) / 10 * 10
+	crossfade := in.Transition == "crossfade" && len(slides) > 1
 	fade := 0
 	if crossfade {
 		fade = min(400, frameMS/2/(10*fadeSteps)*10*fadeSteps) // a multiple of fadeSteps × 10 ms
 	}
-	format := tasks.String(in, "format", "gif")
+	format := in.Format
 	var enc encoded
 	var frames int
 	var err error
@@ -138,7 +155,7 @@ func (r slideRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.
 		duration = frames * 1000 / mp4FPS
 	}
 	return tasks.Output{Data: enc.data, MediaType: enc.mediaType, Ext: enc.ext, Meta: map[string]any{
-		"format": format, "size": tasks.String(in, "size", "720x720"), "width": W, "height": H,
+		"format": format, "size": in.Size, "width": W, "height": H,
 		"frames": frames, "duration_ms": duration, "images": len(slides),
 	}}, nil
 }
