@@ -88,20 +88,13 @@ type requestView struct {
 	APIKeyID        string    `json:"api_key_id"`
 	Method          string    `json:"method"`
 	Path            string    `json:"path"`
-	Route           string    `json:"route"`
+	Route           *string   `json:"route"`
 	Task            *string   `json:"task"`
 	Status          int       `json:"status"`
 	ErrorCode       *string   `json:"error_code"`
 	DurationMS      int64     `json:"duration_ms"`
 	ServiceVersion  string    `json:"service_version"`
 	CreatedAt       time.Time `json:"created_at"`
-}
-
-func nullIfEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // requests answers GET /v1/account/requests: calls made by the account's
@@ -130,9 +123,10 @@ func (h *accountHandlers) requests(c *gin.Context) {
 	}
 	items := make([]requestView, 0, len(page.Items))
 	for _, r := range page.Items {
-		items = append(items, requestView{RequestID: r.RequestID, ClientRequestID: nullIfEmpty(r.ClientRequestID), APIKeyID: r.APIKeyID,
-			Method: r.Method, Path: r.Path, Route: r.Route, Task: nullIfEmpty(r.Task), Status: r.Status, ErrorCode: nullIfEmpty(r.ErrorCode),
-			DurationMS: r.DurationMS, ServiceVersion: r.ServiceVersion, CreatedAt: r.CreatedAt.UTC()})
+		items = append(items, requestView{RequestID: r.RequestID, ClientRequestID: nonEmpty(r.ClientRequestID),
+			APIKeyID: r.APIKeyID, Method: r.Method, Path: r.Path, Route: nonEmpty(r.Route), Task: nonEmpty(r.Task),
+			Status: r.Status, ErrorCode: nonEmpty(r.ErrorCode), DurationMS: r.DurationMS, ServiceVersion: r.ServiceVersion,
+			CreatedAt: r.CreatedAt.UTC()})
 	}
 	writePage(c, items, page.Next)
 }

@@ -113,6 +113,8 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 	schemaDoc := freeObject("A JSON Schema, draft 2020-12.")
 	return map[reflect.Type]oa{
 		reflect.TypeFor[wire.Job](): {
+			"api_key_id": describe(nullable(str()),
+				"The key that started the job (key_…); null for a job started in the app."),
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
 			"error":     nullable(ref("ErrorObject")),
@@ -146,8 +148,19 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		reflect.TypeFor[exampleRequest]():   {"body": freeObject("The task input the example sends.")},
 		reflect.TypeFor[exampleFileView]():  {"data": nullable(freeObject("The file's data, valid against the task's outputSchema."))},
 		reflect.TypeFor[rateLimitRow]():     {"per": enum(pers)},
+		reflect.TypeFor[requestView](): {
+			"route": describe(nullable(str()),
+				"The route the path matched, written /v1/jobs/{job_id}; null when it matched none."),
+		},
+		reflect.TypeFor[refItem](): {
+			"url": describe(str(),
+				"The preview image (a small copy when one exists); an empty string when the row has no image yet."),
+		},
 		reflect.TypeFor[recordView](): {
-			"kind":     enum(slices.Concat(models.RecordKinds, models.ShootKinds)),
+			"kind": enum(slices.Concat(models.RecordKinds, models.ShootKinds)),
+			"name": describe(nullable(str()), "The record's name; null for a background or a pose, which have none."),
+			"url": describe(str(), "The preview image: the record's first delivered image, a curated record's own; "+
+				"an empty string until there is one, as a reference item's."),
 			"status":   enum([]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed}),
 			"analysis": nullable(freeObject("A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.")),
 		},

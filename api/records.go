@@ -27,7 +27,9 @@ func isRecordKind(kind string) bool {
 type recordView struct {
 	File string `json:"file"`
 	Kind string `json:"kind"`
-	Name string `json:"name"`
+	// Name is the record's name; nil for a background or a pose, which
+	// have none.
+	Name *string `json:"name"`
 	// URL is the preview image: the record's first delivered file, a
 	// curated record's own; empty until there is one.
 	URL string `json:"url"`
@@ -89,13 +91,19 @@ func absoluteFiles(v any, base string) any {
 // recordViewOf is the read answer of r with its job and preview file.
 func (h *fileHandlers) recordViewOf(r *models.Record, job *models.Job, preview *models.File) recordView {
 	status, reason := r.State(job)
-	v := recordView{File: r.Handle(), Kind: r.Kind, Name: r.Name, Status: status, Reason: nonEmpty(reason), Curated: r.Curated(),
-		JobID: nonEmpty(r.JobID), Analysis: json.RawMessage("null"), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	v := recordView{File: r.Handle(), Kind: r.Kind, Name: nonEmpty(r.Name), Status: status, Reason: nonEmpty(reason),
+		Curated: r.Curated(), JobID: nonEmpty(r.JobID), Analysis: json.RawMessage("null"), CreatedAt: r.CreatedAt.UTC(),
+		UpdatedAt: r.UpdatedAt.UTC()}
 	if preview != nil {
 		v.URL = preview.URL(h.filesBaseURL)
 	}
 	if err := json.Unmarshal([]byte(r.Fields), &v.fields); err == nil {
 		v.fields, _ = absoluteFiles(v.fields, h.filesBaseURL).(map[string]any)
+	}
+	for k, x := range v.fields {
+		if x == "" {
+			v.fields[k] = nil // a field with no value (stored before it was null) is null
+		}
 	}
 	if r.Analysis != "" {
 		var a any
@@ -223,7 +231,7 @@ func recordFieldSchemas() map[string]oa {
 		"weight_class":    describe(enum([]string{"light", "medium", "heavy"}), "fabric: under 170 g/m², 170 to 270, over 270."),
 		"weight_oz_yd2":   describe(oa{"type": "number"}, "fabric: the weight in ounces per square yard."),
 		"swatch":          describe(nullable(str()), "fabric: the swatch reference as sent."),
-		"swatch_url":      describe(str(), "fabric: the stored swatch image; empty until the fabric is ready."),
+		"swatch_url":      describe(nullable(str()), "fabric: the stored swatch image; null until the fabric is ready."),
 		"colour":          describe(nullable(named), "fabric: the swatch's main colour, measured; null until ready."),
 		"season":          describe(str(), "range_plan: the season."),
 		"brand_kit":       describe(nullable(str()), "range_plan: the brand kit heading the sheet."),

@@ -32,13 +32,15 @@ type Job struct {
 	Progress  Progress        `json:"progress"`
 	Error     json.RawMessage `json:"error"`
 	Credits   Credits         `json:"credits"`
-	APIKeyID  string          `json:"api_key_id"`
-	CreatedAt time.Time       `json:"created_at"`
-	StartedAt *time.Time      `json:"started_at"`
-	EndedAt   *time.Time      `json:"ended_at"`
-	StatusURL string          `json:"status_url"`
-	ResultURL string          `json:"result_url"`
-	CancelURL string          `json:"cancel_url"`
+	// APIKeyID is the key that started the job; nil for a job started in
+	// the app (the account panel).
+	APIKeyID  *string    `json:"api_key_id"`
+	CreatedAt time.Time  `json:"created_at"`
+	StartedAt *time.Time `json:"started_at"`
+	EndedAt   *time.Time `json:"ended_at"`
+	StatusURL string     `json:"status_url"`
+	ResultURL string     `json:"result_url"`
+	CancelURL string     `json:"cancel_url"`
 }
 
 // Credits are what a job holds and is charged, as the service counts

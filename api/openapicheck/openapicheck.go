@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,6 +92,63 @@ func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *htt
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
 	out.SetBodyBytes(resBody)
 	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
+	mt, _, _ := mime.ParseMediaType(head.Get("Content-Type"))
+	if media := op.Responses.Status(code); mt == "application/json" && media != nil && media.Value.Content.Get(mt) != nil {
+		var v any
+		require.NoError(t, json.Unmarshal(resBody, &v))
+		schema := media.Value.Content.Get(mt).Schema
+		CheckValues(t, schema, v, fmt.Sprintf("%s %s answered %d", method, req.URL, code))
+	}
+}
+
+// CheckValues walks a JSON value beside its schema and fails on a string
+// that holds nothing: a field with no value is null where the schema lets
+// it be null, and any other string holds something — unless its schema's
+// description documents an empty string (a reference item's url before
+// there is an image). what names the value in the failure.
+func CheckValues(t testing.TB, schema *openapi3.SchemaRef, v any, what string) {
+	t.Helper()
+	var empty []string
+	emptyStrings(schema, v, "$", &empty)
+	require.Empty(t, empty, "%s: a field with no value is null, never an empty string", what)
+}
+
+// emptyStrings appends the paths of v's empty strings that schema does not
+// document as possibly empty. Each alternative of oneOf and anyOf that v
+// matches is walked.
+func emptyStrings(ref *openapi3.SchemaRef, v any, path string, out *[]string) {
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	s := ref.Value
+	for _, alt := range s.AllOf {
+		emptyStrings(alt, v, path, out)
+	}
+	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, alt := range alts {
+			if alt.Value != nil && alt.Value.VisitJSON(v, openapi3.EnableJSONSchema2020()) == nil {
+				emptyStrings(alt, v, path, out)
+			}
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		if x == "" && s.Type != nil && s.Type.Includes("string") && !strings.Contains(s.Description, "empty string") {
+			*out = append(*out, path)
+		}
+	case map[string]any:
+		for k, val := range x {
+			if p, ok := s.Properties[k]; ok {
+				emptyStrings(p, val, path+"."+k, out)
+			} else if s.AdditionalProperties.Schema != nil {
+				emptyStrings(s.AdditionalProperties.Schema, val, path+"."+k, out)
+			}
+		}
+	case []any:
+		for i, val := range x {
+			emptyStrings(s.Items, val, fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
 }
 
 // Merge joins served OpenAPI documents into one: the first document with

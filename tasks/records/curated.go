@@ -198,7 +198,7 @@ func curatedMoodboard(ref string) (*Moodboard, bool) {
 // fields are a curated fabric's record fields.
 func (f curatedFabricDef) fields() FabricFields {
 	out := FabricFields{Facts: f.facts, Code: fabricCode(f.facts), WeightClass: weightClass(f.facts.WeightGSM),
-		WeightOz: round(float64(f.facts.WeightGSM)/33.906, 1), SwatchURL: filePath(f.id+"_swatch", "jpg")}
+		WeightOz: round(float64(f.facts.WeightGSM)/33.906, 1), SwatchURL: new(filePath(f.id+"_swatch", "jpg"))}
 	c, ok := curatedColours.Load(f.id)
 	if !ok {
 		c, _ = curatedColours.LoadOrStore(f.id, mainColour(texture(f.facts.Construction, hexC(f.colour), 240)))

@@ -125,8 +125,9 @@ type FabricFields struct {
 	WeightOz float64 `json:"weight_oz_yd2"`
 	// Swatch is the swatch reference as sent, or nil.
 	Swatch *string `json:"swatch"`
-	// SwatchURL is the stored swatch image (relative in the record).
-	SwatchURL string `json:"swatch_url"`
+	// SwatchURL is the stored swatch image (relative in the record); nil
+	// until the fabric is ready.
+	SwatchURL *string `json:"swatch_url"`
 	// Colour is the swatch's main colour, measured; nil until ready.
 	Colour *KitColour `json:"colour"`
 }
@@ -325,7 +326,7 @@ func (fabricRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 		if err := putImage(ctx, env, id, "fabric:"+recordID(models.RecordFabric, env.JobID), sw); err != nil {
 			return tasks.Output{}, err
 		}
-		fields.SwatchURL = filePath(id, "jpg")
+		fields.SwatchURL = new(filePath(id, "jpg"))
 	}
 	if err := completeRecord(ctx, models.RecordFabric, fields, nil); err != nil {
 		return tasks.Output{}, err

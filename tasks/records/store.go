@@ -293,7 +293,9 @@ func ReadFabric(ctx context.Context, env tasks.Env, field, ref string) (*Fabric,
 	if err := json.Unmarshal([]byte(r.Fields), &fab.FabricFields); err != nil {
 		return nil, fmt.Errorf("read fabric %s: %w", ref, err)
 	}
-	fab.SwatchURL = absolute(env.FilesBaseURL, fab.SwatchURL)
+	if fab.SwatchURL != nil {
+		fab.SwatchURL = new(absolute(env.FilesBaseURL, *fab.SwatchURL))
+	}
 	return fab, nil
 }
 
