@@ -3,6 +3,8 @@ package palette
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -119,13 +121,25 @@ func tooClose(a, b string) bool {
 	return math.Sqrt(dr*dr+dg*dg+db*db) < 24
 }
 
-// harmony makes a scheme's swatches from a base colour. A swatch too close
-// to an earlier one is moved in lightness until it is distinct, and marked.
+// harmony makes a scheme's swatches from a base colour. The base swatch
+// is the base exactly, as sent, and is never moved; every other swatch too
+// close to the base or to an earlier swatch is moved in lightness until it
+// is distinct, and marked.
 func harmony(sc scheme, base string) []swatch {
 	sw := sc.make(toHSL(base))
+	fixed := make([]bool, len(sw))
 	for i := range sw {
+		if sw[i].role == "base" {
+			sw[i].hex, fixed[i] = strings.ToUpper(base), true
+		}
+	}
+	for i := range sw {
+		if fixed[i] {
+			continue
+		}
 		sw[i].hex = toHex(sw[i].c)
-		if !closeToEarlier(sw, i) {
+		if !closeToFixed(sw, fixed, i) {
+			fixed[i] = true
 			continue
 		}
 		orig, dir := sw[i].c, 1.0
@@ -136,18 +150,44 @@ func harmony(sc scheme, base string) []swatch {
 			c := orig
 			c.l = math.Min(1, math.Max(0, orig.l+dir*d))
 			sw[i].c, sw[i].hex = c, toHex(c)
-			if !closeToEarlier(sw, i) {
+			if !closeToFixed(sw, fixed, i) {
 				break
 			}
 		}
-		sw[i].adjusted = true
+		sw[i].adjusted, fixed[i] = true, true
+	}
+	if sc.value == "monochromatic" {
+		nameByLightness(sw)
 	}
 	return sw
 }
 
-func closeToEarlier(sw []swatch, i int) bool {
-	for j := range i {
-		if tooClose(sw[j].hex, sw[i].hex) {
+// nameByLightness orders a one-hue scheme from dark to light and names its
+// swatches by where they fall against the base: shade_1 is the nearest
+// darker one, tint_1 the nearest lighter one. A near-white base's steps are
+// all darker, so they are all shades.
+func nameByLightness(sw []swatch) {
+	lum := func(hex string) float64 {
+		c := tasks.ParseColour(hex)
+		return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)
+	}
+	sort.SliceStable(sw, func(a, b int) bool { return lum(sw[a].hex) < lum(sw[b].hex) })
+	at := slices.IndexFunc(sw, func(s swatch) bool { return s.role == "base" })
+	for i := range sw {
+		switch {
+		case i < at:
+			sw[i].role = fmt.Sprintf("shade_%d", at-i)
+		case i > at:
+			sw[i].role = fmt.Sprintf("tint_%d", i-at)
+		}
+	}
+}
+
+// closeToFixed reports whether swatch i is too close to a swatch already
+// placed: the base, or an earlier one.
+func closeToFixed(sw []swatch, fixed []bool, i int) bool {
+	for j := range sw {
+		if j != i && fixed[j] && tooClose(sw[j].hex, sw[i].hex) {
 			return true
 		}
 	}

@@ -38,7 +38,8 @@ func docs() tasks.Docs {
 		},
 		Limitations: []string{
 			"Harmonies are computed in HSL, not a perceptual colour space.",
-			"A colour too close to another in its scheme (a grey's complement, a near-white's tints) is moved in lightness and reported with the warning colour_adjusted.",
+			"The base colour is always in every sheet exactly as sent (same hex) and is never moved; another colour too close to the base or to an earlier colour (a grey's complement, a near-white's tints) is moved in lightness instead and reported with the warning colour_adjusted.",
+			"In the monochromatic sheet, colours darker than the base are named shade_1, shade_2 … and lighter ones tint_1, tint_2 …, nearest first: a base with no room above it (white) gets shades only.",
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ColourAdjusted),
 		Related: []tasks.Related{

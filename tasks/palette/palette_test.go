@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 func TestHarmonies(t *testing.T) {
@@ -75,4 +76,63 @@ func TestPaletteSheetsAndWarnings(t *testing.T) {
 	o, err := d.Runner.Step(context.Background(), map[string]any{"base_color": "#1F6FEB", "schemes": []any{"triadic"}, "labels": false}, 0)
 	require.NoError(t, err)
 	require.False(t, strings.Contains(string(o.Data), "<text"))
+}
+
+// TestBaseColourIsKeptExactly sends bases of every kind — very light, very
+// dark, saturated, grey, off-grid — and checks every scheme's sheet holds
+// the base hex exactly and that its colours stay distinct.
+func TestBaseColourIsKeptExactly(t *testing.T) {
+	bases := []string{"#000000", "#FFFFFF", "#FAFAFA", "#050505", "#808080", "#7F7F80", "#FF0000", "#00FF00",
+		"#0000FF", "#FFFF00", "#1F6FEB", "#C0FFEE", "#123456", "#FDF6E3", "#0B0C0D", "#E4572E", "#76B041",
+		"#F3E9D2", "#2D3142", "#FFB4A2", "#6D597A", "#B5838D", "#A3B18A", "#3A5A40", "#D4A373", "#ABCDEF",
+		"#fedcba", "#010203", "#FEFDFC", "#7C9CBF"}
+	d := mustLookup(t, "palette.generate")
+	var all []any
+	for _, s := range schemes {
+		all = append(all, s.value)
+	}
+	for _, base := range bases {
+		t.Run(base, func(t *testing.T) {
+			in := map[string]any{"base_color": base, "schemes": all, "shades": 0, "labels": true}
+			for i := range all {
+				o, err := d.Runner.Step(context.Background(), in, i)
+				require.NoError(t, err)
+				var hexes []string
+				for _, c := range o.Meta["colors"].([]any) {
+					hexes = append(hexes, c.(map[string]any)["hex"].(string))
+				}
+				require.Contains(t, hexes, strings.ToUpper(base), "the %s sheet keeps the base exactly", all[i])
+				for a := range hexes {
+					for b := range a {
+						require.False(t, tooClose(hexes[a], hexes[b]), "%s sheet: %s and %s are too close", all[i], hexes[a], hexes[b])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTintsAreLighterAndShadesDarker checks the monochromatic roles say
+// what the colours are, even for bases at the ends of the lightness scale.
+func TestTintsAreLighterAndShadesDarker(t *testing.T) {
+	sc, ok := schemeByValue("monochromatic")
+	require.True(t, ok)
+	lum := func(hex string) float64 {
+		c := tasks.ParseColour(hex)
+		return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)
+	}
+	for _, base := range []string{"#FFFFFF", "#FAFAFA", "#000000", "#050505", "#1F6FEB", "#FFFF00", "#808080"} {
+		sw := harmony(sc, base)
+		for _, s := range sw {
+			switch {
+			case strings.HasPrefix(s.role, "tint_"):
+				require.Greater(t, lum(s.hex), lum(base), "%s: %s %s is a tint, so lighter", base, s.role, s.hex)
+			case strings.HasPrefix(s.role, "shade_"):
+				require.Less(t, lum(s.hex), lum(base), "%s: %s %s is a shade, so darker", base, s.role, s.hex)
+			default:
+				require.Equal(t, "base", s.role)
+				require.Equal(t, base, s.hex)
+			}
+		}
+	}
 }
