@@ -42,7 +42,7 @@ func brandKit() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("brand_kit.create input",
 			"A brand kit: colours, moodboards and looks.", props, []string{"name", "colours", "moodboards"}, nil)),
 		OutputSchema: brandKitOutput(),
-		Runner:       brandKitRunner{},
+		Runner:       tasks.Typed[brandKitInput](brandKitRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
 		ErrorRules: append([]tasks.ErrorRule{
 			{Field: "colours[]", Keyword: "pattern", Code: apierr.InvalidColour},
@@ -78,10 +78,19 @@ func brandKitOutput() []byte {
 	})
 }
 
+// brandKitInput is a brand_kit.create request.
+type brandKitInput struct {
+	Name       string   `json:"name"`
+	Colours    []string `json:"colours"`
+	Moodboards []string `json:"moodboards"`
+	Looks      []string `json:"looks"`
+	Notes      *string  `json:"notes"`
+}
+
 type brandKitRunner struct{}
 
 // Plan asks for the sheet as PNG, then as PDF.
-func (brandKitRunner) Plan(map[string]any) tasks.Plan {
+func (brandKitRunner) Plan(*brandKitInput) tasks.Plan {
 	return tasks.Plan{Steps: 2, Phase: "drawing the brand sheet"}
 }
 
@@ -92,8 +101,8 @@ func (brandKitRunner) AdmitErrors() []apierr.Code {
 
 // Admit checks the moodboards (the account's or curated, analysed) and
 // that every look comes from one of them, then opens the record.
-func (brandKitRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	if err := checkName(in); err != nil {
+func (brandKitRunner) Admit(ctx context.Context, env tasks.Env, in *brandKitInput) error {
+	if err := checkName(in.Name); err != nil {
 		return err
 	}
 	kit, err := resolveKit(ctx, env, in)
@@ -107,8 +116,18 @@ func (brandKitRunner) Admit(ctx context.Context, env tasks.Env, in map[string]an
 	return openRecord(ctx, env, models.RecordBrandKit, kit.name, brandKitFields{Colours: kit.colours, Moodboards: kit.boardRefs, Looks: looks, Notes: notesOf(in)})
 }
 
-func notesOf(in map[string]any) *string {
-	if n := tasks.String(in, "notes", ""); n != "" {
+// notes are the kit's notes, "" when none were sent.
+func (in *brandKitInput) notes() string {
+	if in.Notes == nil {
+		return ""
+	}
+	return *in.Notes
+}
+
+// notesOf is the kit's notes as its record keeps them: nil when none or
+// empty.
+func notesOf(in *brandKitInput) *string {
+	if n := in.notes(); n != "" {
 		return &n
 	}
 	return nil
@@ -133,9 +152,9 @@ type kit struct {
 // resolveKit reads the moodboards and finds the looks of a brand kit input:
 // moodboard_required, moodboard_not_ready and look_not_in_moodboard name
 // the field at fault.
-func resolveKit(ctx context.Context, env tasks.Env, in map[string]any) (*kit, error) {
-	k := &kit{name: strings.TrimSpace(tasks.String(in, "name", "")), boardRefs: tasks.Strings(in, "moodboards")}
-	for _, hex := range tasks.Strings(in, "colours") {
+func resolveKit(ctx context.Context, env tasks.Env, in *brandKitInput) (*kit, error) {
+	k := &kit{name: strings.TrimSpace(in.Name), boardRefs: in.Moodboards}
+	for _, hex := range in.Colours {
 		hex = strings.ToUpper(hex)
 		k.colours = append(k.colours, KitColour{Hex: hex, Name: nearestName(labOfHex(hex))})
 	}
@@ -153,7 +172,7 @@ func resolveKit(ctx context.Context, env tasks.Env, in map[string]any) (*kit, er
 		}
 		k.boards = append(k.boards, mb)
 	}
-	for i, url := range tasks.Strings(in, "looks") {
+	for i, url := range in.Looks {
 		l, ok := findLook(k.boards, url)
 		if !ok {
 			return nil, apierr.Newf(apierr.LookNotInMoodboard, "looks[%d] is not a look of the named moodboards; send looks[].url of their analysis (GET /v1/files/{moodboard}).", i).
@@ -202,7 +221,7 @@ func matchKit(l Look, colours []KitColour) []KitMatch {
 
 // Step draws the sheet (0: PNG, 1: PDF); the first also analyses the kit's
 // looks against its colours and completes the record.
-func (brandKitRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (brandKitRunner) Step(ctx context.Context, in *brandKitInput, i int) (tasks.Output, error) {
 	env, _ := tasks.EnvOf(ctx)
 	k, err := resolveKit(ctx, env, in)
 	if err != nil {
@@ -220,7 +239,7 @@ func (brandKitRunner) Step(ctx context.Context, in map[string]any, i int) (tasks
 	}
 	meta := obj{"brand_kit": handleOf(ctx, models.RecordBrandKit), "index": i, "name": k.name, "colours": toJSON(k.colours),
 		"moodboards": k.boardRefs, "looks": len(looks)}
-	notes := tasks.String(in, "notes", "")
+	notes := in.notes()
 	switch i {
 	case 0:
 		if err := completeRecord(ctx, models.RecordBrandKit, brandKitFields{Colours: k.colours, Moodboards: k.boardRefs, Looks: looks, Notes: notesOf(in)}, nil); err != nil {

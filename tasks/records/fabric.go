@@ -175,26 +175,19 @@ func fabricCode(f FabricFacts) string {
 	return fmt.Sprintf("%s-%s-%d", sb.String(), cc, f.WeightGSM)
 }
 
-// facts reads the facts of a validated input.
-func factsOf(in map[string]any) FabricFacts {
-	facts, _ := in["facts"].(map[string]any)
-	out := FabricFacts{WeightGSM: int(tasks.Integer(facts, "weight_gsm", 0)), Construction: tasks.String(facts, "construction", "")}
-	comp, _ := facts["composition"].([]any)
-	for _, c := range comp {
-		m, _ := c.(map[string]any)
-		out.Composition = append(out.Composition, Fibre{Fibre: tasks.String(m, "fibre", ""), Percent: tasks.Number(m, "percent", 0)})
-	}
-	return out
+// fabricInput is a fabric.create request. The record keeps its facts as
+// sent, so they decode into the record's FabricFacts.
+type fabricInput struct {
+	Name   string      `json:"name"`
+	Facts  FabricFacts `json:"facts"`
+	Swatch *string     `json:"swatch"`
 }
 
 // fieldsOf are the record fields of a fabric input before its swatch is read.
-func fieldsOf(in map[string]any) FabricFields {
-	f := factsOf(in)
-	out := FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM), WeightOz: round(float64(f.WeightGSM)/33.906, 1)}
-	if s := tasks.String(in, "swatch", ""); s != "" {
-		out.Swatch = &s
-	}
-	return out
+func fieldsOf(in *fabricInput) FabricFields {
+	f := in.Facts
+	return FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM),
+		WeightOz: round(float64(f.WeightGSM)/33.906, 1), Swatch: in.Swatch}
 }
 
 // fabric makes a fabric record with its swatch card.
@@ -224,7 +217,7 @@ func fabric() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("fabric.create input",
 			"A fabric: name, facts and an optional swatch image.", props, []string{"name", "facts"}, nil)),
 		OutputSchema: fabricOutput(),
-		Runner:       fabricRunner{},
+		Runner:       tasks.Typed[fabricInput](fabricRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},
 		ErrorRules: append([]tasks.ErrorRule{
 			{Field: "facts.weight_gsm", Keyword: "type", Code: apierr.InvalidWeight},
@@ -261,7 +254,7 @@ func fabricOutput() []byte {
 type fabricRunner struct{}
 
 // Plan asks for one swatch card.
-func (fabricRunner) Plan(map[string]any) tasks.Plan {
+func (fabricRunner) Plan(*fabricInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "drawing the swatch card"}
 }
 
@@ -270,14 +263,14 @@ func (fabricRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.Na
 
 // Admit checks the composition adds up to 100 with each fibre once and
 // opens the record.
-func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	if err := checkName(in); err != nil {
+func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in *fabricInput) error {
+	if err := checkName(in.Name); err != nil {
 		return err
 	}
-	if err := checkComposition(factsOf(in)); err != nil {
+	if err := checkComposition(in.Facts); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordFabric, strings.TrimSpace(tasks.String(in, "name", "")), fieldsOf(in))
+	return openRecord(ctx, env, models.RecordFabric, strings.TrimSpace(in.Name), fieldsOf(in))
 }
 
 // checkComposition answers invalid_request naming the composition when the
@@ -304,7 +297,7 @@ func checkComposition(f FabricFacts) error {
 var ecru = color.RGBA{0xE6, 0xDC, 0xC4, 0xff}
 
 // Step draws the swatch card and completes the record.
-func (fabricRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("fabric.create: no output %d", i)
 	}
@@ -331,7 +324,7 @@ func (fabricRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.O
 	if err := completeRecord(ctx, models.RecordFabric, fields, nil); err != nil {
 		return tasks.Output{}, err
 	}
-	name := strings.TrimSpace(tasks.String(in, "name", ""))
+	name := strings.TrimSpace(in.Name)
 	data, err := encodePNG(swatchCard(name, fields, sw))
 	if err != nil {
 		return tasks.Output{}, err

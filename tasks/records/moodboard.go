@@ -38,8 +38,8 @@ var nameRules = []tasks.ErrorRule{
 
 // checkName answers name_required for a name of white space only (the
 // schema refuses an empty or missing one).
-func checkName(in map[string]any) error {
-	if strings.TrimSpace(tasks.String(in, "name", "")) == "" {
+func checkName(name string) error {
+	if strings.TrimSpace(name) == "" {
 		return apierr.New(apierr.NameRequired, "name must have a character other than white space.").WithField("name")
 	}
 	return nil
@@ -63,7 +63,7 @@ func moodboard() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("moodboard.create input",
 			"A moodboard: its name and images.", props, []string{"name", "images"}, nil)),
 		OutputSchema: moodboardOutput(),
-		Runner:       moodboardRunner{},
+		Runner:       tasks.Typed[moodboardInput](moodboardRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
 		ErrorRules: append([]tasks.ErrorRule{
 			{Field: "images", Keyword: "required", Code: apierr.ImagesRequired},
@@ -120,22 +120,37 @@ func moodboardOutput() []byte {
 	})
 }
 
+// moodboardInput is a moodboard.create request.
+type moodboardInput struct {
+	Name        string   `json:"name"`
+	Images      []string `json:"images"`
+	Description *string  `json:"description"`
+}
+
+// description is the board's description, "" when none was sent.
+func (in *moodboardInput) description() string {
+	if in.Description == nil {
+		return ""
+	}
+	return *in.Description
+}
+
 // moodboardRunner delivers the collage (step 0), then the analysis (step 1,
 // on the capacity-limited analysis queue).
 type moodboardRunner struct{}
 
 // Plan asks for the collage and the analysis.
-func (moodboardRunner) Plan(map[string]any) tasks.Plan {
+func (moodboardRunner) Plan(*moodboardInput) tasks.Plan {
 	return tasks.Plan{Steps: 2, Phase: "making the moodboard", Capacity: map[int]string{1: contract.QueueAnalysis}}
 }
 
 // Admit refuses a blank name and opens the record, analysing.
-func (moodboardRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	if err := checkName(in); err != nil {
+func (moodboardRunner) Admit(ctx context.Context, env tasks.Env, in *moodboardInput) error {
+	if err := checkName(in.Name); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordMoodboard, strings.TrimSpace(tasks.String(in, "name", "")), obj{
-		"description": nonEmpty(tasks.String(in, "description", "")), "images": tasks.Strings(in, "images"),
+	return openRecord(ctx, env, models.RecordMoodboard, strings.TrimSpace(in.Name), obj{
+		"description": nonEmpty(in.description()), "images": in.Images,
 	})
 }
 
@@ -150,9 +165,9 @@ func nonEmpty(s string) any {
 }
 
 // Step renders the collage or the analysis.
-func (moodboardRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	refs := tasks.Strings(in, "images")
-	name := strings.TrimSpace(tasks.String(in, "name", ""))
+func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tasks.Output, error) {
+	refs := in.Images
+	name := strings.TrimSpace(in.Name)
 	imgs := make([]image.Image, len(refs))
 	for j, ref := range refs {
 		img, err := loadImage(ctx, ref, fmt.Sprintf("images[%d]", j))
@@ -164,7 +179,7 @@ func (moodboardRunner) Step(ctx context.Context, in map[string]any, i int) (task
 	meta := obj{"moodboard": handleOf(ctx, models.RecordMoodboard), "index": i, "name": name, "images": len(refs)}
 	switch i {
 	case 0:
-		data, err := encodeJPEG(collage(name, tasks.String(in, "description", ""), imgs))
+		data, err := encodeJPEG(collage(name, in.description(), imgs))
 		if err != nil {
 			return tasks.Output{}, err
 		}
@@ -177,7 +192,7 @@ func (moodboardRunner) Step(ctx context.Context, in map[string]any, i int) (task
 		}
 		a := analyse(imgs, refs, urls)
 		if err := completeRecord(ctx, models.RecordMoodboard, obj{
-			"description": nonEmpty(tasks.String(in, "description", "")), "images": refs}, a); err != nil {
+			"description": nonEmpty(in.description()), "images": refs}, a); err != nil {
 			return tasks.Output{}, err
 		}
 		data, err := encodePNG(analysisSheet(name, a, imgs))

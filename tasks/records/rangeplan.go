@@ -97,21 +97,30 @@ type RangePlanFields struct {
 	Quantity int         `json:"quantity"`
 }
 
+// rangePlanInput is a range_plan.create request.
+type rangePlanInput struct {
+	Name     string          `json:"name"`
+	Season   string          `json:"season"`
+	Items    []planItemInput `json:"items"`
+	BrandKit *string         `json:"brand_kit"`
+}
+
+// planItemInput is one item of a range_plan.create request.
+type planItemInput struct {
+	Type     string   `json:"type"`
+	Name     string   `json:"name"`
+	Fabric   *string  `json:"fabric"`
+	Colours  []string `json:"colours"`
+	Quantity int      `json:"quantity"`
+}
+
 // planOf reads a validated input.
-func planOf(in map[string]any) RangePlanFields {
-	out := RangePlanFields{Season: tasks.String(in, "season", "")}
-	if bk := tasks.String(in, "brand_kit", ""); bk != "" {
-		out.BrandKit = &bk
-	}
-	items, _ := in["items"].([]any)
+func planOf(in *rangePlanInput) RangePlanFields {
+	out := RangePlanFields{Season: in.Season, BrandKit: in.BrandKit}
 	totals := map[string]*TypeTotal{}
-	for _, it := range items {
-		m, _ := it.(map[string]any)
-		p := PlanItem{Type: tasks.String(m, "type", ""), Name: strings.TrimSpace(tasks.String(m, "name", "")), Quantity: int(tasks.Integer(m, "quantity", 0)), Colours: []KitColour{}}
-		if f := tasks.String(m, "fabric", ""); f != "" {
-			p.Fabric = &f
-		}
-		for _, c := range tasks.Strings(m, "colours") {
+	for _, it := range in.Items {
+		p := PlanItem{Type: it.Type, Name: strings.TrimSpace(it.Name), Fabric: it.Fabric, Quantity: it.Quantity, Colours: []KitColour{}}
+		for _, c := range it.Colours {
 			c = strings.ToUpper(c)
 			p.Colours = append(p.Colours, KitColour{Hex: c, Name: nearestName(labOfHex(c))})
 		}
@@ -157,7 +166,7 @@ func rangePlan() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("range_plan.create input",
 			"A range plan: season and items.", props, []string{"name", "season", "items"}, nil)),
 		OutputSchema: rangePlanOutput(),
-		Runner:       rangePlanRunner{},
+		Runner:       tasks.Typed[rangePlanInput](rangePlanRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
 		ErrorRules: append([]tasks.ErrorRule{
 			{Field: "items[].colours[]", Keyword: "pattern", Code: apierr.InvalidColour},
@@ -193,7 +202,7 @@ func rangePlanOutput() []byte {
 type rangePlanRunner struct{}
 
 // Plan asks for the overview, then the sheet.
-func (rangePlanRunner) Plan(map[string]any) tasks.Plan {
+func (rangePlanRunner) Plan(*rangePlanInput) tasks.Plan {
 	return tasks.Plan{Steps: 2, Phase: "drawing the range plan"}
 }
 
@@ -204,8 +213,8 @@ func (rangePlanRunner) AdmitErrors() []apierr.Code {
 
 // Admit checks the per-type limits, the fabrics and the brand kit, then
 // opens the record.
-func (rangePlanRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	if err := checkName(in); err != nil {
+func (rangePlanRunner) Admit(ctx context.Context, env tasks.Env, in *rangePlanInput) error {
+	if err := checkName(in.Name); err != nil {
 		return err
 	}
 	plan := planOf(in)
@@ -220,7 +229,7 @@ func (rangePlanRunner) Admit(ctx context.Context, env tasks.Env, in map[string]a
 	if _, _, err := resolvePlan(ctx, env, plan); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordRangePlan, strings.TrimSpace(tasks.String(in, "name", "")), plan)
+	return openRecord(ctx, env, models.RecordRangePlan, strings.TrimSpace(in.Name), plan)
 }
 
 // resolvePlan reads the plan's fabrics (by handle) and brand kit.
@@ -252,14 +261,14 @@ func resolvePlan(ctx context.Context, env tasks.Env, plan RangePlanFields) (map[
 
 // Step draws the overview (0) or the PDF sheet (1); the first completes
 // the record.
-func (rangePlanRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tasks.Output, error) {
 	env, _ := tasks.EnvOf(ctx)
 	plan := planOf(in)
 	fabrics, kit, err := resolvePlan(ctx, env, plan)
 	if err != nil {
 		return tasks.Output{}, InStep(err)
 	}
-	name := strings.TrimSpace(tasks.String(in, "name", ""))
+	name := strings.TrimSpace(in.Name)
 	meta := obj{"range_plan": handleOf(ctx, models.RecordRangePlan), "index": i, "name": name, "season": plan.Season,
 		"items": len(plan.Items), "quantity": plan.Quantity, "totals": toJSON(plan.Totals)}
 	switch i {

@@ -107,22 +107,24 @@ func TestValidationCodes(t *testing.T) {
 
 // TestChecksBeforeRecords runs the submit checks that need no record.
 func TestChecksBeforeRecords(t *testing.T) {
-	facts := func(comp string) map[string]any {
+	facts := func(comp string) FabricFacts {
 		d := mustLookup(t, "fabric.create")
 		in, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":200,"composition":` + comp + `,"construction":"twill"}}`))
 		require.NoError(t, err)
-		return in
+		v, err := tasks.Decode[fabricInput](in)
+		require.NoError(t, err)
+		return v.Facts
 	}
-	e := apierr.As(checkComposition(factsOf(facts(`[{"fibre":"cotton","percent":60},{"fibre":"linen","percent":30}]`))))
+	e := apierr.As(checkComposition(facts(`[{"fibre":"cotton","percent":60},{"fibre":"linen","percent":30}]`)))
 	require.Equal(t, apierr.InvalidRequest, e.Code)
 	require.Equal(t, "facts.composition", *e.Field)
 	require.Contains(t, e.Message, "90%")
-	e = apierr.As(checkComposition(factsOf(facts(`[{"fibre":"cotton","percent":50},{"fibre":"cotton","percent":50}]`))))
+	e = apierr.As(checkComposition(facts(`[{"fibre":"cotton","percent":50},{"fibre":"cotton","percent":50}]`)))
 	require.Equal(t, "facts.composition[1].fibre", *e.Field)
-	require.NoError(t, checkComposition(factsOf(facts(`[{"fibre":"cotton","percent":97.5},{"fibre":"elastane","percent":2.5}]`))))
-	require.Equal(t, "CO97.5EL2.5-TW-200", fabricCode(factsOf(facts(`[{"fibre":"elastane","percent":2.5},{"fibre":"cotton","percent":97.5}]`))))
+	require.NoError(t, checkComposition(facts(`[{"fibre":"cotton","percent":97.5},{"fibre":"elastane","percent":2.5}]`)))
+	require.Equal(t, "CO97.5EL2.5-TW-200", fabricCode(facts(`[{"fibre":"elastane","percent":2.5},{"fibre":"cotton","percent":97.5}]`)))
 
-	e = apierr.As(checkName(map[string]any{"name": "   "}))
+	e = apierr.As(checkName("   "))
 	require.Equal(t, apierr.NameRequired, e.Code)
 	require.Equal(t, "light", weightClass(110))
 	require.Equal(t, "medium", weightClass(270))
@@ -178,5 +180,5 @@ func TestRecipesUseThisFamily(t *testing.T) {
 			require.NoError(t, err, "%s / %s", rc.Name, s.Title)
 		}
 	}
-	var _ tasks.Admitter = moodboardRunner{}
+	var _ tasks.TaskAdmitter[moodboardInput] = moodboardRunner{}
 }
