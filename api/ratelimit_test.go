@@ -218,6 +218,9 @@ func TestEarlyRefusalsCarryRateLimitHeaders(t *testing.T) {
 	bad := models.KeyPrefix + "0000000000000000000000000000000000000000000"
 	overBody := contract.DefaultLimits().Request.MaxBodyBytes + 1
 	overUpload := contract.DefaultLimits().Upload.MaxBytes + multipartOverhead + 1
+	filler := []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}
+	multipart := []string{"Content-Type", "multipart/form-data; boundary=x"}
+	const submit, estimate = "/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"
 	tests := []struct {
 		name   string
 		method string
@@ -229,18 +232,21 @@ func TestEarlyRefusalsCarryRateLimitHeaders(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"headers too large", "GET", "/v1/meta", "valid", false, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 0, 431, "headers_too_large"},
-		{"headers too large, keyless", "GET", "/v1/meta", "none", false, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 0, 431, "headers_too_large"},
+		{"headers too large", "GET", "/v1/meta", "valid", false, filler, 0, 431, "headers_too_large"},
+		{"headers too large, keyless", "GET", "/v1/meta", "none", false, filler, 0, 431, "headers_too_large"},
 		{"plain HTTP", "GET", "/v1/account/balance", "valid", true, nil, 0, 400, "insecure_transport"},
 		{"plain HTTP, keyless", "GET", "/v1/meta", "none", true, nil, 0, 400, "insecure_transport"},
 		{"plain HTTP, invalid key", "GET", "/v1/meta", "invalid", true, nil, 0, 400, "insecure_transport"},
 		{"key sent twice", "GET", "/v1/meta", "twice", false, nil, 0, 400, "malformed_request"},
-		{"unreadable Content-Type", "POST", "/v1/tasks/pattern.generate/estimate", "valid", false, []string{"Content-Type", "text/plain; ="}, 0, 400, "malformed_request"},
-		{"header not UTF-8", "POST", "/v1/tasks/pattern.generate", "valid", false, []string{"Idempotency-Key", "\xff"}, 0, 400, "malformed_request"},
-		{"body over the limit", "POST", "/v1/tasks/pattern.generate", "valid", false, []string{"Content-Type", "application/json"}, overBody, 413, "body_too_large"},
-		{"body over the limit, keyless", "POST", "/v1/tasks/pattern.generate", "none", false, nil, overBody, 413, "body_too_large"},
-		{"body over the limit, invalid key", "POST", "/v1/tasks/pattern.generate", "invalid", false, nil, overBody, 413, "body_too_large"},
-		{"upload over the limit", "POST", "/v1/files", "valid", false, []string{"Content-Type", "multipart/form-data; boundary=x"}, overUpload, 413, "file_too_large"},
+		{"unreadable Content-Type", "POST", estimate, "valid", false, []string{"Content-Type", "text/plain; ="}, 0, 400,
+			"malformed_request"},
+		{"header not UTF-8", "POST", submit, "valid", false, []string{"Idempotency-Key", "\xff"}, 0, 400,
+			"malformed_request"},
+		{"body over the limit", "POST", submit, "valid", false, []string{"Content-Type", "application/json"}, overBody, 413,
+			"body_too_large"},
+		{"body over the limit, keyless", "POST", submit, "none", false, nil, overBody, 413, "body_too_large"},
+		{"body over the limit, invalid key", "POST", submit, "invalid", false, nil, overBody, 413, "body_too_large"},
+		{"upload over the limit", "POST", "/v1/files", "valid", false, multipart, overUpload, 413, "file_too_large"},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
