@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"math"
@@ -376,6 +377,7 @@ func measureCutouts(tb testing.TB, dir string) (cutFigures, map[string]cutScore)
 		if dir != "" {
 			writePNG(tb, filepath.Join(dir, s.name+"_in.png"), t.img)
 			writePNG(tb, filepath.Join(dir, s.name+"_out.png"), res.img)
+			writePNG(tb, filepath.Join(dir, s.name+"_side.png"), sideBySide(t.img, res.img))
 		}
 		f.meanIoU += sc.iou / float64(len(scenes))
 		f.minIoU = min(f.minIoU, sc.iou)
@@ -398,6 +400,23 @@ func measureCutouts(tb testing.TB, dir string) (cutFigures, map[string]cutScore)
 	f.hole /= float64(max(nho, 1))
 	f.light /= float64(max(nli, 1))
 	return f, scores
+}
+
+// sideBySide is the input next to the cut-out over magenta, to look at.
+func sideBySide(in image.Image, cut *image.NRGBA) *image.NRGBA {
+	b := cut.Bounds()
+	out := image.NewNRGBA(image.Rect(0, 0, 2*b.Dx(), b.Dy()))
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			r, g, bl, _ := in.At(x, y).RGBA()
+			out.Set(x, y, color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(bl >> 8), 255})
+			p := cut.Pix[y*cut.Stride+4*x:]
+			a := float64(p[3]) / 255
+			mix := func(v, m uint8) uint8 { return uint8(a*float64(v) + (1-a)*float64(m)) }
+			out.Set(b.Dx()+x, y, color.NRGBA{mix(p[0], 255), mix(p[1], 0), mix(p[2], 255), 255})
+		}
+	}
+	return out
 }
 
 func writePNG(tb testing.TB, path string, img image.Image) {
@@ -430,4 +449,20 @@ func BenchmarkCutoutQuality(b *testing.B) {
 	b.ReportMetric(f.hole, "holeAlpha")
 	b.ReportMetric(f.light, "lightAlpha")
 	b.ReportMetric(f.halo, "halo")
+}
+
+// TestCutoutMeetsTheGroundTruth holds image.remove_background to the
+// figures of issue 28 on the ground-truth set.
+func TestCutoutMeetsTheGroundTruth(t *testing.T) {
+	f, scores := measureCutouts(t, "")
+	require.Empty(t, f.failed)
+	for name, s := range scores {
+		require.GreaterOrEqual(t, s.iou, 0.93, "%s: IoU of alpha ≥ 0.5", name)
+	}
+	require.GreaterOrEqual(t, f.meanIoU, 0.97, "mean IoU")
+	require.LessOrEqual(t, f.mae, 4.0/255, "mean absolute alpha error")
+	require.LessOrEqual(t, f.shadow, 0.05, "shadows' mean alpha")
+	require.LessOrEqual(t, f.hole, 0.05, "enclosed backdrop's mean alpha")
+	require.GreaterOrEqual(t, f.light, 0.95, "light parts' mean alpha")
+	require.LessOrEqual(t, f.halo, 0.08, "edge colours' distance from the product's")
 }

@@ -1,0 +1,499 @@
+package image
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+)
+
+// The cut-out in five steps:
+//
+//  1. A backdrop model: a quadratic surface per channel fitted (robustly,
+//     dropping outliers) to a band along the image's border, so sweeps,
+//     gradients and vignettes are the backdrop everywhere.
+//  2. Background candidates: pixels near the model, or darker versions of
+//     it with the same chromaticity (a shadow is the backdrop times a
+//     factor below 1; a product has its own colour).
+//  3. Region connectivity: a flood from the border through candidates
+//     that stops at sharp steps (a product's outline, a seam), then
+//     enclosed regions that are the backdrop itself (a handle's hole), and
+//     specks removed.
+//  4. Matting in a band around the outline: each pixel's alpha unmixed
+//     between the local backdrop and the local product colour.
+//  5. Colour decontamination: edge pixels get the product's colour
+//     without the backdrop's share, so no halo.
+
+// backdrop is a quadratic surface per channel over normalised coordinates.
+type backdrop struct {
+	c    [3][6]float64
+	w, h float64
+}
+
+func terms(u, v float64) [6]float64 { return [6]float64{1, u, v, u * u, u * v, v * v} }
+
+// at is the backdrop colour at pixel (x, y).
+func (b *backdrop) at(x, y int) [3]float64 {
+	t := terms(float64(x)/b.w-0.5, float64(y)/b.h-0.5)
+	var o [3]float64
+	for ch := range 3 {
+		for k, v := range t {
+			o[ch] += b.c[ch][k] * v
+		}
+	}
+	return o
+}
+
+// fitBackdrop fits the surface to samples (x, y, rgb), dropping outliers in
+// three rounds. It fails when too few samples are left.
+func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64) (*backdrop, error) {
+	b := &backdrop{w: float64(W), h: float64(H)}
+	use := make([]bool, len(xs))
+	for i := range use {
+		use[i] = true
+	}
+	for round := range 3 {
+		var ata [6][6]float64
+		var atb [3][6]float64
+		used := 0
+		for i := range xs {
+			if !use[i] {
+				continue
+			}
+			used++
+			t := terms(float64(xs[i])/b.w-0.5, float64(ys[i])/b.h-0.5)
+			for r := range 6 {
+				for c := range 6 {
+					ata[r][c] += t[r] * t[c]
+				}
+				for ch := range 3 {
+					atb[ch][r] += t[r] * cols[i][ch]
+				}
+			}
+		}
+		if used < 12 {
+			return nil, errors.New("too few backdrop samples")
+		}
+		for r := range 6 {
+			ata[r][r] += 1e-6 * float64(used) // keeps the system solvable
+		}
+		for ch := range 3 {
+			b.c[ch] = solve6(ata, atb[ch])
+		}
+		if round == 2 {
+			break
+		}
+		res := make([]float64, len(xs))
+		for i := range xs {
+			res[i] = dist3(cols[i], b.at(xs[i], ys[i]))
+		}
+		m := median(res)
+		for i := range xs {
+			use[i] = res[i] <= max(3*m, 6)
+		}
+	}
+	return b, nil
+}
+
+// solve6 solves a·x = y by Gaussian elimination with partial pivoting.
+func solve6(a [6][6]float64, y [6]float64) [6]float64 {
+	for c := range 6 {
+		p := c
+		for r := c + 1; r < 6; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		y[c], y[p] = y[p], y[c]
+		if a[c][c] == 0 {
+			continue
+		}
+		for r := c + 1; r < 6; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < 6; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			y[r] -= f * y[c]
+		}
+	}
+	var x [6]float64
+	for r := 5; r >= 0; r-- {
+		s := y[r]
+		for k := r + 1; k < 6; k++ {
+			s -= a[r][k] * x[k]
+		}
+		if a[r][r] != 0 {
+			x[r] = s / a[r][r]
+		}
+	}
+	return x
+}
+
+// minShadow is the darkest a shadow makes the backdrop: darker pixels of
+// the backdrop's chromaticity are the product (a black or grey part).
+const minShadow = 0.5
+
+func dist3(a, b [3]float64) float64 {
+	d0, d1, d2 := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return math.Sqrt(d0*d0 + d1*d1 + d2*d2)
+}
+
+// cutOutMatte is cutOut: it fails with the reason when the backdrop is not
+// plain (under minBorderShare of the border near the fitted backdrop) or
+// no object is left.
+func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
+	src := newCutSource(img)
+	W, H := src.w, src.h
+	n := W * H
+	px := src.px
+	if px == nil {
+		px = &image.NRGBA{Pix: bytePool.get(4 * n), Stride: 4 * W, Rect: image.Rect(0, 0, W, H)}
+		for y := range H {
+			for x := range W {
+				r, g, b := color.YCbCrToRGB(src.yccAt(x, y))
+				p := px.Pix[y*px.Stride+4*x:]
+				p[0], p[1], p[2], p[3] = r, g, b, 255
+			}
+		}
+	}
+	col := func(i int) [3]float64 {
+		p := px.Pix[4*i : 4*i+3]
+		return [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+	}
+	opaque := func(i int) bool { return px.Pix[4*i+3] >= 128 }
+
+	// 1. The backdrop model, from a band along the border.
+	band := max(1, min(W, H)/100)
+	step := max(1, 2*(W+H)*band/6000)
+	var xs, ys []int
+	var cols [][3]float64
+	k := 0
+	for y := range H {
+		for x := range W {
+			if x >= band && x < W-band && y >= band && y < H-band {
+				if y >= band && y < H-band {
+					x = W - band - 1 // skip the inside of the row
+				}
+				continue
+			}
+			if k++; k%step != 0 || !opaque(y*W+x) {
+				continue
+			}
+			xs, ys, cols = append(xs, x), append(ys, y), append(cols, col(y*W+x))
+		}
+	}
+	tolRGB := 1.5 * tol
+	bd, err := fitBackdrop(W, H, xs, ys, cols)
+	if err != nil {
+		return cutout{}, errors.New("the background cannot be separated: the image's border is transparent")
+	}
+	plain := 0
+	for i := range xs {
+		if dist3(cols[i], bd.at(xs[i], ys[i])) <= tolRGB {
+			plain++
+		}
+	}
+	share := float64(plain) / float64(len(xs))
+	mid := bd.at(W/2, H/2)
+	bgMid := toLab(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
+	if share < minBorderShare {
+		return cutout{}, fmt.Errorf("the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
+			100*share, tol, bgMid.hex())
+	}
+
+	// 2. Candidates: near the backdrop, or a shadow of it.
+	near := boolPool.get(n)
+	defer boolPool.put(near)
+	cand := boolPool.get(n)
+	defer boolPool.put(cand)
+	for y := range H {
+		if y%64 == 0 && ctx.Err() != nil {
+			return cutout{}, ctx.Err()
+		}
+		for x := range W {
+			i := y*W + x
+			if !opaque(i) {
+				near[i], cand[i] = true, true
+				continue
+			}
+			p, b := col(i), bd.at(x, y)
+			near[i] = dist3(p, b) <= tolRGB
+			bb := b[0]*b[0] + b[1]*b[1] + b[2]*b[2]
+			s := (p[0]*b[0] + p[1]*b[1] + p[2]*b[2]) / max(bb, 1)
+			chroma := dist3(p, [3]float64{s * b[0], s * b[1], s * b[2]})
+			cand[i] = near[i] || (s >= minShadow && s <= 1.05 && chroma <= 0.75*tolRGB)
+		}
+	}
+
+	// A shaded candidate within two pixels below a much brighter one is a
+	// dark line on a light part (a seam), not a shadow: shadows are soft.
+	lum := func(i int) float64 { p := px.Pix[4*i:]; return float64(p[0]) + float64(p[1]) + float64(p[2]) }
+	lumStep := 3 * max(2.5*tol, 20)
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			if !cand[i] || near[i] || !opaque(i) {
+				continue
+			}
+			l := lum(i)
+			for _, o := range [4][2]int{{0, -1}, {0, -2}, {-1, 0}, {1, 0}} {
+				xx, yy := x+o[0], y+o[1]
+				if xx >= 0 && xx < W && yy >= 0 && lum(yy*W+xx)-l > lumStep {
+					cand[i] = false
+					break
+				}
+			}
+		}
+	}
+
+	// 3. Regions: the flood from the border through candidates, stopping
+	// at steps sharper than a soft shadow's.
+	isBg := boolPool.get(n)
+	defer boolPool.put(isBg)
+	clear(isBg)
+	stepMax := max(2.5*tol, 20)
+	stepMax2 := stepMax * stepMax
+	step2 := func(i, j int) float64 {
+		a, b := px.Pix[4*i:4*i+3], px.Pix[4*j:4*j+3]
+		d0, d1, d2 := float64(a[0])-float64(b[0]), float64(a[1])-float64(b[1]), float64(a[2])-float64(b[2])
+		return d0*d0 + d1*d1 + d2*d2
+	}
+	var queue []int32
+	for y := range H {
+		for x := range W {
+			if (x == 0 || y == 0 || x == W-1 || y == H-1) && cand[y*W+x] {
+				isBg[y*W+x] = true
+				queue = append(queue, int32(y*W+x))
+			}
+		}
+	}
+	neighbours := func(i int, f func(j int)) {
+		x, y := i%W, i/W
+		if x > 0 {
+			f(i - 1)
+		}
+		if x < W-1 {
+			f(i + 1)
+		}
+		if y > 0 {
+			f(i - W)
+		}
+		if y < H-1 {
+			f(i + W)
+		}
+	}
+	for len(queue) > 0 {
+		i := int(queue[len(queue)-1])
+		queue = queue[:len(queue)-1]
+		neighbours(i, func(j int) {
+			if !isBg[j] && cand[j] && (!opaque(j) || !opaque(i) || step2(i, j) <= stepMax2) {
+				isBg[j] = true
+				queue = append(queue, int32(j))
+			}
+		})
+	}
+	// Enclosed regions that are the backdrop itself become background;
+	// specks of object left in the background go too.
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	minHole := max(12, n/4000)
+	minSpeck := max(8, n/20000)
+	var comp []int32
+	grow := func(start int, member func(j int) bool) []int32 {
+		comp = comp[:0]
+		comp = append(comp, int32(start))
+		seen[start] = true
+		for h := 0; h < len(comp); h++ {
+			neighbours(int(comp[h]), func(j int) {
+				if !seen[j] && member(j) {
+					seen[j] = true
+					comp = append(comp, int32(j))
+				}
+			})
+		}
+		return comp
+	}
+	for i := range n {
+		if seen[i] || isBg[i] || !near[i] {
+			continue
+		}
+		c := grow(i, func(j int) bool { return !isBg[j] && near[j] })
+		if len(c) < minHole {
+			continue
+		}
+		var d [3]float64
+		for _, j := range c {
+			p, b := col(int(j)), bd.at(int(j)%W, int(j)/W)
+			for ch := range 3 {
+				d[ch] += p[ch] - b[ch]
+			}
+		}
+		m := float64(len(c))
+		if math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])/m <= max(3, tol/4) {
+			for _, j := range c {
+				isBg[j] = true
+			}
+		}
+	}
+	clear(seen)
+	for i := range n {
+		if seen[i] || isBg[i] {
+			continue
+		}
+		if c := grow(i, func(j int) bool { return !isBg[j] }); len(c) < minSpeck {
+			for _, j := range c {
+				isBg[j] = true
+			}
+		}
+	}
+
+	// 4 and 5. Alpha in a band around the outline, unmixed between the
+	// local backdrop and product colours; edge colours decontaminated.
+	alpha := bytePool.get(n)
+	defer bytePool.put(alpha)
+	for i := range n {
+		alpha[i] = 0
+		if !isBg[i] {
+			alpha[i] = 255
+		}
+	}
+	type edge struct {
+		i       int
+		a       uint8
+		r, g, b uint8
+	}
+	var edges []edge
+	if feather > 0 {
+		dist := bytePool.get(n) // 0: not in the band; else 1 + steps from the outline
+		defer bytePool.put(dist)
+		clear(dist)
+		queue = queue[:0]
+		for i := range n {
+			outline := false
+			neighbours(i, func(j int) { outline = outline || isBg[j] != isBg[i] })
+			if outline {
+				dist[i] = 1
+				queue = append(queue, int32(i))
+			}
+		}
+		for h := 0; h < len(queue); h++ {
+			i := int(queue[h])
+			if int(dist[i]) > feather {
+				continue
+			}
+			neighbours(i, func(j int) {
+				if dist[j] == 0 {
+					dist[j] = dist[i] + 1
+					queue = append(queue, int32(j))
+				}
+			})
+		}
+		R := feather + 3
+		for _, qi := range queue {
+			i := int(qi)
+			x, y := i%W, i/W
+			p := col(i)
+			var bs, fs [3]float64
+			nb, nf := 0, 0
+			far, farD := [3]float64{}, -1.0
+			for yy := max(0, y-R); yy <= min(H-1, y+R); yy++ {
+				for xx := max(0, x-R); xx <= min(W-1, x+R); xx++ {
+					j := yy*W + xx
+					c := col(j)
+					switch {
+					case dist[j] == 0 && isBg[j]:
+						for ch := range 3 {
+							bs[ch] += c[ch]
+						}
+						nb++
+					case dist[j] == 0:
+						for ch := range 3 {
+							fs[ch] += c[ch]
+						}
+						nf++
+					}
+				}
+			}
+			var B, F [3]float64
+			if isBg[i] { // a backdrop pixel, maybe in a shadow: its own shade of the backdrop
+				b := bd.at(x, y)
+				s := (p[0]*b[0] + p[1]*b[1] + p[2]*b[2]) / max(b[0]*b[0]+b[1]*b[1]+b[2]*b[2], 1)
+				s = max(minShadow, min(1, s))
+				B = [3]float64{s * b[0], s * b[1], s * b[2]}
+			} else if nb > 0 {
+				for ch := range 3 {
+					B[ch] = bs[ch] / float64(nb)
+				}
+			} else {
+				B = bd.at(x, y)
+			}
+			if nf > 0 {
+				for ch := range 3 {
+					F[ch] = fs[ch] / float64(nf)
+				}
+			} else { // a thin part: its most distinct pixel nearby
+				for yy := max(0, y-R); yy <= min(H-1, y+R); yy++ {
+					for xx := max(0, x-R); xx <= min(W-1, x+R); xx++ {
+						if j := yy*W + xx; !isBg[j] {
+							if d := dist3(col(j), B); d > farD {
+								far, farD = col(j), d
+							}
+						}
+					}
+				}
+				if farD < 0 {
+					continue
+				}
+				F = far
+			}
+			fb := [3]float64{F[0] - B[0], F[1] - B[1], F[2] - B[2]}
+			den := fb[0]*fb[0] + fb[1]*fb[1] + fb[2]*fb[2]
+			if den < tolRGB*tolRGB {
+				continue // product and backdrop too alike to unmix: keep the hard edge
+			}
+			a := ((p[0]-B[0])*fb[0] + (p[1]-B[1])*fb[1] + (p[2]-B[2])*fb[2]) / den
+			a = max(0, min(1, a))
+			if isBg[i] && a < 0.15 || !isBg[i] && a > 0.92 {
+				continue
+			}
+			e := edge{i: i, a: uint8(math.Round(255 * a))}
+			if e.a == 0 {
+				edges = append(edges, e)
+				continue
+			}
+			var c [3]float64
+			for ch := range 3 {
+				v := (p[ch] - (1-a)*B[ch]) / a
+				w := min(1, 2*a) // low alpha: mostly the product's colour
+				c[ch] = w*v + (1-w)*F[ch]
+			}
+			e.r, e.g, e.b = clamp8(c[0]), clamp8(c[1]), clamp8(c[2])
+			edges = append(edges, e)
+		}
+	}
+	for _, e := range edges {
+		alpha[e.i] = e.a
+		p := px.Pix[4*e.i:]
+		p[0], p[1], p[2] = e.r, e.g, e.b
+	}
+	object := 0
+	for i := range n {
+		p := px.Pix[4*i : 4*i+4]
+		a := uint8(int(alpha[i]) * int(p[3]) / 255)
+		if a == 0 {
+			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+			continue
+		}
+		p[3] = a
+		object++
+	}
+	objShare := float64(object) / float64(n)
+	if objShare < minObjectShare {
+		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)", tol, bgMid.hex())
+	}
+	return cutout{img: px, background: bgMid, objectShare: objShare, confidence: share}, nil
+}
