@@ -50,11 +50,11 @@ func fromPrompt() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("design.from_prompt input",
 			"A design brief in words, with optional reference images.", props, []string{"prompt"}, nil)),
 		OutputSchema: outputSchema(),
-		Runner:       runner{},
+		Runner:       tasks.Typed[input](runner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "resolution",
 			ByOption: []tasks.OptionPrice{{Value: "512", Credits: 2}, {Value: "1024", Credits: 3}, {Value: "2048", Credits: 5}}},
 		RefSides: map[string]tasks.ImageSides{"references": imagetasks.InputSides},
-		Refuse:   refuse,
+		Refuse:   tasks.Refusal(refuse),
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "prompt", Keyword: "required", Code: apierr.PromptRequired},
 			{Field: "prompt", Keyword: "minLength", Code: apierr.PromptRequired},
@@ -102,14 +102,23 @@ func outputSchema() json.RawMessage {
 	})
 }
 
+// input is a design.from_prompt request, defaults applied.
+type input struct {
+	Prompt     string   `json:"prompt"`
+	References []string `json:"references"`
+	Count      int      `json:"count"`
+	Resolution string   `json:"resolution"`
+	Seed       int64    `json:"seed"`
+}
+
 // refuse is the check at once of the brief: it must not be blank, and
 // name a colour unless references are sent.
-func refuse(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
-	prompt := tasks.String(in, "prompt", "")
+func refuse(in *input, _ map[string]tasks.ImageSize) *apierr.Error {
+	prompt := in.Prompt
 	if strings.TrimSpace(prompt) == "" {
 		return apierr.New(apierr.PromptRequired, "prompt is blank; describe the design in words.").WithField("prompt")
 	}
-	if len(read(prompt).colours) == 0 && len(tasks.Strings(in, "references")) == 0 {
+	if len(read(prompt).colours) == 0 && len(in.References) == 0 {
 		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET /v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").WithField("prompt")
 	}
 	return nil
@@ -120,14 +129,14 @@ func refuse(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
 type runner struct{}
 
 // Plan implements tasks.Runner.
-func (runner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: int(tasks.Integer(in, "count", 1)), Phase: "drawing tiles"}
+func (runner) Plan(in *input) tasks.Plan {
+	return tasks.Plan{Steps: in.Count, Phase: "drawing tiles"}
 }
 
 // Admit implements tasks.Admitter: the content policy, decided at once
 // for the prompt.
-func (runner) Admit(_ context.Context, _ tasks.Env, in map[string]any) error {
-	if terms := read(tasks.String(in, "prompt", "")).refused; len(terms) > 0 {
+func (runner) Admit(_ context.Context, _ tasks.Env, in *input) error {
+	if terms := read(in.Prompt).refused; len(terms) > 0 {
 		return apierr.Newf(apierr.ContentRefused, "The prompt names %s, which the content policy refuses (GET /v1/vocab/refused_term).", quoteAll(terms)).WithField("prompt")
 	}
 	return nil
@@ -151,13 +160,13 @@ func refusal(msg string) error {
 // Step implements tasks.Runner: the brief is read again (and the policy
 // checked again), the references fetched, checked and read, and tile i
 // drawn.
-func (runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r := read(tasks.String(in, "prompt", ""))
+func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) {
+	r := read(in.Prompt)
 	if len(r.refused) > 0 {
 		return tasks.Output{}, refusal(fmt.Sprintf("The prompt names %s, which the content policy refuses.", quoteAll(r.refused)))
 	}
 	var swatches []imagetasks.Swatch
-	refs := tasks.Refs(in, "references")
+	refs := tasks.ListRefs("references", in.References)
 	for _, ref := range refs {
 		data, err := tasks.LoadRef(ctx, ref.Ref)
 		if err != nil {
@@ -188,8 +197,8 @@ func (runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output,
 	if kind == "" {
 		kind = "stripes"
 	}
-	pin := map[string]any{"kind": kind, "colors": hexes, "resolution": tasks.String(in, "resolution", "1024"),
-		"seed": tasks.Integer(in, "seed", 0), "count": tasks.Integer(in, "count", 1)}
+	pin := map[string]any{"kind": kind, "colors": hexes, "resolution": in.Resolution,
+		"seed": in.Seed, "count": int64(in.Count)}
 	for _, s := range scales {
 		if s.value == r.scale {
 			pin["repeats"] = int64(s.repeats)
