@@ -8,7 +8,6 @@
 package production
 
 import (
-	"context"
 	"image/color"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -37,20 +36,6 @@ func Family() tasks.Family {
 // perOutput prices every output alike.
 func perOutput(credits int64) tasks.Pricing {
 	return tasks.Pricing{CreditType: contract.CreditService, PerOutput: credits}
-}
-
-// runner is a Runner made of a plan and a step function.
-type runner struct {
-	plan func(map[string]any) tasks.Plan
-	step func(context.Context, map[string]any, int) (tasks.Output, error)
-}
-
-// Plan implements tasks.Runner.
-func (r runner) Plan(in map[string]any) tasks.Plan { return r.plan(in) }
-
-// Step implements tasks.Runner.
-func (r runner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	return r.step(ctx, in, i)
 }
 
 // fail is a permanent step failure: retrying cannot help.

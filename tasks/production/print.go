@@ -39,6 +39,16 @@ func repeatVocab() tasks.Vocabulary {
 	}
 }
 
+// printInput is a print.prepare request, defaults applied.
+type printInput struct {
+	Image    string  `json:"image"`
+	WidthMM  float64 `json:"width_mm"`
+	HeightMM float64 `json:"height_mm"`
+	DPI      int     `json:"dpi"`
+	BleedMM  float64 `json:"bleed_mm"`
+	Repeat   string  `json:"repeat"`
+}
+
 // printSize is the pixel geometry of a print.
 type printSize struct {
 	trimW, trimH int // round(mm × dpi / 25.4)
@@ -50,9 +60,9 @@ type printSize struct {
 // px converts millimetres at dpi to whole pixels.
 func px(mm float64, dpi int) int { return int(math.Round(mm * float64(dpi) / 25.4)) }
 
-func sizeOf(in map[string]any) printSize {
-	dpi := int(tasks.Integer(in, "dpi", 300))
-	w, h, b := tasks.Number(in, "width_mm", minSideMM), tasks.Number(in, "height_mm", minSideMM), tasks.Number(in, "bleed_mm", 0)
+func sizeOf(in *printInput) printSize {
+	dpi := in.DPI
+	w, h, b := in.WidthMM, in.HeightMM, in.BleedMM
 	return printSize{trimW: px(w, dpi), trimH: px(h, dpi), bleed: px(b, dpi), dpi: dpi, wMM: w, hMM: h, b: b}
 }
 
@@ -82,10 +92,10 @@ func printPrepare() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("print.prepare input",
 			"An image and the physical size, resolution and bleed to print it at.", props, []string{"image", "width_mm", "height_mm", "dpi"}, nil)),
 		OutputSchema: printOutput(),
-		Runner:       runner{plan: func(map[string]any) tasks.Plan { return tasks.Plan{Steps: 2, Phase: "preparing the print file"} }, step: printStep},
+		Runner:       tasks.Typed[printInput](printRunner{}),
 		Pricing:      perOutput(2),
 		RefSides:     map[string]tasks.ImageSides{"image": inputSides},
-		Refuse:       refusePrint,
+		Refuse:       tasks.Refusal(refusePrint),
 		Docs:         printDocs(),
 		Examples:     printExamples(),
 		Produces:     []string{"bleed", "job"},
@@ -99,7 +109,7 @@ func megapixels(n int) string { return fmt.Sprintf("%g MP", float64(n)/1e6) }
 // refusePrint refuses a print over the pixel budget, naming dpi with the
 // highest resolution that fits: every size the schema takes fits at the
 // lowest dpi (2000 × 2000 mm with 25 mm bleed at 72 dpi is 33 MP).
-func refusePrint(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
+func refusePrint(in *printInput, _ map[string]tasks.ImageSize) *apierr.Error {
 	p := sizeOf(in)
 	if p.pixels() <= maxPrintPixels {
 		return nil
@@ -116,18 +126,26 @@ func refusePrint(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error 
 		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits)).WithField("dpi")
 }
 
-// printStep renders the PNG (0) or the PDF proof (1).
-func printStep(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+// printRunner makes the print PNG and its PDF proof.
+type printRunner struct{}
+
+// Plan asks for the PNG and the proof.
+func (printRunner) Plan(*printInput) tasks.Plan {
+	return tasks.Plan{Steps: 2, Phase: "preparing the print file"}
+}
+
+// Step renders the PNG (0) or the PDF proof (1).
+func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Output, error) {
 	p := sizeOf(in)
 	if p.pixels() > maxPrintPixels {
 		return tasks.Output{}, fail(refusePrint(in, nil).Message)
 	}
-	ref := tasks.Refs(in, "image")[0]
+	ref := tasks.Ref{Field: "image", Ref: in.Image}
 	src, err := loadImage(ctx, ref)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	repeat := tasks.String(in, "repeat", "none")
+	repeat := in.Repeat
 	art := render(src, p, repeat)
 	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
 	b := src.Bounds()
@@ -143,7 +161,7 @@ func printStep(ctx context.Context, in map[string]any, i int) (tasks.Output, err
 		meta["format"] = "png"
 		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 	case 1:
-		data, w, h, err := proof(art, p, tasks.String(in, "image", ""))
+		data, w, h, err := proof(art, p, in.Image)
 		if err != nil {
 			return tasks.Output{}, err
 		}

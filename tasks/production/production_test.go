@@ -263,9 +263,9 @@ func TestRefusals(t *testing.T) {
 // TestPixelBudgetEdge accepts a print of exactly the budget's worth of
 // pixels or fewer and refuses one more row.
 func TestPixelBudgetEdge(t *testing.T) {
-	fits := sizeOf(map[string]any{"width_mm": 1000.0, "height_mm": 1000.0, "dpi": int64(175)})
+	fits := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 175})
 	require.LessOrEqual(t, fits.pixels(), maxPrintPixels)
-	over := sizeOf(map[string]any{"width_mm": 1000.0, "height_mm": 1000.0, "dpi": int64(176)})
+	over := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 176})
 	require.Greater(t, over.pixels(), maxPrintPixels)
 	require.Equal(t, 1181, px(200, 150))
 	require.Equal(t, 35, px(3, 300))

@@ -1,6 +1,7 @@
 package production
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -93,10 +94,10 @@ func techpack() *tasks.Definition {
 			"A style: its images, fabric, colourways, measurements and bill of materials.", props,
 			[]string{"name", "style_images", "fabric", "colourways", "measurements", "bom"}, nil)),
 		OutputSchema: techpackOutput(),
-		Runner:       techpackRunner{},
+		Runner:       tasks.Typed[techpackInput](techpackRunner{}),
 		Pricing:      perOutput(4),
 		RefSides:     map[string]tasks.ImageSides{"style_images": inputSides},
-		Refuse:       refuseTechpack,
+		Refuse:       tasks.Refusal(refuseTechpack),
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "name", Keyword: "required", Code: apierr.NameRequired},
 			{Field: "name", Keyword: "minLength", Code: apierr.NameRequired},
@@ -119,7 +120,8 @@ type Colourway struct {
 	Colours []string `json:"colours"`
 }
 
-// Measurement is one point of measure with its value per size.
+// Measurement is one point of measure with its value per size: a row of
+// measurements as sent (its point trimmed in the pack).
 type Measurement struct {
 	Point       string             `json:"point"`
 	ToleranceMM float64            `json:"tolerance_mm"`
@@ -131,6 +133,43 @@ type BOMRow struct {
 	Item     string  `json:"item"`
 	Material string  `json:"material"`
 	Supplier string  `json:"supplier,omitempty"`
+	Quantity float64 `json:"quantity"`
+	Unit     string  `json:"unit"`
+}
+
+// techpackInput is a techpack.create request as sent.
+type techpackInput struct {
+	Name         string          `json:"name"`
+	StyleImages  []string        `json:"style_images"`
+	Fabric       string          `json:"fabric"`
+	Colourways   colourwaysInput `json:"colourways"`
+	Measurements []Measurement   `json:"measurements"`
+	BOM          []bomInput      `json:"bom"`
+	RangePlan    *string         `json:"range_plan"`
+	Notes        *string         `json:"notes"`
+}
+
+// colourwaysInput is techpack.create's colourways: a brand_kit: handle, or
+// a list of colourways, each a list of colours.
+type colourwaysInput struct {
+	BrandKit string
+	Ways     [][]string
+}
+
+// UnmarshalJSON reads either form.
+func (c *colourwaysInput) UnmarshalJSON(b []byte) error {
+	*c = colourwaysInput{}
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte(`"`)) {
+		return json.Unmarshal(b, &c.BrandKit)
+	}
+	return json.Unmarshal(b, &c.Ways)
+}
+
+// bomInput is one row of bom as sent.
+type bomInput struct {
+	Item     string  `json:"item"`
+	Material string  `json:"material"`
+	Supplier *string `json:"supplier"`
 	Quantity float64 `json:"quantity"`
 	Unit     string  `json:"unit"`
 }
@@ -151,51 +190,46 @@ type pack struct {
 
 // packOf reads a validated input. A JSON object keeps no order, so the
 // sizes are put in size order (sortedSizes).
-func packOf(in map[string]any) pack {
-	p := pack{name: strings.TrimSpace(tasks.String(in, "name", "")), images: tasks.Refs(in, "style_images"),
-		fabric: tasks.String(in, "fabric", ""), rangePlan: tasks.String(in, "range_plan", ""), notes: strings.TrimSpace(tasks.String(in, "notes", ""))}
-	switch cw := in["colourways"].(type) {
-	case string:
-		p.brandKit = cw
-	case []any:
-		for i, w := range cw {
-			way := Colourway{Name: fmt.Sprintf("Colourway %d", i+1)}
-			if list, ok := w.([]any); ok {
-				for _, c := range list {
-					if s, ok := c.(string); ok {
-						way.Colours = append(way.Colours, strings.ToUpper(s))
-					}
-				}
-			}
-			p.colourways = append(p.colourways, way)
-		}
+func packOf(in *techpackInput) pack {
+	p := pack{name: strings.TrimSpace(in.Name), images: tasks.ListRefs("style_images", in.StyleImages),
+		fabric: in.Fabric, brandKit: in.Colourways.BrandKit}
+	if in.RangePlan != nil {
+		p.rangePlan = *in.RangePlan
 	}
-	ms, _ := in["measurements"].([]any)
+	if in.Notes != nil {
+		p.notes = strings.TrimSpace(*in.Notes)
+	}
+	for i, w := range in.Colourways.Ways {
+		way := Colourway{Name: fmt.Sprintf("Colourway %d", i+1)}
+		for _, c := range w {
+			way.Colours = append(way.Colours, strings.ToUpper(c))
+		}
+		p.colourways = append(p.colourways, way)
+	}
 	seen := map[string]bool{}
-	for _, m := range ms {
-		mm, _ := m.(map[string]any)
-		me := Measurement{Point: strings.TrimSpace(tasks.String(mm, "point", "")), ToleranceMM: tasks.Number(mm, "tolerance_mm", 0), Sizes: map[string]float64{}}
-		sizes, _ := mm["sizes"].(map[string]any)
-		for _, k := range sortedSizes(sizes) {
-			me.Sizes[k] = tasks.Number(sizes, k, 0)
+	for _, m := range in.Measurements {
+		me := Measurement{Point: strings.TrimSpace(m.Point), ToleranceMM: m.ToleranceMM, Sizes: map[string]float64{}}
+		for _, k := range sortedSizes(m.Sizes) {
+			me.Sizes[k] = m.Sizes[k]
 			seen[k] = true
 		}
 		p.measurements = append(p.measurements, me)
 	}
 	p.sizes = sortedSizes(seen)
-	rows, _ := in["bom"].([]any)
-	for _, r := range rows {
-		m, _ := r.(map[string]any)
-		p.bom = append(p.bom, BOMRow{Item: tasks.String(m, "item", ""), Material: tasks.String(m, "material", ""),
-			Supplier: tasks.String(m, "supplier", ""), Quantity: tasks.Number(m, "quantity", 0), Unit: tasks.String(m, "unit", "")})
+	for _, r := range in.BOM {
+		row := BOMRow{Item: r.Item, Material: r.Material, Quantity: r.Quantity, Unit: r.Unit}
+		if r.Supplier != nil {
+			row.Supplier = *r.Supplier
+		}
+		p.bom = append(p.bom, row)
 	}
 	return p
 }
 
 // refuseTechpack refuses a blank name and measurement sizes the table
 // cannot hold.
-func refuseTechpack(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
-	if strings.TrimSpace(tasks.String(in, "name", "")) == "" {
+func refuseTechpack(in *techpackInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	if strings.TrimSpace(in.Name) == "" {
 		return apierr.New(apierr.NameRequired, "name is blank; give the style a name.").WithField("name")
 	}
 	p := packOf(in)
@@ -220,7 +254,7 @@ func refuseTechpack(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Err
 type techpackRunner struct{}
 
 // Plan asks for the PDF.
-func (techpackRunner) Plan(map[string]any) tasks.Plan {
+func (techpackRunner) Plan(*techpackInput) tasks.Plan {
 	return tasks.Plan{Steps: 1, Phase: "laying out the techpack"}
 }
 
@@ -232,7 +266,7 @@ func (techpackRunner) AdmitErrors() []apierr.Code {
 // Admit reads the fabric, brand kit and range plan the input names, so a
 // record the account cannot read, or a kit whose looks are not analysed,
 // is refused before any credit is held.
-func (techpackRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
+func (techpackRunner) Admit(ctx context.Context, env tasks.Env, in *techpackInput) error {
 	_, err := resolve(ctx, env, packOf(in))
 	return err
 }
@@ -269,7 +303,7 @@ func resolve(ctx context.Context, env tasks.Env, p pack) (resolved, error) {
 }
 
 // Step draws the techpack PDF.
-func (techpackRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
+func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks.Output, error) {
 	if i != 0 {
 		return tasks.Output{}, fmt.Errorf("techpack.create: no output %d", i)
 	}
