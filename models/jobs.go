@@ -35,6 +35,10 @@ type Job struct {
 	WebhookURL          string `gorm:"not null;default:''"`
 	RequestID           string `gorm:"not null;default:''"`
 	ServiceVersion      string `gorm:"not null;default:''"`
+	// HoldBatches are the parts of the hold taken from each credit batch,
+	// in spend order (migration 0013): settlement charges them and gives
+	// the rest back to them, whether or not a batch has expired since.
+	HoldBatches []HeldBatch `gorm:"type:text;serializer:json;not null;default:''"`
 	// Pending marks a job whose handle was answered before its admit
 	// decided: the row is visible as queued and holds nothing yet; the admit
 	// holds its credits or fails it insufficient_credits (migration 0005).
@@ -98,7 +102,9 @@ type RefusedAdmit struct {
 }
 
 // Admit writes the job row (queued) and its credit hold in one transaction,
-// with the user's row locked so concurrent admits cannot overdraw. Admitting
+// with the user's row locked so concurrent admits cannot overdraw: the hold
+// takes its credits out of the live batches in spend order and the row
+// records which (HoldBatches), one hold entry per batch. Admitting
 // a job id that was admitted returns the existing row, and one that was
 // refused returns the same refusal: a retried admit decides once. A pending
 // row (PendJob) is admitted in place, or failed insufficient_credits with
@@ -142,6 +148,13 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found}
 			return refuse(tx, job, refusal, refusedError, now)
 		}
+		// The hold takes its credits out of the batches now, so settlement
+		// charges the batches it reserved even if they expire meanwhile.
+		var holds []LedgerEntry
+		job.HoldBatches, holds, err = hold(tx, job.UserID, job.CreditType, job.ID, job.HeldCredits, now)
+		if err != nil {
+			return err
+		}
 		job.Lifecycle = contract.LifecycleQueued
 		job.Pending = false
 		if found {
@@ -155,8 +168,8 @@ func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedErr
 				return fmt.Errorf("insert job: %w", err)
 			}
 		}
-		if job.HeldCredits > 0 {
-			if err := tx.Create(&LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerHold, Amount: -job.HeldCredits, JobID: job.ID}).Error; err != nil {
+		if len(holds) > 0 {
+			if err := tx.Create(&holds).Error; err != nil {
 				return fmt.Errorf("write hold: %w", err)
 			}
 		}
@@ -185,7 +198,7 @@ func readAdmitState(tx *gorm.DB, job *Job, now time.Time) (admitState, error) {
 	err := tx.Raw(`SELECT r.expired AS expired, r.required AS required, r.balance AS balance,
 	EXISTS (SELECT 1 FROM jobs WHERE id = ?) AS found, (`+availableSQL+`) AS available
 FROM (SELECT 1 AS one) AS o LEFT JOIN refused_admits r ON r.job_id = ?`,
-		job.ID, job.UserID, job.CreditType, now, job.UserID, job.CreditType, job.ID).Scan(&st).Error
+		job.ID, job.UserID, job.CreditType, now, job.ID).Scan(&st).Error
 	if err != nil {
 		return st, fmt.Errorf("read admission: %w", err)
 	}
@@ -401,11 +414,12 @@ type Settlement struct {
 }
 
 // Settle ends a job exactly once: it charges price × delivered (never above
-// the hold) from batches in expiry order, releases the hold, and writes the
-// terminal state. A second call returns the settled row unchanged and
-// first false. It locks the job's row, not the account's: a settlement
-// never lowers what the account can hold (see Available), and two
-// settlements spending the same batches queue on the batches' rows.
+// the hold) from the batches its hold took, in the order it took them
+// (expiry order), gives the rest back to them, and writes the terminal
+// state. A second call returns the settled row unchanged and first false.
+// It locks the job's row, not the account's: a settlement never lowers
+// what the account can hold (see Available), and two settlements giving
+// credits back to the same batch queue on the batch's row.
 func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (job *Job, first bool, err error) {
 	var out Job
 	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -419,16 +433,11 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 		}
 		first = true
 		delivered := row.Delivered
-		charge := min(out.PricePerOutput*delivered, out.HeldCredits)
-		var entries []LedgerEntry
-		if out.HeldCredits > 0 {
-			entries = append(entries, LedgerEntry{UserID: out.UserID, CreditType: out.CreditType, Kind: LedgerRelease, Amount: out.HeldCredits, JobID: jobID})
-		}
-		charged, charges, err := spend(tx, out.UserID, out.CreditType, charge, jobID, now)
+		charged, entries, err := settleHold(tx, &out, min(out.PricePerOutput*delivered, out.HeldCredits))
 		if err != nil {
 			return fmt.Errorf("charge: %w", err)
 		}
-		if entries = append(entries, charges...); len(entries) > 0 {
+		if len(entries) > 0 {
 			if err := tx.Create(&entries).Error; err != nil {
 				return fmt.Errorf("write release and charges: %w", err)
 			}

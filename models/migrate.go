@@ -123,6 +123,14 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&LateAdmit{})
 		},
 	},
+	{
+		// Holds take their credits out of the batches they reserve, so
+		// credits expiring mid-job are charged from their batch (issue 26):
+		// jobs.hold_batches, and the open holds of the old shape moved onto
+		// batches (holds.go).
+		ID:      "0013_holds_per_batch",
+		Migrate: migrateHoldsPerBatch,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {
