@@ -364,6 +364,10 @@ func TestCatalogueMeta(t *testing.T) {
 		"upload":          {"max_bytes", "media_types"},
 		"idempotency_key": {"ttl_seconds"},
 		"url_fetch":       {"connect_timeout_seconds", "read_timeout_seconds", "max_bytes", "max_redirects"},
+		// What one account may hold open or registered (issue 26).
+		"event_streams":     {"max_per_key", "max_per_account", "max_seconds"},
+		"api_keys":          {"max_per_account"},
+		"webhook_endpoints": {"max_per_account"},
 	}
 	require.Len(t, lim, len(want))
 	for group, keys := range want {
@@ -374,6 +378,8 @@ func TestCatalogueMeta(t *testing.T) {
 		}
 	}
 	require.Equal(t, float64(contract.DefaultLimits().Request.MaxBodyBytes), lim["request"].(map[string]any)["max_body_bytes"])
+	require.Equal(t, float64(contract.DefaultLimits().EventStreams.MaxPerKey), lim["event_streams"].(map[string]any)["max_per_key"])
+	require.Equal(t, float64(contract.DefaultLimits().APIKeys.MaxPerAccount), lim["api_keys"].(map[string]any)["max_per_account"])
 	wh := m["webhook"].(map[string]any)
 	require.Greater(t, wh["max_attempts"], float64(0))
 	require.Greater(t, wh["signature"].(map[string]any)["timestamp_window_seconds"], float64(0))

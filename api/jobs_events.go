@@ -1,16 +1,23 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
+	"github.com/taskplatform/taskplatform/models"
 )
 
 // StreamHeartbeat is how often an idle event stream sends a comment, so
@@ -20,13 +27,20 @@ var StreamHeartbeat = 15 * time.Second
 // StreamMaxAge ends a stream that has been open this long; the client
 // resumes it with Last-Event-ID (a stream left open by a vanished client
 // ends too).
-var StreamMaxAge = time.Hour
+var StreamMaxAge = time.Duration(contract.DefaultLimits().EventStreams.MaxSeconds) * time.Second
+
+// streamLease is how long a stream's lease outlives its last renewal (one
+// per heartbeat): the slot of a stream whose process died is free again
+// after it.
+func streamLease() time.Duration { return 3 * StreamHeartbeat }
 
 // events answers GET /v1/jobs/{job_id}/events: the job's events as
 // text/event-stream, from its row and then as the activities record
 // changes (jobstream), ending after the terminal event. Last-Event-ID
 // resumes after that event; a resume after the terminal event answers 204,
-// which tells an EventSource to stop reconnecting.
+// which tells an EventSource to stop reconnecting. A stream that stays open
+// holds a lease counted against limits.event_streams (429 too_many_streams
+// beyond them), and ends when its key is revoked or expires.
 func (h *jobHandlers) events(c *gin.Context) {
 	j, ok := h.load(c)
 	if !ok {
@@ -34,8 +48,13 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	last, fresh := lastEventID(c.GetHeader("Last-Event-ID"))
+	var keyID string
+	var keyExpires *time.Time
+	if k := identityOf(c).key; k != nil {
+		keyID, keyExpires = k.ID, k.ExpiresAt
+	}
 	// Subscribe before reading, so no change after the read is missed.
-	sub, err := jobstream.Subscribe(ctx, h.d.DB, j.ID)
+	sub, err := jobstream.Subscribe(ctx, h.d.DB, j.ID, keyID)
 	if err != nil {
 		fail(c, err)
 		return
@@ -49,6 +68,14 @@ func (h *jobHandlers) events(c *gin.Context) {
 	if !fresh && last >= jobstream.SeqTerminal && snap.Ended() {
 		c.Status(http.StatusNoContent)
 		return
+	}
+	var lease *models.EventStream
+	if !snap.Ended() { // an ended job's stream ends at once: no lease
+		if lease, err = h.openStream(ctx, identityOf(c).user.ID, keyID, j.ID); err != nil {
+			fail(c, err)
+			return
+		}
+		defer h.closeStream(ctx, lease)
 	}
 	// The stream outlives the server's write timeout.
 	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Time{})
@@ -81,6 +108,10 @@ func (h *jobHandlers) events(c *gin.Context) {
 	defer heartbeat.Stop()
 	maxAge := time.NewTimer(StreamMaxAge)
 	defer maxAge.Stop()
+	// keyEnds fires when the key expires (a roll's grace ends): the stream
+	// ends with it.
+	keyEnds := time.NewTimer(untilExpiry(keyExpires, h.d.now()))
+	defer keyEnds.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -89,6 +120,22 @@ func (h *jobHandlers) events(c *gin.Context) {
 			return
 		case <-heartbeat.C:
 			w.comment("heartbeat")
+			if lease != nil {
+				if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil && !alive {
+					w.comment(keyEnded)
+					return
+				}
+			}
+		case <-sub.KeyChanged:
+			if h.keyEnded(ctx, keyID, keyEnds) {
+				w.comment(keyEnded)
+				return
+			}
+		case <-keyEnds.C:
+			if h.keyEnded(ctx, keyID, keyEnds) {
+				w.comment(keyEnded)
+				return
+			}
 		case s := <-sub.C:
 			if s.Err != nil {
 				// The client resumes with Last-Event-ID.
@@ -102,6 +149,63 @@ func (h *jobHandlers) events(c *gin.Context) {
 			return
 		}
 	}
+}
+
+// keyEnded is the comment a stream ends with when its key stops working.
+const keyEnded = "the key was revoked or has expired"
+
+// openStream takes a stream's lease, or answers 429 too_many_streams.
+func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobID string) (*models.EventStream, error) {
+	lim := contract.DefaultLimits().EventStreams
+	lease, err := models.OpenStream(ctx, h.d.DB, userID, keyID, jobID, models.StreamLimits{PerKey: lim.MaxPerKey, PerAccount: lim.MaxPerAccount},
+		h.d.now(), streamLease())
+	var tooMany *models.TooManyStreams
+	if errors.As(err, &tooMany) {
+		who := "The account"
+		if tooMany.PerKey {
+			who = "This key"
+		}
+		wait := max(int64(StreamHeartbeat/time.Second), 1)
+		return nil, apierr.Newf(apierr.TooManyStreams, "%s has %d event streams open, the most it may (limits.event_streams of GET /v1/meta); "+
+			"close one or wait for one to end.", who, tooMany.Limit).WithRetryAfter(wait)
+	}
+	return lease, err
+}
+
+// closeStream gives a stream's lease back, also when the client went away.
+func (h *jobHandlers) closeStream(ctx context.Context, lease *models.EventStream) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := models.CloseStream(ctx, h.d.DB, lease.ID); err != nil {
+		h.d.Log.Warn("event stream lease not closed; it lapses by itself", zap.String("stream", lease.ID), zap.Error(err))
+	}
+}
+
+// keyEnded reads the stream's key again after it changed or its expiry
+// came: true when it no longer works. Otherwise keyEnds is set to its
+// (possibly new) expiry.
+func (h *jobHandlers) keyEnded(ctx context.Context, keyID string, keyEnds *time.Timer) bool {
+	if keyID == "" {
+		return false
+	}
+	now := h.d.now()
+	usable, expires, err := models.KeyUsable(ctx, h.d.DB, keyID, now)
+	if err != nil {
+		return false // read again at the next change, expiry or renewal
+	}
+	if usable {
+		keyEnds.Reset(untilExpiry(expires, now))
+	}
+	return !usable
+}
+
+// untilExpiry is the time from now to a key's expiry; for a key that never
+// expires, longer than any stream.
+func untilExpiry(expires *time.Time, now time.Time) time.Duration {
+	if expires == nil {
+		return math.MaxInt64
+	}
+	return expires.Sub(now)
 }
 
 // lastEventID reads Last-Event-ID: a sequence number; fresh when absent or
@@ -156,7 +260,9 @@ func eventStreamOperation(jobID oa) operation {
 		headers: oa{"Cache-Control": describe(str(), "no-cache")}}
 	return operation{id: "job_events", summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
 		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, job.cancelled), " +
-			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats.",
+			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
+			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 too_many_streams beyond); " +
+			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
 		params:  []oa{jobID, header("Last-Event-ID", "The id of the last event received: the stream resumes after it.", oa{"type": "string", "pattern": "^[0-9]+$"})},
 		answers: []response{ok, {status: http.StatusNoContent, description: "Last-Event-ID names the terminal event of an ended job: nothing follows."}},
 		errors:  []int{http.StatusNotFound}}

@@ -11,6 +11,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -151,6 +153,10 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 		return
 	}
 	k, secret, err := models.CreateKey(c.Request.Context(), p.d.DB, identityOf(c).user.ID, slices.Compact(slices.Sorted(slices.Values(body.Scopes))), utc(body.ExpiresAt), CurrentVersion)
+	if errors.Is(err, models.ErrTooManyKeys) {
+		err = apierr.Newf(apierr.TooManyAPIKeys, "The account has %d active API keys, the most it may (limits.api_keys.max_per_account of GET /v1/meta); "+
+			"revoke one you no longer use, or roll a key instead of adding one.", contract.DefaultLimits().APIKeys.MaxPerAccount)
+	}
 	if err != nil {
 		fail(c, err)
 		return
@@ -196,11 +202,12 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	jobstream.KeyChanged(c.Request.Context(), p.d.DB, old.ID) // its streams end with its grace
 	c.JSON(http.StatusCreated, NewKeyView{KeyView: keyView(k, now), Key: secret})
 }
 
 // revokeKey answers DELETE /v1/account/keys/{key_id}: the key stops
-// working at once; jobs it started run on.
+// working at once and its event streams end; jobs it started run on.
 func (p *panelHandlers) revokeKey(c *gin.Context) {
 	k, ok := p.ownKey(c)
 	if !ok {
@@ -212,6 +219,7 @@ func (p *panelHandlers) revokeKey(c *gin.Context) {
 			fail(c, err)
 			return
 		}
+		jobstream.KeyChanged(c.Request.Context(), p.d.DB, k.ID)
 	}
 	k, ok = p.ownKey(c)
 	if !ok {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 )
@@ -105,10 +106,26 @@ func (p *panelHandlers) createEndpoint(c *gin.Context) {
 	}
 	ep := &models.WebhookEndpoint{UserID: identityOf(c).user.ID, URL: *body.URL, Events: events}
 	if err := models.CreateEndpoint(c.Request.Context(), p.d.DB, ep); err != nil {
-		fail(c, err)
+		fail(c, endpointRefusal(err))
 		return
 	}
 	c.JSON(http.StatusCreated, endpointView(ep))
+}
+
+// endpointRefusal answers the account's endpoint limit and a url the
+// account has an endpoint at already; other errors pass through.
+func endpointRefusal(err error) error {
+	var exists *models.EndpointExists
+	switch {
+	case errors.As(err, &exists):
+		return apierr.Newf(apierr.EndpointExists, "The account already has endpoint %s at this url; change its events instead.", exists.ID).
+			WithField("url")
+	case errors.Is(err, models.ErrTooManyEndpoints):
+		return apierr.Newf(apierr.TooManyEndpoints, "The account has %d webhook endpoints, the most it may "+
+			"(limits.webhook_endpoints.max_per_account of GET /v1/meta); remove one first.", contract.DefaultLimits().WebhookEndpoints.MaxPerAccount).
+			WithField("url")
+	}
+	return err
 }
 
 // ownEndpoint is the account's endpoint named in the path, or a 404.
@@ -154,7 +171,7 @@ func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	}
 	ep, err = models.UpdateEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID, url, events)
 	if err != nil {
-		fail(c, err)
+		fail(c, endpointRefusal(err))
 		return
 	}
 	c.JSON(http.StatusOK, endpointView(ep))

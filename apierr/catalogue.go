@@ -33,7 +33,7 @@ var Types = []struct {
 	{TypeNotFound, "The address or the named resource does not exist, or no longer exists."},
 	{TypeCredits, "The balance does not cover what the request needs."},
 	{TypeInternal, "The service could not complete the work; retry when retryable is true."},
-	{TypeRateLimited, "Too many calls in the current window; wait Retry-After seconds."},
+	{TypeRateLimited, "Too many calls in the current window, or too many streams open; wait Retry-After seconds."},
 	{TypeWarning, "Not a failure: a note inside a job summary about something not produced as asked."},
 }
 
@@ -67,6 +67,7 @@ const (
 	IdempotencyKeyReused Code = "idempotency_key_reused"
 	RequestInProgress    Code = "request_in_progress"
 	RateLimited          Code = "rate_limited"
+	TooManyStreams       Code = "too_many_streams"
 	InsufficientCredits  Code = "insufficient_credits"
 	InvalidRequest       Code = "invalid_request"
 	FieldNotAccepted     Code = "field_not_accepted"
@@ -96,6 +97,9 @@ const (
 	FileNotDeletable     Code = "file_not_deletable"
 	UnsupportedMediaType Code = "unsupported_media_type"
 	FileTooLarge         Code = "file_too_large"
+	TooManyAPIKeys       Code = "too_many_api_keys"
+	TooManyEndpoints     Code = "too_many_webhook_endpoints"
+	EndpointExists       Code = "webhook_endpoint_exists"
 	TooManyOutputs       Code = "too_many_outputs"
 	ImageNotFromShoot    Code = "image_not_from_shoot"
 	UnsupportedVersion   Code = "unsupported_version"
@@ -130,6 +134,7 @@ var entries = []Entry{
 	{IdempotencyKeyReused, TypeConflict, http.StatusConflict, false, "The Idempotency-Key was already used with a different body.", "Use a new key for a different request."},
 	{RequestInProgress, TypeConflict, http.StatusConflict, true, "The first request with this Idempotency-Key is still being processed.", "Retry the same request after a moment."},
 	{RateLimited, TypeRateLimited, http.StatusTooManyRequests, true, "The key's request rate was exceeded.", "Wait Retry-After seconds."},
+	{TooManyStreams, TypeRateLimited, http.StatusTooManyRequests, true, "The key or the account has as many event streams open as limits.event_streams of GET /v1/meta allows.", "Close a stream (or let one end), then retry after Retry-After seconds."},
 	{InsufficientCredits, TypeCredits, http.StatusPaymentRequired, false, "The balance does not cover the credits the job must hold.", "Add credits or ask for fewer outputs; required and balance give the amounts."},
 	{InvalidRequest, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A field is missing, of the wrong type or out of range.", "Fix the field named in field."},
 	{FieldNotAccepted, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The input has a field the task does not take, or one the server fills itself.", "Remove the field named in field."},
@@ -159,6 +164,9 @@ var entries = []Entry{
 	{FileNotDeletable, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "Only art: handles (files a job produced) can be deleted.", "Delete only art: handles."},
 	{UnsupportedMediaType, TypeInvalidRequest, http.StatusUnsupportedMediaType, false, "The body is not JSON (or multipart for uploads), or the upload's type is not accepted.", "Send Content-Type: application/json."},
 	{FileTooLarge, TypeInvalidRequest, http.StatusRequestEntityTooLarge, false, "The upload is over limits.upload.max_bytes.", "Upload a smaller file."},
+	{TooManyAPIKeys, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The account has as many active API keys as limits.api_keys.max_per_account of GET /v1/meta allows.", "Revoke a key you no longer use, or roll one instead of adding another."},
+	{TooManyEndpoints, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The account has as many webhook endpoints as limits.webhook_endpoints.max_per_account of GET /v1/meta allows.", "Remove an endpoint you no longer use; one endpoint can receive every event."},
+	{EndpointExists, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "The account already has a webhook endpoint at this url.", "Change that endpoint's events instead of adding another."},
 	{TooManyOutputs, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "A shoot would make more images than its task allows.", "Send fewer poses or a lower count_per_pose; the task's docs give the most outputs."},
 	{ImageNotFromShoot, TypeInvalidRequest, http.StatusUnprocessableEntity, false, "An image is not of the caller's shoots, or the images come from two shoots.", "Send art: handles of one photoshoot of the account, listed at GET /v1/files/photoshoot:<id>."},
 	{UnsupportedVersion, TypeInvalidRequest, http.StatusBadRequest, false, "Service-Version is not a known contract version.", "Send a version listed at GET /v1/meta, or none."},

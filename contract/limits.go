@@ -76,6 +76,35 @@ type Limits struct {
 	Upload         UploadLimits         `json:"upload"`
 	IdempotencyKey IdempotencyKeyLimits `json:"idempotency_key"`
 	URLFetch       URLFetchLimits       `json:"url_fetch"`
+	// EventStreams, APIKeys and WebhookEndpoints bound what one account
+	// holds open or registered (beyond the spec, additive).
+	EventStreams     EventStreamLimits     `json:"event_streams"`
+	APIKeys          APIKeyLimits          `json:"api_keys"`
+	WebhookEndpoints WebhookEndpointLimits `json:"webhook_endpoints"`
+}
+
+// EventStreamLimits bound the live event streams (GET
+// /v1/jobs/{job_id}/events) open at once, counted across every API process:
+// one more answers 429 too_many_streams. A stream ends after MaxSeconds
+// (resume it with Last-Event-ID) and when its key is revoked or expires.
+type EventStreamLimits struct {
+	MaxPerKey     int `json:"max_per_key"`
+	MaxPerAccount int `json:"max_per_account"`
+	MaxSeconds    int `json:"max_seconds"`
+}
+
+// APIKeyLimits bound an account's active keys (neither revoked nor
+// expired); creating one more answers 422 too_many_api_keys. Rolling a key
+// is not refused: its successor replaces it.
+type APIKeyLimits struct {
+	MaxPerAccount int `json:"max_per_account"`
+}
+
+// WebhookEndpointLimits bound an account's registered webhook endpoints;
+// one more answers 422 too_many_webhook_endpoints, and a second endpoint
+// at the same url 422 webhook_endpoint_exists.
+type WebhookEndpointLimits struct {
+	MaxPerAccount int `json:"max_per_account"`
 }
 
 // RequestLimits bound a request body.
@@ -144,8 +173,11 @@ func DefaultLimits() Limits {
 		Upload: UploadLimits{MaxBytes: 20 << 20, MediaTypes: []string{
 			"image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp", "application/pdf",
 		}},
-		IdempotencyKey: IdempotencyKeyLimits{TTLSeconds: &ttl},
-		URLFetch:       URLFetchLimits{ConnectTimeoutSeconds: 10, ReadTimeoutSeconds: 30, MaxBytes: 20 << 20, MaxRedirects: 5},
+		IdempotencyKey:   IdempotencyKeyLimits{TTLSeconds: &ttl},
+		URLFetch:         URLFetchLimits{ConnectTimeoutSeconds: 10, ReadTimeoutSeconds: 30, MaxBytes: 20 << 20, MaxRedirects: 5},
+		EventStreams:     EventStreamLimits{MaxPerKey: 20, MaxPerAccount: 50, MaxSeconds: 3600},
+		APIKeys:          APIKeyLimits{MaxPerAccount: 20},
+		WebhookEndpoints: WebhookEndpointLimits{MaxPerAccount: 16},
 	}
 }
 

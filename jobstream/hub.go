@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,15 +36,33 @@ func Notify(ctx context.Context, db *gorm.DB, jobID string) error {
 	return nil
 }
 
+// KeyChanged tells every open stream of a key in this process that the key
+// was revoked or its expiry changed: the API calls it after it revokes or
+// rolls a key. On PostgreSQL it does nothing: the api_keys table notifies
+// every process itself (migration 0014_event_streams).
+func KeyChanged(ctx context.Context, db *gorm.DB, keyID string) {
+	if models.IsPostgres(db) {
+		return
+	}
+	if h := lookup(db); h != nil {
+		h.keyChanged(keyID)
+	}
+}
+
 // Sub is one stream's subscription to a job: C holds the job's latest
 // snapshot after each change (older ones are replaced: a snapshot holds
-// everything before it).
+// everything before it). KeyChanged receives when the stream's key was
+// revoked or its expiry changed (read the key again); it never receives for
+// a subscription without a key.
 type Sub struct {
-	C     <-chan *Snapshot
-	c     chan *Snapshot
-	hub   *Hub
-	jobID string
-	once  sync.Once
+	C          <-chan *Snapshot
+	KeyChanged <-chan struct{}
+	c          chan *Snapshot
+	k          chan struct{}
+	hub        *Hub
+	jobID      string
+	keyID      string
+	once       sync.Once
 }
 
 // Close ends the subscription.
@@ -59,10 +78,11 @@ func (s *Sub) offer(snap *Snapshot) {
 	s.c <- snap
 }
 
-// Subscribe opens a subscription to a job's changes on db. On PostgreSQL it
-// returns once the process listens on Channel, so no change made after it
-// returns is missed; read the job after subscribing, not before.
-func Subscribe(ctx context.Context, db *gorm.DB, jobID string) (*Sub, error) {
+// Subscribe opens a subscription to a job's changes on db, and to the
+// changes of the key keyID (none when empty). On PostgreSQL it returns once
+// the process listens on Channel, so no change made after it returns is
+// missed; read the job (and the key) after subscribing, not before.
+func Subscribe(ctx context.Context, db *gorm.DB, jobID, keyID string) (*Sub, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -70,10 +90,10 @@ func Subscribe(ctx context.Context, db *gorm.DB, jobID string) (*Sub, error) {
 	hubsMu.Lock()
 	h := hubs[sqlDB]
 	if h == nil {
-		h = &Hub{db: db, key: sqlDB, pg: models.IsPostgres(db), jobs: map[string]*jobSubs{}}
+		h = &Hub{db: db, key: sqlDB, pg: models.IsPostgres(db), jobs: map[string]*jobSubs{}, keys: map[string]map[*Sub]struct{}{}}
 		hubs[sqlDB] = h
 	}
-	s := h.subscribe(jobID)
+	s := h.subscribe(jobID, keyID)
 	l := h.listener
 	if h.pg && l == nil {
 		l = h.startListener()
@@ -115,10 +135,12 @@ func lookup(db *gorm.DB) *Hub {
 // Hub fans a job's changes out to its streams in one process: one read of
 // the job per change, whatever the number of streams.
 type Hub struct {
-	db       *gorm.DB
-	key      *sql.DB
-	pg       bool
-	jobs     map[string]*jobSubs
+	db   *gorm.DB
+	key  *sql.DB
+	pg   bool
+	jobs map[string]*jobSubs
+	// keys are the subscriptions of each key (those with one).
+	keys     map[string]map[*Sub]struct{}
 	listener *listener
 }
 
@@ -129,15 +151,21 @@ type jobSubs struct {
 	reading, dirty bool
 }
 
-func (h *Hub) subscribe(jobID string) *Sub {
-	c := make(chan *Snapshot, 1)
-	s := &Sub{C: c, c: c, hub: h, jobID: jobID}
+func (h *Hub) subscribe(jobID, keyID string) *Sub {
+	c, k := make(chan *Snapshot, 1), make(chan struct{}, 1)
+	s := &Sub{C: c, c: c, KeyChanged: k, k: k, hub: h, jobID: jobID, keyID: keyID}
 	js := h.jobs[jobID]
 	if js == nil {
 		js = &jobSubs{subs: map[*Sub]struct{}{}}
 		h.jobs[jobID] = js
 	}
 	js.subs[s] = struct{}{}
+	if keyID != "" {
+		if h.keys[keyID] == nil {
+			h.keys[keyID] = map[*Sub]struct{}{}
+		}
+		h.keys[keyID][s] = struct{}{}
+	}
 	return s
 }
 
@@ -148,6 +176,12 @@ func (h *Hub) unsubscribe(s *Sub) {
 		delete(js.subs, s)
 		if len(js.subs) == 0 {
 			delete(h.jobs, s.jobID)
+		}
+	}
+	if ks := h.keys[s.keyID]; ks != nil {
+		delete(ks, s)
+		if len(ks) == 0 {
+			delete(h.keys, s.keyID)
 		}
 	}
 	if len(h.jobs) == 0 {
@@ -162,8 +196,13 @@ func (h *Hub) unsubscribe(s *Sub) {
 }
 
 // wake reads the job once and offers the snapshot to its streams; changes
-// that arrive during the read make one more read after it.
+// that arrive during the read make one more read after it. A key id tells
+// the key's streams instead.
 func (h *Hub) wake(jobID string) {
+	if strings.HasPrefix(jobID, models.KeyIDPrefix) {
+		h.keyChanged(jobID)
+		return
+	}
 	hubsMu.Lock()
 	js := h.jobs[jobID]
 	if js == nil {
@@ -180,12 +219,27 @@ func (h *Hub) wake(jobID string) {
 	go h.refresh(jobID)
 }
 
-// wakeAll refreshes every subscribed job (after notifications may have been
-// missed).
+// keyChanged tells the streams of a key that it changed.
+func (h *Hub) keyChanged(keyID string) {
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	for s := range h.keys[keyID] {
+		select {
+		case s.k <- struct{}{}:
+		default: // one is pending already
+		}
+	}
+}
+
+// wakeAll refreshes every subscribed job and tells every key's streams to
+// read their key again (after notifications may have been missed).
 func (h *Hub) wakeAll() {
 	hubsMu.Lock()
-	ids := make([]string, 0, len(h.jobs))
+	ids := make([]string, 0, len(h.jobs)+len(h.keys))
 	for id := range h.jobs {
+		ids = append(ids, id)
+	}
+	for id := range h.keys {
 		ids = append(ids, id)
 	}
 	hubsMu.Unlock()

@@ -120,12 +120,12 @@ func TestNotifyWakesSubscribers(t *testing.T) {
 		j := &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleQueued,
 			CreditType: contract.CreditService}
 		require.NoError(t, db.Create(j).Error)
-		a, err := jobstream.Subscribe(ctx, db, j.ID)
+		a, err := jobstream.Subscribe(ctx, db, j.ID, "")
 		require.NoError(t, err)
 		defer a.Close()
-		b, err := jobstream.Subscribe(ctx, db, j.ID)
+		b, err := jobstream.Subscribe(ctx, db, j.ID, "")
 		require.NoError(t, err)
-		other, err := jobstream.Subscribe(ctx, db, "j_other")
+		other, err := jobstream.Subscribe(ctx, db, "j_other", "")
 		require.NoError(t, err)
 		defer other.Close()
 

@@ -4,18 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	neturl "net/url"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // DefaultEndpointEvents are what an endpoint left at its defaults receives:
 // the terminal events.
 const DefaultEndpointEvents = "job.succeeded,job.failed,job.cancelled"
 
+// ErrTooManyEndpoints is an endpoint refused because the account already
+// has contract.Limits.WebhookEndpoints.MaxPerAccount of them.
+var ErrTooManyEndpoints = errors.New("the account has as many webhook endpoints as it may")
+
+// EndpointExists is an endpoint refused because the account already has
+// endpoint ID at the same URL.
+type EndpointExists struct{ ID string }
+
+// Error implements error.
+func (e *EndpointExists) Error() string {
+	return "the account already has endpoint " + e.ID + " at this url"
+}
+
 // CreateEndpoint registers a webhook endpoint of a user; ep.ID is set when
 // empty and an empty Events means DefaultEndpointEvents. The caller has
-// checked the URL and the events.
+// checked the URL and the events. Under the user's lock it refuses an
+// account at its endpoint limit (ErrTooManyEndpoints) and a URL the account
+// has an endpoint at already (*EndpointExists).
 func CreateEndpoint(ctx context.Context, db *gorm.DB, ep *WebhookEndpoint) error {
 	if ep.ID == "" {
 		ep.ID = NewID("whe_")
@@ -23,10 +42,66 @@ func CreateEndpoint(ctx context.Context, db *gorm.DB, ep *WebhookEndpoint) error
 	if ep.Events == "" {
 		ep.Events = DefaultEndpointEvents
 	}
-	if err := db.WithContext(ctx).Create(ep).Error; err != nil {
-		return fmt.Errorf("create endpoint: %w", err)
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		others, err := lockEndpoints(tx, ep.UserID, ep.URL, "")
+		if err != nil {
+			return err
+		}
+		if others >= contract.DefaultLimits().WebhookEndpoints.MaxPerAccount {
+			return ErrTooManyEndpoints
+		}
+		if err := tx.Create(ep).Error; err != nil {
+			return fmt.Errorf("create endpoint: %w", err)
+		}
+		return nil
+	})
+}
+
+// lockEndpoints takes the user's lock and reads the user's endpoints other
+// than except: it returns how many there are, or an *EndpointExists when one
+// of them is at url.
+func lockEndpoints(tx *gorm.DB, userID uint64, url, except string) (int, error) {
+	if err := lockUser(tx, userID); err != nil {
+		return 0, err
 	}
-	return nil
+	var eps []WebhookEndpoint
+	if err := tx.Select("id, url").Where("user_id = ? AND id <> ?", userID, except).Order("created_at, id").Find(&eps).Error; err != nil {
+		return 0, fmt.Errorf("read endpoints: %w", err)
+	}
+	want := endpointAddress(url)
+	for _, e := range eps {
+		if endpointAddress(e.URL) == want {
+			return 0, &EndpointExists{ID: e.ID}
+		}
+	}
+	return len(eps), nil
+}
+
+// endpointAddress is the form two endpoint URLs are compared in: scheme and
+// host in lower case, no default port, an empty path as "/", no fragment.
+// A URL that does not parse is compared as written.
+func endpointAddress(raw string) string {
+	u, err := neturl.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	scheme := strings.ToLower(u.Scheme)
+	if port != "" && !(scheme == "https" && port == "443") && !(scheme == "http" && port == "80") {
+		host += ":" + port
+	}
+	if u.User != nil {
+		host = u.User.String() + "@" + host
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	out := scheme + "://" + host + path
+	if u.RawQuery != "" || u.ForceQuery {
+		out += "?" + u.RawQuery
+	}
+	return out
 }
 
 // EndpointsOfUser lists a user's endpoints, oldest first.
@@ -53,7 +128,8 @@ func EndpointOfUser(ctx context.Context, db *gorm.DB, userID uint64, id string) 
 }
 
 // UpdateEndpoint changes the URL or the events of a user's endpoint (an
-// empty value keeps the stored one).
+// empty value keeps the stored one). A URL another endpoint of the account
+// is at already is refused with an *EndpointExists.
 func UpdateEndpoint(ctx context.Context, db *gorm.DB, userID uint64, id, url, events string) (*WebhookEndpoint, error) {
 	set := map[string]any{}
 	if url != "" {
@@ -63,9 +139,19 @@ func UpdateEndpoint(ctx context.Context, db *gorm.DB, userID uint64, id, url, ev
 		set["events"] = events
 	}
 	if len(set) > 0 {
-		res := db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("id = ? AND user_id = ?", id, userID).Updates(set)
-		if res.Error != nil {
-			return nil, fmt.Errorf("update endpoint %s: %w", id, res.Error)
+		err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if url != "" {
+				if _, err := lockEndpoints(tx, userID, url, id); err != nil {
+					return err
+				}
+			}
+			if err := tx.Model(&WebhookEndpoint{}).Where("id = ? AND user_id = ?", id, userID).Updates(set).Error; err != nil {
+				return fmt.Errorf("update endpoint %s: %w", id, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return EndpointOfUser(ctx, db, userID, id)

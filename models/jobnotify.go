@@ -7,8 +7,9 @@ import (
 )
 
 // JobEventsChannel is the PostgreSQL notification channel on which every
-// change of a job row is announced; a payload is a job id. The live job
-// streams (package jobstream) listen on it.
+// change of a job row is announced; a payload is a job id, or a key id
+// (key_…) when a key is revoked or its expiry changes (migration 0014). The
+// live job streams (package jobstream) listen on it.
 const JobEventsChannel = "tp_job_events"
 
 // jobNotifyDDL makes the jobs table announce its own changes, at commit and

@@ -12,10 +12,15 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // KeyPrefix starts every API key.
 const KeyPrefix = "tpk_"
+
+// KeyIDPrefix starts every API key's id.
+const KeyIDPrefix = "key_"
 
 // Scopes a key can hold.
 const (
@@ -73,11 +78,41 @@ func newSecret() string {
 	return KeyPrefix + base64.RawURLEncoding.EncodeToString(b)
 }
 
+// ErrTooManyKeys is a key refused because the account already has
+// contract.Limits.APIKeys.MaxPerAccount active keys.
+var ErrTooManyKeys = errors.New("the account has as many active keys as it may")
+
 // CreateKey makes a key for a user and returns the row and the secret, which
 // is shown once and never stored. The first key of an account pins the
-// account's contract version.
+// account's contract version. An account holding the most active keys it
+// may (neither revoked nor expired at now) is refused with ErrTooManyKeys,
+// counted under its lock.
 func CreateKey(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, expiresAt *time.Time, currentVersion string) (*APIKey, string, error) {
-	return createKeyWithSecret(ctx, db, userID, scopes, expiresAt, currentVersion, newSecret())
+	var (
+		k      *APIKey
+		secret string
+	)
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, userID); err != nil {
+			return err
+		}
+		var active int64
+		now := time.Now()
+		if err := tx.Model(&APIKey{}).Where("user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", userID, now).
+			Count(&active).Error; err != nil {
+			return fmt.Errorf("count keys: %w", err)
+		}
+		if active >= int64(contract.DefaultLimits().APIKeys.MaxPerAccount) {
+			return ErrTooManyKeys
+		}
+		var err error
+		k, secret, err = createKeyWithSecret(ctx, tx, userID, scopes, expiresAt, currentVersion, newSecret())
+		return err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return k, secret, nil
 }
 
 // CreateKeyWithSecret stores a key whose secret the caller chose (the dev key,
@@ -94,7 +129,7 @@ func createKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes
 	if len(scopes) == 0 {
 		scopes = AllScopes
 	}
-	k := &APIKey{ID: NewID("key_"), UserID: userID, Hash: HashKey(secret), Hint: secret[:len(KeyPrefix)+4] + "…", Scopes: strings.Join(scopes, ","), ExpiresAt: expiresAt}
+	k := &APIKey{ID: NewID(KeyIDPrefix), UserID: userID, Hash: HashKey(secret), Hint: secret[:len(KeyPrefix)+4] + "…", Scopes: strings.Join(scopes, ","), ExpiresAt: expiresAt}
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(k).Error; err != nil {
 			return fmt.Errorf("create key: %w", err)
@@ -188,16 +223,20 @@ func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration
 	return nk, secret, nil
 }
 
-// RevokeKey makes a key invalid at once.
+// RevokeKey makes a key invalid at once and deletes the leases of its event
+// streams, so they end: at once in every process on PostgreSQL (the
+// api_keys table notifies them), at their next renewal otherwise.
 func RevokeKey(ctx context.Context, db *gorm.DB, keyID string, now time.Time) error {
-	res := db.WithContext(ctx).Model(&APIKey{}).Where("id = ? AND revoked_at IS NULL", keyID).Update("revoked_at", now)
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("key %s: %w", keyID, ErrNotFound)
-	}
-	return nil
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&APIKey{}).Where("id = ? AND revoked_at IS NULL", keyID).Update("revoked_at", now)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+		}
+		return tx.Where("api_key_id = ?", keyID).Delete(&EventStream{}).Error
+	})
 }
 
 // KeysOfUser is every key of a user, revoked and expired ones included,

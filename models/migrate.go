@@ -131,6 +131,14 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0013_holds_per_batch",
 		Migrate: migrateHoldsPerBatch,
 	},
+	{
+		// Limits on what one account holds open (issue 26): the leases of
+		// live event streams, counted across API processes, and on
+		// PostgreSQL the keys' notify trigger that ends a revoked key's
+		// streams (streams.go).
+		ID:      "0014_event_streams",
+		Migrate: migrateEventStreams,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -50,6 +52,10 @@ func (r *adminRun) keyCreate() *cobra.Command {
 				return "", err
 			}
 			_, secret, err := models.CreateKey(ctx, db, u.ID, sc, exp, api.CurrentVersion)
+			if errors.Is(err, models.ErrTooManyKeys) {
+				err = fmt.Errorf("%w (%d, limits.api_keys.max_per_account): revoke a key first, or roll one",
+					err, contract.DefaultLimits().APIKeys.MaxPerAccount)
+			}
 			return secret, err
 		})
 }

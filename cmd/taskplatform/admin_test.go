@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -190,7 +191,10 @@ func TestAdminWebhookEnable(t *testing.T) {
 }
 
 func TestAdminWebhookAddChecksEvents(t *testing.T) {
-	const add = "webhook add --user hooks@example.com --url https://93.184.216.34/h --events "
+	// Each case its own address: an account has one endpoint per address.
+	add := func(i int) string {
+		return "webhook add --user hooks@example.com --url https://93.184.216.34/h" + strconv.Itoa(i) + " --events "
+	}
 	tests := []struct {
 		name, events, stored, refused string
 	}{
@@ -203,9 +207,9 @@ func TestAdminWebhookAddChecksEvents(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		_, err := models.CreateUser(context.Background(), db, "hooks@example.com", "")
 		require.NoError(t, err)
-		for _, tt := range tests {
+		for i, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				out, err := runAdminLine(t, db, add+tt.events)
+				out, err := runAdminLine(t, db, add(i)+tt.events)
 				if tt.refused == "" {
 					require.NoError(t, err)
 					var ep models.WebhookEndpoint
@@ -231,4 +235,42 @@ func TestAdminWebhookAddUnknownEventExitsNonZero(t *testing.T) {
 	code := runAdmin(context.Background(), cfg, []string{"webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
 		"--events", "job.done"})
 	require.NotZero(t, code)
+}
+
+// TestAdminHonoursTheAccountLimits: the admin commands make keys and
+// endpoints through the same checks as the panel: a key beyond
+// limits.api_keys.max_per_account, an endpoint beyond
+// limits.webhook_endpoints.max_per_account and a second endpoint at one
+// address are refused (exit 1, not a usage error), and nothing is added.
+func TestAdminHonoursTheAccountLimits(t *testing.T) {
+	lim := contract.DefaultLimits()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		adminOK(t, db, "user create --email full@example.com")
+		for range lim.APIKeys.MaxPerAccount {
+			adminOK(t, db, "key create --user full@example.com")
+		}
+		out, err := runAdminLine(t, db, "key create --user full@example.com")
+		require.ErrorIs(t, err, models.ErrTooManyKeys)
+		require.Contains(t, err.Error(), strconv.Itoa(lim.APIKeys.MaxPerAccount))
+		require.Empty(t, out)
+
+		const add = "webhook add --user full@example.com --url https://93.184.216.34/hook"
+		adminOK(t, db, add+"0")
+		_, err = runAdminLine(t, db, add+"0")
+		var exists *models.EndpointExists
+		require.ErrorAs(t, err, &exists, "one endpoint per address")
+		for i := 1; i < lim.WebhookEndpoints.MaxPerAccount; i++ {
+			adminOK(t, db, add+strconv.Itoa(i))
+		}
+		_, err = runAdminLine(t, db, add+"-more")
+		require.ErrorIs(t, err, models.ErrTooManyEndpoints)
+		var usage *usageError
+		require.False(t, errors.As(err, &usage), "not a usage error")
+
+		var keys, endpoints int64
+		require.NoError(t, db.Model(&models.APIKey{}).Count(&keys).Error)
+		require.NoError(t, db.Model(&models.WebhookEndpoint{}).Count(&endpoints).Error)
+		require.EqualValues(t, lim.APIKeys.MaxPerAccount, keys)
+		require.EqualValues(t, lim.WebhookEndpoints.MaxPerAccount, endpoints)
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 )
@@ -49,6 +51,10 @@ func (r *adminRun) webhookAdd() *cobra.Command {
 			}
 			ep := &models.WebhookEndpoint{UserID: u.ID, URL: url, Events: subscribed}
 			if err := models.CreateEndpoint(ctx, db, ep); err != nil {
+				if errors.Is(err, models.ErrTooManyEndpoints) {
+					err = fmt.Errorf("%w (%d, limits.webhook_endpoints.max_per_account): remove one first",
+						err, contract.DefaultLimits().WebhookEndpoints.MaxPerAccount)
+				}
 				return "", err
 			}
 			return ep.ID, nil
