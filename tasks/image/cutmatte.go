@@ -46,13 +46,22 @@ func (b *backdrop) at(x, y int) [3]float64 {
 	return o
 }
 
-// fitBackdrop fits the surface to samples (x, y, rgb), dropping outliers in
-// three rounds. It fails when too few samples are left.
-func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64) (*backdrop, error) {
+// fitBackdrop fits the surface to samples (x, y, rgb) in three rounds, each
+// on the samples near the last fit. It fails when too few samples are left.
+func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*backdrop, error) {
 	b := &backdrop{w: float64(W), h: float64(H)}
+	// The first round fits the samples near the border's median colour.
+	var med [3]float64
+	for ch := range 3 {
+		v := make([]float64, len(cols))
+		for i, c := range cols {
+			v[i] = c[ch]
+		}
+		med[ch] = median(v)
+	}
 	use := make([]bool, len(xs))
 	for i := range use {
-		use[i] = true
+		use[i] = dist3(cols[i], med) <= 4*tolRGB
 	}
 	for round := range 3 {
 		var ata [6][6]float64
@@ -85,13 +94,8 @@ func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64) (*backdrop, error) {
 		if round == 2 {
 			break
 		}
-		res := make([]float64, len(xs))
 		for i := range xs {
-			res[i] = dist3(cols[i], b.at(xs[i], ys[i]))
-		}
-		m := median(res)
-		for i := range xs {
-			use[i] = res[i] <= max(3*m, 6)
+			use[i] = dist3(cols[i], b.at(xs[i], ys[i])) <= 2*tolRGB
 		}
 	}
 	return b, nil
@@ -186,7 +190,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 		}
 	}
 	tolRGB := 1.5 * tol
-	bd, err := fitBackdrop(W, H, xs, ys, cols)
+	bd, err := fitBackdrop(W, H, xs, ys, cols, tolRGB)
 	if err != nil {
 		return cutout{}, errors.New("the background cannot be separated: the image's border is transparent")
 	}

@@ -466,3 +466,27 @@ func TestCutoutMeetsTheGroundTruth(t *testing.T) {
 	require.GreaterOrEqual(t, f.light, 0.95, "light parts' mean alpha")
 	require.LessOrEqual(t, f.halo, 0.08, "edge colours' distance from the product's")
 }
+
+// TestCutoutFlagsABusyBackdrop: a product on a plain table in front of a
+// patterned wall is cut out with a low confidence; a patterned backdrop all
+// round is refused with the reason.
+func TestCutoutFlagsABusyBackdrop(t *testing.T) {
+	pattern := func(x, y float64) rgbf {
+		k := math.Sin(x*0.35)*math.Cos(y*0.27) + math.Sin((x+y)*0.11)
+		return rgbf{128 + 60*k, 110 - 50*k, 90 + 70*math.Sin(x*0.07)}
+	}
+	product := []part{{in: rect(90, 120, 150, 200), col: flat(rgbf{30, 60, 160})}}
+	wall := scene{name: "wall", w: 200, h: 240, parts: product, backdrop: func(x, y float64) rgbf {
+		if y < 60 {
+			return pattern(x, y)
+		}
+		return rgbf{235, 235, 235}
+	}}
+	res, err := cutOut(context.Background(), wall.render().img, 12, 2)
+	require.NoError(t, err)
+	require.Less(t, res.confidence, 0.85, "half the border is a busy wall")
+
+	busy := scene{name: "busy", w: 200, h: 200, parts: product, backdrop: pattern}
+	_, err = cutOut(context.Background(), busy.render().img, 12, 2)
+	require.ErrorContains(t, err, "the background cannot be separated")
+}

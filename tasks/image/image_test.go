@@ -278,6 +278,7 @@ func TestCutOutOfARedSquareOnWhite(t *testing.T) {
 	require.Equal(t, color.NRGBA{220, 20, 30, 255}, nrgba(img, 60, 100), "a hard outline stays hard, without a fringe")
 	require.Equal(t, "#FFFFFF", out[0].Meta["background"])
 	require.InDelta(t, 0.16, out[0].Meta["object_share"], 0.001)
+	require.Equal(t, 1.0, out[0].Meta["confidence"], "a plain backdrop all round")
 }
 
 func TestCutOutThatCannotBeSeparated(t *testing.T) {
