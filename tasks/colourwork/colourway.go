@@ -45,10 +45,10 @@ func colourway() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colourway.generate input",
 			"A design and the palettes (or brand kit) of its colourways.", props, []string{"image", "palettes"}, nil)),
 		OutputSchema: colourwayOutput(),
-		Runner:       colourwayRunner{},
+		Runner:       tasks.Typed[colourwayInput](colourwayRunner{}),
 		Pricing:      perOutput(2),
 		RefSides:     map[string]tasks.ImageSides{"image": imagetasks.InputSides},
-		Refuse:       refuseCount,
+		Refuse:       tasks.Refusal(refuseCount),
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "palettes", Keyword: "maxItems", Code: apierr.TooManyItems},
 			{Field: "palettes[]", Keyword: "maxItems", Code: apierr.TooManyColours},
@@ -89,10 +89,40 @@ func colourwayOutput() json.RawMessage {
 	})
 }
 
+// colourwayInput is a colourway.generate request. count has no schema
+// default: it applies to a brand kit only (refused with a list), and is
+// defaultKitCount when not sent.
+type colourwayInput struct {
+	Image    string   `json:"image"`
+	Palettes palettes `json:"palettes"`
+	Count    *int     `json:"count"`
+}
+
+// palettes is palettes as sent: a list of palettes, each a list of
+// #RRGGBB colours, or one brand kit, brand_kit:<id> (Kit).
+type palettes struct {
+	List [][]string
+	Kit  string
+}
+
+// UnmarshalJSON reads either form of palettes.
+func (p *palettes) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var kit string
+	if err := json.Unmarshal(b, &kit); err == nil {
+		*p = palettes{Kit: kit}
+		return nil
+	}
+	*p = palettes{}
+	return json.Unmarshal(b, &p.List)
+}
+
 // refuseCount refuses count with a list of palettes: a list makes one
 // colourway per palette.
-func refuseCount(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error {
-	if _, kit := in["palettes"].(string); !kit && in["count"] != nil {
+func refuseCount(in *colourwayInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	if in.Palettes.Kit == "" && in.Count != nil {
 		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway per palette.").WithField("count")
 	}
 	return nil
@@ -104,22 +134,24 @@ func refuseCount(in map[string]any, _ map[string]tasks.ImageSize) *apierr.Error 
 type colourwayRunner struct{}
 
 // Plan implements tasks.Runner: one output per palette, or count for a kit.
-func (colourwayRunner) Plan(in map[string]any) tasks.Plan {
-	n := int(tasks.Integer(in, "count", defaultKitCount))
-	if p, ok := in["palettes"].([]any); ok {
-		n = len(p)
+func (colourwayRunner) Plan(in *colourwayInput) tasks.Plan {
+	n := defaultKitCount
+	if in.Count != nil {
+		n = *in.Count
+	}
+	if in.Palettes.Kit == "" {
+		n = len(in.Palettes.List)
 	}
 	return tasks.Plan{Steps: n, Phase: "recolouring"}
 }
 
 // Admit implements tasks.Admitter: a brand kit named must be readable and
 // ready to use.
-func (colourwayRunner) Admit(ctx context.Context, env tasks.Env, in map[string]any) error {
-	ref, ok := in["palettes"].(string)
-	if !ok {
+func (colourwayRunner) Admit(ctx context.Context, env tasks.Env, in *colourwayInput) error {
+	if in.Palettes.Kit == "" {
 		return nil
 	}
-	_, err := kitColours(ctx, env, ref)
+	_, err := kitColours(ctx, env, in.Palettes.Kit)
 	return err
 }
 
@@ -149,15 +181,15 @@ func kitColours(ctx context.Context, env tasks.Env, ref string) ([]color.Color, 
 }
 
 // Step implements tasks.Runner.
-func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
+func (colourwayRunner) Step(ctx context.Context, in *colourwayInput, i int) (tasks.Output, error) {
+	r := tasks.Ref{Field: "image", Ref: in.Image}
 	img, err := load(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
 	}
 	var pal []color.Color
 	var kit any
-	if ref, ok := in["palettes"].(string); ok {
+	if ref := in.Palettes.Kit; ref != "" {
 		kit = ref
 		env, _ := tasks.EnvOf(ctx)
 		colours, err := kitColours(ctx, env, ref)
@@ -168,7 +200,7 @@ func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (task
 			return tasks.Output{}, err
 		}
 	} else {
-		ps := palettesSent(in)
+		ps := in.Palettes.List
 		if i < 0 || i >= len(ps) {
 			return tasks.Output{}, fmt.Errorf("colourway.generate: no output %d", i)
 		}
@@ -187,16 +219,6 @@ func (colourwayRunner) Step(ctx context.Context, in map[string]any, i int) (task
 	b := out.Bounds()
 	return pngOutput(out, map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(),
 		"brand_kit": kit, "palette": hexes, "mapping": mapping})
-}
-
-// palettesSent are the palettes of a validated input that sends a list.
-func palettesSent(in map[string]any) [][]string {
-	var out [][]string
-	ps, _ := in["palettes"].([]any)
-	for _, p := range ps {
-		out = append(out, tasks.Strings(map[string]any{"palette": p}, "palette"))
-	}
-	return out
 }
 
 // kitPalette is colourway i of a brand kit for a design: as many kit

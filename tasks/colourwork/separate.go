@@ -43,7 +43,7 @@ func separate() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colour.separate input",
 			"A design and the most spot colours to separate it into.", props, []string{"image", "max_colours"}, nil)),
 		OutputSchema: separateOutput(),
-		Runner:       separateRunner{},
+		Runner:       tasks.Typed[separateInput](separateRunner{}),
 		Pricing:      perOutput(1),
 		RefSides:     map[string]tasks.ImageSides{"image": imagetasks.InputSides},
 		ErrorRules:   []tasks.ErrorRule{{Field: "max_colours", Keyword: "maximum", Code: apierr.TooManyColours}},
@@ -83,31 +83,37 @@ func separateOutput() json.RawMessage {
 	})
 }
 
+// separateInput is a colour.separate request, defaults applied.
+type separateInput struct {
+	Image      string `json:"image"`
+	MaxColours int    `json:"max_colours"`
+	Order      string `json:"order"`
+}
+
 // separateRunner plans the composite and max_colours separations: the
 // design may have fewer colours, and a separation it has no ink for is not
 // produced (nor charged).
 type separateRunner struct{}
 
 // Plan implements tasks.Runner.
-func (separateRunner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: 1 + int(tasks.Integer(in, "max_colours", minSeparations)), Phase: "separating colours"}
+func (separateRunner) Plan(in *separateInput) tasks.Plan {
+	return tasks.Plan{Steps: 1 + in.MaxColours, Phase: "separating colours"}
 }
 
 // Step implements tasks.Runner: 0 is the composite, i the separation of
 // ink i-1 in order. Every step quantises the design again, from a fixed
 // seed, so all steps agree on the inks.
-func (separateRunner) Step(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	r := tasks.Ref{Field: "image", Ref: tasks.String(in, "image", "")}
+func (separateRunner) Step(ctx context.Context, in *separateInput, i int) (tasks.Output, error) {
+	r := tasks.Ref{Field: "image", Ref: in.Image}
 	img, err := load(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	k := int(tasks.Integer(in, "max_colours", minSeparations))
-	q, err := imagetasks.Quantise(ctx, img, k, mergeDE, minCoverage)
+	q, err := imagetasks.Quantise(ctx, img, in.MaxColours, mergeDE, minCoverage)
 	if err != nil {
 		return tasks.Output{}, failf(fmt.Sprintf("image (%s): %v", r.Ref, err))
 	}
-	order := tasks.String(in, "order", "light_to_dark")
+	order := in.Order
 	inks := inkOrder(q.Colours, order)
 	var colours []any
 	for n, j := range inks {
