@@ -209,6 +209,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	}
 
 	// 2. Candidates: near the backdrop, or a shadow of it.
+	tol2, chroma2 := tolRGB*tolRGB, 0.75*tolRGB*0.75*tolRGB
 	near := boolPool.get(n)
 	defer boolPool.put(near)
 	cand := boolPool.get(n)
@@ -217,18 +218,34 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 		if y%64 == 0 && ctx.Err() != nil {
 			return cutout{}, ctx.Err()
 		}
+		v := float64(y)/bd.h - 0.5
+		var a0, a1, a2 [3]float64 // the backdrop along the row: a0 + a1·u + a2·u²
+		for ch := range 3 {
+			c := bd.c[ch]
+			a0[ch], a1[ch], a2[ch] = c[0]+c[2]*v+c[5]*v*v, c[1]+c[4]*v, c[3]
+		}
 		for x := range W {
 			i := y*W + x
 			if !opaque(i) {
 				near[i], cand[i] = true, true
 				continue
 			}
-			p, b := col(i), bd.at(x, y)
-			near[i] = dist3(p, b) <= tolRGB
+			u := float64(x)/bd.w - 0.5
+			p := col(i)
+			var b [3]float64
+			for ch := range 3 {
+				b[ch] = a0[ch] + (a1[ch]+a2[ch]*u)*u
+			}
+			d0, d1, d2 := p[0]-b[0], p[1]-b[1], p[2]-b[2]
+			near[i] = d0*d0+d1*d1+d2*d2 <= tol2
+			if near[i] {
+				cand[i] = true
+				continue
+			}
 			bb := b[0]*b[0] + b[1]*b[1] + b[2]*b[2]
 			s := (p[0]*b[0] + p[1]*b[1] + p[2]*b[2]) / max(bb, 1)
-			chroma := dist3(p, [3]float64{s * b[0], s * b[1], s * b[2]})
-			cand[i] = near[i] || (s >= minShadow && s <= 1.05 && chroma <= 0.75*tolRGB)
+			c0, c1, c2 := p[0]-s*b[0], p[1]-s*b[1], p[2]-s*b[2]
+			cand[i] = s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
 		}
 	}
 
