@@ -120,7 +120,8 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		stepCtx := tasks.WithEnv(ctx, env)
 		var fields styleFields
 		ava, _ := baseByHandle("model:md_ava")
-		require.NoError(t, completeRecord(stepCtx, models.RecordModel, styleOf(validated[modelInput](t, "model.create", style), ava.Body, ava.Body)))
+		in := validated[modelInput](t, "model.create", style)
+		require.NoError(t, completeRecord(stepCtx, models.RecordModel, styleOf(in, ava.Body, ava.Body)))
 		r, err := models.ReadRecord(ctx, db, u.ID, models.RecordModel, "ms_style1")
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal([]byte(r.Fields), &fields))

@@ -119,7 +119,8 @@ func planOf(in *rangePlanInput) RangePlanFields {
 	out := RangePlanFields{Season: in.Season, BrandKit: in.BrandKit}
 	totals := map[string]*TypeTotal{}
 	for _, it := range in.Items {
-		p := PlanItem{Type: it.Type, Name: strings.TrimSpace(it.Name), Fabric: it.Fabric, Quantity: it.Quantity, Colours: []KitColour{}}
+		p := PlanItem{Type: it.Type, Name: strings.TrimSpace(it.Name), Fabric: it.Fabric, Quantity: it.Quantity,
+			Colours: []KitColour{}}
 		for _, c := range it.Colours {
 			c = strings.ToUpper(c)
 			p.Colours = append(p.Colours, KitColour{Hex: c, Name: nearestName(labOfHex(c))})

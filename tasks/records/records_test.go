@@ -122,7 +122,8 @@ func TestChecksBeforeRecords(t *testing.T) {
 	e = apierr.As(checkComposition(facts(`[{"fibre":"cotton","percent":50},{"fibre":"cotton","percent":50}]`)))
 	require.Equal(t, "facts.composition[1].fibre", *e.Field)
 	require.NoError(t, checkComposition(facts(`[{"fibre":"cotton","percent":97.5},{"fibre":"elastane","percent":2.5}]`)))
-	require.Equal(t, "CO97.5EL2.5-TW-200", fabricCode(facts(`[{"fibre":"elastane","percent":2.5},{"fibre":"cotton","percent":97.5}]`)))
+	require.Equal(t, "CO97.5EL2.5-TW-200",
+		fabricCode(facts(`[{"fibre":"elastane","percent":2.5},{"fibre":"cotton","percent":97.5}]`)))
 
 	e = apierr.As(checkName("   "))
 	require.Equal(t, apierr.NameRequired, e.Code)
