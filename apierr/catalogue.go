@@ -116,6 +116,8 @@ const (
 	InsecureTransport    Code = "insecure_transport"
 	OutputNotProduced    Code = "output_not_produced"
 	ColourAdjusted       Code = "colour_adjusted"
+	LowResolution        Code = "low_resolution"
+	ArtworkCropped       Code = "artwork_cropped"
 )
 
 var entries = []Entry{
@@ -183,6 +185,8 @@ var entries = []Entry{
 	{ServiceUnavailable, TypeInternal, http.StatusServiceUnavailable, true, "A dependency of the service did not answer in time; for a submit the job id is kept.", "Retry the same request with the same Idempotency-Key."},
 	{OutputNotProduced, TypeWarning, 0, false, "An output that was asked for was not produced; it was not charged.", "Nothing to fix; submit again for the missing outputs if needed."},
 	{ColourAdjusted, TypeWarning, 0, false, "A colour was too close to another and was adjusted to stay visible.", "Pick colours further apart to keep them exact."},
+	{LowResolution, TypeWarning, 0, false, "An image was enlarged past its resolution; the message gives the effective dpi it prints at.", "Send a larger image or ask for a lower dpi."},
+	{ArtworkCropped, TypeWarning, 0, false, "Part of the artwork was cut, as asked (fit cover); the message gives how much of its width and height.", "Leave fit at its default (contain) to keep all of the artwork."},
 }
 
 var byCode = func() map[Code]Entry {

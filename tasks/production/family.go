@@ -21,7 +21,7 @@ func Family() tasks.Family {
 	return tasks.Family{
 		Name:         "production",
 		Tasks:        []*tasks.Definition{techpack(), printPrepare()},
-		Vocabularies: []tasks.Vocabulary{bomUnitVocab(), repeatVocab()},
+		Vocabularies: []tasks.Vocabulary{bomUnitVocab(), repeatVocab(), fitVocab(), anchorVocab()},
 		Concepts: []tasks.Concept{
 			{Name: "techpack", Short: "A style's production document: images, fabric, colourways, measurements and bill of materials in one PDF.",
 				Long:    "techpack.create lays a style out for a factory on A4 landscape pages: a cover with the style images, a fabric card with the fabric record's facts (weight, composition, construction, code), colourway swatches with hex, sRGB and approximate CMYK values, the graded measurement table with tolerances, and the bill of materials. The PDF embeds its fonts, so the text can be searched and copied; the file's data repeats the figures as JSON.",

@@ -7,10 +7,12 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/disintegration/imaging"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
@@ -32,7 +34,7 @@ func repeatVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "print_repeat", Description: "How print.prepare fills the print with the image.", Concept: new("bleed"),
 		Values: []tasks.VocabValue{
-			{Value: "none", Label: "Scale to cover", Description: "The image scaled (Lanczos) to cover the print, bleed included, the overflow cut equally from both sides.", ChooseWhen: "the image is one artwork: a poster, a card, a placement print", Default: true},
+			{Value: "none", Label: "One artwork", Description: "The image is one artwork, scaled (Lanczos) onto the print as fit says: whole inside the trim (contain, the default) or covering the print and cut at the trim (cover).", ChooseWhen: "the image is one artwork: a poster, a card, a placement print", Default: true},
 			{Value: "tile", Label: "Tile", Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left corner outward into the bleed.", ChooseWhen: "the image is a repeat tile (pattern.generate) to print by the metre or sheet"},
 		},
 		Default: new("none"),
@@ -47,6 +49,10 @@ type printInput struct {
 	DPI      int     `json:"dpi"`
 	BleedMM  float64 `json:"bleed_mm"`
 	Repeat   string  `json:"repeat"`
+	// Fit, Anchor and Background place one artwork (repeat none).
+	Fit        string `json:"fit"`
+	Anchor     string `json:"anchor"`
+	Background string `json:"background"`
 }
 
 // printSize is the pixel geometry of a print.
@@ -83,7 +89,11 @@ func printPrepare() *tasks.Definition {
 		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
 			"description": fmt.Sprintf("The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s pixels, bleed included (request_refused naming the field).", minDPI, maxDPI, megapixels(maxPrintPixels))},
 		"bleed_mm": obj{"type": "number", "minimum": 0, "maximum": maxBleedMM, "default": 0, "description": "Bleed added on each side, in millimetres (printers often ask for 3)."},
-		"repeat":   tasks.VocabEnum(repeatVocab(), "How the image fills the print: scaled to cover (none) or tiled at its own size (tile)."),
+		"repeat":   tasks.VocabEnum(repeatVocab(), "How the image fills the print: one artwork placed as fit says (none) or tiled at its own size (tile)."),
+		"fit": tasks.VocabEnum(fitVocab(), "With repeat none: the whole artwork inside the trim, padded with background (contain), "+
+			"or covering the print and cut at the trim (cover, warning artwork_cropped)."),
+		"anchor":     tasks.VocabEnum(anchorVocab(), "Where the artwork is placed: where the padding (contain) or the cut (cover) is not."),
+		"background": withDefault(tasks.ColourSchema("The colour of the print around a fitted artwork and under transparent pixels, #RRGGBB."), "#FFFFFF"),
 	}
 	return &tasks.Definition{
 		Name: "print.prepare", Title: "Prepare a file for print",
@@ -96,10 +106,14 @@ func printPrepare() *tasks.Definition {
 		Pricing:      perOutput(2),
 		RefSides:     map[string]tasks.ImageSides{"image": inputSides},
 		Refuse:       tasks.Refusal(refusePrint),
-		Docs:         printDocs(),
-		Examples:     printExamples(),
-		Produces:     []string{"bleed", "job"},
-		Uses:         []string{"output_resolution", "credit_hold"},
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "background", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs:     printDocs(),
+		Examples: printExamples(),
+		Produces: []string{"bleed", "job"},
+		Uses:     []string{"output_resolution", "credit_hold"},
 	}
 }
 
@@ -109,9 +123,12 @@ func megapixels(n int) string { return fmt.Sprintf("%g MP", float64(n)/1e6) }
 // refusePrint refuses a print over the pixel budget, naming dpi with the
 // highest resolution that fits: every size the schema takes fits at the
 // lowest dpi (2000 × 2000 mm with 25 mm bleed at 72 dpi is 33 MP).
-func refusePrint(in *printInput, _ map[string]tasks.ImageSize) *apierr.Error {
+func refusePrint(in *printInput, sizes map[string]tasks.ImageSize) *apierr.Error {
 	p := sizeOf(in)
 	if p.pixels() <= maxPrintPixels {
+		if sz, ok := sizes["image"]; ok && sz.Width > 0 && sz.Height > 0 {
+			return place(sz.Width, sz.Height, p, in.Fit, in.Repeat).refusal(sz.Width, sz.Height, p)
+		}
 		return nil
 	}
 	fits := minDPI
@@ -145,13 +162,22 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	repeat := in.Repeat
-	art := render(src, p, repeat)
-	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
+	repeat, fit, anchor, bg := in.Repeat, in.Fit, in.Anchor, in.Background
 	b := src.Bounds()
+	pl := place(b.Dx(), b.Dy(), p, fit, repeat)
+	if e := pl.refusal(b.Dx(), b.Dy(), p); e != nil {
+		return tasks.Output{}, fail(e.Message)
+	}
+	art := render(src, p, repeat, fit, anchor, color.NRGBAModel.Convert(tasks.ParseColour(bg)).(color.NRGBA))
+	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
 	meta := obj{"index": i, "image": ref.Ref, "dpi": p.dpi, "width_px": p.W(), "height_px": p.H(), "trim_width_px": p.trimW, "trim_height_px": p.trimH,
 		"bleed_px": p.bleed, "width_mm": p.wMM, "height_mm": p.hMM, "bleed_mm": p.b, "repeat": repeat, "source_width": b.Dx(), "source_height": b.Dy(),
-		"scale": scaleOf(b, p, repeat)}
+		"scale": round2(pl.scale), "fit": fit, "anchor": anchor, "background": strings.ToUpper(bg),
+		"effective_dpi": math.Round(pl.effectiveDPI), "cut_width_percent": round2(pl.cutW), "cut_height_percent": round2(pl.cutH)}
+	var warnings []contract.Warning
+	if i == 0 {
+		warnings = pl.warnings(p) // once per job, on the print file
+	}
 	switch i {
 	case 0:
 		data, err := encodePrintPNG(art, p.dpi)
@@ -159,7 +185,7 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 			return tasks.Output{}, err
 		}
 		meta["format"] = "png"
-		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
+		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta, Warnings: warnings}, nil
 	case 1:
 		data, w, h, err := proof(art, p, in.Image)
 		if err != nil {
@@ -174,39 +200,29 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// scaleOf is how many print pixels one image pixel becomes: 1 when tiled.
-func scaleOf(b image.Rectangle, p printSize, repeat string) float64 {
-	if repeat == "tile" {
-		return 1
+// render makes the print's pixels, opaque: one artwork placed as fit
+// says (renderOne), or the image tiled from the trim's top-left corner.
+func render(src image.Image, p printSize, repeat, fit, anchor string, bg color.NRGBA) *image.NRGBA {
+	if repeat != "tile" {
+		return renderOne(src, p, fit, anchor, bg)
 	}
-	return round2(math.Max(float64(p.W())/float64(b.Dx()), float64(p.H())/float64(b.Dy())))
+	out := imaging.New(p.W(), p.H(), bg)
+	tile := imaging.Clone(src)
+	tw, th := tile.Bounds().Dx(), tile.Bounds().Dy()
+	x0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(tw)))*tw
+	y0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(th)))*th
+	for y := y0; y < p.H(); y += th {
+		for x := x0; x < p.W(); x += tw {
+			over(out, image.Rect(x, y, x+tw, y+th), tile, image.Point{})
+		}
+	}
+	return out
 }
 
-// render makes the print's pixels, opaque: the image scaled to cover the
-// whole file, or tiled from the trim's top-left corner.
-func render(src image.Image, p printSize, repeat string) *image.NRGBA {
-	if repeat == "tile" {
-		out := imaging.New(p.W(), p.H(), color.White)
-		tile := imaging.Clone(src)
-		tw, th := tile.Bounds().Dx(), tile.Bounds().Dy()
-		x0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(tw)))*tw
-		y0 := p.bleed - int(math.Ceil(float64(p.bleed)/float64(th)))*th
-		for y := y0; y < p.H(); y += th {
-			for x := x0; x < p.W(); x += tw {
-				over(out, image.Rect(x, y, x+tw, y+th), tile, image.Point{})
-			}
-		}
-		return out
-	}
-	filled := resample.Fill(src, p.W(), p.H(), imaging.Center, imaging.Lanczos)
-	if o, ok := src.(interface{ Opaque() bool }); ok && o.Opaque() {
-		// An opaque image scales to an opaque one (the weights add up to
-		// 1), which over copies onto the page as it is.
-		return filled
-	}
-	out := imaging.New(p.W(), p.H(), color.White)
-	over(out, out.Bounds(), filled, image.Point{})
-	return out
+// withDefault is schema s with a default value.
+func withDefault(s map[string]any, v any) map[string]any {
+	s["default"] = v
+	return s
 }
 
 // encodePrintPNG writes img as PNG with a pHYs chunk giving dpi in pixels

@@ -25,23 +25,33 @@ func printOutput() json.RawMessage {
 			"width_mm":       obj{"type": "number"}, "height_mm": obj{"type": "number"}, "bleed_mm": obj{"type": "number"},
 			"repeat":       obj{"type": "string", tasks.VocabKeyword: "print_repeat"},
 			"source_width": obj{"type": "integer", "minimum": 1}, "source_height": obj{"type": "integer", "minimum": 1},
-			"scale":          obj{"type": "number", "description": "Print pixels per image pixel: above 1 the image was enlarged (softer in print); 1 when tiled."},
-			"page_width_pt":  obj{"type": "number", "description": "The proof's page width in points (1/72 in): (width_mm + 2 × bleed_mm) × 72 / 25.4. PDF only."},
-			"page_height_pt": obj{"type": "number", "description": "The proof's page height in points. PDF only."},
+			"scale":         obj{"type": "number", "description": "Print pixels per image pixel: above 1 the image was enlarged (softer in print); 1 when tiled."},
+			"fit":           obj{"type": "string", tasks.VocabKeyword: "print_fit"},
+			"anchor":        obj{"type": "string", tasks.VocabKeyword: "print_anchor"},
+			"background":    tasks.ColourSchema("The background colour, in capitals."),
+			"effective_dpi": obj{"type": "number", "minimum": 0, "description": "Image pixels per printed inch: dpi ÷ scale. Below dpi, the warning low_resolution."},
+			"cut_width_percent": obj{"type": "number", "minimum": 0, "maximum": 100,
+				"description": "Percent of the artwork's width outside the trim: 0 unless fit is cover (warning artwork_cropped)."},
+			"cut_height_percent": obj{"type": "number", "minimum": 0, "maximum": 100, "description": "Percent of the artwork's height outside the trim."},
+			"page_width_pt":      obj{"type": "number", "description": "The proof's page width in points (1/72 in): (width_mm + 2 × bleed_mm) × 72 / 25.4. PDF only."},
+			"page_height_pt":     obj{"type": "number", "description": "The proof's page height in points. PDF only."},
 		},
-		"required": []string{"index", "format", "image", "dpi", "width_px", "height_px", "trim_width_px", "trim_height_px", "bleed_px", "width_mm", "height_mm", "bleed_mm", "repeat", "source_width", "source_height", "scale"},
+		"required": []string{"index", "format", "image", "dpi", "width_px", "height_px", "trim_width_px", "trim_height_px", "bleed_px", "width_mm", "height_mm", "bleed_mm", "repeat", "source_width", "source_height", "scale",
+			"fit", "anchor", "background", "effective_dpi", "cut_width_percent", "cut_height_percent"},
 	})
 }
 
 func printDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: fmt.Sprintf("print.prepare turns an image into a file a printer can take as it is: a PNG of exactly round(width_mm × dpi / 25.4) × round(height_mm × dpi / 25.4) pixels, plus round(bleed_mm × dpi / 25.4) pixels of bleed on each side, with the resolution written in the PNG's pHYs chunk so layout and RIP software read the physical size; and a one-page PDF proof of the trim size plus bleed with crop marks at the trim. The image is scaled with Lanczos resampling to cover the print, or tiled at its own pixel size (repeat tile). Deterministic image processing; no generative model. A file may hold at most %s pixels, bleed included.", megapixels(maxPrintPixels)),
+		Lead: fmt.Sprintf("print.prepare turns an image into a file a printer can take as it is: a PNG of exactly round(width_mm × dpi / 25.4) × round(height_mm × dpi / 25.4) pixels, plus round(bleed_mm × dpi / 25.4) pixels of bleed on each side, with the resolution written in the PNG's pHYs chunk so layout and RIP software read the physical size; and a one-page PDF proof of the trim size plus bleed with crop marks at the trim. One artwork is scaled with Lanczos resampling to fit whole inside the trim by default (fit contain: padded with the background colour, never cut), or to cover the print when asked (fit cover: cut at the trim, with a warning naming how much); a repeat tile is tiled at its own pixel size (repeat tile). Deterministic image processing; no generative model. A file may hold at most %s pixels, bleed included.", megapixels(maxPrintPixels)),
 		BuiltFor: []string{
 			"Sending a pattern repeat or an artwork to a print shop or a fabric printer at the size and DPI it asks for.",
 			"Checking the cut before printing: the proof shows the trim with crop marks and the bleed around it.",
 		},
 		WhatYouGet: []string{
 			"A PNG (RGB, opaque) at the exact pixel size, bleed included, its pHYs chunk giving dpi as pixels per metre.",
+			"By default the whole artwork, every edge of it, inside the trim: the trim's free space is the background colour (default white) and the bleed repeats the trim's edge pixels. With fit cover the print is filled edge to edge and the warning artwork_cropped says what percent of the artwork's width and height was cut.",
+			"The warning low_resolution, with the effective dpi, whenever the image is enlarged past the file's dpi; a refusal (422 request_refused) below a third of it.",
 			"A PDF proof: one page of (width_mm + 2 × bleed_mm) × (height_mm + 2 × bleed_mm), the art edge to edge, crop marks at the trim.",
 			"Each file's data: the pixel sizes, trim and bleed in pixels, dpi, the scale applied to the image and, for the PDF, its page size in points.",
 		},
@@ -59,13 +69,15 @@ func printDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "2."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Scaling up cannot add detail: data.scale above about 2 prints soft. Send a larger image or a lower dpi.",
+			"Scaling up cannot add detail: any enlargement (data.scale above 1) warns low_resolution with the effective dpi (data.effective_dpi = dpi ÷ scale), and an artwork that would print at less than a third of the asked dpi is refused with 422 request_refused naming image and the pixel size it needs — at submit for an uploaded file, when the job runs (processing_failed, not charged) for a URL.",
+			"fit contain keeps the artwork's aspect ratio, so an artwork of another shape than the trim leaves bands of the background colour on two sides; fit cover fills the print and cuts the artwork instead.",
 			"Colours are kept as sRGB; no CMYK separation or ICC conversion is made (colour.separate separates spot colours).",
 			"With bleed_mm 0 there is no room outside the trim, so the proof's crop marks are short ticks inside each corner.",
 			"Tiling starts at the trim's top-left corner at one image pixel per printed dot: the tile's size in print is its pixel size ÷ dpi.",
 			"URLs are fetched when the job runs, within limits.url_fetch.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused, apierr.InvalidColour,
+			apierr.LowResolution, apierr.ArtworkCropped),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "before"},
 			{Task: "image.resize", Relation: "sibling"},
@@ -77,9 +89,9 @@ func printDocs() tasks.Docs {
 func printExamples() []tasks.Example {
 	return []tasks.Example{
 		{
-			Name: "postcard_with_bleed", Title: "A postcard at 300 dpi with 3 mm bleed",
-			Description: "A 148 × 105 mm card: 1748 × 1240 px trim plus 35 px bleed on each side, the lemon print scaled to cover.",
-			Input:       json.RawMessage(`{"image":"file:example_motif","width_mm":148,"height_mm":105,"dpi":300,"bleed_mm":3}`),
+			Name: "sticker_with_bleed", Title: "A square sticker at 150 dpi with 3 mm bleed",
+			Description: "A 60 × 60 mm sticker: 354 × 354 px trim plus 18 px bleed on each side, the whole 256 px lemon print fitted inside the trim; enlarged 1.38×, it prints at 108 dpi effective (warning low_resolution).",
+			Input:       json.RawMessage(`{"image":"file:example_motif","width_mm":60,"height_mm":60,"dpi":150,"bleed_mm":3}`),
 			Files:       []tasks.ExampleFile{motifFile},
 		},
 		{
@@ -87,6 +99,13 @@ func printExamples() []tasks.Example {
 			Description: "A 200 × 300 mm panel of the 256 px lemon repeat, tiled at its own size (43 mm a repeat at 150 dpi), 5 mm bleed.",
 			Input:       json.RawMessage(`{"image":"file:example_motif","width_mm":200,"height_mm":300,"dpi":150,"bleed_mm":5,"repeat":"tile"}`),
 			Files:       []tasks.ExampleFile{motifFile},
+		},
+		{
+			Name: "banner_cover", Title: "A banner filled edge to edge, cut as asked",
+			Description: "A 200 × 60 mm banner at 72 dpi with fit cover and anchor top: the square lemon print fills the banner, " +
+				"its lower part cut (warning artwork_cropped, 70 % of its height).",
+			Input: json.RawMessage(`{"image":"file:example_motif","width_mm":200,"height_mm":60,"dpi":72,"fit":"cover","anchor":"top"}`),
+			Files: []tasks.ExampleFile{motifFile},
 		},
 	}
 }

@@ -178,8 +178,8 @@ func TestPrintFilesHaveTheirPhysicalSize(t *testing.T) {
 		pageW, pageH float64
 		tiled        bool
 	}{
-		// 148 × 105 mm at 300 dpi: 1748 × 1240 px, plus 2 × 35 px for 3 mm.
-		{0, 1748 + 70, 1240 + 70, 300, (148 + 6) * 72 / 25.4, (105 + 6) * 72 / 25.4, false},
+		// 60 × 60 mm at 150 dpi: 354 × 354 px, plus 2 × 18 px for 3 mm.
+		{0, 354 + 36, 354 + 36, 150, (60 + 6) * 72 / 25.4, (60 + 6) * 72 / 25.4, false},
 		// 200 × 300 mm at 150 dpi: 1181 × 1772 px, plus 2 × 30 px for 5 mm.
 		{1, 1181 + 60, 1772 + 60, 150, (200 + 10) * 72 / 25.4, (300 + 10) * 72 / 25.4, true},
 	}
