@@ -27,8 +27,13 @@ type scheme struct {
 	make                     func(b hsl) []swatch
 }
 
+// turn is the colour deg degrees round the OKLCH hue circle from b, at b's
+// perceptual lightness and chroma, gamut-mapped into sRGB by chroma.
 func turn(b hsl, deg float64, role string) swatch {
-	return swatch{role: role, c: hsl{math.Mod(b.h+deg+360, 360), b.s, b.l}}
+	ok := hexToOKLCH(toHex(b))
+	ok.h = math.Mod(ok.h+deg+360, 360)
+	hex := ok.hex()
+	return swatch{role: role, c: toHSL(hex), hex: hex}
 }
 
 func light(b hsl, dl float64, role string) swatch {
@@ -137,7 +142,9 @@ func harmony(sc scheme, base string) []swatch {
 		if fixed[i] {
 			continue
 		}
-		sw[i].hex = toHex(sw[i].c)
+		if sw[i].hex == "" {
+			sw[i].hex = toHex(sw[i].c)
+		}
 		if !closeToFixed(sw, fixed, i) {
 			fixed[i] = true
 			continue

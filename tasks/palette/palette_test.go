@@ -17,11 +17,11 @@ func TestHarmonies(t *testing.T) {
 		scheme, base string
 		want         []string
 	}{
-		{"complementary", "#FF0000", []string{"#FF0000", "#00FFFF"}},
-		{"triadic", "#FF0000", []string{"#FF0000", "#00FF00", "#0000FF"}},
-		{"tetradic", "#FF0000", []string{"#FF0000", "#80FF00", "#00FFFF", "#8000FF"}},
-		{"analogous", "#FF0000", []string{"#FF0080", "#FF0000", "#FF8000"}},
-		{"split_complementary", "#FF0000", []string{"#FF0000", "#00FF80", "#0080FF"}},
+		{"complementary", "#FF0000", []string{"#FF0000", "#009AAC"}},
+		{"triadic", "#FF0000", []string{"#FF0000", "#00A447", "#597BFF"}},
+		{"tetradic", "#FF0000", []string{"#FF0000", "#7F9400", "#009AAC", "#A058FF"}},
+		{"analogous", "#FF0000", []string{"#F40084", "#FF0000", "#C86E00"}},
+		{"split_complementary", "#FF0000", []string{"#FF0000", "#009F8A", "#0092D4"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.scheme, func(t *testing.T) {
@@ -31,6 +31,9 @@ func TestHarmonies(t *testing.T) {
 			for _, s := range harmony(sc, tc.base) {
 				got = append(got, s.hex)
 				require.False(t, s.adjusted)
+				// Turned in OKLCH, every colour keeps the base's perceptual
+				// lightness (HSL turns gave pure green and blue, L 0.87 and 0.45).
+				require.InDelta(t, hexToOKLCH(tc.base).l, hexToOKLCH(s.hex).l, 0.01, s.hex)
 			}
 			require.Equal(t, tc.want, got)
 		})
