@@ -40,7 +40,7 @@ func echoFamily() tasks.Family {
 			"properties": map[string]any{"index": map[string]any{"type": "integer", "minimum": 0}, "case": map[string]any{"type": "string", tasks.VocabKeyword: "echo_case"}},
 			"required":   []string{"index", "case"},
 		}),
-		Runner:  echoRunner{},
+		Runner:  tasks.Typed[echoInput](echoRunner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
 		Docs: tasks.Docs{
 			Lead: "test.echo writes its text back.", BuiltFor: []string{"Proving a family is one package."},
@@ -57,15 +57,22 @@ func echoFamily() tasks.Family {
 		Concepts: []tasks.Concept{{Name: "echo", Short: "Text written back.", Long: "What test.echo makes.", Related: []string{"job"}}}}
 }
 
+// echoInput is a test.echo request, defaults applied.
+type echoInput struct {
+	Text   string `json:"text"`
+	Copies int    `json:"copies"`
+	Case   string `json:"case"`
+}
+
 // echoRunner writes one file per copy.
 type echoRunner struct{}
 
-func (echoRunner) Plan(in map[string]any) tasks.Plan {
-	return tasks.Plan{Steps: int(tasks.Integer(in, "copies", 1)), Phase: "echoing"}
+func (echoRunner) Plan(in *echoInput) tasks.Plan {
+	return tasks.Plan{Steps: in.Copies, Phase: "echoing"}
 }
 
-func (echoRunner) Step(_ context.Context, in map[string]any, i int) (tasks.Output, error) {
-	text, c := tasks.String(in, "text", ""), tasks.String(in, "case", "as_sent")
+func (echoRunner) Step(_ context.Context, in *echoInput, i int) (tasks.Output, error) {
+	text, c := in.Text, in.Case
 	if c == "upper" {
 		text = strings.ToUpper(text)
 	}

@@ -27,7 +27,7 @@ func (d *Definition) PricePerOutput(input map[string]any) int64 {
 		return p.PerOutput
 	}
 	in := d.WithDefaults(input)
-	val := String(in, p.Option, "")
+	val, _ := in[p.Option].(string)
 	for _, o := range p.ByOption {
 		if o.Value == val {
 			return o.Credits

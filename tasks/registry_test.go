@@ -13,7 +13,15 @@ import (
 // countRunner plans count outputs of one byte each.
 type countRunner struct{}
 
-func (countRunner) Plan(in map[string]any) Plan { return Plan{Steps: int(Integer(in, "count", 1))} }
+func (countRunner) Plan(in map[string]any) Plan {
+	switch n := in["count"].(type) {
+	case int64: // as Validate gives it
+		return Plan{Steps: int(n)}
+	case float64: // after a JSON round trip
+		return Plan{Steps: int(n)}
+	}
+	return Plan{Steps: 1}
+}
 
 func (countRunner) Step(_ context.Context, _ map[string]any, i int) (Output, error) {
 	return Output{Data: []byte{byte(i)}, MediaType: "application/octet-stream", Ext: "bin"}, nil

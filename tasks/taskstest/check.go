@@ -32,9 +32,7 @@ func Check(t *testing.T, r *tasks.Registry) {
 func CheckTask(t *testing.T, d *tasks.Definition) {
 	t.Helper()
 	t.Run("schemas", func(t *testing.T) { checkSchemas(t, d) })
-	if _, ok := d.Runner.(tasks.TypedRunner); ok { // every task, once every family is typed (issue 27)
-		t.Run("typed", func(t *testing.T) { checkTyped(t, d) })
-	}
+	t.Run("typed", func(t *testing.T) { checkTyped(t, d) })
 	t.Run("examples", func(t *testing.T) { checkExamples(t, d) })
 	t.Run("bounds", func(t *testing.T) { checkBounds(t, d) })
 	t.Run("errors", func(t *testing.T) { checkErrors(t, d) })
