@@ -119,11 +119,20 @@ func toHex(c hsl) string {
 	return fmt.Sprintf("#%02X%02X%02X", v(r), v(g), v(b))
 }
 
-// tooClose reports colours a viewer cannot tell apart on a swatch sheet.
-func tooClose(a, b string) bool {
-	ca, cb := tasks.ParseColour(a), tasks.ParseColour(b)
-	dr, dg, db := float64(ca.R)-float64(cb.R), float64(ca.G)-float64(cb.G), float64(ca.B)-float64(cb.B)
-	return math.Sqrt(dr*dr+dg*dg+db*db) < 24
+// tooClose reports colours a viewer cannot tell apart on a swatch sheet:
+// closer than minDeltaE in OKLab.
+func tooClose(a, b string) bool { return deltaE(a, b) < minDeltaE }
+
+// minDeltaE is the least OKLab distance between two colours of a sheet
+// (about 5 on the CIELAB ΔE scale: clearly different side by side).
+const minDeltaE = 0.05
+
+// deltaE is the Euclidean distance of two colours in OKLab.
+func deltaE(a, b string) float64 {
+	p, q := hexToOKLCH(a), hexToOKLCH(b)
+	pa, pb := p.c*math.Cos(p.h*math.Pi/180), p.c*math.Sin(p.h*math.Pi/180)
+	qa, qb := q.c*math.Cos(q.h*math.Pi/180), q.c*math.Sin(q.h*math.Pi/180)
+	return math.Sqrt((p.l-q.l)*(p.l-q.l) + (pa-qa)*(pa-qa) + (pb-qb)*(pb-qb))
 }
 
 // harmony makes a scheme's swatches from a base colour. The base swatch
