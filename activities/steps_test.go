@@ -107,7 +107,7 @@ func TestRunStepFailsForGoodWhenTheTaskCannot(t *testing.T) {
 		{name: "art handle of an upload", image: "art:" + tiny[len("file:"):], msg: "no longer exists"},
 		{name: "not https", image: "http://example.test/motif.png", msg: "the image URL is not a public https address"},
 		{name: "URL answers 404", image: srv.URL + "/missing.png", msg: "fetching the image answered 404"},
-		{name: "URL is not an image", image: srv.URL + "/text", msg: "the image could not be read"},
+		{name: "URL is not an image", image: srv.URL + "/text", msg: "image: the file could not be read as PNG, JPEG, WebP, GIF or BMP"},
 		{name: "URL image too small", image: srv.URL + "/tiny.png", msg: "the image is 4 × 4 px"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

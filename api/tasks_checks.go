@@ -72,10 +72,12 @@ func (d *Deps) checkRef(c *gin.Context, def *tasks.Definition, field string, r t
 		}
 		if w, hgt, known := f.ImageSize(); known {
 			sizes[ref] = tasks.ImageSize{Width: w, Height: hgt}
-			if sides, bounded := def.RefSides[field]; bounded {
-				if reason := sides.Check(w, hgt); reason != "" {
-					return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(r.Field)
-				}
+			reason := tasks.CheckImageSize(w, hgt)
+			if sides, bounded := def.RefSides[field]; bounded && sides.Check(w, hgt) != "" {
+				reason = sides.Check(w, hgt)
+			}
+			if reason != "" {
+				return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(r.Field)
 			}
 		}
 		return nil

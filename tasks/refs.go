@@ -25,10 +25,38 @@ func IsHandle(ref string) bool {
 
 // Loader fetches the bytes behind an image reference for a running step.
 type Loader interface {
-	// Load returns the bytes of ref. A reference that can never load (gone,
-	// not public, not an image) is a *StepError.
+	// Load returns the bytes of ref. A reference that cannot be fetched is
+	// a *FetchError saying why in the caller's words; one that can never
+	// load for another reason may be a *StepError.
 	Load(ctx context.Context, ref string) ([]byte, error)
 }
+
+// FetchError is an image reference a loader could not fetch: an address
+// that cannot be reached (refused, timed out, no such host, a TLS failure,
+// not public), an answer other than 200, a handle whose file is gone.
+type FetchError struct {
+	// Reason is why, in words a caller can act on and free of the
+	// service's internals: "the connection was refused".
+	Reason string
+	// Temporary says a later attempt may succeed (a refused connection, a
+	// timeout, a 503): the step is retried, and fails with Reason when its
+	// attempts run out.
+	Temporary bool
+	// Err is the cause, for the logs and the operator's view of the step;
+	// never shown to the caller.
+	Err error
+}
+
+// Error implements error.
+func (e *FetchError) Error() string {
+	if e.Err == nil {
+		return e.Reason
+	}
+	return e.Reason + ": " + e.Err.Error()
+}
+
+// Unwrap is the cause.
+func (e *FetchError) Unwrap() error { return e.Err }
 
 type loaderKey struct{}
 
@@ -41,14 +69,23 @@ func WithLoader(ctx context.Context, l Loader) context.Context {
 // without a loader.
 var errNoLoader = errors.New("tasks: no image loader in the step context")
 
-// LoadRef returns the bytes behind an image reference through the loader
-// of ctx: a step reads its reference fields with it.
-func LoadRef(ctx context.Context, ref string) ([]byte, error) {
+// LoadRef returns the bytes behind image reference r through the loader
+// of ctx: a step reads its reference fields with it. A reference that
+// could not be fetched is a *StepError naming r's field ("the image at
+// images[0] could not be fetched: the connection was refused"), Temporary
+// when a later attempt may succeed.
+func LoadRef(ctx context.Context, r Ref) ([]byte, error) {
 	l, ok := ctx.Value(loaderKey{}).(Loader)
 	if !ok {
 		return nil, errNoLoader
 	}
-	return l.Load(ctx, ref)
+	data, err := l.Load(ctx, r.Ref)
+	var fe *FetchError
+	if errors.As(err, &fe) {
+		msg := fmt.Sprintf("the image at %s could not be fetched: %s", r.Field, fe.Reason)
+		return nil, &StepError{Code: "processing_failed", Message: msg, Temporary: fe.Temporary, Err: err}
+	}
+	return data, err
 }
 
 // fixtureLoader serves the files an example sends.
@@ -145,5 +182,6 @@ func (b ImageSides) Check(w, h int) string {
 }
 
 // RefErrors are the codes the submit check of reference fields answers
-// beyond validation: a URL that is not public.
-var RefErrors = []apierr.Code{apierr.ImageNotPublic}
+// beyond validation: a URL that is not public, an upload whose recorded
+// size is over the pixel budget.
+var RefErrors = []apierr.Code{apierr.ImageNotPublic, apierr.RequestRefused}

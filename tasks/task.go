@@ -140,12 +140,24 @@ type Variant struct {
 	Only    map[string][]string
 }
 
-// StepError is a permanent failure of a step: retrying cannot help.
-// Code is processing_failed or content_refused.
+// StepError is a failure of a step whose Message is the caller's: the
+// job's error.message, or the output_not_produced warning of the output,
+// carries it. Code is processing_failed or content_refused. It is
+// permanent — retrying cannot help — unless Temporary.
 type StepError struct {
 	Code    string
 	Message string
+	// Temporary says a later attempt may succeed (a server that did not
+	// answer): the step is retried, and fails with Message when its
+	// attempts run out.
+	Temporary bool
+	// Err is the cause, for the logs and the operator's view of the step;
+	// never shown to the caller.
+	Err error
 }
 
 // Error implements error.
 func (e *StepError) Error() string { return e.Code + ": " + e.Message }
+
+// Unwrap is the cause.
+func (e *StepError) Unwrap() error { return e.Err }

@@ -6,7 +6,9 @@ package worker
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -16,14 +18,15 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // Options tune a worker.
 type Options struct {
-	// MaxConcurrentSteps bounds the task steps run at once; 0 means two per
-	// CPU, as steps render images. Steps beyond it wait in the queue, where
-	// their start deadline runs.
+	// MaxConcurrentSteps bounds the task steps run at once; 0 means
+	// DefaultMaxSteps. Steps beyond it wait in the queue, where their start
+	// deadline runs.
 	MaxConcurrentSteps int
 	// NoSteps runs workflows, holds and settlements but polls no task
 	// steps (tests of the start deadline use it).
@@ -71,11 +74,14 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 	acts.NoInline = acts.NoInline || o.NoSteps
 	Register(w.jobs, acts)
 	if !o.NoSteps {
-		w.steps = sdkworker.New(c, contract.StepsQueue(queue), StepsOptions(o.MaxConcurrentSteps))
-		w.steps.RegisterActivity(acts)
 		if o.AnalysisCapacity <= 0 {
 			o.AnalysisCapacity = DefaultAnalysisCapacity
 		}
+		if o.MaxConcurrentSteps <= 0 {
+			o.MaxConcurrentSteps = DefaultMaxSteps(o.AnalysisCapacity)
+		}
+		w.steps = sdkworker.New(c, contract.StepsQueue(queue), StepsOptions(o.MaxConcurrentSteps))
+		w.steps.RegisterActivity(acts)
 		w.analysis = sdkworker.New(c, contract.CapacityQueue(queue, contract.QueueAnalysis), sdkworker.Options{
 			MaxConcurrentActivityExecutionSize: o.AnalysisCapacity,
 			// One poller per slot at most: a poll takes a task only when a slot is free.
@@ -95,11 +101,29 @@ func JobsOptions() sdkworker.Options {
 	return sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64}
 }
 
+// WorkerBaseBytes is the memory a worker takes besides its steps: the
+// Temporal SDK, its workflow cache and local activities, the database pool.
+const WorkerBaseBytes = 200 << 20
+
+// DefaultMaxSteps is how many steps a worker runs at once when
+// TP_WORKER_MAX_STEPS is unset: two per CPU, as steps render images, but no
+// more than the process's memory limit (GOMEMLIMIT) holds at
+// tasks.StepMemoryBytes a step beside WorkerBaseBytes and its analysis
+// steps; at least one.
+func DefaultMaxSteps(analysis int) int {
+	n := 2 * runtime.NumCPU()
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		n = min(n, int((limit-WorkerBaseBytes)/tasks.StepMemoryBytes)-analysis)
+	}
+	return max(n, 1)
+}
+
 // StepsOptions are the options of a steps queue's worker running at most
-// maxSteps steps at once; 0 means two per CPU, as steps render images.
+// maxSteps steps at once; 0 means DefaultMaxSteps beside
+// DefaultAnalysisCapacity analysis steps.
 func StepsOptions(maxSteps int) sdkworker.Options {
 	if maxSteps <= 0 {
-		maxSteps = 2 * runtime.NumCPU()
+		maxSteps = DefaultMaxSteps(DefaultAnalysisCapacity)
 	}
 	return sdkworker.Options{
 		MaxConcurrentActivityExecutionSize: maxSteps,

@@ -50,7 +50,7 @@ func imageProp(what string) obj {
 // load fetches r through the step's loader (the SSRF-safe fetch in a job)
 // and decodes it as the image family does.
 func load(ctx context.Context, r tasks.Ref) (image.Image, error) {
-	data, err := tasks.LoadRef(ctx, r.Ref)
+	data, err := tasks.LoadRef(ctx, r)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 	var swatches []imagetasks.Swatch
 	refs := tasks.ListRefs("references", in.References)
 	for _, ref := range refs {
-		data, err := tasks.LoadRef(ctx, ref.Ref)
+		data, err := tasks.LoadRef(ctx, ref)
 		if err != nil {
 			return tasks.Output{}, err
 		}

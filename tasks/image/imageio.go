@@ -6,28 +6,23 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	_ "image/gif" // GIF inputs (the first frame)
 	"image/jpeg"
 	"image/png"
 
 	"github.com/disintegration/imaging"
-	_ "golang.org/x/image/bmp"  // BMP inputs
-	_ "golang.org/x/image/webp" // WebP inputs
 
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/imagefile"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
-// inputSides bounds the sides of every input image; maxPixels bounds its
-// area, so one decoded image stays within a few hundred MB of memory.
+// inputSides bounds the sides of every input image; the pixel budget
+// (tasks.ImageBudget) bounds its area and the memory it takes to decode.
 var inputSides = tasks.ImageSides{Min: 16, Max: 8192}
 
-const maxPixels = 40_000_000
-
 // inputFormats is the input_formats spec row every task of the family shares.
-const inputFormats = "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side and at most 40 megapixels. JPEG EXIF orientation is applied before anything else."
+const inputFormats = "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side, " + tasks.ImageBudget +
+	". JPEG EXIF orientation is applied before anything else."
 
 // failf is a permanent step failure whose message names the input: the
 // job's summary (output_not_produced) or failure (processing_failed)
@@ -47,29 +42,19 @@ type source struct {
 // load fetches and decodes one reference. Sides and area are checked from
 // the header before the pixels are decoded.
 func load(ctx context.Context, r tasks.Ref) (*source, error) {
-	data, err := tasks.LoadRef(ctx, r.Ref)
+	data, err := tasks.LoadRef(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	return decodeRef(r, data)
 }
 
-// decodeRef reads the bytes of reference r. Sides and area are checked from
-// the header before the pixels are decoded.
+// decodeRef reads the bytes of reference r within the pixel budget: sides
+// and area are checked from the header before the pixels are decoded.
 func decodeRef(r tasks.Ref, data []byte) (*source, error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	img, err := tasks.DecodeImage(r, data, inputSides)
 	if err != nil {
-		return nil, failf(r.Field, r.Ref, "the file could not be read as PNG, JPEG, WebP, GIF or BMP")
-	}
-	if reason := inputSides.Check(cfg.Width, cfg.Height); reason != "" {
-		return nil, failf(r.Field, r.Ref, "%s", reason)
-	}
-	if cfg.Width*cfg.Height > maxPixels {
-		return nil, failf(r.Field, r.Ref, "the image has %.1f megapixels; at most %d are taken", float64(cfg.Width*cfg.Height)/1e6, maxPixels/1_000_000)
-	}
-	img, err := imagefile.Decode(data)
-	if err != nil {
-		return nil, failf(r.Field, r.Ref, "the image could not be decoded: %v", err)
+		return nil, err
 	}
 	return &source{field: r.Field, ref: r.Ref, img: img, icc: readICC(data)}, nil
 }

@@ -80,11 +80,7 @@ func (repeatRunner) Step(ctx context.Context, in *repeatInput, i int) (tasks.Out
 		return tasks.Output{}, fmt.Errorf("pattern.repeat: no output %d", i)
 	}
 	ref := in.Image
-	data, err := tasks.LoadRef(ctx, ref)
-	if err != nil {
-		return tasks.Output{}, err
-	}
-	motif, err := decodeMotif(data)
+	motif, err := tasks.LoadImage(ctx, tasks.Ref{Field: "image", Ref: ref}, motifSides)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -140,7 +136,8 @@ func repeatDocs() tasks.Docs {
 			AbsentWhen:     new("A tile that cannot be made is absent and not charged; the summary carries output_not_produced."),
 		},
 		Specs: []tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "One image: PNG, JPEG, GIF, WebP or BMP, 8 to 8192 px a side; transparency is kept."},
+			{Key: "input_formats", Title: "Input formats", Text: "One image: PNG, JPEG, GIF (first frame), WebP or BMP, " +
+				"8 to 8192 px a side, " + tasks.ImageBudget + "; transparency is kept, JPEG EXIF orientation applied."},
 			{Key: "input_count", Title: "Input count", Text: "One motif."},
 			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA."},
 			{Key: "output_resolution", Title: "Output resolution", Text: "512, 1024 or 2048 px square (resolution)."},

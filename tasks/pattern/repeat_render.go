@@ -7,13 +7,9 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	_ "image/gif"  // GIF motifs
-	_ "image/jpeg" // JPEG motifs
 	"image/png"
 
 	"github.com/disintegration/imaging"
-	_ "golang.org/x/image/bmp"  // BMP motifs
-	_ "golang.org/x/image/webp" // WebP motifs
 
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
@@ -37,19 +33,6 @@ var repeatLayouts = map[string][]placement{
 
 // motifSides bounds the sides of a motif.
 var motifSides = tasks.ImageSides{Min: 8, Max: 8192}
-
-// decodeMotif reads an image in any accepted format.
-func decodeMotif(data []byte) (image.Image, error) {
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, &tasks.StepError{Code: "processing_failed", Message: "the image could not be read as PNG, JPEG, GIF, WebP or BMP"}
-	}
-	b := img.Bounds()
-	if reason := motifSides.Check(b.Dx(), b.Dy()); reason != "" {
-		return nil, &tasks.StepError{Code: "processing_failed", Message: reason}
-	}
-	return img, nil
-}
 
 // renderRepeat lays the motif out as a seamless size × size tile: every copy
 // is also drawn shifted by the tile size so what leaves one edge enters the

@@ -19,9 +19,10 @@ import (
 // PointsPerMM converts millimetres to PDF points (1 pt = 1/72 inch).
 const PointsPerMM = 72 / 25.4
 
-// maxRaster bounds the longer side, in pixels, of an image placed on a
-// page: a proof of a large print is drawn at a lower resolution.
-const maxRaster = 2400
+// MaxRaster bounds the longer side, in pixels, of an image placed on a
+// page: a proof of a large print is drawn at a lower resolution, and an
+// image read for a page need not be read larger.
+const MaxRaster = 2400
 
 // Sheet is a PDF document under construction. W and H are the page size in
 // points. Drawing errors are kept and answered by Bytes.
@@ -107,10 +108,10 @@ func (s *Sheet) Line(x1, y1, x2, y2, width float64, c color.RGBA) {
 }
 
 // Image places img in the box, scaled to cover it (the overflow cut
-// equally from both sides), at two pixels per point up to maxRaster
+// equally from both sides), at two pixels per point up to MaxRaster
 // pixels on the longer side.
 func (s *Sheet) Image(img image.Image, x, y, w, h float64) {
-	scale := min(2, maxRaster/max(w, h, 1))
+	scale := min(2, MaxRaster/max(w, h, 1))
 	px := image.NewRGBA(image.Rect(0, 0, max(1, int(w*scale)), max(1, int(h*scale))))
 	Cover(px, px.Bounds(), img)
 	s.check(s.pdf.ImageFrom(px, x, y, &gopdf.Rect{W: w, H: h}))

@@ -189,7 +189,10 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	}
 	var photos []image.Image
 	for _, r := range tasks.ListRefs("images", in.Images) {
-		img, err := imgfam.Load(ctx, r)
+		// Each photo is read at sampleSide, one at a time.
+		img, err := tasks.ReduceImage(ctx, r, imgfam.InputSides, func(full image.Image) image.Image {
+			return imaging.Fit(full, sampleSide, sampleSide, imaging.Box)
+		})
 		if err != nil {
 			return tasks.Output{}, err
 		}

@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"math"
 	"strings"
 
+	"github.com/disintegration/imaging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
@@ -320,7 +323,11 @@ func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks
 	}
 	doc := &layout{p: p, r: r}
 	for _, ref := range p.images {
-		img, err := loadImage(ctx, ref)
+		// One image at full size at a time, kept at the most the sheet
+		// rasters it at.
+		img, err := tasks.ReduceImage(ctx, ref, inputSides, func(full image.Image) image.Image {
+			return imaging.Fit(full, pdfsheet.MaxRaster, pdfsheet.MaxRaster, imaging.Linear)
+		})
 		if err != nil {
 			return tasks.Output{}, err
 		}

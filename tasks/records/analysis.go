@@ -91,10 +91,18 @@ func round(f float64, places int) float64 {
 // weighs the same; 5 to 8 colours, fewer when the board holds fewer
 // distinct ones) and one look per image. urls are the looks' stored copies.
 func analyse(imgs []image.Image, refs, urls []string) Analysis {
+	px := make([]pixels, len(imgs))
+	for i, img := range imgs {
+		px[i] = readPixels(img)
+	}
+	return analysePixels(px, refs, urls)
+}
+
+// analysePixels is analyse of the images' pixels read at analysis size.
+func analysePixels(px []pixels, refs, urls []string) Analysis {
 	board := histogram{}
 	var looks []Look
-	for i, img := range imgs {
-		p := readPixels(img)
+	for i, p := range px {
 		own := histogram{}
 		w := 1 / float64(len(p.rgb))
 		for _, c := range p.rgb {

@@ -1,7 +1,6 @@
 package records
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -13,6 +12,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/imagefile"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
@@ -277,7 +277,7 @@ func recordImage(ctx context.Context, env tasks.Env, rel string) (image.Image, e
 	if err != nil {
 		return nil, fmt.Errorf("read stored image %s: %w", id, err)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, err := imagefile.Decode(data)
 	if err != nil {
 		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: "a stored look cannot be decoded"}
 	}

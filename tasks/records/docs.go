@@ -61,10 +61,13 @@ func moodboardDocs() tasks.Docs {
 		Limitations: []string{
 			"The palette has 5 to 8 colours, fewer when the board holds fewer distinct colours (a board of pure red and pure blue gives those two); colours within CIEDE2000 4 of each other are one colour, and colours under 1.5% of the board are left out. Each image weighs the same, whatever its size.",
 			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), surface is print when more than 8% of pixels sit on a lightness edge.",
-			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read fails the job with processing_failed.",
+			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read " +
+				"fails the job with processing_failed, saying why.",
+			"Images are read one at a time, each within the pixel budget (" + tasks.ImageBudget +
+				"; an upload over it is refused at submit with request_refused naming images[i]) and at most 8192 px a side.",
 		},
 		Errors: tasks.ErrorList(append(validation, apierr.ImagesRequired, apierr.MoodboardNeedsImages, apierr.TooManyImages,
-			apierr.ImageNotPublic, apierr.CapacityBusy)...),
+			apierr.ImageNotPublic, apierr.RequestRefused, apierr.CapacityBusy)...),
 		Related: []tasks.Related{{Task: "brand_kit.create", Relation: "after"}, {Task: "pattern.repeat", Relation: "sibling"}},
 	}
 }
@@ -151,7 +154,8 @@ func fabricDocs() tasks.Docs {
 			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
 			"The measured colour is the swatch's heaviest colour cluster; lighting in a photo shifts it.",
 		},
-		Errors:  tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.ImageNotPublic)...),
+		Errors: tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.ImageNotPublic,
+			apierr.RequestRefused)...),
 		Related: []tasks.Related{{Task: "range_plan.create", Relation: "after"}},
 	}
 }

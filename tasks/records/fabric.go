@@ -304,7 +304,7 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 	fields := fieldsOf(in)
 	var sw image.Image
 	if fields.Swatch != nil {
-		img, err := loadImage(ctx, *fields.Swatch, "swatch")
+		img, err := loadImage(ctx, tasks.Ref{Field: "swatch", Ref: *fields.Swatch})
 		if err != nil {
 			return tasks.Output{}, err
 		}

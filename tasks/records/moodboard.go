@@ -164,38 +164,59 @@ func nonEmpty(s string) any {
 	return s
 }
 
-// Step renders the collage or the analysis.
+// Step renders the collage or the analysis. Its images are read one at a
+// time (tasks.ReduceImage), each drawn or measured and released before the
+// next is decoded: the step holds one full-size image at most, beside the
+// sheet it draws.
 func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tasks.Output, error) {
-	refs := in.Images
+	refs := tasks.ListRefs("images", in.Images)
 	name := strings.TrimSpace(in.Name)
-	imgs := make([]image.Image, len(refs))
-	for j, ref := range refs {
-		img, err := loadImage(ctx, ref, fmt.Sprintf("images[%d]", j))
-		if err != nil {
-			return tasks.Output{}, err
-		}
-		imgs[j] = img
-	}
 	meta := obj{"moodboard": handleOf(ctx, models.RecordMoodboard), "index": i, "name": name, "images": len(refs)}
 	switch i {
 	case 0:
-		data, err := encodeJPEG(collage(name, in.description(), imgs))
+		out, cells := collageCanvas(name, in.description(), len(refs))
+		for j, r := range refs {
+			if _, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) struct{} {
+				cover(out, cells[j], full)
+				return struct{}{}
+			}); err != nil {
+				return tasks.Output{}, err
+			}
+		}
+		data, err := encodeJPEG(out)
 		if err != nil {
 			return tasks.Output{}, err
 		}
 		meta["kind"] = "collage"
 		return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: meta}, nil
 	case 1:
-		urls, err := storeLooks(ctx, imgs)
-		if err != nil {
-			return tasks.Output{}, err
+		sheet := sheetCanvas(len(refs))
+		px := make([]pixels, len(refs))
+		var urls []string
+		for j, r := range refs {
+			look, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) *image.RGBA {
+				px[j] = readPixels(full)
+				cover(sheet, sheetLookRect(j), full)
+				return fit(full, lookSide)
+			})
+			if err != nil {
+				return tasks.Output{}, err
+			}
+			url, stored, err := storeLook(ctx, j, look)
+			if err != nil {
+				return tasks.Output{}, err
+			}
+			if stored {
+				urls = append(urls, url)
+			}
 		}
-		a := analyse(imgs, refs, urls)
+		a := analysePixels(px, in.Images, urls)
 		if err := completeRecord(ctx, models.RecordMoodboard, obj{
-			"description": nonEmpty(in.description()), "images": refs}, a); err != nil {
+			"description": nonEmpty(in.description()), "images": in.Images}, a); err != nil {
 			return tasks.Output{}, err
 		}
-		data, err := encodePNG(analysisSheet(name, a, imgs))
+		drawSheet(sheet, name, a)
+		data, err := encodePNG(sheet)
 		if err != nil {
 			return tasks.Output{}, err
 		}
@@ -227,24 +248,20 @@ func absoluteLooks(ctx context.Context, a Analysis) Analysis {
 	return out
 }
 
-// storeLooks stores a copy of every image (JPEG, at most lookSide px a
-// side) as a file of the record and returns their relative addresses;
-// without an env (a catalogue example) it stores nothing.
-func storeLooks(ctx context.Context, imgs []image.Image) ([]string, error) {
+// storeLook stores look (image i, at most lookSide px a side) as a JPEG
+// file of the record and returns its relative address; without an env (a
+// catalogue example) it stores nothing and stored is false.
+func storeLook(ctx context.Context, i int, look image.Image) (url string, stored bool, err error) {
 	env, ok := tasks.EnvOf(ctx)
 	if !ok {
-		return nil, nil
+		return "", false, nil
 	}
 	rec := recordID(models.RecordMoodboard, env.JobID)
-	urls := make([]string, len(imgs))
-	for i, img := range imgs {
-		id := fmt.Sprintf("%s_look%d", rec, i)
-		if err := putImage(ctx, env, id, "moodboard:"+rec, fit(img, lookSide)); err != nil {
-			return nil, err
-		}
-		urls[i] = filePath(id, "jpg")
+	id := fmt.Sprintf("%s_look%d", rec, i)
+	if err := putImage(ctx, env, id, "moodboard:"+rec, look); err != nil {
+		return "", false, err
 	}
-	return urls, nil
+	return filePath(id, "jpg"), true, nil
 }
 
 // putImage stores img as the JPEG file id of a record (owner names it).
@@ -260,8 +277,17 @@ func putImage(ctx context.Context, env tasks.Env, id, owner string, img image.Im
 // collage lays the images out in rows under the board's name: the last row
 // shares its width among fewer images.
 func collage(name, description string, imgs []image.Image) image.Image {
+	out, cells := collageCanvas(name, description, len(imgs))
+	for j, img := range imgs {
+		cover(out, cells[j], img)
+	}
+	return out
+}
+
+// collageCanvas is a collage of n images with its heading drawn, and the
+// cell of each image, in order.
+func collageCanvas(name, description string, n int) (*image.RGBA, []image.Rectangle) {
 	const width, gutter, header = 1800, 12, 132
-	n := len(imgs)
 	cols := int(math.Ceil(math.Sqrt(float64(n))))
 	rows := (n + cols - 1) / cols
 	cell := (width - gutter*(cols+1)) / cols
@@ -273,6 +299,7 @@ func collage(name, description string, imgs []image.Image) image.Image {
 		sub += " · " + description
 	}
 	text(out, gutter*2, 104, sub, 22, false, muted, width-4*gutter)
+	cells := make([]image.Rectangle, 0, n)
 	for r := range rows {
 		first := r * cols
 		inRow := min(cols, n-first)
@@ -280,19 +307,34 @@ func collage(name, description string, imgs []image.Image) image.Image {
 		y := header + r*(cell+gutter)
 		for c := range inRow {
 			x := gutter + c*(w+gutter)
-			cover(out, image.Rect(x, y, x+w, y+cell), imgs[first+c])
+			cells = append(cells, image.Rect(x, y, x+w, y+cell))
 		}
 	}
-	return out
+	return out, cells
 }
 
-// analysisSheet draws the palette as a proportional strip and every look
-// with its colours and readings.
-func analysisSheet(name string, a Analysis, imgs []image.Image) image.Image {
-	const width, pad, header, strip, label, lookH = 1800, 36, 120, 220, 96, 220
-	rows := (len(a.Looks) + 1) / 2
-	h := header + strip + label + rows*lookH + pad
-	out := canvas(width, h, paper)
+// The analysis sheet's layout.
+const sheetWidth, sheetPad, sheetHeader, sheetStrip, sheetLabel, sheetLookH = 1800, 36, 120, 220, 96, 220
+
+// sheetCanvas is the blank analysis sheet of a board of n looks.
+func sheetCanvas(n int) *image.RGBA {
+	rows := (n + 1) / 2
+	return canvas(sheetWidth, sheetHeader+sheetStrip+sheetLabel+rows*sheetLookH+sheetPad, paper)
+}
+
+// sheetLookRect is where the analysis sheet shows look i's image.
+func sheetLookRect(i int) image.Rectangle {
+	colW := (sheetWidth - 3*sheetPad) / 2
+	cx := sheetPad + (i%2)*(colW+sheetPad)
+	cy := sheetHeader + sheetStrip + sheetLabel + (i/2)*sheetLookH
+	return image.Rect(cx, cy, cx+180, cy+180)
+}
+
+// drawSheet draws the palette as a proportional strip and every look's
+// colours and readings on a sheet from sheetCanvas, whose look images are
+// drawn at sheetLookRect.
+func drawSheet(out *image.RGBA, name string, a Analysis) {
+	const width, pad, header, strip, label, lookH = sheetWidth, sheetPad, sheetHeader, sheetStrip, sheetLabel, sheetLookH
 	text(out, pad, 62, name, 44, true, ink, width-2*pad)
 	text(out, pad, 100, fmt.Sprintf("Palette of %d colours · %d looks", len(a.Palette), len(a.Looks)), 22, false, muted, 0)
 	x := pad
@@ -314,7 +356,6 @@ func analysisSheet(name string, a Analysis, imgs []image.Image) image.Image {
 	for i, l := range a.Looks {
 		cx := pad + (i%2)*(colW+pad)
 		cy := header + strip + label + (i/2)*lookH
-		cover(out, image.Rect(cx, cy, cx+180, cy+180), imgs[i])
 		sx := cx + 200
 		for j, d := range l.Dominant {
 			fill(out, image.Rect(sx+j*150, cy, sx+j*150+140, cy+90), tasks.ParseColour(d.Hex))
@@ -323,5 +364,4 @@ func analysisSheet(name string, a Analysis, imgs []image.Image) image.Image {
 		}
 		text(out, sx, cy+174, fmt.Sprintf("L* %.0f · C* %.0f · %s · %s", l.Lightness, l.Chroma, l.Temperature, l.Surface), 20, false, ink, colW-200)
 	}
-	return out
 }

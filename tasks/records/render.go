@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	_ "image/gif" // decoders of the image formats a board takes
 	"image/jpeg"
 	"image/png"
 	"strings"
@@ -20,37 +19,20 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
-	_ "golang.org/x/image/bmp"  // BMP images
-	_ "golang.org/x/image/webp" // WebP images
-
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
-// maxSide bounds the sides of an image a record task decodes.
-const maxSide = 8192
+// imageSides bounds the sides of an image a record task reads; the pixel
+// budget (tasks.ImageBudget) bounds its area and the memory it takes to
+// decode.
+var imageSides = tasks.ImageSides{Min: 1, Max: 8192}
 
-// loadImage loads and decodes one image reference; an image that cannot be
-// read fails the step for good.
-func loadImage(ctx context.Context, ref, field string) (image.Image, error) {
-	data, err := tasks.LoadRef(ctx, ref)
-	if err != nil {
-		return nil, err
-	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s is not a PNG, JPEG, GIF, WebP or BMP image", field)}
-	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxSide || cfg.Height > maxSide {
-		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s is %d × %d px; images may be at most %d px a side", field, cfg.Width, cfg.Height, maxSide)}
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s could not be decoded: %v", field, err)}
-	}
-	return img, nil
+// loadImage loads and decodes one image reference at full size; an image
+// that cannot be read fails the step for good.
+func loadImage(ctx context.Context, r tasks.Ref) (image.Image, error) {
+	return tasks.LoadImage(ctx, r, imageSides)
 }
 
 // fit scales img so its longer side is at most side (never up), onto an

@@ -5,23 +5,15 @@
 package video
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
-	_ "image/gif"  // GIF inputs (the first frame)
-	_ "image/jpeg" // JPEG inputs
-	_ "image/png"  // PNG inputs
 	"strconv"
 	"strings"
-
-	_ "golang.org/x/image/bmp"  // BMP inputs
-	_ "golang.org/x/image/webp" // WebP inputs
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/imagefile"
 )
 
 type obj = map[string]any
@@ -88,33 +80,14 @@ func size(sz string) (int, int) {
 	return max(W, 16), max(H, 16)
 }
 
-// inputSides bounds the sides of every input image.
+// inputSides bounds the sides of every input image; the pixel budget
+// (tasks.ImageBudget) bounds its area and the memory it takes to decode.
 var inputSides = tasks.ImageSides{Min: 16, Max: 8192}
 
-const maxPixels = 40_000_000
-
-// load fetches and decodes one reference, EXIF orientation applied; the
-// header's size is checked before the pixels are decoded.
+// load fetches and decodes one reference within the pixel budget, EXIF
+// orientation applied; the header is checked before the pixels are decoded.
 func load(ctx context.Context, r tasks.Ref) (image.Image, error) {
-	data, err := tasks.LoadRef(ctx, r.Ref)
-	if err != nil {
-		return nil, err
-	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return nil, failf(r, "the file could not be read as PNG, JPEG, WebP, GIF or BMP")
-	}
-	if reason := inputSides.Check(cfg.Width, cfg.Height); reason != "" {
-		return nil, failf(r, "%s", reason)
-	}
-	if cfg.Width*cfg.Height > maxPixels {
-		return nil, failf(r, "the image has %.1f megapixels; at most %d are taken", float64(cfg.Width*cfg.Height)/1e6, maxPixels/1_000_000)
-	}
-	img, err := imagefile.Decode(data)
-	if err != nil {
-		return nil, failf(r, "the image could not be decoded: %v", err)
-	}
-	return img, nil
+	return tasks.LoadImage(ctx, r, inputSides)
 }
 
 // failf is a permanent step failure naming the input.
@@ -131,7 +104,9 @@ type encoded struct {
 
 func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 	return []tasks.SpecRow{
-		{Key: "input_formats", Title: "Input formats", Text: "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side, at most 40 megapixels; EXIF orientation applied."},
+		{Key: "input_formats", Title: "Input formats",
+			Text: "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side, " + tasks.ImageBudget +
+				"; EXIF orientation applied."},
 		{Key: "input_count", Title: "Input count", Text: input},
 		{Key: "output_format", Title: "Output format", Text: "Animated GIF (format gif, the default: 256 colours per frame, Floyd–Steinberg dithered, loops forever) or MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio). " + o.formats()},
 		{Key: "output_resolution", Title: "Output resolution", Text: resolution},

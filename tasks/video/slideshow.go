@@ -126,11 +126,15 @@ func (r slideRunner) Step(ctx context.Context, in *slideInput, i int) (tasks.Out
 	refs := tasks.ListRefs("images", in.Images)
 	slides := make([]*image.NRGBA, len(refs))
 	for j, ref := range refs {
-		img, err := load(ctx, ref)
+		// One image at full size at a time: each is fitted to the frame
+		// and released before the next is read.
+		slide, err := tasks.ReduceImage(ctx, ref, inputSides, func(full image.Image) *image.NRGBA {
+			return fitFrame(full, W, H, fit, bg)
+		})
 		if err != nil {
 			return tasks.Output{}, err
 		}
-		slides[j] = fitFrame(img, W, H, fit, bg)
+		slides[j] = slide
 	}
 	frameMS := (in.FrameMS + 5) / 10 * 10
 	crossfade := in.Transition == "crossfade" && len(slides) > 1
