@@ -10,7 +10,6 @@ import (
 
 	"gocloud.dev/gcerrors"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -25,12 +24,15 @@ type refLoader struct {
 	userID uint64
 }
 
-// gone is a reference that can never load: the step fails for good.
-func gone(format string, args ...any) error {
-	return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf(format, args...)}
+// gone is a handle whose file can never load.
+func gone(ref string) error {
+	return &tasks.FetchError{Reason: ref + " no longer exists"}
 }
 
-// Load implements tasks.Loader.
+// Load implements tasks.Loader. A reference that cannot be fetched is a
+// *tasks.FetchError saying why; a failure of the service's own stores is
+// returned as it is (retried, and reported to the caller as an internal
+// failure when the step's attempts run out).
 func (l refLoader) Load(ctx context.Context, ref string) ([]byte, error) {
 	if f, ok := l.a.registry().ExampleFile(ref); ok {
 		return f.Data(), nil // a file the catalogue's examples send, for any caller
@@ -41,7 +43,7 @@ func (l refLoader) Load(ctx context.Context, ref string) ([]byte, error) {
 	kind, id, _ := strings.Cut(ref, ":")
 	f, err := models.FileByID(ctx, l.a.DB, id)
 	if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != l.userID || f.Kind() != kind)) {
-		return nil, gone("the image %s no longer exists", ref)
+		return nil, gone(ref)
 	}
 	if err != nil {
 		return nil, err
@@ -51,35 +53,43 @@ func (l refLoader) Load(ctx context.Context, ref string) ([]byte, error) {
 	}
 	data, err := l.a.Blob.ReadAll(ctx, f.BlobKey)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		return nil, gone("the image %s no longer exists", ref)
+		return nil, gone(ref)
 	}
 	return data, err
 }
 
-// fetch GETs a public https URL within the url_fetch limits; answers and
-// addresses that cannot change on a retry fail the step for good.
-func (l refLoader) fetch(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// fetch GETs a public https URL within the url_fetch limits. A failure is
+// a *tasks.FetchError in the caller's words (outbound.Reason), temporary
+// when a retry may pass: a refused connection, a timeout, a 5xx, 408 or
+// 429 answer.
+func (l refLoader) fetch(ctx context.Context, rawURL string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, gone("the image URL is not valid")
+		return nil, &tasks.FetchError{Reason: "the URL is not valid", Err: err}
 	}
 	res, err := l.a.Fetch.Do(req)
-	switch {
-	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrNotHTTPS), errors.Is(err, outbound.ErrTooManyRedirects):
-		return nil, gone("the image URL is not a public https address: %v", err)
-	case err != nil:
-		return nil, fmt.Errorf("fetch image: %w", err) // retried
+	if err != nil {
+		return nil, l.fetchError(ctx, req, err)
 	}
 	defer res.Body.Close()
-	if res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusRequestTimeout {
-		return nil, fmt.Errorf("fetch image: the server answered %d", res.StatusCode) // retried
-	}
 	if res.StatusCode != http.StatusOK {
-		return nil, gone("fetching the image answered %d", res.StatusCode)
+		code := res.StatusCode
+		return nil, &tasks.FetchError{Reason: fmt.Sprintf("the server answered %d %s", code, http.StatusText(code)),
+			Temporary: code >= 500 || code == http.StatusTooManyRequests || code == http.StatusRequestTimeout}
 	}
 	data, err := io.ReadAll(res.Body)
-	if errors.Is(err, outbound.ErrTooLarge) {
-		return nil, gone("the image is larger than limits.url_fetch.max_bytes")
+	if err != nil {
+		return nil, l.fetchError(ctx, req, err)
 	}
-	return data, err
+	return data, nil
+}
+
+// fetchError is the failure of a fetch: the step's own cancellation as it
+// is, anything else said in the caller's words.
+func (l refLoader) fetchError(ctx context.Context, req *http.Request, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	reason, temporary := outbound.Reason(err, req.URL)
+	return &tasks.FetchError{Reason: reason, Temporary: temporary, Err: err}
 }

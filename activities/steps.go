@@ -50,7 +50,56 @@ func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Defi
 // running and returns its plan, so leaving the queue costs the job
 // workflow no activity of its own. Subscribed started and progress events
 // are emitted from here.
+//
+// A failure reaches the caller in words (the job's error.message, or the
+// output's output_not_produced warning): a *tasks.StepError with its own
+// message, and once the step's last attempt has failed, anything else as
+// an internal failure. The cause stays in the step's failure for the
+// operator.
 func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
+	res, err := a.runStep(ctx, in)
+	if err != nil && ctx.Err() == nil {
+		err = stepFailure(ctx, err)
+	}
+	return res, err
+}
+
+// internalReason is what the caller reads of a step that failed on the
+// service's side (its stores, a bug) every time it was tried.
+const internalReason = "the service could not make it (an internal error; submitting the job again may work)"
+
+// stepFailure is how a failed step ends: a permanent *tasks.StepError (or
+// any error on the step's last attempt) fails for good with the caller's
+// words; anything else is retried by the step's policy.
+func stepFailure(ctx context.Context, err error) error {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return err // already a failure Temporal reads (a task no longer defined)
+	}
+	last := lastAttempt(ctx)
+	var se *tasks.StepError
+	switch {
+	case errors.As(err, &se) && (!se.Temporary || last):
+		return temporal.NewNonRetryableApplicationError(se.Message, se.Code, err)
+	case last:
+		return temporal.NewNonRetryableApplicationError(internalReason, contract.ErrTypeProcessing, err)
+	}
+	return err
+}
+
+// lastAttempt says whether this is the step's last attempt under its retry
+// policy (no policy or no maximum: never).
+func lastAttempt(ctx context.Context) bool {
+	if !activity.IsActivity(ctx) {
+		return false
+	}
+	info := activity.GetInfo(ctx)
+	p := info.RetryPolicy
+	return p != nil && p.MaximumAttempts > 0 && info.Attempt >= p.MaximumAttempts
+}
+
+// runStep is RunStep before its failure is put in the caller's words.
+func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 	job, def, input, err := a.parse(&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)})
 	if err != nil {
 		return contract.StepResult{}, err
@@ -77,10 +126,6 @@ func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contra
 	if err != nil {
 		if ctx.Err() != nil {
 			return contract.StepResult{}, ctx.Err()
-		}
-		var perm *tasks.StepError
-		if errors.As(err, &perm) {
-			return contract.StepResult{}, temporal.NewNonRetryableApplicationError(perm.Message, perm.Code, nil)
 		}
 		return contract.StepResult{}, fmt.Errorf("render output %d: %w", in.Index, err)
 	}

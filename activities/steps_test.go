@@ -101,13 +101,19 @@ func TestRunStepFailsForGoodWhenTheTaskCannot(t *testing.T) {
 		msg   string // the message the caller reads
 	}{
 		{name: "motif too small", image: tiny, msg: "the image is 4 × 4 px; it must be 8 to 8192 px a side"},
-		{name: "unknown handle", image: "file:nosuchfile", msg: "the image file:nosuchfile no longer exists"},
-		{name: "another user's file", image: othersMotif, msg: "the image " + othersMotif + " no longer exists"},
-		{name: "deleted upload", image: deleted, msg: "the image " + deleted + " no longer exists"},
+		{name: "unknown handle", image: "file:nosuchfile",
+			msg: "the image at image could not be fetched: file:nosuchfile no longer exists"},
+		{name: "another user's file", image: othersMotif,
+			msg: "the image at image could not be fetched: " + othersMotif + " no longer exists"},
+		{name: "deleted upload", image: deleted,
+			msg: "the image at image could not be fetched: " + deleted + " no longer exists"},
 		{name: "art handle of an upload", image: "art:" + tiny[len("file:"):], msg: "no longer exists"},
-		{name: "not https", image: "http://example.test/motif.png", msg: "the image URL is not a public https address"},
-		{name: "URL answers 404", image: srv.URL + "/missing.png", msg: "fetching the image answered 404"},
-		{name: "URL is not an image", image: srv.URL + "/text", msg: "image: the file could not be read as PNG, JPEG, WebP, GIF or BMP"},
+		{name: "not https", image: "http://example.test/motif.png",
+			msg: "the image at image could not be fetched: it is not an https:// address"},
+		{name: "URL answers 404", image: srv.URL + "/missing.png",
+			msg: "the image at image could not be fetched: the server answered 404 Not Found"},
+		{name: "URL is not an image", image: srv.URL + "/text",
+			msg: "image: the file could not be read as PNG, JPEG, WebP, GIF or BMP"},
 		{name: "URL image too small", image: srv.URL + "/tiny.png", msg: "the image is 4 × 4 px"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,6 +49,11 @@ type stackOptions struct {
 	filesBaseURL string
 	// rootCAs are trusted by the webhook client (a test receiver's certificate).
 	rootCAs *x509.CertPool
+	// fetchTimeout bounds an image URL fetch; zero means 5 s.
+	// fetchPublicOnly makes the fetch client refuse private addresses as
+	// in production (loopback test servers included).
+	fetchTimeout    time.Duration
+	fetchPublicOnly bool
 	// registry is the tasks the stack serves and runs; nil means every family.
 	registry *tasks.Registry
 	// capacityDeadline is how long an analysis step may wait for a slot;
@@ -99,6 +104,9 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.backend == "" {
 		o.backend = testenv.Postgres
 	}
+	if o.fetchTimeout == 0 {
+		o.fetchTimeout = 5 * time.Second
+	}
 	if o.admitTimeout == 0 {
 		o.admitTimeout = 30 * time.Second // generous: CI runs packages side by side on two cores
 	}
@@ -119,8 +127,10 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	require.NoError(t, err)
 	s.signer = signer.New(key)
 	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
-		HTTP:     outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second, Tracing: o.telemetry.Tracing()}),
-		Fetch:    outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, FollowRedirects: true, Timeout: 5 * time.Second}),
+		HTTP: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second,
+			Tracing: o.telemetry.Tracing()}),
+		Fetch: outbound.New(outbound.Options{AllowPrivate: !o.fetchPublicOnly, RootCAs: o.rootCAs, FollowRedirects: true,
+			Timeout: o.fetchTimeout}),
 		Temporal: s.temporal, CapacityDeadline: o.capacityDeadline, NoInline: o.noInline}
 	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler

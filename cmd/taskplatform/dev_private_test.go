@@ -107,7 +107,7 @@ func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, status, "the fetch is refused: %v", m)
 	e := errorOf(m)
 	require.Equal(t, "processing_failed", e["code"])
-	require.Contains(t, e["message"], "not a public https address")
+	require.Contains(t, e["message"], "the image at image could not be fetched: its address is not public")
 	jobID, _ := e["job_id"].(string)
 	require.NotEmpty(t, jobID)
 
