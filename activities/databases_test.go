@@ -78,7 +78,11 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		env := newEnv(acts)
 		in := jobInput(newUser(t, db, 10), 6, 3)
 		admit(t, env, acts, in)
-		require.Equal(t, contract.Plan{Steps: 2, Phase: "drawing tiles"}, mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID))
+		require.Equal(
+			t,
+			contract.Plan{Steps: 2, Phase: "drawing tiles"},
+			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID),
+		)
 		j := job(t, db, in.JobID)
 		require.Equal(t, contract.LifecycleRunning, j.Lifecycle)
 		require.NotNil(t, j.StartedAt)
@@ -101,7 +105,12 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		in := jobInput(u, 6, 3)
 		admit(t, env, acts, in)
 		deliverOutputs(t, db, job(t, db, in.JobID), 1)
-		res := mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+		res := mustExec[contract.SettleResult](
+			t,
+			env,
+			acts.Settle,
+			contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded},
+		)
 		require.Equal(t, contract.SettleResult{Delivered: 1, Charged: 3}, res)
 		require.EqualValues(t, 7, available(t, db, u))
 		require.EqualValues(t, 7, ledgerSum(t, db, u))
@@ -193,8 +202,13 @@ func noticesOf(t *testing.T, db *gorm.DB) (acts *activities.Activities, told, ot
 		{told, "pattern.stripes", time.Date(2026, 9, 28, 12, 0, 0, 0, time.UTC)},
 		{other, "pattern.generate", now.Add(-time.Hour)},
 	} {
-		require.NoError(t, db.Create(&models.Job{ID: models.NewID("j_"), UserID: j.u.ID, APIKeyID: "key_test", Task: j.task, Input: "{}",
-			Lifecycle: contract.LifecycleTerminal, CreditType: contract.CreditService, CreatedAt: j.at}).Error)
+		require.NoError(
+			t,
+			db.Create(
+				&models.Job{ID: models.NewID("j_"), UserID: j.u.ID, APIKeyID: "key_test", Task: j.task, Input: "{}",
+					Lifecycle: contract.LifecycleTerminal, CreditType: contract.CreditService, CreatedAt: j.at},
+			).Error,
+		)
 	}
 	return acts, told, other
 }

@@ -20,14 +20,29 @@ func ReplayOf(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDeliv
 	if err != nil {
 		return nil, err
 	}
-	return &models.WebhookDelivery{ID: models.NewID("whd_"), EventID: old.EventID, UserID: old.UserID, EndpointID: old.EndpointID,
-		URL: old.URL, Event: old.Event, JobID: old.JobID, Body: old.Body, Status: models.DeliveryPending}, nil
+	return &models.WebhookDelivery{
+		ID:         models.NewID("whd_"),
+		EventID:    old.EventID,
+		UserID:     old.UserID,
+		EndpointID: old.EndpointID,
+		URL:        old.URL,
+		Event:      old.Event,
+		JobID:      old.JobID,
+		Body:       old.Body,
+		Status:     models.DeliveryPending,
+	}, nil
 }
 
 // PingOf is a ping event to an endpoint, in the contract version of its
 // account (currentVersion when the account has none pinned, or one no
 // longer served).
-func PingOf(ctx context.Context, db *gorm.DB, ep *models.WebhookEndpoint, now time.Time, currentVersion string) (*models.WebhookDelivery, error) {
+func PingOf(
+	ctx context.Context,
+	db *gorm.DB,
+	ep *models.WebhookEndpoint,
+	now time.Time,
+	currentVersion string,
+) (*models.WebhookDelivery, error) {
 	u, err := models.UserByID(ctx, db, ep.UserID)
 	if err != nil {
 		return nil, err
@@ -42,15 +57,26 @@ func PingOf(ctx context.Context, db *gorm.DB, ep *models.WebhookEndpoint, now ti
 // StartDelivery records d and hands it to a WebhookDeliveryWorkflow on the
 // workers of queue (empty: contract.TaskQueue), so it is signed, retried
 // and logged like any event; why names the caller in the workflow's summary.
-func StartDelivery(ctx context.Context, c client.Client, db *gorm.DB, queue string, d *models.WebhookDelivery, why string) error {
+func StartDelivery(
+	ctx context.Context,
+	c client.Client,
+	db *gorm.DB,
+	queue string,
+	d *models.WebhookDelivery,
+	why string,
+) error {
 	if queue == "" {
 		queue = contract.TaskQueue
 	}
 	if err := models.CreateDelivery(ctx, db, d); err != nil {
 		return err
 	}
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: d.ID, TaskQueue: queue, StaticSummary: d.Event + " (" + why + ")"},
-		contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event})
+	_, err := c.ExecuteWorkflow(
+		ctx,
+		client.StartWorkflowOptions{ID: d.ID, TaskQueue: queue, StaticSummary: d.Event + " (" + why + ")"},
+		contract.WebhookDeliveryWorkflow,
+		contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event},
+	)
 	if err != nil {
 		return fmt.Errorf("start the delivery: %w", err)
 	}

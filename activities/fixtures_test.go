@@ -155,7 +155,12 @@ func withTask(task string, input any) func(*contract.JobInput) {
 }
 
 // admit runs HoldCredits for in and requires the job admitted.
-func admit(t *testing.T, env *testsuite.TestActivityEnvironment, acts *activities.Activities, in contract.JobInput) contract.AdmitResult {
+func admit(
+	t *testing.T,
+	env *testsuite.TestActivityEnvironment,
+	acts *activities.Activities,
+	in contract.JobInput,
+) contract.AdmitResult {
 	t.Helper()
 	res := mustExec[contract.AdmitResult](t, env, acts.HoldCredits, in)
 	require.True(t, res.Admitted, "admit %s: %+v", in.JobID, res)
@@ -174,8 +179,11 @@ func available(t *testing.T, db *gorm.DB, u *models.User) int64 {
 func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
 	t.Helper()
 	var sum int64
-	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
-		Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
+	require.NoError(
+		t,
+		db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
+			Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error,
+	)
 	return sum
 }
 
@@ -209,8 +217,13 @@ func deliverOutputs(t *testing.T, db *gorm.DB, j *models.Job, n int) []*models.F
 	t.Helper()
 	var out []*models.File
 	for i := range n {
-		f, err := models.AddOutput(context.Background(), db, &models.File{ID: models.NewID(""), UserID: j.UserID, JobID: j.ID, Index: i,
-			Task: j.Task, MediaType: "image/png", BlobKey: "k", Size: 1, Data: fmt.Sprintf(`{"index":%d}`, i)}, time.Now())
+		f, err := models.AddOutput(
+			context.Background(),
+			db,
+			&models.File{ID: models.NewID(""), UserID: j.UserID, JobID: j.ID, Index: i,
+				Task: j.Task, MediaType: "image/png", BlobKey: "k", Size: 1, Data: fmt.Sprintf(`{"index":%d}`, i)},
+			time.Now(),
+		)
 		require.NoError(t, err)
 		out = append(out, f)
 	}
@@ -229,8 +242,14 @@ func pngOf(t *testing.T, w, h int) []byte {
 func upload(t *testing.T, db *gorm.DB, bucket *blob.Bucket, u *models.User, data []byte, w, h int) string {
 	t.Helper()
 	ctx := context.Background()
-	f := &models.File{ID: models.NewID(""), UserID: u.ID, MediaType: "image/png", BlobKey: "uploads/" + models.NewID(""),
-		Size: int64(len(data)), Data: fmt.Sprintf(`{"width":%d,"height":%d}`, w, h)}
+	f := &models.File{
+		ID:        models.NewID(""),
+		UserID:    u.ID,
+		MediaType: "image/png",
+		BlobKey:   "uploads/" + models.NewID(""),
+		Size:      int64(len(data)),
+		Data:      fmt.Sprintf(`{"width":%d,"height":%d}`, w, h),
+	}
 	require.NoError(t, bucket.WriteAll(ctx, f.BlobKey, data, nil))
 	require.NoError(t, models.CreateUpload(ctx, db, f, time.Now()))
 	return f.Handle()

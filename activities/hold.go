@@ -25,8 +25,13 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	})
 	var refusal *models.AdmitRefusal
 	if errors.As(err, &refusal) {
-		a.Log.Info("job refused: insufficient credits", zap.String("job_id", in.JobID), zap.Int64("required", refusal.Required),
-			zap.Int64("balance", refusal.Balance), zap.Bool("handle_answered", refusal.Visible))
+		a.Log.Info(
+			"job refused: insufficient credits",
+			zap.String("job_id", in.JobID),
+			zap.Int64("required", refusal.Required),
+			zap.Int64("balance", refusal.Balance),
+			zap.Bool("handle_answered", refusal.Visible),
+		)
 		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
 		if !refusal.Visible {
 			return res, nil // a refusal is the admit's answer, not a failure to retry
@@ -43,17 +48,32 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		return res, nil
 	}
 	if errors.Is(err, models.ErrAdmissionClosed) {
-		return contract.AdmitResult{}, temporal.NewNonRetryableApplicationError("the job's admission is closed", contract.ErrTypeAdmissionClosed, err)
+		return contract.AdmitResult{}, temporal.NewNonRetryableApplicationError(
+			"the job's admission is closed",
+			contract.ErrTypeAdmissionClosed,
+			err,
+		)
 	}
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}
-	a.Log.Info("job admitted", zap.String("job_id", in.JobID), zap.String("task", in.Task), zap.Int64("held", in.HeldCredits))
+	a.Log.Info(
+		"job admitted",
+		zap.String("job_id", in.JobID),
+		zap.String("task", in.Task),
+		zap.Int64("held", in.HeldCredits),
+	)
 	events, err := a.subscribed(ctx, in)
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}
-	return contract.AdmitResult{Admitted: true, Required: in.HeldCredits, CreatedAt: admitted.CreatedAt, Events: events, Inline: a.inline(in)}, nil
+	return contract.AdmitResult{
+		Admitted:  true,
+		Required:  in.HeldCredits,
+		CreatedAt: admitted.CreatedAt,
+		Events:    events,
+		Inline:    a.inline(in),
+	}, nil
 }
 
 // inline says whether an admitted job runs inside its admit's workflow

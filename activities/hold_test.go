@@ -98,9 +98,11 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 				acts.Temporal = temporal
 				var started []string
 				temporal.On("ExecuteWorkflow", mock.Anything, mock.Anything, contract.WebhookDeliveryWorkflow, mock.Anything).
-					Return(&mocks.WorkflowRun{}, nil).Run(func(args mock.Arguments) {
-					started = append(started, args.Get(3).(contract.WebhookDeliveryInput).Event)
-				}).Maybe()
+					Return(&mocks.WorkflowRun{}, nil).
+					Run(func(args mock.Arguments) {
+						started = append(started, args.Get(3).(contract.WebhookDeliveryInput).Event)
+					}).
+					Maybe()
 				env := newEnv(acts)
 				u := newUser(t, db, tc.credits)
 				in := jobInput(u, 6, 3, withWebhook(tc.webhook))
@@ -149,9 +151,17 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 				require.EqualValues(t, 6, again.Required)
 				require.EqualValues(t, 5, again.Balance)
 				if tc.webhook != "" {
-					require.Equal(t, []string{contract.EventFailed, contract.EventFailed}, started, "the same delivery, again")
+					require.Equal(
+						t,
+						[]string{contract.EventFailed, contract.EventFailed},
+						started,
+						"the same delivery, again",
+					)
 					var n int64
-					require.NoError(t, db.Model(&models.WebhookDelivery{}).Where("job_id = ?", in.JobID).Count(&n).Error)
+					require.NoError(
+						t,
+						db.Model(&models.WebhookDelivery{}).Where("job_id = ?", in.JobID).Count(&n).Error,
+					)
 					require.EqualValues(t, 1, n, "recorded once")
 				}
 			})

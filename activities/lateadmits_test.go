@@ -186,7 +186,12 @@ func TestLateAdmitsEndAJobPastItsDeadline(t *testing.T) {
 			_, err = sweep.Sweep(ctx)
 			require.NoError(t, err)
 		}
-		require.Len(t, deliveries, 2, "job.failed to the endpoint and the job's webhook_url, once Temporal is back, once")
+		require.Len(
+			t,
+			deliveries,
+			2,
+			"job.failed to the endpoint and the job's webhook_url, once Temporal is back, once",
+		)
 		for _, id := range deliveries {
 			d := delivery(t, db, id)
 			require.Equal(t, contract.EventFailed, d.Event)

@@ -67,13 +67,25 @@ func slicesKeys(m map[string]*tasks.Definition) []string {
 // noticeOf is one account's notice of the week.
 func noticeOf(uses []models.TaskUse, deprecated map[string]*tasks.Definition, week string) *models.DeprecationNotice {
 	var b strings.Builder
-	b.WriteString("Hello,\n\nIn the last " + fmt.Sprint(contract.NoticesWindowDays) + " days your API keys called tasks that are deprecated. They keep working until their removal, announced in the changelog (GET /v1/changelog). Please move to their replacements:\n")
+	b.WriteString(
+		"Hello,\n\nIn the last " + fmt.Sprint(
+			contract.NoticesWindowDays,
+		) + " days your API keys called tasks that are deprecated. They keep working until their removal, announced in the changelog (GET /v1/changelog). Please move to their replacements:\n",
+	)
 	names := make([]string, 0, len(uses))
 	for _, u := range uses {
 		d := deprecated[u.Task]
 		names = append(names, d.Name)
-		fmt.Fprintf(&b, "\n* %s (%d calls, the last at %s)\n  Replacement: %s\n  Migration: %s\n  Removal: %s\n",
-			d.Name, u.Calls, u.Last.UTC().Format(time.RFC3339), d.ReplacedBy, d.Migration, cmp.Or(d.RemovalOn, "not announced yet"))
+		fmt.Fprintf(
+			&b,
+			"\n* %s (%d calls, the last at %s)\n  Replacement: %s\n  Migration: %s\n  Removal: %s\n",
+			d.Name,
+			u.Calls,
+			u.Last.UTC().Format(time.RFC3339),
+			d.ReplacedBy,
+			d.Migration,
+			cmp.Or(d.RemovalOn, "not announced yet"),
+		)
 	}
 	b.WriteString("\nThis notice is sent once a week while your keys call deprecated tasks.\n")
 	return &models.DeprecationNotice{UserID: uses[0].UserID, Week: week, Email: uses[0].Email,
@@ -112,8 +124,16 @@ func (a *Activities) SendNotice(ctx context.Context, id string) error {
 func noticeMessage(n *models.DeprecationNotice, from string) []byte {
 	host := from[strings.LastIndex(from, "@")+1:]
 	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s@%s>\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
-		from, n.Email, n.Subject, n.ID, host, n.CreatedAt.UTC().Format(time.RFC1123Z))
+	fmt.Fprintf(
+		&b,
+		"From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s@%s>\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
+		from,
+		n.Email,
+		n.Subject,
+		n.ID,
+		host,
+		n.CreatedAt.UTC().Format(time.RFC1123Z),
+	)
 	b.WriteString(strings.ReplaceAll(n.Body, "\n", "\r\n"))
 	return []byte(b.String())
 }

@@ -44,6 +44,12 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	m.Counter("taskplatform_jobs_settled").Inc(1)
 	m.Counter("taskplatform_outputs_delivered").Inc(int64(job.ProgressDone))
 	m.Counter("taskplatform_credits_charged").Inc(job.ChargedCredits)
-	a.Log.Info("job settled", zap.String("job_id", job.ID), zap.String("outcome", in.Outcome), zap.Int("delivered", job.ProgressDone), zap.Int64("charged", job.ChargedCredits))
+	a.Log.Info(
+		"job settled",
+		zap.String("job_id", job.ID),
+		zap.String("outcome", in.Outcome),
+		zap.Int("delivered", job.ProgressDone),
+		zap.Int64("charged", job.ChargedCredits),
+	)
 	return contract.SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil
 }

@@ -37,7 +37,10 @@ func TestSettleChargesDeliveredOutputsOnce(t *testing.T) {
 
 				settle := contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome}
 				if tc.outcome == contract.OutcomeFailed {
-					settle.Failure = &contract.Failure{Code: contract.CodeProcessingFailed, Message: "The tile could not be drawn."}
+					settle.Failure = &contract.Failure{
+						Code:    contract.CodeProcessingFailed,
+						Message: "The tile could not be drawn.",
+					}
 				}
 				res := mustExec[contract.SettleResult](t, env, acts.Settle, settle)
 				require.Equal(t, contract.SettleResult{Delivered: tc.delivered, Charged: tc.charged}, res)
@@ -53,7 +56,12 @@ func TestSettleChargesDeliveredOutputsOnce(t *testing.T) {
 				require.NotNil(t, j.SettledAt)
 
 				// Settling again (a retried activity) answers the same and writes nothing.
-				again := mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeCancelled})
+				again := mustExec[contract.SettleResult](
+					t,
+					env,
+					acts.Settle,
+					contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeCancelled},
+				)
 				require.Equal(t, res, again)
 				require.Equal(t, rows, ledgerRows(t, db, in.JobID))
 				require.EqualValues(t, 10-tc.charged, available(t, db, u))
@@ -86,9 +94,19 @@ func TestSettleMakesTheFailurePublic(t *testing.T) {
 			admit(t, env, acts, in)
 			deliverOutputs(t, db, job(t, db, in.JobID), 1)
 
-			res := mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome,
-				Failure: &contract.Failure{Code: tc.code, Message: tc.message}})
-			require.Equal(t, contract.SettleResult{Delivered: 1, Charged: 3}, res, "delivered outputs are charged whatever the outcome")
+			res := mustExec[contract.SettleResult](
+				t,
+				env,
+				acts.Settle,
+				contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome,
+					Failure: &contract.Failure{Code: tc.code, Message: tc.message}},
+			)
+			require.Equal(
+				t,
+				contract.SettleResult{Delivered: 1, Charged: 3},
+				res,
+				"delivered outputs are charged whatever the outcome",
+			)
 
 			entry, ok := apierr.Lookup(apierr.Code(tc.code))
 			require.True(t, ok, "%s is catalogued", tc.code)
@@ -116,8 +134,17 @@ func TestSettleStoresTheSummary(t *testing.T) {
 
 	field := "outputs[1]"
 	summary := &contract.Summary{Requested: 2, Delivered: 1, Warnings: []contract.Warning{
-		{Code: contract.CodeOutputNotProduced, Field: &field, Message: "Output 1 could not be made; it was not charged."}}}
-	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded, Summary: summary})
+		{
+			Code:    contract.CodeOutputNotProduced,
+			Field:   &field,
+			Message: "Output 1 could not be made; it was not charged.",
+		}}}
+	mustExec[contract.SettleResult](
+		t,
+		env,
+		acts.Settle,
+		contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded, Summary: summary},
+	)
 
 	j := job(t, db, in.JobID)
 	require.Nil(t, j.Error, "a succeeded job has no error")

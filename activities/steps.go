@@ -100,7 +100,9 @@ func lastAttempt(ctx context.Context) bool {
 
 // runStep is RunStep before its failure is put in the caller's words.
 func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
-	job, def, input, err := a.parse(&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)})
+	job, def, input, err := a.parse(
+		&models.Job{ID: in.JobID, UserID: in.UserID, Task: in.Task, Input: string(in.Input)},
+	)
 	if err != nil {
 		return contract.StepResult{}, err
 	}
@@ -118,7 +120,10 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	}
 	var out tasks.Output
 	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
-	sctx = tasks.WithEnv(sctx, tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now})
+	sctx = tasks.WithEnv(
+		sctx,
+		tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now},
+	)
 	err = heartbeating(ctx, func() (err error) {
 		out, err = def.Runner.Step(sctx, input, in.Index)
 		return err
@@ -134,12 +139,22 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		return contract.StepResult{}, fmt.Errorf("store output %d: %w", in.Index, err)
 	}
 	meta, _ := json.Marshal(out.Meta)
-	f, err := models.AddOutput(ctx, a.DB, &models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
-		Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)), Data: string(meta)}, a.now())
+	f, err := models.AddOutput(
+		ctx,
+		a.DB,
+		&models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
+			Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)), Data: string(meta)},
+		a.now(),
+	)
 	if err != nil {
 		return contract.StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
 	}
-	a.Log.Info("output delivered", zap.String("job_id", job.ID), zap.Int("index", in.Index), zap.String("file_id", f.ID))
+	a.Log.Info(
+		"output delivered",
+		zap.String("job_id", job.ID),
+		zap.Int("index", in.Index),
+		zap.String("file_id", f.ID),
+	)
 	a.emitQuietly(ctx, in.JobID, contract.EventProgress, in.Index, in.Events, in.Queue)
 	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Plan: plan}, nil
 }
@@ -197,11 +212,19 @@ func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *task
 func (a *Activities) parse(job *models.Job) (*models.Job, *tasks.Definition, map[string]any, error) {
 	def, err := a.registry().ForJob(job.Task)
 	if err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError("task no longer defined: "+job.Task, contract.ErrTypeProcessing, err)
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError(
+			"task no longer defined: "+job.Task,
+			contract.ErrTypeProcessing,
+			err,
+		)
 	}
 	var input map[string]any
 	if err := json.Unmarshal([]byte(job.Input), &input); err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError("stored input unreadable", contract.ErrTypeProcessing, err)
+		return nil, nil, nil, temporal.NewNonRetryableApplicationError(
+			"stored input unreadable",
+			contract.ErrTypeProcessing,
+			err,
+		)
 	}
 	return job, def, input, nil
 }

@@ -117,7 +117,15 @@ func TestRunStepFailsForGoodWhenTheTaskCannot(t *testing.T) {
 		{name: "URL image too small", image: srv.URL + "/tiny.png", msg: "the image is 4 × 4 px"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": tc.image, "layouts": []string{"grid"}, "resolution": "512"}))
+			in := jobInput(
+				u,
+				6,
+				3,
+				withTask(
+					"pattern.repeat",
+					map[string]any{"image": tc.image, "layouts": []string{"grid"}, "resolution": "512"},
+				),
+			)
 			admit(t, env, acts, in)
 			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 
@@ -154,7 +162,15 @@ func TestRunStepRetriesWhatMayPass(t *testing.T) {
 	t.Cleanup(srv.Close)
 	acts.Fetch = trusting(srv, true)
 
-	in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": srv.URL + "/motif.png", "layouts": []string{"brick"}, "resolution": "512"}))
+	in := jobInput(
+		u,
+		6,
+		3,
+		withTask(
+			"pattern.repeat",
+			map[string]any{"image": srv.URL + "/motif.png", "layouts": []string{"brick"}, "resolution": "512"},
+		),
+	)
 	admit(t, env, acts, in)
 	mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 	_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
@@ -201,9 +217,19 @@ func TestRunStepLoadsMotifs(t *testing.T) {
 	t.Cleanup(srv.Close)
 	acts.Fetch = trusting(srv, true)
 
-	registered, _, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: srv.URL + "/registered.png"}, time.Now())
+	registered, _, err := models.RegisterURL(
+		ctx,
+		db,
+		&models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: srv.URL + "/registered.png"},
+		time.Now(),
+	)
 	require.NoError(t, err)
-	tile := jobInput(u, 6, 3, withTask("pattern.generate", map[string]any{"colors": []string{"#0B3D2E"}, "resolution": "512"}))
+	tile := jobInput(
+		u,
+		6,
+		3,
+		withTask("pattern.generate", map[string]any{"colors": []string{"#0B3D2E"}, "resolution": "512"}),
+	)
 	admit(t, env, acts, tile)
 	art := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(tile, 0))
 
@@ -218,7 +244,15 @@ func TestRunStepLoadsMotifs(t *testing.T) {
 		{name: "registered URL", image: registered.Handle()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := jobInput(u, 6, 3, withTask("pattern.repeat", map[string]any{"image": tc.image, "layouts": []string{"half_drop"}, "resolution": "512"}))
+			in := jobInput(
+				u,
+				6,
+				3,
+				withTask(
+					"pattern.repeat",
+					map[string]any{"image": tc.image, "layouts": []string{"half_drop"}, "resolution": "512"},
+				),
+			)
 			admit(t, env, acts, in)
 			res := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 			f, err := models.FileByID(ctx, db, res.FileID)

@@ -79,8 +79,17 @@ func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, err
 	}
 	out := make([]Delivery, 0, len(targets))
 	for _, t := range targets {
-		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID, UserID: job.UserID,
-			EndpointID: t.endpointID, URL: t.url, Event: in.Event, JobID: job.ID, Body: string(body), Status: models.DeliveryPending}
+		d := &models.WebhookDelivery{
+			ID:         stableID("whd_", eventID, t.endpointID, t.url),
+			EventID:    eventID,
+			UserID:     job.UserID,
+			EndpointID: t.endpointID,
+			URL:        t.url,
+			Event:      in.Event,
+			JobID:      job.ID,
+			Body:       string(body),
+			Status:     models.DeliveryPending,
+		}
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("record delivery: %w", err)
 		}
@@ -120,12 +129,19 @@ func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 		}
 	}
 	info := activity.GetInfo(ctx)
-	final := info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 && info.Attempt >= info.RetryPolicy.MaximumAttempts
+	final := info.RetryPolicy != nil && info.RetryPolicy.MaximumAttempts > 0 &&
+		info.Attempt >= info.RetryPolicy.MaximumAttempts
 	start := a.now()
 	ts := start.Unix()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader([]byte(d.Body)))
 	if err != nil {
-		return a.finish(ctx, d, models.WebhookAttempt{Attempt: int(info.Attempt), At: start, Error: "bad URL"}, true, false)
+		return a.finish(
+			ctx,
+			d,
+			models.WebhookAttempt{Attempt: int(info.Attempt), At: start, Error: "bad URL"},
+			true,
+			false,
+		)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "taskplatform-webhooks/1")
@@ -154,7 +170,12 @@ func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 
 // finish records an attempt; a final failure also counts against the
 // endpoint. It returns the error the retry policy acts on.
-func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att models.WebhookAttempt, final, ok bool) error {
+func (a *Activities) finish(
+	ctx context.Context,
+	d *models.WebhookDelivery,
+	att models.WebhookAttempt,
+	final, ok bool,
+) error {
 	status := models.DeliveryPending
 	switch {
 	case ok:
@@ -175,8 +196,15 @@ func (a *Activities) finish(ctx context.Context, d *models.WebhookDelivery, att 
 			a.Log.Error("endpoint result not recorded", zap.String("endpoint_id", d.EndpointID), zap.Error(err))
 		}
 	}
-	a.Log.Info("webhook attempt", zap.String("delivery_id", d.ID), zap.String("event", d.Event), zap.String("job_id", d.JobID),
-		zap.Int("attempt", att.Attempt), zap.Int("status_code", att.StatusCode), zap.String("result", status))
+	a.Log.Info(
+		"webhook attempt",
+		zap.String("delivery_id", d.ID),
+		zap.String("event", d.Event),
+		zap.String("job_id", d.JobID),
+		zap.Int("attempt", att.Attempt),
+		zap.Int("status_code", att.StatusCode),
+		zap.String("result", status),
+	)
 	if ok {
 		return nil
 	}
@@ -193,7 +221,12 @@ func (a *Activities) skip(ctx context.Context, d *models.WebhookDelivery) error 
 	if err := models.SkipDelivery(ctx, a.DB, d.ID, reason); err != nil {
 		return err
 	}
-	a.Log.Info("webhook skipped", zap.String("delivery_id", d.ID), zap.String("endpoint_id", d.EndpointID), zap.String("event", d.Event))
+	a.Log.Info(
+		"webhook skipped",
+		zap.String("delivery_id", d.ID),
+		zap.String("endpoint_id", d.EndpointID),
+		zap.String("event", d.Event),
+	)
 	return temporal.NewNonRetryableApplicationError(reason, contract.ErrTypeEndpointDisabled, nil)
 }
 
@@ -255,10 +288,26 @@ const maxEventFiles = 1000
 // request as a job event, with a body that names the endpoint.
 func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
 	eventID := stableID("evt_", ep.ID, contract.EventPing, now.Format(time.RFC3339Nano))
-	body, err := json.Marshal(map[string]any{"id": eventID, "occurred_at": now.UTC(), "event": contract.EventPing, "api_version": apiVersion, "endpoint_id": ep.ID})
+	body, err := json.Marshal(
+		map[string]any{
+			"id":          eventID,
+			"occurred_at": now.UTC(),
+			"event":       contract.EventPing,
+			"api_version": apiVersion,
+			"endpoint_id": ep.ID,
+		},
+	)
 	if err != nil {
 		return nil, err
 	}
-	return &models.WebhookDelivery{ID: stableID("whd_", eventID, ep.ID), EventID: eventID, UserID: ep.UserID, EndpointID: ep.ID,
-		URL: ep.URL, Event: contract.EventPing, Body: string(body), Status: models.DeliveryPending}, nil
+	return &models.WebhookDelivery{
+		ID:         stableID("whd_", eventID, ep.ID),
+		EventID:    eventID,
+		UserID:     ep.UserID,
+		EndpointID: ep.ID,
+		URL:        ep.URL,
+		Event:      contract.EventPing,
+		Body:       string(body),
+		Status:     models.DeliveryPending,
+	}, nil
 }

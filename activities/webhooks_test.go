@@ -102,7 +102,14 @@ func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 		acts := newActivities(t, db)
 		env := newEnv(acts)
 		u := newUser(t, db, 10)
-		progress := addEndpoint(t, db, u, "https://hooks.example.test/progress", contract.EventProgress, contract.EventSucceeded)
+		progress := addEndpoint(
+			t,
+			db,
+			u,
+			"https://hooks.example.test/progress",
+			contract.EventProgress,
+			contract.EventSucceeded,
+		)
 		started := addEndpoint(t, db, u, "https://hooks.example.test/started", contract.EventStarted)
 		off := addEndpoint(t, db, u, "https://hooks.example.test/off", contract.EventSucceeded)
 		require.NoError(t, db.Model(off).Update("disabled", true).Error)
@@ -131,7 +138,12 @@ func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 				require.Equal(t, u.ID, row.UserID)
 				require.Equal(t, models.DeliveryPending, row.Status)
 				require.Equal(t, delivery(t, db, first[0].DeliveryID).EventID, row.EventID, "one event, one id")
-				require.Equal(t, delivery(t, db, first[0].DeliveryID).Body, row.Body, "every subscriber gets the same body")
+				require.Equal(
+					t,
+					delivery(t, db, first[0].DeliveryID).Body,
+					row.Body,
+					"every subscriber gets the same body",
+				)
 				if d.EndpointID == "" {
 					require.Equal(t, in.WebhookURL, row.URL)
 				}
@@ -141,12 +153,30 @@ func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 			// Emitting again (a retried activity) makes the same deliveries, no more.
 			require.Equal(t, first, emit(t, acts, in.JobID, tc.event, tc.seq), tc.event)
 			var n int64
-			require.NoError(t, db.Model(&models.WebhookDelivery{}).Where("event_id = ?", delivery(t, db, first[0].DeliveryID).EventID).Count(&n).Error)
+			require.NoError(
+				t,
+				db.Model(&models.WebhookDelivery{}).
+					Where("event_id = ?", delivery(t, db, first[0].DeliveryID).EventID).
+					Count(&n).
+					Error,
+			)
 			require.EqualValues(t, len(tc.want), n)
 		}
 
 		// Another progress event is a new event with new deliveries.
-		one, two := emit(t, acts, in.JobID, contract.EventProgress, 1), emit(t, acts, in.JobID, contract.EventProgress, 2)
+		one, two := emit(
+			t,
+			acts,
+			in.JobID,
+			contract.EventProgress,
+			1,
+		), emit(
+			t,
+			acts,
+			in.JobID,
+			contract.EventProgress,
+			2,
+		)
 		require.NotEqual(t, one[0].DeliveryID, two[0].DeliveryID)
 		require.NotEqual(t, delivery(t, db, one[0].DeliveryID).EventID, delivery(t, db, two[0].DeliveryID).EventID)
 	})
@@ -176,8 +206,13 @@ func TestRecordEventBodies(t *testing.T) {
 			admit(t, env, acts, in)
 			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 			files := deliverOutputs(t, db, job(t, db, in.JobID), 2)
-			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome, Failure: tc.failure,
-				Summary: &contract.Summary{Requested: 2, Delivered: 2, Warnings: []contract.Warning{}}})
+			mustExec[contract.SettleResult](
+				t,
+				env,
+				acts.Settle,
+				contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome, Failure: tc.failure,
+					Summary: &contract.Summary{Requested: 2, Delivered: 2, Warnings: []contract.Warning{}}},
+			)
 
 			ds := emit(t, acts, in.JobID, tc.event, 0)
 			require.Len(t, ds, 1)
@@ -272,8 +307,13 @@ func TestDeliver(t *testing.T) {
 				in.WebhookURL = recv.URL + "/job"
 			}
 			admit(t, env, acts, in)
-			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeFailed,
-				Failure: &contract.Failure{Code: contract.CodeInternal, Message: "Something went wrong."}})
+			mustExec[contract.SettleResult](
+				t,
+				env,
+				acts.Settle,
+				contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeFailed,
+					Failure: &contract.Failure{Code: contract.CodeInternal, Message: "Something went wrong."}},
+			)
 			ds := emit(t, acts, in.JobID, contract.EventFailed, 0)
 			require.Len(t, ds, 1)
 			d := delivery(t, db, ds[0].DeliveryID)
@@ -299,11 +339,28 @@ func TestDeliver(t *testing.T) {
 			ts, err := strconv.ParseInt(h.Get("X-Service-Timestamp"), 10, 64)
 			require.NoError(t, err)
 			require.WithinDuration(t, time.Now(), time.Unix(ts, 0), time.Minute)
-			require.NoError(t, signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
-				h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), got[0].Body, time.Now(), 5*time.Minute))
-			require.ErrorIs(t, signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
-				h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), append(got[0].Body, ' '), time.Now(), 5*time.Minute),
-				signer.ErrBadSignature, "a changed body does not verify")
+			require.NoError(
+				t,
+				signer.Verify(acts.Signer.JWKS(), h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"),
+					h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), got[0].Body, time.Now(), 5*time.Minute),
+			)
+			require.ErrorIs(
+				t,
+				signer.Verify(
+					acts.Signer.JWKS(),
+					h.Get("X-Service-Request-Id"),
+					h.Get("X-Service-User-Id"),
+					h.Get(
+						"X-Service-Timestamp",
+					),
+					h.Get("X-Service-Signature"),
+					append(got[0].Body, ' '),
+					time.Now(),
+					5*time.Minute,
+				),
+				signer.ErrBadSignature,
+				"a changed body does not verify",
+			)
 
 			// The delivery log has the attempt and its answer.
 			d = delivery(t, db, d.ID)
@@ -346,7 +403,11 @@ func deliverWithRetries(t *testing.T, acts *activities.Activities, deliveryID st
 	env.RegisterActivity(acts)
 	deliver := func(ctx workflow.Context, id string) error {
 		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second,
-			RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumAttempts: attempts}})
+			RetryPolicy: &temporal.RetryPolicy{
+				InitialInterval:    time.Second,
+				BackoffCoefficient: 2,
+				MaximumAttempts:    attempts,
+			}})
 		return workflow.ExecuteActivity(ctx, contract.ActivityDeliver, id).Get(ctx, nil)
 	}
 	env.RegisterWorkflowWithOptions(deliver, workflow.RegisterOptions{Name: "deliver"})
@@ -370,7 +431,12 @@ func TestDeliverRetriesUntilTheReceiverAccepts(t *testing.T) {
 	ep := addEndpoint(t, db, u, recv.URL, contract.EventSucceeded)
 	in := jobInput(u, 6, 3)
 	admit(t, env, acts, in)
-	mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+	mustExec[contract.SettleResult](
+		t,
+		env,
+		acts.Settle,
+		contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded},
+	)
 	ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
 	require.NoError(t, models.MarkEndpointResult(context.Background(), db, ep.ID, false, 0), "a failure before")
 
@@ -430,7 +496,12 @@ func TestDeliverUnreachableIsRetried(t *testing.T) {
 			u := newUser(t, db, 10)
 			in := jobInput(u, 6, 3, withWebhook(tc.serve(t, acts)))
 			admit(t, env, acts, in)
-			mustExec[contract.SettleResult](t, env, acts.Settle, contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+			mustExec[contract.SettleResult](
+				t,
+				env,
+				acts.Settle,
+				contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded},
+			)
 			ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
 
 			_, err := env.ExecuteActivity(acts.Deliver, ds[0].DeliveryID)

@@ -35,12 +35,31 @@ func TestKeysPerAccountAreBounded(t *testing.T) {
 			require.Contains(t, over.errObj(t)["message"], fmt.Sprint(max))
 
 			rolled := e.send(http.MethodPost, "/v1/account/keys/"+last+"/roll", `{"grace_period_seconds":60}`, h...)
-			require.Equal(t, http.StatusCreated, rolled.code, "rolling replaces a key, at the limit too: %s", rolled.body)
+			require.Equal(
+				t,
+				http.StatusCreated,
+				rolled.code,
+				"rolling replaces a key, at the limit too: %s",
+				rolled.body,
+			)
 			require.Equal(t, http.StatusOK, e.send(http.MethodDelete, "/v1/account/keys/"+last, "", h...).code)
-			require.Equal(t, http.StatusUnprocessableEntity, e.send(http.MethodPost, "/v1/account/keys", `{}`, h...).code,
-				"the rolled key's successor holds its place")
-			require.Equal(t, http.StatusOK, e.send(http.MethodDelete, "/v1/account/keys/"+rolled.obj(t)["id"].(string), "", h...).code)
-			require.Equal(t, http.StatusCreated, e.send(http.MethodPost, "/v1/account/keys", `{}`, h...).code, "a revoked key frees its place")
+			require.Equal(
+				t,
+				http.StatusUnprocessableEntity,
+				e.send(http.MethodPost, "/v1/account/keys", `{}`, h...).code,
+				"the rolled key's successor holds its place",
+			)
+			require.Equal(
+				t,
+				http.StatusOK,
+				e.send(http.MethodDelete, "/v1/account/keys/"+rolled.obj(t)["id"].(string), "", h...).code,
+			)
+			require.Equal(
+				t,
+				http.StatusCreated,
+				e.send(http.MethodPost, "/v1/account/keys", `{}`, h...).code,
+				"a revoked key frees its place",
+			)
 		})
 	}
 }
@@ -86,14 +105,27 @@ func TestWebhookEndpointsPerAccountAreBoundedAndDistinct(t *testing.T) {
 			require.Equal(t, "too_many_webhook_endpoints", over.errCode(t))
 			require.Equal(t, "url", over.errObj(t)["field"])
 
-			moved := e.send(http.MethodPatch, "/v1/account/webhooks/"+second, `{"url":"https://93.184.216.34/hooks/a"}`, h...)
+			moved := e.send(
+				http.MethodPatch,
+				"/v1/account/webhooks/"+second,
+				`{"url":"https://93.184.216.34/hooks/a"}`,
+				h...)
 			require.Equal(t, http.StatusUnprocessableEntity, moved.code, "%s", moved.body)
 			require.Equal(t, "webhook_endpoint_exists", moved.errCode(t))
-			same := e.send(http.MethodPatch, "/v1/account/webhooks/"+firstID, `{"url":"https://93.184.216.34/hooks/a","events":["job.failed"]}`, h...)
+			same := e.send(
+				http.MethodPatch,
+				"/v1/account/webhooks/"+firstID,
+				`{"url":"https://93.184.216.34/hooks/a","events":["job.failed"]}`,
+				h...)
 			require.Equal(t, http.StatusOK, same.code, "an endpoint keeps its own url: %s", same.body)
 
 			require.Equal(t, http.StatusOK, e.send(http.MethodDelete, "/v1/account/webhooks/"+second, "", h...).code)
-			require.Equal(t, http.StatusCreated, register("https://93.184.216.34/hooks/one-more").code, "a removed endpoint frees its place")
+			require.Equal(
+				t,
+				http.StatusCreated,
+				register("https://93.184.216.34/hooks/one-more").code,
+				"a removed endpoint frees its place",
+			)
 		})
 	}
 }

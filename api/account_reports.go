@@ -35,7 +35,8 @@ func queryTime(c *gin.Context, field string) (time.Time, bool, error) {
 			return t.UTC(), true, nil
 		}
 	}
-	return time.Time{}, false, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-09-29T00:00:00Z.", field).WithField(field)
+	return time.Time{}, false, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-09-29T00:00:00Z.", field).
+		WithField(field)
 }
 
 // reportWindow reads [start, end): end defaults to asOf, start to 30 days
@@ -132,7 +133,12 @@ func (h *accountHandlers) requests(c *gin.Context) {
 }
 
 // groupFields name the group of a metrics row, per group_by.
-var groupFields = map[string]string{models.GroupDay: "day", models.GroupTask: "task", models.GroupKey: "api_key_id", models.GroupError: "code"}
+var groupFields = map[string]string{
+	models.GroupDay:   "day",
+	models.GroupTask:  "task",
+	models.GroupKey:   "api_key_id",
+	models.GroupError: "code",
+}
 
 // metrics answers GET /v1/account/metrics: per day, task, key or error
 // code, the jobs created in [start, end) (counts, outcomes, queue and run
@@ -151,7 +157,17 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, err := models.Metrics(c.Request.Context(), h.db, models.MetricsQuery{UserID: identityOf(c).user.ID, GroupBy: groupBy, Start: start, End: end, CallsFrom: asOf.Add(-callWindow)})
+	rows, err := models.Metrics(
+		c.Request.Context(),
+		h.db,
+		models.MetricsQuery{
+			UserID:    identityOf(c).user.ID,
+			GroupBy:   groupBy,
+			Start:     start,
+			End:       end,
+			CallsFrom: asOf.Add(-callWindow),
+		},
+	)
 	if err != nil {
 		fail(c, err)
 		return

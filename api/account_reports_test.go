@@ -25,8 +25,18 @@ type job struct {
 func (e *env) addJobs(t *testing.T, userID uint64, jobs ...job) {
 	t.Helper()
 	for _, j := range jobs {
-		row := models.Job{ID: models.NewID("j_"), UserID: userID, APIKeyID: j.key, Task: j.task, Input: "{}", Lifecycle: contract.LifecycleQueued,
-			CreditType: contract.CreditService, ChargedCredits: j.charged, CreatedAt: j.created, SettledAt: j.settled}
+		row := models.Job{
+			ID:             models.NewID("j_"),
+			UserID:         userID,
+			APIKeyID:       j.key,
+			Task:           j.task,
+			Input:          "{}",
+			Lifecycle:      contract.LifecycleQueued,
+			CreditType:     contract.CreditService,
+			ChargedCredits: j.charged,
+			CreatedAt:      j.created,
+			SettledAt:      j.settled,
+		}
 		if j.queued > 0 {
 			s := j.created.Add(j.queued)
 			row.StartedAt, row.Lifecycle = &s, contract.LifecycleRunning
@@ -68,14 +78,63 @@ func TestAccountUsageIsSpendPerTaskKeyAndCreditType(t *testing.T) {
 			other, _, _ := e.account(models.PlanStandard)
 			day := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 			before := day.Add(-time.Hour)
-			e.addJobs(t, e.user.ID,
-				job{task: "pattern.generate", key: e.keyID, outcome: "succeeded", created: day, queued: time.Second, ran: time.Second, charged: 4},
-				job{task: "pattern.generate", key: e.keyID, outcome: "failed", created: day.Add(time.Hour), queued: time.Second, ran: time.Second, charged: 2},
-				job{task: "palette.generate", outcome: "succeeded", created: day.Add(2 * time.Hour), queued: time.Second, ran: time.Second, charged: 3},
-				job{task: "palette.generate", outcome: "succeeded", created: before.Add(-time.Hour), queued: time.Second, ran: time.Second, charged: 9, settled: &before},
-				job{task: "palette.generate", key: e.keyID, created: day, queued: time.Second}, // running: nothing spent yet
+			e.addJobs(
+				t,
+				e.user.ID,
+				job{
+					task:    "pattern.generate",
+					key:     e.keyID,
+					outcome: "succeeded",
+					created: day,
+					queued:  time.Second,
+					ran:     time.Second,
+					charged: 4,
+				},
+				job{
+					task:    "pattern.generate",
+					key:     e.keyID,
+					outcome: "failed",
+					created: day.Add(time.Hour),
+					queued:  time.Second,
+					ran:     time.Second,
+					charged: 2,
+				},
+				job{
+					task:    "palette.generate",
+					outcome: "succeeded",
+					created: day.Add(2 * time.Hour),
+					queued:  time.Second,
+					ran:     time.Second,
+					charged: 3,
+				},
+				job{
+					task:    "palette.generate",
+					outcome: "succeeded",
+					created: before.Add(-time.Hour),
+					queued:  time.Second,
+					ran:     time.Second,
+					charged: 9,
+					settled: &before,
+				},
+				job{
+					task:    "palette.generate",
+					key:     e.keyID,
+					created: day,
+					queued:  time.Second,
+				}, // running: nothing spent yet
 			)
-			e.addJobs(t, other.ID, job{task: "palette.generate", outcome: "succeeded", created: day, queued: time.Second, ran: time.Second, charged: 5})
+			e.addJobs(
+				t,
+				other.ID,
+				job{
+					task:    "palette.generate",
+					outcome: "succeeded",
+					created: day,
+					queued:  time.Second,
+					ran:     time.Second,
+					charged: 5,
+				},
+			)
 
 			q := url.Values{"start": {iso(day)}, "end": {iso(day.Add(24 * time.Hour))}}
 			res := e.send("GET", "/v1/account/usage?"+q.Encode(), "", keyed(e.key)...)
@@ -83,10 +142,20 @@ func TestAccountUsageIsSpendPerTaskKeyAndCreditType(t *testing.T) {
 			m := res.obj(t)
 			require.Equal(t, iso(day), m["start"])
 			require.Equal(t, []any{
-				map[string]any{"task": "palette.generate", "api_key_id": nil, "credit_type": "service_credits", "jobs": 1.0,
-					"credits_charged": 3.0},
-				map[string]any{"task": "pattern.generate", "api_key_id": e.keyID, "credit_type": "service_credits", "jobs": 2.0,
-					"credits_charged": 6.0},
+				map[string]any{
+					"task":            "palette.generate",
+					"api_key_id":      nil,
+					"credit_type":     "service_credits",
+					"jobs":            1.0,
+					"credits_charged": 3.0,
+				},
+				map[string]any{
+					"task":            "pattern.generate",
+					"api_key_id":      e.keyID,
+					"credit_type":     "service_credits",
+					"jobs":            2.0,
+					"credits_charged": 6.0,
+				},
 			}, m["items"])
 		})
 	}
@@ -152,18 +221,58 @@ func TestAccountMetrics(t *testing.T) {
 			reporter, _ := e.newKey(e.user.ID, nil, nil) // its own calls land in the log too
 			base := time.Now().UTC().Truncate(24 * time.Hour).Add(-3 * 24 * time.Hour)
 			day2 := base.Add(24 * time.Hour)
-			e.addJobs(t, e.user.ID,
-				job{task: "pattern.generate", key: e.keyID, outcome: "succeeded", created: base.Add(time.Hour), queued: 2 * time.Second, ran: 8 * time.Second, charged: 4},
-				job{task: "pattern.generate", key: e.keyID, outcome: "failed", code: "processing_failed", created: base.Add(2 * time.Hour), queued: 4 * time.Second, ran: 26 * time.Second},
-				job{task: "palette.generate", outcome: "cancelled", code: "cancelled", created: day2, queued: time.Second, ran: 4 * time.Second, charged: 1},
+			e.addJobs(
+				t,
+				e.user.ID,
+				job{
+					task:    "pattern.generate",
+					key:     e.keyID,
+					outcome: "succeeded",
+					created: base.Add(time.Hour),
+					queued:  2 * time.Second,
+					ran:     8 * time.Second,
+					charged: 4,
+				},
+				job{
+					task:    "pattern.generate",
+					key:     e.keyID,
+					outcome: "failed",
+					code:    "processing_failed",
+					created: base.Add(2 * time.Hour),
+					queued:  4 * time.Second,
+					ran:     26 * time.Second,
+				},
+				job{
+					task:    "palette.generate",
+					outcome: "cancelled",
+					code:    "cancelled",
+					created: day2,
+					queued:  time.Second,
+					ran:     4 * time.Second,
+					charged: 1,
+				},
 				job{task: "palette.generate", key: keyBID, created: day2.Add(time.Hour)},
 			)
-			e.addCalls(t,
-				models.RequestLog{APIKeyID: e.keyID, Task: "pattern.generate", Status: 202, CreatedAt: base.Add(time.Hour)},
-				models.RequestLog{APIKeyID: e.keyID, Status: 422, ErrorCode: "invalid_request", CreatedAt: day2.Add(time.Minute)},
+			e.addCalls(
+				t,
+				models.RequestLog{
+					APIKeyID:  e.keyID,
+					Task:      "pattern.generate",
+					Status:    202,
+					CreatedAt: base.Add(time.Hour),
+				},
+				models.RequestLog{
+					APIKeyID:  e.keyID,
+					Status:    422,
+					ErrorCode: "invalid_request",
+					CreatedAt: day2.Add(time.Minute),
+				},
 				models.RequestLog{APIKeyID: keyBID, Status: 200, CreatedAt: time.Now().UTC().Add(-40 * 24 * time.Hour)},
 			)
-			window := url.Values{"start": {base.Format("2006-01-02T15:04:05")}, "end": {iso(base.Add(2 * 24 * time.Hour))}}
+			window := url.Values{
+				"start": {base.Format("2006-01-02T15:04:05")},
+				"end":   {iso(base.Add(2 * 24 * time.Hour))},
+			}
 			get := func(groupBy string, q url.Values) map[string]any {
 				t.Helper()
 				q = url.Values(cloneValues(q))
@@ -175,7 +284,13 @@ func TestAccountMetrics(t *testing.T) {
 				return res.obj(t)
 			}
 			counts := func(total, ok, failed, cancelled, unfinished float64) map[string]any {
-				return map[string]any{"total": total, "succeeded": ok, "failed": failed, "cancelled": cancelled, "unfinished": unfinished}
+				return map[string]any{
+					"total":      total,
+					"succeeded":  ok,
+					"failed":     failed,
+					"cancelled":  cancelled,
+					"unfinished": unfinished,
+				}
 			}
 
 			m := get("", window)
@@ -203,8 +318,15 @@ func TestAccountMetrics(t *testing.T) {
 			m = get("error", window)
 			items := m["items"].([]any)
 			require.Len(t, items, 3)
-			require.Equal(t, []any{"cancelled", "invalid_request", "processing_failed"},
-				[]any{items[0].(map[string]any)["code"], items[1].(map[string]any)["code"], items[2].(map[string]any)["code"]})
+			require.Equal(
+				t,
+				[]any{"cancelled", "invalid_request", "processing_failed"},
+				[]any{
+					items[0].(map[string]any)["code"],
+					items[1].(map[string]any)["code"],
+					items[2].(map[string]any)["code"],
+				},
+			)
 			require.Equal(t, 1.0, items[1].(map[string]any)["call_errors"])
 			require.Equal(t, counts(1, 0, 1, 0, 0), items[2].(map[string]any)["jobs"])
 

@@ -43,7 +43,10 @@ func presentedKey(c *gin.Context) (string, bool, error) {
 	if h := c.GetHeader("Authorization"); h != "" {
 		scheme, value, ok := strings.Cut(h, " ")
 		if !ok || (!strings.EqualFold(scheme, "Key") && !strings.EqualFold(scheme, "Bearer")) {
-			return "", true, apierr.New(apierr.InvalidAPIKey, "Authorization must be `Key <API_KEY>` or `Bearer <API_KEY>`.")
+			return "", true, apierr.New(
+				apierr.InvalidAPIKey,
+				"Authorization must be `Key <API_KEY>` or `Bearer <API_KEY>`.",
+			)
 		}
 		found = append(found, strings.TrimSpace(value))
 	}
@@ -54,7 +57,10 @@ func presentedKey(c *gin.Context) (string, bool, error) {
 	case len(found) == 0:
 		return "", false, nil
 	case len(found) > 1 && found[0] != found[1]:
-		return "", true, apierr.New(apierr.MalformedRequest, "Send the key in exactly one of Authorization and x-api-key.")
+		return "", true, apierr.New(
+			apierr.MalformedRequest,
+			"Send the key in exactly one of Authorization and x-api-key.",
+		)
 	}
 	return found[0], true, nil
 }
@@ -147,7 +153,12 @@ func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
 	}
 	if name := c.Param("name"); name != "" && scope == scopeTasksRun {
 		if def, err := reg.Lookup(name); err == nil && !plan.AllowsCategory(def.Category) {
-			return apierr.Newf(apierr.PermissionDenied, "The account's plan does not run %s tasks such as %s.", def.Category, def.Name)
+			return apierr.Newf(
+				apierr.PermissionDenied,
+				"The account's plan does not run %s tasks such as %s.",
+				def.Category,
+				def.Name,
+			)
 		}
 	}
 	return nil
@@ -164,7 +175,9 @@ func authorize(reg *tasks.Registry, sess *sessions) gin.HandlerFunc {
 		rs, ok := scopeOf(c.Request.Method, c.FullPath())
 		switch {
 		case !ok:
-			logger(c).Error("route has no row in the route table (api/routes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
+			logger(
+				c,
+			).Error("route has no row in the route table (api/routes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
 			fail(c, apierr.New(apierr.Internal, ""))
 		case rs.access == AccessSession:
 			if err := sess.admit(c); err != nil {

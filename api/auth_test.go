@@ -54,7 +54,10 @@ func TestAuthFailureTable(t *testing.T) {
 	_, starter, _ := e.account(models.PlanStarter)
 	// The starter plan, for this test, does not run design tasks.
 	saved := models.Plans[models.PlanStarter]
-	models.Plans[models.PlanStarter] = models.PlanRules{APIAccess: true, ExcludedCategories: []string{tasks.CategoryDesignGeneration}}
+	models.Plans[models.PlanStarter] = models.PlanRules{
+		APIAccess:          true,
+		ExcludedCategories: []string{tasks.CategoryDesignGeneration},
+	}
 	t.Cleanup(func() { models.Plans[models.PlanStarter] = saved })
 	body := `{"colors":["#000000"]}`
 	jsonCT := []string{"Content-Type", "application/json"}
@@ -66,22 +69,94 @@ func TestAuthFailureTable(t *testing.T) {
 		typ, code          string
 	}{
 		{"no key where needed", "GET", "/v1/account/balance", nil, 401, "authentication", "unauthenticated"},
-		{"malformed key", "GET", "/v1/account/balance", keyed(models.KeyPrefix + "short"), 401, "authentication", "invalid_api_key"},
-		{"unknown key", "GET", "/v1/account/balance", keyed(models.KeyPrefix + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), 401, "authentication", "invalid_api_key"},
+		{
+			"malformed key",
+			"GET",
+			"/v1/account/balance",
+			keyed(models.KeyPrefix + "short"),
+			401,
+			"authentication",
+			"invalid_api_key",
+		},
+		{
+			"unknown key",
+			"GET",
+			"/v1/account/balance",
+			keyed(models.KeyPrefix + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+			401,
+			"authentication",
+			"invalid_api_key",
+		},
 		{"revoked key", "GET", "/v1/account/balance", keyed(revoked), 401, "authentication", "invalid_api_key"},
 		{"expired key", "GET", "/v1/account/balance", keyed(expired), 401, "authentication", "invalid_api_key"},
 		{"key lacks scope", "GET", "/v1/account/balance", keyed(readOnly), 403, "permission", "scope_missing"},
-		{"key lacks tasks:run", "POST", "/v1/tasks/pattern.generate/estimate", with(keyed(readOnly), jsonCT...), 403, "permission", "scope_missing"},
+		{
+			"key lacks tasks:run",
+			"POST",
+			"/v1/tasks/pattern.generate/estimate",
+			with(keyed(readOnly), jsonCT...),
+			403,
+			"permission",
+			"scope_missing",
+		},
 		{"key management", "POST", "/v1/account/keys", keyed(e.key), 403, "permission", "session_required"},
 		{"key listing", "GET", "/v1/account/keys", keyed(e.key), 403, "permission", "session_required"},
 		{"webhook listing", "GET", "/v1/account/webhooks", keyed(e.key), 403, "permission", "session_required"},
-		{"webhook registration", "POST", "/v1/account/webhooks", with(keyed(e.key), jsonCT...), 403, "permission", "session_required"},
+		{
+			"webhook registration",
+			"POST",
+			"/v1/account/webhooks",
+			with(keyed(e.key), jsonCT...),
+			403,
+			"permission",
+			"session_required",
+		},
 		{"session route without key", "GET", "/v1/account/webhooks", nil, 403, "permission", "session_required"},
-		{"key from a browser", "GET", "/v1/account/balance", with(keyed(e.key), "Origin", "https://app.example"), 403, "permission", "api_key_not_allowed_here"},
-		{"key from a browser on a keyless read", "GET", "/v1/meta", with(keyed(e.key), "Origin", "https://app.example"), 403, "permission", "api_key_not_allowed_here"},
-		{"plan without API access", "GET", "/v1/account/balance", keyed(appOnly), 403, "permission", "api_access_not_included"},
-		{"plan does not run the task", "POST", "/v1/tasks/pattern.generate", with(keyed(starter), jsonCT...), 403, "permission", "permission_denied"},
-		{"plan does not estimate the task", "POST", "/v1/tasks/pattern.generate/estimate", with(keyed(starter), jsonCT...), 403, "permission", "permission_denied"},
+		{
+			"key from a browser",
+			"GET",
+			"/v1/account/balance",
+			with(keyed(e.key), "Origin", "https://app.example"),
+			403,
+			"permission",
+			"api_key_not_allowed_here",
+		},
+		{
+			"key from a browser on a keyless read",
+			"GET",
+			"/v1/meta",
+			with(keyed(e.key), "Origin", "https://app.example"),
+			403,
+			"permission",
+			"api_key_not_allowed_here",
+		},
+		{
+			"plan without API access",
+			"GET",
+			"/v1/account/balance",
+			keyed(appOnly),
+			403,
+			"permission",
+			"api_access_not_included",
+		},
+		{
+			"plan does not run the task",
+			"POST",
+			"/v1/tasks/pattern.generate",
+			with(keyed(starter), jsonCT...),
+			403,
+			"permission",
+			"permission_denied",
+		},
+		{
+			"plan does not estimate the task",
+			"POST",
+			"/v1/tasks/pattern.generate/estimate",
+			with(keyed(starter), jsonCT...),
+			403,
+			"permission",
+			"permission_denied",
+		},
 		{"keyless read checks a bad key", "GET", "/v1/tasks", keyed(revoked), 401, "authentication", "invalid_api_key"},
 	}
 	for _, tc := range tests {
@@ -131,7 +206,11 @@ func TestKeyInQueryIsRefusedFirstOnEveryPath(t *testing.T) {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
 			// Plain HTTP in production, an Origin and a bad version: the key
 			// in the URL still wins, before anything else runs.
-			res := e.send(tc.method, tc.path+leak, "{}", with(keyed(e.key), "Origin", "https://x.example", "Service-Version", "bad")...)
+			res := e.send(
+				tc.method,
+				tc.path+leak,
+				"{}",
+				with(keyed(e.key), "Origin", "https://x.example", "Service-Version", "bad")...)
 			require.Equal(t, http.StatusBadRequest, res.code, "%s", res.body)
 			require.Equal(t, "api_key_in_query", res.errCode(t))
 			require.NotEmpty(t, res.head.Get("X-RateLimit-Limit"), "counted against the address")

@@ -91,7 +91,14 @@ type errorView struct {
 func (h *catalogueHandlers) listErrors(c *gin.Context) {
 	var rows []errorView
 	for _, e := range apierr.Entries() {
-		v := errorView{Code: e.Code, Type: e.Type, Retryable: e.Retryable, Meaning: e.Meaning, Fix: e.Fix, Docs: apierr.DocsURL(e.Code)}
+		v := errorView{
+			Code:      e.Code,
+			Type:      e.Type,
+			Retryable: e.Retryable,
+			Meaning:   e.Meaning,
+			Fix:       e.Fix,
+			Docs:      apierr.DocsURL(e.Code),
+		}
 		if e.Status != 0 {
 			v.Status = &e.Status
 		}

@@ -60,12 +60,18 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 			FilesSent: []exampleFileView{}, FilesDelivered: []exampleFileView{}, Warnings: []contract.Warning{}}
 		for j, f := range ex.Files {
 			data := f.Data()
-			v.FilesSent = append(v.FilesSent, exampleFileView{Index: j, File: f.Ref, MediaType: f.MediaType, Bytes: len(data),
-				URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j)})
+			v.FilesSent = append(
+				v.FilesSent,
+				exampleFileView{Index: j, File: f.Ref, MediaType: f.MediaType, Bytes: len(data),
+					URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j)},
+			)
 		}
 		for j, o := range outs {
-			v.FilesDelivered = append(v.FilesDelivered, exampleFileView{Index: j, MediaType: o.MediaType, Bytes: len(o.Data), Data: o.Meta,
-				URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j)})
+			v.FilesDelivered = append(
+				v.FilesDelivered,
+				exampleFileView{Index: j, MediaType: o.MediaType, Bytes: len(o.Data), Data: o.Meta,
+					URL: h.d.BaseURL + "/v1/tasks/" + d.Name + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j)},
+			)
 			v.Warnings = append(v.Warnings, o.Warnings...)
 		}
 		items = append(items, v)
@@ -89,7 +95,10 @@ func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
 		c.Data(http.StatusOK, ex.Files[j].MediaType, ex.Files[j].Data())
 		return
 	}
-	fail(c, apierr.New(apierr.NotFound, "The example sends no such file; list them at GET /v1/tasks/"+d.Name+"/examples."))
+	fail(
+		c,
+		apierr.New(apierr.NotFound, "The example sends no such file; list them at GET /v1/tasks/"+d.Name+"/examples."),
+	)
 }
 
 // exampleFile answers the bytes of one delivered file of an example.
@@ -116,5 +125,8 @@ func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 		c.Data(http.StatusOK, outs[j].MediaType, outs[j].Data)
 		return
 	}
-	fail(c, apierr.New(apierr.NotFound, "The example has no such file; list them at GET /v1/tasks/"+d.Name+"/examples."))
+	fail(
+		c,
+		apierr.New(apierr.NotFound, "The example has no such file; list them at GET /v1/tasks/"+d.Name+"/examples."),
+	)
 }

@@ -44,9 +44,17 @@ type response struct {
 // in front of it: a key or header refused (400, 401, 403), a body too large
 // or not JSON (413, 415), the rate limit (429), headers too large (431), and
 // failures of the service or its database (500, 503).
-var commonErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge,
-	http.StatusUnsupportedMediaType, http.StatusTooManyRequests, http.StatusRequestHeaderFieldsTooLarge,
-	http.StatusInternalServerError, http.StatusServiceUnavailable}
+var commonErrors = []int{
+	http.StatusBadRequest,
+	http.StatusUnauthorized,
+	http.StatusForbidden,
+	http.StatusRequestEntityTooLarge,
+	http.StatusUnsupportedMediaType,
+	http.StatusTooManyRequests,
+	http.StatusRequestHeaderFieldsTooLarge,
+	http.StatusInternalServerError,
+	http.StatusServiceUnavailable,
+}
 
 // tagged sets the tag of routes.
 func tagged(tag string, rows ...route) []route {
@@ -248,7 +256,13 @@ func taskOperation(o oa, op operation, d *tasks.Definition) oa {
 }
 
 // taskRows are the table rows a task's own document holds.
-var taskRows = []string{"GET /v1/tasks/{name}", "POST /v1/tasks/{name}", "POST /v1/tasks/{name}/estimate", "GET /v1/jobs/{job_id}", "GET /v1/jobs/{job_id}/result"}
+var taskRows = []string{
+	"GET /v1/tasks/{name}",
+	"POST /v1/tasks/{name}",
+	"POST /v1/tasks/{name}/estimate",
+	"GET /v1/jobs/{job_id}",
+	"GET /v1/jobs/{job_id}/result",
+}
 
 // addRoute adds a route's operation to doc at path.
 func addRoute(doc oa, path string, rt route, d *tasks.Definition) {
@@ -305,12 +319,23 @@ func newDoc(title, description, base string) oa {
 				"headers": oa{"X-Service-Error-Type": oa{"schema": enum(types)}, "X-Request-ID": oa{"schema": str()},
 					"Retry-After": oa{"schema": integer(), "description": "Seconds to wait; on 429 and 503."}},
 				"content": oa{"application/json": oa{"schema": ref("Error")}}}},
-			"parameters": oa{"ServiceVersion": oa{"name": "Service-Version", "in": "header", "schema": oa{"type": "string", "format": "date"},
-				"description": "Contract version; current " + contract.CurrentVersion + "."}},
+			"parameters": oa{
+				"ServiceVersion": oa{
+					"name":        "Service-Version",
+					"in":          "header",
+					"schema":      oa{"type": "string", "format": "date"},
+					"description": "Contract version; current " + contract.CurrentVersion + ".",
+				},
+			},
 			"securitySchemes": oa{
 				"bearerAuth": oa{"type": "http", "scheme": "bearer",
 					"description": "Authorization: Bearer <API_KEY>. The spec's own form, Authorization: Key <API_KEY>, is the same key."},
-				"xApiKey": oa{"type": "apiKey", "in": "header", "name": "x-api-key", "description": "The API key in the x-api-key header."},
+				"xApiKey": oa{
+					"type":        "apiKey",
+					"in":          "header",
+					"name":        "x-api-key",
+					"description": "The API key in the x-api-key header.",
+				},
 				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": SessionCookie,
 					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come from the panel's own origin."},
 			},
@@ -347,7 +372,11 @@ func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
 // PanelOpenAPI is the OpenAPI document of the account panel's session-only
 // routes (/v1/account/… with a panel session).
 func PanelOpenAPI(base string) map[string]any {
-	doc := newDoc("Task Platform account panel API", "The session-only operations the account panel's pages call.", base)
+	doc := newDoc(
+		"Task Platform account panel API",
+		"The session-only operations the account panel's pages call.",
+		base,
+	)
 	for _, rt := range routes {
 		if rt.access == AccessSession {
 			addRoute(doc, rt.path, rt, nil)

@@ -36,7 +36,11 @@ func paginate[T any](c *gin.Context, all []T, key func(T) string, def int) {
 			}
 		}
 		if start < 0 {
-			fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid or has expired; restart the listing without it.").WithField("cursor"))
+			fail(
+				c,
+				apierr.New(apierr.InvalidRequest, "The cursor is not valid or has expired; restart the listing without it.").
+					WithField("cursor"),
+			)
 			return
 		}
 	}

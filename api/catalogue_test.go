@@ -122,7 +122,16 @@ func TestCatalogueTaskRead(t *testing.T) {
 		require.Equal(t, "task_not_found", missing.errCode(t))
 	}
 	// A key from a browser is refused even on a keyless read.
-	res := call(r, "GET", "/v1/tasks", "", "Authorization", "Key "+models.KeyPrefix+"abc", "Origin", "https://example.com")
+	res := call(
+		r,
+		"GET",
+		"/v1/tasks",
+		"",
+		"Authorization",
+		"Key "+models.KeyPrefix+"abc",
+		"Origin",
+		"https://example.com",
+	)
 	require.Equal(t, 403, res.code)
 	require.Equal(t, "api_key_not_allowed_here", res.errCode(t))
 }
@@ -224,7 +233,11 @@ func TestCatalogueLLMsText(t *testing.T) {
 	gen := call(r, "GET", "/v1/tasks/pattern.generate/llms.txt", "")
 	require.Contains(t, string(gen.body), "only for kind stripes")
 	require.Contains(t, string(gen.body), "resolution 2048: 4 service_credits per tile")
-	require.Contains(t, string(gen.body), "one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid; default")
+	require.Contains(
+		t,
+		string(gen.body),
+		"one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid; default",
+	)
 	require.Contains(t, string(gen.body), "vocabulary pattern_kind; its aliases accepted")
 }
 
@@ -292,7 +305,11 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 	for _, x := range v["values"].([]any) {
 		events = append(events, x.(map[string]any)["value"].(string))
 	}
-	require.Equal(t, []string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"}, events)
+	require.Equal(
+		t,
+		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"},
+		events,
+	)
 	res := call(r, "GET", "/v1/vocab/resolution", "").json(t)
 	require.Equal(t, "1024", res["default"])
 	require.NotEmpty(t, res["used_in"])
@@ -377,9 +394,21 @@ func TestCatalogueMeta(t *testing.T) {
 			require.Contains(t, g, k, group)
 		}
 	}
-	require.Equal(t, float64(contract.DefaultLimits().Request.MaxBodyBytes), lim["request"].(map[string]any)["max_body_bytes"])
-	require.Equal(t, float64(contract.DefaultLimits().EventStreams.MaxPerKey), lim["event_streams"].(map[string]any)["max_per_key"])
-	require.Equal(t, float64(contract.DefaultLimits().APIKeys.MaxPerAccount), lim["api_keys"].(map[string]any)["max_per_account"])
+	require.Equal(
+		t,
+		float64(contract.DefaultLimits().Request.MaxBodyBytes),
+		lim["request"].(map[string]any)["max_body_bytes"],
+	)
+	require.Equal(
+		t,
+		float64(contract.DefaultLimits().EventStreams.MaxPerKey),
+		lim["event_streams"].(map[string]any)["max_per_key"],
+	)
+	require.Equal(
+		t,
+		float64(contract.DefaultLimits().APIKeys.MaxPerAccount),
+		lim["api_keys"].(map[string]any)["max_per_account"],
+	)
 	wh := m["webhook"].(map[string]any)
 	require.Greater(t, wh["max_attempts"], float64(0))
 	require.Greater(t, wh["signature"].(map[string]any)["timestamp_window_seconds"], float64(0))
@@ -393,7 +422,13 @@ func estimateRouter(scopes string) *gin.Engine {
 	r := gin.New()
 	d := &Deps{BaseURL: testBase}
 	r.Use(requestID(), renderErrors(), func(c *gin.Context) {
-		c.Set(keyCtxKey, &identity{key: &models.APIKey{ID: "key_test", Scopes: scopes}, user: &models.User{ID: 1, Plan: models.PlanStandard}})
+		c.Set(
+			keyCtxKey,
+			&identity{
+				key:  &models.APIKey{ID: "key_test", Scopes: scopes},
+				user: &models.User{ID: 1, Plan: models.PlanStandard},
+			},
+		)
 	}, authorize(servedTasks(), newSessions(d)))
 	register(r, newHandlers(d, newLimiter(d)))
 	return r
@@ -413,7 +448,14 @@ func TestCatalogueEstimate(t *testing.T) {
 		{"pattern.generate", `{"colors":["#000000"]}`, 200, "", 2, 1},
 		{"palette.generate", `{"base_color":"#123456"}`, 200, "", 3, 3},
 		{"pattern.stripes", `{"colors":["#000000"],"resolution":"512","count":2}`, 200, "", 2, 2},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":90}`, 422, "field_not_supported", 0, 0},
+		{
+			"pattern.generate",
+			`{"colors":["#000000"],"kind":"dots","stripe_angle":90}`,
+			422,
+			"field_not_supported",
+			0,
+			0,
+		},
 		{"pattern.generate", `{"colors":"#000000"`, 400, "malformed_request", 0, 0},
 		{"pattern.legacy", `{}`, 410, "task_removed", 0, 0},
 		{"no.such", `{}`, 404, "task_not_found", 0, 0},
@@ -433,12 +475,33 @@ func TestCatalogueEstimate(t *testing.T) {
 			require.Equal(t, float64(tc.outputs), m["outputs"])
 		})
 	}
-	res := call(r, "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "text/plain")
+	res := call(
+		r,
+		"POST",
+		"/v1/tasks/pattern.generate/estimate",
+		`{"colors":["#000000"]}`,
+		"Content-Type",
+		"text/plain",
+	)
 	require.Equal(t, 415, res.code)
-	res = call(estimateRouter("jobs:read"), "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "application/json")
+	res = call(
+		estimateRouter("jobs:read"),
+		"POST",
+		"/v1/tasks/pattern.generate/estimate",
+		`{"colors":["#000000"]}`,
+		"Content-Type",
+		"application/json",
+	)
 	require.Equal(t, 403, res.code)
 	require.Equal(t, "scope_missing", res.errCode(t))
-	res = call(catalogueRouter(), "POST", "/v1/tasks/pattern.generate/estimate", `{"colors":["#000000"]}`, "Content-Type", "application/json")
+	res = call(
+		catalogueRouter(),
+		"POST",
+		"/v1/tasks/pattern.generate/estimate",
+		`{"colors":["#000000"]}`,
+		"Content-Type",
+		"application/json",
+	)
 	require.Equal(t, 401, res.code)
 	require.Equal(t, "unauthenticated", res.errCode(t))
 }

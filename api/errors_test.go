@@ -62,10 +62,14 @@ func TestWaitingAnswersNameTheirWait(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, waits)
-	waits = append(waits,
-		apierr.New(apierr.RateLimited, "").WithRetryAfter(0),                            // a window that just reset
-		apierr.New(apierr.Internal, "").WithStatus(http.StatusServiceUnavailable),       // a job error answered as 503
-		&apierr.Error{Code: apierr.CapacityBusy, Status: http.StatusServiceUnavailable}, // a stored job error, read back
+	waits = append(
+		waits,
+		apierr.New(apierr.RateLimited, "").WithRetryAfter(0),                      // a window that just reset
+		apierr.New(apierr.Internal, "").WithStatus(http.StatusServiceUnavailable), // a job error answered as 503
+		&apierr.Error{
+			Code:   apierr.CapacityBusy,
+			Status: http.StatusServiceUnavailable,
+		}, // a stored job error, read back
 	)
 	pgDown := &pgconn.PgError{Code: "57P03"}
 	for _, err := range []error{

@@ -24,7 +24,19 @@ const (
 )
 
 // RefKinds are the eleven kinds of reference handle (<kind>:<id>).
-var RefKinds = []string{kindArt, kindFile, "background", "pose", "model", "pose_preset", "moodboard", "brand_kit", "fabric", "range_plan", "photoshoot"}
+var RefKinds = []string{
+	kindArt,
+	kindFile,
+	"background",
+	"pose",
+	"model",
+	"pose_preset",
+	"moodboard",
+	"brand_kit",
+	"fabric",
+	"range_plan",
+	"photoshoot",
+}
 
 type fileHandlers struct {
 	db           *gorm.DB
@@ -55,7 +67,12 @@ type uploadRecord struct {
 }
 
 func (h *fileHandlers) uploadRecord(f *models.File) uploadRecord {
-	out := uploadRecord{File: f.Handle(), URL: f.URL(h.filesBaseURL), ExternalID: nonEmpty(f.ExternalID), CreatedAt: f.CreatedAt.UTC()}
+	out := uploadRecord{
+		File:       f.Handle(),
+		URL:        f.URL(h.filesBaseURL),
+		ExternalID: nonEmpty(f.ExternalID),
+		CreatedAt:  f.CreatedAt.UTC(),
+	}
 	if f.SourceURL == "" {
 		out.MediaType, out.Size = &f.MediaType, &f.Size
 	}
@@ -123,9 +140,11 @@ func (h *fileHandlers) get(c *gin.Context) {
 // handles, one body for all: another account's handle, an unknown one and
 // a malformed one read alike, so a delete never tells whether a handle
 // exists.
-var errNotDeletable = apierr.New(apierr.FileNotDeletable,
+var errNotDeletable = apierr.New(
+	apierr.FileNotDeletable,
 	"Only your own art: handles (files your jobs delivered) can be deleted; uploads (file:), records (moodboard:, brand_kit:, fabric:, "+
-		"range_plan:, …) and every other handle are kept.")
+		"range_plan:, …) and every other handle are kept.",
+)
 
 // delete answers DELETE /v1/files/{ref}: only the caller's own art: handles
 // can be deleted; afterwards the handle and its URL answer 404. Every other

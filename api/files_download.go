@@ -23,7 +23,13 @@ const fileCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 // inlineTypes are the media types a browser may show in place; every other
 // stored file (PDF, SVG, JSON, unknown bytes) is downloaded.
-var inlineTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/bmp": true}
+var inlineTypes = map[string]bool{
+	"image/png":  true,
+	"image/jpeg": true,
+	"image/gif":  true,
+	"image/webp": true,
+	"image/bmp":  true,
+}
 
 // blobDownload serves a file's bytes at its public URL, without a key. The
 // type is the one stored when the file was made (read from its bytes for an

@@ -47,7 +47,11 @@ func TestFilesDownloadIsInert(t *testing.T) {
 				csp := dl.head.Get("Content-Security-Policy")
 				require.Contains(t, csp, "sandbox")
 				require.Contains(t, csp, "default-src 'none'")
-				require.True(t, strings.HasPrefix(dl.head.Get("Content-Disposition"), tt.disposition+";"), dl.head.Get("Content-Disposition"))
+				require.True(
+					t,
+					strings.HasPrefix(dl.head.Get("Content-Disposition"), tt.disposition+";"),
+					dl.head.Get("Content-Disposition"),
+				)
 				require.Contains(t, dl.head.Get("Content-Disposition"), `filename=`+path.Base(link))
 			}
 		})

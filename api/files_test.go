@@ -290,7 +290,11 @@ func TestFilesUploadOverTheLimit(t *testing.T) {
 	head, ct := multipartBody(t, part{"file", "big.png", string(img)})
 	boundary := strings.TrimPrefix(ct, "multipart/form-data; boundary=")
 	cut := bytes.Index(head.Bytes(), []byte("\r\n--"+boundary+"--"))
-	stream := io.MultiReader(bytes.NewReader(head.Bytes()[:cut]), &endless{left: maxBytes + 256<<10}, strings.NewReader("\r\n--"+boundary+"--\r\n"))
+	stream := io.MultiReader(
+		bytes.NewReader(head.Bytes()[:cut]),
+		&endless{left: maxBytes + 256<<10},
+		strings.NewReader("\r\n--"+boundary+"--\r\n"),
+	)
 	req := request(http.MethodPost, "/v1/files", stream, with(keyed(e.key), "Content-Type", ct)...)
 	require.EqualValues(t, -1, req.ContentLength)
 	res = serve(e.r, req)
@@ -321,9 +325,19 @@ func TestFilesRegisterURL(t *testing.T) {
 			require.Equal(t, false, rec["deletable"])
 
 			again := e.register(e.key, `{"url":"`+src+`"}`)
-			require.Equal(t, http.StatusCreated, again.code, "re-registering answers 201 like the first time: %s", again.body)
+			require.Equal(
+				t,
+				http.StatusCreated,
+				again.code,
+				"re-registering answers 201 like the first time: %s",
+				again.body,
+			)
 			require.Equal(t, rec, again.obj(t), "the same URL answers the same file")
-			withKey := e.send(http.MethodPost, "/v1/files", `{"url":"`+src+`"}`, with(keyed(e.key), "Content-Type", "application/json", "Idempotency-Key", "k1")...)
+			withKey := e.send(
+				http.MethodPost,
+				"/v1/files",
+				`{"url":"`+src+`"}`,
+				with(keyed(e.key), "Content-Type", "application/json", "Idempotency-Key", "k1")...)
 			require.Equal(t, http.StatusCreated, withKey.code, "Idempotency-Key is ignored")
 			require.Equal(t, rec["file"], withKey.obj(t)["file"])
 
@@ -337,7 +351,11 @@ func TestFilesRegisterURL(t *testing.T) {
 			theirs := e.register(otherKey, `{"url":"`+src+`"}`)
 			require.Equal(t, http.StatusCreated, theirs.code, "another account registers its own")
 			require.NotEqual(t, rec["file"], theirs.obj(t)["file"])
-			require.Equal(t, http.StatusNotFound, e.send(http.MethodGet, "/v1/files/"+theirs.obj(t)["file"].(string), "", keyed(e.key)...).code)
+			require.Equal(
+				t,
+				http.StatusNotFound,
+				e.send(http.MethodGet, "/v1/files/"+theirs.obj(t)["file"].(string), "", keyed(e.key)...).code,
+			)
 		})
 	}
 }
@@ -392,8 +410,21 @@ func (e *fileEnv) addOutputs(userID uint64, jobID string, n int, at time.Time) [
 	e.t.Helper()
 	var ids []string
 	for i := range n {
-		f := models.File{ID: models.NewID(""), UserID: userID, JobID: jobID, Index: i, Task: "pattern.generate", MediaType: "image/png",
-			BlobKey: fmt.Sprintf("jobs/%s/%d.png", jobID, i), Size: 10, CreatedAt: at.Add(time.Duration(i) * time.Second)}
+		f := models.File{
+			ID:        models.NewID(""),
+			UserID:    userID,
+			JobID:     jobID,
+			Index:     i,
+			Task:      "pattern.generate",
+			MediaType: "image/png",
+			BlobKey: fmt.Sprintf(
+				"jobs/%s/%d.png",
+				jobID,
+				i,
+			),
+			Size:      10,
+			CreatedAt: at.Add(time.Duration(i) * time.Second),
+		}
 		require.NoError(e.t, e.db.Create(&f).Error)
 		ids = append(ids, f.ID)
 	}
@@ -447,7 +478,11 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 			img := string(pngBytes(t))
 			var made []string
 			for i := range 4 {
-				res := e.upload(e.key, part{"file", "a.png", img}, part{"external_id", "", []string{"SKU-1", "sku-2", "other", ""}[i]})
+				res := e.upload(
+					e.key,
+					part{"file", "a.png", img},
+					part{"external_id", "", []string{"SKU-1", "sku-2", "other", ""}[i]},
+				)
 				require.Equal(t, http.StatusCreated, res.code, "%s", res.body)
 				made = append(made, res.obj(t)["file"].(string))
 			}
@@ -460,16 +495,35 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 			pages := e.listAll(e.key, "/v1/refs/file?limit=2")
 			require.Len(t, pages, 3)
 			require.Equal(t, []int{2, 2, 1}, []int{len(pages[0]), len(pages[1]), len(pages[2])})
-			require.Equal(t, []string{made[4], made[3], made[2], made[1], made[0]}, handles(pages), "newest first, only the caller's")
+			require.Equal(
+				t,
+				[]string{made[4], made[3], made[2], made[1], made[0]},
+				handles(pages),
+				"newest first, only the caller's",
+			)
 			first := pages[2][0]
-			require.Equal(t, map[string]any{"file": made[0], "url": first["url"], "name": "file", "external_id": "SKU-1",
-				"gender": nil, "base": nil, "kind": nil, "deletable": false}, first)
+			require.Equal(
+				t,
+				map[string]any{"file": made[0], "url": first["url"], "name": "file", "external_id": "SKU-1",
+					"gender": nil, "base": nil, "kind": nil, "deletable": false},
+				first,
+			)
 			require.True(t, strings.HasPrefix(first["url"].(string), "https://api.example.test/files/"))
 			require.Equal(t, "https://1.1.1.1/Summer/Dress.PNG", pages[0][0]["url"])
 
 			require.Len(t, handles(e.listAll(e.key, "/v1/refs/file")), 5, "default limit 20")
-			require.Equal(t, []string{made[1], made[0]}, handles(e.listAll(e.key, "/v1/refs/file?q=SKU")), "q matches external_id, any case")
-			require.Equal(t, []string{made[4]}, handles(e.listAll(e.key, "/v1/refs/file?q=dress.png")), "q matches the source URL")
+			require.Equal(
+				t,
+				[]string{made[1], made[0]},
+				handles(e.listAll(e.key, "/v1/refs/file?q=SKU")),
+				"q matches external_id, any case",
+			)
+			require.Equal(
+				t,
+				[]string{made[4]},
+				handles(e.listAll(e.key, "/v1/refs/file?q=dress.png")),
+				"q matches the source URL",
+			)
 			require.Empty(t, handles(e.listAll(e.key, "/v1/refs/file?q=%25")), "q is literal text")
 			require.Empty(t, handles(e.listAll(e.key, "/v1/refs/art")), "uploads are not art")
 		})
@@ -497,7 +551,12 @@ func TestRefsArtListsJobOutputs(t *testing.T) {
 
 			del := e.send(http.MethodDelete, "/v1/files/art:"+ids[2], "", keyed(e.key)...)
 			require.Equal(t, http.StatusOK, del.code, "%s", del.body)
-			require.Equal(t, []string{"art:" + ids[1], "art:" + ids[0]}, handles(e.listAll(e.key, "/v1/refs/art")), "a deleted file leaves the listing")
+			require.Equal(
+				t,
+				[]string{"art:" + ids[1], "art:" + ids[0]},
+				handles(e.listAll(e.key, "/v1/refs/art")),
+				"a deleted file leaves the listing",
+			)
 		})
 	}
 }
@@ -598,8 +657,16 @@ func TestFilesDeleteOnlyOwnArt(t *testing.T) {
 			other, otherKey, _ := e.account(models.PlanStandard)
 			theirArts := e.addOutputs(other.ID, "j_theirs", 2, now)
 			theirs := e.upload(otherKey, part{"file", "a.png", string(pngBytes(t))}).obj(t)["file"].(string)
-			require.Equal(t, http.StatusOK, e.send(http.MethodDelete, "/v1/files/art:"+theirArts[1], "", keyed(otherKey)...).code)
-			require.Equal(t, http.StatusOK, e.send(http.MethodDelete, "/v1/files/art:"+arts[1], "", keyed(e.key)...).code)
+			require.Equal(
+				t,
+				http.StatusOK,
+				e.send(http.MethodDelete, "/v1/files/art:"+theirArts[1], "", keyed(otherKey)...).code,
+			)
+			require.Equal(
+				t,
+				http.StatusOK,
+				e.send(http.MethodDelete, "/v1/files/art:"+arts[1], "", keyed(e.key)...).code,
+			)
 
 			refused := map[string]any{}
 			for _, tc := range []struct {
@@ -642,12 +709,28 @@ func TestFilesDeleteOnlyOwnArt(t *testing.T) {
 				}
 			}
 			for _, ref := range []string{"art:" + arts[0], "art:" + arts[1]} {
-				require.Equal(t, http.StatusNotFound, e.send(http.MethodGet, "/v1/files/"+ref, "", keyed(e.key)...).code, ref)
+				require.Equal(
+					t,
+					http.StatusNotFound,
+					e.send(http.MethodGet, "/v1/files/"+ref, "", keyed(e.key)...).code,
+					ref,
+				)
 			}
 			for _, ref := range []string{"art:" + theirArts[0], theirs} {
-				require.Equal(t, http.StatusOK, e.send(http.MethodGet, "/v1/files/"+ref, "", keyed(otherKey)...).code, "%s is kept", ref)
+				require.Equal(
+					t,
+					http.StatusOK,
+					e.send(http.MethodGet, "/v1/files/"+ref, "", keyed(otherKey)...).code,
+					"%s is kept",
+					ref,
+				)
 			}
-			require.Equal(t, http.StatusOK, e.send(http.MethodGet, "/v1/files/"+mine, "", keyed(e.key)...).code, "the upload is kept")
+			require.Equal(
+				t,
+				http.StatusOK,
+				e.send(http.MethodGet, "/v1/files/"+mine, "", keyed(e.key)...).code,
+				"the upload is kept",
+			)
 		})
 	}
 }

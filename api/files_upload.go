@@ -46,7 +46,13 @@ func (h *fileHandlers) create(c *gin.Context) {
 	case jsonMediaType(ct):
 		h.register(c)
 	default:
-		fail(c, apierr.New(apierr.UnsupportedMediaType, "Upload bytes as multipart/form-data with a part named file, or register a URL with a JSON body {\"url\": \"https://…\"}."))
+		fail(
+			c,
+			apierr.New(
+				apierr.UnsupportedMediaType,
+				"Upload bytes as multipart/form-data with a part named file, or register a URL with a JSON body {\"url\": \"https://…\"}.",
+			),
+		)
 	}
 }
 
@@ -54,7 +60,13 @@ func (h *fileHandlers) create(c *gin.Context) {
 func (h *fileHandlers) upload(c *gin.Context) {
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
-		fail(c, apierr.New(apierr.MalformedRequest, "The multipart body cannot be read; send Content-Type: multipart/form-data with its boundary."))
+		fail(
+			c,
+			apierr.New(
+				apierr.MalformedRequest,
+				"The multipart body cannot be read; send Content-Type: multipart/form-data with its boundary.",
+			),
+		)
 		return
 	}
 	f := models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, Data: "null"}
@@ -102,7 +114,11 @@ func (h *fileHandlers) upload(c *gin.Context) {
 			fail(c, apierr.New(apierr.MalformedRequest, "Every multipart part needs a form-data name."))
 			return
 		default:
-			fail(c, apierr.Newf(apierr.FieldNotAccepted, "An upload takes the parts file and external_id, not %q.", name).WithField(name))
+			fail(
+				c,
+				apierr.Newf(apierr.FieldNotAccepted, "An upload takes the parts file and external_id, not %q.", name).
+					WithField(name),
+			)
 			return
 		}
 	}
@@ -138,7 +154,11 @@ func (h *fileHandlers) store(c *gin.Context, key string, r io.Reader) (string, i
 	head = head[:n]
 	media, known := detectMediaType(head)
 	if !known || !slices.Contains(lim.MediaTypes, media) {
-		return "", 0, apierr.Newf(apierr.UnsupportedMediaType, "The file reads as %s; uploads must be PNG, JPEG, WebP, GIF, BMP or PDF.", media)
+		return "", 0, apierr.Newf(
+			apierr.UnsupportedMediaType,
+			"The file reads as %s; uploads must be PNG, JPEG, WebP, GIF, BMP or PDF.",
+			media,
+		)
 	}
 	if h.blob == nil {
 		return "", 0, errors.New("upload: no blob store configured")
@@ -191,7 +211,11 @@ func bodyReadError(c *gin.Context, err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		c.Header("Connection", "close")
-		return apierr.Newf(apierr.FileTooLarge, "The upload is over limits.upload.max_bytes (%d bytes).", contract.DefaultLimits().Upload.MaxBytes)
+		return apierr.Newf(
+			apierr.FileTooLarge,
+			"The upload is over limits.upload.max_bytes (%d bytes).",
+			contract.DefaultLimits().Upload.MaxBytes,
+		)
 	}
 	return apierr.New(apierr.MalformedRequest, "The multipart body could not be read.")
 }
@@ -273,13 +297,21 @@ func (h *fileHandlers) register(c *gin.Context) {
 	sort.Strings(names)
 	for _, name := range names {
 		if name != "url" && name != "external_id" {
-			fail(c, apierr.Newf(apierr.FieldNotAccepted, "Registering a URL takes url and external_id, not %q.", name).WithField(name))
+			fail(
+				c,
+				apierr.Newf(apierr.FieldNotAccepted, "Registering a URL takes url and external_id, not %q.", name).
+					WithField(name),
+			)
 			return
 		}
 	}
 	var src string
 	if raw, ok := fields["url"]; !ok || string(raw) == "null" {
-		fail(c, apierr.New(apierr.InvalidRequest, "url is required: the public https:// address of the file.").WithField("url"))
+		fail(
+			c,
+			apierr.New(apierr.InvalidRequest, "url is required: the public https:// address of the file.").
+				WithField("url"),
+		)
 		return
 	} else if json.Unmarshal(raw, &src) != nil || src == "" {
 		fail(c, apierr.New(apierr.InvalidRequest, "url must be a non-empty string.").WithField("url"))
@@ -300,8 +332,13 @@ func (h *fileHandlers) register(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, _, err := models.RegisterURL(c.Request.Context(), h.db, &models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
-		ExternalID: ext, Data: "null"}, h.now())
+	f, _, err := models.RegisterURL(
+		c.Request.Context(),
+		h.db,
+		&models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
+			ExternalID: ext, Data: "null"},
+		h.now(),
+	)
 	if err != nil {
 		fail(c, err)
 		return
@@ -320,7 +357,8 @@ func (h *fileHandlers) checkSourceURL(c *gin.Context, src string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
-		return apierr.New(apierr.ImageNotPublic, "The address is not publicly reachable (private, loopback, link-local or metadata ranges are refused).").WithField("url")
+		return apierr.New(apierr.ImageNotPublic, "The address is not publicly reachable (private, loopback, link-local or metadata ranges are refused).").
+			WithField("url")
 	case errors.Is(err, outbound.ErrNotHTTPS):
 		return apierr.New(apierr.InvalidRequest, "url must be an https:// address.").WithField("url")
 	default:

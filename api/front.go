@@ -28,8 +28,16 @@ func Front(d Deps, next http.Handler) http.Handler {
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	// The panel's pages take no key, so their other refusals count nothing
 	// (fail); the API's count against the key or address (refuseEarly).
-	r.Use(requestID(), accessLog(d.Log), recoverer(d.Log), renderErrors(), rejectKeyInQuery(newLimiter(&d)), limitHeaders(fail),
-		requireTLS(d.Production, proxies, fail), checkHeaders(fail))
+	r.Use(
+		requestID(),
+		accessLog(d.Log),
+		recoverer(d.Log),
+		renderErrors(),
+		rejectKeyInQuery(newLimiter(&d)),
+		limitHeaders(fail),
+		requireTLS(d.Production, proxies, fail),
+		checkHeaders(fail),
+	)
 	r.Any("/*path", func(c *gin.Context) {
 		// Gin answers 200 unless next says otherwise.
 		c.Status(http.StatusOK)

@@ -20,7 +20,15 @@ func limitHeaders(refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if n := headerBytes(c.Request); n > MaxHeaderBytes {
 			c.Header("Connection", "close")
-			refuse(c, apierr.Newf(apierr.HeadersTooLarge, "The request line and headers are %d bytes; at most %d are read.", n, MaxHeaderBytes))
+			refuse(
+				c,
+				apierr.Newf(
+					apierr.HeadersTooLarge,
+					"The request line and headers are %d bytes; at most %d are read.",
+					n,
+					MaxHeaderBytes,
+				),
+			)
 			return
 		}
 		c.Next()

@@ -20,11 +20,36 @@ func TestHeadersOverTheLimitAnswer431InTheErrorShape(t *testing.T) {
 		status  int
 	}{
 		{"small", "/v1/meta", nil, http.StatusOK},
-		{"one header near the limit", "/v1/meta", []string{"X-Note", strings.Repeat("a", MaxHeaderBytes-200)}, http.StatusOK},
-		{"one header over the limit", "/v1/meta", []string{"X-Note", strings.Repeat("a", MaxHeaderBytes)}, http.StatusRequestHeaderFieldsTooLarge},
-		{"many headers over the limit", "/v1/meta", manyHeaders(MaxHeaderBytes / 50), http.StatusRequestHeaderFieldsTooLarge},
-		{"long URL over the limit", "/v1/meta?q=" + strings.Repeat("a", MaxHeaderBytes), nil, http.StatusRequestHeaderFieldsTooLarge},
-		{"with a key", "/v1/account/balance", with(keyed(e.key), "X-Note", strings.Repeat("a", MaxHeaderBytes)), http.StatusRequestHeaderFieldsTooLarge},
+		{
+			"one header near the limit",
+			"/v1/meta",
+			[]string{"X-Note", strings.Repeat("a", MaxHeaderBytes-200)},
+			http.StatusOK,
+		},
+		{
+			"one header over the limit",
+			"/v1/meta",
+			[]string{"X-Note", strings.Repeat("a", MaxHeaderBytes)},
+			http.StatusRequestHeaderFieldsTooLarge,
+		},
+		{
+			"many headers over the limit",
+			"/v1/meta",
+			manyHeaders(MaxHeaderBytes / 50),
+			http.StatusRequestHeaderFieldsTooLarge,
+		},
+		{
+			"long URL over the limit",
+			"/v1/meta?q=" + strings.Repeat("a", MaxHeaderBytes),
+			nil,
+			http.StatusRequestHeaderFieldsTooLarge,
+		},
+		{
+			"with a key",
+			"/v1/account/balance",
+			with(keyed(e.key), "X-Note", strings.Repeat("a", MaxHeaderBytes)),
+			http.StatusRequestHeaderFieldsTooLarge,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -107,7 +107,8 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 	err := h.d.Temporal.CancelWorkflow(c.Request.Context(), j.ID, "")
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) {
-		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil && fresh.Lifecycle == contract.LifecycleTerminal {
+		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil &&
+			fresh.Lifecycle == contract.LifecycleTerminal {
 			fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
 			return
 		}
@@ -116,7 +117,15 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": j.Lifecycle, "outcome": j.Outcome, "status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
+	c.JSON(
+		http.StatusAccepted,
+		gin.H{
+			"job_id":     j.ID,
+			"lifecycle":  j.Lifecycle,
+			"outcome":    j.Outcome,
+			"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID,
+		},
+	)
 }
 
 // cancelLate cancels a late job (its handle answered before its admit
@@ -161,7 +170,8 @@ func decodeCursor(c *gin.Context) (string, error) {
 	}
 	b, err := base64.RawURLEncoding.DecodeString(raw)
 	if err != nil || len(b) == 0 {
-		return "", apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor")
+		return "", apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").
+			WithField("cursor")
 	}
 	return string(b), nil
 }
@@ -173,7 +183,8 @@ func pageLimit(c *gin.Context, def, maxN int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > maxN {
-		return 0, apierr.Newf(apierr.InvalidRequest, "limit must be a whole number from 1 to %d.", maxN).WithField("limit")
+		return 0, apierr.Newf(apierr.InvalidRequest, "limit must be a whole number from 1 to %d.", maxN).
+			WithField("limit")
 	}
 	return n, nil
 }
@@ -185,7 +196,14 @@ func (h *jobHandlers) list(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	page, err := models.ListJobs(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Query("api_key_id"), after, limit)
+	page, err := models.ListJobs(
+		c.Request.Context(),
+		h.d.DB,
+		identityOf(c).user.ID,
+		c.Query("api_key_id"),
+		after,
+		limit,
+	)
 	if err != nil {
 		fail(c, err)
 		return

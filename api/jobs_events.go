@@ -121,7 +121,8 @@ func (h *jobHandlers) events(c *gin.Context) {
 		case <-heartbeat.C:
 			w.comment("heartbeat")
 			if lease != nil {
-				if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil && !alive {
+				if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil &&
+					!alive {
 					w.comment(keyEnded)
 					return
 				}
@@ -157,8 +158,16 @@ const keyEnded = "the key was revoked or has expired"
 // openStream takes a stream's lease, or answers 429 too_many_streams.
 func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobID string) (*models.EventStream, error) {
 	lim := contract.DefaultLimits().EventStreams
-	lease, err := models.OpenStream(ctx, h.d.DB, userID, keyID, jobID, models.StreamLimits{PerKey: lim.MaxPerKey, PerAccount: lim.MaxPerAccount},
-		h.d.now(), streamLease())
+	lease, err := models.OpenStream(
+		ctx,
+		h.d.DB,
+		userID,
+		keyID,
+		jobID,
+		models.StreamLimits{PerKey: lim.MaxPerKey, PerAccount: lim.MaxPerAccount},
+		h.d.now(),
+		streamLease(),
+	)
 	var tooMany *models.TooManyStreams
 	if errors.As(err, &tooMany) {
 		who := "The account"
@@ -167,7 +176,8 @@ func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobI
 		}
 		wait := max(int64(StreamHeartbeat/time.Second), 1)
 		return nil, apierr.Newf(apierr.TooManyStreams, "%s has %d event streams open, the most it may (limits.event_streams of GET /v1/meta); "+
-			"close one or wait for one to end.", who, tooMany.Limit).WithRetryAfter(wait)
+			"close one or wait for one to end.", who, tooMany.Limit).
+			WithRetryAfter(wait)
 	}
 	return lease, err
 }
@@ -177,7 +187,11 @@ func (h *jobHandlers) closeStream(ctx context.Context, lease *models.EventStream
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := models.CloseStream(ctx, h.d.DB, lease.ID); err != nil {
-		h.d.Log.Warn("event stream lease not closed; it lapses by itself", zap.String("stream", lease.ID), zap.Error(err))
+		h.d.Log.Warn(
+			"event stream lease not closed; it lapses by itself",
+			zap.String("stream", lease.ID),
+			zap.Error(err),
+		)
 	}
 }
 
@@ -250,20 +264,42 @@ func (w *sseWriter) event(f jobstream.Frame) {
 
 // eventStreamOperation documents GET /v1/jobs/{job_id}/events.
 func eventStreamOperation(jobID oa) operation {
-	stream := describe(str(), "Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
-		"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of JSON, "+
-		"the body a webhook carries for that event (schema JobEvent). Comment lines (`: heartbeat`) keep the stream open while nothing happens.")
+	stream := describe(
+		str(),
+		"Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
+			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of JSON, "+
+			"the body a webhook carries for that event (schema JobEvent). Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
+	)
 	stream["x-event-data"] = ref("JobEvent")
-	ok := response{status: http.StatusOK, description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
-		"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after the terminal event.",
+	ok := response{
+		status: http.StatusOK,
+		description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
+			"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after the terminal event.",
 		content: oa{"text/event-stream": oa{"schema": stream}},
-		headers: oa{"Cache-Control": describe(str(), "no-cache")}}
-	return operation{id: "job_events", summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
+		headers: oa{"Cache-Control": describe(str(), "no-cache")},
+	}
+	return operation{
+		id:      "job_events",
+		summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
 		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, job.cancelled), " +
 			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
 			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 too_many_streams beyond); " +
 			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
-		params:  []oa{jobID, header("Last-Event-ID", "The id of the last event received: the stream resumes after it.", oa{"type": "string", "pattern": "^[0-9]+$"})},
-		answers: []response{ok, {status: http.StatusNoContent, description: "Last-Event-ID names the terminal event of an ended job: nothing follows."}},
-		errors:  []int{http.StatusNotFound}}
+		params: []oa{
+			jobID,
+			header(
+				"Last-Event-ID",
+				"The id of the last event received: the stream resumes after it.",
+				oa{"type": "string", "pattern": "^[0-9]+$"},
+			),
+		},
+		answers: []response{
+			ok,
+			{
+				status:      http.StatusNoContent,
+				description: "Last-Event-ID names the terminal event of an ended job: nothing follows.",
+			},
+		},
+		errors: []int{http.StatusNotFound},
+	}
 }

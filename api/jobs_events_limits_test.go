@@ -48,7 +48,9 @@ func newStreamProcesses(t *testing.T, b testenv.Backend) *streamProcesses {
 	}
 	p := &streamProcesses{db: dbs[0]}
 	for _, db := range dbs {
-		srv := httptest.NewServer(NewRouter(Deps{DB: db, BaseURL: "https://api.example.test", Log: zaptest.NewLogger(t)}))
+		srv := httptest.NewServer(
+			NewRouter(Deps{DB: db, BaseURL: "https://api.example.test", Log: zaptest.NewLogger(t)}),
+		)
 		t.Cleanup(srv.Close)
 		p.srvs = append(p.srvs, srv)
 	}
@@ -57,8 +59,21 @@ func newStreamProcesses(t *testing.T, b testenv.Backend) *streamProcesses {
 	require.NoError(t, err)
 	p.user = u
 	p.job = models.NewID("j_")
-	require.NoError(t, p.db.Create(&models.Job{ID: p.job, UserID: u.ID, Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleQueued,
-		CreditType: contract.CreditService, ServiceVersion: CurrentVersion, CreatedAt: time.Now().UTC()}).Error)
+	require.NoError(
+		t,
+		p.db.Create(
+			&models.Job{
+				ID:             p.job,
+				UserID:         u.ID,
+				Task:           "pattern.generate",
+				Input:          "{}",
+				Lifecycle:      contract.LifecycleQueued,
+				CreditType:     contract.CreditService,
+				ServiceVersion: CurrentVersion,
+				CreatedAt:      time.Now().UTC(),
+			},
+		).Error,
+	)
 	return p
 }
 
@@ -104,7 +119,17 @@ func (p *streamProcesses) refused(t *testing.T, i int, key, who string) {
 	require.Equal(t, true, e["retryable"])
 	require.Contains(t, e["message"], who)
 	require.NotEmpty(t, res.Header.Get("Retry-After"))
-	openapicheck.CheckAnswer(t, servedDoc(t, "/v1/openapi.json", true), http.MethodGet, "/v1/jobs/{job_id}/events", req, nil, res.StatusCode, res.Header, body)
+	openapicheck.CheckAnswer(
+		t,
+		servedDoc(t, "/v1/openapi.json", true),
+		http.MethodGet,
+		"/v1/jobs/{job_id}/events",
+		req,
+		nil,
+		res.StatusCode,
+		res.Header,
+		body,
+	)
 }
 
 // TestEventStreamsAreBoundedPerKeyAndAccount opens streams up to each limit
@@ -153,7 +178,12 @@ func TestEventStreamsAreBoundedPerKeyAndAccount(t *testing.T) {
 }
 
 // openStreamCtx is openStream under ctx: cancelling it closes the stream.
-func openStreamCtx(t *testing.T, ctx context.Context, srv *httptest.Server, key, jobID string) (*http.Response, chan sse) {
+func openStreamCtx(
+	t *testing.T,
+	ctx context.Context,
+	srv *httptest.Server,
+	key, jobID string,
+) (*http.Response, chan sse) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/v1/jobs/"+jobID+"/events", nil)
 	require.NoError(t, err)

@@ -129,8 +129,17 @@ func TestEventStreamFollowsAJob(t *testing.T) {
 			srv := httptest.NewServer(e.r)
 			t.Cleanup(srv.Close)
 			ctx, now := context.Background(), time.Now().UTC()
-			j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}",
-				Lifecycle: contract.LifecycleQueued, CreditType: contract.CreditService, ServiceVersion: CurrentVersion, CreatedAt: now}
+			j := &models.Job{
+				ID:             models.NewID("j_"),
+				UserID:         e.user.ID,
+				APIKeyID:       e.keyID,
+				Task:           "pattern.generate",
+				Input:          "{}",
+				Lifecycle:      contract.LifecycleQueued,
+				CreditType:     contract.CreditService,
+				ServiceVersion: CurrentVersion,
+				CreatedAt:      now,
+			}
 			require.NoError(t, e.db.Create(j).Error)
 
 			res, events := openStream(t, srv, e.key, j.ID)
@@ -150,7 +159,15 @@ func TestEventStreamFollowsAJob(t *testing.T) {
 			require.Equal(t, CurrentVersion, body.APIVersion)
 
 			for i := range 2 {
-				f := &models.File{ID: models.NewID(""), UserID: e.user.ID, JobID: j.ID, Index: i, Task: j.Task, MediaType: "image/png", BlobKey: "k" + strconv.Itoa(i)}
+				f := &models.File{
+					ID:        models.NewID(""),
+					UserID:    e.user.ID,
+					JobID:     j.ID,
+					Index:     i,
+					Task:      j.Task,
+					MediaType: "image/png",
+					BlobKey:   "k" + strconv.Itoa(i),
+				}
 				_, err := models.AddOutput(ctx, e.db, f, now.Add(time.Duration(i+1)*time.Second))
 				require.NoError(t, err)
 				require.NoError(t, jobstream.Notify(ctx, e.db, j.ID))
@@ -159,7 +176,13 @@ func TestEventStreamFollowsAJob(t *testing.T) {
 				require.Equal(t, strconv.FormatInt(jobstream.ProgressSeq(i+1), 10), ev.id)
 				require.Equal(t, i+1, decodeEvent(t, ev).Progress.Done)
 			}
-			_, _, err := models.Settle(ctx, e.db, j.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now.Add(3*time.Second))
+			_, _, err := models.Settle(
+				ctx,
+				e.db,
+				j.ID,
+				models.Settlement{Outcome: contract.OutcomeSucceeded},
+				now.Add(3*time.Second),
+			)
 			require.NoError(t, err)
 			require.NoError(t, jobstream.Notify(ctx, e.db, j.ID))
 			term := next(t, events, false)
@@ -171,7 +194,14 @@ func TestEventStreamFollowsAJob(t *testing.T) {
 			requireEnded(t, events)
 
 			// Resume after the first output: the second and the end, once.
-			_, events = openStream(t, srv, e.key, j.ID, "Last-Event-ID", strconv.FormatInt(jobstream.ProgressSeq(1), 10))
+			_, events = openStream(
+				t,
+				srv,
+				e.key,
+				j.ID,
+				"Last-Event-ID",
+				strconv.FormatInt(jobstream.ProgressSeq(1), 10),
+			)
 			require.Equal(t, strconv.FormatInt(jobstream.ProgressSeq(2), 10), next(t, events, false).id)
 			require.Equal(t, strconv.FormatInt(jobstream.SeqTerminal, 10), next(t, events, false).id)
 			requireEnded(t, events)
@@ -205,7 +235,17 @@ func TestEventStreamAnswersAsDocumented(t *testing.T) {
 		res := e.check(t, p)
 		if p.status == 200 {
 			require.Contains(t, string(res.body), "\nevent: job.", "%s", res.body)
-			openapicheck.CheckAnswer(t, e.doc, "GET", "/v1/jobs/{job_id}/events", request("GET", p.path, nil, p.headers...), nil, res.code, res.head, res.body)
+			openapicheck.CheckAnswer(
+				t,
+				e.doc,
+				"GET",
+				"/v1/jobs/{job_id}/events",
+				request("GET", p.path, nil, p.headers...),
+				nil,
+				res.code,
+				res.head,
+				res.body,
+			)
 		}
 	}
 	_, otherKey, _ := e.account(models.PlanStandard)

@@ -26,9 +26,19 @@ func TestCancelledJobSaysItsChargeAndListsItsDeliveredFiles(t *testing.T) {
 	_, err := models.Grant(ctx, e.db, e.user.ID, contract.CreditService, 100, nil, "test")
 	require.NoError(t, err)
 	total := 12
-	j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}",
-		Lifecycle: contract.LifecycleQueued, CreditType: contract.CreditService, HeldCredits: 24, PricePerOutput: 2,
-		ProgressTotal: &total, ServiceVersion: CurrentVersion}
+	j := &models.Job{
+		ID:             models.NewID("j_"),
+		UserID:         e.user.ID,
+		APIKeyID:       e.keyID,
+		Task:           "pattern.generate",
+		Input:          "{}",
+		Lifecycle:      contract.LifecycleQueued,
+		CreditType:     contract.CreditService,
+		HeldCredits:    24,
+		PricePerOutput: 2,
+		ProgressTotal:  &total,
+		ServiceVersion: CurrentVersion,
+	}
 	_, err = models.Admit(ctx, e.db, j, now, func(int64, int64) []byte { return nil })
 	require.NoError(t, err)
 
@@ -37,19 +47,42 @@ func TestCancelledJobSaysItsChargeAndListsItsDeliveredFiles(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.code, "%s", res.body)
 		return res.obj(t)["credits"].(map[string]any)
 	}
-	require.Equal(t, map[string]any{"credit_type": "service_credits", "held": float64(24), "charged": nil}, read(), "nothing charged while it runs")
+	require.Equal(
+		t,
+		map[string]any{"credit_type": "service_credits", "held": float64(24), "charged": nil},
+		read(),
+		"nothing charged while it runs",
+	)
 
 	for i := range 3 {
-		f := &models.File{ID: models.NewID(""), UserID: e.user.ID, JobID: j.ID, Index: i, Task: j.Task, MediaType: "image/png", BlobKey: "k" + strconv.Itoa(i)}
+		f := &models.File{
+			ID:        models.NewID(""),
+			UserID:    e.user.ID,
+			JobID:     j.ID,
+			Index:     i,
+			Task:      j.Task,
+			MediaType: "image/png",
+			BlobKey:   "k" + strconv.Itoa(i),
+		}
 		_, err := models.AddOutput(ctx, e.db, f, now)
 		require.NoError(t, err)
 	}
 	cancelled, err := json.Marshal(apierr.New(apierr.Cancelled, ""))
 	require.NoError(t, err)
-	_, _, err = models.Settle(ctx, e.db, j.ID, models.Settlement{Outcome: contract.OutcomeCancelled, Error: cancelled}, now)
+	_, _, err = models.Settle(
+		ctx,
+		e.db,
+		j.ID,
+		models.Settlement{Outcome: contract.OutcomeCancelled, Error: cancelled},
+		now,
+	)
 	require.NoError(t, err)
-	require.Equal(t, map[string]any{"credit_type": "service_credits", "held": float64(24), "charged": float64(6)}, read(),
-		"3 delivered × 2, the service's own count")
+	require.Equal(
+		t,
+		map[string]any{"credit_type": "service_credits", "held": float64(24), "charged": float64(6)},
+		read(),
+		"3 delivered × 2, the service's own count",
+	)
 
 	result := e.send("GET", "/v1/jobs/"+j.ID+"/result", "", keyed(e.key)...)
 	require.Equal(t, http.StatusConflict, result.code)
@@ -79,5 +112,10 @@ func TestCancelledJobSaysItsChargeAndListsItsDeliveredFiles(t *testing.T) {
 
 	other, otherKey, _ := e.account(models.PlanStandard)
 	require.NotEqual(t, e.user.ID, other.ID)
-	require.Equal(t, http.StatusNotFound, e.send("GET", "/v1/jobs/"+j.ID+"/files", "", keyed(otherKey)...).code, "another account's job")
+	require.Equal(
+		t,
+		http.StatusNotFound,
+		e.send("GET", "/v1/jobs/"+j.ID+"/files", "", keyed(otherKey)...).code,
+		"another account's job",
+	)
 }

@@ -22,10 +22,18 @@ func (h *jobHandlers) result(c *gin.Context) {
 	case j.Lifecycle != contract.LifecycleTerminal:
 		fail(c, apierr.New(apierr.ResultNotReady, "").WithJob(j.ID))
 	case *j.Outcome == contract.OutcomeCancelled:
-		fail(c, apierr.New(apierr.Cancelled, "The job was cancelled; the outputs it delivered are listed at /v1/jobs/"+j.ID+"/files.").WithJob(j.ID))
+		fail(
+			c,
+			apierr.New(apierr.Cancelled, "The job was cancelled; the outputs it delivered are listed at /v1/jobs/"+j.ID+"/files.").
+				WithJob(j.ID),
+		)
 	case *j.Outcome == contract.OutcomeFailed:
 		markStartTimeout(c, j)
-		fail(c, apierr.New(apierr.JobFailed, "The job failed; its error says why, and /v1/jobs/"+j.ID+"/files lists what it delivered.").WithJob(j.ID))
+		fail(
+			c,
+			apierr.New(apierr.JobFailed, "The job failed; its error says why, and /v1/jobs/"+j.ID+"/files lists what it delivered.").
+				WithJob(j.ID),
+		)
 	default:
 		h.writeResult(c, j)
 	}
@@ -66,7 +74,11 @@ type filePage struct {
 
 // filesPage reads the page of j's files the request's limit and cursor
 // ask for; false when it answered an error.
-func (h *jobHandlers) filesPage(c *gin.Context, j *models.Job, def int) (files []models.File, more bool, next string, ok bool) {
+func (h *jobHandlers) filesPage(
+	c *gin.Context,
+	j *models.Job,
+	def int,
+) (files []models.File, more bool, next string, ok bool) {
 	limit, err := pageLimit(c, def, 100)
 	if err != nil {
 		fail(c, err)

@@ -46,7 +46,8 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 	if v := c.GetHeader("X-Service-Start-Timeout"); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return o, apierr.New(apierr.InvalidRequest, "X-Service-Start-Timeout must be a whole number of seconds.").WithField("X-Service-Start-Timeout")
+			return o, apierr.New(apierr.InvalidRequest, "X-Service-Start-Timeout must be a whole number of seconds.").
+				WithField("X-Service-Start-Timeout")
 		}
 		o.startTimeout, o.startSent = n, true
 	}
@@ -55,7 +56,11 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 	err := validation.Errors{
 		"X-Service-Start-Timeout": validation.Validate(o.startTimeout, validation.When(o.startSent,
 			validation.Min(lim.StartTimeout.MinSeconds), validation.Max(lim.StartTimeout.MaxSeconds))),
-		"webhook_url":     validation.Validate(o.webhookURL, is.URL, validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL")),
+		"webhook_url": validation.Validate(
+			o.webhookURL,
+			is.URL,
+			validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL"),
+		),
 		"Idempotency-Key": validation.Validate(o.idemKey, validation.Length(0, 255)),
 	}.Filter()
 	return o, firstFieldError(err)

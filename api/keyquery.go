@@ -73,7 +73,8 @@ func looksLikeKey(s string) bool {
 		return false
 	}
 	scheme := s[:i]
-	return (strings.EqualFold(scheme, "Key") || strings.EqualFold(scheme, "Bearer")) && strings.HasPrefix(trimBlank(s[i:]), models.KeyPrefix)
+	return (strings.EqualFold(scheme, "Key") || strings.EqualFold(scheme, "Bearer")) &&
+		strings.HasPrefix(trimBlank(s[i:]), models.KeyPrefix)
 }
 
 // trimBlank trims spaces and control characters from both ends.

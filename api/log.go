@@ -28,8 +28,13 @@ func accessLog(base *zap.Logger) gin.HandlerFunc {
 		if route == "" {
 			route = "unmatched"
 		}
-		fields := []zap.Field{zap.String("method", c.Request.Method), zap.String("route", route), zap.String("path", c.Request.URL.Path),
-			zap.Int("status", c.Writer.Status()), zap.Duration("duration", time.Since(start))}
+		fields := []zap.Field{
+			zap.String("method", c.Request.Method),
+			zap.String("route", route),
+			zap.String("path", c.Request.URL.Path),
+			zap.Int("status", c.Writer.Status()),
+			zap.Duration("duration", time.Since(start)),
+		}
 		if id := identityOf(c); id != nil && id.key != nil {
 			fields = append(fields, zap.String("api_key_id", id.key.ID))
 		}

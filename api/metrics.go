@@ -21,9 +21,21 @@ type HTTPMetrics struct {
 // gathered from it (the worker's and the Temporal SDK's metrics included).
 func NewHTTPMetrics(reg *prometheus.Registry) *HTTPMetrics {
 	m := &HTTPMetrics{
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "taskplatform_http_requests_total", Help: "HTTP requests by method, route and status."}, []string{"method", "route", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "taskplatform_http_request_duration_seconds", Help: "HTTP request latency by method, route and status.",
-			Buckets: prometheus.DefBuckets}, []string{"method", "route", "status"}),
+		requests: prometheus.NewCounterVec(
+			prometheus.CounterOpts{
+				Name: "taskplatform_http_requests_total",
+				Help: "HTTP requests by method, route and status.",
+			},
+			[]string{"method", "route", "status"},
+		),
+		latency: prometheus.NewHistogramVec(
+			prometheus.HistogramOpts{
+				Name:    "taskplatform_http_request_duration_seconds",
+				Help:    "HTTP request latency by method, route and status.",
+				Buckets: prometheus.DefBuckets,
+			},
+			[]string{"method", "route", "status"},
+		),
 		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
 	}
 	reg.MustRegister(m.requests, m.latency)

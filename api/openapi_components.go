@@ -127,9 +127,16 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
 		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),
-			"held":    describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),
-			"charged": nullable(describe(integer(), "Credits charged once the job ended: price × outputs delivered, never above the hold."))},
-		reflect.TypeFor[wire.File]():   {"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none."))},
+			"held": describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),
+			"charged": nullable(
+				describe(
+					integer(),
+					"Credits charged once the job ended: price × outputs delivered, never above the hold.",
+				),
+			)},
+		reflect.TypeFor[wire.File](): {
+			"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
+		},
 		reflect.TypeFor[wire.Result](): {"summary": ref("Summary")},
 		reflect.TypeFor[contract.Warning](): {
 			"code": describe(enum(warnings), "A catalogued code of type warning; show an unknown one by its message."),
@@ -143,11 +150,15 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"inputSchema":  schemaDoc,
 			"outputSchema": nullable(schemaDoc),
 		},
-		reflect.TypeFor[tasks.SpecRow]():    {"key": enum(tasks.SpecKeys)},
-		reflect.TypeFor[tasks.RecipeStep](): {"body": freeObject("The request body; valid input of task when task is named.")},
-		reflect.TypeFor[exampleRequest]():   {"body": freeObject("The task input the example sends.")},
-		reflect.TypeFor[exampleFileView]():  {"data": nullable(freeObject("The file's data, valid against the task's outputSchema."))},
-		reflect.TypeFor[rateLimitRow]():     {"per": enum(pers)},
+		reflect.TypeFor[tasks.SpecRow](): {"key": enum(tasks.SpecKeys)},
+		reflect.TypeFor[tasks.RecipeStep](): {
+			"body": freeObject("The request body; valid input of task when task is named."),
+		},
+		reflect.TypeFor[exampleRequest](): {"body": freeObject("The task input the example sends.")},
+		reflect.TypeFor[exampleFileView](): {
+			"data": nullable(freeObject("The file's data, valid against the task's outputSchema.")),
+		},
+		reflect.TypeFor[rateLimitRow](): {"per": enum(pers)},
 		reflect.TypeFor[requestView](): {
 			"route": describe(nullable(str()),
 				"The route the path matched, written /v1/jobs/{job_id}; null when it matched none."),
@@ -161,8 +172,14 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"name": describe(nullable(str()), "The record's name; null for a background or a pose, which have none."),
 			"url": describe(str(), "The preview image: the record's first delivered image, a curated record's own; "+
 				"an empty string until there is one, as a reference item's."),
-			"status":   enum([]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed}),
-			"analysis": nullable(freeObject("A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.")),
+			"status": enum(
+				[]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed},
+			),
+			"analysis": nullable(
+				freeObject(
+					"A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.",
+				),
+			),
 		},
 		reflect.TypeFor[RouteScope](): {
 			"auth":  enum(accesses),
@@ -207,7 +224,10 @@ func metricsRowSchema() oa {
 	s := readSchema(reflect.TypeFor[models.MetricsRow]())
 	props := s["properties"].(oa)
 	for _, field := range groupFields {
-		props[field] = describe(nullable(str()), "The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or error code.")
+		props[field] = describe(
+			nullable(str()),
+			"The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or error code.",
+		)
 	}
 	return s
 }

@@ -9,14 +9,23 @@ import (
 
 // docTags are the document's global tags, in the order a reader meets them.
 var docTags = []oa{
-	{"name": "tasks", "description": "Submit a named task as a job, or estimate its price; each task also has its own path."},
+	{
+		"name":        "tasks",
+		"description": "Submit a named task as a job, or estimate its price; each task also has its own path.",
+	},
 	{"name": "jobs", "description": "Read, list, wait on, stream and cancel jobs, and read their results."},
 	{"name": "files", "description": "Upload files, read and delete file and art handles, download delivered files."},
 	{"name": "account", "description": "The calling key's account: balance, usage, metrics and request log."},
-	{"name": "catalogue", "description": "The public reference: tasks, vocabularies, concepts, recipes, errors, prices, " +
-		"the changelog and these documents. No key needed."},
+	{
+		"name": "catalogue",
+		"description": "The public reference: tasks, vocabularies, concepts, recipes, errors, prices, " +
+			"the changelog and these documents. No key needed.",
+	},
 	{"name": "operations", "description": "Health, readiness, metrics and the webhook signing keys."},
-	{"name": "panel", "description": "The account panel's own operations, for a signed-in session only (GET /v1/panel/openapi.json)."},
+	{
+		"name":        "panel",
+		"description": "The account panel's own operations, for a signed-in session only (GET /v1/panel/openapi.json).",
+	},
 	{"name": "webhooks", "description": "The signed job events a webhook endpoint receives."},
 }
 
@@ -52,7 +61,11 @@ func webhookHeaders() []any {
 	return []any{
 		h("X-Service-Request-Id", "The delivery id (whd_…), the first line of the signed message.", str()),
 		h("X-Service-User-Id", "The account id, the second line of the signed message.", str()),
-		h("X-Service-Timestamp", "Unix seconds, the third line of the signed message; refuse it outside your window.", str()),
+		h(
+			"X-Service-Timestamp",
+			"Unix seconds, the third line of the signed message; refuse it outside your window.",
+			str(),
+		),
 		h("X-Service-Signature", "Base64 Ed25519 signature of the four-line message; verify it with a key of "+
 			"/.well-known/jwks.json.", str()),
 	}
@@ -87,8 +100,11 @@ func webhooks() oa {
 func panelDocRoute(document oa) route {
 	return route{method: http.MethodGet, path: "/v1/panel/openapi.json", access: AccessPublic,
 		handle: catalogue((*catalogueHandlers).panelOpenAPI),
-		op: operation{id: "panel_openapi", summary: "The OpenAPI document of the account panel's session-only operations",
+		op: operation{
+			id:      "panel_openapi",
+			summary: "The OpenAPI document of the account panel's session-only operations",
 			description: "The panel's own operations, kept out of /v1/openapi.json so that clients generated from " +
 				"that document hold only what an API key can call.",
-			answers: []response{jsonAnswer(http.StatusOK, "The document.", document)}}}
+			answers: []response{jsonAnswer(http.StatusOK, "The document.", document)},
+		}}
 }

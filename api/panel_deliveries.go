@@ -38,8 +38,20 @@ type DeliveryView struct {
 
 // DeliveryViewOf is a delivery with its attempts as the log shows it.
 func DeliveryViewOf(d *models.WebhookDelivery, attempts []models.WebhookAttempt) DeliveryView {
-	v := DeliveryView{ID: d.ID, EventID: d.EventID, Event: d.Event, Status: d.Status, EndpointID: nonEmpty(d.EndpointID), URL: d.URL,
-		JobID: nonEmpty(d.JobID), Attempts: make([]AttemptView, len(attempts)), NextAttemptAt: utc(d.NextAttemptAt), CreatedAt: d.CreatedAt.UTC()}
+	v := DeliveryView{
+		ID:         d.ID,
+		EventID:    d.EventID,
+		Event:      d.Event,
+		Status:     d.Status,
+		EndpointID: nonEmpty(d.EndpointID),
+		URL:        d.URL,
+		JobID: nonEmpty(
+			d.JobID,
+		),
+		Attempts:      make([]AttemptView, len(attempts)),
+		NextAttemptAt: utc(d.NextAttemptAt),
+		CreatedAt:     d.CreatedAt.UTC(),
+	}
 	for i, a := range attempts {
 		av := AttemptView{Attempt: a.Attempt, At: a.At.UTC(), DurationMS: a.DurationMS, Error: nonEmpty(a.Error)}
 		if a.StatusCode != 0 {
@@ -52,7 +64,12 @@ func DeliveryViewOf(d *models.WebhookDelivery, attempts []models.WebhookAttempt)
 }
 
 // deliveryStatuses are the statuses the log filters on.
-var deliveryStatuses = []string{models.DeliveryPending, models.DeliveryDelivered, models.DeliveryFailed, models.DeliverySkipped}
+var deliveryStatuses = []string{
+	models.DeliveryPending,
+	models.DeliveryDelivered,
+	models.DeliveryFailed,
+	models.DeliverySkipped,
+}
 
 // timeParam reads an RFC 3339 query parameter; absent is nil.
 func timeParam(c *gin.Context, name string) (*time.Time, error) {
@@ -62,7 +79,8 @@ func timeParam(c *gin.Context, name string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
-		return nil, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-01-02T15:04:05Z.", name).WithField(name)
+		return nil, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-01-02T15:04:05Z.", name).
+			WithField(name)
 	}
 	return &t, nil
 }
@@ -78,7 +96,11 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 	q := models.DeliveryQuery{UserID: identityOf(c).user.ID, Event: c.Query("event"), Status: c.Query("status"),
 		EndpointID: c.Query("endpoint_id"), JobID: c.Query("job_id"), After: after, Limit: limit}
 	if q.Status != "" && !slices.Contains(deliveryStatuses, q.Status) {
-		fail(c, apierr.New(apierr.InvalidOption, "status is one of pending, delivered, failed, skipped.").WithField("status"))
+		fail(
+			c,
+			apierr.New(apierr.InvalidOption, "status is one of pending, delivered, failed, skipped.").
+				WithField("status"),
+		)
 		return
 	}
 	if q.Start, err = timeParam(c, "start"); err == nil {

@@ -61,8 +61,15 @@ func KeyState(k *models.APIKey, now time.Time) string {
 }
 
 func keyView(k *models.APIKey, now time.Time) KeyView {
-	v := KeyView{ID: k.ID, Prefix: k.Hint, Scopes: strings.Split(k.Scopes, ","), State: KeyState(k, now), ExpiresAt: utc(k.ExpiresAt),
-		RevokedAt: utc(k.RevokedAt), CreatedAt: k.CreatedAt.UTC()}
+	v := KeyView{
+		ID:        k.ID,
+		Prefix:    k.Hint,
+		Scopes:    strings.Split(k.Scopes, ","),
+		State:     KeyState(k, now),
+		ExpiresAt: utc(k.ExpiresAt),
+		RevokedAt: utc(k.RevokedAt),
+		CreatedAt: k.CreatedAt.UTC(),
+	}
 	if k.ReplacedBy != "" {
 		v.ReplacedBy = &k.ReplacedBy
 	}
@@ -143,7 +150,11 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 	}
 	for _, s := range body.Scopes {
 		if !slices.Contains(models.AllScopes, s) {
-			fail(c, apierr.Newf(apierr.InvalidOption, "Unknown scope %q; scopes are %s.", s, strings.Join(models.AllScopes, ", ")).WithField("scopes"))
+			fail(
+				c,
+				apierr.Newf(apierr.InvalidOption, "Unknown scope %q; scopes are %s.", s, strings.Join(models.AllScopes, ", ")).
+					WithField("scopes"),
+			)
 			return
 		}
 	}
@@ -152,10 +163,21 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 		fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
 		return
 	}
-	k, secret, err := models.CreateKey(c.Request.Context(), p.d.DB, identityOf(c).user.ID, slices.Compact(slices.Sorted(slices.Values(body.Scopes))), utc(body.ExpiresAt), CurrentVersion)
+	k, secret, err := models.CreateKey(
+		c.Request.Context(),
+		p.d.DB,
+		identityOf(c).user.ID,
+		slices.Compact(slices.Sorted(slices.Values(body.Scopes))),
+		utc(body.ExpiresAt),
+		CurrentVersion,
+	)
 	if errors.Is(err, models.ErrTooManyKeys) {
-		err = apierr.Newf(apierr.TooManyAPIKeys, "The account has %d active API keys, the most it may (limits.api_keys.max_per_account of GET /v1/meta); "+
-			"revoke one you no longer use, or roll a key instead of adding one.", contract.DefaultLimits().APIKeys.MaxPerAccount)
+		err = apierr.Newf(
+			apierr.TooManyAPIKeys,
+			"The account has %d active API keys, the most it may (limits.api_keys.max_per_account of GET /v1/meta); "+
+				"revoke one you no longer use, or roll a key instead of adding one.",
+			contract.DefaultLimits().APIKeys.MaxPerAccount,
+		)
 	}
 	if err != nil {
 		fail(c, err)
@@ -186,7 +208,11 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 		return
 	}
 	if body.GracePeriodSeconds == nil || *body.GracePeriodSeconds < 0 || *body.GracePeriodSeconds > maxGraceSeconds {
-		fail(c, apierr.Newf(apierr.InvalidRequest, "grace_period_seconds is required: 0 to %d seconds.", maxGraceSeconds).WithField("grace_period_seconds"))
+		fail(
+			c,
+			apierr.Newf(apierr.InvalidRequest, "grace_period_seconds is required: 0 to %d seconds.", maxGraceSeconds).
+				WithField("grace_period_seconds"),
+		)
 		return
 	}
 	old, ok := p.ownKey(c)
@@ -194,9 +220,17 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 		return
 	}
 	now := p.d.now()
-	k, secret, err := models.RollKey(c.Request.Context(), p.d.DB, old.ID, time.Duration(*body.GracePeriodSeconds)*time.Second, now, CurrentVersion)
+	k, secret, err := models.RollKey(
+		c.Request.Context(),
+		p.d.DB,
+		old.ID,
+		time.Duration(*body.GracePeriodSeconds)*time.Second,
+		now,
+		CurrentVersion,
+	)
 	if errors.Is(err, models.ErrKeyInactive) {
-		err = apierr.New(apierr.InvalidRequest, "A revoked or expired key cannot be rolled; create a new key.").WithField("key_id")
+		err = apierr.New(apierr.InvalidRequest, "A revoked or expired key cannot be rolled; create a new key.").
+			WithField("key_id")
 	}
 	if err != nil {
 		fail(c, err)
@@ -215,7 +249,8 @@ func (p *panelHandlers) revokeKey(c *gin.Context) {
 	}
 	now := p.d.now()
 	if k.RevokedAt == nil {
-		if err := models.RevokeKey(c.Request.Context(), p.d.DB, k.ID, now); err != nil && !errors.Is(err, models.ErrNotFound) {
+		if err := models.RevokeKey(c.Request.Context(), p.d.DB, k.ID, now); err != nil &&
+			!errors.Is(err, models.ErrNotFound) {
 			fail(c, err)
 			return
 		}

@@ -28,7 +28,14 @@ type EndpointView struct {
 }
 
 func endpointView(ep *models.WebhookEndpoint) EndpointView {
-	v := EndpointView{ID: ep.ID, URL: ep.URL, Events: strings.Split(ep.Events, ","), Disabled: ep.Disabled, Failures: ep.Failures, CreatedAt: ep.CreatedAt.UTC()}
+	v := EndpointView{
+		ID:        ep.ID,
+		URL:       ep.URL,
+		Events:    strings.Split(ep.Events, ","),
+		Disabled:  ep.Disabled,
+		Failures:  ep.Failures,
+		CreatedAt: ep.CreatedAt.UTC(),
+	}
 	if ep.DisabledReason != "" {
 		v.DisabledReason = &ep.DisabledReason
 	}
@@ -60,7 +67,8 @@ func (p *panelHandlers) checkEvents(events []string) (string, error) {
 	var out []string
 	for _, e := range events {
 		if !slices.Contains(known, e) {
-			return "", apierr.Newf(apierr.InvalidOption, "Unknown event %q; events are %s.", e, strings.Join(known, ", ")).WithField("events")
+			return "", apierr.Newf(apierr.InvalidOption, "Unknown event %q; events are %s.", e, strings.Join(known, ", ")).
+				WithField("events")
 		}
 		if !slices.Contains(out, e) {
 			out = append(out, e)

@@ -99,7 +99,8 @@ func (l *limiter) count(c *gin.Context, subject string) *apierr.Error {
 	c.Header("X-RateLimit-Remaining", strconv.FormatInt(max(l.limit-hit.Calls, 0), 10))
 	c.Header("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
 	if hit.Calls > l.limit {
-		return apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).WithRetryAfter(reset)
+		return apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).
+			WithRetryAfter(reset)
 	}
 	return nil
 }
@@ -128,7 +129,10 @@ type rateLimitRow struct {
 // rows are the limits as GET /v1/account/limits answers them.
 func (l *limiter) rows() []rateLimitRow {
 	w := int64(l.window / time.Second)
-	return []rateLimitRow{{Per: "api_key", Limit: l.limit, WindowSeconds: w}, {Per: "ip", Limit: l.limit, WindowSeconds: w}}
+	return []rateLimitRow{
+		{Per: "api_key", Limit: l.limit, WindowSeconds: w},
+		{Per: "ip", Limit: l.limit, WindowSeconds: w},
+	}
 }
 
 // limits answers GET /v1/account/limits.

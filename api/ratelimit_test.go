@@ -168,11 +168,34 @@ func TestRefusedKeysCountAgainstTheAddress(t *testing.T) {
 		over    string // the answer of call limit+1
 	}{
 		{"invalid key", "/v1/meta", func(*env) []string { return keyed(bad) }, "invalid_api_key", "rate_limited"},
-		{"invalid key on a keyed route", "/v1/account/balance", func(*env) []string { return keyed(bad) }, "invalid_api_key", "rate_limited"},
-		{"unreadable Authorization", "/v1/meta", func(*env) []string { return []string{"Authorization", "Basic x"} }, "invalid_api_key", "rate_limited"},
-		{"valid key with an Origin", "/v1/meta", func(e *env) []string { return with(keyed(e.key), "Origin", "https://x.example") },
-			"api_key_not_allowed_here", "rate_limited"},
-		{"key in the URL", "/v1/meta?k=" + bad, func(*env) []string { return nil }, "api_key_in_query", "api_key_in_query"},
+		{
+			"invalid key on a keyed route",
+			"/v1/account/balance",
+			func(*env) []string { return keyed(bad) },
+			"invalid_api_key",
+			"rate_limited",
+		},
+		{
+			"unreadable Authorization",
+			"/v1/meta",
+			func(*env) []string { return []string{"Authorization", "Basic x"} },
+			"invalid_api_key",
+			"rate_limited",
+		},
+		{
+			"valid key with an Origin",
+			"/v1/meta",
+			func(e *env) []string { return with(keyed(e.key), "Origin", "https://x.example") },
+			"api_key_not_allowed_here",
+			"rate_limited",
+		},
+		{
+			"key in the URL",
+			"/v1/meta?k=" + bad,
+			func(*env) []string { return nil },
+			"api_key_in_query",
+			"api_key_in_query",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -242,8 +265,17 @@ func TestEarlyRefusalsCarryRateLimitHeaders(t *testing.T) {
 			"malformed_request"},
 		{"header not UTF-8", "POST", submit, "valid", false, []string{"Idempotency-Key", "\xff"}, 0, 400,
 			"malformed_request"},
-		{"body over the limit", "POST", submit, "valid", false, []string{"Content-Type", "application/json"}, overBody, 413,
-			"body_too_large"},
+		{
+			"body over the limit",
+			"POST",
+			submit,
+			"valid",
+			false,
+			[]string{"Content-Type", "application/json"},
+			overBody,
+			413,
+			"body_too_large",
+		},
 		{"body over the limit, keyless", "POST", submit, "none", false, nil, overBody, 413, "body_too_large"},
 		{"body over the limit, invalid key", "POST", submit, "invalid", false, nil, overBody, 413, "body_too_large"},
 		{"upload over the limit", "POST", "/v1/files", "valid", false, multipart, overUpload, 413, "file_too_large"},

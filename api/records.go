@@ -165,8 +165,12 @@ func (h *fileHandlers) recordItems(c *gin.Context, rq refsQuery) ([]refItem, *mo
 	if rq.curated {
 		owner = models.CuratedUser
 	}
-	page, err := models.ListRecords(c.Request.Context(), h.db, models.RecordQuery{UserID: owner, Kind: rq.kind, After: rq.after, Limit: rq.limit,
-		WithCurated: rq.kind == models.RecordModel, Text: rq.q, Base: rq.base})
+	page, err := models.ListRecords(
+		c.Request.Context(),
+		h.db,
+		models.RecordQuery{UserID: owner, Kind: rq.kind, After: rq.after, Limit: rq.limit,
+			WithCurated: rq.kind == models.RecordModel, Text: rq.q, Base: rq.base},
+	)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,48 +221,88 @@ func shootItem(it *refItem, r *models.Record) {
 func recordFieldSchemas() map[string]oa {
 	named := object(oa{"hex": str(), "name": describe(str(), "Vocabulary colour_name.")}, "hex", "name")
 	return map[string]oa{
-		"description": describe(nullable(str()), "moodboard: what the board is for; background, pose, pose_preset: what it shows."),
-		"images":      describe(arrayOf(str()), "moodboard: the images as sent (curated boards: their stored copies); model: the reference photos; photoshoot: its shots, art: handles."),
-		"colours":     describe(arrayOf(named), "brand_kit: the kit's colours with their names."),
-		"moodboards":  describe(arrayOf(str()), "brand_kit: the moodboards it draws on."),
+		"description": describe(
+			nullable(str()),
+			"moodboard: what the board is for; background, pose, pose_preset: what it shows.",
+		),
+		"images": describe(
+			arrayOf(str()),
+			"moodboard: the images as sent (curated boards: their stored copies); model: the reference photos; photoshoot: its shots, art: handles.",
+		),
+		"colours":    describe(arrayOf(named), "brand_kit: the kit's colours with their names."),
+		"moodboards": describe(arrayOf(str()), "brand_kit: the moodboards it draws on."),
 		"looks": describe(arrayOf(object(oa{"url": str(), "moodboard": str(), "index": integer(),
-			"analysis":  nullable(freeObject("The look's analysis; null until the kit is ready.")),
-			"kit_match": nullable(arrayOf(freeObject("A dominant colour of the look, the nearest kit colour and whether it is on brand.")))},
+			"analysis": nullable(freeObject("The look's analysis; null until the kit is ready.")),
+			"kit_match": nullable(
+				arrayOf(
+					freeObject("A dominant colour of the look, the nearest kit colour and whether it is on brand."),
+				),
+			)},
 			"url", "moodboard", "index")), "brand_kit: the looks it keeps."),
-		"notes":           describe(nullable(str()), "brand_kit: usage notes."),
-		"facts":           describe(freeObject("weight_gsm, composition [{fibre, percent}], construction."), "fabric: the facts as sent."),
-		"code":            describe(str(), "fabric: composition, construction and weight, such as CO98EL2-DN-340."),
-		"weight_class":    describe(enum([]string{"light", "medium", "heavy"}), "fabric: under 170 g/m², 170 to 270, over 270."),
-		"weight_oz_yd2":   describe(oa{"type": "number"}, "fabric: the weight in ounces per square yard."),
-		"swatch":          describe(nullable(str()), "fabric: the swatch reference as sent."),
-		"swatch_url":      describe(nullable(str()), "fabric: the stored swatch image; null until the fabric is ready."),
-		"colour":          describe(nullable(named), "fabric: the swatch's main colour, measured; null until ready."),
-		"season":          describe(str(), "range_plan: the season."),
-		"brand_kit":       describe(nullable(str()), "range_plan: the brand kit heading the sheet."),
-		"items":           describe(arrayOf(freeObject("type, name, fabric, colours [{hex, name}], quantity.")), "range_plan: the styles."),
-		"totals":          describe(arrayOf(object(oa{"type": str(), "items": integer(), "quantity": integer()}, "type", "items", "quantity")), "range_plan: styles and units per garment type."),
-		"quantity":        describe(integer(), "range_plan: units planned in all."),
-		"setting":         describe(enum([]string{"studio", "scene"}), "background: a studio colour or a drawn scene; photoshoot: the backdrop's."),
+		"notes": describe(nullable(str()), "brand_kit: usage notes."),
+		"facts": describe(
+			freeObject("weight_gsm, composition [{fibre, percent}], construction."),
+			"fabric: the facts as sent.",
+		),
+		"code": describe(str(), "fabric: composition, construction and weight, such as CO98EL2-DN-340."),
+		"weight_class": describe(
+			enum([]string{"light", "medium", "heavy"}),
+			"fabric: under 170 g/m², 170 to 270, over 270.",
+		),
+		"weight_oz_yd2": describe(oa{"type": "number"}, "fabric: the weight in ounces per square yard."),
+		"swatch":        describe(nullable(str()), "fabric: the swatch reference as sent."),
+		"swatch_url": describe(
+			nullable(str()),
+			"fabric: the stored swatch image; null until the fabric is ready.",
+		),
+		"colour":    describe(nullable(named), "fabric: the swatch's main colour, measured; null until ready."),
+		"season":    describe(str(), "range_plan: the season."),
+		"brand_kit": describe(nullable(str()), "range_plan: the brand kit heading the sheet."),
+		"items": describe(
+			arrayOf(freeObject("type, name, fabric, colours [{hex, name}], quantity.")),
+			"range_plan: the styles.",
+		),
+		"totals": describe(
+			arrayOf(object(oa{"type": str(), "items": integer(), "quantity": integer()}, "type", "items", "quantity")),
+			"range_plan: styles and units per garment type.",
+		),
+		"quantity": describe(integer(), "range_plan: units planned in all."),
+		"setting": describe(
+			enum([]string{"studio", "scene"}),
+			"background: a studio colour or a drawn scene; photoshoot: the backdrop's.",
+		),
 		"backdrop_colour": describe(str(), "background: the studio colour, or a scene's main tone, #RRGGBB."),
-		"horizon":         describe(nullable(oa{"type": "number"}), "background: a scene's horizon as a share of the height from the top; null for studio."),
-		"gender":          describe(enum([]string{"woman", "man", "girl", "boy"}), "pose and model: the figure's gender."),
-		"angle":           describe(str(), "pose: front, three_quarter, side, back or walking."),
-		"angles":          describe(arrayOf(str()), "pose_preset: the angles it names, in order."),
-		"base":            describe(nullable(str()), "model: the base model of a saved style (model:<id>); null for a base model."),
-		"heads":           describe(oa{"type": "number"}, "model: the figure's height in head heights."),
-		"shoulders":       describe(oa{"type": "number"}, "model: half the shoulder width, in head heights."),
-		"waist":           describe(oa{"type": "number"}, "model: half the waist width, in head heights."),
-		"hips":            describe(oa{"type": "number"}, "model: half the hip width, in head heights."),
-		"skin":            describe(str(), "model: the skin tone, #RRGGBB."),
-		"hair":            describe(str(), "model: the hair colour, #RRGGBB."),
-		"hair_style":      describe(str(), "model: long, bob, short or ponytail."),
-		"adjustments":     describe(nullable(freeObject("height, shoulders, waist, hips as asked.")), "model: a saved style's proportions as asked."),
-		"product":         describe(str(), "photoshoot: the product image as sent."),
-		"background":      describe(str(), "photoshoot: the backdrop as sent."),
-		"model":           describe(nullable(str()), "photoshoot: the model dressed, or null for packshots."),
-		"poses":           describe(arrayOf(str()), "photoshoot: the poses shot, presets resolved."),
-		"count_per_pose":  describe(integer(), "photoshoot: shots per pose."),
-		"width":           describe(integer(), "photoshoot: the shots' width in pixels."),
-		"height":          describe(integer(), "photoshoot: the shots' height in pixels."),
+		"horizon": describe(
+			nullable(oa{"type": "number"}),
+			"background: a scene's horizon as a share of the height from the top; null for studio.",
+		),
+		"gender": describe(
+			enum([]string{"woman", "man", "girl", "boy"}),
+			"pose and model: the figure's gender.",
+		),
+		"angle":  describe(str(), "pose: front, three_quarter, side, back or walking."),
+		"angles": describe(arrayOf(str()), "pose_preset: the angles it names, in order."),
+		"base": describe(
+			nullable(str()),
+			"model: the base model of a saved style (model:<id>); null for a base model.",
+		),
+		"heads":      describe(oa{"type": "number"}, "model: the figure's height in head heights."),
+		"shoulders":  describe(oa{"type": "number"}, "model: half the shoulder width, in head heights."),
+		"waist":      describe(oa{"type": "number"}, "model: half the waist width, in head heights."),
+		"hips":       describe(oa{"type": "number"}, "model: half the hip width, in head heights."),
+		"skin":       describe(str(), "model: the skin tone, #RRGGBB."),
+		"hair":       describe(str(), "model: the hair colour, #RRGGBB."),
+		"hair_style": describe(str(), "model: long, bob, short or ponytail."),
+		"adjustments": describe(
+			nullable(freeObject("height, shoulders, waist, hips as asked.")),
+			"model: a saved style's proportions as asked.",
+		),
+		"product":        describe(str(), "photoshoot: the product image as sent."),
+		"background":     describe(str(), "photoshoot: the backdrop as sent."),
+		"model":          describe(nullable(str()), "photoshoot: the model dressed, or null for packshots."),
+		"poses":          describe(arrayOf(str()), "photoshoot: the poses shot, presets resolved."),
+		"count_per_pose": describe(integer(), "photoshoot: shots per pose."),
+		"width":          describe(integer(), "photoshoot: the shots' width in pixels."),
+		"height":         describe(integer(), "photoshoot: the shots' height in pixels."),
 	}
 }

@@ -28,8 +28,16 @@ func TestRecordsReadListDelete(t *testing.T) {
 	doc := everyRouteDoc(t, true)
 	ctx, now := context.Background(), time.Now().UTC()
 	job := func(lifecycle string, outcome *string, fault *apierr.Error) string {
-		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, Task: "moodboard.create", Input: "{}", Lifecycle: lifecycle, Outcome: outcome,
-			CreditType: contract.CreditService, CreatedAt: now}
+		j := &models.Job{
+			ID:         models.NewID("j_"),
+			UserID:     e.user.ID,
+			Task:       "moodboard.create",
+			Input:      "{}",
+			Lifecycle:  lifecycle,
+			Outcome:    outcome,
+			CreditType: contract.CreditService,
+			CreatedAt:  now,
+		}
 		if fault != nil {
 			b, _ := json.Marshal(fault)
 			j.Error = new(string(b))
@@ -42,24 +50,88 @@ func TestRecordsReadListDelete(t *testing.T) {
 	busy := job(contract.LifecycleTerminal, &failed, apierr.New(apierr.CapacityBusy, "No analysis slot in time."))
 	done := job(contract.LifecycleTerminal, new(contract.OutcomeSucceeded), nil)
 	rec := func(id, kind, jobID, status, fields, analysis string, user uint64, at time.Time) {
-		require.NoError(t, models.CreateRecord(ctx, e.db, &models.Record{ID: id, Kind: kind, UserID: user, JobID: jobID, Name: "Board " + id,
-			Status: status, Fields: fields, Analysis: analysis}, at))
+		require.NoError(
+			t,
+			models.CreateRecord(
+				ctx,
+				e.db,
+				&models.Record{ID: id, Kind: kind, UserID: user, JobID: jobID, Name: "Board " + id,
+					Status: status, Fields: fields, Analysis: analysis},
+				at,
+			),
+		)
 	}
-	rec("mb_run", models.RecordMoodboard, running, models.RecordAnalysing, `{"images":["file:a"]}`, "", e.user.ID, now.Add(-3*time.Second))
-	rec("mb_busy", models.RecordMoodboard, busy, models.RecordAnalysing, `{"images":["file:a"]}`, "", e.user.ID, now.Add(-2*time.Second))
-	rec("mb_done", models.RecordMoodboard, done, models.RecordReady, `{"images":["file:a"]}`,
-		`{"palette":[{"hex":"#FF0000","weight":1,"name":"scarlet"}],"looks":[{"index":0,"url":"/files/mb_done_look0.jpg"}]}`, e.user.ID, now.Add(-time.Second))
+	rec(
+		"mb_run",
+		models.RecordMoodboard,
+		running,
+		models.RecordAnalysing,
+		`{"images":["file:a"]}`,
+		"",
+		e.user.ID,
+		now.Add(-3*time.Second),
+	)
+	rec(
+		"mb_busy",
+		models.RecordMoodboard,
+		busy,
+		models.RecordAnalysing,
+		`{"images":["file:a"]}`,
+		"",
+		e.user.ID,
+		now.Add(-2*time.Second),
+	)
+	rec(
+		"mb_done",
+		models.RecordMoodboard,
+		done,
+		models.RecordReady,
+		`{"images":["file:a"]}`,
+		`{"palette":[{"hex":"#FF0000","weight":1,"name":"scarlet"}],"looks":[{"index":0,"url":"/files/mb_done_look0.jpg"}]}`,
+		e.user.ID,
+		now.Add(-time.Second),
+	)
 	rec("mb_orphan", models.RecordMoodboard, "j_never_admitted", models.RecordAnalysing, `{}`, "", e.user.ID, now)
-	rec("fb_cur_test", models.RecordFabric, "", models.RecordReady, `{"code":"CO100-PO-110","swatch_url":"/files/fb_cur_test_swatch.jpg"}`, "", models.CuratedUser, now)
-	require.NoError(t, models.PutRecordFile(ctx, e.db, &models.File{ID: "fb_cur_test_card", MediaType: "image/png", BlobKey: "records/x.png", Size: 1}, now))
-	require.NoError(t, e.db.Model(&models.Record{}).Where("id = ?", "fb_cur_test").Update("preview_file_id", "fb_cur_test_card").Error)
+	rec(
+		"fb_cur_test",
+		models.RecordFabric,
+		"",
+		models.RecordReady,
+		`{"code":"CO100-PO-110","swatch_url":"/files/fb_cur_test_swatch.jpg"}`,
+		"",
+		models.CuratedUser,
+		now,
+	)
+	require.NoError(
+		t,
+		models.PutRecordFile(
+			ctx,
+			e.db,
+			&models.File{ID: "fb_cur_test_card", MediaType: "image/png", BlobKey: "records/x.png", Size: 1},
+			now,
+		),
+	)
+	require.NoError(
+		t,
+		e.db.Model(&models.Record{}).Where("id = ?", "fb_cur_test").Update("preview_file_id", "fb_cur_test_card").Error,
+	)
 
 	key := keyed(e.key)
 	check := func(method, path, docPath string, status int) map[string]any {
 		t.Helper()
 		res := serve(e.r, request(method, path, nil, key...))
 		require.Equal(t, status, res.code, "%s %s: %s", method, path, res.body)
-		openapicheck.CheckAnswer(t, doc, method, docPath, request(method, path, nil, key...), nil, res.code, res.head, res.body)
+		openapicheck.CheckAnswer(
+			t,
+			doc,
+			method,
+			docPath,
+			request(method, path, nil, key...),
+			nil,
+			res.code,
+			res.head,
+			res.body,
+		)
 		return res.obj(t)
 	}
 	read := func(ref string) map[string]any { return check("GET", "/v1/files/"+ref, "/v1/files/{ref}", 200) }
@@ -79,7 +151,12 @@ func TestRecordsReadListDelete(t *testing.T) {
 	v = read("moodboard:mb_done")
 	require.Equal(t, "ready", v["status"])
 	look := v["analysis"].(map[string]any)["looks"].([]any)[0].(map[string]any)
-	require.True(t, strings.HasPrefix(look["url"].(string), "http"), "file addresses are answered absolute: %s", look["url"])
+	require.True(
+		t,
+		strings.HasPrefix(look["url"].(string), "http"),
+		"file addresses are answered absolute: %s",
+		look["url"],
+	)
 	require.True(t, strings.HasSuffix(look["url"].(string), "/files/mb_done_look0.jpg"))
 
 	check("GET", "/v1/files/moodboard:mb_orphan", "/v1/files/{ref}", 404)
@@ -96,11 +173,19 @@ func TestRecordsReadListDelete(t *testing.T) {
 	require.Len(t, page["items"], 1)
 	require.Equal(t, false, page["has_more"])
 
-	require.Empty(t, check("GET", "/v1/refs/fabric", "/v1/refs/{kind}", 200)["items"], "the account has no fabric of its own")
+	require.Empty(
+		t,
+		check("GET", "/v1/refs/fabric", "/v1/refs/{kind}", 200)["items"],
+		"the account has no fabric of its own",
+	)
 	curated := check("GET", "/v1/refs/fabric?curated=true", "/v1/refs/{kind}", 200)["items"].([]any)
 	require.Len(t, curated, 1)
 	require.True(t, strings.HasSuffix(curated[0].(map[string]any)["url"].(string), "/files/fb_cur_test_card.png"))
-	require.Equal(t, "field_not_supported", check("GET", "/v1/refs/brand_kit?curated=true", "/v1/refs/{kind}", 422)["error"].(map[string]any)["code"])
+	require.Equal(
+		t,
+		"field_not_supported",
+		check("GET", "/v1/refs/brand_kit?curated=true", "/v1/refs/{kind}", 422)["error"].(map[string]any)["code"],
+	)
 
 	v = read("fabric:fb_cur_test")
 	require.Equal(t, true, v["curated"])

@@ -49,15 +49,18 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	}
 	if rq.base = c.Query("base"); rq.base != "" {
 		if kind != "model" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "base lists the saved styles of a model; the %s kind has none.", kind).WithField("base")
+			return rq, apierr.Newf(apierr.FieldNotSupported, "base lists the saved styles of a model; the %s kind has none.", kind).
+				WithField("base")
 		}
 		if bk, _, ok := parseHandle(rq.base); !ok || bk != "model" || utf8.RuneCountInString(rq.base) > maxRefsParam {
-			return rq, apierr.Newf(apierr.InvalidRequest, "base is a model handle (model:<id>) of at most %d characters.", maxRefsParam).WithField("base")
+			return rq, apierr.Newf(apierr.InvalidRequest, "base is a model handle (model:<id>) of at most %d characters.", maxRefsParam).
+				WithField("base")
 		}
 	}
 	if rq.q = c.Query("q"); rq.q != "" {
 		if kind != kindFile && kind != "model" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "q filters the file and model kinds only, not %s.", kind).WithField("q")
+			return rq, apierr.Newf(apierr.FieldNotSupported, "q filters the file and model kinds only, not %s.", kind).
+				WithField("q")
 		}
 		if !utf8.ValidString(rq.q) || utf8.RuneCountInString(rq.q) > maxRefsParam {
 			return rq, apierr.Newf(apierr.InvalidRequest, "q is at most %d characters.", maxRefsParam).WithField("q")
@@ -67,7 +70,8 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	case "", "false":
 	case "true":
 		if kind != "moodboard" && kind != "fabric" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "curated lists the service's moodboards and fabrics, not %s records.", kind).WithField("curated")
+			return rq, apierr.Newf(apierr.FieldNotSupported, "curated lists the service's moodboards and fabrics, not %s records.", kind).
+				WithField("curated")
 		}
 		rq.curated = true
 	default:
@@ -86,7 +90,14 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
 	if !slices.Contains(RefKinds, kind) {
-		fail(c, apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are art, file, background, pose, model, pose_preset, moodboard, brand_kit, fabric, range_plan and photoshoot.", kind))
+		fail(
+			c,
+			apierr.Newf(
+				apierr.NotFound,
+				"No reference kind %q; the kinds are art, file, background, pose, model, pose_preset, moodboard, brand_kit, fabric, range_plan and photoshoot.",
+				kind,
+			),
+		)
 		return
 	}
 	rq, err := parseRefsQuery(c, kind)
@@ -97,7 +108,17 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	items := make([]refItem, 0, rq.limit)
 	var next *models.Position
 	if kind == kindArt || kind == kindFile {
-		page, err := models.ListFiles(c.Request.Context(), h.db, models.FileQuery{UserID: identityOf(c).user.ID, Outputs: kind == kindArt, Text: rq.q, After: rq.after, Limit: rq.limit})
+		page, err := models.ListFiles(
+			c.Request.Context(),
+			h.db,
+			models.FileQuery{
+				UserID:  identityOf(c).user.ID,
+				Outputs: kind == kindArt,
+				Text:    rq.q,
+				After:   rq.after,
+				Limit:   rq.limit,
+			},
+		)
 		if err != nil {
 			fail(c, err)
 			return

@@ -138,10 +138,22 @@ func recordRequests(d *Deps) gin.HandlerFunc {
 			return
 		}
 		route := c.FullPath()
-		row := models.RequestLog{RequestID: requestIDOf(c), UserID: id.user.ID, APIKeyID: id.key.ID, Method: c.Request.Method,
-			Route: routePattern(route), Path: c.Request.URL.Path, Status: c.Writer.Status(), ErrorCode: c.GetString(errorCodeKey),
-			DurationMS: time.Since(began).Milliseconds(), ClientRequestID: c.Writer.Header().Get("X-Client-Request-ID"),
-			ServiceVersion: versionOf(c), CreatedAt: start.Truncate(time.Microsecond)}
+		row := models.RequestLog{
+			RequestID: requestIDOf(c),
+			UserID:    id.user.ID,
+			APIKeyID:  id.key.ID,
+			Method:    c.Request.Method,
+			Route: routePattern(
+				route,
+			),
+			Path:            c.Request.URL.Path,
+			Status:          c.Writer.Status(),
+			ErrorCode:       c.GetString(errorCodeKey),
+			DurationMS:      time.Since(began).Milliseconds(),
+			ClientRequestID: c.Writer.Header().Get("X-Client-Request-ID"),
+			ServiceVersion:  versionOf(c),
+			CreatedAt:       start.Truncate(time.Microsecond),
+		}
 		if strings.HasPrefix(route, "/v1/tasks/:") {
 			row.Task = c.Param("name")
 		}

@@ -24,8 +24,17 @@ func TestRequestLogLosesNothingOnClose(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range each {
-				rl.Record(models.RequestLog{RequestID: fmt.Sprintf("req_%d_%d", w, i), UserID: 1, APIKeyID: "key_a", Method: "GET",
-					Path: "/v1/jobs", Status: 200, CreatedAt: time.Now().UTC()})
+				rl.Record(
+					models.RequestLog{
+						RequestID: fmt.Sprintf("req_%d_%d", w, i),
+						UserID:    1,
+						APIKeyID:  "key_a",
+						Method:    "GET",
+						Path:      "/v1/jobs",
+						Status:    200,
+						CreatedAt: time.Now().UTC(),
+					},
+				)
 			}
 		}()
 	}
@@ -35,7 +44,17 @@ func TestRequestLogLosesNothingOnClose(t *testing.T) {
 	require.NoError(t, db.Model(&models.RequestLog{}).Count(&n).Error)
 	require.Equal(t, int64(writers*each), n)
 
-	rl.Record(models.RequestLog{RequestID: "req_late", UserID: 1, APIKeyID: "key_a", Method: "GET", Path: "/", Status: 200, CreatedAt: time.Now()})
+	rl.Record(
+		models.RequestLog{
+			RequestID: "req_late",
+			UserID:    1,
+			APIKeyID:  "key_a",
+			Method:    "GET",
+			Path:      "/",
+			Status:    200,
+			CreatedAt: time.Now(),
+		},
+	)
 	require.NoError(t, db.Model(&models.RequestLog{}).Count(&n).Error)
 	require.Equal(t, int64(writers*each+1), n, "a call after Close is written directly")
 }
@@ -48,7 +67,11 @@ func TestRequestLogRecordsKeyedCallsInTheBackground(t *testing.T) {
 		d.RequestLog = rl
 	})
 	t.Cleanup(func() { _ = rl.Close() })
-	require.Equal(t, 200, e.send("GET", "/v1/account/balance", "", with(keyed(e.key), "X-Request-ID", "mine-1")...).code)
+	require.Equal(
+		t,
+		200,
+		e.send("GET", "/v1/account/balance", "", with(keyed(e.key), "X-Request-ID", "mine-1")...).code,
+	)
 	require.Equal(t, 404, e.send("GET", "/v1/jobs/j_nope", "", keyed(e.key)...).code)
 	require.Equal(t, 200, e.send("GET", "/v1/meta", "").code) // keyless: not a call made by a key
 	rl.Flush()

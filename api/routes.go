@@ -57,10 +57,16 @@ type handlers struct {
 
 func newHandlers(d *Deps, l *limiter) *handlers {
 	return &handlers{d: d, limits: l,
-		health:    &health{db: d.DB, temporal: d.Temporal, library: d.Library},
-		account:   &accountHandlers{db: d.DB, now: d.now},
-		jobs:      &jobHandlers{d: d},
-		files:     &fileHandlers{db: d.DB, blob: d.Blob, filesBaseURL: d.FilesBaseURL, allowPrivate: d.AllowPrivateURLs, now: d.now},
+		health:  &health{db: d.DB, temporal: d.Temporal, library: d.Library},
+		account: &accountHandlers{db: d.DB, now: d.now},
+		jobs:    &jobHandlers{d: d},
+		files: &fileHandlers{
+			db:           d.DB,
+			blob:         d.Blob,
+			filesBaseURL: d.FilesBaseURL,
+			allowPrivate: d.AllowPrivateURLs,
+			now:          d.now,
+		},
 		catalogue: &catalogueHandlers{d: d},
 	}
 }
@@ -75,7 +81,15 @@ var routes []route
 var scopeIndex map[string]route
 
 func init() {
-	routes = slices.Concat(opsRoutes(), catalogueRoutes(), taskRoutes(), fileRoutes(), jobRoutes(), accountRoutes(), panelRoutes())
+	routes = slices.Concat(
+		opsRoutes(),
+		catalogueRoutes(),
+		taskRoutes(),
+		fileRoutes(),
+		jobRoutes(),
+		accountRoutes(),
+		panelRoutes(),
+	)
 	scopeIndex = make(map[string]route, len(routes))
 	for _, rt := range routes {
 		scopeIndex[rt.method+" "+shape(rt.path)] = rt

@@ -23,25 +23,81 @@ func accountRoutes() []route {
 	}
 	groups := slices.Sorted(maps.Keys(groupFields))
 	read := func(path, id, summary string, handle func(*handlers) gin.HandlerFunc, params []oa, body oa, errs ...int) route {
-		return route{method: http.MethodGet, path: path, access: AccessKey, scope: models.ScopeAccountRead, handle: handle,
-			op: operation{id: id, summary: summary, params: params, answers: []response{jsonAnswer(http.StatusOK, summary+".", body)}, errors: errs}}
+		return route{
+			method: http.MethodGet,
+			path:   path,
+			access: AccessKey,
+			scope:  models.ScopeAccountRead,
+			handle: handle,
+			op: operation{
+				id:      id,
+				summary: summary,
+				params:  params,
+				answers: []response{jsonAnswer(http.StatusOK, summary+".", body)},
+				errors:  errs,
+			},
+		}
 	}
-	return tagged("account",
-		read("/v1/account/balance", "account_balance", "Balances per credit type, the whole account's", account((*accountHandlers).balance), nil,
-			object(oa{"balances": arrayOf(ref("Balance")), "as_of": dateTime()}, "balances", "as_of")),
+	return tagged(
+		"account",
+		read(
+			"/v1/account/balance",
+			"account_balance",
+			"Balances per credit type, the whole account's",
+			account((*accountHandlers).balance),
+			nil,
+			object(oa{"balances": arrayOf(ref("Balance")), "as_of": dateTime()}, "balances", "as_of"),
+		),
 		read("/v1/account/limits", "account_limits", "Request-rate limits",
 			func(h *handlers) gin.HandlerFunc { return h.limits.limits(h.d.now) }, nil,
 			object(oa{"rate_limits": arrayOf(ref("RateLimit")), "as_of": dateTime()}, "rate_limits", "as_of")),
-		read("/v1/account/usage", "account_usage", "Spend in [start, end) per task, key and credit type", account((*accountHandlers).usage), window,
-			object(oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "items": arrayOf(ref("UsageRow"))}, "as_of", "start", "end", "items"),
-			http.StatusUnprocessableEntity),
-		read("/v1/account/requests", "account_requests", "Calls made by the account's keys, newest first", account((*accountHandlers).requests),
-			append(append(pageParams(20, 100), query("api_key_id", "Only the calls of this key (key_…).", str())), window...),
-			page(ref("RequestLogEntry")), http.StatusUnprocessableEntity),
-		read("/v1/account/metrics", "account_metrics", "Jobs and calls per day, task, key or error code", account((*accountHandlers).metrics),
+		read(
+			"/v1/account/usage",
+			"account_usage",
+			"Spend in [start, end) per task, key and credit type",
+			account((*accountHandlers).usage),
+			window,
+			object(
+				oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "items": arrayOf(ref("UsageRow"))},
+				"as_of",
+				"start",
+				"end",
+				"items",
+			),
+			http.StatusUnprocessableEntity,
+		),
+		read(
+			"/v1/account/requests",
+			"account_requests",
+			"Calls made by the account's keys, newest first",
+			account((*accountHandlers).requests),
+			append(
+				append(pageParams(20, 100), query("api_key_id", "Only the calls of this key (key_…).", str())),
+				window...),
+			page(ref("RequestLogEntry")),
+			http.StatusUnprocessableEntity,
+		),
+		read(
+			"/v1/account/metrics",
+			"account_metrics",
+			"Jobs and calls per day, task, key or error code",
+			account((*accountHandlers).metrics),
 			append([]oa{query("group_by", "What one row covers; default day.", enum(groups))}, window...),
-			object(oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "group_by": enum(groups), "items": arrayOf(ref("MetricsRow"))},
-				"as_of", "start", "end", "group_by", "items"),
-			http.StatusUnprocessableEntity),
+			object(
+				oa{
+					"as_of":    dateTime(),
+					"start":    dateTime(),
+					"end":      dateTime(),
+					"group_by": enum(groups),
+					"items":    arrayOf(ref("MetricsRow")),
+				},
+				"as_of",
+				"start",
+				"end",
+				"group_by",
+				"items",
+			),
+			http.StatusUnprocessableEntity,
+		),
 	)
 }

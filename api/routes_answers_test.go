@@ -66,10 +66,24 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 	require.NoError(t, photoshoot.SeedLibrary(ctx, e.db, e.fileEnv.bucket))
 
 	row := func(lifecycle string, outcome *string) *models.Job {
-		j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate", Input: "{}", Lifecycle: lifecycle,
-			Outcome: outcome, CreditType: contract.CreditService, HeldCredits: 20, CreatedAt: now.Add(-time.Minute)}
+		j := &models.Job{
+			ID:          models.NewID("j_"),
+			UserID:      e.user.ID,
+			APIKeyID:    e.keyID,
+			Task:        "pattern.generate",
+			Input:       "{}",
+			Lifecycle:   lifecycle,
+			Outcome:     outcome,
+			CreditType:  contract.CreditService,
+			HeldCredits: 20,
+			CreatedAt:   now.Add(-time.Minute),
+		}
 		if lifecycle != contract.LifecycleQueued {
-			j.StartedAt, j.ProgressTotal, j.ProgressDone, j.Phase = new(now.Add(-50*time.Second)), new(2), 1, "rendering"
+			j.StartedAt, j.ProgressTotal, j.ProgressDone, j.Phase = new(
+				now.Add(-50*time.Second),
+			), new(
+				2,
+			), 1, "rendering"
 		}
 		if outcome != nil {
 			j.EndedAt, j.SettledAt, j.ProgressDone, j.ChargedCredits = new(now), new(now), 2, 20
@@ -105,13 +119,27 @@ func (e *routesEnv) check(t *testing.T, p probe) answer {
 	if docPath == "" {
 		docPath = rowPath
 	}
-	openapicheck.CheckAnswer(t, e.doc, method, docPath, request(method, p.path, nil, p.headers...), []byte(p.body), res.code, res.head, res.body)
+	openapicheck.CheckAnswer(
+		t,
+		e.doc,
+		method,
+		docPath,
+		request(method, p.path, nil, p.headers...),
+		[]byte(p.body),
+		res.code,
+		res.head,
+		res.body,
+	)
 	return res
 }
 
 // needsTemporal are the table rows whose success answers need a Temporal
 // server; the stack tests check those (TestStackAnswersAsDocumented).
-var needsTemporal = map[string]bool{"POST /v1/tasks/{name}": true, "PUT /v1/jobs/{job_id}/cancel": true, "GET /readyz": true}
+var needsTemporal = map[string]bool{
+	"POST /v1/tasks/{name}":        true,
+	"PUT /v1/jobs/{job_id}/cancel": true,
+	"GET /readyz":                  true,
+}
 
 func TestRoutesAnswerAsDocumented(t *testing.T) {
 	t.Parallel()
@@ -138,8 +166,16 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/tasks/{name}", path: "/v1/tasks/pattern.legacy", status: 410},
 		{row: "GET /v1/tasks/{name}", path: "/v1/tasks/no.such", status: 404},
 		{row: "GET /v1/tasks/{name}/openapi.json", path: "/v1/tasks/pattern.legacy/openapi.json", status: 410},
-		{row: "GET /v1/tasks/{name}/examples/{example}/files/{index}", path: "/v1/tasks/pattern.generate/examples/none/files/0", status: 404},
-		{row: "GET /v1/tasks/{name}/examples/{example}/sent/{index}", path: "/v1/tasks/pattern.generate/examples/none/sent/0", status: 404},
+		{
+			row:    "GET /v1/tasks/{name}/examples/{example}/files/{index}",
+			path:   "/v1/tasks/pattern.generate/examples/none/files/0",
+			status: 404,
+		},
+		{
+			row:    "GET /v1/tasks/{name}/examples/{example}/sent/{index}",
+			path:   "/v1/tasks/pattern.generate/examples/none/sent/0",
+			status: 404,
+		},
 		{row: "GET /v1/openapi.json", path: "/v1/openapi.json", status: 200},
 		{row: "GET /v1/panel/openapi.json", path: "/v1/panel/openapi.json", status: 200},
 		{row: "GET /v1/vocab", path: "/v1/vocab", status: 200},
@@ -157,18 +193,66 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/changelog.atom", path: "/v1/changelog.atom", status: 200},
 		{row: "GET /v1/tasks/{name}/llms.txt", path: "/v1/tasks/pattern.legacy/llms.txt", status: 410},
 		{row: "GET /v1/tasks/{name}/examples", path: "/v1/tasks/pattern.legacy/examples", status: 410},
-		{row: "POST /v1/tasks/{name}/estimate", path: "/v1/tasks/pattern.legacy/estimate", body: `{}`, headers: asJSON, status: 410},
+		{
+			row:     "POST /v1/tasks/{name}/estimate",
+			path:    "/v1/tasks/pattern.legacy/estimate",
+			body:    `{}`,
+			headers: asJSON,
+			status:  410,
+		},
 
-		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.generate", body: `{"colors":"red"}`, headers: asJSON, status: 422},
+		{
+			row:     "POST /v1/tasks/{name}",
+			path:    "/v1/tasks/pattern.generate",
+			body:    `{"colors":"red"}`,
+			headers: asJSON,
+			status:  422,
+		},
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/no.such", body: `{}`, headers: asJSON, status: 404},
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.legacy", body: `{}`, headers: asJSON, status: 410},
-		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.generate", body: `{}`, headers: []string{"Content-Type", "application/json"}, status: 401},
-		{row: "POST /v1/tasks/{name}/estimate", path: "/v1/tasks/pattern.generate/estimate", body: `{}`, headers: with(key, "Content-Type", "text/plain"), status: 415},
+		{
+			row:     "POST /v1/tasks/{name}",
+			path:    "/v1/tasks/pattern.generate",
+			body:    `{}`,
+			headers: []string{"Content-Type", "application/json"},
+			status:  401,
+		},
+		{
+			row:     "POST /v1/tasks/{name}/estimate",
+			path:    "/v1/tasks/pattern.generate/estimate",
+			body:    `{}`,
+			headers: with(key, "Content-Type", "text/plain"),
+			status:  415,
+		},
 
-		{row: "POST /v1/files", path: "/v1/files", body: multipart.String(), headers: with(key, "Content-Type", ct), status: 201},
-		{row: "POST /v1/files", path: "/v1/files", body: `{"url":"https://1.1.1.1/shoe.png","external_id":"SKU-2"}`, headers: asJSON, status: 201},
-		{row: "POST /v1/files", path: "/v1/files", body: `{"url":"http://1.1.1.1/shoe.png"}`, headers: asJSON, status: 422},
-		{row: "POST /v1/files", path: "/v1/files", body: `{}`, headers: with(keyed(readOnly), "Content-Type", "application/json"), status: 403},
+		{
+			row:     "POST /v1/files",
+			path:    "/v1/files",
+			body:    multipart.String(),
+			headers: with(key, "Content-Type", ct),
+			status:  201,
+		},
+		{
+			row:     "POST /v1/files",
+			path:    "/v1/files",
+			body:    `{"url":"https://1.1.1.1/shoe.png","external_id":"SKU-2"}`,
+			headers: asJSON,
+			status:  201,
+		},
+		{
+			row:     "POST /v1/files",
+			path:    "/v1/files",
+			body:    `{"url":"http://1.1.1.1/shoe.png"}`,
+			headers: asJSON,
+			status:  422,
+		},
+		{
+			row:     "POST /v1/files",
+			path:    "/v1/files",
+			body:    `{}`,
+			headers: with(keyed(readOnly), "Content-Type", "application/json"),
+			status:  403,
+		},
 		{row: "GET /v1/files/{ref}", path: "/v1/files/" + e.upload, headers: key, status: 200},
 		{row: "GET /v1/files/{ref}", path: "/v1/files/art:" + e.art, headers: key, status: 200},
 		{row: "GET /v1/files/{ref}", path: "/v1/files/file:nope", headers: key, status: 404},
@@ -190,11 +274,21 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/" + e.failed, headers: key, status: 200},
 		{row: "GET /v1/jobs/{job_id}", path: "/v1/jobs/j_nothing", headers: key, status: 404},
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.done + "/result", headers: key, status: 200},
-		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.done + "/result?limit=1", headers: key, status: 200},
+		{
+			row:     "GET /v1/jobs/{job_id}/result",
+			path:    "/v1/jobs/" + e.done + "/result?limit=1",
+			headers: key,
+			status:  200,
+		},
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.queued + "/result", headers: key, status: 409},
 		{row: "GET /v1/jobs/{job_id}/result", path: "/v1/jobs/" + e.failed + "/result", headers: key, status: 409},
 		{row: "GET /v1/jobs/{job_id}/files", path: "/v1/jobs/" + e.done + "/files", headers: key, status: 200},
-		{row: "GET /v1/jobs/{job_id}/files", path: "/v1/jobs/" + e.failed + "/files?limit=1", headers: key, status: 200},
+		{
+			row:     "GET /v1/jobs/{job_id}/files",
+			path:    "/v1/jobs/" + e.failed + "/files?limit=1",
+			headers: key,
+			status:  200,
+		},
 		{row: "GET /v1/jobs/{job_id}/files", path: "/v1/jobs/j_nope/files", headers: key, status: 404},
 		{row: "GET /v1/jobs/{job_id}/files", path: "/v1/jobs/" + e.done + "/files?limit=0", headers: key, status: 422},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: key, status: 200},
@@ -208,11 +302,19 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/account/usage", path: "/v1/account/usage", headers: key, status: 200},
 		{row: "GET /v1/account/usage", path: "/v1/account/usage?start=yesterday", headers: key, status: 422},
 		{row: "GET /v1/account/requests", path: "/v1/account/requests", headers: key, status: 200},
-		{row: "GET /v1/account/requests", path: "/v1/account/requests?limit=1&api_key_id=" + e.keyID, headers: key, status: 200},
+		{
+			row:     "GET /v1/account/requests",
+			path:    "/v1/account/requests?limit=1&api_key_id=" + e.keyID,
+			headers: key,
+			status:  200,
+		},
 		{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=bad", headers: key, status: 422},
 	}
 	for _, g := range []string{"day", "task", "key", "error"} {
-		probes = append(probes, probe{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=" + g, headers: key, status: 200})
+		probes = append(
+			probes,
+			probe{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=" + g, headers: key, status: 200},
+		)
 	}
 	for _, v := range catalog.Default().Vocabularies() {
 		probes = append(probes, probe{row: "GET /v1/vocab/{name}", path: "/v1/vocab/" + v.Name, status: 200})
@@ -222,7 +324,15 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 	}
 	for _, rt := range routes {
 		if rt.access == AccessSession {
-			probes = append(probes, probe{row: rt.method + " " + rt.path, path: strings.ReplaceAll(rt.path, "{key_id}", e.keyID), headers: key, status: 403})
+			probes = append(
+				probes,
+				probe{
+					row:     rt.method + " " + rt.path,
+					path:    strings.ReplaceAll(rt.path, "{key_id}", e.keyID),
+					headers: key,
+					status:  403,
+				},
+			)
 		}
 	}
 	probes = append(probes, taskProbes(key)...)
@@ -259,10 +369,24 @@ func taskProbes(key []string) []probe {
 		for i, ex := range d.Examples {
 			outs, _ := d.ExampleOutputs(context.Background(), i)
 			for j := range outs {
-				out = append(out, probe{row: "GET /v1/tasks/{name}/examples/{example}/files/{index}", path: base + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j), status: 200})
+				out = append(
+					out,
+					probe{
+						row:    "GET /v1/tasks/{name}/examples/{example}/files/{index}",
+						path:   base + "/examples/" + ex.Name + "/files/" + strconv.Itoa(j),
+						status: 200,
+					},
+				)
 			}
 			for j := range ex.Files {
-				out = append(out, probe{row: "GET /v1/tasks/{name}/examples/{example}/sent/{index}", path: base + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j), status: 200})
+				out = append(
+					out,
+					probe{
+						row:    "GET /v1/tasks/{name}/examples/{example}/sent/{index}",
+						path:   base + "/examples/" + ex.Name + "/sent/" + strconv.Itoa(j),
+						status: 200,
+					},
+				)
 			}
 			body := string(ex.Input)
 			headers := with(key, "Content-Type", "application/json")
@@ -275,9 +399,24 @@ func taskProbes(key []string) []probe {
 					status = http.StatusUnprocessableEntity
 				}
 			}
-			out = append(out,
-				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: status},
-				probe{row: "POST /v1/tasks/{name}/estimate", path: base + "/estimate", body: body, headers: headers, status: status, doc: base + "/estimate"})
+			out = append(
+				out,
+				probe{
+					row:     "POST /v1/tasks/{name}/estimate",
+					path:    base + "/estimate",
+					body:    body,
+					headers: headers,
+					status:  status,
+				},
+				probe{
+					row:     "POST /v1/tasks/{name}/estimate",
+					path:    base + "/estimate",
+					body:    body,
+					headers: headers,
+					status:  status,
+					doc:     base + "/estimate",
+				},
+			)
 		}
 		out = append(out, probe{row: "POST /v1/tasks/{name}", path: base, body: `{"no_such_field":1}`,
 			headers: with(key, "Content-Type", "application/json"), status: 422, doc: base})
@@ -304,9 +443,30 @@ func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
 	}{
 		{"key in the URL", "GET /v1/meta", "/v1/meta?k=" + url.QueryEscape(models.KeyPrefix+"abc"), open, nil, 400},
 		{"unknown version", "GET /v1/meta", "/v1/meta", open, []string{"Service-Version", "1999-01-01"}, 400},
-		{"invalid key", "GET /v1/tasks", "/v1/tasks", open, []string{"Authorization", "Key " + models.KeyPrefix + "nope"}, 401},
-		{"key from a browser", "GET /v1/tasks", "/v1/tasks", open, with(keyed(open.key), "Origin", "https://example.com"), 403},
-		{"headers too large", "GET /v1/meta", "/v1/meta", open, []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}, 431},
+		{
+			"invalid key",
+			"GET /v1/tasks",
+			"/v1/tasks",
+			open,
+			[]string{"Authorization", "Key " + models.KeyPrefix + "nope"},
+			401,
+		},
+		{
+			"key from a browser",
+			"GET /v1/tasks",
+			"/v1/tasks",
+			open,
+			with(keyed(open.key), "Origin", "https://example.com"),
+			403,
+		},
+		{
+			"headers too large",
+			"GET /v1/meta",
+			"/v1/meta",
+			open,
+			[]string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)},
+			431,
+		},
 		{"rate limited", "GET /v1/account/limits", "/v1/account/limits", limited, keyed(limited.key), 429},
 		{"database down", "GET /v1/account/balance", "/v1/account/balance", down, keyed(down.key), 503},
 	}
@@ -321,7 +481,17 @@ func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
 			res := serve(tc.e.r, request("GET", tc.path, nil, tc.headers...))
 			require.Equal(t, tc.status, res.code, "%s", res.body)
 			_, path, _ := strings.Cut(tc.row, " ")
-			openapicheck.CheckAnswer(t, doc, "GET", path, request("GET", tc.path, nil, tc.headers...), nil, res.code, res.head, res.body)
+			openapicheck.CheckAnswer(
+				t,
+				doc,
+				"GET",
+				path,
+				request("GET", tc.path, nil, tc.headers...),
+				nil,
+				res.code,
+				res.head,
+				res.body,
+			)
 		})
 	}
 }

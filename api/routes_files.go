@@ -19,41 +19,106 @@ func files(f func(*fileHandlers, *gin.Context)) func(*handlers) gin.HandlerFunc 
 // items.
 func fileRoutes() []route {
 	handle := pathParam("ref", "A handle, <kind>:<id>, such as file:abc or art:abc.", str())
-	externalID := oa{"type": "string", "maxLength": maxExternalID, "description": "The caller's own id of the file, such as a product code."}
+	externalID := oa{
+		"type":        "string",
+		"maxLength":   maxExternalID,
+		"description": "The caller's own id of the file, such as a product code.",
+	}
 	upload := oa{"schema": object(oa{
 		"file": oa{"type": "string", "format": "binary",
 			"description": "The bytes, at most limits.upload.max_bytes, of one of limits.upload.media_types (" +
 				strings.Join(contract.DefaultLimits().Upload.MediaTypes, ", ") + "), read from the bytes themselves."},
 		"external_id": externalID}, "file")}
-	register := object(oa{"url": oa{"type": "string", "format": "uri", "maxLength": maxSourceURL, "description": "A public https:// address."},
-		"external_id": nullable(externalID)}, "url")
+	register := object(
+		oa{
+			"url": oa{
+				"type":        "string",
+				"format":      "uri",
+				"maxLength":   maxSourceURL,
+				"description": "A public https:// address.",
+			},
+			"external_id": nullable(externalID),
+		},
+		"url",
+	)
 	register["additionalProperties"] = false
-	refsParams := append(pageParams(20, 100),
+	refsParams := append(
+		pageParams(20, 100),
 		query("q", "Free-text filter; file and model kinds only.", oa{"type": "string", "maxLength": maxRefsParam}),
-		query("base", "The saved styles of one model (model:<id>); model kind only.", oa{"type": "string", "maxLength": maxRefsParam}),
-		query("curated", "true lists the service's curated records; moodboard and fabric kinds only.", boolean()))
-	return tagged("files",
-		route{method: http.MethodPost, path: "/v1/files", access: AccessKey, scope: models.ScopeFilesWrite, handle: files((*fileHandlers).create),
-			op: operation{id: "file_create", summary: "Upload bytes (multipart, part file) or register a public https url",
+		query(
+			"base",
+			"The saved styles of one model (model:<id>); model kind only.",
+			oa{"type": "string", "maxLength": maxRefsParam},
+		),
+		query("curated", "true lists the service's curated records; moodboard and fabric kinds only.", boolean()),
+	)
+	return tagged(
+		"files",
+		route{
+			method: http.MethodPost,
+			path:   "/v1/files",
+			access: AccessKey,
+			scope:  models.ScopeFilesWrite,
+			handle: files((*fileHandlers).create),
+			op: operation{
+				id:          "file_create",
+				summary:     "Upload bytes (multipart, part file) or register a public https url",
 				description: "Registering is idempotent on the URL: the same URL answers the same file. Idempotency-Key is ignored.",
 				body:        oa{"multipart/form-data": upload, "application/json": oa{"schema": register}},
-				answers:     []response{jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord"))},
-				errors:      []int{http.StatusUnprocessableEntity}}},
-		route{method: http.MethodGet, path: "/v1/files/{ref}", access: AccessKey, scope: models.ScopeFilesRead, handle: files((*fileHandlers).get),
+				answers: []response{
+					jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord")),
+				},
+				errors: []int{http.StatusUnprocessableEntity},
+			},
+		},
+		route{
+			method: http.MethodGet,
+			path:   "/v1/files/{ref}",
+			access: AccessKey,
+			scope:  models.ScopeFilesRead,
+			handle: files((*fileHandlers).get),
 			op: operation{id: "file_read", summary: "One file or record by handle", params: []oa{handle},
-				answers: []response{jsonAnswer(http.StatusOK, "An upload or registered URL (file:), a file a job delivered (art:), or a record (moodboard:, brand_kit:, fabric:, range_plan:) with its own fields and, for a moodboard, its analysis.",
-					oa{"oneOf": []any{ref("FileRecord"), ref("ArtRecord"), ref("Record")}})},
-				errors: []int{http.StatusNotFound}}},
-		route{method: http.MethodDelete, path: "/v1/files/{ref}", access: AccessKey, scope: models.ScopeFilesWrite, handle: files((*fileHandlers).delete),
-			op: operation{id: "file_delete", summary: "Delete a file a job delivered (art: handles only); afterwards it answers 404", params: []oa{handle},
+				answers: []response{
+					jsonAnswer(
+						http.StatusOK,
+						"An upload or registered URL (file:), a file a job delivered (art:), or a record (moodboard:, brand_kit:, fabric:, range_plan:) with its own fields and, for a moodboard, its analysis.",
+						oa{"oneOf": []any{ref("FileRecord"), ref("ArtRecord"), ref("Record")}},
+					),
+				},
+				errors: []int{http.StatusNotFound}},
+		},
+		route{
+			method: http.MethodDelete,
+			path:   "/v1/files/{ref}",
+			access: AccessKey,
+			scope:  models.ScopeFilesWrite,
+			handle: files((*fileHandlers).delete),
+			op: operation{
+				id:      "file_delete",
+				summary: "Delete a file a job delivered (art: handles only); afterwards it answers 404",
+				params:  []oa{handle},
 				description: "Only the caller's own art: handles are deleted; any other handle (another account's, an unknown or malformed one, " +
 					"an upload, a record) answers 422 file_not_deletable alike. A handle of the caller's deleted before answers 404.",
-				answers: []response{jsonAnswer(http.StatusOK, "Deleted.", object(oa{"file": str(), "deleted": boolean()}, "file", "deleted"))},
-				errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity}}},
-		route{method: http.MethodGet, path: "/v1/refs/{kind}", access: AccessKey, scope: models.ScopeFilesRead, handle: files((*fileHandlers).refs),
+				answers: []response{
+					jsonAnswer(
+						http.StatusOK,
+						"Deleted.",
+						object(oa{"file": str(), "deleted": boolean()}, "file", "deleted"),
+					),
+				},
+				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			},
+		},
+		route{
+			method: http.MethodGet,
+			path:   "/v1/refs/{kind}",
+			access: AccessKey,
+			scope:  models.ScopeFilesRead,
+			handle: files((*fileHandlers).refs),
 			op: operation{id: "refs_list", summary: "The account's reference items of one kind, newest first",
 				params:  append([]oa{pathParam("kind", "The kind of handle.", enum(RefKinds))}, refsParams...),
 				answers: []response{jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem")))},
-				errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity}}},
+				errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity}},
+		},
 	)
 }

@@ -15,12 +15,17 @@ func opsRoutes() []route {
 		route{method: http.MethodGet, path: "/healthz", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.live },
 			op: operation{id: "healthz", summary: "Liveness: the process is up",
-				answers: []response{jsonAnswer(http.StatusOK, "The process is up.", object(oa{"status": str()}, "status"))}}},
+				answers: []response{
+					jsonAnswer(http.StatusOK, "The process is up.", object(oa{"status": str()}, "status")),
+				}}},
 		route{method: http.MethodGet, path: "/readyz", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.ready },
-			op: operation{id: "readyz", summary: "Readiness: the database and Temporal answer and the libraries are written",
+			op: operation{
+				id:      "readyz",
+				summary: "Readiness: the database and Temporal answer and the libraries are written",
 				answers: []response{jsonAnswer(http.StatusOK, "Ready.", probe),
-					jsonAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)}}},
+					jsonAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)},
+			}},
 		route{method: http.MethodGet, path: "/metrics", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Metrics == nil {

@@ -14,8 +14,14 @@ import (
 // every API key is refused with session_required.
 func panelRoutes() []route {
 	row := func(method, path, id, summary string, handle func(*handlers) gin.HandlerFunc, body oa, answer response, params []oa, errs ...int) route {
-		op := operation{id: id, summary: summary + " (account panel only)", params: params, answers: []response{answer}, errors: errs,
-			description: "Needs a signed-in panel session (cookie " + SessionCookie + "); every API key is refused with 403 session_required, and a state-changing request from another origin with 403."}
+		op := operation{
+			id:          id,
+			summary:     summary + " (account panel only)",
+			params:      params,
+			answers:     []response{answer},
+			errors:      errs,
+			description: "Needs a signed-in panel session (cookie " + SessionCookie + "); every API key is refused with 403 session_required, and a state-changing request from another origin with 403.",
+		}
 		if body != nil {
 			op.body = oa{"application/json": oa{"schema": body}}
 		}
@@ -24,7 +30,12 @@ func panelRoutes() []route {
 	keyID := []oa{pathParam("key_id", "The key, key_….", str())}
 	endpointID := []oa{pathParam("endpoint_id", "The endpoint, whe_….", str())}
 	items := func(s oa) oa { return object(oa{"items": arrayOf(s)}, "items") }
-	endpointBody := object(oa{"url": describe(str(), "An https:// address."), "events": describe(arrayOf(vocab("webhook_event")), "Default: the terminal events.")})
+	endpointBody := object(
+		oa{
+			"url":    describe(str(), "An https:// address."),
+			"events": describe(arrayOf(vocab("webhook_event")), "Default: the terminal events."),
+		},
+	)
 	sent := object(oa{"delivery_id": str(), "event_id": str()}, "delivery_id", "event_id")
 	deliveryFilters := append(pageParams(20, 100),
 		query("event", "Only this event.", vocab("webhook_event")),
@@ -33,55 +44,266 @@ func panelRoutes() []route {
 		query("job_id", "Only deliveries of this job.", str()),
 		query("start", "Created at or after, ISO-8601.", dateTime()),
 		query("end", "Created before, ISO-8601.", dateTime()))
-	return tagged("panel",
-		row(http.MethodGet, "/v1/account/keys", "keys_list", "List the account's API keys", panelAPI((*panelHandlers).listKeys), nil,
-			jsonAnswer(http.StatusOK, "Every key, oldest first; never a secret.", items(schemaOf[KeyView]())), nil),
-		row(http.MethodPost, "/v1/account/keys", "key_create", "Create an API key", panelAPI((*panelHandlers).createKey),
-			object(oa{"scopes": describe(arrayOf(enum(models.AllScopes)), "Default: every scope."), "expires_at": nullable(dateTime())}),
-			jsonAnswer(http.StatusCreated, "The key with its secret, shown this once.", schemaOf[NewKeyView]()), nil, http.StatusUnprocessableEntity),
-		row(http.MethodPost, "/v1/account/keys/{key_id}/roll", "key_roll", "Roll an API key, keeping the old one for a grace period", panelAPI((*panelHandlers).rollKey),
+	return tagged(
+		"panel",
+		row(
+			http.MethodGet,
+			"/v1/account/keys",
+			"keys_list",
+			"List the account's API keys",
+			panelAPI((*panelHandlers).listKeys),
+			nil,
+			jsonAnswer(http.StatusOK, "Every key, oldest first; never a secret.", items(schemaOf[KeyView]())),
+			nil,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/keys",
+			"key_create",
+			"Create an API key",
+			panelAPI((*panelHandlers).createKey),
+			object(
+				oa{
+					"scopes":     describe(arrayOf(enum(models.AllScopes)), "Default: every scope."),
+					"expires_at": nullable(dateTime()),
+				},
+			),
+			jsonAnswer(
+				http.StatusCreated,
+				"The key with its secret, shown this once.",
+				schemaOf[NewKeyView](),
+			),
+			nil,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/keys/{key_id}/roll",
+			"key_roll",
+			"Roll an API key, keeping the old one for a grace period",
+			panelAPI((*panelHandlers).rollKey),
 			object(oa{"grace_period_seconds": integer()}, "grace_period_seconds"),
-			jsonAnswer(http.StatusCreated, "The successor with its secret, shown this once.", schemaOf[NewKeyView]()), keyID, http.StatusNotFound, http.StatusUnprocessableEntity),
-		row(http.MethodDelete, "/v1/account/keys/{key_id}", "key_revoke", "Revoke an API key at once", panelAPI((*panelHandlers).revokeKey), nil,
-			jsonAnswer(http.StatusOK, "The revoked key.", schemaOf[KeyView]()), keyID, http.StatusNotFound),
-		row(http.MethodGet, "/v1/account/webhooks", "webhooks_list", "List the account's webhook endpoints", panelAPI((*panelHandlers).listEndpoints), nil,
-			jsonAnswer(http.StatusOK, "Every endpoint, oldest first.", items(schemaOf[EndpointView]())), nil),
-		row(http.MethodPost, "/v1/account/webhooks", "webhook_create", "Register a webhook endpoint", panelAPI((*panelHandlers).createEndpoint), endpointBody,
-			jsonAnswer(http.StatusCreated, "The endpoint.", schemaOf[EndpointView]()), nil, http.StatusUnprocessableEntity),
-		row(http.MethodPatch, "/v1/account/webhooks/{endpoint_id}", "webhook_update", "Change an endpoint's url or events", panelAPI((*panelHandlers).updateEndpoint), endpointBody,
-			jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[EndpointView]()), endpointID, http.StatusNotFound, http.StatusUnprocessableEntity),
-		row(http.MethodDelete, "/v1/account/webhooks/{endpoint_id}", "webhook_delete", "Remove an endpoint", panelAPI((*panelHandlers).deleteEndpoint), nil,
-			jsonAnswer(http.StatusOK, "Removed.", object(oa{"id": str(), "deleted": boolean()}, "id", "deleted")), endpointID, http.StatusNotFound),
-		row(http.MethodPost, "/v1/account/webhooks/{endpoint_id}/ping", "webhook_ping", "Send a signed ping event", panelAPI((*panelHandlers).pingEndpoint), nil,
-			jsonAnswer(http.StatusAccepted, "The ping's delivery, in the delivery log.", sent), endpointID, http.StatusNotFound),
-		row(http.MethodPost, "/v1/account/webhooks/{endpoint_id}/enable", "webhook_enable", "Re-enable an endpoint, resetting its failure count", panelAPI((*panelHandlers).enableEndpoint), nil,
-			jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[EndpointView]()), endpointID, http.StatusNotFound),
-		row(http.MethodGet, "/v1/account/webhook-deliveries", "webhook_deliveries", "The delivery log, newest first, with each delivery's attempts", panelAPI((*panelHandlers).listDeliveries), nil,
-			jsonAnswer(http.StatusOK, "One page of deliveries.", page(schemaOf[DeliveryView]())), deliveryFilters, http.StatusUnprocessableEntity),
-		row(http.MethodPost, "/v1/account/webhook-deliveries/{delivery_id}/replay", "webhook_replay", "Send a delivery's stored body again (new delivery id, same event id)",
-			panelAPI((*panelHandlers).replayDelivery), nil, jsonAnswer(http.StatusAccepted, "The new delivery.", sent),
-			[]oa{pathParam("delivery_id", "The delivery, whd_….", str())}, http.StatusNotFound),
-		row(http.MethodPost, "/v1/account/tasks/{name}", "app_task_submit", "Start a job in the app; registered endpoints never receive its events",
-			func(h *handlers) gin.HandlerFunc { return appSubmit(h) }, freeObject("The task's input, as its inputSchema says."),
-			jsonAnswer(http.StatusAccepted, "The job's handle.", ref("Job")), []oa{pathParam("name", "The task's name.", str())}, http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusPaymentRequired),
-		row(http.MethodGet, "/v1/account/jobs/{job_id}", "app_job_read", "One job of the account, whichever key or the app started it",
-			func(h *handlers) gin.HandlerFunc { return h.jobs.get }, nil, jsonAnswer(http.StatusOK, "The job.", ref("Job")), nil, http.StatusNotFound),
-		row(http.MethodPost, "/v1/account/jobs/{job_id}/cancel", "app_job_cancel", "Cancel a job of the account",
-			func(h *handlers) gin.HandlerFunc { return h.jobs.cancel }, nil,
-			jsonAnswer(http.StatusAccepted, "Cancellation requested.", object(oa{"job_id": str(), "lifecycle": lifecycle(), "outcome": nullable(outcome()), "status_url": str()}, "job_id")),
-			nil, http.StatusNotFound),
-		row(http.MethodGet, "/v1/account/refs/{kind}", "app_refs_list", "The account's reference items of one kind, for the run form's pickers",
-			files((*fileHandlers).refs), nil, jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem"))),
-			append([]oa{pathParam("kind", "The kind of handle.", enum(RefKinds))}, pageParams(20, 100)...), http.StatusNotFound, http.StatusUnprocessableEntity),
-		route{method: http.MethodPost, path: "/v1/account/files", access: AccessSession, handle: files((*fileHandlers).create),
+			jsonAnswer(
+				http.StatusCreated,
+				"The successor with its secret, shown this once.",
+				schemaOf[NewKeyView](),
+			),
+			keyID,
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodDelete,
+			"/v1/account/keys/{key_id}",
+			"key_revoke",
+			"Revoke an API key at once",
+			panelAPI((*panelHandlers).revokeKey),
+			nil,
+			jsonAnswer(http.StatusOK, "The revoked key.", schemaOf[KeyView]()),
+			keyID,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodGet,
+			"/v1/account/webhooks",
+			"webhooks_list",
+			"List the account's webhook endpoints",
+			panelAPI((*panelHandlers).listEndpoints),
+			nil,
+			jsonAnswer(http.StatusOK, "Every endpoint, oldest first.", items(schemaOf[EndpointView]())),
+			nil,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/webhooks",
+			"webhook_create",
+			"Register a webhook endpoint",
+			panelAPI((*panelHandlers).createEndpoint),
+			endpointBody,
+			jsonAnswer(
+				http.StatusCreated,
+				"The endpoint.",
+				schemaOf[EndpointView](),
+			),
+			nil,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodPatch,
+			"/v1/account/webhooks/{endpoint_id}",
+			"webhook_update",
+			"Change an endpoint's url or events",
+			panelAPI((*panelHandlers).updateEndpoint),
+			endpointBody,
+			jsonAnswer(
+				http.StatusOK,
+				"The endpoint.",
+				schemaOf[EndpointView](),
+			),
+			endpointID,
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodDelete,
+			"/v1/account/webhooks/{endpoint_id}",
+			"webhook_delete",
+			"Remove an endpoint",
+			panelAPI((*panelHandlers).deleteEndpoint),
+			nil,
+			jsonAnswer(
+				http.StatusOK,
+				"Removed.",
+				object(oa{"id": str(), "deleted": boolean()}, "id", "deleted"),
+			),
+			endpointID,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/webhooks/{endpoint_id}/ping",
+			"webhook_ping",
+			"Send a signed ping event",
+			panelAPI((*panelHandlers).pingEndpoint),
+			nil,
+			jsonAnswer(
+				http.StatusAccepted,
+				"The ping's delivery, in the delivery log.",
+				sent,
+			),
+			endpointID,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/webhooks/{endpoint_id}/enable",
+			"webhook_enable",
+			"Re-enable an endpoint, resetting its failure count",
+			panelAPI((*panelHandlers).enableEndpoint),
+			nil,
+			jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[EndpointView]()),
+			endpointID,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodGet,
+			"/v1/account/webhook-deliveries",
+			"webhook_deliveries",
+			"The delivery log, newest first, with each delivery's attempts",
+			panelAPI((*panelHandlers).listDeliveries),
+			nil,
+			jsonAnswer(
+				http.StatusOK,
+				"One page of deliveries.",
+				page(schemaOf[DeliveryView]()),
+			),
+			deliveryFilters,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/webhook-deliveries/{delivery_id}/replay",
+			"webhook_replay",
+			"Send a delivery's stored body again (new delivery id, same event id)",
+			panelAPI((*panelHandlers).replayDelivery),
+			nil,
+			jsonAnswer(http.StatusAccepted, "The new delivery.", sent),
+			[]oa{pathParam("delivery_id", "The delivery, whd_….", str())},
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/tasks/{name}",
+			"app_task_submit",
+			"Start a job in the app; registered endpoints never receive its events",
+			func(h *handlers) gin.HandlerFunc { return appSubmit(h) },
+			freeObject("The task's input, as its inputSchema says."),
+			jsonAnswer(
+				http.StatusAccepted,
+				"The job's handle.",
+				ref("Job"),
+			),
+			[]oa{pathParam("name", "The task's name.", str())},
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+			http.StatusPaymentRequired,
+		),
+		row(
+			http.MethodGet,
+			"/v1/account/jobs/{job_id}",
+			"app_job_read",
+			"One job of the account, whichever key or the app started it",
+			func(h *handlers) gin.HandlerFunc { return h.jobs.get },
+			nil,
+			jsonAnswer(http.StatusOK, "The job.", ref("Job")),
+			nil,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodPost,
+			"/v1/account/jobs/{job_id}/cancel",
+			"app_job_cancel",
+			"Cancel a job of the account",
+			func(h *handlers) gin.HandlerFunc { return h.jobs.cancel },
+			nil,
+			jsonAnswer(
+				http.StatusAccepted,
+				"Cancellation requested.",
+				object(
+					oa{"job_id": str(), "lifecycle": lifecycle(), "outcome": nullable(outcome()), "status_url": str()},
+					"job_id",
+				),
+			),
+			nil,
+			http.StatusNotFound,
+		),
+		row(
+			http.MethodGet,
+			"/v1/account/refs/{kind}",
+			"app_refs_list",
+			"The account's reference items of one kind, for the run form's pickers",
+			files(
+				(*fileHandlers).refs,
+			),
+			nil,
+			jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem"))),
+			append(
+				[]oa{pathParam("kind", "The kind of handle.", enum(RefKinds))},
+				pageParams(20, 100)...),
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+		),
+		route{
+			method: http.MethodPost,
+			path:   "/v1/account/files",
+			access: AccessSession,
+			handle: files((*fileHandlers).create),
 			op: operation{id: "app_file_create", summary: "Upload a file from the app (account panel only)",
 				description: "Needs a signed-in panel session; every API key is refused with 403 session_required.",
-				body:        oa{"multipart/form-data": oa{"schema": object(oa{"file": oa{"type": "string", "format": "binary"}}, "file")}},
-				answers:     []response{jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord"))},
-				errors:      []int{http.StatusUnprocessableEntity}}},
-		row(http.MethodDelete, "/v1/account/files/{ref}", "app_file_delete", "Delete a file a job delivered (art: handles only)",
-			files((*fileHandlers).delete), nil, jsonAnswer(http.StatusOK, "Deleted.", object(oa{"file": str(), "deleted": boolean()}, "file", "deleted")),
-			[]oa{pathParam("ref", "An art: handle.", str())}, http.StatusNotFound, http.StatusUnprocessableEntity),
+				body: oa{
+					"multipart/form-data": oa{
+						"schema": object(oa{"file": oa{"type": "string", "format": "binary"}}, "file"),
+					},
+				},
+				answers: []response{
+					jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord")),
+				},
+				errors: []int{http.StatusUnprocessableEntity}},
+		},
+		row(
+			http.MethodDelete,
+			"/v1/account/files/{ref}",
+			"app_file_delete",
+			"Delete a file a job delivered (art: handles only)",
+			files(
+				(*fileHandlers).delete,
+			),
+			nil,
+			jsonAnswer(http.StatusOK, "Deleted.", object(oa{"file": str(), "deleted": boolean()}, "file", "deleted")),
+			[]oa{pathParam("ref", "An art: handle.", str())},
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+		),
 	)
 }
 
@@ -90,8 +312,17 @@ func panelRoutes() []route {
 func appSubmit(h *handlers) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := identityOf(c)
-		if def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name")); err == nil && !models.PlanOf(id.user.Plan).AllowsCategory(def.Category) {
-			fail(c, apierr.Newf(apierr.PermissionDenied, "The account's plan does not run %s tasks such as %s.", def.Category, def.Name))
+		if def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name")); err == nil &&
+			!models.PlanOf(id.user.Plan).AllowsCategory(def.Category) {
+			fail(
+				c,
+				apierr.Newf(
+					apierr.PermissionDenied,
+					"The account's plan does not run %s tasks such as %s.",
+					def.Category,
+					def.Name,
+				),
+			)
 			return
 		}
 		h.jobs.submit(c)

@@ -20,7 +20,11 @@ func jobs(f func(*jobHandlers, *gin.Context)) func(*handlers) gin.HandlerFunc {
 func taskRoutes() []route {
 	lim := contract.DefaultLimits()
 	name := pathParam("name", "The task to run, such as pattern.generate.", str())
-	input := oa{"application/json": oa{"schema": perTask("input", freeObject("The task's input, valid against its inputSchema."))}}
+	input := oa{
+		"application/json": oa{
+			"schema": perTask("input", freeObject("The task's input, valid against its inputSchema.")),
+		},
+	}
 	held := oa{
 		"X-Service-Credits":     describe(integer(), "Credits held for the job; only when the task costs credits."),
 		"X-Service-Credit-Type": vocab("credit_type"),
@@ -28,27 +32,72 @@ func taskRoutes() []route {
 	}
 	accepted := jsonAnswer(http.StatusAccepted, "The job was accepted; follow it at status_url.", ref("Job"))
 	accepted.headers = held
-	waited := jsonAnswer(http.StatusOK, "With Prefer: wait, the result of a job that succeeded in time.", perTask("result", ref("JobResult")))
+	waited := jsonAnswer(
+		http.StatusOK,
+		"With Prefer: wait, the result of a job that succeeded in time.",
+		perTask("result", ref("JobResult")),
+	)
 	waited.headers = held
-	return tagged("tasks",
-		route{method: http.MethodPost, path: "/v1/tasks/{name}", access: AccessKey, scope: models.ScopeTasksRun, handle: jobs((*jobHandlers).submit),
+	return tagged(
+		"tasks",
+		route{
+			method: http.MethodPost,
+			path:   "/v1/tasks/{name}",
+			access: AccessKey,
+			scope:  models.ScopeTasksRun,
+			handle: jobs((*jobHandlers).submit),
 			op: operation{id: "task_submit", summary: "Run a task: a job starts and its handle is answered at once",
 				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer 402 insufficient_credits.",
 				params: []oa{name,
-					header("Prefer", "wait=N: answer the result if the job ends within N seconds (clipped to limits.prefer_wait.max_seconds).", str()),
-					header("Idempotency-Key", "Same key and body answer the same job; remembered for limits.idempotency_key.ttl_seconds.", oa{"type": "string", "maxLength": 255}),
-					header("X-Service-Start-Timeout", "Seconds the job may wait to start; past it the job fails start_timeout.",
-						oa{"type": "integer", "minimum": lim.StartTimeout.MinSeconds, "maximum": lim.StartTimeout.MaxSeconds}),
-					query("webhook_url", "An https URL that receives the job's terminal events.", oa{"type": "string", "format": "uri"}),
+					header(
+						"Prefer",
+						"wait=N: answer the result if the job ends within N seconds (clipped to limits.prefer_wait.max_seconds).",
+						str(),
+					),
+					header(
+						"Idempotency-Key",
+						"Same key and body answer the same job; remembered for limits.idempotency_key.ttl_seconds.",
+						oa{"type": "string", "maxLength": 255},
+					),
+					header(
+						"X-Service-Start-Timeout",
+						"Seconds the job may wait to start; past it the job fails start_timeout.",
+						oa{
+							"type":    "integer",
+							"minimum": lim.StartTimeout.MinSeconds,
+							"maximum": lim.StartTimeout.MaxSeconds,
+						},
+					),
+					query(
+						"webhook_url",
+						"An https URL that receives the job's terminal events.",
+						oa{"type": "string", "format": "uri"},
+					),
 				},
 				body:    input,
 				answers: []response{accepted, waited},
-				errors:  []int{http.StatusPaymentRequired, http.StatusNotFound, http.StatusConflict, http.StatusGone, http.StatusUnprocessableEntity}}},
-		route{method: http.MethodPost, path: "/v1/tasks/{name}/estimate", access: AccessKey, scope: models.ScopeTasksRun, handle: catalogue((*catalogueHandlers).estimate),
-			op: operation{id: "task_estimate", summary: "The cost ceiling of a request: checked like a submit, nothing held or written",
+				errors: []int{
+					http.StatusPaymentRequired,
+					http.StatusNotFound,
+					http.StatusConflict,
+					http.StatusGone,
+					http.StatusUnprocessableEntity,
+				}},
+		},
+		route{
+			method: http.MethodPost,
+			path:   "/v1/tasks/{name}/estimate",
+			access: AccessKey,
+			scope:  models.ScopeTasksRun,
+			handle: catalogue((*catalogueHandlers).estimate),
+			op: operation{
+				id:      "task_estimate",
+				summary: "The cost ceiling of a request: checked like a submit, nothing held or written",
 				params:  []oa{name},
 				body:    input,
 				answers: []response{jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate"))},
-				errors:  []int{http.StatusNotFound, http.StatusGone, http.StatusUnprocessableEntity}}},
+				errors:  []int{http.StatusNotFound, http.StatusGone, http.StatusUnprocessableEntity},
+			},
+		},
 	)
 }

@@ -47,8 +47,22 @@ func TestRoutesAreDocumented(t *testing.T) {
 	for _, rt := range routes {
 		inService := service.Paths.Value(rt.path) != nil && service.Paths.Value(rt.path).GetOperation(rt.method) != nil
 		inPanel := panel.Paths.Value(rt.path) != nil && panel.Paths.Value(rt.path).GetOperation(rt.method) != nil
-		require.Equal(t, rt.access == AccessSession, inPanel, "%s %s: in the panel's document only if session-only", rt.method, rt.path)
-		require.Equal(t, rt.access != AccessSession, inService, "%s %s: in the service's document unless session-only", rt.method, rt.path)
+		require.Equal(
+			t,
+			rt.access == AccessSession,
+			inPanel,
+			"%s %s: in the panel's document only if session-only",
+			rt.method,
+			rt.path,
+		)
+		require.Equal(
+			t,
+			rt.access != AccessSession,
+			inService,
+			"%s %s: in the service's document unless session-only",
+			rt.method,
+			rt.path,
+		)
 	}
 	doc := everyRouteDoc(t, false)
 	documented := map[string]bool{}
@@ -118,7 +132,12 @@ func TestNoBareObjects(t *testing.T) {
 				v := s.Value
 				if v.Type.Is("object") && len(v.Properties) == 0 {
 					ap := v.AdditionalProperties
-					require.True(t, (ap.Has != nil && *ap.Has) || ap.Schema != nil, "%s is an object without properties", where)
+					require.True(
+						t,
+						(ap.Has != nil && *ap.Has) || ap.Schema != nil,
+						"%s is an object without properties",
+						where,
+					)
 				}
 				for name, p := range v.Properties {
 					walk(where+"."+name, p)

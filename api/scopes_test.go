@@ -37,7 +37,14 @@ func TestScopesCoverEveryRouteOnce(t *testing.T) {
 	}
 	for _, rt := range routes {
 		require.True(t, registered[rt.method+" "+rt.path], "%s %s is registered as written", rt.method, rt.path)
-		require.Equal(t, rt.access == AccessKey, rt.scope != "", "%s %s: keyed routes and only they name a scope", rt.method, rt.path)
+		require.Equal(
+			t,
+			rt.access == AccessKey,
+			rt.scope != "",
+			"%s %s: keyed routes and only they name a scope",
+			rt.method,
+			rt.path,
+		)
 		if rt.scope != "" {
 			require.True(t, known[rt.scope], "%s %s: unknown scope %s", rt.method, rt.path, rt.scope)
 		}
@@ -50,7 +57,11 @@ func TestScopesAreServedInMeta(t *testing.T) {
 	require.Equal(t, 200, res.code)
 	rows := res.obj(t)["scopes"].([]any)
 	require.Len(t, rows, len(routes))
-	require.Contains(t, rows, map[string]any{"method": "PUT", "path": "/v1/jobs/{job_id}/cancel", "auth": "key", "scope": "jobs:cancel"})
+	require.Contains(
+		t,
+		rows,
+		map[string]any{"method": "PUT", "path": "/v1/jobs/{job_id}/cancel", "auth": "key", "scope": "jobs:cancel"},
+	)
 	require.Contains(t, rows, map[string]any{"method": "POST", "path": "/v1/account/keys", "auth": "session"})
 }
 
@@ -60,6 +71,15 @@ func TestRoutePatterns(t *testing.T) {
 		require.Equal(t, pattern, routePattern(gin))
 	}
 	require.Equal(t, "/v1/jobs/:id", ginPath("/v1/jobs/{id}"))
-	require.Equal(t, []string{"name", "example", "index"}, pathParams("/v1/tasks/{name}/examples/{example}/files/{index}"))
-	require.Equal(t, shape("/v1/tasks/:task/estimate"), shape("/v1/tasks/{name}/estimate"), "parameter names do not matter")
+	require.Equal(
+		t,
+		[]string{"name", "example", "index"},
+		pathParams("/v1/tasks/{name}/examples/{example}/files/{index}"),
+	)
+	require.Equal(
+		t,
+		shape("/v1/tasks/:task/estimate"),
+		shape("/v1/tasks/{name}/estimate"),
+		"parameter names do not matter",
+	)
 }

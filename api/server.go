@@ -155,9 +155,22 @@ func NewRouter(d Deps) *gin.Engine {
 	// request refused before it is identified counts as well (refuseEarly),
 	// so every answer carries the rate-limit headers.
 	early := auth.refuseEarly
-	r.Use(recoverer(d.Log), renderErrors(), rejectKeyInQuery(limits), limitHeaders(early), requireTLS(d.Production, proxies, early),
-		checkHeaders(early), bodyLimit(early), auth.identify(), limits.middleware(), serviceVersion(), authorize(d.Catalogue.Tasks(), newSessions(&d)),
-		requireJSON())
+	r.Use(
+		recoverer(d.Log),
+		renderErrors(),
+		rejectKeyInQuery(limits),
+		limitHeaders(early),
+		requireTLS(d.Production, proxies, early),
+		checkHeaders(
+			early,
+		),
+		bodyLimit(early),
+		auth.identify(),
+		limits.middleware(),
+		serviceVersion(),
+		authorize(d.Catalogue.Tasks(), newSessions(&d)),
+		requireJSON(),
+	)
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

@@ -32,7 +32,10 @@ func newSessions(d *Deps) *sessions {
 // its identity to the signed-in user (no key).
 func (s *sessions) admit(c *gin.Context) error {
 	if identityOf(c) != nil {
-		return apierr.New(apierr.SessionRequired, "This is done in the account panel with a signed-in session; API keys are refused here.")
+		return apierr.New(
+			apierr.SessionRequired,
+			"This is done in the account panel with a signed-in session; API keys are refused here.",
+		)
 	}
 	if err := s.csrf.Check(c.Request); err != nil {
 		return apierr.New(apierr.PermissionDenied, "Cross-origin requests are refused; use the account panel itself.")

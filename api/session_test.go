@@ -35,13 +35,61 @@ func TestSessionRoutesAnswerSessionsOnly(t *testing.T) {
 		code    string
 	}{
 		{"key on list", http.MethodGet, "/v1/account/keys", "", keyed(e.key), http.StatusForbidden, "session_required"},
-		{"key on create", http.MethodPost, "/v1/account/keys", `{}`, with(keyed(e.key), "Content-Type", "application/json"), http.StatusForbidden, "session_required"},
+		{
+			"key on create",
+			http.MethodPost,
+			"/v1/account/keys",
+			`{}`,
+			with(keyed(e.key), "Content-Type", "application/json"),
+			http.StatusForbidden,
+			"session_required",
+		},
 		{"nothing sent", http.MethodGet, "/v1/account/webhooks", "", nil, http.StatusForbidden, "session_required"},
-		{"unknown session", http.MethodGet, "/v1/account/webhook-deliveries", "", []string{"Cookie", SessionCookie + "=forged"}, http.StatusForbidden, "session_required"},
-		{"cross-site post", http.MethodPost, "/v1/account/keys", `{}`, with(cookie, "Content-Type", "application/json", "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"), http.StatusForbidden, "permission_denied"},
+		{
+			"unknown session",
+			http.MethodGet,
+			"/v1/account/webhook-deliveries",
+			"",
+			[]string{"Cookie", SessionCookie + "=forged"},
+			http.StatusForbidden,
+			"session_required",
+		},
+		{
+			"cross-site post",
+			http.MethodPost,
+			"/v1/account/keys",
+			`{}`,
+			with(
+				cookie,
+				"Content-Type",
+				"application/json",
+				"Sec-Fetch-Site",
+				"cross-site",
+				"Origin",
+				"https://evil.example",
+			),
+			http.StatusForbidden,
+			"permission_denied",
+		},
 		{"session list", http.MethodGet, "/v1/account/keys", "", cookie, http.StatusOK, ""},
-		{"session deliveries", http.MethodGet, "/v1/account/webhook-deliveries?status=failed", "", cookie, http.StatusOK, ""},
-		{"bad scope named", http.MethodPost, "/v1/account/keys", `{"scopes":["jobs:fly"]}`, with(cookie, "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin"), http.StatusUnprocessableEntity, "invalid_option"},
+		{
+			"session deliveries",
+			http.MethodGet,
+			"/v1/account/webhook-deliveries?status=failed",
+			"",
+			cookie,
+			http.StatusOK,
+			"",
+		},
+		{
+			"bad scope named",
+			http.MethodPost,
+			"/v1/account/keys",
+			`{"scopes":["jobs:fly"]}`,
+			with(cookie, "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin"),
+			http.StatusUnprocessableEntity,
+			"invalid_option",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,7 +115,12 @@ func TestSessionCreatesRollsAndRevokesKeys(t *testing.T) {
 	rolled := e.send(http.MethodPost, "/v1/account/keys/"+id+"/roll", `{"grace_period_seconds":0}`, h...)
 	require.Equal(t, http.StatusCreated, rolled.code, "%s", rolled.body)
 	next := rolled.obj(t)["key"].(string)
-	require.Equal(t, http.StatusUnauthorized, e.send(http.MethodGet, "/v1/jobs", "", keyed(secret)...).code, "the rolled key ends with no grace")
+	require.Equal(
+		t,
+		http.StatusUnauthorized,
+		e.send(http.MethodGet, "/v1/jobs", "", keyed(secret)...).code,
+		"the rolled key ends with no grace",
+	)
 	require.Equal(t, http.StatusOK, e.send(http.MethodGet, "/v1/jobs", "", keyed(next)...).code)
 
 	nextID := rolled.obj(t)["id"].(string)
@@ -78,5 +131,10 @@ func TestSessionCreatesRollsAndRevokesKeys(t *testing.T) {
 
 	other, _, _ := e.account(models.PlanStandard)
 	_, otherKeyID := e.newKey(other.ID, nil, nil)
-	require.Equal(t, http.StatusNotFound, e.send(http.MethodDelete, "/v1/account/keys/"+otherKeyID, "", h...).code, "another account's key")
+	require.Equal(
+		t,
+		http.StatusNotFound,
+		e.send(http.MethodDelete, "/v1/account/keys/"+otherKeyID, "", h...).code,
+		"another account's key",
+	)
 }

@@ -53,7 +53,13 @@ func (d *Deps) checkRefs(c *gin.Context, def *tasks.Definition, input map[string
 }
 
 // checkRef checks one reference r of field and records its size when known.
-func (d *Deps) checkRef(c *gin.Context, def *tasks.Definition, field string, r tasks.Ref, sizes map[string]tasks.ImageSize) error {
+func (d *Deps) checkRef(
+	c *gin.Context,
+	def *tasks.Definition,
+	field string,
+	r tasks.Ref,
+	sizes map[string]tasks.ImageSize,
+) error {
 	ref := r.Ref
 	if ref == "" {
 		return nil
@@ -64,8 +70,10 @@ func (d *Deps) checkRef(c *gin.Context, def *tasks.Definition, field string, r t
 	if tasks.IsHandle(ref) {
 		kind, id, _ := strings.Cut(ref, ":")
 		f, err := models.FileByID(c.Request.Context(), d.DB, id)
-		if errors.Is(err, models.ErrNotFound) || (err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
-			return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).WithField(r.Field)
+		if errors.Is(err, models.ErrNotFound) ||
+			(err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
+			return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).
+				WithField(r.Field)
 		}
 		if err != nil {
 			return err
@@ -77,7 +85,8 @@ func (d *Deps) checkRef(c *gin.Context, def *tasks.Definition, field string, r t
 				reason = sides.Check(w, hgt)
 			}
 			if reason != "" {
-				return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").WithField(r.Field)
+				return apierr.New(apierr.RequestRefused, "The file "+ref+" cannot be used: "+reason+".").
+					WithField(r.Field)
 			}
 		}
 		return nil
@@ -87,7 +96,8 @@ func (d *Deps) checkRef(c *gin.Context, def *tasks.Definition, field string, r t
 	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
 		return apierr.New(apierr.ImageNotPublic, "The image address is not publicly reachable.").WithField(r.Field)
 	case err != nil:
-		return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").WithField(r.Field)
+		return apierr.New(apierr.InvalidRequest, "The image must be a file: or art: handle or an https:// URL.").
+			WithField(r.Field)
 	}
 	return nil
 }

@@ -17,7 +17,11 @@ import (
 // caller's W3C traceparent makes it the span's parent. Probes and /metrics
 // are not traced; the HTTP metrics are HTTPMetrics', not the middleware's.
 func tracing(tp trace.TracerProvider) gin.HandlerFunc {
-	return otelgin.Middleware("taskplatform", otelgin.WithTracerProvider(tp), otelgin.WithPropagators(telemetry.Propagator()),
+	return otelgin.Middleware(
+		"taskplatform",
+		otelgin.WithTracerProvider(tp),
+		otelgin.WithPropagators(telemetry.Propagator()),
 		otelgin.WithMeterProvider(noop.NewMeterProvider()),
-		otelgin.WithFilter(func(r *http.Request) bool { return !operational(r.URL.Path) }))
+		otelgin.WithFilter(func(r *http.Request) bool { return !operational(r.URL.Path) }),
+	)
 }

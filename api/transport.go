@@ -98,7 +98,15 @@ func CheckDevListenAddr(addr string) error {
 
 // readHeaders are the request headers the service reads; the others are
 // passed over whatever they hold.
-var readHeaders = []string{"Authorization", "X-Api-Key", "Content-Type", "Idempotency-Key", "Prefer", "X-Service-Start-Timeout", "Service-Version"}
+var readHeaders = []string{
+	"Authorization",
+	"X-Api-Key",
+	"Content-Type",
+	"Idempotency-Key",
+	"Prefer",
+	"X-Service-Start-Timeout",
+	"Service-Version",
+}
 
 // singleHeaders are the headers that decide who is calling and from where:
 // sent twice, one reader could take the first and another the last, so
@@ -123,21 +131,32 @@ func checkHeaders(refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		for _, name := range singleHeaders {
 			if len(c.Request.Header.Values(name)) > 1 {
-				refuse(c, apierr.Newf(apierr.MalformedRequest, "The %s header is sent more than once; send it once.", name).WithField(name))
+				refuse(
+					c,
+					apierr.Newf(apierr.MalformedRequest, "The %s header is sent more than once; send it once.", name).
+						WithField(name),
+				)
 				return
 			}
 		}
 		for _, name := range readHeaders {
 			for _, v := range c.Request.Header.Values(name) {
 				if !utf8.ValidString(v) {
-					refuse(c, apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name))
+					refuse(
+						c,
+						apierr.Newf(apierr.MalformedRequest, "The %s header is not valid UTF-8.", name).WithField(name),
+					)
 					return
 				}
 			}
 		}
 		if ct := c.GetHeader("Content-Type"); ct != "" {
 			if _, _, err := mime.ParseMediaType(ct); err != nil {
-				refuse(c, apierr.New(apierr.MalformedRequest, "The Content-Type header cannot be read.").WithField("Content-Type"))
+				refuse(
+					c,
+					apierr.New(apierr.MalformedRequest, "The Content-Type header cannot be read.").
+						WithField("Content-Type"),
+				)
 				return
 			}
 		}
@@ -198,7 +217,8 @@ func requireJSON() gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" && uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
+		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" &&
+			uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
 			c.Next()
 			return
 		}

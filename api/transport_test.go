@@ -35,9 +35,23 @@ func TestTransportProductionRefusesPlainHTTP(t *testing.T) {
 		{"TLS", "/v1/meta", stranger, true, nil, 200},
 		{"TLS-terminating proxy", "/v1/meta", proxy, false, https, 200},
 		{"TLS-terminating proxy in a trusted range", "/v1/meta", "[2001:db8::5]:443", false, https, 200},
-		{"proxy chain", "/v1/account/balance", proxy, false, with(keyed(e.key), "X-Forwarded-Proto", "HTTPS, http"), 200},
+		{
+			"proxy chain",
+			"/v1/account/balance",
+			proxy,
+			false,
+			with(keyed(e.key), "X-Forwarded-Proto", "HTTPS, http"),
+			200,
+		},
 		{"untrusted peer claiming https", "/v1/meta", stranger, false, https, 400},
-		{"untrusted peer claiming https with a key", "/v1/account/balance", stranger, false, with(keyed(e.key), https...), 400},
+		{
+			"untrusted peer claiming https with a key",
+			"/v1/account/balance",
+			stranger,
+			false,
+			with(keyed(e.key), https...),
+			400,
+		},
 		{"untrusted IPv6 peer claiming https", "/v1/meta", "[2001:db9::1]:443", false, https, 400},
 		{"probe over plain HTTP", "/healthz", stranger, false, nil, 200},
 	}
@@ -89,7 +103,11 @@ func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
 	for _, path := range []string{"/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"} {
 		t.Run("Content-Length "+path, func(t *testing.T) {
 			body := &countingReader{}
-			req := request("POST", path, io.LimitReader(body, limit+1), with(keyed(e.key), "Content-Type", "application/json")...)
+			req := request(
+				"POST",
+				path,
+				io.LimitReader(body, limit+1),
+				with(keyed(e.key), "Content-Type", "application/json")...)
 			req.ContentLength = limit + 1
 			res := serve(e.r, req)
 			require.Equal(t, http.StatusRequestEntityTooLarge, res.code, "%s", res.body)
@@ -99,7 +117,11 @@ func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
 	}
 	t.Run("chunked", func(t *testing.T) {
 		body := &countingReader{}
-		req := request("POST", "/v1/tasks/pattern.generate/estimate", body, with(keyed(e.key), "Content-Type", "application/json")...)
+		req := request(
+			"POST",
+			"/v1/tasks/pattern.generate/estimate",
+			body,
+			with(keyed(e.key), "Content-Type", "application/json")...)
 		req.ContentLength = -1 // chunked: no length announced
 		res := serve(e.r, req)
 		require.Equal(t, http.StatusRequestEntityTooLarge, res.code, "%s", res.body)
@@ -107,7 +129,10 @@ func TestBodyOverTheLimitIs413WithoutBeingReadWhole(t *testing.T) {
 		require.Less(t, body.n, limit+64<<10, "reading stopped at the limit")
 	})
 	t.Run("at the limit is read", func(t *testing.T) {
-		req := request("POST", "/v1/tasks/pattern.generate/estimate", strings.NewReader(`{"colors":["#000000"]}`+strings.Repeat(" ", int(limit)-22)),
+		req := request(
+			"POST",
+			"/v1/tasks/pattern.generate/estimate",
+			strings.NewReader(`{"colors":["#000000"]}`+strings.Repeat(" ", int(limit)-22)),
 			with(keyed(e.key), "Content-Type", "application/json")...)
 		res := serve(e.r, req)
 		require.Equal(t, http.StatusOK, res.code, "%s", res.body)
@@ -129,11 +154,26 @@ func TestUnreadableRequestsAndMediaTypes(t *testing.T) {
 		{"+json", []string{"Content-Type", "application/vnd.api+json"}, 200, ""},
 		{"text", []string{"Content-Type", "text/plain"}, 415, "unsupported_media_type"},
 		{"form", []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "unsupported_media_type"},
-		{"multipart is for uploads only", []string{"Content-Type", "multipart/form-data; boundary=x"}, 415, "unsupported_media_type"},
+		{
+			"multipart is for uploads only",
+			[]string{"Content-Type", "multipart/form-data; boundary=x"},
+			415,
+			"unsupported_media_type",
+		},
 		{"no content type", nil, 415, "unsupported_media_type"},
 		{"unparsable content type", []string{"Content-Type", "application/json; ==="}, 400, "malformed_request"},
-		{"key header not UTF-8", []string{"Content-Type", "application/json", "Idempotency-Key", "\xff\xfe"}, 400, "malformed_request"},
-		{"other header not UTF-8 is passed over", []string{"Content-Type", "application/json", "X-Note", "\xff\xfe"}, 200, ""},
+		{
+			"key header not UTF-8",
+			[]string{"Content-Type", "application/json", "Idempotency-Key", "\xff\xfe"},
+			400,
+			"malformed_request",
+		},
+		{
+			"other header not UTF-8 is passed over",
+			[]string{"Content-Type", "application/json", "X-Note", "\xff\xfe"},
+			200,
+			"",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,11 +201,29 @@ func TestRepeatedCredentialAndOriginHeadersAreRefused(t *testing.T) {
 		headers []string
 		field   string
 	}{
-		{"Authorization twice", "GET", "/v1/jobs", []string{"Authorization", "Key " + e.key, "Authorization", "Key " + other}, "Authorization"},
+		{
+			"Authorization twice",
+			"GET",
+			"/v1/jobs",
+			[]string{"Authorization", "Key " + e.key, "Authorization", "Key " + other},
+			"Authorization",
+		},
 		{"the same Authorization twice", "GET", "/v1/jobs", with(keyed(e.key), keyed(e.key)...), "Authorization"},
 		{"x-api-key twice", "GET", "/v1/jobs", []string{"x-api-key", e.key, "x-api-key", "tpk_guess"}, "X-Api-Key"},
-		{"Origin twice on a keyless read", "GET", "/v1/meta", []string{"Origin", "https://app.example", "Origin", "https://evil.example"}, "Origin"},
-		{"Origin twice on a session route", "POST", "/v1/account/keys", with(session, "Origin", "http://example.com", "Origin", "https://evil.example"), "Origin"},
+		{
+			"Origin twice on a keyless read",
+			"GET",
+			"/v1/meta",
+			[]string{"Origin", "https://app.example", "Origin", "https://evil.example"},
+			"Origin",
+		},
+		{
+			"Origin twice on a session route",
+			"POST",
+			"/v1/account/keys",
+			with(session, "Origin", "http://example.com", "Origin", "https://evil.example"),
+			"Origin",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

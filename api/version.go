@@ -28,15 +28,27 @@ func serviceVersion() gin.HandlerFunc {
 		c.Header("Service-Version", v)
 		if h, sent := c.Request.Header["Service-Version"]; sent {
 			if len(h) != 1 {
-				fail(c, apierr.New(apierr.UnsupportedVersion, "Send one Service-Version header.").WithField("Service-Version"))
+				fail(
+					c,
+					apierr.New(apierr.UnsupportedVersion, "Send one Service-Version header.").
+						WithField("Service-Version"),
+				)
 				return
 			}
 			if _, err := time.Parse(time.DateOnly, h[0]); err != nil {
-				fail(c, apierr.Newf(apierr.UnsupportedVersion, "Service-Version must be a date written YYYY-MM-DD, not %q.", h[0]).WithField("Service-Version"))
+				fail(
+					c,
+					apierr.Newf(apierr.UnsupportedVersion, "Service-Version must be a date written YYYY-MM-DD, not %q.", h[0]).
+						WithField("Service-Version"),
+				)
 				return
 			}
 			if !knownVersion(h[0]) {
-				fail(c, apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0], CurrentVersion).WithField("Service-Version"))
+				fail(
+					c,
+					apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0], CurrentVersion).
+						WithField("Service-Version"),
+				)
 				return
 			}
 			v = h[0]

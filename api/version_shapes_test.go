@@ -27,7 +27,9 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 	require.Equal(t, second, old.ServiceVersion, "the first key pins the current version")
 	require.NoError(t, e.db.Model(&models.User{}).Where("id = ?", old.ID).Update("service_version", first).Error)
 
-	refusal, err := json.Marshal(apierr.New(apierr.InsufficientCredits, "The job needs 4 credits; the balance is 1.").WithCredits(4, 1))
+	refusal, err := json.Marshal(
+		apierr.New(apierr.InsufficientCredits, "The job needs 4 credits; the balance is 1.").WithCredits(4, 1),
+	)
 	require.NoError(t, err)
 	stored := string(refusal)
 	job := func(u *models.User, keyID string) string {
@@ -67,7 +69,12 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 					obj = items[0].(map[string]any)
 				}
 				jobErr := obj["error"].(map[string]any)
-				require.Equal(t, map[string]any{"required": 4.0, "balance": 1.0}, jobErr["ctx"], "ctx holds them in every version")
+				require.Equal(
+					t,
+					map[string]any{"required": 4.0, "balance": 1.0},
+					jobErr["ctx"],
+					"ctx holds them in every version",
+				)
 				if tc.version == second {
 					require.Equal(t, 4.0, jobErr["required"])
 					require.Equal(t, 1.0, jobErr["balance"])

@@ -36,14 +36,26 @@ func TestServiceVersionHeaderPinAndEcho(t *testing.T) {
 		{"no header: the account's pin", "/v1/account/balance", keyed(pinnedKey), 200, older},
 		{"no header on a keyless read: the account's pin", "/v1/meta", keyed(pinnedKey), 200, older},
 		{"first key pinned the current version", "/v1/account/balance", keyed(e.key), 200, CurrentVersion},
-		{"header beats the pin", "/v1/account/balance", with(keyed(pinnedKey), "Service-Version", CurrentVersion), 200, CurrentVersion},
+		{
+			"header beats the pin",
+			"/v1/account/balance",
+			with(keyed(pinnedKey), "Service-Version", CurrentVersion),
+			200,
+			CurrentVersion,
+		},
 		{"header pins an older version", "/v1/meta", []string{"Service-Version", older}, 200, older},
 		{"echoed on errors", "/v1/account/balance", []string{"Service-Version", older}, 401, older},
 		{"echoed on 404", "/v1/nowhere", keyed(pinnedKey), 404, older},
 		{"unknown date", "/v1/meta", []string{"Service-Version", "2025-01-01"}, 400, CurrentVersion},
 		{"not a date", "/v1/meta", []string{"Service-Version", "2026-13-45"}, 400, CurrentVersion},
 		{"malformed", "/v1/meta", []string{"Service-Version", "2026-9-29"}, 400, CurrentVersion},
-		{"two headers", "/v1/meta", []string{"Service-Version", older, "Service-Version", CurrentVersion}, 400, CurrentVersion},
+		{
+			"two headers",
+			"/v1/meta",
+			[]string{"Service-Version", older, "Service-Version", CurrentVersion},
+			400,
+			CurrentVersion,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

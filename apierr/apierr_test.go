@@ -104,24 +104,53 @@ func TestNew(t *testing.T) {
 	}{
 		{name: "catalogue meaning when no message", err: apierr.New(apierr.JobFailed, ""), code: apierr.JobFailed,
 			message: "The job failed; it has no result.", status: http.StatusConflict},
-		{name: "own message", err: apierr.New(apierr.InvalidRequest, "count must be at most 8."), code: apierr.InvalidRequest,
-			message: "count must be at most 8.", status: http.StatusUnprocessableEntity},
-		{name: "formatted message", err: apierr.Newf(apierr.TooManyColours, "at most %d colours", 6), code: apierr.TooManyColours,
-			message: "at most 6 colours", status: http.StatusUnprocessableEntity},
+		{
+			name:    "own message",
+			err:     apierr.New(apierr.InvalidRequest, "count must be at most 8."),
+			code:    apierr.InvalidRequest,
+			message: "count must be at most 8.",
+			status:  http.StatusUnprocessableEntity,
+		},
+		{
+			name:    "formatted message",
+			err:     apierr.Newf(apierr.TooManyColours, "at most %d colours", 6),
+			code:    apierr.TooManyColours,
+			message: "at most 6 colours",
+			status:  http.StatusUnprocessableEntity,
+		},
 		{name: "unknown code is internal", err: apierr.New("no_such_code", "secret detail"), code: apierr.Internal,
 			message: "secret detail", status: http.StatusInternalServerError},
 		{name: "429 names its wait", err: apierr.New(apierr.RateLimited, ""), code: apierr.RateLimited,
 			status: http.StatusTooManyRequests, retryAfter: ptr(apierr.DefaultRetryAfter)},
 		{name: "503 names its wait", err: apierr.New(apierr.ServiceUnavailable, ""), code: apierr.ServiceUnavailable,
 			status: http.StatusServiceUnavailable, retryAfter: ptr(apierr.DefaultRetryAfter)},
-		{name: "a given wait is kept", err: apierr.New(apierr.RateLimited, "").WithRetryAfter(17), code: apierr.RateLimited,
-			status: http.StatusTooManyRequests, retryAfter: ptr(17)},
-		{name: "a wait of zero becomes the default", err: apierr.New(apierr.RateLimited, "").WithRetryAfter(0).WithDefaultRetryAfter(), code: apierr.RateLimited,
-			status: http.StatusTooManyRequests, retryAfter: ptr(apierr.DefaultRetryAfter)},
-		{name: "a job error answered as 503 names its wait", err: apierr.New(apierr.Internal, "").WithStatus(http.StatusServiceUnavailable), code: apierr.Internal,
-			status: http.StatusServiceUnavailable, retryAfter: ptr(apierr.DefaultRetryAfter)},
-		{name: "other statuses name no wait", err: apierr.New(apierr.Internal, "").WithStatus(http.StatusUnprocessableEntity), code: apierr.Internal,
-			status: http.StatusUnprocessableEntity},
+		{
+			name:       "a given wait is kept",
+			err:        apierr.New(apierr.RateLimited, "").WithRetryAfter(17),
+			code:       apierr.RateLimited,
+			status:     http.StatusTooManyRequests,
+			retryAfter: ptr(17),
+		},
+		{
+			name:       "a wait of zero becomes the default",
+			err:        apierr.New(apierr.RateLimited, "").WithRetryAfter(0).WithDefaultRetryAfter(),
+			code:       apierr.RateLimited,
+			status:     http.StatusTooManyRequests,
+			retryAfter: ptr(apierr.DefaultRetryAfter),
+		},
+		{
+			name:       "a job error answered as 503 names its wait",
+			err:        apierr.New(apierr.Internal, "").WithStatus(http.StatusServiceUnavailable),
+			code:       apierr.Internal,
+			status:     http.StatusServiceUnavailable,
+			retryAfter: ptr(apierr.DefaultRetryAfter),
+		},
+		{
+			name:   "other statuses name no wait",
+			err:    apierr.New(apierr.Internal, "").WithStatus(http.StatusUnprocessableEntity),
+			code:   apierr.Internal,
+			status: http.StatusUnprocessableEntity,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,7 +184,10 @@ func TestWireShape(t *testing.T) {
 	require.Equal(t, map[string]any{
 		"code": "insufficient_credits", "type": "credits", "message": en.Meaning,
 		"field": "count", "retryable": false, "docs": "/v1/errors#insufficient_credits", "request_id": nil,
-		"ctx": map[string]any{"required": 12.0, "balance": 5.0}, "input": nil, "job_id": "j_1", "required": 12.0, "balance": 5.0,
+		"ctx": map[string]any{
+			"required": 12.0,
+			"balance":  5.0,
+		}, "input": nil, "job_id": "j_1", "required": 12.0, "balance": 5.0,
 	}, got["error"])
 
 	plain, err := json.Marshal(apierr.New(apierr.NotFound, "nothing here"))
@@ -166,7 +198,12 @@ func TestWireShape(t *testing.T) {
 
 func TestAs(t *testing.T) {
 	known := apierr.New(apierr.JobNotFound, "No job j_1.")
-	require.Same(t, known, apierr.As(fmt.Errorf("read job: %w", known)), "a wrapped catalogue error is answered as it is")
+	require.Same(
+		t,
+		known,
+		apierr.As(fmt.Errorf("read job: %w", known)),
+		"a wrapped catalogue error is answered as it is",
+	)
 
 	hidden := apierr.As(errors.New("pq: connection refused to 10.0.0.5"))
 	require.Equal(t, apierr.Internal, hidden.Code)

@@ -48,7 +48,14 @@ func New(c Code, message string) *Error {
 	if status == 0 {
 		status = http.StatusConflict
 	}
-	e := &Error{Code: en.Code, Type: en.Type, Message: message, Retryable: en.Retryable, Docs: DocsURL(en.Code), Status: status}
+	e := &Error{
+		Code:      en.Code,
+		Type:      en.Type,
+		Message:   message,
+		Retryable: en.Retryable,
+		Docs:      DocsURL(en.Code),
+		Status:    status,
+	}
 	return e.WithDefaultRetryAfter()
 }
 
@@ -88,7 +95,8 @@ const DefaultRetryAfter = 2
 // status is 429 or 503 and no positive wait is set: such an answer always
 // says how long to wait.
 func (e *Error) WithDefaultRetryAfter() *Error {
-	if (e.Ctx.RetryAfter == nil || *e.Ctx.RetryAfter <= 0) && (e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable) {
+	if (e.Ctx.RetryAfter == nil || *e.Ctx.RetryAfter <= 0) &&
+		(e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable) {
 		return e.WithRetryAfter(DefaultRetryAfter)
 	}
 	return e

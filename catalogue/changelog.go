@@ -56,27 +56,54 @@ func (c *Catalogue) Changelog() []ChangelogEntry {
 		if i == 0 {
 			continue // the first version changes nothing
 		}
-		out = append(out, ChangelogEntry{Date: v.Date, Kind: ChangeChanged, Version: v.Date, Summary: v.Change, Migration: v.Migration})
+		out = append(
+			out,
+			ChangelogEntry{
+				Date:      v.Date,
+				Kind:      ChangeChanged,
+				Version:   v.Date,
+				Summary:   v.Change,
+				Migration: v.Migration,
+			},
+		)
 	}
 	for _, d := range c.reg.All() {
 		if d.AddedOn != "" {
 			out = append(out, ChangelogEntry{Date: d.AddedOn, Kind: ChangeAdded, Task: d.Name,
-				Summary: fmt.Sprintf("%s joined the catalogue: %s", d.Name, d.Description), Migration: "Nothing to migrate; a new task."})
+				Summary: fmt.Sprintf(
+					"%s joined the catalogue: %s",
+					d.Name,
+					d.Description,
+				), Migration: "Nothing to migrate; a new task."})
 		}
 		if d.DeprecatedOn != "" {
-			out = append(out, ChangelogEntry{Date: d.DeprecatedOn, Kind: ChangeDeprecated, Task: d.Name, Replacement: d.ReplacedBy,
-				Summary:   fmt.Sprintf("%s is deprecated; use %s. It keeps working until its removal is announced here.", d.Name, d.ReplacedBy),
-				Migration: d.Migration, RemovalDate: d.RemovalOn})
+			out = append(
+				out,
+				ChangelogEntry{Date: d.DeprecatedOn, Kind: ChangeDeprecated, Task: d.Name, Replacement: d.ReplacedBy,
+					Summary: fmt.Sprintf(
+						"%s is deprecated; use %s. It keeps working until its removal is announced here.",
+						d.Name,
+						d.ReplacedBy,
+					),
+					Migration: d.Migration, RemovalDate: d.RemovalOn},
+			)
 		}
 		if d.Removed && d.RemovedOn != "" {
-			out = append(out, ChangelogEntry{Date: d.RemovedOn, Kind: ChangeRemoved, Task: d.Name, Replacement: d.ReplacedBy,
-				Summary:   fmt.Sprintf("%s was removed; every call naming it answers 410 task_removed.", d.Name),
-				Migration: d.Migration})
+			out = append(
+				out,
+				ChangelogEntry{Date: d.RemovedOn, Kind: ChangeRemoved, Task: d.Name, Replacement: d.ReplacedBy,
+					Summary:   fmt.Sprintf("%s was removed; every call naming it answers 410 task_removed.", d.Name),
+					Migration: d.Migration},
+			)
 		}
 	}
 	order := func(k ChangeKind) int { return slices.Index(ChangeKinds, k) }
 	slices.SortStableFunc(out, func(a, b ChangelogEntry) int {
-		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(order(b.Kind), order(a.Kind)), cmp.Compare(a.Task, b.Task))
+		return cmp.Or(
+			cmp.Compare(b.Date, a.Date),
+			cmp.Compare(order(b.Kind), order(a.Kind)),
+			cmp.Compare(a.Task, b.Task),
+		)
 	})
 	return out
 }
@@ -140,8 +167,13 @@ func (c *Catalogue) ChangelogAtom(baseURL string) ([]byte, error) {
 		if e.RemovalDate != "" {
 			text += "\nRemoval: " + e.RemovalDate
 		}
-		f.Entries = append(f.Entries, atomEntry{Title: title, ID: baseURL + "/v1/changelog#" + e.Key(), Updated: atomDate(e.Date),
-			Category: atomCategory{Term: string(e.Kind)}, Summary: e.Summary, Content: atomText{Type: "text", Text: text}})
+		f.Entries = append(
+			f.Entries,
+			atomEntry{Title: title, ID: baseURL + "/v1/changelog#" + e.Key(), Updated: atomDate(e.Date),
+				Category: atomCategory{
+					Term: string(e.Kind),
+				}, Summary: e.Summary, Content: atomText{Type: "text", Text: text}},
+		)
 	}
 	out, err := xml.MarshalIndent(f, "", "  ")
 	if err != nil {

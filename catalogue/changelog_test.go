@@ -44,7 +44,12 @@ func TestChangelogDeprecatingInCode(t *testing.T) {
 	t.Parallel()
 	schema := tasks.MustJSON(tasks.ObjectSchema("x", "", map[string]any{}, nil, nil))
 	mk := func(name string) *tasks.Definition {
-		return &tasks.Definition{Name: name, Category: tasks.CategoryDesignGeneration, InputSchema: schema, Runner: nopRunner{}}
+		return &tasks.Definition{
+			Name:        name,
+			Category:    tasks.CategoryDesignGeneration,
+			InputSchema: schema,
+			Runner:      nopRunner{},
+		}
 	}
 	old := mk("x.old")
 	old.Status, old.ReplacedBy = "deprecated", "x.new"
@@ -61,8 +66,22 @@ func TestChangelogDeprecatingInCode(t *testing.T) {
 		}
 	}
 	require.Equal(t, []catalogue.ChangelogEntry{
-		{Date: "2027-01-04", Kind: catalogue.ChangeDeprecated, Task: "x.old", Replacement: "x.new", Migration: "Call x.new.", RemovalDate: "2027-04-01", Summary: mine[0].Summary},
-		{Date: "2027-01-04", Kind: catalogue.ChangeAdded, Task: "x.new", Migration: mine[1].Migration, Summary: mine[1].Summary},
+		{
+			Date:        "2027-01-04",
+			Kind:        catalogue.ChangeDeprecated,
+			Task:        "x.old",
+			Replacement: "x.new",
+			Migration:   "Call x.new.",
+			RemovalDate: "2027-04-01",
+			Summary:     mine[0].Summary,
+		},
+		{
+			Date:      "2027-01-04",
+			Kind:      catalogue.ChangeAdded,
+			Task:      "x.new",
+			Migration: mine[1].Migration,
+			Summary:   mine[1].Summary,
+		},
 	}, mine)
 }
 

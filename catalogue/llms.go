@@ -15,7 +15,9 @@ import (
 func (c *Catalogue) LLMsIndex(baseURL string) string {
 	var b strings.Builder
 	b.WriteString("# Task catalogue\n\n")
-	b.WriteString("> Named tasks on images and designs. POST a task's JSON input to /v1/tasks/{name} with an API key; the answer is a job. Catalogue reads need no key.\n\n")
+	b.WriteString(
+		"> Named tasks on images and designs. POST a task's JSON input to /v1/tasks/{name} with an API key; the answer is a job. Catalogue reads need no key.\n\n",
+	)
 	b.WriteString("## Tasks\n\n")
 	for _, d := range c.reg.Runnable() {
 		status := ""
@@ -48,8 +50,20 @@ func LLMsText(d *tasks.Definition, baseURL string) string {
 		fmt.Fprintf(&b, "Status: %s. Use %s instead.\n\n", d.Status, d.ReplacedBy)
 	}
 	fmt.Fprintf(&b, "Category: %s. Unit: %s.\n\n## Call\n\n", d.Category, d.Unit)
-	fmt.Fprintf(&b, "POST %s/v1/tasks/%s with `Authorization: Key <API_KEY>` and `Content-Type: application/json`; the body is the input below.\n", baseURL, d.Name)
-	fmt.Fprintf(&b, "Estimate: POST %s/v1/tasks/%s/estimate. OpenAPI: %s/v1/tasks/%s/openapi.json.\n\n", baseURL, d.Name, baseURL, d.Name)
+	fmt.Fprintf(
+		&b,
+		"POST %s/v1/tasks/%s with `Authorization: Key <API_KEY>` and `Content-Type: application/json`; the body is the input below.\n",
+		baseURL,
+		d.Name,
+	)
+	fmt.Fprintf(
+		&b,
+		"Estimate: POST %s/v1/tasks/%s/estimate. OpenAPI: %s/v1/tasks/%s/openapi.json.\n\n",
+		baseURL,
+		d.Name,
+		baseURL,
+		d.Name,
+	)
 	b.WriteString("## Input fields\n\n")
 	var doc map[string]any
 	dec := json.NewDecoder(bytes.NewReader(d.InputSchema))
@@ -59,7 +73,13 @@ func LLMsText(d *tasks.Definition, baseURL string) string {
 	props, _ := doc["properties"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p, _ := props[name].(map[string]any)
-		fmt.Fprintf(&b, "- `%s` (%s): %s\n", name, fieldSummary(p, slices.Contains(req, any(name)), onlyFor(d, name)), p["description"])
+		fmt.Fprintf(
+			&b,
+			"- `%s` (%s): %s\n",
+			name,
+			fieldSummary(p, slices.Contains(req, any(name)), onlyFor(d, name)),
+			p["description"],
+		)
 	}
 	b.WriteString("\nAny other field answers 422 field_not_accepted; null equals omitted.\n\n## Outputs\n\n")
 	o := d.Docs.Outputs

@@ -18,7 +18,13 @@ type PriceEntry struct {
 // by the planned outputs.
 func Price(d *tasks.Definition) PriceEntry {
 	p := d.Pricing
-	e := PriceEntry{Task: d.Name, Status: d.Status, CreditType: p.CreditType, Unit: d.Unit, Prices: []tasks.OptionPrice{}}
+	e := PriceEntry{
+		Task:       d.Name,
+		Status:     d.Status,
+		CreditType: p.CreditType,
+		Unit:       d.Unit,
+		Prices:     []tasks.OptionPrice{},
+	}
 	if p.Option == "" {
 		e.PerOutput = &p.PerOutput
 		e.Note = "Charged per delivered " + d.Unit + "."

@@ -55,12 +55,39 @@ func leadVocabs() []tasks.Vocabulary {
 		{
 			Name: "webhook_event", Description: "The kinds of job event a webhook delivers.",
 			Values: []tasks.VocabValue{
-				{Value: contract.EventStarted, Label: "Job started", Description: "The job left the queue; sent once per job."},
-				{Value: contract.EventProgress, Label: "Job progress", Description: "One more output was delivered (progress.done rose)."},
-				{Value: contract.EventSucceeded, Label: "Job succeeded", Description: "The job finished and its files are ready; the body carries the result.", Default: true},
-				{Value: contract.EventFailed, Label: "Job failed", Description: "The job failed; the body carries error.", Default: true},
-				{Value: contract.EventCancelled, Label: "Job cancelled", Description: "The job was cancelled; the body carries error with code cancelled.", Default: true},
-				{Value: contract.EventPing, Label: "Ping", Description: "A signed test event sent to an endpoint on request."},
+				{
+					Value:       contract.EventStarted,
+					Label:       "Job started",
+					Description: "The job left the queue; sent once per job.",
+				},
+				{
+					Value:       contract.EventProgress,
+					Label:       "Job progress",
+					Description: "One more output was delivered (progress.done rose).",
+				},
+				{
+					Value:       contract.EventSucceeded,
+					Label:       "Job succeeded",
+					Description: "The job finished and its files are ready; the body carries the result.",
+					Default:     true,
+				},
+				{
+					Value:       contract.EventFailed,
+					Label:       "Job failed",
+					Description: "The job failed; the body carries error.",
+					Default:     true,
+				},
+				{
+					Value:       contract.EventCancelled,
+					Label:       "Job cancelled",
+					Description: "The job was cancelled; the body carries error with code cancelled.",
+					Default:     true,
+				},
+				{
+					Value:       contract.EventPing,
+					Label:       "Ping",
+					Description: "A signed test event sent to an endpoint on request.",
+				},
 			},
 			Concept: new("webhook"),
 			UsedIn: []tasks.UsedIn{
@@ -87,19 +114,40 @@ func tailVocabs() []tasks.Vocabulary {
 		{
 			Name: "task_category", Description: "The category of a task.",
 			Values: []tasks.VocabValue{
-				{Value: tasks.CategoryDesignGeneration, Label: "Design generation", Description: "Makes new designs: patterns, palettes, artwork."},
+				{
+					Value:       tasks.CategoryDesignGeneration,
+					Label:       "Design generation",
+					Description: "Makes new designs: patterns, palettes, artwork.",
+				},
 				{Value: tasks.CategoryImageEditing, Label: "Image editing", Description: "Changes existing images."},
-				{Value: tasks.CategoryPhotoshoots, Label: "Photoshoots", Description: "Puts products on models and in scenes."},
+				{
+					Value:       tasks.CategoryPhotoshoots,
+					Label:       "Photoshoots",
+					Description: "Puts products on models and in scenes.",
+				},
 				{Value: tasks.CategoryVideo, Label: "Video", Description: "Makes or edits moving images."},
-				{Value: tasks.CategoryProductionPrep, Label: "Production prep", Description: "Readies designs for making: separations, repeats, sizes."},
-				{Value: tasks.CategoryRecordsLibraries, Label: "Records and libraries", Description: "Keeps records: moodboards, fabrics, brand kits."},
+				{
+					Value:       tasks.CategoryProductionPrep,
+					Label:       "Production prep",
+					Description: "Readies designs for making: separations, repeats, sizes.",
+				},
+				{
+					Value:       tasks.CategoryRecordsLibraries,
+					Label:       "Records and libraries",
+					Description: "Keeps records: moodboards, fabrics, brand kits.",
+				},
 			},
 			UsedIn: []tasks.UsedIn{{Where: "Task", Field: "category", Direction: "output"}},
 		},
 		{
 			Name: "credit_type", Description: "The kinds of credit a balance holds.",
 			Values: []tasks.VocabValue{
-				{Value: contract.CreditService, Label: "Service credits", Description: "Spent by tasks.", Default: true},
+				{
+					Value:       contract.CreditService,
+					Label:       "Service credits",
+					Description: "Spent by tasks.",
+					Default:     true,
+				},
 				{Value: contract.CreditModel, Label: "Model credits", Description: "Spent on model training."},
 			},
 			Default: new(contract.CreditService), Concept: new("credit_hold"),
@@ -118,17 +166,27 @@ func tailVocabs() []tasks.Vocabulary {
 				{Value: contract.LifecycleTerminal, Label: "Terminal", Description: "Ended; outcome says how."},
 			},
 			Concept: new("job"),
-			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "lifecycle", Direction: "output"}, {Where: "webhook delivery body", Field: "lifecycle", Direction: "output"}},
+			UsedIn: []tasks.UsedIn{
+				{Where: "Job", Field: "lifecycle", Direction: "output"},
+				{Where: "webhook delivery body", Field: "lifecycle", Direction: "output"},
+			},
 		},
 		{
 			Name: "job_outcome", Description: "How a terminal job ended; null until then.",
 			Values: []tasks.VocabValue{
 				{Value: contract.OutcomeSucceeded, Label: "Succeeded", Description: "Files are ready at the result."},
 				{Value: contract.OutcomeFailed, Label: "Failed", Description: "The job has an error and no result."},
-				{Value: contract.OutcomeCancelled, Label: "Cancelled", Description: "The job was cancelled; error code cancelled."},
+				{
+					Value:       contract.OutcomeCancelled,
+					Label:       "Cancelled",
+					Description: "The job was cancelled; error code cancelled.",
+				},
 			},
 			Concept: new("job"),
-			UsedIn:  []tasks.UsedIn{{Where: "Job", Field: "outcome", Direction: "output"}, {Where: "webhook delivery body", Field: "outcome", Direction: "output"}},
+			UsedIn: []tasks.UsedIn{
+				{Where: "Job", Field: "outcome", Direction: "output"},
+				{Where: "webhook delivery body", Field: "outcome", Direction: "output"},
+			},
 		},
 	}
 }

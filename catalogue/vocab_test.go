@@ -46,7 +46,11 @@ func TestVocabularies(t *testing.T) {
 	for _, n := range []string{"webhook_event", "error_type", "resolution", "use_case"} {
 		require.True(t, names[n], n)
 	}
-	require.Equal(t, []string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"}, c.VocabValues("webhook_event"))
+	require.Equal(
+		t,
+		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"},
+		c.VocabValues("webhook_event"),
+	)
 	var types []string
 	for _, ty := range apierr.Types {
 		types = append(types, string(ty.Type))
@@ -76,7 +80,11 @@ func TestSchemaFieldsAreInUsedIn(t *testing.T) {
 	}
 	res, _ := c.Vocabulary("resolution")
 	require.Contains(t, res.UsedIn, tasks.UsedIn{Where: "pattern.generate", Field: "resolution", Direction: "input"})
-	require.Contains(t, res.UsedIn, tasks.UsedIn{Where: "pattern.generate", Field: "data.resolution", Direction: "output"})
+	require.Contains(
+		t,
+		res.UsedIn,
+		tasks.UsedIn{Where: "pattern.generate", Field: "data.resolution", Direction: "output"},
+	)
 	sc, _ := c.Vocabulary("colour_scheme")
 	require.Contains(t, sc.UsedIn, tasks.UsedIn{Where: "palette.generate", Field: "schemes[]", Direction: "input"})
 }

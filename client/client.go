@@ -296,7 +296,11 @@ func (c *Client) errorOf(res *http.Response) (*Error, bool) {
 		return e, e.Retryable
 	}
 	switch res.StatusCode {
-	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+	case http.StatusTooManyRequests,
+		http.StatusInternalServerError,
+		http.StatusBadGateway,
+		http.StatusServiceUnavailable,
+		http.StatusGatewayTimeout:
 		e.Retryable = true
 	}
 	return e, e.Retryable

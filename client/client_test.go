@@ -70,8 +70,18 @@ func apiError(status int, code, typ string, retryable bool, field string) http.H
 	if field != "" {
 		f = strconv.Quote(field)
 	}
-	return jsonAnswer(status, fmt.Sprintf(`{"error":{"code":%q,"type":%q,"message":"m","field":%s,"retryable":%t,"request_id":"req_1","ctx":{}}}`,
-		code, typ, f, retryable), "X-Request-ID", "req_1")
+	return jsonAnswer(
+		status,
+		fmt.Sprintf(
+			`{"error":{"code":%q,"type":%q,"message":"m","field":%s,"retryable":%t,"request_id":"req_1","ctx":{}}}`,
+			code,
+			typ,
+			f,
+			retryable,
+		),
+		"X-Request-ID",
+		"req_1",
+	)
 }
 
 const handle = `{"job_id":"j_1","task":"pattern.generate","lifecycle":"queued","outcome":null,"progress":{"done":0,"total":null,"phase":"queued"},"error":null}`
@@ -83,14 +93,24 @@ func TestSubmitRetriesAsTheSpecSays(t *testing.T) {
 			_, _ = io.WriteString(w, "<html>bad gateway</html>")
 		}
 	}
-	f := newFake(t,
+	f := newFake(
+		t,
 		proxy(http.StatusBadGateway),
 		apiError(http.StatusServiceUnavailable, "internal", "internal", true, ""),
-		jsonAnswer(http.StatusConflict, `{"error":{"code":"request_in_progress","type":"conflict","message":"m","retryable":true,"ctx":{"retry_after":3}}}`),
-		jsonAnswer(http.StatusAccepted, handle, "X-Service-Credits", "20", "X-Service-Credit-Type", "service_credits"))
+		jsonAnswer(
+			http.StatusConflict,
+			`{"error":{"code":"request_in_progress","type":"conflict","message":"m","retryable":true,"ctx":{"retry_after":3}}}`,
+		),
+		jsonAnswer(http.StatusAccepted, handle, "X-Service-Credits", "20", "X-Service-Credit-Type", "service_credits"),
+	)
 	var waits []time.Duration
 	c := f.client(&waits)
-	s, err := c.Submit(context.Background(), "pattern.generate", map[string]any{"count": 2}, &SubmitOptions{Wait: 1500 * time.Millisecond, StartTimeout: 30 * time.Second})
+	s, err := c.Submit(
+		context.Background(),
+		"pattern.generate",
+		map[string]any{"count": 2},
+		&SubmitOptions{Wait: 1500 * time.Millisecond, StartTimeout: 30 * time.Second},
+	)
 	require.NoError(t, err)
 	require.Equal(t, "j_1", s.JobID)
 	require.EqualValues(t, 20, s.Credits)
@@ -113,9 +133,21 @@ func TestErrorsThatAreNotRetried(t *testing.T) {
 		step http.HandlerFunc
 		code string
 	}{
-		{"invalid input", apiError(http.StatusUnprocessableEntity, "invalid_colour", "invalid_request", false, "colors[1]"), "invalid_colour"},
-		{"a 5xx whose error object says not retryable", apiError(http.StatusInternalServerError, "internal", "internal", false, ""), "internal"},
-		{"a proxy's 404", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) }, "http_404"},
+		{
+			"invalid input",
+			apiError(http.StatusUnprocessableEntity, "invalid_colour", "invalid_request", false, "colors[1]"),
+			"invalid_colour",
+		},
+		{
+			"a 5xx whose error object says not retryable",
+			apiError(http.StatusInternalServerError, "internal", "internal", false, ""),
+			"internal",
+		},
+		{
+			"a proxy's 404",
+			func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) },
+			"http_404",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,7 +205,15 @@ func TestInsufficientCreditsInEveryVersion(t *testing.T) {
 func TestRetriesEndAndBackoffIsCapped(t *testing.T) {
 	var steps []http.HandlerFunc
 	for range 3 {
-		steps = append(steps, jsonAnswer(http.StatusTooManyRequests, `{"error":{"code":"rate_limited","type":"rate_limited","message":"m","retryable":true}}`, "Retry-After", "7"))
+		steps = append(
+			steps,
+			jsonAnswer(
+				http.StatusTooManyRequests,
+				`{"error":{"code":"rate_limited","type":"rate_limited","message":"m","retryable":true}}`,
+				"Retry-After",
+				"7",
+			),
+		)
 	}
 	f := newFake(t, steps...)
 	var waits []time.Duration
@@ -191,9 +231,14 @@ func TestRetriesEndAndBackoffIsCapped(t *testing.T) {
 }
 
 func TestResultReadsEveryPage(t *testing.T) {
-	f := newFake(t,
+	f := newFake(
+		t,
 		jsonAnswer(200, `{"job_id":"j_1","files":[{"file":"art:a"}],"has_more":true,"next_cursor":"c1"}`),
-		jsonAnswer(200, `{"job_id":"j_1","files":[{"file":"art:b"}],"has_more":false,"summary":{"requested":2,"delivered":2,"warnings":[]}}`))
+		jsonAnswer(
+			200,
+			`{"job_id":"j_1","files":[{"file":"art:b"}],"has_more":false,"summary":{"requested":2,"delivered":2,"warnings":[]}}`,
+		),
+	)
 	var waits []time.Duration
 	r, err := f.client(&waits).Result(context.Background(), "j_1")
 	require.NoError(t, err)
@@ -204,8 +249,15 @@ func TestResultReadsEveryPage(t *testing.T) {
 }
 
 func sseEvent(seq int64, kind string, done int) string {
-	body, _ := json.Marshal(map[string]any{"id": "evt_" + strconv.FormatInt(seq, 10), "event": kind, "job_id": "j_1", "lifecycle": "running",
-		"progress": map[string]any{"done": done, "total": 2, "phase": "rendering"}})
+	body, _ := json.Marshal(
+		map[string]any{
+			"id":        "evt_" + strconv.FormatInt(seq, 10),
+			"event":     kind,
+			"job_id":    "j_1",
+			"lifecycle": "running",
+			"progress":  map[string]any{"done": done, "total": 2, "phase": "rendering"},
+		},
+	)
 	return fmt.Sprintf("id: %d\nevent: %s\ndata: %s\n\n", seq, kind, body)
 }
 
@@ -213,12 +265,30 @@ func TestStreamResumesWhereItBroke(t *testing.T) {
 	f := newFake(t,
 		func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, ": events of j_1\n\nretry: 3000\n\n"+sseEvent(1, "job.started", 0)+sseEvent(2, "job.progress", 1))
+			_, _ = io.WriteString(
+				w,
+				": events of j_1\n\nretry: 3000\n\n"+sseEvent(1, "job.started", 0)+sseEvent(2, "job.progress", 1),
+			)
 		},
 		apiError(http.StatusServiceUnavailable, "internal", "internal", true, ""),
 		func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, sseEvent(2, "job.progress", 1)+": heartbeat\n\n"+sseEvent(3, "job.progress", 2)+sseEvent(1<<40, "job.succeeded", 2))
+			_, _ = io.WriteString(
+				w,
+				sseEvent(
+					2,
+					"job.progress",
+					1,
+				)+": heartbeat\n\n"+sseEvent(
+					3,
+					"job.progress",
+					2,
+				)+sseEvent(
+					1<<40,
+					"job.succeeded",
+					2,
+				),
+			)
 		},
 		func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	var waits []time.Duration
@@ -233,7 +303,12 @@ func TestStreamResumesWhereItBroke(t *testing.T) {
 		require.NoError(t, err)
 		got = append(got, fmt.Sprintf("%d %s %d", ev.Seq, ev.Event.Event, ev.Progress.Done))
 	}
-	require.Equal(t, []string{"1 job.started 0", "2 job.progress 1", "3 job.progress 2", "1099511627776 job.succeeded 2"}, got, "no gap, no repeat")
+	require.Equal(
+		t,
+		[]string{"1 job.started 0", "2 job.progress 1", "3 job.progress 2", "1099511627776 job.succeeded 2"},
+		got,
+		"no gap, no repeat",
+	)
 	require.Len(t, f.calls, 3)
 	require.Empty(t, f.calls[0].Header.Get("Last-Event-ID"))
 	require.Equal(t, "2", f.calls[1].Header.Get("Last-Event-ID"))

@@ -50,8 +50,17 @@ func fakeAPI() *httptest.Server {
 				extra      string
 			}{{1, "job.started", "running", 0, ""}, {2, "job.progress", "running", 1, ""},
 				{1 << 40, "job.succeeded", "terminal", 1, `,"outcome":"succeeded","result":` + result()}} {
-				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"id\":\"evt_%d\",\"event\":%q,\"job_id\":\"j_1\",\"lifecycle\":%q,\"progress\":{\"done\":%d,\"total\":1,\"phase\":\"rendering\"}%s}\n\n",
-					ev.seq, ev.kind, ev.seq, ev.kind, ev.life, ev.done, ev.extra)
+				fmt.Fprintf(
+					w,
+					"id: %d\nevent: %s\ndata: {\"id\":\"evt_%d\",\"event\":%q,\"job_id\":\"j_1\",\"lifecycle\":%q,\"progress\":{\"done\":%d,\"total\":1,\"phase\":\"rendering\"}%s}\n\n",
+					ev.seq,
+					ev.kind,
+					ev.seq,
+					ev.kind,
+					ev.life,
+					ev.done,
+					ev.extra,
+				)
 			}
 		case "GET /v1/jobs/j_1":
 			_, _ = io.WriteString(w, job("terminal"))
@@ -61,7 +70,10 @@ func fakeAPI() *httptest.Server {
 			_, _ = io.WriteString(w, "\x89PNG…")
 		default:
 			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, `{"error":{"code":"not_found","type":"invalid_request","message":"No such address.","retryable":false}}`)
+			_, _ = io.WriteString(
+				w,
+				`{"error":{"code":"not_found","type":"invalid_request","message":"No such address.","retryable":false}}`,
+			)
 		}
 	}))
 	return srv
@@ -74,7 +86,12 @@ func Example() {
 	ctx := context.Background()
 	c := client.New(api.URL, "tpk_…")
 
-	sub, err := c.Submit(ctx, "pattern.generate", map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": 1}, nil)
+	sub, err := c.Submit(
+		ctx,
+		"pattern.generate",
+		map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": 1},
+		nil,
+	)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -136,10 +153,12 @@ func ExampleVerifier_Middleware() {
 	}))
 	defer keys.Close()
 
-	receiver := httptest.NewServer(client.NewVerifier(keys.URL).Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		d, _ := client.DeliveryFrom(r.Context())
-		fmt.Println("verified", d.Event.Event, d.Event.JobID)
-	})))
+	receiver := httptest.NewServer(
+		client.NewVerifier(keys.URL).Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			d, _ := client.DeliveryFrom(r.Context())
+			fmt.Println("verified", d.Event.Event, d.Event.JobID)
+		})),
+	)
 	defer receiver.Close()
 
 	deliver := func(body string, tamper bool) int {

@@ -75,7 +75,10 @@ func (c *Client) Submit(ctx context.Context, task string, input any, opts *Submi
 	if opts.WebhookURL != "" {
 		path += "?webhook_url=" + url.QueryEscape(opts.WebhookURL)
 	}
-	a, err := c.do(ctx, request{method: http.MethodPost, path: path, body: body, contentType: "application/json", headers: h})
+	a, err := c.do(
+		ctx,
+		request{method: http.MethodPost, path: path, body: body, contentType: "application/json", headers: h},
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +274,15 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (*Estimat
 	if err != nil {
 		return nil, err
 	}
-	a, err := c.do(ctx, request{method: http.MethodPost, path: "/v1/tasks/" + url.PathEscape(task) + "/estimate", body: body, contentType: "application/json"})
+	a, err := c.do(
+		ctx,
+		request{
+			method:      http.MethodPost,
+			path:        "/v1/tasks/" + url.PathEscape(task) + "/estimate",
+			body:        body,
+			contentType: "application/json",
+		},
+	)
 	if err != nil {
 		return nil, err
 	}

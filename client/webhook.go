@@ -93,8 +93,14 @@ const KeysMaxAge = 24 * time.Hour
 // NewVerifier verifies deliveries signed by the service at baseURL (its
 // keys at {baseURL}/.well-known/jwks.json).
 func NewVerifier(baseURL string, opts ...VerifierOption) *Verifier {
-	v := &Verifier{baseURL: strings.TrimRight(baseURL, "/"), http: &http.Client{Timeout: 10 * time.Second}, now: time.Now,
-		maxAge: KeysMaxAge, cooldown: time.Minute, maxBody: 16 << 20}
+	v := &Verifier{
+		baseURL:  strings.TrimRight(baseURL, "/"),
+		http:     &http.Client{Timeout: 10 * time.Second},
+		now:      time.Now,
+		maxAge:   KeysMaxAge,
+		cooldown: time.Minute,
+		maxBody:  16 << 20,
+	}
 	for _, o := range opts {
 		o(v)
 	}
@@ -103,7 +109,15 @@ func NewVerifier(baseURL string, opts ...VerifierOption) *Verifier {
 
 // Verify checks one delivery: its headers and raw body.
 func (v *Verifier) Verify(ctx context.Context, h http.Header, body []byte) (*Delivery, error) {
-	id, user, ts, sig := h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature")
+	id, user, ts, sig := h.Get(
+		"X-Service-Request-Id",
+	), h.Get(
+		"X-Service-User-Id",
+	), h.Get(
+		"X-Service-Timestamp",
+	), h.Get(
+		"X-Service-Signature",
+	)
 	if id == "" || user == "" || ts == "" || sig == "" {
 		return nil, ErrMissingHeaders
 	}

@@ -173,8 +173,13 @@ func DefaultLimits() Limits {
 		Upload: UploadLimits{MaxBytes: 20 << 20, MediaTypes: []string{
 			"image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp", "application/pdf",
 		}},
-		IdempotencyKey:   IdempotencyKeyLimits{TTLSeconds: &ttl},
-		URLFetch:         URLFetchLimits{ConnectTimeoutSeconds: 10, ReadTimeoutSeconds: 30, MaxBytes: 20 << 20, MaxRedirects: 5},
+		IdempotencyKey: IdempotencyKeyLimits{TTLSeconds: &ttl},
+		URLFetch: URLFetchLimits{
+			ConnectTimeoutSeconds: 10,
+			ReadTimeoutSeconds:    30,
+			MaxBytes:              20 << 20,
+			MaxRedirects:          5,
+		},
 		EventStreams:     EventStreamLimits{MaxPerKey: 20, MaxPerAccount: 50, MaxSeconds: 3600},
 		APIKeys:          APIKeyLimits{MaxPerAccount: 20},
 		WebhookEndpoints: WebhookEndpointLimits{MaxPerAccount: 16},
@@ -188,5 +193,10 @@ func DefaultWebhook() Webhook {
 
 // DefaultMeta is the body of GET /v1/meta.
 func DefaultMeta() Meta {
-	return Meta{Limits: DefaultLimits(), Webhook: DefaultWebhook(), Versions: append([]string(nil), Versions...), CurrentVersion: CurrentVersion}
+	return Meta{
+		Limits:         DefaultLimits(),
+		Webhook:        DefaultWebhook(),
+		Versions:       append([]string(nil), Versions...),
+		CurrentVersion: CurrentVersion,
+	}
 }

@@ -57,7 +57,13 @@ func TestVocabularyAliasesAreAccepted(t *testing.T) {
 					require.NoError(t, err)
 					var stored map[string]any
 					require.NoError(t, json.Unmarshal([]byte(job.Input), &stored))
-					require.Equal(t, []any{aliases[alias]}, valuesAt(stored, f.Field), "the job runs with the value: %s", job.Input)
+					require.Equal(
+						t,
+						[]any{aliases[alias]},
+						valuesAt(stored, f.Field),
+						"the job runs with the value: %s",
+						job.Input,
+					)
 				})
 				tried[f.Vocab]++
 			}
@@ -65,7 +71,13 @@ func TestVocabularyAliasesAreAccepted(t *testing.T) {
 	}
 	for _, v := range c.Vocabularies() {
 		if len(aliasMap(v)) > 0 && len(usedAsInput(c, v.Name)) > 0 {
-			require.Equal(t, len(aliasMap(v))*len(usedAsInput(c, v.Name)), tried[v.Name], "every alias of %s on every field", v.Name)
+			require.Equal(
+				t,
+				len(aliasMap(v))*len(usedAsInput(c, v.Name)),
+				tried[v.Name],
+				"every alias of %s on every field",
+				v.Name,
+			)
 		}
 	}
 	require.Positive(t, tried["pattern_kind"])
@@ -76,7 +88,11 @@ func TestVocabularyAliasesAreAccepted(t *testing.T) {
 func TestAliasRunsAsItsValue(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	res := s.submit(map[string]any{"kind": "tartan", "colors": []string{"#0B3D2E", "#B22222"}, "resolution": "512"}, "Prefer", "wait=60")
+	res := s.submit(
+		map[string]any{"kind": "tartan", "colors": []string{"#0B3D2E", "#B22222"}, "resolution": "512"},
+		"Prefer",
+		"wait=60",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	file := res.json(t)["files"].([]any)[0].(map[string]any)
 	require.Equal(t, "plaid", file["data"].(map[string]any)["kind"])

@@ -37,15 +37,28 @@ type admitResults struct {
 // stack and a baseline of their own, last, as their jobs stay open.
 func (r *benchRun) admitAlone() admitResults {
 	peak := slices.Max(r.cfg.clients)
-	api := &benchRun{b: r.b, cfg: r.cfg, stack: newBenchStack(r.b, peak, benchStackOptions{noSteps: true}), temporalPID: r.temporalPID}
+	api := &benchRun{
+		b:           r.b,
+		cfg:         r.cfg,
+		stack:       newBenchStack(r.b, peak, benchStackOptions{noSteps: true}),
+		temporalPID: r.temporalPID,
+	}
 	bl := newBaseline(r.b, r.stack.temporal, true)
 	sides := []struct {
 		name   string
 		submit func(ctx context.Context) error
 		into   map[int]admitPhase
 	}{
-		{"API", func(ctx context.Context) error { _, err := api.apiSubmit(ctx, 1, false); return err }, map[int]admitPhase{}},
-		{"baseline", func(ctx context.Context) error { _, err := bl.submit(ctx, r.patternBody(1), 1, false); return err }, map[int]admitPhase{}},
+		{
+			"API",
+			func(ctx context.Context) error { _, err := api.apiSubmit(ctx, 1, false); return err },
+			map[int]admitPhase{},
+		},
+		{
+			"baseline",
+			func(ctx context.Context) error { _, err := bl.submit(ctx, r.patternBody(1), 1, false); return err },
+			map[int]admitPhase{},
+		},
 	}
 	for _, sd := range sides {
 		_, errs := r.drive(peak, 2*peak, sd.submit)
@@ -56,14 +69,22 @@ func (r *benchRun) admitAlone() admitResults {
 			cpu0, tcpu0, pg0 := cpuTime("self"), r.temporalCPU(), postgresCPU()
 			lat, errs := r.drive(c, r.cfg.count(40+4*c, c), sd.submit)
 			r.noteErrors(&benchSide{name: sd.name}, fmt.Sprintf("admit alone at %d clients", c), errs)
-			sd.into[c] = admitPhase{submit: lat, tpCPU: cpuTime("self") - cpu0, temporalCPU: r.temporalCPU() - tcpu0, pgCPU: postgresSince(pg0)}
+			sd.into[c] = admitPhase{
+				submit:      lat,
+				tpCPU:       cpuTime("self") - cpu0,
+				temporalCPU: r.temporalCPU() - tcpu0,
+				pgCPU:       postgresSince(pg0),
+			}
 		}
 	}
 	return admitResults{api: sides[0].into, base: sides[1].into}
 }
 
 func printAdmitTable(out io.Writer, cfg benchConfig, res admitResults) {
-	fmt.Fprintln(out, "\nAdmit alone (no worker polls either side's steps queue: each submit is admitted and its job waits there):")
+	fmt.Fprintln(
+		out,
+		"\nAdmit alone (no worker polls either side's steps queue: each submit is admitted and its job waits there):",
+	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\tclients\tAPI\tbaseline\tAPI/baseline\t")
 	metrics := []struct {
@@ -74,7 +95,11 @@ func printAdmitTable(out io.Writer, cfg benchConfig, res admitResults) {
 		{"submit p50 (ms)", func(p admitPhase) float64 { return pct(p.submit, 50) }, false},
 		{"submit p99 (ms)", func(p admitPhase) float64 { return pct(p.submit, 99) }, false},
 		{"taskplatform CPU per submit (ms)", func(p admitPhase) float64 { return p.perSubmit(p.tpCPU) }, false},
-		{"Temporal server CPU per submit (ms)", func(p admitPhase) float64 { return p.perSubmit(p.temporalCPU) }, false},
+		{
+			"Temporal server CPU per submit (ms)",
+			func(p admitPhase) float64 { return p.perSubmit(p.temporalCPU) },
+			false,
+		},
 		{"PostgreSQL CPU per submit (ms)", func(p admitPhase) float64 { return p.perSubmit(p.pgCPU) }, true},
 	}
 	for _, m := range metrics {
@@ -88,5 +113,9 @@ func printAdmitTable(out io.Writer, cfg benchConfig, res admitResults) {
 		}
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(out, "submits per phase (API = baseline): %s\n", countsAt(cfg, func(c int) int { return len(res.api[c].submit) }))
+	fmt.Fprintf(
+		out,
+		"submits per phase (API = baseline): %s\n",
+		countsAt(cfg, func(c int) int { return len(res.api[c].submit) }),
+	)
 }

@@ -41,19 +41,29 @@ type baselineInput struct {
 // baselineJob is the naive job shape with no-op activities.
 func baselineJob(ctx workflow.Context, in baselineInput) (contract.JobResult, error) {
 	var admit *contract.AdmitResult
-	err := workflow.SetUpdateHandler(ctx, contract.UpdateAdmit, func(ctx workflow.Context) (contract.AdmitResult, error) {
-		if admit != nil {
-			return *admit, nil
-		}
-		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{ScheduleToCloseTimeout: 20 * time.Second,
-			RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, MaximumInterval: 2 * time.Second}})
-		var r contract.AdmitResult
-		if err := workflow.ExecuteLocalActivity(lctx, baselineHold, in.Job).Get(ctx, &r); err != nil {
-			return r, err
-		}
-		admit = &r
-		return r, nil
-	})
+	err := workflow.SetUpdateHandler(
+		ctx,
+		contract.UpdateAdmit,
+		func(ctx workflow.Context) (contract.AdmitResult, error) {
+			if admit != nil {
+				return *admit, nil
+			}
+			lctx := workflow.WithLocalActivityOptions(
+				ctx,
+				workflow.LocalActivityOptions{ScheduleToCloseTimeout: 20 * time.Second,
+					RetryPolicy: &temporal.RetryPolicy{
+						InitialInterval: 200 * time.Millisecond,
+						MaximumInterval: 2 * time.Second,
+					}},
+			)
+			var r contract.AdmitResult
+			if err := workflow.ExecuteLocalActivity(lctx, baselineHold, in.Job).Get(ctx, &r); err != nil {
+				return r, err
+			}
+			admit = &r
+			return r, nil
+		},
+	)
 	if err != nil {
 		return contract.JobResult{}, err
 	}
@@ -63,12 +73,18 @@ func baselineJob(ctx workflow.Context, in baselineInput) (contract.JobResult, er
 	steps := contract.StepsQueue(workflow.GetInfo(ctx).TaskQueueName)
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second}
 	var plan contract.Plan
-	sctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: steps, StartToCloseTimeout: 10 * time.Second, RetryPolicy: retry})
+	sctx := workflow.WithActivityOptions(
+		ctx,
+		workflow.ActivityOptions{TaskQueue: steps, StartToCloseTimeout: 10 * time.Second, RetryPolicy: retry},
+	)
 	if err := workflow.ExecuteActivity(sctx, baselineStart, in).Get(ctx, &plan); err != nil {
 		return contract.JobResult{}, err
 	}
-	octx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: steps, StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout: 3 * time.Second, WaitForCancellation: true, RetryPolicy: retry})
+	octx := workflow.WithActivityOptions(
+		ctx,
+		workflow.ActivityOptions{TaskQueue: steps, StartToCloseTimeout: 10 * time.Minute,
+			HeartbeatTimeout: 3 * time.Second, WaitForCancellation: true, RetryPolicy: retry},
+	)
 	for i := range plan.Steps {
 		var out contract.StepResult
 		if err := workflow.ExecuteActivity(octx, baselineStep, contract.StepInput{JobID: in.Job.JobID, Index: i}).Get(ctx, &out); err != nil {
@@ -76,7 +92,10 @@ func baselineJob(ctx workflow.Context, in baselineInput) (contract.JobResult, er
 		}
 	}
 	var sr contract.SettleResult
-	tctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second, RetryPolicy: retry})
+	tctx := workflow.WithActivityOptions(
+		ctx,
+		workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second, RetryPolicy: retry},
+	)
 	settle := contract.SettleInput{JobID: in.Job.JobID, Outcome: contract.OutcomeSucceeded}
 	if err := workflow.ExecuteActivity(tctx, baselineSettle, settle).Get(ctx, &sr); err != nil {
 		return contract.JobResult{}, err
@@ -134,12 +153,19 @@ func newBaseline(b *testing.B, c client.Client, noSteps bool) *baseline {
 // admit, as the API's submit does; with wait it also waits for the
 // workflow's result, as `Prefer: wait` does.
 func (bl *baseline) submit(ctx context.Context, input []byte, outputs int, wait bool) (string, error) {
-	in := baselineInput{Job: contract.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: 1, APIKeyID: "key_bench",
-		Input: input, CreditType: contract.CreditService, HeldCredits: int64(outputs), PricePerOutput: 1}, Outputs: outputs}
+	in := baselineInput{
+		Job: contract.JobInput{JobID: models.NewID("j_"), Task: "pattern.generate", UserID: 1, APIKeyID: "key_bench",
+			Input: input, CreditType: contract.CreditService, HeldCredits: int64(outputs), PricePerOutput: 1},
+		Outputs: outputs,
+	}
 	op := bl.temporal.NewWithStartWorkflowOperation(client.StartWorkflowOptions{ID: in.Job.JobID, TaskQueue: bl.queue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, baselineWorkflow, in)
 	h, err := bl.temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{StartWorkflowOperation: op,
-		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit, WaitForStage: client.WorkflowUpdateStageCompleted}})
+		UpdateOptions: client.UpdateWorkflowOptions{
+			UpdateID:     contract.AdmitUpdateID,
+			UpdateName:   contract.UpdateAdmit,
+			WaitForStage: client.WorkflowUpdateStageCompleted,
+		}})
 	if err != nil {
 		return "", err
 	}

@@ -84,12 +84,20 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	b.Cleanup(tc.Close)
 
 	dsn := testenv.PostgresSchemaURL(b)
-	s := &benchStack{temporal: tc, queue: "bench-" + models.NewID(""), apiQueries: new(atomic.Int64), workerQueries: new(atomic.Int64)}
+	s := &benchStack{
+		temporal:      tc,
+		queue:         "bench-" + models.NewID(""),
+		apiQueries:    new(atomic.Int64),
+		workerQueries: new(atomic.Int64),
+	}
 	db := openCounted(b, dsn, s.workerQueries)
 	require.NoError(b, models.Migrate(ctx, db))
 	s.apiDB = openCounted(b, dsn, s.apiQueries)
 
-	bucket, err := blob.OpenBucket(ctx, "file://"+b.TempDir()+"/blobs?create_dir=true&metadata=skip&no_tmp_dir=true") // as dev opens its data dir
+	bucket, err := blob.OpenBucket(
+		ctx,
+		"file://"+b.TempDir()+"/blobs?create_dir=true&metadata=skip&no_tmp_dir=true",
+	) // as dev opens its data dir
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = bucket.Close() })
 	_, key, err := ed25519.GenerateKey(nil)
@@ -97,7 +105,9 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	sg := signer.New(key)
 
 	var handler http.Handler
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	s.srv = httptest.NewServer(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }),
+	)
 	b.Cleanup(s.srv.Close)
 	requests := api.NewRequestLog(s.apiDB, log)
 	b.Cleanup(func() { _ = requests.Close() })
@@ -112,7 +122,10 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	require.NoError(b, w.Start())
 	b.Cleanup(w.Stop)
 
-	s.http = &http.Client{Transport: &http.Transport{MaxIdleConns: 2 * clients, MaxIdleConnsPerHost: 2 * clients}, Timeout: 2 * time.Minute}
+	s.http = &http.Client{
+		Transport: &http.Transport{MaxIdleConns: 2 * clients, MaxIdleConnsPerHost: 2 * clients},
+		Timeout:   2 * time.Minute,
+	}
 	u, err := models.CreateUser(ctx, db, models.NewID("")+"@example.com", models.PlanStandard)
 	require.NoError(b, err)
 	_, err = models.Grant(ctx, db, u.ID, contract.CreditService, 1<<40, nil, "bench")
@@ -289,7 +302,8 @@ func postgresCPU() map[string]time.Duration {
 		if _, err := strconv.Atoi(d.Name()); err != nil {
 			continue
 		}
-		if comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm")); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+		if comm, err := os.ReadFile(filepath.Join("/proc", d.Name(), "comm")); err == nil &&
+			strings.TrimSpace(string(comm)) == "postgres" {
 			out[d.Name()] = cpuTime(d.Name())
 		}
 	}
@@ -340,7 +354,12 @@ func sampleMemory(jobs int) memSample {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	kb, _ := strconv.ParseFloat(strings.TrimSuffix(procField("self", "VmRSS"), " kB"), 64)
-	return memSample{jobs: jobs, rssMB: kb / 1024, heapMB: float64(ms.HeapAlloc) / (1 << 20), goroutines: runtime.NumGoroutine()}
+	return memSample{
+		jobs:       jobs,
+		rssMB:      kb / 1024,
+		heapMB:     float64(ms.HeapAlloc) / (1 << 20),
+		goroutines: runtime.NumGoroutine(),
+	}
 }
 
 func (m memSample) String() string {

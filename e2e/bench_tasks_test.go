@@ -263,22 +263,52 @@ func printTasksTable(out io.Writer, rows []taskRow) {
 		fmt.Fprintln(out, "\nTasks: skipped (TP_BENCH_TASKS=0)")
 		return
 	}
-	fmt.Fprintln(out, "\nTasks: CPU ms of one output (Runner.Step, first example) beside a bare decode of its input images and png.Encoder of the same pixels at the task's level:")
+	fmt.Fprintln(
+		out,
+		"\nTasks: CPU ms of one output (Runner.Step, first example) beside a bare decode of its input images and png.Encoder of the same pixels at the task's level:",
+	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task\tresolution\tms/output\tdecode ms\tencode ms\toverhead\tlevel\tKB\tencode ms, default level\tKB, default level\t")
+	fmt.Fprintln(
+		tw,
+		"task\tresolution\tms/output\tdecode ms\tencode ms\toverhead\tlevel\tKB\tencode ms, default level\tKB, default level\t",
+	)
 	for _, r := range rows {
 		switch {
 		case r.err != nil:
 			fmt.Fprintf(tw, "%s\t%s\tdid not run: %.60s\t\t\t\t\t\t\t\t\n", r.task, r.resolution, r.err.Error())
 		case r.encodeMS == 0:
-			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t-\t-\t%s\t%.1f\t-\t-\t\n", r.task, r.resolution, r.stepMS, msOrDash(r.decodeMS), r.level, r.kb)
+			fmt.Fprintf(
+				tw,
+				"%s\t%s\t%.2f\t%s\t-\t-\t%s\t%.1f\t-\t-\t\n",
+				r.task,
+				r.resolution,
+				r.stepMS,
+				msOrDash(r.decodeMS),
+				r.level,
+				r.kb,
+			)
 		default:
-			fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\t%.2f\t%s\t%s\t%.1f\t%.2f\t%.1f\t\n", r.task, r.resolution, r.stepMS, msOrDash(r.decodeMS), r.encodeMS,
-				ratio(r.stepMS, r.decodeMS+r.encodeMS), r.level, r.kb, r.defaultMS, r.defaultKB)
+			fmt.Fprintf(
+				tw,
+				"%s\t%s\t%.2f\t%s\t%.2f\t%s\t%s\t%.1f\t%.2f\t%.1f\t\n",
+				r.task,
+				r.resolution,
+				r.stepMS,
+				msOrDash(r.decodeMS),
+				r.encodeMS,
+				ratio(r.stepMS, r.decodeMS+r.encodeMS),
+				r.level,
+				r.kb,
+				r.defaultMS,
+				r.defaultKB,
+			)
 		}
 	}
 	_ = tw.Flush()
-	fmt.Fprintln(out, "overhead = ms/output ÷ (decode ms + encode ms): the task's own work beyond decoding its inputs and encoding its pixels (target ≤ 1.5)")
+	fmt.Fprintln(
+		out,
+		"overhead = ms/output ÷ (decode ms + encode ms): the task's own work beyond decoding its inputs and encoding its pixels (target ≤ 1.5)",
+	)
 }
 
 func msOrDash(ms float64) string {

@@ -53,9 +53,13 @@ func BenchmarkJobs(b *testing.B) {
 	bl := newBaseline(b, s.temporal, false)
 	r := &benchRun{b: b, cfg: cfg, stack: s, temporalPID: temporalPID()}
 	apiSide := &benchSide{name: "API", queue: s.queue, submit: r.apiSubmit}
-	baseSide := &benchSide{name: "baseline", queue: bl.queue, submit: func(ctx context.Context, outputs int, wait bool) (string, error) {
-		return bl.submit(ctx, r.patternBody(outputs), outputs, wait)
-	}}
+	baseSide := &benchSide{
+		name:  "baseline",
+		queue: bl.queue,
+		submit: func(ctx context.Context, outputs int, wait bool) (string, error) {
+			return bl.submit(ctx, r.patternBody(outputs), outputs, wait)
+		},
+	}
 	sides := []*benchSide{apiSide, baseSide}
 
 	// Warm both paths at the highest concurrency: connections and pools
@@ -63,7 +67,11 @@ func BenchmarkJobs(b *testing.B) {
 	// workers' pollers — so no phase pays for opening them.
 	peak := slices.Max(cfg.clients)
 	for _, sd := range sides {
-		_, errs := r.drive(peak, 2*peak, func(ctx context.Context) error { _, err := sd.submit(ctx, 1, true); return err })
+		_, errs := r.drive(
+			peak,
+			2*peak,
+			func(ctx context.Context) error { _, err := sd.submit(ctx, 1, true); return err },
+		)
 		require.NoError(b, errs.first, "%s warm-up", sd.name)
 	}
 
@@ -91,9 +99,19 @@ func BenchmarkJobs(b *testing.B) {
 	admits := r.admitAlone() // last: its jobs stay open on their steps queues
 
 	out := os.Stdout
-	fmt.Fprintf(out, "\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, TP_BENCH_RSS_JOBS=%d)\n",
-		time.Now().UTC().Format(time.RFC3339), runtime.NumCPU(), loadAverage(), or(r.temporalPID, "not found"), time.Since(began).Round(time.Second),
-		cfg.scale, cfg.rssJobs)
+	fmt.Fprintf(
+		out,
+		"\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, TP_BENCH_RSS_JOBS=%d)\n",
+		time.Now().
+			UTC().
+			Format(time.RFC3339),
+		runtime.NumCPU(),
+		loadAverage(),
+		or(r.temporalPID, "not found"),
+		time.Since(began).Round(time.Second),
+		cfg.scale,
+		cfg.rssJobs,
+	)
 	printLatencyTable(out, cfg, apiSide, baseSide)
 	printCostTable(out, apiSide, baseSide, hist)
 	printTasksTable(out, tasksRows)
@@ -307,8 +325,17 @@ func (r *benchRun) throughput(sd *benchSide, c, outputs, n int) phaseResult {
 	if sd.queue == r.stack.queue {
 		r.apiJobs.Add(int64(n))
 	}
-	fmt.Fprintf(os.Stderr, "bench: %-8s %d-output jobs, %2d clients: %4d jobs in %5.1fs = %6.1f jobs/s, submit p50 %.1f ms\n",
-		sd.name, outputs, c, n, p.elapsed.Seconds(), p.rate(), pct(lat, 50))
+	fmt.Fprintf(
+		os.Stderr,
+		"bench: %-8s %d-output jobs, %2d clients: %4d jobs in %5.1fs = %6.1f jobs/s, submit p50 %.1f ms\n",
+		sd.name,
+		outputs,
+		c,
+		n,
+		p.elapsed.Seconds(),
+		p.rate(),
+		pct(lat, 50),
+	)
 	return p
 }
 
@@ -316,15 +343,32 @@ func (r *benchRun) throughput(sd *benchSide, c, outputs, n int) phaseResult {
 func (r *benchRun) waitRoundTrips(sd *benchSide, c, n int) []float64 {
 	lat, errs := r.drive(c, n, func(ctx context.Context) error { _, err := sd.submit(ctx, 1, true); return err })
 	r.noteErrors(sd, fmt.Sprintf("Prefer: wait at %d clients", c), errs)
-	fmt.Fprintf(os.Stderr, "bench: %-8s Prefer: wait,    %2d clients: %4d jobs, p50 %.1f ms\n", sd.name, c, n, pct(lat, 50))
+	fmt.Fprintf(
+		os.Stderr,
+		"bench: %-8s Prefer: wait,    %2d clients: %4d jobs, p50 %.1f ms\n",
+		sd.name,
+		c,
+		n,
+		pct(lat, 50),
+	)
 	return lat
 }
 
 // waitClosed waits until n workflows started on sd's queue since then have
 // closed, notes those that did not complete, and returns the last close
 // time and a sample of the completed workflows' ids.
-func (r *benchRun) waitClosed(ctx context.Context, sd *benchSide, since time.Time, n int, phase string) (time.Time, []string) {
-	query := fmt.Sprintf("TaskQueue = '%s' AND StartTime >= '%s' AND ExecutionStatus != 'Running'", sd.queue, since.UTC().Format(time.RFC3339Nano))
+func (r *benchRun) waitClosed(
+	ctx context.Context,
+	sd *benchSide,
+	since time.Time,
+	n int,
+	phase string,
+) (time.Time, []string) {
+	query := fmt.Sprintf(
+		"TaskQueue = '%s' AND StartTime >= '%s' AND ExecutionStatus != 'Running'",
+		sd.queue,
+		since.UTC().Format(time.RFC3339Nano),
+	)
 	deadline := time.Now().Add(5 * time.Minute)
 	for {
 		res, err := r.stack.temporal.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: query})
@@ -332,7 +376,15 @@ func (r *benchRun) waitClosed(ctx context.Context, sd *benchSide, since time.Tim
 		if res.GetCount() >= int64(n) {
 			break
 		}
-		require.True(r.b, time.Now().Before(deadline), "%s, %s: %d of %d workflows closed after 5 minutes", sd.name, phase, res.GetCount(), n)
+		require.True(
+			r.b,
+			time.Now().Before(deadline),
+			"%s, %s: %d of %d workflows closed after 5 minutes",
+			sd.name,
+			phase,
+			res.GetCount(),
+			n,
+		)
 		time.Sleep(50 * time.Millisecond)
 	}
 	var (
@@ -342,7 +394,10 @@ func (r *benchRun) waitClosed(ctx context.Context, sd *benchSide, since time.Tim
 		errs   callErrors
 	)
 	for {
-		res, err := r.stack.temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 1000, NextPageToken: token})
+		res, err := r.stack.temporal.ListWorkflow(
+			ctx,
+			&workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 1000, NextPageToken: token},
+		)
 		require.NoError(r.b, err)
 		for _, e := range res.GetExecutions() {
 			if t := e.GetCloseTime().AsTime(); t.After(last) {
@@ -391,7 +446,13 @@ func (r *benchRun) histories(ids []string) historyStats {
 		return hs
 	}
 	for _, id := range ids {
-		it := r.stack.temporal.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		it := r.stack.temporal.GetWorkflowHistory(
+			context.Background(),
+			id,
+			"",
+			false,
+			enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT,
+		)
 		for it.HasNext() {
 			e, err := it.Next()
 			require.NoError(r.b, err)
@@ -423,7 +484,14 @@ func (r *benchRun) memory(first, total int) []memSample {
 			})
 			r.noteErrors(&benchSide{name: "API"}, "memory phase", errs)
 			d := time.Since(t0)
-			fmt.Fprintf(os.Stderr, "bench: memory   palette jobs,     %d clients: %4d jobs in %5.1fs = %6.1f jobs/s\n", clients, n, d.Seconds(), float64(n)/d.Seconds())
+			fmt.Fprintf(
+				os.Stderr,
+				"bench: memory   palette jobs,     %d clients: %4d jobs in %5.1fs = %6.1f jobs/s\n",
+				clients,
+				n,
+				d.Seconds(),
+				float64(n)/d.Seconds(),
+			)
 		}
 		out = append(out, sampleMemory(int(r.apiJobs.Load())))
 	}
@@ -431,7 +499,10 @@ func (r *benchRun) memory(first, total int) []memSample {
 }
 
 func printLatencyTable(out io.Writer, cfg benchConfig, api, base *benchSide) {
-	fmt.Fprintln(out, "\nAPI (HTTP on loopback, api, worker, PostgreSQL, Temporal dev server) beside the baseline (bare naive-shape workflow, no-op activities):")
+	fmt.Fprintln(
+		out,
+		"\nAPI (HTTP on loopback, api, worker, PostgreSQL, Temporal dev server) beside the baseline (bare naive-shape workflow, no-op activities):",
+	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\tclients\tAPI\tbaseline\tAPI/baseline\t")
 	metrics := []struct {
@@ -503,7 +574,10 @@ func (c costs) perJob(v float64) float64 {
 }
 
 func printCostTable(out io.Writer, api, base *benchSide, hist map[*benchSide][2]historyStats) {
-	fmt.Fprintln(out, "\nPer job (histories: mean of finished jobs read through the client; CPU and queries: every throughput phase):")
+	fmt.Fprintln(
+		out,
+		"\nPer job (histories: mean of finished jobs read through the client; CPU and queries: every throughput phase):",
+	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "per job\tAPI 1 output\tbaseline\tAPI/baseline\tAPI 8 outputs\tbaseline\tAPI/baseline\t")
 	row := func(name string, of func(sd *benchSide, eight bool) float64, baseToo bool) {
@@ -539,8 +613,16 @@ func printCostTable(out io.Writer, api, base *benchSide, hist map[*benchSide][2]
 		c := sumCosts(sd, e)
 		return c.perJob(float64(c.pgCPU.Microseconds()) / 1000)
 	}, false) // the baseline has no database
-	row("API DB queries per submit", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.apiQueries)) }, false)
-	row("worker DB queries per job", func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.workerQuerie)) }, false)
+	row(
+		"API DB queries per submit",
+		func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.apiQueries)) },
+		false,
+	)
+	row(
+		"worker DB queries per job",
+		func(sd *benchSide, e bool) float64 { c := sumCosts(sd, e); return c.perJob(float64(c.workerQuerie)) },
+		false,
+	)
 	_ = tw.Flush()
 	further := func(sd *benchSide) float64 { return (hist[sd][1].events - hist[sd][0].events) / 7 }
 	fmt.Fprintf(out, "history events per further output: API %.1f, baseline %.1f\n", further(api), further(base))
@@ -551,8 +633,13 @@ func printMemory(out io.Writer, mem []memSample) {
 		fmt.Fprintln(out, "\nMemory: skipped (TP_BENCH_RSS_JOBS=0)")
 		return
 	}
-	fmt.Fprintf(out, "\nMemory of this process (VmRSS after a forced GC that returns freed memory to the OS):\n  after %s\n  after %s\n  RSS ratio %.2f\n",
-		mem[0], mem[1], mem[1].rssMB/mem[0].rssMB)
+	fmt.Fprintf(
+		out,
+		"\nMemory of this process (VmRSS after a forced GC that returns freed memory to the OS):\n  after %s\n  after %s\n  RSS ratio %.2f\n",
+		mem[0],
+		mem[1],
+		mem[1].rssMB/mem[0].rssMB,
+	)
 }
 
 func ratio(a, b float64) string {

@@ -35,7 +35,13 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					defer func() { <-sem }()
-					body := map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F"}, "count": 1, "resolution": "512", "seed": seed}
+					body := map[string]any{
+						"kind":       "stripes",
+						"colors":     []string{"#1F3A5F"},
+						"count":      1,
+						"resolution": "512",
+						"seed":       seed,
+					}
 					for attempt := 0; ; attempt++ {
 						res, err := s.trySubmit(body)
 						if err != nil {
@@ -57,7 +63,12 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 			}
 			wg.Wait()
 			require.Empty(t, errs)
-			require.Equal(t, map[int]int{http.StatusAccepted: requests}, statuses, "every submit answers its job's handle")
+			require.Equal(
+				t,
+				map[int]int{http.StatusAccepted: requests},
+				statuses,
+				"every submit answers its job's handle",
+			)
 
 			var jobs []models.Job
 			require.Eventually(t, func() bool {
@@ -76,7 +87,13 @@ func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
 				seeds[j.Input]++
 				require.Equal(t, contract.OutcomeSucceeded, *j.Outcome, "job %s", j.ID)
 				charged += j.ChargedCredits
-				require.Equal(t, j.PricePerOutput*int64(j.ProgressDone), j.ChargedCredits, "job %s is charged for what it delivered", j.ID)
+				require.Equal(
+					t,
+					j.PricePerOutput*int64(j.ProgressDone),
+					j.ChargedCredits,
+					"job %s is charged for what it delivered",
+					j.ID,
+				)
 			}
 			require.Len(t, jobs, requests, "one job per distinct body")
 			require.Len(t, seeds, requests, "no body started two jobs")

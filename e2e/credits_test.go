@@ -46,13 +46,29 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 
 			var left models.CreditBatch
 			require.NoError(t, s.db.Take(&left, promo.ID).Error)
-			require.Equal(t, hold-done*per, left.Remaining, "charged from the promotion; the rest went back to it and lapsed")
+			require.Equal(
+				t,
+				hold-done*per,
+				left.Remaining,
+				"charged from the promotion; the rest went back to it and lapsed",
+			)
 			require.Equal(t, int64(20), s.balance(), "the non-expiring credits are untouched")
 			var charged int64
-			require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("job_id = ? AND kind = ? AND batch_id = ?", id, models.LedgerCharge, promo.ID).
-				Select("COALESCE(SUM(amount), 0)").Scan(&charged).Error)
+			require.NoError(
+				t,
+				s.db.Model(&models.LedgerEntry{}).
+					Where("job_id = ? AND kind = ? AND batch_id = ?", id, models.LedgerCharge, promo.ID).
+					Select("COALESCE(SUM(amount), 0)").
+					Scan(&charged).
+					Error,
+			)
 			require.Equal(t, -done*per, charged, "the ledger names the promotion")
-			require.Equal(t, s.balance()+left.Remaining, s.ledgerSum(), "the ledger explains the balance and what lapsed")
+			require.Equal(
+				t,
+				s.balance()+left.Remaining,
+				s.ledgerSum(),
+				"the ledger explains the balance and what lapsed",
+			)
 		})
 	}
 }

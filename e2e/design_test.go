@@ -30,7 +30,13 @@ func TestDesignFromPromptThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 
-	res := s.do(http.MethodPost, "/v1/tasks/design.from_prompt", map[string]any{"prompt": "red and white stripes", "resolution": "512"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/design.from_prompt",
+		map[string]any{"prompt": "red and white stripes", "resolution": "512"},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 1)
 	colours := map[color.NRGBA]int{}
@@ -41,7 +47,12 @@ func TestDesignFromPromptThroughTheAPI(t *testing.T) {
 	}
 	require.Len(t, colours, 2, "two colours")
 	for c, rows := range colours {
-		require.Contains(t, []color.NRGBA{{0xE0, 0x26, 0x1B, 255}, {0xFA, 0xFA, 0xF7, 255}}, c, "colour_name red or white")
+		require.Contains(
+			t,
+			[]color.NRGBA{{0xE0, 0x26, 0x1B, 255}, {0xFA, 0xFA, 0xF7, 255}},
+			c,
+			"colour_name red or white",
+		)
 		require.Greater(t, rows, 512/10, "%v shows", c)
 	}
 	reading := data[0]["reading"].(map[string]any)
@@ -52,11 +63,26 @@ func TestDesignFromPromptThroughTheAPI(t *testing.T) {
 	s.refuses("design.from_prompt", map[string]any{"prompt": "   "}, "prompt_required", "prompt")
 	s.refuses("design.from_prompt", map[string]any{}, "prompt_required", "prompt")
 	ref := s.upload("plain.png", pngOf(t, fill(64, 64, color.NRGBA{200, 180, 150, 255}, image.Rectangle{}, nil)))
-	s.refuses("design.from_prompt", map[string]any{"prompt": "red checks", "references": []string{ref, ref, ref, ref, ref}}, "too_many_references", "references")
+	s.refuses(
+		"design.from_prompt",
+		map[string]any{"prompt": "red checks", "references": []string{ref, ref, ref, ref, ref}},
+		"too_many_references",
+		"references",
+	)
 	require.Equal(t, int64(100-2), s.balance(), "refused submits hold nothing")
 
-	marked := s.upload("check.png", withPNGText(pngOf(t, fill(64, 64, color.NRGBA{200, 180, 150, 255}, image.Rectangle{}, nil)), "Title", "Burberry check swatch"))
-	id := s.accepted("design.from_prompt", map[string]any{"prompt": "checks", "references": []string{marked}, "resolution": "512"})
+	marked := s.upload(
+		"check.png",
+		withPNGText(
+			pngOf(t, fill(64, 64, color.NRGBA{200, 180, 150, 255}, image.Rectangle{}, nil)),
+			"Title",
+			"Burberry check swatch",
+		),
+	)
+	id := s.accepted(
+		"design.from_prompt",
+		map[string]any{"prompt": "checks", "references": []string{marked}, "resolution": "512"},
+	)
 	job := s.waitTerminal(id)
 	require.Equal(t, "failed", job["outcome"])
 	e := job["error"].(map[string]any)
@@ -71,9 +97,27 @@ func TestDesignFromPromptThroughTheAPI(t *testing.T) {
 func TestColourWorkThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	design := s.upload("design.png", pngOf(t, fill(200, 100, color.NRGBA{0xF4, 0xEC, 0xD6, 255}, image.Rect(0, 0, 50, 100), color.NRGBA{0x1B, 0x2A, 0x4A, 255})))
+	design := s.upload(
+		"design.png",
+		pngOf(
+			t,
+			fill(
+				200,
+				100,
+				color.NRGBA{0xF4, 0xEC, 0xD6, 255},
+				image.Rect(0, 0, 50, 100),
+				color.NRGBA{0x1B, 0x2A, 0x4A, 255},
+			),
+		),
+	)
 
-	res := s.do(http.MethodPost, "/v1/tasks/colour.separate", map[string]any{"image": design, "max_colours": 2}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/colour.separate",
+		map[string]any{"image": design, "max_colours": 2},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 3, "the composite and two separations")
 	require.Equal(t, "composite", data[0]["kind"])

@@ -155,23 +155,52 @@ type admitState struct {
 // a record's job leaves it analysing or creating.
 func newAdmitState(t *testing.T, s *testStack) admitState {
 	var st admitState
-	board := s.accepted("moodboard.create", map[string]any{"name": "Analysing", "images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"}})
+	board := s.accepted(
+		"moodboard.create",
+		map[string]any{
+			"name":   "Analysing",
+			"images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"},
+		},
+	)
 	st.boardAnalysing = s.newestRecord("moodboard")
 	require.Equal(t, "analysing", s.record(st.boardAnalysing)["status"])
 	looks := s.record("moodboard:mb_cur_coastal")["analysis"].(map[string]any)["looks"].([]any)
 	st.look = looks[0].(map[string]any)["url"].(string)
-	s.accepted("brand_kit.create", map[string]any{"name": "Creating", "colours": []string{"#1B2A4A"}, "moodboards": []string{"moodboard:mb_cur_coastal"},
-		"looks": []string{st.look}})
+	s.accepted(
+		"brand_kit.create",
+		map[string]any{
+			"name":       "Creating",
+			"colours":    []string{"#1B2A4A"},
+			"moodboards": []string{"moodboard:mb_cur_coastal"},
+			"looks":      []string{st.look},
+		},
+	)
 	st.kitCreating = s.newestRecord("brand_kit")
-	s.accepted("model.create", map[string]any{"name": "Creating", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"}})
+	s.accepted(
+		"model.create",
+		map[string]any{"name": "Creating", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"}},
+	)
 	styles := s.do(http.MethodGet, "/v1/refs/model?base=model:md_ava", nil).json(t)["items"].([]any)
 	require.Len(t, styles, 1)
 	st.styleCreating = styles[0].(map[string]any)["file"].(string)
 
-	art := &models.File{ID: models.NewID(""), UserID: s.userID, JobID: board, MediaType: "image/png", BlobKey: "none", Size: 1}
+	art := &models.File{
+		ID:        models.NewID(""),
+		UserID:    s.userID,
+		JobID:     board,
+		MediaType: "image/png",
+		BlobKey:   "none",
+		Size:      1,
+	}
 	require.NoError(t, s.db.Create(art).Error)
 	st.artNotShot = art.Handle()
-	st.tiny, st.small = s.uploadSolid(color.RGBA{0xC8, 0x10, 0x2E, 0xff}, 4), s.uploadSolid(color.RGBA{0x1B, 0x2A, 0x4A, 0xff}, 20)
+	st.tiny, st.small = s.uploadSolid(
+		color.RGBA{0xC8, 0x10, 0x2E, 0xff},
+		4,
+	), s.uploadSolid(
+		color.RGBA{0x1B, 0x2A, 0x4A, 0xff},
+		20,
+	)
 	saved := s.key
 	_, s.key, _ = s.newAccount(0)
 	st.othersUpload = s.uploadSolid(color.RGBA{0, 0x80, 0, 0xff}, 64)
@@ -195,7 +224,10 @@ func estimateCases(t *testing.T, d *tasks.Definition, st admitState) []estimateC
 			ref  string
 			code apierr.Code
 		}{
-			{st.othersUpload, apierr.InvalidRequest}, {"file:nope_1", apierr.InvalidRequest}, {"art:nope_1", apierr.InvalidRequest},
+			{
+				st.othersUpload,
+				apierr.InvalidRequest,
+			}, {"file:nope_1", apierr.InvalidRequest}, {"art:nope_1", apierr.InvalidRequest},
 			{"https://no-such-host.invalid/look.png", apierr.ImageNotPublic}, {st.tiny, ""}, {st.small, ""},
 		}
 		for _, r := range refs {
@@ -226,7 +258,13 @@ type admitRefusal struct {
 // account's records and the input as a whole.
 func admitRefusals(st admitState) map[string][]admitRefusal {
 	item := func(typ string) map[string]any {
-		return map[string]any{"type": typ, "name": "Tee", "fabric": "fabric:fb_cur_jersey_white", "colours": []string{"#1B2A4A"}, "quantity": 10}
+		return map[string]any{
+			"type":     typ,
+			"name":     "Tee",
+			"fabric":   "fabric:fb_cur_jersey_white",
+			"colours":  []string{"#1B2A4A"},
+			"quantity": 10,
+		}
 	}
 	var tees []any
 	for range 17 {
@@ -240,18 +278,34 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 			{"unknown kit", map[string]any{"palettes": "brand_kit:bk_nope"}, apierr.InvalidRequest},
 			{"kit not ready", map[string]any{"palettes": st.kitCreating}, apierr.BrandKitLookNotReady},
 		},
-		"design.from_prompt": {{"refused term", map[string]any{"prompt": "a gucci monogram in navy"}, apierr.ContentRefused}},
-		"image.recolour":     {{"unknown kit", map[string]any{"palette": "brand_kit:bk_nope"}, apierr.InvalidRequest}},
+		"design.from_prompt": {
+			{"refused term", map[string]any{"prompt": "a gucci monogram in navy"}, apierr.ContentRefused},
+		},
+		"image.recolour": {{"unknown kit", map[string]any{"palette": "brand_kit:bk_nope"}, apierr.InvalidRequest}},
 		"photoshoot.create": {
-			{"too many shots", map[string]any{"model": nil, "poses": []string{"pose:ps_woman_front", "pose:ps_woman_side", "pose:ps_woman_back",
-				"pose:ps_woman_walking"}, "count_per_pose": 4}, apierr.TooManyOutputs},
+			{
+				"too many shots",
+				map[string]any{
+					"model": nil,
+					"poses": []string{"pose:ps_woman_front", "pose:ps_woman_side", "pose:ps_woman_back",
+						"pose:ps_woman_walking"},
+					"count_per_pose": 4,
+				},
+				apierr.TooManyOutputs,
+			},
 			{"unknown background", map[string]any{"background": "background:bg_nope"}, apierr.InvalidRequest},
 			{"unknown model", map[string]any{"model": "model:md_nope"}, apierr.InvalidRequest},
 			{"model not ready", map[string]any{"model": st.styleCreating, "poses": nil}, apierr.InvalidRequest},
 			{"unknown pose", map[string]any{"poses": []string{"pose:ps_nope"}}, apierr.InvalidRequest},
-			{"pose of another gender", map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_man_front"}}, apierr.InvalidRequest},
+			{
+				"pose of another gender",
+				map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_man_front"}},
+				apierr.InvalidRequest,
+			},
 		},
-		"photoshoot.upscale": {{"not a shot", map[string]any{"images": []string{st.artNotShot}}, apierr.ImageNotFromShoot}},
+		"photoshoot.upscale": {
+			{"not a shot", map[string]any{"images": []string{st.artNotShot}}, apierr.ImageNotFromShoot},
+		},
 		"model.create": {
 			{"blank name", blank, apierr.NameRequired},
 			{"not a base", map[string]any{"base": "model:md_nope"}, apierr.InvalidRequest},
@@ -265,9 +319,21 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 		"moodboard.create": {{"blank name", blank, apierr.NameRequired}},
 		"brand_kit.create": {
 			{"blank name", blank, apierr.NameRequired},
-			{"unknown moodboard", map[string]any{"moodboards": []string{"moodboard:mb_nope"}}, apierr.MoodboardRequired},
-			{"moodboard analysing", map[string]any{"moodboards": []string{st.boardAnalysing}}, apierr.MoodboardNotReady},
-			{"look of another board", map[string]any{"looks": []string{"https://elsewhere.example/files/nope.jpg"}}, apierr.LookNotInMoodboard},
+			{
+				"unknown moodboard",
+				map[string]any{"moodboards": []string{"moodboard:mb_nope"}},
+				apierr.MoodboardRequired,
+			},
+			{
+				"moodboard analysing",
+				map[string]any{"moodboards": []string{st.boardAnalysing}},
+				apierr.MoodboardNotReady,
+			},
+			{
+				"look of another board",
+				map[string]any{"looks": []string{"https://elsewhere.example/files/nope.jpg"}},
+				apierr.LookNotInMoodboard,
+			},
 			{"look kept", map[string]any{"looks": []string{st.look}}, ""},
 		},
 		"fabric.create": {
@@ -275,7 +341,10 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 			{"composition under 100", map[string]any{"facts": map[string]any{"weight_gsm": 200, "construction": "twill",
 				"composition": []any{map[string]any{"fibre": "cotton", "percent": 60}}}}, apierr.InvalidRequest},
 			{"fibre twice", map[string]any{"facts": map[string]any{"weight_gsm": 200, "construction": "twill",
-				"composition": []any{map[string]any{"fibre": "cotton", "percent": 50}, map[string]any{"fibre": "cotton", "percent": 50}}}}, apierr.InvalidRequest},
+				"composition": []any{
+					map[string]any{"fibre": "cotton", "percent": 50},
+					map[string]any{"fibre": "cotton", "percent": 50},
+				}}}, apierr.InvalidRequest},
 		},
 		"range_plan.create": {
 			{"blank name", blank, apierr.NameRequired},

@@ -27,18 +27,34 @@ func echoFamily() tasks.Family {
 			{Value: "upper", Label: "Upper case", Description: "The text in capitals."},
 		}, Default: new("as_sent"), Concept: new("echo")}
 	props := map[string]any{
-		"text":   map[string]any{"type": "string", "minLength": 1, "maxLength": 64, "description": "The text to write."},
-		"copies": map[string]any{"type": "integer", "minimum": 1, "maximum": 3, "default": 1, "description": "How many files to write."},
-		"case":   tasks.VocabEnum(cases, "How to write the text."),
+		"text": map[string]any{
+			"type":        "string",
+			"minLength":   1,
+			"maxLength":   64,
+			"description": "The text to write.",
+		},
+		"copies": map[string]any{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     3,
+			"default":     1,
+			"description": "How many files to write.",
+		},
+		"case": tasks.VocabEnum(cases, "How to write the text."),
 	}
 	d := &tasks.Definition{
 		Name: "test.echo", Title: "Echo a text", Description: "Writes its text as plain-text files.",
 		Category: tasks.CategoryRecordsLibraries, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("test.echo input", "A text to write.", props, []string{"text"}, nil)),
+		InputSchema: tasks.MustJSON(
+			tasks.ObjectSchema("test.echo input", "A text to write.", props, []string{"text"}, nil),
+		),
 		OutputSchema: tasks.MustJSON(map[string]any{
 			"$schema": tasks.SchemaDialect, "type": "object", "description": "The data of one file.",
-			"properties": map[string]any{"index": map[string]any{"type": "integer", "minimum": 0}, "case": map[string]any{"type": "string", tasks.VocabKeyword: "echo_case"}},
-			"required":   []string{"index", "case"},
+			"properties": map[string]any{
+				"index": map[string]any{"type": "integer", "minimum": 0},
+				"case":  map[string]any{"type": "string", tasks.VocabKeyword: "echo_case"},
+			},
+			"required": []string{"index", "case"},
 		}),
 		Runner:  tasks.Typed[echoInput](echoRunner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
@@ -54,7 +70,9 @@ func echoFamily() tasks.Family {
 		Uses:     []string{"credit_hold"},
 	}
 	return tasks.Family{Name: "test", Tasks: []*tasks.Definition{d}, Vocabularies: []tasks.Vocabulary{cases},
-		Concepts: []tasks.Concept{{Name: "echo", Short: "Text written back.", Long: "What test.echo makes.", Related: []string{"job"}}}}
+		Concepts: []tasks.Concept{
+			{Name: "echo", Short: "Text written back.", Long: "What test.echo makes.", Related: []string{"job"}},
+		}}
 }
 
 // echoInput is a test.echo request, defaults applied.
@@ -76,7 +94,12 @@ func (echoRunner) Step(_ context.Context, in *echoInput, i int) (tasks.Output, e
 	if c == "upper" {
 		text = strings.ToUpper(text)
 	}
-	return tasks.Output{Data: []byte(text), MediaType: "text/plain", Ext: "txt", Meta: map[string]any{"index": i, "case": c}}, nil
+	return tasks.Output{
+		Data:      []byte(text),
+		MediaType: "text/plain",
+		Ext:       "txt",
+		Meta:      map[string]any{"index": i, "case": c},
+	}, nil
 }
 
 // TestATaskDefinedInATestIsServedAndRuns registers a family that exists
@@ -128,7 +151,13 @@ func TestATaskDefinedInATestIsServedAndRuns(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, s.do(http.MethodGet, "/v1/tasks/pattern.generate", nil).status,
 		"the stack serves its own registry only")
 
-	res := s.do(http.MethodPost, "/v1/tasks/test.echo", map[string]any{"text": "hi", "copies": 2, "case": "upper"}, "Prefer", "wait=30")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/test.echo",
+		map[string]any{"text": "hi", "copies": 2, "case": "upper"},
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	out := res.json(t)["files"].([]any)
 	require.Len(t, out, 2)

@@ -50,7 +50,19 @@ func selfSignedServer(t *testing.T) *httptest.Server {
 // no address it dialled or resolved through, no Go error text, no path.
 func requireCallerWords(t *testing.T, msg string) {
 	t.Helper()
-	internals := []string{"127.0.0", ":53", "dial", "tcp", "x509", "tls:", "Get \"", "lookup", "EOF", "render output", "/"}
+	internals := []string{
+		"127.0.0",
+		":53",
+		"dial",
+		"tcp",
+		"x509",
+		"tls:",
+		"Get \"",
+		"lookup",
+		"EOF",
+		"render output",
+		"/",
+	}
 	for _, internal := range internals {
 		require.NotContains(t, msg, internal)
 	}
@@ -63,9 +75,14 @@ func requireCallerWords(t *testing.T, msg string) {
 // read and the webhook body say why in the caller's words; a job that
 // delivered its other outputs says it in the missing output's warning.
 func TestAFailedFetchSaysWhy(t *testing.T) {
-	good := motifServer(t, pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{200, 30, 40, 255})))
+	good := motifServer(
+		t,
+		pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{200, 30, 40, 255})),
+	)
 	untrusted := selfSignedServer(t)
-	hang := httptest.NewTLSServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	hang := httptest.NewTLSServer(
+		http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }),
+	)
 	t.Cleanup(hang.Close)
 	redirector := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "https://nonexistent.invalid/motif.png", http.StatusFound)

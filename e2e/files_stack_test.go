@@ -38,7 +38,13 @@ func TestUploadedAndRegisteredFilesFeedATask(t *testing.T) {
 	registered := reg.json(t)["file"].(string)
 
 	for _, handle := range []string{uploaded, registered} {
-		res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": handle, "resolution": "512"}, "Prefer", "wait=30")
+		res := s.do(
+			http.MethodPost,
+			"/v1/tasks/pattern.repeat",
+			map[string]any{"image": handle, "resolution": "512"},
+			"Prefer",
+			"wait=30",
+		)
 		require.Equal(t, http.StatusOK, res.status, "%s: %s", handle, res.body)
 		requirePNGTile(t, res.json(t)["files"].([]any)[0].(map[string]any)["url"].(string), 512)
 	}
@@ -51,7 +57,13 @@ func TestFilesBaseURLInResultsAndWebhooks(t *testing.T) {
 	const files = "https://files.example.test"
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), filesBaseURL: files})
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"), pattern(1), "Prefer", "wait=30")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"),
+		pattern(1),
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 	result := s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)

@@ -32,7 +32,13 @@ func pngHeader(w, h uint32, depth byte) []byte {
 func stepAttempts(t *testing.T, s *testStack, id string) []int32 {
 	t.Helper()
 	var out []int32
-	it := s.temporal.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := s.temporal.GetWorkflowHistory(
+		context.Background(),
+		id,
+		"",
+		false,
+		enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT,
+	)
 	for it.HasNext() {
 		ev, err := it.Next()
 		require.NoError(t, err)
@@ -108,7 +114,12 @@ func TestImageBombsAreRefusedFromTheirHeader(t *testing.T) {
 	ok := s.uploadFile(files["/ok.png"])
 	refused("pattern.repeat", map[string]any{"image": bomb}, "image", "60000 × 60000 px")
 	refused("pattern.repeat", map[string]any{"image": deepUpload}, "image", "30000 × 30000 px")
-	refused("moodboard.create", map[string]any{"name": "Bombs", "images": []string{ok, ok, bomb}}, "images[2]", megapixels)
+	refused(
+		"moodboard.create",
+		map[string]any{"name": "Bombs", "images": []string{ok, ok, bomb}},
+		"images[2]",
+		megapixels,
+	)
 	refused("image.crop", map[string]any{"images": []string{ok, deepUpload}}, "images[1]", "30000 × 30000 px")
 	// Within 40 megapixels at submit; its bit depth is read by the step.
 	failed("pattern.repeat", map[string]any{"image": s.uploadFile(files["/deepish.png"])}, "image: "+memory)

@@ -98,7 +98,13 @@ func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
 	up := s.upload("wide.png", pngOf(t, wide))
 
 	start := time.Now()
-	res := s.do(http.MethodPost, "/v1/tasks/image.resize", map[string]any{"images": []string{up, srv.URL + "/motif.png"}, "width": 300, "format": "jpeg"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/image.resize",
+		map[string]any{"images": []string{up, srv.URL + "/motif.png"}, "width": 300, "format": "jpeg"},
+		"Prefer",
+		"wait=60",
+	)
 	t.Logf("image.resize, 2 outputs: %v", time.Since(start).Round(time.Millisecond))
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 2)
@@ -108,7 +114,13 @@ func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
 	}
 	require.Equal(t, int64(100-2), s.balance(), "one credit per output")
 
-	res = s.do(http.MethodPost, "/v1/tasks/image.crop", map[string]any{"images": []string{up}, "aspect_ratio": "1:1"}, "Prefer", "wait=60")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/image.crop",
+		map[string]any{"images": []string{up}, "aspect_ratio": "1:1"},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data = outputImages(t, res)
 	require.Equal(t, image.Pt(200, 200), imgs[0].Bounds().Size())
 	require.Equal(t, "attention", data[0]["anchor"])
@@ -116,7 +128,13 @@ func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
 	require.Equal(t, color.NRGBA{255, 210, 0, 255}, c, "the attention crop keeps the bright object")
 
 	small := s.upload("small.png", pngOf(t, fill(50, 40, color.White, image.Rectangle{}, nil)))
-	res = s.do(http.MethodPost, "/v1/tasks/image.resize", map[string]any{"images": []string{up, small}, "width": 400}, "Prefer", "wait=30")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/image.resize",
+		map[string]any{"images": []string{up, small}, "width": 400},
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
 	e := res.json(t)["error"].(map[string]any)
 	require.Equal(t, "request_refused", e["code"])
@@ -130,14 +148,23 @@ func TestImageResizeAndCropThroughTheAPI(t *testing.T) {
 func TestImageCutOutSkipsAnInseparableImage(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	square := s.upload("square.png", pngOf(t, fill(200, 200, color.White, image.Rect(60, 60, 140, 140), color.NRGBA{220, 20, 30, 255})))
+	square := s.upload(
+		"square.png",
+		pngOf(t, fill(200, 200, color.White, image.Rect(60, 60, 140, 140), color.NRGBA{220, 20, 30, 255})),
+	)
 	noisy := image.NewNRGBA(image.Rect(0, 0, 100, 100))
 	for i := range noisy.Pix {
 		noisy.Pix[i] = uint8(i*7919%251) | 0x80*uint8(i%4/3)
 	}
 	noise := s.upload("noise.png", pngOf(t, noisy))
 
-	res := s.do(http.MethodPost, "/v1/tasks/image.remove_background", map[string]any{"images": []string{square, noise}}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/image.remove_background",
+		map[string]any{"images": []string{square, noise}},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 1)
 	cut := imgs[0]
@@ -153,7 +180,13 @@ func TestImageCutOutSkipsAnInseparableImage(t *testing.T) {
 	require.Contains(t, w["message"], "images[1] ("+noise+"): the background cannot be separated")
 	require.Equal(t, int64(100-2), s.balance(), "only the cut-out is charged")
 
-	res = s.do(http.MethodPost, "/v1/tasks/image.remove_background", map[string]any{"images": []string{noise}}, "Prefer", "wait=60")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/image.remove_background",
+		map[string]any{"images": []string{noise}},
+		"Prefer",
+		"wait=60",
+	)
 	require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
 	e := res.json(t)["error"].(map[string]any)
 	require.Equal(t, "processing_failed", e["code"])
@@ -165,7 +198,13 @@ func TestImageRecolourMapsTwoColours(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	bw := s.upload("bw.png", pngOf(t, fill(120, 80, color.White, image.Rect(0, 0, 60, 80), color.Black)))
-	res := s.do(http.MethodPost, "/v1/tasks/image.recolour", map[string]any{"image": bw, "palette": []string{"#F2C14E", "#1F3A5F"}}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/image.recolour",
+		map[string]any{"image": bw, "palette": []string{"#F2C14E", "#1F3A5F"}},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 1)
 	require.Equal(t, color.NRGBA{0x1F, 0x3A, 0x5F, 255}, rgbaAt(imgs[0], 10, 10))
@@ -177,18 +216,37 @@ func TestImageRecolourIntoABrandKit(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
 	bw := s.upload("bw.png", pngOf(t, fill(120, 80, color.White, image.Rect(0, 0, 60, 80), color.Black)))
-	s.refuses("image.recolour", map[string]any{"image": bw, "palette": "brand_kit:bk_nope"}, "invalid_request", "palette")
+	s.refuses(
+		"image.recolour",
+		map[string]any{"image": bw, "palette": "brand_kit:bk_nope"},
+		"invalid_request",
+		"palette",
+	)
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob)) // the kit's curated moodboard
-	kitJob := s.accepted("brand_kit.create", map[string]any{"name": "Harbour", "colours": []string{"#F2C14E", "#1F3A5F"},
-		"moodboards": []string{"moodboard:mb_cur_coastal"}})
+	kitJob := s.accepted(
+		"brand_kit.create",
+		map[string]any{"name": "Harbour", "colours": []string{"#F2C14E", "#1F3A5F"},
+			"moodboards": []string{"moodboard:mb_cur_coastal"}},
+	)
 	kit := s.newestRecord("brand_kit")
 	require.Equal(t, "succeeded", s.waitTerminal(kitJob)["outcome"])
 
-	res := s.do(http.MethodPost, "/v1/tasks/image.recolour", map[string]any{"image": bw, "palette": kit}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/image.recolour",
+		map[string]any{"image": bw, "palette": kit},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 1, "a brand kit is one palette")
 	require.Equal(t, color.NRGBA{0x1F, 0x3A, 0x5F, 255}, rgbaAt(imgs[0], 10, 10), "black became the kit's dark colour")
-	require.Equal(t, color.NRGBA{0xF2, 0xC1, 0x4E, 255}, rgbaAt(imgs[0], 110, 70), "white became the kit's light colour")
+	require.Equal(
+		t,
+		color.NRGBA{0xF2, 0xC1, 0x4E, 255},
+		rgbaAt(imgs[0], 110, 70),
+		"white became the kit's light colour",
+	)
 	require.Equal(t, []any{"#F2C14E", "#1F3A5F"}, data[0]["palette"])
 }
 
@@ -211,7 +269,18 @@ func TestImageBadInputs(t *testing.T) {
 		{"image.crop", map[string]any{"images": []string{}}, "images_required", "images"},
 		{"image.remove_background", map[string]any{"images": nine}, "too_many_images", "images"},
 		{"image.resize", map[string]any{"images": []string{mine, foreign}}, "invalid_request", "images[1]"},
-		{"image.recolour", map[string]any{"image": mine, "palette": strings.Split("#000000,#111111,#222222,#333333,#444444,#555555,#666666,#777777,#888888", ",")}, "too_many_colours", "palette"},
+		{
+			"image.recolour",
+			map[string]any{
+				"image": mine,
+				"palette": strings.Split(
+					"#000000,#111111,#222222,#333333,#444444,#555555,#666666,#777777,#888888",
+					",",
+				),
+			},
+			"too_many_colours",
+			"palette",
+		},
 		{"image.recolour", map[string]any{"image": mine, "palette": []string{"navy"}}, "invalid_colour", "palette[0]"},
 		{"image.resize", map[string]any{"images": []string{mine}, "width": 200}, "request_refused", "width"},
 	}
@@ -236,7 +305,11 @@ func TestImageCancelMidJob(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond})
 	up := s.upload("a.png", pngOf(t, fill(64, 64, color.White, image.Rect(10, 10, 30, 30), color.Black)))
-	res := s.do(http.MethodPost, "/v1/tasks/image.resize", map[string]any{"images": []string{up, up, up, up}, "width": 128})
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/image.resize",
+		map[string]any{"images": []string{up, up, up, up}, "width": 128},
+	)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 	require.Eventually(t, func() bool {

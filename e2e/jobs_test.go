@@ -46,7 +46,13 @@ func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 	}{
 		{name: "postgres, inline", backend: testenv.Postgres, outputs: 2, history: "inline"},
 		{name: "sqlite", backend: testenv.SQLite, outputs: 3},
-		{name: "one output on the steps queue", backend: testenv.Postgres, outputs: 1, queued: true, history: "one_output"},
+		{
+			name:    "one output on the steps queue",
+			backend: testenv.Postgres,
+			outputs: 1,
+			queued:  true,
+			history: "one_output",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,7 +135,11 @@ func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
 	require.Contains(t, res.json(t), "job_id")
 
 	clipped := s.submit(pattern(1), "Prefer", "wait=100000")
-	require.Equal(t, "wait="+strconv.Itoa(contract.DefaultLimits().PreferWait.MaxSeconds), clipped.header.Get("Preference-Applied"))
+	require.Equal(
+		t,
+		"wait="+strconv.Itoa(contract.DefaultLimits().PreferWait.MaxSeconds),
+		clipped.header.Get("Preference-Applied"),
+	)
 }
 
 func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
@@ -216,7 +226,12 @@ func TestInsufficientCreditsLeavesNoJob(t *testing.T) {
 			require.Equal(t, "2026-09-29", res.header.Get("Service-Version"))
 			e := res.json(t)["error"].(map[string]any)
 			require.Equal(t, "insufficient_credits", e["code"])
-			require.Equal(t, map[string]any{"required": float64(hold), "balance": 1.0}, e["ctx"], "ctx gives the amounts in every version")
+			require.Equal(
+				t,
+				map[string]any{"required": float64(hold), "balance": 1.0},
+				e["ctx"],
+				"ctx gives the amounts in every version",
+			)
 			require.Equal(t, float64(hold), e["required"])
 			require.Equal(t, 1.0, e["balance"])
 
@@ -302,7 +317,13 @@ func TestIdempotencyKey(t *testing.T) {
 	}
 
 	var holds int64
-	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
+	require.NoError(
+		t,
+		s.db.Model(&models.LedgerEntry{}).
+			Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).
+			Count(&holds).
+			Error,
+	)
 	require.Equal(t, int64(1), holds)
 }
 
@@ -342,7 +363,13 @@ func TestConcurrentIdenticalSubmitsMakeOneJob(t *testing.T) {
 	require.Len(t, ids, 1, "one job id across every accepted answer")
 	var jobs, holds int64
 	require.NoError(t, s.db.Model(&models.Job{}).Where("user_id = ?", s.userID).Count(&jobs).Error)
-	require.NoError(t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).Count(&holds).Error)
+	require.NoError(
+		t,
+		s.db.Model(&models.LedgerEntry{}).
+			Where("user_id = ? AND kind = ?", s.userID, models.LedgerHold).
+			Count(&holds).
+			Error,
+	)
 	require.Equal(t, int64(1), jobs)
 	require.Equal(t, int64(1), holds)
 }
@@ -420,7 +447,13 @@ func TestSlowAdmitAnswersTheJobHandle(t *testing.T) {
 	start := time.Now()
 	res := s.submit(pattern(1), "Idempotency-Key", "no-worker")
 	require.Less(t, time.Since(start), 10*time.Second)
-	require.Equal(t, http.StatusAccepted, res.status, "a job that may still hold credits is never a retryable error: %s", res.body)
+	require.Equal(
+		t,
+		http.StatusAccepted,
+		res.status,
+		"a job that may still hold credits is never a retryable error: %s",
+		res.body,
+	)
 	id := res.json(t)["job_id"].(string)
 	require.Regexp(t, `^j_`, id)
 	job := s.do(http.MethodGet, "/v1/jobs/"+id, nil)
@@ -447,7 +480,10 @@ type cutOffAdmit struct {
 	calls *atomic.Int32
 }
 
-func (c cutOffAdmit) UpdateWithStartWorkflow(ctx context.Context, o client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+func (c cutOffAdmit) UpdateWithStartWorkflow(
+	ctx context.Context,
+	o client.UpdateWithStartWorkflowOptions,
+) (client.WorkflowUpdateHandle, error) {
 	if c.calls.Add(1) == 1 {
 		return nil, context.DeadlineExceeded
 	}
@@ -462,7 +498,12 @@ func TestAdmitCutOffBeforeTheStartIsSentAgain(t *testing.T) {
 	res := s.submit(pattern(1))
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
-	require.Equal(t, "succeeded", s.waitTerminal(id)["outcome"], "the admit sent again reaches a workflow, which runs the job")
+	require.Equal(
+		t,
+		"succeeded",
+		s.waitTerminal(id)["outcome"],
+		"the admit sent again reaches a workflow, which runs the job",
+	)
 	require.Equal(t, int32(1), calls.Load(), "the API sends it once: the workers' late-admit sweep sends it again")
 	_, per := priceOf(t, pattern(1))
 	require.Equal(t, 100-per, s.balance(), "held and charged once")
@@ -530,13 +571,28 @@ func TestOutputFilesReadAndDelete(t *testing.T) {
 
 	other := newAccountKey(t, s)
 	foreign := s.doAs(other, http.MethodDelete, "/v1/files/"+handle)
-	require.Equal(t, http.StatusUnprocessableEntity, foreign.status, "another account's handle is not deletable, as an unknown one")
+	require.Equal(
+		t,
+		http.StatusUnprocessableEntity,
+		foreign.status,
+		"another account's handle is not deletable, as an unknown one",
+	)
 	require.Equal(t, "file_not_deletable", foreign.errorCode(t))
-	require.Equal(t, http.StatusNotFound, s.doAs(other, http.MethodGet, "/v1/files/"+handle).status, "another account cannot see the file")
+	require.Equal(
+		t,
+		http.StatusNotFound,
+		s.doAs(other, http.MethodGet, "/v1/files/"+handle).status,
+		"another account cannot see the file",
+	)
 
 	require.Equal(t, http.StatusOK, s.do(http.MethodDelete, "/v1/files/"+handle, nil).status)
 	require.Equal(t, http.StatusNotFound, s.do(http.MethodGet, "/v1/files/"+handle, nil).status)
-	require.Equal(t, http.StatusNotFound, s.do(http.MethodDelete, "/v1/files/"+handle, nil).status, "a deleted handle of one's own is not found")
+	require.Equal(
+		t,
+		http.StatusNotFound,
+		s.do(http.MethodDelete, "/v1/files/"+handle, nil).status,
+		"a deleted handle of one's own is not found",
+	)
 	dl, err := http.Get(first["url"].(string))
 	require.NoError(t, err)
 	dl.Body.Close()

@@ -131,7 +131,11 @@ func noticesBySchedule(t *testing.T, backend testenv.Backend) {
 	s.acts.Mail, s.acts.MailFrom = mailer, mailer.From()
 	s.startWorker(false)
 
-	stripes := s.do(http.MethodPost, "/v1/tasks/pattern.stripes", map[string]any{"colors": []string{"#1B2A4A", "#F4F1EA"}, "resolution": "512"})
+	stripes := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.stripes",
+		map[string]any{"colors": []string{"#1B2A4A", "#F4F1EA"}, "resolution": "512"},
+	)
 	require.Equal(t, http.StatusAccepted, stripes.status, "%s", stripes.body)
 	s.waitTerminal(stripes.json(t)["job_id"].(string))
 	user, err := models.UserByID(ctx, s.db, s.userID)

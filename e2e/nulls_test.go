@@ -135,7 +135,13 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	succeeded := submit("pattern.generate", pattern(2), "?webhook_url="+gone.srv.URL+"/hook")
 	failed := submit("pattern.repeat", map[string]any{"image": motif.URL + "/motif.png", "resolution": "512"}, "")
 	cancelled := submit("pattern.generate", pattern(6), "")
-	d.call(http.MethodPut, "/v1/jobs/{job_id}/cancel", "/v1/jobs/"+cancelled+"/cancel", nil, http.StatusAccepted, key...)
+	d.call(
+		http.MethodPut,
+		"/v1/jobs/{job_id}/cancel",
+		"/v1/jobs/"+cancelled+"/cancel",
+		nil,
+		http.StatusAccepted,
+		key...)
 	inApp := post("/v1/account/tasks/{name}", "/v1/account/tasks/pattern.generate", pattern(1), http.StatusAccepted,
 		panel)["job_id"].(string)
 	running := submit("pattern.generate", pattern(8), "")
@@ -164,7 +170,13 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	for _, id := range []string{failed, cancelled} {
 		d.call(http.MethodGet, "/v1/jobs/{job_id}/result", "/v1/jobs/"+id+"/result", nil, http.StatusConflict, key...)
 	}
-	d.call(http.MethodPut, "/v1/jobs/{job_id}/cancel", "/v1/jobs/"+succeeded+"/cancel", nil, http.StatusBadRequest, key...)
+	d.call(
+		http.MethodPut,
+		"/v1/jobs/{job_id}/cancel",
+		"/v1/jobs/"+succeeded+"/cancel",
+		nil,
+		http.StatusBadRequest,
+		key...)
 
 	// Files: an upload, a registered URL, delivered files.
 	var form bytes.Buffer
@@ -238,7 +250,12 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	// Webhooks in the panel, and the delivery log.
 	require.Eventually(t, func() bool { return len(gone.deliveries()) > 0 }, 60*time.Second, 100*time.Millisecond)
 	post(hooks+"/{endpoint_id}/ping", hooks+"/"+endpoint+"/ping", nil, http.StatusAccepted, panel)
-	require.Eventually(t, func() bool { return slices.Contains(rcv.events(), "ping") }, time.Minute, 100*time.Millisecond)
+	require.Eventually(
+		t,
+		func() bool { return slices.Contains(rcv.events(), "ping") },
+		time.Minute,
+		100*time.Millisecond,
+	)
 	d.call(http.MethodPatch, hooks+"/{endpoint_id}", hooks+"/"+endpoint, map[string]any{"events": contract.JobEvents},
 		http.StatusOK, panel...)
 	post(hooks+"/{endpoint_id}/enable", hooks+"/"+endpoint+"/enable", nil, http.StatusOK, panel)

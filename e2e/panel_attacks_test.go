@@ -47,7 +47,13 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 	const planted = "planted-by-an-attacker-0123456789abcdef"
 	host, err := url.Parse(p.url)
 	require.NoError(t, err)
-	require.NoError(t, chromedp.Run(ctx, network.SetCookie(api.SessionCookie, planted).WithDomain(host.Hostname()).WithPath("/").WithHTTPOnly(true)))
+	require.NoError(
+		t,
+		chromedp.Run(
+			ctx,
+			network.SetCookie(api.SessionCookie, planted).WithDomain(host.Hostname()).WithPath("/").WithHTTPOnly(true),
+		),
+	)
 	require.Equal(t, planted, p.sessionCookie(t))
 	p.signIn(t)
 	signedIn := p.sessionCookie(t)
@@ -70,16 +76,25 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 	require.NoError(t, models.CreateEndpoint(context.Background(), s.db, ep))
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!doctype html><form id="f" method="post" action="%s%s"></form><script>document.getElementById("f").submit()</script>`,
-			p.url, r.URL.Query().Get("to"))
+		fmt.Fprintf(
+			w,
+			`<!doctype html><form id="f" method="post" action="%s%s"></form><script>document.getElementById("f").submit()</script>`,
+			p.url,
+			r.URL.Query().Get("to"),
+		)
 	}))
 	t.Cleanup(evil.Close)
 	require.NotEqual(t, evil.URL, p.url)
 	for _, to := range []string{"/v1/account/webhooks/" + ep.ID + "/ping", "/app/sign-out"} {
 		var body string
-		require.NoError(t, chromedp.Run(ctx,
+		require.NoError(t, chromedp.Run(
+			ctx,
 			chromedp.Navigate(evil.URL+"/?to="+url.QueryEscape(to)),
-			chromedp.Poll(`location.href.startsWith(`+"`"+p.url+"`"+`) && document.readyState === "complete"`, nil, chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Poll(
+				`location.href.startsWith(`+"`"+p.url+"`"+`) && document.readyState === "complete"`,
+				nil,
+				chromedp.WithPollingTimeout(15*time.Second),
+			),
 			chromedp.Text("body", &body, chromedp.ByQuery),
 		), to)
 		require.Regexp(t, `(?i)cross-origin`, body, "the panel refuses the form posted to %s", to)
@@ -92,5 +107,12 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 	_, _, err = models.SessionUser(context.Background(), s.db, signedIn, time.Now())
 	require.False(t, errors.Is(err, models.ErrNoSession), "the session was not signed out")
 	require.NoError(t, err)
-	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(p.url+"/app/webhooks"), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
+	require.NoError(
+		t,
+		chromedp.Run(
+			ctx,
+			chromedp.Navigate(p.url+"/app/webhooks"),
+			chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
+		),
+	)
 }

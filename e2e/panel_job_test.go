@@ -29,9 +29,13 @@ func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
 	))
 	// While it runs: some outputs on the page, and the count says so.
 	var running string
-	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Poll(`document.querySelectorAll("#job-outputs img").length >= 1 && document.querySelector("#job").dataset.running === "true"`,
-			nil, chromedp.WithPollingTimeout(time.Minute)),
+	require.NoError(t, chromedp.Run(
+		ctx,
+		chromedp.Poll(
+			`document.querySelectorAll("#job-outputs img").length >= 1 && document.querySelector("#job").dataset.running === "true"`,
+			nil,
+			chromedp.WithPollingTimeout(time.Minute),
+		),
 		chromedp.Text("#job-count", &running, chromedp.ByQuery),
 	))
 	require.Regexp(t, `^[12] of 3 outputs delivered$`, running)
@@ -52,7 +56,11 @@ func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
 	require.Zero(t, errorBoxes, "a succeeded job shows no error box")
 
 	// A job that fails: its reason, code and docs link.
-	res := p.s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": motif.URL + "/motif.png", "resolution": "512"})
+	res := p.s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.repeat",
+		map[string]any{"image": motif.URL + "/motif.png", "resolution": "512"},
+	)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 	require.Equal(t, "failed", p.s.waitTerminal(id)["outcome"])

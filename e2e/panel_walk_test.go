@@ -77,10 +77,14 @@ func newPanelSite(t *testing.T, o stackOptions) *panelSite {
 	require.NoError(t, models.SetPassword(ctx, s.db, u.ID, password))
 
 	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	srv := httptest.NewServer(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }),
+	)
 	t.Cleanup(srv.Close)
-	handler = panel.Mount(api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
-		RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true})
+	handler = panel.Mount(
+		api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
+			RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true},
+	)
 	return &panelSite{s: s, url: srv.URL, email: u.Email, password: password, ctx: browser(t)}
 }
 
@@ -105,7 +109,12 @@ func (p *panelSite) reloadUntil(t *testing.T, path, js string, within time.Durat
 	defer cancel()
 	for {
 		var ok bool
-		err := chromedp.Run(ctx, chromedp.Navigate(p.url+path), chromedp.WaitReady("body", chromedp.ByQuery), chromedp.Evaluate(js, &ok))
+		err := chromedp.Run(
+			ctx,
+			chromedp.Navigate(p.url+path),
+			chromedp.WaitReady("body", chromedp.ByQuery),
+			chromedp.Evaluate(js, &ok),
+		)
 		require.NoError(t, err, "%s never showed %s", path, js)
 		if ok {
 			return
@@ -203,9 +212,12 @@ func TestPanelWalk(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, s.doAs(newKey, http.MethodGet, "/v1/jobs").status)
 	require.Equal(t, http.StatusOK, s.doAs(rolled, http.MethodGet, "/v1/jobs").status)
 	rolledID := s.keyIDOf(t, rolled)
-	require.NoError(t, chromedp.Run(ctx,
+	require.NoError(t, chromedp.Run(
+		ctx,
 		chromedp.Navigate(srv+"/app/keys"),
-		chromedp.ActionFunc(func(c context.Context) error { return chromedp.Evaluate(`window.confirm = () => true`, nil).Do(c) }),
+		chromedp.ActionFunc(
+			func(c context.Context) error { return chromedp.Evaluate(`window.confirm = () => true`, nil).Do(c) },
+		),
 		chromedp.Click(`tr[data-key="`+rolledID+`"] form.revoke button`, chromedp.ByQuery),
 		chromedp.WaitVisible(`tr[data-key="`+rolledID+`"] .pill.revoked`, chromedp.ByQuery),
 	))
@@ -214,11 +226,17 @@ func TestPanelWalk(t *testing.T) {
 
 	for _, page := range []string{"overview:/app/", "jobs:/app/jobs", "files:/app/files?kind=art"} {
 		name, path, _ := strings.Cut(page, ":")
-		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)))
+		require.NoError(
+			t,
+			chromedp.Run(ctx, chromedp.Navigate(srv+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery)),
+		)
 		shoot(t, ctx, name)
 	}
 	var balance string
-	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(srv+"/app/"), chromedp.Text(".stat h2", &balance, chromedp.ByQuery)))
+	require.NoError(
+		t,
+		chromedp.Run(ctx, chromedp.Navigate(srv+"/app/"), chromedp.Text(".stat h2", &balance, chromedp.ByQuery)),
+	)
 	require.Contains(t, balance, "Service credits", "a balance is named for people, its API name beside it")
 	phoneWidth(t, p, "overview:/app/", "jobs:/app/jobs")
 	require.NoError(t, chromedp.Run(ctx,
@@ -239,8 +257,11 @@ func phoneWidth(t *testing.T, p *panelSite, pages ...string) {
 	for _, pg := range pages {
 		name, path, _ := strings.Cut(pg, ":")
 		var size struct{ Scroll, Inner int }
-		require.NoError(t, chromedp.Run(p.ctx, chromedp.Navigate(p.url+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
-			chromedp.Evaluate(`({Scroll: document.documentElement.scrollWidth, Inner: innerWidth})`, &size)))
+		require.NoError(
+			t,
+			chromedp.Run(p.ctx, chromedp.Navigate(p.url+path), chromedp.WaitVisible("#sign-out", chromedp.ByQuery),
+				chromedp.Evaluate(`({Scroll: document.documentElement.scrollWidth, Inner: innerWidth})`, &size)),
+		)
 		require.Equal(t, width, size.Inner, "%s: the page is laid out at the phone's width", path)
 		require.LessOrEqual(t, size.Scroll, size.Inner, "%s scrolls sideways on a phone", path)
 		shoot(t, p.ctx, name+"-phone")

@@ -41,9 +41,19 @@ func TestPanelWebhooks(t *testing.T) {
 
 	// Ping it: a signed ping reaches the receiver and the log shows it delivered.
 	require.NoError(t, chromedp.Run(ctx, chromedp.Click(endpoint+` form[data-api$="/ping"] button`, chromedp.ByQuery)))
-	require.Eventually(t, func() bool { return slices.Contains(rcv.events(), "ping") }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(
+		t,
+		func() bool { return slices.Contains(rcv.events(), "ping") },
+		30*time.Second,
+		50*time.Millisecond,
+	)
 	verify(t, s.jwks(t), rcv.deliveries()[0])
-	p.reloadUntil(t, "/app/webhooks?event=ping", `document.querySelectorAll("tr.delivery .pill.delivered").length === 1`, 30*time.Second)
+	p.reloadUntil(
+		t,
+		"/app/webhooks?event=ping",
+		`document.querySelectorAll("tr.delivery .pill.delivered").length === 1`,
+		30*time.Second,
+	)
 
 	// A job run from the form finishes, and its events stay in the app.
 	var text, appJob string
@@ -96,13 +106,24 @@ func TestPanelWebhooks(t *testing.T) {
 	require.Eventually(t, func() bool { return len(succeeded()) == 2 }, 30*time.Second, 50*time.Millisecond)
 	again := succeeded()[1]
 	require.Equal(t, first.event["id"], again.event["id"], "a replay keeps the event id")
-	require.NotEqual(t, first.header.Get("X-Service-Request-Id"), again.header.Get("X-Service-Request-Id"), "a replay is a new delivery")
+	require.NotEqual(
+		t,
+		first.header.Get("X-Service-Request-Id"),
+		again.header.Get("X-Service-Request-Id"),
+		"a replay is a new delivery",
+	)
 	verify(t, s.jwks(t), again)
-	p.reloadUntil(t, "/app/webhooks?event=job.succeeded", `document.querySelectorAll("tr.delivery .pill.delivered").length === 2`, 30*time.Second)
+	p.reloadUntil(
+		t,
+		"/app/webhooks?event=job.succeeded",
+		`document.querySelectorAll("tr.delivery .pill.delivered").length === 2`,
+		30*time.Second,
+	)
 
 	// Disabled after failures, enabled again from the page.
 	require.NoError(t, s.db.Model(&models.WebhookEndpoint{}).Where("id = ?", id).
-		Updates(map[string]any{"disabled": true, "failures": 20, "disabled_reason": "20 consecutive failed deliveries"}).Error)
+		Updates(map[string]any{"disabled": true, "failures": 20, "disabled_reason": "20 consecutive failed deliveries"}).
+		Error)
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Navigate(p.url+"/app/webhooks"),
 		chromedp.WaitVisible(endpoint+" .alert", chromedp.ByQuery),

@@ -142,8 +142,14 @@ func TestPhotoshootPackshots(t *testing.T) {
 	t.Parallel()
 	s := shootStack(t, 200)
 	product := s.upload("box.png", productPNG(t, 300, 400))
-	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_white",
-		"poses": []string{"pose_preset:pp_catalogue"}, "count_per_pose": 2, "aspect_ratio": "4:5"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/photoshoot.create",
+		map[string]any{"product": product, "background": "background:bg_studio_white",
+			"poses": []string{"pose_preset:pp_catalogue"}, "count_per_pose": 2, "aspect_ratio": "4:5"},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 6)
 	white := color.NRGBA{255, 255, 255, 255}
@@ -171,8 +177,14 @@ func TestPhotoshootPackshots(t *testing.T) {
 	require.Equal(t, []any{"pose:ps_woman_front", "pose:ps_woman_back", "pose:ps_woman_side"}, rec["poses"])
 	require.Equal(t, shoot, s.newestRecord("photoshoot"))
 
-	res = s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_scene_loft",
-		"count_per_pose": 3}, "Prefer", "wait=60")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/photoshoot.create",
+		map[string]any{"product": product, "background": "background:bg_scene_loft",
+			"count_per_pose": 3},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data = outputImages(t, res)
 	require.Len(t, imgs, 3)
 	heights := make([]float64, 3)
@@ -202,11 +214,39 @@ func TestPhotoshootRefusals(t *testing.T) {
 		}
 		return b
 	}
-	s.refuses("photoshoot.create", body(map[string]any{"poses": []string{"pose_preset:pp_full_turn"}, "count_per_pose": 4}), "too_many_outputs", "count_per_pose")
-	s.refuses("photoshoot.create", body(map[string]any{"poses": []string{"pose_preset:pp_full_turn", "pose_preset:pp_full_turn", "pose_preset:pp_catalogue", "pose_preset:pp_catalogue"}}),
-		"too_many_outputs", "poses")
-	s.refuses("photoshoot.create", body(map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_man_front"}}), "invalid_request", "poses[1]")
-	s.refuses("photoshoot.create", body(map[string]any{"background": "background:bg_nowhere"}), "invalid_request", "background")
+	s.refuses(
+		"photoshoot.create",
+		body(map[string]any{"poses": []string{"pose_preset:pp_full_turn"}, "count_per_pose": 4}),
+		"too_many_outputs",
+		"count_per_pose",
+	)
+	s.refuses(
+		"photoshoot.create",
+		body(
+			map[string]any{
+				"poses": []string{
+					"pose_preset:pp_full_turn",
+					"pose_preset:pp_full_turn",
+					"pose_preset:pp_catalogue",
+					"pose_preset:pp_catalogue",
+				},
+			},
+		),
+		"too_many_outputs",
+		"poses",
+	)
+	s.refuses(
+		"photoshoot.create",
+		body(map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_man_front"}}),
+		"invalid_request",
+		"poses[1]",
+	)
+	s.refuses(
+		"photoshoot.create",
+		body(map[string]any{"background": "background:bg_nowhere"}),
+		"invalid_request",
+		"background",
+	)
 	s.refuses("photoshoot.create", body(map[string]any{"model": "model:md_nobody"}), "invalid_request", "model")
 	require.Equal(t, int64(200), s.balance())
 	require.Empty(t, s.do(http.MethodGet, "/v1/refs/photoshoot", nil).json(t)["items"])
@@ -233,8 +273,14 @@ func TestPhotoshootDressesAModel(t *testing.T) {
 	t.Parallel()
 	s := shootStack(t, 200)
 	product := s.upload("garment.png", productPNG(t, 300, 360))
-	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_studio_light_grey",
-		"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_woman_back"}, "aspect_ratio": "3:4"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/photoshoot.create",
+		map[string]any{"product": product, "background": "background:bg_studio_light_grey",
+			"model": "model:md_ava", "poses": []string{"pose:ps_woman_front", "pose:ps_woman_back"}, "aspect_ratio": "3:4"},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 2)
 	grey := color.NRGBA{0xE6, 0xE6, 0xE3, 255}
@@ -267,8 +313,12 @@ func (s *testStack) modelBalance() int64 {
 func TestModelStyleSpendsModelCredits(t *testing.T) {
 	t.Parallel()
 	s := shootStack(t, 100)
-	body := map[string]any{"name": "Ava, warm brunette", "base": "model:md_ava", "images": []string{"file:example_ps_portrait"},
-		"adjustments": map[string]any{"height": 0.2}}
+	body := map[string]any{
+		"name":        "Ava, warm brunette",
+		"base":        "model:md_ava",
+		"images":      []string{"file:example_ps_portrait"},
+		"adjustments": map[string]any{"height": 0.2},
+	}
 	est := s.do(http.MethodPost, "/v1/tasks/model.create/estimate", body).json(t)
 	require.Equal(t, "model_credits", est["credit_type"], "%v", est)
 	require.EqualValues(t, 10, est["credits"])
@@ -308,8 +358,14 @@ func TestModelStyleSpendsModelCredits(t *testing.T) {
 	require.Equal(t, "model:md_ava", rec["base"])
 
 	product := s.upload("garment.png", productPNG(t, 300, 360))
-	res = s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "background:bg_scene_gallery",
-		"model": style["file"], "poses": []string{"pose_preset:pp_hero"}}, "Prefer", "wait=60")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/photoshoot.create",
+		map[string]any{"product": product, "background": "background:bg_scene_gallery",
+			"model": style["file"], "poses": []string{"pose_preset:pp_hero"}},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 1)
 	require.Equal(t, style["file"], data[0]["model"])
@@ -325,8 +381,17 @@ func TestPhotoshootUpscale(t *testing.T) {
 	s := shootStack(t, 300)
 	product := s.upload("box.png", productPNG(t, 200, 260))
 	shoot := func() []string {
-		res := s.do(http.MethodPost, "/v1/tasks/photoshoot.create", map[string]any{"product": product, "background": "#E6E6E3",
-			"poses": []string{"pose:ps_woman_front", "pose:ps_woman_side"}, "resolution": "1024", "aspect_ratio": "1:1"}, "Prefer", "wait=60")
+		res := s.do(
+			http.MethodPost,
+			"/v1/tasks/photoshoot.create",
+			map[string]any{"product": product, "background": "#E6E6E3",
+				"poses": []string{
+					"pose:ps_woman_front",
+					"pose:ps_woman_side",
+				}, "resolution": "1024", "aspect_ratio": "1:1"},
+			"Prefer",
+			"wait=60",
+		)
 		require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 		var out []string
 		for _, f := range res.json(t)["files"].([]any) {
@@ -335,7 +400,13 @@ func TestPhotoshootUpscale(t *testing.T) {
 		return out
 	}
 	first, second := shoot(), shoot()
-	res := s.do(http.MethodPost, "/v1/tasks/photoshoot.upscale", map[string]any{"images": first, "factor": "2"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/photoshoot.upscale",
+		map[string]any{"images": first, "factor": "2"},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, data := outputImages(t, res)
 	require.Len(t, imgs, 2)
 	for i, img := range imgs {
@@ -348,7 +419,12 @@ func TestPhotoshootUpscale(t *testing.T) {
 
 	other := s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=60").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
 	s.refuses("photoshoot.upscale", map[string]any{"images": []string{other}}, "image_not_from_shoot", "images[0]")
-	s.refuses("photoshoot.upscale", map[string]any{"images": []string{first[0], second[1]}}, "image_not_from_shoot", "images[1]")
+	s.refuses(
+		"photoshoot.upscale",
+		map[string]any{"images": []string{first[0], second[1]}},
+		"image_not_from_shoot",
+		"images[1]",
+	)
 }
 
 // TestPhotoshootAnswersAsDocumented checks the library's and a shoot's

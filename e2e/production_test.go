@@ -29,8 +29,16 @@ func (s *testStack) kitRecord(id, status string) string {
 		"looks":      []map[string]any{{"url": "/files/none.png", "moodboard": "moodboard:mb_cur_harbour", "index": 0}},
 	})
 	require.NoError(s.t, err)
-	require.NoError(s.t, models.CreateRecord(context.Background(), s.db, &models.Record{ID: id, Kind: models.RecordBrandKit, UserID: s.userID,
-		Name: "Kit " + id, Status: status, Fields: string(fields)}, time.Now()))
+	require.NoError(
+		s.t,
+		models.CreateRecord(
+			context.Background(),
+			s.db,
+			&models.Record{ID: id, Kind: models.RecordBrandKit, UserID: s.userID,
+				Name: "Kit " + id, Status: status, Fields: string(fields)},
+			time.Now(),
+		),
+	)
 	return "brand_kit:" + id
 }
 
@@ -39,7 +47,9 @@ func (s *testStack) kitRecord(id, status string) string {
 func techpackBody(img string, colourways any) map[string]any {
 	return map[string]any{
 		"name": "Dock coat", "style_images": []string{img}, "fabric": "fabric:fb_cur_gabardine_navy", "colourways": colourways,
-		"measurements": []map[string]any{{"point": "Chest width", "tolerance_mm": 10, "sizes": map[string]any{"S": 520, "M": 550}}},
+		"measurements": []map[string]any{
+			{"point": "Chest width", "tolerance_mm": 10, "sizes": map[string]any{"S": 520, "M": 550}},
+		},
 		"bom": []map[string]any{{"item": "Shell", "material": "Wool gabardine", "quantity": 2.4, "unit": "m"},
 			{"item": "Horn button", "material": "Horn 24L", "supplier": "Button Co", "quantity": 6, "unit": "pcs"}},
 	}
@@ -51,7 +61,10 @@ func TestProductionBadInputs(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
-	img := s.upload("flat.png", pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{27, 42, 74, 255})))
+	img := s.upload(
+		"flat.png",
+		pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{27, 42, 74, 255})),
+	)
 	pending := s.kitRecord("bk_e2e_pending", models.RecordCreating)
 	noFabric := techpackBody(img, [][]string{{"#1B2A4A"}})
 	noFabric["fabric"] = "fabric:fb_nope"
@@ -61,9 +74,24 @@ func TestProductionBadInputs(t *testing.T) {
 		code  string
 		field string
 	}{
-		{"print.prepare", map[string]any{"image": img, "width_mm": 100, "height_mm": 100, "dpi": 71}, "invalid_request", "dpi"},
-		{"print.prepare", map[string]any{"image": img, "width_mm": 100, "height_mm": 100, "dpi": 601}, "invalid_request", "dpi"},
-		{"print.prepare", map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300}, "request_refused", "dpi"},
+		{
+			"print.prepare",
+			map[string]any{"image": img, "width_mm": 100, "height_mm": 100, "dpi": 71},
+			"invalid_request",
+			"dpi",
+		},
+		{
+			"print.prepare",
+			map[string]any{"image": img, "width_mm": 100, "height_mm": 100, "dpi": 601},
+			"invalid_request",
+			"dpi",
+		},
+		{
+			"print.prepare",
+			map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300},
+			"request_refused",
+			"dpi",
+		},
 		{"techpack.create", noFabric, "invalid_request", "fabric"},
 		{"techpack.create", techpackBody(img, "brand_kit:bk_nope"), "invalid_request", "colourways"},
 		{"techpack.create", techpackBody(img, pending), "brand_kit_look_not_ready", "colourways"},
@@ -74,7 +102,11 @@ func TestProductionBadInputs(t *testing.T) {
 			s.refuses(tc.task, tc.body, tc.code, tc.field)
 		})
 	}
-	res := s.do(http.MethodPost, "/v1/tasks/print.prepare", map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300})
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/print.prepare",
+		map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300},
+	)
 	require.Contains(t, res.json(t)["error"].(map[string]any)["message"], "send dpi 175 or less")
 	require.Equal(t, int64(100), s.balance(), "a refused submit holds nothing")
 }
@@ -90,7 +122,10 @@ func TestProductionJobs(t *testing.T) {
 	}
 	s := newStack(t, stackOptions{credits: 100})
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
-	img := s.upload("flat.png", pngOf(t, fill(300, 400, color.White, image.Rect(50, 50, 250, 350), color.NRGBA{27, 42, 74, 255})))
+	img := s.upload(
+		"flat.png",
+		pngOf(t, fill(300, 400, color.White, image.Rect(50, 50, 250, 350), color.NRGBA{27, 42, 74, 255})),
+	)
 	kit := s.kitRecord("bk_e2e_ready", models.RecordReady)
 
 	res := s.do(http.MethodPost, "/v1/tasks/techpack.create", techpackBody(img, kit), "Prefer", "wait=60")
@@ -109,12 +144,19 @@ func TestProductionJobs(t *testing.T) {
 	require.Len(t, data["colourways"], 2, "one colourway per kit colour")
 	require.Equal(t, int64(100-4), s.balance())
 
-	res = s.do(http.MethodPost, "/v1/tasks/print.prepare", map[string]any{"image": img, "width_mm": 50, "height_mm": 80, "dpi": 254, "bleed_mm": 2}, "Prefer", "wait=60")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/print.prepare",
+		map[string]any{"image": img, "width_mm": 50, "height_mm": 80, "dpi": 254, "bleed_mm": 2},
+		"Prefer",
+		"wait=60",
+	)
 	imgs, meta := outputImagesAndPDF(t, res)
 	// 50 × 80 mm at 254 dpi is 500 × 800 px; 2 mm bleed is 20 px a side.
 	require.Equal(t, image.Pt(540, 840), imgs.Bounds().Size())
 	require.Equal(t, float64(540), meta["width_px"])
-	page := regexp.MustCompile(`Page size:\s+([\d.]+) x ([\d.]+) pts`).FindStringSubmatch(run(t, "pdfinfo", meta["pdf"].([]byte)))
+	page := regexp.MustCompile(`Page size:\s+([\d.]+) x ([\d.]+) pts`).
+		FindStringSubmatch(run(t, "pdfinfo", meta["pdf"].([]byte)))
 	require.NotNil(t, page)
 	require.Equal(t, fmt.Sprintf("%.2f", 54*72/25.4), page[1])
 	require.Equal(t, fmt.Sprintf("%.2f", 84*72/25.4), page[2])

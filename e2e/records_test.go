@@ -93,9 +93,17 @@ func TestRecordsEndToEnd(t *testing.T) {
 	s := newStack(t, stackOptions{credits: 500, stepDelay: 1500 * time.Millisecond})
 	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
 	red, blue := color.RGBA{0xFF, 0, 0, 0xff}, color.RGBA{0, 0, 0xFF, 0xff}
-	images := []string{s.uploadSolid(red, 64), s.uploadSolid(blue, 96), s.uploadSolid(red, 40), s.uploadSolid(blue, 128)}
+	images := []string{
+		s.uploadSolid(red, 64),
+		s.uploadSolid(blue, 96),
+		s.uploadSolid(red, 40),
+		s.uploadSolid(blue, 128),
+	}
 
-	board := s.accepted("moodboard.create", map[string]any{"name": "Red and blue", "images": images, "description": "Two colours."})
+	board := s.accepted(
+		"moodboard.create",
+		map[string]any{"name": "Red and blue", "images": images, "description": "Two colours."},
+	)
 	handle := s.newestRecord("moodboard")
 	require.True(t, strings.HasPrefix(handle, "moodboard:"), handle)
 	rec := s.record(handle)
@@ -133,17 +141,32 @@ func TestRecordsEndToEnd(t *testing.T) {
 	require.Equal(t, http.StatusOK, got.StatusCode)
 	require.Equal(t, "image/jpeg", got.Header.Get("Content-Type"))
 
-	s.refuses("brand_kit.create", map[string]any{"name": "Primary", "colours": []string{"#FF0000"}, "moodboards": []string{"moodboard:mb_nope"}},
-		"moodboard_required", "moodboards[0]")
-	s.refuses("brand_kit.create", map[string]any{"name": "Primary", "colours": []string{"#FF0000"}, "moodboards": []string{handle},
-		"looks": []string{"https://elsewhere.example/files/nope.jpg"}}, "look_not_in_moodboard", "looks[0]")
+	s.refuses(
+		"brand_kit.create",
+		map[string]any{"name": "Primary", "colours": []string{"#FF0000"}, "moodboards": []string{"moodboard:mb_nope"}},
+		"moodboard_required",
+		"moodboards[0]",
+	)
+	s.refuses(
+		"brand_kit.create",
+		map[string]any{"name": "Primary", "colours": []string{"#FF0000"}, "moodboards": []string{handle},
+			"looks": []string{"https://elsewhere.example/files/nope.jpg"}},
+		"look_not_in_moodboard",
+		"looks[0]",
+	)
 	kit["looks"] = []string{lookURL}
 	kitJob := s.accepted("brand_kit.create", kit)
 	kitHandle := s.newestRecord("brand_kit")
 	require.Equal(t, "creating", s.record(kitHandle)["status"])
 
 	item := func(typ, name string, qty int) map[string]any {
-		return map[string]any{"type": typ, "name": name, "fabric": "fabric:fb_cur_poplin_white", "colours": []string{"#FF0000"}, "quantity": qty}
+		return map[string]any{
+			"type":     typ,
+			"name":     name,
+			"fabric":   "fabric:fb_cur_poplin_white",
+			"colours":  []string{"#FF0000"},
+			"quantity": qty,
+		}
 	}
 	plan := map[string]any{"name": "Primary SS27", "season": "SS27", "brand_kit": kitHandle,
 		"items": []any{item("shirt", "Red shirt", 100), item("dress", "Blue dress", 50)}}
@@ -164,9 +187,16 @@ func TestRecordsEndToEnd(t *testing.T) {
 	for i := range 13 {
 		dresses = append(dresses, item("dress", fmt.Sprintf("Dress %d", i), 10))
 	}
-	s.refuses("range_plan.create", map[string]any{"name": "Too many", "season": "SS27", "items": dresses}, "too_many_items", "items[12]")
+	s.refuses(
+		"range_plan.create",
+		map[string]any{"name": "Too many", "season": "SS27", "items": dresses},
+		"too_many_items",
+		"items[12]",
+	)
 	s.refuses("range_plan.create", map[string]any{"name": "No fabric", "season": "SS27",
-		"items": []any{map[string]any{"type": "dress", "name": "x", "fabric": "fabric:fb_nope", "quantity": 1}}}, "invalid_request", "items[0].fabric")
+		"items": []any{
+			map[string]any{"type": "dress", "name": "x", "fabric": "fabric:fb_nope", "quantity": 1},
+		}}, "invalid_request", "items[0].fabric")
 
 	planJob := s.accepted("range_plan.create", plan)
 	require.Equal(t, "succeeded", s.waitTerminal(planJob)["outcome"])
@@ -176,7 +206,11 @@ func TestRecordsEndToEnd(t *testing.T) {
 	require.NotEmpty(t, planRec["url"])
 
 	fabricJob := s.accepted("fabric.create", map[string]any{"name": "Red poplin", "swatch": images[0],
-		"facts": map[string]any{"weight_gsm": 120, "composition": []any{map[string]any{"fibre": "cotton", "percent": 100}}, "construction": "poplin"}})
+		"facts": map[string]any{
+			"weight_gsm":   120,
+			"composition":  []any{map[string]any{"fibre": "cotton", "percent": 100}},
+			"construction": "poplin",
+		}})
 	require.Equal(t, "succeeded", s.waitTerminal(fabricJob)["outcome"])
 	fab := s.record(s.newestRecord("fabric"))
 	require.Equal(t, "ready", fab["status"])
@@ -192,7 +226,12 @@ func TestRecordsEndToEnd(t *testing.T) {
 	}
 
 	other := newAccountKey(t, s)
-	require.Equal(t, http.StatusNotFound, s.doAs(other, http.MethodGet, "/v1/files/"+handle).status, "another account's moodboard")
+	require.Equal(
+		t,
+		http.StatusNotFound,
+		s.doAs(other, http.MethodGet, "/v1/files/"+handle).status,
+		"another account's moodboard",
+	)
 	res := s.doAs(other, http.MethodGet, "/v1/files/fabric:fb_cur_denim_indigo")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	require.Equal(t, true, res.json(t)["curated"])
@@ -225,24 +264,55 @@ func TestRecordsRefusals(t *testing.T) {
 		many = append(many, ex[0])
 	}
 	s.refuses("moodboard.create", map[string]any{"name": "x", "images": many}, "too_many_images", "images")
-	s.refuses("moodboard.create", map[string]any{"name": "x", "images": append(ex[:2:2], "https://no-such-host.invalid/look.png")}, "image_not_public", "images[2]")
+	s.refuses(
+		"moodboard.create",
+		map[string]any{"name": "x", "images": append(ex[:2:2], "https://no-such-host.invalid/look.png")},
+		"image_not_public",
+		"images[2]",
+	)
 
-	s.refuses("brand_kit.create", map[string]any{"name": "k", "colours": []string{"#FF0000", "red"}, "moodboards": []string{"moodboard:mb_cur_coastal"}}, "invalid_colour", "colours[1]")
+	s.refuses(
+		"brand_kit.create",
+		map[string]any{
+			"name":       "k",
+			"colours":    []string{"#FF0000", "red"},
+			"moodboards": []string{"moodboard:mb_cur_coastal"},
+		},
+		"invalid_colour",
+		"colours[1]",
+	)
 	var colours []string
 	for range 13 {
 		colours = append(colours, "#123456")
 	}
-	s.refuses("brand_kit.create", map[string]any{"name": "k", "colours": colours, "moodboards": []string{"moodboard:mb_cur_coastal"}}, "too_many_colours", "colours")
-	s.refuses("brand_kit.create", map[string]any{"name": "k", "colours": []string{"#FF0000"}, "moodboards": []string{}}, "moodboard_required", "moodboards")
+	s.refuses(
+		"brand_kit.create",
+		map[string]any{"name": "k", "colours": colours, "moodboards": []string{"moodboard:mb_cur_coastal"}},
+		"too_many_colours",
+		"colours",
+	)
+	s.refuses(
+		"brand_kit.create",
+		map[string]any{"name": "k", "colours": []string{"#FF0000"}, "moodboards": []string{}},
+		"moodboard_required",
+		"moodboards",
+	)
 
 	facts := func(weight any, comp ...any) map[string]any {
-		return map[string]any{"name": "f", "facts": map[string]any{"weight_gsm": weight, "composition": comp, "construction": "twill"}}
+		return map[string]any{
+			"name":  "f",
+			"facts": map[string]any{"weight_gsm": weight, "composition": comp, "construction": "twill"},
+		}
 	}
 	cotton := map[string]any{"fibre": "cotton", "percent": 100}
 	s.refuses("fabric.create", facts(12.5, cotton), "invalid_weight", "facts.weight_gsm")
 	s.refuses("fabric.create", facts(900, cotton), "invalid_weight", "facts.weight_gsm")
-	s.refuses("fabric.create", facts(200, map[string]any{"fibre": "cotton", "percent": 60}, map[string]any{"fibre": "linen", "percent": 30}),
-		"invalid_request", "facts.composition")
+	s.refuses(
+		"fabric.create",
+		facts(200, map[string]any{"fibre": "cotton", "percent": 60}, map[string]any{"fibre": "linen", "percent": 30}),
+		"invalid_request",
+		"facts.composition",
+	)
 
 	// A refused submit leaves no record and holds nothing.
 	for _, kind := range models.RecordKinds {
@@ -257,8 +327,14 @@ func TestRecordsRefusals(t *testing.T) {
 // collage only; its record reads failed with the reason.
 func TestMoodboardCapacityBusy(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, stackOptions{credits: 100, stepDelay: 4 * time.Second, analysisCapacity: 1, capacityDeadline: 2 * time.Second})
-	body := map[string]any{"name": "Busy", "images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"}}
+	s := newStack(
+		t,
+		stackOptions{credits: 100, stepDelay: 4 * time.Second, analysisCapacity: 1, capacityDeadline: 2 * time.Second},
+	)
+	body := map[string]any{
+		"name":   "Busy",
+		"images": []string{"file:example_mb_breton", "file:example_mb_linen", "file:example_mb_sky"},
+	}
 	first, second := s.accepted("moodboard.create", body), s.accepted("moodboard.create", body)
 	outcomes := map[string]map[string]any{first: s.waitTerminal(first), second: s.waitTerminal(second)}
 	var busy, done string

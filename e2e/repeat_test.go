@@ -42,11 +42,17 @@ func requirePNGTile(t *testing.T, url string, side int) {
 func TestRepeatFromAnArtHandle(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"}, "Prefer", "wait=30").json(t)
+	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"}, "Prefer", "wait=30").
+		json(t)
 	handle := motif["files"].([]any)[0].(map[string]any)["file"].(string)
 
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": handle, "layouts": []string{"grid", "mirror"}, "resolution": "512"},
-		"Prefer", "wait=30")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.repeat",
+		map[string]any{"image": handle, "layouts": []string{"grid", "mirror"}, "resolution": "512"},
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	files := res.json(t)["files"].([]any)
 	require.Len(t, files, 2)
@@ -71,11 +77,23 @@ func TestRepeatFromAURL(t *testing.T) {
 	srv := motifServer(t, buf.Bytes())
 	s := newStack(t, stackOptions{credits: 100, rootCAs: poolOf(srv)})
 
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": srv.URL + "/motif.png", "resolution": "512"}, "Prefer", "wait=30")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.repeat",
+		map[string]any{"image": srv.URL + "/motif.png", "resolution": "512"},
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	requirePNGTile(t, res.json(t)["files"].([]any)[0].(map[string]any)["url"].(string), 512)
 
-	missing := s.do(http.MethodPost, "/v1/tasks/pattern.repeat", map[string]any{"image": srv.URL + "/gone.png"}, "Prefer", "wait=30")
+	missing := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.repeat",
+		map[string]any{"image": srv.URL + "/gone.png"},
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusUnprocessableEntity, missing.status, "%s", missing.body)
 	require.Equal(t, "processing_failed", missing.errorCode(t))
 	require.Equal(t, int64(100-1), s.balance(), "only the delivered tile is charged")

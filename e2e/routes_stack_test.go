@@ -51,14 +51,20 @@ func TestReadyWaitsForTheLibraries(t *testing.T) {
 	}{{http.StatusServiceUnavailable, "writing"}, {http.StatusServiceUnavailable, "failed"}, {http.StatusOK, "ok"}} {
 		state.Store(int32(i))
 		res := check(http.MethodGet, "/readyz", "/readyz", nil, want.status)
-		require.Equal(t, map[string]any{"database": "ok", "temporal": "ok", "library": want.library}, res.json(t)["checks"])
+		require.Equal(
+			t,
+			map[string]any{"database": "ok", "temporal": "ok", "library": want.library},
+			res.json(t)["checks"],
+		)
 	}
 }
 
 // asDocumented returns a call that sends a request through the stack and
 // checks its status and its answer against the served OpenAPI document
 // (docPath names the document's path template).
-func (s *testStack) asDocumented(t *testing.T) func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
+func (s *testStack) asDocumented(
+	t *testing.T,
+) func(method, docPath, path string, body map[string]any, status int, headers ...string) response {
 	t.Helper()
 	served, panel := s.do(http.MethodGet, "/v1/openapi.json", nil), s.do(http.MethodGet, "/v1/panel/openapi.json", nil)
 	require.Equal(t, http.StatusOK, served.status)

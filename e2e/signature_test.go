@@ -32,7 +32,15 @@ var errNoKeyVerifies = errors.New("no published key verifies the signature")
 //     verified against the OKP/Ed25519 keys (public part in x, Base64url);
 //     any key verifying accepts.
 func verifySpec(set signer.JWKS, h http.Header, body []byte, now time.Time, window time.Duration) error {
-	id, user, ts, sig := h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature")
+	id, user, ts, sig := h.Get(
+		"X-Service-Request-Id",
+	), h.Get(
+		"X-Service-User-Id",
+	), h.Get(
+		"X-Service-Timestamp",
+	), h.Get(
+		"X-Service-Signature",
+	)
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
 		return fmt.Errorf("X-Service-Timestamp %q is not Unix seconds", ts)

@@ -126,15 +126,28 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	s.signer = signer.New(key)
-	s.acts = &activities.Activities{DB: s.db, Blob: bucket, Log: log, StepDelay: o.stepDelay, Signer: s.signer, Tasks: o.registry,
+	s.acts = &activities.Activities{
+		DB:        s.db,
+		Blob:      bucket,
+		Log:       log,
+		StepDelay: o.stepDelay,
+		Signer:    s.signer,
+		Tasks:     o.registry,
 		HTTP: outbound.New(outbound.Options{AllowPrivate: true, RootCAs: o.rootCAs, Timeout: 5 * time.Second,
 			Tracing: o.telemetry.Tracing()}),
-		Fetch: outbound.New(outbound.Options{AllowPrivate: !o.fetchPublicOnly, RootCAs: o.rootCAs, FollowRedirects: true,
-			Timeout: o.fetchTimeout}),
-		Temporal: s.temporal, CapacityDeadline: o.capacityDeadline, NoInline: o.noInline}
+		Fetch: outbound.New(
+			outbound.Options{AllowPrivate: !o.fetchPublicOnly, RootCAs: o.rootCAs, FollowRedirects: true,
+				Timeout: o.fetchTimeout},
+		),
+		Temporal:         s.temporal,
+		CapacityDeadline: o.capacityDeadline,
+		NoInline:         o.noInline,
+	}
 	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	s.srv = httptest.NewServer(
+		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }),
+	)
 	t.Cleanup(s.srv.Close)
 	if o.filesBaseURL == "" {
 		o.filesBaseURL = s.srv.URL
@@ -143,9 +156,25 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	if o.temporal != nil {
 		apiTemporal = o.temporal(apiTemporal)
 	}
-	handler = api.NewRouter(api.Deps{DB: s.db, Temporal: apiTemporal, Blob: bucket, Log: log, BaseURL: s.srv.URL, FilesBaseURL: o.filesBaseURL,
-		RateLimit: 100000, RateWindow: time.Minute, AdmitTimeout: o.admitTimeout, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
-		Catalogue: servedCatalogue(o.registry), Tracing: o.telemetry.Tracing(), Library: o.library})
+	handler = api.NewRouter(
+		api.Deps{
+			DB:               s.db,
+			Temporal:         apiTemporal,
+			Blob:             bucket,
+			Log:              log,
+			BaseURL:          s.srv.URL,
+			FilesBaseURL:     o.filesBaseURL,
+			RateLimit:        100000,
+			RateWindow:       time.Minute,
+			AdmitTimeout:     o.admitTimeout,
+			TaskQueue:        s.queue,
+			Signer:           s.signer,
+			AllowPrivateURLs: true,
+			Catalogue:        servedCatalogue(o.registry),
+			Tracing:          o.telemetry.Tracing(),
+			Library:          o.library,
+		},
+	)
 	s.acts.FilesBaseURL = o.filesBaseURL
 	if !o.noWorker {
 		s.startWorker(o.noSteps)
@@ -266,8 +295,11 @@ func (s *testStack) balance() int64 {
 // ledgerSum is the sum of the user's ledger entries: it must equal the balance.
 func (s *testStack) ledgerSum() int64 {
 	var sum int64
-	require.NoError(s.t, s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", s.userID, contract.CreditService).
-		Select("COALESCE(SUM(amount),0)").Scan(&sum).Error)
+	require.NoError(
+		s.t,
+		s.db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", s.userID, contract.CreditService).
+			Select("COALESCE(SUM(amount),0)").Scan(&sum).Error,
+	)
 	return sum
 }
 

@@ -173,7 +173,8 @@ func TestClientProgram(t *testing.T) {
 	refused := false
 	forward := httputil.NewSingleHostReverseProxy(target)
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/tasks/") && !strings.HasSuffix(r.URL.Path, "/estimate") {
+		if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/tasks/") &&
+			!strings.HasSuffix(r.URL.Path, "/estimate") {
 			mu.Lock()
 			keys = append(keys, r.Header.Get("Idempotency-Key"))
 			first := !refused
@@ -229,7 +230,11 @@ func TestClientProgram(t *testing.T) {
 	require.True(t, client.IsCode(err, "job_already_ended"), "%v", err)
 
 	// Typed errors name their field.
-	_, err = c.Estimate(ctx, "pattern.generate", map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "nope"}})
+	_, err = c.Estimate(
+		ctx,
+		"pattern.generate",
+		map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "nope"}},
+	)
 	var apiErr *client.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, "colors[1]", apiErr.Field)

@@ -87,11 +87,21 @@ func TestOneJobIsOneTrace(t *testing.T) {
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), telemetry: tel})
 
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"), pattern(2))
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"),
+		pattern(2),
+	)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	jobID := res.json(t)["job_id"].(string)
 	require.Equal(t, "succeeded", s.waitTerminal(jobID)["outcome"])
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond, "the receiver gets job.succeeded")
+	require.Eventually(
+		t,
+		func() bool { return len(rcv.deliveries()) == 1 },
+		30*time.Second,
+		50*time.Millisecond,
+		"the receiver gets job.succeeded",
+	)
 	deliveryID := rcv.deliveries()[0].header.Get("X-Service-Request-Id")
 
 	// Workflow spans end when their workflow returns, after the receiver
@@ -102,7 +112,8 @@ func TestOneJobIsOneTrace(t *testing.T) {
 		for _, sp := range exp.GetSpans() {
 			spans[sp.SpanContext.SpanID()] = sp
 		}
-		return len(spans.named("RunWorkflow:WebhookDeliveryWorkflow")) == 1 && len(spans.named("RunWorkflow:JobWorkflow")) == 1
+		return len(spans.named("RunWorkflow:WebhookDeliveryWorkflow")) == 1 &&
+			len(spans.named("RunWorkflow:JobWorkflow")) == 1
 	}, 30*time.Second, 50*time.Millisecond, "both workflows' spans end")
 
 	submits := spans.named("POST /v1/tasks/:name")
@@ -156,7 +167,11 @@ func TestOneJobIsOneTrace(t *testing.T) {
 	steps := spans.named("RunActivity:RunStep")
 	require.Len(t, steps, 2, "one activity span per output:\n%s", dump.String())
 	for _, st := range steps {
-		require.Equal(t, []string{"RunActivity:RunStep", "StartActivity:RunStep", "RunWorkflow:JobWorkflow"}, spans.path(st)[:3])
+		require.Equal(
+			t,
+			[]string{"RunActivity:RunStep", "StartActivity:RunStep", "RunWorkflow:JobWorkflow"},
+			spans.path(st)[:3],
+		)
 	}
 	var posts []tracetest.SpanStub
 	for _, sp := range spans {

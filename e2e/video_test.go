@@ -40,7 +40,13 @@ func TestVideoSlideshowGIFAndMP4(t *testing.T) {
 	}
 
 	start := time.Now()
-	res := s.do(http.MethodPost, "/v1/tasks/video.slideshow", map[string]any{"images": slides, "frame_ms": 800, "transition": "cut", "size": "480x480"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/video.slideshow",
+		map[string]any{"images": slides, "frame_ms": 800, "transition": "cut", "size": "480x480"},
+		"Prefer",
+		"wait=60",
+	)
 	t.Logf("video.slideshow gif: %v", time.Since(start).Round(time.Millisecond))
 	data, meta := resultFile(t, res, 0)
 	g, err := gif.DecodeAll(bytes.NewReader(data))
@@ -52,7 +58,13 @@ func TestVideoSlideshowGIFAndMP4(t *testing.T) {
 	require.Equal(t, float64(2400), meta["duration_ms"])
 
 	start = time.Now()
-	res = s.do(http.MethodPost, "/v1/tasks/video.slideshow", map[string]any{"images": slides, "frame_ms": 1000, "transition": "cut", "size": "720x1280", "format": "mp4"}, "Prefer", "wait=120")
+	res = s.do(
+		http.MethodPost,
+		"/v1/tasks/video.slideshow",
+		map[string]any{"images": slides, "frame_ms": 1000, "transition": "cut", "size": "720x1280", "format": "mp4"},
+		"Prefer",
+		"wait=120",
+	)
 	t.Logf("video.slideshow mp4: %v", time.Since(start).Round(time.Millisecond))
 	data, _ = resultFile(t, res, 0)
 	p := probeMP4(t, data)
@@ -74,8 +86,21 @@ func probeMP4(t testing.TB, data []byte) mp4Probe {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "v.mp4")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
-	raw, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
-		"-show_entries", "stream=codec_name,width,height,nb_read_frames", "-show_entries", "format=duration", "-of", "json", path).Output()
+	raw, err := exec.Command(
+		"ffprobe",
+		"-v",
+		"error",
+		"-select_streams",
+		"v:0",
+		"-count_frames",
+		"-show_entries",
+		"stream=codec_name,width,height,nb_read_frames",
+		"-show_entries",
+		"format=duration",
+		"-of",
+		"json",
+		path,
+	).Output()
 	require.NoError(t, err, "ffprobe (make test installs ffmpeg)")
 	var out struct {
 		Streams []struct {
@@ -101,10 +126,17 @@ func probeMP4(t testing.TB, data []byte) mp4Probe {
 func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	tile := s.submit(map[string]any{"kind": "houndstooth", "colors": []string{"#1F3A5F", "#F2C14E"}, "resolution": "512"}, "Prefer", "wait=30").json(t)
+	tile := s.submit(map[string]any{"kind": "houndstooth", "colors": []string{"#1F3A5F", "#F2C14E"}, "resolution": "512"}, "Prefer", "wait=30").
+		json(t)
 	handle := tile["files"].([]any)[0].(map[string]any)["file"].(string)
 
-	res := s.do(http.MethodPost, "/v1/tasks/video.pattern_loop", map[string]any{"tile": handle, "direction": "diagonal", "seconds": 2, "size": "480x480"}, "Prefer", "wait=60")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/video.pattern_loop",
+		map[string]any{"tile": handle, "direction": "diagonal", "seconds": 2, "size": "480x480"},
+		"Prefer",
+		"wait=60",
+	)
 	data, meta := resultFile(t, res, 0)
 	g, err := gif.DecodeAll(bytes.NewReader(data))
 	require.NoError(t, err)

@@ -26,10 +26,21 @@ func TestDeliverGivesUpAtTheLastAttempt(t *testing.T) {
 	rcv := newReceiver(t, http.StatusServiceUnavailable, http.StatusServiceUnavailable, http.StatusServiceUnavailable)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool(), noWorker: true})
 	ctx := context.Background()
-	ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep", Events: contract.EventSucceeded}
+	ep := &models.WebhookEndpoint{
+		ID:     models.NewID("whe_"),
+		UserID: s.userID,
+		URL:    rcv.srv.URL + "/ep",
+		Events: contract.EventSucceeded,
+	}
 	require.NoError(t, s.db.Create(ep).Error)
-	d := &models.WebhookDelivery{EventID: models.NewID("evt_"), UserID: s.userID, EndpointID: ep.ID, URL: ep.URL, Event: contract.EventSucceeded,
-		Body: `{"id":"evt_give_up","event":"job.succeeded"}`}
+	d := &models.WebhookDelivery{
+		EventID:    models.NewID("evt_"),
+		UserID:     s.userID,
+		EndpointID: ep.ID,
+		URL:        ep.URL,
+		Event:      contract.EventSucceeded,
+		Body:       `{"id":"evt_give_up","event":"job.succeeded"}`,
+	}
 	require.NoError(t, models.CreateDelivery(ctx, s.db, d))
 
 	c := temporalClient(t)
@@ -47,7 +58,12 @@ func TestDeliverGivesUpAtTheLastAttempt(t *testing.T) {
 
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	run, err := c.ExecuteWorkflow(wctx, client.StartWorkflowOptions{ID: "deliver-" + d.ID, TaskQueue: queue}, "deliver-twice", d.ID)
+	run, err := c.ExecuteWorkflow(
+		wctx,
+		client.StartWorkflowOptions{ID: "deliver-" + d.ID, TaskQueue: queue},
+		"deliver-twice",
+		d.ID,
+	)
 	require.NoError(t, err)
 	err = run.Get(wctx, nil)
 	var ae *temporal.ApplicationError

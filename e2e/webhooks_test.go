@@ -90,14 +90,27 @@ func (s *testStack) jwks(t *testing.T) signer.JWKS {
 // (verifySpec), within the timestamp window /v1/meta publishes.
 func verify(t *testing.T, set signer.JWKS, d delivery) {
 	t.Helper()
-	require.NoError(t, verifySpec(set, d.header, d.body, time.Now(), time.Duration(contract.DefaultWebhook().Signature.TimestampWindowSeconds)*time.Second))
+	require.NoError(
+		t,
+		verifySpec(
+			set,
+			d.header,
+			d.body,
+			time.Now(),
+			time.Duration(contract.DefaultWebhook().Signature.TimestampWindowSeconds)*time.Second,
+		),
+	)
 }
 
 func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"), pattern(2))
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"),
+		pattern(2),
+	)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
@@ -134,11 +147,18 @@ func TestRegisteredEndpointGetsSubscribedEvents(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
-	require.NoError(t, s.db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep",
-		Events: "job.started,job.progress,job.succeeded"}).Error)
+	require.NoError(
+		t,
+		s.db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep",
+			Events: "job.started,job.progress,job.succeeded"}).Error,
+	)
 	id := s.submit(pattern(3), "Prefer", "wait=30").json(t)["job_id"].(string)
 	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 5 }, 30*time.Second, 50*time.Millisecond)
-	require.ElementsMatch(t, []string{"job.started", "job.progress", "job.progress", "job.progress", "job.succeeded"}, rcv.events())
+	require.ElementsMatch(
+		t,
+		[]string{"job.started", "job.progress", "job.progress", "job.progress", "job.succeeded"},
+		rcv.events(),
+	)
 	ids := map[any]bool{}
 	set := s.jwks(t)
 	for _, d := range rcv.deliveries() {
@@ -158,12 +178,21 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 		s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL), pattern(1))
 		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
 		require.Eventually(t, func() bool {
-			row, err := models.DeliveryByID(context.Background(), s.db, rcv.deliveries()[0].header.Get("X-Service-Request-Id"))
+			row, err := models.DeliveryByID(
+				context.Background(),
+				s.db,
+				rcv.deliveries()[0].header.Get("X-Service-Request-Id"),
+			)
 			return err == nil && row.Attempts == 1 && row.NextAttemptAt != nil
 		}, 5*time.Second, 20*time.Millisecond, "the log says when the next attempt comes")
 		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 2 }, 30*time.Second, 50*time.Millisecond)
 		first, second := rcv.deliveries()[0], rcv.deliveries()[1]
-		require.Equal(t, first.header.Get("X-Service-Request-Id"), second.header.Get("X-Service-Request-Id"), "a retry keeps the delivery id")
+		require.Equal(
+			t,
+			first.header.Get("X-Service-Request-Id"),
+			second.header.Get("X-Service-Request-Id"),
+			"a retry keeps the delivery id",
+		)
 		require.Equal(t, first.event["id"], second.event["id"])
 		require.Eventually(t, func() bool {
 			row, err := models.DeliveryByID(context.Background(), s.db, first.header.Get("X-Service-Request-Id"))
@@ -177,7 +206,11 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 		s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL), pattern(1))
 		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
 		require.Eventually(t, func() bool {
-			row, err := models.DeliveryByID(context.Background(), s.db, rcv.deliveries()[0].header.Get("X-Service-Request-Id"))
+			row, err := models.DeliveryByID(
+				context.Background(),
+				s.db,
+				rcv.deliveries()[0].header.Get("X-Service-Request-Id"),
+			)
 			return err == nil && row.Status == "failed" && row.Attempts == 1
 		}, 10*time.Second, 50*time.Millisecond)
 		time.Sleep(3 * time.Second)
@@ -210,7 +243,12 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 	ctx := context.Background()
 	rcv := newReceiver(t, http.StatusServiceUnavailable)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
-	ep := models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID, URL: rcv.srv.URL + "/ep", Events: "job.succeeded"}
+	ep := models.WebhookEndpoint{
+		ID:     models.NewID("whe_"),
+		UserID: s.userID,
+		URL:    rcv.srv.URL + "/ep",
+		Events: "job.succeeded",
+	}
 	require.NoError(t, s.db.Create(&ep).Error)
 	s.submit(pattern(1))
 	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
@@ -228,8 +266,16 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 	require.Nil(t, row.NextAttemptAt)
 	require.Contains(t, row.LastError, "endpoint disabled")
 
-	replay := models.WebhookDelivery{ID: models.NewID("whd_"), EventID: row.EventID, UserID: row.UserID, EndpointID: ep.ID, URL: row.URL,
-		Event: row.Event, JobID: row.JobID, Body: row.Body}
+	replay := models.WebhookDelivery{
+		ID:         models.NewID("whd_"),
+		EventID:    row.EventID,
+		UserID:     row.UserID,
+		EndpointID: ep.ID,
+		URL:        row.URL,
+		Event:      row.Event,
+		JobID:      row.JobID,
+		Body:       row.Body,
+	}
 	require.NoError(t, models.CreateDelivery(ctx, s.db, &replay))
 	run, err := temporalClient(t).ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: replay.ID, TaskQueue: s.queue},
 		workflows.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: replay.ID, Event: replay.Event})

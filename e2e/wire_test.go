@@ -16,7 +16,13 @@ func TestWebhookCarriesTheResultTheAPIAnswers(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
 	s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
-	res := s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+rcv.srv.URL+"/hook", pattern(2), "Prefer", "wait=30")
+	res := s.do(
+		http.MethodPost,
+		"/v1/tasks/pattern.generate?webhook_url="+rcv.srv.URL+"/hook",
+		pattern(2),
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 

@@ -139,8 +139,17 @@ func (s *Snapshot) running(done int) *models.Job {
 }
 
 func body(j *models.Job, kind, id string, at time.Time) wire.Event {
-	return wire.Event{ID: id, OccurredAt: at.UTC(), Event: kind, APIVersion: contract.VersionOr(j.ServiceVersion), JobID: j.ID, Task: j.Task,
-		Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress()}
+	return wire.Event{
+		ID:         id,
+		OccurredAt: at.UTC(),
+		Event:      kind,
+		APIVersion: contract.VersionOr(j.ServiceVersion),
+		JobID:      j.ID,
+		Task:       j.Task,
+		Lifecycle:  j.Lifecycle,
+		Outcome:    j.Outcome,
+		Progress:   j.WireProgress(),
+	}
 }
 
 func (s *Snapshot) started() Frame {
@@ -163,7 +172,10 @@ func (s *Snapshot) progress(done int) Frame {
 	if done <= len(times) {
 		at = times[done-1]
 	}
-	return Frame{ProgressSeq(done), body(s.running(done), contract.EventProgress, EventID(s.Job.ID, contract.EventProgress, done-1), at)}
+	return Frame{
+		ProgressSeq(done),
+		body(s.running(done), contract.EventProgress, EventID(s.Job.ID, contract.EventProgress, done-1), at),
+	}
 }
 
 // terminal is the event of the job's outcome, carrying the result of a

@@ -90,7 +90,13 @@ func Subscribe(ctx context.Context, db *gorm.DB, jobID, keyID string) (*Sub, err
 	hubsMu.Lock()
 	h := hubs[sqlDB]
 	if h == nil {
-		h = &Hub{db: db, key: sqlDB, pg: models.IsPostgres(db), jobs: map[string]*jobSubs{}, keys: map[string]map[*Sub]struct{}{}}
+		h = &Hub{
+			db:   db,
+			key:  sqlDB,
+			pg:   models.IsPostgres(db),
+			jobs: map[string]*jobSubs{},
+			keys: map[string]map[*Sub]struct{}{},
+		}
 		hubs[sqlDB] = h
 	}
 	s := h.subscribe(jobID, keyID)

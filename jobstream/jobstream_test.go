@@ -26,15 +26,27 @@ func seqs(fs []jobstream.Frame) []int64 {
 
 func snapshot(lifecycle string, done int, outcome *string) *jobstream.Snapshot {
 	now := time.Date(2026, 9, 29, 10, 0, 0, 0, time.UTC)
-	j := models.Job{ID: "j_x", Task: "pattern.generate", Lifecycle: lifecycle, Outcome: outcome, ProgressDone: done, ProgressTotal: new(3),
-		Phase: "rendering", ServiceVersion: contract.CurrentVersion, UpdatedAt: now}
+	j := models.Job{
+		ID:             "j_x",
+		Task:           "pattern.generate",
+		Lifecycle:      lifecycle,
+		Outcome:        outcome,
+		ProgressDone:   done,
+		ProgressTotal:  new(3),
+		Phase:          "rendering",
+		ServiceVersion: contract.CurrentVersion,
+		UpdatedAt:      now,
+	}
 	if lifecycle != contract.LifecycleQueued {
 		j.StartedAt = new(now.Add(-time.Minute))
 	}
 	s := &jobstream.Snapshot{Job: j}
 	for i := range done {
-		s.Files = append(s.Files, models.File{ID: "f" + string(rune('a'+i)), JobID: j.ID, Index: i, MediaType: "image/png",
-			CreatedAt: now.Add(time.Duration(i-done) * time.Second)})
+		s.Files = append(
+			s.Files,
+			models.File{ID: "f" + string(rune('a'+i)), JobID: j.ID, Index: i, MediaType: "image/png",
+				CreatedAt: now.Add(time.Duration(i-done) * time.Second)},
+		)
 	}
 	if outcome != nil {
 		j.EndedAt = new(now)
@@ -64,7 +76,12 @@ func TestEventsResumeWithoutGapsOrRepeats(t *testing.T) {
 	require.Equal(t, 3, fs[0].Event.Progress.Done)
 	require.Equal(t, contract.LifecycleRunning, fs[0].Event.Lifecycle)
 	require.Nil(t, fs[0].Event.Outcome)
-	require.Equal(t, ended.Files[2].CreatedAt, fs[0].Event.OccurredAt, "a progress event occurred when its output was delivered")
+	require.Equal(
+		t,
+		ended.Files[2].CreatedAt,
+		fs[0].Event.OccurredAt,
+		"a progress event occurred when its output was delivered",
+	)
 	term := fs[1].Event
 	require.Equal(t, contract.EventSucceeded, term.Event)
 	require.True(t, fs[1].Terminal())
@@ -117,8 +134,14 @@ func TestNotifyWakesSubscribers(t *testing.T) {
 		ctx := context.Background()
 		u, err := models.CreateUser(ctx, db, models.NewID("")+"@example.com", models.PlanStandard)
 		require.NoError(t, err)
-		j := &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleQueued,
-			CreditType: contract.CreditService}
+		j := &models.Job{
+			ID:         models.NewID("j_"),
+			UserID:     u.ID,
+			Task:       "pattern.generate",
+			Input:      "{}",
+			Lifecycle:  contract.LifecycleQueued,
+			CreditType: contract.CreditService,
+		}
 		require.NoError(t, db.Create(j).Error)
 		a, err := jobstream.Subscribe(ctx, db, j.ID, "")
 		require.NoError(t, err)

@@ -36,10 +36,36 @@ func TestAnOutputDeletedBeforeSettlementIsStillCharged(t *testing.T) {
 
 		// A retried step of the deleted output keeps the first file, and the
 		// next output counts every delivered one.
-		again, err := models.AddOutput(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, JobID: j.ID, Index: 0, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+		again, err := models.AddOutput(
+			ctx,
+			db,
+			&models.File{
+				ID:        models.NewID(""),
+				UserID:    u.ID,
+				JobID:     j.ID,
+				Index:     0,
+				MediaType: "image/png",
+				BlobKey:   "k",
+				Size:      1,
+			},
+			now,
+		)
 		require.NoError(t, err)
 		require.Equal(t, first.ID, again.ID)
-		_, err = models.AddOutput(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, JobID: j.ID, Index: 2, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+		_, err = models.AddOutput(
+			ctx,
+			db,
+			&models.File{
+				ID:        models.NewID(""),
+				UserID:    u.ID,
+				JobID:     j.ID,
+				Index:     2,
+				MediaType: "image/png",
+				BlobKey:   "k",
+				Size:      1,
+			},
+			now,
+		)
 		require.NoError(t, err)
 		running, err := models.JobByIDAny(ctx, db, j.ID)
 		require.NoError(t, err)

@@ -10,16 +10,40 @@ import (
 )
 
 // Grant adds a batch of credits to a user's balance and writes the ledger entry.
-func Grant(ctx context.Context, db *gorm.DB, userID uint64, creditType string, amount int64, expiresAt *time.Time, source string) (*CreditBatch, error) {
+func Grant(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	creditType string,
+	amount int64,
+	expiresAt *time.Time,
+	source string,
+) (*CreditBatch, error) {
 	if amount <= 0 {
 		return nil, fmt.Errorf("grant: credits must be positive, got %d", amount)
 	}
-	b := &CreditBatch{UserID: userID, CreditType: creditType, Amount: amount, Remaining: amount, ExpiresAt: expiresAt, Source: source}
+	b := &CreditBatch{
+		UserID:     userID,
+		CreditType: creditType,
+		Amount:     amount,
+		Remaining:  amount,
+		ExpiresAt:  expiresAt,
+		Source:     source,
+	}
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(b).Error; err != nil {
 			return err
 		}
-		return tx.Create(&LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerGrant, Amount: amount, BatchID: b.ID, Note: source}).Error
+		return tx.Create(
+			&LedgerEntry{
+				UserID:     userID,
+				CreditType: creditType,
+				Kind:       LedgerGrant,
+				Amount:     amount,
+				BatchID:    b.ID,
+				Note:       source,
+			},
+		).Error
 	})
 	if err != nil {
 		return nil, fmt.Errorf("grant credits: %w", err)
@@ -47,7 +71,8 @@ func spendOrder(tx *gorm.DB) *gorm.DB {
 }
 
 func liveBatches(tx *gorm.DB, userID uint64, creditType string, now time.Time) *gorm.DB {
-	return tx.Model(&CreditBatch{}).Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, creditType, now)
+	return tx.Model(&CreditBatch{}).
+		Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, creditType, now)
 }
 
 // Available is what a user can hold now: the credits left in live
@@ -71,7 +96,8 @@ const availableSQL = `SELECT COALESCE(SUM(remaining), 0) FROM credit_batches
 func Balances(ctx context.Context, db *gorm.DB, userID uint64, now time.Time) ([]Balance, error) {
 	var batches []CreditBatch
 	err := spendOrder(db.WithContext(ctx).Model(&CreditBatch{}).Select("credit_type, remaining, expires_at").
-		Where("user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, now)).Find(&batches).Error
+		Where("user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, now),
+	).Find(&batches).Error
 	if err != nil {
 		return nil, fmt.Errorf("balance: %w", err)
 	}
@@ -100,7 +126,13 @@ type HeldBatch struct {
 // and one hold entry per batch, for the caller to write with the job. The
 // caller holds the user's lock (lockUser), so no other hold or admit takes
 // from the batches meanwhile; a settlement may only give credits back.
-func hold(tx *gorm.DB, userID uint64, creditType, jobID string, amount int64, now time.Time) ([]HeldBatch, []LedgerEntry, error) {
+func hold(
+	tx *gorm.DB,
+	userID uint64,
+	creditType, jobID string,
+	amount int64,
+	now time.Time,
+) ([]HeldBatch, []LedgerEntry, error) {
 	if amount <= 0 {
 		return nil, nil, nil
 	}
@@ -122,7 +154,17 @@ func hold(tx *gorm.DB, userID uint64, creditType, jobID string, amount int64, no
 			return nil, nil, fmt.Errorf("hold from batch %d: %w", b.ID, err)
 		}
 		held = append(held, HeldBatch{BatchID: b.ID, Credits: n})
-		entries = append(entries, LedgerEntry{UserID: userID, CreditType: creditType, Kind: LedgerHold, Amount: -n, BatchID: b.ID, JobID: jobID})
+		entries = append(
+			entries,
+			LedgerEntry{
+				UserID:     userID,
+				CreditType: creditType,
+				Kind:       LedgerHold,
+				Amount:     -n,
+				BatchID:    b.ID,
+				JobID:      jobID,
+			},
+		)
 		taken += n
 	}
 	return held, entries, nil
@@ -141,11 +183,17 @@ func settleHold(tx *gorm.DB, job *Job, charge int64) (int64, []LedgerEntry, erro
 	)
 	for _, h := range job.HoldBatches {
 		c := min(h.Credits, charge-charged)
-		entries = append(entries, LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerRelease, Amount: h.Credits,
-			BatchID: h.BatchID, JobID: job.ID})
+		entries = append(
+			entries,
+			LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerRelease, Amount: h.Credits,
+				BatchID: h.BatchID, JobID: job.ID},
+		)
 		if c > 0 {
-			entries = append(entries, LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerCharge, Amount: -c,
-				BatchID: h.BatchID, JobID: job.ID})
+			entries = append(
+				entries,
+				LedgerEntry{UserID: job.UserID, CreditType: job.CreditType, Kind: LedgerCharge, Amount: -c,
+					BatchID: h.BatchID, JobID: job.ID},
+			)
 			charged += c
 		}
 		if back := h.Credits - c; back > 0 {

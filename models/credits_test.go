@@ -111,7 +111,11 @@ func TestBalances(t *testing.T) {
 				for _, ct := range contract.CreditTypes {
 					avail, err := models.Available(ctx, db, u.ID, ct, now)
 					require.NoError(t, err)
-					require.Equal(t, map[string]int64{contract.CreditService: tt.svcTotal, contract.CreditModel: tt.mdlTotal}[ct], avail)
+					require.Equal(
+						t,
+						map[string]int64{contract.CreditService: tt.svcTotal, contract.CreditModel: tt.mdlTotal}[ct],
+						avail,
+					)
 				}
 			})
 		}

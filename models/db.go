@@ -38,7 +38,12 @@ func Open(ctx context.Context, cfg OpenConfig) (*gorm.DB, error) {
 	// SkipDefaultTransaction: a single statement is atomic on its own, so
 	// GORM's BEGIN/COMMIT around each one is two round trips bought for
 	// nothing; every multi-statement write here opens its own transaction.
-	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, NowFunc: func() time.Time { return time.Now().UTC() }}
+	gcfg := &gorm.Config{
+		Logger:                 logger.Discard,
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	}
 	var dial gorm.Dialector
 	if cfg.URL != "" {
 		dial = postgres.Open(cfg.URL)

@@ -194,7 +194,13 @@ func ListDeliveries(ctx context.Context, db *gorm.DB, q DeliveryQuery) (Page[Web
 	if q.End != nil {
 		tx = tx.Where("created_at < ?", *q.End)
 	}
-	return newestFirst(tx, q.After, max(q.Limit, 1), textID, func(d *WebhookDelivery) Position { return Position{At: d.CreatedAt, ID: d.ID} })
+	return newestFirst(
+		tx,
+		q.After,
+		max(q.Limit, 1),
+		textID,
+		func(d *WebhookDelivery) Position { return Position{At: d.CreatedAt, ID: d.ID} },
+	)
 }
 
 // AttemptsOf lists the attempts of several deliveries, by delivery id, in
@@ -231,7 +237,14 @@ func KeyOfUser(ctx context.Context, db *gorm.DB, userID uint64, keyID string) (*
 // ListJobsByOutcome is ListJobs also filtered by outcome: a job outcome
 // (succeeded, failed, cancelled…), "running" for jobs without one yet, or
 // "" for all.
-func ListJobsByOutcome(ctx context.Context, db *gorm.DB, userID uint64, keyID, outcome string, after *Position, limit int) (Page[Job], error) {
+func ListJobsByOutcome(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	keyID, outcome string,
+	after *Position,
+	limit int,
+) (Page[Job], error) {
 	q := db.WithContext(ctx).Where("user_id = ?", userID)
 	if keyID != "" {
 		q = q.Where("api_key_id = ?", keyID)

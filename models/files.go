@@ -92,7 +92,13 @@ func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (Page[File], error
 		pat := "%" + escapeLike(strings.ToLower(q.Text)) + "%"
 		tx = tx.Where(`(LOWER(external_id) LIKE ? ESCAPE '\' OR LOWER(source_url) LIKE ? ESCAPE '\')`, pat, pat)
 	}
-	return newestFirst(tx, q.After, q.Limit, textID, func(f *File) Position { return Position{At: f.CreatedAt, ID: f.ID} })
+	return newestFirst(
+		tx,
+		q.After,
+		q.Limit,
+		textID,
+		func(f *File) Position { return Position{At: f.CreatedAt, ID: f.ID} },
+	)
 }
 
 // escapeLike makes s match itself literally in a LIKE pattern with ESCAPE '\'.

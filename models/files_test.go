@@ -42,16 +42,31 @@ func TestRegisterURLIsOncePerUserAndURL(t *testing.T) {
 		u, other := accountFor(t, db), accountFor(t, db)
 		const src = "https://1.1.1.1/shoe.png"
 
-		first, created, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src, ExternalID: "sku-1"}, now)
+		first, created, err := models.RegisterURL(
+			ctx,
+			db,
+			&models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src, ExternalID: "sku-1"},
+			now,
+		)
 		require.NoError(t, err)
 		require.True(t, created)
-		again, created, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src, ExternalID: "sku-2"}, now)
+		again, created, err := models.RegisterURL(
+			ctx,
+			db,
+			&models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src, ExternalID: "sku-2"},
+			now,
+		)
 		require.NoError(t, err)
 		require.False(t, created)
 		require.Equal(t, first.ID, again.ID)
 		require.Equal(t, "sku-1", again.ExternalID, "the first registration is kept")
 
-		theirs, created, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: other.ID, SourceURL: src}, now)
+		theirs, created, err := models.RegisterURL(
+			ctx,
+			db,
+			&models.File{ID: models.NewID(""), UserID: other.ID, SourceURL: src},
+			now,
+		)
 		require.NoError(t, err)
 		require.True(t, created, "another user's registration is their own")
 		require.NotEqual(t, first.ID, theirs.ID)
@@ -63,7 +78,12 @@ func TestRegisterURLIsOncePerUserAndURL(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				f, _, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src + "?v=2"}, now)
+				f, _, err := models.RegisterURL(
+					ctx,
+					db,
+					&models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: src + "?v=2"},
+					now,
+				)
 				if err == nil {
 					ids[i] = f.ID
 				}
@@ -82,7 +102,14 @@ func TestCreateUploadReadsBackAsWritten(t *testing.T) {
 	ctx := context.Background()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
-		f := models.File{ID: models.NewID(""), UserID: u.ID, MediaType: "image/png", BlobKey: "uploads/x", Size: 3, ExternalID: "sku"}
+		f := models.File{
+			ID:         models.NewID(""),
+			UserID:     u.ID,
+			MediaType:  "image/png",
+			BlobKey:    "uploads/x",
+			Size:       3,
+			ExternalID: "sku",
+		}
 		require.NoError(t, models.CreateUpload(ctx, db, &f, time.Date(2026, 5, 1, 12, 0, 0, 123456789, time.UTC)))
 		got, err := models.UserFile(ctx, db, u.ID, f.ID)
 		require.NoError(t, err)
@@ -102,8 +129,17 @@ func TestListFiles(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u, other := accountFor(t, db), accountFor(t, db)
 		add := func(userID uint64, jobID string, idx int, ext, src string, at time.Time) string {
-			f := models.File{ID: models.NewID(""), UserID: userID, JobID: jobID, Index: idx, MediaType: "image/png", BlobKey: "k",
-				ExternalID: ext, SourceURL: src, CreatedAt: at}
+			f := models.File{
+				ID:         models.NewID(""),
+				UserID:     userID,
+				JobID:      jobID,
+				Index:      idx,
+				MediaType:  "image/png",
+				BlobKey:    "k",
+				ExternalID: ext,
+				SourceURL:  src,
+				CreatedAt:  at,
+			}
 			require.NoError(t, db.Create(&f).Error)
 			return f.ID
 		}

@@ -44,14 +44,42 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 	}{
 		{name: "an expiring batch alone", grants: []grant{{"expiring", 10, true}}, delivered: 1, charged: 5,
 			left: map[string]int64{"expiring": 5}, liveDuring: 0, after: 0},
-		{name: "an expiring and a non-expiring batch", grants: []grant{{"expiring", 10, true}, {"never", 10, false}}, delivered: 1, charged: 5,
-			left: map[string]int64{"expiring": 5, "never": 10}, liveDuring: 10, after: 10},
-		{name: "a hold across both batches", grants: []grant{{"expiring", 3, true}, {"never", 10, false}}, delivered: 1, charged: 5,
-			left: map[string]int64{"expiring": 0, "never": 8}, liveDuring: 3, after: 8},
-		{name: "every output delivered", grants: []grant{{"expiring", 4, true}, {"never", 10, false}}, delivered: 2, charged: 10,
-			left: map[string]int64{"expiring": 0, "never": 4}, liveDuring: 4, after: 4},
-		{name: "nothing delivered: the expired part of the release lapses", grants: []grant{{"expiring", 6, true}, {"never", 10, false}},
-			delivered: 0, charged: 0, left: map[string]int64{"expiring": 6, "never": 10}, liveDuring: 6, after: 10},
+		{
+			name:       "an expiring and a non-expiring batch",
+			grants:     []grant{{"expiring", 10, true}, {"never", 10, false}},
+			delivered:  1,
+			charged:    5,
+			left:       map[string]int64{"expiring": 5, "never": 10},
+			liveDuring: 10,
+			after:      10,
+		},
+		{
+			name:       "a hold across both batches",
+			grants:     []grant{{"expiring", 3, true}, {"never", 10, false}},
+			delivered:  1,
+			charged:    5,
+			left:       map[string]int64{"expiring": 0, "never": 8},
+			liveDuring: 3,
+			after:      8,
+		},
+		{
+			name:       "every output delivered",
+			grants:     []grant{{"expiring", 4, true}, {"never", 10, false}},
+			delivered:  2,
+			charged:    10,
+			left:       map[string]int64{"expiring": 0, "never": 4},
+			liveDuring: 4,
+			after:      4,
+		},
+		{
+			name:       "nothing delivered: the expired part of the release lapses",
+			grants:     []grant{{"expiring", 6, true}, {"never", 10, false}},
+			delivered:  0,
+			charged:    0,
+			left:       map[string]int64{"expiring": 6, "never": 10},
+			liveDuring: 6,
+			after:      10,
+		},
 	}
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		for _, tt := range tests {
@@ -78,7 +106,13 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 				requireBalance(t, db, u, during.Add(time.Hour), tt.liveDuring)
 
 				deliver(t, db, j, tt.delivered, during)
-				done, first, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, after)
+				done, first, err := models.Settle(
+					ctx,
+					db,
+					j.ID,
+					models.Settlement{Outcome: contract.OutcomeSucceeded},
+					after,
+				)
 				require.NoError(t, err)
 				require.True(t, first)
 				require.Equal(t, tt.charged, done.ChargedCredits, "price × delivered, expired credits included")
@@ -126,7 +160,14 @@ func requireLedgerAddsUp(t *testing.T, db *gorm.DB, u *models.User, jobID string
 	var total int64
 	for _, b := range batches {
 		var sum int64
-		require.NoError(t, db.Model(&models.LedgerEntry{}).Where("batch_id = ?", b.ID).Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
+		require.NoError(
+			t,
+			db.Model(&models.LedgerEntry{}).
+				Where("batch_id = ?", b.ID).
+				Select("COALESCE(SUM(amount), 0)").
+				Scan(&sum).
+				Error,
+		)
 		require.Equal(t, b.Remaining, sum, "the ledger of batch %d explains what it has left", b.ID)
 		total += b.Remaining
 	}
@@ -162,12 +203,34 @@ func TestMigrationMovesOpenHoldsOntoBatches(t *testing.T) {
 				if settled {
 					settledAt = &created
 				}
-				require.NoError(t, db.Exec(`INSERT INTO jobs (id, user_id, api_key_id, task, input, lifecycle, credit_type, held_credits,
+				require.NoError(
+					t,
+					db.Exec(
+						`INSERT INTO jobs (id, user_id, api_key_id, task, input, lifecycle, credit_type, held_credits,
 					price_per_output, settled_at, created_at, updated_at) VALUES (?, ?, '', 'pattern.generate', '{}', 'running', ?, ?, 5, ?, ?, ?)`,
-					id, u.ID, contract.CreditService, held, settledAt, created, created).Error)
+						id,
+						u.ID,
+						contract.CreditService,
+						held,
+						settledAt,
+						created,
+						created,
+					).Error,
+				)
 				if !settled {
-					require.NoError(t, db.Create(&models.LedgerEntry{UserID: u.ID, CreditType: contract.CreditService, Kind: models.LedgerHold,
-						Amount: -held, JobID: id, CreatedAt: created}).Error)
+					require.NoError(
+						t,
+						db.Create(
+							&models.LedgerEntry{
+								UserID:     u.ID,
+								CreditType: contract.CreditService,
+								Kind:       models.LedgerHold,
+								Amount:     -held,
+								JobID:      id,
+								CreatedAt:  created,
+							},
+						).Error,
+					)
 				}
 			}
 			first, second := models.NewID("j_"), models.NewID("j_")
@@ -180,7 +243,12 @@ func TestMigrationMovesOpenHoldsOntoBatches(t *testing.T) {
 			require.EqualValues(t, 4, available(t, db, u, now), "the open holds are taken out of the batches")
 			jobA, err := models.JobByIDAny(ctx, db, first)
 			require.NoError(t, err)
-			require.Equal(t, []models.HeldBatch{{BatchID: expiring.ID, Credits: 10}}, jobA.HoldBatches, "the older job first, soonest expiry first")
+			require.Equal(
+				t,
+				[]models.HeldBatch{{BatchID: expiring.ID, Credits: 10}},
+				jobA.HoldBatches,
+				"the older job first, soonest expiry first",
+			)
 			jobB, err := models.JobByIDAny(ctx, db, second)
 			require.NoError(t, err)
 			require.Equal(t, []models.HeldBatch{{BatchID: never.ID, Credits: 6}}, jobB.HoldBatches)

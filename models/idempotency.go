@@ -49,14 +49,29 @@ type Claim struct {
 // ClaimKey takes an idempotency key for a request whose body hashes to hash.
 // A new key gets newJobID and a lease; a key whose lease ran out is taken
 // over with its original job id, so the retried request reaches the same job.
-func ClaimKey(ctx context.Context, db *gorm.DB, userID uint64, op, key, hash, newJobID string, lease time.Duration, now time.Time) (Claim, error) {
+func ClaimKey(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	op, key, hash, newJobID string,
+	lease time.Duration,
+	now time.Time,
+) (Claim, error) {
 	var out Claim
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Where("user_id = ? AND operation = ? AND idem_key = ? AND expires_at IS NOT NULL AND expires_at <= ?", userID, op, key, now).
 			Delete(&IdempotencyKey{}).Error; err != nil {
 			return err
 		}
-		row := IdempotencyKey{UserID: userID, Operation: op, Key: key, BodyHash: hash, JobID: newJobID, LeaseUntil: now.Add(lease), CreatedAt: now}
+		row := IdempotencyKey{
+			UserID:     userID,
+			Operation:  op,
+			Key:        key,
+			BodyHash:   hash,
+			JobID:      newJobID,
+			LeaseUntil: now.Add(lease),
+			CreatedAt:  now,
+		}
 		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 		if res.Error != nil {
 			return res.Error
@@ -79,7 +94,10 @@ func ClaimKey(ctx context.Context, db *gorm.DB, userID uint64, op, key, hash, ne
 			out.State = ClaimInProgress
 		default:
 			out.State = ClaimTakeover
-			return tx.Model(&IdempotencyKey{}).Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).Update("lease_until", now.Add(lease)).Error
+			return tx.Model(&IdempotencyKey{}).
+				Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).
+				Update("lease_until", now.Add(lease)).
+				Error
 		}
 		return nil
 	})
@@ -87,12 +105,22 @@ func ClaimKey(ctx context.Context, db *gorm.DB, userID uint64, op, key, hash, ne
 }
 
 // CompleteKey marks a key's request finished; it is kept for ttl (0: as long as its job).
-func CompleteKey(ctx context.Context, db *gorm.DB, userID uint64, op, key string, ttl time.Duration, now time.Time) error {
+func CompleteKey(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	op, key string,
+	ttl time.Duration,
+	now time.Time,
+) error {
 	upd := map[string]any{"completed_at": now}
 	if ttl > 0 {
 		upd["expires_at"] = now.Add(ttl)
 	}
-	res := db.WithContext(ctx).Model(&IdempotencyKey{}).Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).Updates(upd)
+	res := db.WithContext(ctx).
+		Model(&IdempotencyKey{}).
+		Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).
+		Updates(upd)
 	if res.Error == nil && res.RowsAffected == 0 {
 		return errors.New("idempotency key vanished before completion")
 	}
@@ -102,5 +130,8 @@ func CompleteKey(ctx context.Context, db *gorm.DB, userID uint64, op, key string
 // ReleaseKey forgets a key whose request did not create a job (refused), so
 // the same key can be used again.
 func ReleaseKey(ctx context.Context, db *gorm.DB, userID uint64, op, key string) error {
-	return db.WithContext(ctx).Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).Delete(&IdempotencyKey{}).Error
+	return db.WithContext(ctx).
+		Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).
+		Delete(&IdempotencyKey{}).
+		Error
 }

@@ -161,7 +161,17 @@ func TestClaimKeyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				claims[i], errs[i] = models.ClaimKey(ctx, db, u.ID, claimOp, "race", "h", models.NewID("j_"), claimLease, now)
+				claims[i], errs[i] = models.ClaimKey(
+					ctx,
+					db,
+					u.ID,
+					claimOp,
+					"race",
+					"h",
+					models.NewID("j_"),
+					claimLease,
+					now,
+				)
 			}()
 		}
 		wg.Wait()

@@ -109,7 +109,13 @@ type RefusedAdmit struct {
 // refused returns the same refusal: a retried admit decides once. A pending
 // row (PendJob) is admitted in place, or failed insufficient_credits with
 // refusedError(required, balance) as its error object (nil: no object).
-func Admit(ctx context.Context, db *gorm.DB, job *Job, now time.Time, refusedError func(required, balance int64) []byte) (*Job, error) {
+func Admit(
+	ctx context.Context,
+	db *gorm.DB,
+	job *Job,
+	now time.Time,
+	refusedError func(required, balance int64) []byte,
+) (*Job, error) {
 	var out *Job
 	var refusal *AdmitRefusal
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -214,13 +220,26 @@ func deref(v *int64) int64 {
 
 // refuse records the refusal r of job: a tombstone, and for a visible
 // (pending) job its terminal failed state.
-func refuse(tx *gorm.DB, job *Job, r *AdmitRefusal, refusedError func(required, balance int64) []byte, now time.Time) error {
+func refuse(
+	tx *gorm.DB,
+	job *Job,
+	r *AdmitRefusal,
+	refusedError func(required, balance int64) []byte,
+	now time.Time,
+) error {
 	if err := tx.Create(&RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance, CreatedAt: now}).Error; err != nil {
 		return fmt.Errorf("record refusal: %w", err)
 	}
 	if r.Visible {
-		upd := map[string]any{"pending": false, "lifecycle": contract.LifecycleTerminal, "outcome": contract.OutcomeFailed,
-			"settled_at": now, "ended_at": now, "updated_at": now, "progress_total": 0}
+		upd := map[string]any{
+			"pending":        false,
+			"lifecycle":      contract.LifecycleTerminal,
+			"outcome":        contract.OutcomeFailed,
+			"settled_at":     now,
+			"ended_at":       now,
+			"updated_at":     now,
+			"progress_total": 0,
+		}
 		if refusedError != nil {
 			upd["error"] = string(refusedError(r.Required, r.Balance))
 		}
@@ -299,7 +318,14 @@ func PendJob(ctx context.Context, db *gorm.DB, job *Job, queue string,
 // (pending, or admitted by an admit whose answer was lost) is settled
 // failed with failure as its error, releasing any hold; a late job's
 // terminal event is left to the sweep (LateAdmit.Ended). It is idempotent.
-func CloseAdmission(ctx context.Context, db *gorm.DB, jobID string, userID uint64, failure []byte, now time.Time) error {
+func CloseAdmission(
+	ctx context.Context,
+	db *gorm.DB,
+	jobID string,
+	userID uint64,
+	failure []byte,
+	now time.Time,
+) error {
 	var settle bool
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, userID); err != nil {
@@ -367,7 +393,8 @@ func JobByIDAny(ctx context.Context, db *gorm.DB, id string) (*Job, error) {
 // MarkRunning moves a queued job to running with its planned total.
 func MarkRunning(ctx context.Context, db *gorm.DB, id string, total int, phase string, now time.Time) error {
 	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND lifecycle = ?", id, contract.LifecycleQueued).
-		Updates(map[string]any{"lifecycle": contract.LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).Error
+		Updates(map[string]any{"lifecycle": contract.LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).
+		Error
 }
 
 // AddOutput records output i of a job exactly once and raises progress to
@@ -391,7 +418,8 @@ func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File,
 	}
 	delivered := db.Unscoped().Model(&File{}).Select("count(*)").Where("job_id = ?", f.JobID)
 	err := db.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
-		Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).Error
+		Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).
+		Error
 	return out, err
 }
 
@@ -420,7 +448,13 @@ type Settlement struct {
 // It locks the job's row, not the account's: a settlement never lowers
 // what the account can hold (see Available), and two settlements giving
 // credits back to the same batch queue on the batch's row.
-func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (job *Job, first bool, err error) {
+func Settle(
+	ctx context.Context,
+	db *gorm.DB,
+	jobID string,
+	s Settlement,
+	now time.Time,
+) (job *Job, first bool, err error) {
 	var out Job
 	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		row, err := lockForSettle(tx, jobID)
@@ -442,8 +476,16 @@ func Settle(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now ti
 				return fmt.Errorf("write release and charges: %w", err)
 			}
 		}
-		upd := map[string]any{"settled_at": now, "charged_credits": charged, "lifecycle": contract.LifecycleTerminal, "outcome": s.Outcome,
-			"ended_at": now, "updated_at": now, "progress_done": delivered, "pending": false}
+		upd := map[string]any{
+			"settled_at":      now,
+			"charged_credits": charged,
+			"lifecycle":       contract.LifecycleTerminal,
+			"outcome":         s.Outcome,
+			"ended_at":        now,
+			"updated_at":      now,
+			"progress_done":   delivered,
+			"pending":         false,
+		}
 		if present(s.Error) {
 			upd["error"] = string(s.Error)
 		}
@@ -503,8 +545,16 @@ func (j *Job) PublicPhase() string {
 
 // extensions maps the media types outputs and uploads have to their file
 // extension.
-var extensions = map[string]string{"image/png": "png", "image/svg+xml": "svg", "image/jpeg": "jpg", "application/json": "json",
-	"image/webp": "webp", "image/gif": "gif", "image/bmp": "bmp", "application/pdf": "pdf"}
+var extensions = map[string]string{
+	"image/png":        "png",
+	"image/svg+xml":    "svg",
+	"image/jpeg":       "jpg",
+	"application/json": "json",
+	"image/webp":       "webp",
+	"image/gif":        "gif",
+	"image/bmp":        "bmp",
+	"application/pdf":  "pdf",
+}
 
 // URL is the file's public download address under base; a registered URL's
 // address is its source.

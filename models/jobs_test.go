@@ -23,8 +23,13 @@ func newJob(u *models.User, hold, price int64) *models.Job {
 // deliver records outputs 0..n-1 of a job.
 func deliver(t *testing.T, db *gorm.DB, j *models.Job, n int, now time.Time) {
 	for i := range n {
-		_, err := models.AddOutput(context.Background(), db, &models.File{ID: models.NewID(""), UserID: j.UserID, JobID: j.ID, Index: i,
-			MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+		_, err := models.AddOutput(
+			context.Background(),
+			db,
+			&models.File{ID: models.NewID(""), UserID: j.UserID, JobID: j.ID, Index: i,
+				MediaType: "image/png", BlobKey: "k", Size: 1},
+			now,
+		)
 		require.NoError(t, err)
 	}
 }
@@ -37,8 +42,11 @@ func available(t *testing.T, db *gorm.DB, u *models.User, now time.Time) int64 {
 
 func ledgerSum(t *testing.T, db *gorm.DB, u *models.User) int64 {
 	var sum int64
-	require.NoError(t, db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
-		Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error)
+	require.NoError(
+		t,
+		db.Model(&models.LedgerEntry{}).Where("user_id = ? AND credit_type = ?", u.ID, contract.CreditService).
+			Select("COALESCE(SUM(amount), 0)").Scan(&sum).Error,
+	)
 	return sum
 }
 
@@ -107,7 +115,12 @@ func TestSettleChargesDeliveredOnceInExpiryOrder(t *testing.T) {
 		for _, b := range batches {
 			left[b.ID] = b.Remaining
 		}
-		require.Equal(t, map[uint64]int64{early.ID: 0, late.ID: 0, never.ID: 99}, left, "soonest expiry spent first, never-expiring last")
+		require.Equal(
+			t,
+			map[uint64]int64{early.ID: 0, late.ID: 0, never.ID: 99},
+			left,
+			"soonest expiry spent first, never-expiring last",
+		)
 		require.EqualValues(t, 105-6, available(t, db, u, now))
 		require.Equal(t, available(t, db, u, now), ledgerSum(t, db, u), "the ledger explains the balance")
 	})
@@ -144,7 +157,13 @@ func TestSettleFailedJobReleasesEverything(t *testing.T) {
 		_, err = models.Admit(ctx, db, j, now, nil)
 		require.NoError(t, err)
 		require.EqualValues(t, 10, available(t, db, u, now))
-		done, _, err := models.Settle(ctx, db, j.ID, models.Settlement{Outcome: contract.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)}, now)
+		done, _, err := models.Settle(
+			ctx,
+			db,
+			j.ID,
+			models.Settlement{Outcome: contract.OutcomeFailed, Error: []byte(`{"code":"processing_failed"}`)},
+			now,
+		)
 		require.NoError(t, err)
 		require.EqualValues(t, 0, done.ChargedCredits)
 		require.Equal(t, contract.OutcomeFailed, *done.Outcome)
@@ -215,7 +234,11 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		_, _, err = models.PendJob(ctx, db, lost, contract.TaskQueue, now)
 		require.NoError(t, err)
 		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now))
-		require.NoError(t, models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now), "idempotent")
+		require.NoError(
+			t,
+			models.CloseAdmission(ctx, db, lost.ID, u.ID, []byte(`{"code":"internal"}`), now),
+			"idempotent",
+		)
 		row, err = models.JobByID(ctx, db, u.ID, lost.ID)
 		require.NoError(t, err)
 		require.Equal(t, contract.OutcomeFailed, *row.Outcome)

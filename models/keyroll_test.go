@@ -60,8 +60,14 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 		u, k, secret := rollUser(t, db)
 		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 10, nil, "test")
 		require.NoError(t, err)
-		job, err := models.Admit(ctx, db, &models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: k.ID, Task: "pattern.generate",
-			Input: "{}", CreditType: contract.CreditService, HeldCredits: 4, PricePerOutput: 2}, now, nil)
+		job, err := models.Admit(
+			ctx,
+			db,
+			&models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: k.ID, Task: "pattern.generate",
+				Input: "{}", CreditType: contract.CreditService, HeldCredits: 4, PricePerOutput: 2},
+			now,
+			nil,
+		)
 		require.NoError(t, err)
 
 		require.NoError(t, models.RevokeKey(ctx, db, k.ID, now))
@@ -70,7 +76,19 @@ func TestRevokeKeyIsImmediateAndLeavesItsJobsRunning(t *testing.T) {
 
 		// The job the key started still runs, delivers and is charged.
 		require.NoError(t, models.MarkRunning(ctx, db, job.ID, 1, "rendering", now))
-		_, err = models.AddOutput(ctx, db, &models.File{ID: models.NewID("f_"), UserID: u.ID, JobID: job.ID, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+		_, err = models.AddOutput(
+			ctx,
+			db,
+			&models.File{
+				ID:        models.NewID("f_"),
+				UserID:    u.ID,
+				JobID:     job.ID,
+				MediaType: "image/png",
+				BlobKey:   "k",
+				Size:      1,
+			},
+			now,
+		)
 		require.NoError(t, err)
 		done, _, err := models.Settle(ctx, db, job.ID, models.Settlement{Outcome: contract.OutcomeSucceeded}, now)
 		require.NoError(t, err)

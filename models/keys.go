@@ -33,7 +33,14 @@ const (
 )
 
 // AllScopes is every scope, the default of a new key.
-var AllScopes = []string{ScopeTasksRun, ScopeJobsRead, ScopeJobsCancel, ScopeFilesRead, ScopeFilesWrite, ScopeAccountRead}
+var AllScopes = []string{
+	ScopeTasksRun,
+	ScopeJobsRead,
+	ScopeJobsCancel,
+	ScopeFilesRead,
+	ScopeFilesWrite,
+	ScopeAccountRead,
+}
 
 // Errors of key authentication.
 var (
@@ -87,7 +94,14 @@ var ErrTooManyKeys = errors.New("the account has as many active keys as it may")
 // account's contract version. An account holding the most active keys it
 // may (neither revoked nor expired at now) is refused with ErrTooManyKeys,
 // counted under its lock.
-func CreateKey(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, expiresAt *time.Time, currentVersion string) (*APIKey, string, error) {
+func CreateKey(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	scopes []string,
+	expiresAt *time.Time,
+	currentVersion string,
+) (*APIKey, string, error) {
 	var (
 		k      *APIKey
 		secret string
@@ -117,7 +131,13 @@ func CreateKey(ctx context.Context, db *gorm.DB, userID uint64, scopes []string,
 
 // CreateKeyWithSecret stores a key whose secret the caller chose (the dev key,
 // kept in the data dir so `dev` prints the same key on every start).
-func CreateKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, currentVersion, secret string) (*APIKey, error) {
+func CreateKeyWithSecret(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	scopes []string,
+	currentVersion, secret string,
+) (*APIKey, error) {
 	if !WellFormedKey(secret) {
 		return nil, ErrKeyInvalid
 	}
@@ -125,16 +145,33 @@ func CreateKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes
 	return k, err
 }
 
-func createKeyWithSecret(ctx context.Context, db *gorm.DB, userID uint64, scopes []string, expiresAt *time.Time, currentVersion, secret string) (*APIKey, string, error) {
+func createKeyWithSecret(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	scopes []string,
+	expiresAt *time.Time,
+	currentVersion, secret string,
+) (*APIKey, string, error) {
 	if len(scopes) == 0 {
 		scopes = AllScopes
 	}
-	k := &APIKey{ID: NewID(KeyIDPrefix), UserID: userID, Hash: HashKey(secret), Hint: secret[:len(KeyPrefix)+4] + "…", Scopes: strings.Join(scopes, ","), ExpiresAt: expiresAt}
+	k := &APIKey{
+		ID:        NewID(KeyIDPrefix),
+		UserID:    userID,
+		Hash:      HashKey(secret),
+		Hint:      secret[:len(KeyPrefix)+4] + "…",
+		Scopes:    strings.Join(scopes, ","),
+		ExpiresAt: expiresAt,
+	}
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(k).Error; err != nil {
 			return fmt.Errorf("create key: %w", err)
 		}
-		return tx.Model(&User{}).Where("id = ? AND service_version = ''", userID).Update("service_version", currentVersion).Error
+		return tx.Model(&User{}).
+			Where("id = ? AND service_version = ''", userID).
+			Update("service_version", currentVersion).
+			Error
 	})
 	if err != nil {
 		return nil, "", err
@@ -187,7 +224,14 @@ func (k *APIKey) HasScope(scope string) bool {
 // the old key stays valid for grace (never past its own expiry), then
 // expires. A revoked or expired key cannot be rolled. Both changes are one
 // transaction.
-func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration, now time.Time, currentVersion string) (*APIKey, string, error) {
+func RollKey(
+	ctx context.Context,
+	db *gorm.DB,
+	keyID string,
+	grace time.Duration,
+	now time.Time,
+	currentVersion string,
+) (*APIKey, string, error) {
 	var (
 		nk     *APIKey
 		secret string
@@ -207,7 +251,15 @@ func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration
 			return fmt.Errorf("key %s has expired: %w", keyID, ErrKeyInactive)
 		}
 		var err error
-		nk, secret, err = createKeyWithSecret(ctx, tx, old.UserID, strings.Split(old.Scopes, ","), old.ExpiresAt, currentVersion, newSecret())
+		nk, secret, err = createKeyWithSecret(
+			ctx,
+			tx,
+			old.UserID,
+			strings.Split(old.Scopes, ","),
+			old.ExpiresAt,
+			currentVersion,
+			newSecret(),
+		)
 		if err != nil {
 			return err
 		}
@@ -215,7 +267,10 @@ func RollKey(ctx context.Context, db *gorm.DB, keyID string, grace time.Duration
 		if old.ExpiresAt != nil && old.ExpiresAt.Before(until) {
 			until = *old.ExpiresAt
 		}
-		return tx.Model(&APIKey{}).Where("id = ?", keyID).Updates(map[string]any{"expires_at": until, "replaced_by": nk.ID}).Error
+		return tx.Model(&APIKey{}).
+			Where("id = ?", keyID).
+			Updates(map[string]any{"expires_at": until, "replaced_by": nk.ID}).
+			Error
 	})
 	if err != nil {
 		return nil, "", err

@@ -114,7 +114,12 @@ func TestSecretKeyAuthAcceptsTheSecret(t *testing.T) {
 				stmts := &statementCounter{Interface: logger.Discard}
 				gotKey, gotUser, err := models.SecretKeyAuth(ctx, db.Session(&gorm.Session{Logger: stmts}), secret, now)
 				require.NoError(t, err)
-				require.EqualValues(t, 1, stmts.n.Load(), "every authenticated request reads its key and user in one statement")
+				require.EqualValues(
+					t,
+					1,
+					stmts.n.Load(),
+					"every authenticated request reads its key and user in one statement",
+				)
 				require.Equal(t, k.ID, gotKey.ID)
 				require.Equal(t, u.ID, gotKey.UserID)
 				require.Equal(t, k.Hash, gotKey.Hash)
@@ -292,7 +297,14 @@ func TestCreateKeyWithSecret(t *testing.T) {
 
 		t.Run("well-formed", func(t *testing.T) {
 			u := accountFor(t, db)
-			k, err := models.CreateKeyWithSecret(ctx, db, u.ID, []string{models.ScopeJobsRead}, "2026-09-29", chosenSecret)
+			k, err := models.CreateKeyWithSecret(
+				ctx,
+				db,
+				u.ID,
+				[]string{models.ScopeJobsRead},
+				"2026-09-29",
+				chosenSecret,
+			)
 			require.NoError(t, err)
 			require.Equal(t, sha256Hex(chosenSecret), k.Hash)
 			require.Equal(t, chosenSecret[:len(models.KeyPrefix)+4]+"…", k.Hint)

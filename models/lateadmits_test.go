@@ -86,7 +86,12 @@ func TestEndLateJobEndsOnlyAJobNoAdmitDecided(t *testing.T) {
 			require.Equal(t, outcome, *row.Outcome)
 			require.JSONEq(t, `{"code":"x"}`, *row.Error)
 			require.Equal(t, outcome, intent(t, db, job.ID).Ended, "its terminal event is left to the sweep")
-			require.ErrorIs(t, models.EndLateJob(ctx, db, job.ID, u.ID, outcome, nil, now), models.ErrJobDecided, "once")
+			require.ErrorIs(
+				t,
+				models.EndLateJob(ctx, db, job.ID, u.ID, outcome, nil, now),
+				models.ErrJobDecided,
+				"once",
+			)
 
 			_, err = models.Admit(ctx, db, job, now, nil)
 			require.ErrorIs(t, err, models.ErrAdmissionClosed, "an admit arriving later holds nothing")

@@ -9,7 +9,14 @@ import (
 
 // ListJobs lists a user's jobs newest first from after (nil: the start),
 // optionally only those of one key.
-func ListJobs(ctx context.Context, db *gorm.DB, userID uint64, keyID string, after *Position, limit int) (Page[Job], error) {
+func ListJobs(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	keyID string,
+	after *Position,
+	limit int,
+) (Page[Job], error) {
 	q := db.WithContext(ctx).Where("user_id = ?", userID)
 	if keyID != "" {
 		q = q.Where("api_key_id = ?", keyID)
@@ -21,7 +28,12 @@ func ListJobs(ctx context.Context, db *gorm.DB, userID uint64, keyID string, aft
 // the first), at most limit, and says whether more follow.
 func JobFiles(ctx context.Context, db *gorm.DB, jobID string, after, limit int) ([]File, bool, error) {
 	var files []File
-	err := db.WithContext(ctx).Where("job_id = ? AND idx > ?", jobID, after).Order("idx").Limit(limit + 1).Find(&files).Error
+	err := db.WithContext(ctx).
+		Where("job_id = ? AND idx > ?", jobID, after).
+		Order("idx").
+		Limit(limit + 1).
+		Find(&files).
+		Error
 	if err != nil {
 		return nil, false, err
 	}

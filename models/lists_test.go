@@ -20,15 +20,36 @@ func TestListJobs(t *testing.T) {
 		u := accountFor(t, db)
 		var want []string // newest first
 		for i, key := range []string{"key_a", "key_b", "key_a", "", "key_a"} {
-			j := &models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: key, Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleQueued,
-				CreditType: contract.CreditService, CreatedAt: day0.Add(time.Duration(i) * time.Minute)}
+			j := &models.Job{
+				ID:         models.NewID("j_"),
+				UserID:     u.ID,
+				APIKeyID:   key,
+				Task:       "pattern.generate",
+				Input:      "{}",
+				Lifecycle:  contract.LifecycleQueued,
+				CreditType: contract.CreditService,
+				CreatedAt:  day0.Add(time.Duration(i) * time.Minute),
+			}
 			require.NoError(t, db.Create(j).Error)
 			want = append([]string{j.ID}, want...)
 		}
-		history(t, db, accountFor(t, db), []reportJob{{task: "pattern.generate", key: "key_a", created: day0.Add(time.Hour), queue: -1, run: -1}})
+		history(
+			t,
+			db,
+			accountFor(t, db),
+			[]reportJob{{task: "pattern.generate", key: "key_a", created: day0.Add(time.Hour), queue: -1, run: -1}},
+		)
 		// Two jobs created at the same instant page by id.
-		twin := &models.Job{ID: "j_0", UserID: u.ID, APIKeyID: "key_b", Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleQueued,
-			CreditType: contract.CreditService, CreatedAt: day0.Add(4 * time.Minute)}
+		twin := &models.Job{
+			ID:         "j_0",
+			UserID:     u.ID,
+			APIKeyID:   "key_b",
+			Task:       "pattern.generate",
+			Input:      "{}",
+			Lifecycle:  contract.LifecycleQueued,
+			CreditType: contract.CreditService,
+			CreatedAt:  day0.Add(4 * time.Minute),
+		}
 		require.NoError(t, db.Create(twin).Error)
 		want = append(want[:1], append([]string{twin.ID}, want[1:]...)...)
 

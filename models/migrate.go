@@ -18,7 +18,16 @@ var migrations = []*gormigrate.Migration{
 	{
 		ID: "0001_accounts_credits",
 		Migrate: func(tx *gorm.DB) error {
-			return tx.AutoMigrate(&User{}, &APIKey{}, &CreditBatch{}, &LedgerEntry{}, &WebhookEndpoint{}, &Job{}, &File{}, &IdempotencyKey{})
+			return tx.AutoMigrate(
+				&User{},
+				&APIKey{},
+				&CreditBatch{},
+				&LedgerEntry{},
+				&WebhookEndpoint{},
+				&Job{},
+				&File{},
+				&IdempotencyKey{},
+			)
 		},
 	},
 	{
@@ -142,7 +151,16 @@ var migrations = []*gormigrate.Migration{
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {
-	return gormigrate.New(db, &gormigrate.Options{TableName: "schema_migrations", IDColumnName: "id", IDColumnSize: 255, UseTransaction: true}, migrations)
+	return gormigrate.New(
+		db,
+		&gormigrate.Options{
+			TableName:      "schema_migrations",
+			IDColumnName:   "id",
+			IDColumnSize:   255,
+			UseTransaction: true,
+		},
+		migrations,
+	)
 }
 
 // Migrate applies every pending migration.

@@ -15,7 +15,17 @@ import (
 func TestMigrateAndCheckSchema(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	tables := []string{"users", "api_keys", "credit_batches", "ledger_entries", "webhook_endpoints", "jobs", "files", "idempotency_keys", "schema_migrations"}
+	tables := []string{
+		"users",
+		"api_keys",
+		"credit_batches",
+		"ledger_entries",
+		"webhook_endpoints",
+		"jobs",
+		"files",
+		"idempotency_keys",
+		"schema_migrations",
+	}
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			db := testenv.EmptyDB(t, b)

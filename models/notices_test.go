@@ -26,8 +26,11 @@ func TestTaskUsesOnEveryDatabase(t *testing.T) {
 		b, err := models.CreateUser(ctx, db, "b@example.test", models.PlanStandard)
 		require.NoError(t, err)
 		started := func(u *models.User, task, key string, ago time.Duration) {
-			require.NoError(t, db.Create(&models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: key, Task: task, Input: "{}",
-				Lifecycle: contract.LifecycleTerminal, CreditType: contract.CreditService, CreatedAt: now.Add(-ago)}).Error)
+			require.NoError(
+				t,
+				db.Create(&models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: key, Task: task, Input: "{}",
+					Lifecycle: contract.LifecycleTerminal, CreditType: contract.CreditService, CreatedAt: now.Add(-ago)}).Error,
+			)
 		}
 		day := 24 * time.Hour
 		started(a, "pattern.stripes", "key_a", 3*day)
@@ -46,7 +49,14 @@ func TestTaskUsesOnEveryDatabase(t *testing.T) {
 			{UserID: b.ID, Email: b.Email, Task: "pattern.stripes", Calls: 1, Last: now.Add(-5 * day)},
 		} {
 			got := uses[i]
-			require.True(t, want.Last.Equal(got.Last), "the last call of %s: want %s, got %s", want.Email, want.Last, got.Last)
+			require.True(
+				t,
+				want.Last.Equal(got.Last),
+				"the last call of %s: want %s, got %s",
+				want.Email,
+				want.Last,
+				got.Last,
+			)
 			got.Last = want.Last
 			require.Equal(t, want, got)
 		}

@@ -42,17 +42,40 @@ func TestEveryQueryReportsAnOutage(t *testing.T) {
 			return models.CreateUpload(ctx, db, &models.File{ID: models.NewID(""), UserID: 1, Data: "null"}, now)
 		},
 		"RegisterURL": func(ctx context.Context, db *gorm.DB) error {
-			_, _, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: 1, SourceURL: "https://example.com/a.png", Data: "null"}, now)
+			_, _, err := models.RegisterURL(
+				ctx,
+				db,
+				&models.File{ID: models.NewID(""), UserID: 1, SourceURL: "https://example.com/a.png", Data: "null"},
+				now,
+			)
 			return err
 		},
 		"FileByID": func(ctx context.Context, db *gorm.DB) error { _, err := models.FileByID(ctx, db, "f"); return err },
 		"Admit": func(ctx context.Context, db *gorm.DB) error {
-			_, err := models.Admit(ctx, db, &models.Job{ID: models.NewID("j_"), UserID: 1, Task: "t", Input: "{}", CreditType: contract.CreditService, HeldCredits: 1}, now, nil)
+			_, err := models.Admit(
+				ctx,
+				db,
+				&models.Job{
+					ID:          models.NewID("j_"),
+					UserID:      1,
+					Task:        "t",
+					Input:       "{}",
+					CreditType:  contract.CreditService,
+					HeldCredits: 1,
+				},
+				now,
+				nil,
+			)
 			return err
 		},
 		"JobByIDAny": func(ctx context.Context, db *gorm.DB) error { _, err := models.JobByIDAny(ctx, db, "j_1"); return err },
 		"AddOutput": func(ctx context.Context, db *gorm.DB) error {
-			_, err := models.AddOutput(ctx, db, &models.File{ID: models.NewID(""), UserID: 1, JobID: "j_1", Data: "null"}, now)
+			_, err := models.AddOutput(
+				ctx,
+				db,
+				&models.File{ID: models.NewID(""), UserID: 1, JobID: "j_1", Data: "null"},
+				now,
+			)
 			return err
 		},
 		"Delivered": func(ctx context.Context, db *gorm.DB) error { _, err := models.Delivered(ctx, db, "j_1"); return err },
@@ -89,7 +112,13 @@ func TestEveryQueryReportsAnOutage(t *testing.T) {
 		},
 		"SkipDelivery": func(ctx context.Context, db *gorm.DB) error { return models.SkipDelivery(ctx, db, "whd_1", "r") },
 		"InsertRequestLogs": func(ctx context.Context, db *gorm.DB) error {
-			return models.InsertRequestLogs(ctx, db, []models.RequestLog{{RequestID: models.NewID("req_"), UserID: 1, Method: "GET", Path: "/", CreatedAt: now}})
+			return models.InsertRequestLogs(
+				ctx,
+				db,
+				[]models.RequestLog{
+					{RequestID: models.NewID("req_"), UserID: 1, Method: "GET", Path: "/", CreatedAt: now},
+				},
+			)
 		},
 		"ListRequests": func(ctx context.Context, db *gorm.DB) error {
 			_, err := models.ListRequests(ctx, db, 1, models.RequestFilter{}, nil, 10)
@@ -100,7 +129,11 @@ func TestEveryQueryReportsAnOutage(t *testing.T) {
 			return err
 		},
 		"Metrics": func(ctx context.Context, db *gorm.DB) error {
-			_, err := models.Metrics(ctx, db, models.MetricsQuery{UserID: 1, Start: day0, End: day0.Add(time.Hour), CallsFrom: day0})
+			_, err := models.Metrics(
+				ctx,
+				db,
+				models.MetricsQuery{UserID: 1, Start: day0, End: day0.Add(time.Hour), CallsFrom: day0},
+			)
 			return err
 		},
 	}

@@ -45,7 +45,13 @@ type Page[T any] struct {
 // newestFirst pages q by (created_at, id), newest first, from after (nil:
 // the start). idArg turns a position's id into the id column's type; pos
 // reads the position of a row.
-func newestFirst[T any](q *gorm.DB, after *Position, limit int, idArg func(string) (any, error), pos func(*T) Position) (Page[T], error) {
+func newestFirst[T any](
+	q *gorm.DB,
+	after *Position,
+	limit int,
+	idArg func(string) (any, error),
+	pos func(*T) Position,
+) (Page[T], error) {
 	if after != nil {
 		id, err := idArg(after.ID)
 		if err != nil {

@@ -21,5 +21,9 @@ func TestPlansSayWhatTheyInclude(t *testing.T) {
 	} {
 		require.Equal(t, tc.allowed, PlanOf(tc.plan).AllowsCategory(tc.category), "%s %s", tc.plan, tc.category)
 	}
-	require.Equal(t, "app_only (no API access; the app only), standard (API access, every task category), starter (API access; no video or photoshoots tasks)", PlanList())
+	require.Equal(
+		t,
+		"app_only (no API access; the app only), standard (API access, every task category), starter (API access; no video or photoshoots tasks)",
+		PlanList(),
+	)
 }

@@ -72,7 +72,8 @@ func PruneRateWindows(ctx context.Context, db *gorm.DB, window time.Duration) (i
 	if IsPostgres(db) {
 		now = "extract(epoch from now())"
 	}
-	res := db.WithContext(ctx).Exec("DELETE FROM rate_windows WHERE window_start + CAST(? AS bigint) <= "+now, windowSeconds(window))
+	res := db.WithContext(ctx).
+		Exec("DELETE FROM rate_windows WHERE window_start + CAST(? AS bigint) <= "+now, windowSeconds(window))
 	if res.Error != nil {
 		return 0, fmt.Errorf("prune rate windows: %w", res.Error)
 	}

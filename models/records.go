@@ -72,7 +72,8 @@ func (r *Record) Curated() bool { return r.UserID == CuratedUser }
 // record): a record its job did not complete is failed once the job ended,
 // with the reason the job gives.
 func (r *Record) State(job *Job) (status, reason string) {
-	if r.Status == RecordReady || r.Status == RecordFailed || job == nil || job.Lifecycle != contract.LifecycleTerminal {
+	if r.Status == RecordReady || r.Status == RecordFailed || job == nil ||
+		job.Lifecycle != contract.LifecycleTerminal {
 		return r.Status, ""
 	}
 	reason = "The job " + job.ID + " ended before the " + r.Kind + " was complete"
@@ -110,7 +111,8 @@ func visible(q *gorm.DB) *gorm.DB {
 func ReadRecord(ctx context.Context, db *gorm.DB, userID uint64, kind, id string) (*Record, error) {
 	var r Record
 	err := visible(db.WithContext(ctx).Model(&Record{})).
-		Where("records.id = ? AND records.kind = ? AND records.user_id IN ?", id, kind, []uint64{userID, CuratedUser}).Take(&r).Error
+		Where("records.id = ? AND records.kind = ? AND records.user_id IN ?", id, kind, []uint64{userID, CuratedUser}).
+		Take(&r).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, fmt.Errorf("record %s:%s: %w", kind, id, ErrNotFound)
 	}
@@ -132,7 +134,8 @@ func RecordByJob(ctx context.Context, db *gorm.DB, jobID string) (*Record, error
 // retried step).
 func CompleteRecord(ctx context.Context, db *gorm.DB, id, fields, analysis string, now time.Time) error {
 	err := db.WithContext(ctx).Model(&Record{}).Where("id = ?", id).
-		Updates(map[string]any{"status": RecordReady, "fields": fields, "analysis": analysis, "updated_at": now.UTC()}).Error
+		Updates(map[string]any{"status": RecordReady, "fields": fields, "analysis": analysis, "updated_at": now.UTC()}).
+		Error
 	if err != nil {
 		return fmt.Errorf("complete record %s: %w", id, err)
 	}
@@ -161,14 +164,22 @@ func ListRecords(ctx context.Context, db *gorm.DB, q RecordQuery) (Page[Record],
 	if q.WithCurated {
 		owners = append(owners, CuratedUser)
 	}
-	tx := visible(db.WithContext(ctx).Model(&Record{})).Where("records.user_id IN ? AND records.kind = ?", owners, q.Kind)
+	tx := visible(
+		db.WithContext(ctx).Model(&Record{}),
+	).Where("records.user_id IN ? AND records.kind = ?", owners, q.Kind)
 	if q.Text != "" {
 		tx = tx.Where(`LOWER(records.name) LIKE ? ESCAPE '\'`, "%"+escapeLike(strings.ToLower(q.Text))+"%")
 	}
 	if q.Base != "" {
 		tx = tx.Where(recordField(db, "base")+" = ?", q.Base)
 	}
-	return newestFirst(tx, q.After, q.Limit, textID, func(r *Record) Position { return Position{At: r.CreatedAt, ID: r.ID} })
+	return newestFirst(
+		tx,
+		q.After,
+		q.Limit,
+		textID,
+		func(r *Record) Position { return Position{At: r.CreatedAt, ID: r.ID} },
+	)
 }
 
 // RecordJobs reads the jobs of records (by job id) and the preview file of

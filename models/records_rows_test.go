@@ -24,13 +24,27 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		ctx := context.Background()
 		u, other := accountFor(t, db), accountFor(t, db)
 		job := func(owner *models.User, created time.Time) *models.Job {
-			j := &models.Job{ID: models.NewID("j_"), UserID: owner.ID, Task: "moodboard.create", Input: "{}", Lifecycle: contract.LifecycleRunning,
-				CreditType: contract.CreditService, CreatedAt: created}
+			j := &models.Job{
+				ID:         models.NewID("j_"),
+				UserID:     owner.ID,
+				Task:       "moodboard.create",
+				Input:      "{}",
+				Lifecycle:  contract.LifecycleRunning,
+				CreditType: contract.CreditService,
+				CreatedAt:  created,
+			}
 			require.NoError(t, db.Create(j).Error)
 			return j
 		}
 		record := func(owner uint64, jobID, name string, at time.Time) *models.Record {
-			r := &models.Record{ID: models.NewID(""), Kind: models.RecordMoodboard, UserID: owner, JobID: jobID, Name: name, Status: models.RecordAnalysing}
+			r := &models.Record{
+				ID:     models.NewID(""),
+				Kind:   models.RecordMoodboard,
+				UserID: owner,
+				JobID:  jobID,
+				Name:   name,
+				Status: models.RecordAnalysing,
+			}
 			require.NoError(t, models.CreateRecord(ctx, db, r, at))
 			return r
 		}
@@ -42,7 +56,14 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		notAdmitted := record(u.ID, "j_never_admitted", "refused", day0.Add(2*time.Minute))
 		theirs := record(other.ID, job(other, day0).ID, "theirs", day0)
 
-		again := &models.Record{ID: models.NewID(""), Kind: models.RecordMoodboard, UserID: u.ID, JobID: first.ID, Name: "retried", Status: models.RecordAnalysing}
+		again := &models.Record{
+			ID:     models.NewID(""),
+			Kind:   models.RecordMoodboard,
+			UserID: u.ID,
+			JobID:  first.ID,
+			Name:   "retried",
+			Status: models.RecordAnalysing,
+		}
 		require.NoError(t, models.CreateRecord(ctx, db, again, day0.Add(time.Hour)), "a retried submit")
 		byJob, err := models.RecordByJob(ctx, db, first.ID)
 		require.NoError(t, err)
@@ -75,19 +96,34 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		require.True(t, curated.Curated())
 		require.False(t, mine.Curated())
 
-		page, err := models.ListRecords(ctx, db, models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, Limit: 1})
+		page, err := models.ListRecords(
+			ctx,
+			db,
+			models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, Limit: 1},
+		)
 		require.NoError(t, err)
 		require.Len(t, page.Items, 1)
 		require.Equal(t, later.ID, page.Items[0].ID, "newest first")
-		rest, err := models.ListRecords(ctx, db, models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, After: page.Next, Limit: 5})
+		rest, err := models.ListRecords(
+			ctx,
+			db,
+			models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, After: page.Next, Limit: 5},
+		)
 		require.NoError(t, err)
 		require.Len(t, rest.Items, 1)
 		require.Equal(t, mine.ID, rest.Items[0].ID, "the record of a job never admitted is not listed")
-		library, err := models.ListRecords(ctx, db, models.RecordQuery{UserID: models.CuratedUser, Kind: models.RecordMoodboard, Limit: 5})
+		library, err := models.ListRecords(
+			ctx,
+			db,
+			models.RecordQuery{UserID: models.CuratedUser, Kind: models.RecordMoodboard, Limit: 5},
+		)
 		require.NoError(t, err)
 		require.Len(t, library.Items, 1)
 
-		require.NoError(t, models.CompleteRecord(ctx, db, mine.ID, `{"looks":3}`, `{"palette":["#102030"]}`, day0.Add(time.Hour)))
+		require.NoError(
+			t,
+			models.CompleteRecord(ctx, db, mine.ID, `{"looks":3}`, `{"palette":["#102030"]}`, day0.Add(time.Hour)),
+		)
 		done, err := models.ReadRecord(ctx, db, u.ID, models.RecordMoodboard, mine.ID)
 		require.NoError(t, err)
 		require.Equal(t, models.RecordReady, done.Status)
@@ -131,9 +167,21 @@ func TestRecordPreviews(t *testing.T) {
 		require.NoError(t, err)
 		deliver(t, db, j, 2, day0)
 
-		look := &models.File{ID: "curated_look_1", MediaType: "image/jpeg", BlobKey: "curated/look_1", Size: 10, Data: "null"}
+		look := &models.File{
+			ID:        "curated_look_1",
+			MediaType: "image/jpeg",
+			BlobKey:   "curated/look_1",
+			Size:      10,
+			Data:      "null",
+		}
 		require.NoError(t, models.PutRecordFile(ctx, db, look, day0))
-		second := &models.File{ID: "curated_look_1", MediaType: "image/png", BlobKey: "elsewhere", Size: 99, Data: "null"}
+		second := &models.File{
+			ID:        "curated_look_1",
+			MediaType: "image/png",
+			BlobKey:   "elsewhere",
+			Size:      99,
+			Data:      "null",
+		}
 		require.NoError(t, models.PutRecordFile(ctx, db, second, day0.Add(time.Hour)), "a second seeding")
 		stored, err := models.FileByID(ctx, db, "curated_look_1")
 		require.NoError(t, err)

@@ -34,12 +34,15 @@ func Usage(ctx context.Context, db *gorm.DB, userID uint64, start, end time.Time
 	}
 	var err error
 	if first, last := fullDays(start, end); IsPostgres(db) && first.Before(last) {
-		err = db.WithContext(ctx).Raw(`SELECT task, api_key_id, credit_type, SUM(jobs) AS jobs, SUM(credits_charged) AS credits_charged FROM (
+		err = db.WithContext(ctx).
+			Raw(`SELECT task, api_key_id, credit_type, SUM(jobs) AS jobs, SUM(credits_charged) AS credits_charged FROM (
 	SELECT task, api_key_id, credit_type, jobs, credits_charged FROM usage_day_rollups WHERE user_id = ? AND day >= ? AND day < ?
 	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ? AND settled_at < ?
 	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ? AND settled_at < ?
 ) u GROUP BY task, api_key_id, credit_type HAVING SUM(jobs) > 0 ORDER BY task, api_key_id, credit_type`,
-			userID, first, last, userID, start, first, userID, last, end).Scan(&rows).Error
+				userID, first, last, userID, start, first, userID, last, end).
+			Scan(&rows).
+			Error
 	} else {
 		err = db.WithContext(ctx).Model(&Job{}).
 			Select("task, api_key_id, credit_type, COUNT(*) AS jobs, COALESCE(SUM(charged_credits), 0) AS credits_charged").
@@ -51,7 +54,16 @@ func Usage(ctx context.Context, db *gorm.DB, userID uint64, start, end time.Time
 	}
 	out := make([]UsageRow, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, UsageRow{Task: r.Task, APIKeyID: nonEmpty(r.APIKeyID), CreditType: r.CreditType, Jobs: r.Jobs, CreditsCharged: r.CreditsCharged})
+		out = append(
+			out,
+			UsageRow{
+				Task:           r.Task,
+				APIKeyID:       nonEmpty(r.APIKeyID),
+				CreditType:     r.CreditType,
+				Jobs:           r.Jobs,
+				CreditsCharged: r.CreditsCharged,
+			},
+		)
 	}
 	return out, nil
 }
@@ -178,12 +190,21 @@ func Metrics(ctx context.Context, db *gorm.DB, q MetricsQuery) ([]MetricsRow, er
 }
 
 // jobMetrics adds the jobs created in [from, to) row by row.
-func jobMetrics(ctx context.Context, db *gorm.DB, q MetricsQuery, from, to time.Time, acc func(string) *metricsAcc) error {
+func jobMetrics(
+	ctx context.Context,
+	db *gorm.DB,
+	q MetricsQuery,
+	from, to time.Time,
+	acc func(string) *metricsAcc,
+) error {
 	if !from.Before(to) {
 		return nil
 	}
-	rows, err := db.WithContext(ctx).Model(&Job{}).Select("task, api_key_id, outcome, error, charged_credits, created_at, started_at, ended_at").
-		Where("user_id = ? AND created_at >= ? AND created_at < ?", q.UserID, from, to).Rows()
+	rows, err := db.WithContext(ctx).
+		Model(&Job{}).
+		Select("task, api_key_id, outcome, error, charged_credits, created_at, started_at, ended_at").
+		Where("user_id = ? AND created_at >= ? AND created_at < ?", q.UserID, from, to).
+		Rows()
 	if err != nil {
 		return fmt.Errorf("metrics jobs: %w", err)
 	}
@@ -254,7 +275,13 @@ var rollupDims = map[string]string{GroupDay: "day", GroupTask: "task", GroupKey:
 // job_day_rollups, the partial days at the ends aggregated from the jobs
 // in the same statement. Otherwise it adds nothing and says false, and the
 // caller reads the window's jobs row by row.
-func rolledMetrics(ctx context.Context, db *gorm.DB, q MetricsQuery, first, last time.Time, acc func(string) *metricsAcc) (bool, error) {
+func rolledMetrics(
+	ctx context.Context,
+	db *gorm.DB,
+	q MetricsQuery,
+	first, last time.Time,
+	acc func(string) *metricsAcc,
+) (bool, error) {
 	dim := rollupDims[q.GroupBy]
 	if dim == "" {
 		dim = "day"
@@ -269,8 +296,18 @@ func rolledMetrics(ctx context.Context, db *gorm.DB, q MetricsQuery, first, last
 	hist := func(ms string) string { return "tp_hist(array_agg(" + bucketSQL(ms) + "), array_agg(1::bigint))" }
 	edge := `SELECT ` + jobGroup + ` AS g, COUNT(*) AS total, COUNT(*) FILTER (WHERE outcome = 'succeeded') AS succeeded,
 		COUNT(*) FILTER (WHERE outcome = 'failed') AS failed, COUNT(*) FILTER (WHERE outcome = 'cancelled') AS cancelled,
-		COUNT(*) FILTER (WHERE outcome IS NULL) AS unfinished, SUM(charged_credits) AS c, ` + hist("d.q") + ` AS queue, ` + hist("d.r") + ` AS run
-		FROM jobs, LATERAL (SELECT ` + durationSQL("created_at", "started_at") + ` AS q, ` + durationSQL("started_at", "ended_at") + ` AS r) d
+		COUNT(*) FILTER (WHERE outcome IS NULL) AS unfinished, SUM(charged_credits) AS c, ` + hist(
+		"d.q",
+	) + ` AS queue, ` + hist(
+		"d.r",
+	) + ` AS run
+		FROM jobs, LATERAL (SELECT ` + durationSQL(
+		"created_at",
+		"started_at",
+	) + ` AS q, ` + durationSQL(
+		"started_at",
+		"ended_at",
+	) + ` AS r) d
 		WHERE whole.n > ? AND user_id = ? AND created_at >= ? AND created_at < ?` + jobWhere + ` GROUP BY 1`
 	var cells []struct {
 		Whole                                              int64
@@ -290,7 +327,8 @@ SELECT whole.n AS whole, c.* FROM whole LEFT JOIN LATERAL (
 		FROM job_day_rollups WHERE whole.n > ? AND user_id = ? AND dim = ? AND day >= ? AND day < ? AND total <> 0
 	UNION ALL `+edge+`
 	UNION ALL `+edge+`) c ON true`,
-		q.UserID, first, last, exactJobs, q.UserID, dim, first, last, exactJobs, q.UserID, q.Start, first, exactJobs, q.UserID, last, q.End).Scan(&cells).Error
+		q.UserID, first, last, exactJobs, q.UserID, dim, first, last, exactJobs, q.UserID, q.Start, first, exactJobs, q.UserID, last, q.End).
+		Scan(&cells).Error
 	if err != nil {
 		return false, fmt.Errorf("metrics rollups: %w", err)
 	}

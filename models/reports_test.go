@@ -31,8 +31,19 @@ type reportJob struct {
 func history(t *testing.T, db *gorm.DB, u *models.User, jobs []reportJob) {
 	t.Helper()
 	for _, j := range jobs {
-		row := &models.Job{ID: models.NewID("j_"), UserID: u.ID, APIKeyID: j.key, Task: j.task, Input: "{}", Lifecycle: contract.LifecycleQueued,
-			CreditType: contract.CreditService, HeldCredits: 10, PricePerOutput: 1, ChargedCredits: j.charged, CreatedAt: j.created}
+		row := &models.Job{
+			ID:             models.NewID("j_"),
+			UserID:         u.ID,
+			APIKeyID:       j.key,
+			Task:           j.task,
+			Input:          "{}",
+			Lifecycle:      contract.LifecycleQueued,
+			CreditType:     contract.CreditService,
+			HeldCredits:    10,
+			PricePerOutput: 1,
+			ChargedCredits: j.charged,
+			CreatedAt:      j.created,
+		}
 		if j.queue >= 0 {
 			started := j.created.Add(j.queue)
 			row.StartedAt, row.Lifecycle = &started, contract.LifecycleRunning
@@ -69,22 +80,103 @@ func calls(t *testing.T, db *gorm.DB, u *models.User, rows ...models.RequestLog)
 func reportHistory(t *testing.T, db *gorm.DB) *models.User {
 	u := accountFor(t, db)
 	history(t, db, u, []reportJob{
-		{task: "pattern.generate", key: "key_a", created: day0.Add(10 * time.Hour), queue: time.Second, run: 2 * time.Second, outcome: contract.OutcomeSucceeded, charged: 4},
-		{task: "pattern.generate", key: "key_b", created: day0.Add(11 * time.Hour), queue: 2 * time.Second, run: 4 * time.Second, outcome: contract.OutcomeFailed, errorCode: "processing_failed"},
-		{task: "palette.generate", key: "", created: day0.Add(33 * time.Hour), queue: 500 * time.Millisecond, run: time.Second, outcome: contract.OutcomeSucceeded, charged: 2},
+		{
+			task:    "pattern.generate",
+			key:     "key_a",
+			created: day0.Add(10 * time.Hour),
+			queue:   time.Second,
+			run:     2 * time.Second,
+			outcome: contract.OutcomeSucceeded,
+			charged: 4,
+		},
+		{
+			task:      "pattern.generate",
+			key:       "key_b",
+			created:   day0.Add(11 * time.Hour),
+			queue:     2 * time.Second,
+			run:       4 * time.Second,
+			outcome:   contract.OutcomeFailed,
+			errorCode: "processing_failed",
+		},
+		{
+			task:    "palette.generate",
+			key:     "",
+			created: day0.Add(33 * time.Hour),
+			queue:   500 * time.Millisecond,
+			run:     time.Second,
+			outcome: contract.OutcomeSucceeded,
+			charged: 2,
+		},
 		{task: "palette.generate", key: "key_a", created: day0.Add(36 * time.Hour), queue: -1, run: -1},
-		{task: "pattern.generate", key: "key_a", created: day0.Add(37 * time.Hour), queue: time.Second, run: time.Second, outcome: contract.OutcomeCancelled, errorCode: "cancelled", charged: 1},
-		{task: "pattern.generate", key: "key_a", created: day0.Add(72 * time.Hour), queue: time.Second, run: time.Second, outcome: contract.OutcomeSucceeded, charged: 9},
+		{
+			task:      "pattern.generate",
+			key:       "key_a",
+			created:   day0.Add(37 * time.Hour),
+			queue:     time.Second,
+			run:       time.Second,
+			outcome:   contract.OutcomeCancelled,
+			errorCode: "cancelled",
+			charged:   1,
+		},
+		{
+			task:    "pattern.generate",
+			key:     "key_a",
+			created: day0.Add(72 * time.Hour),
+			queue:   time.Second,
+			run:     time.Second,
+			outcome: contract.OutcomeSucceeded,
+			charged: 9,
+		},
 	})
-	calls(t, db, u,
-		models.RequestLog{APIKeyID: "key_a", Task: "pattern.generate", Status: 202, CreatedAt: day0.Add(10 * time.Hour)},
-		models.RequestLog{APIKeyID: "key_a", Task: "pattern.generate", Status: 422, ErrorCode: "invalid_request", CreatedAt: day0.Add(10*time.Hour + 5*time.Minute)},
+	calls(
+		t,
+		db,
+		u,
+		models.RequestLog{
+			APIKeyID:  "key_a",
+			Task:      "pattern.generate",
+			Status:    202,
+			CreatedAt: day0.Add(10 * time.Hour),
+		},
+		models.RequestLog{
+			APIKeyID:  "key_a",
+			Task:      "pattern.generate",
+			Status:    422,
+			ErrorCode: "invalid_request",
+			CreatedAt: day0.Add(10*time.Hour + 5*time.Minute),
+		},
 		models.RequestLog{APIKeyID: "key_b", Status: 200, CreatedAt: day0.Add(33 * time.Hour)},
 		models.RequestLog{APIKeyID: "key_b", Status: 200, CreatedAt: day0.Add(80 * time.Hour)}, // after the window
 	)
 	stranger := accountFor(t, db)
-	history(t, db, stranger, []reportJob{{task: "pattern.generate", key: "key_z", created: day0.Add(12 * time.Hour), queue: time.Second, run: time.Second, outcome: contract.OutcomeSucceeded, charged: 50}})
-	calls(t, db, stranger, models.RequestLog{APIKeyID: "key_z", Task: "pattern.generate", Status: 500, ErrorCode: "internal", CreatedAt: day0.Add(12 * time.Hour)})
+	history(
+		t,
+		db,
+		stranger,
+		[]reportJob{
+			{
+				task:    "pattern.generate",
+				key:     "key_z",
+				created: day0.Add(12 * time.Hour),
+				queue:   time.Second,
+				run:     time.Second,
+				outcome: contract.OutcomeSucceeded,
+				charged: 50,
+			},
+		},
+	)
+	calls(
+		t,
+		db,
+		stranger,
+		models.RequestLog{
+			APIKeyID:  "key_z",
+			Task:      "pattern.generate",
+			Status:    500,
+			ErrorCode: "internal",
+			CreatedAt: day0.Add(12 * time.Hour),
+		},
+	)
 	return u
 }
 
@@ -100,14 +192,49 @@ func TestUsage(t *testing.T) {
 			want       []models.UsageRow
 		}{
 			{name: "two whole days", start: day0, end: day0.Add(48 * time.Hour), want: []models.UsageRow{
-				{Task: "palette.generate", APIKeyID: nil, CreditType: contract.CreditService, Jobs: 1, CreditsCharged: 2},
-				{Task: "pattern.generate", APIKeyID: &keyA, CreditType: contract.CreditService, Jobs: 2, CreditsCharged: 5},
-				{Task: "pattern.generate", APIKeyID: &keyB, CreditType: contract.CreditService, Jobs: 1, CreditsCharged: 0},
+				{
+					Task:           "palette.generate",
+					APIKeyID:       nil,
+					CreditType:     contract.CreditService,
+					Jobs:           1,
+					CreditsCharged: 2,
+				},
+				{
+					Task:           "pattern.generate",
+					APIKeyID:       &keyA,
+					CreditType:     contract.CreditService,
+					Jobs:           2,
+					CreditsCharged: 5,
+				},
+				{
+					Task:           "pattern.generate",
+					APIKeyID:       &keyB,
+					CreditType:     contract.CreditService,
+					Jobs:           1,
+					CreditsCharged: 0,
+				},
 			}},
-			{name: "partial days at both ends", start: day0.Add(10*time.Hour + 30*time.Minute), end: day0.Add(34 * time.Hour), want: []models.UsageRow{
-				{Task: "palette.generate", APIKeyID: nil, CreditType: contract.CreditService, Jobs: 1, CreditsCharged: 2},
-				{Task: "pattern.generate", APIKeyID: &keyB, CreditType: contract.CreditService, Jobs: 1, CreditsCharged: 0},
-			}},
+			{
+				name:  "partial days at both ends",
+				start: day0.Add(10*time.Hour + 30*time.Minute),
+				end:   day0.Add(34 * time.Hour),
+				want: []models.UsageRow{
+					{
+						Task:           "palette.generate",
+						APIKeyID:       nil,
+						CreditType:     contract.CreditService,
+						Jobs:           1,
+						CreditsCharged: 2,
+					},
+					{
+						Task:           "pattern.generate",
+						APIKeyID:       &keyB,
+						CreditType:     contract.CreditService,
+						Jobs:           1,
+						CreditsCharged: 0,
+					},
+				},
+			},
 			{name: "nothing settled", start: day0.Add(-48 * time.Hour), end: day0, want: []models.UsageRow{}},
 		}
 		for _, tt := range tests {
@@ -145,10 +272,27 @@ func TestMetrics(t *testing.T) {
 		byDay, err := models.Metrics(ctx, db, q)
 		require.NoError(t, err)
 		require.Equal(t, []models.MetricsRow{
-			{Group: "2025-03-03", Jobs: models.JobCounts{Total: 2, Succeeded: 1, Failed: 1}, CreditsCharged: 4, Calls: 2, CallErrors: 1,
-				QueueMSP50: ms(1000), QueueMSP95: ms(2000), RunMSP50: ms(2000), RunMSP95: ms(4000)},
-			{Group: "2025-03-04", Jobs: models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1}, CreditsCharged: 3, Calls: 1,
-				QueueMSP50: ms(500), QueueMSP95: ms(1000), RunMSP50: ms(1000), RunMSP95: ms(1000)},
+			{
+				Group:          "2025-03-03",
+				Jobs:           models.JobCounts{Total: 2, Succeeded: 1, Failed: 1},
+				CreditsCharged: 4,
+				Calls:          2,
+				CallErrors:     1,
+				QueueMSP50:     ms(1000),
+				QueueMSP95:     ms(2000),
+				RunMSP50:       ms(2000),
+				RunMSP95:       ms(4000),
+			},
+			{
+				Group:          "2025-03-04",
+				Jobs:           models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1},
+				CreditsCharged: 3,
+				Calls:          1,
+				QueueMSP50:     ms(500),
+				QueueMSP95:     ms(1000),
+				RunMSP50:       ms(1000),
+				RunMSP95:       ms(1000),
+			},
 		}, byDay, "ordered by day; nearest-rank percentiles; unstarted jobs have no durations")
 
 		for _, tc := range []struct {
@@ -182,7 +326,11 @@ func TestMetrics(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, map[string]summary{
 			"2025-03-03": {Jobs: models.JobCounts{Total: 2, Succeeded: 1, Failed: 1}, CreditsCharged: 4},
-			"2025-03-04": {Jobs: models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1}, CreditsCharged: 3, Calls: 1},
+			"2025-03-04": {
+				Jobs:           models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1},
+				CreditsCharged: 3,
+				Calls:          1,
+			},
 		}, summaries(rows))
 
 		q.CallsFrom = q.End
@@ -210,18 +358,37 @@ func TestRequestLog(t *testing.T) {
 		}
 		first, err := models.ListRequests(ctx, db, u.ID, models.RequestFilter{}, nil, 3)
 		require.NoError(t, err)
-		require.Equal(t, []time.Time{day0.Add(80 * time.Hour), day0.Add(33 * time.Hour), day0.Add(10*time.Hour + 5*time.Minute)}, paths(first), "newest first")
+		require.Equal(
+			t,
+			[]time.Time{day0.Add(80 * time.Hour), day0.Add(33 * time.Hour), day0.Add(10*time.Hour + 5*time.Minute)},
+			paths(first),
+			"newest first",
+		)
 		require.NotNil(t, first.Next)
 		rest, err := models.ListRequests(ctx, db, u.ID, models.RequestFilter{}, first.Next, 3)
 		require.NoError(t, err)
 		require.Equal(t, []time.Time{day0.Add(10 * time.Hour)}, paths(rest))
 		require.Nil(t, rest.Next, "the last page")
 
-		filtered, err := models.ListRequests(ctx, db, u.ID, models.RequestFilter{APIKeyID: "key_b", Start: day0, End: day0.Add(48 * time.Hour)}, nil, 10)
+		filtered, err := models.ListRequests(
+			ctx,
+			db,
+			u.ID,
+			models.RequestFilter{APIKeyID: "key_b", Start: day0, End: day0.Add(48 * time.Hour)},
+			nil,
+			10,
+		)
 		require.NoError(t, err)
 		require.Equal(t, []time.Time{day0.Add(33 * time.Hour)}, paths(filtered))
 
-		_, err = models.ListRequests(ctx, db, u.ID, models.RequestFilter{}, &models.Position{At: day0, ID: "not-a-number"}, 10)
+		_, err = models.ListRequests(
+			ctx,
+			db,
+			u.ID,
+			models.RequestFilter{},
+			&models.Position{At: day0, ID: "not-a-number"},
+			10,
+		)
 		require.ErrorIs(t, err, models.ErrBadPosition)
 
 		pruned, err := models.PruneRequestLogs(ctx, db, day0.Add(24*time.Hour), 2)

@@ -48,7 +48,14 @@ type RequestFilter struct {
 
 // ListRequests lists a user's calls newest first from after (nil: the
 // start).
-func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilter, after *Position, limit int) (Page[RequestLog], error) {
+func ListRequests(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	f RequestFilter,
+	after *Position,
+	limit int,
+) (Page[RequestLog], error) {
 	q := db.WithContext(ctx).Where("user_id = ?", userID)
 	if f.APIKeyID != "" {
 		q = q.Where("api_key_id = ?", f.APIKeyID)
@@ -70,7 +77,9 @@ func ListRequests(ctx context.Context, db *gorm.DB, userID uint64, f RequestFilt
 // skip each other's rows instead of waiting.
 func PruneRequestLogs(ctx context.Context, db *gorm.DB, cutoff time.Time, batch int) (int64, error) {
 	return pruneInBatches(ctx, batch, func(n int) (int64, error) {
-		sql := "DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? ORDER BY created_at LIMIT ?" + skipLocked(db) + ")"
+		sql := "DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? ORDER BY created_at LIMIT ?" + skipLocked(
+			db,
+		) + ")"
 		res := db.WithContext(ctx).Exec(sql, cutoff, n)
 		return res.RowsAffected, res.Error
 	})

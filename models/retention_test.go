@@ -34,10 +34,24 @@ func TestPruneRequestLogsInBatches(t *testing.T) {
 		cutoff := time.Now().UTC().Add(-90 * 24 * time.Hour).Truncate(time.Second)
 		var old, recent []models.RequestLog
 		for i := range 10 {
-			old = append(old, models.RequestLog{APIKeyID: "key_a", Status: 200, CreatedAt: cutoff.Add(-time.Duration(i+1) * time.Hour)})
+			old = append(
+				old,
+				models.RequestLog{
+					APIKeyID:  "key_a",
+					Status:    200,
+					CreatedAt: cutoff.Add(-time.Duration(i+1) * time.Hour),
+				},
+			)
 		}
 		for i := range 3 {
-			recent = append(recent, models.RequestLog{APIKeyID: "key_a", Status: 200, CreatedAt: cutoff.Add(time.Duration(i) * time.Minute)})
+			recent = append(
+				recent,
+				models.RequestLog{
+					APIKeyID:  "key_a",
+					Status:    200,
+					CreatedAt: cutoff.Add(time.Duration(i) * time.Minute),
+				},
+			)
 		}
 		calls(t, db, u, append(old, recent...)...)
 		calls(t, db, other, models.RequestLog{APIKeyID: "key_z", Status: 500, CreatedAt: cutoff.Add(-time.Minute)},
@@ -47,7 +61,12 @@ func TestPruneRequestLogsInBatches(t *testing.T) {
 		n, err := models.PruneRequestLogs(ctx, log.session(db), cutoff, 4)
 		require.NoError(t, err)
 		require.EqualValues(t, 12, n, "every call before the cutoff, whoever made it")
-		require.Equal(t, []int64{4, 4, 4, 0}, log.deletes("request_logs"), "in batches of at most 4, until a batch comes back short")
+		require.Equal(
+			t,
+			[]int64{4, 4, 4, 0},
+			log.deletes("request_logs"),
+			"in batches of at most 4, until a batch comes back short",
+		)
 
 		var left []time.Time
 		require.NoError(t, db.Model(&models.RequestLog{}).Order("created_at").Pluck("created_at", &left).Error)
@@ -57,7 +76,10 @@ func TestPruneRequestLogsInBatches(t *testing.T) {
 		}
 		if models.IsPostgres(db) {
 			var counted int64
-			require.NoError(t, db.Raw("SELECT COALESCE(SUM(calls), 0) FROM call_hour_rollups WHERE dim = 'day'").Scan(&counted).Error)
+			require.NoError(
+				t,
+				db.Raw("SELECT COALESCE(SUM(calls), 0) FROM call_hour_rollups WHERE dim = 'day'").Scan(&counted).Error,
+			)
 			require.EqualValues(t, 3, counted, "the call rollups forget the pruned calls")
 		}
 
@@ -78,7 +100,12 @@ func TestPruneDeliveriesKeepsPendingAndRecent(t *testing.T) {
 			d.Status, d.CreatedAt, d.UpdatedAt = status, created, created
 			require.NoError(t, models.CreateDelivery(ctx, db, d))
 			for i := range attempts {
-				require.NoError(t, db.Create(&models.WebhookAttempt{DeliveryID: d.ID, Attempt: i + 1, At: created, StatusCode: 500}).Error)
+				require.NoError(
+					t,
+					db.Create(
+						&models.WebhookAttempt{DeliveryID: d.ID, Attempt: i + 1, At: created, StatusCode: 500},
+					).Error,
+				)
 			}
 			return d.ID
 		}
@@ -102,7 +129,10 @@ func TestPruneDeliveriesKeepsPendingAndRecent(t *testing.T) {
 		require.NoError(t, db.Model(&models.WebhookDelivery{}).Order("created_at").Pluck("id", &ids).Error)
 		require.ElementsMatch(t, kept, ids)
 		var attempts []string
-		require.NoError(t, db.Model(&models.WebhookAttempt{}).Distinct("delivery_id").Pluck("delivery_id", &attempts).Error)
+		require.NoError(
+			t,
+			db.Model(&models.WebhookAttempt{}).Distinct("delivery_id").Pluck("delivery_id", &attempts).Error,
+		)
 		require.ElementsMatch(t, kept, attempts, "the attempts go with their delivery")
 		for _, id := range gone {
 			_, err := models.DeliveryByID(ctx, db, id)

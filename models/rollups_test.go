@@ -75,7 +75,10 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 		if i%6 == 5 {
 			continue // still queued
 		}
-		require.NoError(t, models.MarkRunning(ctx, db, j.ID, 2, "drawing", created.Add(time.Duration(100*i+7)*time.Millisecond)))
+		require.NoError(
+			t,
+			models.MarkRunning(ctx, db, j.ID, 2, "drawing", created.Add(time.Duration(100*i+7)*time.Millisecond)),
+		)
 		if i%6 == 4 {
 			continue // still running
 		}
@@ -83,9 +86,15 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 		s := models.Settlement{Outcome: contract.OutcomeSucceeded}
 		switch i % 6 {
 		case 1:
-			s = models.Settlement{Outcome: contract.OutcomeFailed, Error: []byte(`{"code":"processing_failed","message":"x"}`)}
+			s = models.Settlement{
+				Outcome: contract.OutcomeFailed,
+				Error:   []byte(`{"code":"processing_failed","message":"x"}`),
+			}
 		case 3:
-			s = models.Settlement{Outcome: contract.OutcomeCancelled, Error: []byte(`{"code":"cancelled","message":"x"}`)}
+			s = models.Settlement{
+				Outcome: contract.OutcomeCancelled,
+				Error:   []byte(`{"code":"cancelled","message":"x"}`),
+			}
 		}
 		_, _, err = models.Settle(ctx, db, j.ID, s, created.Add(time.Duration(i+2)*time.Second))
 		require.NoError(t, err)
@@ -96,24 +105,69 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 	_, err = models.Admit(ctx, db, pending, t0.Add(30*time.Hour), failure)
 	require.Error(t, err)
 	history(t, db, other, []reportJob{
-		{task: "pattern.generate", key: "key_z", created: t0.Add(2 * time.Hour), queue: time.Second, run: 3 * time.Second, outcome: contract.OutcomeSucceeded, charged: 5},
+		{
+			task:    "pattern.generate",
+			key:     "key_z",
+			created: t0.Add(2 * time.Hour),
+			queue:   time.Second,
+			run:     3 * time.Second,
+			outcome: contract.OutcomeSucceeded,
+			charged: 5,
+		},
 		{task: "pattern.generate", key: "key_z", created: t0.Add(3 * time.Hour), queue: -1, run: -1},
-		{task: "pattern.generate", created: t0.Add(4 * time.Hour), queue: time.Second, run: time.Second, outcome: contract.OutcomeFailed, errorCode: "start_timeout"},
+		{
+			task:      "pattern.generate",
+			created:   t0.Add(4 * time.Hour),
+			queue:     time.Second,
+			run:       time.Second,
+			outcome:   contract.OutcomeFailed,
+			errorCode: "start_timeout",
+		},
 	})
 	// Direct changes: a job moved to another task and day, a job deleted, an
 	// error that is not JSON.
-	require.NoError(t, db.Exec("UPDATE jobs SET task = 'pattern.repeat', created_at = created_at + interval '1 day' WHERE user_id = ? AND api_key_id = 'key_a'", u.ID).Error)
-	require.NoError(t, db.Exec("DELETE FROM jobs WHERE id = (SELECT id FROM jobs WHERE user_id = ? AND outcome = 'failed' LIMIT 1)", u.ID).Error)
-	require.NoError(t, db.Exec("UPDATE jobs SET error = 'not json' WHERE user_id = ? AND outcome = 'failed'", other.ID).Error)
+	require.NoError(
+		t,
+		db.Exec(
+			"UPDATE jobs SET task = 'pattern.repeat', created_at = created_at + interval '1 day' WHERE user_id = ? AND api_key_id = 'key_a'",
+			u.ID,
+		).Error,
+	)
+	require.NoError(
+		t,
+		db.Exec(
+			"DELETE FROM jobs WHERE id = (SELECT id FROM jobs WHERE user_id = ? AND outcome = 'failed' LIMIT 1)",
+			u.ID,
+		).Error,
+	)
+	require.NoError(
+		t,
+		db.Exec("UPDATE jobs SET error = 'not json' WHERE user_id = ? AND outcome = 'failed'", other.ID).Error,
+	)
 
-	calls(t, db, u,
+	calls(
+		t,
+		db,
+		u,
 		models.RequestLog{APIKeyID: "key_a", Task: "pattern.generate", Status: 202, CreatedAt: t0.Add(time.Hour)},
-		models.RequestLog{APIKeyID: "key_a", Task: "pattern.generate", Status: 422, ErrorCode: "invalid_request", CreatedAt: t0.Add(time.Hour + time.Minute)},
+		models.RequestLog{
+			APIKeyID:  "key_a",
+			Task:      "pattern.generate",
+			Status:    422,
+			ErrorCode: "invalid_request",
+			CreatedAt: t0.Add(time.Hour + time.Minute),
+		},
 		models.RequestLog{APIKeyID: "key_b", Status: 200, CreatedAt: t0.Add(26 * time.Hour)},
 		models.RequestLog{APIKeyID: "key_b", Status: 429, ErrorCode: "rate_limited", CreatedAt: t0.Add(50 * time.Hour)},
 	)
 	calls(t, db, other, models.RequestLog{APIKeyID: "key_z", Status: 200, CreatedAt: t0.Add(time.Hour)})
-	require.NoError(t, db.Exec("UPDATE request_logs SET status = 500, error_code = 'internal' WHERE user_id = ? AND status = 200", u.ID).Error)
+	require.NoError(
+		t,
+		db.Exec(
+			"UPDATE request_logs SET status = 500, error_code = 'internal' WHERE user_id = ? AND status = 200",
+			u.ID,
+		).Error,
+	)
 	pruned, err := models.PruneRequestLogs(ctx, db, t0.Add(2*time.Hour), 1)
 	require.NoError(t, err)
 	require.EqualValues(t, 3, pruned)
@@ -138,9 +192,18 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 		var jobs []models.Job
 		for i := range 6000 {
 			created := day0.Add(12*time.Hour + time.Duration(i)*30*time.Second)
-			j := models.Job{ID: fmt.Sprintf("j_agree_%d", i), UserID: u.ID, APIKeyID: []string{"", "key_a", "key_b", "key_c"}[i%4],
-				Task: []string{"pattern.generate", "palette.generate", "pattern.repeat"}[i%3], Input: "{}", Lifecycle: contract.LifecycleTerminal,
-				CreditType: contract.CreditService, HeldCredits: 4, PricePerOutput: 2, CreatedAt: created}
+			j := models.Job{
+				ID:             fmt.Sprintf("j_agree_%d", i),
+				UserID:         u.ID,
+				APIKeyID:       []string{"", "key_a", "key_b", "key_c"}[i%4],
+				Task:           []string{"pattern.generate", "palette.generate", "pattern.repeat"}[i%3],
+				Input:          "{}",
+				Lifecycle:      contract.LifecycleTerminal,
+				CreditType:     contract.CreditService,
+				HeldCredits:    4,
+				PricePerOutput: 2,
+				CreatedAt:      created,
+			}
 			if i%50 != 0 { // every fiftieth still queued
 				started := created.Add(time.Duration(5+(i*37)%3000) * time.Millisecond)
 				ended := started.Add(time.Duration(200+(i*7919)%60000) * time.Millisecond)
@@ -165,9 +228,20 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 		require.NoError(t, db.CreateInBatches(jobs, 500).Error)
 		var logs []models.RequestLog
 		for i := range 3000 {
-			logs = append(logs, models.RequestLog{RequestID: fmt.Sprintf("req_agree_%d", i), UserID: u.ID, APIKeyID: []string{"key_a", "key_b"}[i%2],
-				Method: "POST", Path: "/v1/tasks/x", Task: []string{"", "pattern.generate"}[i%2], Status: []int{202, 202, 202, 422, 429}[i%5],
-				ErrorCode: []string{"", "", "", "invalid_request", "rate_limited"}[i%5], CreatedAt: day0.Add(12*time.Hour + time.Duration(i)*time.Minute)})
+			logs = append(
+				logs,
+				models.RequestLog{
+					RequestID: fmt.Sprintf("req_agree_%d", i),
+					UserID:    u.ID,
+					APIKeyID:  []string{"key_a", "key_b"}[i%2],
+					Method:    "POST",
+					Path:      "/v1/tasks/x",
+					Task:      []string{"", "pattern.generate"}[i%2],
+					Status:    []int{202, 202, 202, 422, 429}[i%5],
+					ErrorCode: []string{"", "", "", "invalid_request", "rate_limited"}[i%5],
+					CreatedAt: day0.Add(12*time.Hour + time.Duration(i)*time.Minute),
+				},
+			)
 		}
 		require.NoError(t, models.InsertRequestLogs(ctx, db, logs))
 		return u
@@ -175,17 +249,30 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 	pg, lite := testenv.DB(t, testenv.Postgres), testenv.DB(t, testenv.SQLite)
 	pgUser, liteUser := fill(pg), fill(lite)
 	var total int64
-	require.NoError(t, pg.Raw("SELECT COALESCE(SUM(total), 0) FROM job_day_rollups WHERE user_id = ? AND dim = 'day'", pgUser.ID).Scan(&total).Error)
+	require.NoError(
+		t,
+		pg.Raw("SELECT COALESCE(SUM(total), 0) FROM job_day_rollups WHERE user_id = ? AND dim = 'day'", pgUser.ID).
+			Scan(&total).
+			Error,
+	)
 	require.EqualValues(t, 6000, total, "the triggers counted every job")
 
 	start, end := day0.Add(13*time.Hour+17*time.Minute), day0.Add(2*24*time.Hour+13*time.Hour)
 	log := &statements{}
 	for _, by := range []string{models.GroupDay, models.GroupTask, models.GroupKey, models.GroupError} {
 		log.reset()
-		got, err := models.Metrics(ctx, log.session(pg), models.MetricsQuery{UserID: pgUser.ID, GroupBy: by, Start: start, End: end, CallsFrom: start})
+		got, err := models.Metrics(
+			ctx,
+			log.session(pg),
+			models.MetricsQuery{UserID: pgUser.ID, GroupBy: by, Start: start, End: end, CallsFrom: start},
+		)
 		require.NoError(t, err)
 		require.Contains(t, strings.Join(log.all(), "\n"), "queue_ms AS queue", "%s: read from the rollups", by)
-		want, err := models.Metrics(ctx, lite, models.MetricsQuery{UserID: liteUser.ID, GroupBy: by, Start: start, End: end, CallsFrom: start})
+		want, err := models.Metrics(
+			ctx,
+			lite,
+			models.MetricsQuery{UserID: liteUser.ID, GroupBy: by, Start: start, End: end, CallsFrom: start},
+		)
 		require.NoError(t, err)
 		require.Len(t, got, len(want), by)
 		for i := range want {
@@ -197,7 +284,16 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 			for _, p := range [][2]*int64{{w.QueueMSP50, g.QueueMSP50}, {w.QueueMSP95, g.QueueMSP95}, {w.RunMSP50, g.RunMSP50}, {w.RunMSP95, g.RunMSP95}} {
 				require.Equal(t, p[0] == nil, p[1] == nil, "%s %s", by, w.Group)
 				if p[0] != nil {
-					require.LessOrEqual(t, math.Abs(float64(*p[1]-*p[0])), 0.1*float64(*p[0])+1, "%s %s: %d estimated as %d", by, w.Group, *p[0], *p[1])
+					require.LessOrEqual(
+						t,
+						math.Abs(float64(*p[1]-*p[0])),
+						0.1*float64(*p[0])+1,
+						"%s %s: %d estimated as %d",
+						by,
+						w.Group,
+						*p[0],
+						*p[1],
+					)
 				}
 			}
 		}

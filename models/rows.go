@@ -10,7 +10,7 @@ type User struct {
 	ServiceVersion string `gorm:"not null;default:''"`
 	// PasswordHash is the argon2id hash of the panel password; empty means
 	// the account cannot sign in (migration 0009).
-	PasswordHash string    `gorm:"not null;default:''" json:"-"`
+	PasswordHash string    `gorm:"not null;default:''"       json:"-"`
 	CreatedAt    time.Time `gorm:"not null"`
 }
 

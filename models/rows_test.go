@@ -47,16 +47,27 @@ func TestFileAddressAndHandle(t *testing.T) {
 	}{
 		{name: "output png", file: models.File{ID: "f1", JobID: "j_1", MediaType: "image/png", Data: `{"index":0}`},
 			url: base + "/files/f1.png", handle: "art:f1"},
-		{name: "upload jpeg with its size", file: models.File{ID: "f2", MediaType: "image/jpeg", Data: `{"width":640,"height":480}`},
-			url: base + "/files/f2.jpg", handle: "file:f2", width: 640, height: 480, sized: true},
+		{
+			name:   "upload jpeg with its size",
+			file:   models.File{ID: "f2", MediaType: "image/jpeg", Data: `{"width":640,"height":480}`},
+			url:    base + "/files/f2.jpg",
+			handle: "file:f2",
+			width:  640,
+			height: 480,
+			sized:  true,
+		},
 		{name: "output svg", file: models.File{ID: "f3", JobID: "j_1", MediaType: "image/svg+xml", Data: "null"},
 			url: base + "/files/f3.svg", handle: "art:f3"},
 		{name: "unknown type", file: models.File{ID: "f4", MediaType: "application/x-thing"},
 			url: base + "/files/f4.bin", handle: "file:f4"},
 		{name: "registered URL", file: models.File{ID: "f5", SourceURL: "https://images.example.org/a.png"},
 			url: "https://images.example.org/a.png", handle: "file:f5"},
-		{name: "a zero size is unknown", file: models.File{ID: "f6", MediaType: "image/png", Data: `{"width":0,"height":10}`},
-			url: base + "/files/f6.png", handle: "file:f6"},
+		{
+			name:   "a zero size is unknown",
+			file:   models.File{ID: "f6", MediaType: "image/png", Data: `{"width":0,"height":10}`},
+			url:    base + "/files/f6.png",
+			handle: "file:f6",
+		},
 		{name: "unreadable data", file: models.File{ID: "f7", MediaType: "image/png", Data: `{`},
 			url: base + "/files/f7.png", handle: "file:f7"},
 	}
@@ -69,12 +80,39 @@ func TestFileAddressAndHandle(t *testing.T) {
 }
 
 func TestJobRowIsWhatTheAdmitWrites(t *testing.T) {
-	in := contract.JobInput{JobID: "j_1", Task: "pattern.generate", UserID: 7, APIKeyID: "key_1", Input: json.RawMessage(`{"count":2}`),
-		CreditType: contract.CreditService, HeldCredits: 4, PricePerOutput: 2, StartTimeoutSeconds: 30, WebhookURL: "https://h.example.com",
-		RequestID: "req_1", ServiceVersion: "2025-01-01"}
-	require.Equal(t, &models.Job{ID: "j_1", UserID: 7, APIKeyID: "key_1", Task: "pattern.generate", Input: `{"count":2}`, CreditType: contract.CreditService,
-		HeldCredits: 4, PricePerOutput: 2, StartTimeoutSeconds: 30, WebhookURL: "https://h.example.com", RequestID: "req_1", ServiceVersion: "2025-01-01",
-		Phase: "queued"}, models.JobRow(in))
+	in := contract.JobInput{
+		JobID:               "j_1",
+		Task:                "pattern.generate",
+		UserID:              7,
+		APIKeyID:            "key_1",
+		Input:               json.RawMessage(`{"count":2}`),
+		CreditType:          contract.CreditService,
+		HeldCredits:         4,
+		PricePerOutput:      2,
+		StartTimeoutSeconds: 30,
+		WebhookURL:          "https://h.example.com",
+		RequestID:           "req_1",
+		ServiceVersion:      "2025-01-01",
+	}
+	require.Equal(
+		t,
+		&models.Job{
+			ID:                  "j_1",
+			UserID:              7,
+			APIKeyID:            "key_1",
+			Task:                "pattern.generate",
+			Input:               `{"count":2}`,
+			CreditType:          contract.CreditService,
+			HeldCredits:         4,
+			PricePerOutput:      2,
+			StartTimeoutSeconds: 30,
+			WebhookURL:          "https://h.example.com",
+			RequestID:           "req_1",
+			ServiceVersion:      "2025-01-01",
+			Phase:               "queued",
+		},
+		models.JobRow(in),
+	)
 }
 
 func TestAdmitRefusalSaysWhatIsMissing(t *testing.T) {
@@ -165,7 +203,13 @@ func TestEndpointSubscriptions(t *testing.T) {
 		require.Empty(t, none)
 
 		add := func(events string, disabled bool) *models.WebhookEndpoint {
-			ep := &models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: "https://hooks.example.com/" + models.NewID(""), Events: events, Failures: 3}
+			ep := &models.WebhookEndpoint{
+				ID:       models.NewID("whe_"),
+				UserID:   u.ID,
+				URL:      "https://hooks.example.com/" + models.NewID(""),
+				Events:   events,
+				Failures: 3,
+			}
 			if disabled {
 				ep.Disabled, ep.DisabledReason, ep.Failures = true, "20 failed deliveries", 20
 			}
@@ -177,11 +221,26 @@ func TestEndpointSubscriptions(t *testing.T) {
 		off := add("job.started", true)
 		add("job.cancelled", false)
 		other := accountFor(t, db)
-		require.NoError(t, db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: other.ID, URL: "https://x.example.com", Events: "job.started"}).Error)
+		require.NoError(
+			t,
+			db.Create(
+				&models.WebhookEndpoint{
+					ID:     models.NewID("whe_"),
+					UserID: other.ID,
+					URL:    "https://x.example.com",
+					Events: "job.started",
+				},
+			).Error,
+		)
 
 		events, err := models.SubscribedEvents(ctx, db, u.ID)
 		require.NoError(t, err)
-		require.Equal(t, []string{"job.cancelled", "job.failed", "job.progress", "job.succeeded"}, events, "enabled endpoints' events, once each, sorted")
+		require.Equal(
+			t,
+			[]string{"job.cancelled", "job.failed", "job.progress", "job.succeeded"},
+			events,
+			"enabled endpoints' events, once each, sorted",
+		)
 
 		enabled, err := models.EndpointEnabled(ctx, db, off.ID)
 		require.NoError(t, err)
@@ -189,8 +248,18 @@ func TestEndpointSubscriptions(t *testing.T) {
 		require.NoError(t, models.EnableEndpoint(ctx, db, off.ID))
 		var row models.WebhookEndpoint
 		require.NoError(t, db.Take(&row, "id = ?", off.ID).Error)
-		require.Equal(t, models.WebhookEndpoint{ID: off.ID, UserID: u.ID, URL: off.URL, Events: "job.started", CreatedAt: row.CreatedAt}, row,
-			"enabled again, reason and failures cleared")
+		require.Equal(
+			t,
+			models.WebhookEndpoint{
+				ID:        off.ID,
+				UserID:    u.ID,
+				URL:       off.URL,
+				Events:    "job.started",
+				CreatedAt: row.CreatedAt,
+			},
+			row,
+			"enabled again, reason and failures cleared",
+		)
 		enabled, err = models.EndpointEnabled(ctx, db, off.ID)
 		require.NoError(t, err)
 		require.True(t, enabled)
@@ -212,10 +281,30 @@ func TestSkipDelivery(t *testing.T) {
 		pending := newDelivery(7)
 		require.NoError(t, models.CreateDelivery(ctx, db, pending))
 		next := time.Now().Add(time.Minute)
-		require.NoError(t, models.RecordAttempt(ctx, db, pending.ID, models.WebhookAttempt{Attempt: 1, At: time.Now(), StatusCode: 503}, models.DeliveryPending, &next))
+		require.NoError(
+			t,
+			models.RecordAttempt(
+				ctx,
+				db,
+				pending.ID,
+				models.WebhookAttempt{Attempt: 1, At: time.Now(), StatusCode: 503},
+				models.DeliveryPending,
+				&next,
+			),
+		)
 		delivered := newDelivery(7)
 		require.NoError(t, models.CreateDelivery(ctx, db, delivered))
-		require.NoError(t, models.RecordAttempt(ctx, db, delivered.ID, models.WebhookAttempt{Attempt: 1, At: time.Now(), StatusCode: 200}, models.DeliveryDelivered, nil))
+		require.NoError(
+			t,
+			models.RecordAttempt(
+				ctx,
+				db,
+				delivered.ID,
+				models.WebhookAttempt{Attempt: 1, At: time.Now(), StatusCode: 200},
+				models.DeliveryDelivered,
+				nil,
+			),
+		)
 
 		for _, d := range []*models.WebhookDelivery{pending, delivered} {
 			require.NoError(t, models.SkipDelivery(ctx, db, d.ID, "endpoint disabled: not sent"))

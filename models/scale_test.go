@@ -57,7 +57,10 @@ func seedScale(t *testing.T, db *gorm.DB) (*models.User, string) {
 		t.Helper()
 		require.NoError(t, db.Exec(sql, args...).Error, sql)
 	}
-	exec(`INSERT INTO users (email, plan, service_version, created_at) SELECT 'scale' || i || '-' || ?::bigint || '@example.com', 'standard', '', now() FROM generate_series(1, 200) i`, u.ID)
+	exec(
+		`INSERT INTO users (email, plan, service_version, created_at) SELECT 'scale' || i || '-' || ?::bigint || '@example.com', 'standard', '', now() FROM generate_series(1, 200) i`,
+		u.ID,
+	)
 	exec("ALTER TABLE jobs DISABLE TRIGGER USER")
 	exec("ALTER TABLE request_logs DISABLE TRIGGER USER")
 	// Job i of user uid of n, created i/n of a year ago: every tenth failed.
@@ -70,17 +73,37 @@ func seedScale(t *testing.T, db *gorm.DB) (*models.User, string) {
 	       'service_credits', 4, 4, CASE WHEN i % 10 = 0 THEN 0 ELSE 4 END, 1,
 	       t + (i % 7 + 2) * interval '1 second', t + (i % 5) * interval '100 milliseconds', t + (i % 7 + 2) * interval '1 second', t, t
 	FROM (SELECT uid, i, now() - (i::float8 / n) * interval '365 days' AS t FROM {src}) s`
-	exec(strings.ReplaceAll(jobs, "{src}", "(SELECT ?::bigint AS uid, 50000 AS n) u, generate_series(1, 50000) i"), u.ID)
-	exec(strings.ReplaceAll(jobs, "{src}", "(SELECT id AS uid, 100 AS n FROM users WHERE email LIKE 'scale%') u, generate_series(1, 100) i"))
-	exec(`INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url, external_id, created_at)
-	      SELECT 'f' || substr(id, 2), user_id, id, 0, task, 'image/png', 'k', 1, '{}', '', '', ended_at FROM jobs WHERE id LIKE 'j_s%'`)
+	exec(
+		strings.ReplaceAll(jobs, "{src}", "(SELECT ?::bigint AS uid, 50000 AS n) u, generate_series(1, 50000) i"),
+		u.ID,
+	)
+	exec(
+		strings.ReplaceAll(
+			jobs,
+			"{src}",
+			"(SELECT id AS uid, 100 AS n FROM users WHERE email LIKE 'scale%') u, generate_series(1, 100) i",
+		),
+	)
+	exec(
+		`INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url, external_id, created_at)
+	      SELECT 'f' || substr(id, 2), user_id, id, 0, task, 'image/png', 'k', 1, '{}', '', '', ended_at FROM jobs WHERE id LIKE 'j_s%'`,
+	)
 	calls := `INSERT INTO request_logs (request_id, user_id, api_key_id, method, route, path, task, status, error_code, duration_ms, created_at)
 	SELECT 'req_s' || uid || '_' || i, uid, 'key_s' || uid || '_' || (1 + i % 2), 'POST', '/v1/tasks/{name}', '/v1/tasks/x',
 	       CASE WHEN i % 2 = 0 THEN 'pattern.generate' ELSE '' END, CASE WHEN i % 20 = 0 THEN 422 ELSE 202 END,
 	       CASE WHEN i % 20 = 0 THEN 'invalid_request' ELSE '' END, 5, now() - (i::float8 / n) * interval '90 days'
 	FROM {src}`
-	exec(strings.ReplaceAll(calls, "{src}", "(SELECT ?::bigint AS uid, 20000 AS n) u, generate_series(1, 20000) i"), u.ID)
-	exec(strings.ReplaceAll(calls, "{src}", "(SELECT id AS uid, 100 AS n FROM users WHERE email LIKE 'scale%') u, generate_series(1, 100) i"))
+	exec(
+		strings.ReplaceAll(calls, "{src}", "(SELECT ?::bigint AS uid, 20000 AS n) u, generate_series(1, 20000) i"),
+		u.ID,
+	)
+	exec(
+		strings.ReplaceAll(
+			calls,
+			"{src}",
+			"(SELECT id AS uid, 100 AS n FROM users WHERE email LIKE 'scale%') u, generate_series(1, 100) i",
+		),
+	)
 	exec(`INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
 	      SELECT ?, 'service_credits', 10, 1 + k % 10, CASE WHEN k % 3 = 0 THEN NULL ELSE now() + k * interval '1 day' END, 'grant', now()
 	      FROM generate_series(1, 1000) k`, u.ID)
@@ -109,7 +132,12 @@ func TestScaleQueriesUseIndexes(t *testing.T) {
 	log := &statements{}
 	q := log.session(db)
 	now := time.Now().UTC()
-	window := models.MetricsQuery{UserID: u.ID, Start: now.Add(-90 * 24 * time.Hour), End: now, CallsFrom: now.Add(-30 * 24 * time.Hour)}
+	window := models.MetricsQuery{
+		UserID:    u.ID,
+		Start:     now.Add(-90 * 24 * time.Hour),
+		End:       now,
+		CallsFrom: now.Add(-30 * 24 * time.Hour),
+	}
 
 	page, err := models.ListJobs(ctx, q, u.ID, key, nil, 20)
 	require.NoError(t, err)

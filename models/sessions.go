@@ -32,7 +32,13 @@ type Session struct {
 // token, fresh on every sign-in, so no token chosen before sign-in (a fixed
 // session) ever becomes signed in. previous, the token the browser held,
 // is ended in the same transaction.
-func StartSession(ctx context.Context, db *gorm.DB, userID uint64, previous, ip string, now time.Time) (string, *Session, error) {
+func StartSession(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	previous, ip string,
+	now time.Time,
+) (string, *Session, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", nil, err

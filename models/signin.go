@@ -53,7 +53,13 @@ func (b SignInBackoff) Delay(failures int64) time.Duration {
 // counted. Otherwise the attempt is counted as a wrong password before it
 // is checked (so attempts sent at once cannot all pass); ForgetSignIn
 // clears the count when the password was right.
-func ClaimSignIn(ctx context.Context, db *gorm.DB, subject string, b SignInBackoff, now time.Time) (time.Duration, error) {
+func ClaimSignIn(
+	ctx context.Context,
+	db *gorm.DB,
+	subject string,
+	b SignInBackoff,
+	now time.Time,
+) (time.Duration, error) {
 	return withSignInAttempts(ctx, db, subject, now, func(a *SignInAttempts) time.Duration {
 		if a.NotBefore.After(now) {
 			return a.NotBefore.Sub(now)
@@ -78,7 +84,14 @@ func ForgetSignIn(ctx context.Context, db *gorm.DB, subject string) error {
 // CountSignInAttempt counts one attempt from the address subject in its
 // window (which starts at the first attempt and lasts window), and
 // answers how long until the window ends when the attempt is over max.
-func CountSignInAttempt(ctx context.Context, db *gorm.DB, subject string, max int64, window time.Duration, now time.Time) (time.Duration, error) {
+func CountSignInAttempt(
+	ctx context.Context,
+	db *gorm.DB,
+	subject string,
+	max int64,
+	window time.Duration,
+	now time.Time,
+) (time.Duration, error) {
 	return withSignInAttempts(ctx, db, subject, now, func(a *SignInAttempts) time.Duration {
 		if !now.Before(a.Since.Add(window)) {
 			a.Count, a.Since = 0, now
@@ -109,7 +122,8 @@ func withSignInAttempts(ctx context.Context, db *gorm.DB, subject string, now ti
 			return nil
 		}
 		return tx.Model(&SignInAttempts{}).Where("subject = ?", subject).
-			Updates(map[string]any{"count": a.Count, "since": a.Since, "not_before": a.NotBefore, "updated_at": now}).Error
+			Updates(map[string]any{"count": a.Count, "since": a.Since, "not_before": a.NotBefore, "updated_at": now}).
+			Error
 	})
 	if err != nil {
 		return 0, fmt.Errorf("count sign-in attempt: %w", err)

@@ -50,7 +50,14 @@ func TestSignInClaimsAtOnceAreCountedOneByOne(t *testing.T) {
 		require.Zero(t, wait, "forgotten after a right password")
 
 		for i := range 3 {
-			wait, err := models.CountSignInAttempt(ctx, db, "addr:192.0.2.1", 2, time.Minute, now.Add(time.Duration(i)*time.Second))
+			wait, err := models.CountSignInAttempt(
+				ctx,
+				db,
+				"addr:192.0.2.1",
+				2,
+				time.Minute,
+				now.Add(time.Duration(i)*time.Second),
+			)
 			require.NoError(t, err)
 			require.Equal(t, i == 2, wait > 0, "attempt %d", i+1)
 			if i == 2 {

@@ -50,9 +50,23 @@ func (e *TooManyStreams) Error() string {
 // until now + lease, or refuses it with a *TooManyStreams. It counts under
 // the user's lock, so concurrent opens in any process see each other, and
 // deletes the user's lapsed leases on the way.
-func OpenStream(ctx context.Context, db *gorm.DB, userID uint64, keyID, jobID string, limits StreamLimits, now time.Time,
-	lease time.Duration) (*EventStream, error) {
-	s := &EventStream{ID: NewID("evs_"), UserID: userID, APIKeyID: keyID, JobID: jobID, ExpiresAt: now.Add(lease), CreatedAt: now}
+func OpenStream(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	keyID, jobID string,
+	limits StreamLimits,
+	now time.Time,
+	lease time.Duration,
+) (*EventStream, error) {
+	s := &EventStream{
+		ID:        NewID("evs_"),
+		UserID:    userID,
+		APIKeyID:  keyID,
+		JobID:     jobID,
+		ExpiresAt: now.Add(lease),
+		CreatedAt: now,
+	}
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, userID); err != nil {
 			return err

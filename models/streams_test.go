@@ -89,16 +89,35 @@ func TestKeysAndEndpointsPerAccountAreBounded(t *testing.T) {
 
 		first := &models.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.com/a"}
 		require.NoError(t, models.CreateEndpoint(ctx, db, first))
-		err = models.CreateEndpoint(ctx, db, &models.WebhookEndpoint{UserID: u.ID, URL: "https://HOOKS.example.com:443/a"})
+		err = models.CreateEndpoint(
+			ctx,
+			db,
+			&models.WebhookEndpoint{UserID: u.ID, URL: "https://HOOKS.example.com:443/a"},
+		)
 		var exists *models.EndpointExists
 		require.True(t, errors.As(err, &exists), "the same address spelt otherwise: %v", err)
 		require.Equal(t, first.ID, exists.ID)
 		other := accountFor(t, db)
-		require.NoError(t, models.CreateEndpoint(ctx, db, &models.WebhookEndpoint{UserID: other.ID, URL: first.URL}), "another account's")
+		require.NoError(
+			t,
+			models.CreateEndpoint(ctx, db, &models.WebhookEndpoint{UserID: other.ID, URL: first.URL}),
+			"another account's",
+		)
 		for i := 1; i < lim.WebhookEndpoints.MaxPerAccount; i++ {
-			require.NoError(t, models.CreateEndpoint(ctx, db, &models.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.com/" + string(rune('a'+i))}))
+			require.NoError(
+				t,
+				models.CreateEndpoint(
+					ctx,
+					db,
+					&models.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.com/" + string(rune('a'+i))},
+				),
+			)
 		}
-		err = models.CreateEndpoint(ctx, db, &models.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.com/more"})
+		err = models.CreateEndpoint(
+			ctx,
+			db,
+			&models.WebhookEndpoint{UserID: u.ID, URL: "https://hooks.example.com/more"},
+		)
 		require.ErrorIs(t, err, models.ErrTooManyEndpoints)
 	})
 }

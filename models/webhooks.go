@@ -100,7 +100,14 @@ func DeliveryAttempts(ctx context.Context, db *gorm.DB, deliveryID string) ([]We
 // a.Attempt 0 means the next number; a zero a.At means now. Recording an
 // attempt number that is already stored changes nothing, so a retried
 // caller is safe. An unknown delivery wraps ErrNotFound.
-func RecordAttempt(ctx context.Context, db *gorm.DB, deliveryID string, a WebhookAttempt, status string, next *time.Time) error {
+func RecordAttempt(
+	ctx context.Context,
+	db *gorm.DB,
+	deliveryID string,
+	a WebhookAttempt,
+	status string,
+	next *time.Time,
+) error {
 	switch status {
 	case DeliveryPending, DeliveryDelivered, DeliveryFailed:
 	default:
@@ -155,14 +162,19 @@ func RecordAttempt(ctx context.Context, db *gorm.DB, deliveryID string, a Webhoo
 
 // SubscribesTo says whether a comma-separated event list names event.
 func SubscribesTo(events, event string) bool {
-	return event != "" && slices.ContainsFunc(strings.Split(events, ","), func(e string) bool { return strings.TrimSpace(e) == event })
+	return event != "" &&
+		slices.ContainsFunc(strings.Split(events, ","), func(e string) bool { return strings.TrimSpace(e) == event })
 }
 
 // EndpointsFor lists the enabled endpoints of a user subscribed to event
 // (their comma-separated Events include it), oldest first.
 func EndpointsFor(ctx context.Context, db *gorm.DB, userID uint64, event string) ([]WebhookEndpoint, error) {
 	var all []WebhookEndpoint
-	err := db.WithContext(ctx).Where("user_id = ? AND disabled = ?", userID, false).Order("created_at, id").Find(&all).Error
+	err := db.WithContext(ctx).
+		Where("user_id = ? AND disabled = ?", userID, false).
+		Order("created_at, id").
+		Find(&all).
+		Error
 	if err != nil {
 		return nil, fmt.Errorf("read endpoints of user %d: %w", userID, err)
 	}
@@ -231,9 +243,13 @@ func EndpointEnabled(ctx context.Context, db *gorm.DB, id string) (bool, error) 
 // reason as its last error, no next attempt. A delivery no longer pending
 // is left as it is.
 func SkipDelivery(ctx context.Context, db *gorm.DB, id, reason string) error {
-	err := db.WithContext(ctx).Model(&WebhookDelivery{}).Where("id = ? AND status = ?", id, DeliveryPending).Updates(map[string]any{
-		"status": DeliverySkipped, "last_error": reason, "next_attempt_at": nil, "updated_at": db.NowFunc(),
-	}).Error
+	err := db.WithContext(ctx).
+		Model(&WebhookDelivery{}).
+		Where("id = ? AND status = ?", id, DeliveryPending).
+		Updates(map[string]any{
+			"status": DeliverySkipped, "last_error": reason, "next_attempt_at": nil, "updated_at": db.NowFunc(),
+		}).
+		Error
 	if err != nil {
 		return fmt.Errorf("skip delivery %s: %w", id, err)
 	}
@@ -251,7 +267,9 @@ func PruneDeliveries(ctx context.Context, db *gorm.DB, cutoff time.Time, batch i
 		err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			var ids []string
 			err := tx.Raw("SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ? ORDER BY created_at LIMIT ?"+skipLocked(tx),
-				cutoff, []string{DeliveryDelivered, DeliveryFailed, DeliverySkipped}, n).Scan(&ids).Error
+				cutoff, []string{DeliveryDelivered, DeliveryFailed, DeliverySkipped}, n).
+				Scan(&ids).
+				Error
 			if err != nil || len(ids) == 0 {
 				return err
 			}

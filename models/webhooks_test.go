@@ -27,8 +27,15 @@ func TestWebhookTablesMigrated(t *testing.T) {
 }
 
 func newDelivery(userID uint64) *models.WebhookDelivery {
-	return &models.WebhookDelivery{EventID: models.NewID("evt_"), UserID: userID, EndpointID: "we_1", URL: "https://example.com/hook",
-		Event: "job.succeeded", JobID: models.NewID("j_"), Body: "{\"id\":\"evt_1\", \"note\":\"é ✓\\n\"}\n"}
+	return &models.WebhookDelivery{
+		EventID:    models.NewID("evt_"),
+		UserID:     userID,
+		EndpointID: "we_1",
+		URL:        "https://example.com/hook",
+		Event:      "job.succeeded",
+		JobID:      models.NewID("j_"),
+		Body:       "{\"id\":\"evt_1\", \"note\":\"é ✓\\n\"}\n",
+	}
 }
 
 func TestCreateDelivery(t *testing.T) {
@@ -56,7 +63,12 @@ func TestCreateDelivery(t *testing.T) {
 
 		dup := newDelivery(7)
 		dup.ID = d.ID
-		require.ErrorIs(t, models.CreateDelivery(ctx, db, dup), gorm.ErrDuplicatedKey, "a retried create is recognisable")
+		require.ErrorIs(
+			t,
+			models.CreateDelivery(ctx, db, dup),
+			gorm.ErrDuplicatedKey,
+			"a retried create is recognisable",
+		)
 
 		replay := newDelivery(7)
 		replay.EventID = d.EventID
@@ -90,20 +102,56 @@ func TestRecordAttempt(t *testing.T) {
 		steps []step
 	}{
 		{name: "retried then delivered", steps: []step{
-			{attempt: models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 503, DurationMS: 12}, status: models.DeliveryPending, next: &next1,
-				wantCount: 1, wantStatus: models.DeliveryPending, wantCode: 503, wantNext: &next1},
-			{attempt: models.WebhookAttempt{Attempt: 2, At: at.Add(time.Second), Error: "no answer: timeout", DurationMS: 3000}, status: models.DeliveryPending, next: &next2,
-				wantCount: 2, wantStatus: models.DeliveryPending, wantError: "no answer: timeout", wantNext: &next2},
-			{attempt: models.WebhookAttempt{Attempt: 3, At: at.Add(2 * time.Second), StatusCode: 204, DurationMS: 5}, status: models.DeliveryDelivered,
-				wantCount: 3, wantStatus: models.DeliveryDelivered, wantCode: 204},
+			{
+				attempt:    models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 503, DurationMS: 12},
+				status:     models.DeliveryPending,
+				next:       &next1,
+				wantCount:  1,
+				wantStatus: models.DeliveryPending,
+				wantCode:   503,
+				wantNext:   &next1,
+			},
+			{
+				attempt: models.WebhookAttempt{
+					Attempt:    2,
+					At:         at.Add(time.Second),
+					Error:      "no answer: timeout",
+					DurationMS: 3000,
+				},
+				status:     models.DeliveryPending,
+				next:       &next2,
+				wantCount:  2,
+				wantStatus: models.DeliveryPending,
+				wantError:  "no answer: timeout",
+				wantNext:   &next2,
+			},
+			{
+				attempt: models.WebhookAttempt{
+					Attempt:    3,
+					At:         at.Add(2 * time.Second),
+					StatusCode: 204,
+					DurationMS: 5,
+				},
+				status:     models.DeliveryDelivered,
+				wantCount:  3,
+				wantStatus: models.DeliveryDelivered,
+				wantCode:   204,
+			},
 		}},
 		{name: "permanent failure", steps: []step{
 			{attempt: models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 410}, status: models.DeliveryFailed,
 				wantCount: 1, wantStatus: models.DeliveryFailed, wantCode: 410},
 		}},
 		{name: "same attempt recorded twice changes nothing", steps: []step{
-			{attempt: models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 500}, status: models.DeliveryPending, next: &next1,
-				wantCount: 1, wantStatus: models.DeliveryPending, wantCode: 500, wantNext: &next1},
+			{
+				attempt:    models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 500},
+				status:     models.DeliveryPending,
+				next:       &next1,
+				wantCount:  1,
+				wantStatus: models.DeliveryPending,
+				wantCode:   500,
+				wantNext:   &next1,
+			},
 			{attempt: models.WebhookAttempt{Attempt: 1, At: at, StatusCode: 200}, status: models.DeliveryDelivered,
 				wantCount: 1, wantStatus: models.DeliveryPending, wantCode: 500, wantNext: &next1},
 		}},
@@ -161,15 +209,28 @@ func TestRecordAttempt(t *testing.T) {
 		})
 
 		t.Run("refusals", func(t *testing.T) {
-			err := models.RecordAttempt(ctx, db, "whd_missing", models.WebhookAttempt{Attempt: 1, At: at}, models.DeliveryPending, nil)
+			err := models.RecordAttempt(
+				ctx,
+				db,
+				"whd_missing",
+				models.WebhookAttempt{Attempt: 1, At: at},
+				models.DeliveryPending,
+				nil,
+			)
 			require.ErrorIs(t, err, models.ErrNotFound)
 			var n int64
-			require.NoError(t, db.Model(&models.WebhookAttempt{}).Where("delivery_id = ?", "whd_missing").Count(&n).Error)
+			require.NoError(
+				t,
+				db.Model(&models.WebhookAttempt{}).Where("delivery_id = ?", "whd_missing").Count(&n).Error,
+			)
 			require.Zero(t, n, "nothing recorded for an unknown delivery")
 
 			d := newDelivery(1)
 			require.NoError(t, models.CreateDelivery(ctx, db, d))
-			require.Error(t, models.RecordAttempt(ctx, db, d.ID, models.WebhookAttempt{Attempt: 1, At: at}, "done", nil))
+			require.Error(
+				t,
+				models.RecordAttempt(ctx, db, d.ID, models.WebhookAttempt{Attempt: 1, At: at}, "done", nil),
+			)
 		})
 
 		t.Run("concurrent attempts of one delivery", func(t *testing.T) {
@@ -179,7 +240,14 @@ func TestRecordAttempt(t *testing.T) {
 			errs := make([]error, 4)
 			for i := range errs {
 				wg.Go(func() {
-					errs[i] = models.RecordAttempt(ctx, db, d.ID, models.WebhookAttempt{StatusCode: 500}, models.DeliveryPending, nil)
+					errs[i] = models.RecordAttempt(
+						ctx,
+						db,
+						d.ID,
+						models.WebhookAttempt{StatusCode: 500},
+						models.DeliveryPending,
+						nil,
+					)
 				})
 			}
 			wg.Wait()
@@ -202,9 +270,26 @@ func TestEndpointsFor(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		eps := []models.WebhookEndpoint{
-			{ID: "we_terminal", UserID: 1, URL: "https://a.example/hook", Events: "job.succeeded,job.failed,job.cancelled"},
-			{ID: "we_spaced", UserID: 1, URL: "https://b.example/hook", Events: " job.progress , job.started ,job.succeeded"},
-			{ID: "we_disabled", UserID: 1, URL: "https://c.example/hook", Events: "job.succeeded", Disabled: true, DisabledReason: "off"},
+			{
+				ID:     "we_terminal",
+				UserID: 1,
+				URL:    "https://a.example/hook",
+				Events: "job.succeeded,job.failed,job.cancelled",
+			},
+			{
+				ID:     "we_spaced",
+				UserID: 1,
+				URL:    "https://b.example/hook",
+				Events: " job.progress , job.started ,job.succeeded",
+			},
+			{
+				ID:             "we_disabled",
+				UserID:         1,
+				URL:            "https://c.example/hook",
+				Events:         "job.succeeded",
+				Disabled:       true,
+				DisabledReason: "off",
+			},
 			{ID: "we_prefix", UserID: 1, URL: "https://d.example/hook", Events: "job.succeeded.v2,job"},
 			{ID: "we_other_user", UserID: 2, URL: "https://e.example/hook", Events: "job.succeeded"},
 		}
@@ -257,19 +342,40 @@ func TestMarkEndpointResult(t *testing.T) {
 		marks        []mark
 		wantReason   string
 	}{
-		{name: "success resets", disableAfter: 3, marks: []mark{{false, 1, false}, {false, 2, false}, {true, 0, false}, {false, 1, false}}},
-		{name: "disabled at the threshold", disableAfter: 3, marks: []mark{{false, 1, false}, {false, 2, false}, {false, 3, true}},
-			wantReason: "3 consecutive failed deliveries"},
-		{name: "failures after disabling keep the reason", disableAfter: 2, marks: []mark{{false, 1, false}, {false, 2, true}, {false, 3, true}},
-			wantReason: "2 consecutive failed deliveries"},
+		{
+			name:         "success resets",
+			disableAfter: 3,
+			marks:        []mark{{false, 1, false}, {false, 2, false}, {true, 0, false}, {false, 1, false}},
+		},
+		{
+			name:         "disabled at the threshold",
+			disableAfter: 3,
+			marks:        []mark{{false, 1, false}, {false, 2, false}, {false, 3, true}},
+			wantReason:   "3 consecutive failed deliveries",
+		},
+		{
+			name:         "failures after disabling keep the reason",
+			disableAfter: 2,
+			marks:        []mark{{false, 1, false}, {false, 2, true}, {false, 3, true}},
+			wantReason:   "2 consecutive failed deliveries",
+		},
 		{name: "a late success does not re-enable", disableAfter: 1, marks: []mark{{false, 1, true}, {true, 0, true}},
 			wantReason: "1 consecutive failed deliveries"},
-		{name: "zero never disables", disableAfter: 0, marks: []mark{{false, 1, false}, {false, 2, false}, {false, 3, false}}},
+		{
+			name:         "zero never disables",
+			disableAfter: 0,
+			marks:        []mark{{false, 1, false}, {false, 2, false}, {false, 3, false}},
+		},
 	}
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				ep := models.WebhookEndpoint{ID: models.NewID("we_"), UserID: 1, URL: "https://a.example/hook", Events: "job.succeeded"}
+				ep := models.WebhookEndpoint{
+					ID:     models.NewID("we_"),
+					UserID: 1,
+					URL:    "https://a.example/hook",
+					Events: "job.succeeded",
+				}
 				require.NoError(t, db.Create(&ep).Error)
 				for i, m := range tt.marks {
 					require.NoError(t, models.MarkEndpointResult(ctx, db, ep.ID, m.ok, tt.disableAfter), "mark %d", i)
@@ -287,7 +393,12 @@ func TestMarkEndpointResult(t *testing.T) {
 		}
 
 		t.Run("concurrent failures count each one", func(t *testing.T) {
-			ep := models.WebhookEndpoint{ID: models.NewID("we_"), UserID: 1, URL: "https://a.example/hook", Events: "job.succeeded"}
+			ep := models.WebhookEndpoint{
+				ID:     models.NewID("we_"),
+				UserID: 1,
+				URL:    "https://a.example/hook",
+				Events: "job.succeeded",
+			}
 			require.NoError(t, db.Create(&ep).Error)
 			var wg sync.WaitGroup
 			errs := make([]error, 5)
@@ -349,7 +460,11 @@ func TestCreateSigningKeyIfAbsent(t *testing.T) {
 
 		require.NoError(t, db.Model(&models.SigningKey{}).Where("id = ?", "sk_second").Update("active", false).Error,
 			"retired keys are not limited to one")
-		created, err = models.CreateSigningKeyIfAbsent(ctx, db, &models.SigningKey{ID: "sk_third", Seed: "c2VlZA==", CreatedAt: time.Now().UTC()})
+		created, err = models.CreateSigningKeyIfAbsent(
+			ctx,
+			db,
+			&models.SigningKey{ID: "sk_third", Seed: "c2VlZA==", CreatedAt: time.Now().UTC()},
+		)
 		require.NoError(t, err)
 		require.True(t, created)
 		keys, err = models.SigningKeys(ctx, db)

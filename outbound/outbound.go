@@ -130,7 +130,11 @@ func newClient(o Options, guard *ssrf.Guardian) *http.Client {
 	}
 	var next http.RoundTripper = base
 	if o.Tracing != nil {
-		next = otelhttp.NewTransport(base, otelhttp.WithTracerProvider(o.Tracing), otelhttp.WithPropagators(propagation.NewCompositeTextMapPropagator()))
+		next = otelhttp.NewTransport(
+			base,
+			otelhttp.WithTracerProvider(o.Tracing),
+			otelhttp.WithPropagators(propagation.NewCompositeTextMapPropagator()),
+		)
 	}
 	c := &http.Client{Transport: &transport{base: base, next: next, maxBytes: o.MaxBytes}, Timeout: o.Timeout}
 	if !o.FollowRedirects {

@@ -133,7 +133,14 @@ func TestRedirects(t *testing.T) {
 		{name: "not followed", path: "/to-final", wantStatus: http.StatusFound},
 		{name: "not followed to http", path: "/to-plain", wantStatus: http.StatusFound},
 		{name: "followed", follow: true, max: 5, path: "/to-final", wantStatus: http.StatusOK, wantBody: "final"},
-		{name: "two hops within limit", follow: true, max: 2, path: "/two", wantStatus: http.StatusOK, wantBody: "final"},
+		{
+			name:       "two hops within limit",
+			follow:     true,
+			max:        2,
+			path:       "/two",
+			wantStatus: http.StatusOK,
+			wantBody:   "final",
+		},
 		{name: "two hops over limit", follow: true, max: 1, path: "/two", wantErr: outbound.ErrTooManyRedirects},
 		{name: "loop", follow: true, max: 3, path: "/loop", wantErr: outbound.ErrTooManyRedirects},
 		{name: "followed hop to http refused", follow: true, max: 5, path: "/to-plain", wantErr: outbound.ErrNotHTTPS},
@@ -141,7 +148,14 @@ func TestRedirects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := s.hits.Load()
-			c := outbound.New(outbound.Options{AllowPrivate: true, RootCAs: roots(s), FollowRedirects: tt.follow, MaxRedirects: tt.max})
+			c := outbound.New(
+				outbound.Options{
+					AllowPrivate:    true,
+					RootCAs:         roots(s),
+					FollowRedirects: tt.follow,
+					MaxRedirects:    tt.max,
+				},
+			)
 			res, err := get(t, c, s.URL+tt.path)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
@@ -214,7 +228,12 @@ func TestCheckURL(t *testing.T) {
 		{name: "public literal with port", url: "https://93.184.216.34:8443/hook"},
 		{name: "public IPv6 literal", url: "https://[2606:2800:220:1:248:1893:25c8:1946]/hook"},
 		{name: "http", url: "http://93.184.216.34/hook", wantErr: outbound.ErrNotHTTPS},
-		{name: "http even when private allowed", url: "http://127.0.0.1/hook", allowPrivate: true, wantErr: outbound.ErrNotHTTPS},
+		{
+			name:         "http even when private allowed",
+			url:          "http://127.0.0.1/hook",
+			allowPrivate: true,
+			wantErr:      outbound.ErrNotHTTPS,
+		},
 		{name: "no scheme", url: "93.184.216.34/hook", wantErr: outbound.ErrNotHTTPS},
 		{name: "ftp", url: "ftp://93.184.216.34/", wantErr: outbound.ErrNotHTTPS},
 		{name: "no host", url: "https:///hook", wantErr: outbound.ErrInvalidURL},
@@ -238,7 +257,12 @@ func TestCheckURL(t *testing.T) {
 		{name: "localhost uppercase with dot", url: "https://LOCALHOST./hook", wantErr: outbound.ErrNotPublic},
 		{name: "localhost subdomain", url: "https://api.localhost:8443/hook", wantErr: outbound.ErrNotPublic},
 		{name: "unresolvable", url: "https://no-such-host.invalid/hook", wantErr: outbound.ErrUnresolvable},
-		{name: "unresolvable even when private allowed", url: "https://no-such-host.invalid/hook", allowPrivate: true, wantErr: outbound.ErrUnresolvable},
+		{
+			name:         "unresolvable even when private allowed",
+			url:          "https://no-such-host.invalid/hook",
+			allowPrivate: true,
+			wantErr:      outbound.ErrUnresolvable,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

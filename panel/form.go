@@ -78,7 +78,12 @@ func formFields(schema json.RawMessage) ([]field, error) {
 }
 
 func fieldOf(name string, p schemaProp, required bool) field {
-	f := field{Name: name, Label: strings.ToUpper(name[:1]) + strings.ReplaceAll(name[1:], "_", " "), Description: p.Description, Required: required}
+	f := field{
+		Name:        name,
+		Label:       strings.ToUpper(name[:1]) + strings.ReplaceAll(name[1:], "_", " "),
+		Description: p.Description,
+		Required:    required,
+	}
 	if p.Default != nil {
 		switch d := p.Default.(type) {
 		case []any:

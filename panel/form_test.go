@@ -17,7 +17,11 @@ func TestFormOffersValuesNotAliases(t *testing.T) {
 	require.NoError(t, err)
 	for _, f := range fields {
 		if f.Name == "kind" {
-			require.Equal(t, []string{"stripes", "checks", "dots", "chevron", "waves", "diamonds", "houndstooth", "plaid"}, f.Options)
+			require.Equal(
+				t,
+				[]string{"stripes", "checks", "dots", "chevron", "waves", "diamonds", "houndstooth", "plaid"},
+				f.Options,
+			)
 			return
 		}
 	}

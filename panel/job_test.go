@@ -32,7 +32,14 @@ func signedInPanel(t *testing.T) (http.Handler, *gorm.DB, *models.User, []string
 }
 
 // jobOf writes a job row of u with done of total outputs delivered.
-func jobOf(t *testing.T, db *gorm.DB, u *models.User, lifecycle, outcome string, done, total int, errObj, summary any) string {
+func jobOf(
+	t *testing.T,
+	db *gorm.DB,
+	u *models.User,
+	lifecycle, outcome string,
+	done, total int,
+	errObj, summary any,
+) string {
 	t.Helper()
 	j := &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.stripes", Input: "{}", Lifecycle: lifecycle,
 		ProgressDone: done, ProgressTotal: &total, Phase: "rendering", CreditType: contract.CreditService, CreatedAt: time.Now().UTC()}
@@ -51,8 +58,11 @@ func jobOf(t *testing.T, db *gorm.DB, u *models.User, lifecycle, outcome string,
 	j.Error, j.Summary = stored(errObj), stored(summary)
 	require.NoError(t, db.Create(j).Error)
 	for i := range done {
-		require.NoError(t, db.Create(&models.File{ID: models.NewID(""), UserID: u.ID, JobID: j.ID, Index: i, Task: j.Task,
-			MediaType: "image/png", BlobKey: fmt.Sprintf("k%d", i), Size: 1}).Error)
+		require.NoError(
+			t,
+			db.Create(&models.File{ID: models.NewID(""), UserID: u.ID, JobID: j.ID, Index: i, Task: j.Task,
+				MediaType: "image/png", BlobKey: fmt.Sprintf("k%d", i), Size: 1}).Error,
+		)
 	}
 	return j.ID
 }
@@ -64,10 +74,15 @@ func jobOf(t *testing.T, db *gorm.DB, u *models.User, lifecycle, outcome string,
 func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 	t.Parallel()
 	h, db, u, cookie := signedInPanel(t)
-	unreachable := apierr.New(apierr.ProcessingFailed, "The image at images[0] could not be fetched: the connection was refused.").WithField("images[0]")
+	unreachable := apierr.New(apierr.ProcessingFailed, "The image at images[0] could not be fetched: the connection was refused.").
+		WithField("images[0]")
 	field := "images[1]"
-	summary := contract.Summary{Requested: 3, Delivered: 2, Warnings: []contract.Warning{{Code: "output_not_produced", Field: &field,
-		Message: "The image at images[1] answered 404."}}}
+	summary := contract.Summary{
+		Requested: 3,
+		Delivered: 2,
+		Warnings: []contract.Warning{{Code: "output_not_produced", Field: &field,
+			Message: "The image at images[1] answered 404."}},
+	}
 	tests := []struct {
 		name    string
 		id      string
@@ -78,15 +93,52 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 		{"succeeded", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 3, 3, nil, nil),
 			[]string{"3 of 3 outputs delivered", "succeeded"}, []string{"null", `class="alert"`, "Cancel job"}, 3},
 		{"running", jobOf(t, db, u, contract.LifecycleRunning, "", 3, 12, nil, nil),
-			[]string{"3 of 12 outputs delivered", `data-running="true"`, "Cancel job"}, []string{"null", `class="alert"`}, 3},
+			[]string{
+				"3 of 12 outputs delivered",
+				`data-running="true"`,
+				"Cancel job",
+			}, []string{"null", `class="alert"`}, 3},
 		{"failed", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeFailed, 0, 1, unreachable, nil),
-			[]string{"0 of 1 output delivered", "The image at images[0] could not be fetched: the connection was refused.",
-				"processing_failed", `href="/v1/errors#processing_failed"`, "images[0]"},
+			[]string{
+				"0 of 1 output delivered",
+				"The image at images[0] could not be fetched: the connection was refused.",
+				"processing_failed",
+				`href="/v1/errors#processing_failed"`,
+				"images[0]",
+			},
 			[]string{`{&#34;code&#34;`, `"code"`, "null"}, 0},
-		{"cancelled with outputs", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeCancelled, 3, 12, apierr.New(apierr.Cancelled, ""), nil),
-			[]string{"3 of 12 outputs delivered", `href="/v1/errors#cancelled"`, "cancelled"}, []string{`&#34;code&#34;`, "Cancel job"}, 3},
-		{"succeeded with an output not produced", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 2, 3, nil, summary),
-			[]string{"2 of 3 outputs delivered", "The image at images[1] answered 404.", "output_not_produced"}, []string{`class="alert"`}, 2},
+		{
+			"cancelled with outputs",
+			jobOf(
+				t,
+				db,
+				u,
+				contract.LifecycleTerminal,
+				contract.OutcomeCancelled,
+				3,
+				12,
+				apierr.New(apierr.Cancelled, ""),
+				nil,
+			),
+			[]string{
+				"3 of 12 outputs delivered",
+				`href="/v1/errors#cancelled"`,
+				"cancelled",
+			},
+			[]string{`&#34;code&#34;`, "Cancel job"},
+			3,
+		},
+		{
+			"succeeded with an output not produced",
+			jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 2, 3, nil, summary),
+			[]string{
+				"2 of 3 outputs delivered",
+				"The image at images[1] answered 404.",
+				"output_not_produced",
+			},
+			[]string{`class="alert"`},
+			2,
+		},
 	}
 	figures := regexp.MustCompile(`<figure class="file">`)
 	for _, tc := range tests {
@@ -102,7 +154,13 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 					require.NotContains(t, body, s, path)
 				}
 				require.Len(t, figures.FindAllString(body, -1), tc.outputs, "%s shows every delivered output", path)
-				require.Equal(t, strings.HasSuffix(path, "/live"), !strings.Contains(body, "<html"), "%s: the live part comes alone", path)
+				require.Equal(
+					t,
+					strings.HasSuffix(path, "/live"),
+					!strings.Contains(body, "<html"),
+					"%s: the live part comes alone",
+					path,
+				)
 			}
 		})
 	}
@@ -110,5 +168,10 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 	require.NoError(t, err)
 	foreign := jobOf(t, db, other, contract.LifecycleRunning, "", 0, 1, nil, nil)
 	require.Equal(t, http.StatusNotFound, do(h, http.MethodGet, "/app/jobs/"+foreign+"/live", nil, cookie...).Code)
-	require.Equal(t, http.StatusUnauthorized, do(h, http.MethodGet, "/app/jobs/"+foreign+"/live", nil).Code, "no session: the script reloads")
+	require.Equal(
+		t,
+		http.StatusUnauthorized,
+		do(h, http.MethodGet, "/app/jobs/"+foreign+"/live", nil).Code,
+		"no session: the script reloads",
+	)
 }

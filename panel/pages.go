@@ -53,7 +53,11 @@ func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User)
 	}
 	end := now.Truncate(24 * time.Hour).Add(24 * time.Hour)
 	start := end.AddDate(0, 0, -30)
-	rows, err := models.Metrics(r.Context(), p.d.DB, models.MetricsQuery{UserID: u.ID, GroupBy: models.GroupDay, Start: start, End: end, CallsFrom: end})
+	rows, err := models.Metrics(
+		r.Context(),
+		p.d.DB,
+		models.MetricsQuery{UserID: u.ID, GroupBy: models.GroupDay, Start: start, End: end, CallsFrom: end},
+	)
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -91,7 +95,11 @@ type jobsData struct {
 
 func (p *panel) jobs(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
 	q := r.URL.Query()
-	data := jobsData{KeyID: q.Get("key"), Outcome: q.Get("outcome"), Outcomes: append([]string{"running"}, contract.Outcomes...)}
+	data := jobsData{
+		KeyID:    q.Get("key"),
+		Outcome:  q.Get("outcome"),
+		Outcomes: append([]string{"running"}, contract.Outcomes...),
+	}
 	if !slices.Contains(data.Outcomes, data.Outcome) {
 		data.Outcome = ""
 	}
@@ -138,8 +146,14 @@ type fileView struct {
 }
 
 func viewFile(f *models.File, base string) fileView {
-	v := fileView{Handle: f.Handle(), URL: f.URL(base), MediaType: f.MediaType, Image: strings.HasPrefix(f.MediaType, "image/"),
-		Deletable: f.Kind() == "art", CreatedAt: f.CreatedAt}
+	v := fileView{
+		Handle:    f.Handle(),
+		URL:       f.URL(base),
+		MediaType: f.MediaType,
+		Image:     strings.HasPrefix(f.MediaType, "image/"),
+		Deletable: f.Kind() == "art",
+		CreatedAt: f.CreatedAt,
+	}
 	v.Name = f.Handle()
 	return v
 }
@@ -156,7 +170,11 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 	if err != nil {
 		return "", "", nil, err
 	}
-	data := jobData{Job: jobRows([]models.Job{*j}, p.d.FilesBaseURL)[0], Input: j.Input, Running: j.Lifecycle != contract.LifecycleTerminal}
+	data := jobData{
+		Job:     jobRows([]models.Job{*j}, p.d.FilesBaseURL)[0],
+		Input:   j.Input,
+		Running: j.Lifecycle != contract.LifecycleTerminal,
+	}
 	if j.Error != nil {
 		var e apierr.Error
 		if err := json.Unmarshal([]byte(*j.Error), &e); err == nil && e.Code != "" {
@@ -211,8 +229,15 @@ func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error)
 	out := make([]api.KeyView, len(keys))
 	for i := range keys {
 		k := &keys[i]
-		out[i] = api.KeyView{ID: k.ID, Prefix: k.Hint, Scopes: strings.Split(k.Scopes, ","), State: api.KeyState(k, now),
-			ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt, CreatedAt: k.CreatedAt}
+		out[i] = api.KeyView{
+			ID:        k.ID,
+			Prefix:    k.Hint,
+			Scopes:    strings.Split(k.Scopes, ","),
+			State:     api.KeyState(k, now),
+			ExpiresAt: k.ExpiresAt,
+			RevokedAt: k.RevokedAt,
+			CreatedAt: k.CreatedAt,
+		}
 	}
 	slices.Reverse(out)
 	return out, nil
@@ -245,10 +270,22 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 		return "", "", nil, err
 	}
 	data := webhooksData{Events: p.d.Catalogue.VocabValues("webhook_event"), Filter: map[string]string{},
-		Statuses: []string{models.DeliveryPending, models.DeliveryDelivered, models.DeliveryFailed, models.DeliverySkipped}}
+		Statuses: []string{
+			models.DeliveryPending,
+			models.DeliveryDelivered,
+			models.DeliveryFailed,
+			models.DeliverySkipped,
+		}}
 	for i := range eps {
 		ep := &eps[i]
-		v := api.EndpointView{ID: ep.ID, URL: ep.URL, Events: strings.Split(ep.Events, ","), Disabled: ep.Disabled, Failures: ep.Failures, CreatedAt: ep.CreatedAt}
+		v := api.EndpointView{
+			ID:        ep.ID,
+			URL:       ep.URL,
+			Events:    strings.Split(ep.Events, ","),
+			Disabled:  ep.Disabled,
+			Failures:  ep.Failures,
+			CreatedAt: ep.CreatedAt,
+		}
 		if ep.DisabledReason != "" {
 			v.DisabledReason = &ep.DisabledReason
 		}
@@ -299,7 +336,11 @@ func (p *panel) files(_ http.ResponseWriter, r *http.Request, u *models.User) (s
 	if kind != "art" {
 		kind = "file"
 	}
-	page, err := models.ListFiles(r.Context(), p.d.DB, models.FileQuery{UserID: u.ID, Outputs: kind == "art", Limit: 60})
+	page, err := models.ListFiles(
+		r.Context(),
+		p.d.DB,
+		models.FileQuery{UserID: u.ID, Outputs: kind == "art", Limit: 60},
+	)
 	if err != nil {
 		return "", "", nil, err
 	}

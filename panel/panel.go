@@ -60,7 +60,10 @@ func Mount(d api.Deps) http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /app/static/", http.StripPrefix("/app/static/", http.FileServerFS(static)))
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/app/", http.StatusFound) })
+	mux.HandleFunc(
+		"GET /{$}",
+		func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/app/", http.StatusFound) },
+	)
 	mux.HandleFunc("GET /app/sign-in", p.signInPage)
 	mux.HandleFunc("POST /app/sign-in", p.signIn)
 	mux.HandleFunc("POST /app/sign-out", p.signOut)
@@ -79,7 +82,8 @@ func Mount(d api.Deps) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/app/") {
 			w.Header().Set("X-Frame-Options", "DENY")
-			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+			w.Header().
+				Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 			w.Header().Set("Referrer-Policy", "same-origin")
 			pages.ServeHTTP(w, r)
 			return

@@ -63,8 +63,18 @@ func sessionCookie(w *httptest.ResponseRecorder) *http.Cookie {
 func TestSignInAnswersWrongPasswordAndUnknownEmailAlike(t *testing.T) {
 	t.Parallel()
 	h, _ := newPanel(t)
-	wrong := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"ada@example.com"}, "password": {"not the password"}})
-	unknown := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"nobody@example.com"}, "password": {"not the password"}})
+	wrong := do(
+		h,
+		http.MethodPost,
+		"/app/sign-in",
+		url.Values{"email": {"ada@example.com"}, "password": {"not the password"}},
+	)
+	unknown := do(
+		h,
+		http.MethodPost,
+		"/app/sign-in",
+		url.Values{"email": {"nobody@example.com"}, "password": {"not the password"}},
+	)
 	require.Equal(t, http.StatusUnauthorized, wrong.Code)
 	require.Equal(t, wrong.Code, unknown.Code)
 	require.Contains(t, wrong.Body.String(), "The email or the password is wrong.")
@@ -79,8 +89,14 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 	require.True(t, strings.HasPrefix(do(h, http.MethodGet, "/app/keys", nil).Header().Get("Location"), "/app/sign-in"))
 
 	planted := "attacker-chosen-token"
-	ok := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"Ada@Example.com"}, "password": {password}, "next": {"/app/keys"}},
-		"Cookie", api.SessionCookie+"="+planted)
+	ok := do(
+		h,
+		http.MethodPost,
+		"/app/sign-in",
+		url.Values{"email": {"Ada@Example.com"}, "password": {password}, "next": {"/app/keys"}},
+		"Cookie",
+		api.SessionCookie+"="+planted,
+	)
 	require.Equal(t, http.StatusSeeOther, ok.Code, ok.Body.String())
 	require.Equal(t, "/app/keys", ok.Header().Get("Location"))
 	c := sessionCookie(ok)
@@ -88,7 +104,12 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 	require.NotEqual(t, planted, c.Value, "a token held before sign-in is never signed in")
 	require.True(t, c.HttpOnly)
 	require.Equal(t, http.SameSiteLaxMode, c.SameSite)
-	require.Equal(t, http.StatusSeeOther, do(h, http.MethodGet, "/app/keys", nil, "Cookie", api.SessionCookie+"="+planted).Code, "the planted token is still signed out")
+	require.Equal(
+		t,
+		http.StatusSeeOther,
+		do(h, http.MethodGet, "/app/keys", nil, "Cookie", api.SessionCookie+"="+planted).Code,
+		"the planted token is still signed out",
+	)
 
 	cookie := api.SessionCookie + "=" + c.Value
 	for _, path := range []string{"/app/", "/app/jobs", "/app/run", "/app/run/pattern.stripes", "/app/run/image.resize", "/app/files", "/app/files?kind=art", "/app/keys", "/app/webhooks?status=failed"} {
@@ -98,12 +119,28 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 	}
 	require.Equal(t, http.StatusOK, do(h, http.MethodGet, "/v1/account/keys", nil, "Cookie", cookie).Code)
 
-	cross := do(h, http.MethodPost, "/app/sign-out", url.Values{}, "Cookie", cookie, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+	cross := do(
+		h,
+		http.MethodPost,
+		"/app/sign-out",
+		url.Values{},
+		"Cookie",
+		cookie,
+		"Sec-Fetch-Site",
+		"cross-site",
+		"Origin",
+		"https://evil.example",
+	)
 	require.Equal(t, http.StatusForbidden, cross.Code, "a cross-site sign-out is refused")
 	require.Equal(t, http.StatusOK, do(h, http.MethodGet, "/app/keys", nil, "Cookie", cookie).Code)
 
 	out := do(h, http.MethodPost, "/app/sign-out", url.Values{}, "Cookie", cookie, "Sec-Fetch-Site", "same-origin")
 	require.Equal(t, http.StatusSeeOther, out.Code)
-	require.Equal(t, http.StatusSeeOther, do(h, http.MethodGet, "/app/keys", nil, "Cookie", cookie).Code, "the session ended")
+	require.Equal(
+		t,
+		http.StatusSeeOther,
+		do(h, http.MethodGet, "/app/keys", nil, "Cookie", cookie).Code,
+		"the session ended",
+	)
 	require.Equal(t, http.StatusForbidden, do(h, http.MethodGet, "/v1/account/keys", nil, "Cookie", cookie).Code)
 }

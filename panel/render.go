@@ -49,7 +49,9 @@ var funcs = template.FuncMap{
 func parsePages() map[string]*template.Template {
 	out := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
-		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+		out[name] = template.Must(
+			template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"),
+		)
 	}
 	return out
 }

@@ -91,8 +91,11 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: api.SessionCookie, Value: token, Path: "/", Expires: s.ExpiresAt, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)})
+	http.SetCookie(
+		w,
+		&http.Cookie{Name: api.SessionCookie, Value: token, Path: "/", Expires: s.ExpiresAt, HttpOnly: true,
+			SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)},
+	)
 	http.Redirect(w, r, data.Next, http.StatusSeeOther)
 }
 

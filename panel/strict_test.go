@@ -29,7 +29,14 @@ func errorCode(t *testing.T, w *httptest.ResponseRecorder) string {
 }
 
 // from sends a request as the peer at addr, over TLS when tls is set.
-func from(h http.Handler, addr string, overTLS bool, method, path string, form url.Values, headers ...string) *httptest.ResponseRecorder {
+func from(
+	h http.Handler,
+	addr string,
+	overTLS bool,
+	method, path string,
+	form url.Values,
+	headers ...string,
+) *httptest.ResponseRecorder {
 	body := strings.NewReader("")
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -73,19 +80,74 @@ func TestPanelRefusesWhatTheAPIRefuses(t *testing.T) {
 		status  int
 		code    string
 	}{
-		{"sign-in page over plain HTTP", prod, stranger, false, "GET", "/app/sign-in", nil, nil, 400, "insecure_transport"},
-		{"password over plain HTTP", prod, stranger, false, "POST", "/app/sign-in", signIn, nil, 400, "insecure_transport"},
+		{
+			"sign-in page over plain HTTP",
+			prod,
+			stranger,
+			false,
+			"GET",
+			"/app/sign-in",
+			nil,
+			nil,
+			400,
+			"insecure_transport",
+		},
+		{
+			"password over plain HTTP",
+			prod,
+			stranger,
+			false,
+			"POST",
+			"/app/sign-in",
+			signIn,
+			nil,
+			400,
+			"insecure_transport",
+		},
 		{"the root over plain HTTP", prod, stranger, false, "GET", "/", nil, nil, 400, "insecure_transport"},
-		{"a stranger claiming https", prod, stranger, false, "POST", "/app/sign-in", signIn, https, 400, "insecure_transport"},
+		{
+			"a stranger claiming https",
+			prod,
+			stranger,
+			false,
+			"POST",
+			"/app/sign-in",
+			signIn,
+			https,
+			400,
+			"insecure_transport",
+		},
 		{"a page over TLS", prod, stranger, true, "GET", "/app/sign-in", nil, nil, 200, ""},
 		{"a page through the TLS proxy", prod, proxy, false, "GET", "/app/sign-in", nil, https, 200, ""},
 		{"a key in the query", dev, stranger, false, "GET", "/app/keys?key=" + key, nil, nil, 400, "api_key_in_query"},
-		{"a key in the next of sign-in", dev, stranger, false, "GET", "/app/sign-in?next=%2Fapp%2F%3Fk%3D" + key, nil, nil, 400, "api_key_in_query"},
+		{
+			"a key in the next of sign-in",
+			dev,
+			stranger,
+			false,
+			"GET",
+			"/app/sign-in?next=%2Fapp%2F%3Fk%3D" + key,
+			nil,
+			nil,
+			400,
+			"api_key_in_query",
+		},
 		{"two Origin headers", dev, stranger, false, "POST", "/app/sign-in", signIn,
 			[]string{"Origin", "http://panel.test", "Origin", "https://evil.example"}, 400, "malformed_request"},
 		{"two Authorization headers", dev, stranger, false, "GET", "/app/sign-in", nil,
 			[]string{"Authorization", "Key " + key, "Authorization", "Key " + key}, 400, "malformed_request"},
-		{"two x-api-key headers", dev, stranger, false, "GET", "/app/", nil, []string{"X-Api-Key", key, "X-Api-Key", key}, 400, "malformed_request"},
+		{
+			"two x-api-key headers",
+			dev,
+			stranger,
+			false,
+			"GET",
+			"/app/",
+			nil,
+			[]string{"X-Api-Key", key, "X-Api-Key", key},
+			400,
+			"malformed_request",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,17 +184,44 @@ func TestSignInLimitCountsTheClientBehindTheProxy(t *testing.T) {
 			"X-Forwarded-For", "203.0.113.7")
 		require.Equal(t, http.StatusUnauthorized, w.Code, "attempt %d", i+1)
 	}
-	over := from(h, proxy, false, "POST", "/app/sign-in", url.Values{"email": {"one-more@example.com"}, "password": {"wrong password"}},
-		"X-Forwarded-For", "203.0.113.7")
+	over := from(
+		h,
+		proxy,
+		false,
+		"POST",
+		"/app/sign-in",
+		url.Values{"email": {"one-more@example.com"}, "password": {"wrong password"}},
+		"X-Forwarded-For",
+		"203.0.113.7",
+	)
 	require.Equal(t, http.StatusTooManyRequests, over.Code)
 	require.NotEmpty(t, over.Header().Get("Retry-After"))
 
-	owner := from(h, proxy, false, "POST", "/app/sign-in", url.Values{"email": {"ada@example.com"}, "password": {password}},
-		"X-Forwarded-For", "203.0.113.8")
-	require.Equal(t, http.StatusSeeOther, owner.Code, "another client behind the proxy signs in: %s", owner.Body.String())
+	owner := from(
+		h,
+		proxy,
+		false,
+		"POST",
+		"/app/sign-in",
+		url.Values{"email": {"ada@example.com"}, "password": {password}},
+		"X-Forwarded-For",
+		"203.0.113.8",
+	)
+	require.Equal(
+		t,
+		http.StatusSeeOther,
+		owner.Code,
+		"another client behind the proxy signs in: %s",
+		owner.Body.String(),
+	)
 	spoofed := from(h, "198.51.100.9:4000", false, "POST", "/app/sign-in",
 		url.Values{"email": {"ada@example.com"}, "password": {"wrong password"}}, "X-Forwarded-For", "203.0.113.99")
-	require.Equal(t, http.StatusUnauthorized, spoofed.Code, "an untrusted peer's X-Forwarded-For is its own address anyway")
+	require.Equal(
+		t,
+		http.StatusUnauthorized,
+		spoofed.Code,
+		"an untrusted peer's X-Forwarded-For is its own address anyway",
+	)
 }
 
 // clock is a settable test clock.
@@ -172,7 +261,12 @@ func TestWrongPasswordsSlowAnAccountWithoutLockingItsOwnerOut(t *testing.T) {
 		require.NoError(t, err)
 		clk.add(secs)
 	}
-	require.Equal(t, []string{"1", "2", "4", "8", "16", "32", "60", "60", "60", "60"}, waits, "the wait doubles up to a minute")
+	require.Equal(
+		t,
+		[]string{"1", "2", "4", "8", "16", "32", "60", "60", "60", "60"},
+		waits,
+		"the wait doubles up to a minute",
+	)
 
 	// The attacker's next wrong password waits a minute; the owner, after it, signs in.
 	require.Equal(t, http.StatusUnauthorized, attempt(wrong).Code)

@@ -102,7 +102,17 @@ func (s *Signer) JWKS() JWKS {
 	out := JWKS{Keys: make([]JWK, 0, len(s.keys))}
 	for _, k := range s.keys {
 		pub := k.priv.Public().(ed25519.PublicKey)
-		out.Keys = append(out.Keys, JWK{Kty: "OKP", Crv: "Ed25519", X: base64.RawURLEncoding.EncodeToString(pub), Kid: k.id, Use: "sig", Alg: "EdDSA"})
+		out.Keys = append(
+			out.Keys,
+			JWK{
+				Kty: "OKP",
+				Crv: "Ed25519",
+				X:   base64.RawURLEncoding.EncodeToString(pub),
+				Kid: k.id,
+				Use: "sig",
+				Alg: "EdDSA",
+			},
+		)
 	}
 	return out
 }
@@ -111,7 +121,13 @@ func (s *Signer) JWKS() JWKS {
 // must be within window of now (else ErrStale), and the Base64 signature of
 // the message must verify with at least one OKP/Ed25519 key of jwks (else
 // ErrBadSignature). The header values are used exactly as received.
-func Verify(jwks JWKS, deliveryID, userID, timestamp, signature string, body []byte, now time.Time, window time.Duration) error {
+func Verify(
+	jwks JWKS,
+	deliveryID, userID, timestamp, signature string,
+	body []byte,
+	now time.Time,
+	window time.Duration,
+) error {
 	ts, err := strconv.ParseInt(timestamp, 10, 64)
 	if err != nil {
 		return fmt.Errorf("%w: timestamp %q is not Unix seconds", ErrStale, timestamp)

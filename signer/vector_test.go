@@ -69,6 +69,31 @@ func TestREADMETestVector(t *testing.T) {
 	// The receiver's verification accepts it, and refuses it changed.
 	set := signer.JWKS{Keys: []signer.JWK{{Kty: "OKP", Crv: "Ed25519", X: v["jwk.x"]}}}
 	now := time.Unix(ts, 0)
-	require.NoError(t, signer.Verify(set, v["X-Service-Request-Id"], v["X-Service-User-Id"], v["X-Service-Timestamp"], v["X-Service-Signature"], body, now, time.Minute))
-	require.ErrorIs(t, signer.Verify(set, v["X-Service-Request-Id"], "43", v["X-Service-Timestamp"], v["X-Service-Signature"], body, now, time.Minute), signer.ErrBadSignature)
+	require.NoError(
+		t,
+		signer.Verify(
+			set,
+			v["X-Service-Request-Id"],
+			v["X-Service-User-Id"],
+			v["X-Service-Timestamp"],
+			v["X-Service-Signature"],
+			body,
+			now,
+			time.Minute,
+		),
+	)
+	require.ErrorIs(
+		t,
+		signer.Verify(
+			set,
+			v["X-Service-Request-Id"],
+			"43",
+			v["X-Service-Timestamp"],
+			v["X-Service-Signature"],
+			body,
+			now,
+			time.Minute,
+		),
+		signer.ErrBadSignature,
+	)
 }

@@ -42,7 +42,8 @@ func newFixture(t *testing.T, db *gorm.DB) *fixture {
 	f := &fixture{t: t, db: db, temporal: mocks.NewClient(t), user: u}
 	f.svc = &submit.Service{DB: db, Temporal: f.temporal, TaskQueue: "q1", AdmitTimeout: 200 * time.Millisecond}
 	f.temporal.On("NewWithStartWorkflowOperation", mock.Anything, contract.JobWorkflow, mock.Anything).Return(nil).
-		Run(func(args mock.Arguments) { f.started = append(f.started, args.Get(0).(client.StartWorkflowOptions)) }).Maybe()
+		Run(func(args mock.Arguments) { f.started = append(f.started, args.Get(0).(client.StartWorkflowOptions)) }).
+		Maybe()
 	return f
 }
 
@@ -267,7 +268,8 @@ func TestIdempotencyKeyInProgressAndRecordsAdmission(t *testing.T) {
 				close(sending)
 				<-ctx.Done()
 				return nil, ctx.Err()
-			}).Once()
+			}).
+			Once()
 		go func() {
 			defer close(answered)
 			_, _ = f.svc.Submit(ctx, f.request("k2"))

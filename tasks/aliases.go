@@ -81,8 +81,13 @@ func (d *Definition) uniqueStrings(list []any, field, generic string) *apierr.Er
 			continue
 		}
 		if i, seen := first[s]; seen {
-			msg := printer.Sprintf("%s has the same item twice (items %d and %d are both %s; an alias counts as its value).",
-				field, i, j, strconv.Quote(s))
+			msg := printer.Sprintf(
+				"%s has the same item twice (items %d and %d are both %s; an alias counts as its value).",
+				field,
+				i,
+				j,
+				strconv.Quote(s),
+			)
 			return issue{field: field, generic: generic, keyword: "uniqueItems",
 				code: d.ruleCode(generic, "uniqueItems", apierr.InvalidRequest), msg: msg}.err()
 		}

@@ -23,7 +23,11 @@ func shapeVocab() Vocabulary {
 // aliasTask takes shape_kind as its variant field and as a list of unique
 // items.
 func aliasTask() *Definition {
-	v := &Variant{Field: "shape", Default: "round", Only: map[string][]string{"radius": {"round"}, "sides": {"polygon", "star"}}}
+	v := &Variant{
+		Field:   "shape",
+		Default: "round",
+		Only:    map[string][]string{"radius": {"round"}, "sides": {"polygon", "star"}},
+	}
 	props := map[string]any{
 		"shape":  VocabEnum(shapeVocab(), "The shape."),
 		"radius": map[string]any{"type": "number", "minimum": 0.1, "default": 0.5},
@@ -72,8 +76,11 @@ func TestAliasesValidateAsTheirValue(t *testing.T) {
 		})
 	}
 	_, err = d.Validate([]byte(`{"shape":"square"}`))
-	require.Equal(t, `shape: value must be one of "round", "polygon", "star", or an alias of one (GET /v1/vocab/shape_kind).`,
-		apierr.As(err).Message)
+	require.Equal(
+		t,
+		`shape: value must be one of "round", "polygon", "star", or an alias of one (GET /v1/vocab/shape_kind).`,
+		apierr.As(err).Message,
+	)
 }
 
 // The schema lists the values, then the aliases, and maps each alias to
@@ -88,18 +95,27 @@ func TestAliasesInTheSchemaAndRegistry(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(aliasTask().InputSchema, &doc))
 	require.Equal(t, []string{"round", "polygon", "star", "circle", "disc", "poly"}, doc.Properties["shape"].Enum)
-	require.Equal(t, map[string]string{"circle": "round", "disc": "round", "poly": "polygon"}, doc.Properties["shape"].Aliases)
+	require.Equal(
+		t,
+		map[string]string{"circle": "round", "disc": "round", "poly": "polygon"},
+		doc.Properties["shape"].Aliases,
+	)
 	_, hasAliases := VocabEnum(ResolutionVocab(), "")[AliasesKeyword]
 	require.False(t, hasAliases, "a vocabulary without aliases adds no x-aliases")
 
 	r := NewRegistry()
-	require.NoError(t, r.Add(Family{Name: "x", Vocabularies: []Vocabulary{shapeVocab()}, Tasks: []*Definition{aliasTask()}}))
+	require.NoError(
+		t,
+		r.Add(Family{Name: "x", Vocabularies: []Vocabulary{shapeVocab()}, Tasks: []*Definition{aliasTask()}}),
+	)
 
 	twice := shapeVocab()
 	twice.Values[2].Aliases = []string{"round"}
 	noAliases := aliasTask()
-	noAliases.InputSchema = json.RawMessage(`{"type":"object","properties":{"shape":{"type":"string","x-vocab":"shape_kind",
-		"enum":["round","polygon","star","circle","disc","poly"]}}}`)
+	noAliases.InputSchema = json.RawMessage(
+		`{"type":"object","properties":{"shape":{"type":"string","x-vocab":"shape_kind",
+		"enum":["round","polygon","star","circle","disc","poly"]}}}`,
+	)
 	for name, f := range map[string]Family{
 		"an alias is another value":       {Name: "y", Vocabularies: []Vocabulary{twice}},
 		"a field without the aliases map": {Name: "y", Vocabularies: []Vocabulary{shapeVocab()}, Tasks: []*Definition{noAliases}},

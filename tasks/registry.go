@@ -133,7 +133,12 @@ func (r *Registry) check(f Family) error {
 				return fmt.Errorf("task %s: %s names the unknown vocabulary %q", d.Name, vf.Field, vf.Vocab)
 			}
 			if vf.Enum != nil && (!slices.Equal(vf.Enum, v.Accepted()) || !maps.Equal(vf.Aliases, v.AliasMap())) {
-				return fmt.Errorf("task %s: the enum or aliases of %s are not vocabulary %s's", d.Name, vf.Field, vf.Vocab)
+				return fmt.Errorf(
+					"task %s: the enum or aliases of %s are not vocabulary %s's",
+					d.Name,
+					vf.Field,
+					vf.Vocab,
+				)
 			}
 		}
 	}

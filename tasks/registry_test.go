@@ -37,7 +37,13 @@ func TestRegistryOrderAndLookup(t *testing.T) {
 	r := NewRegistry()
 	old := task("a.old", CategoryDesignGeneration)
 	old.Status, old.ReplacedBy, old.DeprecatedOn, old.Migration = "deprecated", "a.new", "2026-01-02", "Call a.new."
-	gone := &Definition{Name: "a.gone", Category: CategoryDesignGeneration, Removed: true, ReplacedBy: "a.new", RemovedOn: "2026-01-03"}
+	gone := &Definition{
+		Name:       "a.gone",
+		Category:   CategoryDesignGeneration,
+		Removed:    true,
+		ReplacedBy: "a.new",
+		RemovedOn:  "2026-01-03",
+	}
 	require.NoError(t, r.Add(Family{Name: "a", Tasks: []*Definition{
 		task("a.prep", CategoryProductionPrep), old, gone, task("a.new", CategoryDesignGeneration),
 	}}))
@@ -97,7 +103,10 @@ func TestRegistryRefuses(t *testing.T) {
 		{"no family name", Family{}},
 		{"family twice", Family{Name: "base"}},
 		{"task twice", Family{Name: "x", Tasks: []*Definition{task("base.one", CategoryVideo)}}},
-		{"task twice in one family", Family{Name: "x", Tasks: []*Definition{task("x.one", CategoryVideo), task("x.one", CategoryVideo)}}},
+		{
+			"task twice in one family",
+			Family{Name: "x", Tasks: []*Definition{task("x.one", CategoryVideo), task("x.one", CategoryVideo)}},
+		},
 		{"no task name", Family{Name: "x", Tasks: []*Definition{task("", CategoryVideo)}}},
 		{"unknown category", Family{Name: "x", Tasks: []*Definition{task("x.one", "knitting")}}},
 		{"no runner", Family{Name: "x", Tasks: []*Definition{bad(func(d *Definition) { d.Runner = nil })}}},
@@ -108,9 +117,14 @@ func TestRegistryRefuses(t *testing.T) {
 		{"unknown vocabulary", Family{Name: "x", Tasks: []*Definition{bad(func(d *Definition) {
 			d.InputSchema = MustJSON(ObjectSchema("x", "", map[string]any{"k": VocabEnum(vocab, "")}, nil, nil))
 		})}}},
-		{"enum other than its vocabulary", Family{Name: "x", Vocabularies: []Vocabulary{vocab}, Tasks: []*Definition{bad(func(d *Definition) {
-			d.InputSchema = json.RawMessage(`{"type":"object","properties":{"k":{"type":"string","enum":["a"],"x-vocab":"x_kind"}}}`)
-		})}}},
+		{
+			"enum other than its vocabulary",
+			Family{Name: "x", Vocabularies: []Vocabulary{vocab}, Tasks: []*Definition{bad(func(d *Definition) {
+				d.InputSchema = json.RawMessage(
+					`{"type":"object","properties":{"k":{"type":"string","enum":["a"],"x-vocab":"x_kind"}}}`,
+				)
+			})}},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,9 +137,12 @@ func TestRegistryRefuses(t *testing.T) {
 		})
 	}
 	r := NewRegistry()
-	require.NoError(t, r.Add(Family{Name: "x", Vocabularies: []Vocabulary{vocab}, Tasks: []*Definition{bad(func(d *Definition) {
-		d.InputSchema = MustJSON(ObjectSchema("x", "", map[string]any{"k": VocabEnum(vocab, "")}, nil, nil))
-	})}}))
+	require.NoError(
+		t,
+		r.Add(Family{Name: "x", Vocabularies: []Vocabulary{vocab}, Tasks: []*Definition{bad(func(d *Definition) {
+			d.InputSchema = MustJSON(ObjectSchema("x", "", map[string]any{"k": VocabEnum(vocab, "")}, nil, nil))
+		})}}),
+	)
 	v, ok := r.Vocabulary("x_kind")
 	require.True(t, ok)
 	require.Equal(t, []string{"a", "b"}, v.Enum())
@@ -154,7 +171,10 @@ func TestRegistryRemovedTaskFinishesRunningJobs(t *testing.T) {
 	kept := task("a.kept", CategoryDesignGeneration)
 	kept.Removed, kept.RemovedOn, kept.ReplacedBy = true, "2026-12-01", "a.new"
 	gone := &Definition{Name: "a.gone", Category: CategoryDesignGeneration, Removed: true, RemovedOn: "2026-01-03"}
-	require.NoError(t, r.Add(Family{Name: "a", Tasks: []*Definition{kept, gone, task("a.new", CategoryDesignGeneration)}}))
+	require.NoError(
+		t,
+		r.Add(Family{Name: "a", Tasks: []*Definition{kept, gone, task("a.new", CategoryDesignGeneration)}}),
+	)
 	_, err := r.Lookup("a.kept")
 	var ae *apierr.Error
 	require.ErrorAs(t, err, &ae)

@@ -70,7 +70,9 @@ func Decode[In any](in map[string]any) (*In, error) {
 // Refusal adapts a task's Refuse check over In to Definition.Refuse. An
 // input that does not decode is left to the step (it cannot happen for a
 // schema-valid input of a conforming In).
-func Refusal[In any](f func(in *In, sizes map[string]ImageSize) *apierr.Error) func(map[string]any, map[string]ImageSize) *apierr.Error {
+func Refusal[In any](
+	f func(in *In, sizes map[string]ImageSize) *apierr.Error,
+) func(map[string]any, map[string]ImageSize) *apierr.Error {
 	return func(in map[string]any, sizes map[string]ImageSize) *apierr.Error {
 		v, err := Decode[In](in)
 		if err != nil {

@@ -14,7 +14,11 @@ import (
 // (shape) deciding which of two fields apply, a colour list, an integer with
 // a default and a vocabulary field.
 func variantTask() *Definition {
-	v := &Variant{Field: "shape", Default: "round", Only: map[string][]string{"radius": {"round"}, "sides": {"polygon"}}}
+	v := &Variant{
+		Field:   "shape",
+		Default: "round",
+		Only:    map[string][]string{"radius": {"round"}, "sides": {"polygon"}},
+	}
 	props := map[string]any{
 		"shape":      map[string]any{"type": "string", "enum": []any{"round", "polygon"}, "default": "round"},
 		"radius":     map[string]any{"type": "number", "minimum": 0.1, "default": 0.5},
@@ -27,8 +31,15 @@ func variantTask() *Definition {
 		Name: "test.shapes", Category: CategoryDesignGeneration, Unit: "tile",
 		InputSchema: MustJSON(ObjectSchema("test.shapes input", "Shapes.", props, []string{"colors"}, v)),
 		Variant:     v, Runner: countRunner{},
-		ErrorRules: []ErrorRule{{"colors", "maxItems", apierr.TooManyColours}, {"colors[]", "pattern", apierr.InvalidColour}},
-		Pricing:    Pricing{CreditType: contract.CreditService, Option: "resolution", ByOption: []OptionPrice{{"512", 1}, {"1024", 2}, {"2048", 4}}},
+		ErrorRules: []ErrorRule{
+			{"colors", "maxItems", apierr.TooManyColours},
+			{"colors[]", "pattern", apierr.InvalidColour},
+		},
+		Pricing: Pricing{
+			CreditType: contract.CreditService,
+			Option:     "resolution",
+			ByOption:   []OptionPrice{{"512", 1}, {"1024", 2}, {"2048", 4}},
+		},
 	}
 }
 
@@ -96,12 +107,21 @@ func TestValidateDefaultsAndNulls(t *testing.T) {
 	}{
 		{`{"colors":["#000000"]}`, map[string]any{"colors": []any{"#000000"}, "shape": "round", "count": int64(1),
 			"resolution": "1024", "radius": 0.5}},
-		{`{"colors":["#000000"],"count":null,"shape":null}`, map[string]any{"colors": []any{"#000000"}, "shape": "round",
-			"count": int64(1), "resolution": "1024", "radius": 0.5}},
-		{`{"colors":["#000000"],"shape":"polygon"}`, map[string]any{"colors": []any{"#000000"}, "shape": "polygon", "count": int64(1),
-			"resolution": "1024", "sides": int64(6)}},
-		{`{"colors":["#000000"],"radius":1}`, map[string]any{"colors": []any{"#000000"}, "shape": "round", "count": int64(1),
-			"resolution": "1024", "radius": int64(1)}},
+		{
+			`{"colors":["#000000"],"count":null,"shape":null}`,
+			map[string]any{"colors": []any{"#000000"}, "shape": "round",
+				"count": int64(1), "resolution": "1024", "radius": 0.5},
+		},
+		{
+			`{"colors":["#000000"],"shape":"polygon"}`,
+			map[string]any{"colors": []any{"#000000"}, "shape": "polygon", "count": int64(1),
+				"resolution": "1024", "sides": int64(6)},
+		},
+		{
+			`{"colors":["#000000"],"radius":1}`,
+			map[string]any{"colors": []any{"#000000"}, "shape": "round", "count": int64(1),
+				"resolution": "1024", "radius": int64(1)},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {

@@ -106,9 +106,25 @@ func ResolutionVocab() Vocabulary {
 	return Vocabulary{
 		Name: "resolution", Description: "The side in pixels of a square output tile.",
 		Values: []VocabValue{
-			{Value: "512", Label: "512 × 512 px", Description: "Small tile for previews, swatches and screens.", ChooseWhen: "you try ideas or need web backgrounds"},
-			{Value: "1024", Label: "1024 × 1024 px", Description: "Standard tile; prints about 8.7 cm wide at 300 dpi.", ChooseWhen: "you are unsure", Default: true},
-			{Value: "2048", Label: "2048 × 2048 px", Description: "Large tile for print; about 17.3 cm wide at 300 dpi.", ChooseWhen: "the tile goes to print or large screens"},
+			{
+				Value:       "512",
+				Label:       "512 × 512 px",
+				Description: "Small tile for previews, swatches and screens.",
+				ChooseWhen:  "you try ideas or need web backgrounds",
+			},
+			{
+				Value:       "1024",
+				Label:       "1024 × 1024 px",
+				Description: "Standard tile; prints about 8.7 cm wide at 300 dpi.",
+				ChooseWhen:  "you are unsure",
+				Default:     true,
+			},
+			{
+				Value:       "2048",
+				Label:       "2048 × 2048 px",
+				Description: "Large tile for print; about 17.3 cm wide at 300 dpi.",
+				ChooseWhen:  "the tile goes to print or large screens",
+			},
 		},
 		Default: new("1024"), Concept: new("output_resolution"),
 	}
@@ -143,7 +159,11 @@ func UseCaseVocab() Vocabulary {
 	for i, u := range cases {
 		values[i] = VocabValue{
 			Value: u.Value, Label: u.Label, Default: i == 0,
-			Description: fmt.Sprintf("%s Motifs repeat %d times across the tile unless repeats is sent.", u.Text, u.Repeats),
+			Description: fmt.Sprintf(
+				"%s Motifs repeat %d times across the tile unless repeats is sent.",
+				u.Text,
+				u.Repeats,
+			),
 		}
 	}
 	return Vocabulary{

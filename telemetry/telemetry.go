@@ -88,7 +88,12 @@ func newResource(ctx context.Context, service string) (*resource.Resource, error
 	if service == "" {
 		service = "taskplatform"
 	}
-	return resource.New(ctx, resource.WithAttributes(attribute.String("service.name", service)), resource.WithFromEnv(), resource.WithTelemetrySDK())
+	return resource.New(
+		ctx,
+		resource.WithAttributes(attribute.String("service.name", service)),
+		resource.WithFromEnv(),
+		resource.WithTelemetrySDK(),
+	)
 }
 
 // Tracing is the tracer provider, or nil when tracing is off.

@@ -125,7 +125,11 @@ func TestSDKMetricsArePrometheusNamed(t *testing.T) {
 			require.EqualValues(t, 4, m[0].GetGauge().GetValue())
 		}
 	}
-	require.Equal(t, map[string]string{"temporal_request_total": "COUNTER", "temporal_request_latency_seconds": "HISTOGRAM",
-		"temporal_worker_task_slots_available": "GAUGE"}, got)
+	require.Equal(
+		t,
+		map[string]string{"temporal_request_total": "COUNTER", "temporal_request_latency_seconds": "HISTOGRAM",
+			"temporal_worker_task_slots_available": "GAUGE"},
+		got,
+	)
 	require.NoError(t, tel.Shutdown(context.Background()))
 }

@@ -19,7 +19,9 @@ func (t *Telemetry) ClientOptions(o client.Options) (client.Options, error) {
 		o.MetricsHandler = t.meter.sdk
 	}
 	if t.tracer != nil {
-		ti, err := temporalotel.NewTracingInterceptor(temporalotel.TracerOptions{Tracer: t.tracer.Tracer("temporal-sdk-go")})
+		ti, err := temporalotel.NewTracingInterceptor(
+			temporalotel.TracerOptions{Tracer: t.tracer.Tracer("temporal-sdk-go")},
+		)
 		if err != nil {
 			return o, err
 		}

@@ -15,7 +15,8 @@ import (
 // nil when it asks for none. OTEL_EXPORTER_OTLP_TRACES_PROTOCOL (else
 // OTEL_EXPORTER_OTLP_PROTOCOL) picks grpc or http/protobuf, the default.
 func exporterFromEnv(ctx context.Context) (sdktrace.SpanExporter, error) {
-	if strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") || strings.EqualFold(os.Getenv("OTEL_TRACES_EXPORTER"), "none") {
+	if strings.EqualFold(os.Getenv("OTEL_SDK_DISABLED"), "true") ||
+		strings.EqualFold(os.Getenv("OTEL_TRACES_EXPORTER"), "none") {
 		return nil, nil
 	}
 	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
@@ -35,7 +36,10 @@ func exporterFromEnv(ctx context.Context) (sdktrace.SpanExporter, error) {
 	case "grpc":
 		exp, err = otlptracegrpc.New(ctx)
 	default:
-		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%s: traces are exported over grpc or http/protobuf", protocol)
+		return nil, fmt.Errorf(
+			"OTEL_EXPORTER_OTLP_PROTOCOL=%s: traces are exported over grpc or http/protobuf",
+			protocol,
+		)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("OTLP trace exporter: %w", err)

@@ -20,7 +20,12 @@ import (
 // reporting metrics and spans through tel (nil: none); the workers made
 // from the client trace workflows and activities too. It fails fast when the
 // frontend is down.
-func Dial(ctx context.Context, address, namespace string, log *zap.Logger, tel *telemetry.Telemetry) (client.Client, error) {
+func Dial(
+	ctx context.Context,
+	address, namespace string,
+	log *zap.Logger,
+	tel *telemetry.Telemetry,
+) (client.Client, error) {
 	opts, err := tel.ClientOptions(client.Options{HostPort: address, Namespace: namespace, Logger: NewLogger(log)})
 	if err != nil {
 		return nil, err
@@ -42,7 +47,8 @@ func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace st
 	for _, k := range workflows.SearchAttributes {
 		attrs[k.GetName()] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
 	}
-	_, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})
+	_, err := c.OperatorService().
+		AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})
 	var exists *serviceerror.AlreadyExists
 	if err != nil && !errors.As(err, &exists) {
 		return fmt.Errorf("register search attributes: %w", err)

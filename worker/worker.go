@@ -140,8 +140,14 @@ func Register(r interface {
 	RegisterActivity(any)
 }, acts *activities.Activities) {
 	r.RegisterWorkflowWithOptions(workflows.JobWorkflow, workflow.RegisterOptions{Name: contract.JobWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow})
-	r.RegisterWorkflowWithOptions(workflows.DeprecationNoticesWorkflow, workflow.RegisterOptions{Name: contract.NoticesWorkflow})
+	r.RegisterWorkflowWithOptions(
+		workflows.WebhookDeliveryWorkflow,
+		workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow},
+	)
+	r.RegisterWorkflowWithOptions(
+		workflows.DeprecationNoticesWorkflow,
+		workflow.RegisterOptions{Name: contract.NoticesWorkflow},
+	)
 	r.RegisterActivity(acts)
 }
 

@@ -62,7 +62,11 @@ func TestRegisterAddsTheContractsWorkflowsAndTheActivities(t *testing.T) {
 	var r registry
 	acts := &activities.Activities{}
 	worker.Register(&r, acts)
-	require.Equal(t, []string{contract.JobWorkflow, contract.WebhookDeliveryWorkflow, contract.NoticesWorkflow}, r.workflows)
+	require.Equal(
+		t,
+		[]string{contract.JobWorkflow, contract.WebhookDeliveryWorkflow, contract.NoticesWorkflow},
+		r.workflows,
+	)
 	require.Equal(t, []any{acts}, r.activities)
 }
 
@@ -93,7 +97,8 @@ func TestRegisterSearchAttributes(t *testing.T) {
 	for range 2 { // present already: still fine
 		require.NoError(t, worker.RegisterSearchAttributes(ctx, c, "default"))
 	}
-	res, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
+	res, err := c.OperatorService().
+		ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
 	require.NoError(t, err)
 	for _, k := range workflows.SearchAttributes {
 		require.Equal(t, enumspb.INDEXED_VALUE_TYPE_KEYWORD, res.GetCustomAttributes()[k.GetName()], k.GetName())
@@ -120,7 +125,11 @@ func TestWorkerPollsItsQueues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			queue := "tq-" + models.NewID("")
-			w := worker.New(c, &activities.Activities{}, worker.Options{TaskQueue: queue, NoSteps: tt.noSteps, MaxConcurrentSteps: 1, AnalysisCapacity: 1})
+			w := worker.New(
+				c,
+				&activities.Activities{},
+				worker.Options{TaskQueue: queue, NoSteps: tt.noSteps, MaxConcurrentSteps: 1, AnalysisCapacity: 1},
+			)
 			require.NoError(t, w.Start())
 			defer w.Stop()
 
@@ -129,10 +138,20 @@ func TestWorkerPollsItsQueues(t *testing.T) {
 				require.NoError(t, err)
 				return len(res.GetPollers())
 			}
-			require.Eventually(t, func() bool { return pollers(queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW) > 0 }, 10*time.Second, 50*time.Millisecond,
-				"the job queue is polled for workflows")
-			require.Eventually(t, func() bool { return pollers(queue, enumspb.TASK_QUEUE_TYPE_ACTIVITY) > 0 }, 10*time.Second, 50*time.Millisecond,
-				"the job queue is polled for holds and settlements")
+			require.Eventually(
+				t,
+				func() bool { return pollers(queue, enumspb.TASK_QUEUE_TYPE_WORKFLOW) > 0 },
+				10*time.Second,
+				50*time.Millisecond,
+				"the job queue is polled for workflows",
+			)
+			require.Eventually(
+				t,
+				func() bool { return pollers(queue, enumspb.TASK_QUEUE_TYPE_ACTIVITY) > 0 },
+				10*time.Second,
+				50*time.Millisecond,
+				"the job queue is polled for holds and settlements",
+			)
 			steps, analysis := contract.StepsQueue(queue), contract.CapacityQueue(queue, contract.QueueAnalysis)
 			if tt.noSteps {
 				time.Sleep(time.Second) // the steps pollers would have started with the job queue's
@@ -141,8 +160,14 @@ func TestWorkerPollsItsQueues(t *testing.T) {
 				return
 			}
 			for _, q := range []string{steps, analysis} {
-				require.Eventually(t, func() bool { return pollers(q, enumspb.TASK_QUEUE_TYPE_ACTIVITY) > 0 }, 10*time.Second, 50*time.Millisecond,
-					"%s is polled", q)
+				require.Eventually(
+					t,
+					func() bool { return pollers(q, enumspb.TASK_QUEUE_TYPE_ACTIVITY) > 0 },
+					10*time.Second,
+					50*time.Millisecond,
+					"%s is polled",
+					q,
+				)
 			}
 		})
 	}

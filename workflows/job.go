@@ -99,7 +99,10 @@ func (j *job) settle(ctx workflow.Context, settlement contract.SettleInput) (con
 	if err := workflow.ExecuteLocalActivity(lctx, contract.ActivitySettle, settlement).Get(dctx, &sr); err != nil {
 		return contract.JobResult{}, fmt.Errorf("settle: %w", err)
 	}
-	res, err := j.end(dctx, contract.JobResult{Outcome: settlement.Outcome, Delivered: sr.Delivered, Charged: sr.Charged})
+	res, err := j.end(
+		dctx,
+		contract.JobResult{Outcome: settlement.Outcome, Delivered: sr.Delivered, Charged: sr.Charged},
+	)
 	if err != nil {
 		return res, err
 	}
@@ -116,7 +119,10 @@ func (j *job) settle(ctx workflow.Context, settlement contract.SettleInput) (con
 
 // end records the outcome as a search attribute and the job's details.
 func (j *job) end(ctx workflow.Context, res contract.JobResult) (contract.JobResult, error) {
-	workflow.SetCurrentDetails(ctx, fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged))
+	workflow.SetCurrentDetails(
+		ctx,
+		fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged),
+	)
 	if err := workflow.UpsertTypedSearchAttributes(ctx, AttrOutcome.ValueSet(res.Outcome)); err != nil {
 		return res, err
 	}

@@ -31,15 +31,19 @@ func bareJobEnv(t *testing.T, h *holdResult, settle func(contract.SettleInput) (
 	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(func(context.Context, contract.JobInput) (contract.AdmitResult, error) {
-		h.calls.Add(1)
-		return h.res, h.err
-	}).Maybe()
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
+		Return(func(context.Context, contract.JobInput) (contract.AdmitResult, error) {
+			h.calls.Add(1)
+			return h.res, h.err
+		}).
+		Maybe()
 	if settle != nil {
-		e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
-			e.settled = &in
-			return settle(in)
-		}).Maybe()
+		e.OnActivity(a.Settle, mock.Anything, mock.Anything).
+			Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
+				e.settled = &in
+				return settle(in)
+			}).
+			Maybe()
 	}
 	return e
 }
@@ -61,10 +65,12 @@ func (e *jobEnv) update(id string, d time.Duration, done func(contract.AdmitResu
 // closeAdmission mocks CloseAdmission, taking d, and records its input.
 func (e *jobEnv) closeAdmission(d time.Duration) *contract.CloseInput {
 	closed := &contract.CloseInput{}
-	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).After(d).Return(func(_ context.Context, in contract.CloseInput) error {
-		*closed = in
-		return nil
-	})
+	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).
+		After(d).
+		Return(func(_ context.Context, in contract.CloseInput) error {
+			*closed = in
+			return nil
+		})
 	return closed
 }
 
@@ -85,7 +91,11 @@ func TestJobWorkflowAnswersWhatSettlementCharged(t *testing.T) {
 	require.Equal(t, contract.JobResult{Outcome: contract.OutcomeSucceeded, Delivered: 2, Charged: 4}, res)
 	require.Equal(t, []string{contract.EventSucceeded}, e.settled.Events)
 	require.NotEmpty(t, e.settled.Queue)
-	require.Equal(t, &contract.Summary{Requested: 3, Delivered: 2, Warnings: e.settled.Summary.Warnings}, e.settled.Summary)
+	require.Equal(
+		t,
+		&contract.Summary{Requested: 3, Delivered: 2, Warnings: e.settled.Summary.Warnings},
+		e.settled.Summary,
+	)
 	require.EqualValues(t, 1, h.calls.Load())
 }
 
@@ -98,7 +108,11 @@ func TestJobWorkflowAdmitAfterTheWindowHoldsNothing(t *testing.T) {
 	closed := e.closeAdmission(time.Minute)
 	var admitErr error
 	answered := false
-	e.update(contract.AdmitUpdateID, contract.AdmitWindow+time.Second, func(_ contract.AdmitResult, err error) { answered, admitErr = true, err })
+	e.update(
+		contract.AdmitUpdateID,
+		contract.AdmitWindow+time.Second,
+		func(_ contract.AdmitResult, err error) { answered, admitErr = true, err },
+	)
 	res, err := e.run()
 	require.NoError(t, err)
 	require.Equal(t, contract.OutcomeNeverAdmitted, res.Outcome)
@@ -124,19 +138,28 @@ func TestJobWorkflowHoldErrorEndsTheJobRefused(t *testing.T) {
 	require.Equal(t, contract.OutcomeRefused, res.Outcome)
 	require.ErrorContains(t, admitErr, "database unavailable")
 	require.Nil(t, e.settled, "nothing held, nothing settled")
-	require.Equal(t, contract.CloseInput{JobID: "j_test", UserID: 1}, *closed, "a handle answered for the job reads failed")
+	require.Equal(
+		t,
+		contract.CloseInput{JobID: "j_test", UserID: 1},
+		*closed,
+		"a handle answered for the job reads failed",
+	)
 }
 
 // TestJobWorkflowRepeatedAdmitHoldsOnce: an admit arriving while the job
 // runs (a submit retried with its Idempotency-Key lands on the same
 // workflow) answers the first admit's result; credits are held once.
 func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
-	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6, Balance: 94, Events: []string{contract.EventSucceeded}}}
+	h := &holdResult{
+		res: contract.AdmitResult{Admitted: true, Required: 6, Balance: 94, Events: []string{contract.EventSucceeded}},
+	}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
 		return contract.SettleResult{Delivered: 1, Charged: 2}, nil
 	})
 	plan := contract.Plan{Steps: 1, Phase: "drawing"}
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(contract.StepResult{FileID: "f", Plan: &plan}, nil)
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
+		After(time.Minute).
+		Return(contract.StepResult{FileID: "f", Plan: &plan}, nil)
 	var answers []contract.AdmitResult
 	var errs []error
 	for _, u := range []struct {
@@ -162,7 +185,11 @@ func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
 // (retryable for the caller), settled with nothing delivered.
 func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6}}
-	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) { return contract.SettleResult{}, nil })
+	e := bareJobEnv(
+		t,
+		h,
+		func(contract.SettleInput) (contract.SettleResult, error) { return contract.SettleResult{}, nil },
+	)
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
 		Return(contract.StepResult{}, temporal.NewNonRetryableApplicationError("cannot read the input", contract.ErrTypeProcessing, nil))
 	e.OnActivity(a.PlanJob, mock.Anything, "j_test").
@@ -173,7 +200,11 @@ func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, string(apierr.Internal), ae.Type(), "the workflow ends Failed with the job's public code")
 	require.Equal(t, contract.OutcomeFailed, e.settled.Outcome)
-	require.Equal(t, contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}, e.settledError())
+	require.Equal(
+		t,
+		contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."},
+		e.settledError(),
+	)
 }
 
 // TestJobWorkflowSettleFailureFailsTheWorkflow: when settlement cannot be
@@ -181,7 +212,11 @@ func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 func TestJobWorkflowSettleFailureFailsTheWorkflow(t *testing.T) {
 	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6}}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
-		return contract.SettleResult{}, temporal.NewNonRetryableApplicationError("ledger unavailable", "settle_failed", nil)
+		return contract.SettleResult{}, temporal.NewNonRetryableApplicationError(
+			"ledger unavailable",
+			"settle_failed",
+			nil,
+		)
 	})
 	e.steps([]error{nil, nil}, nil)
 	e.admitAt(0)

@@ -51,7 +51,8 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 			}
 		}
 		var out contract.StepResult
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in).Get(ctx, &out)
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in).
+			Get(ctx, &out)
 		return out, err
 	}
 	return j.deliver(ctx, run, opts)
@@ -65,8 +66,11 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 // policy.
 func (j *job) inlineSteps(ctx workflow.Context) (contract.SettleInput, error) {
 	queue := workflow.GetInfo(ctx).TaskQueueName
-	opts := workflow.LocalActivityOptions{ScheduleToCloseTimeout: 2 * time.Minute, StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &stepRetry}
+	opts := workflow.LocalActivityOptions{
+		ScheduleToCloseTimeout: 2 * time.Minute,
+		StartToCloseTimeout:    30 * time.Second,
+		RetryPolicy:            &stepRetry,
+	}
 	run := func(i int, plan *contract.Plan) (contract.StepResult, error) {
 		o := opts
 		in := j.stepInput(i, queue)

@@ -41,11 +41,15 @@ func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
 	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: inline}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Admitted: true, Required: 6, Inline: inline}, nil).Maybe()
-	e.OnActivity(a.Settle, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
-		e.settled = &in
-		return contract.SettleResult{}, nil
-	}).Maybe()
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
+		Return(contract.AdmitResult{Admitted: true, Required: 6, Inline: inline}, nil).
+		Maybe()
+	e.OnActivity(a.Settle, mock.Anything, mock.Anything).
+		Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
+			e.settled = &in
+			return contract.SettleResult{}, nil
+		}).
+		Maybe()
 	return e
 }
 
@@ -53,21 +57,33 @@ func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
 // it); the first step plans len(steps) outputs, or fails with startErr.
 func (e *jobEnv) steps(steps []error, startErr error) {
 	plan := contract.Plan{Steps: len(steps), Phase: "drawing"}
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).Return(func(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
-		require.Equal(e.t, "j_test", in.JobID)
-		require.Equal(e.t, e.inline, activity.GetInfo(ctx).IsLocalActivity, "a quick job's steps run inside its admit's workflow task")
-		require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
-		require.Equal(e.t, "pattern.generate", in.Task, "a step is sent the job's task and input: it does not read the job's row")
-		require.JSONEq(e.t, `{"kind":"stripes"}`, string(in.Input))
-		if in.Start && startErr != nil {
-			return contract.StepResult{}, startErr
-		}
-		out := contract.StepResult{FileID: "f"}
-		if in.Start {
-			out.Plan = &plan
-		}
-		return out, steps[in.Index]
-	}).Maybe()
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
+		Return(func(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
+			require.Equal(e.t, "j_test", in.JobID)
+			require.Equal(
+				e.t,
+				e.inline,
+				activity.GetInfo(ctx).IsLocalActivity,
+				"a quick job's steps run inside its admit's workflow task",
+			)
+			require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
+			require.Equal(
+				e.t,
+				"pattern.generate",
+				in.Task,
+				"a step is sent the job's task and input: it does not read the job's row",
+			)
+			require.JSONEq(e.t, `{"kind":"stripes"}`, string(in.Input))
+			if in.Start && startErr != nil {
+				return contract.StepResult{}, startErr
+			}
+			out := contract.StepResult{FileID: "f"}
+			if in.Start {
+				out.Plan = &plan
+			}
+			return out, steps[in.Index]
+		}).
+		Maybe()
 	// A first output that fails for good leaves the plan to PlanJob.
 	e.OnActivity(a.PlanJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
 }
@@ -84,8 +100,11 @@ func (e *jobEnv) admitAt(d time.Duration) {
 }
 
 func (e *jobEnv) run() (contract.JobResult, error) {
-	e.ExecuteWorkflow(JobWorkflow, contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, Input: []byte(`{"kind":"stripes"}`),
-		HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits"})
+	e.ExecuteWorkflow(
+		JobWorkflow,
+		contract.JobInput{JobID: "j_test", Task: "pattern.generate", UserID: 1, Input: []byte(`{"kind":"stripes"}`),
+			HeldCredits: 6, PricePerOutput: 2, CreditType: "service_credits"},
+	)
 	require.True(e.t, e.IsWorkflowCompleted())
 	var res contract.JobResult
 	err := e.GetWorkflowError()
@@ -113,11 +132,36 @@ func TestJobWorkflow(t *testing.T) {
 		wantSummary bool
 	}{
 		{name: "every output delivered", steps: []error{nil, nil, nil}, wantOutcome: contract.OutcomeSucceeded},
-		{name: "one output missing is a warning", steps: []error{nil, permanent, nil}, wantOutcome: contract.OutcomeSucceeded, wantSummary: true},
-		{name: "nothing delivered fails", steps: []error{permanent, permanent}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ProcessingFailed},
-		{name: "content refused fails at once", steps: []error{nil, refused, nil}, wantOutcome: contract.OutcomeFailed, wantCode: apierr.ContentRefused},
-		{name: "first output fails, the rest deliver", steps: []error{permanent, nil}, wantOutcome: contract.OutcomeSucceeded, wantSummary: true},
-		{name: "start deadline passes", startErr: temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil), wantOutcome: contract.OutcomeFailed, wantCode: apierr.StartTimeout},
+		{
+			name:        "one output missing is a warning",
+			steps:       []error{nil, permanent, nil},
+			wantOutcome: contract.OutcomeSucceeded,
+			wantSummary: true,
+		},
+		{
+			name:        "nothing delivered fails",
+			steps:       []error{permanent, permanent},
+			wantOutcome: contract.OutcomeFailed,
+			wantCode:    apierr.ProcessingFailed,
+		},
+		{
+			name:        "content refused fails at once",
+			steps:       []error{nil, refused, nil},
+			wantOutcome: contract.OutcomeFailed,
+			wantCode:    apierr.ContentRefused,
+		},
+		{
+			name:        "first output fails, the rest deliver",
+			steps:       []error{permanent, nil},
+			wantOutcome: contract.OutcomeSucceeded,
+			wantSummary: true,
+		},
+		{
+			name:        "start deadline passes",
+			startErr:    temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil),
+			wantOutcome: contract.OutcomeFailed,
+			wantCode:    apierr.StartTimeout,
+		},
 	}
 	for _, tc := range tests {
 		for _, inline := range []bool{false, true} {
@@ -184,15 +228,21 @@ func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
 func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
 	e := newJobEnv(t)
 	var closed *contract.CloseInput
-	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).Return(func(_ context.Context, in contract.CloseInput) error {
-		closed = &in
-		return nil
-	})
+	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).
+		Return(func(_ context.Context, in contract.CloseInput) error {
+			closed = &in
+			return nil
+		})
 	res, err := e.run()
 	require.NoError(t, err)
 	require.Equal(t, contract.OutcomeNeverAdmitted, res.Outcome)
 	require.Nil(t, e.settled, "nothing held, nothing to settle")
-	require.Equal(t, &contract.CloseInput{JobID: "j_test", UserID: 1}, closed, "a handle answered for the job reads failed")
+	require.Equal(
+		t,
+		&contract.CloseInput{JobID: "j_test", UserID: 1},
+		closed,
+		"a handle answered for the job reads failed",
+	)
 }
 
 func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
@@ -213,12 +263,14 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	e := newJobEnv(t)
 	plan := contract.Plan{Steps: 3, Phase: "drawing"}
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).After(time.Minute).Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
-		if in.Start {
-			return contract.StepResult{FileID: "f", Plan: &plan}, nil
-		}
-		return contract.StepResult{FileID: "f"}, nil
-	})
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
+		After(time.Minute).
+		Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
+			if in.Start {
+				return contract.StepResult{FileID: "f", Plan: &plan}, nil
+			}
+			return contract.StepResult{FileID: "f"}, nil
+		})
 	e.admitAt(0)
 	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
 	_, err := e.run()

@@ -22,7 +22,12 @@ func DeprecationNoticesWorkflow(ctx workflow.Context) error {
 		return err
 	}
 	sctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 10 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Hour, MaximumAttempts: 20}})
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    10 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Hour,
+			MaximumAttempts:    20,
+		}})
 	futures := make([]workflow.Future, len(plan.Pending))
 	for i, id := range plan.Pending {
 		futures[i] = workflow.ExecuteActivity(sctx, contract.ActivitySendNotice, id)

@@ -42,7 +42,10 @@ func TestReplayRecordedHistories(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: contract.JobWorkflow})
-			r.RegisterWorkflowWithOptions(WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow})
+			r.RegisterWorkflowWithOptions(
+				WebhookDeliveryWorkflow,
+				workflow.RegisterOptions{Name: contract.WebhookDeliveryWorkflow},
+			)
 			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, f))
 		})
 	}

@@ -12,11 +12,18 @@ import (
 
 // WebhookBackoff is the retry schedule of a delivery: seconds apart first,
 // minutes apart later, at most webhook.max_attempts attempts.
-var WebhookBackoff = temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 3, MaximumInterval: 15 * time.Minute}
+var WebhookBackoff = temporal.RetryPolicy{
+	InitialInterval:    2 * time.Second,
+	BackoffCoefficient: 3,
+	MaximumInterval:    15 * time.Minute,
+}
 
 // WebhookDeliveryWorkflow delivers one signed event to one receiver with
 // Temporal's retry policy; it outlives the job that emitted it.
-func WebhookDeliveryWorkflow(ctx workflow.Context, in contract.WebhookDeliveryInput) (contract.WebhookDeliveryResult, error) {
+func WebhookDeliveryWorkflow(
+	ctx workflow.Context,
+	in contract.WebhookDeliveryInput,
+) (contract.WebhookDeliveryResult, error) {
 	policy := WebhookBackoff
 	policy.MaximumAttempts = int32(contract.DefaultWebhook().MaxAttempts)
 	policy.NonRetryableErrorTypes = []string{contract.ErrTypeWebhookRejected}

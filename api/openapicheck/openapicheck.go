@@ -67,7 +67,16 @@ func closeObjects(v any) {
 // method and docPath: its status is documented, and its content type,
 // headers and body match what is documented for it. A 2xx answer's request
 // must match the documented parameters and body too.
-func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *http.Request, body []byte, code int, head http.Header, resBody []byte) {
+func CheckAnswer(
+	t testing.TB,
+	doc *openapi3.T,
+	method, docPath string,
+	req *http.Request,
+	body []byte,
+	code int,
+	head http.Header,
+	resBody []byte,
+) {
 	t.Helper()
 	item := doc.Paths.Value(docPath)
 	require.NotNil(t, item, "%s is documented", docPath)
@@ -86,14 +95,29 @@ func CheckAnswer(t testing.TB, doc *openapi3.T, method, docPath string, req *htt
 	ctx := context.Background()
 	if code < 300 {
 		req.Body = io.NopCloser(bytes.NewReader(body))
-		require.NoError(t, openapi3filter.ValidateRequest(ctx, in), "%s %s: the request is as documented", method, req.URL)
+		require.NoError(
+			t,
+			openapi3filter.ValidateRequest(ctx, in),
+			"%s %s: the request is as documented",
+			method,
+			req.URL,
+		)
 	}
 	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: code, Header: head,
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
 	out.SetBodyBytes(resBody)
-	require.NoError(t, openapi3filter.ValidateResponse(ctx, out), "%s %s answered %d: %s", method, req.URL, code, resBody)
+	require.NoError(
+		t,
+		openapi3filter.ValidateResponse(ctx, out),
+		"%s %s answered %d: %s",
+		method,
+		req.URL,
+		code,
+		resBody,
+	)
 	mt, _, _ := mime.ParseMediaType(head.Get("Content-Type"))
-	if media := op.Responses.Status(code); mt == "application/json" && media != nil && media.Value.Content.Get(mt) != nil {
+	if media := op.Responses.Status(code); mt == "application/json" && media != nil &&
+		media.Value.Content.Get(mt) != nil {
 		var v any
 		require.NoError(t, json.Unmarshal(resBody, &v))
 		schema := media.Value.Content.Get(mt).Schema

@@ -42,8 +42,20 @@ func main() {
 }
 
 func run() int {
-	dsn := flag.String("db", firstSet(os.Getenv("TP_BENCH_DATABASE_URL"), os.Getenv("TP_TEST_DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL DSN")
-	schema := flag.String("schema", "", "schema to seed and keep (reused when already seeded); empty: a fresh one, dropped at the end")
+	dsn := flag.String(
+		"db",
+		firstSet(
+			os.Getenv("TP_BENCH_DATABASE_URL"),
+			os.Getenv("TP_TEST_DATABASE_URL"),
+			"postgres://postgres@127.0.0.1:5432/test?sslmode=disable",
+		),
+		"PostgreSQL DSN",
+	)
+	schema := flag.String(
+		"schema",
+		"",
+		"schema to seed and keep (reused when already seeded); empty: a fresh one, dropped at the end",
+	)
 	scale := flag.Float64("scale", 1, "fraction of the issue's row counts to seed")
 	calls := flag.Int("calls", 200, "measured calls per request")
 	only := flag.String("only", "", "measure only the requests whose name contains this")
@@ -112,7 +124,14 @@ func run() int {
 		logf("%v", err)
 		return 1
 	}
-	fmt.Printf("\n%-52s %8s %8s %8s  %s\n", "request (through api.NewRouter)", "p50 ms", "p99 ms", "max ms", "≤ 50 ms p99")
+	fmt.Printf(
+		"\n%-52s %8s %8s %8s  %s\n",
+		"request (through api.NewRouter)",
+		"p50 ms",
+		"p99 ms",
+		"max ms",
+		"≤ 50 ms p99",
+	)
 	failed := 0
 	for _, r := range results {
 		ok := "yes"
@@ -173,7 +192,10 @@ func printCounts(ctx context.Context, db *gorm.DB, userID uint64) error {
 	fmt.Printf("%-16s %12s %12s\n", "table", "account", "all")
 	for _, table := range []string{"jobs", "ledger_entries", "request_logs", "credit_batches", "files"} {
 		var mine, all int64
-		err := db.WithContext(ctx).Raw("SELECT count(*) FILTER (WHERE user_id = ?), count(*) FROM "+table, userID).Row().Scan(&mine, &all)
+		err := db.WithContext(ctx).
+			Raw("SELECT count(*) FILTER (WHERE user_id = ?), count(*) FROM "+table, userID).
+			Row().
+			Scan(&mine, &all)
 		if err != nil {
 			return fmt.Errorf("count %s: %w", table, err)
 		}
@@ -192,7 +214,14 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // measure calls each request calls times (after a few warm-up calls)
 // through the real router, with the background request log of the api
 // process and a rate limit high enough not to refuse the benchmark.
-func measure(ctx context.Context, db *gorm.DB, sd *seeded, calls int, only string, logf func(string, ...any)) ([]result, error) {
+func measure(
+	ctx context.Context,
+	db *gorm.DB,
+	sd *seeded,
+	calls int,
+	only string,
+	logf func(string, ...any),
+) ([]result, error) {
 	_, secret, err := models.CreateKey(ctx, db, sd.UserID, nil, nil, contract.CurrentVersion)
 	if err != nil {
 		return nil, err
@@ -230,7 +259,10 @@ func measure(ctx context.Context, db *gorm.DB, sd *seeded, calls int, only strin
 	window := func(extra string) func() string {
 		return func() string {
 			end := time.Now().UTC().Truncate(time.Second)
-			q := url.Values{"start": {end.Add(-90 * 24 * time.Hour).Format(time.RFC3339)}, "end": {end.Format(time.RFC3339)}}
+			q := url.Values{
+				"start": {end.Add(-90 * 24 * time.Hour).Format(time.RFC3339)},
+				"end":   {end.Format(time.RFC3339)},
+			}
 			return "?" + q.Encode() + extra
 		}
 	}
@@ -240,7 +272,11 @@ func measure(ctx context.Context, db *gorm.DB, sd *seeded, calls int, only strin
 		query      func() string
 	}{
 		{"GET /v1/jobs?api_key_id= first page", "/v1/jobs", fixed("?api_key_id=" + key)},
-		{fmt.Sprintf("GET /v1/jobs?api_key_id= page %d (cursor)", page), "/v1/jobs", fixed("?api_key_id=" + key + "&cursor=" + url.QueryEscape(cursor))},
+		{
+			fmt.Sprintf("GET /v1/jobs?api_key_id= page %d (cursor)", page),
+			"/v1/jobs",
+			fixed("?api_key_id=" + key + "&cursor=" + url.QueryEscape(cursor)),
+		},
 		{"GET /v1/jobs first page (every key)", "/v1/jobs", fixed("")},
 		{"GET /v1/account/usage 90 days", "/v1/account/usage", window("")},
 		{"GET /v1/account/metrics 90 days group_by=day", "/v1/account/metrics", window("&group_by=day")},

@@ -21,7 +21,15 @@ type sizes struct {
 // (a delivered file each), 5,000,000 ledger rows, 2,000,000 request-log
 // rows and 1,000 credit batches; 100 other accounts with 2,000 jobs and
 // 4,000 calls each.
-var fullSizes = sizes{Jobs: 1_000_000, LedgerPerJob: 5, Requests: 2_000_000, Batches: 1_000, Others: 100, OtherJobs: 2_000, OtherRequests: 4_000}
+var fullSizes = sizes{
+	Jobs:          1_000_000,
+	LedgerPerJob:  5,
+	Requests:      2_000_000,
+	Batches:       1_000,
+	Others:        100,
+	OtherJobs:     2_000,
+	OtherRequests: 4_000,
+}
 
 // scaled shrinks the figures by f (quick runs while developing).
 func (s sizes) scaled(f float64) sizes {
@@ -88,9 +96,12 @@ func seed(ctx context.Context, db *gorm.DB, sz sizes, logf func(string, ...any))
 		{"other keys", `INSERT INTO api_keys (id, user_id, hash, hint, scopes, replaced_by, created_at)
 			SELECT 'key_other' || u.id, u.id, md5('other' || u.id), 'tpk_xxxx…', 'jobs:read', '', ? FROM users u WHERE u.id <> ?`, []any{asOf, u.ID}},
 		{"credit batches", batchesSQL, []any{u.ID, asOf, asOf, sz.Batches}},
-		{"other credit batches", `INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
+		{
+			"other credit batches",
+			`INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
 			SELECT u.id, 'service_credits', 1000, 500, ?::timestamptz + interval '30 days', 'grant', ? FROM users u, generate_series(1, 5) k WHERE u.id <> ?`,
-			[]any{asOf, asOf, u.ID}},
+			[]any{asOf, asOf, u.ID},
+		},
 		{"grants", `INSERT INTO ledger_entries (user_id, credit_type, kind, amount, batch_id, job_id, note, created_at)
 			SELECT user_id, credit_type, 'grant', amount, id, '', source, created_at FROM credit_batches`, nil},
 		{"jobs", jobsSQL(heavy), []any{sz.Jobs, asOf, jobSpanSeconds}},

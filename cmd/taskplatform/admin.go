@@ -67,8 +67,18 @@ func adminMain(ctx context.Context, cfg config, args []string, stdout, stderr io
 // admin runs one command against db and returns what it prints.
 // allowPrivate lets webhook URLs name private addresses
 // (TP_ALLOW_PRIVATE_URLS, dev/test).
-func admin(ctx context.Context, db *gorm.DB, allowPrivate bool, cmd string, args []string, stderr io.Writer) (string, error) {
-	r := &adminRun{cfg: config{AllowPrivateURLs: allowPrivate}, open: func(context.Context) (*gorm.DB, error) { return db, nil }}
+func admin(
+	ctx context.Context,
+	db *gorm.DB,
+	allowPrivate bool,
+	cmd string,
+	args []string,
+	stderr io.Writer,
+) (string, error) {
+	r := &adminRun{
+		cfg:  config{AllowPrivateURLs: allowPrivate},
+		open: func(context.Context) (*gorm.DB, error) { return db, nil },
+	}
 	if _, err := r.execute(ctx, append(strings.Fields(cmd), args...), stderr, stderr); err != nil {
 		return "", err
 	}
@@ -90,11 +100,20 @@ func init() { cobra.EnableCommandSorting = false }
 
 // tree is the admin command tree; each command has its own flags.
 func (r *adminRun) tree() *cobra.Command {
-	root := group("admin", "accounts, credits, keys and webhooks (the stand-in for the account panel)",
+	root := group(
+		"admin",
+		"accounts, credits, keys and webhooks (the stand-in for the account panel)",
 		group("user", "accounts", r.userCreate(), r.userPassword(), r.userPinVersion()),
 		group("credits", "credit grants", r.creditsGrant()),
 		group("key", "API keys", r.keyCreate(), r.keyRoll(), r.keyRevoke(), r.keyList()),
-		group("webhook", "webhook endpoints and deliveries", r.webhookAdd(), r.webhookPing(), r.webhookReplay(), r.webhookEnable()),
+		group(
+			"webhook",
+			"webhook endpoints and deliveries",
+			r.webhookAdd(),
+			r.webhookPing(),
+			r.webhookReplay(),
+			r.webhookEnable(),
+		),
 	)
 	root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "taskplatform admin"}
 	root.Long = adminOverview(root)
@@ -124,7 +143,9 @@ func group(name, short string, subs ...*cobra.Command) *cobra.Command {
 					names = append(names, sub.Name())
 				}
 			}
-			return &usageError{fmt.Sprintf("missing command after %q: one of %s", c.CommandPath(), strings.Join(names, ", "))}
+			return &usageError{
+				fmt.Sprintf("missing command after %q: one of %s", c.CommandPath(), strings.Join(names, ", ")),
+			}
 		},
 	}
 	c.AddCommand(subs...)
@@ -133,7 +154,11 @@ func group(name, short string, subs ...*cobra.Command) *cobra.Command {
 
 // command is an admin command with its own flags (set by flags) whose run
 // returns what it prints on success.
-func (r *adminRun) command(use, short string, flags func(*pflag.FlagSet), run func(context.Context) (string, error)) *cobra.Command {
+func (r *adminRun) command(
+	use, short string,
+	flags func(*pflag.FlagSet),
+	run func(context.Context) (string, error),
+) *cobra.Command {
 	c := &cobra.Command{
 		Use:   use,
 		Short: short,
@@ -204,7 +229,10 @@ func (r *adminRun) openConfigured(ctx context.Context) (*gorm.DB, error) {
 	if r.cfg.DatabaseURL == "" {
 		path := absPath(models.SQLitePath(r.cfg.DataDir))
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no database at %s (TP_DATA_DIR, with TP_DATABASE_URL unset): run `taskplatform dev` or `taskplatform migrate` first", path)
+			return nil, fmt.Errorf(
+				"no database at %s (TP_DATA_DIR, with TP_DATABASE_URL unset): run `taskplatform dev` or `taskplatform migrate` first",
+				path,
+			)
 		}
 	}
 	db, err := models.Open(ctx, models.OpenConfig{URL: r.cfg.DatabaseURL, DataDir: r.cfg.DataDir})

@@ -77,7 +77,12 @@ func (r *adminRun) creditsGrant() *cobra.Command {
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
 			f.Int64Var(&credits, "credits", 0, "credits to grant, more than 0 (required)")
-			f.StringVar(&ctype, "type", contract.CreditService, "credit type: "+contract.CreditService+" or "+contract.CreditModel)
+			f.StringVar(
+				&ctype,
+				"type",
+				contract.CreditService,
+				"credit type: "+contract.CreditService+" or "+contract.CreditModel,
+			)
 			f.StringVar(&expires, "expires-at", "", "when the credits expire, RFC 3339 (default never)")
 		},
 		func(ctx context.Context) (string, error) {

@@ -81,7 +81,11 @@ func TestAdminRefusesUnknownFlags(t *testing.T) {
 	}{
 		{"unknown flag", "user create --email a@example.com --nope", "unknown flag: --nope"},
 		{"another command's flag", "user create --email a@example.com --user a@example.com", "unknown flag: --user"},
-		{"expiry on revoke", "key revoke --key-id key_x --expires-at 2030-01-01T00:00:00Z", "unknown flag: --expires-at"},
+		{
+			"expiry on revoke",
+			"key revoke --key-id key_x --expires-at 2030-01-01T00:00:00Z",
+			"unknown flag: --expires-at",
+		},
 		{"scopes on list", "key list --user a@example.com --scopes jobs:read", "unknown flag: --scopes"},
 		{"url on enable", "webhook enable --endpoint-id whe_x --url https://93.184.216.34/h", "unknown flag: --url"},
 		{"single dash", "key list -user a@example.com", "unknown shorthand flag"},
@@ -113,7 +117,13 @@ func TestAdminKeyList(t *testing.T) {
 		require.Empty(t, out, "no keys, no lines")
 
 		secrets := []string{
-			adminOK(t, db, "key create --user keys@example.com --scopes jobs:read,files:read --expires-at "+expires.Format(time.RFC3339)),
+			adminOK(
+				t,
+				db,
+				"key create --user keys@example.com --scopes jobs:read,files:read --expires-at "+expires.Format(
+					time.RFC3339,
+				),
+			),
 			adminOK(t, db, "key create --user keys@example.com"),
 			adminOK(t, db, "key create --user other@example.com"),
 		}
@@ -138,8 +148,18 @@ func TestAdminKeyList(t *testing.T) {
 			got[f[0]] = f[1:]
 		}
 		require.Equal(t, map[string][]string{
-			ids[0]: {secrets[0][:len(models.KeyPrefix)+4] + "…", "jobs:read,files:read", expires.Format(time.RFC3339), "active"},
-			ids[1]: {secrets[1][:len(models.KeyPrefix)+4] + "…", strings.Join(models.AllScopes, ","), "never", "revoked"},
+			ids[0]: {
+				secrets[0][:len(models.KeyPrefix)+4] + "…",
+				"jobs:read,files:read",
+				expires.Format(time.RFC3339),
+				"active",
+			},
+			ids[1]: {
+				secrets[1][:len(models.KeyPrefix)+4] + "…",
+				strings.Join(models.AllScopes, ","),
+				"never",
+				"revoked",
+			},
 		}, got, "this user's keys only")
 
 		_, err = runAdminLine(t, db, "key list --user nobody@example.com")
@@ -153,9 +173,21 @@ func TestAdminRefusesEmptyDataDir(t *testing.T) {
 		dir  func(t *testing.T) string
 		args []string
 	}{
-		{"missing dir", func(t *testing.T) string { return filepath.Join(t.TempDir(), "data") }, []string{"user", "create", "--email", "a@example.com"}},
-		{"empty dir", func(t *testing.T) string { return t.TempDir() }, []string{"key", "list", "--user", "a@example.com"}},
-		{"empty dir, webhook", func(t *testing.T) string { return t.TempDir() }, []string{"webhook", "enable", "--endpoint-id", "whe_x"}},
+		{
+			"missing dir",
+			func(t *testing.T) string { return filepath.Join(t.TempDir(), "data") },
+			[]string{"user", "create", "--email", "a@example.com"},
+		},
+		{
+			"empty dir",
+			func(t *testing.T) string { return t.TempDir() },
+			[]string{"key", "list", "--user", "a@example.com"},
+		},
+		{
+			"empty dir, webhook",
+			func(t *testing.T) string { return t.TempDir() },
+			[]string{"webhook", "enable", "--endpoint-id", "whe_x"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

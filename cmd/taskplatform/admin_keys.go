@@ -23,7 +23,12 @@ func (r *adminRun) keyCreate() *cobra.Command {
 	return r.command("create --user E [--scopes s1,s2] [--expires-at T]", "create an API key; prints the key",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
-			f.StringVar(&scopes, "scopes", "", "comma-separated scopes of "+strings.Join(models.AllScopes, ",")+" (default all)")
+			f.StringVar(
+				&scopes,
+				"scopes",
+				"",
+				"comma-separated scopes of "+strings.Join(models.AllScopes, ",")+" (default all)",
+			)
 			f.StringVar(&expires, "expires-at", "", "when the key expires, RFC 3339 (default never)")
 		},
 		func(ctx context.Context) (string, error) {
@@ -39,7 +44,13 @@ func (r *adminRun) keyCreate() *cobra.Command {
 				sc = strings.Split(scopes, ",")
 				for _, s := range sc {
 					if !slices.Contains(models.AllScopes, s) {
-						return "", &usageError{fmt.Sprintf("--scopes: unknown scope %q (known: %s)", s, strings.Join(models.AllScopes, ","))}
+						return "", &usageError{
+							fmt.Sprintf(
+								"--scopes: unknown scope %q (known: %s)",
+								s,
+								strings.Join(models.AllScopes, ","),
+							),
+						}
 					}
 				}
 			}
@@ -79,7 +90,14 @@ func (r *adminRun) keyRoll() *cobra.Command {
 			if err != nil {
 				return "", err
 			}
-			_, secret, err := models.RollKey(ctx, db, keyID, time.Duration(grace)*time.Second, time.Now().UTC(), api.CurrentVersion)
+			_, secret, err := models.RollKey(
+				ctx,
+				db,
+				keyID,
+				time.Duration(grace)*time.Second,
+				time.Now().UTC(),
+				api.CurrentVersion,
+			)
 			return secret, err
 		})
 }

@@ -17,7 +17,9 @@ import (
 // password from stdin, signs out its sessions and prints its id.
 func (r *adminRun) userPassword() *cobra.Command {
 	var email string
-	return r.command("password --email E", "set an account's panel password, read from stdin; signs out its sessions; prints its id",
+	return r.command(
+		"password --email E",
+		"set an account's panel password, read from stdin; signs out its sessions; prints its id",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&email, "email", "", "account email (required)")
 		},
@@ -41,7 +43,8 @@ func (r *adminRun) userPassword() *cobra.Command {
 				return "", err
 			}
 			return fmt.Sprint(u.ID), nil
-		})
+		},
+	)
 }
 
 // readPassword reads the password from the first line of stdin, checked

@@ -21,7 +21,9 @@ import (
 // sent through the running workers. It prints the delivery id.
 func (r *adminRun) webhookPing() *cobra.Command {
 	var id string
-	return r.command("ping --endpoint-id whe_…", "send a signed test event through the running workers; prints the delivery id",
+	return r.command(
+		"ping --endpoint-id whe_…",
+		"send a signed test event through the running workers; prints the delivery id",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&id, "endpoint-id", "", "the endpoint, whe_… (required)")
 		},
@@ -29,15 +31,22 @@ func (r *adminRun) webhookPing() *cobra.Command {
 			if id == "" {
 				return "", &usageError{"webhook ping needs --endpoint-id whe_…"}
 			}
-			return r.deliver(ctx, "webhook ping", func(db *gorm.DB) (*models.WebhookDelivery, error) { return pingDelivery(ctx, db, id) })
-		})
+			return r.deliver(
+				ctx,
+				"webhook ping",
+				func(db *gorm.DB) (*models.WebhookDelivery, error) { return pingDelivery(ctx, db, id) },
+			)
+		},
+	)
 }
 
 // webhookReplay is `admin webhook replay`: a stored delivery's body again,
 // as a new delivery with the same event id. It prints the delivery id.
 func (r *adminRun) webhookReplay() *cobra.Command {
 	var id string
-	return r.command("replay --delivery-id whd_…", "send a stored delivery again (new delivery id, same event id); prints the delivery id",
+	return r.command(
+		"replay --delivery-id whd_…",
+		"send a stored delivery again (new delivery id, same event id); prints the delivery id",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&id, "delivery-id", "", "the delivery to send again, whd_… (required)")
 		},
@@ -45,14 +54,23 @@ func (r *adminRun) webhookReplay() *cobra.Command {
 			if id == "" {
 				return "", &usageError{"webhook replay needs --delivery-id whd_…"}
 			}
-			return r.deliver(ctx, "webhook replay", func(db *gorm.DB) (*models.WebhookDelivery, error) { return replayDelivery(ctx, db, id) })
-		})
+			return r.deliver(
+				ctx,
+				"webhook replay",
+				func(db *gorm.DB) (*models.WebhookDelivery, error) { return replayDelivery(ctx, db, id) },
+			)
+		},
+	)
 }
 
 // deliver records the delivery that build makes and hands it to a
 // WebhookDeliveryWorkflow on the running workers, so it is signed, retried
 // and logged like any event. It returns the delivery id.
-func (r *adminRun) deliver(ctx context.Context, cmd string, build func(*gorm.DB) (*models.WebhookDelivery, error)) (string, error) {
+func (r *adminRun) deliver(
+	ctx context.Context,
+	cmd string,
+	build func(*gorm.DB) (*models.WebhookDelivery, error),
+) (string, error) {
 	db, err := r.database(ctx)
 	if err != nil {
 		return "", err

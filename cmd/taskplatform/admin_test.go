@@ -49,7 +49,13 @@ func TestAdminCommands(t *testing.T) {
 		require.Equal(t, models.PlanAppOnly, u.Plan)
 
 		// credits grant prints the batch id.
-		out = adminOK(t, db, "credits grant --user ops@example.com --credits 25 --type model_credits --expires-at "+future.Format(time.RFC3339))
+		out = adminOK(
+			t,
+			db,
+			"credits grant --user ops@example.com --credits 25 --type model_credits --expires-at "+future.Format(
+				time.RFC3339,
+			),
+		)
 		require.True(t, strings.HasPrefix(out, "batch_"), "batch id: %q", out)
 		bals, err := models.Balances(ctx, db, u.ID, time.Now().UTC())
 		require.NoError(t, err)
@@ -171,8 +177,15 @@ func TestAdminWebhookEnable(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u, err := models.CreateUser(context.Background(), db, "hooks@example.com", "")
 		require.NoError(t, err)
-		ep := models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: "https://93.184.216.34/h", Events: "job.succeeded",
-			Disabled: true, DisabledReason: "20 consecutive failed deliveries", Failures: 20}
+		ep := models.WebhookEndpoint{
+			ID:             models.NewID("whe_"),
+			UserID:         u.ID,
+			URL:            "https://93.184.216.34/h",
+			Events:         "job.succeeded",
+			Disabled:       true,
+			DisabledReason: "20 consecutive failed deliveries",
+			Failures:       20,
+		}
 		require.NoError(t, db.Create(&ep).Error)
 
 		require.Equal(t, ep.ID, adminOK(t, db, "webhook enable --endpoint-id "+ep.ID))
@@ -232,8 +245,12 @@ func TestAdminWebhookAddChecksEvents(t *testing.T) {
 
 func TestAdminWebhookAddUnknownEventExitsNonZero(t *testing.T) {
 	cfg := config{DataDir: t.TempDir()}
-	code := runAdmin(context.Background(), cfg, []string{"webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
-		"--events", "job.done"})
+	code := runAdmin(
+		context.Background(),
+		cfg,
+		[]string{"webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
+			"--events", "job.done"},
+	)
 	require.NotZero(t, code)
 }
 

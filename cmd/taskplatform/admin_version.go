@@ -21,14 +21,21 @@ func (r *adminRun) userPinVersion() *cobra.Command {
 	return r.command("pin-version --user E --version YYYY-MM-DD", "pin an account's contract version; prints it",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
-			f.StringVar(&version, "version", "", "a dated version: "+strings.Join(contract.Versions, ", ")+" (required)")
+			f.StringVar(
+				&version,
+				"version",
+				"",
+				"a dated version: "+strings.Join(contract.Versions, ", ")+" (required)",
+			)
 		},
 		func(ctx context.Context) (string, error) {
 			if err := requireUser(user); err != nil {
 				return "", err
 			}
 			if !slices.Contains(contract.Versions, version) {
-				return "", &usageError{fmt.Sprintf("--version must be one of %s", strings.Join(contract.Versions, ", "))}
+				return "", &usageError{
+					fmt.Sprintf("--version must be one of %s", strings.Join(contract.Versions, ", ")),
+				}
 			}
 			db, err := r.database(ctx)
 			if err != nil {

@@ -20,7 +20,11 @@ func TestAdminUserPinVersion(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, contract.CurrentVersion, u.ServiceVersion, "the first key pins the current version")
 
-		require.Equal(t, contract.FirstVersion, adminOK(t, db, "user pin-version --user pin@example.com --version "+contract.FirstVersion))
+		require.Equal(
+			t,
+			contract.FirstVersion,
+			adminOK(t, db, "user pin-version --user pin@example.com --version "+contract.FirstVersion),
+		)
 		u, err = models.UserByEmail(context.Background(), db, "pin@example.com")
 		require.NoError(t, err)
 		require.Equal(t, contract.FirstVersion, u.ServiceVersion)

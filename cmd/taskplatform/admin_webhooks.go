@@ -31,7 +31,8 @@ func (r *adminRun) webhookAdd() *cobra.Command {
 			if err := requireUser(user); err != nil {
 				return "", err
 			}
-			if err := validation.Validate(url, validation.Required, is.URL); err != nil || !strings.HasPrefix(url, "https://") {
+			if err := validation.Validate(url, validation.Required, is.URL); err != nil ||
+				!strings.HasPrefix(url, "https://") {
 				return "", &usageError{"--url must be an https:// URL"}
 			}
 			if err := outbound.CheckURL(ctx, url, r.cfg.AllowPrivateURLs); err != nil {

@@ -156,13 +156,25 @@ func TestComposeAppServices(t *testing.T) {
 			require.Equal(t, sub, svc.Command[0])
 
 			for k := range svc.Environment {
-				require.True(t, strings.HasPrefix(k, "TP_"), "%s sets %s: the binary reads only TP_* variables", name, k)
+				require.True(
+					t,
+					strings.HasPrefix(k, "TP_"),
+					"%s sets %s: the binary reads only TP_* variables",
+					name,
+					k,
+				)
 				require.Contains(t, envVars, k, "%s sets %s, which the binary does not read", name, k)
 			}
 			required := []string{"TP_DATABASE_URL"}
 			if name != "migrate" {
 				required = append(required, "TP_TEMPORAL_ADDRESS")
-				require.Equal(t, "service_completed_successfully", svc.DependsOn["migrate"], "%s waits for the migrations", name)
+				require.Equal(
+					t,
+					"service_completed_successfully",
+					svc.DependsOn["migrate"],
+					"%s waits for the migrations",
+					name,
+				)
 				require.Contains(t, svc.DependsOn, "temporal")
 			}
 			for _, k := range required {
@@ -230,7 +242,12 @@ func TestComposeNetworkAndStorage(t *testing.T) {
 		b, err := blob.OpenBucket(context.Background(), "file://"+dir+"/blobs?"+u.RawQuery)
 		require.NoError(t, err)
 		defer func() { _ = b.Close() }()
-		require.NoError(t, b.WriteAll(context.Background(), "jobs/j_1/0.png", []byte("bytes"), nil), "TP_BLOB_URL %s", blobURL)
+		require.NoError(
+			t,
+			b.WriteAll(context.Background(), "jobs/j_1/0.png", []byte("bytes"), nil),
+			"TP_BLOB_URL %s",
+			blobURL,
+		)
 	}
 
 	// Temporal with PostgreSQL persistence, its UI, PostgreSQL.

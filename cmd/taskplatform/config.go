@@ -49,11 +49,36 @@ type config struct {
 }
 
 // envVars lists the variables loadConfig reads (the compose test checks it).
-var envVars = []string{"TP_LOG_LEVEL", "TP_SMTP_URL", "TP_HTTP_ADDR", "TP_BASE_URL", "TP_FILES_BASE_URL", "TP_DATA_DIR", "TP_DATABASE_URL", "TP_TEMPORAL_ADDRESS", "TP_TEMPORAL_NAMESPACE",
-	"TP_TEMPORAL_PORT", "TP_TEMPORAL_UI_PORT", "TP_TEMPORAL_CLI", "TP_ALLOW_PRIVATE_URLS", "TP_RATE_LIMIT", "TP_RATE_WINDOW_SECONDS",
-	"TP_DEV_STEP_DELAY", "TP_BLOB_URL", "TP_TLS_CERT_FILE", "TP_TLS_KEY_FILE", "TP_METRICS_ADDR", "TP_WORKER_MAX_STEPS", "TP_TRUSTED_PROXIES",
-	"TP_ANALYSIS_CAPACITY", "TP_ANALYSIS_DEADLINE", "TP_LATE_ADMIT_DEADLINE", "TP_REQUEST_LOG_RETENTION",
-	"TP_DELIVERY_RETENTION", "TP_PRUNE_BATCH"}
+var envVars = []string{
+	"TP_LOG_LEVEL",
+	"TP_SMTP_URL",
+	"TP_HTTP_ADDR",
+	"TP_BASE_URL",
+	"TP_FILES_BASE_URL",
+	"TP_DATA_DIR",
+	"TP_DATABASE_URL",
+	"TP_TEMPORAL_ADDRESS",
+	"TP_TEMPORAL_NAMESPACE",
+	"TP_TEMPORAL_PORT",
+	"TP_TEMPORAL_UI_PORT",
+	"TP_TEMPORAL_CLI",
+	"TP_ALLOW_PRIVATE_URLS",
+	"TP_RATE_LIMIT",
+	"TP_RATE_WINDOW_SECONDS",
+	"TP_DEV_STEP_DELAY",
+	"TP_BLOB_URL",
+	"TP_TLS_CERT_FILE",
+	"TP_TLS_KEY_FILE",
+	"TP_METRICS_ADDR",
+	"TP_WORKER_MAX_STEPS",
+	"TP_TRUSTED_PROXIES",
+	"TP_ANALYSIS_CAPACITY",
+	"TP_ANALYSIS_DEADLINE",
+	"TP_LATE_ADMIT_DEADLINE",
+	"TP_REQUEST_LOG_RETENTION",
+	"TP_DELIVERY_RETENTION",
+	"TP_PRUNE_BATCH",
+}
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
@@ -198,7 +223,8 @@ func hostPort(v any) error {
 // httpBase accepts an absolute http(s) URL with a host and no query.
 func httpBase(v any) error {
 	u, err := url.Parse(v.(string))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" ||
+		u.Fragment != "" {
 		return errors.New("must be an absolute http:// or https:// URL such as https://files.example.com")
 	}
 	return nil

@@ -72,21 +72,52 @@ func TestLoadConfigErrors(t *testing.T) {
 		env  map[string]string
 		want []string // every one appears in the error
 	}{
-		{"rate limit not a number", map[string]string{"TP_RATE_LIMIT": "lots"}, []string{"TP_RATE_LIMIT: must be a non-negative whole number"}},
-		{"rate limit negative", map[string]string{"TP_RATE_LIMIT": "-3"}, []string{"TP_RATE_LIMIT: must be a non-negative whole number"}},
+		{
+			"rate limit not a number",
+			map[string]string{"TP_RATE_LIMIT": "lots"},
+			[]string{"TP_RATE_LIMIT: must be a non-negative whole number"},
+		},
+		{
+			"rate limit negative",
+			map[string]string{"TP_RATE_LIMIT": "-3"},
+			[]string{"TP_RATE_LIMIT: must be a non-negative whole number"},
+		},
 		{"rate limit zero", map[string]string{"TP_RATE_LIMIT": "0"}, []string{"TP_RATE_LIMIT: must be no less than 1"}},
-		{"rate window zero", map[string]string{"TP_RATE_WINDOW_SECONDS": "0"}, []string{"TP_RATE_WINDOW_SECONDS: must be no less than 1"}},
+		{
+			"rate window zero",
+			map[string]string{"TP_RATE_WINDOW_SECONDS": "0"},
+			[]string{"TP_RATE_WINDOW_SECONDS: must be no less than 1"},
+		},
 		{"port not a number", map[string]string{"TP_TEMPORAL_PORT": "x"}, []string{"TP_TEMPORAL_PORT"}},
 		{"listen address without port", map[string]string{"TP_HTTP_ADDR": "localhost"}, []string{"TP_HTTP_ADDR"}},
-		{"bool", map[string]string{"TP_ALLOW_PRIVATE_URLS": "maybe"}, []string{"TP_ALLOW_PRIVATE_URLS: must be true or false"}},
+		{
+			"bool",
+			map[string]string{"TP_ALLOW_PRIVATE_URLS": "maybe"},
+			[]string{"TP_ALLOW_PRIVATE_URLS: must be true or false"},
+		},
 		{"duration", map[string]string{"TP_DEV_STEP_DELAY": "5"}, []string{"TP_DEV_STEP_DELAY: must be a Go duration"}},
 		{"late admit deadline", map[string]string{"TP_LATE_ADMIT_DEADLINE": "0s"},
 			[]string{"TP_LATE_ADMIT_DEADLINE: must be a positive"}},
-		{"trusted proxy", map[string]string{"TP_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, []string{`TP_TRUSTED_PROXIES: "proxy.local" is neither`}},
-		{"files base URL not absolute", map[string]string{"TP_FILES_BASE_URL": "files.example.com"}, []string{"TP_FILES_BASE_URL: must be an absolute"}},
-		{"files base URL not http", map[string]string{"TP_FILES_BASE_URL": "ftp://files.example.com"}, []string{"TP_FILES_BASE_URL"}},
-		{"every error is reported", map[string]string{"TP_RATE_LIMIT": "lots", "TP_HTTP_ADDR": "8080", "TP_WORKER_MAX_STEPS": "-1"},
-			[]string{"TP_RATE_LIMIT: must be a non-negative whole number", "TP_HTTP_ADDR", "TP_WORKER_MAX_STEPS"}},
+		{
+			"trusted proxy",
+			map[string]string{"TP_TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"},
+			[]string{`TP_TRUSTED_PROXIES: "proxy.local" is neither`},
+		},
+		{
+			"files base URL not absolute",
+			map[string]string{"TP_FILES_BASE_URL": "files.example.com"},
+			[]string{"TP_FILES_BASE_URL: must be an absolute"},
+		},
+		{
+			"files base URL not http",
+			map[string]string{"TP_FILES_BASE_URL": "ftp://files.example.com"},
+			[]string{"TP_FILES_BASE_URL"},
+		},
+		{
+			"every error is reported",
+			map[string]string{"TP_RATE_LIMIT": "lots", "TP_HTTP_ADDR": "8080", "TP_WORKER_MAX_STEPS": "-1"},
+			[]string{"TP_RATE_LIMIT: must be a non-negative whole number", "TP_HTTP_ADDR", "TP_WORKER_MAX_STEPS"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

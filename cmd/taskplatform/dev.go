@@ -36,7 +36,12 @@ const (
 func findTemporalCLI(cfg config) (string, error) {
 	if cfg.TemporalCLI != "" {
 		if _, err := os.Stat(cfg.TemporalCLI); err != nil {
-			return "", fmt.Errorf("TP_TEMPORAL_CLI=%s: %w; build the Temporal CLI with: %s", cfg.TemporalCLI, err, cliBuild)
+			return "", fmt.Errorf(
+				"TP_TEMPORAL_CLI=%s: %w; build the Temporal CLI with: %s",
+				cfg.TemporalCLI,
+				err,
+				cliBuild,
+			)
 		}
 		return cfg.TemporalCLI, nil
 	}
@@ -52,7 +57,10 @@ func findTemporalCLI(cfg config) (string, error) {
 	if p, err := exec.LookPath("temporal"); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("the Temporal CLI was not found in bin/, on PATH or at TP_TEMPORAL_CLI; build it with: %s", cliBuild)
+	return "", fmt.Errorf(
+		"the Temporal CLI was not found in bin/, on PATH or at TP_TEMPORAL_CLI; build it with: %s",
+		cliBuild,
+	)
 }
 
 // devServer is the Temporal dev server child process.
@@ -105,7 +113,12 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 	}{{"TP_TEMPORAL_PORT", cfg.TemporalPort}, {"TP_TEMPORAL_UI_PORT", cfg.TemporalUIPort}} {
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p.port)))
 		if err != nil {
-			return nil, fmt.Errorf("port %d is in use (another taskplatform dev?): choose a free %s, or set TP_TEMPORAL_ADDRESS to use a running Temporal: %w", p.port, p.name, err)
+			return nil, fmt.Errorf(
+				"port %d is in use (another taskplatform dev?): choose a free %s, or set TP_TEMPORAL_ADDRESS to use a running Temporal: %w",
+				p.port,
+				p.name,
+				err,
+			)
 		}
 		_ = ln.Close()
 	}
@@ -137,7 +150,12 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 		d.done <- cmd.Wait()
 		_ = logFile.Close()
 	}()
-	log.Info("Temporal dev server starting", zap.String("cli", cli), zap.Int("pid", cmd.Process.Pid), zap.String("log", logFile.Name()))
+	log.Info(
+		"Temporal dev server starting",
+		zap.String("cli", cli),
+		zap.Int("pid", cmd.Process.Pid),
+		zap.String("log", logFile.Name()),
+	)
 	return d, nil
 }
 
@@ -164,7 +182,13 @@ func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
 			select {
 			case werr := <-child.done:
 				child.done <- werr
-				return fmt.Errorf("%w (%v); see %s; it wrote:\n%s", errDevServerExited, werr, child.log, child.exitedLog())
+				return fmt.Errorf(
+					"%w (%v); see %s; it wrote:\n%s",
+					errDevServerExited,
+					werr,
+					child.log,
+					child.exitedLog(),
+				)
 			default:
 			}
 		}
@@ -224,7 +248,10 @@ func runDev(ctx context.Context, cfg config) int {
 			child.stop()
 		}
 		if errors.Is(err, errDevServerExited) && child.lostAPort() && start < devServerStarts {
-			log.Warn("the Temporal dev server lost a port to another process while starting; starting it again", zap.Int("start", start))
+			log.Warn(
+				"the Temporal dev server lost a port to another process while starting; starting it again",
+				zap.Int("start", start),
+			)
 			continue
 		}
 		return fatal(log, "Temporal is not reachable", err)
@@ -253,8 +280,18 @@ func runDev(ctx context.Context, cfg config) int {
 	if child != nil {
 		ui = fmt.Sprintf("http://127.0.0.1:%d", cfg.TemporalUIPort)
 	}
-	fmt.Printf("\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n  Panel        %s/app/   (sign in as %s, password %s)\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
-		cfg.BaseURL, api.CurrentVersion, ui, key, cfg.BaseURL, devEmail, password, key, cfg.BaseURL)
+	fmt.Printf(
+		"\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n  Panel        %s/app/   (sign in as %s, password %s)\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
+		cfg.BaseURL,
+		api.CurrentVersion,
+		ui,
+		key,
+		cfg.BaseURL,
+		devEmail,
+		password,
+		key,
+		cfg.BaseURL,
+	)
 
 	var childDone chan error
 	if child != nil {
@@ -271,7 +308,11 @@ func runDev(ctx context.Context, cfg config) int {
 		return 0
 	case err := <-childDone:
 		childDone <- err
-		return fatal(log, "the Temporal dev server exited; stopping (see "+filepath.Join(cfg.DataDir, "temporal.log")+")", err)
+		return fatal(
+			log,
+			"the Temporal dev server exited; stopping (see "+filepath.Join(cfg.DataDir, "temporal.log")+")",
+			err,
+		)
 	}
 }
 

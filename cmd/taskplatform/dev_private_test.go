@@ -48,7 +48,14 @@ func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	certFile := filepath.Join(t.TempDir(), "server.pem")
-	require.NoError(t, os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644))
+	require.NoError(
+		t,
+		os.WriteFile(
+			certFile,
+			pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}),
+			0o644,
+		),
+	)
 
 	dataDir := t.TempDir()
 	dev := startReady(t, dataDir, "", "SSL_CERT_FILE="+certFile)
@@ -99,11 +106,32 @@ func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
 	t.Cleanup(func() { _ = models.Close(db) })
 	u, err := models.UserByEmail(ctx, db, devEmail)
 	require.NoError(t, err)
-	require.NoError(t, db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: u.ID, URL: srv.URL + "/hook", Events: "job.failed"}).Error)
-	file, _, err := models.RegisterURL(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: srv.URL + "/motif.png", Data: "null"}, time.Now())
+	require.NoError(
+		t,
+		db.Create(
+			&models.WebhookEndpoint{
+				ID:     models.NewID("whe_"),
+				UserID: u.ID,
+				URL:    srv.URL + "/hook",
+				Events: "job.failed",
+			},
+		).Error,
+	)
+	file, _, err := models.RegisterURL(
+		ctx,
+		db,
+		&models.File{ID: models.NewID(""), UserID: u.ID, SourceURL: srv.URL + "/motif.png", Data: "null"},
+		time.Now(),
+	)
 	require.NoError(t, err)
 
-	status, m := call(http.MethodPost, "/v1/tasks/pattern.repeat", `{"image":"file:`+file.ID+`","resolution":"512"}`, "Prefer", "wait=30")
+	status, m := call(
+		http.MethodPost,
+		"/v1/tasks/pattern.repeat",
+		`{"image":"file:`+file.ID+`","resolution":"512"}`,
+		"Prefer",
+		"wait=30",
+	)
 	require.Equal(t, http.StatusUnprocessableEntity, status, "the fetch is refused: %v", m)
 	e := errorOf(m)
 	require.Equal(t, "processing_failed", e["code"])

@@ -50,6 +50,12 @@ func TestDevReadyListsTheLibraries(t *testing.T) {
 		for _, it := range page.Items {
 			got = append(got, it.File)
 		}
-		require.ElementsMatch(t, handles, got, "GET /v1/refs/%s lists the whole library once /readyz answers 200", query)
+		require.ElementsMatch(
+			t,
+			handles,
+			got,
+			"GET /v1/refs/%s lists the whole library once /readyz answers 200",
+			query,
+		)
 	}
 }

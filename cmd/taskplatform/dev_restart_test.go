@@ -34,12 +34,22 @@ func TestDevRestartRunsQueuedJobs(t *testing.T) {
 	}
 	var ids []string
 	for range 2 {
-		h := call(dev.base, http.MethodPost, "/v1/tasks/pattern.generate", `{"kind":"dots","colors":["#102030","#F0E0D0"],"count":3}`)
+		h := call(
+			dev.base,
+			http.MethodPost,
+			"/v1/tasks/pattern.generate",
+			`{"kind":"dots","colors":["#102030","#F0E0D0"],"count":3}`,
+		)
 		require.Contains(t, h, "job_id", "%v", h)
 		ids = append(ids, h["job_id"].(string))
 	}
 	for _, id := range ids {
-		require.NotEqual(t, "terminal", call(dev.base, http.MethodGet, "/v1/jobs/"+id, "")["lifecycle"], "the restart must find unfinished jobs")
+		require.NotEqual(
+			t,
+			"terminal",
+			call(dev.base, http.MethodGet, "/v1/jobs/"+id, "")["lifecycle"],
+			"the restart must find unfinished jobs",
+		)
 	}
 	require.NoError(t, dev.cmd.Process.Signal(os.Interrupt))
 	require.Zero(t, dev.exited(t, 30*time.Second), "output:\n%s", dev.out.String())

@@ -36,18 +36,39 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	}))
 	defer rcv.Close()
 	certFile := filepath.Join(t.TempDir(), "receiver.pem")
-	require.NoError(t, os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rcv.Certificate().Raw}), 0o644))
+	require.NoError(
+		t,
+		os.WriteFile(
+			certFile,
+			pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rcv.Certificate().Raw}),
+			0o644,
+		),
+	)
 
 	dataDir := t.TempDir()
 	dev := startDev(t, dataDir, "", "TP_ALLOW_PRIVATE_URLS=true", "SSL_CERT_FILE="+certFile)
 	dev.waitReady(t)
 	key := dev.key(t)
 
-	add := runBinary(t, []string{"TP_DATA_DIR=" + dataDir, "TP_ALLOW_PRIVATE_URLS=true"}, "admin", "webhook", "add", "--user", "dev@taskplatform.local", "--url", rcv.URL+"/hook")
+	add := runBinary(
+		t,
+		[]string{"TP_DATA_DIR=" + dataDir, "TP_ALLOW_PRIVATE_URLS=true"},
+		"admin",
+		"webhook",
+		"add",
+		"--user",
+		"dev@taskplatform.local",
+		"--url",
+		rcv.URL+"/hook",
+	)
 	require.Zero(t, add.code, "stderr: %s", add.stderr)
 	require.Regexp(t, `^whe_\S+\n$`, add.stdout)
 
-	req, err := http.NewRequest(http.MethodPost, dev.base+"/v1/tasks/pattern.generate", strings.NewReader(`{"kind":"chevron","colors":["#203040","#E0D0C0"]}`))
+	req, err := http.NewRequest(
+		http.MethodPost,
+		dev.base+"/v1/tasks/pattern.generate",
+		strings.NewReader(`{"kind":"chevron","colors":["#203040","#E0D0C0"]}`),
+	)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Key "+key)
 	req.Header.Set("Content-Type", "application/json")
@@ -67,13 +88,24 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	var set signer.JWKS
 	require.NoError(t, json.NewDecoder(jr.Body).Decode(&set))
 	h := got[0].Header
-	require.NoError(t, signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
-		h.Get("X-Service-Signature"), raw[0], time.Now(), 5*time.Minute))
+	require.NoError(
+		t,
+		signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
+			h.Get("X-Service-Signature"), raw[0], time.Now(), 5*time.Minute),
+	)
 	var ev map[string]any
 	require.NoError(t, json.Unmarshal(raw[0], &ev))
 	require.Equal(t, "job.succeeded", ev["event"])
 
-	ping := runBinary(t, []string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort}, "admin", "webhook", "ping", "--endpoint-id", strings.TrimSpace(add.stdout))
+	ping := runBinary(
+		t,
+		[]string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort},
+		"admin",
+		"webhook",
+		"ping",
+		"--endpoint-id",
+		strings.TrimSpace(add.stdout),
+	)
 	require.Zero(t, ping.code, "stderr: %s", ping.stderr)
 	require.Regexp(t, `^whd_\S+\n$`, ping.stdout)
 	require.Eventually(t, func() bool {
@@ -83,20 +115,36 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	}, 30*time.Second, 100*time.Millisecond, "the endpoint gets the ping")
 	h = got[1].Header
 	require.Equal(t, strings.TrimSpace(ping.stdout), h.Get("X-Service-Request-Id"))
-	require.NoError(t, signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
-		h.Get("X-Service-Signature"), raw[1], time.Now(), 5*time.Minute))
+	require.NoError(
+		t,
+		signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
+			h.Get("X-Service-Signature"), raw[1], time.Now(), 5*time.Minute),
+	)
 	require.NoError(t, json.Unmarshal(raw[1], &ev))
 	require.Equal(t, "ping", ev["event"])
 
 	first := got[0].Header.Get("X-Service-Request-Id")
-	replay := runBinary(t, []string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort}, "admin", "webhook", "replay", "--delivery-id", first)
+	replay := runBinary(
+		t,
+		[]string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort},
+		"admin",
+		"webhook",
+		"replay",
+		"--delivery-id",
+		first,
+	)
 	require.Zero(t, replay.code, "stderr: %s", replay.stderr)
 	require.Eventually(t, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(got) == 3
 	}, 30*time.Second, 100*time.Millisecond, "the replay arrives")
-	require.Equal(t, strings.TrimSpace(replay.stdout), got[2].Header.Get("X-Service-Request-Id"), "a replay has its own delivery id")
+	require.Equal(
+		t,
+		strings.TrimSpace(replay.stdout),
+		got[2].Header.Get("X-Service-Request-Id"),
+		"a replay has its own delivery id",
+	)
 	require.NotEqual(t, first, got[2].Header.Get("X-Service-Request-Id"))
 	require.Equal(t, raw[0], raw[2], "the stored body, same event id")
 }

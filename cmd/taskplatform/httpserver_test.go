@@ -35,7 +35,12 @@ func TestServerLimitsFitUploadsAndWaits(t *testing.T) {
 	require.GreaterOrEqual(t, lim.ReadTimeout, lim.ReadHeaderTimeout+upload, "an upload at the slowest rate is read")
 	require.Greater(t, lim.ReadTimeout, wait, "a full Prefer: wait is not cancelled by the read deadline")
 	require.Greater(t, lim.WriteTimeout, upload+wait, "the answer after an upload or a wait is written")
-	require.Greater(t, lim.MaxHeaderBytes, api.MaxHeaderBytes, "the API answers its own header limit in the error shape")
+	require.Greater(
+		t,
+		lim.MaxHeaderBytes,
+		api.MaxHeaderBytes,
+		"the API answers its own header limit in the error shape",
+	)
 	require.Positive(t, lim.IdleTimeout)
 }
 
@@ -89,7 +94,12 @@ func TestServerAnswersLargeHeadersInTheErrorShape(t *testing.T) {
 			require.NoError(t, err)
 			defer res.Body.Close()
 			require.Equal(t, http.StatusRequestHeaderFieldsTooLarge, res.StatusCode)
-			require.True(t, strings.HasPrefix(res.Header.Get("X-Request-ID"), "req_"), "X-Request-ID %q", res.Header.Get("X-Request-ID"))
+			require.True(
+				t,
+				strings.HasPrefix(res.Header.Get("X-Request-ID"), "req_"),
+				"X-Request-ID %q",
+				res.Header.Get("X-Request-ID"),
+			)
 			require.Contains(t, res.Header.Get("Content-Type"), "application/json")
 			var body struct {
 				Error map[string]any `json:"error"`

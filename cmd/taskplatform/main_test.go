@@ -68,7 +68,14 @@ func runBinary(t *testing.T, env []string, args ...string) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	require.NoError(t, ctx.Err(), "taskplatform %s did not finish in time\nstdout: %s\nstderr: %s", strings.Join(args, " "), stdout.String(), stderr.String())
+	require.NoError(
+		t,
+		ctx.Err(),
+		"taskplatform %s did not finish in time\nstdout: %s\nstderr: %s",
+		strings.Join(args, " "),
+		stdout.String(),
+		stderr.String(),
+	)
 	code := 0
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -74,7 +74,11 @@ func scrape(t *testing.T, base string) (map[string]bool, []string) {
 // 2048 px, too big to run inside its admit, so its steps are activities.
 func TestDevServesDocumentedMetrics(t *testing.T) {
 	dev := startReady(t, t.TempDir(), "")
-	req, err := http.NewRequest(http.MethodPost, dev.base+"/v1/tasks/pattern.generate", strings.NewReader(`{"kind":"stripes","colors":["#203040","#E0D0C0"],"count":2,"resolution":"2048"}`))
+	req, err := http.NewRequest(
+		http.MethodPost,
+		dev.base+"/v1/tasks/pattern.generate",
+		strings.NewReader(`{"kind":"stripes","colors":["#203040","#E0D0C0"],"count":2,"resolution":"2048"}`),
+	)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Key "+dev.key(t))
 	req.Header.Set("Content-Type", "application/json")
@@ -89,13 +93,29 @@ func TestDevServesDocumentedMetrics(t *testing.T) {
 	served := slices.Sorted(maps.Keys(families))
 	for _, name := range documentedMetrics(t) {
 		if prefix, ok := strings.CutSuffix(name, "*"); ok {
-			require.True(t, slices.ContainsFunc(served, func(s string) bool { return strings.HasPrefix(s, prefix) }), "a metric named %s… is served; /metrics has %v", prefix, served)
+			require.True(
+				t,
+				slices.ContainsFunc(served, func(s string) bool { return strings.HasPrefix(s, prefix) }),
+				"a metric named %s… is served; /metrics has %v",
+				prefix,
+				served,
+			)
 			continue
 		}
 		require.True(t, families[name], "%s is served; /metrics has %v", name, served)
 	}
-	require.Equal(t, []string{"1"}, values(samples, "taskplatform_jobs_settled_total", `outcome="succeeded"`, `task="pattern.generate"`), "the job is counted once")
-	require.Equal(t, []string{"2"}, values(samples, "taskplatform_outputs_delivered_total", `outcome="succeeded"`, `task="pattern.generate"`), "with its two outputs")
+	require.Equal(
+		t,
+		[]string{"1"},
+		values(samples, "taskplatform_jobs_settled_total", `outcome="succeeded"`, `task="pattern.generate"`),
+		"the job is counted once",
+	)
+	require.Equal(
+		t,
+		[]string{"2"},
+		values(samples, "taskplatform_outputs_delivered_total", `outcome="succeeded"`, `task="pattern.generate"`),
+		"with its two outputs",
+	)
 	require.NotEmpty(t, values(samples, "temporal_workflow_completed_total", `workflow_type="JobWorkflow"`))
 }
 

@@ -42,7 +42,9 @@ func requireOneLogLine(t *testing.T, r result, want string) {
 }
 
 func TestProductionProcessesRefuseToStart(t *testing.T) {
-	unreachable := "postgres://taskplatform@127.0.0.1:" + closedPort(t) + "/taskplatform?sslmode=disable&connect_timeout=2"
+	unreachable := "postgres://taskplatform@127.0.0.1:" + closedPort(
+		t,
+	) + "/taskplatform?sslmode=disable&connect_timeout=2"
 	tests := []struct {
 		name string
 		args []string
@@ -51,14 +53,49 @@ func TestProductionProcessesRefuseToStart(t *testing.T) {
 	}{
 		{"api without TP_DATABASE_URL", []string{"api"}, nil, "TP_DATABASE_URL is required"},
 		{"worker without TP_DATABASE_URL", []string{"worker"}, nil, "TP_DATABASE_URL is required"},
-		{"api with unreachable database", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable}, "cannot open the stores"},
-		{"worker with unreachable database", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable}, "cannot open the stores"},
+		{
+			"api with unreachable database",
+			[]string{"api"},
+			[]string{"TP_DATABASE_URL=" + unreachable},
+			"cannot open the stores",
+		},
+		{
+			"worker with unreachable database",
+			[]string{"worker"},
+			[]string{"TP_DATABASE_URL=" + unreachable},
+			"cannot open the stores",
+		},
 		// The dev switches are refused before anything is opened.
-		{"api allowing private URLs", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=true"}, "TP_ALLOW_PRIVATE_URLS is for dev and tests only"},
-		{"worker allowing private URLs", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=1"}, "TP_ALLOW_PRIVATE_URLS is for dev and tests only"},
-		{"api with a step delay", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=2s"}, "TP_DEV_STEP_DELAY is for dev and tests only"},
-		{"worker with a step delay", []string{"worker"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=500ms"}, "TP_DEV_STEP_DELAY is for dev and tests only"},
-		{"api with the switches off", []string{"api"}, []string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=false", "TP_DEV_STEP_DELAY=0s"}, "cannot open the stores"},
+		{
+			"api allowing private URLs",
+			[]string{"api"},
+			[]string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=true"},
+			"TP_ALLOW_PRIVATE_URLS is for dev and tests only",
+		},
+		{
+			"worker allowing private URLs",
+			[]string{"worker"},
+			[]string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=1"},
+			"TP_ALLOW_PRIVATE_URLS is for dev and tests only",
+		},
+		{
+			"api with a step delay",
+			[]string{"api"},
+			[]string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=2s"},
+			"TP_DEV_STEP_DELAY is for dev and tests only",
+		},
+		{
+			"worker with a step delay",
+			[]string{"worker"},
+			[]string{"TP_DATABASE_URL=" + unreachable, "TP_DEV_STEP_DELAY=500ms"},
+			"TP_DEV_STEP_DELAY is for dev and tests only",
+		},
+		{
+			"api with the switches off",
+			[]string{"api"},
+			[]string{"TP_DATABASE_URL=" + unreachable, "TP_ALLOW_PRIVATE_URLS=false", "TP_DEV_STEP_DELAY=0s"},
+			"cannot open the stores",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,9 +127,21 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{"no command", nil, nil, 2, "usage:"},
 		{"unknown command", []string{"serve"}, nil, 2, `unknown command "serve"`},
-		{"bad configuration", []string{"api"}, []string{"TP_RATE_LIMIT=lots", "TP_HTTP_ADDR=8080"}, 2, "TP_RATE_LIMIT: must be a non-negative whole number"},
+		{
+			"bad configuration",
+			[]string{"api"},
+			[]string{"TP_RATE_LIMIT=lots", "TP_HTTP_ADDR=8080"},
+			2,
+			"TP_RATE_LIMIT: must be a non-negative whole number",
+		},
 		{"admin without a command", []string{"admin"}, nil, 2, "taskplatform admin user create"},
-		{"admin bad input", []string{"admin", "user", "create", "--email", "not-an-email"}, nil, 2, "--email must be a valid email address"},
+		{
+			"admin bad input",
+			[]string{"admin", "user", "create", "--email", "not-an-email"},
+			nil,
+			2,
+			"--email must be a valid email address",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,7 +163,10 @@ func TestMigrateAndAdminProcess(t *testing.T) {
 		name string
 		env  func(t *testing.T) []string
 	}{
-		{"postgres", func(t *testing.T) []string { return []string{"TP_DATABASE_URL=" + testenv.PostgresSchemaURL(t)} }},
+		{
+			"postgres",
+			func(t *testing.T) []string { return []string{"TP_DATABASE_URL=" + testenv.PostgresSchemaURL(t)} },
+		},
 		{"sqlite", func(t *testing.T) []string { return []string{"TP_DATA_DIR=" + t.TempDir()} }},
 	}
 	for _, tt := range tests {

@@ -23,7 +23,12 @@ type retention struct {
 }
 
 func (c config) retention() retention {
-	return retention{requestLog: c.RequestLogRetention, deliveries: c.DeliveryRetention, batch: c.PruneBatch, every: pruneInterval}
+	return retention{
+		requestLog: c.RequestLogRetention,
+		deliveries: c.DeliveryRetention,
+		batch:      c.PruneBatch,
+		every:      pruneInterval,
+	}
 }
 
 // pruneOnce deletes the request log's calls and the finished webhook

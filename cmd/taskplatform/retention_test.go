@@ -25,7 +25,11 @@ func TestRetentionConfig(t *testing.T) {
 	t.Setenv("TP_PRUNE_BATCH", "100")
 	c, err = loadConfig()
 	require.NoError(t, err)
-	require.Equal(t, retention{requestLog: 7 * 24 * time.Hour, deliveries: 36 * time.Hour, batch: 100, every: time.Hour}, c.retention())
+	require.Equal(
+		t,
+		retention{requestLog: 7 * 24 * time.Hour, deliveries: 36 * time.Hour, batch: 100, every: time.Hour},
+		c.retention(),
+	)
 
 	t.Setenv("TP_DELIVERY_RETENTION", "0")
 	c, err = loadConfig()
@@ -49,10 +53,28 @@ func TestWorkerPrunesOldRowsAtStart(t *testing.T) {
 	now := time.Now().UTC()
 	var calls []models.RequestLog
 	for i := range 7 {
-		calls = append(calls, models.RequestLog{RequestID: models.NewID("req_"), UserID: 1, APIKeyID: "key_a", Method: "GET", Path: "/v1/jobs", Status: 200,
-			CreatedAt: now.Add(-time.Duration(91+i) * 24 * time.Hour)})
+		calls = append(
+			calls,
+			models.RequestLog{
+				RequestID: models.NewID("req_"),
+				UserID:    1,
+				APIKeyID:  "key_a",
+				Method:    "GET",
+				Path:      "/v1/jobs",
+				Status:    200,
+				CreatedAt: now.Add(-time.Duration(91+i) * 24 * time.Hour),
+			},
+		)
 	}
-	recent := models.RequestLog{RequestID: models.NewID("req_"), UserID: 1, APIKeyID: "key_a", Method: "GET", Path: "/v1/jobs", Status: 200, CreatedAt: now.Add(-time.Hour)}
+	recent := models.RequestLog{
+		RequestID: models.NewID("req_"),
+		UserID:    1,
+		APIKeyID:  "key_a",
+		Method:    "GET",
+		Path:      "/v1/jobs",
+		Status:    200,
+		CreatedAt: now.Add(-time.Hour),
+	}
 	require.NoError(t, models.InsertRequestLogs(ctx, db, append(calls, recent)))
 	for _, d := range []models.WebhookDelivery{
 		{ID: "whd_old", Status: models.DeliveryDelivered, CreatedAt: now.Add(-31 * 24 * time.Hour)},

@@ -23,7 +23,11 @@ func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, 
 		return nil, fatal(log, err.Error(), nil)
 	}
 	if cfg.DatabaseURL == "" {
-		return nil, fatal(log, "TP_DATABASE_URL is required: set it to a PostgreSQL DSN, e.g. postgres://user@host:5432/taskplatform", nil)
+		return nil, fatal(
+			log,
+			"TP_DATABASE_URL is required: set it to a PostgreSQL DSN, e.g. postgres://user@host:5432/taskplatform",
+			nil,
+		)
 	}
 	s := &stack{cfg: cfg, log: log}
 	if err := s.openStores(ctx); err != nil {
@@ -52,9 +56,13 @@ func productionStack(ctx context.Context, cfg config, log *zap.Logger) (*stack, 
 func refuseDevSwitches(cfg config) error {
 	switch {
 	case cfg.AllowPrivateURLs:
-		return errors.New("TP_ALLOW_PRIVATE_URLS is for dev and tests only: it lets webhooks and URL fetches reach private addresses; unset it to run api or worker")
+		return errors.New(
+			"TP_ALLOW_PRIVATE_URLS is for dev and tests only: it lets webhooks and URL fetches reach private addresses; unset it to run api or worker",
+		)
 	case cfg.DevStepDelay != 0:
-		return errors.New("TP_DEV_STEP_DELAY is for dev and tests only: it slows every task step; unset it to run api or worker")
+		return errors.New(
+			"TP_DEV_STEP_DELAY is for dev and tests only: it slows every task step; unset it to run api or worker",
+		)
 	}
 	return nil
 }

@@ -131,7 +131,10 @@ func (s *stack) openStores(ctx context.Context) error {
 	}
 	s.bucket = b
 	s.registry = prometheus.NewRegistry()
-	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
 	tel, err := telemetry.New(ctx, telemetry.Options{Service: "taskplatform", Registry: s.registry})
 	if err != nil {
 		return fmt.Errorf("telemetry: %w", err)
@@ -160,9 +163,30 @@ func (s *stack) dialTemporal(ctx context.Context) error {
 }
 
 func (s *stack) activities() *activities.Activities {
-	return withMail(&activities.Activities{DB: s.db, Blob: s.bucket, Log: s.log, StepDelay: s.cfg.DevStepDelay, FilesBaseURL: s.cfg.FilesBaseURL,
-		Signer: s.signer, HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs, Timeout: 15 * time.Second, Tracing: s.telemetry.Tracing()}),
-		Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing()), Temporal: s.temporal, CapacityDeadline: s.cfg.AnalysisDeadline}, s.cfg.SMTPURL)
+	return withMail(
+		&activities.Activities{
+			DB:           s.db,
+			Blob:         s.bucket,
+			Log:          s.log,
+			StepDelay:    s.cfg.DevStepDelay,
+			FilesBaseURL: s.cfg.FilesBaseURL,
+			Signer:       s.signer,
+			HTTP: outbound.New(
+				outbound.Options{
+					AllowPrivate: s.cfg.AllowPrivateURLs,
+					Timeout:      15 * time.Second,
+					Tracing:      s.telemetry.Tracing(),
+				},
+			),
+			Fetch: fetchClient(
+				s.cfg.AllowPrivateURLs,
+				s.telemetry.Tracing(),
+			),
+			Temporal:         s.temporal,
+			CapacityDeadline: s.cfg.AnalysisDeadline,
+		},
+		s.cfg.SMTPURL,
+	)
 }
 
 // fetchClient fetches caller-given image URLs within limits.url_fetch,
@@ -170,18 +194,38 @@ func (s *stack) activities() *activities.Activities {
 // under a client span when tracing is on (tp not nil).
 func fetchClient(allowPrivate bool, tp trace.TracerProvider) *http.Client {
 	lim := contract.DefaultLimits().URLFetch
-	return outbound.New(outbound.Options{AllowPrivate: allowPrivate, FollowRedirects: true, MaxRedirects: lim.MaxRedirects,
-		ConnectTimeout: time.Duration(lim.ConnectTimeoutSeconds) * time.Second, Timeout: time.Duration(lim.ReadTimeoutSeconds) * time.Second,
-		MaxBytes: lim.MaxBytes, Tracing: tp})
+	return outbound.New(
+		outbound.Options{AllowPrivate: allowPrivate, FollowRedirects: true, MaxRedirects: lim.MaxRedirects,
+			ConnectTimeout: time.Duration(
+				lim.ConnectTimeoutSeconds,
+			) * time.Second, Timeout: time.Duration(lim.ReadTimeoutSeconds) * time.Second,
+			MaxBytes: lim.MaxBytes, Tracing: tp},
+	)
 }
 
 // router is the API with the account panel in front of it.
 func (s *stack) router(production bool) http.Handler {
 	s.requests = api.NewRequestLog(s.db, s.log)
-	return panel.Mount(api.Deps{DB: s.db, Temporal: s.temporal, Blob: s.bucket, Log: s.log, BaseURL: s.cfg.BaseURL, FilesBaseURL: s.cfg.FilesBaseURL,
-		RateLimit: s.cfg.RateLimit, RateWindow: s.cfg.RateWindow, Production: production, Metrics: api.NewHTTPMetrics(s.registry),
-		Tracing: s.telemetry.Tracing(), RequestLog: s.requests, TrustedProxies: s.cfg.TrustedProxies, Signer: s.signer,
-		AllowPrivateURLs: s.cfg.AllowPrivateURLs, Library: s.library})
+	return panel.Mount(
+		api.Deps{
+			DB:               s.db,
+			Temporal:         s.temporal,
+			Blob:             s.bucket,
+			Log:              s.log,
+			BaseURL:          s.cfg.BaseURL,
+			FilesBaseURL:     s.cfg.FilesBaseURL,
+			RateLimit:        s.cfg.RateLimit,
+			RateWindow:       s.cfg.RateWindow,
+			Production:       production,
+			Metrics:          api.NewHTTPMetrics(s.registry),
+			Tracing:          s.telemetry.Tracing(),
+			RequestLog:       s.requests,
+			TrustedProxies:   s.cfg.TrustedProxies,
+			Signer:           s.signer,
+			AllowPrivateURLs: s.cfg.AllowPrivateURLs,
+			Library:          s.library,
+		},
+	)
 }
 
 // serveHTTP serves h on addr until ctx ends, then shuts down gracefully.

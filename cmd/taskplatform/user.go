@@ -148,9 +148,14 @@ func (r *userRun) tree() *cobra.Command {
 	root := &cobra.Command{Use: "taskplatform", SilenceErrors: true, SilenceUsage: true}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	files := &cobra.Command{Use: "files", Short: "your files", Args: noArgs, RunE: func(*cobra.Command, []string) error {
-		return &usageError{`missing command after "files": upload`}
-	}}
+	files := &cobra.Command{
+		Use:   "files",
+		Short: "your files",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return &usageError{`missing command after "files": upload`}
+		},
+	}
 	files.AddCommand(r.filesUpload())
 	root.AddCommand(r.runCmd(), r.jobsCmd(), files, r.tasksCmd(), r.estimateCmd())
 	return root
@@ -180,7 +185,8 @@ type inputFlags struct {
 
 func (f *inputFlags) add(c *cobra.Command) {
 	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
-	c.Flags().StringArrayVar(&f.sets, "set", nil, "set one input field: key=value (value as JSON when it parses, else a string; a.b=… nests)")
+	c.Flags().
+		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value (value as JSON when it parses, else a string; a.b=… nests)")
 }
 
 // body is the task input: the file's object with every --set applied.
@@ -260,12 +266,20 @@ func (r *userRun) runCmd() *cobra.Command {
 	in.add(c)
 	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
 	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
-	c.Flags().StringVar(&key, "idempotency-key", "", "resubmitting with the same key reaches the same job (default: a new UUID)")
+	c.Flags().
+		StringVar(&key, "idempotency-key", "", "resubmitting with the same key reaches the same job (default: a new UUID)")
 	c.Flags().IntVar(&startTimeout, "start-timeout", 0, "fail the job if it cannot start within this many seconds")
 	return c
 }
 
-func (r *userRun) run(ctx context.Context, task string, body map[string]any, out, key string, wait bool, startTimeout time.Duration) error {
+func (r *userRun) run(
+	ctx context.Context,
+	task string,
+	body map[string]any,
+	out, key string,
+	wait bool,
+	startTimeout time.Duration,
+) error {
 	c, err := r.connect(true)
 	if err != nil {
 		return err
@@ -283,12 +297,22 @@ func (r *userRun) run(ctx context.Context, task string, body map[string]any, out
 		fmt.Fprintln(r.stdout, sub.JobID)
 		return nil
 	}
-	bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(r.stderr), progressbar.OptionSetDescription("queued"),
-		progressbar.OptionShowCount(), progressbar.OptionSetRenderBlankState(true), progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(50*time.Millisecond), progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true),
+	bar := progressbar.NewOptions(
+		-1,
+		progressbar.OptionSetWriter(r.stderr),
+		progressbar.OptionSetDescription("queued"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetRenderBlankState(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(
+			50*time.Millisecond,
+		),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionSetElapsedTime(true),
 		// Finished, the bar clears itself (it would draw 100%); finish draws
 		// the last line from the job as the service read it.
-		progressbar.OptionClearOnFinish())
+		progressbar.OptionClearOnFinish(),
+	)
 	events := make(chan client.Event)
 	done := make(chan error, 1)
 	sctx, cancelStream := context.WithCancel(ctx)
@@ -449,7 +473,8 @@ func (r *userRun) jobsCmd() *cobra.Command {
 			return r.jobs(c.Context(), cl, limit, follow)
 		},
 	}
-	c.Flags().BoolVarP(&follow, "follow", "f", false, "keep listing: print a line whenever a recent job changes (Ctrl-C to stop)")
+	c.Flags().
+		BoolVarP(&follow, "follow", "f", false, "keep listing: print a line whenever a recent job changes (Ctrl-C to stop)")
 	c.Flags().IntVar(&limit, "limit", 20, "how many of the newest jobs")
 	return c
 }
@@ -463,7 +488,16 @@ func jobLine(j wire.Job) string {
 	if j.Progress.Total != nil {
 		total = strconv.Itoa(*j.Progress.Total)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%d/%s\t%s\t%s", j.JobID, j.Task, state, j.Progress.Done, total, j.Progress.Phase, j.CreatedAt.UTC().Format(time.RFC3339))
+	return fmt.Sprintf(
+		"%s\t%s\t%s\t%d/%s\t%s\t%s",
+		j.JobID,
+		j.Task,
+		state,
+		j.Progress.Done,
+		total,
+		j.Progress.Phase,
+		j.CreatedAt.UTC().Format(time.RFC3339),
+	)
 }
 
 func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow bool) error {

@@ -32,11 +32,21 @@ func TestUserInputFlags(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "in.json")
 	require.NoError(t, os.WriteFile(file, []byte(`{"kind":"stripes","count":1,"opts":{"a":1}}`), 0o600))
-	in := inputFlags{file: file, sets: []string{"count=3", `colors=["#1F3A5F"]`, "name=plain text", "opts.b=true", "x.y.z=2"}}
+	in := inputFlags{
+		file: file,
+		sets: []string{"count=3", `colors=["#1F3A5F"]`, "name=plain text", "opts.b=true", "x.y.z=2"},
+	}
 	body, err := in.body(nil)
 	require.NoError(t, err)
-	require.Equal(t, map[string]any{"kind": "stripes", "count": float64(3), "colors": []any{"#1F3A5F"}, "name": "plain text",
-		"opts": map[string]any{"a": float64(1), "b": true}, "x": map[string]any{"y": map[string]any{"z": float64(2)}}}, body)
+	require.Equal(
+		t,
+		map[string]any{"kind": "stripes", "count": float64(3), "colors": []any{"#1F3A5F"}, "name": "plain text",
+			"opts": map[string]any{
+				"a": float64(1),
+				"b": true,
+			}, "x": map[string]any{"y": map[string]any{"z": float64(2)}}},
+		body,
+	)
 
 	in = inputFlags{file: "-"}
 	body, err = in.body(strings.NewReader(`{"seed":7}`))
@@ -71,7 +81,10 @@ func notifyJobs(t *testing.T, dsn string) {
 	go func() {
 		defer wg.Done()
 		for ctx.Err() == nil {
-			rows, err := db.QueryContext(ctx, "SELECT id FROM jobs WHERE lifecycle <> 'terminal' OR ended_at > now() - interval '5 seconds'")
+			rows, err := db.QueryContext(
+				ctx,
+				"SELECT id FROM jobs WHERE lifecycle <> 'terminal' OR ended_at > now() - interval '5 seconds'",
+			)
 			if err == nil {
 				var ids []string
 				for rows.Next() {
@@ -171,14 +184,32 @@ type interruptedRun struct {
 func startRun(t *testing.T, base, key string) *interruptedRun {
 	t.Helper()
 	env := map[string]string{"TP_BASE_URL": base, "TP_API_KEY": key, "HOME": t.TempDir()}
-	r := &interruptedRun{sigs: make(chan os.Signal, 2), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exit: make(chan int, 1),
-		out: t.TempDir(), api: client.New(base, key)}
-	u := &userRun{stdin: strings.NewReader(""), stdout: r.stdout, stderr: r.stderr, env: func(k string) string { return env[k] }, signals: r.sigs}
+	r := &interruptedRun{
+		sigs:   make(chan os.Signal, 2),
+		stdout: &syncBuffer{},
+		stderr: &syncBuffer{},
+		exit:   make(chan int, 1),
+		out:    t.TempDir(),
+		api:    client.New(base, key),
+	}
+	u := &userRun{
+		stdin:   strings.NewReader(""),
+		stdout:  r.stdout,
+		stderr:  r.stderr,
+		env:     func(k string) string { return env[k] },
+		signals: r.sigs,
+	}
 	go func() {
 		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out", r.out}, stripes...), u)
 	}()
-	require.Eventually(t, func() bool { return strings.Contains(r.stderr.String(), "(1/3)") }, 60*time.Second, 20*time.Millisecond,
-		"the first output: %q", r.stderr.String())
+	require.Eventually(
+		t,
+		func() bool { return strings.Contains(r.stderr.String(), "(1/3)") },
+		60*time.Second,
+		20*time.Millisecond,
+		"the first output: %q",
+		r.stderr.String(),
+	)
 	return r
 }
 
@@ -216,12 +247,21 @@ func runCancelled(t *testing.T, base, key string) {
 	require.Equal(t, int64(done)*est.PricePerOutput, *job.Credits.Charged, "the job object says what was charged")
 
 	stderr := r.stderr.String()
-	require.Regexp(t, fmt.Sprintf(`cancelled \d+%% \(%d/3\)\n`, done), stderr, "the bar's last line: what was delivered of how many")
+	require.Regexp(
+		t,
+		fmt.Sprintf(`cancelled \d+%% \(%d/3\)\n`, done),
+		stderr,
+		"the bar's last line: what was delivered of how many",
+	)
 	require.NotContains(t, stderr, "(3/3)")
 	require.NotContains(t, stderr, "100%")
 	require.Contains(t, stderr, "taskplatform: "+errorMessage(t, job.Error)+" (cancelled)", "why it ended")
-	require.Equal(t, fmt.Sprintf("cancelled: %d output(s), %d service_credits charged", done, *job.Credits.Charged), lines[1],
-		"the service's own charge")
+	require.Equal(
+		t,
+		fmt.Sprintf("cancelled: %d output(s), %d service_credits charged", done, *job.Credits.Charged),
+		lines[1],
+		"the service's own charge",
+	)
 	files := lines[2:]
 	require.Len(t, files, done, "every delivered output is downloaded: %q", r.stdout.String())
 	for _, f := range files {
@@ -264,7 +304,10 @@ func errorMessage(t *testing.T, raw json.RawMessage) string {
 func runInTerminal(t *testing.T, env []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, append([]string{"run", "pattern.generate", "--set", "count=3", "--out", t.TempDir()}, stripes...)...)
+	cmd := exec.CommandContext(
+		ctx,
+		binary,
+		append([]string{"run", "pattern.generate", "--set", "count=3", "--out", t.TempDir()}, stripes...)...)
 	cmd.Env = append(env, "TERM=xterm")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 140})
 	require.NoError(t, err)
@@ -287,16 +330,36 @@ func runInTerminal(t *testing.T, env []string) {
 		return func() bool { mu.Lock(); defer mu.Unlock(); return re.Match(screen.Bytes()) }
 	}
 	text := func() string { mu.Lock(); defer mu.Unlock(); return screen.String() }
-	require.Eventually(t, seen(regexp.MustCompile(`1/3`)), 60*time.Second, 50*time.Millisecond, "the progress bar shows the first output: %q", text())
+	require.Eventually(
+		t,
+		seen(regexp.MustCompile(`1/3`)),
+		60*time.Second,
+		50*time.Millisecond,
+		"the progress bar shows the first output: %q",
+		text(),
+	)
 	_, err = tty.Write([]byte{3}) // Ctrl-C
 	require.NoError(t, err)
-	require.Eventually(t, seen(regexp.MustCompile(`cancelling job j_`)), 10*time.Second, 50*time.Millisecond, "%q", text())
+	require.Eventually(
+		t,
+		seen(regexp.MustCompile(`cancelling job j_`)),
+		10*time.Second,
+		50*time.Millisecond,
+		"%q",
+		text(),
+	)
 	err = cmd.Wait()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "a cancelled job exits non-zero: %q", text())
 	require.Equal(t, 1, exit.ExitCode())
-	require.Eventually(t, seen(regexp.MustCompile(`cancelled: [12] output\(s\), \d+ service_credits charged`)), 5*time.Second, 50*time.Millisecond,
-		"how the job ended: %q", text())
+	require.Eventually(
+		t,
+		seen(regexp.MustCompile(`cancelled: [12] output\(s\), \d+ service_credits charged`)),
+		5*time.Second,
+		50*time.Millisecond,
+		"how the job ended: %q",
+		text(),
+	)
 	require.Regexp(t, `cancelled \d+% \([12]/3\)`, text(), "the bar ends on what was delivered")
 	require.NotContains(t, text(), "(3/3)", "never drawn as if every output was delivered")
 	_, _ = io.Copy(io.Discard, tty)

@@ -82,7 +82,14 @@ func main() {
 	for _, m := range chosen {
 		start := time.Now()
 		verdict := run(dir, env, m, baseline[m.Pkg+" "+m.Run], *timeout)
-		fmt.Printf("%-9s %-52s %s -run %s (%s)\n", verdict.word, m.Name, m.Pkg, m.Run, time.Since(start).Round(time.Second))
+		fmt.Printf(
+			"%-9s %-52s %s -run %s (%s)\n",
+			verdict.word,
+			m.Name,
+			m.Pkg,
+			m.Run,
+			time.Since(start).Round(time.Second),
+		)
 		if verdict.detail != "" {
 			fmt.Println(indent(verdict.detail))
 		}

@@ -26,8 +26,8 @@ var mutations = []mutation{
 		Name: "ssrf-off-in-production-wiring",
 		Bug:  "the production webhook client reaches loopback and private addresses",
 		File: "cmd/taskplatform/stack.go",
-		From: "HTTP: outbound.New(outbound.Options{AllowPrivate: s.cfg.AllowPrivateURLs,",
-		To:   "HTTP: outbound.New(outbound.Options{AllowPrivate: true,",
+		From: "AllowPrivate: s.cfg.AllowPrivateURLs,\n\t\t\t\t\tTimeout:      15 * time.Second,",
+		To:   "AllowPrivate: true,\n\t\t\t\t\tTimeout:      15 * time.Second,",
 		Pkg:  "./cmd/taskplatform", Run: "^(TestStackOutboundClientsRefusePrivateAddresses|TestDevRefusesPrivateAddressesByDefault)$",
 	},
 	{

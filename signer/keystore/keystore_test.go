@@ -34,7 +34,10 @@ func TestLoad(t *testing.T) {
 		body := []byte(`{}`)
 		now := time.Now()
 		sig := s1.Sign("whd_x", 7, now.Unix(), body)
-		require.NoError(t, signer.Verify(s2.JWKS(), "whd_x", "7", strconv.FormatInt(now.Unix(), 10), sig, body, now, time.Minute))
+		require.NoError(
+			t,
+			signer.Verify(s2.JWKS(), "whd_x", "7", strconv.FormatInt(now.Unix(), 10), sig, body, now, time.Minute),
+		)
 	})
 }
 
@@ -82,6 +85,9 @@ func TestLoadKeepsRetiredKeysPublished(t *testing.T) {
 		body := []byte(`{"a":1}`)
 		now := time.Now()
 		ts := strconv.FormatInt(now.Unix(), 10)
-		require.NoError(t, signer.Verify(cur.JWKS(), "whd_1", "1", ts, old.Sign("whd_1", 1, now.Unix(), body), body, now, time.Minute))
+		require.NoError(
+			t,
+			signer.Verify(cur.JWKS(), "whd_1", "1", ts, old.Sign("whd_1", 1, now.Unix(), body), body, now, time.Minute),
+		)
 	})
 }

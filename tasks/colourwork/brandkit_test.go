@@ -27,12 +27,17 @@ func kitRecord(t *testing.T, db *gorm.DB, user uint64, id, status string, colour
 	}
 	fields["colours"] = cs
 	if looks {
-		fields["looks"] = []any{map[string]any{"url": "/files/look.jpg", "moodboard": "moodboard:mb_cur_coastal", "index": 0}}
+		fields["looks"] = []any{
+			map[string]any{"url": "/files/look.jpg", "moodboard": "moodboard:mb_cur_coastal", "index": 0},
+		}
 	}
 	b, err := json.Marshal(fields)
 	require.NoError(t, err)
-	require.NoError(t, models.CreateRecord(context.Background(), db, &models.Record{ID: id, Kind: models.RecordBrandKit, UserID: user,
-		Name: "Kit", Status: status, Fields: string(b)}, time.Now()))
+	require.NoError(
+		t,
+		models.CreateRecord(context.Background(), db, &models.Record{ID: id, Kind: models.RecordBrandKit, UserID: user,
+			Name: "Kit", Status: status, Fields: string(b)}, time.Now()),
+	)
 	return "brand_kit:" + id
 }
 
@@ -77,7 +82,10 @@ func TestColourwaysFromABrandKit(t *testing.T) {
 			img := decodePNG(t, out.Data)
 			for _, p := range [][2]int{{10, 30}, {110, 30}} {
 				got := nrgbaAt(img, p[0], p[1])
-				near := min(imagetasks.DeltaE(got, tasks.ParseColour(want[i][0])), imagetasks.DeltaE(got, tasks.ParseColour(want[i][1])))
+				near := min(
+					imagetasks.DeltaE(got, tasks.ParseColour(want[i][0])),
+					imagetasks.DeltaE(got, tasks.ParseColour(want[i][1])),
+				)
 				require.Less(t, near, 1.0, "colourway %d at %v: %v is a kit colour", i, p, got)
 			}
 		}

@@ -27,16 +27,37 @@ func colourway() *tasks.Definition {
 	props := obj{
 		"image": imageProp("The design to recolour"),
 		"palettes": obj{"oneOf": []any{
-			obj{"type": "array", "minItems": 1, "maxItems": maxPalettes, "description": fmt.Sprintf("1 to %d palettes, one colourway each in this order.", maxPalettes),
-				"items": obj{"type": "array", "minItems": 1, "maxItems": maxPaletteSize, "items": tasks.ColourSchema("A colour, #RRGGBB."),
-					"description": fmt.Sprintf("One palette: 1 to %d colours.", maxPaletteSize)}},
-			obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit), "description": "brand_kit:<id> of the account's: its colours give count colourways.",
-				"examples": []any{"brand_kit:abc123"}},
+			obj{
+				"type":        "array",
+				"minItems":    1,
+				"maxItems":    maxPalettes,
+				"description": fmt.Sprintf("1 to %d palettes, one colourway each in this order.", maxPalettes),
+				"items": obj{
+					"type":        "array",
+					"minItems":    1,
+					"maxItems":    maxPaletteSize,
+					"items":       tasks.ColourSchema("A colour, #RRGGBB."),
+					"description": fmt.Sprintf("One palette: 1 to %d colours.", maxPaletteSize),
+				},
+			},
+			obj{
+				"type":        "string",
+				"pattern":     records.HandlePattern(models.RecordBrandKit),
+				"description": "brand_kit:<id> of the account's: its colours give count colourways.",
+				"examples":    []any{"brand_kit:abc123"},
+			},
 		},
-			"description": fmt.Sprintf("The palettes, 1 to %d, one colourway each in this order; or brand_kit:<id> of the account's, whose colours give count colourways.", maxPalettes),
-			"examples":    []any{[]any{[]any{"#1B2A4A", "#F4F1EA"}, []any{"#7D9471", "#F3EBDD"}}, "brand_kit:abc123"}},
+			"description": fmt.Sprintf(
+				"The palettes, 1 to %d, one colourway each in this order; or brand_kit:<id> of the account's, whose colours give count colourways.",
+				maxPalettes,
+			),
+			"examples": []any{[]any{[]any{"#1B2A4A", "#F4F1EA"}, []any{"#7D9471", "#F3EBDD"}}, "brand_kit:abc123"}},
 		"count": obj{"type": "integer", "minimum": 1, "maximum": maxPalettes,
-			"description": fmt.Sprintf("With a brand kit only: how many colourways to draw from it, 1 to %d; %d when not sent.", maxPalettes, defaultKitCount)},
+			"description": fmt.Sprintf(
+				"With a brand kit only: how many colourways to draw from it, 1 to %d; %d when not sent.",
+				maxPalettes,
+				defaultKitCount,
+			)},
 	}
 	return &tasks.Definition{
 		Name: "colourway.generate", Title: "Generate colourways of a design",
@@ -61,8 +82,10 @@ func colourway() *tasks.Definition {
 		Examples: []tasks.Example{{
 			Name: "lemon_print_colourways", Title: "The lemon print in two colourways",
 			Description: "A navy night colourway and a blush one; cream stays the lightest colour and the leaves the darkest in each.",
-			Input:       json.RawMessage(`{"image":"file:example_lemon_print","palettes":[["#1B2A4A","#F2C91E","#7D9471"],["#F6E1DC","#D9825B","#5A2446"]]}`),
-			Files:       []tasks.ExampleFile{printFile},
+			Input: json.RawMessage(
+				`{"image":"file:example_lemon_print","palettes":[["#1B2A4A","#F2C91E","#7D9471"],["#F6E1DC","#D9825B","#5A2446"]]}`,
+			),
+			Files: []tasks.ExampleFile{printFile},
 		}},
 	}
 }
@@ -72,18 +95,37 @@ func colourwayOutput() json.RawMessage {
 		"$schema": tasks.SchemaDialect, "title": "Colourway data", "type": "object",
 		"description": "The data of one colourway.",
 		"properties": obj{
-			"index":     obj{"type": "integer", "minimum": 0, "description": "The output number: the palette's position."},
-			"image":     obj{"type": "string", "description": "The input image reference, as sent."},
-			"width":     obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
-			"height":    obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
-			"brand_kit": obj{"type": []any{"string", "null"}, "description": "The brand kit the palette was drawn from; null for a palette sent."},
-			"palette":   obj{"type": "array", "items": tasks.ColourSchema("A colour."), "description": "The palette, in capitals."},
-			"mapping": obj{"type": "array", "description": "Each dominant colour of the design and the palette colour it became, by share of the design.",
+			"index": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The output number: the palette's position.",
+			},
+			"image":  obj{"type": "string", "description": "The input image reference, as sent."},
+			"width":  obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
+			"height": obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
+			"brand_kit": obj{
+				"type":        []any{"string", "null"},
+				"description": "The brand kit the palette was drawn from; null for a palette sent.",
+			},
+			"palette": obj{
+				"type":        "array",
+				"items":       tasks.ColourSchema("A colour."),
+				"description": "The palette, in capitals.",
+			},
+			"mapping": obj{
+				"type":        "array",
+				"description": "Each dominant colour of the design and the palette colour it became, by share of the design.",
 				"items": obj{"type": "object", "required": []string{"from", "to", "share"}, "properties": obj{
-					"from":  tasks.ColourSchema("A dominant colour of the design (its cluster's mean)."),
-					"to":    tasks.ColourSchema("The palette colour it became."),
-					"share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the design's opaque pixels in this colour."},
-				}}},
+					"from": tasks.ColourSchema("A dominant colour of the design (its cluster's mean)."),
+					"to":   tasks.ColourSchema("The palette colour it became."),
+					"share": obj{
+						"type":        "number",
+						"minimum":     0,
+						"maximum":     1,
+						"description": "The share of the design's opaque pixels in this colour.",
+					},
+				}},
+			},
 		},
 		"required": []string{"index", "image", "width", "height", "brand_kit", "palette", "mapping"},
 	})
@@ -123,7 +165,8 @@ func (p *palettes) UnmarshalJSON(b []byte) error {
 // colourway per palette.
 func refuseCount(in *colourwayInput, _ map[string]tasks.ImageSize) *apierr.Error {
 	if in.Palettes.Kit == "" && in.Count != nil {
-		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway per palette.").WithField("count")
+		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway per palette.").
+			WithField("count")
 	}
 	return nil
 }
@@ -236,7 +279,14 @@ func kitPalette(design image.Image, colours []color.Color, i int) ([]color.Color
 		distinct = m
 	}
 	if i >= distinct {
-		return nil, failf(fmt.Sprintf("the brand kit has %d colours for a design of %d, so it gives %d distinct colourway(s)", m, len(spots), distinct))
+		return nil, failf(
+			fmt.Sprintf(
+				"the brand kit has %d colours for a design of %d, so it gives %d distinct colourway(s)",
+				m,
+				len(spots),
+				distinct,
+			),
+		)
 	}
 	pal := make([]color.Color, n)
 	for t := range n {
@@ -258,16 +308,38 @@ func colourwayDocs() tasks.Docs {
 			"With a brand kit: colourway i takes as many kit colours as the design has spot colours, starting at the kit's colour i (in the kit's order) and wrapping around.",
 		},
 		Outputs: tasks.DocsOutputs{
-			Count:          fmt.Sprintf("One per palette of palettes (1 to %d); with a brand kit, count (default %d).", maxPalettes, defaultKitCount),
+			Count: fmt.Sprintf(
+				"One per palette of palettes (1 to %d); with a brand kit, count (default %d).",
+				maxPalettes,
+				defaultKitCount,
+			),
 			CountDependsOn: []string{"palettes", "count"},
 			Order:          new("The palettes' order; with a brand kit, by the kit colour each colourway starts at."),
-			AbsentWhen:     new("With a brand kit that has no more colours than the design has spot colours, only one distinct colourway exists: the others are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed."),
+			AbsentWhen: new(
+				"With a brand kit that has no more colours than the design has spot colours, only one distinct colourway exists: the others are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("One image and 1 to %d palettes of 1 to %d colours, or one brand kit.", maxPalettes, maxPaletteSize)},
-			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA; transparency is kept. Colours are computed as sRGB."},
+			{
+				Key:   "input_count",
+				Title: "Input count",
+				Text: fmt.Sprintf(
+					"One image and 1 to %d palettes of 1 to %d colours, or one brand kit.",
+					maxPalettes,
+					maxPaletteSize,
+				),
+			},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PNG, RGBA; transparency is kept. Colours are computed as sRGB.",
+			},
 			{Key: "output_resolution", Title: "Output resolution", Text: "The design's, after EXIF orientation."},
-			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d: one per palette.", maxPalettes)},
+			{
+				Key:   "outputs_per_job",
+				Title: "Outputs per job",
+				Text:  fmt.Sprintf("1 to %d: one per palette.", maxPalettes),
+			},
 		}, commonSpecs()...),
 		Limitations: []string{
 			"Works best on designs with a few flat colours; a photo is reduced to as many colours as each palette has.",
@@ -275,8 +347,16 @@ func colourwayDocs() tasks.Docs {
 			"Colours that sRGB cannot show after the shift are clipped.",
 			"A brand kit is read when the job is submitted and again when each colourway is made: a kit edited meanwhile gives its colours of then. Its looks must be analysed (brand_kit_look_not_ready otherwise).",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidRequest, apierr.TooManyItems, apierr.TooManyColours, apierr.InvalidColour,
-			apierr.BrandKitLookNotReady, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidRequest,
+			apierr.TooManyItems,
+			apierr.TooManyColours,
+			apierr.InvalidColour,
+			apierr.BrandKitLookNotReady,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Compares: []tasks.Compare{{
 			Task:         "image.recolour",
 			UseThisWhen:  "you want several colourways of one design in one job, or colourways drawn from a brand kit.",

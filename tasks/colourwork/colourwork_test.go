@@ -115,7 +115,12 @@ func bands(w, h int, colours []color.NRGBA, weights []int, noisy bool) *image.NR
 // separations' measured ink coverage adds up to 100 %, each matches the
 // data, and the composite matches the input within ΔE 3 on average.
 func TestSeparationsCoverTheDesignOnce(t *testing.T) {
-	colours := []color.NRGBA{{0xF4, 0xEC, 0xD6, 255}, {0xF2, 0xC9, 0x1E, 255}, {0xC8, 0x10, 0x2E, 255}, {0x1B, 0x2A, 0x4A, 255}}
+	colours := []color.NRGBA{
+		{0xF4, 0xEC, 0xD6, 255},
+		{0xF2, 0xC9, 0x1E, 255},
+		{0xC8, 0x10, 0x2E, 255},
+		{0x1B, 0x2A, 0x4A, 255},
+	}
 	design := bands(400, 120, colours, []int{4, 3, 2, 1}, true)
 	for _, tc := range []struct {
 		name, order string
@@ -180,7 +185,12 @@ func TestSeparationsCoverTheDesignOnce(t *testing.T) {
 // TestSeparationsFoldEdgesIntoInks: an anti-aliased two-colour print gives
 // two inks, not a separation per blend of the edges.
 func TestSeparationsFoldEdgesIntoInks(t *testing.T) {
-	_, data, errs := run(t, "colour.separate", `{"image":"file:example_lemon_print","max_colours":12}`, files{"file:example_lemon_print": printFile.Data()})
+	_, data, errs := run(
+		t,
+		"colour.separate",
+		`{"image":"file:example_lemon_print","max_colours":12}`,
+		files{"file:example_lemon_print": printFile.Data()},
+	)
 	require.Len(t, data[0]["colours"], 3)
 	require.Len(t, errs, 9)
 	var hexes []string
@@ -250,7 +260,13 @@ func TestColourwaysTakeEachPalette(t *testing.T) {
 		}
 		require.Greater(t, imagetasks.DeltaE(top[0], top[1]), 10.0, "both palette colours show")
 		light, dark := nrgbaAt(img, 10, 50), nrgbaAt(img, 290, 50)
-		require.Greater(t, imagetasks.Lightness(light), imagetasks.Lightness(dark), "colourway %d keeps the light ground light", i)
+		require.Greater(
+			t,
+			imagetasks.Lightness(light),
+			imagetasks.Lightness(dark),
+			"colourway %d keeps the light ground light",
+			i,
+		)
 	}
 }
 
@@ -278,7 +294,10 @@ func TestColourwayInputRules(t *testing.T) {
 			require.Equal(t, tc.field, *e.Field)
 		})
 	}
-	in, err := task(t, "colourway.generate").Validate([]byte(`{"image":"file:a","palettes":"brand_kit:bk_1","count":5}`))
+	in, err := task(
+		t,
+		"colourway.generate",
+	).Validate([]byte(`{"image":"file:a","palettes":"brand_kit:bk_1","count":5}`))
 	require.NoError(t, err)
 	require.Equal(t, 5, task(t, "colourway.generate").Runner.Plan(in).Steps)
 }

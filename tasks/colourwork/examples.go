@@ -20,7 +20,22 @@ var printFile = tasks.ExampleFile{Ref: "file:example_lemon_print", Name: "lemons
 // ground, flat colours as a screen print has them.
 func examplePrint() *image.NRGBA {
 	const S, cell = 240, 80
-	cream, lemon, leaf := color.NRGBA{0xF4, 0xEC, 0xD6, 255}, color.NRGBA{0xF2, 0xC9, 0x1E, 255}, color.NRGBA{0x2F, 0x6B, 0x3A, 255}
+	cream, lemon, leaf := color.NRGBA{
+		0xF4,
+		0xEC,
+		0xD6,
+		255,
+	}, color.NRGBA{
+		0xF2,
+		0xC9,
+		0x1E,
+		255,
+	}, color.NRGBA{
+		0x2F,
+		0x6B,
+		0x3A,
+		255,
+	}
 	img := image.NewNRGBA(image.Rect(0, 0, S, S))
 	for y := range S {
 		for x := range S {

@@ -79,10 +79,18 @@ func pngOutput(img image.Image, meta map[string]any) (tasks.Output, error) {
 // commonSpecs are the spec rows both tasks share.
 func commonSpecs() []tasks.SpecRow {
 	return []tasks.SpecRow{
-		{Key: "input_formats", Title: "Input formats", Text: imagetasks.InputFormats + " Pixels under half opacity count as no colour."},
+		{
+			Key:   "input_formats",
+			Title: "Input formats",
+			Text:  imagetasks.InputFormats + " Pixels under half opacity count as no colour.",
+		},
 		{Key: "watermark", Title: "Watermark", Text: "None."},
 		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for designs you hold the rights to."},
 		{Key: "content_checks", Title: "Content checks", Text: "None: the task changes colours only."},
-		{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same image and fields give the same bytes (k-means from a fixed seed)."},
+		{
+			Key:   "reproducibility",
+			Title: "Reproducibility",
+			Text:  "Deterministic: the same image and fields give the same bytes (k-means from a fixed seed).",
+		},
 	}
 }

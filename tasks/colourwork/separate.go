@@ -33,7 +33,11 @@ func separate() *tasks.Definition {
 	props := obj{
 		"image": imageProp("The design to separate"),
 		"max_colours": obj{"type": "integer", "minimum": minSeparations, "maximum": maxSeparations,
-			"description": fmt.Sprintf("The most spot colours (inks, screens) to separate into, %d to %d; a design with fewer distinct colours gets fewer separations.", minSeparations, maxSeparations)},
+			"description": fmt.Sprintf(
+				"The most spot colours (inks, screens) to separate into, %d to %d; a design with fewer distinct colours gets fewer separations.",
+				minSeparations,
+				maxSeparations,
+			)},
 		"order": tasks.VocabEnum(orderVocab(), "The order of the separations (the print order)."),
 	}
 	return &tasks.Definition{
@@ -61,23 +65,49 @@ func separate() *tasks.Definition {
 
 func separateOutput() json.RawMessage {
 	ink := obj{"type": "object", "required": []string{"hex", "coverage", "separation"}, "properties": obj{
-		"hex":        tasks.ColourSchema("The ink's colour: the mean of the design's pixels it prints."),
-		"coverage":   obj{"type": "number", "minimum": 0, "maximum": 100, "description": "The percentage of the design's opaque pixels the ink prints; the inks add up to 100."},
+		"hex": tasks.ColourSchema("The ink's colour: the mean of the design's pixels it prints."),
+		"coverage": obj{
+			"type":        "number",
+			"minimum":     0,
+			"maximum":     100,
+			"description": "The percentage of the design's opaque pixels the ink prints; the inks add up to 100.",
+		},
 		"separation": obj{"type": "integer", "minimum": 1, "description": "The output index of the ink's separation."},
 	}}
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Separation data", "type": "object",
 		"description": "The data of the composite (index 0) or of one separation (index 1 on).",
 		"properties": obj{
-			"index":    obj{"type": "integer", "minimum": 0, "description": "0 for the composite; 1 on for the separations in order."},
-			"kind":     obj{"type": "string", "enum": []any{"composite", "separation"}, "description": "What the file is."},
-			"image":    obj{"type": "string", "description": "The input image reference, as sent."},
-			"width":    obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
-			"height":   obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
-			"order":    obj{"type": "string", tasks.VocabKeyword: "separation_order", "description": "The order of the separations."},
-			"hex":      tasks.ColourSchema("A separation's ink; absent on the composite."),
-			"coverage": obj{"type": "number", "minimum": 0, "maximum": 100, "description": "A separation's coverage in percent; absent on the composite."},
-			"colours":  obj{"type": "array", "items": ink, "description": "Every ink found, in the separations' order."},
+			"index": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "0 for the composite; 1 on for the separations in order.",
+			},
+			"kind": obj{
+				"type":        "string",
+				"enum":        []any{"composite", "separation"},
+				"description": "What the file is.",
+			},
+			"image":  obj{"type": "string", "description": "The input image reference, as sent."},
+			"width":  obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
+			"height": obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
+			"order": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "separation_order",
+				"description":      "The order of the separations.",
+			},
+			"hex": tasks.ColourSchema("A separation's ink; absent on the composite."),
+			"coverage": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     100,
+				"description": "A separation's coverage in percent; absent on the composite.",
+			},
+			"colours": obj{
+				"type":        "array",
+				"items":       ink,
+				"description": "Every ink found, in the separations' order.",
+			},
 		},
 		"required": []string{"index", "kind", "image", "width", "height", "order", "colours"},
 	})
@@ -117,16 +147,28 @@ func (separateRunner) Step(ctx context.Context, in *separateInput, i int) (tasks
 	inks := inkOrder(q.Colours, order)
 	var colours []any
 	for n, j := range inks {
-		colours = append(colours, map[string]any{"hex": q.Colours[j].Hex(), "coverage": percent(q.Colours[j].Share), "separation": n + 1})
+		colours = append(
+			colours,
+			map[string]any{"hex": q.Colours[j].Hex(), "coverage": percent(q.Colours[j].Share), "separation": n + 1},
+		)
 	}
 	b := q.Index.Bounds()
-	meta := map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "order": order, "colours": colours}
+	meta := map[string]any{
+		"index":   i,
+		"image":   r.Ref,
+		"width":   b.Dx(),
+		"height":  b.Dy(),
+		"order":   order,
+		"colours": colours,
+	}
 	if i == 0 {
 		meta["kind"] = "composite"
 		return pngOutput(composite(q), meta)
 	}
 	if i > len(inks) {
-		return tasks.Output{}, failf(fmt.Sprintf("the design has %d spot colours, so separation %d has no ink", len(inks), i))
+		return tasks.Output{}, failf(
+			fmt.Sprintf("the design has %d spot colours, so separation %d has no ink", len(inks), i),
+		)
 	}
 	j := inks[i-1]
 	meta["kind"], meta["hex"], meta["coverage"] = "separation", q.Colours[j].Hex(), percent(q.Colours[j].Share)
@@ -194,8 +236,19 @@ func orderVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "separation_order", Description: "The order of a design's separations, which is the order the screens print in.",
 		Values: []tasks.VocabValue{
-			{Value: "light_to_dark", Label: "Light to dark", Description: "Lightest ink first (CIELAB L*), as most prints on light garments go down.", ChooseWhen: "you are unsure", Default: true},
-			{Value: "coverage", Label: "By coverage", Description: "The ink that covers most first.", ChooseWhen: "you budget screens by how much ink they lay"},
+			{
+				Value:       "light_to_dark",
+				Label:       "Light to dark",
+				Description: "Lightest ink first (CIELAB L*), as most prints on light garments go down.",
+				ChooseWhen:  "you are unsure",
+				Default:     true,
+			},
+			{
+				Value:       "coverage",
+				Label:       "By coverage",
+				Description: "The ink that covers most first.",
+				ChooseWhen:  "you budget screens by how much ink they lay",
+			},
 		},
 		Default: new("light_to_dark"), Concept: new("colour_separation"),
 	}
@@ -217,20 +270,36 @@ func separateDocs() tasks.Docs {
 			Count:          "1 + max_colours files asked for: the composite, then a separation per ink found (at most max_colours).",
 			CountDependsOn: []string{"max_colours"},
 			Order:          new("The composite first, then the separations in order (separation_order)."),
-			AbsentWhen:     new("A design with fewer spot colours than max_colours gets fewer separations: the missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed."),
+			AbsentWhen: new(
+				"A design with fewer spot colours than max_colours gets fewer separations: the missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
 			{Key: "input_count", Title: "Input count", Text: "One image."},
-			{Key: "output_format", Title: "Output format", Text: "PNG: the composite in RGBA (transparent where the design is), the separations 8-bit greyscale."},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PNG: the composite in RGBA (transparent where the design is), the separations 8-bit greyscale.",
+			},
 			{Key: "output_resolution", Title: "Output resolution", Text: "The design's, after EXIF orientation."},
-			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("2 to %d: the composite and one separation per ink.", 1+maxSeparations)},
+			{
+				Key:   "outputs_per_job",
+				Title: "Outputs per job",
+				Text:  fmt.Sprintf("2 to %d: the composite and one separation per ink.", 1+maxSeparations),
+			},
 		}, commonSpecs()...),
 		Limitations: []string{
 			"Made for flat-colour art: a photo or a gradient is posterised into at most max_colours inks, and halftones are not made.",
 			"Every pixel prints one ink: no overprints, trapping or choke and spread; anti-aliased edges go to the nearer ink.",
 			"Ink colours are the design's measured colours (sRGB), not Pantone or other ink system matches.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.TooManyColours, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.TooManyColours,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Related: []tasks.Related{
 			{Task: "colourway.generate", Relation: "before"},
 			{Task: "image.recolour", Relation: "before"},

@@ -81,7 +81,16 @@ func rgb(img image.Image, x, y int) color.NRGBA {
 }
 
 func hexOf(c color.NRGBA) string {
-	return "#" + string([]byte{hexDigit(c.R >> 4), hexDigit(c.R & 15), hexDigit(c.G >> 4), hexDigit(c.G & 15), hexDigit(c.B >> 4), hexDigit(c.B & 15)})
+	return "#" + string(
+		[]byte{
+			hexDigit(c.R >> 4),
+			hexDigit(c.R & 15),
+			hexDigit(c.G >> 4),
+			hexDigit(c.G & 15),
+			hexDigit(c.B >> 4),
+			hexDigit(c.B & 15),
+		},
+	)
 }
 
 func hexDigit(v uint8) byte { return "0123456789ABCDEF"[v] }
@@ -158,9 +167,17 @@ func TestBriefsAreRead(t *testing.T) {
 // common colour of a houndstooth), and small scale draws more, smaller
 // motifs than large.
 func TestTheHoundstoothBriefIsDrawnAsRead(t *testing.T) {
-	_, small, err := run(t, `{"prompt":"navy and mustard houndstooth, small scale, with a cream ground","resolution":"512"}`, nil)
+	_, small, err := run(
+		t,
+		`{"prompt":"navy and mustard houndstooth, small scale, with a cream ground","resolution":"512"}`,
+		nil,
+	)
 	require.NoError(t, err)
-	_, large, err := run(t, `{"prompt":"navy and mustard houndstooth, large, with a cream ground","resolution":"512"}`, nil)
+	_, large, err := run(
+		t,
+		`{"prompt":"navy and mustard houndstooth, large, with a cream ground","resolution":"512"}`,
+		nil,
+	)
 	require.NoError(t, err)
 	require.Greater(t, small[0]["repeats"].(float64), large[0]["repeats"].(float64))
 	require.Equal(t, "houndstooth", small[0]["kind"])
@@ -200,7 +217,11 @@ func TestTheContentPolicy(t *testing.T) {
 		require.ErrorAs(t, err, &se)
 		require.Equal(t, contract.ErrTypeContentRefused, se.Code)
 	}
-	require.NoError(t, admitter.Admit(context.Background(), tasks.Env{}, map[string]any{"prompt": "navy channel stripes"}), "whole words only")
+	require.NoError(
+		t,
+		admitter.Admit(context.Background(), tasks.Env{}, map[string]any{"prompt": "navy channel stripes"}),
+		"whole words only",
+	)
 
 	ref := pngWithText(t, "Description", "Burberry check, autumn")
 	_, _, err := run(t, `{"prompt":"checks","references":["file:ref"],"resolution":"512"}`, files{"file:ref": ref})

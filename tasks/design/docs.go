@@ -29,19 +29,49 @@ func docs() tasks.Docs {
 			Count:          fmt.Sprintf("count tiles (1 to %d, default 1).", maxTiles),
 			CountDependsOn: []string{"count"},
 			Order:          new("By index: tile i is drawn with seed + i."),
-			AbsentWhen:     new("A reference that cannot be fetched or read fails every tile: the job fails with processing_failed. A reference whose embedded text names a refused term fails the job with content_refused."),
+			AbsentWhen: new(
+				"A reference that cannot be fetched or read fails every tile: the job fails with processing_failed. A reference whose embedded text names a refused term fails the job with content_refused.",
+			),
 		},
 		Specs: []tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: fmt.Sprintf("A prompt of 1 to %d characters; up to %d reference images: PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side.", maxPromptLength, maxReferences)},
-			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("One prompt and 0 to %d references.", maxReferences)},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text: fmt.Sprintf(
+					"A prompt of 1 to %d characters; up to %d reference images: PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side.",
+					maxPromptLength,
+					maxReferences,
+				),
+			},
+			{
+				Key:   "input_count",
+				Title: "Input count",
+				Text:  fmt.Sprintf("One prompt and 0 to %d references.", maxReferences),
+			},
 			{Key: "output_format", Title: "Output format", Text: "PNG, indexed colour."},
-			{Key: "output_resolution", Title: "Output resolution", Text: "512, 1024 or 2048 pixels square (vocabulary resolution)."},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "512, 1024 or 2048 pixels square (vocabulary resolution).",
+			},
 			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1 only."},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (count).", maxTiles)},
 			{Key: "watermark", Title: "Watermark", Text: "None."},
-			{Key: "commercial_use", Title: "Commercial use", Text: "Allowed; the tiles are yours. References must be images you may use."},
-			{Key: "content_checks", Title: "Content checks", Text: "The content policy (vocabulary refused_term: a short list of trademarks and hate terms, matched as whole words, case and punctuation ignored). A prompt naming one is refused at submit with 422 content_refused, before anything is held; the same check runs again in the job. References are fetched by the job, so their check runs there: a reference whose embedded text (PNG text chunks, JPEG comments and XMP) names a refused term fails the job with content_refused. Pixels are not inspected."},
-			{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same prompt, references, seed and resolution give the same bytes."},
+			{
+				Key:   "commercial_use",
+				Title: "Commercial use",
+				Text:  "Allowed; the tiles are yours. References must be images you may use.",
+			},
+			{
+				Key:   "content_checks",
+				Title: "Content checks",
+				Text:  "The content policy (vocabulary refused_term: a short list of trademarks and hate terms, matched as whole words, case and punctuation ignored). A prompt naming one is refused at submit with 422 content_refused, before anything is held; the same check runs again in the job. References are fetched by the job, so their check runs there: a reference whose embedded text (PNG text chunks, JPEG comments and XMP) names a refused term fails the job with content_refused. Pixels are not inspected.",
+			},
+			{
+				Key:   "reproducibility",
+				Title: "Reproducibility",
+				Text:  "Deterministic: the same prompt, references, seed and resolution give the same bytes.",
+			},
 		},
 		Limitations: []string{
 			"Only the vocabularies' words are read: a colour must be a colour_name (\"light blue\" reads as the mood pastel and blue), a kind one of pattern_kind or its aliases; other words are listed in reading.words_not_read and ignored.",
@@ -49,8 +79,15 @@ func docs() tasks.Docs {
 			"At most 6 colours are drawn; references only fill in when the brief names fewer than two colours (three when it names none). A single colour is drawn on a white ground.",
 			"Motifs, florals, figures and logos cannot be drawn: only the kinds of pattern_kind.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.RequestRefused, apierr.PromptRequired,
-			apierr.TooManyReferences, apierr.ImageNotPublic, apierr.ContentRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.RequestRefused,
+			apierr.PromptRequired,
+			apierr.TooManyReferences,
+			apierr.ImageNotPublic,
+			apierr.ContentRefused,
+		),
 		Compares: []tasks.Compare{{
 			Task:         "pattern.generate",
 			UseThisWhen:  "you have a brief in words or a reference image, not exact colours and settings.",
@@ -60,7 +97,9 @@ func docs() tasks.Docs {
 			{Task: "pattern.generate", Relation: "sibling"},
 			{Task: "colourway.generate", Relation: "after"},
 		},
-		Prompting: new("Name colours with colour_name words (navy, mustard, cream, sage, …), say which is the ground (\"on a cream ground\"), name one kind (stripes, gingham, polka dots, tartan, chevron, houndstooth, …), a scale (small, medium, large) and, if you like, a mood (calm, pastel, dark, bold). Check reading in the tile's data: words_not_read lists what was not understood."),
+		Prompting: new(
+			"Name colours with colour_name words (navy, mustard, cream, sage, …), say which is the ground (\"on a cream ground\"), name one kind (stripes, gingham, polka dots, tartan, chevron, houndstooth, …), a scale (small, medium, large) and, if you like, a mood (calm, pastel, dark, bold). Check reading in the tile's data: words_not_read lists what was not understood.",
+		),
 	}
 }
 
@@ -92,13 +131,17 @@ func examples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "houndstooth_brief", Title: "Navy and mustard houndstooth on cream",
 			Description: "Cream is read as the ground, navy and mustard as the checks, small as 12 repeats.",
-			Input:       json.RawMessage(`{"prompt":"navy and mustard houndstooth, small scale, with a cream ground","resolution":"512"}`)},
+			Input: json.RawMessage(
+				`{"prompt":"navy and mustard houndstooth, small scale, with a cream ground","resolution":"512"}`,
+			)},
 		{Name: "red_white_stripes", Title: "Red and white stripes",
 			Description: "Two tiles of red and white stripes; the second has other band widths.",
 			Input:       json.RawMessage(`{"prompt":"red and white stripes","count":2,"resolution":"512"}`)},
 		{Name: "calm_gingham_from_reference", Title: "Calm gingham in a photo's colours",
 			Description: "The brief names no colour: the reference's three dominant colours are used, softened by calm.",
-			Input:       json.RawMessage(`{"prompt":"calm gingham, large","references":["file:example_terracotta_mood"],"resolution":"512"}`),
-			Files:       []tasks.ExampleFile{moodFile}},
+			Input: json.RawMessage(
+				`{"prompt":"calm gingham, large","references":["file:example_terracotta_mood"],"resolution":"512"}`,
+			),
+			Files: []tasks.ExampleFile{moodFile}},
 	}
 }

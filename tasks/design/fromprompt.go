@@ -37,11 +37,29 @@ func fromPrompt() *tasks.Definition {
 		"references": obj{"type": "array", "maxItems": maxReferences, tasks.RefKeyword: "image",
 			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
-			"description": fmt.Sprintf("Up to %d reference images whose palettes fill in the colours the brief does not name.", maxReferences),
-			"examples":    []any{[]any{"file:abc123"}}},
-		"count":      obj{"type": "integer", "minimum": 1, "maximum": maxTiles, "default": 1, "description": "How many tiles to make; tile i is drawn with seed + i."},
-		"resolution": tasks.VocabEnum(tasks.ResolutionVocab(), "Side of the square tile in pixels; the price depends on it."),
-		"seed":       obj{"type": "integer", "minimum": 0, "maximum": 4294967295, "default": 0, "description": "Same input and seed give the same bytes."},
+			"description": fmt.Sprintf(
+				"Up to %d reference images whose palettes fill in the colours the brief does not name.",
+				maxReferences,
+			),
+			"examples": []any{[]any{"file:abc123"}}},
+		"count": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     maxTiles,
+			"default":     1,
+			"description": "How many tiles to make; tile i is drawn with seed + i.",
+		},
+		"resolution": tasks.VocabEnum(
+			tasks.ResolutionVocab(),
+			"Side of the square tile in pixels; the price depends on it.",
+		),
+		"seed": obj{
+			"type":        "integer",
+			"minimum":     0,
+			"maximum":     4294967295,
+			"default":     0,
+			"description": "Same input and seed give the same bytes.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "design.from_prompt", Title: "Design a pattern from a brief",
@@ -52,7 +70,11 @@ func fromPrompt() *tasks.Definition {
 		OutputSchema: outputSchema(),
 		Runner:       tasks.Typed[input](runner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "resolution",
-			ByOption: []tasks.OptionPrice{{Value: "512", Credits: 2}, {Value: "1024", Credits: 3}, {Value: "2048", Credits: 5}}},
+			ByOption: []tasks.OptionPrice{
+				{Value: "512", Credits: 2},
+				{Value: "1024", Credits: 3},
+				{Value: "2048", Credits: 5},
+			}},
 		RefSides: map[string]tasks.ImageSides{"references": imagetasks.InputSides},
 		Refuse:   tasks.Refusal(refuse),
 		ErrorRules: []tasks.ErrorRule{
@@ -70,35 +92,95 @@ func fromPrompt() *tasks.Definition {
 
 func outputSchema() json.RawMessage {
 	colour := obj{"type": "object", "required": []string{"name", "hex", "source"}, "properties": obj{
-		"name":   obj{"type": []any{"string", "null"}, tasks.VocabKeyword: "colour_name", "description": "The colour_name read; null for a colour taken from a reference."},
-		"hex":    tasks.ColourSchema("The colour drawn, after the mood."),
-		"source": obj{"type": "string", "enum": []any{"prompt", "reference", "default"}, "description": "Where the colour came from: the brief, a reference's palette, or the white ground added to a single colour."},
+		"name": obj{
+			"type":             []any{"string", "null"},
+			tasks.VocabKeyword: "colour_name",
+			"description":      "The colour_name read; null for a colour taken from a reference.",
+		},
+		"hex": tasks.ColourSchema("The colour drawn, after the mood."),
+		"source": obj{
+			"type":        "string",
+			"enum":        []any{"prompt", "reference", "default"},
+			"description": "Where the colour came from: the brief, a reference's palette, or the white ground added to a single colour.",
+		},
 	}}
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Designed tile data", "type": "object",
 		"description": "The data of one delivered tile and how the brief was read.",
 		"properties": obj{
-			"index":      obj{"type": "integer", "minimum": 0, "description": "The output number, from 0."},
-			"seed":       obj{"type": "integer", "minimum": 0, "description": "The seed this tile was drawn with (the input seed + index)."},
-			"kind":       obj{"type": "string", tasks.VocabKeyword: "pattern_kind", "description": "The motif drawn."},
-			"colors":     obj{"type": "array", "items": tasks.ColourSchema("A colour drawn."), "description": "The colours drawn, the ground first."},
+			"index": obj{"type": "integer", "minimum": 0, "description": "The output number, from 0."},
+			"seed": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The seed this tile was drawn with (the input seed + index).",
+			},
+			"kind": obj{"type": "string", tasks.VocabKeyword: "pattern_kind", "description": "The motif drawn."},
+			"colors": obj{
+				"type":        "array",
+				"items":       tasks.ColourSchema("A colour drawn."),
+				"description": "The colours drawn, the ground first.",
+			},
 			"width":      obj{"type": "integer", "description": "Width in pixels."},
 			"height":     obj{"type": "integer", "description": "Height in pixels."},
 			"resolution": obj{"type": "string", tasks.VocabKeyword: "resolution"},
-			"repeats":    obj{"type": "integer", "minimum": 1, "description": "Motif repeats across the tile side, as drawn."},
-			"seamless":   obj{"const": true, "description": "The left edge continues the right, the top continues the bottom."},
-			"reading": obj{"type": "object", "description": "How the brief was read: correct a brief by using the vocabularies' words.",
-				"required": []string{"colours", "kind", "kind_read", "scale", "mood", "words_not_read"},
+			"repeats": obj{
+				"type":        "integer",
+				"minimum":     1,
+				"description": "Motif repeats across the tile side, as drawn.",
+			},
+			"seamless": obj{
+				"const":       true,
+				"description": "The left edge continues the right, the top continues the bottom.",
+			},
+			"reading": obj{
+				"type":        "object",
+				"description": "How the brief was read: correct a brief by using the vocabularies' words.",
+				"required":    []string{"colours", "kind", "kind_read", "scale", "mood", "words_not_read"},
 				"properties": obj{
-					"colours":        obj{"type": "array", "items": colour, "description": "The colours, the ground first, then in the brief's order, then the references'."},
-					"kind":           obj{"type": "string", tasks.VocabKeyword: "pattern_kind", "description": "The kind drawn."},
-					"kind_read":      obj{"type": "boolean", "description": "False when the brief named no kind and stripes were drawn."},
-					"scale":          obj{"type": []any{"string", "null"}, tasks.VocabKeyword: "design_scale", "description": "The scale read, or null."},
-					"mood":           obj{"type": []any{"string", "null"}, tasks.VocabKeyword: "design_mood", "description": "The mood read, or null."},
-					"words_not_read": obj{"type": "array", "items": obj{"type": "string"}, "description": "Words of the brief no vocabulary knows (small words like and, with left out)."},
-				}},
+					"colours": obj{
+						"type":        "array",
+						"items":       colour,
+						"description": "The colours, the ground first, then in the brief's order, then the references'.",
+					},
+					"kind": obj{
+						"type":             "string",
+						tasks.VocabKeyword: "pattern_kind",
+						"description":      "The kind drawn.",
+					},
+					"kind_read": obj{
+						"type":        "boolean",
+						"description": "False when the brief named no kind and stripes were drawn.",
+					},
+					"scale": obj{
+						"type":             []any{"string", "null"},
+						tasks.VocabKeyword: "design_scale",
+						"description":      "The scale read, or null.",
+					},
+					"mood": obj{
+						"type":             []any{"string", "null"},
+						tasks.VocabKeyword: "design_mood",
+						"description":      "The mood read, or null.",
+					},
+					"words_not_read": obj{
+						"type":        "array",
+						"items":       obj{"type": "string"},
+						"description": "Words of the brief no vocabulary knows (small words like and, with left out).",
+					},
+				},
+			},
 		},
-		"required": []string{"index", "seed", "kind", "colors", "width", "height", "resolution", "repeats", "seamless", "reading"},
+		"required": []string{
+			"index",
+			"seed",
+			"kind",
+			"colors",
+			"width",
+			"height",
+			"resolution",
+			"repeats",
+			"seamless",
+			"reading",
+		},
 	})
 }
 
@@ -119,7 +201,8 @@ func refuse(in *input, _ map[string]tasks.ImageSize) *apierr.Error {
 		return apierr.New(apierr.PromptRequired, "prompt is blank; describe the design in words.").WithField("prompt")
 	}
 	if len(read(prompt).colours) == 0 && len(in.References) == 0 {
-		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET /v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").WithField("prompt")
+		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET /v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").
+			WithField("prompt")
 	}
 	return nil
 }
@@ -137,7 +220,8 @@ func (runner) Plan(in *input) tasks.Plan {
 // for the prompt.
 func (runner) Admit(_ context.Context, _ tasks.Env, in *input) error {
 	if terms := read(in.Prompt).refused; len(terms) > 0 {
-		return apierr.Newf(apierr.ContentRefused, "The prompt names %s, which the content policy refuses (GET /v1/vocab/refused_term).", quoteAll(terms)).WithField("prompt")
+		return apierr.Newf(apierr.ContentRefused, "The prompt names %s, which the content policy refuses (GET /v1/vocab/refused_term).", quoteAll(terms)).
+			WithField("prompt")
 	}
 	return nil
 }
@@ -163,7 +247,9 @@ func refusal(msg string) error {
 func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) {
 	r := read(in.Prompt)
 	if len(r.refused) > 0 {
-		return tasks.Output{}, refusal(fmt.Sprintf("The prompt names %s, which the content policy refuses.", quoteAll(r.refused)))
+		return tasks.Output{}, refusal(
+			fmt.Sprintf("The prompt names %s, which the content policy refuses.", quoteAll(r.refused)),
+		)
 	}
 	var swatches []imagetasks.Swatch
 	refs := tasks.ListRefs("references", in.References)
@@ -173,7 +259,14 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 			return tasks.Output{}, err
 		}
 		if terms := refusedIn(embeddedText(data)); len(terms) > 0 {
-			return tasks.Output{}, refusal(fmt.Sprintf("%s (%s): the image's embedded text names %s, which the content policy refuses.", ref.Field, ref.Ref, quoteAll(terms)))
+			return tasks.Output{}, refusal(
+				fmt.Sprintf(
+					"%s (%s): the image's embedded text names %s, which the content policy refuses.",
+					ref.Field,
+					ref.Ref,
+					quoteAll(terms),
+				),
+			)
 		}
 		img, err := imagetasks.Decode(ref, data)
 		if err != nil {
@@ -181,7 +274,10 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 		}
 		sw, err := imagetasks.Dominant(img, refColours, refMergeDE, refMinShare)
 		if err != nil {
-			return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s (%s): %v", ref.Field, ref.Ref, err)}
+			return tasks.Output{}, &tasks.StepError{
+				Code:    contract.ErrTypeProcessing,
+				Message: fmt.Sprintf("%s (%s): %v", ref.Field, ref.Ref, err),
+			}
 		}
 		for _, s := range sw {
 			swatches = append(swatches, imagetasks.Swatch{Colour: s.Colour, Share: s.Share / float64(len(refs))})
@@ -239,7 +335,10 @@ func fill(named []namedColour, swatches []imagetasks.Swatch) []namedColour {
 		if len(out) >= want {
 			break
 		}
-		if slices.ContainsFunc(out, func(c namedColour) bool { return imagetasks.DeltaE(tasks.ParseColour(c.hex), s.Colour) < distinctDE }) {
+		if slices.ContainsFunc(
+			out,
+			func(c namedColour) bool { return imagetasks.DeltaE(tasks.ParseColour(c.hex), s.Colour) < distinctDE },
+		) {
 			continue
 		}
 		out = append(out, namedColour{hex: s.Hex(), source: "reference"})
@@ -276,5 +375,12 @@ func (r reading) data(colours []namedColour, kind string) map[string]any {
 	if notRead == nil {
 		notRead = []string{}
 	}
-	return map[string]any{"colours": cs, "kind": kind, "kind_read": r.kind != "", "scale": null(r.scale), "mood": null(r.mood), "words_not_read": notRead}
+	return map[string]any{
+		"colours":        cs,
+		"kind":           kind,
+		"kind_read":      r.kind != "",
+		"scale":          null(r.scale),
+		"mood":           null(r.mood),
+		"words_not_read": notRead,
+	}
 }

@@ -30,7 +30,10 @@ type namedColour struct {
 // words splits text into lower-case words: letters and digits, everything
 // else a separator.
 func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.FieldsFunc(
+		strings.ToLower(text),
+		func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) },
+	)
 }
 
 // phrase is a vocabulary entry as words, with the value it reads as.
@@ -81,7 +84,37 @@ var grounds = []string{"ground", "background", "base", "backdrop"}
 
 // fillers are words a brief uses that carry nothing to read; they are not
 // reported as unread.
-var fillers = []string{"a", "an", "and", "the", "with", "on", "in", "of", "for", "scale", "pattern", "print", "design", "colour", "color", "colours", "colors", "tones", "some", "very", "little", "bit", "plus", "or", "to", "is", "it", "by", "at"}
+var fillers = []string{
+	"a",
+	"an",
+	"and",
+	"the",
+	"with",
+	"on",
+	"in",
+	"of",
+	"for",
+	"scale",
+	"pattern",
+	"print",
+	"design",
+	"colour",
+	"color",
+	"colours",
+	"colors",
+	"tones",
+	"some",
+	"very",
+	"little",
+	"bit",
+	"plus",
+	"or",
+	"to",
+	"is",
+	"it",
+	"by",
+	"at",
+}
 
 // read reads a brief against the served vocabularies.
 func read(prompt string) reading {
@@ -141,7 +174,11 @@ func read(prompt string) reading {
 		i++
 	}
 	if ground != nil {
-		r.colours = slices.Insert(slices.DeleteFunc(r.colours, func(x namedColour) bool { return x.name == ground.name }), 0, *ground)
+		r.colours = slices.Insert(
+			slices.DeleteFunc(r.colours, func(x namedColour) bool { return x.name == ground.name }),
+			0,
+			*ground,
+		)
 	}
 	return r
 }

@@ -9,9 +9,21 @@ var scales = []struct {
 	repeats            int
 	words              []string
 }{
-	{"small", "Small", "Small motifs, 12 repeats across the tile: ditsy prints, shirting.", 12, []string{"tiny", "fine", "ditsy", "micro", "mini", "petite"}},
+	{
+		"small",
+		"Small",
+		"Small motifs, 12 repeats across the tile: ditsy prints, shirting.",
+		12,
+		[]string{"tiny", "fine", "ditsy", "micro", "mini", "petite"},
+	},
 	{"medium", "Medium", "Medium motifs, 6 repeats across the tile.", 6, []string{"mid", "regular"}},
-	{"large", "Large", "Large motifs, 3 repeats across the tile: upholstery, wallpaper.", 3, []string{"big", "oversized", "giant", "huge", "wide"}},
+	{
+		"large",
+		"Large",
+		"Large motifs, 3 repeats across the tile: upholstery, wallpaper.",
+		3,
+		[]string{"big", "oversized", "giant", "huge", "wide"},
+	},
 }
 
 func scaleVocab() tasks.Vocabulary {
@@ -19,8 +31,13 @@ func scaleVocab() tasks.Vocabulary {
 	for _, s := range scales {
 		values = append(values, tasks.VocabValue{Value: s.value, Label: s.label, Description: s.text, Aliases: s.words})
 	}
-	return tasks.Vocabulary{Name: "design_scale", Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A brief without one takes use_case general (6 repeats).",
-		Values: values, Concept: new("prompt_reading"), UsedIn: promptReading()}
+	return tasks.Vocabulary{
+		Name:        "design_scale",
+		Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A brief without one takes use_case general (6 repeats).",
+		Values:      values,
+		Concept:     new("prompt_reading"),
+		UsedIn:      promptReading(),
+	}
 }
 
 // promptReading is where the design family's brief vocabularies are used
@@ -36,10 +53,20 @@ var moods = []struct {
 	value, label, text string
 	words              []string
 }{
-	{"calm", "Calm", "Colours mixed 30 % toward their own grey: softer, dustier.", []string{"soft", "muted", "subtle", "quiet", "dusty", "gentle"}},
+	{
+		"calm",
+		"Calm",
+		"Colours mixed 30 % toward their own grey: softer, dustier.",
+		[]string{"soft", "muted", "subtle", "quiet", "dusty", "gentle"},
+	},
 	{"pastel", "Pastel", "Colours mixed 45 % toward white.", []string{"light", "pale", "airy", "pastels"}},
 	{"dark", "Dark", "Colours mixed 35 % toward black.", []string{"moody", "deep", "night", "dramatic"}},
-	{"bold", "Bold", "Colours pushed 25 % away from their own grey: more saturated.", []string{"vivid", "bright", "vibrant", "punchy", "loud"}},
+	{
+		"bold",
+		"Bold",
+		"Colours pushed 25 % away from their own grey: more saturated.",
+		[]string{"vivid", "bright", "vibrant", "punchy", "loud"},
+	},
 }
 
 func moodVocab() tasks.Vocabulary {
@@ -47,8 +74,13 @@ func moodVocab() tasks.Vocabulary {
 	for _, m := range moods {
 		values = append(values, tasks.VocabValue{Value: m.value, Label: m.label, Description: m.text, Aliases: m.words})
 	}
-	return tasks.Vocabulary{Name: "design_mood", Description: "The mood words a design brief is read for and what each does to the colours read. The first mood word of a brief applies.",
-		Values: values, Concept: new("prompt_reading"), UsedIn: promptReading()}
+	return tasks.Vocabulary{
+		Name:        "design_mood",
+		Description: "The mood words a design brief is read for and what each does to the colours read. The first mood word of a brief applies.",
+		Values:      values,
+		Concept:     new("prompt_reading"),
+		UsedIn:      promptReading(),
+	}
 }
 
 // refused is the content policy: terms a prompt may not use, by kind.
@@ -67,11 +99,21 @@ func refusedVocab() tasks.Vocabulary {
 		values = append(values, tasks.VocabValue{Value: r.term, Label: r.term, Group: r.group,
 			Description: "Refused: " + map[string]string{"trademark": "a brand's name or mark; designs must not copy or name it.", "hate": "a hate symbol or slur."}[r.group]})
 	}
-	return tasks.Vocabulary{Name: "refused_term", Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and punctuation ignored) is refused with content_refused.",
-		Values: values, Concept: new("content_policy"),
-		UsedIn: []tasks.UsedIn{{Where: "design.from_prompt", Field: "prompt", Direction: "input"}, {Where: "design.from_prompt", Field: "references", Direction: "input"}},
+	return tasks.Vocabulary{
+		Name:        "refused_term",
+		Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and punctuation ignored) is refused with content_refused.",
+		Values:      values,
+		Concept:     new("content_policy"),
+		UsedIn: []tasks.UsedIn{
+			{Where: "design.from_prompt", Field: "prompt", Direction: "input"},
+			{Where: "design.from_prompt", Field: "references", Direction: "input"},
+		},
 		Groups: []tasks.VocabGroup{
-			{Name: "trademark", Description: "Brand names and marks: a pattern naming them would copy a protected design."},
+			{
+				Name:        "trademark",
+				Description: "Brand names and marks: a pattern naming them would copy a protected design.",
+			},
 			{Name: "hate", Description: "Hate symbols and slurs."},
-		}}
+		},
+	}
 }

@@ -113,7 +113,8 @@ func analysePoint(in *image.RGBA, x, y int) color.RGBA {
 	if skin := skinCol(c); skin > skinThreshold && light >= skinBrightnessMin && light <= skinBrightnessMax {
 		out.R = uint8(bounds((skin - skinThreshold) * (255.0 / (1.0 - skinThreshold))))
 	}
-	if sat := saturation(c); sat > saturationThreshold && light >= saturationBrightnessMin && light <= saturationBrightnessMax {
+	if sat := saturation(c); sat > saturationThreshold && light >= saturationBrightnessMin &&
+		light <= saturationBrightnessMax {
 		out.B = uint8(bounds((sat - saturationThreshold) * (255.0 / (1.0 - saturationThreshold))))
 	}
 	return out

@@ -59,7 +59,11 @@ func TestAttentionIsSmartcrops(t *testing.T) {
 	for _, s := range [][2]int{{256, 144}, {144, 256}, {256, 256}, {200, 150}, {97, 61}, {30, 20}} {
 		imgs = append(imgs, shapes(s[0], s[1], false), shapes(s[0], s[1], true), noise(s[0], s[1]))
 	}
-	imgs = append(imgs, shapes(240, 200, false).SubImage(image.Rect(13, 9, 230, 190)), noise(200, 200).SubImage(image.Rect(40, 30, 190, 160)))
+	imgs = append(
+		imgs,
+		shapes(240, 200, false).SubImage(image.Rect(13, 9, 230, 190)),
+		noise(200, 200).SubImage(image.Rect(40, 30, 190, 160)),
+	)
 	for i, img := range imgs {
 		b := img.Bounds()
 		for _, r := range [][2]int{{1, 1}, {4, 5}, {16, 9}, {9, 16}, {3, 4}} {

@@ -116,7 +116,10 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 	}
 	q := &Quantised{Index: idx}
 	for j, c := range centres {
-		q.Colours = append(q.Colours, Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(max(opaque, 1))})
+		q.Colours = append(
+			q.Colours,
+			Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(max(opaque, 1))},
+		)
 	}
 	return q, nil
 }
@@ -272,7 +275,11 @@ func simplify(samples []colourRun, centres []lab, mergeDE, minShare float64) []l
 			break
 		}
 		na, nb := counts[a], counts[b]
-		centres[a] = lab{(centres[a].L*na + centres[b].L*nb) / (na + nb), (centres[a].A*na + centres[b].A*nb) / (na + nb), (centres[a].B*na + centres[b].B*nb) / (na + nb)}
+		centres[a] = lab{
+			(centres[a].L*na + centres[b].L*nb) / (na + nb),
+			(centres[a].A*na + centres[b].A*nb) / (na + nb),
+			(centres[a].B*na + centres[b].B*nb) / (na + nb),
+		}
 		centres = append(centres[:b:b], centres[b+1:]...)
 	}
 	return centres

@@ -18,20 +18,44 @@ func crop() *tasks.Definition {
 	props := obj{
 		"images":       imagesProp("crop"),
 		"aspect_ratio": tasks.VocabEnum(aspectVocab(), "The width:height of the crops."),
-		"anchor":       tasks.VocabEnum(anchorVocab(), "Where the crop is placed: on the most interesting region, or in the middle."),
+		"anchor": tasks.VocabEnum(
+			anchorVocab(),
+			"Where the crop is placed: on the most interesting region, or in the middle.",
+		),
 	}
 	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.crop", Title: "Crop images to an aspect ratio",
 		Description: "Cuts the largest region of each image with the asked aspect ratio, placed on the most interesting part (content-aware) or in the middle; pixels are kept, never resampled.",
 		Category:    tasks.CategoryImageEditing, Unit: "image",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.crop input",
-			"Images and the aspect ratio to crop them to: one output per image.", props, []string{"images"}, formatVariant)),
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+			"image.crop input",
+			"Images and the aspect ratio to crop them to: one output per image.",
+			props,
+			[]string{"images"},
+			formatVariant,
+		)),
 		OutputSchema: outputSchema("Cropped image data", "The data of one cropped image.", obj{
-			"aspect_ratio": obj{"type": "string", tasks.VocabKeyword: "aspect_ratio", "description": "The crop's aspect ratio."},
-			"anchor":       obj{"type": "string", tasks.VocabKeyword: "crop_anchor", "description": "How the crop was placed."},
-			"x":            obj{"type": "integer", "minimum": 0, "description": "The crop's left edge in the input, in pixels."},
-			"y":            obj{"type": "integer", "minimum": 0, "description": "The crop's top edge in the input, in pixels."},
+			"aspect_ratio": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "aspect_ratio",
+				"description":      "The crop's aspect ratio.",
+			},
+			"anchor": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "crop_anchor",
+				"description":      "How the crop was placed.",
+			},
+			"x": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The crop's left edge in the input, in pixels.",
+			},
+			"y": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The crop's top edge in the input, in pixels.",
+			},
 		}),
 		Runner:     tasks.Typed[cropInput](cropRunner{}),
 		Pricing:    perOutput(1),
@@ -191,14 +215,28 @@ func cropDocs() tasks.Docs {
 			Count:          fmt.Sprintf("One file per entry of images (1 to %d).", maxImages),
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
-			AbsentWhen:     new("An image that cannot be fetched or read gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed."),
+			AbsentWhen: new(
+				"An image that cannot be fetched or read gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
 			{Key: "input_formats", Title: "Input formats", Text: inputFormats},
 			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d images.", maxImages)},
-			{Key: "output_format", Title: "Output format", Text: "PNG (default) or JPEG (format, quality). The colour profile is kept."},
-			{Key: "output_resolution", Title: "Output resolution", Text: "The largest region of the aspect ratio inside the input: the input's full height or full width. Resize afterwards for a fixed size."},
-			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16 (vocabulary aspect_ratio)."},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PNG (default) or JPEG (format, quality). The colour profile is kept.",
+			},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "The largest region of the aspect ratio inside the input: the input's full height or full width. Resize afterwards for a fixed size.",
+			},
+			{
+				Key:   "aspect_ratios",
+				Title: "Aspect ratios",
+				Text:  "1:1, 4:5, 3:4, 2:3, 16:9, 9:16 (vocabulary aspect_ratio).",
+			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
@@ -208,7 +246,13 @@ func cropDocs() tasks.Docs {
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption,
 			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),
-		Compares: []tasks.Compare{{Task: "image.resize", UseThisWhen: "the image must change shape without distortion or margins", UseOtherWhen: "the whole image must stay, at a given size"}},
-		Related:  []tasks.Related{{Task: "image.resize", Relation: "before"}},
+		Compares: []tasks.Compare{
+			{
+				Task:         "image.resize",
+				UseThisWhen:  "the image must change shape without distortion or margins",
+				UseOtherWhen: "the whole image must stay, at a given size",
+			},
+		},
+		Related: []tasks.Related{{Task: "image.resize", Relation: "before"}},
 	}
 }

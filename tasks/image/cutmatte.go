@@ -204,8 +204,12 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	mid := bd.at(W/2, H/2)
 	bgMid := toLab(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
-		return cutout{}, fmt.Errorf("the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
-			100*share, tol, bgMid.hex())
+		return cutout{}, fmt.Errorf(
+			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
+			100*share,
+			tol,
+			bgMid.hex(),
+		)
 	}
 
 	// 2. Candidates: near the backdrop, or a shadow of it.
@@ -514,7 +518,11 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	}
 	objShare := float64(object) / float64(n)
 	if objShare < minObjectShare {
-		return cutout{}, fmt.Errorf("no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)", tol, bgMid.hex())
+		return cutout{}, fmt.Errorf(
+			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
+			tol,
+			bgMid.hex(),
+		)
 	}
 	return cutout{img: px, background: bgMid, objectShare: objShare, confidence: share}, nil
 }

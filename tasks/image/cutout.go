@@ -22,9 +22,21 @@ const minObjectShare = 0.002
 
 func removeBackground() *tasks.Definition {
 	props := obj{
-		"images":    imagesProp("cut out"),
-		"tolerance": obj{"type": "number", "minimum": 1, "maximum": 50, "default": 12, "description": "How far a colour may be from the fitted backdrop and still be backdrop (about ΔE; in sRGB units it is 1.5 × tolerance). Raise it for uneven light or noise, lower it when the product is close to the backdrop colour."},
-		"feather":   obj{"type": "integer", "minimum": 0, "maximum": 20, "default": 2, "description": "The width in pixels of the band along the outline where alpha is unmixed from the colours (a soft, decontaminated edge); 0 gives a hard edge."},
+		"images": imagesProp("cut out"),
+		"tolerance": obj{
+			"type":        "number",
+			"minimum":     1,
+			"maximum":     50,
+			"default":     12,
+			"description": "How far a colour may be from the fitted backdrop and still be backdrop (about ΔE; in sRGB units it is 1.5 × tolerance). Raise it for uneven light or noise, lower it when the product is close to the backdrop colour.",
+		},
+		"feather": obj{
+			"type":        "integer",
+			"minimum":     0,
+			"maximum":     20,
+			"default":     2,
+			"description": "The width in pixels of the band along the outline where alpha is unmixed from the colours (a soft, decontaminated edge); 0 gives a hard edge.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "image.remove_background", Title: "Remove a plain background",
@@ -33,9 +45,23 @@ func removeBackground() *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.remove_background input",
 			"Product shots on a plain background: one cut-out per image.", props, []string{"images"}, nil)),
 		OutputSchema: outputSchema("Cut-out data", "The data of one cut-out.", obj{
-			"background":   obj{"type": "string", "pattern": tasks.ColourPattern, "description": "The backdrop colour found, at the image's centre: the backdrop is a smooth surface fitted to the image's border, so sweeps, gradients and vignettes are removed too."},
-			"confidence":   obj{"type": "number", "minimum": 0, "maximum": 1, "description": "How plain the backdrop was: the share of the image's border within tolerance of the fitted backdrop. Below 0.6 no cut-out is made; below 0.85 look at the result (a busy or cluttered backdrop)."},
-			"object_share": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "The share of the image kept as the object (alpha above 0)."},
+			"background": obj{
+				"type":        "string",
+				"pattern":     tasks.ColourPattern,
+				"description": "The backdrop colour found, at the image's centre: the backdrop is a smooth surface fitted to the image's border, so sweeps, gradients and vignettes are removed too.",
+			},
+			"confidence": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     1,
+				"description": "How plain the backdrop was: the share of the image's border within tolerance of the fitted backdrop. Below 0.6 no cut-out is made; below 0.85 look at the result (a busy or cluttered backdrop).",
+			},
+			"object_share": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     1,
+				"description": "The share of the image kept as the object (alpha above 0).",
+			},
 		}),
 		Runner:     tasks.Typed[cutoutInput](cutoutRunner{}),
 		Pricing:    perOutput(2),
@@ -269,10 +295,16 @@ func cutoutDocs() tasks.Docs {
 			Count:          fmt.Sprintf("One cut-out per entry of images (1 to %d).", maxImages),
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
-			AbsentWhen:     new("An image whose background is not separable (less than 60% of its border within tolerance of one smooth backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; the summary carries output_not_produced naming the image and the reason. When no image works the job fails with processing_failed and the reason."),
+			AbsentWhen: new(
+				"An image whose background is not separable (less than 60% of its border within tolerance of one smooth backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; the summary carries output_not_produced naming the image and the reason. When no image works the job fails with processing_failed and the reason.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: inputFormats + " Transparent pixels count as background."},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text:  inputFormats + " Transparent pixels count as background.",
+			},
 			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d images.", maxImages)},
 			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA; the colour profile is kept."},
 			{Key: "output_resolution", Title: "Output resolution", Text: "The input's, after EXIF orientation."},

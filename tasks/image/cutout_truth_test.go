@@ -258,7 +258,10 @@ func truthScenes() []scene {
 	// A lamp: a shade, a 2 px stem and a base.
 	lamp := []part{
 		{in: rect(119, 90, 121, 180), col: flat(rgbf{60, 60, 60})},
-		{in: func(x, y float64) bool { return y >= 40 && y < 90 && math.Abs(x-120) < 20+0.4*(y-40) }, col: shaded(rgbf{230, 200, 120}, 80, 160, 0.02)},
+		{
+			in:  func(x, y float64) bool { return y >= 40 && y < 90 && math.Abs(x-120) < 20+0.4*(y-40) },
+			col: shaded(rgbf{230, 200, 120}, 80, 160, 0.02),
+		},
 		{in: ellipse(120, 182, 30, 6), col: flat(rgbf{60, 60, 60})},
 	}
 	// A mug with a handle hole on a coloured backdrop.

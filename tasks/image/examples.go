@@ -13,9 +13,24 @@ import (
 // anywhere: a product shot, a wide photo with an off-centre subject and a
 // two-colour print.
 var (
-	productFile = tasks.ExampleFile{Ref: "file:example_product", Name: "bottle.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegBytes(exampleProduct()) })}
-	sceneFile   = tasks.ExampleFile{Ref: "file:example_scene", Name: "flower.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegBytes(exampleScene()) })}
-	printFile   = tasks.ExampleFile{Ref: "file:example_print", Name: "dots.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(examplePrint()) })}
+	productFile = tasks.ExampleFile{
+		Ref:       "file:example_product",
+		Name:      "bottle.jpg",
+		MediaType: "image/jpeg",
+		Data:      sync.OnceValue(func() []byte { return jpegBytes(exampleProduct()) }),
+	}
+	sceneFile = tasks.ExampleFile{
+		Ref:       "file:example_scene",
+		Name:      "flower.jpg",
+		MediaType: "image/jpeg",
+		Data:      sync.OnceValue(func() []byte { return jpegBytes(exampleScene()) }),
+	}
+	printFile = tasks.ExampleFile{
+		Ref:       "file:example_print",
+		Name:      "dots.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(examplePrint()) }),
+	}
 )
 
 // grain is a small deterministic noise in [-1, 1], like a camera's.
@@ -89,7 +104,11 @@ func examplePrint() *image.NRGBA {
 		for x := range S {
 			dx, dy := float64(x%cell)+0.5-cell/2, float64(y%cell)+0.5-cell/2
 			cover := math.Max(0, math.Min(1, r+0.5-math.Hypot(dx, dy)))
-			c := lab{white.L + (navy.L-white.L)*cover, white.A + (navy.A-white.A)*cover, white.B + (navy.B-white.B)*cover}
+			c := lab{
+				white.L + (navy.L-white.L)*cover,
+				white.A + (navy.A-white.A)*cover,
+				white.B + (navy.B-white.B)*cover,
+			}
 			red, green, blue := c.rgb()
 			img.SetNRGBA(x, y, color.NRGBA{red, green, blue, 255})
 		}

@@ -87,7 +87,11 @@ func commonSpecs() []tasks.SpecRow {
 		{Key: "watermark", Title: "Watermark", Text: "None."},
 		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for images you hold the rights to."},
 		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same input images and fields give the same bytes."},
+		{
+			Key:   "reproducibility",
+			Title: "Reproducibility",
+			Text:  "Deterministic: the same input images and fields give the same bytes.",
+		},
 	}
 }
 
@@ -95,9 +99,25 @@ func fitVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "image_fit", Description: "How an image meets a width and height that have another aspect ratio.",
 		Values: []tasks.VocabValue{
-			{Value: "contain", Label: "Contain", Description: "The whole image, scaled to fit inside the box and centred; the rest of the box is background (transparent unless background is sent).", ChooseWhen: "nothing of the image may be cut", Default: true},
-			{Value: "cover", Label: "Cover", Description: "The image scaled to fill the box, the overflow cut equally from both sides.", ChooseWhen: "the box must be filled edge to edge"},
-			{Value: "fill", Label: "Fill", Description: "The image stretched to the box; its proportions change.", ChooseWhen: "the aspect ratios are already (almost) equal"},
+			{
+				Value:       "contain",
+				Label:       "Contain",
+				Description: "The whole image, scaled to fit inside the box and centred; the rest of the box is background (transparent unless background is sent).",
+				ChooseWhen:  "nothing of the image may be cut",
+				Default:     true,
+			},
+			{
+				Value:       "cover",
+				Label:       "Cover",
+				Description: "The image scaled to fill the box, the overflow cut equally from both sides.",
+				ChooseWhen:  "the box must be filled edge to edge",
+			},
+			{
+				Value:       "fill",
+				Label:       "Fill",
+				Description: "The image stretched to the box; its proportions change.",
+				ChooseWhen:  "the aspect ratios are already (almost) equal",
+			},
 		},
 		Default: new("contain"),
 	}
@@ -108,7 +128,12 @@ func formatVocab() tasks.Vocabulary {
 		Name: "image_format", Description: "The file format of an output image.",
 		Values: []tasks.VocabValue{
 			{Value: "png", Label: "PNG", Description: "Lossless, keeps transparency.", Default: true},
-			{Value: "jpeg", Label: "JPEG", Description: "Smaller files for photos; no transparency (laid on white); quality sets the size.", ChooseWhen: "the image is a photo for the web or a shop"},
+			{
+				Value:       "jpeg",
+				Label:       "JPEG",
+				Description: "Smaller files for photos; no transparency (laid on white); quality sets the size.",
+				ChooseWhen:  "the image is a photo for the web or a shop",
+			},
 		},
 		Default: new("png"),
 	}
@@ -133,15 +158,31 @@ func aspectVocab() tasks.Vocabulary {
 	for i, a := range aspectRatios {
 		values = append(values, tasks.VocabValue{Value: a.value, Label: a.label, Description: a.use, Default: i == 0})
 	}
-	return tasks.Vocabulary{Name: "aspect_ratio", Description: "The width to height ratio of a crop.", Values: values, Default: new("1:1")}
+	return tasks.Vocabulary{
+		Name:        "aspect_ratio",
+		Description: "The width to height ratio of a crop.",
+		Values:      values,
+		Default:     new("1:1"),
+	}
 }
 
 func anchorVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "crop_anchor", Description: "Where a crop is placed in the image.",
 		Values: []tasks.VocabValue{
-			{Value: "attention", Label: "Attention", Description: "Content-aware: the crop that holds the most detail, saturated colour and skin tones (smartcrop's scoring), wherever it is.", ChooseWhen: "the subject is not in the middle", Default: true},
-			{Value: "centre", Label: "Centre", Description: "The middle of the image.", ChooseWhen: "the subject is centred or the crops must line up"},
+			{
+				Value:       "attention",
+				Label:       "Attention",
+				Description: "Content-aware: the crop that holds the most detail, saturated colour and skin tones (smartcrop's scoring), wherever it is.",
+				ChooseWhen:  "the subject is not in the middle",
+				Default:     true,
+			},
+			{
+				Value:       "centre",
+				Label:       "Centre",
+				Description: "The middle of the image.",
+				ChooseWhen:  "the subject is centred or the crops must line up",
+			},
 		},
 		Default: new("attention"),
 	}

@@ -154,7 +154,12 @@ func TestResizeHonoursEXIFOrientation(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	require.NoError(t, jpeg.Encode(&buf, src, &jpeg.Options{Quality: 95}))
-	out, errs := run(t, "image.resize", `{"images":["file:a"],"width":100}`, files{"file:a": withOrientation(buf.Bytes(), 6)})
+	out, errs := run(
+		t,
+		"image.resize",
+		`{"images":["file:a"],"width":100}`,
+		files{"file:a": withOrientation(buf.Bytes(), 6)},
+	)
 	require.Empty(t, errs)
 	img := decode(t, out[0])
 	require.Equal(t, image.Pt(100, 200), img.Bounds().Size())
@@ -167,7 +172,10 @@ func TestResizeRefusesTooMuchUpscaling(t *testing.T) {
 	d := task(t, "image.resize")
 	in, err := d.Validate([]byte(`{"images":["file:small","file:big"],"width":1000}`))
 	require.NoError(t, err, "without sizes the input is fine")
-	e := d.Refuse(in, map[string]tasks.ImageSize{"file:small": {Width: 200, Height: 100}, "file:big": {Width: 800, Height: 600}})
+	e := d.Refuse(
+		in,
+		map[string]tasks.ImageSize{"file:small": {Width: 200, Height: 100}, "file:big": {Width: 800, Height: 600}},
+	)
 	require.NotNil(t, e)
 	require.Equal(t, apierr.RequestRefused, e.Code)
 	require.Equal(t, "width", *e.Field)
@@ -177,7 +185,11 @@ func TestResizeRefusesTooMuchUpscaling(t *testing.T) {
 
 	in, err = d.Validate([]byte(`{"images":["file:small"],"resolution":"2048"}`))
 	require.NoError(t, err)
-	require.Equal(t, "resolution", *d.Refuse(in, map[string]tasks.ImageSize{"file:small": {Width: 300, Height: 100}}).Field)
+	require.Equal(
+		t,
+		"resolution",
+		*d.Refuse(in, map[string]tasks.ImageSize{"file:small": {Width: 300, Height: 100}}).Field,
+	)
 	in, err = d.Validate([]byte(`{"images":["file:small"],"width":100,"height":900,"fit":"cover"}`))
 	require.NoError(t, err)
 	require.Equal(t, "height", *d.Refuse(in, map[string]tasks.ImageSize{"file:small": {Width: 300, Height: 100}}).Field)
@@ -199,7 +211,12 @@ func TestResizeKeepsTheColourProfile(t *testing.T) {
 	src := withPNGICC(pngBytes(solid(64, 48, color.NRGBA{10, 120, 200, 255})), profile)
 	require.Equal(t, profile, readICC(src))
 	for _, format := range []string{"png", "jpeg"} {
-		out, errs := run(t, "image.resize", `{"images":["file:p"],"width":32,"format":"`+format+`"}`, files{"file:p": src})
+		out, errs := run(
+			t,
+			"image.resize",
+			`{"images":["file:p"],"width":32,"format":"`+format+`"}`,
+			files{"file:p": src},
+		)
 		require.Empty(t, errs)
 		require.Equal(t, profile, readICC(out[0].Data), format)
 		decode(t, out[0])
@@ -248,7 +265,12 @@ func TestAttentionCropKeepsTheBrightObject(t *testing.T) {
 	require.Zero(t, brightPixels(decode(t, out[0])), "the centre crop misses it")
 
 	for _, a := range aspectRatios {
-		out, _ := run(t, "image.crop", fmt.Sprintf(`{"images":["file:s"],"aspect_ratio":%q,"format":"jpeg"}`, a.value), f)
+		out, _ := run(
+			t,
+			"image.crop",
+			fmt.Sprintf(`{"images":["file:s"],"aspect_ratio":%q,"format":"jpeg"}`, a.value),
+			f,
+		)
 		size := decode(t, out[0]).Bounds().Size()
 		require.InDelta(t, float64(a.w)/float64(a.h), float64(size.X)/float64(size.Y), 0.01, a.value)
 		require.True(t, size.X == 600 || size.Y == 200, "the largest crop of %s: %v", a.value, size)
@@ -267,7 +289,12 @@ func redSquare() *image.NRGBA {
 }
 
 func TestCutOutOfARedSquareOnWhite(t *testing.T) {
-	out, errs := run(t, "image.remove_background", `{"images":["file:r"],"feather":3}`, files{"file:r": pngBytes(redSquare())})
+	out, errs := run(
+		t,
+		"image.remove_background",
+		`{"images":["file:r"],"feather":3}`,
+		files{"file:r": pngBytes(redSquare())},
+	)
 	require.Empty(t, errs)
 	img := decode(t, out[0])
 	require.Equal(t, image.Pt(200, 200), img.Bounds().Size())
@@ -289,7 +316,11 @@ func TestCutOutThatCannotBeSeparated(t *testing.T) {
 			noise.Set(x, y, color.NRGBA{uint8(128 + 120*g), uint8(128 - 120*g), uint8(x * 2), 255})
 		}
 	}
-	f := files{"file:r": pngBytes(redSquare()), "file:n": pngBytes(noise), "file:w": pngBytes(solid(100, 100, color.White))}
+	f := files{
+		"file:r": pngBytes(redSquare()),
+		"file:n": pngBytes(noise),
+		"file:w": pngBytes(solid(100, 100, color.White)),
+	}
 	out, errs := run(t, "image.remove_background", `{"images":["file:r","file:n","file:w"]}`, f)
 	require.Len(t, out, 1)
 	var se *tasks.StepError
@@ -307,7 +338,12 @@ func TestRecolourMapsTwoColoursOntoThePalette(t *testing.T) {
 			src.Set(x, y, color.Black)
 		}
 	}
-	out, errs := run(t, "image.recolour", `{"image":"file:bw","palette":["#F2C14E","#1F3A5F"]}`, files{"file:bw": pngBytes(src)})
+	out, errs := run(
+		t,
+		"image.recolour",
+		`{"image":"file:bw","palette":["#F2C14E","#1F3A5F"]}`,
+		files{"file:bw": pngBytes(src)},
+	)
 	require.Empty(t, errs)
 	img := decode(t, out[0])
 	near := func(got color.NRGBA, want string) {
@@ -329,7 +365,12 @@ func TestRecolourMapsTwoColoursOntoThePalette(t *testing.T) {
 			ramp.Set(x, y, color.Gray{uint8(64 + x*2)})
 		}
 	}
-	out, _ = run(t, "image.recolour", `{"image":"file:g","palette":["#2E7D32"],"format":"jpeg"}`, files{"file:g": pngBytes(ramp)})
+	out, _ = run(
+		t,
+		"image.recolour",
+		`{"image":"file:g","palette":["#2E7D32"],"format":"jpeg"}`,
+		files{"file:g": pngBytes(ramp)},
+	)
 	img = decode(t, out[0])
 	left, right := labOf(img.At(2, 4)), labOf(img.At(61, 4))
 	require.Greater(t, right.L-left.L, 20.0, "lighter pixels stay lighter")
@@ -350,7 +391,12 @@ func TestValidationCodes(t *testing.T) {
 		{"image.resize", `{"images":["file:a"],"quality":50}`, apierr.FieldNotSupported, "quality"},
 		{"image.resize", `{"images":["file:a"],"fit":"stretch"}`, apierr.InvalidOption, "fit"},
 		{"image.crop", `{"images":["file:a"],"aspect_ratio":"5:4"}`, apierr.InvalidOption, "aspect_ratio"},
-		{"image.recolour", `{"image":"file:a","palette":["#000000","#111111","#222222","#333333","#444444","#555555","#666666","#777777","#888888"]}`, apierr.TooManyColours, "palette"},
+		{
+			"image.recolour",
+			`{"image":"file:a","palette":["#000000","#111111","#222222","#333333","#444444","#555555","#666666","#777777","#888888"]}`,
+			apierr.TooManyColours,
+			"palette",
+		},
 		{"image.recolour", `{"image":"file:a","palette":["red"]}`, apierr.InvalidColour, "palette[0]"},
 		{"image.recolour", `{"image":"file:a","palette":["#000000"],"format":"jpeg","quality":80}`, "", ""},
 	}

@@ -28,7 +28,10 @@ const inputFormats = "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a
 // job's summary (output_not_produced) or failure (processing_failed)
 // carries it.
 func failf(field, ref, format string, args ...any) error {
-	return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s (%s): ", field, ref) + fmt.Sprintf(format, args...)}
+	return &tasks.StepError{
+		Code:    contract.ErrTypeProcessing,
+		Message: fmt.Sprintf("%s (%s): ", field, ref) + fmt.Sprintf(format, args...),
+	}
 }
 
 // source is one decoded input image with the EXIF orientation applied.

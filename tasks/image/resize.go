@@ -24,12 +24,30 @@ const maxOutputSide = 8192
 
 func resize() *tasks.Definition {
 	props := obj{
-		"images":     imagesProp("resize"),
-		"width":      obj{"type": "integer", "minimum": 1, "maximum": maxOutputSide, "description": "The output width in pixels. Alone, the height follows the image's aspect ratio."},
-		"height":     obj{"type": "integer", "minimum": 1, "maximum": maxOutputSide, "description": "The output height in pixels. Alone, the width follows the image's aspect ratio."},
-		"resolution": tasks.VocabEnum(tasks.ResolutionVocab(), "The output's longer side in pixels, the other following the aspect ratio; used when neither width nor height is sent."),
-		"fit":        tasks.VocabEnum(fitVocab(), "How the image meets width × height when both are sent and its aspect ratio differs."),
-		"background": tasks.ColourSchema("The colour around the image with fit contain, #RRGGBB; transparent when absent (white in JPEG)."),
+		"images": imagesProp("resize"),
+		"width": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     maxOutputSide,
+			"description": "The output width in pixels. Alone, the height follows the image's aspect ratio.",
+		},
+		"height": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     maxOutputSide,
+			"description": "The output height in pixels. Alone, the width follows the image's aspect ratio.",
+		},
+		"resolution": tasks.VocabEnum(
+			tasks.ResolutionVocab(),
+			"The output's longer side in pixels, the other following the aspect ratio; used when neither width nor height is sent.",
+		),
+		"fit": tasks.VocabEnum(
+			fitVocab(),
+			"How the image meets width × height when both are sent and its aspect ratio differs.",
+		),
+		"background": tasks.ColourSchema(
+			"The colour around the image with fit contain, #RRGGBB; transparent when absent (white in JPEG).",
+		),
 	}
 	formatProps(props)
 	return &tasks.Definition{
@@ -41,18 +59,25 @@ func resize() *tasks.Definition {
 		OutputSchema: outputSchema("Resized image data", "The data of one resized image.", obj{
 			"fit": obj{"type": "string", tasks.VocabKeyword: "image_fit", "description": "How the image met the box."},
 		}),
-		Runner:     tasks.Typed[resizeInput](resizeRunner{}),
-		Pricing:    perOutput(1),
-		Variant:    formatVariant,
-		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
-		Refuse:     tasks.Refusal(refuseResize),
-		ErrorRules: append([]tasks.ErrorRule{{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour}, {Field: "background", Keyword: "type", Code: apierr.InvalidColour}}, imagesRules...),
-		Docs:       resizeDocs(),
+		Runner:   tasks.Typed[resizeInput](resizeRunner{}),
+		Pricing:  perOutput(1),
+		Variant:  formatVariant,
+		RefSides: map[string]tasks.ImageSides{"images": inputSides},
+		Refuse:   tasks.Refusal(refuseResize),
+		ErrorRules: append(
+			[]tasks.ErrorRule{
+				{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour},
+				{Field: "background", Keyword: "type", Code: apierr.InvalidColour},
+			},
+			imagesRules...),
+		Docs: resizeDocs(),
 		Examples: []tasks.Example{{
 			Name: "shop_square_and_banner", Title: "A product shot and a photo for a shop",
 			Description: "Both images scaled into 480 × 480 px squares on white, as JPEG: the whole image is kept and centred.",
-			Input:       json.RawMessage(`{"images":["file:example_product","file:example_scene"],"width":480,"height":480,"fit":"contain","background":"#FFFFFF","format":"jpeg","quality":85}`),
-			Files:       []tasks.ExampleFile{productFile, sceneFile},
+			Input: json.RawMessage(
+				`{"images":["file:example_product","file:example_scene"],"width":480,"height":480,"fit":"contain","background":"#FFFFFF","format":"jpeg","quality":85}`,
+			),
+			Files: []tasks.ExampleFile{productFile, sceneFile},
 		}},
 	}
 }
@@ -107,9 +132,23 @@ func resizeBox(in *resizeInput, w, h int) box {
 		}
 		return b
 	case W > 0:
-		return box{outW: W, outH: side(float64(h) * fw), scaleW: W, scaleH: side(float64(h) * fw), factor: fw, field: "width"}
+		return box{
+			outW:   W,
+			outH:   side(float64(h) * fw),
+			scaleW: W,
+			scaleH: side(float64(h) * fw),
+			factor: fw,
+			field:  "width",
+		}
 	case H > 0:
-		return box{outW: side(float64(w) * fh), outH: H, scaleW: side(float64(w) * fh), scaleH: H, factor: fh, field: "height"}
+		return box{
+			outW:   side(float64(w) * fh),
+			outH:   H,
+			scaleW: side(float64(w) * fh),
+			scaleH: H,
+			factor: fh,
+			field:  "height",
+		}
 	}
 	r, _ := strconv.Atoi(in.Resolution)
 	f := float64(r) / float64(max(w, h))
@@ -127,10 +166,25 @@ func pick(cond bool, a, b string) string {
 // refusal is why the box cannot be made of a w × h image, or "".
 func (b box) refusal(w, h int) string {
 	if b.factor > maxUpscale {
-		return fmt.Sprintf("it is %d × %d px, and %s would enlarge it %.1f×; image.resize enlarges at most %g×", w, h, b.field, b.factor, maxUpscale)
+		return fmt.Sprintf(
+			"it is %d × %d px, and %s would enlarge it %.1f×; image.resize enlarges at most %g×",
+			w,
+			h,
+			b.field,
+			b.factor,
+			maxUpscale,
+		)
 	}
 	if b.outW > maxOutputSide || b.outH > maxOutputSide {
-		return fmt.Sprintf("it is %d × %d px, and %s would make it %d × %d px; outputs are at most %d px a side", w, h, b.field, b.outW, b.outH, maxOutputSide)
+		return fmt.Sprintf(
+			"it is %d × %d px, and %s would make it %d × %d px; outputs are at most %d px a side",
+			w,
+			h,
+			b.field,
+			b.outW,
+			b.outH,
+			maxOutputSide,
+		)
 	}
 	return ""
 }
@@ -147,7 +201,8 @@ func refuseResize(in *resizeInput, sizes map[string]tasks.ImageSize) *apierr.Err
 		}
 		b := resizeBox(in, s.Width, s.Height)
 		if reason := b.refusal(s.Width, s.Height); reason != "" {
-			return apierr.New(apierr.RequestRefused, fmt.Sprintf("%s (%s) cannot be resized: %s.", r.Field, r.Ref, reason)).WithField(b.field)
+			return apierr.New(apierr.RequestRefused, fmt.Sprintf("%s (%s) cannot be resized: %s.", r.Field, r.Ref, reason)).
+				WithField(b.field)
 		}
 	}
 	return nil
@@ -205,13 +260,29 @@ func resizeImage(img image.Image, b box, fit string, background *string) *image.
 // position, the input it came from, its size and format, plus extra.
 func outputSchema(title, description string, extra obj) json.RawMessage {
 	props := obj{
-		"index":         obj{"type": "integer", "minimum": 0, "description": "The output number: the position of its image in images."},
-		"image":         obj{"type": "string", "description": "The input image reference, as sent."},
-		"width":         obj{"type": "integer", "minimum": 1, "description": "The output's width in pixels."},
-		"height":        obj{"type": "integer", "minimum": 1, "description": "The output's height in pixels."},
-		"format":        obj{"type": "string", tasks.VocabKeyword: "image_format", "description": "The output's file format."},
-		"source_width":  obj{"type": "integer", "minimum": 1, "description": "The input's width in pixels, after EXIF orientation."},
-		"source_height": obj{"type": "integer", "minimum": 1, "description": "The input's height in pixels, after EXIF orientation."},
+		"index": obj{
+			"type":        "integer",
+			"minimum":     0,
+			"description": "The output number: the position of its image in images.",
+		},
+		"image":  obj{"type": "string", "description": "The input image reference, as sent."},
+		"width":  obj{"type": "integer", "minimum": 1, "description": "The output's width in pixels."},
+		"height": obj{"type": "integer", "minimum": 1, "description": "The output's height in pixels."},
+		"format": obj{
+			"type":             "string",
+			tasks.VocabKeyword: "image_format",
+			"description":      "The output's file format.",
+		},
+		"source_width": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"description": "The input's width in pixels, after EXIF orientation.",
+		},
+		"source_height": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"description": "The input's height in pixels, after EXIF orientation.",
+		},
 	}
 	for k, v := range extra {
 		props[k] = v
@@ -238,13 +309,23 @@ func resizeDocs() tasks.Docs {
 			Count:          fmt.Sprintf("One file per entry of images (1 to %d).", maxImages),
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
-			AbsentWhen:     new("An image that cannot be read or would be enlarged more than 4× gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed."),
+			AbsentWhen: new(
+				"An image that cannot be read or would be enlarged more than 4× gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
 			{Key: "input_formats", Title: "Input formats", Text: inputFormats},
 			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d images.", maxImages)},
-			{Key: "output_format", Title: "Output format", Text: "PNG (RGBA, default) or JPEG (format, quality 1–100, default 90). An embedded ICC profile (PNG iCCP, JPEG APP2) is kept: pixel values are not converted and the output carries the input's profile; an input without one gives sRGB."},
-			{Key: "output_resolution", Title: "Output resolution", Text: "width × height when both are sent (fit: contain, cover or fill); one of them with the other following the aspect ratio; otherwise the longer side is resolution (default 1024). At most 8192 px a side and at most 4× the input: more enlargement answers 422 request_refused naming the field at submit for uploads, and gives no output for other images."},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PNG (RGBA, default) or JPEG (format, quality 1–100, default 90). An embedded ICC profile (PNG iCCP, JPEG APP2) is kept: pixel values are not converted and the output carries the input's profile; an input without one gives sRGB.",
+			},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "width × height when both are sent (fit: contain, cover or fill); one of them with the other following the aspect ratio; otherwise the longer side is resolution (default 1024). At most 8192 px a side and at most 4× the input: more enlargement answers 422 request_refused naming the field at submit for uploads, and gives no output for other images.",
+			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
@@ -253,8 +334,16 @@ func resizeDocs() tasks.Docs {
 			"Colour profiles are carried over, not applied: the output looks like the input in colour-managed viewers.",
 			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read gives no output.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption, apierr.InvalidColour,
-			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.FieldNotSupported,
+			apierr.InvalidOption,
+			apierr.InvalidColour,
+			apierr.ImagesRequired,
+			apierr.TooManyImages,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Related: []tasks.Related{
 			{Task: "image.crop", Relation: "sibling"},
 			{Task: "image.remove_background", Relation: "after"},

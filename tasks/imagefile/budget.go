@@ -131,7 +131,13 @@ func ReadHeader(data []byte) (Header, error) {
 	if err != nil {
 		return Header{}, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
-	h := Header{Format: format, Width: cfg.Width, Height: cfg.Height, Depth: 8, bytesPerPixel: modelBytes(cfg.ColorModel)}
+	h := Header{
+		Format:        format,
+		Width:         cfg.Width,
+		Height:        cfg.Height,
+		Depth:         8,
+		bytesPerPixel: modelBytes(cfg.ColorModel),
+	}
 	if h.bytesPerPixel == 8 || cfg.ColorModel == color.Gray16Model {
 		h.Depth = 16
 	}

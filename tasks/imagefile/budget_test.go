@@ -107,8 +107,12 @@ func TestHeadersAreCheckedAgainstTheBudget(t *testing.T) {
 // over the budget from its header, allocating next to nothing — no
 // 14 GB canvas for a PNG of a few dozen bytes.
 func TestABombIsRefusedBeforeItsPixels(t *testing.T) {
-	bombs := [][]byte{pngHeader(60000, 60000, 8, 6, 0), pngHeader(30000, 30000, 16, 6, 0), pngHeader(6000, 6000, 16, 6, 0),
-		jpegHeader(6000, 6000, true, 0x11, 0x11, 0x11)}
+	bombs := [][]byte{
+		pngHeader(60000, 60000, 8, 6, 0),
+		pngHeader(30000, 30000, 16, 6, 0),
+		pngHeader(6000, 6000, 16, 6, 0),
+		jpegHeader(6000, 6000, true, 0x11, 0x11, 0x11),
+	}
 	for _, bomb := range bombs {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

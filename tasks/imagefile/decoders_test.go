@@ -43,7 +43,8 @@ func TestNoImageIsDecodedOutsideTheBudget(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			if name := d.Name(); path != root &&
+				(strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
 				return filepath.SkipDir
 			}
 			return nil

@@ -43,10 +43,15 @@ func light(b hsl, dl float64, role string) swatch {
 var schemes = []scheme{
 	{"complementary", "Complementary", "The base and the colour opposite it on the wheel.", "you want strong contrast",
 		func(b hsl) []swatch { return []swatch{turn(b, 0, "base"), turn(b, 180, "complement")} }},
-	{"split_complementary", "Split complementary", "The base and the two colours beside its opposite.", "you want contrast that is less harsh",
+	{
+		"split_complementary",
+		"Split complementary",
+		"The base and the two colours beside its opposite.",
+		"you want contrast that is less harsh",
 		func(b hsl) []swatch {
 			return []swatch{turn(b, 0, "base"), turn(b, 150, "split_1"), turn(b, 210, "split_2")}
-		}},
+		},
+	},
 	{"analogous", "Analogous", "The base and its neighbours 30° either side.", "you want a calm, related palette",
 		func(b hsl) []swatch {
 			return []swatch{turn(b, -30, "neighbour_1"), turn(b, 0, "base"), turn(b, 30, "neighbour_2")}
@@ -57,11 +62,22 @@ var schemes = []scheme{
 		}},
 	{"tetradic", "Tetradic", "Four colours 90° apart: two complementary pairs.", "you need many distinct colours",
 		func(b hsl) []swatch {
-			return []swatch{turn(b, 0, "base"), turn(b, 90, "square_1"), turn(b, 180, "square_2"), turn(b, 270, "square_3")}
+			return []swatch{
+				turn(b, 0, "base"),
+				turn(b, 90, "square_1"),
+				turn(b, 180, "square_2"),
+				turn(b, 270, "square_3"),
+			}
 		}},
 	{"monochromatic", "Monochromatic", "One hue in five lightnesses.", "you want a quiet palette of one colour",
 		func(b hsl) []swatch {
-			return []swatch{light(b, -0.3, "shade_2"), light(b, -0.15, "shade_1"), light(b, 0, "base"), light(b, 0.15, "tint_1"), light(b, 0.3, "tint_2")}
+			return []swatch{
+				light(b, -0.3, "shade_2"),
+				light(b, -0.15, "shade_1"),
+				light(b, 0, "base"),
+				light(b, 0.15, "tint_1"),
+				light(b, 0.3, "tint_2"),
+			}
 		}},
 }
 
@@ -232,17 +248,43 @@ func paletteSVG(title string, sw []swatch, shades [][]string, labels bool) []byt
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`, w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#FFFFFF"/>`, w, h)
 	if labels {
-		fmt.Fprintf(&b, `<text x="%d" y="28" font-family="sans-serif" font-size="16" fill="#222222">%s</text>`, gap, title)
+		fmt.Fprintf(
+			&b,
+			`<text x="%d" y="28" font-family="sans-serif" font-size="16" fill="#222222">%s</text>`,
+			gap,
+			title,
+		)
 	}
 	for i, s := range sw {
 		x := gap + i*(cell+gap)
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x, top, cell, cell, s.hex)
 		if labels {
-			fmt.Fprintf(&b, `<text x="%d" y="%d" font-family="monospace" font-size="14" fill="%s">%s</text>`, x+8, top+cell-26, textOn(s.hex), s.hex)
-			fmt.Fprintf(&b, `<text x="%d" y="%d" font-family="sans-serif" font-size="12" fill="%s">%s</text>`, x+8, top+cell-10, textOn(s.hex), s.role)
+			fmt.Fprintf(
+				&b,
+				`<text x="%d" y="%d" font-family="monospace" font-size="14" fill="%s">%s</text>`,
+				x+8,
+				top+cell-26,
+				textOn(s.hex),
+				s.hex,
+			)
+			fmt.Fprintf(
+				&b,
+				`<text x="%d" y="%d" font-family="sans-serif" font-size="12" fill="%s">%s</text>`,
+				x+8,
+				top+cell-10,
+				textOn(s.hex),
+				s.role,
+			)
 		}
 		for r := range rows {
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="32" fill="%s"/>`, x, top+cell+gap+r*36, cell, shades[i][r])
+			fmt.Fprintf(
+				&b,
+				`<rect x="%d" y="%d" width="%d" height="32" fill="%s"/>`,
+				x,
+				top+cell+gap+r*36,
+				cell,
+				shades[i][r],
+			)
 		}
 	}
 	b.WriteString(`</svg>`)

@@ -23,7 +23,9 @@ func docs() tasks.Docs {
 			Count:          "One sheet per entry of schemes (1 to 6; default 3).",
 			CountDependsOn: []string{"schemes"},
 			Order:          new("The order of schemes."),
-			AbsentWhen:     new("A sheet that cannot be drawn is absent and not charged; the summary carries output_not_produced."),
+			AbsentWhen: new(
+				"A sheet that cannot be drawn is absent and not charged; the summary carries output_not_produced.",
+			),
 		},
 		Specs: []tasks.SpecRow{
 			{Key: "input_formats", Title: "Input formats", Text: "No files: one #RRGGBB colour."},
@@ -34,14 +36,23 @@ func docs() tasks.Docs {
 			{Key: "watermark", Title: "Watermark", Text: "None."},
 			{Key: "commercial_use", Title: "Commercial use", Text: "Allowed."},
 			{Key: "content_checks", Title: "Content checks", Text: "None."},
-			{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same input gives the same bytes."},
+			{
+				Key:   "reproducibility",
+				Title: "Reproducibility",
+				Text:  "Deterministic: the same input gives the same bytes.",
+			},
 		},
 		Limitations: []string{
 			"Harmonies are turns of the hue circle in OKLCH, a perceptual colour space: every colour keeps the base's perceived lightness and chroma, and a colour outside sRGB is brought in by lowering its chroma (hue and lightness kept). Tints, shades and the shades rows are steps of HSL lightness.",
 			"The base colour is always in every sheet exactly as sent (same hex) and is never moved; another colour too close to the base or to an earlier colour (closer than 0.05 in OKLab, about ΔE 5: a grey's complement, a near-white's tints) is moved in lightness instead and reported with the warning colour_adjusted.",
 			"In the monochromatic sheet, colours darker than the base are named shade_1, shade_2 … and lighter ones tint_1, tint_2 …, nearest first: a base with no room above it (white) gets shades only.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ColourAdjusted),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.InvalidColour,
+			apierr.ColourAdjusted,
+		),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "after"},
 		},
@@ -56,6 +67,8 @@ func examples() []tasks.Example {
 			Input:       json.RawMessage(`{"base_color":"#1F6FEB","schemes":["complementary","triadic"]}`)},
 		{Name: "grey_adjusted", Title: "A grey base, with adjusted colours",
 			Description: "A grey's complement is the same grey, so it is moved in lightness and the summary warns colour_adjusted.",
-			Input:       json.RawMessage(`{"base_color":"#808080","schemes":["complementary","monochromatic"],"shades":2}`)},
+			Input: json.RawMessage(
+				`{"base_color":"#808080","schemes":["complementary","monochromatic"],"shades":2}`,
+			)},
 	}
 }

@@ -25,7 +25,11 @@ func generate() *tasks.Definition {
 			"description": "The harmonies to draw, one sheet each, in this order."},
 		"shades": obj{"type": "integer", "minimum": 0, "maximum": 4, "default": 0,
 			"description": "Rows of lighter, then darker, steps drawn under each colour."},
-		"labels": obj{"type": "boolean", "default": true, "description": "Print the title, hex codes and roles on the sheet."},
+		"labels": obj{
+			"type":        "boolean",
+			"default":     true,
+			"description": "Print the title, hex codes and roles on the sheet.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "palette.generate", Title: "Generate colour palettes",
@@ -52,8 +56,11 @@ func outputSchema() json.RawMessage {
 	colour := obj{
 		"type": "object",
 		"properties": obj{
-			"hex":  tasks.ColourSchema("The colour."),
-			"role": obj{"type": "string", "description": "Its place in the scheme: base, complement, triad_1, tint_1, ..."},
+			"hex": tasks.ColourSchema("The colour."),
+			"role": obj{
+				"type":        "string",
+				"description": "Its place in the scheme: base, complement, triad_1, tint_1, ...",
+			},
 			"rgb": obj{"type": "object", "required": []string{"r", "g", "b"}, "properties": obj{
 				"r": obj{"type": "integer", "minimum": 0, "maximum": 255},
 				"g": obj{"type": "integer", "minimum": 0, "maximum": 255},
@@ -62,8 +69,15 @@ func outputSchema() json.RawMessage {
 				"h": obj{"type": "number", "minimum": 0, "maximum": 360},
 				"s": obj{"type": "number", "minimum": 0, "maximum": 1},
 				"l": obj{"type": "number", "minimum": 0, "maximum": 1}}},
-			"adjusted": obj{"type": "boolean", "description": "True when the colour was moved in lightness to stay distinct (warning colour_adjusted)."},
-			"shades":   obj{"type": "array", "items": tasks.ColourSchema("A step."), "description": "Lighter and darker steps, when shades was sent."},
+			"adjusted": obj{
+				"type":        "boolean",
+				"description": "True when the colour was moved in lightness to stay distinct (warning colour_adjusted).",
+			},
+			"shades": obj{
+				"type":        "array",
+				"items":       tasks.ColourSchema("A step."),
+				"description": "Lighter and darker steps, when shades was sent.",
+			},
 		},
 		"required": []string{"hex", "role", "rgb", "hsl", "adjusted", "shades"},
 	}
@@ -71,8 +85,16 @@ func outputSchema() json.RawMessage {
 		"$schema": tasks.SchemaDialect, "title": "Palette sheet data", "type": "object",
 		"description": "The data of one swatch sheet.",
 		"properties": obj{
-			"scheme":     obj{"type": "string", tasks.VocabKeyword: "colour_scheme", "description": "The harmony drawn."},
-			"index":      obj{"type": "integer", "minimum": 0, "description": "The output number: the position in schemes."},
+			"scheme": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "colour_scheme",
+				"description":      "The harmony drawn.",
+			},
+			"index": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The output number: the position in schemes.",
+			},
 			"base_color": tasks.ColourSchema("The base colour, as sent, in capitals."),
 			"colors":     obj{"type": "array", "items": colour, "description": "The scheme's colours, left to right."},
 		},
@@ -131,8 +153,16 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 		})
 		if s.adjusted {
 			f := fmt.Sprintf("schemes[%d]", i)
-			warnings = append(warnings, contract.Warning{Code: string(apierr.ColourAdjusted), Field: &f, Message: fmt.Sprintf(
-				"In the %s sheet, colour %d (%s) was too close to an earlier colour and was moved to %s.", sc.value, j+1, s.role, s.hex)})
+			warnings = append(
+				warnings,
+				contract.Warning{Code: string(apierr.ColourAdjusted), Field: &f, Message: fmt.Sprintf(
+					"In the %s sheet, colour %d (%s) was too close to an earlier colour and was moved to %s.",
+					sc.value,
+					j+1,
+					s.role,
+					s.hex,
+				)},
+			)
 		}
 	}
 	title := fmt.Sprintf("%s · base %s", sc.label, base)

@@ -45,7 +45,9 @@ func TestHarmonies(t *testing.T) {
 
 func TestPaletteSheetsAndWarnings(t *testing.T) {
 	d := mustLookup(t, "palette.generate")
-	in, err := d.Validate([]byte(`{"base_color":"#808080","schemes":["triadic","complementary","monochromatic"],"shades":3}`))
+	in, err := d.Validate(
+		[]byte(`{"base_color":"#808080","schemes":["triadic","complementary","monochromatic"],"shades":3}`),
+	)
 	require.NoError(t, err)
 	require.Equal(t, 3, d.Runner.Plan(in).Steps)
 	var warned []string
@@ -76,7 +78,11 @@ func TestPaletteSheetsAndWarnings(t *testing.T) {
 	cancel()
 	_, err = d.Runner.Step(ctx, in, 0)
 	require.ErrorIs(t, err, context.Canceled)
-	o, err := d.Runner.Step(context.Background(), map[string]any{"base_color": "#1F6FEB", "schemes": []any{"triadic"}, "labels": false}, 0)
+	o, err := d.Runner.Step(
+		context.Background(),
+		map[string]any{"base_color": "#1F6FEB", "schemes": []any{"triadic"}, "labels": false},
+		0,
+	)
 	require.NoError(t, err)
 	require.False(t, strings.Contains(string(o.Data), "<text"))
 }
@@ -107,7 +113,14 @@ func TestBaseColourIsKeptExactly(t *testing.T) {
 				require.Contains(t, hexes, strings.ToUpper(base), "the %s sheet keeps the base exactly", all[i])
 				for a := range hexes {
 					for b := range a {
-						require.False(t, tooClose(hexes[a], hexes[b]), "%s sheet: %s and %s are too close", all[i], hexes[a], hexes[b])
+						require.False(
+							t,
+							tooClose(hexes[a], hexes[b]),
+							"%s sheet: %s and %s are too close",
+							all[i],
+							hexes[a],
+							hexes[b],
+						)
 					}
 				}
 			}

@@ -46,12 +46,32 @@ func TestValidateCodesAndFields(t *testing.T) {
 		field      string
 	}{
 		{"pattern.generate", `{"colors":["#000000","#fff"]}`, apierr.InvalidColour, "colors[1]"},
-		{"pattern.generate", `{"colors":["#000000","#FFFFFF","#000000","#FFFFFF","#000000","#FFFFFF","#000000"]}`, apierr.TooManyColours, "colors"},
+		{
+			"pattern.generate",
+			`{"colors":["#000000","#FFFFFF","#000000","#FFFFFF","#000000","#FFFFFF","#000000"]}`,
+			apierr.TooManyColours,
+			"colors",
+		},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"triangles"}`, apierr.InvalidOption, "kind"},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"zigzag","amplitude":0.3}`, "", ""},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"tartan","amplitude":0.3}`, apierr.FieldNotSupported, "amplitude"},
-		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":45}`, apierr.FieldNotSupported, "stripe_angle"},
-		{"pattern.generate", `{"colors":["#000000"],"stripe_angle":45,"amplitude":0.5}`, apierr.FieldNotSupported, "amplitude"},
+		{
+			"pattern.generate",
+			`{"colors":["#000000"],"kind":"tartan","amplitude":0.3}`,
+			apierr.FieldNotSupported,
+			"amplitude",
+		},
+		{
+			"pattern.generate",
+			`{"colors":["#000000"],"kind":"dots","stripe_angle":45}`,
+			apierr.FieldNotSupported,
+			"stripe_angle",
+		},
+		{
+			"pattern.generate",
+			`{"colors":["#000000"],"stripe_angle":45,"amplitude":0.5}`,
+			apierr.FieldNotSupported,
+			"amplitude",
+		},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"waves","amplitude":0.3}`, "", ""},
 		{"pattern.generate", `{"colors":["#000000"],"kind":"dots","stripe_angle":null}`, "", ""},
 		{"pattern.generate", `{"colors":["#000000"],"count":9}`, apierr.InvalidRequest, "count"},
@@ -82,10 +102,16 @@ func TestValidateDefaults(t *testing.T) {
 	}{
 		{`{"colors":["#000000"]}`, map[string]any{"colors": []any{"#000000"}, "kind": "stripes", "count": int64(1),
 			"resolution": "1024", "seed": int64(0), "use_case": "general", "stripe_angle": int64(0)}},
-		{`{"colors":["#000000"],"kind":"dots"}`, map[string]any{"colors": []any{"#000000"}, "kind": "dots", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "dot_size": 0.5}},
-		{`{"colors":["#000000"],"kind":"chevron","amplitude":1}`, map[string]any{"colors": []any{"#000000"}, "kind": "chevron", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "amplitude": int64(1)}},
+		{
+			`{"colors":["#000000"],"kind":"dots"}`,
+			map[string]any{"colors": []any{"#000000"}, "kind": "dots", "count": int64(1),
+				"resolution": "1024", "seed": int64(0), "use_case": "general", "dot_size": 0.5},
+		},
+		{
+			`{"colors":["#000000"],"kind":"chevron","amplitude":1}`,
+			map[string]any{"colors": []any{"#000000"}, "kind": "chevron", "count": int64(1),
+				"resolution": "1024", "seed": int64(0), "use_case": "general", "amplitude": int64(1)},
+		},
 	}
 	for _, tc := range tests {
 		in, err := d.Validate([]byte(tc.body))

@@ -24,19 +24,33 @@ func generateDocs() tasks.Docs {
 			Count:          "count tiles (1 to 8, default 1).",
 			CountDependsOn: []string{"count"},
 			Order:          new("By index: tile i is drawn with seed + i."),
-			AbsentWhen:     new("A tile that cannot be drawn is absent and not charged; the summary carries output_not_produced."),
+			AbsentWhen: new(
+				"A tile that cannot be drawn is absent and not charged; the summary carries output_not_produced.",
+			),
 		},
 		Specs: []tasks.SpecRow{
 			{Key: "input_formats", Title: "Input formats", Text: "No files: colours as #RRGGBB strings."},
 			{Key: "input_count", Title: "Input count", Text: "1 to 6 colours."},
-			{Key: "output_format", Title: "Output format", Text: "PNG, indexed colour; transparent ground when one colour is sent."},
-			{Key: "output_resolution", Title: "Output resolution", Text: "512, 1024 or 2048 pixels square (vocabulary resolution)."},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PNG, indexed colour; transparent ground when one colour is sent.",
+			},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "512, 1024 or 2048 pixels square (vocabulary resolution).",
+			},
 			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1 only."},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1 to 8 (count)."},
 			{Key: "watermark", Title: "Watermark", Text: "None."},
 			{Key: "commercial_use", Title: "Commercial use", Text: "Allowed; the tiles are yours."},
 			{Key: "content_checks", Title: "Content checks", Text: "None: the task takes no prompt and no images."},
-			{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same input and seed give the same bytes."},
+			{
+				Key:   "reproducibility",
+				Title: "Reproducibility",
+				Text:  "Deterministic: the same input and seed give the same bytes.",
+			},
 		},
 		Limitations: []string{
 			"stripe_angle is 0, 45, 90 or 135 degrees: other angles cannot tile seamlessly on a square.",
@@ -60,15 +74,23 @@ func generateExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "diagonal_stripes", Title: "Diagonal stripes in three colours",
 			Description: "Two 45° stripe tiles; the second, drawn with seed 8, has other band widths.",
-			Input:       json.RawMessage(`{"kind":"stripes","colors":["#1B2A4A","#F4F1EA","#C8102E"],"stripe_angle":45,"count":2,"seed":7,"resolution":"512"}`)},
+			Input: json.RawMessage(
+				`{"kind":"stripes","colors":["#1B2A4A","#F4F1EA","#C8102E"],"stripe_angle":45,"count":2,"seed":7,"resolution":"512"}`,
+			)},
 		{Name: "houndstooth", Title: "Classic houndstooth",
 			Description: "Black on cream, six motifs across.",
-			Input:       json.RawMessage(`{"kind":"houndstooth","colors":["#F5F1E6","#111111"],"repeats":6,"resolution":"512"}`)},
+			Input: json.RawMessage(
+				`{"kind":"houndstooth","colors":["#F5F1E6","#111111"],"repeats":6,"resolution":"512"}`,
+			)},
 		{Name: "polka_dots", Title: "Polka dots for apparel",
 			Description: "Two dot colours on cream, sized for garments.",
-			Input:       json.RawMessage(`{"kind":"dots","colors":["#FFF8E7","#E4572E","#17BEBB"],"dot_size":0.6,"use_case":"apparel","resolution":"512"}`)},
+			Input: json.RawMessage(
+				`{"kind":"dots","colors":["#FFF8E7","#E4572E","#17BEBB"],"dot_size":0.6,"use_case":"apparel","resolution":"512"}`,
+			)},
 		{Name: "tartan", Title: "A four-colour tartan",
 			Description: "A plaid sett in a 2/2 twill.",
-			Input:       json.RawMessage(`{"kind":"plaid","colors":["#0B3D2E","#1C2E5A","#B22222","#E8C547"],"seed":3,"resolution":"512"}`)},
+			Input: json.RawMessage(
+				`{"kind":"plaid","colors":["#0B3D2E","#1C2E5A","#B22222","#E8C547"],"seed":3,"resolution":"512"}`,
+			)},
 	}
 }

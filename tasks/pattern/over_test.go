@@ -18,10 +18,22 @@ func TestOverIsDrawOver(t *testing.T) {
 	for i := 0; i < len(src.Pix); i += 4 {
 		switch a := uint8(rng.IntN(3)); a {
 		case 1:
-			src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3] = uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 255
+			src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3] = uint8(
+				rng.IntN(256),
+			), uint8(
+				rng.IntN(256),
+			), uint8(
+				rng.IntN(256),
+			), 255
 		case 2:
 			al := uint8(rng.IntN(256))
-			src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3] = uint8(rng.IntN(int(al)+1)), uint8(rng.IntN(int(al)+1)), uint8(rng.IntN(int(al)+1)), al
+			src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3] = uint8(
+				rng.IntN(int(al)+1),
+			), uint8(
+				rng.IntN(int(al)+1),
+			), uint8(
+				rng.IntN(int(al)+1),
+			), al
 		}
 	}
 	for _, bg := range []color.RGBA{{240, 230, 200, 255}, {10, 20, 30, 128}} {

@@ -31,17 +31,34 @@ func TestPatternDeterministic(t *testing.T) {
 	d := mustLookup(t, "pattern.generate")
 	for _, k := range kinds {
 		t.Run(k.value, func(t *testing.T) {
-			in := patternInput(t, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":42,"count":2}`)
+			in := patternInput(
+				t,
+				`{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":42,"count":2}`,
+			)
 			a, err := d.Runner.Step(context.Background(), in, 0)
 			require.NoError(t, err)
-			b, err := d.Runner.Step(context.Background(), patternInput(t, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":42,"count":2}`), 0)
+			b, err := d.Runner.Step(
+				context.Background(),
+				patternInput(
+					t,
+					`{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":42,"count":2}`,
+				),
+				0,
+			)
 			require.NoError(t, err)
 			require.Equal(t, a.Data, b.Data, "same input and seed give the same bytes")
 			c, err := d.Runner.Step(context.Background(), in, 1)
 			require.NoError(t, err)
 			require.NotEqual(t, a.Data, c.Data, "output 1 uses seed + 1")
 			// Output 1 of seed 42 is output 0 of seed 43.
-			e, err := d.Runner.Step(context.Background(), patternInput(t, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":43}`), 0)
+			e, err := d.Runner.Step(
+				context.Background(),
+				patternInput(
+					t,
+					`{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E"],"resolution":"512","seed":43}`,
+				),
+				0,
+			)
 			require.NoError(t, err)
 			require.Equal(t, c.Data, e.Data)
 			require.Equal(t, int64(43), c.Meta["seed"])
@@ -59,7 +76,12 @@ func TestPatternSeamless(t *testing.T) {
 		for n := 1; n <= 6; n++ {
 			for _, extra := range []string{`"seed":0`, `"seed":9,"repeats":7`, `"seed":77,"repeats":32`} {
 				t.Run(fmt.Sprintf("%s/%d/%s", k.value, n, extra), func(t *testing.T) {
-					in := fmt.Sprintf(`{"kind":%q,"colors":%s,"resolution":"512",%s}`, k.value, jsonList(colours[:n]), extra)
+					in := fmt.Sprintf(
+						`{"kind":%q,"colors":%s,"resolution":"512",%s}`,
+						k.value,
+						jsonList(colours[:n]),
+						extra,
+					)
 					s := newSpec(generateIn(t, in), 0)
 					w := s.size
 					for p := -1; p <= w; p++ {
@@ -96,7 +118,11 @@ func jsonList(s []string) string {
 func TestPatternPNG(t *testing.T) {
 	d := mustLookup(t, "pattern.generate")
 	for _, res := range []string{"512", "1024"} {
-		o, err := d.Runner.Step(context.Background(), patternInput(t, `{"kind":"checks","colors":["#FF0000"],"resolution":"`+res+`"}`), 0)
+		o, err := d.Runner.Step(
+			context.Background(),
+			patternInput(t, `{"kind":"checks","colors":["#FF0000"],"resolution":"`+res+`"}`),
+			0,
+		)
 		require.NoError(t, err)
 		require.Equal(t, "image/png", o.MediaType)
 		require.Equal(t, "png", o.Ext)
@@ -123,7 +149,14 @@ func TestPatternPNG(t *testing.T) {
 func TestPatternHonoursCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := mustLookup(t, "pattern.generate").Runner.Step(ctx, patternInput(t, `{"colors":["#000000"],"resolution":"2048"}`), 0)
+	_, err := mustLookup(
+		t,
+		"pattern.generate",
+	).Runner.Step(
+		ctx,
+		patternInput(t, `{"colors":["#000000"],"resolution":"2048"}`),
+		0,
+	)
 	require.ErrorIs(t, err, context.Canceled)
 }
 
@@ -152,7 +185,10 @@ func TestPatternKindsAreTheVocabulary(t *testing.T) {
 func BenchmarkPattern2048(b *testing.B) {
 	d := mustLookup(b, "pattern.generate")
 	for _, k := range kinds {
-		in := patternInput(b, `{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E","#E8C547"],"resolution":"2048","repeats":12}`)
+		in := patternInput(
+			b,
+			`{"kind":"`+k.value+`","colors":["#1B2A4A","#F4F1EA","#C8102E","#E8C547"],"resolution":"2048","repeats":12}`,
+		)
 		b.Run(k.value, func(b *testing.B) {
 			for range b.N {
 				if _, err := d.Runner.Step(context.Background(), in, 0); err != nil {

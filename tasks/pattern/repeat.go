@@ -20,11 +20,26 @@ func repeat() *tasks.Definition {
 		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The motif: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
 			"examples":    []any{"file:abc123", "art:def456"}},
-		"layouts": obj{"type": "array", "items": tasks.VocabEnum(layoutVocab(), "A repeat layout."), "minItems": 1, "maxItems": 4, "uniqueItems": true,
-			"default": []any{"half_drop"}, "description": "The layouts to make, one tile each, in this order."},
-		"resolution":  tasks.VocabEnum(tasks.ResolutionVocab(), "The side of each square tile in pixels."),
-		"motif_scale": obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.6, "description": "The motif's longest side as a share of a cell (a tile is 2 × 2 cells)."},
-		"background":  tasks.ColourSchema("The ground colour behind the motif, #RRGGBB; transparent parts of the motif show it."),
+		"layouts": obj{
+			"type":        "array",
+			"items":       tasks.VocabEnum(layoutVocab(), "A repeat layout."),
+			"minItems":    1,
+			"maxItems":    4,
+			"uniqueItems": true,
+			"default":     []any{"half_drop"},
+			"description": "The layouts to make, one tile each, in this order.",
+		},
+		"resolution": tasks.VocabEnum(tasks.ResolutionVocab(), "The side of each square tile in pixels."),
+		"motif_scale": obj{
+			"type":        "number",
+			"minimum":     0.1,
+			"maximum":     1,
+			"default":     0.6,
+			"description": "The motif's longest side as a share of a cell (a tile is 2 × 2 cells).",
+		},
+		"background": tasks.ColourSchema(
+			"The ground colour behind the motif, #RRGGBB; transparent parts of the motif show it.",
+		),
 	}
 	props["resolution"].(obj)["default"] = "1024"
 	props["background"].(obj)["default"] = "#FFFFFF"
@@ -37,21 +52,40 @@ func repeat() *tasks.Definition {
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Repeat tile data", "type": "object", "description": "The data of one repeat tile.",
 			"properties": obj{
-				"layout":     obj{"type": "string", tasks.VocabKeyword: "repeat_layout", "description": "The layout of this tile."},
-				"index":      obj{"type": "integer", "minimum": 0, "description": "The output number: the position in layouts."},
-				"resolution": obj{"type": "string", tasks.VocabKeyword: "resolution", "description": "The tile's side in pixels."},
-				"image":      obj{"type": "string", "description": "The motif reference, as sent."},
+				"layout": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "repeat_layout",
+					"description":      "The layout of this tile.",
+				},
+				"index": obj{
+					"type":        "integer",
+					"minimum":     0,
+					"description": "The output number: the position in layouts.",
+				},
+				"resolution": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "resolution",
+					"description":      "The tile's side in pixels.",
+				},
+				"image": obj{"type": "string", "description": "The motif reference, as sent."},
 			},
 			"required": []string{"layout", "index", "resolution", "image"},
 		}),
-		Runner:     tasks.Typed[repeatInput](repeatRunner{}),
-		Pricing:    resolutionPricing,
-		ErrorRules: []tasks.ErrorRule{{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour}, {Field: "background", Keyword: "type", Code: apierr.InvalidColour}},
-		Docs:       repeatDocs(),
+		Runner:  tasks.Typed[repeatInput](repeatRunner{}),
+		Pricing: resolutionPricing,
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "background", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs: repeatDocs(),
 		Examples: []tasks.Example{{Name: "half_drop_and_brick", Title: "A leaf motif in half-drop and brick",
 			Description: "An uploaded leaf on a transparent ground, laid out two ways on a cream ground.",
-			Input:       json.RawMessage(`{"image":"file:example_leaf","layouts":["half_drop","brick"],"resolution":"512","background":"#F4EBD9"}`),
-			Files:       []tasks.ExampleFile{{Ref: "file:example_leaf", Name: "leaf.png", MediaType: "image/png", Data: exampleLeaf}},
+			Input: json.RawMessage(
+				`{"image":"file:example_leaf","layouts":["half_drop","brick"],"resolution":"512","background":"#F4EBD9"}`,
+			),
+			Files: []tasks.ExampleFile{
+				{Ref: "file:example_leaf", Name: "leaf.png", MediaType: "image/png", Data: exampleLeaf},
+			},
 		}},
 	}
 }
@@ -133,11 +167,17 @@ func repeatDocs() tasks.Docs {
 			Count:          "One tile per entry of layouts (1 to 4; default 1).",
 			CountDependsOn: []string{"layouts"},
 			Order:          new("The order of layouts."),
-			AbsentWhen:     new("A tile that cannot be made is absent and not charged; the summary carries output_not_produced."),
+			AbsentWhen: new(
+				"A tile that cannot be made is absent and not charged; the summary carries output_not_produced.",
+			),
 		},
 		Specs: []tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "One image: PNG, JPEG, GIF (first frame), WebP or BMP, " +
-				"8 to 8192 px a side, " + tasks.ImageBudget + "; transparency is kept, JPEG EXIF orientation applied."},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text: "One image: PNG, JPEG, GIF (first frame), WebP or BMP, " +
+					"8 to 8192 px a side, " + tasks.ImageBudget + "; transparency is kept, JPEG EXIF orientation applied.",
+			},
 			{Key: "input_count", Title: "Input count", Text: "One motif."},
 			{Key: "output_format", Title: "Output format", Text: "PNG, RGBA."},
 			{Key: "output_resolution", Title: "Output resolution", Text: "512, 1024 or 2048 px square (resolution)."},
@@ -145,13 +185,23 @@ func repeatDocs() tasks.Docs {
 			{Key: "watermark", Title: "Watermark", Text: "None."},
 			{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for motifs you hold the rights to."},
 			{Key: "content_checks", Title: "Content checks", Text: "None."},
-			{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same motif and input give the same bytes."},
+			{
+				Key:   "reproducibility",
+				Title: "Reproducibility",
+				Text:  "Deterministic: the same motif and input give the same bytes.",
+			},
 		},
 		Limitations: []string{
 			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile.",
 			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the job with processing_failed.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.InvalidColour,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "sibling"},
 			{Task: "palette.generate", Relation: "before"},

@@ -37,7 +37,14 @@ var motifSides = tasks.ImageSides{Min: 8, Max: 8192}
 // renderRepeat lays the motif out as a seamless size × size tile: every copy
 // is also drawn shifted by the tile size so what leaves one edge enters the
 // opposite one.
-func renderRepeat(ctx context.Context, motif image.Image, layout string, size int, scale float64, bg color.Color) ([]byte, error) {
+func renderRepeat(
+	ctx context.Context,
+	motif image.Image,
+	layout string,
+	size int,
+	scale float64,
+	bg color.Color,
+) ([]byte, error) {
 	places, ok := repeatLayouts[layout]
 	if !ok {
 		return nil, fmt.Errorf("repeat: unknown layout %q", layout)
@@ -120,7 +127,13 @@ func over(dst *image.RGBA, r image.Rectangle, src *image.RGBA) {
 			case opaque:
 				copy(d[4*x:4*e], s[4*x:4*e])
 			case translucent:
-				draw.Draw(dst, image.Rect(r.Min.X+x, r.Min.Y+y, r.Min.X+e, r.Min.Y+y+1), src, image.Pt(sp.X+x, sp.Y+y), draw.Over)
+				draw.Draw(
+					dst,
+					image.Rect(r.Min.X+x, r.Min.Y+y, r.Min.X+e, r.Min.Y+y+1),
+					src,
+					image.Pt(sp.X+x, sp.Y+y),
+					draw.Over,
+				)
 			}
 			x = e
 		}

@@ -40,7 +40,16 @@ func TestRowsDrawIndex(t *testing.T) {
 func BenchmarkRender(b *testing.B) {
 	for _, k := range kinds {
 		b.Run(k.value, func(b *testing.B) {
-			s := newSpec(generateIn(b, fmt.Sprintf(`{"kind":%q,"colors":["#111111","#EEEEEE","#C8102E"],"resolution":"1024","seed":4}`, k.value)), 0)
+			s := newSpec(
+				generateIn(
+					b,
+					fmt.Sprintf(
+						`{"kind":%q,"colors":["#111111","#EEEEEE","#C8102E"],"resolution":"1024","seed":4}`,
+						k.value,
+					),
+				),
+				0,
+			)
 			for b.Loop() {
 				_, _ = s.render(context.Background())
 			}

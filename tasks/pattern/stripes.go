@@ -14,8 +14,15 @@ func stripes() *tasks.Definition {
 	delete(props, "use_case")
 	docs := generateDocs()
 	docs.Lead = "Deprecated: use pattern.generate with kind stripes, which draws the same tiles. pattern.stripes draws seamless stripe tiles in the colours you send."
-	docs.Limitations = append([]string{"Deprecated since 2026-09-29; it keeps working until its removal is announced in the changelog."}, docs.Limitations[:1]...)
-	docs.Errors = tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.TooManyColours, apierr.InvalidColour)
+	docs.Limitations = append(
+		[]string{"Deprecated since 2026-09-29; it keeps working until its removal is announced in the changelog."},
+		docs.Limitations[:1]...)
+	docs.Errors = tasks.ErrorList(
+		apierr.FieldNotAccepted,
+		apierr.InvalidOption,
+		apierr.TooManyColours,
+		apierr.InvalidColour,
+	)
 	docs.Compares = []tasks.Compare{{
 		Task:         "pattern.generate",
 		UseThisWhen:  "an existing integration still calls it.",
@@ -41,7 +48,9 @@ func stripes() *tasks.Definition {
 		Uses:         []string{"seed", "output_resolution", "credit_hold"},
 		Examples: []tasks.Example{{Name: "stripes", Title: "Navy and cream stripes",
 			Description: "The same tile as pattern.generate with kind stripes.",
-			Input:       json.RawMessage(`{"colors":["#1B2A4A","#F4F1EA"],"stripe_angle":90,"resolution":"512","seed":1}`)}},
+			Input: json.RawMessage(
+				`{"colors":["#1B2A4A","#F4F1EA"],"stripe_angle":90,"resolution":"512","seed":1}`,
+			)}},
 	}
 }
 

@@ -6,7 +6,14 @@ import "github.com/taskplatform/taskplatform/tasks"
 func kindVocab() tasks.Vocabulary {
 	values := make([]tasks.VocabValue, len(kinds))
 	for i, k := range kinds {
-		values[i] = tasks.VocabValue{Value: k.value, Label: k.label, Description: k.text, Group: k.group, Default: k.value == "stripes", Aliases: kindWords[k.value]}
+		values[i] = tasks.VocabValue{
+			Value:       k.value,
+			Label:       k.label,
+			Description: k.text,
+			Group:       k.group,
+			Default:     k.value == "stripes",
+			Aliases:     kindWords[k.value],
+		}
 	}
 	return tasks.Vocabulary{
 		Name: "pattern_kind", Description: "The motif of a repeat pattern.",
@@ -38,10 +45,31 @@ func layoutVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "repeat_layout", Description: "How copies of a motif are placed in a repeat tile.",
 		Values: []tasks.VocabValue{
-			{Value: "grid", Label: "Grid", Description: "Copies in straight rows and columns.", ChooseWhen: "the motif is geometric or meant to read as a grid"},
-			{Value: "half_drop", Label: "Half-drop", Description: "Every other column drops by half a cell, hiding the grid.", ChooseWhen: "you are unsure; the textile default", Default: true},
-			{Value: "brick", Label: "Brick", Description: "Every other row shifts by half a cell, like brickwork.", ChooseWhen: "the motif is wide"},
-			{Value: "mirror", Label: "Mirror", Description: "Copies alternate with their mirror image.", ChooseWhen: "the motif has a direction you want balanced"},
+			{
+				Value:       "grid",
+				Label:       "Grid",
+				Description: "Copies in straight rows and columns.",
+				ChooseWhen:  "the motif is geometric or meant to read as a grid",
+			},
+			{
+				Value:       "half_drop",
+				Label:       "Half-drop",
+				Description: "Every other column drops by half a cell, hiding the grid.",
+				ChooseWhen:  "you are unsure; the textile default",
+				Default:     true,
+			},
+			{
+				Value:       "brick",
+				Label:       "Brick",
+				Description: "Every other row shifts by half a cell, like brickwork.",
+				ChooseWhen:  "the motif is wide",
+			},
+			{
+				Value:       "mirror",
+				Label:       "Mirror",
+				Description: "Copies alternate with their mirror image.",
+				ChooseWhen:  "the motif has a direction you want balanced",
+			},
 		},
 		Default: new("half_drop"), Concept: new("seamless_tile"),
 	}

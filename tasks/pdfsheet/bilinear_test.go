@@ -22,7 +22,13 @@ func TestCoverIsApproxBiLinear(t *testing.T) {
 		}
 	}
 	srcs := []*image.RGBA{src, src.SubImage(image.Rect(5, 7, 90, 50)).(*image.RGBA)}
-	boxes := []image.Rectangle{image.Rect(0, 0, 300, 200), image.Rect(13, 9, 60, 40), image.Rect(3, 4, 250, 31), image.Rect(0, 0, 7, 300), image.Rect(1, 1, 2, 2)}
+	boxes := []image.Rectangle{
+		image.Rect(0, 0, 300, 200),
+		image.Rect(13, 9, 60, 40),
+		image.Rect(3, 4, 250, 31),
+		image.Rect(0, 0, 7, 300),
+		image.Rect(1, 1, 2, 2),
+	}
 	for _, s := range srcs {
 		for _, r := range boxes {
 			want := image.NewRGBA(image.Rect(0, 0, 320, 320))

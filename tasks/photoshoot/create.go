@@ -45,7 +45,9 @@ func productProp(what string) obj {
 
 func create() *tasks.Definition {
 	props := obj{
-		"product": productProp("The product image: a packshot on a plain background is cut out (as image.remove_background does); an image without a plain background is laid down whole. With model, the garment to dress the figure in."),
+		"product": productProp(
+			"The product image: a packshot on a plain background is cut out (as image.remove_background does); an image without a plain background is laid down whole. With model, the garment to dress the figure in.",
+		),
 		"background": obj{"type": "string", "pattern": backgroundPattern, "maxLength": 100,
 			"description": "A library backdrop, background:<id> (GET /v1/refs/background: studio colours and scenes), or a studio colour #RRGGBB.",
 			"examples":    []any{"background:bg_studio_white", "#F3EFE8"}},
@@ -53,13 +55,21 @@ func create() *tasks.Definition {
 			"description": "A figure to dress the product on: a base model or a saved style, model:<id> (GET /v1/refs/model). Without it the shots are packshots of the product."},
 		"poses": obj{"oneOf": []any{
 			obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
-				"items":       obj{"type": "string", "pattern": posePattern, "maxLength": 100, "examples": []any{"pose:ps_woman_front", "pose_preset:pp_catalogue"}},
+				"items": obj{
+					"type":      "string",
+					"pattern":   posePattern,
+					"maxLength": 100,
+					"examples":  []any{"pose:ps_woman_front", "pose_preset:pp_catalogue"},
+				},
 				"description": fmt.Sprintf("1 to %d poses or presets.", maxPoses)},
 			obj{"type": "string", "pattern": presetPattern, "maxLength": 100,
 				"description": "One pose preset, standing for its poses.", "examples": []any{"pose_preset:pp_catalogue"}},
 		},
-			"description": fmt.Sprintf("Poses, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. With a model every pose must be of the model's gender and a preset takes the poses of that gender. Without a model a pose is a camera angle on the product. Absent: one front shot.", maxPoses),
-			"examples":    []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_catalogue"}},
+			"description": fmt.Sprintf(
+				"Poses, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. With a model every pose must be of the model's gender and a preset takes the poses of that gender. Without a model a pose is a camera angle on the product. Absent: one front shot.",
+				maxPoses,
+			),
+			"examples": []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_catalogue"}},
 		"count_per_pose": obj{"type": "integer", "minimum": 1, "maximum": maxCount, "default": 1,
 			"description": "Shots per pose, each placed differently (centred, nearer, further, off-centre)."},
 		"resolution":   tasks.FieldEnum(shotResolutions(), "The long side of every shot, in pixels."),
@@ -69,8 +79,13 @@ func create() *tasks.Definition {
 		Name: "photoshoot.create", Title: "Create a product photoshoot",
 		Description: "Composites one product image into a consistent set of catalogue shots: cut out, laid on a studio colour or a drawn scene with a floor shadow, or dressed on a drawn fashion figure, one shot per pose and placement.",
 		Category:    tasks.CategoryPhotoshoots, Unit: "shot", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("photoshoot.create input",
-			"A product image, a backdrop, an optional model and the poses to shoot.", props, []string{"product", "background"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+			"photoshoot.create input",
+			"A product image, a backdrop, an optional model and the poses to shoot.",
+			props,
+			[]string{"product", "background"},
+			nil,
+		)),
 		OutputSchema: shotSchema(),
 		Runner:       tasks.Typed[createInput](createRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
@@ -86,28 +101,72 @@ func shotSchema() json.RawMessage {
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Shot data", "type": "object", "description": "The data of one shot of a photoshoot.",
 		"properties": obj{
-			"photoshoot":     obj{"type": []any{"string", "null"}, "description": "The record, photoshoot:<id>; null in a catalogue example."},
-			"index":          obj{"type": "integer", "minimum": 0, "description": "The shot's number: pose by pose, count_per_pose shots each."},
-			"pose":           obj{"type": "string", "description": "The pose, pose:<id>."},
-			"angle":          obj{"type": "string", "enum": angles, "description": "The pose's angle."},
-			"variant":        obj{"type": "integer", "minimum": 0, "maximum": maxCount - 1, "description": "The shot's number within its pose: 0 centred, 1 nearer, 2 further, 3 off-centre."},
-			"background":     obj{"type": "string", "description": "The backdrop as sent."},
-			"setting":        obj{"type": "string", "enum": []any{settingStudio, settingScene}},
-			"model":          obj{"type": []any{"string", "null"}, "description": "The model dressed, or null for a packshot."},
-			"width":          obj{"type": "integer", "minimum": 1},
-			"height":         obj{"type": "integer", "minimum": 1},
-			"cut_out":        obj{"type": "boolean", "description": "Whether the product's plain background was removed; false: the image was laid down whole."},
-			"product_box":    boxSchema("Where the product (or the garment) lies in the shot, in pixels."),
-			"floor_y":        obj{"type": "integer", "description": "The line the product or figure stands on, in pixels from the top; the shadow lies along it."},
-			"subject_height": obj{"type": "number", "description": "The product's or figure's height over the shot's; in a scene it grows as it stands nearer."},
+			"photoshoot": obj{
+				"type":        []any{"string", "null"},
+				"description": "The record, photoshoot:<id>; null in a catalogue example.",
+			},
+			"index": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"description": "The shot's number: pose by pose, count_per_pose shots each.",
+			},
+			"pose":  obj{"type": "string", "description": "The pose, pose:<id>."},
+			"angle": obj{"type": "string", "enum": angles, "description": "The pose's angle."},
+			"variant": obj{
+				"type":        "integer",
+				"minimum":     0,
+				"maximum":     maxCount - 1,
+				"description": "The shot's number within its pose: 0 centred, 1 nearer, 2 further, 3 off-centre.",
+			},
+			"background": obj{"type": "string", "description": "The backdrop as sent."},
+			"setting":    obj{"type": "string", "enum": []any{settingStudio, settingScene}},
+			"model": obj{
+				"type":        []any{"string", "null"},
+				"description": "The model dressed, or null for a packshot.",
+			},
+			"width":  obj{"type": "integer", "minimum": 1},
+			"height": obj{"type": "integer", "minimum": 1},
+			"cut_out": obj{
+				"type":        "boolean",
+				"description": "Whether the product's plain background was removed; false: the image was laid down whole.",
+			},
+			"product_box": boxSchema("Where the product (or the garment) lies in the shot, in pixels."),
+			"floor_y": obj{
+				"type":        "integer",
+				"description": "The line the product or figure stands on, in pixels from the top; the shadow lies along it.",
+			},
+			"subject_height": obj{
+				"type":        "number",
+				"description": "The product's or figure's height over the shot's; in a scene it grows as it stands nearer.",
+			},
 		},
-		"required": []string{"photoshoot", "index", "pose", "angle", "variant", "background", "setting", "model", "width", "height", "cut_out", "product_box", "floor_y", "subject_height"},
+		"required": []string{
+			"photoshoot",
+			"index",
+			"pose",
+			"angle",
+			"variant",
+			"background",
+			"setting",
+			"model",
+			"width",
+			"height",
+			"cut_out",
+			"product_box",
+			"floor_y",
+			"subject_height",
+		},
 	})
 }
 
 func boxSchema(description string) obj {
 	return obj{"type": "object", "description": description, "required": []string{"x", "y", "width", "height"},
-		"properties": obj{"x": obj{"type": "integer"}, "y": obj{"type": "integer"}, "width": obj{"type": "integer"}, "height": obj{"type": "integer"}}}
+		"properties": obj{
+			"x":      obj{"type": "integer"},
+			"y":      obj{"type": "integer"},
+			"width":  obj{"type": "integer"},
+			"height": obj{"type": "integer"},
+		}}
 }
 
 // shotResolutions are the long side of a photoshoot's shots, in pixels:
@@ -201,7 +260,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 	bg := in.Background
 	if strings.HasPrefix(bg, models.RecordBackground+":") {
 		if _, ok := backgroundByHandle(bg); !ok {
-			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET /v1/refs/background.", bg).WithField("background")
+			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET /v1/refs/background.", bg).
+				WithField("background")
 		}
 	}
 	gender := ""
@@ -212,7 +272,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 			return err
 		}
 		if !m.Ready {
-			return apierr.Newf(apierr.InvalidRequest, "The model %s is still being created; read it at GET /v1/files/%s and send again when its status is ready.", ref, ref).WithField("model")
+			return apierr.Newf(apierr.InvalidRequest, "The model %s is still being created; read it at GET /v1/files/%s and send again when its status is ready.", ref, ref).
+				WithField("model")
 		}
 		gender = m.Body.Gender
 	}
@@ -225,9 +286,11 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 		_, isPreset := presetByHandle(ref)
 		switch {
 		case !isPose && !isPreset:
-			return apierr.Newf(apierr.InvalidRequest, "No pose or pose preset %s is in the library; list them at GET /v1/refs/pose and GET /v1/refs/pose_preset.", ref).WithField(field)
+			return apierr.Newf(apierr.InvalidRequest, "No pose or pose preset %s is in the library; list them at GET /v1/refs/pose and GET /v1/refs/pose_preset.", ref).
+				WithField(field)
 		case isPose && gender != "" && p.Gender != gender:
-			return apierr.Newf(apierr.InvalidRequest, "The pose %s is a %s's; the model is a %s. Send pose:ps_%s_%s.", ref, p.Gender, gender, gender, p.Angle).WithField(field)
+			return apierr.Newf(apierr.InvalidRequest, "The pose %s is a %s's; the model is a %s. Send pose:ps_%s_%s.", ref, p.Gender, gender, gender, p.Angle).
+				WithField(field)
 		}
 	}
 	if n := shots(in); n > maxOutputs {
@@ -236,7 +299,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 			field = "count_per_pose"
 		}
 		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes at most %d. Send fewer poses or a lower count_per_pose.",
-			n, len(resolvePoses(in.Poses.Refs, "")), in.CountPerPose, maxOutputs).WithField(field)
+			n, len(resolvePoses(in.Poses.Refs, "")), in.CountPerPose, maxOutputs).
+			WithField(field)
 	}
 	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in, gender))
 }
@@ -320,7 +384,10 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 		model = *in.Model
 	}
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"photoshoot": handleOf(ctx, models.RecordPhotoshoot), "index": i, "pose": sh.pose.Handle(), "angle": sh.pose.Angle, "variant": sh.variant,
+		"photoshoot": handleOf(
+			ctx,
+			models.RecordPhotoshoot,
+		), "index": i, "pose": sh.pose.Handle(), "angle": sh.pose.Angle, "variant": sh.variant,
 		"background": in.Background, "setting": sh.bg.Setting, "model": model, "width": w, "height": h, "cut_out": prod.cut,
 		"product_box": boxOf(res.box), "floor_y": res.floor, "subject_height": float64(int(res.scale*1000+0.5)) / 1000,
 	}}, nil

@@ -15,9 +15,17 @@ const planLimitation = "The starter plan does not include photoshoots tasks: a c
 func commonSpecs() []tasks.SpecRow {
 	return []tasks.SpecRow{
 		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for product images you hold the rights to; the backdrops and figures are the service's own drawings."},
+		{
+			Key:   "commercial_use",
+			Title: "Commercial use",
+			Text:  "Allowed for product images you hold the rights to; the backdrops and figures are the service's own drawings.",
+		},
 		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same input gives the same pixels."},
+		{
+			Key:   "reproducibility",
+			Title: "Reproducibility",
+			Text:  "Deterministic: the same input gives the same pixels.",
+		},
 	}
 }
 
@@ -38,17 +46,34 @@ func createDocs() tasks.Docs {
 			"Each file's data: pose, angle, placement, whether the product was cut out, where it lies (product_box), the floor line and the subject's height.",
 		},
 		Outputs: tasks.DocsOutputs{
-			Count:          fmt.Sprintf("Poses (a preset counts its poses; none sent is one front pose) × count_per_pose; at most %d.", maxOutputs),
+			Count: fmt.Sprintf(
+				"Poses (a preset counts its poses; none sent is one front pose) × count_per_pose; at most %d.",
+				maxOutputs,
+			),
 			CountDependsOn: []string{"poses", "count_per_pose"},
-			Order:          new("Pose by pose as sent (a preset's poses in its order); within a pose, placements centred, nearer, further, off-centre."),
+			Order: new(
+				"Pose by pose as sent (a preset's poses in its order); within a pose, placements centred, nearer, further, off-centre.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; a transparent PNG is used as its own cut-out."},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; a transparent PNG is used as its own cut-out.",
+			},
 			{Key: "input_count", Title: "Input count", Text: "One product image."},
 			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d, sRGB.", shotQuality)},
-			{Key: "output_resolution", Title: "Output resolution", Text: "The long side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio."},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "The long side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio.",
+			},
 			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16."},
-			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d; more answers too_many_outputs at submit.", maxOutputs)},
+			{
+				Key:   "outputs_per_job",
+				Title: "Outputs per job",
+				Text:  fmt.Sprintf("1 to %d; more answers too_many_outputs at submit.", maxOutputs),
+			},
 		}, commonSpecs()...),
 		Limitations: []string{
 			"No generative model: the product is not relit, re-rendered or seen from another side; angles are drawn from the one image.",
@@ -57,7 +82,13 @@ func createDocs() tasks.Docs {
 			"On the black studio sweep the floor shadow barely shows.",
 			planLimitation,
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused, apierr.TooManyOutputs),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+			apierr.TooManyOutputs,
+		),
 		Related: []tasks.Related{
 			{Task: "image.remove_background", Relation: "before"},
 			{Task: "model.create", Relation: "before"},
@@ -70,16 +101,22 @@ func createExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "catalogue_packshots", Title: "A tote bag on light grey: front, back and side",
 			Description: "The tote is cut out of its grey sweep and shot three ways on the library's light grey studio backdrop.",
-			Input:       json.RawMessage(`{"product":"file:example_ps_tote","background":"background:bg_studio_light_grey","poses":["pose_preset:pp_catalogue"],"count_per_pose":1,"resolution":"1024","aspect_ratio":"4:5"}`),
-			Files:       []tasks.ExampleFile{toteFile}},
+			Input: json.RawMessage(
+				`{"product":"file:example_ps_tote","background":"background:bg_studio_light_grey","poses":["pose_preset:pp_catalogue"],"count_per_pose":1,"resolution":"1024","aspect_ratio":"4:5"}`,
+			),
+			Files: []tasks.ExampleFile{toteFile}},
 		{Name: "loft_scene", Title: "The tote in the loft, near and far",
 			Description: "Two placements on the loft's oak floor: the nearer shot shows the bag larger, as perspective asks.",
-			Input:       json.RawMessage(`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","count_per_pose":2}`),
-			Files:       []tasks.ExampleFile{toteFile}},
+			Input: json.RawMessage(
+				`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","count_per_pose":2}`,
+			),
+			Files: []tasks.ExampleFile{toteFile}},
 		{Name: "dressed_figure", Title: "A T-shirt on Ava, front and back",
 			Description: "The coral T-shirt dressed on the base model Ava on a warm studio colour.",
-			Input:       json.RawMessage(`{"product":"file:example_ps_tee","background":"#F3EFE8","model":"model:md_ava","poses":["pose:ps_woman_front","pose:ps_woman_back"],"aspect_ratio":"3:4"}`),
-			Files:       []tasks.ExampleFile{teeFile}},
+			Input: json.RawMessage(
+				`{"product":"file:example_ps_tee","background":"#F3EFE8","model":"model:md_ava","poses":["pose:ps_woman_front","pose:ps_woman_back"],"aspect_ratio":"3:4"}`,
+			),
+			Files: []tasks.ExampleFile{teeFile}},
 	}
 }
 
@@ -97,19 +134,41 @@ func modelDocs() tasks.Docs {
 		},
 		Outputs: tasks.DocsOutputs{Count: "One style card.", CountDependsOn: []string{}, Order: nil},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; read at 256 px."},
-			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d reference photos.", maxReferencePhotos)},
-			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d, 720 × 560 px.", shotQuality)},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; read at 256 px.",
+			},
+			{
+				Key:   "input_count",
+				Title: "Input count",
+				Text:  fmt.Sprintf("1 to %d reference photos.", maxReferencePhotos),
+			},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  fmt.Sprintf("JPEG, quality %d, 720 × 560 px.", shotQuality),
+			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
 		}, commonSpecs()...),
 		Limitations: []string{
 			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure and hair style.",
 			"Very dark skin (luma under 60) and skin under coloured light fall outside the skin rule; when no skin or hair is found the base's tone is kept (skin_source or hair_source base).",
-			fmt.Sprintf("Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.", maxHeightAdjust, maxWidthAdjust),
+			fmt.Sprintf(
+				"Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.",
+				maxHeightAdjust,
+				maxWidthAdjust,
+			),
 			planLimitation,
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic,
-			apierr.RequestRefused, apierr.NameRequired),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.ImagesRequired,
+			apierr.TooManyImages,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+			apierr.NameRequired,
+		),
 		Related: []tasks.Related{{Task: "photoshoot.create", Relation: "after"}},
 	}
 }
@@ -118,7 +177,9 @@ func modelExamples() []tasks.Example {
 	return []tasks.Example{{
 		Name: "house_model", Title: "A house style of Ava from a portrait",
 		Description: "Skin and hair tones read from one portrait; a little taller, with fuller hips.",
-		Input:       json.RawMessage(`{"name":"Ava, warm brunette","base":"model:md_ava","images":["file:example_ps_portrait"],"adjustments":{"height":0.2,"hips":0.05}}`),
-		Files:       []tasks.ExampleFile{faceFile},
+		Input: json.RawMessage(
+			`{"name":"Ava, warm brunette","base":"model:md_ava","images":["file:example_ps_portrait"],"adjustments":{"height":0.2,"hips":0.05}}`,
+		),
+		Files: []tasks.ExampleFile{faceFile},
 	}}
 }

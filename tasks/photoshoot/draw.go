@@ -37,7 +37,8 @@ type sdf func(x, y float64) float64
 
 // fillShape paints c inside shape d within the box (minX, minY)–(maxX, maxY).
 func fillShape(img *image.NRGBA, minX, minY, maxX, maxY float64, c color.NRGBA, d sdf) {
-	b := image.Rect(int(math.Floor(minX))-1, int(math.Floor(minY))-1, int(math.Ceil(maxX))+2, int(math.Ceil(maxY))+2).Intersect(img.Rect)
+	b := image.Rect(int(math.Floor(minX))-1, int(math.Floor(minY))-1, int(math.Ceil(maxX))+2, int(math.Ceil(maxY))+2).
+		Intersect(img.Rect)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			if cov := 0.5 - d(float64(x)+0.5, float64(y)+0.5); cov > 0 {
@@ -49,14 +50,22 @@ func fillShape(img *image.NRGBA, minX, minY, maxX, maxY float64, c color.NRGBA, 
 
 // capsule fills the segment a–b drawn with radius r (a limb).
 func capsule(img *image.NRGBA, ax, ay, bx, by, r float64, c color.NRGBA) {
-	fillShape(img, math.Min(ax, bx)-r, math.Min(ay, by)-r, math.Max(ax, bx)+r, math.Max(ay, by)+r, c, func(x, y float64) float64 {
-		px, py, dx, dy := x-ax, y-ay, bx-ax, by-ay
-		t := 0.0
-		if l := dx*dx + dy*dy; l > 0 {
-			t = math.Max(0, math.Min(1, (px*dx+py*dy)/l))
-		}
-		return math.Hypot(px-t*dx, py-t*dy) - r
-	})
+	fillShape(
+		img,
+		math.Min(ax, bx)-r,
+		math.Min(ay, by)-r,
+		math.Max(ax, bx)+r,
+		math.Max(ay, by)+r,
+		c,
+		func(x, y float64) float64 {
+			px, py, dx, dy := x-ax, y-ay, bx-ax, by-ay
+			t := 0.0
+			if l := dx*dx + dy*dy; l > 0 {
+				t = math.Max(0, math.Min(1, (px*dx+py*dy)/l))
+			}
+			return math.Hypot(px-t*dx, py-t*dy) - r
+		},
+	)
 }
 
 // ellipse fills the ellipse of centre (cx, cy) and radii rx, ry.

@@ -14,9 +14,24 @@ import (
 // The files the family's examples send, drawn here so every example runs
 // anywhere: a tote bag and a T-shirt, each photographed on a plain sweep.
 var (
-	toteFile = tasks.ExampleFile{Ref: "file:example_ps_tote", Name: "tote.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(exampleTote()) })}
-	teeFile  = tasks.ExampleFile{Ref: "file:example_ps_tee", Name: "tee.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(exampleTee()) })}
-	faceFile = tasks.ExampleFile{Ref: "file:example_ps_portrait", Name: "portrait.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(examplePortrait()) })}
+	toteFile = tasks.ExampleFile{
+		Ref:       "file:example_ps_tote",
+		Name:      "tote.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleTote()) }),
+	}
+	teeFile = tasks.ExampleFile{
+		Ref:       "file:example_ps_tee",
+		Name:      "tee.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleTee()) }),
+	}
+	faceFile = tasks.ExampleFile{
+		Ref:       "file:example_ps_portrait",
+		Name:      "portrait.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(examplePortrait()) }),
+	}
 )
 
 // sweep is a pale grey backdrop with a little grain, like a photo's.

@@ -23,9 +23,12 @@ func Family() tasks.Family {
 
 func concepts() []tasks.Concept {
 	return []tasks.Concept{
-		{Name: "photoshoot", Short: "A set of shots of one product made by one photoshoot.create job, kept as a record.",
+		{
+			Name:    "photoshoot",
+			Short:   "A set of shots of one product made by one photoshoot.create job, kept as a record.",
 			Long:    "photoshoot:<id> keeps what a shoot used — product, background, model, poses — and its images (the job's art: files). photoshoot.upscale takes images of one shoot. Shots are composited by the service's own code from your product image: nothing is generated.",
-			Related: []string{"background", "pose", "cut_out"}},
+			Related: []string{"background", "pose", "cut_out"},
+		},
 		{Name: "background", Short: "A backdrop of the library: a studio colour or a drawn scene.",
 			Long:    "background:<id> is studio (one colour, the product on it with a soft floor shadow) or scene (a drawn interior, wall-and-floor set or outdoor view with a horizon; the subject stands on its floor with perspective-correct scale and a contact shadow). GET /v1/refs/background lists them with their kind. A shoot also takes any studio colour as #RRGGBB.",
 			Related: []string{"photoshoot"}},

@@ -36,7 +36,9 @@ func TestABarePresetIsItsPoses(t *testing.T) {
 	def, err := r.Lookup("photoshoot.create")
 	require.NoError(t, err)
 	body := func(poses string) []byte {
-		return []byte(`{"product":"file:abc","background":"background:bg_studio_white","poses":` + poses + `,"count_per_pose":2}`)
+		return []byte(
+			`{"product":"file:abc","background":"background:bg_studio_white","poses":` + poses + `,"count_per_pose":2}`,
+		)
 	}
 	bare, err := def.Validate(body(`"pose_preset:pp_catalogue"`))
 	require.NoError(t, err)

@@ -23,11 +23,64 @@ type limbs struct {
 }
 
 var poseLimbs = map[string]limbs{
-	angleFront:        {lUpper: -8, lFore: -3, rUpper: 8, rFore: 3, lThigh: -3, lShin: -1, rThigh: 3, rShin: 1, turn: 1},
-	angleBack:         {lUpper: -8, lFore: -3, rUpper: 8, rFore: 3, lThigh: -3, lShin: -1, rThigh: 3, rShin: 1, turn: 1},
-	angleThreeQuarter: {lUpper: -5, lFore: 10, rUpper: 10, rFore: 4, lThigh: -2, lShin: 0, rThigh: 6, rShin: -1, turn: 0.8, shift: 0.12},
-	angleSide:         {lUpper: -4, lFore: -14, rUpper: 4, rFore: 10, lThigh: 1, lShin: 0, rThigh: -1, rShin: 0, turn: 0.52, shift: 0.22},
-	angleWalking:      {lUpper: -12, lFore: 8, rUpper: 14, rFore: 22, lThigh: -16, lShin: -4, rThigh: 15, rShin: 24, turn: 0.92, shift: 0.05},
+	angleFront: {
+		lUpper: -8,
+		lFore:  -3,
+		rUpper: 8,
+		rFore:  3,
+		lThigh: -3,
+		lShin:  -1,
+		rThigh: 3,
+		rShin:  1,
+		turn:   1,
+	},
+	angleBack: {
+		lUpper: -8,
+		lFore:  -3,
+		rUpper: 8,
+		rFore:  3,
+		lThigh: -3,
+		lShin:  -1,
+		rThigh: 3,
+		rShin:  1,
+		turn:   1,
+	},
+	angleThreeQuarter: {
+		lUpper: -5,
+		lFore:  10,
+		rUpper: 10,
+		rFore:  4,
+		lThigh: -2,
+		lShin:  0,
+		rThigh: 6,
+		rShin:  -1,
+		turn:   0.8,
+		shift:  0.12,
+	},
+	angleSide: {
+		lUpper: -4,
+		lFore:  -14,
+		rUpper: 4,
+		rFore:  10,
+		lThigh: 1,
+		lShin:  0,
+		rThigh: -1,
+		rShin:  0,
+		turn:   0.52,
+		shift:  0.22,
+	},
+	angleWalking: {
+		lUpper: -12,
+		lFore:  8,
+		rUpper: 14,
+		rFore:  22,
+		lThigh: -16,
+		lShin:  -4,
+		rThigh: 15,
+		rShin:  24,
+		turn:   0.92,
+		shift:  0.05,
+	},
 }
 
 // skeleton is where a body's parts fall, in heads from the top of the head
@@ -92,7 +145,16 @@ func drawFigure(img *image.NRGBA, b Body, angle string, feet image.Point, height
 		if b.HairStyle == "bob" || b.HairStyle == "ponytail" {
 			hl = 1.25
 		}
-		polygon(img, [][2]float64{{X(l.shift - 0.5), Y(0.4)}, {X(l.shift + 0.5), Y(0.4)}, {X(l.shift + 0.62), Y(hl)}, {X(l.shift - 0.62), Y(hl)}}, hair)
+		polygon(
+			img,
+			[][2]float64{
+				{X(l.shift - 0.5), Y(0.4)},
+				{X(l.shift + 0.5), Y(0.4)},
+				{X(l.shift + 0.62), Y(hl)},
+				{X(l.shift - 0.62), Y(hl)},
+			},
+			hair,
+		)
 	}
 	// Legs with shoes.
 	leg := func(hx, thigh, shin float64) {
@@ -111,14 +173,49 @@ func drawFigure(img *image.NRGBA, b Body, angle string, feet image.Point, height
 	w, wa, hp := b.Shoulders*l.turn, b.Waist*l.turn, b.Hips*l.turn
 	// The torso in two convex parts, chest to waist and waist to crotch
 	// (the waist is narrower than both), then the base layer over it.
-	polygon(img, [][2]float64{{X(-w + 0.1), Y(sk.shoulderY)}, {X(w - 0.1), Y(sk.shoulderY)}, {X(w), Y(sk.shoulderY + 0.25)},
-		{X(wa), Y(sk.waistY)}, {X(-wa), Y(sk.waistY)}, {X(-w), Y(sk.shoulderY + 0.25)}}, skin)
-	polygon(img, [][2]float64{{X(-wa), Y(sk.waistY - 0.02)}, {X(wa), Y(sk.waistY - 0.02)}, {X(hp), Y(sk.hipY)}, {X(hp * 0.8), Y(sk.crotchY)},
-		{X(-hp * 0.8), Y(sk.crotchY)}, {X(-hp), Y(sk.hipY)}}, skin)
-	polygon(img, [][2]float64{{X(-w * 0.72), Y(sk.shoulderY + 0.3)}, {X(w * 0.72), Y(sk.shoulderY + 0.3)}, {X(wa * 0.98), Y(sk.waistY)},
-		{X(-wa * 0.98), Y(sk.waistY)}}, baseLayer)
-	polygon(img, [][2]float64{{X(-wa * 0.98), Y(sk.waistY - 0.02)}, {X(wa * 0.98), Y(sk.waistY - 0.02)}, {X(hp * 0.98), Y(sk.hipY)},
-		{X(hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.8), Y(sk.crotchY - 0.05)}, {X(-hp * 0.98), Y(sk.hipY)}}, baseLayer)
+	polygon(
+		img,
+		[][2]float64{{X(-w + 0.1), Y(sk.shoulderY)}, {X(w - 0.1), Y(sk.shoulderY)}, {X(w), Y(sk.shoulderY + 0.25)},
+			{X(wa), Y(sk.waistY)}, {X(-wa), Y(sk.waistY)}, {X(-w), Y(sk.shoulderY + 0.25)}},
+		skin,
+	)
+	polygon(
+		img,
+		[][2]float64{
+			{X(-wa), Y(sk.waistY - 0.02)},
+			{X(wa), Y(sk.waistY - 0.02)},
+			{X(hp), Y(sk.hipY)},
+			{X(hp * 0.8), Y(sk.crotchY)},
+			{X(-hp * 0.8), Y(sk.crotchY)},
+			{X(-hp), Y(sk.hipY)},
+		},
+		skin,
+	)
+	polygon(
+		img,
+		[][2]float64{
+			{X(-w * 0.72), Y(sk.shoulderY + 0.3)},
+			{X(w * 0.72), Y(sk.shoulderY + 0.3)},
+			{X(wa * 0.98), Y(sk.waistY)},
+			{X(-wa * 0.98), Y(sk.waistY)},
+		},
+		baseLayer,
+	)
+	polygon(
+		img,
+		[][2]float64{
+			{X(-wa * 0.98), Y(sk.waistY - 0.02)},
+			{X(wa * 0.98), Y(sk.waistY - 0.02)},
+			{X(hp * 0.98), Y(sk.hipY)},
+			{
+				X(hp * 0.8),
+				Y(sk.crotchY - 0.05),
+			},
+			{X(-hp * 0.8), Y(sk.crotchY - 0.05)},
+			{X(-hp * 0.98), Y(sk.hipY)},
+		},
+		baseLayer,
+	)
 	// Arms, over the sides of the torso; a garment covers their tops.
 	arm := func(sx, upper, fore float64, c color.NRGBA) {
 		ax, ay := X(sx), Y(sk.shoulderY+0.1)

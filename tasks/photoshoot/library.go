@@ -41,16 +41,76 @@ type Background struct {
 func (b Background) Handle() string { return models.RecordBackground + ":" + b.ID }
 
 var backgrounds = []Background{
-	{ID: "bg_studio_white", Setting: settingStudio, Colour: "#FFFFFF", Text: "Pure white studio sweep: marketplace packshots."},
-	{ID: "bg_studio_light_grey", Setting: settingStudio, Colour: "#E6E6E3", Text: "Light grey studio sweep: neutral catalogue shots."},
-	{ID: "bg_studio_sand", Setting: settingStudio, Colour: "#E4D5BC", Text: "Warm sand studio sweep: natural and beauty products."},
-	{ID: "bg_studio_blush", Setting: settingStudio, Colour: "#EBCFCB", Text: "Blush pink studio sweep: soft, seasonal shots."},
-	{ID: "bg_studio_black", Setting: settingStudio, Colour: "#161616", Text: "Black studio sweep: premium, high-contrast shots (floor shadows barely show)."},
-	{ID: "bg_scene_loft", Setting: settingScene, Colour: "#EFE9E0", Horizon: 0.58, Text: "Loft interior: warm white wall with window light over an oak plank floor.", draw: drawLoft},
-	{ID: "bg_scene_gallery", Setting: settingScene, Colour: "#D9D8D4", Horizon: 0.62, Text: "Gallery set: grey plaster wall, skirting and polished concrete floor.", draw: drawGallery},
-	{ID: "bg_scene_terracotta", Setting: settingScene, Colour: "#C7764F", Horizon: 0.6, Text: "Wall-and-floor set: terracotta wall with an arch over stone tiles.", draw: drawTerracotta},
-	{ID: "bg_scene_beach", Setting: settingScene, Colour: "#9CC9E4", Horizon: 0.5, Text: "Beach: sky fading to the horizon, a band of sea and sand coming forward.", draw: drawBeach},
-	{ID: "bg_scene_meadow", Setting: settingScene, Colour: "#7FA35A", Horizon: 0.55, Text: "Meadow: hazy hills under an open sky and grass coming forward.", draw: drawMeadow},
+	{
+		ID:      "bg_studio_white",
+		Setting: settingStudio,
+		Colour:  "#FFFFFF",
+		Text:    "Pure white studio sweep: marketplace packshots.",
+	},
+	{
+		ID:      "bg_studio_light_grey",
+		Setting: settingStudio,
+		Colour:  "#E6E6E3",
+		Text:    "Light grey studio sweep: neutral catalogue shots.",
+	},
+	{
+		ID:      "bg_studio_sand",
+		Setting: settingStudio,
+		Colour:  "#E4D5BC",
+		Text:    "Warm sand studio sweep: natural and beauty products.",
+	},
+	{
+		ID:      "bg_studio_blush",
+		Setting: settingStudio,
+		Colour:  "#EBCFCB",
+		Text:    "Blush pink studio sweep: soft, seasonal shots.",
+	},
+	{
+		ID:      "bg_studio_black",
+		Setting: settingStudio,
+		Colour:  "#161616",
+		Text:    "Black studio sweep: premium, high-contrast shots (floor shadows barely show).",
+	},
+	{
+		ID:      "bg_scene_loft",
+		Setting: settingScene,
+		Colour:  "#EFE9E0",
+		Horizon: 0.58,
+		Text:    "Loft interior: warm white wall with window light over an oak plank floor.",
+		draw:    drawLoft,
+	},
+	{
+		ID:      "bg_scene_gallery",
+		Setting: settingScene,
+		Colour:  "#D9D8D4",
+		Horizon: 0.62,
+		Text:    "Gallery set: grey plaster wall, skirting and polished concrete floor.",
+		draw:    drawGallery,
+	},
+	{
+		ID:      "bg_scene_terracotta",
+		Setting: settingScene,
+		Colour:  "#C7764F",
+		Horizon: 0.6,
+		Text:    "Wall-and-floor set: terracotta wall with an arch over stone tiles.",
+		draw:    drawTerracotta,
+	},
+	{
+		ID:      "bg_scene_beach",
+		Setting: settingScene,
+		Colour:  "#9CC9E4",
+		Horizon: 0.5,
+		Text:    "Beach: sky fading to the horizon, a band of sea and sand coming forward.",
+		draw:    drawBeach,
+	},
+	{
+		ID:      "bg_scene_meadow",
+		Setting: settingScene,
+		Colour:  "#7FA35A",
+		Horizon: 0.55,
+		Text:    "Meadow: hazy hills under an open sky and grass coming forward.",
+		draw:    drawMeadow,
+	},
 }
 
 // backgroundByHandle finds a library backdrop by its handle.
@@ -65,7 +125,12 @@ func backgroundByHandle(ref string) (Background, bool) {
 
 // studioOf is the studio backdrop of a colour sent as #RRGGBB.
 func studioOf(hex string) Background {
-	return Background{ID: "", Setting: settingStudio, Colour: strings.ToUpper(hex), Text: "Studio sweep in " + strings.ToUpper(hex) + "."}
+	return Background{
+		ID:      "",
+		Setting: settingStudio,
+		Colour:  strings.ToUpper(hex),
+		Text:    "Studio sweep in " + strings.ToUpper(hex) + ".",
+	}
 }
 
 // The genders of models and poses.
@@ -190,10 +255,30 @@ type Preset struct {
 func (p Preset) Handle() string { return models.RecordPosePreset + ":" + p.ID }
 
 var presets = []Preset{
-	{"pp_catalogue", "Catalogue: front, back, side", []string{angleFront, angleBack, angleSide}, "The three views a catalogue page needs."},
-	{"pp_ecommerce", "E-commerce: front, three-quarter, back", []string{angleFront, angleThreeQuarter, angleBack}, "A product page's gallery."},
-	{"pp_lookbook", "Lookbook: walking, three-quarter, front", []string{angleWalking, angleThreeQuarter, angleFront}, "Livelier shots for a lookbook or social feed."},
-	{"pp_full_turn", "Full turn: front, three-quarter, side, back", []string{angleFront, angleThreeQuarter, angleSide, angleBack}, "Every view around the product or figure."},
+	{
+		"pp_catalogue",
+		"Catalogue: front, back, side",
+		[]string{angleFront, angleBack, angleSide},
+		"The three views a catalogue page needs.",
+	},
+	{
+		"pp_ecommerce",
+		"E-commerce: front, three-quarter, back",
+		[]string{angleFront, angleThreeQuarter, angleBack},
+		"A product page's gallery.",
+	},
+	{
+		"pp_lookbook",
+		"Lookbook: walking, three-quarter, front",
+		[]string{angleWalking, angleThreeQuarter, angleFront},
+		"Livelier shots for a lookbook or social feed.",
+	},
+	{
+		"pp_full_turn",
+		"Full turn: front, three-quarter, side, back",
+		[]string{angleFront, angleThreeQuarter, angleSide, angleBack},
+		"Every view around the product or figure.",
+	},
 	{"pp_hero", "Hero: front", []string{angleFront}, "One straight-on hero shot."},
 }
 

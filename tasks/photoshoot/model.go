@@ -68,17 +68,31 @@ type modelAdjustments struct {
 func modelCreate() *tasks.Definition {
 	adj := obj{}
 	for _, a := range adjustments {
-		adj[a.name] = obj{"type": "number", "minimum": -a.bound, "maximum": a.bound, "default": 0, "description": a.text}
+		adj[a.name] = obj{
+			"type":        "number",
+			"minimum":     -a.bound,
+			"maximum":     a.bound,
+			"default":     0,
+			"description": a.text,
+		}
 	}
 	props := obj{
-		"name": obj{"type": "string", "minLength": 1, "maxLength": maxNameLength, "description": "The style's name, as listed and searched (GET /v1/refs/model?q=)."},
+		"name": obj{
+			"type":        "string",
+			"minLength":   1,
+			"maxLength":   maxNameLength,
+			"description": "The style's name, as listed and searched (GET /v1/refs/model?q=).",
+		},
 		"base": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
 			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the style keeps its gender, build and hair style."},
 		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
 			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle or a public https URL."},
-			"description": fmt.Sprintf("Reference photos, 1 to %d: portraits or full-length shots, face and hair well lit against a plain background.", maxReferencePhotos),
-			"examples":    []any{[]any{"file:abc123"}}},
+			"description": fmt.Sprintf(
+				"Reference photos, 1 to %d: portraits or full-length shots, face and hair well lit against a plain background.",
+				maxReferencePhotos,
+			),
+			"examples": []any{[]any{"file:abc123"}}},
 		"adjustments": obj{"type": "object", "additionalProperties": false, "properties": adj,
 			"description": "Proportions changed from the base, each within its bounds; absent: the base's."},
 	}
@@ -86,8 +100,13 @@ func modelCreate() *tasks.Definition {
 		Name: "model.create", Title: "Create a saved model style",
 		Description: "Derives a saved style of a base model: skin and hair tones clustered from reference photos and proportions adjusted within bounds, kept as model:<id> and delivered as a style card. Priced in model credits.",
 		Category:    tasks.CategoryPhotoshoots, Unit: "style", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("model.create input",
-			"A name, a base model, reference photos and optional proportion changes.", props, []string{"name", "base", "images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+			"model.create input",
+			"A name, a base model, reference photos and optional proportion changes.",
+			props,
+			[]string{"name", "base", "images"},
+			nil,
+		)),
 		OutputSchema: styleSchema(),
 		Runner:       tasks.Typed[modelInput](modelRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditModel, PerOutput: 10},
@@ -108,12 +127,19 @@ func modelCreate() *tasks.Definition {
 
 func styleSchema() json.RawMessage {
 	tone := func(d string) obj { return obj{"type": "string", "pattern": tasks.ColourPattern, "description": d} }
-	source := obj{"type": "string", "enum": []any{"photos", "base"}, "description": "photos: clustered from the reference photos; base: none were found, the base's is kept."}
+	source := obj{
+		"type":        "string",
+		"enum":        []any{"photos", "base"},
+		"description": "photos: clustered from the reference photos; base: none were found, the base's is kept.",
+	}
 	num := func(d string) obj { return obj{"type": "number", "description": d} }
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Style card data", "type": "object", "description": "The data of a saved style's card.",
 		"properties": obj{
-			"model":       obj{"type": []any{"string", "null"}, "description": "The saved style, model:<id>; null in a catalogue example."},
+			"model": obj{
+				"type":        []any{"string", "null"},
+				"description": "The saved style, model:<id>; null in a catalogue example.",
+			},
 			"index":       obj{"type": "integer", "minimum": 0, "maximum": 0},
 			"name":        obj{"type": "string"},
 			"base":        obj{"type": "string", "description": "The base model, model:<id>."},
@@ -128,7 +154,22 @@ func styleSchema() json.RawMessage {
 			"hips":        num("Half the hip width, in head heights."),
 			"photos_read": obj{"type": "integer", "minimum": 1, "description": "The reference photos read."},
 		},
-		"required": []string{"model", "index", "name", "base", "gender", "skin", "hair", "skin_source", "hair_source", "heads", "shoulders", "waist", "hips", "photos_read"},
+		"required": []string{
+			"model",
+			"index",
+			"name",
+			"base",
+			"gender",
+			"skin",
+			"hair",
+			"skin_source",
+			"hair_source",
+			"heads",
+			"shoulders",
+			"waist",
+			"hips",
+			"photos_read",
+		},
 	})
 }
 
@@ -152,7 +193,8 @@ func (modelRunner) Admit(ctx context.Context, env tasks.Env, in *modelInput) err
 	ref := in.Base
 	base, ok := baseByHandle(ref)
 	if !ok {
-		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).WithField("base")
+		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).
+			WithField("base")
 	}
 	return openRecord(ctx, env, models.RecordModel, name, styleOf(in, base.Body, base.Body))
 }

@@ -128,7 +128,17 @@ func drawTerracotta(w, h int) *image.NRGBA {
 
 func drawBeach(w, h int) *image.NRGBA {
 	hy := 0.5 * float64(h)
-	skyTop, skyLow, sea, sandFar, sandNear := hexColour("#6FA8DC"), hexColour("#DCEBF5"), hexColour("#3E7FA8"), hexColour("#EADBB9"), hexColour("#D5BA88")
+	skyTop, skyLow, sea, sandFar, sandNear := hexColour(
+		"#6FA8DC",
+	), hexColour(
+		"#DCEBF5",
+	), hexColour(
+		"#3E7FA8",
+	), hexColour(
+		"#EADBB9",
+	), hexColour(
+		"#D5BA88",
+	)
 	return paintRows(w, h, func(x, y int) color.NRGBA {
 		fy := float64(y) + 0.5
 		if fy < hy {
@@ -144,7 +154,17 @@ func drawBeach(w, h int) *image.NRGBA {
 
 func drawMeadow(w, h int) *image.NRGBA {
 	hy := 0.55 * float64(h)
-	skyTop, skyLow, hill, grassFar, grassNear := hexColour("#86B6E0"), hexColour("#E6EEF0"), hexColour("#93A98A"), hexColour("#A9BE7E"), hexColour("#5E8A3A")
+	skyTop, skyLow, hill, grassFar, grassNear := hexColour(
+		"#86B6E0",
+	), hexColour(
+		"#E6EEF0",
+	), hexColour(
+		"#93A98A",
+	), hexColour(
+		"#A9BE7E",
+	), hexColour(
+		"#5E8A3A",
+	)
 	return paintRows(w, h, func(x, y int) color.NRGBA {
 		fx, fy := float64(x)/float64(w), float64(y)+0.5
 		ridge := hy - float64(h)*(0.05+0.03*math.Sin(fx*7.1)+0.02*math.Sin(fx*17.3+1))

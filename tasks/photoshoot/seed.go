@@ -41,12 +41,28 @@ func libraryEntries() []libraryEntry {
 	}
 	for _, p := range poses {
 		body := bodyOfGender(p.Gender)
-		out = append(out, libraryEntry{models.RecordPose, p.ID, "", map[string]any{"gender": p.Gender, "angle": p.Angle, "description": angleText[p.Angle]},
-			func() *image.NRGBA { return figurePreview(body, p.Angle, 240, 320) }})
+		out = append(
+			out,
+			libraryEntry{
+				models.RecordPose,
+				p.ID,
+				"",
+				map[string]any{"gender": p.Gender, "angle": p.Angle, "description": angleText[p.Angle]},
+				func() *image.NRGBA { return figurePreview(body, p.Angle, 240, 320) },
+			},
+		)
 	}
 	for _, pr := range presets {
-		out = append(out, libraryEntry{models.RecordPosePreset, pr.ID, pr.Name, map[string]any{"angles": pr.Angles, "description": pr.Text},
-			func() *image.NRGBA { return presetPreview(pr) }})
+		out = append(
+			out,
+			libraryEntry{
+				models.RecordPosePreset,
+				pr.ID,
+				pr.Name,
+				map[string]any{"angles": pr.Angles, "description": pr.Text},
+				func() *image.NRGBA { return presetPreview(pr) },
+			},
+		)
 	}
 	return out
 }

@@ -78,7 +78,13 @@ func TestScenesHaveAWallOrSkyAboveTheFloor(t *testing.T) {
 		img := bg.draw(400, 400)
 		hy := int(bg.Horizon * 400)
 		above, below := img.NRGBAAt(200, hy-30), img.NRGBAAt(200, hy+30)
-		d := math.Abs(float64(above.R)-float64(below.R)) + math.Abs(float64(above.G)-float64(below.G)) + math.Abs(float64(above.B)-float64(below.B))
+		d := math.Abs(
+			float64(above.R)-float64(below.R),
+		) + math.Abs(
+			float64(above.G)-float64(below.G),
+		) + math.Abs(
+			float64(above.B)-float64(below.B),
+		)
 		require.Greater(t, d, 20.0, bg.ID)
 	}
 }
@@ -110,7 +116,15 @@ func TestFigureWearsTheGarment(t *testing.T) {
 	for _, m := range baseModels {
 		t.Run(m.ID, func(t *testing.T) {
 			body := m.Body
-			r := shot{bg: studioOf("#F3EFE8"), body: &body, pose: poseFor(body.Gender, angleFront), w: 480, h: 640}.draw(prod)
+			r := shot{
+				bg:   studioOf("#F3EFE8"),
+				body: &body,
+				pose: poseFor(body.Gender, angleFront),
+				w:    480,
+				h:    640,
+			}.draw(
+				prod,
+			)
 			skin := hexColour(body.Skin)
 			found := 0
 			for y := 0; y < 640; y += 2 {
@@ -123,7 +137,11 @@ func TestFigureWearsTheGarment(t *testing.T) {
 			require.Greater(t, found, 100, "skin shows")
 			require.Less(t, r.box.Max.Y, r.floor)
 			require.Greater(t, r.box.Min.Y, 0)
-			require.Equal(t, color.NRGBA{200, 30, 40, 255}, r.img.NRGBAAt((r.box.Min.X+r.box.Max.X)/2+5, (r.box.Min.Y+r.box.Max.Y)/2))
+			require.Equal(
+				t,
+				color.NRGBA{200, 30, 40, 255},
+				r.img.NRGBAAt((r.box.Min.X+r.box.Max.X)/2+5, (r.box.Min.Y+r.box.Max.Y)/2),
+			)
 			require.InDelta(t, 0.88, r.scale, 0.01)
 		})
 	}
@@ -167,10 +185,20 @@ func TestFigureTorsoIsFilled(t *testing.T) {
 				require.InDelta(t, 2*m.Body.Shoulders*poseLimbs[a].turn*s, float64(f.Torso.Dx()), 2)
 				w := m.Body.Shoulders * poseLimbs[a].turn * s
 				for _, x := range []float64{cx - 0.8*w, cx + 0.8*w} {
-					require.NotEqual(t, color.NRGBA{250, 250, 250, 255}, img.NRGBAAt(int(x), int(top+(sk.shoulderY+0.35)*s)), "the chest is drawn across")
+					require.NotEqual(
+						t,
+						color.NRGBA{250, 250, 250, 255},
+						img.NRGBAAt(int(x), int(top+(sk.shoulderY+0.35)*s)),
+						"the chest is drawn across",
+					)
 				}
 				if a != angleBack {
-					require.Equal(t, hexColour(m.Body.Skin), img.NRGBAAt(int(cx+poseLimbs[a].shift*0.55*s), int(top+0.95*s)), "skin at the neck")
+					require.Equal(
+						t,
+						hexColour(m.Body.Skin),
+						img.NRGBAAt(int(cx+poseLimbs[a].shift*0.55*s), int(top+0.95*s)),
+						"skin at the neck",
+					)
 				}
 			})
 		}

@@ -40,8 +40,13 @@ func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields an
 	if err != nil {
 		return err
 	}
-	return models.CreateRecord(ctx, env.DB, &models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
-		JobID: env.JobID, Name: name, Status: models.RecordCreating, Fields: string(b)}, env.Time())
+	return models.CreateRecord(
+		ctx,
+		env.DB,
+		&models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
+			JobID: env.JobID, Name: name, Status: models.RecordCreating, Fields: string(b)},
+		env.Time(),
+	)
 }
 
 // completeRecord marks the step's job's record ready with its fields.
@@ -103,7 +108,8 @@ func readModel(ctx context.Context, env tasks.Env, field, ref string) (*figureMo
 
 // errNoModel refuses a model handle the account cannot use.
 func errNoModel(field, ref string) *apierr.Error {
-	return apierr.Newf(apierr.InvalidRequest, "No model %s is a base model or one of the account's saved styles; list them at GET /v1/refs/model.", ref).WithField(field)
+	return apierr.Newf(apierr.InvalidRequest, "No model %s is a base model or one of the account's saved styles; list them at GET /v1/refs/model.", ref).
+		WithField(field)
 }
 
 // inStep turns a refusal met inside a step into the step's permanent

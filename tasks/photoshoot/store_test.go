@@ -21,8 +21,11 @@ import (
 // admitted makes the job row an admitted job has, so its record is visible.
 func admitted(t *testing.T, db *gorm.DB, userID uint64, jobID string) {
 	t.Helper()
-	require.NoError(t, db.Create(&models.Job{ID: jobID, UserID: userID, Task: "model.create", Lifecycle: contract.LifecycleQueued,
-		CreditType: contract.CreditModel, CreatedAt: time.Now()}).Error)
+	require.NoError(
+		t,
+		db.Create(&models.Job{ID: jobID, UserID: userID, Task: "model.create", Lifecycle: contract.LifecycleQueued,
+			CreditType: contract.CreditModel, CreatedAt: time.Now()}).Error,
+	)
 }
 
 // validated is in as a task of the family reads it: validated against the
@@ -65,7 +68,12 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		u, err := models.CreateUser(ctx, db, "shop@example.com", models.PlanStandard)
 		require.NoError(t, err)
 		env := tasks.Env{UserID: u.ID, JobID: "j_style1", DB: db, Blob: bucket}
-		style := map[string]any{"name": "Ava, deep brunette", "base": "model:md_ava", "images": []any{"file:x"}, "adjustments": map[string]any{"hips": 0.1}}
+		style := map[string]any{
+			"name":        "Ava, deep brunette",
+			"base":        "model:md_ava",
+			"images":      []any{"file:x"},
+			"adjustments": map[string]any{"hips": 0.1},
+		}
 		require.NoError(t, modelRunner{}.Admit(ctx, env, validated[modelInput](t, "model.create", style)))
 		admitted(t, db, u.ID, env.JobID)
 		list := func(q models.RecordQuery) []string {
@@ -112,9 +120,17 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			return in
 		}
 		refuse(shootOf(map[string]any{"model": "model:ms_style1"}), apierr.InvalidRequest, "model")
-		refuse(shootOf(map[string]any{"model": "model:md_noah", "poses": []any{"pose:ps_woman_front"}}), apierr.InvalidRequest, "poses[0]")
+		refuse(
+			shootOf(map[string]any{"model": "model:md_noah", "poses": []any{"pose:ps_woman_front"}}),
+			apierr.InvalidRequest,
+			"poses[0]",
+		)
 		refuse(shootOf(map[string]any{"poses": []any{"pose_preset:pp_nothing"}}), apierr.InvalidRequest, "poses[0]")
-		refuse(shootOf(map[string]any{"poses": []any{"pose_preset:pp_full_turn"}, "count_per_pose": int64(4)}), apierr.TooManyOutputs, "count_per_pose")
+		refuse(
+			shootOf(map[string]any{"poses": []any{"pose_preset:pp_full_turn"}, "count_per_pose": int64(4)}),
+			apierr.TooManyOutputs,
+			"count_per_pose",
+		)
 
 		// The style's job completes it: a shoot may now dress it.
 		stepCtx := tasks.WithEnv(ctx, env)

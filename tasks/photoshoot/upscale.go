@@ -26,16 +26,34 @@ const artPattern = `^art:[A-Za-z0-9_-]{1,64}$`
 // have no vocabulary name.
 func factors() []tasks.VocabValue {
 	return []tasks.VocabValue{
-		{Value: "2", Description: "Each side doubled: a 1024 px shot becomes 2048 px.", Default: true, ChooseWhen: "the shots go to a zoomable product page"},
-		{Value: "4", Description: "Each side four times: a 2048 px shot becomes 8192 px.", ChooseWhen: "the shots go to large print"},
+		{
+			Value:       "2",
+			Description: "Each side doubled: a 1024 px shot becomes 2048 px.",
+			Default:     true,
+			ChooseWhen:  "the shots go to a zoomable product page",
+		},
+		{
+			Value:       "4",
+			Description: "Each side four times: a 2048 px shot becomes 8192 px.",
+			ChooseWhen:  "the shots go to large print",
+		},
 	}
 }
 
 func upscale() *tasks.Definition {
 	props := obj{
 		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
-			"items":       obj{"type": "string", "pattern": artPattern, "maxLength": 70, "description": "An art: handle of a shot.", "examples": []any{"art:abc123"}},
-			"description": fmt.Sprintf("Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET /v1/files/photoshoot:<id>); one output each, in this order.", maxOutputs)},
+			"items": obj{
+				"type":        "string",
+				"pattern":     artPattern,
+				"maxLength":   70,
+				"description": "An art: handle of a shot.",
+				"examples":    []any{"art:abc123"},
+			},
+			"description": fmt.Sprintf(
+				"Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET /v1/files/photoshoot:<id>); one output each, in this order.",
+				maxOutputs,
+			)},
 		"factor": tasks.FieldEnum(factors(), "How many times larger each side becomes; the price depends on it."),
 	}
 	return &tasks.Definition{
@@ -47,8 +65,15 @@ func upscale() *tasks.Definition {
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Upscaled shot data", "type": "object", "description": "The data of one enlarged shot.",
 			"properties": obj{
-				"photoshoot":    obj{"type": []any{"string", "null"}, "description": "The shots' photoshoot, photoshoot:<id>; null in a catalogue example."},
-				"index":         obj{"type": "integer", "minimum": 0, "description": "The position of its shot in images."},
+				"photoshoot": obj{
+					"type":        []any{"string", "null"},
+					"description": "The shots' photoshoot, photoshoot:<id>; null in a catalogue example.",
+				},
+				"index": obj{
+					"type":        "integer",
+					"minimum":     0,
+					"description": "The position of its shot in images.",
+				},
 				"image":         obj{"type": "string", "description": "The shot, as sent."},
 				"factor":        obj{"type": "integer", "enum": []any{2, 4}},
 				"width":         obj{"type": "integer", "minimum": 1},
@@ -56,7 +81,16 @@ func upscale() *tasks.Definition {
 				"source_width":  obj{"type": "integer", "minimum": 1},
 				"source_height": obj{"type": "integer", "minimum": 1},
 			},
-			"required": []string{"photoshoot", "index", "image", "factor", "width", "height", "source_width", "source_height"},
+			"required": []string{
+				"photoshoot",
+				"index",
+				"image",
+				"factor",
+				"width",
+				"height",
+				"source_width",
+				"source_height",
+			},
 		}),
 		Runner: tasks.Typed[upscaleInput](upscaleRunner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "factor",
@@ -100,11 +134,13 @@ func (upscaleRunner) Admit(ctx context.Context, env tasks.Env, in *upscaleInput)
 		}
 		switch {
 		case shoot == "":
-			return apierr.Newf(apierr.ImageNotFromShoot, "%s is not a shot of one of the account's photoshoots; send art: handles listed in a photoshoot's images (GET /v1/files/photoshoot:<id>).", r.Ref).WithField(r.Field)
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is not a shot of one of the account's photoshoots; send art: handles listed in a photoshoot's images (GET /v1/files/photoshoot:<id>).", r.Ref).
+				WithField(r.Field)
 		case first == "":
 			first = shoot
 		case shoot != first:
-			return apierr.Newf(apierr.ImageNotFromShoot, "%s is a shot of %s, the images before it of %s; send the shots of one photoshoot per job.", r.Ref, shoot, first).WithField(r.Field)
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is a shot of %s, the images before it of %s; send the shots of one photoshoot per job.", r.Ref, shoot, first).
+				WithField(r.Field)
 		}
 	}
 	return nil
@@ -175,15 +211,20 @@ func (upscaleRunner) Step(ctx context.Context, in *upscaleInput, i int) (tasks.O
 
 // shotFile is a shot of the catalogue example of photoshoot.create, sent by
 // the upscale example under an art: handle.
-var shotFile = tasks.ExampleFile{Ref: "art:example_ps_shot", Name: "shot.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte {
-	prod, _ := prepareProduct(context.Background(), exampleTote())
-	img := shot{bg: backgrounds[1], pose: poseFor(genderWoman, angleFront), w: 512, h: 640}.draw(prod.img).img
-	data, err := encodeJPEG(img)
-	if err != nil {
-		panic(err)
-	}
-	return data
-})}
+var shotFile = tasks.ExampleFile{
+	Ref:       "art:example_ps_shot",
+	Name:      "shot.jpg",
+	MediaType: "image/jpeg",
+	Data: sync.OnceValue(func() []byte {
+		prod, _ := prepareProduct(context.Background(), exampleTote())
+		img := shot{bg: backgrounds[1], pose: poseFor(genderWoman, angleFront), w: 512, h: 640}.draw(prod.img).img
+		data, err := encodeJPEG(img)
+		if err != nil {
+			panic(err)
+		}
+		return data
+	}),
+}
 
 func upscaleExamples() []tasks.Example {
 	return []tasks.Example{{
@@ -211,10 +252,22 @@ func upscaleDocs() tasks.Docs {
 			Order:          new("The order of images."),
 		},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "art: handles of your photoshoots' shots (JPEG), at most 2048 px a side."},
-			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d shots of one photoshoot.", maxOutputs)},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text:  "art: handles of your photoshoots' shots (JPEG), at most 2048 px a side.",
+			},
+			{
+				Key:   "input_count",
+				Title: "Input count",
+				Text:  fmt.Sprintf("1 to %d shots of one photoshoot.", maxOutputs),
+			},
 			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d.", shotQuality)},
-			{Key: "output_resolution", Title: "Output resolution", Text: "factor × the shot's width and height: at most 8192 px a side."},
+			{
+				Key:   "output_resolution",
+				Title: "Output resolution",
+				Text:  "factor × the shot's width and height: at most 8192 px a side.",
+			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxOutputs)},
 		}, commonSpecs()...),
 		Limitations: []string{
@@ -222,8 +275,18 @@ func upscaleDocs() tasks.Docs {
 			"Every image must be a shot of one of the account's photoshoots, all of the same one (image_not_from_shoot otherwise); other images go to image.resize.",
 			planLimitation,
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImagesRequired, apierr.TooManyImages,
-			apierr.ImageNotPublic, apierr.RequestRefused, apierr.ImageNotFromShoot),
-		Related: []tasks.Related{{Task: "photoshoot.create", Relation: "before"}, {Task: "image.resize", Relation: "sibling"}},
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.ImagesRequired,
+			apierr.TooManyImages,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+			apierr.ImageNotFromShoot,
+		),
+		Related: []tasks.Related{
+			{Task: "photoshoot.create", Relation: "before"},
+			{Task: "image.resize", Relation: "sibling"},
+		},
 	}
 }

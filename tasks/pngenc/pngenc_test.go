@@ -17,7 +17,10 @@ func TestEncodeIsPNGEncoder(t *testing.T) {
 	for i := range rgba.Pix {
 		rgba.Pix[i] = uint8(i * 7 % 251)
 	}
-	pal := image.NewPaletted(image.Rect(0, 0, 64, 64), color.Palette{color.White, color.Black, color.RGBA{200, 10, 10, 255}})
+	pal := image.NewPaletted(
+		image.Rect(0, 0, 64, 64),
+		color.Palette{color.White, color.Black, color.RGBA{200, 10, 10, 255}},
+	)
 	for i := range pal.Pix {
 		pal.Pix[i] = uint8(i / 5 % 3)
 	}

@@ -14,9 +14,24 @@ import (
 // The files the family's examples send, drawn here so every example runs
 // anywhere: a T-shirt flat, front and back, and a print motif.
 var (
-	teeFrontFile = tasks.ExampleFile{Ref: "file:example_tee_front", Name: "tee-front.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(teeFlat(true)) })}
-	teeBackFile  = tasks.ExampleFile{Ref: "file:example_tee_back", Name: "tee-back.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(teeFlat(false)) })}
-	motifFile    = tasks.ExampleFile{Ref: "file:example_motif", Name: "lemons.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngBytes(motif()) })}
+	teeFrontFile = tasks.ExampleFile{
+		Ref:       "file:example_tee_front",
+		Name:      "tee-front.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(teeFlat(true)) }),
+	}
+	teeBackFile = tasks.ExampleFile{
+		Ref:       "file:example_tee_back",
+		Name:      "tee-back.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(teeFlat(false)) }),
+	}
+	motifFile = tasks.ExampleFile{
+		Ref:       "file:example_motif",
+		Name:      "lemons.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(motif()) }),
+	}
 )
 
 // pngBytes encodes an image as PNG; a failure is a programming error.
@@ -45,7 +60,20 @@ func inside(pts [][2]float64, x, y float64) bool {
 // back.
 func teeFlat(front bool) *image.NRGBA {
 	const W, H = 480, 520
-	body := [][2]float64{{170, 60}, {100, 80}, {20, 170}, {75, 225}, {120, 190}, {120, 480}, {360, 480}, {360, 190}, {405, 225}, {460, 170}, {380, 80}, {310, 60}}
+	body := [][2]float64{
+		{170, 60},
+		{100, 80},
+		{20, 170},
+		{75, 225},
+		{120, 190},
+		{120, 480},
+		{360, 480},
+		{360, 190},
+		{405, 225},
+		{460, 170},
+		{380, 80},
+		{310, 60},
+	}
 	neckDepth := 110.0
 	if !front {
 		neckDepth = 75

@@ -23,12 +23,18 @@ func Family() tasks.Family {
 		Tasks:        []*tasks.Definition{techpack(), printPrepare()},
 		Vocabularies: []tasks.Vocabulary{bomUnitVocab(), repeatVocab(), fitVocab(), anchorVocab()},
 		Concepts: []tasks.Concept{
-			{Name: "techpack", Short: "A style's production document: images, fabric, colourways, measurements and bill of materials in one PDF.",
+			{
+				Name:    "techpack",
+				Short:   "A style's production document: images, fabric, colourways, measurements and bill of materials in one PDF.",
 				Long:    "techpack.create lays a style out for a factory on A4 landscape pages: a cover with the style images, a fabric card with the fabric record's facts (weight, composition, construction, code), colourway swatches with hex, sRGB and approximate CMYK values, the graded measurement table with tolerances, and the bill of materials. The PDF embeds its fonts, so the text can be searched and copied; the file's data repeats the figures as JSON.",
-				Related: []string{"fabric", "brand_kit", "range_plan"}},
-			{Name: "bleed", Short: "Extra image printed beyond the trim line, so a cut that wanders leaves no white edge.",
+				Related: []string{"fabric", "brand_kit", "range_plan"},
+			},
+			{
+				Name:    "bleed",
+				Short:   "Extra image printed beyond the trim line, so a cut that wanders leaves no white edge.",
 				Long:    "print.prepare adds bleed_mm on each side of the trim size: the PNG is the trim plus bleed, and the PDF proof's page is the same size with crop marks showing where to cut. Printers commonly ask for 3 mm.",
-				Related: []string{"output_resolution"}},
+				Related: []string{"output_resolution"},
+			},
 		},
 	}
 }
@@ -54,8 +60,16 @@ var (
 func commonSpecs() []tasks.SpecRow {
 	return []tasks.SpecRow{
 		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for images and designs you hold the rights to."},
+		{
+			Key:   "commercial_use",
+			Title: "Commercial use",
+			Text:  "Allowed for images and designs you hold the rights to.",
+		},
 		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic layout and image processing, no generative model: the same input and records give the same figures and pixels."},
+		{
+			Key:   "reproducibility",
+			Title: "Reproducibility",
+			Text:  "Deterministic layout and image processing, no generative model: the same input and records give the same figures and pixels.",
+		},
 	}
 }

@@ -23,8 +23,19 @@ func fitVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "print_fit", Description: "How print.prepare sizes one artwork (repeat none) on the print.", Concept: new("bleed"),
 		Values: []tasks.VocabValue{
-			{Value: "contain", Label: "Fit inside the trim", Description: "The whole artwork scaled (Lanczos) to fit inside the trim and placed at the anchor; the rest of the trim is the background colour, and the bleed repeats the trim's edge pixels outward. Nothing of the artwork is cut.", ChooseWhen: "the artwork must print whole: a poster with text near its edges, a logo, a label", Default: true},
-			{Value: "cover", Label: "Cover and crop", Description: "The artwork scaled to cover the whole print, bleed included, placed at the anchor; what falls outside the trim is cut, and the warning artwork_cropped says how much of its width and height.", ChooseWhen: "the artwork is a photo or texture with no edge detail to lose, and the print must be filled edge to edge"},
+			{
+				Value:       "contain",
+				Label:       "Fit inside the trim",
+				Description: "The whole artwork scaled (Lanczos) to fit inside the trim and placed at the anchor; the rest of the trim is the background colour, and the bleed repeats the trim's edge pixels outward. Nothing of the artwork is cut.",
+				ChooseWhen:  "the artwork must print whole: a poster with text near its edges, a logo, a label",
+				Default:     true,
+			},
+			{
+				Value:       "cover",
+				Label:       "Cover and crop",
+				Description: "The artwork scaled to cover the whole print, bleed included, placed at the anchor; what falls outside the trim is cut, and the warning artwork_cropped says how much of its width and height.",
+				ChooseWhen:  "the artwork is a photo or texture with no edge detail to lose, and the print must be filled edge to edge",
+			},
 		},
 		Default: new("contain"),
 	}
@@ -52,8 +63,14 @@ func anchorVocab() tasks.Vocabulary {
 	values := make([]tasks.VocabValue, len(anchors))
 	for i, a := range anchors {
 		values[i] = tasks.VocabValue{Value: a.value, Label: a.label,
-			Description: fmt.Sprintf("The artwork is placed at the %s of the print: with fit contain, the padding goes to the other side; with fit cover, the cut is taken from the other side.", a.label),
-			ChooseWhen:  fmt.Sprintf("the part of the artwork to keep (cover) or the place to put it (contain) is the %s", a.label), Default: a.value == "center"}
+			Description: fmt.Sprintf(
+				"The artwork is placed at the %s of the print: with fit contain, the padding goes to the other side; with fit cover, the cut is taken from the other side.",
+				a.label,
+			),
+			ChooseWhen: fmt.Sprintf(
+				"the part of the artwork to keep (cover) or the place to put it (contain) is the %s",
+				a.label,
+			), Default: a.value == "center"}
 	}
 	return tasks.Vocabulary{Name: "print_anchor", Description: "Where print.prepare places the artwork on the print.",
 		Concept: new("bleed"), Values: values, Default: new("center")}
@@ -100,7 +117,9 @@ func (pl placement) refusal(srcW, srcH int, p printSize) *apierr.Error {
 	needH := int(math.Ceil(float64(srcH) * pl.scale * minEffectiveShare))
 	return apierr.New(apierr.RequestRefused, fmt.Sprintf("The image is %d × %d px: at %g × %g mm it would print at %.0f dpi effective, "+
 		"less than a third of the asked %d dpi (enlarged %.1f×). Send an image of at least %d × %d px, ask for %.0f dpi or less, or a smaller size.",
-		srcW, srcH, p.wMM, p.hMM, pl.effectiveDPI, p.dpi, pl.scale, needW, needH, math.Floor(pl.effectiveDPI/minEffectiveShare))).WithField("image")
+		srcW, srcH, p.wMM, p.hMM, pl.effectiveDPI, p.dpi, pl.scale, needW, needH, math.Floor(pl.effectiveDPI/minEffectiveShare)),
+	).
+		WithField("image")
 }
 
 // warnings are the low_resolution and artwork_cropped warnings of a
@@ -111,13 +130,20 @@ func (pl placement) warnings(p printSize) []contract.Warning {
 	if math.Round(pl.effectiveDPI) < float64(p.dpi) {
 		out = append(out, contract.Warning{Code: string(apierr.LowResolution), Field: &field, Message: fmt.Sprintf(
 			"The image was enlarged %.2f× and prints at %.0f dpi effective, not the %d dpi of the file: it will look softer. "+
-				"Send a larger image for full sharpness.", pl.scale, pl.effectiveDPI, p.dpi)})
+				"Send a larger image for full sharpness.",
+			pl.scale,
+			pl.effectiveDPI,
+			p.dpi,
+		)})
 	}
 	if pl.cutW > 0.05 || pl.cutH > 0.05 {
 		f := "fit"
 		out = append(out, contract.Warning{Code: string(apierr.ArtworkCropped), Field: &f, Message: fmt.Sprintf(
 			"fit cover cut %.1f %% of the artwork's width and %.1f %% of its height at the trim (more is in the bleed, cut off when trimmed). "+
-				"Use fit contain to keep all of it.", pl.cutW, pl.cutH)})
+				"Use fit contain to keep all of it.",
+			pl.cutW,
+			pl.cutH,
+		)})
 	}
 	return out
 }

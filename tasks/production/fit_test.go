@@ -103,9 +103,45 @@ func TestDefaultPrintKeepsEveryEdgeOfTheArtwork(t *testing.T) {
 		wantBackgrnd  color.NRGBA
 		backgroundArg string
 	}{
-		{"landscape art on A4 portrait", 1200, 800, `"width_mm":210,"height_mm":297,"dpi":100`, `"bleed_mm":3`, 827, 1169, 12, false, color.NRGBA{0xff, 0xff, 0xff, 0xff}, ""},
-		{"portrait art on a wide banner", 300, 450, `"width_mm":300,"height_mm":100,"dpi":150`, `"bleed_mm":0`, 1772, 591, 0, true, color.NRGBA{0x20, 0x30, 0x40, 0xff}, `,"background":"#203040"`},
-		{"square art on a narrow label", 800, 800, `"width_mm":50,"height_mm":150,"dpi":300`, `"bleed_mm":2`, 591, 1772, 24, false, color.NRGBA{0xff, 0xff, 0xff, 0xff}, ""},
+		{
+			"landscape art on A4 portrait",
+			1200,
+			800,
+			`"width_mm":210,"height_mm":297,"dpi":100`,
+			`"bleed_mm":3`,
+			827,
+			1169,
+			12,
+			false,
+			color.NRGBA{0xff, 0xff, 0xff, 0xff},
+			"",
+		},
+		{
+			"portrait art on a wide banner",
+			300,
+			450,
+			`"width_mm":300,"height_mm":100,"dpi":150`,
+			`"bleed_mm":0`,
+			1772,
+			591,
+			0,
+			true,
+			color.NRGBA{0x20, 0x30, 0x40, 0xff},
+			`,"background":"#203040"`,
+		},
+		{
+			"square art on a narrow label",
+			800,
+			800,
+			`"width_mm":50,"height_mm":150,"dpi":300`,
+			`"bleed_mm":2`,
+			591,
+			1772,
+			24,
+			false,
+			color.NRGBA{0xff, 0xff, 0xff, 0xff},
+			"",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -148,7 +184,11 @@ func TestDefaultPrintKeepsEveryEdgeOfTheArtwork(t *testing.T) {
 func TestCoverSaysHowMuchWasCut(t *testing.T) {
 	// 1200 × 800 art on a 100 × 100 mm square at 200 dpi (787 px): scaled to
 	// 787 px high, 1180.5 px wide, a third of its width cut.
-	o := prepare(t, markerArt(1200, 800), `{"image":"file:markers","width_mm":100,"height_mm":100,"dpi":200,"fit":"cover","anchor":"left"}`)
+	o := prepare(
+		t,
+		markerArt(1200, 800),
+		`{"image":"file:markers","width_mm":100,"height_mm":100,"dpi":200,"fit":"cover","anchor":"left"}`,
+	)
 	found := markersInTrim(t, o.Data, 0, 787, 787)
 	require.Greater(t, found["top_left square"], 20)
 	require.Greater(t, found["left bar"], 20)
@@ -188,7 +228,11 @@ func TestEnlargementWarnsThenRefuses(t *testing.T) {
 	require.Equal(t, apierr.RequestRefused, e.Code)
 	require.Equal(t, "image", *e.Field)
 	require.Contains(t, e.Message, "34 dpi effective")
-	require.Nil(t, d.Refuse(in, map[string]tasks.ImageSize{"image": {Width: 1200, Height: 1200}}), "102 dpi effective is a warning, not a refusal")
+	require.Nil(
+		t,
+		d.Refuse(in, map[string]tasks.ImageSize{"image": {Width: 1200, Height: 1200}}),
+		"102 dpi effective is a warning, not a refusal",
+	)
 	var buf bytes.Buffer
 	require.NoError(t, png.Encode(&buf, markerArt(400, 400)))
 	file := tasks.ExampleFile{Ref: "file:markers", Data: func() []byte { return buf.Bytes() }}

@@ -135,7 +135,15 @@ func (l *layout) colourways() {
 		}
 		y += blockH
 	}
-	s.Text(margin, s.H-margin, "CMYK values are a plain conversion without an ICC profile; ask the printer or dye house for profiled values.", 7, false, muted, 0)
+	s.Text(
+		margin,
+		s.H-margin,
+		"CMYK values are a plain conversion without an ICC profile; ask the printer or dye house for profiled values.",
+		7,
+		false,
+		muted,
+		0,
+	)
 }
 
 // measurementTable draws the graded measurements: one row per point of

@@ -41,7 +41,13 @@ func over(dst *image.NRGBA, r image.Rectangle, src *image.NRGBA, sp image.Point)
 			case 0:
 				copy(d[4*x:4*e], s[4*x:4*e])
 			case 2:
-				draw.Draw(dst, image.Rect(r.Min.X+x, r.Min.Y+y, r.Min.X+e, r.Min.Y+y+1), src, image.Pt(sp.X+x, sp.Y+y), draw.Over)
+				draw.Draw(
+					dst,
+					image.Rect(r.Min.X+x, r.Min.Y+y, r.Min.X+e, r.Min.Y+y+1),
+					src,
+					image.Pt(sp.X+x, sp.Y+y),
+					draw.Over,
+				)
 			}
 			x = e
 		}

@@ -34,8 +34,19 @@ func repeatVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "print_repeat", Description: "How print.prepare fills the print with the image.", Concept: new("bleed"),
 		Values: []tasks.VocabValue{
-			{Value: "none", Label: "One artwork", Description: "The image is one artwork, scaled (Lanczos) onto the print as fit says: whole inside the trim (contain, the default) or covering the print and cut at the trim (cover).", ChooseWhen: "the image is one artwork: a poster, a card, a placement print", Default: true},
-			{Value: "tile", Label: "Tile", Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left corner outward into the bleed.", ChooseWhen: "the image is a repeat tile (pattern.generate) to print by the metre or sheet"},
+			{
+				Value:       "none",
+				Label:       "One artwork",
+				Description: "The image is one artwork, scaled (Lanczos) onto the print as fit says: whole inside the trim (contain, the default) or covering the print and cut at the trim (cover).",
+				ChooseWhen:  "the image is one artwork: a poster, a card, a placement print",
+				Default:     true,
+			},
+			{
+				Value:       "tile",
+				Label:       "Tile",
+				Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left corner outward into the bleed.",
+				ChooseWhen:  "the image is a repeat tile (pattern.generate) to print by the metre or sheet",
+			},
 		},
 		Default: new("none"),
 	}
@@ -84,23 +95,63 @@ func printPrepare() *tasks.Definition {
 	props := obj{
 		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
-		"width_mm":  obj{"type": "number", "minimum": minSideMM, "maximum": maxSideMM, "description": "The trim width in millimetres."},
-		"height_mm": obj{"type": "number", "minimum": minSideMM, "maximum": maxSideMM, "description": "The trim height in millimetres."},
+		"width_mm": obj{
+			"type":        "number",
+			"minimum":     minSideMM,
+			"maximum":     maxSideMM,
+			"description": "The trim width in millimetres.",
+		},
+		"height_mm": obj{
+			"type":        "number",
+			"minimum":     minSideMM,
+			"maximum":     maxSideMM,
+			"description": "The trim height in millimetres.",
+		},
 		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
-			"description": fmt.Sprintf("The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s pixels, bleed included (request_refused naming the field).", minDPI, maxDPI, megapixels(maxPrintPixels))},
-		"bleed_mm": obj{"type": "number", "minimum": 0, "maximum": maxBleedMM, "default": 0, "description": "Bleed added on each side, in millimetres (printers often ask for 3)."},
-		"repeat":   tasks.VocabEnum(repeatVocab(), "How the image fills the print: one artwork placed as fit says (none) or tiled at its own size (tile)."),
-		"fit": tasks.VocabEnum(fitVocab(), "With repeat none: the whole artwork inside the trim, padded with background (contain), "+
-			"or covering the print and cut at the trim (cover, warning artwork_cropped)."),
-		"anchor":     tasks.VocabEnum(anchorVocab(), "Where the artwork is placed: where the padding (contain) or the cut (cover) is not."),
-		"background": withDefault(tasks.ColourSchema("The colour of the print around a fitted artwork and under transparent pixels, #RRGGBB."), "#FFFFFF"),
+			"description": fmt.Sprintf(
+				"The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s pixels, bleed included (request_refused naming the field).",
+				minDPI,
+				maxDPI,
+				megapixels(maxPrintPixels),
+			)},
+		"bleed_mm": obj{
+			"type":        "number",
+			"minimum":     0,
+			"maximum":     maxBleedMM,
+			"default":     0,
+			"description": "Bleed added on each side, in millimetres (printers often ask for 3).",
+		},
+		"repeat": tasks.VocabEnum(
+			repeatVocab(),
+			"How the image fills the print: one artwork placed as fit says (none) or tiled at its own size (tile).",
+		),
+		"fit": tasks.VocabEnum(
+			fitVocab(),
+			"With repeat none: the whole artwork inside the trim, padded with background (contain), "+
+				"or covering the print and cut at the trim (cover, warning artwork_cropped).",
+		),
+		"anchor": tasks.VocabEnum(
+			anchorVocab(),
+			"Where the artwork is placed: where the padding (contain) or the cut (cover) is not.",
+		),
+		"background": withDefault(
+			tasks.ColourSchema(
+				"The colour of the print around a fitted artwork and under transparent pixels, #RRGGBB.",
+			),
+			"#FFFFFF",
+		),
 	}
 	return &tasks.Definition{
 		Name: "print.prepare", Title: "Prepare a file for print",
 		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the file, plus a PDF proof with crop marks at the trim.",
 		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("print.prepare input",
-			"An image and the physical size, resolution and bleed to print it at.", props, []string{"image", "width_mm", "height_mm", "dpi"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+			"print.prepare input",
+			"An image and the physical size, resolution and bleed to print it at.",
+			props,
+			[]string{"image", "width_mm", "height_mm", "dpi"},
+			nil,
+		)),
 		OutputSchema: printOutput(),
 		Runner:       tasks.Typed[printInput](printRunner{}),
 		Pricing:      perOutput(2),
@@ -140,7 +191,9 @@ func refusePrint(in *printInput, sizes map[string]tasks.ImageSize) *apierr.Error
 		}
 	}
 	return apierr.New(apierr.RequestRefused, fmt.Sprintf("%g × %g mm with %g mm bleed at %d dpi is %d × %d px (%.1f MP); print.prepare makes files of at most %s: send dpi %d or less, or a smaller size.",
-		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits)).WithField("dpi")
+		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits),
+	).
+		WithField("dpi")
 }
 
 // printRunner makes the print PNG and its PDF proof.
@@ -170,10 +223,31 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 	}
 	art := render(src, p, repeat, fit, anchor, color.NRGBAModel.Convert(tasks.ParseColour(bg)).(color.NRGBA))
 	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
-	meta := obj{"index": i, "image": ref.Ref, "dpi": p.dpi, "width_px": p.W(), "height_px": p.H(), "trim_width_px": p.trimW, "trim_height_px": p.trimH,
-		"bleed_px": p.bleed, "width_mm": p.wMM, "height_mm": p.hMM, "bleed_mm": p.b, "repeat": repeat, "source_width": b.Dx(), "source_height": b.Dy(),
-		"scale": round2(pl.scale), "fit": fit, "anchor": anchor, "background": strings.ToUpper(bg),
-		"effective_dpi": math.Round(pl.effectiveDPI), "cut_width_percent": round2(pl.cutW), "cut_height_percent": round2(pl.cutH)}
+	meta := obj{
+		"index":          i,
+		"image":          ref.Ref,
+		"dpi":            p.dpi,
+		"width_px":       p.W(),
+		"height_px":      p.H(),
+		"trim_width_px":  p.trimW,
+		"trim_height_px": p.trimH,
+		"bleed_px":       p.bleed,
+		"width_mm":       p.wMM,
+		"height_mm":      p.hMM,
+		"bleed_mm":       p.b,
+		"repeat":         repeat,
+		"source_width":   b.Dx(),
+		"source_height":  b.Dy(),
+		"scale":          round2(pl.scale),
+		"fit":            fit,
+		"anchor":         anchor,
+		"background":     strings.ToUpper(bg),
+		"effective_dpi": math.Round(
+			pl.effectiveDPI,
+		),
+		"cut_width_percent":  round2(pl.cutW),
+		"cut_height_percent": round2(pl.cutH),
+	}
 	var warnings []contract.Warning
 	if i == 0 {
 		warnings = pl.warnings(p) // once per job, on the print file

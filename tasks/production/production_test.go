@@ -96,7 +96,8 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	for _, row := range in.BOM {
 		found := false
 		for _, l := range lines {
-			found = found || (strings.Contains(l, row.Item) && strings.Contains(l, row.Material) && strings.Contains(l, row.Unit))
+			found = found ||
+				(strings.Contains(l, row.Item) && strings.Contains(l, row.Material) && strings.Contains(l, row.Unit))
 		}
 		require.True(t, found, "BOM row %s not on one line of:\n%s", row.Item, txt)
 	}
@@ -123,7 +124,10 @@ func TestLongTablesContinue(t *testing.T) {
 	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &body))
 	var rows []any
 	for i := range 40 {
-		rows = append(rows, map[string]any{"item": "Trim " + strconv.Itoa(i), "material": "Tape", "quantity": 1, "unit": "pcs"})
+		rows = append(
+			rows,
+			map[string]any{"item": "Trim " + strconv.Itoa(i), "material": "Tape", "quantity": 1, "unit": "pcs"},
+		)
 	}
 	body["bom"] = rows
 	raw, _ := json.Marshal(body)
@@ -160,7 +164,11 @@ func physDPI(t *testing.T, data []byte) (x, y float64) {
 		if typ == "pHYs" {
 			body := data[p+8 : p+8+n]
 			require.Equal(t, byte(1), body[8], "unit: metre")
-			return float64(binary.BigEndian.Uint32(body[0:4])) * 0.0254, float64(binary.BigEndian.Uint32(body[4:8])) * 0.0254
+			return float64(
+					binary.BigEndian.Uint32(body[0:4]),
+				) * 0.0254, float64(
+					binary.BigEndian.Uint32(body[4:8]),
+				) * 0.0254
 		}
 		p += 12 + n
 	}
@@ -231,22 +239,94 @@ func TestRefusals(t *testing.T) {
 		field      string
 		message    string
 	}{
-		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":71}`, apierr.InvalidRequest, "dpi", "at least 72"},
-		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":601}`, apierr.InvalidRequest, "dpi", "at most 600"},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":100,"height_mm":100,"dpi":71}`,
+			apierr.InvalidRequest,
+			"dpi",
+			"at least 72",
+		},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":100,"height_mm":100,"dpi":601}`,
+			apierr.InvalidRequest,
+			"dpi",
+			"at most 600",
+		},
 		// 1000 × 1000 mm at 300 dpi is 11811² px = 139.5 MP; 175 dpi gives 6890² = 47.5 MP, 176 dpi 6929² = 48.01 MP.
-		{"print.prepare", `{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":300}`, apierr.RequestRefused, "dpi", "send dpi 175 or less"},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":300}`,
+			apierr.RequestRefused,
+			"dpi",
+			"send dpi 175 or less",
+		},
 		// 2000 × 2000 mm at 87 dpi is 6850² = 46.9 MP; at 88, 6929² px.
-		{"print.prepare", `{"image":"file:a","width_mm":2000,"height_mm":2000,"dpi":600}`, apierr.RequestRefused, "dpi", "send dpi 87 or less"},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":2000,"height_mm":2000,"dpi":600}`,
+			apierr.RequestRefused,
+			"dpi",
+			"send dpi 87 or less",
+		},
 		// Bleed counts: 1000 × 1000 mm fits at 175 dpi, not with 5 mm bleed (6959² px).
-		{"print.prepare", `{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":175,"bleed_mm":5}`, apierr.RequestRefused, "dpi", "send dpi 174 or less"},
-		{"print.prepare", `{"image":"file:a","width_mm":100,"height_mm":100,"dpi":300,"repeat":"mirror"}`, apierr.InvalidOption, "repeat", ""},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":175,"bleed_mm":5}`,
+			apierr.RequestRefused,
+			"dpi",
+			"send dpi 174 or less",
+		},
+		{
+			"print.prepare",
+			`{"image":"file:a","width_mm":100,"height_mm":100,"dpi":300,"repeat":"mirror"}`,
+			apierr.InvalidOption,
+			"repeat",
+			"",
+		},
 		{"techpack.create", `{"name":"  ","colourways":[["#111111"]],` + tp + `}`, apierr.NameRequired, "name", ""},
-		{"techpack.create", `{"name":"x","colourways":[["#111111","#12345"]],` + tp + `}`, apierr.InvalidColour, "colourways[0][1]", "#RRGGBB"},
-		{"techpack.create", `{"name":"x","colourways":[[]],` + tp + `}`, apierr.InvalidRequest, "colourways[0]", "at least 1"},
-		{"techpack.create", `{"name":"x","colourways":"moodboard:abc",` + tp + `}`, apierr.InvalidRequest, "colourways", ""},
-		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":[],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`, apierr.ImagesRequired, "style_images", ""},
-		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`, apierr.RequestRefused, "measurements[0].sizes", "empty"},
-		{"techpack.create", `{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"bolt"}]}`, apierr.InvalidOption, "bom[0].unit", ""},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":[["#111111","#12345"]],` + tp + `}`,
+			apierr.InvalidColour,
+			"colourways[0][1]",
+			"#RRGGBB",
+		},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":[[]],` + tp + `}`,
+			apierr.InvalidRequest,
+			"colourways[0]",
+			"at least 1",
+		},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":"moodboard:abc",` + tp + `}`,
+			apierr.InvalidRequest,
+			"colourways",
+			"",
+		},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":[["#111111"]],"style_images":[],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`,
+			apierr.ImagesRequired,
+			"style_images",
+			"",
+		},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`,
+			apierr.RequestRefused,
+			"measurements[0].sizes",
+			"empty",
+		},
+		{
+			"techpack.create",
+			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"bolt"}]}`,
+			apierr.InvalidOption,
+			"bom[0].unit",
+			"",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {
@@ -275,6 +355,11 @@ func TestPixelBudgetEdge(t *testing.T) {
 }
 
 func TestSizeOrder(t *testing.T) {
-	require.Equal(t, []string{"XS", "S", "M", "L", "XL", "2XL", "36", "38", "40", "One"},
-		sortedSizes(map[string]int{"40": 0, "M": 0, "XS": 0, "One": 0, "2XL": 0, "S": 0, "38": 0, "L": 0, "36": 0, "XL": 0}))
+	require.Equal(
+		t,
+		[]string{"XS", "S", "M", "L", "XL", "2XL", "36", "38", "40", "One"},
+		sortedSizes(
+			map[string]int{"40": 0, "M": 0, "XS": 0, "One": 0, "2XL": 0, "S": 0, "38": 0, "L": 0, "36": 0, "XL": 0},
+		),
+	)
 }

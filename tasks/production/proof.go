@@ -16,7 +16,11 @@ import (
 func proof(art image.Image, p printSize, ref string) ([]byte, float64, float64, error) {
 	k := pdfsheet.PointsPerMM
 	w, h, b := (p.wMM+2*p.b)*k, (p.hMM+2*p.b)*k, p.b*k
-	s := pdfsheet.New(fmt.Sprintf("Print proof %g × %g mm, %g mm bleed, %d dpi (%s)", p.wMM, p.hMM, p.b, p.dpi, ref), w, h)
+	s := pdfsheet.New(
+		fmt.Sprintf("Print proof %g × %g mm, %g mm bleed, %d dpi (%s)", p.wMM, p.hMM, p.b, p.dpi, ref),
+		w,
+		h,
+	)
 	s.Image(art, 0, 0, w, h)
 	mark := func(x1, y1, x2, y2 float64) {
 		s.Line(x1, y1, x2, y2, 1.2, white)

@@ -46,39 +46,116 @@ func bomUnitVocab() tasks.Vocabulary {
 	for i, u := range bomUnits {
 		values[i] = tasks.VocabValue{Value: u.value, Label: u.label, Description: u.text}
 	}
-	return tasks.Vocabulary{Name: "bom_unit", Description: "The unit of a bill of materials row's quantity.", Values: values, Concept: new("techpack")}
+	return tasks.Vocabulary{
+		Name:        "bom_unit",
+		Description: "The unit of a bill of materials row's quantity.",
+		Values:      values,
+		Concept:     new("techpack"),
+	}
 }
 
 // techpack makes a multi-page PDF techpack of one style.
 func techpack() *tasks.Definition {
-	way := obj{"type": "array", "minItems": 1, "maxItems": maxWayColours, "items": tasks.ColourSchema("A colour of the colourway, #RRGGBB."),
-		"description": fmt.Sprintf("One colourway: 1 to %d colours, main colour first.", maxWayColours)}
-	measurement := obj{"type": "object", "additionalProperties": false, "required": []string{"point", "tolerance_mm", "sizes"}, "properties": obj{
-		"point":        obj{"type": "string", "minLength": 1, "maxLength": 60, "description": "The point of measure, such as Chest width or Centre back length."},
-		"tolerance_mm": obj{"type": "number", "minimum": 0, "maximum": 100, "description": "The tolerance, ± millimetres."},
-		"sizes": obj{"type": "object", "additionalProperties": obj{"type": "number", "minimum": 0, "maximum": 5000},
-			"description": fmt.Sprintf("The measurement in millimetres by size name (S, M, L or 38, 40…): 1 to %d sizes, names of 1 to %d characters. The table's columns run in size order: letter sizes XXS to 5XL, then numeric sizes ascending, then other names alphabetically.", maxSizes, maxSizeName),
-			"examples":    []any{obj{"S": 480, "M": 510, "L": 540}}},
-	}}
-	bomRow := obj{"type": "object", "additionalProperties": false, "required": []string{"item", "material", "quantity", "unit"}, "properties": obj{
-		"item":     obj{"type": "string", "minLength": 1, "maxLength": 60, "description": "The part, such as Shell fabric, Main label or Zip."},
-		"material": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "What it is made of or its reference."},
-		"supplier": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "Who supplies it."},
-		"quantity": obj{"type": "number", "minimum": 0, "maximum": 100000, "description": "How much one garment takes, in unit."},
-		"unit":     tasks.VocabEnum(bomUnitVocab(), "The unit of quantity."),
-	}}
+	way := obj{
+		"type":        "array",
+		"minItems":    1,
+		"maxItems":    maxWayColours,
+		"items":       tasks.ColourSchema("A colour of the colourway, #RRGGBB."),
+		"description": fmt.Sprintf("One colourway: 1 to %d colours, main colour first.", maxWayColours),
+	}
+	measurement := obj{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"point", "tolerance_mm", "sizes"},
+		"properties": obj{
+			"point": obj{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   60,
+				"description": "The point of measure, such as Chest width or Centre back length.",
+			},
+			"tolerance_mm": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     100,
+				"description": "The tolerance, ± millimetres.",
+			},
+			"sizes": obj{"type": "object", "additionalProperties": obj{"type": "number", "minimum": 0, "maximum": 5000},
+				"description": fmt.Sprintf(
+					"The measurement in millimetres by size name (S, M, L or 38, 40…): 1 to %d sizes, names of 1 to %d characters. The table's columns run in size order: letter sizes XXS to 5XL, then numeric sizes ascending, then other names alphabetically.",
+					maxSizes,
+					maxSizeName,
+				),
+				"examples": []any{obj{"S": 480, "M": 510, "L": 540}}},
+		},
+	}
+	bomRow := obj{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"item", "material", "quantity", "unit"},
+		"properties": obj{
+			"item": obj{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   60,
+				"description": "The part, such as Shell fabric, Main label or Zip.",
+			},
+			"material": obj{
+				"type":        "string",
+				"minLength":   1,
+				"maxLength":   80,
+				"description": "What it is made of or its reference.",
+			},
+			"supplier": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "Who supplies it."},
+			"quantity": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     100000,
+				"description": "How much one garment takes, in unit.",
+			},
+			"unit": tasks.VocabEnum(bomUnitVocab(), "The unit of quantity."),
+		},
+	}
 	props := obj{
-		"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name, printed on every page.", "examples": []any{"Harbour Breton tee"}},
+		"name": obj{
+			"type":        "string",
+			"minLength":   1,
+			"maxLength":   80,
+			"description": "The style's name, printed on every page.",
+			"examples":    []any{"Harbour Breton tee"},
+		},
 		"style_images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxStyleImages,
-			"items":       obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, "description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
-			"description": fmt.Sprintf("Flats or photos of the style, 1 to %d, laid out on the cover in this order.", maxStyleImages)},
+			"items": obj{
+				"type":        "string",
+				"pattern":     tasks.RefPattern,
+				"maxLength":   2048,
+				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
+			},
+			"description": fmt.Sprintf(
+				"Flats or photos of the style, 1 to %d, laid out on the cover in this order.",
+				maxStyleImages,
+			)},
 		"fabric": obj{"type": "string", "pattern": records.HandlePattern(models.RecordFabric),
 			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the fabric card."},
 		"colourways": obj{
-			"description": fmt.Sprintf("The style's colourways: brand_kit:<id> of the account's (one colourway per kit colour, named after it; the kit's looks must be analysed, brand_kit_look_not_ready), or a list of 1 to %d colourways, each a list of 1 to %d colours #RRGGBB.", maxColourways, maxWayColours),
+			"description": fmt.Sprintf(
+				"The style's colourways: brand_kit:<id> of the account's (one colourway per kit colour, named after it; the kit's looks must be analysed, brand_kit_look_not_ready), or a list of 1 to %d colourways, each a list of 1 to %d colours #RRGGBB.",
+				maxColourways,
+				maxWayColours,
+			),
 			"oneOf": []any{
-				obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit), "description": "brand_kit:<id>."},
-				obj{"type": "array", "minItems": 1, "maxItems": maxColourways, "items": way, "description": "Colourways, each a list of colours."},
+				obj{
+					"type":        "string",
+					"pattern":     records.HandlePattern(models.RecordBrandKit),
+					"description": "brand_kit:<id>.",
+				},
+				obj{
+					"type":        "array",
+					"minItems":    1,
+					"maxItems":    maxColourways,
+					"items":       way,
+					"description": "Colourways, each a list of colours.",
+				},
 			},
 			"examples": []any{[]any{[]any{"#1B2A4A", "#FAFAF7"}, []any{"#D6C3A1"}}, "brand_kit:bk_abc123"}},
 		"measurements": obj{"type": "array", "minItems": 1, "maxItems": maxMeasurements, "items": measurement,
@@ -87,7 +164,11 @@ func techpack() *tasks.Definition {
 			"description": fmt.Sprintf("The bill of materials: 1 to %d rows.", maxBOMRows)},
 		"range_plan": obj{"type": "string", "pattern": records.HandlePattern(models.RecordRangePlan),
 			"description": "range_plan:<id> of the account's the style belongs to; its name and season head the cover."},
-		"notes": obj{"type": "string", "maxLength": 2000, "description": "Construction or finishing notes, printed on the cover."},
+		"notes": obj{
+			"type":        "string",
+			"maxLength":   2000,
+			"description": "Construction or finishing notes, printed on the cover.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "techpack.create", Title: "Create a techpack",
@@ -239,16 +320,19 @@ func refuseTechpack(in *techpackInput, _ map[string]tasks.ImageSize) *apierr.Err
 	for i, m := range p.measurements {
 		field := fmt.Sprintf("measurements[%d].sizes", i)
 		if len(m.Sizes) == 0 {
-			return apierr.Newf(apierr.RequestRefused, "%s is empty; give the measurement of at least one size.", field).WithField(field)
+			return apierr.Newf(apierr.RequestRefused, "%s is empty; give the measurement of at least one size.", field).
+				WithField(field)
 		}
 		for s := range m.Sizes {
 			if n := len([]rune(strings.TrimSpace(s))); n == 0 || n > maxSizeName {
-				return apierr.Newf(apierr.RequestRefused, "%s has the size name %q; size names are 1 to %d characters.", field, s, maxSizeName).WithField(field)
+				return apierr.Newf(apierr.RequestRefused, "%s has the size name %q; size names are 1 to %d characters.", field, s, maxSizeName).
+					WithField(field)
 			}
 		}
 	}
 	if len(p.sizes) > maxSizes {
-		return apierr.Newf(apierr.RequestRefused, "measurements name %d sizes; the table holds at most %d.", len(p.sizes), maxSizes).WithField("measurements")
+		return apierr.Newf(apierr.RequestRefused, "measurements name %d sizes; the table holds at most %d.", len(p.sizes), maxSizes).
+			WithField("measurements")
 	}
 	return nil
 }
@@ -318,7 +402,10 @@ func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks
 	}
 	if r.kit != nil {
 		for _, c := range r.kit.Colours {
-			p.colourways = append(p.colourways, Colourway{Name: cmpOr(c.Name, c.Hex), Colours: []string{strings.ToUpper(c.Hex)}})
+			p.colourways = append(
+				p.colourways,
+				Colourway{Name: cmpOr(c.Name, c.Hex), Colours: []string{strings.ToUpper(c.Hex)}},
+			)
 		}
 	}
 	doc := &layout{p: p, r: r}
@@ -360,7 +447,14 @@ func summary(p pack, r resolved, pages int) map[string]any {
 		for _, hex := range w.Colours {
 			rgb := tasks.ParseColour(hex)
 			k := records.CMYK(hex)
-			cs = append(cs, obj{"hex": hex, "srgb": []any{int(rgb.R), int(rgb.G), int(rgb.B)}, "cmyk": []any{k[0], k[1], k[2], k[3]}})
+			cs = append(
+				cs,
+				obj{
+					"hex":  hex,
+					"srgb": []any{int(rgb.R), int(rgb.G), int(rgb.B)},
+					"cmyk": []any{k[0], k[1], k[2], k[3]},
+				},
+			)
 		}
 		ways = append(ways, obj{"name": w.Name, "colours": cs})
 	}

@@ -10,38 +10,126 @@ import (
 
 func techpackOutput() json.RawMessage {
 	colour := obj{"type": "object", "required": []string{"hex", "srgb", "cmyk"}, "properties": obj{
-		"hex":  obj{"type": "string", "pattern": tasks.ColourPattern},
-		"srgb": obj{"type": "array", "items": obj{"type": "integer", "minimum": 0, "maximum": 255}, "minItems": 3, "maxItems": 3, "description": "R, G, B, 0 to 255."},
-		"cmyk": obj{"type": "array", "items": obj{"type": "integer", "minimum": 0, "maximum": 100}, "minItems": 4, "maxItems": 4, "description": "C, M, Y, K percentages, a plain conversion without an ICC profile."},
+		"hex": obj{"type": "string", "pattern": tasks.ColourPattern},
+		"srgb": obj{
+			"type":        "array",
+			"items":       obj{"type": "integer", "minimum": 0, "maximum": 255},
+			"minItems":    3,
+			"maxItems":    3,
+			"description": "R, G, B, 0 to 255.",
+		},
+		"cmyk": obj{
+			"type":        "array",
+			"items":       obj{"type": "integer", "minimum": 0, "maximum": 100},
+			"minItems":    4,
+			"maxItems":    4,
+			"description": "C, M, Y, K percentages, a plain conversion without an ICC profile.",
+		},
 	}}
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Techpack data", "type": "object",
 		"description": "The data of the techpack PDF: the figures it prints, as JSON.",
 		"properties": obj{
-			"index":        obj{"type": "integer", "const": 0},
-			"format":       obj{"type": "string", "const": "pdf"},
-			"name":         obj{"type": "string", "description": "The style's name."},
-			"pages":        obj{"type": "integer", "minimum": 5, "description": "Pages of the PDF: cover, fabric, colourways, measurements, bill of materials, and continuation pages of long lists."},
+			"index":  obj{"type": "integer", "const": 0},
+			"format": obj{"type": "string", "const": "pdf"},
+			"name":   obj{"type": "string", "description": "The style's name."},
+			"pages": obj{
+				"type":        "integer",
+				"minimum":     5,
+				"description": "Pages of the PDF: cover, fabric, colourways, measurements, bill of materials, and continuation pages of long lists.",
+			},
 			"style_images": obj{"type": "integer", "minimum": 1, "maximum": maxStyleImages},
-			"fabric": obj{"type": "object", "required": []string{"handle", "name", "code", "weight_gsm", "weight_oz_yd2", "weight_class", "composition", "construction"}, "properties": obj{
-				"handle": obj{"type": "string"}, "name": obj{"type": "string"}, "code": obj{"type": "string"},
-				"weight_gsm": obj{"type": "integer"}, "weight_oz_yd2": obj{"type": "number"}, "weight_class": obj{"type": "string", "enum": []any{"light", "medium", "heavy"}},
-				"composition":  obj{"type": "array", "items": obj{"type": "object", "properties": obj{"fibre": obj{"type": "string", tasks.VocabKeyword: "fibre"}, "percent": obj{"type": "number"}}}},
-				"construction": obj{"type": "string", tasks.VocabKeyword: "fabric_construction"},
-			}},
-			"colourways": obj{"type": "array", "minItems": 1, "items": obj{"type": "object", "required": []string{"name", "colours"}, "properties": obj{
-				"name": obj{"type": "string"}, "colours": obj{"type": "array", "minItems": 1, "items": colour}}}},
-			"sizes": obj{"type": "array", "items": obj{"type": "string"}, "description": "The size columns, in size order."},
-			"measurements": obj{"type": "array", "items": obj{"type": "object", "required": []string{"point", "tolerance_mm", "sizes"}, "properties": obj{
-				"point": obj{"type": "string"}, "tolerance_mm": obj{"type": "number"}, "sizes": obj{"type": "object", "additionalProperties": obj{"type": "number"}}}}},
-			"bom": obj{"type": "array", "items": obj{"type": "object", "required": []string{"item", "material", "quantity", "unit"}, "properties": obj{
-				"item": obj{"type": "string"}, "material": obj{"type": "string"}, "supplier": obj{"type": "string"},
-				"quantity": obj{"type": "number"}, "unit": obj{"type": "string", tasks.VocabKeyword: "bom_unit"}}}},
-			"brand_kit": obj{"type": []any{"string", "null"}, "description": "The brand kit the colourways came from, or null."},
-			"range_plan": obj{"type": []any{"object", "null"}, "description": "The range plan the style belongs to, or null.", "properties": obj{
-				"handle": obj{"type": "string"}, "name": obj{"type": "string"}, "season": obj{"type": "string"}}},
+			"fabric": obj{
+				"type": "object",
+				"required": []string{
+					"handle",
+					"name",
+					"code",
+					"weight_gsm",
+					"weight_oz_yd2",
+					"weight_class",
+					"composition",
+					"construction",
+				},
+				"properties": obj{
+					"handle": obj{"type": "string"}, "name": obj{"type": "string"}, "code": obj{"type": "string"},
+					"weight_gsm": obj{
+						"type": "integer",
+					}, "weight_oz_yd2": obj{"type": "number"}, "weight_class": obj{"type": "string", "enum": []any{"light", "medium", "heavy"}},
+					"composition": obj{
+						"type": "array",
+						"items": obj{
+							"type": "object",
+							"properties": obj{
+								"fibre":   obj{"type": "string", tasks.VocabKeyword: "fibre"},
+								"percent": obj{"type": "number"},
+							},
+						},
+					},
+					"construction": obj{"type": "string", tasks.VocabKeyword: "fabric_construction"},
+				},
+			},
+			"colourways": obj{
+				"type":     "array",
+				"minItems": 1,
+				"items": obj{"type": "object", "required": []string{"name", "colours"}, "properties": obj{
+					"name": obj{"type": "string"}, "colours": obj{"type": "array", "minItems": 1, "items": colour}}},
+			},
+			"sizes": obj{
+				"type":        "array",
+				"items":       obj{"type": "string"},
+				"description": "The size columns, in size order.",
+			},
+			"measurements": obj{
+				"type": "array",
+				"items": obj{
+					"type":     "object",
+					"required": []string{"point", "tolerance_mm", "sizes"},
+					"properties": obj{
+						"point": obj{
+							"type": "string",
+						}, "tolerance_mm": obj{"type": "number"}, "sizes": obj{"type": "object", "additionalProperties": obj{"type": "number"}}},
+				},
+			},
+			"bom": obj{
+				"type": "array",
+				"items": obj{
+					"type":     "object",
+					"required": []string{"item", "material", "quantity", "unit"},
+					"properties": obj{
+						"item": obj{
+							"type": "string",
+						}, "material": obj{"type": "string"}, "supplier": obj{"type": "string"},
+						"quantity": obj{
+							"type": "number",
+						}, "unit": obj{"type": "string", tasks.VocabKeyword: "bom_unit"}},
+				},
+			},
+			"brand_kit": obj{
+				"type":        []any{"string", "null"},
+				"description": "The brand kit the colourways came from, or null.",
+			},
+			"range_plan": obj{
+				"type":        []any{"object", "null"},
+				"description": "The range plan the style belongs to, or null.",
+				"properties": obj{
+					"handle": obj{"type": "string"}, "name": obj{"type": "string"}, "season": obj{"type": "string"}},
+			},
 		},
-		"required": []string{"index", "format", "name", "pages", "style_images", "fabric", "colourways", "sizes", "measurements", "bom", "brand_kit", "range_plan"},
+		"required": []string{
+			"index",
+			"format",
+			"name",
+			"pages",
+			"style_images",
+			"fabric",
+			"colourways",
+			"sizes",
+			"measurements",
+			"bom",
+			"brand_kit",
+			"range_plan",
+		},
 	})
 }
 
@@ -61,12 +149,34 @@ func techpackDocs() tasks.Docs {
 			Count:          "One PDF per job.",
 			CountDependsOn: []string{},
 			Order:          nil,
-			AbsentWhen:     new("A style image that cannot be fetched or read, or a record that went away after submit, fails the job with processing_failed; nothing is charged."),
+			AbsentWhen: new(
+				"A style image that cannot be fetched or read, or a record that went away after submit, fails the job with processing_failed; nothing is charged.",
+			),
 		},
 		Specs: append([]tasks.SpecRow{
-			{Key: "input_formats", Title: "Input formats", Text: "style_images: " + inputFormats + " fabric: fabric:<id> (the account's or curated); colourways: brand_kit:<id> or lists of #RRGGBB colours; range_plan: range_plan:<id>."},
-			{Key: "input_count", Title: "Input count", Text: fmt.Sprintf("1 to %d style images, 1 to %d colourways of 1 to %d colours, 1 to %d points of measure over at most %d sizes, 1 to %d bill of materials rows.", maxStyleImages, maxColourways, maxWayColours, maxMeasurements, maxSizes, maxBOMRows)},
-			{Key: "output_format", Title: "Output format", Text: "PDF 1.4, A4 landscape (842 × 595 pt), five pages or more: cover, fabric, colourways, measurements, bill of materials."},
+			{
+				Key:   "input_formats",
+				Title: "Input formats",
+				Text:  "style_images: " + inputFormats + " fabric: fabric:<id> (the account's or curated); colourways: brand_kit:<id> or lists of #RRGGBB colours; range_plan: range_plan:<id>.",
+			},
+			{
+				Key:   "input_count",
+				Title: "Input count",
+				Text: fmt.Sprintf(
+					"1 to %d style images, 1 to %d colourways of 1 to %d colours, 1 to %d points of measure over at most %d sizes, 1 to %d bill of materials rows.",
+					maxStyleImages,
+					maxColourways,
+					maxWayColours,
+					maxMeasurements,
+					maxSizes,
+					maxBOMRows,
+				),
+			},
+			{
+				Key:   "output_format",
+				Title: "Output format",
+				Text:  "PDF 1.4, A4 landscape (842 × 595 pt), five pages or more: cover, fabric, colourways, measurements, bill of materials.",
+			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
 		}, commonSpecs()...),
 		Limitations: []string{
@@ -76,8 +186,17 @@ func techpackDocs() tasks.Docs {
 			"A brand kit gives one single-colour colourway per kit colour; send colour lists for multi-colour colourways.",
 			"Style images are fetched when the job runs, within limits.url_fetch.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.NameRequired,
-			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused, apierr.BrandKitLookNotReady),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.InvalidColour,
+			apierr.NameRequired,
+			apierr.ImagesRequired,
+			apierr.TooManyImages,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+			apierr.BrandKitLookNotReady,
+		),
 		Related: []tasks.Related{
 			{Task: "fabric.create", Relation: "before"},
 			{Task: "brand_kit.create", Relation: "before"},
@@ -91,16 +210,18 @@ func techpackExamples() []tasks.Example {
 	return []tasks.Example{{
 		Name: "breton_tee", Title: "A Breton tee on curated jersey",
 		Description: "A striped T-shirt on the curated organic cotton jersey, in two colourways, graded S to XL, with its trims.",
-		Input: json.RawMessage(`{"name":"Harbour Breton tee","style_images":["file:example_tee_front","file:example_tee_back"],` +
-			`"fabric":"fabric:fb_cur_jersey_white","colourways":[["#1B2A4A","#FAFAF7"],["#A4471F","#FAFAF7"]],` +
-			`"measurements":[{"point":"Chest width","tolerance_mm":10,"sizes":{"S":480,"M":510,"L":540,"XL":570}},` +
-			`{"point":"Centre back length","tolerance_mm":10,"sizes":{"S":680,"M":700,"L":720,"XL":740}},` +
-			`{"point":"Sleeve length","tolerance_mm":5,"sizes":{"S":200,"M":210,"L":220,"XL":230}}],` +
-			`"bom":[{"item":"Shell fabric","material":"Organic cotton jersey 180 g/m²","supplier":"Curated library","quantity":1.2,"unit":"m"},` +
-			`{"item":"Neck rib","material":"1x1 rib, self colour","quantity":0.1,"unit":"m"},` +
-			`{"item":"Main label","material":"Woven label 40 × 20 mm","supplier":"Harbour Labels","quantity":1,"unit":"pcs"},` +
-			`{"item":"Thread","material":"Polyester core-spun 120","quantity":1,"unit":"cone"}],` +
-			`"notes":"Twin-needle coverstitch at hems; stripes must match at side seams."}`),
+		Input: json.RawMessage(
+			`{"name":"Harbour Breton tee","style_images":["file:example_tee_front","file:example_tee_back"],` +
+				`"fabric":"fabric:fb_cur_jersey_white","colourways":[["#1B2A4A","#FAFAF7"],["#A4471F","#FAFAF7"]],` +
+				`"measurements":[{"point":"Chest width","tolerance_mm":10,"sizes":{"S":480,"M":510,"L":540,"XL":570}},` +
+				`{"point":"Centre back length","tolerance_mm":10,"sizes":{"S":680,"M":700,"L":720,"XL":740}},` +
+				`{"point":"Sleeve length","tolerance_mm":5,"sizes":{"S":200,"M":210,"L":220,"XL":230}}],` +
+				`"bom":[{"item":"Shell fabric","material":"Organic cotton jersey 180 g/m²","supplier":"Curated library","quantity":1.2,"unit":"m"},` +
+				`{"item":"Neck rib","material":"1x1 rib, self colour","quantity":0.1,"unit":"m"},` +
+				`{"item":"Main label","material":"Woven label 40 × 20 mm","supplier":"Harbour Labels","quantity":1,"unit":"pcs"},` +
+				`{"item":"Thread","material":"Polyester core-spun 120","quantity":1,"unit":"cone"}],` +
+				`"notes":"Twin-needle coverstitch at hems; stripes must match at side seams."}`,
+		),
 		Files: []tasks.ExampleFile{teeFrontFile, teeBackFile},
 	}}
 }

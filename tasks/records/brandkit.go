@@ -24,16 +24,29 @@ const onBrandDE = 10
 func brandKit() *tasks.Definition {
 	props := obj{
 		"name": nameSchema("The brand or collection the kit is for."),
-		"colours": obj{"type": "array", "items": tasks.ColourSchema("A brand colour, #RRGGBB."), "minItems": 1, "maxItems": 12,
-			"description": "The brand's colours, most important first: 1 to 12."},
+		"colours": obj{
+			"type":        "array",
+			"items":       tasks.ColourSchema("A brand colour, #RRGGBB."),
+			"minItems":    1,
+			"maxItems":    12,
+			"description": "The brand's colours, most important first: 1 to 12.",
+		},
 		"moodboards": obj{"type": "array", "minItems": 1, "maxItems": 6, "uniqueItems": true,
-			"items":       obj{"type": "string", "pattern": HandlePattern(models.RecordMoodboard), "examples": []any{"moodboard:mb_cur_coastal"}},
+			"items": obj{
+				"type":     "string",
+				"pattern":  HandlePattern(models.RecordMoodboard),
+				"examples": []any{"moodboard:mb_cur_coastal"},
+			},
 			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or the curated library's (curated=true), each analysed (status ready)."},
 		"looks": obj{"type": "array", "maxItems": 12, "uniqueItems": true,
 			"items": obj{"type": "string", "pattern": `^https?://\S+$`, "maxLength": 2048,
 				"examples": []any{"https://files.example.com/files/mb_cur_coastal_look0.jpg"}},
 			"description": "Looks the kit keeps: looks[].url values of the named moodboards' analysis."},
-		"notes": obj{"type": "string", "maxLength": 2000, "description": "Usage notes printed on the sheet: tone, do's and don'ts."},
+		"notes": obj{
+			"type":        "string",
+			"maxLength":   2000,
+			"description": "Usage notes printed on the sheet: tone, do's and don'ts.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "brand_kit.create", Title: "Create a brand kit",
@@ -65,12 +78,20 @@ func brandKitOutput() []byte {
 		"$schema": tasks.SchemaDialect, "title": "Brand sheet data", "type": "object",
 		"description": "The data of a brand sheet, PNG (index 0) or PDF (index 1).",
 		"properties": obj{
-			"brand_kit": obj{"type": []any{"string", "null"}, "description": "The record, brand_kit:<id>; null in a catalogue example."},
-			"index":     obj{"type": "integer", "minimum": 0, "maximum": 1},
-			"format":    obj{"type": "string", "enum": []any{"png", "pdf"}},
-			"name":      obj{"type": "string"},
-			"colours": obj{"type": "array", "items": obj{"type": "object", "required": []string{"hex", "name"}, "properties": obj{
-				"hex": tasks.ColourSchema("A brand colour."), "name": obj{"type": "string", tasks.VocabKeyword: "colour_name"}}}},
+			"brand_kit": obj{
+				"type":        []any{"string", "null"},
+				"description": "The record, brand_kit:<id>; null in a catalogue example.",
+			},
+			"index":  obj{"type": "integer", "minimum": 0, "maximum": 1},
+			"format": obj{"type": "string", "enum": []any{"png", "pdf"}},
+			"name":   obj{"type": "string"},
+			"colours": obj{
+				"type": "array",
+				"items": obj{"type": "object", "required": []string{"hex", "name"}, "properties": obj{
+					"hex": tasks.ColourSchema(
+						"A brand colour.",
+					), "name": obj{"type": "string", tasks.VocabKeyword: "colour_name"}}},
+			},
 			"moodboards": obj{"type": "array", "items": obj{"type": "string"}},
 			"looks":      obj{"type": "integer", "minimum": 0, "description": "The number of looks the kit keeps."},
 		},
@@ -96,7 +117,12 @@ func (brandKitRunner) Plan(*brandKitInput) tasks.Plan {
 
 // AdmitErrors is what Admit answers.
 func (brandKitRunner) AdmitErrors() []apierr.Code {
-	return []apierr.Code{apierr.NameRequired, apierr.MoodboardRequired, apierr.MoodboardNotReady, apierr.LookNotInMoodboard}
+	return []apierr.Code{
+		apierr.NameRequired,
+		apierr.MoodboardRequired,
+		apierr.MoodboardNotReady,
+		apierr.LookNotInMoodboard,
+	}
 }
 
 // Admit checks the moodboards (the account's or curated, analysed) and
@@ -113,7 +139,13 @@ func (brandKitRunner) Admit(ctx context.Context, env tasks.Env, in *brandKitInpu
 	for i, l := range kit.looks {
 		looks[i] = KitLook{URL: l.rel, Moodboard: l.board, Index: l.look.Index}
 	}
-	return openRecord(ctx, env, models.RecordBrandKit, kit.name, brandKitFields{Colours: kit.colours, Moodboards: kit.boardRefs, Looks: looks, Notes: notesOf(in)})
+	return openRecord(
+		ctx,
+		env,
+		models.RecordBrandKit,
+		kit.name,
+		brandKitFields{Colours: kit.colours, Moodboards: kit.boardRefs, Looks: looks, Notes: notesOf(in)},
+	)
 }
 
 // notes are the kit's notes, "" when none were sent.
@@ -162,7 +194,8 @@ func resolveKit(ctx context.Context, env tasks.Env, in *brandKitInput) (*kit, er
 		field := fmt.Sprintf("moodboards[%d]", i)
 		mb, err := ReadMoodboard(ctx, env, field, ref)
 		if ae := apierr.As(err); err != nil && ae != nil && ae.Code == apierr.InvalidRequest {
-			return nil, apierr.Newf(apierr.MoodboardRequired, "%s names no moodboard of the account's or the curated library's; list them at GET /v1/refs/moodboard.", field).WithField(field)
+			return nil, apierr.Newf(apierr.MoodboardRequired, "%s names no moodboard of the account's or the curated library's; list them at GET /v1/refs/moodboard.", field).
+				WithField(field)
 		}
 		if err != nil {
 			return nil, err
@@ -232,13 +265,25 @@ func (brandKitRunner) Step(ctx context.Context, in *brandKitInput, i int) (tasks
 	for j, l := range k.looks {
 		a := l.look
 		a.URL = l.rel
-		looks[j] = KitLook{URL: l.rel, Moodboard: l.board, Index: l.look.Index, Look: &a, Match: matchKit(l.look, k.colours)}
+		looks[j] = KitLook{
+			URL:       l.rel,
+			Moodboard: l.board,
+			Index:     l.look.Index,
+			Look:      &a,
+			Match:     matchKit(l.look, k.colours),
+		}
 		if imgs[j], err = recordImage(ctx, env, l.rel); err != nil {
 			return tasks.Output{}, err
 		}
 	}
-	meta := obj{"brand_kit": handleOf(ctx, models.RecordBrandKit), "index": i, "name": k.name, "colours": toJSON(k.colours),
-		"moodboards": k.boardRefs, "looks": len(looks)}
+	meta := obj{
+		"brand_kit":  handleOf(ctx, models.RecordBrandKit),
+		"index":      i,
+		"name":       k.name,
+		"colours":    toJSON(k.colours),
+		"moodboards": k.boardRefs,
+		"looks":      len(looks),
+	}
 	notes := in.notes()
 	switch i {
 	case 0:
@@ -315,7 +360,25 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 	h += len(noteLines)*34 + 80
 	out := canvas(width, h, paper)
 	text(out, pad, 80, k.name, 56, true, ink, width-2*pad)
-	text(out, pad, 122, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 24, false, muted, 0)
+	text(
+		out,
+		pad,
+		122,
+		"Brand kit · "+plural(
+			len(k.colours),
+			"colour",
+		)+" · "+plural(
+			len(k.boards),
+			"moodboard",
+		)+" · "+plural(
+			len(looks),
+			"look",
+		),
+		24,
+		false,
+		muted,
+		0,
+	)
 	y := 160
 	cw := (width - 2*pad - (len(k.colours)-1)*16) / len(k.colours)
 	for i, c := range k.colours {
@@ -379,7 +442,24 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 	const m = 40.0
 	inner := s.W - 2*m
 	s.Text(m, m, k.name, 26, true, ink, inner)
-	s.Text(m, m+34, "Brand kit · "+plural(len(k.colours), "colour")+" · "+plural(len(k.boards), "moodboard")+" · "+plural(len(looks), "look"), 11, false, muted, inner)
+	s.Text(
+		m,
+		m+34,
+		"Brand kit · "+plural(
+			len(k.colours),
+			"colour",
+		)+" · "+plural(
+			len(k.boards),
+			"moodboard",
+		)+" · "+plural(
+			len(looks),
+			"look",
+		),
+		11,
+		false,
+		muted,
+		inner,
+	)
 	y := m + 64
 	per := min(len(k.colours), 6)
 	cw := (inner - float64(per-1)*8) / float64(per)

@@ -152,7 +152,15 @@ func deltaE00(p, q lab) float64 {
 	default:
 		hm = (h1 + h2 - 360) / 2
 	}
-	t := 1 - 0.17*math.Cos((hm-30)*rad) + 0.24*math.Cos(2*hm*rad) + 0.32*math.Cos((3*hm+6)*rad) - 0.20*math.Cos((4*hm-63)*rad)
+	t := 1 - 0.17*math.Cos(
+		(hm-30)*rad,
+	) + 0.24*math.Cos(
+		2*hm*rad,
+	) + 0.32*math.Cos(
+		(3*hm+6)*rad,
+	) - 0.20*math.Cos(
+		(4*hm-63)*rad,
+	)
 	dTheta := 30 * math.Exp(-math.Pow((hm-275)/25, 2))
 	cpm7 := math.Pow(cpm, 7)
 	rc := 2 * math.Sqrt(cpm7/(cpm7+math.Pow(25, 7)))
@@ -425,7 +433,14 @@ func merge(sw []swatch, de float64) []swatch {
 		}
 		a, b := sw[bi], sw[bj]
 		t := a.weight + b.weight
-		sw[bi] = swatch{c: lab{(a.c.L*a.weight + b.c.L*b.weight) / t, (a.c.A*a.weight + b.c.A*b.weight) / t, (a.c.B*a.weight + b.c.B*b.weight) / t}, weight: t}
+		sw[bi] = swatch{
+			c: lab{
+				(a.c.L*a.weight + b.c.L*b.weight) / t,
+				(a.c.A*a.weight + b.c.A*b.weight) / t,
+				(a.c.B*a.weight + b.c.B*b.weight) / t,
+			},
+			weight: t,
+		}
 		sw = append(sw[:bj], sw[bj+1:]...)
 	}
 }

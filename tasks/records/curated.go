@@ -95,17 +95,37 @@ type curatedBoard struct {
 
 var curatedBoards = []curatedBoard{
 	{"mb_cur_coastal", "Coastal linen", "Navy stripes, sand linen and sky: a seaside summer.", []motif{
-		stripes("#1B2A4A", "#FAFAF7", 24), cloth("plain_weave", "#D6C3A1"), solid("#8EC6EA"), check("#1B2A4A", "#8EC6EA", 40), cloth("twill", "#1B2A4A")}},
+		stripes(
+			"#1B2A4A",
+			"#FAFAF7",
+			24,
+		), cloth("plain_weave", "#D6C3A1"), solid("#8EC6EA"), check("#1B2A4A", "#8EC6EA", 40), cloth("twill", "#1B2A4A")}},
 	{"mb_cur_desert", "Desert terracotta", "Sun-baked clay, rust and olive on bone.", []motif{
-		cloth("canvas", "#C3643F"), gradient("#E3CBA8", "#A4471F"), stripes("#6D6B2E", "#F1E6D2", 30), dots("#F1E6D2", "#C3643F", 48), solid("#A4471F")}},
+		cloth(
+			"canvas",
+			"#C3643F",
+		), gradient("#E3CBA8", "#A4471F"), stripes("#6D6B2E", "#F1E6D2", 30), dots("#F1E6D2", "#C3643F", 48), solid("#A4471F")}},
 	{"mb_cur_nordic", "Nordic winter", "Charcoal and grey knits with ivory and a forest accent.", []motif{
-		cloth("rib", "#8A8D8F"), check("#36393B", "#F3EBD7", 32), solid("#1F4A2C"), cloth("herringbone", "#36393B"), stripes("#F3EBD7", "#8A8D8F", 20)}},
+		cloth(
+			"rib",
+			"#8A8D8F",
+		), check("#36393B", "#F3EBD7", 32), solid("#1F4A2C"), cloth("herringbone", "#36393B"), stripes("#F3EBD7", "#8A8D8F", 20)}},
 	{"mb_cur_tropical", "Tropical print", "Emerald, coral, yellow and teal prints.", []motif{
-		dots("#0F7A50", "#F2735E", 56), stripes("#F6D52A", "#137C7B", 28), gradient("#137C7B", "#0F7A50"), check("#F2735E", "#FAFAF7", 36), dots("#F6D52A", "#0F7A50", 40)}},
+		dots(
+			"#0F7A50",
+			"#F2735E",
+			56,
+		), stripes("#F6D52A", "#137C7B", 28), gradient("#137C7B", "#0F7A50"), check("#F2735E", "#FAFAF7", 36), dots("#F6D52A", "#0F7A50", 40)}},
 	{"mb_cur_parisian", "Parisian classic", "Breton black and ivory, camel twill and burgundy.", []motif{
-		stripes("#111111", "#F3EBD7", 18), cloth("twill", "#B9895A"), solid("#6D1A2C"), check("#111111", "#F3EBD7", 12), cloth("satin", "#111111")}},
+		stripes(
+			"#111111",
+			"#F3EBD7",
+			18,
+		), cloth("twill", "#B9895A"), solid("#6D1A2C"), check("#111111", "#F3EBD7", 12), cloth("satin", "#111111")}},
 	{"mb_cur_pastel", "Pastel spring", "Blush, mint, lavender and lemon.", []motif{
-		solid("#E8B4B0"), stripes("#A8DDC0", "#FAFAF7", 26), dots("#B9A6D8", "#F8EE76", 44), gradient("#E8B4B0", "#B9A6D8"), check("#A8DDC0", "#F8EE76", 30)}},
+		solid(
+			"#E8B4B0",
+		), stripes("#A8DDC0", "#FAFAF7", 26), dots("#B9A6D8", "#F8EE76", 44), gradient("#E8B4B0", "#B9A6D8"), check("#A8DDC0", "#F8EE76", 30)}},
 }
 
 // curatedFabricDef is one fabric of the library.
@@ -126,22 +146,67 @@ var curatedFabrics = []curatedFabricDef{
 	{"fb_cur_poplin_white", "Cotton poplin, optic white", "#F7F6F2", FabricFacts{110, comp("cotton", 100), "poplin"}},
 	{"fb_cur_oxford_blue", "Oxford shirting, pale blue", "#AFC8E4", FabricFacts{140, comp("cotton", 100), "oxford"}},
 	{"fb_cur_denim_indigo", "Rigid denim, indigo", "#2B3A5C", FabricFacts{400, comp("cotton", 100), "denim"}},
-	{"fb_cur_stretch_denim", "Stretch denim, mid blue", "#4E6C92", FabricFacts{340, comp("cotton", 98, "elastane", 2), "denim"}},
+	{
+		"fb_cur_stretch_denim",
+		"Stretch denim, mid blue",
+		"#4E6C92",
+		FabricFacts{340, comp("cotton", 98, "elastane", 2), "denim"},
+	},
 	{"fb_cur_linen_natural", "Linen, natural", "#CFC2A8", FabricFacts{185, comp("linen", 100), "plain_weave"}},
-	{"fb_cur_linen_cotton_sage", "Linen-cotton, sage", "#9CAE8B", FabricFacts{200, comp("linen", 55, "cotton", 45), "plain_weave"}},
-	{"fb_cur_canvas_ecru", "Organic cotton canvas, ecru", "#E6DCC4", FabricFacts{340, comp("organic_cotton", 100), "canvas"}},
-	{"fb_cur_chino_camel", "Cotton twill chino, camel", "#B9895A", FabricFacts{260, comp("cotton", 97, "elastane", 3), "twill"}},
+	{
+		"fb_cur_linen_cotton_sage",
+		"Linen-cotton, sage",
+		"#9CAE8B",
+		FabricFacts{200, comp("linen", 55, "cotton", 45), "plain_weave"},
+	},
+	{
+		"fb_cur_canvas_ecru",
+		"Organic cotton canvas, ecru",
+		"#E6DCC4",
+		FabricFacts{340, comp("organic_cotton", 100), "canvas"},
+	},
+	{
+		"fb_cur_chino_camel",
+		"Cotton twill chino, camel",
+		"#B9895A",
+		FabricFacts{260, comp("cotton", 97, "elastane", 3), "twill"},
+	},
 	{"fb_cur_gabardine_navy", "Wool gabardine, navy", "#1B2A4A", FabricFacts{240, comp("wool", 100), "gabardine"}},
 	{"fb_cur_flannel_grey", "Wool flannel, grey", "#8A8D8F", FabricFacts{290, comp("wool", 100), "twill"}},
-	{"fb_cur_herringbone_charcoal", "Wool herringbone, charcoal", "#36393B", FabricFacts{330, comp("wool", 80, "polyamide", 20), "herringbone"}},
+	{
+		"fb_cur_herringbone_charcoal",
+		"Wool herringbone, charcoal",
+		"#36393B",
+		FabricFacts{330, comp("wool", 80, "polyamide", 20), "herringbone"},
+	},
 	{"fb_cur_satin_black", "Silk satin, black", "#151515", FabricFacts{90, comp("silk", 100), "satin"}},
 	{"fb_cur_crepe_burgundy", "Viscose crepe, burgundy", "#6D1A2C", FabricFacts{150, comp("viscose", 100), "crepe"}},
-	{"fb_cur_jersey_white", "Organic cotton jersey, white", "#F7F6F2", FabricFacts{180, comp("organic_cotton", 95, "elastane", 5), "jersey"}},
-	{"fb_cur_jersey_black", "Lyocell jersey, black", "#161616", FabricFacts{170, comp("lyocell", 92, "elastane", 8), "jersey"}},
+	{
+		"fb_cur_jersey_white",
+		"Organic cotton jersey, white",
+		"#F7F6F2",
+		FabricFacts{180, comp("organic_cotton", 95, "elastane", 5), "jersey"},
+	},
+	{
+		"fb_cur_jersey_black",
+		"Lyocell jersey, black",
+		"#161616",
+		FabricFacts{170, comp("lyocell", 92, "elastane", 8), "jersey"},
+	},
 	{"fb_cur_rib_cream", "Merino rib, cream", "#EDE0C2", FabricFacts{240, comp("merino", 100), "rib"}},
 	{"fb_cur_pique_forest", "Cotton piqué, forest", "#1F4A2C", FabricFacts{210, comp("cotton", 100), "pique"}},
-	{"fb_cur_fleece_grey", "Recycled fleece, grey", "#8A8D8F", FabricFacts{300, comp("recycled_polyester", 100), "fleece"}},
-	{"fb_cur_french_terry_blush", "French terry, blush", "#E8B4B0", FabricFacts{280, comp("cotton", 80, "recycled_polyester", 20), "french_terry"}},
+	{
+		"fb_cur_fleece_grey",
+		"Recycled fleece, grey",
+		"#8A8D8F",
+		FabricFacts{300, comp("recycled_polyester", 100), "fleece"},
+	},
+	{
+		"fb_cur_french_terry_blush",
+		"French terry, blush",
+		"#E8B4B0",
+		FabricFacts{280, comp("cotton", 80, "recycled_polyester", 20), "french_terry"},
+	},
 	{"fb_cur_ripstop_olive", "Nylon ripstop, olive", "#6D6B2E", FabricFacts{80, comp("polyamide", 100), "ripstop"}},
 	{"fb_cur_corduroy_rust", "Cotton corduroy, rust", "#A4471F", FabricFacts{320, comp("cotton", 100), "corduroy"}},
 	{"fb_cur_velvet_emerald", "Cotton velvet, emerald", "#0F7A50", FabricFacts{300, comp("cotton", 100), "velvet"}},
@@ -217,7 +282,13 @@ var curatedColours sync.Map
 func curatedFabric(ref string) (*Fabric, bool) {
 	for _, f := range curatedFabrics {
 		if ref == models.RecordFabric+":"+f.id {
-			return &Fabric{Handle: ref, Name: f.name, Curated: true, Status: models.RecordReady, FabricFields: f.fields()}, true
+			return &Fabric{
+				Handle:       ref,
+				Name:         f.name,
+				Curated:      true,
+				Status:       models.RecordReady,
+				FabricFields: f.fields(),
+			}, true
 		}
 	}
 	return nil, false
@@ -230,8 +301,13 @@ func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner strin
 		return fmt.Errorf("store %s: %w", id, err)
 	}
 	size, _ := json.Marshal(obj{"width": w, "height": h})
-	return models.PutRecordFile(ctx, env.DB, &models.File{ID: id, MediaType: mediaType, BlobKey: key, Size: int64(len(data)),
-		Data: string(size), ExternalID: owner}, env.Time())
+	return models.PutRecordFile(
+		ctx,
+		env.DB,
+		&models.File{ID: id, MediaType: mediaType, BlobKey: key, Size: int64(len(data)),
+			Data: string(size), ExternalID: owner},
+		env.Time(),
+	)
 }
 
 // SeedCurated writes the curated library — moodboards with their looks,
@@ -347,7 +423,13 @@ func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time
 }
 
 // writeCurated writes one ready curated record.
-func writeCurated(ctx context.Context, db *gorm.DB, kind, id, name, preview string, fields, analysis any, at time.Time) error {
+func writeCurated(
+	ctx context.Context,
+	db *gorm.DB,
+	kind, id, name, preview string,
+	fields, analysis any,
+	at time.Time,
+) error {
 	f, err := json.Marshal(fields)
 	if err != nil {
 		return err
@@ -358,8 +440,13 @@ func writeCurated(ctx context.Context, db *gorm.DB, kind, id, name, preview stri
 			return err
 		}
 	}
-	return models.CreateRecord(ctx, db, &models.Record{ID: id, Kind: kind, UserID: models.CuratedUser, Name: name, Status: models.RecordReady,
-		Fields: string(f), Analysis: string(a), PreviewFileID: preview}, at)
+	return models.CreateRecord(
+		ctx,
+		db,
+		&models.Record{ID: id, Kind: kind, UserID: models.CuratedUser, Name: name, Status: models.RecordReady,
+			Fields: string(f), Analysis: string(a), PreviewFileID: preview},
+		at,
+	)
 }
 
 // CuratedHandles lists the handles of the curated library by kind, in

@@ -20,9 +20,17 @@ func exampleFile(ref, name string, m motif) tasks.ExampleFile {
 var validation = []apierr.Code{apierr.FieldNotAccepted, apierr.NameRequired}
 
 func specs(rows ...[2]string) []tasks.SpecRow {
-	titles := map[string]string{"input_formats": "Input formats", "input_count": "Input count", "output_format": "Output format",
-		"output_resolution": "Output resolution", "outputs_per_job": "Outputs per job", "watermark": "Watermark",
-		"commercial_use": "Commercial use", "content_checks": "Content checks", "reproducibility": "Reproducibility"}
+	titles := map[string]string{
+		"input_formats":     "Input formats",
+		"input_count":       "Input count",
+		"output_format":     "Output format",
+		"output_resolution": "Output resolution",
+		"outputs_per_job":   "Outputs per job",
+		"watermark":         "Watermark",
+		"commercial_use":    "Commercial use",
+		"content_checks":    "Content checks",
+		"reproducibility":   "Reproducibility",
+	}
 	out := make([]tasks.SpecRow, len(rows))
 	for i, r := range rows {
 		out[i] = tasks.SpecRow{Key: r[0], Title: titles[r[0]], Text: r[1]}
@@ -44,13 +52,21 @@ func moodboardDocs() tasks.Docs {
 		},
 		Outputs: tasks.DocsOutputs{
 			Count: "Two: the collage, then the analysis.", CountDependsOn: []string{},
-			Order:      new("Collage first, analysis second."),
-			AbsentWhen: new("The analysis runs on the capacity-limited analysis queue: a job that cannot get a slot within the capacity deadline fails capacity_busy (retryable), charged for the collage only; the record then reads failed."),
+			Order: new("Collage first, analysis second."),
+			AbsentWhen: new(
+				"The analysis runs on the capacity-limited analysis queue: a job that cannot get a slot within the capacity deadline fails capacity_busy (retryable), charged for the collage only; the record then reads failed.",
+			),
 		},
 		Specs: specs(
-			[2]string{"input_formats", "Images: PNG, JPEG, GIF, WebP or BMP, at most 8192 px a side; file: and art: handles or public https URLs."},
+			[2]string{
+				"input_formats",
+				"Images: PNG, JPEG, GIF, WebP or BMP, at most 8192 px a side; file: and art: handles or public https URLs.",
+			},
 			[2]string{"input_count", fmt.Sprintf("%d to %d images.", minBoardImages, maxBoardImages)},
-			[2]string{"output_format", "Collage JPEG; analysis sheet PNG; looks stored as JPEG, at most 1200 px a side."},
+			[2]string{
+				"output_format",
+				"Collage JPEG; analysis sheet PNG; looks stored as JPEG, at most 1200 px a side.",
+			},
 			[2]string{"output_resolution", "1800 px wide; height grows with the number of images."},
 			[2]string{"outputs_per_job", "2."},
 			[2]string{"watermark", "None."},
@@ -66,16 +82,22 @@ func moodboardDocs() tasks.Docs {
 			"Images are read one at a time, each within the pixel budget (" + tasks.ImageBudget +
 				"; an upload over it is refused at submit with request_refused naming images[i]) and at most 8192 px a side.",
 		},
-		Errors: tasks.ErrorList(append(validation, apierr.ImagesRequired, apierr.MoodboardNeedsImages, apierr.TooManyImages,
-			apierr.ImageNotPublic, apierr.RequestRefused, apierr.CapacityBusy)...),
-		Related: []tasks.Related{{Task: "brand_kit.create", Relation: "after"}, {Task: "pattern.repeat", Relation: "sibling"}},
+		Errors: tasks.ErrorList(
+			append(validation, apierr.ImagesRequired, apierr.MoodboardNeedsImages, apierr.TooManyImages,
+				apierr.ImageNotPublic, apierr.RequestRefused, apierr.CapacityBusy)...),
+		Related: []tasks.Related{
+			{Task: "brand_kit.create", Relation: "after"},
+			{Task: "pattern.repeat", Relation: "sibling"},
+		},
 	}
 }
 
 func moodboardExamples() []tasks.Example {
 	return []tasks.Example{{Name: "harbour", Title: "A seaside board of three images",
 		Description: "Breton stripes, a sand linen and a sky blue: the analysis finds navy, white, sand and sky.",
-		Input:       json.RawMessage(`{"name":"Harbour SS27","images":["file:example_mb_breton","file:example_mb_linen","file:example_mb_sky"],"description":"Seaside stripes and linen."}`),
+		Input: json.RawMessage(
+			`{"name":"Harbour SS27","images":["file:example_mb_breton","file:example_mb_linen","file:example_mb_sky"],"description":"Seaside stripes and linen."}`,
+		),
 		Files: []tasks.ExampleFile{
 			exampleFile("file:example_mb_breton", "breton.png", stripes("#1B2A4A", "#FAFAF7", 24)),
 			exampleFile("file:example_mb_linen", "linen.png", cloth("plain_weave", "#D6C3A1")),
@@ -95,7 +117,11 @@ func brandKitDocs() tasks.Docs {
 			"The record brand_kit:<id> (colours with names, moodboards, looks with their analysis and kit match), creating until the sheet is drawn, then ready.",
 			"File 0: the brand sheet as PNG; file 1: the same as a one-page A4 PDF with the Go fonts embedded.",
 		},
-		Outputs: tasks.DocsOutputs{Count: "Two: PNG, then PDF.", CountDependsOn: []string{}, Order: new("PNG first, PDF second.")},
+		Outputs: tasks.DocsOutputs{
+			Count:          "Two: PNG, then PDF.",
+			CountDependsOn: []string{},
+			Order:          new("PNG first, PDF second."),
+		},
 		Specs: specs(
 			[2]string{"input_formats", "Colours #RRGGBB; moodboard:<id> handles; look URLs from those moodboards."},
 			[2]string{"input_count", "1 to 12 colours, 1 to 6 moodboards, up to 12 looks."},
@@ -113,16 +139,22 @@ func brandKitDocs() tasks.Docs {
 			"CMYK figures are a plain conversion without an ICC profile; ask your printer for profiled values.",
 			"A look counts as on brand when its colour is within CIEDE2000 10 of a kit colour.",
 		},
-		Errors: tasks.ErrorList(append(validation, apierr.InvalidColour, apierr.TooManyColours, apierr.MoodboardRequired,
-			apierr.MoodboardNotReady, apierr.LookNotInMoodboard)...),
-		Related: []tasks.Related{{Task: "moodboard.create", Relation: "before"}, {Task: "range_plan.create", Relation: "after"}},
+		Errors: tasks.ErrorList(
+			append(validation, apierr.InvalidColour, apierr.TooManyColours, apierr.MoodboardRequired,
+				apierr.MoodboardNotReady, apierr.LookNotInMoodboard)...),
+		Related: []tasks.Related{
+			{Task: "moodboard.create", Relation: "before"},
+			{Task: "range_plan.create", Relation: "after"},
+		},
 	}
 }
 
 func brandKitExamples() []tasks.Example {
 	return []tasks.Example{{Name: "harbour_kit", Title: "A kit on a curated moodboard",
 		Description: "Four colours and the curated Coastal linen moodboard, with usage notes.",
-		Input:       json.RawMessage(`{"name":"Harbour","colours":["#1B2A4A","#D6C3A1","#FAFAF7","#8EC6EA"],"moodboards":["moodboard:mb_cur_coastal"],"notes":"Navy leads; sand and white for grounds; sky blue only as an accent."}`),
+		Input: json.RawMessage(
+			`{"name":"Harbour","colours":["#1B2A4A","#D6C3A1","#FAFAF7","#8EC6EA"],"moodboards":["moodboard:mb_cur_coastal"],"notes":"Navy leads; sand and white for grounds; sky blue only as an accent."}`,
+		),
 	}}
 }
 
@@ -140,7 +172,14 @@ func fabricDocs() tasks.Docs {
 		Outputs: tasks.DocsOutputs{Count: "One card.", CountDependsOn: []string{}},
 		Specs: specs(
 			[2]string{"input_formats", "An optional swatch image: PNG, JPEG, GIF, WebP or BMP."},
-			[2]string{"input_count", fmt.Sprintf("Weight %d to %d g/m², a whole number; 1 to 6 fibres adding up to 100.", minWeight, maxWeight)},
+			[2]string{
+				"input_count",
+				fmt.Sprintf(
+					"Weight %d to %d g/m², a whole number; 1 to 6 fibres adding up to 100.",
+					minWeight,
+					maxWeight,
+				),
+			},
 			[2]string{"output_format", "PNG."},
 			[2]string{"output_resolution", "1200 × 1440 px."},
 			[2]string{"outputs_per_job", "1."},
@@ -164,11 +203,17 @@ func fabricExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "stretch_denim", Title: "A stretch denim without a photo",
 			Description: "98% cotton, 2% elastane, 340 g/m²: the card draws a denim twill in ecru.",
-			Input:       json.RawMessage(`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"}}`)},
+			Input: json.RawMessage(
+				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"}}`,
+			)},
 		{Name: "camel_twill", Title: "A camel twill from a swatch photo",
 			Description: "The swatch's colour is measured and named.",
-			Input:       json.RawMessage(`{"name":"Stretch twill, camel","facts":{"weight_gsm":260,"composition":[{"fibre":"cotton","percent":97},{"fibre":"elastane","percent":3}],"construction":"twill"},"swatch":"file:example_fb_twill"}`),
-			Files:       []tasks.ExampleFile{exampleFile("file:example_fb_twill", "twill.png", cloth("twill", "#B9895A"))}},
+			Input: json.RawMessage(
+				`{"name":"Stretch twill, camel","facts":{"weight_gsm":260,"composition":[{"fibre":"cotton","percent":97},{"fibre":"elastane","percent":3}],"construction":"twill"},"swatch":"file:example_fb_twill"}`,
+			),
+			Files: []tasks.ExampleFile{
+				exampleFile("file:example_fb_twill", "twill.png", cloth("twill", "#B9895A")),
+			}},
 	}
 }
 
@@ -183,9 +228,16 @@ func rangePlanDocs() tasks.Docs {
 			"The record range_plan:<id> (season, items, totals per type), creating until the overview is drawn, then ready.",
 			"File 0: the overview PNG (1800 px wide); file 1: the PDF sheet, A4 landscape, as many pages as the items need.",
 		},
-		Outputs: tasks.DocsOutputs{Count: "Two: PNG, then PDF.", CountDependsOn: []string{}, Order: new("PNG first, PDF second.")},
+		Outputs: tasks.DocsOutputs{
+			Count:          "Two: PNG, then PDF.",
+			CountDependsOn: []string{},
+			Order:          new("PNG first, PDF second."),
+		},
 		Specs: specs(
-			[2]string{"input_formats", "Items with a garment_type, optional fabric:<id> and #RRGGBB colourways; optional brand_kit:<id>."},
+			[2]string{
+				"input_formats",
+				"Items with a garment_type, optional fabric:<id> and #RRGGBB colourways; optional brand_kit:<id>.",
+			},
 			[2]string{"input_count", "1 to 60 items; at most so many of one type: " + limitsText() + "."},
 			[2]string{"output_format", "PNG and PDF (A4 landscape)."},
 			[2]string{"output_resolution", "PNG 1800 px wide."},
@@ -200,8 +252,18 @@ func rangePlanDocs() tasks.Docs {
 			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
 			"Swatches are drawn from the fabric's construction and measured colour, not from its photo.",
 		},
-		Errors:  tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidColour, apierr.TooManyItems, apierr.BrandKitLookNotReady)...),
-		Related: []tasks.Related{{Task: "fabric.create", Relation: "before"}, {Task: "brand_kit.create", Relation: "before"}},
+		Errors: tasks.ErrorList(
+			append(
+				validation,
+				apierr.InvalidOption,
+				apierr.InvalidColour,
+				apierr.TooManyItems,
+				apierr.BrandKitLookNotReady,
+			)...),
+		Related: []tasks.Related{
+			{Task: "fabric.create", Relation: "before"},
+			{Task: "brand_kit.create", Relation: "before"},
+		},
 	}
 }
 

@@ -28,7 +28,13 @@ type fibre struct{ value, label, code, group, text string }
 
 var fibres = []fibre{
 	{"cotton", "Cotton", "CO", "plant", "Soft, breathable, absorbent; creases."},
-	{"organic_cotton", "Organic cotton", "CO", "plant", "Cotton grown without synthetic pesticides or fertilisers (label it as cotton)."},
+	{
+		"organic_cotton",
+		"Organic cotton",
+		"CO",
+		"plant",
+		"Cotton grown without synthetic pesticides or fertilisers (label it as cotton).",
+	},
 	{"linen", "Linen", "LI", "plant", "Flax fibre: cool, crisp, strong; creases easily."},
 	{"hemp", "Hemp", "HA", "plant", "Strong, durable bast fibre that softens with wear."},
 	{"wool", "Wool", "WO", "animal", "Warm, elastic, moisture-regulating."},
@@ -42,7 +48,13 @@ var fibres = []fibre{
 	{"lyocell", "Lyocell", "CLY", "cellulosic", "Regenerated cellulose from a closed solvent loop: strong, smooth."},
 	{"cupro", "Cupro", "CUP", "cellulosic", "Regenerated cotton linter with a silky hand."},
 	{"polyester", "Polyester", "PES", "synthetic", "Strong, quick-drying, holds its shape."},
-	{"recycled_polyester", "Recycled polyester", "PES", "synthetic", "Polyester from recycled bottles or textiles (label it as polyester)."},
+	{
+		"recycled_polyester",
+		"Recycled polyester",
+		"PES",
+		"synthetic",
+		"Polyester from recycled bottles or textiles (label it as polyester).",
+	},
 	{"polyamide", "Polyamide (nylon)", "PA", "synthetic", "Very strong and abrasion-resistant."},
 	{"acrylic", "Acrylic", "PAN", "synthetic", "Wool-like, warm, light."},
 	{"elastane", "Elastane", "EL", "synthetic", "Stretch fibre, a few percent in a blend."},
@@ -81,18 +93,39 @@ var constructions = []construction{
 func fibreVocab() tasks.Vocabulary {
 	values := make([]tasks.VocabValue, len(fibres))
 	for i, f := range fibres {
-		values[i] = tasks.VocabValue{Value: f.value, Label: f.label, Group: f.group, Description: f.text + " Code " + f.code + "."}
+		values[i] = tasks.VocabValue{
+			Value:       f.value,
+			Label:       f.label,
+			Group:       f.group,
+			Description: f.text + " Code " + f.code + ".",
+		}
 	}
-	return tasks.Vocabulary{Name: "fibre", Description: "A fibre of a fabric's composition, with its labelling code (ISO 2076 / EU 1007/2011).",
-		Values: values, Concept: new("fabric"), Groups: []tasks.VocabGroup{
-			{Name: "plant", Description: "Natural plant fibres."}, {Name: "animal", Description: "Natural animal fibres."},
-			{Name: "cellulosic", Description: "Regenerated cellulose."}, {Name: "synthetic", Description: "Synthetic polymers."}}}
+	return tasks.Vocabulary{
+		Name:        "fibre",
+		Description: "A fibre of a fabric's composition, with its labelling code (ISO 2076 / EU 1007/2011).",
+		Values:      values,
+		Concept:     new("fabric"),
+		Groups: []tasks.VocabGroup{
+			{
+				Name:        "plant",
+				Description: "Natural plant fibres.",
+			}, {Name: "animal", Description: "Natural animal fibres."},
+			{
+				Name:        "cellulosic",
+				Description: "Regenerated cellulose.",
+			}, {Name: "synthetic", Description: "Synthetic polymers."}},
+	}
 }
 
 func constructionVocab() tasks.Vocabulary {
 	values := make([]tasks.VocabValue, len(constructions))
 	for i, c := range constructions {
-		values[i] = tasks.VocabValue{Value: c.value, Label: c.label, Group: c.group, Description: c.text + " Code " + c.code + "."}
+		values[i] = tasks.VocabValue{
+			Value:       c.value,
+			Label:       c.label,
+			Group:       c.group,
+			Description: c.text + " Code " + c.code + ".",
+		}
 	}
 	return tasks.Vocabulary{Name: "fabric_construction", Description: "How a fabric is made: its weave, pile or knit.",
 		Values: values, Concept: new("fabric"), Groups: []tasks.VocabGroup{
@@ -194,19 +227,37 @@ func fieldsOf(in *fabricInput) FabricFields {
 func fabric() *tasks.Definition {
 	props := obj{
 		"name": nameSchema("The fabric's name, as a mill or a designer calls it."),
-		"facts": obj{"type": "object", "additionalProperties": false, "required": []string{"weight_gsm", "composition", "construction"},
-			"description": "What the fabric is made of and how.",
+		"facts": obj{
+			"type":                 "object",
+			"additionalProperties": false,
+			"required":             []string{"weight_gsm", "composition", "construction"},
+			"description":          "What the fabric is made of and how.",
 			"properties": obj{
 				"weight_gsm": obj{"type": "integer", "minimum": minWeight, "maximum": maxWeight,
-					"description": fmt.Sprintf("Weight in grams per square metre: a whole number, %d to %d.", minWeight, maxWeight)},
+					"description": fmt.Sprintf(
+						"Weight in grams per square metre: a whole number, %d to %d.",
+						minWeight,
+						maxWeight,
+					)},
 				"composition": obj{"type": "array", "minItems": 1, "maxItems": 6,
 					"description": "Fibres and their percentages, adding up to 100; each fibre once.",
-					"items": obj{"type": "object", "additionalProperties": false, "required": []string{"fibre", "percent"}, "properties": obj{
-						"fibre":   tasks.VocabEnum(fibreVocab(), "A fibre."),
-						"percent": obj{"type": "number", "minimum": 0.5, "maximum": 100, "description": "Its share, in percent."},
-					}}},
+					"items": obj{
+						"type":                 "object",
+						"additionalProperties": false,
+						"required":             []string{"fibre", "percent"},
+						"properties": obj{
+							"fibre": tasks.VocabEnum(fibreVocab(), "A fibre."),
+							"percent": obj{
+								"type":        "number",
+								"minimum":     0.5,
+								"maximum":     100,
+								"description": "Its share, in percent.",
+							},
+						},
+					}},
 				"construction": tasks.VocabEnum(constructionVocab(), "How the fabric is made."),
-			}},
+			},
+		},
 		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the card shows the construction drawn in ecru."},
 	}
@@ -235,19 +286,39 @@ func fabricOutput() []byte {
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Swatch card data", "type": "object", "description": "The data of a fabric's swatch card.",
 		"properties": obj{
-			"fabric":        obj{"type": []any{"string", "null"}, "description": "The record, fabric:<id>; null in a catalogue example."},
-			"index":         obj{"type": "integer", "minimum": 0, "maximum": 0},
-			"name":          obj{"type": "string"},
-			"code":          obj{"type": "string", "description": "Composition, construction and weight, such as CO98EL2-DN-340."},
+			"fabric": obj{
+				"type":        []any{"string", "null"},
+				"description": "The record, fabric:<id>; null in a catalogue example.",
+			},
+			"index": obj{"type": "integer", "minimum": 0, "maximum": 0},
+			"name":  obj{"type": "string"},
+			"code": obj{
+				"type":        "string",
+				"description": "Composition, construction and weight, such as CO98EL2-DN-340.",
+			},
 			"weight_gsm":    obj{"type": "integer"},
 			"weight_class":  obj{"type": "string", "enum": []any{"light", "medium", "heavy"}},
 			"weight_oz_yd2": obj{"type": "number"},
 			"construction":  obj{"type": "string", tasks.VocabKeyword: "fabric_construction"},
-			"composition": obj{"type": "array", "items": obj{"type": "object", "required": []string{"fibre", "percent"}, "properties": obj{
-				"fibre": obj{"type": "string", tasks.VocabKeyword: "fibre"}, "percent": obj{"type": "number"}}}},
+			"composition": obj{
+				"type": "array",
+				"items": obj{"type": "object", "required": []string{"fibre", "percent"}, "properties": obj{
+					"fibre": obj{"type": "string", tasks.VocabKeyword: "fibre"}, "percent": obj{"type": "number"}}},
+			},
 			"colour": namedColourSchema("The swatch's main colour."),
 		},
-		"required": []string{"fabric", "index", "name", "code", "weight_gsm", "weight_class", "weight_oz_yd2", "construction", "composition", "colour"},
+		"required": []string{
+			"fabric",
+			"index",
+			"name",
+			"code",
+			"weight_gsm",
+			"weight_class",
+			"weight_oz_yd2",
+			"construction",
+			"composition",
+			"colour",
+		},
 	})
 }
 
@@ -288,7 +359,8 @@ func checkComposition(f FabricFacts) error {
 	}
 	if math.Abs(sum-100) > 0.01 {
 		return apierr.Newf(apierr.InvalidRequest, "facts.composition adds up to %s%%; the percentages must add up to 100.",
-			strconv.FormatFloat(round(sum, 2), 'f', -1, 64)).WithField("facts.composition")
+			strconv.FormatFloat(round(sum, 2), 'f', -1, 64)).
+			WithField("facts.composition")
 	}
 	return nil
 }
@@ -329,13 +401,27 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: fabricMeta(handleOf(ctx, models.RecordFabric), name, fields)}, nil
+	return tasks.Output{
+		Data:      data,
+		MediaType: "image/png",
+		Ext:       "png",
+		Meta:      fabricMeta(handleOf(ctx, models.RecordFabric), name, fields),
+	}, nil
 }
 
 func fabricMeta(handle any, name string, f FabricFields) map[string]any {
-	return obj{"fabric": handle, "index": 0, "name": name, "code": f.Code, "weight_gsm": f.Facts.WeightGSM, "weight_class": f.WeightClass,
-		"weight_oz_yd2": f.WeightOz, "construction": f.Facts.Construction, "composition": toJSON(f.Facts.Composition),
-		"colour": obj{"hex": f.Colour.Hex, "weight": 1, "name": f.Colour.Name}}
+	return obj{
+		"fabric":        handle,
+		"index":         0,
+		"name":          name,
+		"code":          f.Code,
+		"weight_gsm":    f.Facts.WeightGSM,
+		"weight_class":  f.WeightClass,
+		"weight_oz_yd2": f.WeightOz,
+		"construction":  f.Facts.Construction,
+		"composition":   toJSON(f.Facts.Composition),
+		"colour":        obj{"hex": f.Colour.Hex, "weight": 1, "name": f.Colour.Name},
+	}
 }
 
 // mainColour is the heaviest colour of an image.

@@ -26,7 +26,13 @@ const (
 
 // nameSchema is the name of a record.
 func nameSchema(what string) obj {
-	return obj{"type": "string", "minLength": 1, "maxLength": 120, "description": what, "examples": []any{"Coastal linen SS27"}}
+	return obj{
+		"type":        "string",
+		"minLength":   1,
+		"maxLength":   120,
+		"description": what,
+		"examples":    []any{"Coastal linen SS27"},
+	}
 }
 
 // nameRules answer name_required for a missing, empty or non-string name.
@@ -49,12 +55,21 @@ func checkName(name string) error {
 func moodboard() *tasks.Definition {
 	props := obj{
 		"name": nameSchema("The moodboard's name, shown on its collage and in pickers."),
-		"images": obj{"type": "array", "minItems": minBoardImages, "maxItems": maxBoardImages, tasks.RefKeyword: "image",
-			"items":       obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
-			"contains":    obj{"type": "string"},
-			"description": "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job delivered, or public https URLs. 3 to 24.",
-			"examples":    []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}}},
-		"description": obj{"type": "string", "maxLength": 1000, "description": "What the board is for; kept on the record."},
+		"images": obj{
+			"type":           "array",
+			"minItems":       minBoardImages,
+			"maxItems":       maxBoardImages,
+			tasks.RefKeyword: "image",
+			"items":          obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
+			"contains":       obj{"type": "string"},
+			"description":    "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job delivered, or public https URLs. 3 to 24.",
+			"examples":       []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}},
+		},
+		"description": obj{
+			"type":        "string",
+			"maxLength":   1000,
+			"description": "What the board is for; kept on the record.",
+		},
 	}
 	return &tasks.Definition{
 		Name: "moodboard.create", Title: "Create a moodboard",
@@ -82,24 +97,70 @@ func namedColourSchema(what string) obj {
 	return obj{"type": "object", "description": what, "required": []string{"hex", "weight", "name"}, "properties": obj{
 		"hex":    tasks.ColourSchema("The colour."),
 		"weight": obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Its share of what was measured."},
-		"name":   obj{"type": "string", tasks.VocabKeyword: "colour_name", "description": "The nearest named colour (vocabulary colour_name)."},
+		"name": obj{
+			"type":             "string",
+			tasks.VocabKeyword: "colour_name",
+			"description":      "The nearest named colour (vocabulary colour_name).",
+		},
 	}}
 }
 
 // lookSchema is one look of an analysis.
 func lookSchema() obj {
-	return obj{"type": "object", "required": []string{"index", "image", "url", "dominant_colours", "lightness", "chroma", "temperature", "surface", "edge_density"},
+	return obj{
+		"type": "object",
+		"required": []string{
+			"index",
+			"image",
+			"url",
+			"dominant_colours",
+			"lightness",
+			"chroma",
+			"temperature",
+			"surface",
+			"edge_density",
+		},
 		"properties": obj{
-			"index":            obj{"type": "integer", "minimum": 0, "description": "The image's position in images."},
-			"image":            obj{"type": "string", "description": "The reference as sent."},
-			"url":              obj{"type": "string", "description": "The service's stored copy of the image (JPEG, at most 1200 px a side); send it in a brand kit's looks. Empty in a catalogue example."},
-			"dominant_colours": obj{"type": "array", "items": namedColourSchema("A main colour of the image."), "description": "1 to 3 colours, heaviest first."},
-			"lightness":        obj{"type": "number", "minimum": 0, "maximum": 100, "description": "Mean CIELAB L*: 0 black, 100 white."},
-			"chroma":           obj{"type": "number", "minimum": 0, "description": "Mean CIELAB C*ab: 0 grey; 40 and more vivid."},
-			"temperature":      obj{"type": "string", tasks.VocabKeyword: "colour_temperature", "description": "warm, cool or neutral."},
-			"surface":          obj{"type": "string", tasks.VocabKeyword: "look_surface", "description": "print or solid."},
-			"edge_density":     obj{"type": "number", "minimum": 0, "maximum": 1, "description": "Share of pixels on a lightness edge; over 0.08 reads as a print."},
-		}}
+			"index": obj{"type": "integer", "minimum": 0, "description": "The image's position in images."},
+			"image": obj{"type": "string", "description": "The reference as sent."},
+			"url": obj{
+				"type":        "string",
+				"description": "The service's stored copy of the image (JPEG, at most 1200 px a side); send it in a brand kit's looks. Empty in a catalogue example.",
+			},
+			"dominant_colours": obj{
+				"type":        "array",
+				"items":       namedColourSchema("A main colour of the image."),
+				"description": "1 to 3 colours, heaviest first.",
+			},
+			"lightness": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     100,
+				"description": "Mean CIELAB L*: 0 black, 100 white.",
+			},
+			"chroma": obj{
+				"type":        "number",
+				"minimum":     0,
+				"description": "Mean CIELAB C*ab: 0 grey; 40 and more vivid.",
+			},
+			"temperature": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "colour_temperature",
+				"description":      "warm, cool or neutral.",
+			},
+			"surface": obj{
+				"type":             "string",
+				tasks.VocabKeyword: "look_surface",
+				"description":      "print or solid.",
+			},
+			"edge_density": obj{
+				"type":        "number",
+				"minimum":     0,
+				"maximum":     1,
+				"description": "Share of pixels on a lightness edge; over 0.08 reads as a print.",
+			},
+		},
+	}
 }
 
 // moodboardOutput is the data of a collage and of an analysis sheet.
@@ -108,13 +169,28 @@ func moodboardOutput() []byte {
 		"$schema": tasks.SchemaDialect, "title": "Moodboard file data", "type": "object",
 		"description": "The data of a moodboard's collage (index 0) or analysis sheet (index 1).",
 		"properties": obj{
-			"moodboard": obj{"type": []any{"string", "null"}, "description": "The record, moodboard:<id>; null in a catalogue example."},
-			"index":     obj{"type": "integer", "minimum": 0, "maximum": 1},
-			"kind":      obj{"type": "string", "enum": []any{"collage", "analysis"}, "description": "collage or analysis."},
-			"name":      obj{"type": "string"},
-			"images":    obj{"type": "integer", "minimum": 1, "description": "The number of images."},
-			"palette":   obj{"type": "array", "items": namedColourSchema("A colour of the board."), "description": "analysis: the board's palette, heaviest first; weights sum to 1."},
-			"looks":     obj{"type": "array", "items": lookSchema(), "description": "analysis: one look per image, in images order."},
+			"moodboard": obj{
+				"type":        []any{"string", "null"},
+				"description": "The record, moodboard:<id>; null in a catalogue example.",
+			},
+			"index": obj{"type": "integer", "minimum": 0, "maximum": 1},
+			"kind": obj{
+				"type":        "string",
+				"enum":        []any{"collage", "analysis"},
+				"description": "collage or analysis.",
+			},
+			"name":   obj{"type": "string"},
+			"images": obj{"type": "integer", "minimum": 1, "description": "The number of images."},
+			"palette": obj{
+				"type":        "array",
+				"items":       namedColourSchema("A colour of the board."),
+				"description": "analysis: the board's palette, heaviest first; weights sum to 1.",
+			},
+			"looks": obj{
+				"type":        "array",
+				"items":       lookSchema(),
+				"description": "analysis: one look per image, in images order.",
+			},
 		},
 		"required": []string{"moodboard", "index", "kind", "name", "images"},
 	})
@@ -336,7 +412,16 @@ func sheetLookRect(i int) image.Rectangle {
 func drawSheet(out *image.RGBA, name string, a Analysis) {
 	const width, pad, header, strip, label, lookH = sheetWidth, sheetPad, sheetHeader, sheetStrip, sheetLabel, sheetLookH
 	text(out, pad, 62, name, 44, true, ink, width-2*pad)
-	text(out, pad, 100, fmt.Sprintf("Palette of %d colours · %d looks", len(a.Palette), len(a.Looks)), 22, false, muted, 0)
+	text(
+		out,
+		pad,
+		100,
+		fmt.Sprintf("Palette of %d colours · %d looks", len(a.Palette), len(a.Looks)),
+		22,
+		false,
+		muted,
+		0,
+	)
 	x := pad
 	inner := width - 2*pad
 	for i, c := range a.Palette {
@@ -362,6 +447,15 @@ func drawSheet(out *image.RGBA, name string, a Analysis) {
 			text(out, sx+j*150, cy+116, d.Hex, 18, true, ink, 140)
 			text(out, sx+j*150, cy+140, d.Name, 18, false, muted, 140)
 		}
-		text(out, sx, cy+174, fmt.Sprintf("L* %.0f · C* %.0f · %s · %s", l.Lightness, l.Chroma, l.Temperature, l.Surface), 20, false, ink, colW-200)
+		text(
+			out,
+			sx,
+			cy+174,
+			fmt.Sprintf("L* %.0f · C* %.0f · %s · %s", l.Lightness, l.Chroma, l.Temperature, l.Surface),
+			20,
+			false,
+			ink,
+			colW-200,
+		)
 	}
 }

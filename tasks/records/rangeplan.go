@@ -46,12 +46,23 @@ func garmentVocab() tasks.Vocabulary {
 		values[i] = tasks.VocabValue{Value: g.value, Label: g.label, Group: g.group,
 			Description: fmt.Sprintf("%s; a range plan takes at most %d items of this type.", g.label, g.limit)}
 	}
-	return tasks.Vocabulary{Name: "garment_type", Description: "The type of a range plan item; each type has a most items per range plan (too_many_items).",
-		Values: values, Concept: new("range_plan"), Groups: []tasks.VocabGroup{
-			{Name: "womenswear", Description: "One-piece womenswear."}, {Name: "tops", Description: "Tops and knitwear."},
-			{Name: "outerwear", Description: "Jackets and coats."}, {Name: "bottoms", Description: "Trousers, skirts and shorts."},
+	return tasks.Vocabulary{
+		Name:        "garment_type",
+		Description: "The type of a range plan item; each type has a most items per range plan (too_many_items).",
+		Values:      values,
+		Concept:     new("range_plan"),
+		Groups: []tasks.VocabGroup{
+			{
+				Name:        "womenswear",
+				Description: "One-piece womenswear.",
+			}, {Name: "tops", Description: "Tops and knitwear."},
+			{
+				Name:        "outerwear",
+				Description: "Jackets and coats.",
+			}, {Name: "bottoms", Description: "Trousers, skirts and shorts."},
 			{Name: "tailoring", Description: "Suits."}, {Name: "sport", Description: "Sport and active."},
-			{Name: "accessories", Description: "Accessories, bags and shoes."}}}
+			{Name: "accessories", Description: "Accessories, bags and shoes."}},
+	}
 }
 
 func garmentLimit(t string) (garment, bool) {
@@ -145,16 +156,39 @@ func planOf(in *rangePlanInput) RangePlanFields {
 
 // rangePlan makes a range plan record: an overview PNG and a PDF sheet.
 func rangePlan() *tasks.Definition {
-	item := obj{"type": "object", "additionalProperties": false, "required": []string{"type", "name", "quantity"}, "properties": obj{
-		"type":     tasks.VocabEnum(garmentVocab(), "The garment type; see the vocabulary for the most items of each type."),
-		"name":     obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name."},
-		"fabric":   obj{"type": "string", "pattern": HandlePattern(models.RecordFabric), "description": "fabric:<id> of the account's or the curated library's."},
-		"colours":  obj{"type": "array", "maxItems": 6, "items": tasks.ColourSchema("A colourway, #RRGGBB."), "description": "Colourways, up to 6."},
-		"quantity": obj{"type": "integer", "minimum": 1, "maximum": 100000, "description": "Units planned."},
-	}}
+	item := obj{
+		"type":                 "object",
+		"additionalProperties": false,
+		"required":             []string{"type", "name", "quantity"},
+		"properties": obj{
+			"type": tasks.VocabEnum(
+				garmentVocab(),
+				"The garment type; see the vocabulary for the most items of each type.",
+			),
+			"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name."},
+			"fabric": obj{
+				"type":        "string",
+				"pattern":     HandlePattern(models.RecordFabric),
+				"description": "fabric:<id> of the account's or the curated library's.",
+			},
+			"colours": obj{
+				"type":        "array",
+				"maxItems":    6,
+				"items":       tasks.ColourSchema("A colourway, #RRGGBB."),
+				"description": "Colourways, up to 6.",
+			},
+			"quantity": obj{"type": "integer", "minimum": 1, "maximum": 100000, "description": "Units planned."},
+		},
+	}
 	props := obj{
-		"name":   nameSchema("The range's name."),
-		"season": obj{"type": "string", "minLength": 1, "maxLength": 40, "description": "The season, such as SS27 or Autumn/Winter 2026.", "examples": []any{"SS27"}},
+		"name": nameSchema("The range's name."),
+		"season": obj{
+			"type":        "string",
+			"minLength":   1,
+			"maxLength":   40,
+			"description": "The season, such as SS27 or Autumn/Winter 2026.",
+			"examples":    []any{"SS27"},
+		},
 		"items": obj{"type": "array", "minItems": 1, "maxItems": 60, "items": item,
 			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. At most so many of one type: " + limitsText() + "."},
 		"brand_kit": obj{"type": "string", "pattern": HandlePattern(models.RecordBrandKit),
@@ -185,16 +219,25 @@ func rangePlanOutput() []byte {
 		"$schema": tasks.SchemaDialect, "title": "Range plan file data", "type": "object",
 		"description": "The data of a range plan's overview (index 0, PNG) or sheet (index 1, PDF).",
 		"properties": obj{
-			"range_plan": obj{"type": []any{"string", "null"}, "description": "The record, range_plan:<id>; null in a catalogue example."},
-			"index":      obj{"type": "integer", "minimum": 0, "maximum": 1},
-			"format":     obj{"type": "string", "enum": []any{"png", "pdf"}},
-			"name":       obj{"type": "string"},
-			"season":     obj{"type": "string"},
-			"items":      obj{"type": "integer", "minimum": 1},
-			"quantity":   obj{"type": "integer", "minimum": 1, "description": "Units planned in all."},
-			"totals": obj{"type": "array", "items": obj{"type": "object", "required": []string{"type", "items", "quantity"}, "properties": obj{
-				"type": obj{"type": "string", tasks.VocabKeyword: "garment_type"}, "items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}}},
-				"description": "Items and units per garment type, in vocabulary order."},
+			"range_plan": obj{
+				"type":        []any{"string", "null"},
+				"description": "The record, range_plan:<id>; null in a catalogue example.",
+			},
+			"index":    obj{"type": "integer", "minimum": 0, "maximum": 1},
+			"format":   obj{"type": "string", "enum": []any{"png", "pdf"}},
+			"name":     obj{"type": "string"},
+			"season":   obj{"type": "string"},
+			"items":    obj{"type": "integer", "minimum": 1},
+			"quantity": obj{"type": "integer", "minimum": 1, "description": "Units planned in all."},
+			"totals": obj{
+				"type": "array",
+				"items": obj{"type": "object", "required": []string{"type", "items", "quantity"}, "properties": obj{
+					"type": obj{
+						"type":             "string",
+						tasks.VocabKeyword: "garment_type",
+					}, "items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}}},
+				"description": "Items and units per garment type, in vocabulary order.",
+			},
 		},
 		"required": []string{"range_plan", "index", "format", "name", "season", "items", "quantity", "totals"},
 	})

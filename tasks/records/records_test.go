@@ -26,7 +26,12 @@ func TestBoardOfRedAndBlueGivesThoseTwo(t *testing.T) {
 	for _, c := range a.Palette {
 		hexes[c.Hex] = c.Weight
 	}
-	require.Equal(t, map[string]float64{"#FF0000": 0.5, "#0000FF": 0.5}, hexes, "every image weighs the same, whatever its size")
+	require.Equal(
+		t,
+		map[string]float64{"#FF0000": 0.5, "#0000FF": 0.5},
+		hexes,
+		"every image weighs the same, whatever its size",
+	)
 	require.Equal(t, "scarlet", nearestName(labOfHex("#FF0000")))
 	require.Equal(t, "blue", nearestName(labOfHex("#0000FF")))
 	for i, l := range a.Looks {
@@ -42,7 +47,15 @@ func TestBoardOfRedAndBlueGivesThoseTwo(t *testing.T) {
 // TestLookReadings checks the look of a print, a grey and a board's
 // palette bounds on a varied board.
 func TestLookReadings(t *testing.T) {
-	a := analyse([]image.Image{stripes("#1B2A4A", "#FAFAF7", 10)(256), solid("#808080")(64), check("#E0261B", "#F6D52A", 16)(256)}, []string{"x", "y", "z"}, nil)
+	a := analyse(
+		[]image.Image{
+			stripes("#1B2A4A", "#FAFAF7", 10)(256),
+			solid("#808080")(64),
+			check("#E0261B", "#F6D52A", 16)(256),
+		},
+		[]string{"x", "y", "z"},
+		nil,
+	)
 	require.Equal(t, "print", a.Looks[0].Surface)
 	require.Greater(t, a.Looks[0].EdgeDensity, printDensity)
 	require.Equal(t, "neutral", a.Looks[1].Temperature, "a grey has no temperature")
@@ -80,19 +93,74 @@ func TestValidationCodes(t *testing.T) {
 		{"moodboard.create", `{"name":"x"}`, apierr.ImagesRequired, "images"},
 		{"moodboard.create", `{"name":"x","images":[]}`, apierr.ImagesRequired, "images"},
 		{"moodboard.create", `{"name":"x","images":["file:a","file:b"]}`, apierr.MoodboardNeedsImages, "images"},
-		{"moodboard.create", `{"name":"x","images":[` + strings.Repeat(`"file:a",`, 24) + `"file:a"]}`, apierr.TooManyImages, "images"},
+		{
+			"moodboard.create",
+			`{"name":"x","images":[` + strings.Repeat(`"file:a",`, 24) + `"file:a"]}`,
+			apierr.TooManyImages,
+			"images",
+		},
 		{"moodboard.create", `{"name":"x","images":["file:a","file:b","ftp://x"]}`, apierr.InvalidRequest, "images[2]"},
-		{"brand_kit.create", `{"name":"x","colours":["#12345"],"moodboards":["moodboard:a"]}`, apierr.InvalidColour, "colours[0]"},
-		{"brand_kit.create", `{"name":"x","colours":[` + strings.Repeat(`"#111111",`, 12) + `"#111111"],"moodboards":["moodboard:a"]}`, apierr.TooManyColours, "colours"},
+		{
+			"brand_kit.create",
+			`{"name":"x","colours":["#12345"],"moodboards":["moodboard:a"]}`,
+			apierr.InvalidColour,
+			"colours[0]",
+		},
+		{
+			"brand_kit.create",
+			`{"name":"x","colours":[` + strings.Repeat(`"#111111",`, 12) + `"#111111"],"moodboards":["moodboard:a"]}`,
+			apierr.TooManyColours,
+			"colours",
+		},
 		{"brand_kit.create", `{"name":"x","colours":["#111111"]}`, apierr.MoodboardRequired, "moodboards"},
-		{"brand_kit.create", `{"name":"x","colours":["#111111"],"moodboards":[]}`, apierr.MoodboardRequired, "moodboards"},
-		{"brand_kit.create", `{"name":"x","colours":["#111111"],"moodboards":["fabric:a"]}`, apierr.MoodboardRequired, "moodboards[0]"},
-		{"fabric.create", `{"name":"x","facts":{"weight_gsm":180.5,"composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`, apierr.InvalidWeight, "facts.weight_gsm"},
-		{"fabric.create", `{"name":"x","facts":{"weight_gsm":601,"composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`, apierr.InvalidWeight, "facts.weight_gsm"},
-		{"fabric.create", `{"name":"x","facts":{"weight_gsm":"200","composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`, apierr.InvalidWeight, "facts.weight_gsm"},
-		{"fabric.create", `{"name":"x","facts":{"weight_gsm":200,"composition":[{"fibre":"nettle","percent":100}],"construction":"twill"}}`, apierr.InvalidOption, "facts.composition[0].fibre"},
-		{"range_plan.create", `{"name":"x","season":"SS27","items":[{"type":"cape","name":"a","quantity":1}]}`, apierr.InvalidOption, "items[0].type"},
-		{"range_plan.create", `{"name":"x","season":"SS27","items":[{"type":"dress","name":"a","quantity":1,"colours":["red"]}]}`, apierr.InvalidColour, "items[0].colours[0]"},
+		{
+			"brand_kit.create",
+			`{"name":"x","colours":["#111111"],"moodboards":[]}`,
+			apierr.MoodboardRequired,
+			"moodboards",
+		},
+		{
+			"brand_kit.create",
+			`{"name":"x","colours":["#111111"],"moodboards":["fabric:a"]}`,
+			apierr.MoodboardRequired,
+			"moodboards[0]",
+		},
+		{
+			"fabric.create",
+			`{"name":"x","facts":{"weight_gsm":180.5,"composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`,
+			apierr.InvalidWeight,
+			"facts.weight_gsm",
+		},
+		{
+			"fabric.create",
+			`{"name":"x","facts":{"weight_gsm":601,"composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`,
+			apierr.InvalidWeight,
+			"facts.weight_gsm",
+		},
+		{
+			"fabric.create",
+			`{"name":"x","facts":{"weight_gsm":"200","composition":[{"fibre":"cotton","percent":100}],"construction":"twill"}}`,
+			apierr.InvalidWeight,
+			"facts.weight_gsm",
+		},
+		{
+			"fabric.create",
+			`{"name":"x","facts":{"weight_gsm":200,"composition":[{"fibre":"nettle","percent":100}],"construction":"twill"}}`,
+			apierr.InvalidOption,
+			"facts.composition[0].fibre",
+		},
+		{
+			"range_plan.create",
+			`{"name":"x","season":"SS27","items":[{"type":"cape","name":"a","quantity":1}]}`,
+			apierr.InvalidOption,
+			"items[0].type",
+		},
+		{
+			"range_plan.create",
+			`{"name":"x","season":"SS27","items":[{"type":"dress","name":"a","quantity":1,"colours":["red"]}]}`,
+			apierr.InvalidColour,
+			"items[0].colours[0]",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.body, func(t *testing.T) {
@@ -109,7 +177,9 @@ func TestValidationCodes(t *testing.T) {
 func TestChecksBeforeRecords(t *testing.T) {
 	facts := func(comp string) FabricFacts {
 		d := mustLookup(t, "fabric.create")
-		in, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":200,"composition":` + comp + `,"construction":"twill"}}`))
+		in, err := d.Validate(
+			[]byte(`{"name":"x","facts":{"weight_gsm":200,"composition":` + comp + `,"construction":"twill"}}`),
+		)
 		require.NoError(t, err)
 		v, err := tasks.Decode[fabricInput](in)
 		require.NoError(t, err)
@@ -121,7 +191,10 @@ func TestChecksBeforeRecords(t *testing.T) {
 	require.Contains(t, e.Message, "90%")
 	e = apierr.As(checkComposition(facts(`[{"fibre":"cotton","percent":50},{"fibre":"cotton","percent":50}]`)))
 	require.Equal(t, "facts.composition[1].fibre", *e.Field)
-	require.NoError(t, checkComposition(facts(`[{"fibre":"cotton","percent":97.5},{"fibre":"elastane","percent":2.5}]`)))
+	require.NoError(
+		t,
+		checkComposition(facts(`[{"fibre":"cotton","percent":97.5},{"fibre":"elastane","percent":2.5}]`)),
+	)
 	require.Equal(t, "CO97.5EL2.5-TW-200",
 		fabricCode(facts(`[{"fibre":"elastane","percent":2.5},{"fibre":"cotton","percent":97.5}]`)))
 

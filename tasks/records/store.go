@@ -60,8 +60,13 @@ func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields an
 	if err != nil {
 		return err
 	}
-	return models.CreateRecord(ctx, env.DB, &models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
-		JobID: env.JobID, Name: name, Status: status, Fields: string(b)}, env.Time())
+	return models.CreateRecord(
+		ctx,
+		env.DB,
+		&models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
+			JobID: env.JobID, Name: name, Status: status, Fields: string(b)},
+		env.Time(),
+	)
 }
 
 // completeRecord marks the job's record ready with its fields and analysis
@@ -99,7 +104,8 @@ func handleOf(ctx context.Context, kind string) any {
 func errNoRecord(field, ref string) *apierr.Error {
 	kind, _, _ := strings.Cut(ref, ":")
 	return apierr.Newf(apierr.InvalidRequest, "No %s %s belongs to the account or the curated library; list them at GET /v1/refs/%s.",
-		strings.ReplaceAll(kind, "_", " "), ref, kind).WithField(field)
+		strings.ReplaceAll(kind, "_", " "), ref, kind).
+		WithField(field)
 }
 
 // readRecord reads the record behind ref (of kind) that env's account may
@@ -174,9 +180,11 @@ func (m *Moodboard) Ready(field string) error {
 	case models.RecordReady:
 		return nil
 	case models.RecordFailed:
-		return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s failed: %s Create it again with moodboard.create.", m.Handle, m.Reason).WithField(field)
+		return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s failed: %s Create it again with moodboard.create.", m.Handle, m.Reason).
+			WithField(field)
 	}
-	return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s is still being analysed; read it at GET /v1/files/%s and send again when its status is ready.", m.Handle, m.Handle).WithField(field)
+	return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s is still being analysed; read it at GET /v1/files/%s and send again when its status is ready.", m.Handle, m.Handle).
+		WithField(field)
 }
 
 // KitColour is one colour of a brand kit.
@@ -246,7 +254,15 @@ func ReadBrandKit(ctx context.Context, env tasks.Env, field, ref string) (*Brand
 	for i := range f.Looks {
 		f.Looks[i].URL = absolute(env.FilesBaseURL, f.Looks[i].URL)
 	}
-	kit := &BrandKit{Handle: r.Handle(), Name: r.Name, Status: status, Reason: reason, Colours: f.Colours, Moodboards: f.Moodboards, Looks: f.Looks}
+	kit := &BrandKit{
+		Handle:     r.Handle(),
+		Name:       r.Name,
+		Status:     status,
+		Reason:     reason,
+		Colours:    f.Colours,
+		Moodboards: f.Moodboards,
+		Looks:      f.Looks,
+	}
 	if f.Notes != nil {
 		kit.Notes = *f.Notes
 	}
@@ -262,9 +278,11 @@ func (k *BrandKit) LooksReady(field string) error {
 		return nil
 	}
 	if k.Status == models.RecordFailed {
-		return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s were never analysed: %s Create the kit again.", k.Handle, k.Reason).WithField(field)
+		return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s were never analysed: %s Create the kit again.", k.Handle, k.Reason).
+			WithField(field)
 	}
-	return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s are still being analysed; send again when GET /v1/files/%s shows status ready.", k.Handle, k.Handle).WithField(field)
+	return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s are still being analysed; send again when GET /v1/files/%s shows status ready.", k.Handle, k.Handle).
+		WithField(field)
 }
 
 // Fabric is a fabric record as other tasks read it.

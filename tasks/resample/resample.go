@@ -55,7 +55,12 @@ func Fill(img image.Image, width, height int, anchor imaging.Anchor, filter imag
 	if srcW >= 100 && srcH >= 100 { // imaging crops first, then scales
 		var tmp *image.NRGBA
 		if srcRatio < dstRatio {
-			tmp = imaging.CropAnchor(img, srcW, int(math.Max(1, float64(srcW)*float64(height)/float64(width))+0.5), anchor)
+			tmp = imaging.CropAnchor(
+				img,
+				srcW,
+				int(math.Max(1, float64(srcW)*float64(height)/float64(width))+0.5),
+				anchor,
+			)
 		} else {
 			tmp = imaging.CropAnchor(img, int(math.Max(1, float64(srcH)*float64(width)/float64(height))+0.5), srcH, anchor)
 		}

@@ -45,7 +45,11 @@ func blocks(w, h int, alpha bool) *image.NRGBA {
 // Resize and Fill give imaging's bytes, up and down, with and without
 // transparency, from NRGBA and RGBA sources.
 func TestSameBytesAsImaging(t *testing.T) {
-	filters := map[string]imaging.ResampleFilter{"lanczos": imaging.Lanczos, "linear": imaging.Linear, "box": imaging.Box}
+	filters := map[string]imaging.ResampleFilter{
+		"lanczos": imaging.Lanczos,
+		"linear":  imaging.Linear,
+		"box":     imaging.Box,
+	}
 	sizes := [][2]int{{300, 200}, {40, 90}, {77, 77}, {120, 0}, {0, 33}, {64, 48}}
 	for _, alpha := range []bool{false, true} {
 		for _, src := range []image.Image{pattern(64, 48, alpha), pattern(130, 110, alpha), toRGBA(pattern(50, 70, alpha)), blocks(120, 100, alpha), toRGBA(blocks(45, 60, alpha))} {
@@ -55,7 +59,19 @@ func TestSameBytesAsImaging(t *testing.T) {
 					require.Equal(t, want.Rect, got.Rect, "%s %v", name, s)
 					require.Equal(t, want.Pix, got.Pix, "resize %s %v alpha %v", name, s, alpha)
 					if s[0] > 0 && s[1] > 0 {
-						want, got = imaging.Fill(src, s[0], s[1], imaging.Center, f), Fill(src, s[0], s[1], imaging.Center, f)
+						want, got = imaging.Fill(
+							src,
+							s[0],
+							s[1],
+							imaging.Center,
+							f,
+						), Fill(
+							src,
+							s[0],
+							s[1],
+							imaging.Center,
+							f,
+						)
 						require.Equal(t, want.Rect, got.Rect, "%s %v", name, s)
 						require.Equal(t, want.Pix, got.Pix, "fill %s %v alpha %v", name, s, alpha)
 					}

@@ -24,7 +24,15 @@ type violation struct {
 	code    apierr.Code // the generic code before task rules
 }
 
-var annotations = map[string]bool{"description": true, "default": true, "examples": true, "title": true, tasks.VocabKeyword: true, tasks.AliasesKeyword: true, tasks.RefKeyword: true}
+var annotations = map[string]bool{
+	"description":        true,
+	"default":            true,
+	"examples":           true,
+	"title":              true,
+	tasks.VocabKeyword:   true,
+	tasks.AliasesKeyword: true,
+	tasks.RefKeyword:     true,
+}
 
 // violations builds, from the published schema alone, one body per bound of
 // every property — top-level ones, those of object fields and those of the
@@ -37,7 +45,20 @@ func violations(t *testing.T, d *tasks.Definition) []violation {
 	w := &walker{t: t, d: d}
 	w.object(doc, base, "", "", func(m map[string]any) map[string]any { return m }, true)
 	for k := range doc {
-		require.Contains(t, []string{"$schema", "title", "description", "type", "properties", "additionalProperties", "required", "allOf"}, k)
+		require.Contains(
+			t,
+			[]string{
+				"$schema",
+				"title",
+				"description",
+				"type",
+				"properties",
+				"additionalProperties",
+				"required",
+				"allOf",
+			},
+			k,
+		)
 	}
 	return w.out
 }
@@ -83,7 +104,12 @@ var structural = map[string]bool{"properties": true, "required": true, "addition
 // valid value is base, at field path (generic: indices written []); wrap
 // turns a changed copy of base into a whole request body. top is the
 // request itself, where the variant rules apply.
-func (w *walker) object(schema, base map[string]any, path, generic string, wrap func(map[string]any) map[string]any, top bool) {
+func (w *walker) object(
+	schema, base map[string]any,
+	path, generic string,
+	wrap func(map[string]any) map[string]any,
+	top bool,
+) {
 	d := w.d
 	with := func(k string, v any) map[string]any {
 		m := maps.Clone(base)
@@ -118,7 +144,14 @@ func (w *walker) object(schema, base map[string]any, path, generic string, wrap 
 	for _, r := range required {
 		b := maps.Clone(base)
 		delete(b, r.(string))
-		w.add(join(path, r.(string))+" required", wrap(b), join(path, r.(string)), join(generic, r.(string)), "required", apierr.InvalidRequest)
+		w.add(
+			join(path, r.(string))+" required",
+			wrap(b),
+			join(path, r.(string)),
+			join(generic, r.(string)),
+			"required",
+			apierr.InvalidRequest,
+		)
 	}
 	if schema["additionalProperties"] == false {
 		f, g := join(path, "zz_not_a_field"), join(generic, "zz_not_a_field")
@@ -189,7 +222,14 @@ func (w *walker) property(p map[string]any, val any, field, gen string, set func
 				w.property(branch, bv, field, gen, set)
 			}
 		default:
-			require.True(t, annotations[kw] || structural[kw], "%s: no violation for keyword %s of %s", d.Name, kw, field)
+			require.True(
+				t,
+				annotations[kw] || structural[kw],
+				"%s: no violation for keyword %s of %s",
+				d.Name,
+				kw,
+				field,
+			)
 		}
 	}
 }
@@ -262,10 +302,24 @@ func (w *walker) items(p map[string]any, base any, field, generic string, wrap f
 		case "properties":
 			sub, ok := item.(map[string]any)
 			require.True(t, ok, "%s: no valid object item of %s", d.Name, field)
-			w.object(items, sub, field+"[1]", generic+"[]", func(m map[string]any) map[string]any { return wrap(list(m)) }, false)
+			w.object(
+				items,
+				sub,
+				field+"[1]",
+				generic+"[]",
+				func(m map[string]any) map[string]any { return wrap(list(m)) },
+				false,
+			)
 			continue
 		default:
-			require.True(t, annotations[ikw] || structural[ikw], "%s: no violation for items keyword %s of %s", d.Name, ikw, field)
+			require.True(
+				t,
+				annotations[ikw] || structural[ikw],
+				"%s: no violation for items keyword %s of %s",
+				d.Name,
+				ikw,
+				field,
+			)
 			continue
 		}
 		w.add(field+" items "+ikw, wrap(list(bad)), field+"[1]", generic+"[]", ikw, code)

@@ -17,11 +17,31 @@ import (
 // and a seamless wave tile.
 var (
 	slideFiles = []tasks.ExampleFile{
-		{Ref: "file:example_slide_1", Name: "red.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{196, 48, 43, 255})) })},
-		{Ref: "file:example_slide_2", Name: "teal.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{30, 128, 128, 255})) })},
-		{Ref: "file:example_slide_3", Name: "ochre.jpg", MediaType: "image/jpeg", Data: sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{214, 160, 40, 255})) })},
+		{
+			Ref:       "file:example_slide_1",
+			Name:      "red.jpg",
+			MediaType: "image/jpeg",
+			Data:      sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{196, 48, 43, 255})) }),
+		},
+		{
+			Ref:       "file:example_slide_2",
+			Name:      "teal.jpg",
+			MediaType: "image/jpeg",
+			Data:      sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{30, 128, 128, 255})) }),
+		},
+		{
+			Ref:       "file:example_slide_3",
+			Name:      "ochre.jpg",
+			MediaType: "image/jpeg",
+			Data:      sync.OnceValue(func() []byte { return jpegOf(exampleSlide(color.NRGBA{214, 160, 40, 255})) }),
+		},
 	}
-	wavesFile = tasks.ExampleFile{Ref: "file:example_waves", Name: "waves.png", MediaType: "image/png", Data: sync.OnceValue(func() []byte { return pngOf(exampleWaves()) })}
+	wavesFile = tasks.ExampleFile{
+		Ref:       "file:example_waves",
+		Name:      "waves.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngOf(exampleWaves()) }),
+	}
 )
 
 func jpegOf(img image.Image) []byte {
@@ -56,7 +76,12 @@ func exampleSlide(c color.NRGBA) *image.NRGBA {
 			}
 			if u*u+v*v < 1 && !(v < -0.2 && u > 0.1) { // body with an opening
 				shade := 0.8 + 0.3*(1-math.Abs(v))
-				px = color.NRGBA{uint8(math.Min(255, float64(c.R)*shade)), uint8(math.Min(255, float64(c.G)*shade)), uint8(math.Min(255, float64(c.B)*shade)), 255}
+				px = color.NRGBA{
+					uint8(math.Min(255, float64(c.R)*shade)),
+					uint8(math.Min(255, float64(c.G)*shade)),
+					uint8(math.Min(255, float64(c.B)*shade)),
+					255,
+				}
 				if v > 0.6 { // sole
 					px = color.NRGBA{245, 243, 238, 255}
 				}

@@ -53,12 +53,14 @@ func refuseFormat(o Options, format, sz string, frames int, field string) *apier
 	switch format {
 	case "mp4":
 		if o.FFmpeg == "" {
-			return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. Send format gif, or ask the operator to install ffmpeg.").WithField("format")
+			return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. Send format gif, or ask the operator to install ffmpeg.").
+				WithField("format")
 		}
 	default:
 		w, h := size(sz)
 		if frames*w*h > gifBudget {
-			return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format mp4.", frames, w, h, gifBudget/1_000_000)).WithField(field)
+			return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format mp4.", frames, w, h, gifBudget/1_000_000)).
+				WithField(field)
 		}
 	}
 	return nil
@@ -92,7 +94,10 @@ func load(ctx context.Context, r tasks.Ref) (image.Image, error) {
 
 // failf is a permanent step failure naming the input.
 func failf(r tasks.Ref, format string, args ...any) error {
-	return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf("%s (%s): ", r.Field, r.Ref) + fmt.Sprintf(format, args...)}
+	return &tasks.StepError{
+		Code:    contract.ErrTypeProcessing,
+		Message: fmt.Sprintf("%s (%s): ", r.Field, r.Ref) + fmt.Sprintf(format, args...),
+	}
 }
 
 // encoded is a finished video file.
@@ -108,13 +113,21 @@ func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 			Text: "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side, " + tasks.ImageBudget +
 				"; EXIF orientation applied."},
 		{Key: "input_count", Title: "Input count", Text: input},
-		{Key: "output_format", Title: "Output format", Text: "Animated GIF (format gif, the default: 256 colours per frame, Floyd–Steinberg dithered, loops forever) or MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio). " + o.formats()},
+		{
+			Key:   "output_format",
+			Title: "Output format",
+			Text:  "Animated GIF (format gif, the default: 256 colours per frame, Floyd–Steinberg dithered, loops forever) or MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio). " + o.formats(),
+		},
 		{Key: "output_resolution", Title: "Output resolution", Text: resolution},
 		{Key: "outputs_per_job", Title: "Outputs per job", Text: count},
 		{Key: "watermark", Title: "Watermark", Text: "None."},
 		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for images you hold the rights to."},
 		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{Key: "reproducibility", Title: "Reproducibility", Text: "Deterministic: the same input gives the same GIF bytes; an MP4 is the same for the same ffmpeg build."},
+		{
+			Key:   "reproducibility",
+			Title: "Reproducibility",
+			Text:  "Deterministic: the same input gives the same GIF bytes; an MP4 is the same for the same ffmpeg build.",
+		},
 	}
 }
 
@@ -122,8 +135,19 @@ func formatVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "video_format", Description: "The file format of a video. MP4 needs ffmpeg on the server; each video task's docs say which formats this server makes.",
 		Values: []tasks.VocabValue{
-			{Value: "gif", Label: "Animated GIF", Description: "Plays everywhere images do (e-mail, marketplaces, chat); 256 colours per frame, larger files.", ChooseWhen: "the video must play where only images are allowed", Default: true},
-			{Value: "mp4", Label: "MP4 (H.264)", Description: "Full colour, small files; plays in browsers, phones and social apps. Needs ffmpeg on the server.", ChooseWhen: "the video goes to a web page or social media"},
+			{
+				Value:       "gif",
+				Label:       "Animated GIF",
+				Description: "Plays everywhere images do (e-mail, marketplaces, chat); 256 colours per frame, larger files.",
+				ChooseWhen:  "the video must play where only images are allowed",
+				Default:     true,
+			},
+			{
+				Value:       "mp4",
+				Label:       "MP4 (H.264)",
+				Description: "Full colour, small files; plays in browsers, phones and social apps. Needs ffmpeg on the server.",
+				ChooseWhen:  "the video goes to a web page or social media",
+			},
 		},
 		Default: new("gif"),
 	}
@@ -154,8 +178,16 @@ func sizeVocab() tasks.Vocabulary {
 // enum and have no vocabulary name.
 func transitions() []tasks.VocabValue {
 	return []tasks.VocabValue{
-		{Value: "crossfade", Description: "The next image fades in over the last moments of each image (up to 400 ms).", Default: true},
-		{Value: "cut", Description: "The next image replaces the last at once; the smallest GIFs.", ChooseWhen: "the file must be small"},
+		{
+			Value:       "crossfade",
+			Description: "The next image fades in over the last moments of each image (up to 400 ms).",
+			Default:     true,
+		},
+		{
+			Value:       "cut",
+			Description: "The next image replaces the last at once; the smallest GIFs.",
+			ChooseWhen:  "the file must be small",
+		},
 	}
 }
 
@@ -178,7 +210,15 @@ func directionVocab() tasks.Vocabulary {
 // have no vocabulary name.
 func frameFits() []tasks.VocabValue {
 	return []tasks.VocabValue{
-		{Value: "cover", Description: "The image fills the frame; the overflow is cut equally from both sides.", Default: true},
-		{Value: "contain", Description: "The whole image, centred on the background colour.", ChooseWhen: "nothing of the image may be cut"},
+		{
+			Value:       "cover",
+			Description: "The image fills the frame; the overflow is cut equally from both sides.",
+			Default:     true,
+		},
+		{
+			Value:       "contain",
+			Description: "The whole image, centred on the background colour.",
+			ChooseWhen:  "nothing of the image may be cut",
+		},
 	}
 }

@@ -138,7 +138,10 @@ func (h *histogram) medianCut(n int) color.Palette {
 			// the area maps exactly and is not dithered.
 			r, g, bl, cnt = h.r[top], h.g[top], h.b[top], uint64(h.n[top])
 		}
-		pal = append(pal, color.RGBA{uint8((r + cnt/2) / cnt), uint8((g + cnt/2) / cnt), uint8((bl + cnt/2) / cnt), 255})
+		pal = append(
+			pal,
+			color.RGBA{uint8((r + cnt/2) / cnt), uint8((g + cnt/2) / cnt), uint8((bl + cnt/2) / cnt), 255},
+		)
 	}
 	return pal
 }

@@ -23,10 +23,22 @@ func patternLoop(o Options) *tasks.Definition {
 			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: handle (POST /v1/files) or a public https URL.",
 			"examples":    []any{"art:def456", "file:abc123"}},
 		"direction": tasks.VocabEnum(directionVocab(), "Which way the pattern moves."),
-		"seconds":   obj{"type": "integer", "minimum": 1, "maximum": 20, "default": 4, "description": "The length of one loop in seconds: the pattern moves one tile length in this time."},
-		"repeats":   obj{"type": "integer", "minimum": 1, "maximum": 8, "default": 3, "description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a whole number of pixels per frame."},
-		"size":      tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
-		"format":    tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
+		"seconds": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     20,
+			"default":     4,
+			"description": "The length of one loop in seconds: the pattern moves one tile length in this time.",
+		},
+		"repeats": obj{
+			"type":        "integer",
+			"minimum":     1,
+			"maximum":     8,
+			"default":     3,
+			"description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a whole number of pixels per frame.",
+		},
+		"size":   tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
+		"format": tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
 	}
 	refuse := tasks.Refusal(func(in *loopInput, _ map[string]tasks.ImageSize) *apierr.Error {
 		return refuseFormat(o, in.Format, in.Size, loopFrames(in), "seconds")
@@ -40,17 +52,51 @@ func patternLoop(o Options) *tasks.Definition {
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Pattern loop data", "type": "object", "description": "The data of the loop.",
 			"properties": obj{
-				"format":      obj{"type": "string", tasks.VocabKeyword: "video_format", "description": "The file format."},
-				"size":        obj{"type": "string", tasks.VocabKeyword: "video_size", "description": "The frame size."},
-				"width":       obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
-				"height":      obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
-				"frames":      obj{"type": "integer", "minimum": 1, "description": "The number of frames of one loop."},
-				"duration_ms": obj{"type": "integer", "minimum": 1, "description": "The length of one loop, in milliseconds."},
-				"direction":   obj{"type": "string", tasks.VocabKeyword: "scroll_direction", "description": "Which way the pattern moves."},
-				"step_px":     obj{"type": "integer", "minimum": 1, "description": "How far the pattern moves per frame, in pixels (along each axis for diagonal)."},
-				"tile_px":     obj{"type": "integer", "minimum": 1, "description": "The tile's length along the motion in the video, in pixels: frames × step_px."},
+				"format": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "video_format",
+					"description":      "The file format.",
+				},
+				"size": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "video_size",
+					"description":      "The frame size.",
+				},
+				"width":  obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
+				"height": obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
+				"frames": obj{"type": "integer", "minimum": 1, "description": "The number of frames of one loop."},
+				"duration_ms": obj{
+					"type":        "integer",
+					"minimum":     1,
+					"description": "The length of one loop, in milliseconds.",
+				},
+				"direction": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "scroll_direction",
+					"description":      "Which way the pattern moves.",
+				},
+				"step_px": obj{
+					"type":        "integer",
+					"minimum":     1,
+					"description": "How far the pattern moves per frame, in pixels (along each axis for diagonal).",
+				},
+				"tile_px": obj{
+					"type":        "integer",
+					"minimum":     1,
+					"description": "The tile's length along the motion in the video, in pixels: frames × step_px.",
+				},
 			},
-			"required": []string{"format", "size", "width", "height", "frames", "duration_ms", "direction", "step_px", "tile_px"},
+			"required": []string{
+				"format",
+				"size",
+				"width",
+				"height",
+				"frames",
+				"duration_ms",
+				"direction",
+				"step_px",
+				"tile_px",
+			},
 		}),
 		Runner:   tasks.Typed[loopInput](loopRunner{o}),
 		Pricing:  tasks.Pricing{CreditType: "service_credits", PerOutput: 5},
@@ -60,8 +106,10 @@ func patternLoop(o Options) *tasks.Definition {
 		Examples: []tasks.Example{{
 			Name: "scrolling_waves", Title: "A wave tile scrolling left",
 			Description: "A two-colour wave tile moving left across a 480 × 480 square, one tile length every 2 seconds, as a looping GIF.",
-			Input:       json.RawMessage(`{"tile":"file:example_waves","direction":"left","seconds":2,"repeats":2,"size":"480x480","format":"gif"}`),
-			Files:       []tasks.ExampleFile{wavesFile},
+			Input: json.RawMessage(
+				`{"tile":"file:example_waves","direction":"left","seconds":2,"repeats":2,"size":"480x480","format":"gif"}`,
+			),
+			Files: []tasks.ExampleFile{wavesFile},
 		}},
 	}
 }
@@ -145,7 +193,12 @@ func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Outpu
 	}
 	m := loopMotion(in, src.Bounds())
 	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
-		return tasks.Output{}, failf(ref, "the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)", m.tileW, m.tileH)
+		return tasks.Output{}, failf(
+			ref,
+			"the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)",
+			m.tileW,
+			m.tileH,
+		)
 	}
 	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
 	tile = imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
@@ -242,16 +295,24 @@ func loopDocs(o Options) tasks.Docs {
 			CountDependsOn: []string{},
 			AbsentWhen:     new("A tile that cannot be fetched or read fails the job with processing_failed."),
 		},
-		Specs: specs(o, "One tile, which should be seamless (its edges continue each other); transparent parts show white.",
+		Specs: specs(
+			o,
+			"One tile, which should be seamless (its edges continue each other); transparent parts show white.",
 			"One video per job.",
-			"size (default 720x720). GIF at 20 frames per second, MP4 at 30; one loop is seconds long (1 to 20). The tile is scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds."),
+			"size (default 720x720). GIF at 20 frames per second, MP4 at 30; one loop is seconds long (1 to 20). The tile is scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
+		),
 		Limitations: []string{
 			"A tile that is not seamless shows its seams as it moves.",
 			"Diagonal motion scales the tile to a square.",
 			"GIF has no motion compression: a 4-second 720 × 720 loop is about 7 MB; the same loop as MP4 is about 20 times smaller.",
 			"MP4 is lossy: its last and first frames join without a jump, but not bit for bit.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "before"},
 			{Task: "pattern.repeat", Relation: "before"},

@@ -44,11 +44,44 @@ func encodeMP4(ctx context.Context, ffmpeg string, w, h int, src frameSource) ([
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "out.mp4")
-	cmd := exec.CommandContext(ctx, ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin",
-		"-f", "rawvideo", "-pix_fmt", "rgba", "-s", fmt.Sprintf("%dx%d", w, h), "-framerate", strconv.Itoa(mp4FPS), "-i", "pipe:0",
-		"-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", "-threads", "2",
-		"-movflags", "+faststart", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
-		"-y", out)
+	cmd := exec.CommandContext(
+		ctx,
+		ffmpeg,
+		"-hide_banner",
+		"-loglevel",
+		"error",
+		"-nostdin",
+		"-f",
+		"rawvideo",
+		"-pix_fmt",
+		"rgba",
+		"-s",
+		fmt.Sprintf("%dx%d", w, h),
+		"-framerate",
+		strconv.Itoa(mp4FPS),
+		"-i",
+		"pipe:0",
+		"-c:v",
+		"libx264",
+		"-preset",
+		"veryfast",
+		"-crf",
+		"20",
+		"-pix_fmt",
+		"yuv420p",
+		"-threads",
+		"2",
+		"-movflags",
+		"+faststart",
+		"-map_metadata",
+		"-1",
+		"-fflags",
+		"+bitexact",
+		"-flags:v",
+		"+bitexact",
+		"-y",
+		out,
+	)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()

@@ -28,7 +28,13 @@ func slideshow(o Options) *tasks.Definition {
 			"description": fmt.Sprintf("The images to show, 1 to %d, in this order.", maxSlides),
 			"examples":    []any{[]any{"file:abc123", "art:def456"}},
 		},
-		"frame_ms":   obj{"type": "integer", "minimum": 500, "maximum": 5000, "default": 1500, "description": "How long each image shows, in milliseconds (rounded to 10 ms), transition included."},
+		"frame_ms": obj{
+			"type":        "integer",
+			"minimum":     500,
+			"maximum":     5000,
+			"default":     1500,
+			"description": "How long each image shows, in milliseconds (rounded to 10 ms), transition included.",
+		},
 		"transition": tasks.FieldEnum(transitions(), "How one image passes to the next."),
 		"size":       tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
 		"fit":        tasks.FieldEnum(frameFits(), "How each image fills a frame of another aspect ratio."),
@@ -48,13 +54,25 @@ func slideshow(o Options) *tasks.Definition {
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Slideshow data", "type": "object", "description": "The data of the slideshow video.",
 			"properties": obj{
-				"format":      obj{"type": "string", tasks.VocabKeyword: "video_format", "description": "The file format."},
-				"size":        obj{"type": "string", tasks.VocabKeyword: "video_size", "description": "The frame size."},
-				"width":       obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
-				"height":      obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
-				"frames":      obj{"type": "integer", "minimum": 1, "description": "The number of frames in the file."},
-				"duration_ms": obj{"type": "integer", "minimum": 1, "description": "The length of one play, in milliseconds."},
-				"images":      obj{"type": "integer", "minimum": 1, "description": "The number of images shown."},
+				"format": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "video_format",
+					"description":      "The file format.",
+				},
+				"size": obj{
+					"type":             "string",
+					tasks.VocabKeyword: "video_size",
+					"description":      "The frame size.",
+				},
+				"width":  obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
+				"height": obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
+				"frames": obj{"type": "integer", "minimum": 1, "description": "The number of frames in the file."},
+				"duration_ms": obj{
+					"type":        "integer",
+					"minimum":     1,
+					"description": "The length of one play, in milliseconds.",
+				},
+				"images": obj{"type": "integer", "minimum": 1, "description": "The number of images shown."},
 			},
 			"required": []string{"format", "size", "width", "height", "frames", "duration_ms", "images"},
 		}),
@@ -73,8 +91,10 @@ func slideshow(o Options) *tasks.Definition {
 		Examples: []tasks.Example{{
 			Name: "three_products_crossfade", Title: "Three product shots, crossfaded",
 			Description: "Three 480 × 480 frames, one second each, fading into one another: an animated GIF for a product page.",
-			Input:       json.RawMessage(`{"images":["file:example_slide_1","file:example_slide_2","file:example_slide_3"],"frame_ms":1000,"transition":"crossfade","size":"480x480","format":"gif"}`),
-			Files:       slideFiles,
+			Input: json.RawMessage(
+				`{"images":["file:example_slide_1","file:example_slide_2","file:example_slide_3"],"frame_ms":1000,"transition":"crossfade","size":"480x480","format":"gif"}`,
+			),
+			Files: slideFiles,
 		}},
 	}
 }
@@ -224,7 +244,12 @@ func slideGIF(ctx context.Context, slides []*image.NRGBA, frameMS, fade int) (en
 }
 
 // slideMP4 is the same timeline at mp4FPS through ffmpeg.
-func slideMP4(ctx context.Context, ffmpeg string, slides []*image.NRGBA, frameMS, fade, W, H int) (encoded, int, error) {
+func slideMP4(
+	ctx context.Context,
+	ffmpeg string,
+	slides []*image.NRGBA,
+	frameMS, fade, W, H int,
+) (encoded, int, error) {
 	per := max(1, (frameMS*mp4FPS+500)/1000)
 	fadeFrames := (fade*mp4FPS + 500) / 1000
 	var shots []shot
@@ -238,7 +263,13 @@ func slideMP4(ctx context.Context, ffmpeg string, slides []*image.NRGBA, frameMS
 			shots = append(shots, s)
 		}
 	}
-	data, err := encodeMP4(ctx, ffmpeg, W, H, frameSource{count: len(shots), frame: func(i int) *image.NRGBA { return shots[i].frame(slides) }})
+	data, err := encodeMP4(
+		ctx,
+		ffmpeg,
+		W,
+		H,
+		frameSource{count: len(shots), frame: func(i int) *image.NRGBA { return shots[i].frame(slides) }},
+	)
 	if err != nil {
 		return encoded{}, 0, err
 	}
@@ -259,18 +290,30 @@ func slideshowDocs(o Options) tasks.Docs {
 		Outputs: tasks.DocsOutputs{
 			Count:          "One video.",
 			CountDependsOn: []string{},
-			AbsentWhen:     new("An image that cannot be fetched or read fails the job with processing_failed naming it."),
+			AbsentWhen: new(
+				"An image that cannot be fetched or read fails the job with processing_failed naming it.",
+			),
 		},
-		Specs: specs(o, fmt.Sprintf("1 to %d images.", maxSlides),
+		Specs: specs(
+			o,
+			fmt.Sprintf("1 to %d images.", maxSlides),
 			"One video per job.",
-			"size (default 720x720; eight sizes from 480x480 to 1920x1080). One play lasts images × frame_ms. A GIF holds at most 120 megapixels of frames in all (frames × width × height; a crossfade adds 8 frames per change); more answers 422 request_refused naming size."),
+			"size (default 720x720; eight sizes from 480x480 to 1920x1080). One play lasts images × frame_ms. A GIF holds at most 120 megapixels of frames in all (frames × width × height; a crossfade adds 8 frames per change); more answers 422 request_refused naming size.",
+		),
 		Limitations: []string{
 			"GIF frames have 256 colours each; MP4 is full colour.",
 			"No audio, no text, no motion within an image (no Ken Burns).",
 			"All images are fetched and decoded when the job runs; one that cannot be read fails the whole video.",
 		},
-		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.InvalidOption, apierr.InvalidColour, apierr.ImagesRequired, apierr.TooManyImages,
-			apierr.ImageNotPublic, apierr.RequestRefused),
+		Errors: tasks.ErrorList(
+			apierr.FieldNotAccepted,
+			apierr.InvalidOption,
+			apierr.InvalidColour,
+			apierr.ImagesRequired,
+			apierr.TooManyImages,
+			apierr.ImageNotPublic,
+			apierr.RequestRefused,
+		),
 		Related: []tasks.Related{
 			{Task: "image.crop", Relation: "before"},
 			{Task: "image.remove_background", Relation: "before"},

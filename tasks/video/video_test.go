@@ -89,7 +89,13 @@ func at(img image.Image, x, y int) color.RGBA {
 
 func TestSlideshowGIFFramesAndDelays(t *testing.T) {
 	o := Options{}
-	out := run(t, o, "video.slideshow", `{"images":["file:r","file:g","file:b"],"frame_ms":700,"transition":"cut","size":"480x480"}`, three)
+	out := run(
+		t,
+		o,
+		"video.slideshow",
+		`{"images":["file:r","file:g","file:b"],"frame_ms":700,"transition":"cut","size":"480x480"}`,
+		three,
+	)
 	require.Equal(t, "image/gif", out.MediaType)
 	g, err := gif.DecodeAll(bytes.NewReader(out.Data))
 	require.NoError(t, err)
@@ -100,7 +106,13 @@ func TestSlideshowGIFFramesAndDelays(t *testing.T) {
 	require.Equal(t, color.RGBA{255, 0, 0, 255}, at(g.Image[0], 240, 240))
 	require.Equal(t, color.RGBA{0, 0, 255, 255}, at(g.Image[2], 10, 10), "cover fills the frame")
 
-	out = run(t, o, "video.slideshow", `{"images":["file:r","file:g","file:b"],"frame_ms":1000,"size":"480x480","fit":"contain","background":"#000000"}`, three)
+	out = run(
+		t,
+		o,
+		"video.slideshow",
+		`{"images":["file:r","file:g","file:b"],"frame_ms":1000,"size":"480x480","fit":"contain","background":"#000000"}`,
+		three,
+	)
 	g, err = gif.DecodeAll(bytes.NewReader(out.Data))
 	require.NoError(t, err)
 	require.Len(t, g.Image, 3+2*fadeSteps, "a crossfade adds 8 frames per change")
@@ -141,8 +153,21 @@ func ffprobe(t testing.TB, data []byte) (codec string, w, h, frames int, seconds
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "v.mp4")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
-	raw, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-count_frames",
-		"-show_entries", "stream=codec_name,width,height,pix_fmt,nb_read_frames", "-show_entries", "format=duration", "-of", "json", path).Output()
+	raw, err := exec.Command(
+		"ffprobe",
+		"-v",
+		"error",
+		"-select_streams",
+		"v:0",
+		"-count_frames",
+		"-show_entries",
+		"stream=codec_name,width,height,pix_fmt,nb_read_frames",
+		"-show_entries",
+		"format=duration",
+		"-of",
+		"json",
+		path,
+	).Output()
 	require.NoError(t, err)
 	var p probe
 	require.NoError(t, json.Unmarshal(raw, &p), "%s", raw)
@@ -155,7 +180,13 @@ func ffprobe(t testing.TB, data []byte) (codec string, w, h, frames int, seconds
 }
 
 func TestSlideshowMP4IsH264(t *testing.T) {
-	out := run(t, withFFmpeg(t), "video.slideshow", `{"images":["file:r","file:g","file:b"],"frame_ms":1000,"transition":"cut","size":"1280x720","format":"mp4"}`, three)
+	out := run(
+		t,
+		withFFmpeg(t),
+		"video.slideshow",
+		`{"images":["file:r","file:g","file:b"],"frame_ms":1000,"transition":"cut","size":"1280x720","format":"mp4"}`,
+		three,
+	)
 	require.Equal(t, "video/mp4", out.MediaType)
 	codec, w, h, frames, seconds := ffprobe(t, out.Data)
 	require.Equal(t, "h264", codec)
@@ -165,7 +196,13 @@ func TestSlideshowMP4IsH264(t *testing.T) {
 	require.InDelta(t, 3.0, seconds, 0.05)
 	require.Equal(t, 90, out.Meta["frames"])
 
-	out = run(t, withFFmpeg(t), "video.slideshow", `{"images":["file:r","file:g","file:b"],"frame_ms":500,"size":"480x480","format":"mp4"}`, three)
+	out = run(
+		t,
+		withFFmpeg(t),
+		"video.slideshow",
+		`{"images":["file:r","file:g","file:b"],"frame_ms":500,"size":"480x480","format":"mp4"}`,
+		three,
+	)
 	_, _, _, frames, seconds = ffprobe(t, out.Data)
 	require.Equal(t, 45, frames, "a crossfade takes its frames from the images' time")
 	require.InDelta(t, 1.5, seconds, 0.05)
@@ -186,7 +223,11 @@ func TestMP4IsRefusedWithoutFFmpeg(t *testing.T) {
 
 		_, err = task(t, Options{FFmpeg: "/usr/bin/ffmpeg"}, name).Validate([]byte(body))
 		require.NoError(t, err, "with ffmpeg, mp4 is taken")
-		require.Contains(t, specText(task(t, Options{FFmpeg: "/usr/bin/ffmpeg"}, name), "output_format"), "GIF and MP4 on this server")
+		require.Contains(
+			t,
+			specText(task(t, Options{FFmpeg: "/usr/bin/ffmpeg"}, name), "output_format"),
+			"GIF and MP4 on this server",
+		)
 	}
 }
 
@@ -212,8 +253,18 @@ func TestValidationCodes(t *testing.T) {
 		{"video.slideshow", `{"frame_ms":1000}`, apierr.ImagesRequired, "images"},
 		{"video.slideshow", `{"images":[]}`, apierr.ImagesRequired, "images"},
 		{"video.slideshow", fmt.Sprintf(`{"images":[%s]}`, joinComma(many)), apierr.TooManyImages, "images"},
-		{"video.slideshow", fmt.Sprintf(`{"images":[%s],"size":"1080x1080"}`, joinComma(many[1:])), apierr.RequestRefused, "size"},
-		{"video.slideshow", fmt.Sprintf(`{"images":[%s],"size":"1080x1080","transition":"cut"}`, joinComma(many[1:])), "", ""},
+		{
+			"video.slideshow",
+			fmt.Sprintf(`{"images":[%s],"size":"1080x1080"}`, joinComma(many[1:])),
+			apierr.RequestRefused,
+			"size",
+		},
+		{
+			"video.slideshow",
+			fmt.Sprintf(`{"images":[%s],"size":"1080x1080","transition":"cut"}`, joinComma(many[1:])),
+			"",
+			"",
+		},
 		{"video.slideshow", `{"images":["file:r"],"size":"100x100"}`, apierr.InvalidOption, "size"},
 		{"video.pattern_loop", `{"tile":"file:r","seconds":20}`, apierr.RequestRefused, "seconds"},
 		{"video.pattern_loop", `{"tile":"file:r","seconds":8}`, "", ""},
@@ -262,7 +313,13 @@ func TestPatternLoopIsSeamless(t *testing.T) {
 	tile := files{"file:t": wavesFile.Data()}
 	for _, dir := range []string{"left", "right", "up", "down", "diagonal"} {
 		t.Run(dir, func(t *testing.T) {
-			out := run(t, Options{}, "video.pattern_loop", `{"tile":"file:t","direction":"`+dir+`","seconds":1,"repeats":4,"size":"480x480"}`, tile)
+			out := run(
+				t,
+				Options{},
+				"video.pattern_loop",
+				`{"tile":"file:t","direction":"`+dir+`","seconds":1,"repeats":4,"size":"480x480"}`,
+				tile,
+			)
 			g, err := gif.DecodeAll(bytes.NewReader(out.Data))
 			require.NoError(t, err)
 			require.Len(t, g.Image, gifFPS)
@@ -285,7 +342,13 @@ func TestPatternLoopIsSeamless(t *testing.T) {
 }
 
 func TestPatternLoopMP4(t *testing.T) {
-	out := run(t, withFFmpeg(t), "video.pattern_loop", `{"tile":"file:t","seconds":3,"size":"720x1280","direction":"up","format":"mp4"}`, files{"file:t": wavesFile.Data()})
+	out := run(
+		t,
+		withFFmpeg(t),
+		"video.pattern_loop",
+		`{"tile":"file:t","seconds":3,"size":"720x1280","direction":"up","format":"mp4"}`,
+		files{"file:t": wavesFile.Data()},
+	)
 	codec, w, h, frames, seconds := ffprobe(t, out.Data)
 	require.Equal(t, "h264", codec)
 	require.Equal(t, []int{720, 1280, 90}, []int{w, h, frames})
