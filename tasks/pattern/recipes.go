@@ -12,7 +12,7 @@ func recipes() []tasks.Recipe {
 	const base = "#1F6FEB"
 	// The triad palette.generate delivers for base; the catalogue's tests
 	// run step 1 and check step 3 sends exactly these colours.
-	colours, _ := json.Marshal([]string{"#1F6FEB", "#EB1F6F", "#6FEB1F"})
+	colours, _ := json.Marshal([]string{"#1F6FEB", "#D42B43", "#2C8E00"})
 	stripesBody := `{"colors":["#1B2A4A","#F4F1EA"],"stripe_angle":90,"resolution":"1024","seed":1}`
 	return []tasks.Recipe{
 		{
