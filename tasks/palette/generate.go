@@ -25,6 +25,10 @@ func generate() *tasks.Definition {
 			"description": "The harmonies to draw, one sheet each, in this order."},
 		"shades": obj{"type": "integer", "minimum": 0, "maximum": 4, "default": 0,
 			"description": "Rows of lighter, then darker, steps drawn under each colour."},
+		"formats": obj{"type": "array", "minItems": 1, "maxItems": len(fileFormats), "uniqueItems": true,
+			"items": tasks.FieldEnum(formatOptions(), "A file to deliver for each sheet:"), "default": []any{"svg"},
+			"description": "The files delivered for each sheet, in this order: each file is one output, " +
+				"charged as one."},
 		"labels": obj{
 			"type":        "boolean",
 			"default":     true,
@@ -93,12 +97,17 @@ func outputSchema() json.RawMessage {
 			"index": obj{
 				"type":        "integer",
 				"minimum":     0,
-				"description": "The output number: the position in schemes.",
+				"description": "The output number, from 0: each scheme's files in the order of formats.",
+			},
+			"format": obj{
+				"type":        "string",
+				"enum":        []any{"svg", "ase", "gpl"},
+				"description": "The file: svg (the sheet), ase (Adobe Swatch Exchange) or gpl (GIMP palette).",
 			},
 			"base_color": tasks.ColourSchema("The base colour, as sent, in capitals."),
 			"colors":     obj{"type": "array", "items": colour, "description": "The scheme's colours, left to right."},
 		},
-		"required": []string{"scheme", "index", "base_color", "colors"},
+		"required": []string{"scheme", "index", "format", "base_color", "colors"},
 	})
 }
 
@@ -108,24 +117,35 @@ type input struct {
 	Schemes   []string `json:"schemes"`
 	Shades    int      `json:"shades"`
 	Labels    bool     `json:"labels"`
+	Formats   []string `json:"formats"`
 }
 
 // runner draws one swatch sheet per scheme.
 type runner struct{}
 
-// Plan asks for one sheet per scheme.
+// Plan asks for one file per scheme and format.
 func (runner) Plan(in *input) tasks.Plan {
-	return tasks.Plan{Steps: len(in.Schemes), Phase: "drawing swatch sheets"}
+	return tasks.Plan{Steps: len(in.Schemes) * len(formatsOf(in)), Phase: "drawing swatch sheets"}
 }
 
-// Step draws the sheet of schemes[i].
-func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) {
+// formatsOf is in.Formats, or the SVG sheet alone when none is set.
+func formatsOf(in *input) []string {
+	if len(in.Formats) == 0 {
+		return []string{"svg"}
+	}
+	return in.Formats
+}
+
+// Step delivers output i: the sheet of schemes[i / len(formats)] in
+// formats[i % len(formats)].
+func (runner) Step(ctx context.Context, in *input, out int) (tasks.Output, error) {
 	if err := ctx.Err(); err != nil {
 		return tasks.Output{}, err
 	}
-	schemes := in.Schemes
-	if i < 0 || i >= len(schemes) {
-		return tasks.Output{}, fmt.Errorf("palette.generate: no output %d", i)
+	schemes, formats := in.Schemes, formatsOf(in)
+	i, ff := out/len(formats), formatByValue(formats[out%len(formats)])
+	if out < 0 || i >= len(schemes) {
+		return tasks.Output{}, fmt.Errorf("palette.generate: no output %d", out)
 	}
 	sc, ok := schemeByValue(schemes[i])
 	if !ok {
@@ -143,7 +163,7 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 		c := tasks.ParseColour(s.hex)
 		var row []string
 		for r := range steps {
-			row = append(row, toHex(light(s.c, shadeStep(r, steps), "").c))
+			row = append(row, mixStep(s.hex, shadeStep(r, steps)))
 		}
 		shades = append(shades, row)
 		colors = append(colors, map[string]any{
@@ -151,7 +171,7 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 			"rgb": map[string]any{"r": int(c.R), "g": int(c.G), "b": int(c.B)},
 			"hsl": map[string]any{"h": round3(s.c.h), "s": round3(s.c.s), "l": round3(s.c.l)},
 		})
-		if s.adjusted {
+		if s.adjusted && out%len(formats) == 0 {
 			f := fmt.Sprintf("schemes[%d]", i)
 			warnings = append(
 				warnings,
@@ -165,22 +185,46 @@ func (runner) Step(ctx context.Context, in *input, i int) (tasks.Output, error) 
 			)
 		}
 	}
-	title := fmt.Sprintf("%s · base %s", sc.label, base)
+	var data []byte
+	switch ff.value {
+	case "ase":
+		data = encodeASE(fmt.Sprintf("%s - base %s", sc.label, base), fileSwatches(sw, shades))
+	case "gpl":
+		data = encodeGPL(fmt.Sprintf("%s - base %s", sc.label, base), len(sw), fileSwatches(sw, shades))
+	default:
+		data = paletteSVG(fmt.Sprintf("%s · base %s", sc.label, base), sw, shades, in.Labels)
+	}
 	return tasks.Output{
-		Data: paletteSVG(title, sw, shades, in.Labels), MediaType: "image/svg+xml", Ext: "svg",
-		Meta:     map[string]any{"scheme": sc.value, "index": i, "base_color": base, "colors": colors},
+		Data: data, MediaType: ff.mediaType, Ext: ff.ext,
+		Meta: map[string]any{"scheme": sc.value, "index": out, "format": ff.value, "base_color": base,
+			"colors": colors},
 		Warnings: warnings,
 	}, nil
 }
 
-// shadeStep is the lightness change of shade row r of steps: lighter steps
-// first (+0.2, +0.4), then darker ones (-0.2, -0.4).
+// shadeStep is the mix of shade row r of steps: lighter steps first
+// (0.3, 0.6 toward white), then darker ones (-0.3, -0.6: toward black).
 func shadeStep(r, steps int) float64 {
 	up := (steps + 1) / 2
 	if r < up {
-		return 0.2 * float64(r+1)
+		return 0.3 * float64(r+1)
 	}
-	return -0.2 * float64(r-up+1)
+	return -0.3 * float64(r-up+1)
+}
+
+// mixStep mixes a colour toward white (f > 0) or black (f < 0) by |f| in
+// OKLab, as paint is let down with white or black: lightness moves that
+// far toward 1 or 0 and chroma falls by the same share, so a step is
+// never more saturated than its colour (no neon tints of a vivid colour).
+func mixStep(hex string, f float64) string {
+	c := hexToOKLCH(hex)
+	if f >= 0 {
+		c.l += (1 - c.l) * f
+	} else {
+		c.l *= 1 + f
+	}
+	c.c *= 1 - math.Abs(f)
+	return c.hex()
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }

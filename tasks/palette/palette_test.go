@@ -152,3 +152,31 @@ func TestTintsAreLighterAndShadesDarker(t *testing.T) {
 		}
 	}
 }
+
+// TestShadeRowsAreLetDown checks the shades rows under vivid colours: the
+// lighter steps are lighter and the darker darker in OKLCH, and no step is
+// more saturated (higher OKLCH chroma) than the colour it steps from.
+func TestShadeRowsAreLetDown(t *testing.T) {
+	d := mustLookup(t, "palette.generate")
+	for _, base := range []string{"#FF0000", "#1F6FEB", "#00FF00", "#FFFF00", "#3A5A40"} {
+		in := map[string]any{"base_color": base, "schemes": []any{"triadic", "tetradic"}, "shades": 4,
+			"labels": true}
+		for i := range 2 {
+			o, err := d.Runner.Step(context.Background(), in, i)
+			require.NoError(t, err)
+			for _, c := range o.Meta["colors"].([]any) {
+				c := c.(map[string]any)
+				col := hexToOKLCH(c["hex"].(string))
+				for j, s := range c["shades"].([]string) {
+					step := hexToOKLCH(s)
+					require.LessOrEqual(t, step.c, col.c+0.005, "%s: step %d %s of %s", base, j, s, c["hex"])
+					if j < 2 {
+						require.Greater(t, step.l, col.l, "%s: step %d %s is lighter", base, j, s)
+					} else {
+						require.Less(t, step.l, col.l, "%s: step %d %s is darker", base, j, s)
+					}
+				}
+			}
+		}
+	}
+}
