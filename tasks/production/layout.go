@@ -98,15 +98,12 @@ func (l *layout) fabricCard() {
 	x := margin + side + 30
 	s.Text(x, y, f.Name, 18, true, ink, s.W-x-margin)
 	rows := [][2]string{
-		{"Record", f.Handle},
 		{"Code", f.Code},
 		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
 		{"Composition", composition(f.Facts.Composition)},
 		{"Construction", label(f.Facts.Construction)},
 	}
-	if f.Colour != nil {
-		rows = append(rows, [2]string{"Measured colour", f.Colour.Hex + " " + f.Colour.Name})
-	}
+	rows = append(rows, [2]string{"Colour", records.ColourLine(f.FabricFields)})
 	for i, r := range rows {
 		ry := y + 36 + float64(i)*24
 		s.Text(x, ry, r[0], 10, true, muted, 0)

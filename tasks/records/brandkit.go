@@ -383,16 +383,16 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 	cw := (width - 2*pad - (len(k.colours)-1)*16) / len(k.colours)
 	for i, c := range k.colours {
 		x := pad + i*(cw+16)
-		fill(out, image.Rect(x, y, x+cw, y+280), tasks.ParseColour(c.Hex))
+		swatchRect(out, image.Rect(x, y, x+cw, y+280), c.Hex)
 		text(out, x, y+316, c.Hex, 22, true, ink, cw)
-		text(out, x, y+344, c.Name, 20, false, muted, cw)
+		text(out, x, y+344, colourLabel(c.Name), 20, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		text(out, x, y+370, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 16, false, muted, cw)
 		text(out, x, y+392, CMYKLabel(c.Hex), 16, false, muted, cw)
 	}
 	y += 440
 	for _, mb := range k.boards {
-		text(out, pad, y+24, mb.Name+" · "+mb.Handle, 22, true, ink, width-2*pad)
+		text(out, pad, y+24, mb.Name, 22, true, ink, width-2*pad)
 		x := pad
 		if mb.Analysis != nil {
 			for j, c := range mb.Analysis.Palette {
@@ -403,6 +403,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 				fill(out, image.Rect(x, y+40, x+w, y+90), tasks.ParseColour(c.Hex))
 				x += w
 			}
+			outline(out, image.Rect(pad, y+40, width-pad, y+90), rule)
 		}
 		y += 110
 	}
@@ -417,7 +418,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 			cover(out, image.Rect(x, ly, x+lw, ly+lw), imgs[i])
 			for j, m := range l.Match {
 				mx := x + j*(lw/3)
-				fill(out, image.Rect(mx, ly+lw+8, mx+lw/3-4, ly+lw+44), tasks.ParseColour(m.Hex))
+				swatchRect(out, image.Rect(mx, ly+lw+8, mx+lw/3-4, ly+lw+44), m.Hex)
 				mark := "≈ " + m.KitHex
 				if !m.OnBrand {
 					mark = "off " + m.KitHex
@@ -466,16 +467,16 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 	for i, c := range k.colours {
 		x := m + float64(i%per)*(cw+8)
 		cy := y + float64(i/per)*150
-		s.Rect(x, cy, cw, 80, tasks.ParseColour(c.Hex))
+		s.Swatch(x, cy, cw, 80, tasks.ParseColour(c.Hex))
 		s.Text(x, cy+86, c.Hex, 10, true, ink, cw)
-		s.Text(x, cy+100, c.Name, 9, false, muted, cw)
+		s.Text(x, cy+100, colourLabel(c.Name), 9, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		s.Text(x, cy+113, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
 		s.Text(x, cy+125, CMYKLabel(c.Hex), 8, false, muted, cw)
 	}
 	y += float64((len(k.colours)+per-1)/per) * 150
 	for _, mb := range k.boards {
-		s.Text(m, y, mb.Name+" · "+mb.Handle, 10, true, ink, inner)
+		s.Text(m, y, mb.Name, 10, true, ink, inner)
 		x := m
 		if mb.Analysis != nil {
 			for j, c := range mb.Analysis.Palette {
@@ -486,6 +487,7 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 				s.Rect(x, y+16, w, 18, tasks.ParseColour(c.Hex))
 				x += w
 			}
+			s.Outline(m, y+16, inner, 18, pdfsheet.SwatchRule)
 		}
 		y += 44
 	}

@@ -264,19 +264,10 @@ func curatedMoodboard(ref string) (*Moodboard, bool) {
 func (f curatedFabricDef) fields() FabricFields {
 	out := FabricFields{Facts: f.facts, Code: fabricCode(f.facts), WeightClass: weightClass(f.facts.WeightGSM),
 		WeightOz: round(float64(f.facts.WeightGSM)/33.906, 1), SwatchURL: new(filePath(f.id+"_swatch", "jpg"))}
-	c, ok := curatedColours.Load(f.id)
-	if !ok {
-		c, _ = curatedColours.LoadOrStore(f.id, mainColour(texture(f.facts.Construction, hexC(f.colour), 240)))
-	}
-	colour := c.(KitColour)
-	out.Colour = &colour
+	out.Colour = &KitColour{Hex: f.colour, Name: nearestName(labOfHex(f.colour))}
+	out.ColourSource = colourGiven
 	return out
 }
-
-// curatedColours holds the measured colour of each curated fabric (id →
-// KitColour): its swatch is drawn from code, so a process measures it
-// once, not at every read (range_plan.create reads fabrics per output).
-var curatedColours sync.Map
 
 // curatedFabric is a curated fabric read from code (no env).
 func curatedFabric(ref string) (*Fabric, bool) {

@@ -160,14 +160,14 @@ func brandKitExamples() []tasks.Example {
 
 func fabricDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its composition by fibre, its construction, a short code such as CO98EL2-DN-340, and the main colour measured from a swatch photo. The job delivers a swatch card.",
+		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its composition by fibre, its construction, a short code such as CO98EL2-DN-340, and its colour: the one you send (#RRGGBB or a colour name such as forest), else the main colour measured from a swatch photo, else none — the colour is never guessed, and the card says which. The job delivers a swatch card.",
 		BuiltFor: []string{
 			"Building a fabric library to plan ranges and techpacks on.",
 			"Labelling: composition written with the ISO 2076 / EU fibre codes.",
 		},
 		WhatYouGet: []string{
 			"The record fabric:<id>, creating until the card is drawn, then ready.",
-			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in ecru), name, code, composition, construction, weight and colour.",
+			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in the fabric's colour, undyed ecru when it has none), name, code, composition, construction, weight, and the colour with its source (as given, measured from the swatch photo, or not given); light colours are outlined so white shows on the card.",
 		},
 		Outputs: tasks.DocsOutputs{Count: "One card.", CountDependsOn: []string{}},
 		Specs: specs(
@@ -191,9 +191,10 @@ func fabricDocs() tasks.Docs {
 		Limitations: []string{
 			"Weight classes: light under 170 g/m², medium 170 to 270, heavy over 270.",
 			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
-			"The measured colour is the swatch's heaviest colour cluster; lighting in a photo shifts it.",
+			"A colour sent in colour is the fabric's colour even when a swatch photo is sent too; a colour is measured only from a photo, as its heaviest colour cluster, and lighting in the photo shifts it.",
 		},
-		Errors: tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.ImageNotPublic,
+		Errors: tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.InvalidColour,
+			apierr.ImageNotPublic,
 			apierr.RequestRefused)...),
 		Related: []tasks.Related{{Task: "range_plan.create", Relation: "after"}},
 	}
@@ -202,9 +203,9 @@ func fabricDocs() tasks.Docs {
 func fabricExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "stretch_denim", Title: "A stretch denim without a photo",
-			Description: "98% cotton, 2% elastane, 340 g/m²: the card draws a denim twill in ecru.",
+			Description: "98% cotton, 2% elastane, 340 g/m² in the colour sent: the card draws a denim twill in it.",
 			Input: json.RawMessage(
-				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"}}`,
+				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"},"colour":"denim"}`,
 			)},
 		{Name: "camel_twill", Title: "A camel twill from a swatch photo",
 			Description: "The swatch's colour is measured and named.",

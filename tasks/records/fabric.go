@@ -1,6 +1,7 @@
 package records
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -161,8 +162,29 @@ type FabricFields struct {
 	// SwatchURL is the stored swatch image (relative in the record); nil
 	// until the fabric is ready.
 	SwatchURL *string `json:"swatch_url"`
-	// Colour is the swatch's main colour, measured; nil until ready.
+	// Colour is the fabric's colour: the caller's, or measured from the
+	// swatch photo when only a photo was sent; nil when neither was.
 	Colour *KitColour `json:"colour"`
+	// ColourSource says where Colour comes from: given, measured or none.
+	ColourSource string `json:"colour_source,omitempty"`
+}
+
+// The values of a fabric's colour_source.
+const (
+	colourGiven    = "given"
+	colourMeasured = "measured"
+	colourNone     = "none"
+)
+
+// colourSourceText is what a card says of a colour's source.
+func colourSourceText(f FabricFields) string {
+	switch f.ColourSource {
+	case colourGiven:
+		return "as given"
+	case colourMeasured:
+		return "measured from the swatch photo"
+	}
+	return "not given"
 }
 
 // weightClass names a weight in g/m².
@@ -214,13 +236,34 @@ type fabricInput struct {
 	Name   string      `json:"name"`
 	Facts  FabricFacts `json:"facts"`
 	Swatch *string     `json:"swatch"`
+	Colour *string     `json:"colour"`
+}
+
+// givenColour is the colour a fabric input states, #RRGGBB or a
+// colour_name value, or nil.
+func givenColour(in *fabricInput) *KitColour {
+	if in.Colour == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*in.Colour)
+	for _, n := range namedColours {
+		if n.value == v {
+			return &KitColour{Hex: n.hex, Name: n.value}
+		}
+	}
+	hex := strings.ToUpper(v)
+	return &KitColour{Hex: hex, Name: nearestName(labOfHex(hex))}
 }
 
 // fieldsOf are the record fields of a fabric input before its swatch is read.
 func fieldsOf(in *fabricInput) FabricFields {
 	f := in.Facts
-	return FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM),
-		WeightOz: round(float64(f.WeightGSM)/33.906, 1), Swatch: in.Swatch}
+	out := FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM),
+		WeightOz: round(float64(f.WeightGSM)/33.906, 1), Swatch: in.Swatch, ColourSource: colourNone}
+	if c := givenColour(in); c != nil {
+		out.Colour, out.ColourSource = c, colourGiven
+	}
+	return out
 }
 
 // fabric makes a fabric record with its swatch card.
@@ -259,7 +302,16 @@ func fabric() *tasks.Definition {
 			},
 		},
 		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the card shows the construction drawn in ecru."},
+			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from this photo."},
+		"colour": obj{
+			"type":        "string",
+			"description": "The fabric's colour: #RRGGBB or a colour_name value (forest, navy…). It is the record's colour as sent; without it the colour is measured from the swatch photo, and with neither the fabric has no colour (the card says so and draws the construction undyed).",
+			"oneOf": []any{
+				tasks.ColourSchema("The colour, #RRGGBB."),
+				tasks.VocabEnum(colourNameVocab(), "A named colour; its reference hex is the fabric's colour."),
+			},
+			"examples": []any{"#1F4A2C", "forest"},
+		},
 	}
 	return &tasks.Definition{
 		Name: "fabric.create", Title: "Create a fabric",
@@ -274,6 +326,9 @@ func fabric() *tasks.Definition {
 			{Field: "facts.weight_gsm", Keyword: "type", Code: apierr.InvalidWeight},
 			{Field: "facts.weight_gsm", Keyword: "minimum", Code: apierr.InvalidWeight},
 			{Field: "facts.weight_gsm", Keyword: "maximum", Code: apierr.InvalidWeight},
+			{Field: "colour", Keyword: "oneOf", Code: apierr.InvalidColour},
+			{Field: "colour", Keyword: "enum", Code: apierr.InvalidColour},
+			{Field: "colour", Keyword: "pattern", Code: apierr.InvalidColour},
 		}, nameRules...),
 		Docs:     fabricDocs(),
 		Examples: fabricExamples(),
@@ -305,7 +360,10 @@ func fabricOutput() []byte {
 				"items": obj{"type": "object", "required": []string{"fibre", "percent"}, "properties": obj{
 					"fibre": obj{"type": "string", tasks.VocabKeyword: "fibre"}, "percent": obj{"type": "number"}}},
 			},
-			"colour": namedColourSchema("The swatch's main colour."),
+			"colour": obj{"oneOf": []any{namedColourSchema("The fabric's colour."), obj{"type": "null"}},
+				"description": "The fabric's colour (see colour_source), null when neither a colour nor a swatch photo was sent."},
+			"colour_source": obj{"type": "string", "enum": []any{colourGiven, colourMeasured, colourNone},
+				"description": "given: the colour sent; measured: the main colour of the swatch photo; none: neither was sent."},
 		},
 		"required": []string{
 			"fabric",
@@ -318,6 +376,7 @@ func fabricOutput() []byte {
 			"construction",
 			"composition",
 			"colour",
+			"colour_source",
 		},
 	})
 }
@@ -381,11 +440,17 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 			return tasks.Output{}, err
 		}
 		sw = fit(img, 900)
+		if fields.Colour == nil {
+			main := mainColour(sw)
+			fields.Colour, fields.ColourSource = &main, colourMeasured
+		}
 	} else {
-		sw = texture(fields.Facts.Construction, ecru, 900)
+		c := ecru
+		if fields.Colour != nil {
+			c = tasks.ParseColour(fields.Colour.Hex)
+		}
+		sw = texture(fields.Facts.Construction, c, 900)
 	}
-	main := mainColour(sw)
-	fields.Colour = &main
 	if env, ok := tasks.EnvOf(ctx); ok {
 		id := recordID(models.RecordFabric, env.JobID) + "_swatch"
 		if err := putImage(ctx, env, id, "fabric:"+recordID(models.RecordFabric, env.JobID), sw); err != nil {
@@ -420,8 +485,17 @@ func fabricMeta(handle any, name string, f FabricFields) map[string]any {
 		"weight_oz_yd2": f.WeightOz,
 		"construction":  f.Facts.Construction,
 		"composition":   toJSON(f.Facts.Composition),
-		"colour":        obj{"hex": f.Colour.Hex, "weight": 1, "name": f.Colour.Name},
+		"colour":        colourMeta(f.Colour),
+		"colour_source": cmp.Or(f.ColourSource, colourNone),
 	}
+}
+
+// colourMeta is a fabric's colour as card data, or nil.
+func colourMeta(c *KitColour) any {
+	if c == nil {
+		return nil
+	}
+	return obj{"hex": c.Hex, "weight": 1, "name": c.Name}
 }
 
 // mainColour is the heaviest colour of an image.
@@ -466,7 +540,7 @@ func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 		{"Composition", strings.Join(comp, ", ")},
 		{"Construction", labelOf(f.Facts.Construction)},
 		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
-		{"Colour", f.Colour.Hex + " · " + f.Colour.Name},
+		{"Colour", ColourLine(f)},
 	}
 	for i, r := range rows {
 		ry := y + 130 + i*64
@@ -474,7 +548,31 @@ func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 		text(out, pad, ry, r[0], 26, false, muted, 260)
 		text(out, pad+280, ry, r[1], 26, false, ink, width-2*pad-280)
 	}
-	chip := tasks.ParseColour(f.Colour.Hex)
-	fill(out, image.Rect(width-pad-120, y-60, width-pad, y+60), chip)
+	if f.Colour != nil {
+		chip := image.Rect(width-pad-120, y-60, width-pad, y+60)
+		fill(out, chip, tasks.ParseColour(f.Colour.Hex))
+		if light(f.Colour.Hex) {
+			outline(out, chip, rule) // white on the paper stays visible
+		}
+	}
 	return out
+}
+
+// ColourLine is a fabric's colour as a card prints it: its hex, name and
+// where it comes from.
+func ColourLine(f FabricFields) string {
+	if f.Colour == nil {
+		return "Not given (drawn undyed)"
+	}
+	return f.Colour.Hex + " · " + colourLabel(f.Colour.Name) + " · " + colourSourceText(f)
+}
+
+// colourLabel is the words of a colour_name value: sky_blue → Sky blue.
+func colourLabel(v string) string {
+	for _, n := range namedColours {
+		if n.value == v {
+			return n.label
+		}
+	}
+	return v
 }

@@ -174,3 +174,23 @@ func wrap(s string, size, width int) []string {
 	}
 	return lines
 }
+
+// light says whether a colour is light enough to vanish on the paper: it
+// is drawn with an outline.
+func light(hex string) bool { return labOfHex(hex).L > 88 }
+
+// outline strokes r of dst one pixel wide, inside its edge.
+func outline(dst draw.Image, r image.Rectangle, c color.Color) {
+	fill(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+2), c)
+	fill(dst, image.Rect(r.Min.X, r.Max.Y-2, r.Max.X, r.Max.Y), c)
+	fill(dst, image.Rect(r.Min.X, r.Min.Y, r.Min.X+2, r.Max.Y), c)
+	fill(dst, image.Rect(r.Max.X-2, r.Min.Y, r.Max.X, r.Max.Y), c)
+}
+
+// swatchRect fills r of dst with the colour hex, outlined when it is light.
+func swatchRect(dst draw.Image, r image.Rectangle, hex string) {
+	fill(dst, r, tasks.ParseColour(hex))
+	if light(hex) {
+		outline(dst, r, rule)
+	}
+}

@@ -1,0 +1,101 @@
+package records
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
+)
+
+// TestFabricColourIsTheCallers renders fabric cards from inputs whose
+// colour is known: the colour sent is the fabric's (by hex or by name),
+// a swatch photo is measured only when no colour is sent, and with
+// neither the fabric has no colour. The card's swatch shows the colour.
+func TestFabricColourIsTheCallers(t *testing.T) {
+	photo, err := encodePNG(solid("#B9895A")(256))
+	require.NoError(t, err)
+	files := taskstest.Files{"file:camel": photo}
+	facts := `"facts":{"weight_gsm":210,"composition":[{"fibre":"cotton","percent":100}],"construction":"pique"}`
+	for _, tc := range []struct {
+		name, extra, hex, source string
+	}{
+		{"named colour", `,"colour":"forest"`, "#1F4A2C", colourGiven},
+		{"hex colour", `,"colour":"#c3643f"`, "#C3643F", colourGiven},
+		{"colour beats photo", `,"colour":"navy","swatch":"file:camel"`, "#1B2A4A", colourGiven},
+		{"photo measured", `,"swatch":"file:camel"`, "#B9895A", colourMeasured},
+		{"neither", ``, "", colourNone},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := mustLookup(t, "fabric.create")
+			in, err := d.Validate([]byte(`{"name":"Piqué",` + facts + tc.extra + `}`))
+			require.NoError(t, err)
+			out, err := d.Runner.Step(tasks.WithLoader(context.Background(), files), in, 0)
+			require.NoError(t, err)
+			meta, _ := json.Marshal(out.Meta)
+			var data struct {
+				Colour *struct {
+					Hex string `json:"hex"`
+				} `json:"colour"`
+				Source string `json:"colour_source"`
+			}
+			require.NoError(t, json.Unmarshal(meta, &data))
+			require.Equal(t, tc.source, data.Source)
+			dump(t, "fabric_"+strings.ReplaceAll(tc.name, " ", "_")+".png", out.Data)
+			card, err := png.Decode(bytes.NewReader(out.Data))
+			require.NoError(t, err)
+			if tc.hex == "" {
+				require.Nil(t, data.Colour)
+				return
+			}
+			require.NotNil(t, data.Colour)
+			require.Equal(t, tc.hex, data.Colour.Hex)
+			if tc.source == colourGiven && tc.name != "colour beats photo" {
+				mean := meanLab(card, image.Rect(200, 200, 1000, 800))
+				require.Less(t, deltaE00(mean, labOfHex(tc.hex)), 8.0, "the drawn swatch is the colour sent")
+			}
+		})
+	}
+}
+
+// TestFabricColourRefusesUnknownNames answers invalid_colour for a colour
+// that is neither #RRGGBB nor a colour_name value.
+func TestFabricColourRefusesUnknownNames(t *testing.T) {
+	d := mustLookup(t, "fabric.create")
+	_, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":210,"composition":[{"fibre":"cotton",` +
+		`"percent":100}],"construction":"pique"},"colour":"greenish"}`))
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "invalid_colour")
+}
+
+// dump writes an output under $TP_DUMP, when set, for a person to look at.
+func dump(t *testing.T, name string, data []byte) {
+	if dir := os.Getenv("TP_DUMP"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+}
+
+// meanLab is the mean CIELAB colour of r of img.
+func meanLab(img image.Image, r image.Rectangle) lab {
+	var sum lab
+	n := 0.0
+	for y := r.Min.Y; y < r.Max.Y; y += 4 {
+		for x := r.Min.X; x < r.Max.X; x += 4 {
+			c := image.NewRGBA(image.Rect(0, 0, 1, 1))
+			c.Set(0, 0, img.At(x, y))
+			l := rgbLab(c.Pix[0], c.Pix[1], c.Pix[2])
+			sum.L, sum.A, sum.B = sum.L+l.L, sum.A+l.A, sum.B+l.B
+			n++
+		}
+	}
+	return lab{sum.L / n, sum.A / n, sum.B / n}
+}
