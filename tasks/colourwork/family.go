@@ -76,21 +76,14 @@ func pngOutput(img image.Image, meta map[string]any) (tasks.Output, error) {
 	return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 }
 
-// commonSpecs are the spec rows both tasks share.
+// commonSpecs are the spec rows both tasks share: the input formats and
+// the family's terms.
 func commonSpecs() []tasks.SpecRow {
-	return []tasks.SpecRow{
-		{
-			Key:   "input_formats",
-			Title: "Input formats",
-			Text:  imagetasks.InputFormats + " Pixels under half opacity count as no colour.",
-		},
-		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for designs you hold the rights to."},
-		{Key: "content_checks", Title: "Content checks", Text: "None: the task changes colours only."},
-		{
-			Key:   "reproducibility",
-			Title: "Reproducibility",
-			Text:  "Deterministic: the same image and fields give the same bytes (k-means from a fixed seed).",
-		},
-	}
+	return append([]tasks.SpecRow{
+		tasks.Spec("input_formats", imagetasks.InputFormats+" Pixels under half opacity count as no colour."),
+	}, tasks.Terms{
+		CommercialUse:   "Allowed for designs you hold the rights to.",
+		ContentChecks:   "None: the task changes colours only.",
+		Reproducibility: "Deterministic: the same image and fields give the same bytes (k-means from a fixed seed).",
+	}.Rows()...)
 }

@@ -81,18 +81,12 @@ func perOutput(credits int64) tasks.Pricing {
 	return tasks.Pricing{CreditType: contract.CreditService, PerOutput: credits}
 }
 
-// commonSpecs are the spec rows the family's tasks share.
+// commonSpecs are the spec rows the family's tasks share: its terms.
 func commonSpecs() []tasks.SpecRow {
-	return []tasks.SpecRow{
-		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for images you hold the rights to."},
-		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{
-			Key:   "reproducibility",
-			Title: "Reproducibility",
-			Text:  "Deterministic: the same input images and fields give the same bytes.",
-		},
-	}
+	return tasks.Terms{
+		CommercialUse:   "Allowed for images you hold the rights to.",
+		Reproducibility: "Deterministic: the same input images and fields give the same bytes.",
+	}.Rows()
 }
 
 func fitVocab() tasks.Vocabulary {

@@ -11,22 +11,13 @@ import (
 // planLimitation says which plans run the family's tasks.
 const planLimitation = "The starter plan does not include photoshoots tasks: a call with a key of a starter-plan account answers 403 permission_denied."
 
-// commonSpecs are the spec rows the family's tasks share.
+// commonSpecs are the spec rows the family's tasks share: its terms.
 func commonSpecs() []tasks.SpecRow {
-	return []tasks.SpecRow{
-		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{
-			Key:   "commercial_use",
-			Title: "Commercial use",
-			Text:  "Allowed for product images you hold the rights to; the backdrops and figures are the service's own drawings.",
-		},
-		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{
-			Key:   "reproducibility",
-			Title: "Reproducibility",
-			Text:  "Deterministic: the same input gives the same pixels.",
-		},
-	}
+	return tasks.Terms{
+		CommercialUse: "Allowed for product images you hold the rights to; " +
+			"the backdrops and figures are the service's own drawings.",
+		Reproducibility: "Deterministic: the same input gives the same pixels.",
+	}.Rows()
 }
 
 func createDocs() tasks.Docs {

@@ -56,20 +56,11 @@ var (
 	white = color.RGBA{0xff, 0xff, 0xff, 0xff}
 )
 
-// commonSpecs are the spec rows the family's tasks share.
+// commonSpecs are the spec rows the family's tasks share: its terms.
 func commonSpecs() []tasks.SpecRow {
-	return []tasks.SpecRow{
-		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{
-			Key:   "commercial_use",
-			Title: "Commercial use",
-			Text:  "Allowed for images and designs you hold the rights to.",
-		},
-		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{
-			Key:   "reproducibility",
-			Title: "Reproducibility",
-			Text:  "Deterministic layout and image processing, no generative model: the same input and records give the same figures and pixels.",
-		},
-	}
+	return tasks.Terms{
+		CommercialUse: "Allowed for images and designs you hold the rights to.",
+		Reproducibility: "Deterministic layout and image processing, no generative model: " +
+			"the same input and records give the same figures and pixels.",
+	}.Rows()
 }

@@ -19,21 +19,11 @@ func exampleFile(ref, name string, m motif) tasks.ExampleFile {
 // validation are the codes every record task's validation answers.
 var validation = []apierr.Code{apierr.FieldNotAccepted, apierr.NameRequired}
 
+// specs are spec rows, each a key and its text.
 func specs(rows ...[2]string) []tasks.SpecRow {
-	titles := map[string]string{
-		"input_formats":     "Input formats",
-		"input_count":       "Input count",
-		"output_format":     "Output format",
-		"output_resolution": "Output resolution",
-		"outputs_per_job":   "Outputs per job",
-		"watermark":         "Watermark",
-		"commercial_use":    "Commercial use",
-		"content_checks":    "Content checks",
-		"reproducibility":   "Reproducibility",
-	}
 	out := make([]tasks.SpecRow, len(rows))
 	for i, r := range rows {
-		out[i] = tasks.SpecRow{Key: r[0], Title: titles[r[0]], Text: r[1]}
+		out[i] = tasks.Spec(r[0], r[1])
 	}
 	return out
 }

@@ -108,7 +108,7 @@ type encoded struct {
 }
 
 func specs(o Options, input, count, resolution string) []tasks.SpecRow {
-	return []tasks.SpecRow{
+	return append([]tasks.SpecRow{
 		{Key: "input_formats", Title: "Input formats",
 			Text: "PNG, JPEG, WebP, GIF (first frame) or BMP; 16 to 8192 px a side, " + tasks.ImageBudget +
 				"; EXIF orientation applied."},
@@ -120,15 +120,11 @@ func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 		},
 		{Key: "output_resolution", Title: "Output resolution", Text: resolution},
 		{Key: "outputs_per_job", Title: "Outputs per job", Text: count},
-		{Key: "watermark", Title: "Watermark", Text: "None."},
-		{Key: "commercial_use", Title: "Commercial use", Text: "Allowed for images you hold the rights to."},
-		{Key: "content_checks", Title: "Content checks", Text: "None."},
-		{
-			Key:   "reproducibility",
-			Title: "Reproducibility",
-			Text:  "Deterministic: the same input gives the same GIF bytes; an MP4 is the same for the same ffmpeg build.",
-		},
-	}
+	}, tasks.Terms{
+		CommercialUse: "Allowed for images you hold the rights to.",
+		Reproducibility: "Deterministic: the same input gives the same GIF bytes; " +
+			"an MP4 is the same for the same ffmpeg build.",
+	}.Rows()...)
 }
 
 func formatVocab() tasks.Vocabulary {
