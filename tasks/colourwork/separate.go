@@ -22,10 +22,10 @@ const (
 )
 
 // A spot colour is a cluster the design keeps: clusters nearer than
-// mergeDE (ΔE76) are one ink, and one under minCoverage of the design
+// mergeDE (CIEDE2000) are one ink, and one under minCoverage of the design
 // (anti-aliased edges, noise) is folded into its nearest ink.
 const (
-	mergeDE     = 12
+	mergeDE     = 8
 	minCoverage = 0.01
 )
 
@@ -256,7 +256,7 @@ func orderVocab() tasks.Vocabulary {
 
 func separateDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE 12 counted as one ink and an ink under 1 % of the design folded into its nearest — gives every pixel to exactly one ink, and delivers a greyscale separation per ink (black where it prints) with a composite preview that lays the inks back together. It is deterministic image processing, not a generative model.",
+		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE2000 8 counted as one ink and an ink under 1 % of the design folded into its nearest — gives every pixel to exactly one ink, and delivers a greyscale separation per ink (black where it prints) with a composite preview that lays the inks back together. It is deterministic image processing, not a generative model.",
 		BuiltFor: []string{
 			"Screen and pad printing: one film or screen per ink, in print order.",
 			"Quoting a print job: how many inks a design needs and how much of each.",

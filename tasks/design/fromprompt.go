@@ -21,12 +21,12 @@ const (
 	maxTiles        = 8
 	maxColours      = 6 // pattern.generate's
 	// A reference gives its dominant colours: at most refColours each,
-	// colours nearer than ΔE refMergeDE counted as one, none under
+	// colours nearer than ΔE2000 refMergeDE counted as one, none under
 	// refMinShare of the image.
-	refColours, refMergeDE, refMinShare = 5, 12, 0.02
-	// A reference colour nearer than ΔE distinctDE to one already read is
+	refColours, refMergeDE, refMinShare = 5, 8, 0.02
+	// A reference colour nearer than ΔE2000 distinctDE to one already read is
 	// not added.
-	distinctDE = 10
+	distinctDE = 7
 )
 
 func fromPrompt() *tasks.Definition {

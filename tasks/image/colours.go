@@ -10,11 +10,13 @@ import (
 	"github.com/disintegration/imaging"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // The family's colour machinery as other families use it (tasks/colourwork,
-// tasks/design): the same k-means in CIELAB and recolouring image.recolour
-// runs, so every task reads and maps colours alike.
+// tasks/design): tasks/colour's clustering run on an image's pixels and the
+// recolouring image.recolour runs, so every task reads and maps colours
+// alike.
 
 // InputSides bounds the sides of every image the family's loader (Load)
 // takes.
@@ -44,9 +46,9 @@ func Recolour(ctx context.Context, img image.Image, palette []color.Color) (*ima
 	if len(palette) == 0 {
 		return nil, nil, fmt.Errorf("an empty palette")
 	}
-	pal := make([]lab, len(palette))
+	pal := make([]colour.Lab, len(palette))
 	for i, c := range palette {
-		pal[i] = labOf(c)
+		pal[i] = colour.LabOf(c)
 	}
 	return recolourImage(ctx, img, pal)
 }
@@ -74,24 +76,24 @@ type Quantised struct {
 // Transparent marks a pixel of a Quantised image that no colour covers.
 const Transparent = 255
 
-// Quantise reduces img to at most k colours (k ≤ 254): k-means in CIELAB
-// from a fixed seed on a copy at most 256 px a side; clusters closer than
-// mergeDE (ΔE76) are merged and a cluster under minShare of the copy's
-// pixels (anti-aliased edges, noise) is folded into its nearest neighbour;
-// then every pixel at full size takes its nearest mean. A fully
-// transparent image is an error.
+// Quantise reduces img to at most k colours (k ≤ 254): colour.Cluster
+// (k-means in CIELAB from a fixed seed) on a copy at most 256 px a side;
+// clusters closer than mergeDE (CIEDE2000) are merged and a cluster under
+// minShare of the copy's pixels (anti-aliased edges, noise) is folded into
+// its nearest neighbour; then every pixel at full size takes its nearest
+// mean. A fully transparent image is an error.
 func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare float64) (*Quantised, error) {
 	samples := opaqueColours(img)
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("the image is fully transparent")
 	}
-	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
+	centres := means(colour.Cluster(samples, k, mergeDE, minShare))
 	px := readOnly(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	idx := image.NewGray(image.Rect(0, 0, W, H))
 	counts := make([]int, len(centres))
 	opaque := 0
-	index := func(r, g, b uint8) uint32 { return uint32(nearest(centres, toLab(r, g, b))) }
+	index := func(r, g, b uint8) uint32 { return uint32(colour.Nearest(centres, colour.LabOf8(r, g, b))) }
 	cache := newRGBCache()
 	defer cache.release()
 	for y := range H {
@@ -118,7 +120,7 @@ func Quantise(ctx context.Context, img image.Image, k int, mergeDE, minShare flo
 	for j, c := range centres {
 		q.Colours = append(
 			q.Colours,
-			Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(max(opaque, 1))},
+			Swatch{Colour: c.NRGBA(), Share: float64(counts[j]) / float64(max(opaque, 1))},
 		)
 	}
 	return q, nil
@@ -132,65 +134,42 @@ func Dominant(img image.Image, k int, mergeDE, minShare float64) ([]Swatch, erro
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("the image is fully transparent")
 	}
-	centres := simplify(samples, kmeans(samples, k), mergeDE, minShare)
-	counts := make([]int, len(centres))
-	for _, r := range samples {
-		counts[nearest(centres, r.c)] += r.n
-	}
-	out := make([]Swatch, len(centres))
-	for j, c := range centres {
-		out[j] = Swatch{Colour: swatchColour(c), Share: float64(counts[j]) / float64(sampleCount(samples))}
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Share > out[j-1].Share; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
+	var out []Swatch
+	for _, s := range colour.Cluster(samples, k, mergeDE, minShare) {
+		out = append(out, Swatch{Colour: s.C.NRGBA(), Share: s.Share})
 	}
 	return out, nil
 }
 
-// DeltaE is ΔE76, the CIELAB distance of two colours.
-func DeltaE(a, b color.Color) float64 { return labOf(a).dist(labOf(b)) }
+// means is the swatches' colours.
+func means(sw []colour.Swatch) []colour.Lab {
+	out := make([]colour.Lab, len(sw))
+	for i, s := range sw {
+		out[i] = s.C
+	}
+	return out
+}
+
+// DeltaE is the CIEDE2000 difference of two colours.
+func DeltaE(a, b color.Color) float64 { return colour.DeltaE(colour.LabOf(a), colour.LabOf(b)) }
 
 // Lightness is a colour's CIELAB L*, 0 (black) to 100 (white).
-func Lightness(c color.Color) float64 { return labOf(c).L }
-
-func swatchColour(c lab) color.NRGBA {
-	r, g, b := c.rgb()
-	return color.NRGBA{r, g, b, 255}
-}
-
-// opaqueSamples are the CIELAB colours of the pixels at least half opaque
-// of a copy of img at most 256 px a side, in scan order, as runs of equal
-// colours: scanOpaque's runs, which opaqueColours folds.
-func opaqueSamples(img image.Image) []colourRun {
-	var samples []colourRun
-	cache := new(labCache)
-	scanOpaque(img, func(rgb uint32, n int) {
-		c := cache.of(unpack(rgb))
-		if last := len(samples) - 1; last >= 0 && samples[last].c == c {
-			samples[last].n += n
-		} else {
-			samples = append(samples, colourRun{c, n})
-		}
-	})
-	return samples
-}
+func Lightness(c color.Color) float64 { return colour.LabOf(c).L }
 
 // opaqueColours are the CIELAB colours of the pixels at least half opaque
 // of a copy of img at most 256 px a side, each once with its count, in the
 // order they first come: what k-means clusters, each colour matched once
-// however often the image repeats it.
-func opaqueColours(img image.Image) []colourRun {
+// however often the image repeats it (its weight is its count).
+func opaqueColours(img image.Image) []colour.Weighted {
 	at := make(map[uint32]int32, 64)
-	out := make([]colourRun, 0, 64)
+	out := make([]colour.Weighted, 0, 64)
 	scanOpaque(img, func(rgb uint32, n int) {
 		if i, ok := at[rgb]; ok {
-			out[i].n += n
+			out[i].W += float64(n)
 			return
 		}
 		at[rgb] = int32(len(out))
-		out = append(out, colourRun{toLab(unpack(rgb)), n})
+		out = append(out, colour.Weighted{C: colour.LabOf8(unpack(rgb)), W: float64(n)})
 	})
 	return out
 }
@@ -236,54 +215,6 @@ func scanOpaque(img image.Image, run func(rgb uint32, n int)) {
 
 // unpack is the channels of a colour scanOpaque packed.
 func unpack(rgb uint32) (r, g, b uint8) { return uint8(rgb), uint8(rgb >> 8), uint8(rgb >> 16) }
-
-// simplify drops the smallest cluster while it holds under minShare of the
-// samples, then merges the closest pair while it is nearer than mergeDE,
-// recomputing the means from the samples each round.
-func simplify(samples []colourRun, centres []lab, mergeDE, minShare float64) []lab {
-	for len(centres) > 1 {
-		counts, sums := make([]float64, len(centres)), make([]lab, len(centres))
-		for _, r := range samples {
-			j := nearest(centres, r.c)
-			counts[j] += float64(r.n)
-			sums[j] = r.addTo(sums[j])
-		}
-		for j, n := range counts {
-			if n > 0 {
-				centres[j] = lab{sums[j].L / n, sums[j].A / n, sums[j].B / n}
-			}
-		}
-		small, least := -1, minShare*float64(sampleCount(samples))
-		for j, n := range counts {
-			if n < least {
-				small, least = j, n
-			}
-		}
-		if small >= 0 {
-			centres = append(centres[:small:small], centres[small+1:]...)
-			continue
-		}
-		a, b, bd := -1, -1, mergeDE
-		for i := range centres {
-			for j := i + 1; j < len(centres); j++ {
-				if d := centres[i].dist(centres[j]); d < bd {
-					a, b, bd = i, j, d
-				}
-			}
-		}
-		if a < 0 {
-			break
-		}
-		na, nb := counts[a], counts[b]
-		centres[a] = lab{
-			(centres[a].L*na + centres[b].L*nb) / (na + nb),
-			(centres[a].A*na + centres[b].A*nb) / (na + nb),
-			(centres[a].B*na + centres[b].B*nb) / (na + nb),
-		}
-		centres = append(centres[:b:b], centres[b+1:]...)
-	}
-	return centres
-}
 
 // readOnly is img's pixels as non-premultiplied RGBA at the origin, for
 // reading only: img itself when it is an NRGBA image, or an opaque RGBA one

@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // The cut-out in five steps:
@@ -202,13 +204,13 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	}
 	share := float64(plain) / float64(len(xs))
 	mid := bd.at(W/2, H/2)
-	bgMid := toLab(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
+	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
 		return cutout{}, fmt.Errorf(
 			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
 			100*share,
 			tol,
-			bgMid.hex(),
+			bgMid.Hex(),
 		)
 	}
 
@@ -521,7 +523,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 		return cutout{}, fmt.Errorf(
 			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
 			tol,
-			bgMid.hex(),
+			bgMid.Hex(),
 		)
 	}
 	return cutout{img: px, background: bgMid, objectShare: objShare, confidence: share}, nil

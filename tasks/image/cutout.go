@@ -10,6 +10,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // minBorderShare is how much of the image's border must be within the
@@ -113,22 +114,16 @@ func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Out
 	releaseImage(res.img) // encoded: its pixels are read no more
 	b := res.img.Bounds()
 	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": "png",
-		"source_width": b.Dx(), "source_height": b.Dy(), "background": res.background.hex(),
+		"source_width": b.Dx(), "source_height": b.Dy(), "background": res.background.Hex(),
 		"object_share": math.Round(res.objectShare*1e4) / 1e4, "confidence": math.Round(res.confidence*1e3) / 1e3}), nil
 }
 
 // cutout is a cut-out with what was found.
 type cutout struct {
 	img         *image.NRGBA
-	background  lab
+	background  colour.Lab
 	objectShare float64
 	confidence  float64 // the share of the border near the fitted backdrop
-}
-
-// hex of a CIELAB colour.
-func (c lab) hex() string {
-	r, g, b := c.rgb()
-	return fmt.Sprintf("#%02X%02X%02X", r, g, b)
 }
 
 // cutOut makes the background of img transparent; see cutmatte.go.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // The files the family's examples send, drawn here so every example runs
@@ -99,18 +100,12 @@ func exampleScene() *image.NRGBA {
 func examplePrint() *image.NRGBA {
 	const S, cell, r = 256, 64, 18.0
 	img := image.NewNRGBA(image.Rect(0, 0, S, S))
-	navy, white := toLab(0x1F, 0x2A, 0x44), toLab(0xFF, 0xFF, 0xFF)
+	navy, white := colour.LabOf8(0x1F, 0x2A, 0x44), colour.LabOf8(0xFF, 0xFF, 0xFF)
 	for y := range S {
 		for x := range S {
 			dx, dy := float64(x%cell)+0.5-cell/2, float64(y%cell)+0.5-cell/2
 			cover := math.Max(0, math.Min(1, r+0.5-math.Hypot(dx, dy)))
-			c := lab{
-				white.L + (navy.L-white.L)*cover,
-				white.A + (navy.A-white.A)*cover,
-				white.B + (navy.B-white.B)*cover,
-			}
-			red, green, blue := c.rgb()
-			img.SetNRGBA(x, y, color.NRGBA{red, green, blue, 255})
+			img.SetNRGBA(x, y, white.Mix(navy, cover).NRGBA())
 		}
 	}
 	return img

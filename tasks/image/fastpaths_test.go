@@ -13,52 +13,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The caches give what the conversion gives, whichever colours share a
+// The cache gives what the computation gives, whichever colours share a
 // slot and in whatever order they come.
-func TestColourCachesAgreeWithTheConversion(t *testing.T) {
-	labs, rgbs := new(labCache), new(rgbCache)
+func TestColourCacheAgreesWithTheComputation(t *testing.T) {
+	rgbs := new(rgbCache)
 	pack := func(r, g, b uint8) uint32 { return uint32(r)<<16 | uint32(g)<<8 | uint32(b) ^ 0xA5A5A5 }
 	for pass := range 2 {
 		for r := 0; r < 256; r += 5 {
 			for g := 255 - pass; g >= 0; g -= 7 {
 				for b := 0; b < 256; b += 3 {
-					require.Equal(t, toLab(uint8(r), uint8(g), uint8(b)), labs.of(uint8(r), uint8(g), uint8(b)))
 					require.Equal(t, pack(uint8(r), uint8(g), uint8(b)), rgbs.get(uint8(r), uint8(g), uint8(b), pack))
 				}
 			}
 		}
 	}
-}
-
-// opaqueSamples' runs are the scoring copy's opaque pixels in scan order.
-func TestOpaqueSamplesAreThePixelsInRuns(t *testing.T) {
-	img := solid(300, 120, color.NRGBA{250, 250, 250, 255})
-	for y := 20; y < 100; y++ {
-		for x := 40; x < 260; x++ {
-			img.Set(x, y, color.NRGBA{uint8(x), uint8(y), 90, uint8(255 * ((x / 30) % 2))})
-		}
-	}
-	small := imaging.Fit(img, 256, 256, imaging.Box)
-	var want []lab
-	for y := range small.Rect.Dy() {
-		for x := range small.Rect.Dx() {
-			if p := small.NRGBAAt(x, y); p.A >= 128 {
-				want = append(want, toLab(p.R, p.G, p.B))
-			}
-		}
-	}
-	runs := opaqueSamples(img)
-	var got []lab
-	for i, r := range runs {
-		require.Positive(t, r.n)
-		require.True(t, i == 0 || runs[i-1].c != r.c, "runs of one colour are merged")
-		for range r.n {
-			got = append(got, r.c)
-		}
-		require.Equal(t, r.c, sampleAt(runs, len(got)-1))
-	}
-	require.Equal(t, want, got)
-	require.Equal(t, len(want), sampleCount(runs))
 }
 
 // flood finds the same pixels as a plain breadth-first search through

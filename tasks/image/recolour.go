@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
@@ -190,10 +190,10 @@ func recolourStep(ctx context.Context, in *recolourInput, i int) (tasks.Output, 
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	var pal []lab
+	var pal []colour.Lab
 	var upper []string
 	for _, c := range colours {
-		pal = append(pal, labOf(tasks.ParseColour(c)))
+		pal = append(pal, colour.LabOf(tasks.ParseColour(c)))
 		upper = append(upper, hex(tasks.ParseColour(c)))
 	}
 	out, mapping, err := recolourImage(ctx, src.img, pal)
@@ -215,25 +215,27 @@ func recolourStep(ctx context.Context, in *recolourInput, i int) (tasks.Output, 
 // palette colours with the smallest total ΔE, and moves every pixel by its
 // colour's shift: a pixel keeps its offset (in lightness and hue) from its
 // cluster's mean, so shading, texture and soft edges survive.
-func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGBA, []map[string]any, error) {
+func recolourImage(ctx context.Context, img image.Image, pal []colour.Lab) (*image.NRGBA, []map[string]any, error) {
 	samples := opaqueColours(img)
 	if len(samples) == 0 {
 		return nil, nil, fmt.Errorf("the image is fully transparent")
 	}
-	centres := kmeans(samples, len(pal))
+	centres := colour.KMeans(samples, len(pal))
 	assign := matchPalette(centres, pal)
-	counts := make([]int, len(centres))
+	counts := make([]float64, len(centres))
+	var total float64
 	for _, r := range samples {
-		counts[nearest(centres, r.c)] += r.n
+		counts[colour.Nearest(centres, r.C)] += r.W
+		total += r.W
 	}
 
 	src, px := copyTarget(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	shift := func(r, g, b uint8) uint32 {
-		c := toLab(r, g, b)
-		j := nearest(centres, c)
+		c := colour.LabOf8(r, g, b)
+		j := colour.Nearest(centres, c)
 		t := pal[assign[j]]
-		r, g, b = lab{t.L + c.L - centres[j].L, t.A + c.A - centres[j].A, t.B + c.B - centres[j].B}.rgb()
+		r, g, b = t.Add(c, 1).Add(centres[j], -1).RGB()
 		return uint32(r)<<16 | uint32(g)<<8 | uint32(b)
 	}
 	// Every colour is shifted once while it stays in the cache; a run of
@@ -256,8 +258,8 @@ func recolourImage(ctx context.Context, img image.Image, pal []lab) (*image.NRGB
 	}
 	var mapping []map[string]any
 	for j, c := range centres {
-		mapping = append(mapping, map[string]any{"from": c.hex(), "to": pal[assign[j]].hex(),
-			"share": math.Round(float64(counts[j])/float64(sampleCount(samples))*1e4) / 1e4})
+		mapping = append(mapping, map[string]any{"from": c.Hex(), "to": pal[assign[j]].Hex(),
+			"share": math.Round(counts[j]/total*1e4) / 1e4})
 	}
 	slices.SortStableFunc(mapping, func(a, b map[string]any) int {
 		return -cmpFloat(a["share"].(float64), b["share"].(float64))
@@ -275,109 +277,10 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// kmeans clusters samples into at most k colours: k-means++ seeding from a
-// fixed seed (so a job is reproducible), then Lloyd iterations. Fewer
-// distinct colours than k give as many clusters. A run (opaqueColours
-// gives one per colour) is matched once and weighs its count.
-func kmeans(samples []colourRun, k int) []lab {
-	distinct := map[lab]bool{}
-	for _, r := range samples {
-		if distinct[r.c] = true; len(distinct) > k {
-			break
-		}
-	}
-	k = min(k, len(distinct))
-	rng := rand.New(rand.NewPCG(1, 2))
-	centres := []lab{sampleAt(samples, rng.IntN(sampleCount(samples)))}
-	d2 := make([]float64, len(samples))
-	for len(centres) < k {
-		sum := 0.0
-		for i, r := range samples {
-			d2[i] = r.c.dist2(centres[nearest(centres, r.c)]) * float64(r.n)
-			sum += d2[i]
-		}
-		pick := rng.Float64() * sum
-		next := samples[len(samples)-1].c
-		for i, d := range d2 {
-			if pick -= d; pick <= 0 && d > 0 {
-				next = samples[i].c
-				break
-			}
-		}
-		centres = append(centres, next)
-	}
-	for range 30 {
-		sums := make([]lab, k)
-		counts := make([]int, k)
-		for _, r := range samples {
-			j := nearest(centres, r.c)
-			sums[j] = r.addTo(sums[j])
-			counts[j] += r.n
-		}
-		moved := false
-		for j := range centres {
-			if counts[j] == 0 {
-				continue
-			}
-			c := lab{sums[j].L / float64(counts[j]), sums[j].A / float64(counts[j]), sums[j].B / float64(counts[j])}
-			if c.dist2(centres[j]) > 1e-6 {
-				moved = true
-			}
-			centres[j] = c
-		}
-		if !moved {
-			break
-		}
-	}
-	return centres
-}
-
-// colourRun is n equal samples in a row.
-type colourRun struct {
-	c lab
-	n int
-}
-
-// addTo adds the run's samples to sum.
-func (r colourRun) addTo(sum lab) lab {
-	n := float64(r.n)
-	return lab{sum.L + r.c.L*n, sum.A + r.c.A*n, sum.B + r.c.B*n}
-}
-
-// sampleCount is the number of samples in runs.
-func sampleCount(runs []colourRun) int {
-	n := 0
-	for _, r := range runs {
-		n += r.n
-	}
-	return n
-}
-
-// sampleAt is sample i of runs.
-func sampleAt(runs []colourRun, i int) lab {
-	for _, r := range runs {
-		if i < r.n {
-			return r.c
-		}
-		i -= r.n
-	}
-	return runs[len(runs)-1].c
-}
-
-func nearest(centres []lab, c lab) int {
-	best, bd := 0, math.Inf(1)
-	for j, x := range centres {
-		if d := x.dist2(c); d < bd {
-			best, bd = j, d
-		}
-	}
-	return best
-}
-
 // matchPalette assigns each centre a distinct palette colour (palettes are
 // at least as long as the centres) minimising the total ΔE: every
 // permutation is tried, at most 8! of them.
-func matchPalette(centres, pal []lab) []int {
+func matchPalette(centres, pal []colour.Lab) []int {
 	best := make([]int, len(centres))
 	bestCost := math.Inf(1)
 	cur := make([]int, 0, len(centres))
@@ -397,7 +300,7 @@ func matchPalette(centres, pal []lab) []int {
 			if !used[p] {
 				used[p] = true
 				cur = append(cur, p)
-				walk(cost + centres[j].dist(pal[p]))
+				walk(cost + colour.DeltaE(centres[j], pal[p]))
 				cur = cur[:len(cur)-1]
 				used[p] = false
 			}

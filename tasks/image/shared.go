@@ -20,7 +20,7 @@ func CutOut(ctx context.Context, img image.Image, tolerance float64, feather int
 	if err != nil {
 		return nil, "", err
 	}
-	return res.img, res.background.hex(), nil
+	return res.img, res.background.Hex(), nil
 }
 
 // Load fetches and decodes an image reference as the family's tasks do:

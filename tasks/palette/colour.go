@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // hsl is a colour as hue (degrees, [0, 360)), saturation and lightness ([0, 1]).
@@ -136,19 +137,16 @@ func toHex(c hsl) string {
 }
 
 // tooClose reports colours a viewer cannot tell apart on a swatch sheet:
-// closer than minDeltaE in OKLab.
+// closer than minDeltaE.
 func tooClose(a, b string) bool { return deltaE(a, b) < minDeltaE }
 
-// minDeltaE is the least OKLab distance between two colours of a sheet
-// (about 5 on the CIELAB ΔE scale: clearly different side by side).
-const minDeltaE = 0.05
+// minDeltaE is the least CIEDE2000 difference between two colours of a
+// sheet: clearly different side by side.
+const minDeltaE = 5
 
-// deltaE is the Euclidean distance of two colours in OKLab.
+// deltaE is the CIEDE2000 difference of two colours.
 func deltaE(a, b string) float64 {
-	p, q := hexToOKLCH(a), hexToOKLCH(b)
-	pa, pb := p.c*math.Cos(p.h*math.Pi/180), p.c*math.Sin(p.h*math.Pi/180)
-	qa, qb := q.c*math.Cos(q.h*math.Pi/180), q.c*math.Sin(q.h*math.Pi/180)
-	return math.Sqrt((p.l-q.l)*(p.l-q.l) + (pa-qa)*(pa-qa) + (pb-qb)*(pb-qb))
+	return colour.DeltaE(colour.LabOf(tasks.ParseColour(a)), colour.LabOf(tasks.ParseColour(b)))
 }
 
 // harmony makes a scheme's swatches from a base colour. The base swatch

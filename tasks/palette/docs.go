@@ -45,7 +45,7 @@ func docs() tasks.Docs {
 		},
 		Limitations: []string{
 			"Harmonies are turns of the hue circle in OKLCH, a perceptual colour space: every colour keeps the base's perceived lightness and chroma, and a colour outside sRGB is brought in by lowering its chroma (hue and lightness kept). The monochromatic sheet's tints and shades are steps of HSL lightness; the shades rows under each colour mix it toward white (30 %, 60 %) then black in OKLab, lowering chroma with it, so no step is more saturated than its colour.",
-			"The base colour is always in every sheet exactly as sent (same hex) and is never moved; another colour too close to the base or to an earlier colour (closer than 0.05 in OKLab, about ΔE 5: a grey's complement, a near-white's tints) is moved in lightness instead and reported with the warning colour_adjusted.",
+			"The base colour is always in every sheet exactly as sent (same hex) and is never moved; another colour too close to the base or to an earlier colour (closer than CIEDE2000 5: a grey's complement, a near-white's tints) is moved in lightness instead and reported with the warning colour_adjusted.",
 			"ASE files hold RGB colours (no CMYK, Lab or spot inks) of type normal, not global; GPL files hold 8-bit RGB. Both name each colour by its role and hex.",
 			"In the monochromatic sheet, colours darker than the base are named shade_1, shade_2 … and lighter ones tint_1, tint_2 …, nearest first: a base with no room above it (white) gets shades only.",
 		},

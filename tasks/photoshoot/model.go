@@ -273,7 +273,7 @@ type tones struct{ skin, hair string }
 // readTones clusters the skin and hair of the photos. Skin is a pixel in
 // the skin range of YCbCr (Cb 77–127, Cr 133–173, luma at least 60); hair
 // is a pixel of the upper two fifths of the middle of a photo that is
-// neither skin nor the photo's background (within ΔE 15 of the median of
+// neither skin nor the photo's background (within ΔE2000 10 of the median of
 // its border). Each is the largest cluster (k-means in CIELAB, k 3) of
 // its pixels over every photo.
 func readTones(photos []image.Image) tones {
@@ -292,7 +292,7 @@ func readTones(photos []image.Image) tones {
 				switch {
 				case isSkin(c):
 					skin = append(skin, c)
-				case y < H*2/5 && x > W/6 && x < W*5/6 && imgfam.DeltaE(c, bg) > 15:
+				case y < H*2/5 && x > W/6 && x < W*5/6 && imgfam.DeltaE(c, bg) > 10:
 					hair = append(hair, c)
 				}
 			}
@@ -351,7 +351,7 @@ func largestCluster(px []color.NRGBA) string {
 	for i, c := range px {
 		img.SetNRGBA(i%side, i/side, c)
 	}
-	sw, err := imgfam.Dominant(img, 3, 8, 0.05)
+	sw, err := imgfam.Dominant(img, 3, 6, 0.05)
 	if err != nil || len(sw) == 0 {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // NamedColour is a measured colour: its hex, its share of what was
@@ -56,7 +58,7 @@ const (
 type pixels struct {
 	w, h int
 	rgb  []color.RGBA
-	lab  []lab
+	lab  []colour.Lab
 }
 
 func readPixels(img image.Image) pixels {
@@ -67,17 +69,17 @@ func readPixels(img image.Image) pixels {
 		for x := range p.w {
 			c := small.RGBAAt(x, y)
 			p.rgb = append(p.rgb, c)
-			p.lab = append(p.lab, rgbLab(c.R, c.G, c.B))
+			p.lab = append(p.lab, colour.LabOf8(c.R, c.G, c.B))
 		}
 	}
 	return p
 }
 
 // named turns swatches into named colours with weights to 3 decimals.
-func named(sw []swatch) []NamedColour {
+func named(sw []colour.Swatch) []NamedColour {
 	out := make([]NamedColour, len(sw))
 	for i, s := range sw {
-		out[i] = NamedColour{Hex: s.c.hex(), Weight: round(s.weight, 3), Name: nearestName(s.c)}
+		out[i] = NamedColour{Hex: s.C.Hex(), Weight: round(s.Share, 3), Name: nearestName(s.C)}
 	}
 	return out
 }
@@ -116,30 +118,30 @@ func analysePixels(px []pixels, refs, urls []string) Analysis {
 		}
 		looks = append(looks, look)
 	}
-	return Analysis{Palette: named(cluster(board.samples(), 8, 4, 0.015)), Looks: looks}
+	return Analysis{Palette: named(colour.Cluster(board.samples(), 8, 4, 0.015)), Looks: looks}
 }
 
 // readLook measures one image.
 func readLook(p pixels, own histogram) Look {
-	dom := cluster(own.samples(), 5, 6, 0.05)
+	dom := colour.Cluster(own.samples(), 5, 6, 0.05)
 	if len(dom) > 3 {
 		dom = dom[:3]
 		var sum float64
 		for _, d := range dom {
-			sum += d.weight
+			sum += d.Share
 		}
 		for i := range dom {
-			dom[i].weight /= sum
+			dom[i].Share /= sum
 		}
 	}
 	var lsum, csum, colourW, warmW float64
 	for _, l := range p.lab {
 		lsum += l.L
-		c := l.chroma()
+		c := l.Chroma()
 		csum += c
 		if c > chromatic {
 			colourW += c
-			if h := l.hue(); h < 100 || h >= 330 {
+			if h := l.Hue(); h < 100 || h >= 330 {
 				warmW += c
 			}
 		}
@@ -148,7 +150,7 @@ func readLook(p pixels, own histogram) Look {
 	temp := "neutral"
 	var chromaticShare float64
 	for _, l := range p.lab {
-		if l.chroma() > chromatic {
+		if l.Chroma() > chromatic {
 			chromaticShare++
 		}
 	}

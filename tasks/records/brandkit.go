@@ -12,6 +12,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/imagefile"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
@@ -243,7 +244,7 @@ func matchKit(l Look, colours []KitColour) []KitMatch {
 	for _, d := range l.Dominant {
 		best, bd := "", math.Inf(1)
 		for _, c := range colours {
-			if de := deltaE00(labOfHex(d.Hex), labOfHex(c.Hex)); de < bd {
+			if de := colour.DeltaE(labOfHex(d.Hex), labOfHex(c.Hex)); de < bd {
 				best, bd = c.Hex, de
 			}
 		}

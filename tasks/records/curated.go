@@ -76,8 +76,8 @@ func gradient(a, b string) motif {
 		la, lb := labOfHex(a), labOfHex(b)
 		for y := range side {
 			t := float64(y) / float64(side-1)
-			c := lab{la.L + (lb.L-la.L)*t, la.A + (lb.A-la.A)*t, la.B + (lb.B-la.B)*t}.rgb()
-			fill(img, image.Rect(0, y, side, y+1), c)
+			c := la.Mix(lb, t).NRGBA()
+			fill(img, image.Rect(0, y, side, y+1), color.RGBA{c.R, c.G, c.B, 255})
 		}
 		return img
 	}

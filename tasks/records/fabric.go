@@ -15,6 +15,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // The bounds of a fabric's weight, in grams per square metre.
@@ -505,8 +506,8 @@ func mainColour(img image.Image) KitColour {
 	for _, c := range p.rgb {
 		h.add(c, 1)
 	}
-	sw := cluster(h.samples(), 4, 6, 0.02)
-	return KitColour{Hex: sw[0].c.hex(), Name: nearestName(sw[0].c)}
+	sw := colour.Cluster(h.samples(), 4, 6, 0.02)
+	return KitColour{Hex: sw[0].C.Hex(), Name: nearestName(sw[0].C)}
 }
 
 // labelOf is the label of a vocabulary value.

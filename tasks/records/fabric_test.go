@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
 
@@ -61,7 +62,7 @@ func TestFabricColourIsTheCallers(t *testing.T) {
 			require.Equal(t, tc.hex, data.Colour.Hex)
 			if tc.source == colourGiven && tc.name != "colour beats photo" {
 				mean := meanLab(card, image.Rect(200, 200, 1000, 800))
-				require.Less(t, deltaE00(mean, labOfHex(tc.hex)), 8.0, "the drawn swatch is the colour sent")
+				require.Less(t, colour.DeltaE(mean, labOfHex(tc.hex)), 8.0, "the drawn swatch is the colour sent")
 			}
 		})
 	}
@@ -85,17 +86,17 @@ func dump(t *testing.T, name string, data []byte) {
 }
 
 // meanLab is the mean CIELAB colour of r of img.
-func meanLab(img image.Image, r image.Rectangle) lab {
-	var sum lab
+func meanLab(img image.Image, r image.Rectangle) colour.Lab {
+	var sum colour.Lab
 	n := 0.0
 	for y := r.Min.Y; y < r.Max.Y; y += 4 {
 		for x := r.Min.X; x < r.Max.X; x += 4 {
 			c := image.NewRGBA(image.Rect(0, 0, 1, 1))
 			c.Set(0, 0, img.At(x, y))
-			l := rgbLab(c.Pix[0], c.Pix[1], c.Pix[2])
+			l := colour.LabOf8(c.Pix[0], c.Pix[1], c.Pix[2])
 			sum.L, sum.A, sum.B = sum.L+l.L, sum.A+l.A, sum.B+l.B
 			n++
 		}
 	}
-	return lab{sum.L / n, sum.A / n, sum.B / n}
+	return sum.Scale(1 / n)
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
@@ -121,7 +122,7 @@ func text(dst draw.Image, x, y int, s string, size int, bold bool, c color.Color
 
 // readable is black or white, whichever reads better on bg.
 func readable(bg color.RGBA) color.Color {
-	if rgbLab(bg.R, bg.G, bg.B).L > 60 {
+	if colour.LabOf8(bg.R, bg.G, bg.B).L > 60 {
 		return color.RGBA{0x1A, 0x1A, 0x1A, 0xff}
 	}
 	return color.White
