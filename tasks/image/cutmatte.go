@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/taskplatform/taskplatform/tasks/colour"
@@ -140,7 +139,17 @@ func solve6(a [6][6]float64, y [6]float64) [6]float64 {
 
 // minShadow is the darkest a shadow makes the backdrop: darker pixels of
 // the backdrop's chromaticity are the product (a black or grey part).
-const minShadow = 0.5
+// Between minShadow and deepShadow (a contact shadow's core) a pixel is
+// shadow only where the image is smooth all round it: a grey part's
+// outline is a step on some side.
+const minShadow, deepShadow = 0.3, 0.5
+
+// stepSq is the squared RGB distance between pixels i and j of pix.
+func stepSq(pix []byte, i, j int) int {
+	a, b := pix[4*i:4*i+3], pix[4*j:4*j+3]
+	d0, d1, d2 := int(a[0])-int(b[0]), int(a[1])-int(b[1]), int(a[2])-int(b[2])
+	return d0*d0 + d1*d1 + d2*d2
+}
 
 func dist3(a, b [3]float64) float64 {
 	d0, d1, d2 := a[0]-b[0], a[1]-b[1], a[2]-b[2]
@@ -156,14 +165,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	n := W * H
 	px := src.px
 	if px == nil {
-		px = &image.NRGBA{Pix: bytePool.get(4 * n), Stride: 4 * W, Rect: image.Rect(0, 0, W, H)}
-		for y := range H {
-			for x := range W {
-				r, g, b := color.YCbCrToRGB(src.yccAt(x, y))
-				p := px.Pix[y*px.Stride+4*x:]
-				p[0], p[1], p[2], p[3] = r, g, b, 255
-			}
-		}
+		px = cloneNRGBA(img) // a JPEG's planes, converted by image/draw's fast path
 	}
 	col := func(i int) [3]float64 {
 		p := px.Pix[4*i : 4*i+3]
@@ -220,6 +222,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	defer boolPool.put(near)
 	cand := boolPool.get(n)
 	defer boolPool.put(cand)
+	deep := boolPool.get(n) // a candidate darker than deepShadow
+	defer boolPool.put(deep)
+	clear(deep)
 	for y := range H {
 		if y%64 == 0 && ctx.Err() != nil {
 			return cutout{}, ctx.Err()
@@ -252,6 +257,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 			s := (p[0]*b[0] + p[1]*b[1] + p[2]*b[2]) / max(bb, 1)
 			c0, c1, c2 := p[0]-s*b[0], p[1]-s*b[1], p[2]-s*b[2]
 			cand[i] = s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
+			deep[i] = cand[i] && s < deepShadow
 		}
 	}
 
@@ -282,12 +288,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	defer boolPool.put(isBg)
 	clear(isBg)
 	stepMax := max(2.5*tol, 20)
-	stepMax2 := stepMax * stepMax
-	step2 := func(i, j int) float64 {
-		a, b := px.Pix[4*i:4*i+3], px.Pix[4*j:4*j+3]
-		d0, d1, d2 := float64(a[0])-float64(b[0]), float64(a[1])-float64(b[1]), float64(a[2])-float64(b[2])
-		return d0*d0 + d1*d1 + d2*d2
-	}
+	stepMax2 := int(stepMax * stepMax)
+	pix := px.Pix
+	step2 := func(i, j int) int { return stepSq(pix, i, j) }
 	var queue []int32
 	for y := range H {
 		for x := range W {
@@ -312,15 +315,48 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 			f(i + W)
 		}
 	}
+	smooth := func(j int) bool { // no step sharper than a shadow's on any side
+		ok := true
+		neighbours(j, func(k int) { ok = ok && step2(j, k) <= stepMax2 })
+		return ok
+	}
+	for i := range n { // a deep shadow is entered only where it is smooth
+		if deep[i] && !smooth(i) {
+			cand[i] = false
+		}
+	}
+	enter := func(i, j int) bool {
+		return !isBg[j] && cand[j] && (pix[4*i+3] < 128 || pix[4*j+3] < 128 || stepSq(pix, i, j) <= stepMax2)
+	}
 	for len(queue) > 0 {
 		i := int(queue[len(queue)-1])
 		queue = queue[:len(queue)-1]
-		neighbours(i, func(j int) {
-			if !isBg[j] && cand[j] && (!opaque(j) || !opaque(i) || step2(i, j) <= stepMax2) {
-				isBg[j] = true
-				queue = append(queue, int32(j))
+		x := i % W
+		for _, j := range [4]int{i - 1, i + 1, i - W, i + W} {
+			if j < 0 || j >= n || (j == i-1 && x == 0) || (j == i+1 && x == W-1) || !enter(i, j) {
+				continue
 			}
-		})
+			isBg[j] = true
+			queue = append(queue, int32(j))
+		}
+	}
+	// The deep shadow's last pixels along the product are not smooth (the
+	// product's outline is next to them; JPEG's blocks): two steps of it
+	// go too.
+	for range 2 {
+		queue = queue[:0]
+		for i := range n {
+			if deep[i] && !isBg[i] {
+				take := false
+				neighbours(i, func(j int) { take = take || isBg[j] && step2(i, j) <= stepMax2 })
+				if take {
+					queue = append(queue, int32(i))
+				}
+			}
+		}
+		for _, i := range queue {
+			isBg[i] = true
+		}
 	}
 	// Enclosed regions that are the backdrop itself become background;
 	// specks of object left in the background go too.
@@ -399,11 +435,19 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 		defer bytePool.put(dist)
 		clear(dist)
 		queue = queue[:0]
-		for i := range n {
-			outline := false
-			neighbours(i, func(j int) { outline = outline || isBg[j] != isBg[i] })
-			if outline {
+		for i := range n { // a pixel whose right or lower neighbour is of the other side: both are outline
+			if (i%W < W-1 && isBg[i] != isBg[i+1]) || (i+W < n && isBg[i] != isBg[i+W]) {
 				dist[i] = 1
+				if i%W < W-1 && isBg[i] != isBg[i+1] {
+					dist[i+1] = 1
+				}
+				if i+W < n && isBg[i] != isBg[i+W] {
+					dist[i+W] = 1
+				}
+			}
+		}
+		for i := range n {
+			if dist[i] == 1 {
 				queue = append(queue, int32(i))
 			}
 		}
@@ -420,28 +464,35 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 			})
 		}
 		R := feather + 3
+		// Samples weigh 1/d²: the nearest backdrop and product colours are
+		// the ones mixed at the edge (a shadow's depth, a texture's tone).
+		wts := make([]float64, (2*R+1)*(2*R+1))
+		for dy := -R; dy <= R; dy++ {
+			for dx := -R; dx <= R; dx++ {
+				wts[(dy+R)*(2*R+1)+dx+R] = 1 / float64(max(1, dx*dx+dy*dy))
+			}
+		}
 		for _, qi := range queue {
 			i := int(qi)
 			x, y := i%W, i/W
 			p := col(i)
 			var bs, fs [3]float64
-			nb, nf := 0, 0
+			var nb, nf float64
 			far, farD := [3]float64{}, -1.0
 			for yy := max(0, y-R); yy <= min(H-1, y+R); yy++ {
+				wrow := wts[(yy-y+R)*(2*R+1) : (yy-y+R+1)*(2*R+1)]
 				for xx := max(0, x-R); xx <= min(W-1, x+R); xx++ {
 					j := yy*W + xx
-					c := col(j)
-					switch {
-					case dist[j] == 0 && isBg[j]:
-						for ch := range 3 {
-							bs[ch] += c[ch]
-						}
-						nb++
-					case dist[j] == 0:
-						for ch := range 3 {
-							fs[ch] += c[ch]
-						}
-						nf++
+					if dist[j] == 1 {
+						continue // along the outline: maybe mixed
+					}
+					c, w := px.Pix[4*j:4*j+3], wrow[xx-x+R]
+					if isBg[j] {
+						bs[0], bs[1], bs[2] = bs[0]+w*float64(c[0]), bs[1]+w*float64(c[1]), bs[2]+w*float64(c[2])
+						nb += w
+					} else {
+						fs[0], fs[1], fs[2] = fs[0]+w*float64(c[0]), fs[1]+w*float64(c[1]), fs[2]+w*float64(c[2])
+						nf += w
 					}
 				}
 			}
@@ -453,14 +504,14 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 				B = [3]float64{s * b[0], s * b[1], s * b[2]}
 			} else if nb > 0 {
 				for ch := range 3 {
-					B[ch] = bs[ch] / float64(nb)
+					B[ch] = bs[ch] / nb
 				}
 			} else {
 				B = bd.at(x, y)
 			}
 			if nf > 0 {
 				for ch := range 3 {
-					F[ch] = fs[ch] / float64(nf)
+					F[ch] = fs[ch] / nf
 				}
 			} else { // a thin part: its most distinct pixel nearby
 				for yy := max(0, y-R); yy <= min(H-1, y+R); yy++ {
@@ -484,18 +535,23 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 			}
 			a := ((p[0]-B[0])*fb[0] + (p[1]-B[1])*fb[1] + (p[2]-B[2])*fb[2]) / den
 			a = max(0, min(1, a))
-			if isBg[i] && a < 0.15 || !isBg[i] && a > 0.92 {
+			if isBg[i] && a < 0.15 {
 				continue
 			}
 			e := edge{i: i, a: uint8(math.Round(255 * a))}
+			if !isBg[i] && a > 0.92 {
+				e.a = 255 // opaque, but without the backdrop's share of its colour
+			}
 			if e.a == 0 {
 				edges = append(edges, e)
 				continue
 			}
+			// The colour: F solved from I = a·F + (1 − a)·B, leaning on the
+			// product's colour nearby where a is too low to solve it well.
 			var c [3]float64
 			for ch := range 3 {
 				v := (p[ch] - (1-a)*B[ch]) / a
-				w := min(1, 2*a) // low alpha: mostly the product's colour
+				w := min(1, 2*a)
 				c[ch] = w*v + (1-w)*F[ch]
 			}
 			e.r, e.g, e.b = clamp8(c[0]), clamp8(c[1]), clamp8(c[2])
