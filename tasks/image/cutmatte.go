@@ -159,7 +159,9 @@ func dist3(a, b [3]float64) float64 {
 // cutOutMatte is cutOut: it fails with the reason when the backdrop is not
 // plain (under minBorderShare of the border near the fitted backdrop) or
 // no object is left.
-func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
+// With keepShadow the shadow is not dropped but drawn again behind the
+// product as a soft neutral layer (see cutshadow.go).
+func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool) (cutout, error) {
 	src := newCutSource(img)
 	W, H := src.w, src.h
 	n := W * H
@@ -414,6 +416,11 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 		}
 	}
 
+	var shade []float32
+	if keepShadow {
+		shade = shadowDensity(px, bd, isBg)
+	}
+
 	// 4 and 5. Alpha in a band around the outline, unmixed between the
 	// local backdrop and product colours; edge colours decontaminated.
 	alpha := bytePool.get(n)
@@ -567,12 +574,19 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int)
 	for i := range n {
 		p := px.Pix[4*i : 4*i+4]
 		a := uint8(int(alpha[i]) * int(p[3]) / 255)
+		if a > 0 {
+			object++
+		}
+		if shade != nil && shade[i] > 0 && a < 255 {
+			c, sa := withShadow([3]uint8{p[0], p[1], p[2]}, a, shade[i])
+			p[0], p[1], p[2], p[3] = c[0], c[1], c[2], sa
+			continue
+		}
 		if a == 0 {
 			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
 			continue
 		}
 		p[3] = a
-		object++
 	}
 	objShare := float64(object) / float64(n)
 	if objShare < minObjectShare {

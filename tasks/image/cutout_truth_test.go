@@ -55,6 +55,7 @@ type truth struct {
 	hole   []bool    // enclosed backdrop, alpha 0
 	light  []bool    // inside a light part, alpha 1
 	bg     []rgbf    // the backdrop's colour (shadow included) at the pixel
+	shade  []float64 // the shadow's density at the pixel: 1 − its factor
 }
 
 func (s scene) render() truth {
@@ -62,7 +63,8 @@ func (s scene) render() truth {
 	W, H := s.w*max(1, s.scale), s.h*max(1, s.scale)
 	n := W * H
 	t := truth{name: s.name, alpha: make([]float64, n), fg: make([]rgbf, n),
-		shadow: make([]bool, n), hole: make([]bool, n), light: make([]bool, n), bg: make([]rgbf, n)}
+		shadow: make([]bool, n), hole: make([]bool, n), light: make([]bool, n), bg: make([]rgbf, n),
+		shade: make([]float64, n)}
 	px := image.NewNRGBA(image.Rect(0, 0, W, H))
 	rng := rand.New(rand.NewPCG(uint64(len(s.name)), 7))
 	const ss = 4
@@ -119,6 +121,7 @@ func (s scene) render() truth {
 				sh = s.shadow(cx, cy)
 			}
 			t.bg[i] = rgbf{b[0] * sh, b[1] * sh, b[2] * sh}
+			t.shade[i] = 1 - sh
 			if cov == 0 {
 				t.shadow[i] = s.shadow != nil && s.shadow(cx, cy) < 0.93
 				t.hole[i] = anyHole
@@ -497,6 +500,10 @@ func BenchmarkCutoutQuality(b *testing.B) {
 	for _, e := range f.failed {
 		b.Logf("failed: %s", e)
 	}
+	densityErr, leak, spread := keptShadow(b)
+	b.ReportMetric(spread, "keptShadowSpread")
+	b.ReportMetric(densityErr, "keptShadowErr")
+	b.ReportMetric(leak, "keptShadowLeak")
 	b.ReportMetric(f.meanIoU, "meanIoU")
 	b.ReportMetric(f.minIoU, "minIoU")
 	b.ReportMetric(f.mae*255, "MAE/255")
@@ -524,6 +531,71 @@ func BenchmarkCutoutSpeed(b *testing.B) {
 		require.NoError(b, err)
 		releaseImage(res.img)
 	}
+}
+
+// nearProduct tells whether pixel i is within r pixels of the product.
+func (t truth) nearProduct(i, r int) bool {
+	W := t.img.Bounds().Dx()
+	H := len(t.alpha) / W
+	x, y := i%W, i/W
+	for yy := max(0, y-r); yy <= min(H-1, y+r); yy++ {
+		for xx := max(0, x-r); xx <= min(W-1, x+r); xx++ {
+			if t.alpha[yy*W+xx] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptShadow measures keep_shadow on the scenes with a shadow: the mean
+// absolute error of the layer's opacity against the true shadow density
+// on the backdrop (product alpha 0), the mean opacity where the backdrop
+// has no shadow, and the mean colour spread (max − min channel) of the
+// shadow pixels away from the product: 0 when the shadow is neutral.
+func keptShadow(tb testing.TB) (densityErr, leak, spread float64) {
+	var nd, nl, ns int
+	for _, s := range truthScenes() {
+		if s.shadow == nil {
+			continue
+		}
+		t := s.render()
+		res, err := cutOutMatte(context.Background(), t.img, 12, 2, true)
+		require.NoError(tb, err, s.name)
+		if dir := os.Getenv("CUTOUT_DIR"); dir != "" {
+			writePNG(tb, filepath.Join(dir, s.name+"_shadow.png"), sideBySide(t.img, res.img))
+		}
+		for i, a := range t.alpha {
+			if a > 0 || t.hole[i] {
+				continue
+			}
+			p := res.img.Pix[4*i : 4*i+4]
+			g := float64(p[3]) / 255
+			switch {
+			case t.shade[i] > 0.07:
+				densityErr += math.Abs(g - t.shade[i])
+				nd++
+				if !t.nearProduct(i, 3) { // the edge mixes in the product's colour
+					spread += float64(max(p[0], p[1], p[2]) - min(p[0], p[1], p[2]))
+					ns++
+				}
+			case t.shade[i] < 0.01:
+				leak += g
+				nl++
+			}
+		}
+	}
+	return densityErr / float64(max(nd, 1)), leak / float64(max(nl, 1)), spread / float64(max(ns, 1))
+}
+
+// TestCutoutKeepsTheShadowAsALayer: with keep_shadow the shadow comes back
+// as a neutral layer of the measured density, and nothing else of the
+// backdrop does.
+func TestCutoutKeepsTheShadowAsALayer(t *testing.T) {
+	densityErr, leak, spread := keptShadow(t)
+	require.LessOrEqual(t, densityErr, 0.05, "the layer's opacity against the shadow's density")
+	require.LessOrEqual(t, leak, 0.01, "opacity where the backdrop has no shadow")
+	require.LessOrEqual(t, spread, 1.0, "the shadow is neutral")
 }
 
 // TestCutoutMeetsTheGroundTruth holds image.remove_background to the
