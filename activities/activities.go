@@ -14,7 +14,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // Activities holds the dependencies of every activity. Workflows name its
@@ -35,8 +34,8 @@ type Activities struct {
 	FilesBaseURL string
 	// Signer signs webhook deliveries.
 	Signer *signer.Signer
-	// Tasks is the registry of the tasks jobs run; nil means all.Registry(),
-	// every family.
+	// Tasks is the registry of the tasks jobs run; the binary passes every
+	// family (tasks/all). Nil means no task: every job fails task_not_found.
 	Tasks *tasks.Registry
 	// HTTP is the SSRF-safe client webhooks are sent with.
 	HTTP *http.Client
@@ -65,10 +64,13 @@ func (a *Activities) now() time.Time {
 	return time.Now().UTC()
 }
 
+// noTasks is the registry of an Activities given none.
+var noTasks = tasks.NewRegistry()
+
 // registry is the registry of the tasks jobs run.
 func (a *Activities) registry() *tasks.Registry {
 	if a.Tasks == nil {
-		return all.Registry()
+		return noTasks
 	}
 	return a.Tasks
 }

@@ -33,17 +33,17 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // filesBase is the public base address of file URLs in event bodies.
 const filesBase = "https://files.test"
 
 // newActivities is an Activities on db with an in-memory blob store, a
-// signer of a fresh key and a logger that reports warnings to t. Tasks is
-// left nil: jobs run the service's own registry of every family
-// (all.Registry), as the worker does. Its HTTP
-// and Fetch clients are the SSRF-safe ones trusting no test server; a test
-// that sends or fetches replaces them with trusting(srv).
+// signer of a fresh key and a logger that reports warnings to t. Jobs run
+// every family (all.Registry), as the binary's worker does. Its HTTP and
+// Fetch clients are the SSRF-safe ones trusting no test server; a test that
+// sends or fetches replaces them with trusting(srv).
 func newActivities(t *testing.T, db *gorm.DB) *activities.Activities {
 	t.Helper()
 	bucket := memblob.OpenBucket(nil)
@@ -56,6 +56,7 @@ func newActivities(t *testing.T, db *gorm.DB) *activities.Activities {
 		Log:          zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)),
 		FilesBaseURL: filesBase,
 		Signer:       signer.New(key),
+		Tasks:        all.Registry(),
 		HTTP:         outbound.New(outbound.Options{}),
 		Fetch:        outbound.New(outbound.Options{FollowRedirects: true}),
 	}

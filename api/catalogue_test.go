@@ -17,16 +17,23 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 const testBase = "https://api.example.test"
 
 // catalogueRouter is the service router without a database: catalogue reads
 // need none unless a key is sent.
-func catalogueRouter() *gin.Engine { return NewRouter(Deps{BaseURL: testBase}) }
+func catalogueRouter() *gin.Engine {
+	return NewRouter(Deps{BaseURL: testBase, Catalogue: servedCatalogue()})
+}
+
+// servedCatalogue is the catalogue the binary serves: every family of
+// tasks/all.
+func servedCatalogue() *catalog.Catalogue { return catalog.New(all.Registry()) }
 
 // servedTasks is the registry catalogueRouter serves: every family.
-func servedTasks() *tasks.Registry { return catalog.Default().Tasks() }
+func servedTasks() *tasks.Registry { return all.Registry() }
 
 type reply struct {
 	code int
@@ -284,9 +291,9 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 		list, one, missing string
 		count              int
 	}{
-		{"/v1/vocab", "/v1/vocab/resolution", "/v1/vocab/nope", len(catalog.Default().Vocabularies())},
-		{"/v1/concepts", "/v1/concepts/seamless_tile", "/v1/concepts/nope", len(catalog.Default().Concepts())},
-		{"/v1/recipes", "", "", len(catalog.Default().Recipes())},
+		{"/v1/vocab", "/v1/vocab/resolution", "/v1/vocab/nope", len(servedCatalogue().Vocabularies())},
+		{"/v1/concepts", "/v1/concepts/seamless_tile", "/v1/concepts/nope", len(servedCatalogue().Concepts())},
+		{"/v1/recipes", "", "", len(servedCatalogue().Recipes())},
 	}
 	for _, tc := range tests {
 		res := call(r, "GET", tc.list, "")
@@ -420,7 +427,7 @@ func TestCatalogueMeta(t *testing.T) {
 // estimate handler runs without a database.
 func estimateRouter(scopes string) *gin.Engine {
 	r := gin.New()
-	d := &Deps{BaseURL: testBase}
+	d := &Deps{BaseURL: testBase, Catalogue: servedCatalogue()}
 	r.Use(requestID(), renderErrors(), func(c *gin.Context) {
 		c.Set(
 			keyCtxKey,

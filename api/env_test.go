@@ -33,7 +33,7 @@ type env struct {
 func newEnv(t *testing.T, b testenv.Backend, tweak ...func(*Deps)) *env {
 	t.Helper()
 	db := testenv.DB(t, b)
-	d := Deps{DB: db, BaseURL: "https://api.example.test", Log: zaptest.NewLogger(t)}
+	d := Deps{DB: db, BaseURL: "https://api.example.test", Log: zaptest.NewLogger(t), Catalogue: servedCatalogue()}
 	for _, f := range tweak {
 		f(&d)
 	}

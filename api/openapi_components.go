@@ -89,9 +89,10 @@ func outcome() oa {
 	return nullable(describe(enum(contract.Outcomes), "Vocabulary job_outcome; null until the job ends."))
 }
 
-// vocab is a string schema taking the values of a served vocabulary.
+// vocab is a string schema taking the values of one of the service's own
+// vocabularies.
 func vocab(name string) oa {
-	return describe(enum(catalog.Default().VocabValues(name)), "Vocabulary "+name+".")
+	return describe(enum(catalog.ServiceVocabValues(name)), "Vocabulary "+name+".")
 }
 
 // fieldSchemas override the schema of one field (by its JSON name) of a

@@ -17,7 +17,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/apierr"
-	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
@@ -316,10 +315,10 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 			probe{row: "GET /v1/account/metrics", path: "/v1/account/metrics?group_by=" + g, headers: key, status: 200},
 		)
 	}
-	for _, v := range catalog.Default().Vocabularies() {
+	for _, v := range servedCatalogue().Vocabularies() {
 		probes = append(probes, probe{row: "GET /v1/vocab/{name}", path: "/v1/vocab/" + v.Name, status: 200})
 	}
-	for _, c := range catalog.Default().Concepts() {
+	for _, c := range servedCatalogue().Concepts() {
 		probes = append(probes, probe{row: "GET /v1/concepts/{name}", path: "/v1/concepts/" + c.Name, status: 200})
 	}
 	for _, rt := range routes {

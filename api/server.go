@@ -63,8 +63,8 @@ type Deps struct {
 	AdmitTimeout time.Duration
 	// TaskQueue is where job workflows start; empty means contract.TaskQueue.
 	TaskQueue string
-	// Catalogue is the task catalogue served and run; nil means
-	// catalogue.Default(), every family of tasks/all.
+	// Catalogue is the task catalogue served and run; the binary passes
+	// every family (tasks/all). Nil means catalogue.Empty(): no task.
 	Catalogue *catalog.Catalogue
 	// Library reports on the curated and photoshoots libraries the process
 	// writes as it starts (dev): nil once they are written,
@@ -84,7 +84,7 @@ func (d *Deps) now() time.Time {
 // taskCatalogue is the catalogue the API serves and runs.
 func (d *Deps) taskCatalogue() *catalog.Catalogue {
 	if d.Catalogue == nil {
-		return catalog.Default()
+		return catalog.Empty()
 	}
 	return d.Catalogue
 }

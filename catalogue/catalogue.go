@@ -6,10 +6,7 @@
 package catalogue
 
 import (
-	"sync"
-
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // Catalogue is the public catalogue of one registry.
@@ -20,10 +17,8 @@ type Catalogue struct {
 // New is the catalogue of r.
 func New(r *tasks.Registry) *Catalogue { return &Catalogue{reg: r} }
 
-// Default is the service's catalogue: every family of tasks/all.
-func Default() *Catalogue { return defaultCatalogue() }
-
-var defaultCatalogue = sync.OnceValue(func() *Catalogue { return New(all.Registry()) })
+// Empty is the catalogue of no task: the service's own vocabularies only.
+func Empty() *Catalogue { return New(tasks.NewRegistry()) }
 
 // Tasks is the registry the catalogue is built from.
 func (c *Catalogue) Tasks() *tasks.Registry { return c.reg }

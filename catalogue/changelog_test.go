@@ -14,7 +14,7 @@ import (
 
 func TestChangelogFromDefinitions(t *testing.T) {
 	t.Parallel()
-	log := catalogue.Default().Changelog()
+	log := served().Changelog()
 	byKey := map[string]catalogue.ChangelogEntry{}
 	for i, e := range log {
 		byKey[e.Key()] = e
@@ -87,7 +87,7 @@ func TestChangelogDeprecatingInCode(t *testing.T) {
 
 func TestChangelogAtom(t *testing.T) {
 	t.Parallel()
-	raw, err := catalogue.Default().ChangelogAtom("https://api.example.test")
+	raw, err := served().ChangelogAtom("https://api.example.test")
 	require.NoError(t, err)
 	var feed struct {
 		XMLName xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
@@ -99,7 +99,7 @@ func TestChangelogAtom(t *testing.T) {
 		} `xml:"entry"`
 	}
 	require.NoError(t, xml.Unmarshal(raw, &feed))
-	require.Len(t, feed.Entries, len(catalogue.Default().Changelog()))
+	require.Len(t, feed.Entries, len(served().Changelog()))
 	require.Equal(t, feed.Entries[0].Updated, feed.Updated)
 	require.Contains(t, string(raw), "deprecated: pattern.stripes")
 	require.Contains(t, string(raw), "https://api.example.test/v1/changelog#2026-09-29/deprecated/pattern.stripes")

@@ -5,7 +5,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -14,7 +13,7 @@ import (
 // what Estimate charges for one output with that option, and that a price
 // depending on a vocabulary field names every value of it.
 func TestPriceListMatchesEstimate(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	rows := c.Prices()
 	require.Len(t, rows, len(c.Tasks().Runnable()))
 	for i, d := range c.Tasks().Runnable() {

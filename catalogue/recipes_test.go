@@ -8,14 +8,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/taskplatform/taskplatform/catalogue"
 )
 
 // TestRecipeStepsRun validates every step body of every recipe against the
 // task it names.
 func TestRecipeStepsRun(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	require.NotEmpty(t, c.Recipes())
 	for _, r := range c.Recipes() {
 		require.NotEmpty(t, r.Steps, r.Name)
@@ -43,7 +41,7 @@ func TestRecipeStepsRun(t *testing.T) {
 // pattern_from_brand_colour and checks the pattern step sends exactly the
 // colours it delivers, as the recipe's note says.
 func TestBrandColourRecipeSendsTheTriad(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	for _, r := range c.Recipes() {
 		if r.Name != "pattern_from_brand_colour" {
 			continue

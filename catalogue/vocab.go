@@ -48,6 +48,12 @@ func (c *Catalogue) VocabValues(name string) []string {
 	return v.Enum()
 }
 
+// ServiceVocabValues returns the values of one of the service's own
+// vocabularies (webhook_event, error_type, task_category, credit_type,
+// job_lifecycle, job_outcome), which no registry changes; nil for any
+// other name.
+func ServiceVocabValues(name string) []string { return Empty().VocabValues(name) }
+
 // leadVocabs are the service's vocabularies served before the tasks': job
 // events and error types.
 func leadVocabs() []tasks.Vocabulary {

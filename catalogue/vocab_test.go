@@ -9,12 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
 func TestVocabularies(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	names := map[string]bool{}
 	for _, v := range c.Vocabularies() {
 		require.False(t, names[v.Name], "duplicate vocabulary %s", v.Name)
@@ -66,7 +65,7 @@ func TestVocabularies(t *testing.T) {
 // used_in row of its vocabulary, with an enum of exactly its values and
 // their aliases.
 func TestSchemaFieldsAreInUsedIn(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	for _, d := range c.Tasks().Runnable() {
 		for _, f := range d.VocabFields() {
 			v, ok := c.Vocabulary(f.Vocab)
@@ -90,7 +89,7 @@ func TestSchemaFieldsAreInUsedIn(t *testing.T) {
 }
 
 func TestConcepts(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	all := c.Concepts()
 	names := map[string]bool{}
 	for _, x := range all {
@@ -126,7 +125,7 @@ func TestConcepts(t *testing.T) {
 // TestTasksNameTasks checks every task a task page compares or relates to
 // is in the catalogue.
 func TestTasksNameTasks(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	for _, d := range c.Tasks().Runnable() {
 		for _, x := range d.Docs.Compares {
 			_, err := c.Tasks().Lookup(x.Task)
@@ -144,7 +143,7 @@ func TestTasksNameTasks(t *testing.T) {
 }
 
 func TestViews(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	views := c.Views()
 	require.Len(t, views, len(c.Tasks().Runnable()))
 	for i, d := range c.Tasks().Runnable() {
@@ -175,7 +174,7 @@ func TestViews(t *testing.T) {
 // headers, not task fields; they are the documented list below (README,
 // "Decisions the spec leaves open").
 func TestVocabulariesServedByNameAreShared(t *testing.T) {
-	c := catalogue.Default()
+	c := served()
 	family := map[string]bool{}
 	for _, v := range c.Tasks().Vocabularies() {
 		family[v.Name] = true

@@ -31,3 +31,26 @@ func TestClientDependsOnWireTypesOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyTheBinaryImportsEveryTask keeps the task families at the edge:
+// the packages that run and serve tasks (activities, catalogue, api, panel,
+// worker) take a registry, and only a program — the binary, which passes
+// tasks/all — and tests name every family.
+func TestOnlyTheBinaryImportsEveryTask(t *testing.T) {
+	const all = module + "tasks/all"
+	out, err := exec.CommandContext(t.Context(), "go", "list",
+		"-f", "{{.ImportPath}} {{.Name}} {{join .Deps \" \"}}", "../...").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	importers := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		pkg, name, deps := fields[0], fields[1], fields[2:]
+		if !slices.Contains(deps, all) {
+			continue
+		}
+		importers++
+		require.True(t, name == "main" || pkg == all,
+			"%s imports tasks/all; pass it a registry (tasks.Registry or catalogue.Catalogue) instead", pkg)
+	}
+	require.NotZero(t, importers, "the binary runs every task family")
+}

@@ -25,7 +25,7 @@ import (
 func TestVocabularyAliasesAreAccepted(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 1_000_000, noSteps: true})
-	c := catalogue.Default()
+	c := served()
 	tried := map[string]int{}
 	for _, d := range c.Tasks().Runnable() {
 		var schema *jsonschema.Schema

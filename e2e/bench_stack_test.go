@@ -32,10 +32,12 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
+	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
@@ -113,8 +115,9 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	b.Cleanup(func() { _ = requests.Close() })
 	handler = api.NewRouter(api.Deps{DB: s.apiDB, Temporal: tc, Blob: bucket, Log: log, BaseURL: s.srv.URL,
 		RateLimit: 1 << 30, RateWindow: time.Minute, Metrics: api.NewHTTPMetrics(reg), RequestLog: requests,
-		TaskQueue: s.queue, Signer: sg, AllowPrivateURLs: true})
+		TaskQueue: s.queue, Signer: sg, AllowPrivateURLs: true, Catalogue: catalogue.New(all.Registry())})
 	acts := &activities.Activities{DB: db, Blob: bucket, Log: log, FilesBaseURL: s.srv.URL, Signer: sg,
+		Tasks: all.Registry(),
 		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, Timeout: 15 * time.Second}),
 		Fetch: outbound.New(outbound.Options{AllowPrivate: true, FollowRedirects: true, Timeout: 15 * time.Second})}
 	acts.NoInline = opts.noInline

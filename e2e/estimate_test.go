@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -40,7 +39,7 @@ func TestEstimateRefusesWhatSubmitRefuses(t *testing.T) {
 	_, err := models.Grant(ctx, s.db, s.userID, contract.CreditModel, 100_000_000, nil, "test")
 	require.NoError(t, err)
 	st := newAdmitState(t, s)
-	for _, d := range catalogue.Default().Tasks().Runnable() {
+	for _, d := range served().Tasks().Runnable() {
 		t.Run(d.Name, func(t *testing.T) {
 			seen := map[string]bool{}
 			for _, tc := range estimateCases(t, d, st) {
@@ -93,7 +92,7 @@ func TestEstimateWritesNothing(t *testing.T) {
 	}
 	recs, jobs := count()
 	estimated := 0
-	for _, d := range catalogue.Default().Tasks().Runnable() {
+	for _, d := range served().Tasks().Runnable() {
 		if _, ok := d.Runner.(tasks.Admitter); !ok {
 			continue
 		}

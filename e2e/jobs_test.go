@@ -16,7 +16,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"gocloud.dev/blob/fileblob"
 
-	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -24,7 +23,7 @@ import (
 
 // priceOf is what pattern.generate holds and charges per output for input.
 func priceOf(t testing.TB, input map[string]any) (hold, perOutput int64) {
-	def, err := catalogue.Default().Tasks().Lookup("pattern.generate")
+	def, err := served().Tasks().Lookup("pattern.generate")
 	require.NoError(t, err)
 	raw, _ := json.Marshal(input)
 	in, err := def.Validate(raw)

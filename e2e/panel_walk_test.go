@@ -19,6 +19,7 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/panel"
 )
@@ -83,7 +84,8 @@ func newPanelSite(t *testing.T, o stackOptions) *panelSite {
 	t.Cleanup(srv.Close)
 	handler = panel.Mount(
 		api.Deps{DB: s.db, Temporal: s.acts.Temporal, Blob: o.bucket, Log: zaptest.NewLogger(t), BaseURL: srv.URL,
-			RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true},
+			RateLimit: 100000, RateWindow: time.Minute, TaskQueue: s.queue, Signer: s.signer, AllowPrivateURLs: true,
+			Catalogue: catalogue.New(s.acts.Tasks)},
 	)
 	return &panelSite{s: s, url: srv.URL, email: u.Email, password: password, ctx: browser(t)}
 }

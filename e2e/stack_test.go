@@ -28,6 +28,7 @@ import (
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
@@ -54,7 +55,8 @@ type stackOptions struct {
 	// in production (loopback test servers included).
 	fetchTimeout    time.Duration
 	fetchPublicOnly bool
-	// registry is the tasks the stack serves and runs; nil means every family.
+	// registry is the tasks the stack serves and runs; nil means every
+	// family (tasks/all), as the binary runs them.
 	registry *tasks.Registry
 	// capacityDeadline is how long an analysis step may wait for a slot;
 	// zero means the default. analysisCapacity is the worker's analysis
@@ -103,6 +105,9 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	t.Helper()
 	if o.backend == "" {
 		o.backend = testenv.Postgres
+	}
+	if o.registry == nil {
+		o.registry = all.Registry()
 	}
 	if o.fetchTimeout == 0 {
 		o.fetchTimeout = 5 * time.Second
@@ -170,7 +175,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 			TaskQueue:        s.queue,
 			Signer:           s.signer,
 			AllowPrivateURLs: true,
-			Catalogue:        servedCatalogue(o.registry),
+			Catalogue:        catalogue.New(o.registry),
 			Tracing:          o.telemetry.Tracing(),
 			Library:          o.library,
 		},
@@ -183,14 +188,8 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	return s
 }
 
-// servedCatalogue is the catalogue of a registry; nil for nil, which the
-// API takes as every family.
-func servedCatalogue(r *tasks.Registry) *catalogue.Catalogue {
-	if r == nil {
-		return nil
-	}
-	return catalogue.New(r)
-}
+// served is the catalogue the binary serves: every family of tasks/all.
+func served() *catalogue.Catalogue { return catalogue.New(all.Registry()) }
 
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {

@@ -5,13 +5,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
 // The run form offers a vocabulary field's values, not the aliases its
 // schema also accepts.
 func TestFormOffersValuesNotAliases(t *testing.T) {
-	d, err := catalogue.Default().Tasks().Lookup("pattern.generate")
+	d, err := all.Registry().Lookup("pattern.generate")
 	require.NoError(t, err)
 	fields, err := formFields(d.InputSchema)
 	require.NoError(t, err)

@@ -48,7 +48,7 @@ func (p *panel) now() time.Time {
 func Mount(d api.Deps) http.Handler {
 	apiHandler := api.NewRouter(d)
 	if d.Catalogue == nil {
-		d.Catalogue = catalog.Default()
+		d.Catalogue = catalog.Empty()
 	}
 	if d.Log == nil {
 		d.Log = zap.NewNop()

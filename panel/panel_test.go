@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -25,7 +27,7 @@ func newPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *models.Use
 	u, err := models.CreateUser(context.Background(), db, "ada@example.com", models.PlanStandard)
 	require.NoError(t, err)
 	require.NoError(t, models.SetPassword(context.Background(), db, u.ID, password))
-	d := api.Deps{DB: db, BaseURL: "http://panel.test"}
+	d := api.Deps{DB: db, BaseURL: "http://panel.test", Catalogue: catalogue.New(all.Registry())}
 	for _, f := range tweak {
 		f(&d)
 	}

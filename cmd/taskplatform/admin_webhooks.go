@@ -85,7 +85,7 @@ func (r *adminRun) webhookEnable() *cobra.Command {
 // webhookEvents checks a comma-separated --events list against the
 // webhook_event vocabulary and returns it without blanks or repeats.
 func webhookEvents(list string) (string, error) {
-	known := catalogue.Default().VocabValues("webhook_event")
+	known := catalogue.ServiceVocabValues("webhook_event")
 	var out []string
 	for _, e := range strings.Split(list, ",") {
 		e = strings.TrimSpace(e)

@@ -25,12 +25,14 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/panel"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/signer/keystore"
+	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -171,6 +173,7 @@ func (s *stack) activities() *activities.Activities {
 			StepDelay:    s.cfg.DevStepDelay,
 			FilesBaseURL: s.cfg.FilesBaseURL,
 			Signer:       s.signer,
+			Tasks:        all.Registry(),
 			HTTP: outbound.New(
 				outbound.Options{
 					AllowPrivate: s.cfg.AllowPrivateURLs,
@@ -224,6 +227,7 @@ func (s *stack) router(production bool) http.Handler {
 			Signer:           s.signer,
 			AllowPrivateURLs: s.cfg.AllowPrivateURLs,
 			Library:          s.library,
+			Catalogue:        catalogue.New(all.Registry()),
 		},
 	)
 }
