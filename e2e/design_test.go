@@ -123,10 +123,10 @@ func TestColourWorkThroughTheAPI(t *testing.T) {
 	require.Equal(t, "composite", data[0]["kind"])
 	total := 0.0
 	for i, film := range imgs[1:] {
-		ink := 0
+		ink, m := 0, int(data[i+1]["margin_px"].(float64)) // the design sits inside the film's margin
 		for y := range 100 {
 			for x := range 200 {
-				if color.GrayModel.Convert(film.At(x, y)).(color.Gray).Y == 0 {
+				if color.GrayModel.Convert(film.At(x+m, y+m)).(color.Gray).Y == 0 {
 					ink++
 				}
 			}

@@ -143,13 +143,15 @@ func TestSeparationsCoverTheDesignOnce(t *testing.T) {
 			total, sumDE := 0.0, 0.0
 			prev := math.Inf(1)
 			for i, film := range imgs[1:] {
-				require.Equal(t, design.Bounds(), film.Bounds())
+				m := int(data[i+1]["margin_px"].(float64))
+				require.Equal(t, float64(film.Bounds().Dx()), data[i+1]["film_width"])
+				require.Equal(t, float64(film.Bounds().Dy()), data[i+1]["film_height"])
 				_, grey := film.(*image.Gray)
 				require.True(t, grey, "a separation is greyscale")
 				ink := 0
 				for y := range 120 {
 					for x := range 400 {
-						if v := color.GrayModel.Convert(film.At(x, y)).(color.Gray).Y; v == 0 {
+						if v := color.GrayModel.Convert(film.At(x+m, y+m)).(color.Gray).Y; v == 0 {
 							ink++
 						} else {
 							require.Equal(t, uint8(255), v)

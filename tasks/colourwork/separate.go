@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"slices"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
 
 // The bounds of max_colours: a screen print has at least two inks (or a
@@ -29,6 +29,14 @@ const (
 	minCoverage = 0.01
 )
 
+// The bounds of a film's fields.
+const (
+	minFilmDPI, maxFilmDPI, defaultFilmDPI = 72, 1200, 300
+	maxTrapPx, maxTrapMM                   = 20, 2.0
+	defaultChokePx                         = 2
+	minLPI, maxLPI                         = 10, 120
+)
+
 func separate() *tasks.Definition {
 	props := obj{
 		"image": imageProp("The design to separate"),
@@ -39,140 +47,233 @@ func separate() *tasks.Definition {
 				maxSeparations,
 			)},
 		"order": tasks.VocabEnum(orderVocab(), "The order of the separations (the print order)."),
+		"job_name": obj{"type": "string", "maxLength": 60, "default": "",
+			"description": "The job's name, printed on every film (default: the image reference)."},
+		"dpi": obj{"type": "integer", "minimum": minFilmDPI, "maximum": maxFilmDPI, "default": defaultFilmDPI,
+			"description": "The films' resolution: one design pixel is one film dot, so the print is " +
+				"width px ÷ dpi inches wide; written in each PNG's pHYs chunk and on each film."},
+		"garment": tasks.ColourSchema("The garment's colour, #RRGGBB: the design's ink within ΔE2000 8 of it is " +
+			"the garment showing through, so it gets no film. Default: every ink prints."),
+		"trap_px": obj{"type": "integer", "minimum": 0, "maximum": maxTrapPx,
+			"description": "Trap in film pixels: each ink spreads this far under the darker inks it meets, " +
+				"so a screen a little out of register shows no gap. Send trap_px or trap_mm, not both."},
+		"trap_mm": obj{"type": "number", "minimum": 0, "maximum": maxTrapMM,
+			"description": "Trap in millimetres, converted at dpi; see trap_px."},
+		"underbase": obj{"type": "boolean", "default": false,
+			"description": "Add a white underbase film, printed first, for a dark garment: every printed " +
+				"ink's area, choked (shrunk) so it stays hidden under the inks."},
+		"underbase_choke_px": obj{"type": "integer", "minimum": 0, "maximum": maxTrapPx,
+			"description": fmt.Sprintf("How far the underbase is choked, in film pixels (default %d). "+
+				"Send underbase_choke_px or underbase_choke_mm, not both.", defaultChokePx)},
+		"underbase_choke_mm": obj{"type": "number", "minimum": 0, "maximum": maxTrapMM,
+			"description": "How far the underbase is choked, in millimetres, converted at dpi."},
+		"halftone_lpi": obj{"type": "number", "minimum": minLPI, "maximum": maxLPI,
+			"description": "Screen soft inks as halftones at this many lines per inch (55 to 65 is usual on " +
+				"garments): a film's greys — blends at edges, soft shading — become round dots. Default: " +
+				"solid films, every pixel printing all or nothing."},
+		"halftone_angle": obj{"type": "number", "minimum": 0, "maximum": 90, "default": 22.5,
+			"description": "The halftone screen's angle in degrees."},
+		"halftone_inks": obj{"type": "array", "maxItems": maxSeparations,
+			"items": tasks.ColourSchema("An ink to halftone: the design's ink nearest this colour."),
+			"description": "The soft inks to halftone, each the design's ink nearest the colour sent " +
+				"(within ΔE2000 15). Default with halftone_lpi: every ink."},
 	}
 	return &tasks.Definition{
 		Name: "colour.separate", Title: "Separate a design into spot colours",
-		Description: "Splits a flat-colour design into screen-printing separations — one greyscale film per spot colour, black where the ink prints — with a composite preview and each ink's coverage.",
+		Description: "Splits a flat-colour design into screen-printing films — one per spot colour, black where the ink prints, with registration marks and a label naming the job, the ink and its colour — plus a composite preview and each ink's coverage; trap, a white underbase and halftones on request.",
 		Category:    tasks.CategoryProductionPrep, Unit: "file",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colour.separate input",
-			"A design and the most spot colours to separate it into.", props, []string{"image", "max_colours"}, nil)),
+			"A design and the most spot colours to separate it into, with the films' options.", props,
+			[]string{"image", "max_colours"}, nil)),
 		OutputSchema: separateOutput(),
 		Runner:       tasks.Typed[separateInput](separateRunner{}),
 		Pricing:      perOutput(1),
 		RefSides:     map[string]tasks.ImageSides{"image": imagetasks.InputSides},
-		ErrorRules:   []tasks.ErrorRule{{Field: "max_colours", Keyword: "maximum", Code: apierr.TooManyColours}},
-		Docs:         separateDocs(),
-		Produces:     []string{"colour_separation", "job"},
-		Uses:         []string{"credit_hold"},
+		Refuse:       tasks.Refusal(refuseSeparate),
+		ErrorRules: []tasks.ErrorRule{
+			{Field: "max_colours", Keyword: "maximum", Code: apierr.TooManyColours},
+			{Field: "garment", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "garment", Keyword: "type", Code: apierr.InvalidColour},
+			{Field: "halftone_inks[]", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "halftone_inks[]", Keyword: "type", Code: apierr.InvalidColour},
+		},
+		Docs:     separateDocs(),
+		Produces: []string{"colour_separation", "job"},
+		Uses:     []string{"credit_hold"},
 		Examples: []tasks.Example{{
 			Name: "lemon_print", Title: "A three-colour lemon print as screens",
-			Description: "Three inks: the job delivers the composite and the cream, lemon and leaf green separations, light to dark, with each ink's coverage.",
-			Input:       json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3}`),
+			Description: "Three inks: the job delivers the composite and the cream, lemon and leaf green films, light to dark, with each ink's coverage.",
+			Input:       json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3,"job_name":"Lemon tee"}`),
 			Files:       []tasks.ExampleFile{printFile},
+		}, {
+			Name: "dark_garment", Title: "The lemon print on a navy tee",
+			Description: "The same print on navy: an underbase film choked 2 px prints first, each ink spreads 0.2 mm under darker ones.",
+			Input: json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3,"job_name":"Lemon tee navy",` +
+				`"underbase":true,"trap_mm":0.2}`),
+			Files: []tasks.ExampleFile{printFile},
 		}},
 	}
 }
 
 func separateOutput() json.RawMessage {
-	ink := obj{"type": "object", "required": []string{"hex", "coverage", "separation"}, "properties": obj{
-		"hex": tasks.ColourSchema("The ink's colour: the mean of the design's pixels it prints."),
+	ink := obj{"type": "object", "required": []string{"hex", "name", "coverage", "separation"}, "properties": obj{
+		"hex":  tasks.ColourSchema("The ink's colour: the mean of the design's flat pixels it prints."),
+		"name": obj{"type": "string", "description": "The nearest descriptive colour name (colour_name), not an ink system's."},
 		"coverage": obj{
 			"type":        "number",
 			"minimum":     0,
 			"maximum":     100,
-			"description": "The percentage of the design's opaque pixels the ink prints; the inks add up to 100.",
+			"description": "The percentage of the design's opaque pixels the ink prints, before trap.",
 		},
-		"separation": obj{"type": "integer", "minimum": 1, "description": "The output index of the ink's separation."},
+		"separation": obj{"type": "integer", "minimum": 1, "description": "The output index of the ink's film."},
 	}}
 	return tasks.MustJSON(obj{
 		"$schema": tasks.SchemaDialect, "title": "Separation data", "type": "object",
-		"description": "The data of the composite (index 0) or of one separation (index 1 on).",
+		"description": "The data of the composite (index 0) or of one film (index 1 on).",
 		"properties": obj{
 			"index": obj{
 				"type":        "integer",
 				"minimum":     0,
-				"description": "0 for the composite; 1 on for the separations in order.",
+				"description": "0 for the composite; 1 on for the films in print order.",
 			},
 			"kind": obj{
 				"type":        "string",
-				"enum":        []any{"composite", "separation"},
+				"enum":        []any{"composite", "separation", "underbase"},
 				"description": "What the file is.",
 			},
-			"image":  obj{"type": "string", "description": "The input image reference, as sent."},
-			"width":  obj{"type": "integer", "minimum": 1, "description": "Width in pixels: the design's."},
-			"height": obj{"type": "integer", "minimum": 1, "description": "Height in pixels: the design's."},
+			"image":     obj{"type": "string", "description": "The input image reference, as sent."},
+			"job_name":  obj{"type": "string", "description": "The job's name as the films print it."},
+			"width":     obj{"type": "integer", "minimum": 1, "description": "The design's width in pixels."},
+			"height":    obj{"type": "integer", "minimum": 1, "description": "The design's height in pixels."},
+			"dpi":       obj{"type": "integer", "minimum": 1, "description": "The films' resolution."},
+			"width_mm":  obj{"type": "number", "description": "The design's printed width: width ÷ dpi × 25.4."},
+			"height_mm": obj{"type": "number", "description": "The design's printed height."},
+			"film_width": obj{"type": "integer", "minimum": 1,
+				"description": "A film's width in pixels: the design plus margin_px on each side."},
+			"film_height": obj{"type": "integer", "minimum": 1,
+				"description": "A film's height: the design, margin_px above and below, and the label."},
+			"margin_px": obj{"type": "integer", "minimum": 0,
+				"description": "Where the design starts on a film, from its left and top edges, in pixels."},
+			"trap_px": obj{"type": "integer", "minimum": 0, "description": "The trap applied, in pixels."},
 			"order": obj{
 				"type":             "string",
 				tasks.VocabKeyword: "separation_order",
 				"description":      "The order of the separations.",
 			},
-			"hex": tasks.ColourSchema("A separation's ink; absent on the composite."),
+			"hex":      tasks.ColourSchema("A film's ink (#FFFFFF for the underbase); absent on the composite."),
+			"ink_name": obj{"type": "string", "description": "A film's ink name; absent on the composite."},
 			"coverage": obj{
 				"type":        "number",
 				"minimum":     0,
 				"maximum":     100,
-				"description": "A separation's coverage in percent; absent on the composite.",
+				"description": "A film's coverage in percent of the design, before trap; absent on the composite.",
 			},
+			"halftone": obj{"type": "boolean", "description": "Whether the film is screened as a halftone."},
 			"colours": obj{
 				"type":        "array",
 				"items":       ink,
-				"description": "Every ink found, in the separations' order.",
+				"description": "Every printed ink, in the films' order.",
 			},
 		},
-		"required": []string{"index", "kind", "image", "width", "height", "order", "colours"},
+		"required": []string{"index", "kind", "image", "job_name", "width", "height", "dpi", "width_mm",
+			"height_mm", "film_width", "film_height", "margin_px", "trap_px", "order", "colours"},
 	})
 }
 
 // separateInput is a colour.separate request, defaults applied.
 type separateInput struct {
-	Image      string `json:"image"`
-	MaxColours int    `json:"max_colours"`
-	Order      string `json:"order"`
+	Image      string  `json:"image"`
+	MaxColours int     `json:"max_colours"`
+	Order      string  `json:"order"`
+	JobName    string  `json:"job_name"`
+	DPI        int     `json:"dpi"`
+	Garment    *string `json:"garment"`
+	// TrapPx or TrapMM spreads each ink under darker ones.
+	TrapPx *int     `json:"trap_px"`
+	TrapMM *float64 `json:"trap_mm"`
+	// Underbase adds a white film, choked by ChokePx or ChokeMM.
+	Underbase bool     `json:"underbase"`
+	ChokePx   *int     `json:"underbase_choke_px"`
+	ChokeMM   *float64 `json:"underbase_choke_mm"`
+	// HalftoneLPI screens HalftoneInks (all when empty) at HalftoneAngle.
+	HalftoneLPI   *float64 `json:"halftone_lpi"`
+	HalftoneAngle float64  `json:"halftone_angle"`
+	HalftoneInks  []string `json:"halftone_inks"`
 }
 
-// separateRunner plans the composite and max_colours separations: the
-// design may have fewer colours, and a separation it has no ink for is not
-// produced (nor charged).
+// refuseSeparate refuses options that contradict each other.
+func refuseSeparate(in *separateInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	switch {
+	case in.TrapPx != nil && in.TrapMM != nil:
+		return apierr.New(apierr.RequestRefused, "Send trap_px or trap_mm, not both.").WithField("trap_mm")
+	case in.ChokePx != nil && in.ChokeMM != nil:
+		return apierr.New(apierr.RequestRefused, "Send underbase_choke_px or underbase_choke_mm, not both.").
+			WithField("underbase_choke_mm")
+	case !in.Underbase && (in.ChokePx != nil || in.ChokeMM != nil):
+		return apierr.New(apierr.RequestRefused, "A choke needs an underbase: send underbase true.").
+			WithField("underbase")
+	case in.HalftoneLPI == nil && len(in.HalftoneInks) > 0:
+		return apierr.New(apierr.RequestRefused, "halftone_inks needs halftone_lpi, the screen's ruling.").
+			WithField("halftone_lpi")
+	}
+	return nil
+}
+
+// separateRunner plans the composite, the underbase when asked and
+// max_colours films: the design may have fewer inks, and a film it has no
+// ink for is not produced (nor charged).
 type separateRunner struct{}
 
 // Plan implements tasks.Runner.
 func (separateRunner) Plan(in *separateInput) tasks.Plan {
-	return tasks.Plan{Steps: 1 + in.MaxColours, Phase: "separating colours"}
+	n := 1 + in.MaxColours
+	if in.Underbase {
+		n++
+	}
+	return tasks.Plan{Steps: n, Phase: "separating colours"}
 }
 
-// Step implements tasks.Runner: 0 is the composite, i the separation of
-// ink i-1 in order. Every step quantises the design again, from a fixed
-// seed, so all steps agree on the inks.
+// Step implements tasks.Runner: 0 is the composite, then the underbase
+// when asked, then the film of each ink in order. Every step separates the
+// design again, deterministically, so all steps agree on the inks.
 func (separateRunner) Step(ctx context.Context, in *separateInput, i int) (tasks.Output, error) {
 	r := tasks.Ref{Field: "image", Ref: in.Image}
 	img, err := load(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	q, err := imagetasks.Quantise(ctx, img, in.MaxColours, mergeDE, minCoverage)
+	job, err := newSeparation(ctx, img, in)
 	if err != nil {
 		return tasks.Output{}, failf(fmt.Sprintf("image (%s): %v", r.Ref, err))
 	}
-	order := in.Order
-	inks := inkOrder(q.Colours, order)
-	var colours []any
-	for n, j := range inks {
-		colours = append(
-			colours,
-			map[string]any{"hex": q.Colours[j].Hex(), "coverage": percent(q.Colours[j].Share), "separation": n + 1},
-		)
-	}
-	b := q.Index.Bounds()
-	meta := map[string]any{
-		"index":   i,
-		"image":   r.Ref,
-		"width":   b.Dx(),
-		"height":  b.Dy(),
-		"order":   order,
-		"colours": colours,
-	}
+	meta := job.meta(r.Ref, i)
 	if i == 0 {
-		meta["kind"] = "composite"
-		return pngOutput(composite(q), meta)
+		return pngOutput(job.composite(), meta)
 	}
-	if i > len(inks) {
+	first := 1
+	if in.Underbase {
+		if i == 1 {
+			return filmOutput(job.underbaseFilm(), in.DPI, meta)
+		}
+		first = 2
+	}
+	n := i - first
+	if n >= len(job.order) {
 		return tasks.Output{}, failf(
-			fmt.Sprintf("the design has %d spot colours, so separation %d has no ink", len(inks), i),
+			fmt.Sprintf("the design has %d spot colours, so separation %d has no ink", len(job.order), i),
 		)
 	}
-	j := inks[i-1]
-	meta["kind"], meta["hex"], meta["coverage"] = "separation", q.Colours[j].Hex(), percent(q.Colours[j].Share)
-	return pngOutput(film(q, uint8(j)), meta)
+	return filmOutput(job.inkFilm(n), in.DPI, meta)
+}
+
+// filmOutput encodes a film as PNG with its dpi.
+func filmOutput(img image.Image, dpi int, meta map[string]any) (tasks.Output, error) {
+	out, err := pngOutput(img, meta)
+	if err != nil {
+		return out, err
+	}
+	out.Data, err = pngenc.WithDPI(out.Data, dpi)
+	return out, err
 }
 
 // inkOrder lists the positions of the inks in print order: lightest first
@@ -204,34 +305,6 @@ func cmp(a, b float64) int {
 
 func percent(share float64) float64 { return math.Round(share*1e4) / 100 }
 
-// film is the separation of ink j: black where it prints, white elsewhere.
-func film(q *imagetasks.Quantised, j uint8) *image.Gray {
-	out := image.NewGray(q.Index.Bounds())
-	for p, v := range q.Index.Pix {
-		out.Pix[p] = 255
-		if v == j {
-			out.Pix[p] = 0
-		}
-	}
-	return out
-}
-
-// composite lays every ink back in its colour; no ink is transparent.
-func composite(q *imagetasks.Quantised) *image.NRGBA {
-	var lut [256]color.NRGBA // Transparent stays the zero colour
-	for j, c := range q.Colours {
-		lut[j] = c.Colour
-		lut[j].A = 255
-	}
-	out := image.NewNRGBA(q.Index.Bounds())
-	for p, v := range q.Index.Pix {
-		c := lut[v]
-		px := out.Pix[4*p : 4*p+4 : 4*p+4]
-		px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
-	}
-	return out
-}
-
 func orderVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
 		Name: "separation_order", Description: "The order of a design's separations, which is the order the screens print in.",
@@ -256,22 +329,26 @@ func orderVocab() tasks.Vocabulary {
 
 func separateDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE2000 8 counted as one ink and an ink under 1 % of the design folded into its nearest — gives every pixel to exactly one ink, and delivers a greyscale separation per ink (black where it prints) with a composite preview that lays the inks back together. It is deterministic image processing, not a generative model.",
+		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE2000 8 counted as one ink and an ink under 1 % of the design folded into its nearest — and gives every pixel to the ink it was drawn with: a flat pixel to its ink, a pixel on an anti-aliased edge to the nearer of the inks that meet there (never to a third ink whose colour matches the blend), and any patch under 6 px to the ink around it. Each ink gets a film: black where it prints, with registration marks and a label naming the job, the ink (a descriptive colour name and its hex), the print order and the design's physical size at dpi; options add trap, a choked white underbase for dark garments and halftone screens for soft inks. It is deterministic image processing, not a generative model.",
 		BuiltFor: []string{
-			"Screen and pad printing: one film or screen per ink, in print order.",
+			"Screen and pad printing: one film per ink, in print order, registered and labelled.",
+			"Printing on dark garments: the garment colour gets no film and a choked white underbase prints first.",
 			"Quoting a print job: how many inks a design needs and how much of each.",
 		},
 		WhatYouGet: []string{
-			"Index 0: the composite preview, a PNG of the design in its inks only; compare it with the design to see what the separation keeps.",
-			"Index 1 on: one greyscale PNG per ink, in order, black (0) where the ink prints and white (255) elsewhere, at the design's size.",
-			"Every file's data lists the inks in order with their hex and coverage in percent (adding up to 100); a separation's data names its own ink.",
+			"Index 0: the composite preview, a PNG of the design in its inks only (the garment in the colour sent); compare it with the design to see what the separation keeps.",
+			"With underbase: index 1 is the white underbase film — every printed pixel, choked by underbase_choke_px (default 2) so it hides under the inks.",
+			"Then one film per ink, in order: an 8-bit greyscale PNG, black (0) where the ink prints and white (255) elsewhere, the design at one film dot per pixel inset margin_px (12 mm at dpi) from the left and top, four registration marks at the middle of the margins — the same place on every film — and a label below: job name, ink number, name and hex, print order, size in mm at dpi, trap or halftone. The PNG's pHYs chunk records dpi.",
+			"trap_px or trap_mm spreads each ink that far under every darker ink it meets (lighter inks spread under darker ones, as they print first and the dark ink hides the overlap).",
+			"halftone_lpi screens the inks in halftone_inks (default all) as round dots at halftone_angle: a pixel that is a blend of an ink and another (an anti-aliased edge, a gradient, a soft glow) prints that share of the ink as dots; tints under 10 % print nothing and over 90 % print solid.",
+			"Every file's data lists the printed inks in order with their hex, descriptive name and coverage in percent; a film's data names its own ink, and the film's size and the design's place on it.",
 		},
 		Outputs: tasks.DocsOutputs{
-			Count:          "1 + max_colours files asked for: the composite, then a separation per ink found (at most max_colours).",
-			CountDependsOn: []string{"max_colours"},
-			Order:          new("The composite first, then the separations in order (separation_order)."),
+			Count:          "1 + max_colours files asked for (one more with underbase): the composite, the underbase, then a film per ink found (at most max_colours).",
+			CountDependsOn: []string{"max_colours", "underbase"},
+			Order:          new("The composite first, then the underbase when asked, then the ink films in order (separation_order)."),
 			AbsentWhen: new(
-				"A design with fewer spot colours than max_colours gets fewer separations: the missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed.",
+				"A design with fewer spot colours than max_colours (or one that is the garment colour) gets fewer films: the missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed, and so does a halftone_inks colour that is none of the design's inks.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -279,19 +356,22 @@ func separateDocs() tasks.Docs {
 			{
 				Key:   "output_format",
 				Title: "Output format",
-				Text:  "PNG: the composite in RGBA (transparent where the design is), the separations 8-bit greyscale.",
+				Text:  "PNG: the composite in RGBA (transparent where the design is), the films 8-bit greyscale, black and white only, with a pHYs chunk giving dpi.",
 			},
-			{Key: "output_resolution", Title: "Output resolution", Text: "The design's, after EXIF orientation."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The composite: the design's, after EXIF orientation. A film: the design plus margin_px on each side and the label band below (film_width × film_height in the data), at dpi (default 300)."},
 			{
 				Key:   "outputs_per_job",
 				Title: "Outputs per job",
-				Text:  fmt.Sprintf("2 to %d: the composite and one separation per ink.", 1+maxSeparations),
+				Text:  fmt.Sprintf("2 to %d: the composite, the underbase when asked and one film per ink.", 2+maxSeparations),
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Made for flat-colour art: a photo or a gradient is posterised into at most max_colours inks, and halftones are not made.",
-			"Every pixel prints one ink: no overprints, trapping or choke and spread; anti-aliased edges go to the nearer ink.",
-			"Ink colours are the design's measured colours (sRGB), not Pantone or other ink system matches.",
+			"Measured on a ground-truth set of flat designs with known inks (anti-aliased, saved as JPEG quality 85; BenchmarkSeparationTruth): at most 0.17 % of any film's ink lies more than 1 px from the ink's true region, no film has a patch under 6 px, and each ink's coverage is within 0.3 percentage points of the truth.",
+			"Made for flat-colour art: a photo is posterised into at most max_colours inks; halftones come only from blends between two inks (edges, gradients, soft glows), not from a photo's full tonal range (no simulated process).",
+			"Detail under 6 px (a dot, a hairline break) joins the ink around it: a screen would not hold it.",
+			"An ink under about 1 % of the design may be folded into the nearest ink; send a design with fewer, distinct colours, or crop to the part with the small ink.",
+			"Ink names are the nearest descriptive colour names (the nearest by CIEDE2000 in the colour_name vocabulary), not Pantone or other ink-system matches: match the hex to your ink system.",
+			"Halftones are round dots without dot-gain compensation or stochastic screening; trap spreads light inks under darker ones only, and no ink overprints another except through trap.",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,
@@ -299,6 +379,7 @@ func separateDocs() tasks.Docs {
 			apierr.TooManyColours,
 			apierr.ImageNotPublic,
 			apierr.RequestRefused,
+			apierr.InvalidColour,
 		),
 		Related: []tasks.Related{
 			{Task: "colourway.generate", Relation: "before"},

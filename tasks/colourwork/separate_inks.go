@@ -1,0 +1,441 @@
+package colourwork
+
+import (
+	"context"
+	"image"
+	"math"
+
+	"github.com/disintegration/imaging"
+
+	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
+)
+
+// noInk marks a pixel of an inkMap that prints no ink (under half opacity).
+const noInk = imagetasks.Transparent
+
+// minSpeck is the smallest patch of one ink a film keeps, in pixels
+// (4-connected): a screen does not hold a smaller one, and on a flat
+// design it is noise or a stray edge.
+const minSpeck = 6
+
+// The assignment's thresholds, in sRGB units (0–255 a channel, Euclidean):
+// a pixel is flat (confident) when it and its 8 neighbours are nearest the
+// same ink and it lies within flatDist of it; an ink seen only on unsure
+// pixels nearby is trusted less by ownPenalty, one of flat pixels up to
+// farRadius away by farPenalty; and a pixel whose best local
+// explanation is farther than globalSlack beyond the nearest ink of all
+// takes that ink (a colour the neighbourhood does not explain).
+const (
+	flatDist    = 48.0
+	farPenalty  = 8.0
+	ownPenalty  = 20.0
+	globalSlack = 12.0
+	nearRadius  = 3
+	farRadius   = 8
+	modeRadius  = 40
+)
+
+// inkMap is a design given to its inks: every opaque pixel prints exactly
+// one ink (label). A pixel on an anti-aliased edge is also a blend of two
+// inks: other is the second ink and share the label's part of the blend,
+// 0–255 (255 for a pixel of one ink), which halftoned films print.
+type inkMap struct {
+	w, h         int
+	label, other []uint8
+	share        []uint8
+	rgb          [][3]float64 // each ink's colour, the mean of its flat pixels
+}
+
+// separateInks finds the design's inks (imagetasks.Quantise: k-means in
+// CIELAB, close inks merged, rare ones folded) and gives every pixel to the
+// ink it was drawn with. A flat pixel takes its nearest ink. A pixel on an
+// edge is explained by the inks around it — one of them, or a blend of two
+// — so an anti-aliased edge between two inks goes to the nearer of those
+// two, never to a third ink whose colour happens to match the blend. Last,
+// patches under minSpeck pixels join the ink around them.
+func separateInks(ctx context.Context, img image.Image, k int) (*inkMap, error) {
+	q, err := imagetasks.Quantise(ctx, img, k, mergeDE, minCoverage)
+	if err != nil {
+		return nil, err
+	}
+	px := imaging.Clone(img)
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	m := &inkMap{w: W, h: H, label: make([]uint8, W*H), other: make([]uint8, W*H), share: make([]uint8, W*H)}
+	for _, c := range q.Colours {
+		m.rgb = append(m.rgb, [3]float64{float64(c.Colour.R), float64(c.Colour.G), float64(c.Colour.B)})
+	}
+	// A cluster k-means made of edge blends ends with almost no pixels once
+	// the edges are explained: it is dropped and the rest assigned again.
+	for {
+		if err := m.assign(ctx, px); err != nil {
+			return nil, err
+		}
+		m.despeckle()
+		cov := m.coverage()
+		least := 0
+		for j := range cov {
+			if cov[j] < cov[least] {
+				least = j
+			}
+		}
+		if len(m.rgb) <= 1 || cov[least] >= minCoverage/5 {
+			break
+		}
+		m.rgb = append(m.rgb[:least:least], m.rgb[least+1:]...)
+	}
+	return m, nil
+}
+
+// assign gives every pixel of px to one of m.rgb (see separateInks) and
+// sets each ink's colour to where its flat pixels are densest.
+func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
+	W, H, n := m.w, m.h, len(m.rgb)
+	at := func(p int) [3]float64 {
+		o := 4 * p
+		return [3]float64{float64(px.Pix[o]), float64(px.Pix[o+1]), float64(px.Pix[o+2])}
+	}
+	near := make([]uint8, W*H) // the nearest ink, or noInk
+	flat := make([]uint8, W*H) // the ink of a flat pixel, or noInk
+	classify := func() {
+		cache := map[uint32]uint8{}
+		for p := range near {
+			o := 4 * p
+			if px.Pix[o+3] < 128 {
+				near[p] = noInk
+				continue
+			}
+			key := uint32(px.Pix[o])<<16 | uint32(px.Pix[o+1])<<8 | uint32(px.Pix[o+2])
+			j, ok := cache[key]
+			if !ok {
+				c, bd := at(p), math.Inf(1)
+				for i, r := range m.rgb {
+					if d := dist(c, r); d < bd {
+						j, bd = uint8(i), d
+					}
+				}
+				cache[key] = j
+			}
+			near[p] = j
+		}
+		for y := range H {
+			for x := range W {
+				p := y*W + x
+				flat[p] = noInk
+				if j := near[p]; j != noInk && dist(at(p), m.rgb[j]) <= flatDist && sameAround(near, W, H, x, y) {
+					flat[p] = j
+				}
+			}
+		}
+	}
+	classify()
+	// Each ink's colour is where its flat pixels are densest (mean shift,
+	// the window narrowed from modeRadius each time it settles): the colour
+	// it was drawn in, not pulled toward its edges' blends or a gradient's
+	// middle.
+	radius := float64(modeRadius)
+	for range 32 {
+		moved := 0.0
+		sums, counts := make([][3]float64, n), make([]float64, n)
+		for p, j := range flat {
+			if j == noInk {
+				continue
+			}
+			if c := at(p); dist(c, m.rgb[j]) <= radius {
+				for i := range 3 {
+					sums[j][i] += c[i]
+				}
+				counts[j]++
+			}
+		}
+		for j := range n {
+			if counts[j] > 0 {
+				c := [3]float64{sums[j][0] / counts[j], sums[j][1] / counts[j], sums[j][2] / counts[j]}
+				moved = max(moved, dist(c, m.rgb[j]))
+				m.rgb[j] = c
+			}
+		}
+		if moved < 0.5 {
+			if radius <= modeRadius/8 {
+				break
+			}
+			radius /= 2
+		}
+	}
+	classify()                  // with the inks' settled colours
+	inks := make([]uint16, W*H) // the inks of the flat pixels, as bits
+	for p, j := range flat {
+		if j != noInk {
+			inks[p] = 1 << j
+		}
+	}
+	close, far := orAround(inks, W, H, nearRadius), orAround(inks, W, H, farRadius)
+	for y := range H {
+		if y%128 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for x := range W {
+			p := y*W + x
+			switch {
+			case near[p] == noInk:
+				m.label[p], m.other[p] = noInk, noInk
+			case flat[p] != noInk:
+				m.label[p] = flat[p]
+				m.other[p], m.share[p] = m.tint(at(p), flat[p])
+			default:
+				m.label[p], m.other[p], m.share[p] = m.explain(at(p), near, close[p], far[p], x, y)
+			}
+		}
+	}
+	return nil
+}
+
+// sameAround says whether the pixel at (x, y) and its 8 neighbours inside
+// the image are nearest the same ink.
+func sameAround(near []uint8, W, H, x, y int) bool {
+	j := near[y*W+x]
+	for v := max(0, y-1); v <= min(H-1, y+1); v++ {
+		for u := max(0, x-1); u <= min(W-1, x+1); u++ {
+			if near[v*W+u] != j {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// explain gives an unsure pixel of colour c at (x, y) to an ink: the best
+// of the inks of flat pixels within nearRadius (close), farRadius (far, at
+// farPenalty) and (at ownPenalty) the nearest inks of it and its
+// neighbours, alone or as a blend of two; or, when none of them comes
+// within globalSlack of the nearest ink of all, that ink.
+func (m *inkMap) explain(c [3]float64, near []uint8, trusted, far uint16, x, y int) (label, other, share uint8) {
+	W, H := m.w, m.h
+	var seen uint16
+	for v := max(0, y-1); v <= min(H-1, y+1); v++ {
+		for u := max(0, x-1); u <= min(W-1, x+1); u++ {
+			if j := near[v*W+u]; j != noInk {
+				seen |= 1 << j
+			}
+		}
+	}
+	g := near[y*W+x]
+	gd := dist(c, m.rgb[g])
+	cands := trusted | far | seen
+	best := math.Inf(1)
+	label, other, share = g, g, 255
+	penalty := func(j int) float64 {
+		switch {
+		case trusted&(1<<j) != 0:
+			return 0
+		case far&(1<<j) != 0:
+			return farPenalty
+		}
+		return ownPenalty
+	}
+	for a := range len(m.rgb) {
+		if cands&(1<<a) == 0 {
+			continue
+		}
+		if r := dist(c, m.rgb[a]) + penalty(a); r < best {
+			best, label, other, share = r, uint8(a), uint8(a), 255
+		}
+		for b := a + 1; b < len(m.rgb); b++ {
+			if cands&(1<<b) == 0 {
+				continue
+			}
+			t, r := blend(c, m.rgb[a], m.rgb[b])
+			r += max(penalty(a), penalty(b))
+			if r >= best {
+				continue
+			}
+			best = r
+			if t < 0.5 {
+				label, other, share = uint8(a), uint8(b), uint8(math.Round(255*(1-t)))
+			} else {
+				label, other, share = uint8(b), uint8(a), uint8(math.Round(255*t))
+			}
+		}
+	}
+	if best > gd+globalSlack {
+		label, other = g, g
+	}
+	if other == label {
+		other, share = m.tint(c, label)
+	}
+	return label, other, share
+}
+
+// tint is the blend a flat pixel of colour c and ink j is part of, for
+// halftones (a soft ink's tint or gradient): the ink that with j explains c
+// better than j alone, and j's share of the blend; or j and 255.
+func (m *inkMap) tint(c [3]float64, j uint8) (other, share uint8) {
+	best, other, share := dist(c, m.rgb[j])-1, j, uint8(255)
+	for o := range m.rgb {
+		if o == int(j) {
+			continue
+		}
+		if t, r := blend(c, m.rgb[j], m.rgb[o]); r < best && t < 0.5 {
+			best, other, share = r, uint8(o), uint8(math.Round(255*(1-t)))
+		}
+	}
+	return other, share
+}
+
+// orAround is, for every pixel, the OR of bits over the square of radius r
+// around it: two running passes, one per axis.
+func orAround(bits []uint16, W, H, r int) []uint16 {
+	tmp, out := make([]uint16, len(bits)), make([]uint16, len(bits))
+	for y := range H {
+		row := bits[y*W : (y+1)*W]
+		for x := range W {
+			var v uint16
+			for u := max(0, x-r); u <= min(W-1, x+r); u++ {
+				v |= row[u]
+			}
+			tmp[y*W+x] = v
+		}
+	}
+	for y := range H {
+		for x := range W {
+			var v uint16
+			for w := max(0, y-r); w <= min(H-1, y+r); w++ {
+				v |= tmp[w*W+x]
+			}
+			out[y*W+x] = v
+		}
+	}
+	return out
+}
+
+// blend projects c on the segment from a to b: t, the part of b in the
+// blend (0–1), and the distance from c to the blend.
+func blend(c, a, b [3]float64) (t, r float64) {
+	var ab, ac [3]float64
+	den := 0.0
+	for i := range 3 {
+		ab[i], ac[i] = b[i]-a[i], c[i]-a[i]
+		den += ab[i] * ab[i]
+	}
+	if den > 0 {
+		t = (ac[0]*ab[0] + ac[1]*ab[1] + ac[2]*ab[2]) / den
+	}
+	t = min(1, max(0, t))
+	return t, dist(c, [3]float64{a[0] + t*ab[0], a[1] + t*ab[1], a[2] + t*ab[2]})
+}
+
+func dist(a, b [3]float64) float64 {
+	d0, d1, d2 := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return math.Sqrt(d0*d0 + d1*d1 + d2*d2)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// despeckle gives every 4-connected patch of one ink under minSpeck pixels
+// to the ink most of its neighbours print, until none is left (a few
+// rounds: a patch joined to a speck may be a speck itself).
+func (m *inkMap) despeckle() {
+	W, H := m.w, m.h
+	seen := make([]int32, W*H)
+	stack := make([]int32, 0, 64)
+	patch := make([]int32, 0, minSpeck)
+	for round := int32(1); round <= 4; round++ {
+		changed := false
+		for start := range m.label {
+			if seen[start] == round || m.label[start] == noInk {
+				continue
+			}
+			j := m.label[start]
+			stack, patch = append(stack[:0], int32(start)), patch[:0]
+			seen[start] = round
+			size := 0
+			votes := [256]int{}
+			for len(stack) > 0 {
+				p := int(stack[len(stack)-1])
+				stack = stack[:len(stack)-1]
+				size++
+				if size < minSpeck {
+					patch = append(patch, int32(p))
+				}
+				x, y := p%W, p/W
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					u, v := x+d[0], y+d[1]
+					if u < 0 || v < 0 || u >= W || v >= H {
+						continue
+					}
+					q := v*W + u
+					if m.label[q] != j {
+						votes[m.label[q]]++
+						continue
+					}
+					if seen[q] != round {
+						seen[q] = round
+						stack = append(stack, int32(q))
+					}
+				}
+			}
+			if size >= minSpeck {
+				continue
+			}
+			to, best := -1, 0
+			for k, n := range votes {
+				if n > best {
+					to, best = k, n
+				}
+			}
+			if to < 0 {
+				continue // a patch alone in the image
+			}
+			for _, p := range patch {
+				m.label[p], m.other[p], m.share[p] = uint8(to), uint8(to), 255
+			}
+			changed = true
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// coverage is each ink's share of the opaque pixels.
+func (m *inkMap) coverage() []float64 {
+	counts := make([]float64, len(m.rgb))
+	total := 0.0
+	for _, j := range m.label {
+		if j != noInk {
+			counts[j]++
+			total++
+		}
+	}
+	for j := range counts {
+		counts[j] /= max(total, 1)
+	}
+	return counts
+}
+
+// The smallest and largest dots a halftone prints: a lighter tint prints
+// nothing, a darker one solid, as a screen holds neither and noise in a
+// flat area must not turn into dots.
+const minDot, maxDot = 0.1, 0.9
+
+// density is the part of ink j at pixel p, 0–1: what a halftone prints.
+func (m *inkMap) density(p int, j uint8) float64 {
+	d := 0.0
+	switch {
+	case m.label[p] == j:
+		d = float64(m.share[p]) / 255
+	case m.other[p] == j:
+		d = 1 - float64(m.share[p])/255
+	}
+	switch {
+	case d < minDot:
+		return 0
+	case d > maxDot:
+		return 1
+	}
+	return d
+}
