@@ -20,6 +20,7 @@ import (
 
 func registry(t testing.TB) *tasks.Registry {
 	r := tasks.NewRegistry()
+	require.NoError(t, r.Add(imagetasks.Family())) // the recolour_area vocabulary
 	require.NoError(t, r.Add(Family()))
 	return r
 }
@@ -304,18 +305,52 @@ func TestColourwayInputRules(t *testing.T) {
 	require.Equal(t, 5, task(t, "colourway.generate").Runner.Plan(in).Steps)
 }
 
-// TestKitPaletteDrawsDistinctColourways: colourway i of a kit starts at its
-// colour i; a kit no larger than the design gives one colourway.
+// TestKitPaletteDrawsDistinctColourways: colourway i of a kit larger than
+// the design starts at its colour i; a kit no larger than the design keeps
+// its colours and turns the pairing, so it still gives one colourway per
+// colour; past that there is none.
 func TestKitPaletteDrawsDistinctColourways(t *testing.T) {
 	design := bands(120, 60, []color.NRGBA{{0xF4, 0xF1, 0xEA, 255}, {0x1B, 0x2A, 0x4A, 255}}, []int{1, 1}, false)
 	kit := []color.Color{tasks.ParseColour("#111111"), tasks.ParseColour("#EEEEEE"), tasks.ParseColour("#C8102E")}
 	for i, want := range [][]color.Color{{kit[0], kit[1]}, {kit[1], kit[2]}, {kit[2], kit[0]}} {
-		got, err := kitPalette(design, kit, i)
+		got, rotate, err := kitPalette(design, kit, i)
 		require.NoError(t, err)
 		require.Equal(t, want, got)
+		require.Zero(t, rotate)
 	}
-	_, err := kitPalette(design, kit[:2], 1)
+	for i := range 2 {
+		got, rotate, err := kitPalette(design, kit[:2], i)
+		require.NoError(t, err)
+		require.Equal(t, kit[:2], got)
+		require.Equal(t, i, rotate)
+	}
+	_, _, err := kitPalette(design, kit[:2], 2)
 	var se *tasks.StepError
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, "processing_failed", se.Code)
+}
+
+// TestABrandKitGivesAColourwayPerColour: a kit of three colours on a
+// design of three gives three different colourways, the first keeping the
+// design's lights light.
+func TestABrandKitGivesAColourwayPerColour(t *testing.T) {
+	design := bands(300, 60, []color.NRGBA{{0xF4, 0xF1, 0xEA, 255}, {0xC0, 0x39, 0x2B, 255}, {0x1B, 0x2A, 0x4A, 255}},
+		[]int{1, 1, 1}, false)
+	kit := []color.Color{tasks.ParseColour("#111111"), tasks.ParseColour("#EEEEEE"), tasks.ParseColour("#2A9D8F")}
+	seen := map[[3]color.NRGBA]bool{}
+	for i := range kit {
+		pal, rotate, err := kitPalette(design, kit, i)
+		require.NoError(t, err)
+		res, err := imagetasks.Recolour(context.Background(), design,
+			imagetasks.RecolourOptions{Palette: pal, Rotate: rotate})
+		require.NoError(t, err)
+		got := [3]color.NRGBA{nrgbaAt(res.Image, 50, 30), nrgbaAt(res.Image, 150, 30), nrgbaAt(res.Image, 250, 30)}
+		require.False(t, seen[got], "colourway %d repeats an earlier one: %v", i, got)
+		seen[got] = true
+		if i == 0 {
+			require.Greater(t, imagetasks.Lightness(got[0]), imagetasks.Lightness(got[1]))
+			require.Greater(t, imagetasks.Lightness(got[1]), imagetasks.Lightness(got[2]))
+		}
+	}
+	require.Len(t, seen, 3)
 }

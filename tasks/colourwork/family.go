@@ -33,7 +33,7 @@ func Family() tasks.Family {
 			Related: []string{"colourway"},
 		}, {
 			Name: "colourway", Short: "The same design in another set of colours.",
-			Long:    "A colourway keeps a design's shapes and its light and dark structure and changes its colours. colourway.generate maps the design's dominant colours onto each palette by the smallest total perceptual distance (CIELAB) and moves every pixel with its colour, so shading and soft edges stay.",
+			Long:    "A colourway keeps a design's shapes and its light and dark structure and changes its colours. colourway.generate pairs the design's dominant colours with each palette by lightness rank (or as a mapping says) and moves every pixel with its colour, so shading stays and soft edges blend the two new colours; a product's backdrop and shadow are kept.",
 			Related: []string{"colour_separation", "brand_kit"},
 		}},
 	}

@@ -37,20 +37,15 @@ func Decode(r tasks.Ref, data []byte) (image.Image, error) {
 	return src.img, nil
 }
 
-// Recolour is image.recolour's mapping: the image's len(palette) dominant
-// colours are paired one to one with the palette at the smallest total ΔE,
-// and every pixel keeps its offset in lightness and hue from its colour's
-// mean. mapping lists each dominant colour (from), the palette colour it
-// became (to) and its share, largest share first.
-func Recolour(ctx context.Context, img image.Image, palette []color.Color) (*image.NRGBA, []map[string]any, error) {
-	if len(palette) == 0 {
-		return nil, nil, fmt.Errorf("an empty palette")
+// Recolour is image.recolour's mapping (see recolourmap.go): the image's
+// colours, inside the product on a plain backdrop or over the whole image
+// as o.Area says, paired with o's palette or pairs, every pixel moved with
+// its colour and anti-aliased edges unmixed.
+func Recolour(ctx context.Context, img image.Image, o RecolourOptions) (*Recoloured, error) {
+	if len(o.Palette) == 0 && len(o.Pairs) == 0 {
+		return nil, fmt.Errorf("an empty palette")
 	}
-	pal := make([]colour.Lab, len(palette))
-	for i, c := range palette {
-		pal[i] = colour.LabOf(c)
-	}
-	return recolourImage(ctx, img, pal)
+	return recolourWith(ctx, img, o)
 }
 
 // Swatch is one colour of an image and its share of the opaque pixels.

@@ -24,7 +24,7 @@ func Family() tasks.Family {
 	return tasks.Family{
 		Name:         "image",
 		Tasks:        []*tasks.Definition{resize(), crop(), removeBackground(), recolour()},
-		Vocabularies: []tasks.Vocabulary{fitVocab(), formatVocab(), aspectVocab(), anchorVocab()},
+		Vocabularies: []tasks.Vocabulary{fitVocab(), formatVocab(), aspectVocab(), anchorVocab(), AreaVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "cut_out", Short: "A product image whose background is transparent, so it can be laid on any page, colour or scene.",
 			Long:    "A cut-out keeps the object's pixels and makes everything else transparent (alpha 0), with a soft edge a few pixels wide so it sits on a new background without a hard fringe. image.remove_background makes cut-outs of product shots taken on a plain, evenly lit background; it does not recognise objects, so busy or patterned backgrounds cannot be separated.",
