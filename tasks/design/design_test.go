@@ -119,7 +119,15 @@ func TestRedAndWhiteStripes(t *testing.T) {
 				changes++
 			}
 		}
-		require.Len(t, counts, 2, "two colours: %v", counts)
+		// Red and white, and at band edges that fall between pixels a blend
+		// of the two (anti-aliasing): a row at most per edge.
+		for hex, n := range counts {
+			if hex != names["red"] && hex != names["white"] {
+				require.LessOrEqual(t, n/512, changes/2, "only an edge row is a blend: %v", counts)
+				c, r, w := tasks.ParseColour(hex), tasks.ParseColour(names["red"]), tasks.ParseColour(names["white"])
+				require.True(t, between(c.G, r.G, w.G) && between(c.B, r.B, w.B), "%s is red and white mixed", hex)
+			}
+		}
 		require.Greater(t, counts[names["red"]], 512*512/10, "red shows")
 		require.Greater(t, counts[names["white"]], 512*512/10, "white shows")
 		require.GreaterOrEqual(t, changes, 4, "the colours alternate in bands")
@@ -129,6 +137,8 @@ func TestRedAndWhiteStripes(t *testing.T) {
 		require.Empty(t, reading["words_not_read"])
 	}
 }
+
+func between(v, a, b uint8) bool { return v >= min(a, b) && v <= max(a, b) }
 
 // TestBriefsAreRead reads briefs for their colours (ground first), kind,
 // scale and mood, and says which words were not read.
@@ -142,7 +152,7 @@ func TestBriefsAreRead(t *testing.T) {
 		refusedTerms []string
 	}{
 		{"navy and mustard houndstooth, small scale, with a cream ground", []string{"cream", "navy", "mustard"}, "houndstooth", "small", "", nil, nil},
-		{"Calm sage and forest green gingham, LARGE", []string{"sage", "forest"}, "checks", "large", "calm", nil, nil},
+		{"Calm sage and forest green gingham, LARGE", []string{"sage", "forest"}, "gingham", "large", "calm", nil, nil},
 		{"bold zig-zag in sky blue on a white background, retro", []string{"white", "sky_blue"}, "chevron", "", "bold", []string{"retro"}, nil},
 		{"Gucci-style red stripes", []string{"red"}, "stripes", "", "", []string{"gucci", "style"}, []string{"gucci"}},
 		{"louis   vuitton monogram", nil, "", "", "", []string{"louis", "vuitton", "monogram"}, []string{"louis vuitton"}},

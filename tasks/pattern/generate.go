@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
@@ -103,6 +104,20 @@ func outputSchema() json.RawMessage {
 	})
 }
 
+// wovenKinds draw a ground and at most two band colours.
+var wovenKinds = []string{"gingham", "buffalo_check", "windowpane"}
+
+// refuseGenerate refuses a woven check of more colours than it weaves:
+// drawing some of them and dropping the rest would not be what was asked.
+func refuseGenerate(in *generateInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	if slices.Contains(wovenKinds, in.Kind) && len(in.Colors) > 3 {
+		return apierr.Newf(apierr.RequestRefused, "kind %s weaves a ground and at most two band colours "+
+			"(vertical, horizontal); %d colours were sent: send 1 to 3, or use kind plaid for more.",
+			in.Kind, len(in.Colors)).WithField("colors")
+	}
+	return nil
+}
+
 // colourRules answer colour failures with the colour codes.
 var colourRules = []tasks.ErrorRule{
 	{Field: "colors", Keyword: "maxItems", Code: apierr.TooManyColours},
@@ -122,14 +137,28 @@ func generate() *tasks.Definition {
 	props["kind"] = tasks.VocabEnum(kindVocab(), "The motif. Some fields apply to some kinds only.")
 	props["dot_size"] = obj{"type": "number", "minimum": 0.1, "maximum": 0.9, "default": 0.5,
 		"description": "Dot diameter as a fraction of the cell. Only for kind dots."}
+	props["dot_layout"] = tasks.FieldEnum([]tasks.VocabValue{
+		{Value: "half_drop", Default: true, Description: "every other column of dots drops by half a cell, the classic polka dot.",
+			ChooseWhen: "you want dots that read as an even scatter"},
+		{Value: "grid", Description: "dots in straight rows and columns.",
+			ChooseWhen: "you want a formal, geometric spot"},
+	}, "The lattice the dots sit on. Only for kind dots.")
+	props["stripe_widths"] = obj{"type": "array", "minItems": 1, "maxItems": 24,
+		"items": obj{"type": "integer", "minimum": 1, "maximum": 100, "examples": []any{6, 1}},
+		"description": "Relative widths of the bands of one repeat, in order; band i is drawn in colors[i mod the " +
+			"number of colours], so [6, 1, 1, 1] with two colours is a wide band, then narrow ones alternating. " +
+			"Without it the widths vary with the seed. Only for kind stripes."}
+	props["line_width"] = obj{"type": "number", "minimum": 0.03, "maximum": 0.3, "default": 0.08,
+		"description": "Width of a windowpane line as a fraction of one repeat. Only for kind windowpane."}
 	props["amplitude"] = obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.5,
 		"description": "Height of the zigzag or wave as a fraction of one repeat. Only for kinds chevron and waves."}
 	v := &tasks.Variant{Field: "kind", Default: "stripes", Only: map[string][]string{
 		"stripe_angle": {"stripes"}, "dot_size": {"dots"}, "amplitude": {"chevron", "waves"},
+		"dot_layout": {"dots"}, "stripe_widths": {"stripes"}, "line_width": {"windowpane"},
 	}}
 	return &tasks.Definition{
 		Name: "pattern.generate", Title: "Generate a repeat pattern",
-		Description: "Draws seamless repeat pattern tiles in your colours: stripes, checks, dots, chevron, waves, diamonds, houndstooth or plaid.",
+		Description: "Draws seamless repeat pattern tiles in your colours: stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid, gingham, buffalo check or windowpane.",
 		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.generate input",
 			"A seamless pattern tile request.", props, []string{"colors"}, v)),
@@ -137,6 +166,7 @@ func generate() *tasks.Definition {
 		Runner:       tasks.Typed[generateInput](runner{}),
 		Pricing:      resolutionPricing,
 		ErrorRules:   colourRules,
+		Refuse:       tasks.Refusal(refuseGenerate),
 		Variant:      v,
 		Docs:         generateDocs(),
 		Examples:     generateExamples(),

@@ -16,17 +16,21 @@ import (
 // axes: positions are integers scaled by the repeat count, so x+size lands
 // exactly one tile further and every per-cell choice cycles within it.
 type spec struct {
-	kind    string
-	size    int
-	repeats int           // motif repeats across the tile, as drawn
-	palette color.Palette // index 0 is the ground
-	angle   int           // stripes: 0, 45, 90 or 135 degrees
-	dotSize float64       // dots: diameter as a fraction of the cell
-	amp     float64       // chevron, waves: height as a fraction of a repeat
-	sx, sy  int           // phase shift in pixels, from the seed
-	seed    uint64
-	bands   []int // stripes: cumulative band weights
-	sett    []int // plaid: palette index of each thread of the sett
+	kind     string
+	size     int
+	repeats  int           // motif repeats across the tile, as drawn
+	palette  color.Palette // index 0 is the ground
+	angle    int           // stripes: 0, 45, 90 or 135 degrees
+	dotSize  float64       // dots: diameter as a fraction of the cell
+	halfDrop bool          // dots: every other column drops by half a cell
+	cross    [4]uint8      // woven checks: palette index of (column band, row band)
+	bandFrac float64       // woven checks: the coloured share of a cell
+	amp      float64       // chevron, waves: height as a fraction of a repeat
+	sx, sy   int           // phase shift in pixels, from the seed
+	seed     uint64
+	bands    []int   // stripes: cumulative band weights
+	bandCol  []uint8 // stripes: the palette index of each band
+	sett     []int   // plaid: palette index of each thread of the sett
 }
 
 // kind is one value of the pattern_kind vocabulary and its drawing.
@@ -54,7 +58,7 @@ var kinds = []kind{
 		"checks",
 		"Checks",
 		"geometric",
-		"A checkerboard of squares cycling through the colours.",
+		"A checkerboard of squares cycling through the colours (for woven checks see gingham, buffalo_check and windowpane).",
 		func(k int) int { return k },
 		checksAt,
 		checksRows,
@@ -63,7 +67,7 @@ var kinds = []kind{
 		"dots",
 		"Dots",
 		"spot",
-		"Polka dots on the first colour, cycling through the others; dot_size sets the diameter; the seed nudges each dot.",
+		"Polka dots on the first colour on a regular lattice, square or half-drop (dot_layout), cycling through the others; dot_size sets the diameter.",
 		func(k int) int { return k - 1 },
 		dotsAt,
 		dotsRows,
@@ -112,6 +116,33 @@ var kinds = []kind{
 		nil,
 		plaidAt,
 		plaidRows,
+	},
+	{
+		"gingham",
+		"Gingham",
+		"woven",
+		"An even check of one colour on a ground, as woven: where a coloured stripe crosses the ground the two mix into a third, half tone (50 % of each); where coloured stripes cross, the full colour. A third colour, when sent, is the colour of the horizontal stripes.",
+		nil,
+		crossAt,
+		crossRows,
+	},
+	{
+		"buffalo_check",
+		"Buffalo check",
+		"woven",
+		"Gingham's weave at a bold scale (half the repeats of gingham for the same use_case), classically red and black: the two colours and their mixed tone in large blocks.",
+		nil,
+		crossAt,
+		crossRows,
+	},
+	{
+		"windowpane",
+		"Windowpane",
+		"woven",
+		"Thin lines of the second colour crossing on the first, making large squares like a window's panes; line_width sets the lines' share of a repeat. A third colour, when sent, is the colour of the horizontal lines.",
+		nil,
+		crossAt,
+		crossRows,
 	},
 }
 
@@ -185,30 +216,16 @@ func (s *spec) stripe(p int) uint8 {
 	t := int(f * float64(s.bands[len(s.bands)-1]))
 	for i, b := range s.bands {
 		if t < b {
-			return uint8(i)
+			return s.bandCol[i]
 		}
 	}
-	return uint8(len(s.bands) - 1)
+	return s.bandCol[len(s.bands)-1]
 }
 
 func checksAt(s *spec, x, y int) uint8 {
 	cx, _ := s.cellAt(x, s.repeats)
 	cy, _ := s.cellAt(y, s.repeats)
 	return uint8(mod(cx+cy, len(s.palette)))
-}
-
-func dotsAt(s *spec, x, y int) uint8 {
-	cx, fx := s.cellAt(x, s.repeats)
-	cy, fy := s.cellAt(y, s.repeats)
-	wx, wy := mod(cx, s.repeats), mod(cy, s.repeats)
-	room := (1 - s.dotSize) * 0.45
-	jx := (float64(hash(s.seed, wx, wy, 1)%1024)/1023 - 0.5) * 2 * room
-	jy := (float64(hash(s.seed, wx, wy, 2)%1024)/1023 - 0.5) * 2 * room
-	dx, dy, r := fx-0.5-jx, fy-0.5-jy, s.dotSize/2
-	if float64(dx*dx)+float64(dy*dy) >= r*r {
-		return 0
-	}
-	return uint8(1 + mod(cx+cy, len(s.palette)-1))
 }
 
 func bandsAt(s *spec, x, y int, shape func(f float64) float64) uint8 {

@@ -83,37 +83,6 @@ func checksRows(s *spec) rowDrawer {
 	}
 }
 
-// dotsRows keeps each cell's nudge in a table: dotsAt hashes it per pixel.
-func dotsRows(s *spec) rowDrawer {
-	a, k, n := s.axis(s.repeats), len(s.palette), s.repeats
-	room := (1 - s.dotSize) * 0.45
-	r := s.dotSize / 2
-	jx, jy := make([]float64, n*n), make([]float64, n*n)
-	for wy := range n {
-		for wx := range n {
-			jx[wy*n+wx] = (float64(hash(s.seed, wx, wy, 1)%1024)/1023 - 0.5) * 2 * room
-			jy[wy*n+wx] = (float64(hash(s.seed, wx, wy, 2)%1024)/1023 - 0.5) * 2 * room
-		}
-	}
-	wx := make([]int, s.size)
-	for x := range wx {
-		wx[x] = mod(a.cell[x], n)
-	}
-	return rowDrawer{draw: func(y int, row []uint8) {
-		cy, fy := s.cellAt(y+s.sy, n)
-		jxs, jys := jx[mod(cy, n)*n:][:n], jy[mod(cy, n)*n:][:n]
-		for x := range row {
-			w := wx[x]
-			dx, dy := a.frac[x]-0.5-jxs[w], fy-0.5-jys[w]
-			if float64(dx*dx)+float64(dy*dy) >= r*r {
-				row[x] = 0
-				continue
-			}
-			row[x] = uint8(1 + mod(a.cell[x]+cy, k-1))
-		}
-	}}
-}
-
 // bandsRows: a band's colour is mod(cy·k + m, k) = mod(m, k), so a row
 // depends only on its position in the cell.
 func bandsRows(s *spec, shape func(f float64) float64) rowDrawer {

@@ -14,16 +14,19 @@ import (
 // fields of one kind only (stripe_angle, dot_size, amplitude) are zero for
 // the other kinds.
 type generateInput struct {
-	Kind        string   `json:"kind"`
-	Colors      []string `json:"colors"`
-	Count       int      `json:"count"`
-	Resolution  string   `json:"resolution"`
-	Seed        int64    `json:"seed"`
-	Repeats     *int     `json:"repeats"`
-	UseCase     string   `json:"use_case"`
-	StripeAngle int      `json:"stripe_angle"`
-	DotSize     float64  `json:"dot_size"`
-	Amplitude   float64  `json:"amplitude"`
+	Kind         string   `json:"kind"`
+	Colors       []string `json:"colors"`
+	Count        int      `json:"count"`
+	Resolution   string   `json:"resolution"`
+	Seed         int64    `json:"seed"`
+	Repeats      *int     `json:"repeats"`
+	UseCase      string   `json:"use_case"`
+	StripeAngle  int      `json:"stripe_angle"`
+	DotSize      float64  `json:"dot_size"`
+	Amplitude    float64  `json:"amplitude"`
+	DotLayout    string   `json:"dot_layout"`
+	StripeWidths []int    `json:"stripe_widths"`
+	LineWidth    float64  `json:"line_width"`
 }
 
 // stripesInput is a pattern.stripes request, defaults applied: the fields
@@ -58,7 +61,7 @@ func (runner) Plan(in *generateInput) tasks.Plan {
 // Step draws tile i.
 func (runner) Step(ctx context.Context, in *generateInput, i int) (tasks.Output, error) {
 	s := newSpec(in, i)
-	img, err := s.render(ctx)
+	img, err := s.renderSmooth(ctx)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -120,7 +123,22 @@ func newSpec(in *generateInput, i int) *spec {
 	total := 0
 	for b := range k {
 		total += 1 + int(hash(seed, 20+b)%3)
-		s.bands = append(s.bands, total)
+		s.bands, s.bandCol = append(s.bands, total), append(s.bandCol, uint8(b))
+	}
+	if len(in.StripeWidths) > 0 {
+		s.bands, s.bandCol, total = nil, nil, 0
+		for b, w := range in.StripeWidths {
+			total += w
+			s.bands, s.bandCol = append(s.bands, total), append(s.bandCol, uint8(b%k))
+		}
+	}
+	switch pk.value {
+	case "gingham", "buffalo_check":
+		s.weave(pal, false, 0.5)
+	case "windowpane":
+		s.weave(pal, true, in.LineWidth)
+	case "dots":
+		s.halfDrop = in.DotLayout != "grid"
 	}
 	var half []int
 	for b := range k {
@@ -130,6 +148,9 @@ func newSpec(in *generateInput, i int) *spec {
 	}
 	s.sett = append(append([]int(nil), half...), reversed(half)...)
 	n := useCaseRepeats(in.UseCase)
+	if pk.value == "buffalo_check" {
+		n = max(1, n/2)
+	}
 	if in.Repeats != nil {
 		n = *in.Repeats
 	}
@@ -140,6 +161,9 @@ func newSpec(in *generateInput, i int) *spec {
 	c := 1
 	if pk.cycle != nil {
 		c = max(1, pk.cycle(k))
+	}
+	if s.halfDrop {
+		c = lcm(c, 2)
 	}
 	n = (max(1, n) + c - 1) / c * c
 	if n > maxN {
@@ -158,6 +182,14 @@ func useCaseRepeats(v string) int {
 		}
 	}
 	return cases[0].Repeats
+}
+
+func lcm(a, b int) int {
+	g, h := a, b
+	for h != 0 {
+		g, h = h, g%h
+	}
+	return a / g * b
 }
 
 func reversed(a []int) []int {

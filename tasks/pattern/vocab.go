@@ -30,14 +30,17 @@ func kindVocab() tasks.Vocabulary {
 // common names), served as the kind's aliases: design.from_prompt reads a
 // kind from a brief by its value or one of these.
 var kindWords = map[string][]string{
-	"stripes":     {"stripe", "striped", "stripy", "pinstripe", "pinstripes", "breton"},
-	"checks":      {"check", "checked", "checkerboard", "chequered", "gingham"},
-	"dots":        {"dot", "dotted", "polka", "spots", "spot", "spotted"},
-	"chevron":     {"chevrons", "zigzag", "zigzags", "zig-zag"},
-	"waves":       {"wave", "wavy", "ripple", "ripples"},
-	"diamonds":    {"diamond", "harlequin", "lozenge"},
-	"houndstooth": {"dogtooth", "hounds-tooth"},
-	"plaid":       {"tartan", "plaids"},
+	"stripes":       {"stripe", "striped", "stripy", "pinstripe", "pinstripes", "breton"},
+	"checks":        {"check", "checked", "checkerboard", "chequerboard", "chequered", "checkered"},
+	"dots":          {"dot", "dotted", "polka", "spots", "spot", "spotted"},
+	"chevron":       {"chevrons", "zigzag", "zigzags", "zig-zag"},
+	"waves":         {"wave", "wavy", "ripple", "ripples"},
+	"diamonds":      {"diamond", "harlequin", "lozenge"},
+	"houndstooth":   {"dogtooth", "hounds-tooth"},
+	"plaid":         {"tartan", "plaids"},
+	"gingham":       {"ginghams", "vichy"},
+	"buffalo_check": {"buffalo", "lumberjack"},
+	"windowpane":    {"windowpanes", "window-pane"},
 }
 
 // layoutVocab is the repeat_layout vocabulary: the layouts pattern.repeat makes.

@@ -128,7 +128,9 @@ func (w *walker) object(
 			for _, val := range variantValues(d) {
 				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
 					b := with(d.Variant.Field, val)
-					b[name] = p["default"]
+					if def, ok := p["default"]; ok || b[name] == nil {
+						b[name] = def
+					}
 					w.add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
 				}
 			}
@@ -279,12 +281,19 @@ func (w *walker) items(p map[string]any, base any, field, generic string, wrap f
 		switch ikw {
 		case "type":
 			bad = 7
+			if items[ikw] == "integer" || items[ikw] == "number" {
+				bad = "7"
+			}
 		case "pattern":
 			bad = "#12345G"
 		case "enum":
 			bad, code = "no_such_option", apierr.InvalidOption
 		case "maxLength":
 			bad = "https://" + strings.Repeat("a", int(items[ikw].(float64)))
+		case "minimum":
+			bad = items[ikw].(float64) - 1
+		case "maximum":
+			bad = items[ikw].(float64) + 1
 		case "minItems", "maxItems":
 			n := int(items[ikw].(float64)) - 1
 			if ikw == "maxItems" {
