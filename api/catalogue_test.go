@@ -243,7 +243,7 @@ func TestCatalogueLLMsText(t *testing.T) {
 	require.Contains(
 		t,
 		string(gen.body),
-		"one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid; default",
+		"one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid, gingham, buffalo_check, windowpane; default",
 	)
 	require.Contains(t, string(gen.body), "vocabulary pattern_kind; its aliases accepted")
 }
