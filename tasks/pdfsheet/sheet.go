@@ -30,6 +30,9 @@ type Sheet struct {
 	pdf  *gopdf.GoPdf
 	W, H float64
 	err  error
+	// page is the current page, from 1; boxes what was drawn (Boxes).
+	page  int
+	boxes []Box
 }
 
 // A4 starts a PDF of one A4 page, landscape or portrait.
@@ -49,6 +52,7 @@ func New(title string, w, h float64) *Sheet {
 	s.check(s.pdf.AddTTFFontData("regular", goregular.TTF))
 	s.check(s.pdf.AddTTFFontData("bold", gobold.TTF))
 	s.pdf.AddPage()
+	s.page = 1
 	return s
 }
 
@@ -59,7 +63,13 @@ func (s *Sheet) check(err error) {
 }
 
 // Page starts a new page of the sheet's size.
-func (s *Sheet) Page() { s.pdf.AddPage() }
+func (s *Sheet) Page() {
+	s.pdf.AddPage()
+	s.page++
+}
+
+// Pages is the number of pages so far.
+func (s *Sheet) Pages() int { return s.page }
 
 // Text writes str with its top-left corner at (x, y), cut with … to width
 // points (0: no limit).
@@ -84,6 +94,9 @@ func (s *Sheet) Text(x, y float64, str string, size float64, bold bool, c color.
 	}
 	s.pdf.SetXY(x, y)
 	s.check(s.pdf.Cell(nil, str))
+	if w, err := s.pdf.MeasureTextWidth(str); err == nil {
+		s.record(BoxText, x, y, w, size, str)
+	}
 }
 
 // Rect fills a rectangle with c.
@@ -91,6 +104,7 @@ func (s *Sheet) Rect(x, y, w, h float64, c color.RGBA) {
 	s.pdf.SetFillColor(c.R, c.G, c.B)
 	s.pdf.SetStrokeColor(c.R, c.G, c.B)
 	s.pdf.RectFromUpperLeftWithStyle(x, y, w, h, "FD")
+	s.record(BoxFill, x, y, w, h, "")
 }
 
 // Outline strokes a rectangle with c.
@@ -115,6 +129,7 @@ func (s *Sheet) Image(img image.Image, x, y, w, h float64) {
 	px := image.NewRGBA(image.Rect(0, 0, max(1, int(w*scale)), max(1, int(h*scale))))
 	Cover(px, px.Bounds(), img)
 	s.check(s.pdf.ImageFrom(px, x, y, &gopdf.Rect{W: w, H: h}))
+	s.record(BoxImage, x, y, w, h, "")
 }
 
 // Cover scales and crops img to fill r of dst, centred.

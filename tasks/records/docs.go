@@ -3,6 +3,7 @@ package records
 import (
 	"encoding/json"
 	"fmt"
+	"image"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -210,14 +211,14 @@ func fabricExamples() []tasks.Example {
 
 func rangePlanDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "range_plan.create keeps a season's styles as a range plan record and draws them grouped by garment type, each with its fabric's swatch and code, colourways and units: an overview PNG and a PDF sheet. A brand kit, when sent, heads the sheet with its colours.",
+		Lead: "range_plan.create keeps a season's styles as a range plan record and lays them out as a buyer's line sheet: the totals per garment type and per delivery drop (styles, units, value, margin) first, then a card per style, image first — its product shot (your upload, an art: handle such as a photoshoot's shot) or else its fabric's swatch — with its name, type, fabric and code, colourway, size run, price, cost, margin and units, laid out by drop (or by type when no item names a drop). An overview PNG and a PDF line sheet with page numbers. A brand kit, when sent, heads the sheet with its colours.",
 		BuiltFor: []string{
 			"Planning a season's line: how many styles of each type, in which fabrics and colours.",
 			"Sharing a buy plan as a PDF with merchandisers and suppliers.",
 		},
 		WhatYouGet: []string{
-			"The record range_plan:<id> (season, items, totals per type), creating until the overview is drawn, then ready.",
-			"File 0: the overview PNG (1800 px wide); file 1: the PDF sheet, A4 landscape, as many pages as the items need.",
+			"The record range_plan:<id> (season, currency, items, totals per type and per drop, the plan's value, cost and margin), creating until the overview is drawn, then ready.",
+			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, five cards a row, as many pages as the items need, each page numbered.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "Two: PNG, then PDF.",
@@ -227,7 +228,7 @@ func rangePlanDocs() tasks.Docs {
 		Specs: specs(
 			[2]string{
 				"input_formats",
-				"Items with a garment_type, optional fabric:<id> and #RRGGBB colourways; optional brand_kit:<id>.",
+				"Items with a garment_type, optional fabric:<id>, #RRGGBB colourways, images (PNG, JPEG, GIF, WebP or BMP by file:/art: handle or https URL), price, cost, sizes and drop; optional brand_kit:<id>.",
 			},
 			[2]string{"input_count", "1 to 60 items; at most so many of one type: " + limitsText() + "."},
 			[2]string{"output_format", "PNG and PDF (A4 landscape)."},
@@ -241,7 +242,10 @@ func rangePlanDocs() tasks.Docs {
 		Limitations: []string{
 			"One item over its type's limit answers too_many_items naming that item (items[i]).",
 			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
-			"Swatches are drawn from the fabric's construction and measured colour, not from its photo.",
+			"Swatches are drawn from the fabric's construction and colour, not from its photo.",
+			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are small thumbnails beside its first.",
+			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a price and a cost. Prices and costs need the plan's currency (request_refused otherwise).",
+			"Every image an item shows is listed once in the plan's images (where its access is checked); an item image not listed there answers request_refused naming items[i].images[j]. At most 8 drops.",
 		},
 		Errors: tasks.ErrorList(
 			append(
@@ -250,6 +254,8 @@ func rangePlanDocs() tasks.Docs {
 				apierr.InvalidColour,
 				apierr.TooManyItems,
 				apierr.BrandKitLookNotReady,
+				apierr.ImageNotPublic,
+				apierr.RequestRefused,
 			)...),
 		Related: []tasks.Related{
 			{Task: "fabric.create", Relation: "before"},
@@ -259,12 +265,39 @@ func rangePlanDocs() tasks.Docs {
 }
 
 func rangePlanExamples() []tasks.Example {
-	return []tasks.Example{{Name: "harbour_range", Title: "A summer capsule on curated fabrics",
-		Description: "Four styles in three types, on fabrics of the curated library.",
-		Input: json.RawMessage(`{"name":"Harbour SS27","season":"SS27","items":[` +
-			`{"type":"t_shirt","name":"Breton tee","fabric":"fabric:fb_cur_jersey_white","colours":["#1B2A4A","#FAFAF7"],"quantity":400},` +
-			`{"type":"trousers","name":"Wide linen trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#D6C3A1"],"quantity":200},` +
-			`{"type":"shirt","name":"Oxford overshirt","fabric":"fabric:fb_cur_oxford_blue","colours":["#8EC6EA","#FAFAF7"],"quantity":150},` +
-			`{"type":"t_shirt","name":"Pocket tee","fabric":"fabric:fb_cur_jersey_black","colours":["#161616"],"quantity":300}]}`),
+	shot := func(ref, kind, hex string) tasks.ExampleFile {
+		return exampleFile("file:example_rp_"+ref, ref+".png", func(side int) image.Image {
+			return ProductShot(kind, hex, "#F4F3F0", side)
+		})
+	}
+	return []tasks.Example{{Name: "harbour_range", Title: "A summer line sheet in two drops",
+		Description: "Eight styles in five types, two delivery drops, with product shots, prices, costs and size runs " +
+			"on fabrics of the curated library.",
+		Input: json.RawMessage(`{"name":"Harbour SS27","season":"SS27","currency":"EUR","images":[` +
+			`"file:example_rp_tee_navy","file:example_rp_tee_ecru","file:example_rp_trouser",` +
+			`"file:example_rp_shirt","file:example_rp_dress","file:example_rp_jacket","file:example_rp_tee_black",` +
+			`"file:example_rp_trouser_navy"],"items":[` +
+			`{"type":"t_shirt","name":"Breton tee","fabric":"fabric:fb_cur_jersey_white","colours":["#1B2A4A","#FAFAF7"],` +
+			`"colourway":"Navy/Ecru","quantity":400,"images":["file:example_rp_tee_navy","file:example_rp_tee_ecru"],"price":45,"cost":14.5,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`{"type":"trousers","name":"Wide linen trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#D6C3A1"],` +
+			`"colourway":"Sand","quantity":200,"images":["file:example_rp_trouser"],"price":95,"cost":31,"sizes":["34","36","38","40","42"],"drop":"Drop 1 · Feb"},` +
+			`{"type":"shirt","name":"Oxford overshirt","fabric":"fabric:fb_cur_oxford_blue","colours":["#8EC6EA","#FAFAF7"],` +
+			`"colourway":"Sky","quantity":150,"images":["file:example_rp_shirt"],"price":85,"cost":27,"sizes":["S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`{"type":"t_shirt","name":"Pocket tee","fabric":"fabric:fb_cur_jersey_black","colours":["#161616"],` +
+			`"colourway":"Black","quantity":300,"images":["file:example_rp_tee_black"],"price":39,"cost":11,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`{"type":"dress","name":"Harbour slip dress","fabric":"fabric:fb_cur_crepe_burgundy","colours":["#6D1A2C"],` +
+			`"colourway":"Burgundy","quantity":120,"images":["file:example_rp_dress"],"price":139,"cost":46,"sizes":["XS","S","M","L"],"drop":"Drop 2 · Apr"},` +
+			`{"type":"jacket","name":"Chore jacket","fabric":"fabric:fb_cur_denim_indigo","colours":["#2B3A5C"],` +
+			`"colourway":"Indigo","quantity":100,"images":["file:example_rp_jacket"],"price":165,"cost":58,"sizes":["S","M","L","XL"],"drop":"Drop 2 · Apr"},` +
+			`{"type":"trousers","name":"Sailor trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#1B2A4A"],` +
+			`"colourway":"Navy","quantity":160,"images":["file:example_rp_trouser_navy"],"price":99,"cost":33,"sizes":["34","36","38","40"],"drop":"Drop 2 · Apr"},` +
+			`{"type":"knitwear","name":"Rib cardigan","fabric":"fabric:fb_cur_rib_cream","colours":["#EDE0C2","#1B2A4A"],` +
+			`"colourway":"Cream/Navy","quantity":90,"price":120,"cost":44,"sizes":["S","M","L"],"drop":"Drop 2 · Apr"}]}`),
+		Files: []tasks.ExampleFile{
+			shot("tee_navy", "t_shirt", "#1B2A4A"), shot("tee_ecru", "t_shirt", "#F3EBD7"),
+			shot("tee_black", "t_shirt", "#161616"), shot("trouser_navy", "trousers", "#1B2A4A"),
+			shot("trouser", "trousers", "#D6C3A1"), shot("shirt", "shirt", "#8EC6EA"),
+			shot("dress", "dress", "#6D1A2C"), shot("jacket", "jacket", "#2B3A5C"),
+		},
 	}}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // garment is one value of the garment_type vocabulary with the most items
@@ -90,13 +90,14 @@ type PlanItem struct {
 	Fabric   *string     `json:"fabric"`
 	Colours  []KitColour `json:"colours"`
 	Quantity int         `json:"quantity"`
-}
-
-// TypeTotal sums the items of one garment type.
-type TypeTotal struct {
-	Type     string `json:"type"`
-	Items    int    `json:"items"`
-	Quantity int    `json:"quantity"`
+	// Images are the item's images: references as sent, in order; the
+	// first leads its card.
+	Images    []string `json:"images,omitempty"`
+	Price     *float64 `json:"price,omitempty"`
+	Cost      *float64 `json:"cost,omitempty"`
+	Sizes     []string `json:"sizes,omitempty"`
+	Drop      string   `json:"drop,omitempty"`
+	Colourway string   `json:"colourway,omitempty"`
 }
 
 // RangePlanFields are a range plan record's fields.
@@ -106,6 +107,10 @@ type RangePlanFields struct {
 	Items    []PlanItem  `json:"items"`
 	Totals   []TypeTotal `json:"totals"`
 	Quantity int         `json:"quantity"`
+	// Currency is the ISO 4217 code of the items' prices and costs.
+	Currency string      `json:"currency,omitempty"`
+	Drops    []DropTotal `json:"drops,omitempty"`
+	Sum      Money       `json:"sum"`
 }
 
 // rangePlanInput is a range_plan.create request.
@@ -114,44 +119,93 @@ type rangePlanInput struct {
 	Season   string          `json:"season"`
 	Items    []planItemInput `json:"items"`
 	BrandKit *string         `json:"brand_kit"`
+	Images   []string        `json:"images"`
+	Currency *string         `json:"currency"`
 }
 
 // planItemInput is one item of a range_plan.create request.
 type planItemInput struct {
-	Type     string   `json:"type"`
-	Name     string   `json:"name"`
-	Fabric   *string  `json:"fabric"`
-	Colours  []string `json:"colours"`
-	Quantity int      `json:"quantity"`
+	Type      string   `json:"type"`
+	Name      string   `json:"name"`
+	Fabric    *string  `json:"fabric"`
+	Colours   []string `json:"colours"`
+	Quantity  int      `json:"quantity"`
+	Images    []string `json:"images"`
+	Price     *float64 `json:"price"`
+	Cost      *float64 `json:"cost"`
+	Sizes     []string `json:"sizes"`
+	Drop      *string  `json:"drop"`
+	Colourway *string  `json:"colourway"`
 }
 
-// planOf reads a validated input.
+// planOf reads a validated input (its image indexes checked by
+// refusePlan).
 func planOf(in *rangePlanInput) RangePlanFields {
 	out := RangePlanFields{Season: in.Season, BrandKit: in.BrandKit}
-	totals := map[string]*TypeTotal{}
+	if in.Currency != nil {
+		out.Currency = *in.Currency
+	}
 	for _, it := range in.Items {
 		p := PlanItem{Type: it.Type, Name: strings.TrimSpace(it.Name), Fabric: it.Fabric, Quantity: it.Quantity,
-			Colours: []KitColour{}}
+			Colours: []KitColour{}, Price: it.Price, Cost: it.Cost}
+		for _, sz := range it.Sizes {
+			if sz = strings.TrimSpace(sz); sz != "" {
+				p.Sizes = append(p.Sizes, sz)
+			}
+		}
 		for _, c := range it.Colours {
 			c = strings.ToUpper(c)
 			p.Colours = append(p.Colours, KitColour{Hex: c, Name: nearestName(labOfHex(c))})
 		}
+		for _, ref := range it.Images {
+			if slices.Contains(in.Images, ref) {
+				p.Images = append(p.Images, ref)
+			}
+		}
+		if it.Drop != nil {
+			p.Drop = strings.TrimSpace(*it.Drop)
+		}
+		if it.Colourway != nil {
+			p.Colourway = strings.TrimSpace(*it.Colourway)
+		}
 		out.Items = append(out.Items, p)
-		t, ok := totals[p.Type]
-		if !ok {
-			t = &TypeTotal{Type: p.Type}
-			totals[p.Type] = t
-		}
-		t.Items++
-		t.Quantity += p.Quantity
-		out.Quantity += p.Quantity
 	}
-	for _, g := range garments {
-		if t, ok := totals[g.value]; ok {
-			out.Totals = append(out.Totals, *t)
-		}
-	}
+	out.total()
 	return out
+}
+
+// The bounds of a range plan's images and drops.
+const (
+	maxPlanImages = 60
+	maxItemImages = 4
+	maxDrops      = 8
+)
+
+// refusePlan refuses image indexes past the plan's images, prices without
+// a currency and more drops than a sheet lays out.
+func refusePlan(in *rangePlanInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	drops := map[string]bool{}
+	for i, it := range in.Items {
+		for j, ref := range it.Images {
+			if !slices.Contains(in.Images, ref) {
+				f := fmt.Sprintf("items[%d].images[%d]", i, j)
+				return apierr.Newf(apierr.RequestRefused, "%s is not one of the plan's images; list every image "+
+					"once in images, then name it in the items that show it.", f).WithField(f)
+			}
+		}
+		if in.Currency == nil && (it.Price != nil || it.Cost != nil) {
+			return apierr.Newf(apierr.RequestRefused, "items[%d] has a price or cost but the plan names no "+
+				"currency; send currency (EUR, GBP, USD…).", i).WithField("currency")
+		}
+		if it.Drop != nil {
+			drops[strings.TrimSpace(*it.Drop)] = true
+		}
+	}
+	if len(drops) > maxDrops {
+		return apierr.Newf(apierr.RequestRefused, "the items name %d drops; a range plan lays out at most %d.",
+			len(drops), maxDrops).WithField("items")
+	}
+	return nil
 }
 
 // rangePlan makes a range plan record: an overview PNG and a PDF sheet.
@@ -178,6 +232,23 @@ func rangePlan() *tasks.Definition {
 				"description": "Colourways, up to 6.",
 			},
 			"quantity": obj{"type": "integer", "minimum": 1, "maximum": 100000, "description": "Units planned."},
+			"images": obj{"type": "array", "minItems": 1, "maxItems": maxItemImages,
+				"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+					"description": "One of the plan's images, as it is written there."},
+				"description": fmt.Sprintf("The item's images: up to %d of the plan's images (each sent once "+
+					"in images, where its access is checked); the first leads the item's card.", maxItemImages)},
+			"price": obj{"type": "number", "minimum": 0, "maximum": 1000000,
+				"description": "The selling price of one unit, in the plan's currency."},
+			"cost": obj{"type": "number", "minimum": 0, "maximum": 1000000,
+				"description": "The cost of one unit (landed), in the plan's currency."},
+			"sizes": obj{"type": "array", "minItems": 1, "maxItems": 12,
+				"items":       obj{"type": "string", "maxLength": 8, "description": "A size name; blank ones are left out."},
+				"description": "The size run, smallest first: XS, S, M, L or 36, 38, 40."},
+			"drop": obj{"type": "string", "minLength": 1, "maxLength": 24,
+				"description": fmt.Sprintf("The delivery drop, such as Drop 1 or Feb; the sheet is laid out "+
+					"by drop when any item names one (at most %d drops).", maxDrops)},
+			"colourway": obj{"type": "string", "minLength": 1, "maxLength": 40,
+				"description": "The colourway's name, such as Navy/Ecru, printed beside its colours."},
 		},
 	}
 	props := obj{
@@ -191,6 +262,14 @@ func rangePlan() *tasks.Definition {
 		},
 		"items": obj{"type": "array", "minItems": 1, "maxItems": 60, "items": item,
 			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. At most so many of one type: " + limitsText() + "."},
+		"images": obj{"type": "array", "minItems": 1, "maxItems": maxPlanImages, tasks.RefKeyword: "image",
+			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+				"description": "A file: handle (POST /v1/files), an art: handle a job delivered " +
+					"(a photoshoot's shots are art: handles) or a public https URL."},
+			"description": fmt.Sprintf("The plan's images, up to %d: each image an item shows "+
+				"(items[].images names them as written here).", maxPlanImages)},
+		"currency": obj{"type": "string", "enum": currencyCodes(),
+			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
 		"brand_kit": obj{"type": "string", "pattern": HandlePattern(models.RecordBrandKit),
 			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be analysed (brand_kit_look_not_ready)."},
 	}
@@ -202,6 +281,8 @@ func rangePlan() *tasks.Definition {
 			"A range plan: season and items.", props, []string{"name", "season", "items"}, nil)),
 		OutputSchema: rangePlanOutput(),
 		Runner:       tasks.Typed[rangePlanInput](rangePlanRunner{}),
+		RefSides:     map[string]tasks.ImageSides{"images": imageSides},
+		Refuse:       tasks.Refusal(refusePlan),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
 		ErrorRules: append([]tasks.ErrorRule{
 			{Field: "items[].colours[]", Keyword: "pattern", Code: apierr.InvalidColour},
@@ -212,6 +293,15 @@ func rangePlan() *tasks.Definition {
 		Produces: []string{"range_plan", "job"},
 		Uses:     []string{"fabric", "brand_kit", "credit_hold"},
 	}
+}
+
+// moneyProps adds a total's value, cost and margin to props.
+func moneyProps(props obj) obj {
+	props["value"] = obj{"type": []any{"number", "null"}, "description": "Units × price, null without prices."}
+	props["cost"] = obj{"type": []any{"number", "null"}, "description": "Units × cost, null without costs."}
+	props["margin"] = obj{"type": []any{"number", "null"},
+		"description": "(value − cost) / value over the items with both, a fraction; null without them."}
+	return props
 }
 
 func rangePlanOutput() []byte {
@@ -231,15 +321,27 @@ func rangePlanOutput() []byte {
 			"quantity": obj{"type": "integer", "minimum": 1, "description": "Units planned in all."},
 			"totals": obj{
 				"type": "array",
-				"items": obj{"type": "object", "required": []string{"type", "items", "quantity"}, "properties": obj{
+				"items": obj{"type": "object", "required": []string{"type", "items", "quantity"}, "properties": moneyProps(obj{
 					"type": obj{
 						"type":             "string",
 						tasks.VocabKeyword: "garment_type",
-					}, "items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}}},
-				"description": "Items and units per garment type, in vocabulary order.",
+					}, "items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}})},
+				"description": "Items, units, value, cost and margin per garment type, in vocabulary order.",
 			},
+			"drops": obj{
+				"type": "array",
+				"items": obj{"type": "object", "required": []string{"drop", "items", "quantity"}, "properties": moneyProps(obj{
+					"drop":  obj{"type": "string", "description": "The drop; empty for the items sent without one."},
+					"items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}})},
+				"description": "Items, units, value, cost and margin per delivery drop, in the order the drops first appear; empty when no item names a drop.",
+			},
+			"currency": obj{"type": []any{"string", "null"}, "description": "The currency of the money figures."},
+			"value":    obj{"type": []any{"number", "null"}, "description": "Units × price over the items with a price."},
+			"cost":     obj{"type": []any{"number", "null"}, "description": "Units × cost over the items with a cost."},
+			"margin": obj{"type": []any{"number", "null"},
+				"description": "(value − cost) / value over the items with both, a fraction."},
 		},
-		"required": []string{"range_plan", "index", "format", "name", "season", "items", "quantity", "totals"},
+		"required": []string{"range_plan", "index", "format", "name", "season", "items", "quantity", "totals", "drops"},
 	})
 }
 
@@ -312,22 +414,28 @@ func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tas
 	if err != nil {
 		return tasks.Output{}, InStep(err)
 	}
+	imgs, err := planImages(ctx, in)
+	if err != nil {
+		return tasks.Output{}, err
+	}
 	name := strings.TrimSpace(in.Name)
 	meta := obj{"range_plan": handleOf(ctx, models.RecordRangePlan), "index": i, "name": name, "season": plan.Season,
-		"items": len(plan.Items), "quantity": plan.Quantity, "totals": toJSON(plan.Totals)}
+		"items": len(plan.Items), "quantity": plan.Quantity, "totals": toJSON(plan.Totals),
+		"drops": toJSON(append([]DropTotal{}, plan.Drops...)), "currency": nonEmpty(plan.Currency),
+		"value": plan.Sum.Value, "cost": plan.Sum.Cost, "margin": plan.Sum.Margin}
 	switch i {
 	case 0:
 		if err := completeRecord(ctx, models.RecordRangePlan, plan, nil); err != nil {
 			return tasks.Output{}, err
 		}
-		data, err := encodePNG(planOverview(name, plan, fabrics, kit))
+		data, err := encodePNG(planOverview(name, plan, fabrics, kit, imgs))
 		if err != nil {
 			return tasks.Output{}, err
 		}
 		meta["format"] = "png"
 		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 	case 1:
-		data, err := planPDF(name, plan, fabrics, kit)
+		data, err := planPDF(name, plan, fabrics, kit, imgs)
 		if err != nil {
 			return tasks.Output{}, err
 		}
@@ -337,148 +445,32 @@ func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tas
 	return tasks.Output{}, fmt.Errorf("range_plan.create: no output %d", i)
 }
 
-// fabricSwatch is the drawn swatch of an item's fabric, or nil.
-func fabricSwatch(it PlanItem, fabrics map[string]*Fabric, side int) (image.Image, *Fabric) {
-	if it.Fabric == nil {
-		return nil, nil
+// planImages reads the plan's images that items use, each once, at most
+// planImageSide a side: reference → image.
+func planImages(ctx context.Context, in *rangePlanInput) (map[string]image.Image, error) {
+	out := map[string]image.Image{}
+	for _, it := range in.Items {
+		for _, ref := range it.Images {
+			k := slices.Index(in.Images, ref)
+			if k < 0 || out[ref] != nil {
+				continue
+			}
+			r := tasks.Ref{Field: fmt.Sprintf("images[%d]", k), Ref: ref}
+			img, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) image.Image {
+				return fit(full, planImageSide)
+			})
+			if err != nil {
+				return nil, err
+			}
+			out[ref] = img
+		}
 	}
-	f := fabrics[*it.Fabric]
-	if f == nil {
-		return nil, nil
-	}
-	return f.Swatch(side), f
+	return out, nil
 }
 
-// groups are the plan's items by garment type, in vocabulary order.
-func groups(plan RangePlanFields) [][]PlanItem {
-	var out [][]PlanItem
-	for _, g := range garments {
-		var items []PlanItem
-		for _, it := range plan.Items {
-			if it.Type == g.value {
-				items = append(items, it)
-			}
-		}
-		if len(items) > 0 {
-			out = append(out, items)
-		}
-	}
-	return out
-}
-
-// planOverview draws the plan as cards grouped by type.
-func planOverview(name string, plan RangePlanFields, fabrics map[string]*Fabric, kit *BrandKit) image.Image {
-	const width, pad, cardW, cardH, gap, perRow = 1800, 48, 402, 250, 24, 4
-	gs := groups(plan)
-	h := 170
-	for _, g := range gs {
-		h += 70 + ((len(g)+perRow-1)/perRow)*(cardH+gap)
-	}
-	out := canvas(width, h+pad, paper)
-	text(out, pad, 76, name, 52, true, ink, width-2*pad-400)
-	sub := plan.Season + " · " + plural(len(plan.Items), "style") + " · " + plural(plan.Quantity, "unit")
-	if kit != nil {
-		sub += " · " + kit.Name
-		for j, c := range kit.Colours {
-			x := width - pad - (len(kit.Colours)-j)*44
-			fill(out, image.Rect(x, 40, x+40, 80), tasks.ParseColour(c.Hex))
-		}
-	}
-	text(out, pad, 120, sub, 26, false, muted, width-2*pad)
-	y := 170
-	for _, g := range gs {
-		gl, _ := garmentLimit(g[0].Type)
-		qty := 0
-		for _, it := range g {
-			qty += it.Quantity
-		}
-		text(out, pad, y+40, gl.label+" · "+plural(len(g), "style")+" · "+plural(qty, "unit"), 30, true, ink, 0)
-		fill(out, image.Rect(pad, y+54, width-pad, y+56), rule)
-		y += 70
-		for j, it := range g {
-			x := pad + (j%perRow)*(cardW+gap)
-			cy := y + (j/perRow)*(cardH+gap)
-			fill(out, image.Rect(x, cy, x+cardW, cy+cardH), paper)
-			fill(out, image.Rect(x, cy, x+cardW, cy+1), rule)
-			sw, f := fabricSwatch(it, fabrics, 140)
-			if sw != nil {
-				cover(out, image.Rect(x, cy+12, x+140, cy+152), sw)
-			} else {
-				fill(out, image.Rect(x, cy+12, x+140, cy+152), rule)
-			}
-			text(out, x+156, cy+44, it.Name, 24, true, ink, cardW-160)
-			text(out, x+156, cy+76, plural(it.Quantity, "unit"), 20, false, muted, cardW-160)
-			if f != nil {
-				text(out, x+156, cy+104, f.Name, 18, false, muted, cardW-160)
-				text(out, x+156, cy+128, f.Code, 16, false, muted, cardW-160)
-			}
-			for k, c := range it.Colours {
-				cx := x + k*64
-				fill(out, image.Rect(cx, cy+170, cx+56, cy+214), tasks.ParseColour(c.Hex))
-				text(out, cx, cy+236, c.Hex, 12, false, muted, 60)
-			}
-		}
-		y += ((len(g) + perRow - 1) / perRow) * (cardH + gap)
-	}
-	return out
-}
-
-// planPDF writes the plan as a table per garment type on A4 landscape
-// pages.
-func planPDF(name string, plan RangePlanFields, fabrics map[string]*Fabric, kit *BrandKit) ([]byte, error) {
-	s := pdfsheet.A4(name+" range plan", true)
-	const m, row = 36.0, 40.0
-	inner := s.W - 2*m
-	s.Text(m, m, name, 22, true, ink, inner-200)
-	sub := plan.Season + " · " + plural(len(plan.Items), "style") + " · " + plural(plan.Quantity, "unit")
-	if kit != nil {
-		sub += " · brand kit " + kit.Name
-		for j, c := range kit.Colours {
-			s.Rect(s.W-m-float64(len(kit.Colours)-j)*22, m, 18, 18, tasks.ParseColour(c.Hex))
-		}
-	}
-	s.Text(m, m+30, sub, 11, false, muted, inner)
-	y := m + 60
-	for _, g := range groups(plan) {
-		if y+2*row > s.H-m {
-			s.Page()
-			y = m
-		}
-		gl, _ := garmentLimit(g[0].Type)
-		s.Text(m, y, gl.label+" · "+plural(len(g), "style"), 14, true, ink, inner)
-		y += 22
-		s.Text(m+48, y, "Style", 8, true, muted, 0)
-		s.Text(m+260, y, "Fabric", 8, true, muted, 0)
-		s.Text(m+520, y, "Colourways", 8, true, muted, 0)
-		s.Text(m+inner-60, y, "Units", 8, true, muted, 0)
-		y += 14
-		for _, it := range g {
-			if y+row > s.H-m {
-				s.Page()
-				y = m
-			}
-			sw, f := fabricSwatch(it, fabrics, 64)
-			if sw != nil {
-				s.Image(sw, m, y, 32, 32)
-			} else {
-				s.Outline(m, y, 32, 32, rule)
-			}
-			s.Text(m+48, y+10, it.Name, 11, false, ink, 200)
-			if f != nil {
-				s.Text(m+260, y+4, f.Name, 10, false, ink, 250)
-				s.Text(m+260, y+18, f.Code, 8, false, muted, 250)
-			}
-			for k, c := range it.Colours {
-				s.Rect(m+520+float64(k)*36, y+4, 28, 16, tasks.ParseColour(c.Hex))
-				s.Text(m+520+float64(k)*36, y+22, c.Hex, 5, false, muted, 34)
-			}
-			s.Text(m+inner-60, y+10, fmt.Sprintf("%d", it.Quantity), 11, false, ink, 60)
-			y += row
-		}
-		y += 10
-	}
-	return s.Bytes()
-}
+// planImageSide is the longest side an item's image is kept at: its card
+// in the PDF rasters at two pixels a point.
+const planImageSide = 720
 
 // plural writes n and word, with an s unless n is 1.
 func plural(n int, word string) string {
