@@ -285,22 +285,19 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 			{
 				"too many shots",
 				map[string]any{
-					"model": nil,
-					"poses": []string{"pose:ps_woman_front", "pose:ps_woman_side", "pose:ps_woman_back",
+					"marketplace": nil,
+					"poses": []string{"pose:ps_woman_front", "pose:ps_woman_walking", "pose:ps_woman_front",
 						"pose:ps_woman_walking"},
 					"count_per_pose": 4,
+					"model":          nil,
 				},
 				apierr.TooManyOutputs,
 			},
 			{"unknown background", map[string]any{"background": "background:bg_nope"}, apierr.InvalidRequest},
-			{"unknown model", map[string]any{"model": "model:md_nope"}, apierr.InvalidRequest},
-			{"model not ready", map[string]any{"model": st.styleCreating, "poses": nil}, apierr.InvalidRequest},
+			{"a model", map[string]any{"model": "model:md_ava"}, apierr.RequestRefused},
+			{"a back without its image", map[string]any{"poses": []string{"pose:ps_woman_back"}},
+				apierr.RequestRefused},
 			{"unknown pose", map[string]any{"poses": []string{"pose:ps_nope"}}, apierr.InvalidRequest},
-			{
-				"pose of another gender",
-				map[string]any{"model": "model:md_ava", "poses": []string{"pose:ps_man_front"}},
-				apierr.InvalidRequest,
-			},
 		},
 		"photoshoot.upscale": {
 			{"not a shot", map[string]any{"images": []string{st.artNotShot}}, apierr.ImageNotFromShoot},

@@ -2,6 +2,7 @@ package photoshoot
 
 import (
 	"image"
+	"math"
 	"sync"
 )
 
@@ -18,19 +19,20 @@ var backdropCache = struct {
 const cachedBackdrops = 4
 
 type backdropKey struct {
-	id   string
-	w, h int
+	id        string
+	w, h, cam int
 }
 
-// sceneBackdrop is the scene b drawn at w × h, from the cache when it is
-// there; the image returned is the caller's own.
-func sceneBackdrop(b Background, w, h int) *image.NRGBA {
-	k := backdropKey{b.ID, w, h}
+// sceneBackdrop is the scene b drawn at w × h for a camera cam cm above
+// its floor (to the centimetre), from the cache when it is there; the image
+// returned is the caller's own.
+func sceneBackdrop(b Background, w, h int, cam float64) *image.NRGBA {
+	k := backdropKey{b.ID, w, h, int(math.Round(cam))}
 	backdropCache.Lock()
 	img, ok := backdropCache.imgs[k]
 	backdropCache.Unlock()
 	if !ok {
-		img = b.draw(w, h)
+		img = b.draw(w, h, float64(k.cam))
 		backdropCache.Lock()
 		if _, there := backdropCache.imgs[k]; !there {
 			if len(backdropCache.keys) == cachedBackdrops {

@@ -11,8 +11,8 @@ import (
 	imgfam "github.com/taskplatform/taskplatform/tasks/image"
 )
 
-// The compositor: a product (or a garment on a figure) laid on a backdrop
-// with a shadow on the floor. Everything is measured from the pixels; no
+// The compositor: a product laid on a backdrop with one contact shadow on
+// the floor. Everything is measured from the pixels; no
 // model sees or invents anything.
 
 // cutTolerance and cutFeather are the cut-out's settings: those
@@ -40,6 +40,10 @@ func prepareProduct(ctx context.Context, src image.Image) (product, error) {
 	if b := src.Bounds(); max(b.Dx(), b.Dy()) > maxProductSide {
 		src = imaging.Fit(src, maxProductSide, maxProductSide, imaging.Lanczos)
 	}
+	if own := ownCutOut(src); own != nil {
+		fillUnsureHoles(own)
+		return product{img: trim(own), cut: true}, nil
+	}
 	out, _, err := imgfam.CutOut(ctx, src, cutTolerance, cutFeather)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -47,7 +51,34 @@ func prepareProduct(ctx context.Context, src image.Image) (product, error) {
 		}
 		return product{img: imaging.Clone(src)}, nil
 	}
+	fillUnsureHoles(out)
 	return product{img: trim(out), cut: true}, nil
+}
+
+// ownCutOut is src's pixels when src is already a cut-out (a transparent
+// PNG: most of its border is transparent), or nil.
+func ownCutOut(src image.Image) *image.NRGBA {
+	img := imaging.Clone(src)
+	b := img.Rect
+	clear, n := 0, 0
+	at := func(x, y int) {
+		n++
+		if img.Pix[img.PixOffset(x, y)+3] < 128 {
+			clear++
+		}
+	}
+	for x := b.Min.X; x < b.Max.X; x++ {
+		at(x, b.Min.Y)
+		at(x, b.Max.Y-1)
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		at(b.Min.X, y)
+		at(b.Max.X-1, y)
+	}
+	if clear*2 < n {
+		return nil
+	}
+	return img
 }
 
 // trim crops img to the box of its pixels with alpha above 8.
@@ -65,60 +96,6 @@ func trim(img *image.NRGBA) *image.NRGBA {
 		return img
 	}
 	return imaging.Crop(img, image.Rect(minX, minY, maxX, maxY))
-}
-
-// turned is the product as a camera at angle sees it. There is one image
-// of the product, so the angles are drawn from it: turned and side views
-// are foreshortened (narrower, the far edge shorter), the back is the
-// image mirrored and lit from behind, walking tilts it as if in motion.
-func turned(img *image.NRGBA, angle string) *image.NRGBA {
-	switch angle {
-	case angleThreeQuarter:
-		return taper(squeeze(img, 0.8), 0.9)
-	case angleSide:
-		return taper(squeeze(img, 0.55), 0.94)
-	case angleBack:
-		out := imaging.FlipH(img)
-		dim(out, 0.12)
-		return out
-	case angleWalking:
-		return trim(imaging.Rotate(img, 6, color.NRGBA{}))
-	}
-	return img
-}
-
-// squeeze scales img's width by f.
-func squeeze(img *image.NRGBA, f float64) *image.NRGBA {
-	return imaging.Resize(img, max(1, int(float64(img.Rect.Dx())*f+0.5)), img.Rect.Dy(), imaging.Lanczos)
-}
-
-// taper shortens img's columns from 1 at the left to f at the right,
-// keeping their bottom: the far edge of a turned object.
-func taper(img *image.NRGBA, f float64) *image.NRGBA {
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	out := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for x := range w {
-		s := 1 - (1-f)*float64(x)/math.Max(1, float64(w-1))
-		for y := range h {
-			// Destination row y shows source row (y − (1 − s)·h) / s.
-			sy := (float64(y) - (1-s)*float64(h)) / s
-			if sy < 0 || sy >= float64(h) {
-				continue
-			}
-			so, do := img.PixOffset(x+img.Rect.Min.X, int(sy)+img.Rect.Min.Y), out.PixOffset(x, y)
-			copy(out.Pix[do:do+4], img.Pix[so:so+4])
-		}
-	}
-	return out
-}
-
-// dim darkens img's colours by f, keeping alpha.
-func dim(img *image.NRGBA, f float64) {
-	for i := 0; i < len(img.Pix); i += 4 {
-		for k := range 3 {
-			img.Pix[i+k] = uint8(float64(img.Pix[i+k])*(1-f) + 0.5)
-		}
-	}
 }
 
 // fitBox is the largest size of aspect w/h within maxW × maxH.
@@ -141,26 +118,6 @@ func lay(dst *image.NRGBA, src *image.NRGBA, box image.Rectangle) {
 				continue
 			}
 			blend(dst, x, y, color.NRGBA{src.Pix[so], src.Pix[so+1], src.Pix[so+2], 255}, a)
-		}
-	}
-}
-
-// floorShadow darkens the floor around (cx, cy) by up to strength in a
-// soft ellipse of radii rx, ry: the shadow an object standing there casts
-// under diffuse light.
-func floorShadow(img *image.NRGBA, cx, cy, rx, ry, strength float64) {
-	r := image.Rect(int(cx-2*rx), int(cy-2*ry), int(cx+2*rx)+1, int(cy+2*ry)+1).Intersect(img.Rect)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			dx, dy := (float64(x)+0.5-cx)/rx, (float64(y)+0.5-cy)/ry
-			m := strength * math.Exp(-2*(dx*dx+dy*dy))
-			if m < 0.004 {
-				continue
-			}
-			o := img.PixOffset(x, y)
-			for k := range 3 {
-				img.Pix[o+k] = uint8(float64(img.Pix[o+k])*(1-m) + 0.5)
-			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"strconv"
 	"strings"
 
@@ -46,30 +47,40 @@ func productProp(what string) obj {
 func create() *tasks.Definition {
 	props := obj{
 		"product": productProp(
-			"The product image: a packshot on a plain background is cut out (as image.remove_background does); an image without a plain background is laid down whole. With model, the garment to dress the figure in.",
+			"The product seen from the front: a packshot on a plain background is cut out (as image.remove_background does); an image without a plain background is laid down whole. Front and walking poses show it.",
 		),
+		"product_back":          productProp("The product seen from the back, for back poses."),
+		"product_side":          productProp("The product seen from the side, for side poses."),
+		"product_three_quarter": productProp("The product turned about 35°, for three_quarter poses."),
 		"background": obj{"type": "string", "pattern": backgroundPattern, "maxLength": 100,
+			"default":     "background:bg_studio_white",
 			"description": "A library backdrop, background:<id> (GET /v1/refs/background: studio colours and scenes), or a studio colour #RRGGBB.",
 			"examples":    []any{"background:bg_studio_white", "#F3EFE8"}},
+		"marketplace": tasks.FieldEnum(marketplaceValues(),
+			"Frames every shot by a marketplace's published rules for product images (size, aspect, backdrop, fill)."),
+		"product_height_cm": obj{"type": "number", "minimum": 0.5, "maximum": 400,
+			"description": "The product's real height as it stands in the product image, in centimetres. A scene needs it: it stands the product at its true scale on the scene's floor."},
+		"reflection": obj{"type": "boolean", "default": false,
+			"description": "Adds a faint reflection of the product on a glossy studio floor under its contact shadow (studio only; not with marketplace amazon)."},
 		"model": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
-			"description": "A figure to dress the product on: a base model or a saved style, model:<id> (GET /v1/refs/model). Without it the shots are packshots of the product."},
+			"description": "Not made: on-model shots are refused with request_refused (a garment worn by a person needs a photograph of one). Send a photograph of the garment worn as product instead."},
 		"poses": obj{"oneOf": []any{
 			obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
 				"items": obj{
 					"type":      "string",
 					"pattern":   posePattern,
 					"maxLength": 100,
-					"examples":  []any{"pose:ps_woman_front", "pose_preset:pp_catalogue"},
+					"examples":  []any{"pose:ps_woman_front", "pose_preset:pp_hero"},
 				},
 				"description": fmt.Sprintf("1 to %d poses or presets.", maxPoses)},
 			obj{"type": "string", "pattern": presetPattern, "maxLength": 100,
-				"description": "One pose preset, standing for its poses.", "examples": []any{"pose_preset:pp_catalogue"}},
+				"description": "One pose preset, standing for its poses.", "examples": []any{"pose_preset:pp_hero"}},
 		},
 			"description": fmt.Sprintf(
-				"Poses, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. With a model every pose must be of the model's gender and a preset takes the poses of that gender. Without a model a pose is a camera angle on the product. Absent: one front shot.",
+				"Camera angles on the product, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. Front and walking (the front tilted 6°) show product; back, side and three_quarter each need their own image (product_back, product_side, product_three_quarter). Absent: one front shot.",
 				maxPoses,
 			),
-			"examples": []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_catalogue"}},
+			"examples": []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_hero"}},
 		"count_per_pose": obj{"type": "integer", "minimum": 1, "maximum": maxCount, "default": 1,
 			"description": "Shots per pose, each placed differently (centred, nearer, further, off-centre)."},
 		"resolution":   tasks.FieldEnum(shotResolutions(), "The long side of every shot, in pixels."),
@@ -77,23 +88,26 @@ func create() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "photoshoot.create", Title: "Create a product photoshoot",
-		Description: "Composites one product image into a consistent set of catalogue shots: cut out, laid on a studio colour or a drawn scene with a floor shadow, or dressed on a drawn fashion figure, one shot per pose and placement.",
+		Description: "Composites product photographs into a consistent set of packshots: cut out, framed on a studio colour (optionally by Amazon's, Zalando's or Shopify's rules) or stood at true scale in a drawn scene, with one soft contact shadow.",
 		Category:    tasks.CategoryPhotoshoots, Unit: "shot", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"photoshoot.create input",
-			"A product image, a backdrop, an optional model and the poses to shoot.",
+			"Product images by view, a backdrop, an optional marketplace preset and the poses to shoot.",
 			props,
-			[]string{"product", "background"},
-			nil,
+			[]string{"product"},
+			marketplaceVariant,
 		)),
 		OutputSchema: shotSchema(),
 		Runner:       tasks.Typed[createInput](createRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 3},
-		RefSides:     map[string]tasks.ImageSides{"product": {Min: 16, Max: 8192}},
-		Docs:         createDocs(),
-		Examples:     createExamples(),
-		Produces:     []string{"photoshoot"},
-		Uses:         []string{"cut_out", "background", "pose"},
+		RefSides: map[string]tasks.ImageSides{"product": {Min: 16, Max: 8192}, "product_back": {Min: 16, Max: 8192},
+			"product_side": {Min: 16, Max: 8192}, "product_three_quarter": {Min: 16, Max: 8192}},
+		Refuse:   tasks.Refusal(refuseCreate),
+		Variant:  marketplaceVariant,
+		Docs:     createDocs(),
+		Examples: createExamples(),
+		Produces: []string{"photoshoot"},
+		Uses:     []string{"cut_out", "background", "pose"},
 	}
 }
 
@@ -118,11 +132,17 @@ func shotSchema() json.RawMessage {
 				"maximum":     maxCount - 1,
 				"description": "The shot's number within its pose: 0 centred, 1 nearer, 2 further, 3 off-centre.",
 			},
-			"background": obj{"type": "string", "description": "The backdrop as sent."},
-			"setting":    obj{"type": "string", "enum": []any{settingStudio, settingScene}},
-			"model": obj{
-				"type":        []any{"string", "null"},
-				"description": "The model dressed, or null for a packshot.",
+			"background":  obj{"type": "string", "description": "The backdrop as sent."},
+			"setting":     obj{"type": "string", "enum": []any{settingStudio, settingScene}},
+			"marketplace": obj{"type": "string", "description": "The marketplace preset framing the shot, or none."},
+			"product_image": obj{
+				"type":        "string",
+				"enum":        []any{"product", "product_back", "product_side", "product_three_quarter"},
+				"description": "The input field of the product image the shot shows.",
+			},
+			"fill": obj{
+				"type":        "number",
+				"description": "The share of the frame the product fills: its box's width over the shot's or its height over the shot's, whichever is larger.",
 			},
 			"width":  obj{"type": "integer", "minimum": 1},
 			"height": obj{"type": "integer", "minimum": 1},
@@ -130,14 +150,14 @@ func shotSchema() json.RawMessage {
 				"type":        "boolean",
 				"description": "Whether the product's plain background was removed; false: the image was laid down whole.",
 			},
-			"product_box": boxSchema("Where the product (or the garment) lies in the shot, in pixels."),
+			"product_box": boxSchema("Where the product lies in the shot, in pixels."),
 			"floor_y": obj{
 				"type":        "integer",
-				"description": "The line the product or figure stands on, in pixels from the top; the shadow lies along it.",
+				"description": "The line the product stands on, in pixels from the top; its contact shadow lies along it.",
 			},
 			"subject_height": obj{
 				"type":        "number",
-				"description": "The product's or figure's height over the shot's; in a scene it grows as it stands nearer.",
+				"description": "The product's height over the shot's; in a scene it grows as it stands nearer.",
 			},
 		},
 		"required": []string{
@@ -148,7 +168,9 @@ func shotSchema() json.RawMessage {
 			"variant",
 			"background",
 			"setting",
-			"model",
+			"marketplace",
+			"product_image",
+			"fill",
 			"width",
 			"height",
 			"cut_out",
@@ -182,8 +204,15 @@ func shotResolutions() []tasks.VocabValue {
 
 // createInput is a photoshoot.create request, defaults applied.
 type createInput struct {
-	Product      string   `json:"product"`
-	Background   string   `json:"background"`
+	Product             string   `json:"product"`
+	ProductBack         *string  `json:"product_back"`
+	ProductSide         *string  `json:"product_side"`
+	ProductThreeQuarter *string  `json:"product_three_quarter"`
+	Background          string   `json:"background"`
+	Marketplace         string   `json:"marketplace"`
+	ProductHeightCM     *float64 `json:"product_height_cm"`
+	Reflection          bool     `json:"reflection"`
+	// Model is refused (refuseCreate): it is in the schema to say so.
 	Model        *string  `json:"model"`
 	Poses        poseList `json:"poses"`
 	CountPerPose int      `json:"count_per_pose"`
@@ -212,8 +241,12 @@ func (p *poseList) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &p.Refs)
 }
 
-// size is the pixel size of a shot of the input.
+// size is the pixel size of a shot of the input: the marketplace's, or
+// the long side and aspect asked.
 func size(in *createInput) (int, int) {
+	if m, ok := marketplaceOf(in.Marketplace); ok {
+		return m.w, m.h
+	}
 	long, err := strconv.Atoi(in.Resolution)
 	if err != nil {
 		long = 1024 // validation admits only the vocabulary's values
@@ -253,9 +286,8 @@ func (createRunner) Plan(in *createInput) tasks.Plan {
 // AdmitErrors is what Admit answers.
 func (createRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.TooManyOutputs} }
 
-// Admit checks the backdrop, model and poses against the library and the
-// account's saved styles, bounds the shots, and opens the photoshoot
-// record.
+// Admit checks the backdrop and poses against the library, bounds the
+// shots, and opens the photoshoot record.
 func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) error {
 	bg := in.Background
 	if strings.HasPrefix(bg, models.RecordBackground+":") {
@@ -264,32 +296,15 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 				WithField("background")
 		}
 	}
-	gender := ""
-	if in.Model != nil {
-		ref := *in.Model
-		m, err := readModel(ctx, env, "model", ref)
-		if err != nil {
-			return err
-		}
-		if !m.Ready {
-			return apierr.Newf(apierr.InvalidRequest, "The model %s is still being created; read it at GET /v1/files/%s and send again when its status is ready.", ref, ref).
-				WithField("model")
-		}
-		gender = m.Body.Gender
-	}
 	for i, ref := range in.Poses.Refs {
 		field := fmt.Sprintf("poses[%d]", i)
 		if in.Poses.Bare {
 			field = "poses"
 		}
-		p, isPose := poseByHandle(ref)
+		_, isPose := poseByHandle(ref)
 		_, isPreset := presetByHandle(ref)
-		switch {
-		case !isPose && !isPreset:
+		if !isPose && !isPreset {
 			return apierr.Newf(apierr.InvalidRequest, "No pose or pose preset %s is in the library; list them at GET /v1/refs/pose and GET /v1/refs/pose_preset.", ref).
-				WithField(field)
-		case isPose && gender != "" && p.Gender != gender:
-			return apierr.Newf(apierr.InvalidRequest, "The pose %s is a %s's; the model is a %s. Send pose:ps_%s_%s.", ref, p.Gender, gender, gender, p.Angle).
 				WithField(field)
 		}
 	}
@@ -299,32 +314,38 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 			field = "count_per_pose"
 		}
 		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes at most %d. Send fewer poses or a lower count_per_pose.",
-			n, len(resolvePoses(in.Poses.Refs, "")), in.CountPerPose, maxOutputs).
+			n, len(resolvePoses(in.Poses.Refs, "")), max(in.CountPerPose, 1), maxOutputs).
 			WithField(field)
 	}
-	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in, gender))
+	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in))
 }
 
 // shootRecord is a photoshoot record's fields; its images are its job's
 // outputs, answered with the record.
 type shootRecord struct {
-	Product      string   `json:"product"`
-	Background   string   `json:"background"`
-	Setting      string   `json:"setting"`
-	Model        *string  `json:"model"`
-	Poses        []string `json:"poses"`
-	CountPerPose int      `json:"count_per_pose"`
-	Width        int      `json:"width"`
-	Height       int      `json:"height"`
+	Product      string            `json:"product"`
+	Views        map[string]string `json:"views"`
+	Background   string            `json:"background"`
+	Setting      string            `json:"setting"`
+	Marketplace  string            `json:"marketplace"`
+	Poses        []string          `json:"poses"`
+	CountPerPose int               `json:"count_per_pose"`
+	Width        int               `json:"width"`
+	Height       int               `json:"height"`
 }
 
-// shootFields are the record fields of a validated input for a model of gender.
-func shootFields(in *createInput, gender string) shootRecord {
+// shootFields are the record fields of a validated input.
+func shootFields(in *createInput) shootRecord {
 	w, h := size(in)
 	bg := backdrop(in)
-	r := shootRecord{Product: in.Product, Background: in.Background, Setting: bg.Setting,
-		Model: in.Model, CountPerPose: in.CountPerPose, Width: w, Height: h}
-	for _, p := range resolvePoses(in.Poses.Refs, gender) {
+	r := shootRecord{Product: in.Product, Views: map[string]string{}, Background: in.Background,
+		Setting: bg.Setting, Marketplace: in.Marketplace, CountPerPose: max(in.CountPerPose, 1), Width: w, Height: h}
+	for _, a := range angles {
+		if img := in.viewImage(a); img != "" && a != angleWalking {
+			r.Views[a] = img
+		}
+	}
+	for _, p := range resolvePoses(in.Poses.Refs, "") {
 		r.Poses = append(r.Poses, p.Handle())
 	}
 	return r
@@ -341,25 +362,20 @@ func backdrop(in *createInput) Background {
 
 // Step composites shot i: pose i / count_per_pose, placement i % count.
 func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Output, error) {
-	count := in.CountPerPose
-	var body *Body
-	if in.Model != nil {
-		env, _ := tasks.EnvOf(ctx)
-		m, err := readModel(ctx, env, "model", *in.Model)
-		if err != nil {
-			return tasks.Output{}, inStep(err)
-		}
-		body = &m.Body
-	}
-	gender := ""
-	if body != nil {
-		gender = body.Gender
-	}
-	ps := resolvePoses(in.Poses.Refs, gender)
+	count := max(in.CountPerPose, 1)
+	ps := resolvePoses(in.Poses.Refs, "")
 	if i < 0 || i >= len(ps)*count {
 		return tasks.Output{}, fmt.Errorf("photoshoot.create: no output %d", i)
 	}
-	src, err := imgfam.Load(ctx, tasks.Ref{Field: "product", Ref: in.Product})
+	pose := ps[i/count]
+	field := viewFields[pose.Angle]
+	ref := in.viewImage(pose.Angle)
+	if ref == "" {
+		// refuseCreate refuses it at submit.
+		return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing,
+			Message: field + " is needed for the " + pose.Angle + " pose."}
+	}
+	src, err := imgfam.Load(ctx, tasks.Ref{Field: field, Ref: ref})
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -368,30 +384,34 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 		return tasks.Output{}, err
 	}
 	w, h := size(in)
-	sh := shot{bg: backdrop(in), body: body, pose: ps[i/count], variant: i % count, w: w, h: h}
+	sh := shot{bg: backdrop(in), pose: pose, variant: i % count, w: w, h: h, reflection: in.Reflection}
+	if m, ok := marketplaceOf(in.Marketplace); ok {
+		sh.market = &m
+	}
+	if in.ProductHeightCM != nil {
+		sh.heightCM = *in.ProductHeightCM
+	}
 	res := sh.draw(prod.img)
 	data, err := encodeJPEG(res.img)
 	if err != nil {
 		return tasks.Output{}, err
 	}
 	if i == len(ps)*count-1 {
-		if err := completeRecord(ctx, models.RecordPhotoshoot, shootFields(in, gender)); err != nil {
+		if err := completeRecord(ctx, models.RecordPhotoshoot, shootFields(in)); err != nil {
 			return tasks.Output{}, err
 		}
 	}
-	var model any
-	if in.Model != nil {
-		model = *in.Model
-	}
+	fill := math.Max(float64(res.box.Dx())/float64(w), float64(res.box.Dy())/float64(h))
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"photoshoot": handleOf(
-			ctx,
-			models.RecordPhotoshoot,
-		), "index": i, "pose": sh.pose.Handle(), "angle": sh.pose.Angle, "variant": sh.variant,
-		"background": in.Background, "setting": sh.bg.Setting, "model": model, "width": w, "height": h, "cut_out": prod.cut,
-		"product_box": boxOf(res.box), "floor_y": res.floor, "subject_height": float64(int(res.scale*1000+0.5)) / 1000,
+		"photoshoot": handleOf(ctx, models.RecordPhotoshoot), "index": i, "pose": sh.pose.Handle(),
+		"angle": sh.pose.Angle, "variant": sh.variant, "background": in.Background, "setting": sh.bg.Setting,
+		"marketplace": in.Marketplace, "product_image": field, "fill": round3(fill), "width": w, "height": h,
+		"cut_out": prod.cut, "product_box": boxOf(res.box), "floor_y": res.floor,
+		"subject_height": round3(res.scale),
 	}}, nil
 }
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // boxOf writes a rectangle as {x, y, width, height}.
 func boxOf(r image.Rectangle) map[string]any {

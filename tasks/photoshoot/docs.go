@@ -3,6 +3,7 @@ package photoshoot
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -21,24 +22,29 @@ func commonSpecs() []tasks.SpecRow {
 }
 
 func createDocs() tasks.Docs {
+	var rules []string
+	for _, m := range marketplaces {
+		rules = append(rules, m.rules)
+	}
 	return tasks.Docs{
-		Lead: "photoshoot.create turns one product image into a consistent set of catalogue shots. It is a compositor, not a generative model: it cuts the product out of a plain background (the cut-out of image.remove_background), lays it on a studio colour or on one of the library's drawn scenes with a soft shadow on the floor, or dresses it, flat, on one of the library's drawn fashion figures (croquis), once per pose and placement. Nothing is invented: every shot shows your product's own pixels.",
+		Lead: "photoshoot.create turns product photographs into a consistent set of packshots. It is a compositor, not a generative model: it cuts each product image out of its plain background (the cut-out of image.remove_background; a transparent PNG is its own cut-out), makes the product opaque inside its outline, and lays it on a studio colour — framed by Amazon's, Zalando's or Shopify's published rules when marketplace asks — or stands it at its real size on the floor of one of the library's drawn scenes, with one soft contact shadow cast from its own silhouette. It makes no on-model shots: a garment worn by a person needs a photograph of one, so model is refused. Every view is a photograph you sent: a back is never the front mirrored.",
 		BuiltFor: []string{
-			"A small brand's catalogue and web shop: the same product on the same backdrop from several angles in one call.",
-			"Marketplace packshots on white or light grey with a floor shadow.",
-			"Flat presentation of a garment on a figure (line sheets, pre-orders) before a real shoot.",
+			"Marketplace main images: Amazon (pure white, 85 % fill, 2000 px square), Zalando (1801 × 2600 on white) and Shopify (2048 px square) in one call.",
+			"A small brand's catalogue: the same product from each side you photographed, framed the same way on the same backdrop.",
+			"Lifestyle placements on drawn scenes, the product at its true size for its height in centimetres.",
 		},
 		WhatYouGet: []string{
-			"One JPEG per pose and count, in the aspect ratio and long side asked.",
-			"Without model: the product on the backdrop, standing on the floor line with a contact shadow (on a studio sweep a wider, softer floor shadow too). A pose is a camera angle: front as photographed; three_quarter and side foreshortened (narrower, the far edge shorter); back mirrored and dimmed, as lit from behind; walking tilted 6°. The tasks see one image of the product, so these angles are drawn from it, not photographed.",
-			"With model: the figure drawn in the pose (body proportions, skin tone and hair of the model), the garment laid over its torso as wide as the shoulders (mirrored from behind, foreshortened when turned), on the backdrop with a shadow at its feet.",
-			"In a scene the subject stands on the scene's floor with perspective-correct scale: its height grows with the distance of its floor line below the scene's horizon, so a nearer placement is larger.",
-			"The record photoshoot:<id> (GET /v1/refs/photoshoot, GET /v1/files/photoshoot:<id>): product, background, model, poses and its images, the art: handles photoshoot.upscale takes.",
-			"Each file's data: pose, angle, placement, whether the product was cut out, where it lies (product_box), the floor line and the subject's height.",
+			"One JPEG per pose and count: with marketplace, the marketplace's size with the product centred at its fill (the larger of its width and height shares of the frame); otherwise the resolution and aspect ratio asked, the product standing on a floor line.",
+			"One soft contact shadow, darkest where the product touches the floor and fading where it lifts (a sneaker's toe); with reflection, a faint mirror image on a glossy studio floor. Pure white stays exactly #FFFFFF away from the product and its shadow.",
+			"Views: front and walking (the front tilted 6°) show product; back, side and three_quarter show product_back, product_side and product_three_quarter. A pose whose view has no image is refused before anything is charged.",
+			"In a scene the product stands on the floor in perspective, at its real height (product_height_cm): the camera stands 35 to 160 cm above the floor, the planks and tiles are drawn at their real size for it, and a nearer placement is larger.",
+			"The record photoshoot:<id> (GET /v1/refs/photoshoot, GET /v1/files/photoshoot:<id>): the product images by view, background, marketplace, poses and its images, the art: handles photoshoot.upscale takes.",
+			"Each file's data: pose, angle, the product image shown, placement, marketplace and fill, whether the product was cut out, where it lies (product_box), the floor line and its height.",
+			"The marketplaces' published rules and what each preset makes: " + strings.Join(rules, " "),
 		},
 		Outputs: tasks.DocsOutputs{
 			Count: fmt.Sprintf(
-				"Poses (a preset counts its poses; none sent is one front pose) × count_per_pose; at most %d.",
+				"Poses (a preset counts its poses; none sent is one front pose) × count_per_pose (1 with a marketplace); at most %d.",
 				maxOutputs,
 			),
 			CountDependsOn: []string{"poses", "count_per_pose"},
@@ -52,14 +58,14 @@ func createDocs() tasks.Docs {
 				Title: "Input formats",
 				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; a transparent PNG is used as its own cut-out.",
 			},
-			{Key: "input_count", Title: "Input count", Text: "One product image."},
+			{Key: "input_count", Title: "Input count", Text: "One product image per view: front (product), back, side and three-quarter."},
 			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d, sRGB.", shotQuality)},
 			{
 				Key:   "output_resolution",
 				Title: "Output resolution",
-				Text:  "The long side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio.",
+				Text:  "With marketplace: Amazon 2000 × 2000, Zalando 1801 × 2600, Shopify 2048 × 2048 px. Otherwise the long side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio.",
 			},
-			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16."},
+			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16; a marketplace's own."},
 			{
 				Key:   "outputs_per_job",
 				Title: "Outputs per job",
@@ -67,14 +73,17 @@ func createDocs() tasks.Docs {
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"No generative model: the product is not relit, re-rendered or seen from another side; angles are drawn from the one image.",
-			"The cut-out needs a plain, evenly lit background; an image without one is laid down whole, as a print (cut_out false).",
-			"Figures are drawn fashion croquis, not photographs of people; a garment is laid flat over the torso, not draped or fitted.",
-			"On the black studio sweep the floor shadow barely shows.",
+			"No generative model: the product is not relit or re-rendered, and no view is invented; a pose whose view has no photograph (product_back, product_side, product_three_quarter) is refused with request_refused.",
+			"No on-model shots: model is refused with request_refused; send a photograph of the garment worn as product.",
+			"The cut-out needs a plain, evenly lit background; an image without one is laid down whole, as a print (cut_out false). A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such products as a transparent PNG.",
+			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a scene, as it would be in a photograph of the room.",
+			"Marketplace presets frame packshots on a studio colour only; Amazon and Zalando take only #FFFFFF, Amazon no reflection. JPEG blocks within 16 px of the product's edge may be off pure white by a level or two, as in any JPEG.",
+			"On the black studio sweep the contact shadow barely shows.",
 			planLimitation,
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,
+			apierr.FieldNotSupported,
 			apierr.InvalidOption,
 			apierr.ImageNotPublic,
 			apierr.RequestRefused,
@@ -82,7 +91,6 @@ func createDocs() tasks.Docs {
 		),
 		Related: []tasks.Related{
 			{Task: "image.remove_background", Relation: "before"},
-			{Task: "model.create", Relation: "before"},
 			{Task: "photoshoot.upscale", Relation: "after"},
 		},
 	}
@@ -90,30 +98,28 @@ func createDocs() tasks.Docs {
 
 func createExamples() []tasks.Example {
 	return []tasks.Example{
-		{Name: "catalogue_packshots", Title: "A tote bag on light grey: front, back and side",
-			Description: "The tote is cut out of its grey sweep and shot three ways on the library's light grey studio backdrop.",
+		{Name: "amazon_main", Title: "A tote bag as Amazon's main image",
+			Description: "The tote is cut out of its grey sweep and framed on pure white #FFFFFF, 2000 × 2000 px, filling 87 % of the frame, with one soft contact shadow.",
+			Input:       json.RawMessage(`{"product":"file:example_ps_tote","marketplace":"amazon"}`),
+			Files:       []tasks.ExampleFile{toteFile}},
+		{Name: "catalogue_views", Title: "The tote from the front, back and side",
+			Description: "Three photographs of the tote, one per view, shot the same way on the library's light grey studio backdrop with a reflection.",
 			Input: json.RawMessage(
-				`{"product":"file:example_ps_tote","background":"background:bg_studio_light_grey","poses":["pose_preset:pp_catalogue"],"count_per_pose":1,"resolution":"1024","aspect_ratio":"4:5"}`,
+				`{"product":"file:example_ps_tote","product_back":"file:example_ps_tote_back","product_side":"file:example_ps_tote_side","background":"background:bg_studio_light_grey","poses":["pose_preset:pp_catalogue"],"reflection":true,"resolution":"1024","aspect_ratio":"4:5"}`,
 			),
-			Files: []tasks.ExampleFile{toteFile}},
+			Files: []tasks.ExampleFile{toteFile, toteBackFile, toteSideFile}},
 		{Name: "loft_scene", Title: "The tote in the loft, near and far",
-			Description: "Two placements on the loft's oak floor: the nearer shot shows the bag larger, as perspective asks.",
+			Description: "The 38 cm tote stands on the loft's oak floor at its real size; the nearer placement is larger, as perspective asks.",
 			Input: json.RawMessage(
-				`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","count_per_pose":2}`,
+				`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","product_height_cm":38,"count_per_pose":2}`,
 			),
 			Files: []tasks.ExampleFile{toteFile}},
-		{Name: "dressed_figure", Title: "A T-shirt on Ava, front and back",
-			Description: "The coral T-shirt dressed on the base model Ava on a warm studio colour.",
-			Input: json.RawMessage(
-				`{"product":"file:example_ps_tee","background":"#F3EFE8","model":"model:md_ava","poses":["pose:ps_woman_front","pose:ps_woman_back"],"aspect_ratio":"3:4"}`,
-			),
-			Files: []tasks.ExampleFile{teeFile}},
 	}
 }
 
 func modelDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis and drawing, not a generative model: it reads the skin and hair tones of your reference photos (pixels in the skin range of YCbCr, and the hair above the face, each clustered by k-means in CIELAB), applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws its style card. photoshoot.create then dresses garments on it. It is priced in model credits.",
+		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis and drawing, not a generative model: it reads the skin and hair tones of your reference photos (pixels in the skin range of YCbCr, and the hair above the face, each clustered by k-means in CIELAB), applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws its style card. photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in model credits.",
 		BuiltFor: []string{
 			"A brand's own house model: its customers' skin and hair tones on a consistent figure across every shoot.",
 			"Size-inclusive line sheets: the same base drawn taller, broader or with fuller hips.",

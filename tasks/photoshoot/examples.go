@@ -20,6 +20,18 @@ var (
 		MediaType: "image/png",
 		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleTote()) }),
 	}
+	toteBackFile = tasks.ExampleFile{
+		Ref:       "file:example_ps_tote_back",
+		Name:      "tote_back.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleToteBack()) }),
+	}
+	toteSideFile = tasks.ExampleFile{
+		Ref:       "file:example_ps_tote_side",
+		Name:      "tote_side.png",
+		MediaType: "image/png",
+		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleToteSide()) }),
+	}
 	teeFile = tasks.ExampleFile{
 		Ref:       "file:example_ps_tee",
 		Name:      "tee.png",
@@ -60,6 +72,29 @@ func exampleTote() *image.NRGBA {
 	capsule(img, 240-42, 90, 240+42, 90, 11, darker(teal, 0.15))
 	polygon(img, [][2]float64{{110, 190}, {370, 190}, {390, 500}, {90, 500}}, teal)
 	polygon(img, [][2]float64{{185, 320}, {295, 320}, {300, 430}, {180, 430}}, cream)
+	return img
+}
+
+// exampleToteBack is the tote from behind: no pocket, a label.
+func exampleToteBack() *image.NRGBA {
+	img := sweep(480, 560, color.NRGBA{236, 236, 233, 255})
+	teal := hexColour("#1F7A74")
+	for _, dx := range []float64{-70, 70} {
+		capsule(img, 240+dx, 190, 240+dx*0.6, 90, 11, darker(teal, 0.15))
+	}
+	capsule(img, 240-42, 90, 240+42, 90, 11, darker(teal, 0.15))
+	polygon(img, [][2]float64{{110, 190}, {370, 190}, {390, 500}, {90, 500}}, darker(teal, 0.06))
+	rect(img, image.Rect(215, 230, 265, 252), hexColour("#F1E6CF"))
+	return img
+}
+
+// exampleToteSide is the tote from the side: its narrow gusset, the handle
+// seen edge-on.
+func exampleToteSide() *image.NRGBA {
+	img := sweep(480, 560, color.NRGBA{236, 236, 233, 255})
+	teal := hexColour("#1F7A74")
+	capsule(img, 240, 190, 240, 80, 10, darker(teal, 0.15))
+	polygon(img, [][2]float64{{205, 190}, {275, 190}, {285, 500}, {195, 500}}, darker(teal, 0.12))
 	return img
 }
 

@@ -34,7 +34,8 @@ type Background struct {
 	Horizon float64
 	// Text says what the backdrop is.
 	Text string
-	draw func(w, h int) *image.NRGBA
+	// draw paints the scene seen by a level camera cam cm above its floor.
+	draw func(w, h int, cam float64) *image.NRGBA
 }
 
 // Handle is the background's reference, background:<id>.

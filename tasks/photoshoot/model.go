@@ -364,7 +364,7 @@ func styleCard(b Body) *image.NRGBA {
 	img := newCanvas(w, h, hexColour("#EEEDEA"))
 	for i, a := range []string{angleFront, angleBack} {
 		foot := image.Pt(150+i*240, h*94/100)
-		shadowUnder(img, image.Rect(foot.X-45, foot.Y-1, foot.X+45, foot.Y), true)
+		footShadow(img, foot, 45)
 		drawFigure(img, b, a, foot, 0.86*h, nil)
 	}
 	for i, c := range []string{b.Skin, b.Hair} {

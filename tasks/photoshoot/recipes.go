@@ -10,13 +10,13 @@ func recipes() []tasks.Recipe {
 	return []tasks.Recipe{
 		{
 			Name: "catalogue_shoot", Title: "From one product photo to a catalogue set",
-			Description: "Upload a packshot on a plain background, shoot it front, back and side on white in two placements each, read the shoot and enlarge its best shot.",
+			Description: "Upload photographs of the product from the front, back and side on a plain background, shoot them as Zalando packshots, read the shoot and enlarge its best shot.",
 			Steps: []tasks.RecipeStep{
 				{
 					Title:  "Upload the product",
 					Method: "POST",
 					Path:   "/v1/files",
-					Note:   "Multipart, part file: a PNG or JPEG of the product on a plain, evenly lit background. Answers file:<id>.",
+					Note:   "Multipart, part file: a PNG or JPEG of the product on a plain, evenly lit background (or a transparent PNG). Upload one per view you have: front, back, side. Each answers file:<id>.",
 				},
 				{
 					Title:  "Pick a backdrop",
@@ -27,9 +27,9 @@ func recipes() []tasks.Recipe {
 				{Title: "Shoot", Method: "POST", Path: "/v1/tasks/photoshoot.create", Task: "photoshoot.create",
 					Headers: map[string]string{"Prefer": "wait=60"},
 					Body: json.RawMessage(
-						`{"product":"file:FROM_STEP_1","background":"background:bg_studio_white","poses":["pose_preset:pp_catalogue"],"count_per_pose":2,"aspect_ratio":"4:5"}`,
+						`{"product":"file:FROM_STEP_1","product_back":"file:FROM_STEP_1","product_side":"file:FROM_STEP_1","marketplace":"zalando","poses":["pose_preset:pp_catalogue"]}`,
 					),
-					Note: "Put step 1's handle in product. Six shots: front, back, side, two placements each; files[0].data.photoshoot is the shoot."},
+					Note: "Put step 1's handles in product, product_back and product_side. Three 1801 × 2600 shots on pure white, the product filling 80 % of each; files[0].data.photoshoot is the shoot."},
 				{
 					Title:  "Read the shoot",
 					Method: "GET",
@@ -49,7 +49,7 @@ func recipes() []tasks.Recipe {
 		},
 		{
 			Name: "house_model", Title: "A house model in your customers' tones",
-			Description: "Spend model credits on a saved style of a base model with tones read from a portrait, find it under its base, and dress a garment on it in a scene.",
+			Description: "Spend model credits on a saved style of a base model with skin and hair tones read from a portrait, and find it under its base.",
 			Steps: []tasks.RecipeStep{
 				{
 					Title:  "Check model credits",
@@ -78,17 +78,6 @@ func recipes() []tasks.Recipe {
 					Method: "GET",
 					Path:   "/v1/refs/model?base=model:md_imani",
 					Note:   "The base's saved styles, newest first; q=house finds it by name.",
-				},
-				{
-					Title:   "Dress a garment on it",
-					Method:  "POST",
-					Path:    "/v1/tasks/photoshoot.create",
-					Task:    "photoshoot.create",
-					Headers: map[string]string{"Prefer": "wait=60"},
-					Body: json.RawMessage(
-						`{"product":"file:example_ps_tee","background":"background:bg_scene_terracotta","model":"model:FROM_STEP_3","poses":["pose_preset:pp_lookbook"],"aspect_ratio":"3:4"}`,
-					),
-					Note: "Put step 3's model:<id> in model; a preset takes the poses of the model's gender.",
 				},
 			},
 		},

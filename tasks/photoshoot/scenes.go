@@ -50,7 +50,16 @@ func seam(t, p, px float64) float64 {
 	return math.Max(0, 1-d)
 }
 
-func drawLoft(w, h int) *image.NRGBA {
+// The sizes of a scene's floor, in centimetres: planks and tiles are
+// drawn at these sizes for the camera's height, so the floor shows the
+// product's scale.
+const (
+	plankCM = 14
+	tileCM  = 30
+)
+
+func drawLoft(w, h int, cam float64) *image.NRGBA {
+	plank := plankCM / cam
 	hy := 0.58 * float64(h)
 	wall, oak, board := hexColour("#EFE9E0"), hexColour("#B08A5E"), hexColour("#F7F4EE")
 	return paintRows(w, h, func(x, y int) color.NRGBA {
@@ -71,16 +80,16 @@ func drawLoft(w, h int) *image.NRGBA {
 		c := mix(darker(oak, 0.12), mix(oak, wall, 0.25), (v-1)/8)
 		// Grain along the planks, and their seams, fade where the planks are
 		// only a few pixels wide (far away), instead of shimmering.
-		near := math.Min(1, 0.35/du/12)
+		near := math.Min(1, plank/du/12)
 		c = darker(c, 0.03*near*noise(int(u*40), y/6))
-		if s := seam(u, 0.35, du); s > 0 {
+		if s := seam(u, plank, du); s > 0 {
 			c = mix(c, darker(oak, 0.35), s*0.8*near)
 		}
 		return c
 	})
 }
 
-func drawGallery(w, h int) *image.NRGBA {
+func drawGallery(w, h int, _ float64) *image.NRGBA {
 	hy := 0.62 * float64(h)
 	wall, concrete, skirting := hexColour("#D9D8D4"), hexColour("#A9A7A2"), hexColour("#F2F2F0")
 	return paintRows(w, h, func(x, y int) color.NRGBA {
@@ -99,7 +108,8 @@ func drawGallery(w, h int) *image.NRGBA {
 	})
 }
 
-func drawTerracotta(w, h int) *image.NRGBA {
+func drawTerracotta(w, h int, cam float64) *image.NRGBA {
+	tile := tileCM / cam
 	hy := 0.6 * float64(h)
 	wall, recess, stone := hexColour("#C7764F"), hexColour("#A85F3E"), hexColour("#D8CBB6")
 	cx, aw := float64(w)/2, 0.18*float64(w)
@@ -118,15 +128,15 @@ func drawTerracotta(w, h int) *image.NRGBA {
 		u, v, du, dv := floorUV(x, y, w, h, hy)
 		c := mix(darker(stone, 0.12), stone, (v-1)/6)
 		c = darker(c, 0.02*noise(x, y))
-		near := math.Min(1, math.Min(0.5/du, 0.5/dv)/10)
-		if s := math.Max(seam(u, 0.5, du), seam(v, 0.5, dv)); s > 0 {
+		near := math.Min(1, math.Min(tile/du, tile/dv)/10)
+		if s := math.Max(seam(u, tile, du), seam(v, tile, dv)); s > 0 {
 			c = mix(c, darker(stone, 0.3), s*0.7*near)
 		}
 		return c
 	})
 }
 
-func drawBeach(w, h int) *image.NRGBA {
+func drawBeach(w, h int, _ float64) *image.NRGBA {
 	hy := 0.5 * float64(h)
 	skyTop, skyLow, sea, sandFar, sandNear := hexColour(
 		"#6FA8DC",
@@ -152,7 +162,7 @@ func drawBeach(w, h int) *image.NRGBA {
 	})
 }
 
-func drawMeadow(w, h int) *image.NRGBA {
+func drawMeadow(w, h int, _ float64) *image.NRGBA {
 	hy := 0.55 * float64(h)
 	skyTop, skyLow, hill, grassFar, grassNear := hexColour(
 		"#86B6E0",

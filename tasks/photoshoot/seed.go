@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
+	"math"
 	"time"
 
 	"gocloud.dev/blob"
@@ -12,6 +14,9 @@ import (
 
 	"github.com/taskplatform/taskplatform/models"
 )
+
+// previewCameraCM is the camera height a scene's preview is drawn for.
+const previewCameraCM = 45
 
 // libraryEntry is one record of the library with its preview drawing.
 type libraryEntry struct {
@@ -30,7 +35,7 @@ func libraryEntries() []libraryEntry {
 			f["horizon"] = b.Horizon
 		}
 		out = append(out, libraryEntry{models.RecordBackground, b.ID, "", f, func() *image.NRGBA {
-			return shot{bg: b, w: 480, h: 360}.backdrop()
+			return shot{bg: b, w: 480, h: 360}.backdrop(previewCameraCM)
 		}})
 	}
 	for _, m := range baseModels {
@@ -90,9 +95,14 @@ func bodyOfGender(g string) Body {
 func figurePreview(b Body, angle string, w, h int) *image.NRGBA {
 	img := newCanvas(w, h, hexColour("#EEEDEA"))
 	foot := image.Pt(w/2, h*95/100)
-	shadowUnder(img, image.Rect(w/2-w/10, foot.Y-1, w/2+w/10, foot.Y), true)
+	footShadow(img, foot, float64(w)/10)
 	drawFigure(img, b, angle, foot, 0.88*float64(h), nil)
 	return img
+}
+
+// footShadow is a soft ellipse of shadow under a drawn figure's feet.
+func footShadow(img *image.NRGBA, foot image.Point, rx float64) {
+	ellipse(img, float64(foot.X), float64(foot.Y), rx, math.Max(2, rx/6), color.NRGBA{0, 0, 0, 40})
 }
 
 // presetPreview draws a preset's poses side by side.

@@ -9,13 +9,18 @@ import (
 
 // shot is one output of a shoot: what to draw and at what size.
 type shot struct {
-	bg Background
-	// body is the figure wearing the product; nil for a packshot.
-	body *Body
+	bg   Background
 	pose Pose
 	// variant is the shot's number within its pose (count_per_pose).
 	variant int
 	w, h    int
+	// market frames the shot by a marketplace's rules; nil: by placement.
+	market *marketplace
+	// reflection adds a reflection on the studio floor.
+	reflection bool
+	// heightCM is the product's real height; 0 when not sent (a scene
+	// needs it: refuseCreate).
+	heightCM float64
 }
 
 // placement is where a variant puts its subject: across the frame, its
@@ -27,101 +32,90 @@ type placement struct{ x, studioScale, sceneFloor float64 }
 // off-centre.
 var placements = []placement{{0.5, 1, 0.88}, {0.5, 1.15, 0.95}, {0.5, 0.8, 0.8}, {0.37, 1, 0.88}}
 
-// figureRatio is a standing figure's height over the camera's height: a
-// figure whose feet are d pixels below the horizon is figureRatio·d tall.
-const figureRatio = 1.75
+// A scene's camera is level and stands cameraCM above the floor: as low
+// as minCameraCM (a photographer crouching) and as high as maxCameraCM
+// (eye level), and within those as low as frames the product at most
+// sceneTarget of the shot's height and sceneWidth of its width in the
+// centred placement. A small product is small in a scene; the floor's
+// planks and tiles are drawn for the camera's height.
+const (
+	sceneTarget = 0.3
+	sceneWidth  = 0.6
+	minCameraCM = 35
+	maxCameraCM = 160
+)
 
 // shotResult is a drawn shot with what the compositor measured.
 type shotResult struct {
 	img *image.NRGBA
-	// box is where the product was laid; floor is the line the subject
-	// stands on; scale is the subject's height over the frame's.
+	// box is where the product was laid; floor is the line it stands on;
+	// scale is its height over the frame's.
 	box   image.Rectangle
 	floor int
 	scale float64
+	// item is the product as laid, at box's size.
+	item *image.NRGBA
 }
 
-// draw renders the shot of prod.
+// draw renders the shot of prod (a cut-out, trimmed).
 func (s shot) draw(prod *image.NRGBA) shotResult {
-	img := s.backdrop()
-	p := placements[s.variant%len(placements)]
-	W, H := float64(s.w), float64(s.h)
-	cx := p.x * W
-	studio := s.bg.Setting != settingScene
-	hy := s.bg.Horizon * H
-
-	if s.body == nil {
-		item := turned(prod, s.pose.Angle)
-		var floor, maxH float64
-		if studio {
-			floor, maxH = 0.88*H, 0.62*H*p.studioScale
-		} else {
-			// Perspective: the product's height grows with the distance of
-			// its floor line below the horizon.
-			floor = p.sceneFloor * H
-			maxH = math.Min(0.5*H*(floor-hy)/(0.88*H-hy), 0.8*H)
-		}
-		bw, bh := fitBox(item.Rect.Dx(), item.Rect.Dy(), 0.7*W*p.studioScale, maxH)
-		box := image.Rect(int(cx)-bw/2, int(floor)-bh, int(cx)-bw/2+bw, int(floor))
-		shadowUnder(img, box, studio)
-		lay(img, item, box)
-		return shotResult{img: img, box: box, floor: int(floor), scale: float64(bh) / H}
+	item := prod
+	if s.pose.Angle == angleWalking {
+		item = trim(imaging.Rotate(prod, 6, image.Transparent.C))
 	}
-
-	var floor, height float64
-	if studio {
-		floor, height = 0.95*H, 0.88*H*math.Min(1, p.studioScale)
-	} else {
-		floor = p.sceneFloor * H
-		height = math.Min(figureRatio*(floor-hy), floor-0.03*H)
+	box, cam := s.frame(item)
+	img := s.backdrop(cam)
+	laid := imaging.Resize(item, box.Dx(), box.Dy(), imaging.Lanczos)
+	solidify(laid)
+	floor := contactShadow(img, laid, box, s.bg.Setting != settingScene)
+	if s.reflection {
+		reflect(img, laid, box, floor)
 	}
-	foot := image.Pt(int(cx), int(floor))
-	shadowUnder(img, image.Rect(int(cx-0.09*height), int(floor)-1, int(cx+0.09*height), int(floor)), studio)
-	var box image.Rectangle
-	drawFigure(img, *s.body, s.pose.Angle, foot, height, func(f figure) {
-		box = dress(img, prod, f, s.pose.Angle)
-	})
-	return shotResult{img: img, box: box, floor: int(floor), scale: height / H}
+	lay(img, laid, box)
+	return shotResult{img: img, box: box, floor: floor, scale: float64(box.Dy()) / float64(s.h), item: laid}
 }
 
-// backdrop draws the shot's backdrop alone: a scene, or the studio colour.
-func (s shot) backdrop() *image.NRGBA {
+// frame is where item lies in the shot, and in a scene the camera's
+// height in centimetres that frames it (0 in the studio).
+func (s shot) frame(item *image.NRGBA) (image.Rectangle, float64) {
+	W, H := float64(s.w), float64(s.h)
+	iw, ih := item.Rect.Dx(), item.Rect.Dy()
+	if m := s.market; m != nil {
+		// The marketplace's fill, centred: the same framing every shot.
+		bw, bh := fitBox(iw, ih, m.fill*W, m.fill*H)
+		x, y := (s.w-bw)/2, (s.h-bh)/2
+		return image.Rect(x, y, x+bw, y+bh), 0
+	}
+	p := placements[s.variant%len(placements)]
+	cx := p.x * W
+	if s.bg.Setting != settingScene {
+		bw, bh := fitBox(iw, ih, 0.7*W*p.studioScale, 0.62*H*p.studioScale)
+		floor := int(0.88 * H)
+		return image.Rect(int(cx)-bw/2, floor-bh, int(cx)-bw/2+bw, floor), 0
+	}
+	// In a scene the product stands at its real height: an object of
+	// height h standing d px below the horizon, seen by a level camera
+	// c cm above the floor, is d·h/c px tall. The camera is set once per
+	// shoot (from the centred placement) so every placement is in scale.
+	hy := s.bg.Horizon * H
+	d0 := placements[0].sceneFloor*H - hy
+	aspect := float64(iw) / float64(ih)
+	cam := d0 * s.heightCM * math.Max(1/(sceneTarget*H), aspect/(sceneWidth*W))
+	cam = math.Max(minCameraCM, math.Min(maxCameraCM, cam))
+	floor := p.sceneFloor * H
+	bh := (floor - hy) * s.heightCM / cam
+	bw, bh2 := fitBox(iw, ih, math.Inf(1), bh)
+	if bw > int(0.94*W) {
+		bw, bh2 = fitBox(iw, ih, 0.94*W, bh)
+	}
+	return image.Rect(int(cx)-bw/2, int(floor)-bh2, int(cx)-bw/2+bw, int(floor)), cam
+}
+
+// backdrop draws the shot's backdrop alone: a scene seen by a camera cam
+// cm above its floor, or the studio colour.
+func (s shot) backdrop(cam float64) *image.NRGBA {
 	if s.bg.Setting == settingScene && s.bg.draw != nil {
-		return sceneBackdrop(s.bg, s.w, s.h)
+		return sceneBackdrop(s.bg, s.w, s.h, cam)
 	}
 	return newCanvas(s.w, s.h, hexColour(s.bg.Colour))
-}
-
-// shadowUnder darkens the floor under an object standing in box: a tight
-// contact shadow, and on a studio sweep a wider, softer one.
-func shadowUnder(img *image.NRGBA, box image.Rectangle, studio bool) {
-	cx, cy := float64(box.Min.X+box.Max.X)/2, float64(box.Max.Y)
-	w := float64(box.Dx())
-	floorShadow(img, cx, cy, 0.5*w, math.Max(3, 0.06*w), 0.45)
-	if studio {
-		floorShadow(img, cx+0.08*w, cy+0.02*w, 0.8*w, math.Max(4, 0.13*w), 0.18)
-	}
-}
-
-// dress lays the garment on the figure's torso: as wide as the shoulders
-// (as seen: narrower when the figure is turned) and a little more, its
-// length from its own proportions (down to the knees at most), mirrored
-// from behind and foreshortened when turned.
-func dress(img, garment *image.NRGBA, f figure, angle string) image.Rectangle {
-	g := garment
-	switch angle {
-	case angleBack:
-		g = imaging.FlipH(g)
-		dim(g, 0.06)
-	case angleThreeQuarter, angleSide:
-		g = taper(g, 0.94)
-	}
-	maxW := float64(f.Torso.Dx()) * 1.18
-	maxH := float64(f.Knee-f.Torso.Min.Y) * 1.05
-	gw, gh := fitBox(g.Rect.Dx(), g.Rect.Dy(), maxW, maxH)
-	cx := (f.Torso.Min.X + f.Torso.Max.X) / 2
-	top := f.Torso.Min.Y - f.Torso.Dy()/30
-	box := image.Rect(cx-gw/2, top, cx-gw/2+gw, top+gh)
-	lay(img, g, box)
-	return box
 }

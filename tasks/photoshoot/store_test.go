@@ -119,20 +119,15 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			}
 			return in
 		}
-		refuse(shootOf(map[string]any{"model": "model:ms_style1"}), apierr.InvalidRequest, "model")
-		refuse(
-			shootOf(map[string]any{"model": "model:md_noah", "poses": []any{"pose:ps_woman_front"}}),
-			apierr.InvalidRequest,
-			"poses[0]",
-		)
 		refuse(shootOf(map[string]any{"poses": []any{"pose_preset:pp_nothing"}}), apierr.InvalidRequest, "poses[0]")
 		refuse(
-			shootOf(map[string]any{"poses": []any{"pose_preset:pp_full_turn"}, "count_per_pose": int64(4)}),
+			shootOf(map[string]any{"poses": []any{"pose_preset:pp_full_turn"}, "count_per_pose": int64(4),
+				"product_back": "file:b", "product_side": "file:s", "product_three_quarter": "file:t"}),
 			apierr.TooManyOutputs,
 			"count_per_pose",
 		)
 
-		// The style's job completes it: a shoot may now dress it.
+		// The style's job completes it.
 		stepCtx := tasks.WithEnv(ctx, env)
 		var fields styleFields
 		ava, _ := baseByHandle("model:md_ava")
@@ -142,12 +137,14 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal([]byte(r.Fields), &fields))
 		require.InDelta(t, ava.Body.Hips+0.1, fields.Hips, 1e-9)
-		shoot1 := shootOf(map[string]any{"model": "model:ms_style1", "poses": []any{"pose_preset:pp_catalogue"}})
+		shoot1 := shootOf(map[string]any{"poses": []any{"pose_preset:pp_catalogue"}, "product_back": "file:b",
+			"product_side": "file:s"})
 		require.NoError(t, createRunner{}.Admit(ctx, shootEnv, validated[createInput](t, "photoshoot.create", shoot1)))
 		admitted(t, db, u.ID, shootEnv.JobID)
 		shoot, err := models.ReadRecord(ctx, db, u.ID, models.RecordPhotoshoot, "sh_shoot1")
 		require.NoError(t, err)
 		require.Contains(t, shoot.Fields, `"pose:ps_woman_back"`)
+		require.Contains(t, shoot.Fields, `"back":"file:b"`)
 
 		// Another account sees neither the style nor the shoot.
 		other, err := models.CreateUser(ctx, db, "other@example.com", models.PlanStandard)
