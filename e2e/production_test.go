@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -107,7 +108,7 @@ func TestProductionBadInputs(t *testing.T) {
 		"/v1/tasks/print.prepare",
 		map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300},
 	)
-	require.Contains(t, res.json(t)["error"].(map[string]any)["message"], "send dpi 175 or less")
+	require.Contains(t, res.json(t)["error"].(map[string]any)["message"], "Send dpi 203 or less")
 	require.Equal(t, int64(100), s.balance(), "a refused submit holds nothing")
 }
 
@@ -158,8 +159,11 @@ func TestProductionJobs(t *testing.T) {
 	page := regexp.MustCompile(`Page size:\s+([\d.]+) x ([\d.]+) pts`).
 		FindStringSubmatch(run(t, "pdfinfo", meta["pdf"].([]byte)))
 	require.NotNil(t, page)
-	require.Equal(t, fmt.Sprintf("%.2f", 54*72/25.4), page[1])
-	require.Equal(t, fmt.Sprintf("%.2f", 84*72/25.4), page[2])
+	// The print PDF's page is the bleed box plus a 10 mm slug a side for crop marks.
+	pw, _ := strconv.ParseFloat(page[1], 64)
+	ph, _ := strconv.ParseFloat(page[2], 64)
+	require.InDelta(t, 74*72/25.4, pw, 0.01)
+	require.InDelta(t, 104*72/25.4, ph, 0.01)
 	require.Equal(t, int64(100-4-4), s.balance(), "two outputs at 2 credits")
 }
 

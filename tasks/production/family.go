@@ -3,8 +3,8 @@
 // measurements and bill of materials — drawn from the account's fabric,
 // brand kit and range plan records) and print.prepare (a print-ready PNG at
 // an exact physical size and resolution, with bleed and its DPI recorded,
-// plus a PDF proof with crop marks). Both are deterministic layout and
-// image processing; no generative model is used.
+// plus a print PDF with trim and bleed boxes and crop marks). Both are
+// deterministic layout and image processing; no generative model is used.
 package production
 
 import (
@@ -19,9 +19,10 @@ type obj = map[string]any
 // Family is everything the production family adds to a registry.
 func Family() tasks.Family {
 	return tasks.Family{
-		Name:         "production",
-		Tasks:        []*tasks.Definition{techpack(), printPrepare()},
-		Vocabularies: []tasks.Vocabulary{bomUnitVocab(), repeatVocab(), fitVocab(), anchorVocab()},
+		Name:  "production",
+		Tasks: []*tasks.Definition{techpack(), printPrepare()},
+		Vocabularies: []tasks.Vocabulary{bomUnitVocab(), repeatVocab(), fitVocab(), anchorVocab(),
+			colourSpaceVocab()},
 		Concepts: []tasks.Concept{
 			{
 				Name:    "techpack",
@@ -32,7 +33,7 @@ func Family() tasks.Family {
 			{
 				Name:    "bleed",
 				Short:   "Extra image printed beyond the trim line, so a cut that wanders leaves no white edge.",
-				Long:    "print.prepare adds bleed_mm on each side of the trim size: the PNG is the trim plus bleed, and the PDF proof's page is the same size with crop marks showing where to cut. Printers commonly ask for 3 mm.",
+				Long:    "print.prepare adds bleed_mm on each side of the trim size: the PNG is the trim plus bleed, and the print PDF's bleed box is the same size, inside a page with crop marks showing where to cut. Printers commonly ask for 3 mm.",
 				Related: []string{"output_resolution"},
 			},
 		},

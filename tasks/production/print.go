@@ -18,9 +18,10 @@ import (
 )
 
 // maxPrintPixels is the pixel budget of print.prepare: the most pixels one
-// print file has, bleed included. It is checked at submit (request_refused)
-// and documented from here.
-const maxPrintPixels = 48_000_000
+// print file has, bleed included — a 160 cm fabric width at 150 dpi runs
+// to 114 cm a file. It is checked at submit (request_refused) and
+// documented from here.
+const maxPrintPixels = 64_000_000
 
 // The bounds of a print's fields.
 const (
@@ -64,6 +65,8 @@ type printInput struct {
 	Fit        string `json:"fit"`
 	Anchor     string `json:"anchor"`
 	Background string `json:"background"`
+	// ColourSpace is the PDF's: rgb or cmyk.
+	ColourSpace string `json:"colour_space"`
 }
 
 // printSize is the pixel geometry of a print.
@@ -134,6 +137,8 @@ func printPrepare() *tasks.Definition {
 			anchorVocab(),
 			"Where the artwork is placed: where the padding (contain) or the cut (cover) is not.",
 		),
+		"colour_space": tasks.VocabEnum(colourSpaceVocab(),
+			"The PDF's colour space: the art as sRGB (rgb) or converted to CMYK by a stated formula (cmyk)."),
 		"background": withDefault(
 			tasks.ColourSchema(
 				"The colour of the print around a fitted artwork and under transparent pixels, #RRGGBB.",
@@ -143,7 +148,7 @@ func printPrepare() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "print.prepare", Title: "Prepare a file for print",
-		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the file, plus a PDF proof with crop marks at the trim.",
+		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the file, plus a print PDF at the same resolution with its trim and bleed boxes, crop marks and an embedded font, in RGB or CMYK.",
 		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"print.prepare input",
@@ -190,21 +195,37 @@ func refusePrint(in *printInput, sizes map[string]tasks.ImageSize) *apierr.Error
 			break
 		}
 	}
-	return apierr.New(apierr.RequestRefused, fmt.Sprintf("%g × %g mm with %g mm bleed at %d dpi is %d × %d px (%.1f MP); print.prepare makes files of at most %s: send dpi %d or less, or a smaller size.",
-		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits),
+	return apierr.New(apierr.RequestRefused, fmt.Sprintf("%g × %g mm with %g mm bleed at %d dpi is %d × %d px (%.1f MP); "+
+		"print.prepare makes files of at most %s (a 160 cm fabric width at 150 dpi runs to 114 cm). "+
+		"Send dpi %d or less%s, or a smaller size.",
+		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits, longest(p)),
 	).
 		WithField("dpi")
 }
 
-// printRunner makes the print PNG and its PDF proof.
+// longest says how long a print of p's width and dpi may be, for the
+// refusal, or nothing when not even the smallest side fits.
+func longest(p printSize) string {
+	rows := maxPrintPixels/p.W() - 2*p.bleed
+	if rows < 1 {
+		return ""
+	}
+	mm := math.Floor(float64(rows) * 25.4 / float64(p.dpi))
+	if mm < minSideMM {
+		return ""
+	}
+	return fmt.Sprintf(", height_mm %g or less at this width and dpi (print a longer length as panels)", mm)
+}
+
+// printRunner makes the print PNG and the print PDF.
 type printRunner struct{}
 
-// Plan asks for the PNG and the proof.
+// Plan asks for the PNG and the PDF.
 func (printRunner) Plan(*printInput) tasks.Plan {
 	return tasks.Plan{Steps: 2, Phase: "preparing the print file"}
 }
 
-// Step renders the PNG (0) or the PDF proof (1).
+// Step renders the PNG (0) or the PDF (1).
 func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Output, error) {
 	p := sizeOf(in)
 	if p.pixels() > maxPrintPixels {
@@ -222,7 +243,7 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 		return tasks.Output{}, fail(e.Message)
 	}
 	art := render(src, p, repeat, fit, anchor, color.NRGBAModel.Convert(tasks.ParseColour(bg)).(color.NRGBA))
-	defer resample.Release(art) // encoded or drawn into the proof below, then read no more
+	defer resample.Release(art) // encoded below, then read no more
 	meta := obj{
 		"index":          i,
 		"image":          ref.Ref,
@@ -261,12 +282,13 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 		meta["format"] = "png"
 		return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: meta, Warnings: warnings}, nil
 	case 1:
-		data, w, h, err := proof(art, p, in.Image)
+		data, w, h, err := printPDF(art, p, in)
 		if err != nil {
 			return tasks.Output{}, err
 		}
 		meta["format"] = "pdf"
 		meta["page_width_pt"], meta["page_height_pt"] = round2(w), round2(h)
+		meta["colour_space"] = in.ColourSpace
 		return tasks.Output{Data: data, MediaType: "application/pdf", Ext: "pdf", Meta: meta}, nil
 	}
 	return tasks.Output{}, fmt.Errorf("print.prepare: no output %d", i)

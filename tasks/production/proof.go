@@ -3,47 +3,60 @@ package production
 import (
 	"fmt"
 	"image"
+	"image/png"
+	"strings"
 
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
-// proof writes the PDF proof of a print: one page of the trim size plus
-// bleed, the art on it edge to edge, and crop marks at the trim. With
-// bleed the marks run from the page edge toward each trim corner along the
-// trim lines, stopping short of it; without bleed they are 4 mm ticks
-// inside each corner. Each mark is black on a white stroke, so it shows on
-// any art. It answers the page size in points.
-func proof(art image.Image, p printSize, ref string) ([]byte, float64, float64, error) {
-	k := pdfsheet.PointsPerMM
-	w, h, b := (p.wMM+2*p.b)*k, (p.hMM+2*p.b)*k, p.b*k
-	s := pdfsheet.New(
-		fmt.Sprintf("Print proof %g × %g mm, %g mm bleed, %d dpi (%s)", p.wMM, p.hMM, p.b, p.dpi, ref),
-		w,
-		h,
-	)
-	s.Image(art, 0, 0, w, h)
-	mark := func(x1, y1, x2, y2 float64) {
-		s.Line(x1, y1, x2, y2, 1.2, white)
-		s.Line(x1, y1, x2, y2, 0.4, ink)
+func colourSpaceVocab() tasks.Vocabulary {
+	return tasks.Vocabulary{
+		Name: "print_colour_space", Description: "The colour space of print.prepare's PDF.", Concept: new("bleed"),
+		Values: []tasks.VocabValue{
+			{
+				Value:       "rgb",
+				Label:       "RGB",
+				Description: "The art's sRGB values as they are (DeviceRGB): the print shop's RIP converts them with its own profile for its press and inks.",
+				ChooseWhen:  "the printer takes RGB files (most digital and textile printers do), or you are unsure",
+				Default:     true,
+			},
+			{
+				Value: "cmyk",
+				Label: "CMYK (naive conversion)",
+				Description: "The art converted to DeviceCMYK by a plain formula without an ICC profile: " +
+					cmykFormula + " Colours will not match a profiled conversion; bright RGB greens, blues and " +
+					"oranges fall outside any press's gamut and print duller.",
+				ChooseWhen: "the printer insists on CMYK and will not convert RGB itself",
+			},
+		},
+		Default: new("rgb"),
 	}
-	left, top, right, bottom := b, b, w-b, h-b
-	if b > 0 {
-		gap := min(1*k, b/3) // marks stop short of the trim
-		for _, x := range []float64{left, right} {
-			mark(x, 0, x, top-gap)
-			mark(x, h, x, bottom+gap)
-		}
-		for _, y := range []float64{top, bottom} {
-			mark(0, y, left-gap, y)
-			mark(w, y, right+gap, y)
-		}
-	} else {
-		t := 4 * k
-		for _, c := range [][4]float64{{left, top, 1, 1}, {right, top, -1, 1}, {left, bottom, 1, -1}, {right, bottom, -1, -1}} {
-			mark(c[0], c[1], c[0]+c[2]*t, c[1])
-			mark(c[0], c[1], c[0], c[1]+c[3]*t)
-		}
+}
+
+// cmykFormula states pdfsheet.ToCMYK for the docs.
+const cmykFormula = "with R, G and B as 0–1, K = 1 − max(R, G, B), C = (1 − R − K) ÷ (1 − K), " +
+	"M = (1 − G − K) ÷ (1 − K), Y = (1 − B − K) ÷ (1 − K) (full grey-component replacement: greys and black " +
+	"print with black ink only; the most ink anywhere is 200 %)."
+
+// printPDF writes the print file as a PDF a print shop takes: one page of
+// the trim plus bleed plus a slug for the crop marks, the art at the
+// file's dpi over the bleed box, the media, bleed and trim boxes set, crop
+// marks outside the bleed and a slug line in the embedded Go font. It
+// answers the page size in points.
+func printPDF(art *image.NRGBA, p printSize, in *printInput) ([]byte, float64, float64, error) {
+	space := strings.ToUpper(in.ColourSpace)
+	if in.ColourSpace == "cmyk" {
+		space += " (naive GCR, no ICC profile)"
 	}
-	data, err := s.Bytes()
-	return data, w, h, err
+	slug := fmt.Sprintf("%s | trim %g x %g mm | bleed %g mm | %d dpi | %s",
+		in.Image, p.wMM, p.hMM, p.b, p.dpi, space)
+	doc := pdfsheet.Print{
+		Title:   fmt.Sprintf("Print file %g x %g mm, %g mm bleed, %d dpi (%s)", p.wMM, p.hMM, p.b, p.dpi, in.Image),
+		TrimWMM: p.wMM, TrimHMM: p.hMM, BleedMM: p.b, Art: art, CMYK: in.ColourSpace == "cmyk", Slug: slug,
+		Compress: int(png.BestSpeed),
+	}
+	data, err := doc.Bytes()
+	m := doc.Boxes().Media
+	return data, m[2], m[3], err
 }
