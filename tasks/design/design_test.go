@@ -156,6 +156,15 @@ func TestBriefsAreRead(t *testing.T) {
 		{"bold zig-zag in sky blue on a white background, retro", []string{"white", "sky_blue"}, "chevron", "", "bold", []string{"retro"}, nil},
 		{"Gucci-style red stripes", []string{"red"}, "stripes", "", "", []string{"gucci", "style"}, []string{"gucci"}},
 		{"louis   vuitton monogram", nil, "", "", "", []string{"louis", "vuitton", "monogram"}, []string{"louis vuitton"}},
+		// Multi-word colour names are one colour: a specific name and its
+		// family's word, or an everyday name the vocabulary lists as an alias.
+		{"sage green and dusty rose gingham", []string{"sage", "blush"}, "gingham", "", "", nil, nil},
+		{"Navy blue and white polka dots", []string{"navy", "white"}, "dots", "", "", nil, nil},
+		{"charcoal grey windowpane on an off-white ground", []string{"ivory", "charcoal"}, "windowpane", "", "", nil,
+			nil},
+		{"red and black buffalo check, big", []string{"red", "black"}, "buffalo_check", "large", "", nil, nil},
+		{"mustard yellow and teal blue vichy", []string{"mustard", "teal"}, "gingham", "", "", nil, nil},
+		{"green blue stripes", []string{"green", "blue"}, "stripes", "", "", nil, nil},
 	} {
 		t.Run(tc.prompt, func(t *testing.T) {
 			r := read(tc.prompt)
@@ -299,4 +308,67 @@ func TestMoodsChangeTheColours(t *testing.T) {
 	require.Less(t, spread(withMood("calm", red)), spread(red))
 	require.Greater(t, spread(withMood("bold", "#B04A40")), spread("#B04A40"))
 	require.Equal(t, red, withMood("", red))
+}
+
+// TestBriefsItCannotReadAreRefused: a brief naming a motif no kind draws,
+// or naming no kind in words it cannot read, answers request_refused at
+// validation — before a job exists or anything is held or charged — with
+// the words that were not drawable; briefs it can read are admitted.
+func TestBriefsItCannotReadAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		words  []string // quoted in the message; nil when admitted
+	}{
+		{"ditsy floral in sage green and cream", []string{`"floral"`}},
+		{"navy paisley", []string{`"paisley"`}},
+		{"leopard print in camel and black", []string{`"leopard"`}},
+		{"tropical palm leaves on a mint ground", []string{`"tropical"`, `"palm"`, `"leaves"`}},
+		{"red gingham with little cherries", []string{`"cherries"`}},
+		{"something summery for a beach towel, sage green", []string{`"something"`, `"summery"`, `"beach"`}},
+		{"red, white, navy and mustard gingham", []string{"4 colours", "at most 3"}},
+		{"dusty rose and sage green", nil},
+		{"sage green gingham", nil},
+		{"navy blue polka dots on white", nil},
+		{"ditsy navy blue dots", nil},
+	} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			_, err := task(t).Validate([]byte(`{"prompt":` + mustJSON(tc.prompt) + `}`))
+			if tc.words == nil {
+				require.NoError(t, err)
+				return
+			}
+			e := apierr.As(err)
+			require.Equal(t, apierr.RequestRefused, e.Code, e.Message)
+			require.Equal(t, "prompt", *e.Field)
+			for _, w := range tc.words {
+				require.Contains(t, e.Message, w)
+			}
+		})
+	}
+}
+
+// TestGinghamBriefIsDrawnAsGingham: "gingham" draws the woven check with
+// its mixed tone (three tones), sage green read as one colour.
+func TestGinghamBriefIsDrawnAsGingham(t *testing.T) {
+	imgs, data, err := run(t, `{"prompt":"sage green gingham on a white ground","resolution":"512"}`, nil)
+	require.NoError(t, err)
+	require.Equal(t, "gingham", data[0]["kind"])
+	names := map[string]string{}
+	for _, c := range records.ColourNames() {
+		names[c.Value] = c.Hex
+	}
+	require.Equal(t, []any{names["white"], names["sage"]}, data[0]["colors"])
+	counts := map[string]int{}
+	for y := 0; y < 512; y += 3 {
+		for x := 0; x < 512; x += 3 {
+			counts[hexOf(rgb(imgs[0], x, y))]++
+		}
+	}
+	var big []string
+	for hex, n := range counts {
+		if n > 171*171/10 {
+			big = append(big, hex)
+		}
+	}
+	require.Len(t, big, 3, "white, sage and their mix: %v", counts)
 }

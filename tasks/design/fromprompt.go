@@ -200,9 +200,25 @@ func refuse(in *input, _ map[string]tasks.ImageSize) *apierr.Error {
 	if strings.TrimSpace(prompt) == "" {
 		return apierr.New(apierr.PromptRequired, "prompt is blank; describe the design in words.").WithField("prompt")
 	}
-	if len(read(prompt).colours) == 0 && len(in.References) == 0 {
+	r := read(prompt)
+	if len(r.colours) == 0 && len(in.References) == 0 {
 		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET /v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").
 			WithField("prompt")
+	}
+	if len(r.refused) > 0 {
+		return nil // the content policy answers at admission (content_refused)
+	}
+	if len(r.notDrawn) > 0 {
+		return apierr.Newf(apierr.RequestRefused, "The prompt asks for %s, which no pattern kind draws (GET /v1/vocab/motif_not_drawn): name a kind of pattern_kind (GET /v1/vocab/pattern_kind) instead.",
+			quoteAll(r.notDrawn)).WithField("prompt")
+	}
+	if n := len(r.colours); r.kind != "" && n > pattern.MaxColours(r.kind) {
+		return apierr.Newf(apierr.RequestRefused, "The prompt names %d colours; %s weaves at most %d: name fewer, or ask for plaid.",
+			n, r.kind, pattern.MaxColours(r.kind)).WithField("prompt")
+	}
+	if r.kind == "" && len(r.wordsNotRead) > 0 {
+		return apierr.Newf(apierr.RequestRefused, "The prompt names no pattern kind, and %s could not be read: name a kind of pattern_kind (GET /v1/vocab/pattern_kind), or leave the unread words out to get stripes.",
+			quoteAll(r.wordsNotRead)).WithField("prompt")
 	}
 	return nil
 }

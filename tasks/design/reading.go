@@ -20,6 +20,8 @@ type reading struct {
 	scale, mood  string
 	refused      []string
 	wordsNotRead []string
+	// notDrawn are the motifs named that no pattern kind draws (floral).
+	notDrawn []string
 }
 
 // namedColour is a colour read from the brief or a reference.
@@ -64,9 +66,31 @@ func colourPhrases() ([]phrase, map[string]string) {
 	var v tasks.Vocabulary
 	for _, c := range records.ColourNames() {
 		hexes[c.Value] = c.Hex
-		v.Values = append(v.Values, tasks.VocabValue{Value: c.Value, Label: c.Label})
+		v.Values = append(v.Values, tasks.VocabValue{Value: c.Value, Label: c.Label, Aliases: c.Aliases})
 	}
 	return phrases(v), hexes
+}
+
+// familyWords maps a colour family's own word (green, blue, grey …) to the
+// family: "sage green" is sage, the word green only saying which family.
+func familyWords() (words map[string]string, groups map[string]string) {
+	words, groups = map[string]string{"gray": "neutral"}, map[string]string{}
+	for _, c := range records.ColourNames() {
+		groups[c.Value] = c.Group
+		if c.Value == c.Group || c.Value == "grey" {
+			words[c.Value] = c.Group
+		}
+	}
+	return words, groups
+}
+
+// familyFollows says whether word w, after the colour value, only names the
+// colour's family: sage then green, navy then blue, charcoal then grey. A
+// family's own colour (green, grey) and black and white take no such word.
+func familyFollows(value, w string, words, groups map[string]string) bool {
+	g, ok := words[w]
+	_, own := words[value]
+	return ok && !own && value != "white" && value != "black" && groups[value] == g
 }
 
 // match is the phrase of ps starting at word i, if any.
@@ -131,11 +155,21 @@ func read(prompt string) reading {
 	}
 	colours, hexes := colourPhrases()
 	kinds, scaleWords, moodWords := phrases(pattern.KindVocab()), phrases(scaleVocab()), phrases(moodVocab())
+	notDrawn := phrases(motifVocab())
+	family, groups := familyWords()
 	var ground *namedColour
 	for i := 0; i < len(w); {
+		if p, ok := match(notDrawn, w, i); ok {
+			r.notDrawn = append(r.notDrawn, strings.Join(w[i:i+len(p.words)], " "))
+			i += len(p.words)
+			continue
+		}
 		if p, ok := match(colours, w, i); ok {
 			c := namedColour{name: p.value, hex: hexes[p.value], source: "prompt"}
 			next := i + len(p.words)
+			if next < len(w) && familyFollows(p.value, w[next], family, groups) {
+				next++
+			}
 			isGround := next < len(w) && slices.Contains(grounds, w[next])
 			switch {
 			case isGround && ground == nil:

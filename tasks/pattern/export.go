@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -23,6 +24,15 @@ func Draw(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
 		return tasks.Output{}, err
 	}
 	return runner{}.Step(ctx, v, i)
+}
+
+// MaxColours is the most colours kind draws: 3 for the woven checks
+// (ground, vertical and horizontal bands), 6 for the others.
+func MaxColours(kind string) int {
+	if slices.Contains(wovenKinds, kind) {
+		return 3
+	}
+	return 6
 }
 
 // generateTask is pattern.generate's definition, for its schema defaults.

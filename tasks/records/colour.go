@@ -81,7 +81,7 @@ func colourNameVocab() tasks.Vocabulary {
 	}
 	values := make([]tasks.VocabValue, len(namedColours))
 	for i, n := range namedColours {
-		values[i] = tasks.VocabValue{Value: n.value, Label: n.label, Group: n.group,
+		values[i] = tasks.VocabValue{Value: n.value, Label: n.label, Group: n.group, Aliases: colourAliases[n.value],
 			Description: n.label + ", measured as " + n.hex + "."}
 	}
 	return tasks.Vocabulary{
