@@ -75,7 +75,7 @@ func docs() tasks.Docs {
 		},
 		Limitations: []string{
 			"Only the vocabularies' words are read: a colour must be a colour_name or one of its aliases (\"dusty rose\" is blush, \"light blue\" sky_blue), and a specific colour followed by its family's word is one colour (\"sage green\" is sage, \"navy blue\" navy); a kind is one of pattern_kind or its aliases (gingham, buffalo, windowpane, polka, tartan …). Other words are listed in reading.words_not_read.",
-			"A brief is refused with request_refused at submit, before anything is held or charged, when it names a motif no kind draws (vocabulary motif_not_drawn: floral, paisley, animal print, …), or names no kind and has words that cannot be read. A brief that names no kind and nothing unread (\"navy and cream\") gets stripes, and says so (reading.kind_read false).",
+			"A brief is refused with request_refused at submit, before anything is held or charged, when it names a motif no kind draws (" + motifNames() + ", and the words for them: flowers, leopard, camo …), or names no kind and has words that cannot be read. A brief that names no kind and nothing unread (\"navy and cream\") gets stripes, and says so (reading.kind_read false).",
 			"The first kind, scale and mood named apply. gingham, buffalo_check and windowpane weave at most three colours; a brief giving them more is refused.",
 			"At most 6 colours are drawn; references only fill in when the brief names fewer than two colours (three when it names none). A single colour is drawn on a white ground.",
 			"Motifs, florals, figures and logos cannot be drawn: only the kinds of pattern_kind. Tiles are drawn by pattern.generate's renderer, anti-aliased (its limitations apply).",

@@ -17,7 +17,7 @@ func Family() tasks.Family {
 	return tasks.Family{
 		Name:         "design",
 		Tasks:        []*tasks.Definition{fromPrompt()},
-		Vocabularies: []tasks.Vocabulary{scaleVocab(), moodVocab(), refusedVocab(), motifVocab()},
+		Vocabularies: []tasks.Vocabulary{scaleVocab(), moodVocab(), refusedVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "prompt_reading", Short: "How a design brief in words was read: its colours, pattern kind, scale and mood.",
 			Long:    "design.from_prompt does not interpret a brief the way a generative model would: it looks its words up in served vocabularies — colour_name for colours, pattern_kind (with each kind's aliases) for the motif, design_scale and design_mood — and reports what it read, and the words it did not, in every tile's data (reading). A brief that reads wrong is corrected by using the vocabularies' words.",

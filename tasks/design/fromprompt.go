@@ -209,7 +209,7 @@ func refuse(in *input, _ map[string]tasks.ImageSize) *apierr.Error {
 		return nil // the content policy answers at admission (content_refused)
 	}
 	if len(r.notDrawn) > 0 {
-		return apierr.Newf(apierr.RequestRefused, "The prompt asks for %s, which no pattern kind draws (GET /v1/vocab/motif_not_drawn): name a kind of pattern_kind (GET /v1/vocab/pattern_kind) instead.",
+		return apierr.Newf(apierr.RequestRefused, "The prompt asks for %s, which no pattern kind draws: name a kind of pattern_kind (GET /v1/vocab/pattern_kind) instead.",
 			quoteAll(r.notDrawn)).WithField("prompt")
 	}
 	if n := len(r.colours); r.kind != "" && n > pattern.MaxColours(r.kind) {

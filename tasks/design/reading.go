@@ -155,7 +155,7 @@ func read(prompt string) reading {
 	}
 	colours, hexes := colourPhrases()
 	kinds, scaleWords, moodWords := phrases(pattern.KindVocab()), phrases(scaleVocab()), phrases(moodVocab())
-	notDrawn := phrases(motifVocab())
+	notDrawn := motifPhrases()
 	family, groups := familyWords()
 	var ground *namedColour
 	for i := 0; i < len(w); {

@@ -1,6 +1,10 @@
 package design
 
-import "github.com/taskplatform/taskplatform/tasks"
+import (
+	"strings"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
 
 // scales are the values of the design_scale vocabulary: the motif repeats
 // across a tile for each.
@@ -118,48 +122,49 @@ func refusedVocab() tasks.Vocabulary {
 	}
 }
 
-// motifs are the values of the motif_not_drawn vocabulary: motifs a brief
-// may name that no pattern kind draws. A brief naming one is refused at
-// once (request_refused) rather than drawn as something else.
+// motifs are motifs a brief may name that no pattern kind draws, with
+// the words that name each. A brief naming one is refused at once
+// (request_refused) rather than drawn as something else. The list is one
+// field's reading rule, so it is described in the task's docs, not served
+// as a vocabulary.
 var motifs = []struct {
-	value, label string
-	words        []string
+	value string
+	words []string
 }{
-	{"floral", "Floral", []string{"florals", "flower", "flowers", "flowery", "roses", "daisies", "daisy", "blossom",
+	{"floral", []string{"florals", "flower", "flowers", "flowery", "roses", "daisies", "daisy", "blossom",
 		"blossoms", "botanical", "liberty"}},
-	{"paisley", "Paisley", []string{"paisleys", "boteh"}},
-	{"animal_print", "Animal print", []string{"leopard", "cheetah", "zebra", "tiger", "snakeskin", "snake",
-		"giraffe", "cow print"}},
-	{"camouflage", "Camouflage", []string{"camo"}},
-	{"damask", "Damask", []string{"brocade", "baroque"}},
-	{"toile", "Toile", []string{"toile de jouy"}},
-	{"ikat", "Ikat", nil},
-	{"argyle", "Argyle", nil},
-	{"herringbone", "Herringbone", []string{"chevron weave"}},
-	{"foliage", "Foliage", []string{"leaf", "leaves", "palm", "palms", "tropical", "fern", "ferns"}},
-	{"fruit", "Fruit", []string{"fruits", "lemons", "cherries", "strawberries"}},
-	{"stars", "Stars", []string{"star"}},
-	{"hearts", "Hearts", []string{"heart"}},
-	{"abstract", "Abstract", []string{"brushstrokes", "brush strokes", "watercolour", "watercolor", "marble",
-		"marbled", "tie dye", "tie-dye"}},
-	{"ogee", "Ogee", []string{"trellis", "quatrefoil", "moroccan", "medallion", "medallions"}},
-	{"conversational", "Conversational", []string{"novelty", "animals", "birds", "bird", "dogs", "cats"}},
+	{"paisley", []string{"paisleys", "boteh"}},
+	{"animal print", []string{"leopard", "cheetah", "zebra", "tiger", "snakeskin", "snake", "giraffe", "cow print"}},
+	{"camouflage", []string{"camo"}},
+	{"damask", []string{"brocade", "baroque"}},
+	{"toile", []string{"toile de jouy"}},
+	{"ikat", nil},
+	{"argyle", nil},
+	{"herringbone", []string{"chevron weave"}},
+	{"foliage", []string{"leaf", "leaves", "palm", "palms", "tropical", "fern", "ferns"}},
+	{"fruit", []string{"fruits", "lemons", "cherries", "strawberries"}},
+	{"stars", []string{"star"}},
+	{"hearts", []string{"heart"}},
+	{"abstract", []string{"brushstrokes", "brush strokes", "watercolour", "watercolor", "marble", "marbled",
+		"tie dye", "tie-dye"}},
+	{"ogee", []string{"trellis", "quatrefoil", "moroccan", "medallion", "medallions"}},
+	{"conversational", []string{"novelty", "animals", "birds", "bird", "dogs", "cats"}},
 }
 
-// motifVocab is the motif_not_drawn vocabulary.
-func motifVocab() tasks.Vocabulary {
-	var values []tasks.VocabValue
+// motifPhrases are the motifs as phrases, read before anything else.
+func motifPhrases() []phrase {
+	var v tasks.Vocabulary
 	for _, m := range motifs {
-		values = append(values, tasks.VocabValue{Value: m.value, Label: m.label, Aliases: m.words,
-			Description: m.label + " motifs: no pattern kind draws them, so a brief naming them is refused."})
+		v.Values = append(v.Values, tasks.VocabValue{Value: m.value, Aliases: m.words})
 	}
-	return tasks.Vocabulary{
-		Name: "motif_not_drawn",
-		Description: "Motifs a design brief may name that no pattern kind (pattern_kind) draws: design.from_prompt " +
-			"refuses a brief naming one with request_refused, before anything is charged, instead of drawing " +
-			"another kind.",
-		Values:  values,
-		Concept: new("prompt_reading"),
-		UsedIn:  promptReading(),
+	return phrases(v)
+}
+
+// motifNames lists the motifs not drawn, for the docs.
+func motifNames() string {
+	names := make([]string, len(motifs))
+	for i, m := range motifs {
+		names[i] = m.value
 	}
+	return strings.Join(names, ", ")
 }
