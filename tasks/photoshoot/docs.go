@@ -119,13 +119,13 @@ func createExamples() []tasks.Example {
 
 func modelDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis and drawing, not a generative model: it reads the skin and hair tones of your reference photos (pixels in the skin range of YCbCr, and the hair above the face, each clustered by k-means in CIELAB), applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws its style card. photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in model credits.",
+		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis, not a generative model: it finds the face in each reference photo (skin-hued pixels in CIELAB, away from the photo's backdrop, the region around the tone nearest the photo's middle), reads the skin as the median of that region without its highlights and shadows, reads the hair in a band above and around the face, applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws a style card. photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in model credits.",
 		BuiltFor: []string{
-			"A brand's own house model: its customers' skin and hair tones on a consistent figure across every shoot.",
-			"Size-inclusive line sheets: the same base drawn taller, broader or with fuller hips.",
+			"Recording a house model's skin and hair tones, read from portraits, as named colours with their hex.",
+			"Size-inclusive proportions of a base: taller, broader or with fuller hips, within bounds.",
 		},
 		WhatYouGet: []string{
-			"One style card (JPEG): the figure front and back, with its skin and hair swatches.",
+			"One style card (JPEG): the skin and hair swatches, each named with its hex, in light and shade, and where it came from; the first reference photos with the regions the skin and hair were read from outlined; the proportions.",
 			"The record model:<id>, listed at GET /v1/refs/model?base=<its base> from the moment it is accepted (status creating, then ready), found by name with q.",
 			"The card's data: the tones and whether each came from the photos or was kept from the base, and the proportions.",
 		},
@@ -150,7 +150,8 @@ func modelDocs() tasks.Docs {
 		}, commonSpecs()...),
 		Limitations: []string{
 			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure and hair style.",
-			"Very dark skin (luma under 60) and skin under coloured light fall outside the skin rule; when no skin or hair is found the base's tone is kept (skin_source or hair_source base).",
+			"The face read is the skin-toned region nearest the middle of each photo: send portraits with the face near the middle. Skin under strongly coloured light reads as lit.",
+			"Hair the colour of the backdrop (white hair on a white wall) or no hair is not read: the base's is kept (hair_source base); so is the skin when no face is found (skin_source base).",
 			fmt.Sprintf(
 				"Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.",
 				maxHeightAdjust,

@@ -240,7 +240,11 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 		}
 		photos = append(photos, img)
 	}
-	t := readTones(photos)
+	reads := make([]toneRead, len(photos))
+	for i, p := range photos {
+		reads[i] = readPhoto(p)
+	}
+	t := tonesOf(reads)
 	body := base.Body
 	skinSource, hairSource := "base", "base"
 	if t.skin != "" {
@@ -249,11 +253,20 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	if t.hair != "" {
 		body.Hair, hairSource = t.hair, "photos"
 	}
+	said := func(source string, n int) string {
+		if source == "base" {
+			return "kept from " + base.Name + ": none read from the photos"
+		}
+		return fmt.Sprintf("read from %d photo%s", n, map[bool]string{true: "", false: "s"}[n == 1])
+	}
 	style := styleOf(in, base.Body, body)
 	if err := completeRecord(ctx, models.RecordModel, style); err != nil {
 		return tasks.Output{}, err
 	}
-	card := styleCard(style.Body)
+	card := styleCard(strings.TrimSpace(in.Name), base.Name, style.Body, []cardTone{
+		{"Skin", style.Body.Skin, said(skinSource, len(photos))},
+		{"Hair", style.Body.Hair, said(hairSource, len(photos))},
+	}, photos, reads)
 	data, err := encodeJPEG(card)
 	if err != nil {
 		return tasks.Output{}, err
@@ -264,47 +277,6 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
 		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
 	}}, nil
-}
-
-// tones are the skin and hair colours found in reference photos; "" when
-// none was found.
-type tones struct{ skin, hair string }
-
-// readTones clusters the skin and hair of the photos. Skin is a pixel in
-// the skin range of YCbCr (Cb 77–127, Cr 133–173, luma at least 60); hair
-// is a pixel of the upper two fifths of the middle of a photo that is
-// neither skin nor the photo's background (within ΔE2000 10 of the median of
-// its border). Each is the largest cluster (k-means in CIELAB, k 3) of
-// its pixels over every photo.
-func readTones(photos []image.Image) tones {
-	var skin, hair []color.NRGBA
-	for _, p := range photos {
-		img := imaging.Fit(p, sampleSide, sampleSide, imaging.Box)
-		W, H := img.Rect.Dx(), img.Rect.Dy()
-		bg := borderColour(img)
-		for y := range H {
-			for x := range W {
-				o := img.PixOffset(x, y)
-				c := color.NRGBA{img.Pix[o], img.Pix[o+1], img.Pix[o+2], 255}
-				if img.Pix[o+3] < 128 {
-					continue
-				}
-				switch {
-				case isSkin(c):
-					skin = append(skin, c)
-				case y < H*2/5 && x > W/6 && x < W*5/6 && imgfam.DeltaE(c, bg) > 10:
-					hair = append(hair, c)
-				}
-			}
-		}
-	}
-	return tones{skin: largestCluster(skin), hair: largestCluster(hair)}
-}
-
-// isSkin is the skin rule of YCbCr.
-func isSkin(c color.NRGBA) bool {
-	y, cb, cr := color.RGBToYCbCr(c.R, c.G, c.B)
-	return y >= 60 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173
 }
 
 // borderColour is the median colour of an image's border, by channel.
@@ -338,38 +310,4 @@ func medianInt(v []int) int {
 		}
 	}
 	return 0
-}
-
-// largestCluster is the largest of 3 clusters of the pixels (as
-// image.Dominant finds them), #RRGGBB; "" for too few pixels.
-func largestCluster(px []color.NRGBA) string {
-	if len(px) < 50 {
-		return ""
-	}
-	side := int(math.Ceil(math.Sqrt(float64(len(px)))))
-	img := image.NewNRGBA(image.Rect(0, 0, side, side))
-	for i, c := range px {
-		img.SetNRGBA(i%side, i/side, c)
-	}
-	sw, err := imgfam.Dominant(img, 3, 6, 0.05)
-	if err != nil || len(sw) == 0 {
-		return ""
-	}
-	return sw[0].Hex()
-}
-
-// styleCard draws a saved style front and back with its tones.
-func styleCard(b Body) *image.NRGBA {
-	const w, h = 720, 560
-	img := newCanvas(w, h, hexColour("#EEEDEA"))
-	for i, a := range []string{angleFront, angleBack} {
-		foot := image.Pt(150+i*240, h*94/100)
-		footShadow(img, foot, 45)
-		drawFigure(img, b, a, foot, 0.86*h, nil)
-	}
-	for i, c := range []string{b.Skin, b.Hair} {
-		y := 150 + i*150
-		rect(img, image.Rect(560, y, 680, y+110), hexColour(c))
-	}
-	return img
 }

@@ -1,0 +1,260 @@
+package photoshoot
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"github.com/disintegration/imaging"
+
+	"github.com/taskplatform/taskplatform/tasks/colour"
+)
+
+// Reading skin and hair from reference photos, in CIELAB:
+//
+//  1. The backdrop: the median colour of the photo's border; every pixel
+//     within backdropDE of it is left out.
+//  2. Skin candidates: a hue and chroma every human skin tone falls in
+//     (h_ab skinHueMin–skinHueMax°, chroma skinChromaMin–skinChromaMax,
+//     L* over skinLMin) — from very dark to very light skin, but not a
+//     grey, white or black (white hair, a white wall, a black top).
+//  3. The face: the skin tone the candidates centre on (skinSeed), then
+//     the largest connected region of candidates within faceDE of it
+//     (a hair or a top of a skin-like hue is not the face). Its tone is
+//     the median of L*, a* and b* over its pixels between the 15th and
+//     85th percentile of L* (no highlights, no shadowed edges).
+//  4. The hair: the pixels of a band above and around the top of the face
+//     that are neither backdrop nor within hairSkinDE of the skin tone;
+//     its tone is their median in the same way. Too few such pixels (a
+//     bald head, hair the backdrop's colour) and the base's hair is kept.
+//
+// Over several photos the skin and hair samples are pooled.
+
+// The rules' bounds.
+const (
+	backdropDE     = 5
+	faceDE         = 14
+	skinHueMin     = 18
+	skinHueMax     = 88
+	skinChromaMin  = 7
+	skinChromaMax  = 60
+	skinLMin       = 12
+	hairSkinDE     = 12
+	minFacePixels  = 150
+	minHairShare   = 0.04
+	trimPercentile = 0.15
+)
+
+// toneRead is what one photo shows: the face and hair regions found (for
+// the style card) and their pixels' colours.
+type toneRead struct {
+	face, hair image.Rectangle
+	skinPx     []colour.Lab
+	hairPx     []colour.Lab
+}
+
+// isSkinLab is the skin-candidate rule.
+func isSkinLab(c colour.Lab) bool {
+	h, ch := c.Hue(), c.Chroma()
+	return c.L >= skinLMin && ch >= skinChromaMin && ch <= skinChromaMax && h >= skinHueMin && h <= skinHueMax
+}
+
+// readPhoto finds the face and hair of one photo read at sampleSide.
+func readPhoto(p image.Image) toneRead {
+	img := imaging.Fit(p, sampleSide, sampleSide, imaging.Box)
+	W, H := img.Rect.Dx(), img.Rect.Dy()
+	bg := colour.LabOf(borderColour(img))
+	lab := make([]colour.Lab, W*H)
+	back := make([]bool, W*H)
+	cand := make([]bool, W*H)
+	for y := range H {
+		for x := range W {
+			o := img.PixOffset(x, y)
+			i := y*W + x
+			if img.Pix[o+3] < 128 {
+				back[i] = true
+				continue
+			}
+			lab[i] = colour.LabOf8(img.Pix[o], img.Pix[o+1], img.Pix[o+2])
+			back[i] = colour.DeltaE(lab[i], bg) < backdropDE
+			cand[i] = !back[i] && isSkinLab(lab[i])
+		}
+	}
+	seed, ok := skinSeed(cand, lab, W, H)
+	if !ok {
+		return toneRead{}
+	}
+	for i, c := range cand {
+		cand[i] = c && colour.DeltaE(lab[i], seed) < faceDE
+	}
+	face := largestRegion(cand, W, H)
+	var out toneRead
+	if len(face) < minFacePixels {
+		return out
+	}
+	box := image.Rectangle{Min: image.Pt(W, H)}
+	for _, i := range face {
+		x, y := i%W, i/W
+		box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
+		box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
+		out.skinPx = append(out.skinPx, lab[i])
+	}
+	// The face's own height: the head is about as tall as it is wide, so
+	// a neck and shoulders in skin below it do not stretch the band.
+	fh := min(box.Dy(), box.Dx()*4/3)
+	out.face = image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
+	skin := medianLab(out.skinPx)
+	inFace := make([]bool, W*H)
+	for _, i := range face {
+		inFace[i] = true
+	}
+	out.hair = image.Rect(box.Min.X-box.Dx()/4, box.Min.Y-fh/2, box.Max.X+box.Dx()/4, box.Min.Y+fh/4).
+		Intersect(img.Rect)
+	for y := out.hair.Min.Y; y < out.hair.Max.Y; y++ {
+		for x := out.hair.Min.X; x < out.hair.Max.X; x++ {
+			i := y*W + x
+			if back[i] || inFace[i] || colour.DeltaE(lab[i], skin) < hairSkinDE {
+				continue
+			}
+			out.hairPx = append(out.hairPx, lab[i])
+		}
+	}
+	if float64(len(out.hairPx)) < minHairShare*float64(len(face)) {
+		out.hairPx, out.hair = nil, image.Rectangle{}
+	}
+	return out
+}
+
+// skinSeed is the skin tone the candidates centre on: the fullest cell
+// of a histogram of their colours (12 units of L*, 6 of a* and b*: the
+// shading across a face moves L* most), each candidate
+// weighted by its nearness to where a portrait's face is (the middle,
+// a little above centre), then moved three times to the weighted mean of
+// the candidates within faceDE of it. A hair, a top or a wall of a
+// skin-like hue around the face weighs less than the face.
+func skinSeed(cand []bool, lab []colour.Lab, W, H int) (colour.Lab, bool) {
+	type cell struct{ l, a, b int }
+	weight := make([]float64, len(cand))
+	hist := map[cell]float64{}
+	sx, sy := 0.08*float64(W), 0.08*float64(H)
+	for i, c := range cand {
+		if !c {
+			continue
+		}
+		dx, dy := float64(i%W)-0.5*float64(W), float64(i/W)-0.42*float64(H)
+		weight[i] = math.Exp(-dx*dx/(2*sx*sx) - dy*dy/(2*sy*sy))
+		p := lab[i]
+		hist[cell{int(p.L / 12), int(math.Floor(p.A / 6)), int(math.Floor(p.B / 6))}] += weight[i]
+	}
+	var best cell
+	bestW := 0.0
+	for k, w := range hist {
+		if w > bestW || (w == bestW && (k.l < best.l || (k.l == best.l && (k.a < best.a ||
+			(k.a == best.a && k.b < best.b))))) {
+			best, bestW = k, w
+		}
+	}
+	if bestW == 0 {
+		return colour.Lab{}, false
+	}
+	seed := colour.Lab{L: (float64(best.l) + 0.5) * 12, A: (float64(best.a) + 0.5) * 6, B: (float64(best.b) + 0.5) * 6}
+	for range 3 {
+		var sum colour.Lab
+		tw := 0.0
+		for i, c := range cand {
+			if c && colour.DeltaE(lab[i], seed) < faceDE {
+				sum, tw = sum.Add(lab[i], weight[i]), tw+weight[i]
+			}
+		}
+		if tw == 0 {
+			break
+		}
+		seed = sum.Scale(1 / tw)
+	}
+	return seed, true
+}
+
+// largestRegion is the largest 4-connected region of set, as indices.
+func largestRegion(set []bool, W, H int) []int {
+	seen := make([]bool, len(set))
+	var best, stack []int
+	for s := range set {
+		if !set[s] || seen[s] {
+			continue
+		}
+		var region []int
+		stack = append(stack[:0], s)
+		seen[s] = true
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			region = append(region, i)
+			x, y := i%W, i/W
+			for _, n := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
+				if n[0] < 0 || n[1] < 0 || n[0] >= W || n[1] >= H {
+					continue
+				}
+				if j := n[1]*W + n[0]; set[j] && !seen[j] {
+					seen[j] = true
+					stack = append(stack, j)
+				}
+			}
+		}
+		if len(region) > len(best) {
+			best = region
+		}
+	}
+	return best
+}
+
+// medianLab is the median of L*, a* and b* over the pixels between the
+// trimPercentile and 1 − trimPercentile of L*.
+func medianLab(px []colour.Lab) colour.Lab {
+	if len(px) == 0 {
+		return colour.Lab{}
+	}
+	s := append([]colour.Lab(nil), px...)
+	sort.Slice(s, func(i, j int) bool { return s[i].L < s[j].L })
+	lo, hi := int(trimPercentile*float64(len(s))), int(math.Ceil((1-trimPercentile)*float64(len(s))))
+	s = s[lo:max(hi, lo+1)]
+	med := func(f func(colour.Lab) float64) float64 {
+		v := make([]float64, len(s))
+		for i, c := range s {
+			v[i] = f(c)
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	return colour.Lab{L: med(func(c colour.Lab) float64 { return c.L }),
+		A: med(func(c colour.Lab) float64 { return c.A }), B: med(func(c colour.Lab) float64 { return c.B })}
+}
+
+// tones are the skin and hair colours found in reference photos; "" when
+// none was found.
+type tones struct{ skin, hair string }
+
+// readTones reads the skin and hair of the photos, pooled; "" for a tone
+// none of them shows.
+func readTones(photos []image.Image) tones {
+	reads := make([]toneRead, len(photos))
+	for i, p := range photos {
+		reads[i] = readPhoto(p)
+	}
+	return tonesOf(reads)
+}
+
+// tonesOf pools the skin and hair of photos read.
+func tonesOf(reads []toneRead) tones {
+	var skin, hair []colour.Lab
+	for _, r := range reads {
+		skin, hair = append(skin, r.skinPx...), append(hair, r.hairPx...)
+	}
+	var t tones
+	if len(skin) > 0 {
+		t.skin = medianLab(skin).Gamut().Hex()
+	}
+	if len(hair) > 0 {
+		t.hair = medianLab(hair).Gamut().Hex()
+	}
+	return t
+}
