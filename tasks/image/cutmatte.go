@@ -390,15 +390,28 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if len(c) < minHole {
 			continue
 		}
+		// A hole shows the backdrop through the product: its colour is the
+		// backdrop's, and the product's outline is a step along most of its
+		// rim. A light part whose shading passes through the backdrop's
+		// tone (a white sole) fades smoothly into the rest of the part.
 		var d [3]float64
+		rim, sharp := 0, 0
 		for _, j := range c {
 			p, b := col(int(j)), bd.at(int(j)%W, int(j)/W)
 			for ch := range 3 {
 				d[ch] += p[ch] - b[ch]
 			}
+			neighbours(int(j), func(k int) {
+				if !near[k] || isBg[k] {
+					rim++
+					if step2(int(j), k) > stepMax2/4 {
+						sharp++
+					}
+				}
+			})
 		}
 		m := float64(len(c))
-		if math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])/m <= max(3, tol/4) {
+		if 2*sharp >= rim && math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])/m <= max(3, tol/4) {
 			for _, j := range c {
 				isBg[j] = true
 			}

@@ -315,7 +315,7 @@ func cutoutDocs() tasks.Docs {
 		Limitations: []string{
 			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (under 60% of the border near one smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the border was.",
 			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same hue, down to half its brightness, or to a third where the shade is smooth all round (a contact shadow's core); a grey part of the product lighter than that, touching its shadow with a soft edge, can be removed with it.",
-			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white sole with a seam on a white sweep); without one it goes with the backdrop.",
+			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same tone, that stretch goes with the backdrop.",
 			"An enclosed gap is removed when it shows the backdrop's colour; a gap darkened by a shadow may stay.",
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted,
