@@ -387,7 +387,7 @@ func colourwayDocs() tasks.Docs {
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Measured on rendered designs and products with known regions (the recolour benchmark in tasks/image): lightness order kept inside the recoloured area (Spearman rank correlation of L* 0.997–1.0), a product's backdrop and shadow unchanged (ΔE2000 0), no edge pixel of a hue in neither the palette nor the input.",
+			"Measured on rendered designs and products with known regions (the recolour benchmark in tasks/image): lightness order kept inside the recoloured area (Spearman rank correlation of L* 0.999–1.0), a product's backdrop and shadow unchanged (ΔE2000 0), no edge pixel of a hue in neither the palette nor the input.",
 			"Works best on designs with a few flat colours; a photo is reduced to as many colours as each palette has, at most.",
 			"Automatic pairing follows lightness, not hue: send mappings to choose which colour goes where. A brand kit's later colourways turn the pairing, so they can swap lights and darks.",
 			"Colours that sRGB cannot show are brought in by lowering their chroma, lightness and hue kept.",

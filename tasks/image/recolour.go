@@ -281,11 +281,13 @@ func recolourDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "One per palette."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Measured on rendered products and designs with known regions (the recolour benchmark in tasks/image): the product's lightness order is kept (Spearman rank correlation of L* inside it 0.997–1.0), backdrop and shadow pixels change by ΔE2000 0 (at most 1 is the promise), and no edge pixel takes a hue that is in neither the palette (or a blend of two of its colours) nor the input.",
+			"Measured on rendered products and designs with known regions (the recolour benchmark in tasks/image): the product's lightness order is kept (Spearman rank correlation of L* inside it 0.999–1.0 on seven scenes, grainy ones included), backdrop and shadow pixels change by ΔE2000 0 (at most 1 is the promise), and no pixel takes a colour (a*b*) that is in neither the palette, its shades or a blend of two of its colours, nor at the product's edge a blend with the backdrop it joins.",
 			"The product is found only on a plain or evenly graded backdrop; a product in a scene, or an image of several objects, is recoloured whole (area auto) or refused (area product). A single motif on a plain ground reads as a product: send area whole to recolour the ground too.",
 			"Works best on images with a few flat colours (prints, illustrations, products); a photo is reduced to as many colours as the palette has, and one shaded material may split into two colours when the palette has more colours than the image.",
 			"Automatic pairing follows lightness, not hue: send mapping to choose which colour goes where.",
 			"Colours that sRGB cannot show are brought in by lowering their chroma, lightness and hue kept; a target near white or black compresses the shading on that side.",
+			"Every pixel of a colour takes its target's hue: hue variations inside one colour (a print's tints of one ink, a photo's colour casts) are not kept, only lightness and chroma variations.",
+			"Anti-aliased edges are unmixed over 2 pixels; a softer blur between two colours keeps each pixel's own move, which may drift off the palette's hues.",
 			"A brand kit gives one palette, its first 8 colours in the kit's order; send a list to choose among more.",
 		},
 		Errors: tasks.ErrorList(

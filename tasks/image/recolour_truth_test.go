@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,7 +173,23 @@ func recolourScenes() []truthScene {
 		}}, "sun_mapped"),
 	}
 	scenes[len(scenes)-1].kept = colours("#2E7D32")
-	return scenes
+	return append(scenes, grainy(productScene()),
+		grainy(sunScene(RecolourOptions{Palette: colours("#F4A261", "#264653", "#E76F51")}, "sun")))
+}
+
+// grainy is s with camera-like grain: every channel of every pixel
+// moved by up to ±5 (a fixed sequence), backdrop included.
+func grainy(s truthScene) truthScene {
+	rng := rand.New(rand.NewPCG(7, 7))
+	img := image.NewNRGBA(s.img.Rect)
+	copy(img.Pix, s.img.Pix)
+	for i := range img.Pix {
+		if i%4 != 3 {
+			img.Pix[i] = clamp8(float64(img.Pix[i]) + float64(rng.IntN(11)-5))
+		}
+	}
+	s.img, s.name = img, s.name+"_grain"
+	return s
 }
 
 // recolourFigures are what a recolouring is measured by.
@@ -182,8 +199,9 @@ type recolourFigures struct {
 	rank float64
 	// backdropDE is the largest CIEDE2000 change of a pixel outside it.
 	backdropDE float64
-	// fringe counts output pixels whose hue is in neither the palette (nor
-	// a blend of two of its colours) nor the input pixel.
+	// fringe counts output pixels whose colour (a*b*, lightness aside) is
+	// none of the palette's, its shades or blends of two of them, nor at
+	// the area's edge a blend of one with the input pixel.
 	fringe int
 }
 
@@ -194,7 +212,13 @@ func measure(s truthScene, out *image.NRGBA) recolourFigures {
 	for _, p := range s.opts.Pairs {
 		targets = append(targets, p.To)
 	}
-	allowed := blendHues(targets, targets)
+	allowed := blends(targets, targets)
+	for _, t := range targets { // shading scales a colour's chroma
+		c := colour.LabOf(t)
+		for k := 0.4; k <= 1.6; k += 0.05 {
+			allowed = append(allowed, [2]float64{c.A * k, c.B * k})
+		}
+	}
 	for i := range s.cover {
 		a, b := s.img.Pix[4*i:4*i+3], out.Pix[4*i:4*i+3]
 		ci, co := colour.LabOf8(a[0], a[1], a[2]), colour.LabOf8(b[0], b[1], b[2])
@@ -205,42 +229,42 @@ func measure(s truthScene, out *image.NRGBA) recolourFigures {
 		case s.cover[i] == 1:
 			lin, lout = append(lin, ci.L), append(lout, co.L)
 		}
-		if co.Chroma() < 10 || ci.Chroma() >= 10 && hueGap(co.Hue(), ci.Hue()) <= 20 {
+		near := func(p [2]float64) bool { return math.Hypot(co.A-p[0], co.B-p[1]) <= fringeAB }
+		if slices.ContainsFunc(allowed, near) {
 			continue
 		}
-		near := func(h float64) bool { return hueGap(co.Hue(), h) <= 20 }
 		// A pixel on the area's edge may blend a new colour with the old
 		// pixel's (the backdrop it joins).
 		own := []color.Color{color.NRGBA{a[0], a[1], a[2], 255}}
-		if !slices.ContainsFunc(allowed, near) && !slices.ContainsFunc(blendHues(targets, own), near) {
-			f.fringe++
+		if s.cover[i] < 1 && slices.ContainsFunc(blends(targets, own), near) {
+			continue
 		}
+		f.fringe++
 	}
 	f.rank = spearman(lin, lout)
 	return f
 }
 
-// blendHues are the hues of every sRGB blend of a colour of ps with one of
-// qs (sampled, ends included), those colourful enough to have one.
-func blendHues(ps, qs []color.Color) []float64 {
-	var hues []float64
+// fringeAB is how far (in a*b*, lightness aside) an output pixel may be
+// from every colour it may take before it counts as a fringe: a hue or a
+// greyness in neither the palette nor the input.
+const fringeAB = 6
+
+// blends are the a*b* of every sRGB blend of a colour of ps with one of
+// qs, sampled, ends included.
+func blends(ps, qs []color.Color) [][2]float64 {
+	var out [][2]float64
 	for _, p := range ps {
 		for _, q := range qs {
 			a, b := color.NRGBAModel.Convert(p).(color.NRGBA), color.NRGBAModel.Convert(q).(color.NRGBA)
-			for t := 0.0; t <= 1; t += 0.05 {
+			for t := 0.0; t <= 1.0001; t += 0.05 {
 				mix := func(x, y uint8) uint8 { return clamp8(float64(x) + t*(float64(y)-float64(x))) }
-				if c := colour.LabOf8(mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B)); c.Chroma() >= 5 {
-					hues = append(hues, c.Hue())
-				}
+				c := colour.LabOf8(mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B))
+				out = append(out, [2]float64{c.A, c.B})
 			}
 		}
 	}
-	return hues
-}
-
-func hueGap(a, b float64) float64 {
-	d := math.Mod(math.Abs(a-b), 360)
-	return math.Min(d, 360-d)
+	return out
 }
 
 // spearman is the rank correlation of x and y (ties ranked by their mean).
@@ -298,6 +322,24 @@ func TestRecolourKeepsThePicture(t *testing.T) {
 			require.Zero(t, f.fringe)
 		})
 	}
+}
+
+// TestFringeMeasureSeesAThirdColour: the old recolouring (every pixel
+// moved by its nearest colour's shift in CIELAB, edges included) leaves
+// fringes the measure counts.
+func TestFringeMeasureSeesAThirdColour(t *testing.T) {
+	s := recolourScenes()[3] // the sun
+	pal := s.opts.Palette
+	from := []colour.Lab{colour.LabOf8(0x5D, 0xAD, 0xE2), colour.LabOf8(0xFF, 0xD2, 0x3F), colour.LabOf8(0x2E, 0x7D, 0x32)}
+	to := []colour.Lab{colour.LabOf(pal[2]), colour.LabOf(pal[0]), colour.LabOf(pal[1])}
+	out := image.NewNRGBA(s.img.Rect)
+	for i := 0; i < len(out.Pix); i += 4 {
+		c := colour.LabOf8(s.img.Pix[i], s.img.Pix[i+1], s.img.Pix[i+2])
+		j := colour.Nearest(from, c)
+		n := to[j].Add(c, 1).Add(from[j], -1).NRGBA()
+		out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = n.R, n.G, n.B, 255
+	}
+	require.Greater(t, measure(s, out).fringe, 100)
 }
 
 // BenchmarkRecolourTruth prints the figures of every ground-truth scene.

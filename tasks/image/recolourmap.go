@@ -99,6 +99,7 @@ func recolourWith(ctx context.Context, img image.Image, o RecolourOptions) (*Rec
 			for i := range n {
 				cover[i] = fg[4*i+3]
 			}
+			solidInside(src.Pix, fg, cover, W, H)
 			defer releaseImage(cut.img)
 		case o.Area == AreaProduct:
 			if err == nil {
@@ -134,9 +135,14 @@ func recolourWith(ctx context.Context, img image.Image, o RecolourOptions) (*Rec
 		o := m.move(j, c)
 		return uint32(j)<<24 | uint32(o.R)<<16 | uint32(o.G)<<8 | uint32(o.B)
 	}
-	cache := newRGBCache()
+	impure := func(r, g, b uint8) uint32 {
+		c := colour.LabOf8(r, g, b)
+		return math.Float32bits(float32(c.Dist2(m.means[colour.Nearest(m.means, c)])))
+	}
+	cache, pure := newRGBCache(), newRGBCache()
 	defer cache.release()
-	moved := make([]uint32, n)
+	defer pure.release()
+	moved, impurity := make([]uint32, n), make([]uint32, n)
 	for i := range n {
 		if cover[i] == 0 {
 			label[i] = 255
@@ -145,12 +151,14 @@ func recolourWith(ctx context.Context, img image.Image, o RecolourOptions) (*Rec
 		p := fg[4*i : 4*i+3 : 4*i+3]
 		v := cache.get(p[0], p[1], p[2], single)
 		label[i], moved[i] = uint8(v>>24), v&0xFFFFFF
+		impurity[i] = pure.get(p[0], p[1], p[2], impure)
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	out := image.NewNRGBA(src.Rect)
 	copy(out.Pix, src.Pix)
+	edges := nearEdge(label, W, H)
 	for y := range H {
 		if y%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -160,9 +168,17 @@ func recolourWith(ctx context.Context, img image.Image, o RecolourOptions) (*Rec
 			if cover[i] == 0 {
 				continue
 			}
+			if cover[i] < 255 {
+				if q, ok := unmixBackdrop(src.Pix, cover, moved, impurity, W, H, x, y); ok {
+					copy(out.Pix[4*i:4*i+3], q[:])
+					continue
+				}
+			}
 			v := moved[i]
-			if e, ok := unmixEdge(fg, label, moved, W, H, x, y); ok {
-				v = e
+			if edges[i] {
+				if e, ok := unmixEdge(fg, label, moved, impurity, W, H, x, y); ok {
+					v = e
+				}
 			}
 			a := float64(cover[i]) / 255
 			q, f := out.Pix[4*i:4*i+3:4*i+3], fg[4*i:4*i+3:4*i+3]
@@ -325,4 +341,86 @@ func bestSubset(means, pal []colour.Lab, order, palOrder []int) []int {
 	}
 	walk(0, 0)
 	return best
+}
+
+// solidInside undoes the cut-out's partial cover of a pixel with no
+// backdrop pixel within mixRadius: no anti-aliased edge is that wide, so
+// it is the product's own pixel, with its own colour.
+func solidInside(src, fg, cover []uint8, W, H int) {
+	var inside []int
+	for i, c := range cover {
+		if c == 0 || c == 255 {
+			continue
+		}
+		x, y := i%W, i/W
+		near := false
+		for yy := max(0, y-mixRadius); yy <= min(H-1, y+mixRadius) && !near; yy++ {
+			for xx := max(0, x-mixRadius); xx <= min(W-1, x+mixRadius); xx++ {
+				if cover[yy*W+xx] == 0 {
+					near = true
+					break
+				}
+			}
+		}
+		if !near {
+			inside = append(inside, i)
+		}
+	}
+	for _, i := range inside {
+		cover[i] = 255
+		copy(fg[4*i:4*i+3], src[4*i:4*i+3])
+	}
+}
+
+// nearEdge marks the pixels within mixRadius of a change of colour label:
+// the only ones unmixEdge can change.
+func nearEdge(label []uint8, W, H int) []bool {
+	mark := make([]bool, W*H)
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			if x+1 < W && label[i] != label[i+1] {
+				mark[i], mark[i+1] = true, true
+			}
+			if y+1 < H && label[i] != label[i+W] {
+				mark[i], mark[i+W] = true, true
+			}
+		}
+	}
+	// Widen by mixRadius: across the rows, then down the columns.
+	wide := make([]bool, W*H)
+	for y := range H {
+		last := -W
+		for x := range W {
+			if mark[y*W+x] {
+				last = x
+			}
+			wide[y*W+x] = x-last <= mixRadius
+		}
+		last = 2 * W
+		for x := W - 1; x >= 0; x-- {
+			if mark[y*W+x] {
+				last = x
+			}
+			wide[y*W+x] = wide[y*W+x] || last-x <= mixRadius
+		}
+	}
+	out := make([]bool, W*H)
+	for x := range W {
+		last := -H
+		for y := range H {
+			if wide[y*W+x] {
+				last = y
+			}
+			out[y*W+x] = y-last <= mixRadius
+		}
+		last = 2 * H
+		for y := H - 1; y >= 0; y-- {
+			if wide[y*W+x] {
+				last = y
+			}
+			out[y*W+x] = out[y*W+x] || last-y <= mixRadius
+		}
+	}
+	return out
 }
