@@ -8,6 +8,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/disintegration/imaging"
 	"github.com/stretchr/testify/require"
 )
 
@@ -253,4 +254,28 @@ func TestReflectionFadesUnderTheProduct(t *testing.T) {
 	near, far := r.img.NRGBAAt(cx, r.floor+12), r.img.NRGBAAt(cx, r.floor+int(0.35*float64(r.box.Dy())))
 	require.Greater(t, int(near.R)-int(near.G), 15, "the red shows in the floor: %v", near)
 	require.Equal(t, plain.img.NRGBAAt(cx, r.floor+int(0.35*float64(r.box.Dy()))), far)
+}
+
+// TestASetIsFramedTheSame: the front and the back of one product, sent at
+// different resolutions, lie in the same box on every shot of a
+// marketplace set and of a studio set.
+func TestASetIsFramedTheSame(t *testing.T) {
+	front := redBox(t)
+	back := imaging.Resize(imaging.FlipH(front), front.Rect.Dx()*2, front.Rect.Dy()*2, imaging.Lanczos)
+	amazon, _ := marketplaceOf("amazon")
+	for _, s := range []shot{
+		{bg: studioOf("#FFFFFF"), w: amazon.w, h: amazon.h, market: &amazon},
+		{bg: studioOf("#E6E6E3"), w: 819, h: 1024},
+	} {
+		a := s
+		a.pose = poseFor(genderWoman, angleFront)
+		b := s
+		b.pose = poseFor(genderWoman, angleBack)
+		ra, rb := a.draw(front), b.draw(back)
+		require.InDelta(t, ra.box.Min.X, rb.box.Min.X, 1)
+		require.InDelta(t, ra.box.Min.Y, rb.box.Min.Y, 1)
+		require.InDelta(t, ra.box.Dx(), rb.box.Dx(), 2)
+		require.InDelta(t, ra.box.Dy(), rb.box.Dy(), 2)
+		require.Equal(t, ra.floor, rb.floor)
+	}
 }
