@@ -143,7 +143,8 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		ctx,
 		a.DB,
 		&models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
-			Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)), Data: string(meta)},
+			Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)),
+			SHA256: models.Digest(out.Data), Data: string(meta)},
 		a.now(),
 	)
 	if err != nil {

@@ -52,6 +52,14 @@ var components = []struct {
 	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
 	{"RequestLogEntry", reflect.TypeFor[requestView]()},
 	{"JWKS", reflect.TypeFor[signer.JWKS]()},
+	{"ManifestJWS", reflect.TypeFor[signer.JWS]()},
+	{"JobManifest", reflect.TypeFor[wire.Manifest]()},
+	{"ManifestFile", reflect.TypeFor[wire.ManifestFile]()},
+}
+
+// digest is a nullable lowercase hex SHA-256, described by what it is of.
+func digest(of string) oa {
+	return nullable(describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"}, "The lowercase hex SHA-256 "+of+"."))
 }
 
 // componentNames finds a type's component name.
@@ -136,7 +144,23 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 				),
 			)},
 		reflect.TypeFor[wire.File](): {
-			"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
+			"data":   nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
+			"sha256": digest("of the file's bytes, as the job's manifest signs it; null for a file stored before digests were kept"),
+			"bytes":  describe(integer(), "The file's size in bytes."),
+		},
+		reflect.TypeFor[wire.ManifestFile](): {
+			"sha256": digest("of the output's bytes; null for an output stored before digests were kept"),
+		},
+		reflect.TypeFor[wire.Manifest](): {
+			"input_sha256": describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"},
+				"The lowercase hex SHA-256 of the job's input as stored: the validated JSON with defaults applied."),
+			"outcome": outcome(),
+		},
+		reflect.TypeFor[signer.JWS](): {
+			"payload": oa{"type": "string", "contentEncoding": "base64url", "contentMediaType": "application/json",
+				"contentSchema": ref("JobManifest"), "description": "Base64url of the JobManifest's JSON."},
+			"protected": describe(str(), `Base64url of {"alg":"EdDSA","kid":…,"typ":"tp-manifest+jws"}.`),
+			"signature": describe(str(), "Base64url of the Ed25519 signature of protected + \".\" + payload (RFC 8037)."),
 		},
 		reflect.TypeFor[wire.Result](): {"summary": ref("Summary")},
 		reflect.TypeFor[contract.Warning](): {

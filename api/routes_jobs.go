@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -78,6 +80,30 @@ func jobRoutes() []route {
 						100,
 					)...), answers: []response{jsonAnswer(http.StatusOK, "One page of files.", page(ref("ResultFile")))},
 				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity}},
+		},
+		route{
+			method: http.MethodGet,
+			path:   "/v1/jobs/{job_id}/manifest",
+			access: AccessKey,
+			scope:  models.ScopeJobsRead,
+			handle: func(h *handlers) gin.HandlerFunc {
+				if h.d.Signer == nil {
+					return nil
+				}
+				return jobs((*jobHandlers).manifest)(h)
+			},
+			op: operation{id: "job_manifest", summary: "A signed proof of what an ended job delivered and was charged",
+				description: "A JWS (RFC 7515) signed EdDSA with the webhook key named by its kid, verifiable against " +
+					"/.well-known/jwks.json; its payload is a JobManifest: the task and the version it ran under, the " +
+					"SHA-256 of the input, of every delivered output (the sha256 of its file), and the credits charged. " +
+					"The flattened JSON serialization, or the compact one with Accept: application/jose. 409 " +
+					"result_not_ready until the job has ended and its credits are settled.",
+				params: []oa{jobID},
+				answers: []response{{status: http.StatusOK, description: "The manifest's JWS.", content: oa{
+					"application/json": oa{"schema": ref("ManifestJWS")},
+					joseMediaType:      oa{"schema": describe(str(), "The compact serialization: header.payload.signature.")},
+				}}},
+				errors: []int{http.StatusNotFound, http.StatusConflict}},
 		},
 		route{
 			method: http.MethodGet,

@@ -185,3 +185,38 @@ func ExampleVerifier_Middleware() {
 	// 200
 	// 401
 }
+
+// Proof of delivery: read an ended job's signed manifest and check it
+// against the service's published keys (the service here is a stand-in
+// signing with its own key).
+func ExampleVerifier_VerifyManifest() {
+	_, key, _ := ed25519.GenerateKey(nil)
+	service := signer.New(key)
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/jwks.json":
+			_ = json.NewEncoder(w).Encode(service.JWKS())
+		case "/v1/jobs/j_1/manifest":
+			body := `{"job_id":"j_1","task":"pattern.generate","outputs":[{"index":0,"file":"art:f_1",` +
+				`"bytes":2048,"sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}],` +
+				`"credits":{"credit_type":"service","held":10,"charged":10}}`
+			_ = json.NewEncoder(w).Encode(service.SignJWS("tp-manifest+jws", []byte(body)))
+		}
+	}))
+	defer api.Close()
+
+	ctx := context.Background()
+	jws, err := client.New(api.URL, "tpk_…").Manifest(ctx, "j_1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := client.NewVerifier(api.URL).VerifyManifest(ctx, jws)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Task, len(m.Outputs), *m.Outputs[0].SHA256 != "", *m.Credits.Charged)
+	// Output:
+	// pattern.generate 1 true 10
+}

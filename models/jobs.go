@@ -63,7 +63,11 @@ type File struct {
 	MediaType string `gorm:"not null"`
 	BlobKey   string `gorm:"not null"`
 	Size      int64  `gorm:"not null"`
-	Data      string `gorm:"not null;default:'{}'"`
+	// SHA256 is the lowercase hex SHA-256 of the stored bytes, written with
+	// them (migration 0015); empty for a registered URL and for rows stored
+	// before it.
+	SHA256 string `gorm:"column:sha256;not null;default:''"`
+	Data   string `gorm:"not null;default:'{}'"`
 	// SourceURL is the public https address of a registered URL; a user
 	// registers one address once (migration 0004_files).
 	SourceURL string `gorm:"not null;default:'';uniqueIndex:idx_files_user_source,priority:2,where:source_url <> ''"`

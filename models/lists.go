@@ -52,3 +52,14 @@ func FileByID(ctx context.Context, db *gorm.DB, id string) (*File, error) {
 	}
 	return &f, err
 }
+
+// DeliveredFiles reads every output job jobID delivered, in the task's
+// order, deleted ones too: what a job's manifest signs.
+func DeliveredFiles(ctx context.Context, db *gorm.DB, jobID string) ([]File, error) {
+	var files []File
+	err := db.WithContext(ctx).Unscoped().Where("job_id = ?", jobID).Order("idx").Find(&files).Error
+	if err != nil {
+		return nil, fmt.Errorf("read delivered files: %w", err)
+	}
+	return files, nil
+}

@@ -148,6 +148,19 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0014_event_streams",
 		Migrate: migrateEventStreams,
 	},
+	{
+		// Each stored file's SHA-256, answered with it and signed in a
+		// job's manifest (issue 33).
+		ID: "0015_file_digests",
+		Migrate: func(tx *gorm.DB) error {
+			if m := tx.Migrator(); !m.HasColumn(&File{}, "SHA256") {
+				if err := m.AddColumn(&File{}, "SHA256"); err != nil {
+					return fmt.Errorf("add files.sha256: %w", err)
+				}
+			}
+			return nil
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

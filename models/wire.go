@@ -1,6 +1,8 @@
 package models
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"github.com/taskplatform/taskplatform/wire"
@@ -32,7 +34,13 @@ func (j *Job) WireProgress() wire.Progress {
 // download URL.
 func (f *File) Wire(filesBase string) wire.File {
 	return wire.File{File: f.Handle(), URL: f.URL(filesBase), MediaType: f.MediaType, Task: f.Task, JobID: f.JobID,
-		CreatedAt: f.CreatedAt.UTC(), Data: f.WireData()}
+		CreatedAt: f.CreatedAt.UTC(), Data: f.WireData(), Bytes: f.Size, SHA256: nonEmpty(f.SHA256)}
+}
+
+// Digest is the lowercase hex SHA-256 of data, as File.SHA256 keeps it.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // WireData is a file's data (valid against its task's outputSchema), or
@@ -55,4 +63,22 @@ func (j *Job) WireResult(files []File, filesBase string, more bool, next string)
 		out.Summary = json.RawMessage(*j.Summary)
 	}
 	return out
+}
+
+// Manifest is the signed statement of what ended job j delivered: files
+// are every output it stored (DeliveredFiles); base is the issuer.
+func (j *Job) Manifest(base string, files []File) wire.Manifest {
+	m := wire.Manifest{Issuer: base, JobID: j.ID, Task: j.Task, TaskVersion: j.ServiceVersion,
+		InputSHA256: Digest([]byte(j.Input)), Outcome: j.Outcome, CreatedAt: j.CreatedAt.UTC(), EndedAt: j.EndedAt,
+		Outputs: make([]wire.ManifestFile, 0, len(files)), Credits: j.Wire(base).Credits}
+	if m.EndedAt != nil {
+		t := m.EndedAt.UTC()
+		m.EndedAt = &t
+	}
+	for i := range files {
+		f := &files[i]
+		m.Outputs = append(m.Outputs, wire.ManifestFile{Index: f.Index, File: f.Handle(), MediaType: f.MediaType,
+			Bytes: f.Size, SHA256: nonEmpty(f.SHA256), Deleted: f.DeletedAt.Valid})
+	}
+	return m
 }

@@ -62,6 +62,12 @@ type File struct {
 	JobID     string          `json:"job_id"`
 	CreatedAt time.Time       `json:"created_at"`
 	Data      json.RawMessage `json:"data"`
+	// Bytes is the file's size in bytes.
+	Bytes int64 `json:"bytes"`
+	// SHA256 is the lowercase hex SHA-256 of the file's bytes, as the job's
+	// signed manifest names it; null for a file stored before digests were
+	// kept.
+	SHA256 *string `json:"sha256"`
 }
 
 // Result is a job result: a page of its files, and the summary only when

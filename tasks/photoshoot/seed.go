@@ -155,7 +155,7 @@ func SeedLibrary(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 			return fmt.Errorf("store %s: %w", fileID, err)
 		}
 		size, _ := json.Marshal(map[string]int{"width": img.Rect.Dx(), "height": img.Rect.Dy()})
-		if err := models.PutRecordFile(ctx, db, &models.File{ID: fileID, MediaType: "image/jpeg", BlobKey: key, Size: int64(len(data)),
+		if err := models.PutRecordFile(ctx, db, &models.File{ID: fileID, MediaType: "image/jpeg", BlobKey: key, Size: int64(len(data)), SHA256: models.Digest(data),
 			Data: string(size), ExternalID: e.kind + ":" + e.id}, at); err != nil {
 			return err
 		}

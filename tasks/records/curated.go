@@ -295,7 +295,7 @@ func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner strin
 	return models.PutRecordFile(
 		ctx,
 		env.DB,
-		&models.File{ID: id, MediaType: mediaType, BlobKey: key, Size: int64(len(data)),
+		&models.File{ID: id, MediaType: mediaType, BlobKey: key, Size: int64(len(data)), SHA256: models.Digest(data),
 			Data: string(size), ExternalID: owner},
 		env.Time(),
 	)
