@@ -366,12 +366,14 @@ func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
 		addTask(doc, d, false)
 	}
 	doc["webhooks"] = webhooks()
+	addRecordKinds(doc, newRecordKinds(reg))
 	return pruned(doc)
 }
 
 // PanelOpenAPI is the OpenAPI document of the account panel's session-only
-// routes (/v1/account/… with a panel session).
-func PanelOpenAPI(base string) map[string]any {
+// routes (/v1/account/… with a panel session); reg's record kinds are the
+// kinds its reference lists take.
+func PanelOpenAPI(reg *tasks.Registry, base string) map[string]any {
 	doc := newDoc(
 		"Task Platform account panel API",
 		"The session-only operations the account panel's pages call.",
@@ -382,6 +384,7 @@ func PanelOpenAPI(base string) map[string]any {
 			addRoute(doc, rt.path, rt, nil)
 		}
 	}
+	addRecordKinds(doc, newRecordKinds(reg))
 	return pruned(doc)
 }
 
@@ -449,7 +452,7 @@ func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
 }
 
 func (h *catalogueHandlers) panelOpenAPI(c *gin.Context) {
-	c.JSON(http.StatusOK, PanelOpenAPI(h.d.BaseURL))
+	c.JSON(http.StatusOK, PanelOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
 }
 
 func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {

@@ -17,33 +17,22 @@ import (
 	"github.com/taskplatform/taskplatform/wire"
 )
 
-// Handle kinds with rows in this service; the other RefKinds have none yet.
+// The handle kinds of stored files; the other handle kinds name records
+// (recordKinds).
 const (
 	kindArt  = "art"
 	kindFile = "file"
 )
 
-// RefKinds are the eleven kinds of reference handle (<kind>:<id>).
-var RefKinds = []string{
-	kindArt,
-	kindFile,
-	"background",
-	"pose",
-	"model",
-	"pose_preset",
-	"moodboard",
-	"brand_kit",
-	"fabric",
-	"range_plan",
-	"photoshoot",
-}
-
+// fileHandlers serve files, records and reference items.
 type fileHandlers struct {
 	db           *gorm.DB
 	blob         *blob.Bucket
 	filesBaseURL string
 	allowPrivate bool
 	now          func() time.Time
+	// kinds are the record kinds the served families register.
+	kinds recordKinds
 }
 
 // fileRecord is the read answer of an art: handle.
@@ -88,10 +77,10 @@ func nonEmpty(s string) *string {
 }
 
 // parseHandle splits a handle into its kind and id; ok is false when it is
-// not <kind>:<id> with one of the RefKinds.
-func parseHandle(ref string) (kind, id string, ok bool) {
+// not <kind>:<id> with one of the served kinds (RefKinds).
+func (h *fileHandlers) parseHandle(ref string) (kind, id string, ok bool) {
 	kind, id, found := strings.Cut(ref, ":")
-	if !found || id == "" || !slices.Contains(RefKinds, kind) {
+	if !found || id == "" || !slices.Contains(h.kinds.refKinds(), kind) {
 		return "", "", false
 	}
 	return kind, id, true
@@ -115,12 +104,12 @@ func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, erro
 
 // get answers GET /v1/files/{ref}.
 func (h *fileHandlers) get(c *gin.Context) {
-	kind, id, ok := parseHandle(c.Param("ref"))
+	kind, id, ok := h.parseHandle(c.Param("ref"))
 	if !ok {
 		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."))
 		return
 	}
-	if isRecordKind(kind) {
+	if _, ok := h.kinds.of(kind); ok {
 		h.getRecord(c, kind, id)
 		return
 	}
@@ -150,7 +139,7 @@ var errNotDeletable = apierr.New(
 // can be deleted; afterwards the handle and its URL answer 404. Every other
 // handle answers 422 file_not_deletable alike (errNotDeletable).
 func (h *fileHandlers) delete(c *gin.Context) {
-	kind, id, ok := parseHandle(c.Param("ref"))
+	kind, id, ok := h.parseHandle(c.Param("ref"))
 	if !ok || kind != kindArt {
 		fail(c, errNotDeletable)
 		return

@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"reflect"
-	"slices"
 	"sync"
 	"time"
 
@@ -46,7 +45,6 @@ var components = []struct {
 	{"FileRecord", reflect.TypeFor[uploadRecord]()},
 	{"ArtRecord", reflect.TypeFor[fileRecord]()},
 	{"RefItem", reflect.TypeFor[refItem]()},
-	{"Record", reflect.TypeFor[recordView]()},
 	{"Balance", reflect.TypeFor[models.Balance]()},
 	{"RateLimit", reflect.TypeFor[rateLimitRow]()},
 	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
@@ -193,18 +191,14 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 				"The preview image (a small copy when one exists); an empty string when the row has no image yet."),
 		},
 		reflect.TypeFor[recordView](): {
-			"kind": enum(slices.Concat(models.RecordKinds, models.ShootKinds)),
-			"name": describe(nullable(str()), "The record's name; null for a background or a pose, which have none."),
+			"kind": describe(str(), "The record's kind."),
+			"name": describe(nullable(str()), "The record's name; null for a kind whose records have none."),
 			"url": describe(str(), "The preview image: the record's first delivered image, a curated record's own; "+
 				"an empty string until there is one, as a reference item's."),
 			"status": enum(
 				[]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed},
 			),
-			"analysis": nullable(
-				freeObject(
-					"A moodboard's analysis once ready: palette (5 to 8 colours with weight and colour_name) and looks (one per image); null otherwise.",
-				),
-			),
+			"analysis": describe(nullable(freeObject("")), "The record's analysis once ready; null otherwise."),
 		},
 		reflect.TypeFor[RouteScope](): {
 			"auth":  enum(accesses),
@@ -236,9 +230,6 @@ func componentSchemas() oa {
 	}
 	for _, c := range components {
 		out[c.name] = readSchema(c.t)
-	}
-	for name, s := range recordFieldSchemas() {
-		out["Record"].(oa)["properties"].(oa)[name] = s
 	}
 	return out
 }

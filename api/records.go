@@ -11,19 +11,63 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// isRecordKind says whether handles of kind name records (moodboard,
-// brand_kit, fabric, range_plan, and the photoshoots family's background,
-// pose, pose_preset, model and photoshoot).
-func isRecordKind(kind string) bool {
-	return slices.Contains(models.RecordKinds, kind) || slices.Contains(models.ShootKinds, kind)
+// recordKinds indexes the record kinds the served families register
+// (tasks.RecordKind): the API reads, lists and documents each from its
+// declaration.
+type recordKinds struct {
+	ordered []tasks.RecordKind
+	byName  map[string]tasks.RecordKind
 }
 
+// newRecordKinds indexes the record kinds of reg.
+func newRecordKinds(reg *tasks.Registry) recordKinds {
+	k := recordKinds{ordered: reg.RecordKinds(), byName: map[string]tasks.RecordKind{}}
+	for _, rk := range k.ordered {
+		k.byName[rk.Name] = rk
+	}
+	return k
+}
+
+// of is the record kind of a handle kind; ok is false for art, file and
+// unknown kinds.
+func (k recordKinds) of(kind string) (tasks.RecordKind, bool) {
+	rk, ok := k.byName[kind]
+	return rk, ok
+}
+
+// refKinds are the handle kinds: art, file, then the record kinds.
+func (k recordKinds) refKinds() []string {
+	out := slices.Clone(tasks.FileKinds)
+	for _, rk := range k.ordered {
+		out = append(out, rk.Name)
+	}
+	return out
+}
+
+// taking lists the record kinds whose listing takes a filter, joined for a
+// message.
+func (k recordKinds) taking(filter func(tasks.RecordListing) bool) string {
+	var out []string
+	for _, rk := range k.ordered {
+		if filter(rk.Listing) {
+			out = append(out, rk.Name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// RefKinds are the kinds of reference handle (<kind>:<id>) a service
+// serving reg reads: art, file and every record kind reg's families
+// register.
+func RefKinds(reg *tasks.Registry) []string { return newRecordKinds(reg).refKinds() }
+
 // recordView is the read answer of a record handle: what every record
-// has, then the record's own fields (a moodboard's images, a brand kit's
-// colours, a fabric's facts and code, a range plan's items) at the same
-// level, and a moodboard's analysis.
+// has, then the record's own fields (its kind's tasks.RecordKind Fields:
+// a moodboard's images, a fabric's facts and code) at the same level, and
+// the record's analysis where its kind has one.
 type recordView struct {
 	File string `json:"file"`
 	Kind string `json:"kind"`
@@ -33,14 +77,16 @@ type recordView struct {
 	// URL is the preview image: the record's first delivered file, a
 	// curated record's own; empty until there is one.
 	URL string `json:"url"`
-	// Status is analysing (a moodboard) or creating, then ready or failed.
+	// Status is analysing (a kind its job analyses) or creating, then
+	// ready or failed.
 	Status string  `json:"status"`
 	Reason *string `json:"reason"`
 	// Curated marks the service's curated library, readable by every account.
 	Curated bool `json:"curated"`
 	// JobID is the job that makes the record; null for a curated one.
 	JobID *string `json:"job_id"`
-	// Analysis is a moodboard's analysis once ready; null otherwise.
+	// Analysis is the record's analysis once ready (a moodboard's); null
+	// otherwise.
 	Analysis  json.RawMessage `json:"analysis"`
 	CreatedAt time.Time       `json:"created_at"`
 	UpdatedAt time.Time       `json:"updated_at"`
@@ -133,8 +179,9 @@ func (h *fileHandlers) getRecord(c *gin.Context, kind, id string) {
 		return
 	}
 	v := h.recordViewOf(r, jobs[r.JobID], previews[r.ID])
-	if r.Kind == models.RecordPhotoshoot && r.JobID != "" {
-		// A photoshoot's images are its job's outputs, as delivered so far.
+	if rk, _ := h.kinds.of(kind); rk.Outputs != "" && r.JobID != "" {
+		// The kind shows its job's outputs as delivered so far (a
+		// photoshoot's images).
 		files, err := models.JobOutputs(ctx, h.db, r.JobID)
 		if err != nil {
 			fail(c, err)
@@ -147,29 +194,30 @@ func (h *fileHandlers) getRecord(c *gin.Context, kind, id string) {
 		if v.fields == nil {
 			v.fields = map[string]any{}
 		}
-		v.fields["images"] = images
+		v.fields[rk.Outputs] = images
 	}
 	c.JSON(200, v)
 }
 
 // recordItems lists the caller's records of a kind, or the curated
-// library's, as reference items: backgrounds, poses and pose presets are
-// the library's, models the library's base models and the caller's saved
-// styles (base: one base's styles; q: by name).
-func (h *fileHandlers) recordItems(c *gin.Context, rq refsQuery) ([]refItem, *models.Position, error) {
+// library's, as reference items, as the kind's listing says: a library
+// kind lists the curated records only, a kind listed with the library its
+// curated records beside the caller's (base: those based on one record;
+// q: by name).
+func (h *fileHandlers) recordItems(
+	c *gin.Context,
+	rk tasks.RecordKind,
+	rq refsQuery,
+) ([]refItem, *models.Position, error) {
 	owner := identityOf(c).user.ID
-	switch rq.kind {
-	case models.RecordBackground, models.RecordPose, models.RecordPosePreset:
-		rq.curated = true
-	}
-	if rq.curated {
+	if rq.curated || rk.Listing.Library {
 		owner = models.CuratedUser
 	}
 	page, err := models.ListRecords(
 		c.Request.Context(),
 		h.db,
-		models.RecordQuery{UserID: owner, Kind: rq.kind, After: rq.after, Limit: rq.limit,
-			WithCurated: rq.kind == models.RecordModel, Text: rq.q, Base: rq.base},
+		models.RecordQuery{UserID: owner, Kind: rk.Name, After: rq.after, Limit: rq.limit,
+			WithCurated: rk.Listing.WithLibrary, Text: rq.q, Base: rq.base},
 	)
 	if err != nil {
 		return nil, nil, err
@@ -186,127 +234,39 @@ func (h *fileHandlers) recordItems(c *gin.Context, rq refsQuery) ([]refItem, *mo
 		if f := previews[r.ID]; f != nil {
 			it.URL = f.URL(h.filesBaseURL)
 		}
-		shootItem(&it, r)
+		fillItem(&it, rk.Listing, r)
 		items = append(items, it)
 	}
 	return items, page.Next, nil
 }
 
-// shootItem fills the item fields of the photoshoots family's kinds from
-// the record's fields: a background's kind (its setting, studio or scene)
-// and a pose's or model's gender, a saved style's base; backgrounds and
-// poses have no name.
-func shootItem(it *refItem, r *models.Record) {
-	if !slices.Contains(models.ShootKinds, r.Kind) {
+// fillItem fills the item fields a kind's listing names from the record's
+// fields (a background's kind is its setting, a pose's gender its
+// figure's); a kind whose records have no name lists them with name null.
+func fillItem(it *refItem, l tasks.RecordListing, r *models.Record) {
+	if l.Unnamed {
+		it.Name = nil
+	}
+	if len(l.Item) == 0 {
 		return
 	}
-	var f struct {
-		Setting *string `json:"setting"`
-		Gender  *string `json:"gender"`
-		Base    *string `json:"base"`
-	}
+	var f map[string]any
 	_ = json.Unmarshal([]byte(r.Fields), &f)
-	switch r.Kind {
-	case models.RecordBackground:
-		it.Name, it.Kind = nil, f.Setting
-	case models.RecordPose:
-		it.Name, it.Gender = nil, f.Gender
-	case models.RecordModel:
-		it.Gender, it.Base = f.Gender, f.Base
+	text := func(field string) *string {
+		s, ok := f[field].(string)
+		if !ok || s == "" {
+			return nil // a field with no value is null
+		}
+		return &s
 	}
-}
-
-// recordFieldSchemas are the kinds' own fields of a record read, each
-// present on the kinds that have it.
-func recordFieldSchemas() map[string]oa {
-	named := object(oa{"hex": str(), "name": describe(str(), "Vocabulary colour_name.")}, "hex", "name")
-	return map[string]oa{
-		"description": describe(
-			nullable(str()),
-			"moodboard: what the board is for; background, pose, pose_preset: what it shows.",
-		),
-		"images": describe(
-			arrayOf(str()),
-			"moodboard: the images as sent (curated boards: their stored copies); model: the reference photos; photoshoot: its shots, art: handles.",
-		),
-		"colours":    describe(arrayOf(named), "brand_kit: the kit's colours with their names."),
-		"moodboards": describe(arrayOf(str()), "brand_kit: the moodboards it draws on."),
-		"looks": describe(arrayOf(object(oa{"url": str(), "moodboard": str(), "index": integer(),
-			"analysis": nullable(freeObject("The look's analysis; null until the kit is ready.")),
-			"kit_match": nullable(
-				arrayOf(
-					freeObject("A dominant colour of the look, the nearest kit colour and whether it is on brand."),
-				),
-			)},
-			"url", "moodboard", "index")), "brand_kit: the looks it keeps."),
-		"notes": describe(nullable(str()), "brand_kit: usage notes."),
-		"facts": describe(
-			freeObject("weight_gsm, composition [{fibre, percent}], construction."),
-			"fabric: the facts as sent.",
-		),
-		"code": describe(str(), "fabric: composition, construction and weight, such as CO98EL2-DN-340."),
-		"weight_class": describe(
-			enum([]string{"light", "medium", "heavy"}),
-			"fabric: under 170 g/m², 170 to 270, over 270.",
-		),
-		"weight_oz_yd2": describe(oa{"type": "number"}, "fabric: the weight in ounces per square yard."),
-		"swatch":        describe(nullable(str()), "fabric: the swatch reference as sent."),
-		"swatch_url": describe(
-			nullable(str()),
-			"fabric: the stored swatch image; null until the fabric is ready.",
-		),
-		"colour":    describe(nullable(named), "fabric: the swatch's main colour, measured; null until ready."),
-		"season":    describe(str(), "range_plan: the season."),
-		"brand_kit": describe(nullable(str()), "range_plan: the brand kit heading the sheet."),
-		"items": describe(
-			arrayOf(freeObject("type, name, fabric, colours [{hex, name}], quantity.")),
-			"range_plan: the styles.",
-		),
-		"totals": describe(
-			arrayOf(object(oa{"type": str(), "items": integer(), "quantity": integer()}, "type", "items", "quantity")),
-			"range_plan: styles and units per garment type.",
-		),
-		"quantity": describe(integer(), "range_plan: units planned in all."),
-		"setting": describe(
-			enum([]string{"studio", "scene"}),
-			"background: a studio colour or a drawn scene; photoshoot: the backdrop's.",
-		),
-		"backdrop_colour": describe(str(), "background: the studio colour, or a scene's main tone, #RRGGBB."),
-		"horizon": describe(
-			nullable(oa{"type": "number"}),
-			"background: a scene's horizon as a share of the height from the top; null for studio.",
-		),
-		"gender": describe(
-			enum([]string{"woman", "man", "girl", "boy"}),
-			"pose and model: the figure's gender.",
-		),
-		"angle":  describe(str(), "pose: front, three_quarter, side, back or walking."),
-		"angles": describe(arrayOf(str()), "pose_preset: the angles it names, in order."),
-		"base": describe(
-			nullable(str()),
-			"model: the base model of a saved style (model:<id>); null for a base model.",
-		),
-		"heads":      describe(oa{"type": "number"}, "model: the figure's height in head heights."),
-		"shoulders":  describe(oa{"type": "number"}, "model: half the shoulder width, in head heights."),
-		"waist":      describe(oa{"type": "number"}, "model: half the waist width, in head heights."),
-		"hips":       describe(oa{"type": "number"}, "model: half the hip width, in head heights."),
-		"skin":       describe(str(), "model: the skin tone, #RRGGBB."),
-		"hair":       describe(str(), "model: the hair colour, #RRGGBB."),
-		"hair_style": describe(str(), "model: long, bob, short or ponytail."),
-		"adjustments": describe(
-			nullable(freeObject("height, shoulders, waist, hips as asked.")),
-			"model: a saved style's proportions as asked.",
-		),
-		"product": describe(str(), "photoshoot: the product image of the front, as sent."),
-		"views": describe(
-			freeObject("front, back, side, three_quarter: the product image of each view sent."),
-			"photoshoot: the product images by view.",
-		),
-		"marketplace":    describe(str(), "photoshoot: the marketplace preset framing the shots, or none."),
-		"background":     describe(str(), "photoshoot: the backdrop as sent."),
-		"poses":          describe(arrayOf(str()), "photoshoot: the poses shot, presets resolved."),
-		"count_per_pose": describe(integer(), "photoshoot: shots per pose."),
-		"width":          describe(integer(), "photoshoot: the shots' width in pixels."),
-		"height":         describe(integer(), "photoshoot: the shots' height in pixels."),
+	for item, field := range l.Item {
+		switch item {
+		case "kind":
+			it.Kind = text(field)
+		case "gender":
+			it.Gender = text(field)
+		case "base":
+			it.Base = text(field)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -63,41 +64,45 @@ func TestRecordsReadListDelete(t *testing.T) {
 	}
 	rec(
 		"mb_run",
-		models.RecordMoodboard,
+		records.KindMoodboard,
 		running,
 		models.RecordAnalysing,
-		`{"images":["file:a"]}`,
+		`{"description":null,"images":["file:a"]}`,
 		"",
 		e.user.ID,
 		now.Add(-3*time.Second),
 	)
 	rec(
 		"mb_busy",
-		models.RecordMoodboard,
+		records.KindMoodboard,
 		busy,
 		models.RecordAnalysing,
-		`{"images":["file:a"]}`,
+		`{"description":null,"images":["file:a"]}`,
 		"",
 		e.user.ID,
 		now.Add(-2*time.Second),
 	)
 	rec(
 		"mb_done",
-		models.RecordMoodboard,
+		records.KindMoodboard,
 		done,
 		models.RecordReady,
-		`{"images":["file:a"]}`,
-		`{"palette":[{"hex":"#FF0000","weight":1,"name":"scarlet"}],"looks":[{"index":0,"url":"/files/mb_done_look0.jpg"}]}`,
+		`{"description":null,"images":["file:a"]}`,
+		`{"palette":[{"hex":"#FF0000","weight":1,"name":"scarlet"}],"looks":[{"index":0,"image":"file:a",`+
+			`"url":"/files/mb_done_look0.jpg","dominant_colours":[{"hex":"#FF0000","weight":1,"name":"scarlet"}],`+
+			`"lightness":54,"chroma":104,"temperature":"warm","surface":"solid","edge_density":0}]}`,
 		e.user.ID,
 		now.Add(-time.Second),
 	)
-	rec("mb_orphan", models.RecordMoodboard, "j_never_admitted", models.RecordAnalysing, `{}`, "", e.user.ID, now)
+	rec("mb_orphan", records.KindMoodboard, "j_never_admitted", models.RecordAnalysing, `{}`, "", e.user.ID, now)
 	rec(
 		"fb_cur_test",
-		models.RecordFabric,
+		records.KindFabric,
 		"",
 		models.RecordReady,
-		`{"code":"CO100-PO-110","swatch_url":"/files/fb_cur_test_swatch.jpg"}`,
+		`{"facts":{"weight_gsm":110,"composition":[{"fibre":"cotton","percent":100}],"construction":"poplin"},`+
+			`"code":"CO100-PO-110","weight_class":"light","weight_oz_yd2":3.2,"swatch":null,`+
+			`"swatch_url":"/files/fb_cur_test_swatch.jpg","colour":null,"colour_source":"none"}`,
 		"",
 		models.CuratedUser,
 		now,

@@ -2,12 +2,14 @@ package api
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // maxRefsParam bounds the base and q parameters of GET /v1/refs/{kind}.
@@ -35,32 +37,32 @@ type refsQuery struct {
 	curated bool
 }
 
-// parseRefsQuery checks the query against the kind: base is the model
-// kind's, q the file and model kinds', curated true the moodboard and
-// fabric kinds'; elsewhere they answer field_not_supported.
-func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
+// parseRefsQuery checks the query against the kind: base, q and curated
+// are taken by the record kinds whose listing says so (tasks.RecordListing;
+// q by the file kind too); elsewhere they answer field_not_supported.
+func (h *fileHandlers) parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	rq := refsQuery{kind: kind}
+	rk, _ := h.kinds.of(kind)
 	var err error
 	if rq.limit, rq.after, err = listQuery(c, 20, 100); err != nil {
 		return rq, err
 	}
-	if rq.after != nil && kind != kindArt && kind != kindFile && !isRecordKind(kind) {
-		return rq, errBadCursor()
-	}
 	if rq.base = c.Query("base"); rq.base != "" {
-		if kind != "model" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "base lists the saved styles of a model; the %s kind has none.", kind).
-				WithField("base")
+		if !rk.Listing.Base {
+			return rq, apierr.Newf(apierr.FieldNotSupported,
+				"base lists the records based on another of their kind (%s); the %s kind has none.",
+				h.kinds.taking(func(l tasks.RecordListing) bool { return l.Base }), kind).WithField("base")
 		}
-		if bk, _, ok := parseHandle(rq.base); !ok || bk != "model" || utf8.RuneCountInString(rq.base) > maxRefsParam {
-			return rq, apierr.Newf(apierr.InvalidRequest, "base is a model handle (model:<id>) of at most %d characters.", maxRefsParam).
-				WithField("base")
+		if bk, _, ok := h.parseHandle(rq.base); !ok || bk != kind || utf8.RuneCountInString(rq.base) > maxRefsParam {
+			return rq, apierr.Newf(apierr.InvalidRequest, "base is a %s handle (%s:<id>) of at most %d characters.",
+				kind, kind, maxRefsParam).WithField("base")
 		}
 	}
 	if rq.q = c.Query("q"); rq.q != "" {
-		if kind != kindFile && kind != "model" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "q filters the file and model kinds only, not %s.", kind).
-				WithField("q")
+		if kind != kindFile && !rk.Listing.Search {
+			return rq, apierr.Newf(apierr.FieldNotSupported,
+				"q filters the file kind and the record kinds searched by name (%s) only, not %s.",
+				h.kinds.taking(func(l tasks.RecordListing) bool { return l.Search }), kind).WithField("q")
 		}
 		if !utf8.ValidString(rq.q) || utf8.RuneCountInString(rq.q) > maxRefsParam {
 			return rq, apierr.Newf(apierr.InvalidRequest, "q is at most %d characters.", maxRefsParam).WithField("q")
@@ -69,9 +71,10 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 	switch c.Query("curated") {
 	case "", "false":
 	case "true":
-		if kind != "moodboard" && kind != "fabric" {
-			return rq, apierr.Newf(apierr.FieldNotSupported, "curated lists the service's moodboards and fabrics, not %s records.", kind).
-				WithField("curated")
+		if !rk.Listing.Curated {
+			return rq, apierr.Newf(apierr.FieldNotSupported,
+				"curated lists the service's curated records of the kinds %s, not %s records.",
+				h.kinds.taking(func(l tasks.RecordListing) bool { return l.Curated }), kind).WithField("curated")
 		}
 		rq.curated = true
 	default:
@@ -82,25 +85,17 @@ func parseRefsQuery(c *gin.Context, kind string) (refsQuery, error) {
 
 // refs answers GET /v1/refs/{kind}: the caller's reference items of one
 // kind, newest first, cursor-paged. art: lists the files the caller's jobs
-// delivered, file: the caller's uploads and registered URLs, moodboard,
-// brand_kit, fabric, range_plan and photoshoot the caller's records
-// (curated=true: the service's curated moodboards and fabrics); background,
-// pose and pose_preset the photoshoots library; model the library's base
-// models and the caller's saved styles.
+// delivered, file: the caller's uploads and registered URLs, a record kind
+// what its listing says (recordItems): the caller's records, the curated
+// library's, or both.
 func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
-	if !slices.Contains(RefKinds, kind) {
-		fail(
-			c,
-			apierr.Newf(
-				apierr.NotFound,
-				"No reference kind %q; the kinds are art, file, background, pose, model, pose_preset, moodboard, brand_kit, fabric, range_plan and photoshoot.",
-				kind,
-			),
-		)
+	kinds := h.kinds.refKinds()
+	if !slices.Contains(kinds, kind) {
+		fail(c, apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are %s.", kind, strings.Join(kinds, ", ")))
 		return
 	}
-	rq, err := parseRefsQuery(c, kind)
+	rq, err := h.parseRefsQuery(c, kind)
 	if err != nil {
 		fail(c, err)
 		return
@@ -128,8 +123,8 @@ func (h *fileHandlers) refs(c *gin.Context) {
 		}
 		next = page.Next
 	}
-	if isRecordKind(kind) {
-		if items, next, err = h.recordItems(c, rq); err != nil {
+	if rk, ok := h.kinds.of(kind); ok {
+		if items, next, err = h.recordItems(c, rk, rq); err != nil {
 			fail(c, err)
 			return
 		}

@@ -66,6 +66,7 @@ func newHandlers(d *Deps, l *limiter) *handlers {
 			filesBaseURL: d.FilesBaseURL,
 			allowPrivate: d.AllowPrivateURLs,
 			now:          d.now,
+			kinds:        newRecordKinds(d.taskCatalogue().Tasks()),
 		},
 		catalogue: &catalogueHandlers{d: d},
 	}

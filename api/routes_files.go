@@ -44,13 +44,16 @@ func fileRoutes() []route {
 	register["additionalProperties"] = false
 	refsParams := append(
 		pageParams(20, 100),
-		query("q", "Free-text filter; file and model kinds only.", oa{"type": "string", "maxLength": maxRefsParam}),
+		query("q", "Free-text filter on names; the file kind and the record kinds searched by name (such as model) only.",
+			oa{"type": "string", "maxLength": maxRefsParam}),
 		query(
 			"base",
-			"The saved styles of one model (model:<id>); model kind only.",
+			"The records based on one record of the kind, such as a base model's saved styles (model:<id>); "+
+				"the record kinds listed by base only.",
 			oa{"type": "string", "maxLength": maxRefsParam},
 		),
-		query("curated", "true lists the service's curated records; moodboard and fabric kinds only.", boolean()),
+		query("curated", "true lists the service's curated records; "+
+			"the record kinds with a curated library (such as moodboard and fabric) only.", boolean()),
 	)
 	return tagged(
 		"files",
@@ -81,7 +84,8 @@ func fileRoutes() []route {
 				answers: []response{
 					jsonAnswer(
 						http.StatusOK,
-						"An upload or registered URL (file:), a file a job delivered (art:), or a record (moodboard:, brand_kit:, fabric:, range_plan:) with its own fields and, for a moodboard, its analysis.",
+						"An upload or registered URL (file:), a file a job delivered (art:), or a record (any other kind, such as "+
+							"moodboard: or fabric:) with its kind's own fields and, where the kind has one, its analysis.",
 						oa{"oneOf": []any{ref("FileRecord"), ref("ArtRecord"), ref("Record")}},
 					),
 				},
@@ -116,7 +120,7 @@ func fileRoutes() []route {
 			scope:  models.ScopeFilesRead,
 			handle: files((*fileHandlers).refs),
 			op: operation{id: "refs_list", summary: "The account's reference items of one kind, newest first",
-				params:  append([]oa{pathParam("kind", "The kind of handle.", enum(RefKinds))}, refsParams...),
+				params:  append([]oa{pathParam("kind", "The kind of handle.", ref("RefKind"))}, refsParams...),
 				answers: []response{jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem")))},
 				errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity}},
 		},

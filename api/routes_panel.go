@@ -268,7 +268,7 @@ func panelRoutes() []route {
 			nil,
 			jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem"))),
 			append(
-				[]oa{pathParam("kind", "The kind of handle.", enum(RefKinds))},
+				[]oa{pathParam("kind", "The kind of handle.", ref("RefKind"))},
 				pageParams(20, 100)...),
 			http.StatusNotFound,
 			http.StatusUnprocessableEntity,

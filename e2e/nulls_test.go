@@ -21,6 +21,7 @@ import (
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
@@ -225,7 +226,7 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 
 	// Every reference list, and every item of it read.
 	lists := []string{"/v1/refs/moodboard?curated=true", "/v1/refs/fabric?curated=true", "/v1/refs/file?q=motif"}
-	for _, kind := range api.RefKinds {
+	for _, kind := range api.RefKinds(all.Registry()) {
 		lists = append(lists, "/v1/refs/"+kind+"?limit=100")
 		get("/v1/account/refs/{kind}", "/v1/account/refs/"+kind, panel)
 	}

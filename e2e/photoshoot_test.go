@@ -407,9 +407,9 @@ func TestPhotoshootAnswersAsDocumented(t *testing.T) {
 	for _, ref := range []string{"background:bg_studio_sand", "background:bg_scene_meadow", "pose:ps_girl_three_quarter", "pose_preset:pp_lookbook", "model:md_imani", shoot} {
 		check(http.MethodGet, "/v1/files/{ref}", "/v1/files/"+ref, nil, http.StatusOK)
 	}
-	for _, kind := range models.ShootKinds {
-		items := check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/"+kind, nil, http.StatusOK).json(t)["items"].([]any)
-		require.NotEmpty(t, items, kind)
+	for _, kind := range photoshoot.Family().Records {
+		items := check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/"+kind.Name, nil, http.StatusOK).json(t)["items"].([]any)
+		require.NotEmpty(t, items, kind.Name)
 	}
 	check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/model?base=model:md_ava&q=a", nil, http.StatusOK)
 }

@@ -27,7 +27,9 @@ func (s *testStack) kitRecord(id, status string) string {
 	fields, err := json.Marshal(map[string]any{
 		"colours":    []map[string]string{{"hex": "#1B2A4A", "name": "navy"}, {"hex": "#D6C3A1", "name": "sand"}},
 		"moodboards": []string{"moodboard:mb_cur_harbour"},
-		"looks":      []map[string]any{{"url": "/files/none.png", "moodboard": "moodboard:mb_cur_harbour", "index": 0}},
+		"looks": []map[string]any{{"url": "/files/none.png", "moodboard": "moodboard:mb_cur_harbour", "index": 0,
+			"analysis": nil, "kit_match": nil}},
+		"notes": nil,
 	})
 	require.NoError(s.t, err)
 	require.NoError(
@@ -35,7 +37,7 @@ func (s *testStack) kitRecord(id, status string) string {
 		models.CreateRecord(
 			context.Background(),
 			s.db,
-			&models.Record{ID: id, Kind: models.RecordBrandKit, UserID: s.userID,
+			&models.Record{ID: id, Kind: records.KindBrandKit, UserID: s.userID,
 				Name: "Kit " + id, Status: status, Fields: string(fields)},
 			time.Now(),
 		),

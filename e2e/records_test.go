@@ -17,7 +17,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
@@ -315,8 +314,8 @@ func TestRecordsRefusals(t *testing.T) {
 	)
 
 	// A refused submit leaves no record and holds nothing.
-	for _, kind := range models.RecordKinds {
-		require.Empty(t, s.do(http.MethodGet, "/v1/refs/"+kind, nil).json(t)["items"], kind)
+	for _, kind := range records.Family().Records {
+		require.Empty(t, s.do(http.MethodGet, "/v1/refs/"+kind.Name, nil).json(t)["items"], kind.Name)
 	}
 	require.Equal(t, int64(100), s.balance())
 }

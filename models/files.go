@@ -115,3 +115,12 @@ func (f *File) ImageSize() (width, height int, ok bool) {
 	}
 	return d.Width, d.Height, true
 }
+
+// JobOutputs lists the files a job delivered, in output order.
+func JobOutputs(ctx context.Context, db *gorm.DB, jobID string) ([]File, error) {
+	var out []File
+	if err := db.WithContext(ctx).Where("job_id = ?", jobID).Order("idx").Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("read outputs of %s: %w", jobID, err)
+	}
+	return out, nil
+}

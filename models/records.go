@@ -14,19 +14,9 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// The kinds of record (handles moodboard:, brand_kit:, fabric:, range_plan:).
-const (
-	RecordMoodboard = "moodboard"
-	RecordBrandKit  = "brand_kit"
-	RecordFabric    = "fabric"
-	RecordRangePlan = "range_plan"
-)
-
-// RecordKinds lists the record kinds.
-var RecordKinds = []string{RecordMoodboard, RecordBrandKit, RecordFabric, RecordRangePlan}
-
-// The statuses of a record. A moodboard is analysing, any other kind
-// creating, until the step that completes it writes ready; one whose job
+// The statuses of a record. A record is analysing (a kind whose job
+// analyses it, such as a moodboard) or creating
+// until the step that completes it writes ready; one whose job
 // ended without completing it reads failed.
 const (
 	RecordAnalysing = "analysing"
@@ -39,9 +29,10 @@ const (
 // no account has this id, every account reads them.
 const CuratedUser uint64 = 0
 
-// Record is one record an account keeps (a moodboard, a brand kit, a fabric,
-// a range plan), made by a job of its task, or one of the service's curated
-// records (UserID CuratedUser, no job) (migration 0006_records).
+// Record is one record an account keeps, made by a job of its task, or one
+// of the service's curated records (UserID CuratedUser, no job) (migration
+// 0006_records). Its kind is one a task family registers (tasks.RecordKind:
+// a moodboard, a background, …); the table holds every kind alike.
 type Record struct {
 	ID     string `gorm:"primaryKey"`
 	Kind   string `gorm:"not null;index:idx_records_owner,priority:2"`
@@ -53,7 +44,8 @@ type Record struct {
 	// Fields is the record's JSON object: what the input said and what the
 	// job computed.
 	Fields string `gorm:"not null;default:'{}'"`
-	// Analysis is a moodboard's analysis (JSON), empty until it is ready.
+	// Analysis is the record's analysis (JSON; a moodboard's), empty until
+	// it is ready or when its kind has none.
 	Analysis string `gorm:"not null;default:''"`
 	// PreviewFileID names the preview image of a curated record; a job's
 	// record shows its job's first output.
@@ -249,4 +241,13 @@ func PutRecordFile(ctx context.Context, db *gorm.DB, f *File, now time.Time) err
 		return fmt.Errorf("insert record file: %w", err)
 	}
 	return nil
+}
+
+// recordField is the SQL expression reading a string field of a record's
+// JSON fields, in the database's dialect.
+func recordField(db *gorm.DB, name string) string {
+	if IsPostgres(db) {
+		return "(records.fields::jsonb ->> '" + name + "')"
+	}
+	return "json_extract(records.fields, '$." + name + "')"
 }

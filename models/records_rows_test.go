@@ -39,7 +39,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		record := func(owner uint64, jobID, name string, at time.Time) *models.Record {
 			r := &models.Record{
 				ID:     models.NewID(""),
-				Kind:   models.RecordMoodboard,
+				Kind:   "moodboard",
 				UserID: owner,
 				JobID:  jobID,
 				Name:   name,
@@ -58,7 +58,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 
 		again := &models.Record{
 			ID:     models.NewID(""),
-			Kind:   models.RecordMoodboard,
+			Kind:   "moodboard",
 			UserID: u.ID,
 			JobID:  first.ID,
 			Name:   "retried",
@@ -82,7 +82,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 			{"another account's", theirs, false},
 			{"one whose job was not admitted", notAdmitted, false},
 		} {
-			got, err := models.ReadRecord(ctx, db, u.ID, models.RecordMoodboard, tc.r.ID)
+			got, err := models.ReadRecord(ctx, db, u.ID, "moodboard", tc.r.ID)
 			if !tc.ok {
 				require.ErrorIs(t, err, models.ErrNotFound, tc.name)
 				continue
@@ -90,7 +90,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 			require.NoError(t, err, tc.name)
 			require.Equal(t, tc.r.ID, got.ID, tc.name)
 		}
-		_, err = models.ReadRecord(ctx, db, u.ID, models.RecordFabric, mine.ID)
+		_, err = models.ReadRecord(ctx, db, u.ID, "fabric", mine.ID)
 		require.ErrorIs(t, err, models.ErrNotFound, "a handle of another kind")
 		require.Equal(t, "moodboard:"+mine.ID, mine.Handle())
 		require.True(t, curated.Curated())
@@ -99,7 +99,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		page, err := models.ListRecords(
 			ctx,
 			db,
-			models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, Limit: 1},
+			models.RecordQuery{UserID: u.ID, Kind: "moodboard", Limit: 1},
 		)
 		require.NoError(t, err)
 		require.Len(t, page.Items, 1)
@@ -107,7 +107,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		rest, err := models.ListRecords(
 			ctx,
 			db,
-			models.RecordQuery{UserID: u.ID, Kind: models.RecordMoodboard, After: page.Next, Limit: 5},
+			models.RecordQuery{UserID: u.ID, Kind: "moodboard", After: page.Next, Limit: 5},
 		)
 		require.NoError(t, err)
 		require.Len(t, rest.Items, 1)
@@ -115,7 +115,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 		library, err := models.ListRecords(
 			ctx,
 			db,
-			models.RecordQuery{UserID: models.CuratedUser, Kind: models.RecordMoodboard, Limit: 5},
+			models.RecordQuery{UserID: models.CuratedUser, Kind: "moodboard", Limit: 5},
 		)
 		require.NoError(t, err)
 		require.Len(t, library.Items, 1)
@@ -124,7 +124,7 @@ func TestRecordsAnAccountReads(t *testing.T) {
 			t,
 			models.CompleteRecord(ctx, db, mine.ID, `{"looks":3}`, `{"palette":["#102030"]}`, day0.Add(time.Hour)),
 		)
-		done, err := models.ReadRecord(ctx, db, u.ID, models.RecordMoodboard, mine.ID)
+		done, err := models.ReadRecord(ctx, db, u.ID, "moodboard", mine.ID)
 		require.NoError(t, err)
 		require.Equal(t, models.RecordReady, done.Status)
 		require.JSONEq(t, `{"looks":3}`, done.Fields)
@@ -189,9 +189,9 @@ func TestRecordPreviews(t *testing.T) {
 		require.Equal(t, models.CuratedUser, stored.UserID, "no account owns it")
 
 		recs := []models.Record{
-			{ID: "r_job", Kind: models.RecordMoodboard, UserID: u.ID, JobID: j.ID},
-			{ID: "r_curated", Kind: models.RecordMoodboard, UserID: models.CuratedUser, PreviewFileID: look.ID},
-			{ID: "r_bare", Kind: models.RecordFabric, UserID: models.CuratedUser},
+			{ID: "r_job", Kind: "moodboard", UserID: u.ID, JobID: j.ID},
+			{ID: "r_curated", Kind: "moodboard", UserID: models.CuratedUser, PreviewFileID: look.ID},
+			{ID: "r_bare", Kind: "fabric", UserID: models.CuratedUser},
 		}
 		jobs, previews, err := models.RecordJobs(ctx, db, recs)
 		require.NoError(t, err)

@@ -30,6 +30,9 @@ type Family struct {
 	Vocabularies []Vocabulary
 	Concepts     []Concept
 	Recipes      []Recipe
+	// Records are the kinds of record the family keeps, served and
+	// documented by the API from their declarations.
+	Records []RecordKind
 }
 
 // Registry holds the tasks of a catalogue with the vocabularies, concepts
@@ -44,6 +47,7 @@ type Registry struct {
 	vocabs   []Vocabulary
 	concepts []Concept
 	recipes  []Recipe
+	records  []RecordKind
 }
 
 // NewRegistry is a registry holding no task, only SharedVocabularies.
@@ -52,8 +56,9 @@ func NewRegistry() *Registry {
 }
 
 // Add registers a family. It adds nothing and answers an error when the
-// family, one of its tasks, vocabularies, concepts or recipes has a name
-// already registered; when a task has no name, an unknown category, no
+// family, one of its tasks, vocabularies, concepts, recipes or record kinds
+// has a name already registered; when a record kind's declaration does not
+// hold together (RecordKind); when a task has no name, an unknown category, no
 // Runner or no input schema while runnable; or when a schema field marked
 // x-vocab names a vocabulary the registry does not hold or lists other
 // values or aliases than it; or when a vocabulary accepts a spelling twice.
@@ -67,6 +72,7 @@ func (r *Registry) Add(f Family) error {
 	r.vocabs = append(r.vocabs, f.Vocabularies...)
 	r.concepts = append(r.concepts, f.Concepts...)
 	r.recipes = append(r.recipes, f.Recipes...)
+	r.records = append(r.records, f.Records...)
 	for _, d := range f.Tasks {
 		r.byName[d.Name] = d
 		r.ordered = append(r.ordered, d)
@@ -108,6 +114,15 @@ func (r *Registry) check(f Family) error {
 	}
 	if err := unique("recipe", slices.Concat(r.recipes, f.Recipes), func(c Recipe) string { return c.Name }); err != nil {
 		return err
+	}
+	kinds := slices.Concat(r.records, f.Records)
+	if err := unique("record kind", kinds, func(k RecordKind) string { return k.Name }); err != nil {
+		return err
+	}
+	for _, k := range f.Records {
+		if err := k.check(); err != nil {
+			return err
+		}
 	}
 	seen := map[string]bool{}
 	for _, d := range f.Tasks {

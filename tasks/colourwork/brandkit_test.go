@@ -14,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -35,7 +36,7 @@ func kitRecord(t *testing.T, db *gorm.DB, user uint64, id, status string, colour
 	require.NoError(t, err)
 	require.NoError(
 		t,
-		models.CreateRecord(context.Background(), db, &models.Record{ID: id, Kind: models.RecordBrandKit, UserID: user,
+		models.CreateRecord(context.Background(), db, &models.Record{ID: id, Kind: records.KindBrandKit, UserID: user,
 			Name: "Kit", Status: status, Fields: string(b)}, time.Now()),
 	)
 	return "brand_kit:" + id

@@ -8,7 +8,6 @@ import (
 	"image/color"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
 	"github.com/taskplatform/taskplatform/tasks/records"
@@ -42,7 +41,7 @@ func colourway() *tasks.Definition {
 			},
 			obj{
 				"type":        "string",
-				"pattern":     records.HandlePattern(models.RecordBrandKit),
+				"pattern":     records.HandlePattern(records.KindBrandKit),
 				"description": "brand_kit:<id> of the account's: its colours give count colourways.",
 				"examples":    []any{"brand_kit:abc123"},
 			},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
@@ -29,7 +28,7 @@ func recolour() *tasks.Definition {
 				"items":       tasks.ColourSchema("A colour, #RRGGBB."),
 				"description": fmt.Sprintf("1 to %d colours.", maxPaletteColours),
 			},
-			obj{"type": "string", "pattern": records.HandlePattern(models.RecordBrandKit),
+			obj{"type": "string", "pattern": records.HandlePattern(records.KindBrandKit),
 				"description": fmt.Sprintf(
 					"brand_kit:<id> of the account's: its colours, in the kit's order (its first %d).",
 					maxPaletteColours,

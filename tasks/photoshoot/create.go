@@ -13,7 +13,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	imgfam "github.com/taskplatform/taskplatform/tasks/image"
 )
@@ -290,7 +289,7 @@ func (createRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.To
 // shots, and opens the photoshoot record.
 func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) error {
 	bg := in.Background
-	if strings.HasPrefix(bg, models.RecordBackground+":") {
+	if strings.HasPrefix(bg, kindBackground+":") {
 		if _, ok := backgroundByHandle(bg); !ok {
 			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET /v1/refs/background.", bg).
 				WithField("background")
@@ -317,7 +316,7 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 			n, len(resolvePoses(in.Poses.Refs, "")), max(in.CountPerPose, 1), maxOutputs).
 			WithField(field)
 	}
-	return openRecord(ctx, env, models.RecordPhotoshoot, "Photoshoot", shootFields(in))
+	return openRecord(ctx, env, kindPhotoshoot, "Photoshoot", shootFields(in))
 }
 
 // shootRecord is a photoshoot record's fields; its images are its job's
@@ -397,13 +396,13 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 		return tasks.Output{}, err
 	}
 	if i == len(ps)*count-1 {
-		if err := completeRecord(ctx, models.RecordPhotoshoot, shootFields(in)); err != nil {
+		if err := completeRecord(ctx, kindPhotoshoot, shootFields(in)); err != nil {
 			return tasks.Output{}, err
 		}
 	}
 	fill := math.Max(float64(res.box.Dx())/float64(w), float64(res.box.Dy())/float64(h))
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"photoshoot": handleOf(ctx, models.RecordPhotoshoot), "index": i, "pose": sh.pose.Handle(),
+		"photoshoot": handleOf(ctx, kindPhotoshoot), "index": i, "pose": sh.pose.Handle(),
 		"angle": sh.pose.Angle, "variant": sh.variant, "background": in.Background, "setting": sh.bg.Setting,
 		"marketplace": in.Marketplace, "product_image": field, "fill": round3(fill), "width": w, "height": h,
 		"cut_out": prod.cut, "product_box": boxOf(res.box), "floor_y": res.floor,

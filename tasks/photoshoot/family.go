@@ -18,6 +18,7 @@ func Family() tasks.Family {
 		Tasks:    []*tasks.Definition{create(), upscale(), modelCreate()},
 		Concepts: concepts(),
 		Recipes:  recipes(),
+		Records:  recordKinds(),
 	}
 }
 

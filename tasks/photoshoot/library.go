@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"strings"
 
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -39,7 +38,7 @@ type Background struct {
 }
 
 // Handle is the background's reference, background:<id>.
-func (b Background) Handle() string { return models.RecordBackground + ":" + b.ID }
+func (b Background) Handle() string { return kindBackground + ":" + b.ID }
 
 var backgrounds = []Background{
 	{
@@ -168,7 +167,7 @@ type baseModel struct {
 }
 
 // Handle is the model's reference, model:<id>.
-func (m baseModel) Handle() string { return models.RecordModel + ":" + m.ID }
+func (m baseModel) Handle() string { return kindModel + ":" + m.ID }
 
 var baseModels = []baseModel{
 	{"md_ava", "Ava", Body{genderWoman, 8.6, 0.78, 0.5, 0.8, "#E8C4A8", "#3B2A20", "long"}},
@@ -216,7 +215,7 @@ type Pose struct {
 }
 
 // Handle is the pose's reference, pose:<id>.
-func (p Pose) Handle() string { return models.RecordPose + ":" + p.ID }
+func (p Pose) Handle() string { return kindPose + ":" + p.ID }
 
 // poses are every angle for every gender: pose:ps_<gender>_<angle>.
 var poses = func() []Pose {
@@ -253,7 +252,7 @@ type Preset struct {
 }
 
 // Handle is the preset's reference, pose_preset:<id>.
-func (p Preset) Handle() string { return models.RecordPosePreset + ":" + p.ID }
+func (p Preset) Handle() string { return kindPosePreset + ":" + p.ID }
 
 var presets = []Preset{
 	{

@@ -13,7 +13,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	imgfam "github.com/taskplatform/taskplatform/tasks/image"
 )
@@ -196,7 +195,7 @@ func (modelRunner) Admit(ctx context.Context, env tasks.Env, in *modelInput) err
 		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).
 			WithField("base")
 	}
-	return openRecord(ctx, env, models.RecordModel, name, styleOf(in, base.Body, base.Body))
+	return openRecord(ctx, env, kindModel, name, styleOf(in, base.Body, base.Body))
 }
 
 // styleOf is the saved style of an input on base: body with the asked
@@ -260,7 +259,7 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 		return fmt.Sprintf("read from %d photo%s", n, map[bool]string{true: "", false: "s"}[n == 1])
 	}
 	style := styleOf(in, base.Body, body)
-	if err := completeRecord(ctx, models.RecordModel, style); err != nil {
+	if err := completeRecord(ctx, kindModel, style); err != nil {
 		return tasks.Output{}, err
 	}
 	card := styleCard(strings.TrimSpace(in.Name), base.Name, style.Body, []cardTone{
@@ -273,7 +272,7 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	}
 	b := style.Body
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"model": handleOf(ctx, models.RecordModel), "index": 0, "name": strings.TrimSpace(in.Name), "base": style.Base,
+		"model": handleOf(ctx, kindModel), "index": 0, "name": strings.TrimSpace(in.Name), "base": style.Base,
 		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
 		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
 	}}, nil

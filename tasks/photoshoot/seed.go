@@ -34,13 +34,13 @@ func libraryEntries() []libraryEntry {
 		if b.Setting == settingScene {
 			f["horizon"] = b.Horizon
 		}
-		out = append(out, libraryEntry{models.RecordBackground, b.ID, "", f, func() *image.NRGBA {
+		out = append(out, libraryEntry{kindBackground, b.ID, "", f, func() *image.NRGBA {
 			return shot{bg: b, w: 480, h: 360}.backdrop(previewCameraCM)
 		}})
 	}
 	for _, m := range baseModels {
 		f := styleFields{Body: m.Body}
-		out = append(out, libraryEntry{models.RecordModel, m.ID, m.Name, baseFields(f), func() *image.NRGBA {
+		out = append(out, libraryEntry{kindModel, m.ID, m.Name, baseFields(f), func() *image.NRGBA {
 			return figurePreview(m.Body, angleFront, 300, 400)
 		}})
 	}
@@ -49,7 +49,7 @@ func libraryEntries() []libraryEntry {
 		out = append(
 			out,
 			libraryEntry{
-				models.RecordPose,
+				kindPose,
 				p.ID,
 				"",
 				map[string]any{"gender": p.Gender, "angle": p.Angle, "description": angleText[p.Angle]},
@@ -61,7 +61,7 @@ func libraryEntries() []libraryEntry {
 		out = append(
 			out,
 			libraryEntry{
-				models.RecordPosePreset,
+				kindPosePreset,
 				pr.ID,
 				pr.Name,
 				map[string]any{"angles": pr.Angles, "description": pr.Text},
@@ -123,7 +123,8 @@ func presetPreview(p Preset) *image.NRGBA {
 // small previews on a first run).
 func SeedLibrary(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	var have []string
-	if err := db.WithContext(ctx).Model(&models.Record{}).Where("user_id = ? AND kind IN ?", models.CuratedUser, models.ShootKinds).
+	if err := db.WithContext(ctx).Model(&models.Record{}).
+		Where("user_id = ? AND kind IN ?", models.CuratedUser, recordKindNames()).
 		Pluck("id", &have).Error; err != nil {
 		return fmt.Errorf("read the photoshoots library: %w", err)
 	}

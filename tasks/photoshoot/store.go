@@ -14,7 +14,7 @@ import (
 )
 
 // idPrefixes start the ids of the records jobs make.
-var idPrefixes = map[string]string{models.RecordPhotoshoot: "sh_", models.RecordModel: "ms_"}
+var idPrefixes = map[string]string{kindPhotoshoot: "sh_", kindModel: "ms_"}
 
 // recordID is the id of the record a job makes: fixed by the job's id, so
 // a retried submit or step finds the same record.
@@ -89,10 +89,10 @@ func readModel(ctx context.Context, env tasks.Env, field, ref string) (*figureMo
 		return &figureModel{Handle: ref, Body: m.Body, Ready: true}, nil
 	}
 	kind, id, _ := strings.Cut(ref, ":")
-	if env.DB == nil || kind != models.RecordModel {
+	if env.DB == nil || kind != kindModel {
 		return nil, errNoModel(field, ref)
 	}
-	r, err := models.ReadRecord(ctx, env.DB, env.UserID, models.RecordModel, id)
+	r, err := models.ReadRecord(ctx, env.DB, env.UserID, kindModel, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return nil, errNoModel(field, ref)
 	}

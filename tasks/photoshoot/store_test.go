@@ -77,7 +77,7 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		require.NoError(t, modelRunner{}.Admit(ctx, env, validated[modelInput](t, "model.create", style)))
 		admitted(t, db, u.ID, env.JobID)
 		list := func(q models.RecordQuery) []string {
-			q.UserID, q.Kind, q.Limit, q.WithCurated = u.ID, models.RecordModel, 50, true
+			q.UserID, q.Kind, q.Limit, q.WithCurated = u.ID, kindModel, 50, true
 			page, err := models.ListRecords(ctx, db, q)
 			require.NoError(t, err)
 			var out []string
@@ -132,8 +132,8 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		var fields styleFields
 		ava, _ := baseByHandle("model:md_ava")
 		in := validated[modelInput](t, "model.create", style)
-		require.NoError(t, completeRecord(stepCtx, models.RecordModel, styleOf(in, ava.Body, ava.Body)))
-		r, err := models.ReadRecord(ctx, db, u.ID, models.RecordModel, "ms_style1")
+		require.NoError(t, completeRecord(stepCtx, kindModel, styleOf(in, ava.Body, ava.Body)))
+		r, err := models.ReadRecord(ctx, db, u.ID, kindModel, "ms_style1")
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal([]byte(r.Fields), &fields))
 		require.InDelta(t, ava.Body.Hips+0.1, fields.Hips, 1e-9)
@@ -141,7 +141,7 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			"product_side": "file:s"})
 		require.NoError(t, createRunner{}.Admit(ctx, shootEnv, validated[createInput](t, "photoshoot.create", shoot1)))
 		admitted(t, db, u.ID, shootEnv.JobID)
-		shoot, err := models.ReadRecord(ctx, db, u.ID, models.RecordPhotoshoot, "sh_shoot1")
+		shoot, err := models.ReadRecord(ctx, db, u.ID, kindPhotoshoot, "sh_shoot1")
 		require.NoError(t, err)
 		require.Contains(t, shoot.Fields, `"pose:ps_woman_back"`)
 		require.Contains(t, shoot.Fields, `"back":"file:b"`)

@@ -169,7 +169,7 @@ func shootOf(ctx context.Context, env tasks.Env, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if r.Kind != models.RecordPhotoshoot || r.UserID != env.UserID {
+	if r.Kind != kindPhotoshoot || r.UserID != env.UserID {
 		return "", nil
 	}
 	return r.Handle(), nil

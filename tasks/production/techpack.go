@@ -11,7 +11,6 @@ import (
 
 	"github.com/disintegration/imaging"
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/records"
@@ -135,7 +134,7 @@ func techpack() *tasks.Definition {
 				"Flats or photos of the style, 1 to %d, laid out on the cover in this order.",
 				maxStyleImages,
 			)},
-		"fabric": obj{"type": "string", "pattern": records.HandlePattern(models.RecordFabric),
+		"fabric": obj{"type": "string", "pattern": records.HandlePattern(records.KindFabric),
 			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the fabric card."},
 		"colourways": obj{
 			"description": fmt.Sprintf(
@@ -146,7 +145,7 @@ func techpack() *tasks.Definition {
 			"oneOf": []any{
 				obj{
 					"type":        "string",
-					"pattern":     records.HandlePattern(models.RecordBrandKit),
+					"pattern":     records.HandlePattern(records.KindBrandKit),
 					"description": "brand_kit:<id>.",
 				},
 				obj{
@@ -162,7 +161,7 @@ func techpack() *tasks.Definition {
 			"description": fmt.Sprintf("The graded measurement table: 1 to %d points of measure.", maxMeasurements)},
 		"bom": obj{"type": "array", "minItems": 1, "maxItems": maxBOMRows, "items": bomRow,
 			"description": fmt.Sprintf("The bill of materials: 1 to %d rows.", maxBOMRows)},
-		"range_plan": obj{"type": "string", "pattern": records.HandlePattern(models.RecordRangePlan),
+		"range_plan": obj{"type": "string", "pattern": records.HandlePattern(records.KindRangePlan),
 			"description": "range_plan:<id> of the account's the style belongs to; its name and season head the cover."},
 		"notes": obj{
 			"type":        "string",

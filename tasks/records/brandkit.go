@@ -35,7 +35,7 @@ func brandKit() *tasks.Definition {
 		"moodboards": obj{"type": "array", "minItems": 1, "maxItems": 6, "uniqueItems": true,
 			"items": obj{
 				"type":     "string",
-				"pattern":  HandlePattern(models.RecordMoodboard),
+				"pattern":  HandlePattern(KindMoodboard),
 				"examples": []any{"moodboard:mb_cur_coastal"},
 			},
 			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or the curated library's (curated=true), each analysed (status ready)."},
@@ -143,7 +143,7 @@ func (brandKitRunner) Admit(ctx context.Context, env tasks.Env, in *brandKitInpu
 	return openRecord(
 		ctx,
 		env,
-		models.RecordBrandKit,
+		KindBrandKit,
 		kit.name,
 		brandKitFields{Colours: kit.colours, Moodboards: kit.boardRefs, Looks: looks, Notes: notesOf(in)},
 	)
@@ -278,7 +278,7 @@ func (brandKitRunner) Step(ctx context.Context, in *brandKitInput, i int) (tasks
 		}
 	}
 	meta := obj{
-		"brand_kit":  handleOf(ctx, models.RecordBrandKit),
+		"brand_kit":  handleOf(ctx, KindBrandKit),
 		"index":      i,
 		"name":       k.name,
 		"colours":    toJSON(k.colours),
@@ -288,7 +288,8 @@ func (brandKitRunner) Step(ctx context.Context, in *brandKitInput, i int) (tasks
 	notes := in.notes()
 	switch i {
 	case 0:
-		if err := completeRecord(ctx, models.RecordBrandKit, brandKitFields{Colours: k.colours, Moodboards: k.boardRefs, Looks: looks, Notes: notesOf(in)}, nil); err != nil {
+		fields := brandKitFields{Colours: k.colours, Moodboards: k.boardRefs, Looks: looks, Notes: notesOf(in)}
+		if err := completeRecord(ctx, KindBrandKit, fields, nil); err != nil {
 			return tasks.Output{}, err
 		}
 		data, err := encodePNG(brandSheet(k, looks, imgs, notes))

@@ -252,7 +252,7 @@ var curatedAnalyses = sync.OnceValue(func() map[string]Analysis {
 // catalogue example).
 func curatedMoodboard(ref string) (*Moodboard, bool) {
 	for _, b := range curatedBoards {
-		if ref == models.RecordMoodboard+":"+b.id {
+		if ref == KindMoodboard+":"+b.id {
 			a := curatedAnalyses()[b.id]
 			return &Moodboard{Handle: ref, Name: b.name, Curated: true, Status: models.RecordReady, Analysis: &a}, true
 		}
@@ -272,7 +272,7 @@ func (f curatedFabricDef) fields() FabricFields {
 // curatedFabric is a curated fabric read from code (no env).
 func curatedFabric(ref string) (*Fabric, bool) {
 	for _, f := range curatedFabrics {
-		if ref == models.RecordFabric+":"+f.id {
+		if ref == KindFabric+":"+f.id {
 			return &Fabric{
 				Handle:       ref,
 				Name:         f.name,
@@ -311,7 +311,7 @@ func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
 	var have []string
 	if err := db.WithContext(ctx).Model(&models.Record{}).
-		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{models.RecordMoodboard, models.RecordFabric}).
+		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{KindMoodboard, KindFabric}).
 		Pluck("id", &have).Error; err != nil {
 		return fmt.Errorf("read the curated library: %w", err)
 	}
@@ -375,7 +375,7 @@ send:
 func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) error {
 	imgs := b.draw()
 	for j, img := range imgs {
-		if err := putImage(ctx, env, b.lookID(j), models.RecordMoodboard+":"+b.id, img); err != nil {
+		if err := putImage(ctx, env, b.lookID(j), KindMoodboard+":"+b.id, img); err != nil {
 			return err
 		}
 	}
@@ -384,12 +384,12 @@ func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) er
 	if err != nil {
 		return err
 	}
-	if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", models.RecordMoodboard+":"+b.id, data,
+	if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", KindMoodboard+":"+b.id, data,
 		col.Bounds().Dx(), col.Bounds().Dy()); err != nil {
 		return err
 	}
 	a := curatedAnalyses()[b.id]
-	return writeCurated(ctx, env.DB, models.RecordMoodboard, b.id, b.name, b.id+"_collage",
+	return writeCurated(ctx, env.DB, KindMoodboard, b.id, b.name, b.id+"_collage",
 		obj{"description": b.description, "images": b.lookURLs()}, a, at)
 }
 
@@ -397,7 +397,7 @@ func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) er
 // and its record.
 func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time) error {
 	sw := texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
-	if err := putImage(ctx, env, f.id+"_swatch", models.RecordFabric+":"+f.id, sw); err != nil {
+	if err := putImage(ctx, env, f.id+"_swatch", KindFabric+":"+f.id, sw); err != nil {
 		return err
 	}
 	fields := f.fields()
@@ -406,11 +406,11 @@ func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time
 	if err != nil {
 		return err
 	}
-	if err := putFile(ctx, env, f.id+"_card", "png", "image/png", models.RecordFabric+":"+f.id, card,
+	if err := putFile(ctx, env, f.id+"_card", "png", "image/png", KindFabric+":"+f.id, card,
 		cardImg.Bounds().Dx(), cardImg.Bounds().Dy()); err != nil {
 		return err
 	}
-	return writeCurated(ctx, env.DB, models.RecordFabric, f.id, f.name, f.id+"_card", fields, nil, at)
+	return writeCurated(ctx, env.DB, KindFabric, f.id, f.name, f.id+"_card", fields, nil, at)
 }
 
 // writeCurated writes one ready curated record.
@@ -445,10 +445,10 @@ func writeCurated(
 func CuratedHandles() map[string][]string {
 	out := map[string][]string{}
 	for _, b := range curatedBoards {
-		out[models.RecordMoodboard] = append(out[models.RecordMoodboard], models.RecordMoodboard+":"+b.id)
+		out[KindMoodboard] = append(out[KindMoodboard], KindMoodboard+":"+b.id)
 	}
 	for _, f := range curatedFabrics {
-		out[models.RecordFabric] = append(out[models.RecordFabric], models.RecordFabric+":"+f.id)
+		out[KindFabric] = append(out[KindFabric], KindFabric+":"+f.id)
 	}
 	return out
 }

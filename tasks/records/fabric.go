@@ -13,7 +13,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
@@ -401,7 +400,7 @@ func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in *fabricInput) e
 	if err := checkComposition(in.Facts); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordFabric, strings.TrimSpace(in.Name), fieldsOf(in))
+	return openRecord(ctx, env, KindFabric, strings.TrimSpace(in.Name), fieldsOf(in))
 }
 
 // checkComposition answers invalid_request naming the composition when the
@@ -453,13 +452,13 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 		sw = texture(fields.Facts.Construction, c, 900)
 	}
 	if env, ok := tasks.EnvOf(ctx); ok {
-		id := recordID(models.RecordFabric, env.JobID) + "_swatch"
-		if err := putImage(ctx, env, id, "fabric:"+recordID(models.RecordFabric, env.JobID), sw); err != nil {
+		id := recordID(KindFabric, env.JobID) + "_swatch"
+		if err := putImage(ctx, env, id, "fabric:"+recordID(KindFabric, env.JobID), sw); err != nil {
 			return tasks.Output{}, err
 		}
 		fields.SwatchURL = new(filePath(id, "jpg"))
 	}
-	if err := completeRecord(ctx, models.RecordFabric, fields, nil); err != nil {
+	if err := completeRecord(ctx, KindFabric, fields, nil); err != nil {
 		return tasks.Output{}, err
 	}
 	name := strings.TrimSpace(in.Name)
@@ -471,7 +470,7 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 		Data:      data,
 		MediaType: "image/png",
 		Ext:       "png",
-		Meta:      fabricMeta(handleOf(ctx, models.RecordFabric), name, fields),
+		Meta:      fabricMeta(handleOf(ctx, KindFabric), name, fields),
 	}, nil
 }
 

@@ -30,6 +30,7 @@ func Family() tasks.Family {
 		},
 		Concepts: concepts(),
 		Recipes:  recipes(),
+		Records:  recordKinds(),
 	}
 }
 

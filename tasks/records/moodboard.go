@@ -10,7 +10,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -225,7 +224,7 @@ func (moodboardRunner) Admit(ctx context.Context, env tasks.Env, in *moodboardIn
 	if err := checkName(in.Name); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordMoodboard, strings.TrimSpace(in.Name), obj{
+	return openRecord(ctx, env, KindMoodboard, strings.TrimSpace(in.Name), obj{
 		"description": nonEmpty(in.description()), "images": in.Images,
 	})
 }
@@ -247,7 +246,7 @@ func nonEmpty(s string) any {
 func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tasks.Output, error) {
 	refs := tasks.ListRefs("images", in.Images)
 	name := strings.TrimSpace(in.Name)
-	meta := obj{"moodboard": handleOf(ctx, models.RecordMoodboard), "index": i, "name": name, "images": len(refs)}
+	meta := obj{"moodboard": handleOf(ctx, KindMoodboard), "index": i, "name": name, "images": len(refs)}
 	switch i {
 	case 0:
 		out, cells := collageCanvas(name, in.description(), len(refs))
@@ -287,7 +286,7 @@ func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tas
 			}
 		}
 		a := analysePixels(px, in.Images, urls)
-		if err := completeRecord(ctx, models.RecordMoodboard, obj{
+		if err := completeRecord(ctx, KindMoodboard, obj{
 			"description": nonEmpty(in.description()), "images": in.Images}, a); err != nil {
 			return tasks.Output{}, err
 		}
@@ -332,7 +331,7 @@ func storeLook(ctx context.Context, i int, look image.Image) (url string, stored
 	if !ok {
 		return "", false, nil
 	}
-	rec := recordID(models.RecordMoodboard, env.JobID)
+	rec := recordID(KindMoodboard, env.JobID)
 	id := fmt.Sprintf("%s_look%d", rec, i)
 	if err := putImage(ctx, env, id, "moodboard:"+rec, look); err != nil {
 		return "", false, err

@@ -9,7 +9,6 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -222,7 +221,7 @@ func rangePlan() *tasks.Definition {
 			"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name."},
 			"fabric": obj{
 				"type":        "string",
-				"pattern":     HandlePattern(models.RecordFabric),
+				"pattern":     HandlePattern(KindFabric),
 				"description": "fabric:<id> of the account's or the curated library's.",
 			},
 			"colours": obj{
@@ -270,7 +269,7 @@ func rangePlan() *tasks.Definition {
 				"(items[].images names them as written here).", maxPlanImages)},
 		"currency": obj{"type": "string", "enum": currencyCodes(),
 			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
-		"brand_kit": obj{"type": "string", "pattern": HandlePattern(models.RecordBrandKit),
+		"brand_kit": obj{"type": "string", "pattern": HandlePattern(KindBrandKit),
 			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be analysed (brand_kit_look_not_ready)."},
 	}
 	return &tasks.Definition{
@@ -375,7 +374,7 @@ func (rangePlanRunner) Admit(ctx context.Context, env tasks.Env, in *rangePlanIn
 	if _, _, err := resolvePlan(ctx, env, plan); err != nil {
 		return err
 	}
-	return openRecord(ctx, env, models.RecordRangePlan, strings.TrimSpace(in.Name), plan)
+	return openRecord(ctx, env, KindRangePlan, strings.TrimSpace(in.Name), plan)
 }
 
 // resolvePlan reads the plan's fabrics (by handle) and brand kit.
@@ -419,13 +418,13 @@ func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tas
 		return tasks.Output{}, err
 	}
 	name := strings.TrimSpace(in.Name)
-	meta := obj{"range_plan": handleOf(ctx, models.RecordRangePlan), "index": i, "name": name, "season": plan.Season,
+	meta := obj{"range_plan": handleOf(ctx, KindRangePlan), "index": i, "name": name, "season": plan.Season,
 		"items": len(plan.Items), "quantity": plan.Quantity, "totals": toJSON(plan.Totals),
 		"drops": toJSON(append([]DropTotal{}, plan.Drops...)), "currency": nonEmpty(plan.Currency),
 		"value": plan.Sum.Value, "cost": plan.Sum.Cost, "margin": plan.Sum.Margin}
 	switch i {
 	case 0:
-		if err := completeRecord(ctx, models.RecordRangePlan, plan, nil); err != nil {
+		if err := completeRecord(ctx, KindRangePlan, plan, nil); err != nil {
 			return tasks.Output{}, err
 		}
 		data, err := encodePNG(planOverview(name, plan, fabrics, kit, imgs))

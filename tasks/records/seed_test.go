@@ -27,7 +27,7 @@ func TestSeedCurated(t *testing.T) {
 		require.NoError(t, err)
 		return page.Items
 	}
-	previewExt := map[string]string{models.RecordMoodboard: ".jpg", models.RecordFabric: ".png"}
+	previewExt := map[string]string{KindMoodboard: ".jpg", KindFabric: ".png"}
 	for kind, handles := range CuratedHandles() {
 		recs := list(kind)
 		var got []string
@@ -40,12 +40,12 @@ func TestSeedCurated(t *testing.T) {
 		require.Equal(t, handles, got, "the %s library, newest first, is in library order", kind)
 	}
 
-	before := list(models.RecordFabric)
-	gone := models.RecordFabric + ":" + curatedFabrics[3].id
+	before := list(KindFabric)
+	gone := KindFabric + ":" + curatedFabrics[3].id
 	require.NoError(t, db.Delete(&models.Record{}, "id = ?", curatedFabrics[3].id).Error)
 	require.NoError(t, SeedCurated(ctx, db, bucket))
 	kept := map[string]models.Record{}
-	for _, r := range list(models.RecordFabric) {
+	for _, r := range list(KindFabric) {
 		kept[r.Handle()] = r
 	}
 	require.Len(t, kept, len(before))

@@ -14,9 +14,18 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
+// The kinds of record the family keeps (handles moodboard:, brand_kit:,
+// fabric:, range_plan:).
+const (
+	KindMoodboard = "moodboard"
+	KindBrandKit  = "brand_kit"
+	KindFabric    = "fabric"
+	KindRangePlan = "range_plan"
+)
+
 // idPrefixes start the ids of each kind's records.
 var idPrefixes = map[string]string{
-	models.RecordMoodboard: "mb_", models.RecordBrandKit: "bk_", models.RecordFabric: "fb_", models.RecordRangePlan: "rp_",
+	KindMoodboard: "mb_", KindBrandKit: "bk_", KindFabric: "fb_", KindRangePlan: "rp_",
 }
 
 // recordID is the id of the record a job makes: fixed by the job's id, so a
@@ -53,7 +62,7 @@ func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields an
 		return nil
 	}
 	status := models.RecordCreating
-	if kind == models.RecordMoodboard {
+	if kind == KindMoodboard {
 		status = models.RecordAnalysing
 	}
 	b, err := json.Marshal(fields)
@@ -155,7 +164,7 @@ func ReadMoodboard(ctx context.Context, env tasks.Env, field, ref string) (*Mood
 		}
 		return nil, errNoRecord(field, ref)
 	}
-	r, status, reason, err := readRecord(ctx, env, models.RecordMoodboard, field, ref)
+	r, status, reason, err := readRecord(ctx, env, KindMoodboard, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +252,7 @@ func ReadBrandKit(ctx context.Context, env tasks.Env, field, ref string) (*Brand
 	if env.DB == nil {
 		return nil, errNoRecord(field, ref)
 	}
-	r, status, reason, err := readRecord(ctx, env, models.RecordBrandKit, field, ref)
+	r, status, reason, err := readRecord(ctx, env, KindBrandKit, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +312,7 @@ func ReadFabric(ctx context.Context, env tasks.Env, field, ref string) (*Fabric,
 		}
 		return nil, errNoRecord(field, ref)
 	}
-	r, status, _, err := readRecord(ctx, env, models.RecordFabric, field, ref)
+	r, status, _, err := readRecord(ctx, env, KindFabric, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +339,7 @@ func ReadRangePlan(ctx context.Context, env tasks.Env, field, ref string) (*Rang
 	if env.DB == nil {
 		return nil, errNoRecord(field, ref)
 	}
-	r, status, _, err := readRecord(ctx, env, models.RecordRangePlan, field, ref)
+	r, status, _, err := readRecord(ctx, env, KindRangePlan, field, ref)
 	if err != nil {
 		return nil, err
 	}
