@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/disintegration/imaging"
+
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
@@ -52,6 +54,10 @@ func separate() *tasks.Definition {
 		"dpi": obj{"type": "integer", "minimum": minFilmDPI, "maximum": maxFilmDPI, "default": defaultFilmDPI,
 			"description": "The films' resolution: one design pixel is one film dot, so the print is " +
 				"width px ÷ dpi inches wide; written in each PNG's pHYs chunk and on each film."},
+		"width_mm": obj{"type": "number", "minimum": 10, "maximum": 2000,
+			"description": "The printed width of the design in millimetres: the design is resampled (Lanczos) " +
+				"to width_mm × dpi / 25.4 px wide, its height in proportion, before it is separated, so each " +
+				"film prints at that size. Default: one design pixel per film dot."},
 		"garment": tasks.ColourSchema("The garment's colour, #RRGGBB: the design's ink within ΔE2000 8 of it is " +
 			"the garment showing through, so it gets no film. Default: every ink prints."),
 		"trap_px": obj{"type": "integer", "minimum": 0, "maximum": maxTrapPx,
@@ -182,12 +188,14 @@ func separateOutput() json.RawMessage {
 
 // separateInput is a colour.separate request, defaults applied.
 type separateInput struct {
-	Image      string  `json:"image"`
-	MaxColours int     `json:"max_colours"`
-	Order      string  `json:"order"`
-	JobName    string  `json:"job_name"`
-	DPI        int     `json:"dpi"`
-	Garment    *string `json:"garment"`
+	Image      string `json:"image"`
+	MaxColours int    `json:"max_colours"`
+	Order      string `json:"order"`
+	JobName    string `json:"job_name"`
+	DPI        int    `json:"dpi"`
+	// WidthMM resamples the design to print this wide at DPI.
+	WidthMM *float64 `json:"width_mm"`
+	Garment *string  `json:"garment"`
 	// TrapPx or TrapMM spreads each ink under darker ones.
 	TrapPx *int     `json:"trap_px"`
 	TrapMM *float64 `json:"trap_mm"`
@@ -201,8 +209,36 @@ type separateInput struct {
 	HalftoneInks  []string `json:"halftone_inks"`
 }
 
-// refuseSeparate refuses options that contradict each other.
-func refuseSeparate(in *separateInput, _ map[string]tasks.ImageSize) *apierr.Error {
+// maxFilmPixels bounds the design's pixels after width_mm: the input
+// image budget's 40 MP.
+const maxFilmPixels = 40_000_000
+
+// filmSize is the design's size in pixels once resampled to in.WidthMM,
+// and whether it fits maxFilmPixels.
+func filmSize(in *separateInput, w, h int) (int, int, bool) {
+	if in.WidthMM != nil {
+		fw := max(1, mmToPx(*in.WidthMM, in.DPI))
+		w, h = fw, max(1, int(math.Round(float64(h)*float64(fw)/float64(w))))
+	}
+	return w, h, w*h <= maxFilmPixels
+}
+
+// tooLarge is the refusal of a design too large to separate at width_mm.
+func tooLarge(in *separateInput, w, h int) *apierr.Error {
+	fw, fh, _ := filmSize(in, w, h)
+	return apierr.New(apierr.RequestRefused, fmt.Sprintf("At %g mm wide and %d dpi the design is %d × %d px "+
+		"(%.1f MP); colour.separate separates at most 40 MP: send a smaller width_mm or dpi.",
+		*in.WidthMM, in.DPI, fw, fh, float64(fw*fh)/1e6)).WithField("width_mm")
+}
+
+// refuseSeparate refuses options that contradict each other, and a design
+// width_mm would make too large.
+func refuseSeparate(in *separateInput, sizes map[string]tasks.ImageSize) *apierr.Error {
+	if sz, ok := sizes["image"]; ok && in.WidthMM != nil && sz.Width > 0 && sz.Height > 0 {
+		if _, _, fits := filmSize(in, sz.Width, sz.Height); !fits {
+			return tooLarge(in, sz.Width, sz.Height)
+		}
+	}
 	switch {
 	case in.TrapPx != nil && in.TrapMM != nil:
 		return apierr.New(apierr.RequestRefused, "Send trap_px or trap_mm, not both.").WithField("trap_mm")
@@ -241,6 +277,14 @@ func (separateRunner) Step(ctx context.Context, in *separateInput, i int) (tasks
 	img, err := load(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
+	}
+	if in.WidthMM != nil {
+		b := img.Bounds()
+		w, h, fits := filmSize(in, b.Dx(), b.Dy())
+		if !fits {
+			return tasks.Output{}, failf(tooLarge(in, b.Dx(), b.Dy()).Message)
+		}
+		img = imaging.Resize(img, w, h, imaging.Lanczos)
 	}
 	job, err := newSeparation(ctx, img, in)
 	if err != nil {
@@ -358,7 +402,7 @@ func separateDocs() tasks.Docs {
 				Title: "Output format",
 				Text:  "PNG: the composite in RGBA (transparent where the design is), the films 8-bit greyscale, black and white only, with a pHYs chunk giving dpi.",
 			},
-			{Key: "output_resolution", Title: "Output resolution", Text: "The composite: the design's, after EXIF orientation. A film: the design plus margin_px on each side and the label band below (film_width × film_height in the data), at dpi (default 300)."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The composite: the design's, after EXIF orientation. A film: the design (resampled to width_mm at dpi when sent, at most 40 MP, else refused naming width_mm) plus margin_px on each side and the label band below (film_width × film_height in the data), at dpi (default 300)."},
 			{
 				Key:   "outputs_per_job",
 				Title: "Outputs per job",

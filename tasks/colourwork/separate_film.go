@@ -41,10 +41,10 @@ func newSheet(w, h, dpi int, job string) filmSheet {
 // mmToPx is millimetres at dpi, in whole pixels.
 func mmToPx(mm float64, dpi int) int { return int(math.Round(mm * float64(dpi) / 25.4)) }
 
-// film draws one film: white, black where on says the ink prints, with
-// registration marks in the margin at the middle of each side and the label
-// lines below the design.
-func (s filmSheet) film(on func(p int) bool, lines []string) *image.Gray {
+// film draws one film: white, black where on says the ink prints (less any
+// patch under minSpeck pixels when clean), with registration marks in the
+// margin at the middle of each side and the label lines below the design.
+func (s filmSheet) film(on func(p int) bool, clean bool, lines []string) *image.Gray {
 	wrapped := s.wrap(lines)
 	W, H := s.bounds()
 	out := image.NewGray(image.Rect(0, 0, W, H))
@@ -59,6 +59,13 @@ func (s filmSheet) film(on func(p int) bool, lines []string) *image.Gray {
 			}
 		}
 	}
+	if clean {
+		for _, c := range blackSpecks(out, image.Rect(s.margin, s.margin, s.margin+s.w, s.margin+s.h)) {
+			for _, p := range c {
+				out.Pix[p] = 255 // the film's stride is its width
+			}
+		}
+	}
 	r := s.margin * 3 / 10
 	for _, c := range []image.Point{
 		{W / 2, s.margin / 2}, {W / 2, s.margin + s.h + s.margin/2},
@@ -70,6 +77,55 @@ func (s filmSheet) film(on func(p int) bool, lines []string) *image.Gray {
 	for _, l := range wrapped {
 		drawText(out, s.margin, y, l, s.size)
 		y += s.lineGap
+	}
+	// A glyph's dot smaller than a screen holds is grown by a pixel all
+	// round, so the label has no specks either.
+	label := image.Rect(0, 2*s.margin+s.h, W, H)
+	for _, c := range blackSpecks(out, label) {
+		for _, p := range c {
+			x, y := p%W, p/W
+			for v := max(label.Min.Y, y-1); v <= min(H-1, y+1); v++ {
+				for u := max(0, x-1); u <= min(W-1, x+1); u++ {
+					out.Pix[v*out.Stride+u] = 0
+				}
+			}
+		}
+	}
+	return out
+}
+
+// blackSpecks lists the 4-connected patches of black under minSpeck pixels
+// inside r of img, each as its pixels' offsets.
+func blackSpecks(img *image.Gray, r image.Rectangle) [][]int {
+	W := img.Rect.Dx()
+	seen := make(map[int]bool)
+	var out [][]int
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			s := y*W + x
+			if seen[s] || img.Pix[y*img.Stride+x] != 0 {
+				continue
+			}
+			seen[s] = true
+			stack, patch := []int{s}, []int{}
+			for len(stack) > 0 {
+				p := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				patch = append(patch, p)
+				px, py := p%W, p/W
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					u, v := px+d[0], py+d[1]
+					q := v*W + u
+					if (image.Point{u, v}).In(r) && !seen[q] && img.Pix[v*img.Stride+u] == 0 {
+						seen[q] = true
+						stack = append(stack, q)
+					}
+				}
+			}
+			if len(patch) < minSpeck {
+				out = append(out, patch)
+			}
+		}
 	}
 	return out
 }

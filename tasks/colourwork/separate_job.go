@@ -235,7 +235,7 @@ func (s *separation) inkFilm(n int) *image.Gray {
 	if s.halftone[j] {
 		lines = append(lines, asciiLabel(fmt.Sprintf("halftone %g lpi %g deg", *s.in.HalftoneLPI, s.in.HalftoneAngle)))
 	}
-	return s.sheet.film(on, lines)
+	return s.sheet.film(on, !s.halftone[j], lines)
 }
 
 // underbaseFilm is the white underbase: every printed pixel, choked.
@@ -250,7 +250,7 @@ func (s *separation) underbaseFilm() *image.Gray {
 	}
 	lines = append(lines, s.sizeLabel()...)
 	lines = append(lines, fmt.Sprintf("choke %d px", s.choke))
-	return s.sheet.film(on, lines)
+	return s.sheet.film(on, true, lines)
 }
 
 // sizeLabel states the design's physical size and dpi on a film.

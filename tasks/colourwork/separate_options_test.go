@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -176,4 +177,49 @@ func TestSeparateOptionRules(t *testing.T) {
 			require.Equal(t, tc.field, *e.Field)
 		})
 	}
+}
+
+// TestWholeFilmsHaveNoSpecks: every film of a job — the design, the marks
+// and the label — has no black patch under 6 px, at low and high dpi,
+// with underbase and trap.
+func TestWholeFilmsHaveNoSpecks(t *testing.T) {
+	d := truthDesigns()[3]
+	img, _ := d.render()
+	f := files{"file:d": pngOf(t, jpegNoised(t, img))}
+	for _, dpi := range []int{72, 150, 300} {
+		body := `{"image":"file:d","max_colours":6,"job_name":"Five on navy: test.job (v2)","underbase":true,` +
+			`"garment":"#1B2A4A","trap_px":2,"dpi":` + strconv.Itoa(dpi) + `}`
+		imgs, data, _ := run(t, "colour.separate", body, f)
+		require.Len(t, imgs, 6, "composite, underbase, four inks")
+		for i, im := range imgs[1:] {
+			g := im.(*image.Gray)
+			ink := make([]uint8, len(g.Pix))
+			for p, v := range g.Pix {
+				if v == 0 {
+					ink[p] = 1
+				}
+			}
+			require.Zero(t, specks(ink, g.Rect.Dx(), g.Rect.Dy(), 1), "%d dpi, %s film", dpi, data[i+1]["ink_name"])
+		}
+	}
+}
+
+// TestWidthSetsThePrintedSize: width_mm resamples the design so its films
+// print that wide at dpi, still with clean edges; a size past the budget
+// is refused naming width_mm.
+func TestWidthSetsThePrintedSize(t *testing.T) {
+	f := files{"file:d": pngOf(t, discDesign())}
+	imgs, data, _ := run(t, "colour.separate", `{"image":"file:d","max_colours":2,"width_mm":50.8,"dpi":300}`, f)
+	require.Equal(t, float64(600), data[1]["width"], "50.8 mm at 300 dpi")
+	require.Equal(t, float64(500), data[1]["height"], "in proportion")
+	require.InDelta(t, 50.8, data[1]["width_mm"], 0.05)
+	m := int(data[1]["margin_px"].(float64))
+	disc := black(imgs[1], image.Rect(m, m, m+600, m+500))
+	require.InDelta(t, math.Pi*150*150, float64(disc), math.Pi*150*150*0.02, "the disc scaled 2.5×")
+	d := task(t, "colour.separate")
+	in, err := d.Validate([]byte(`{"image":"file:d","max_colours":2,"width_mm":2000,"dpi":1200}`))
+	require.NoError(t, err)
+	e := d.Refuse(in, map[string]tasks.ImageSize{"image": {Width: 240, Height: 200}})
+	require.NotNil(t, e)
+	require.Equal(t, "width_mm", *e.Field)
 }
