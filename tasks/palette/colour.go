@@ -37,8 +37,14 @@ func turn(b hsl, deg float64, role string) swatch {
 	return swatch{role: role, c: toHSL(hex), hex: hex}
 }
 
+// light is b with its OKLCH lightness moved by dl (kept within 0.08 to
+// 0.97), hue and chroma kept, gamut-mapped by chroma: a one-hue step that
+// is never more saturated than b (HSL steps made dark greens vivid).
 func light(b hsl, dl float64, role string) swatch {
-	return swatch{role: role, c: hsl{b.h, b.s, math.Min(0.95, math.Max(0.05, b.l+dl))}}
+	ok := hexToOKLCH(toHex(b))
+	ok.l = math.Min(0.97, math.Max(0.08, ok.l+dl))
+	hex := ok.hex()
+	return swatch{role: role, c: toHSL(hex), hex: hex}
 }
 
 var schemes = []scheme{
@@ -73,11 +79,11 @@ var schemes = []scheme{
 	{"monochromatic", "Monochromatic", "One hue in five lightnesses.", "you want a quiet palette of one colour",
 		func(b hsl) []swatch {
 			return []swatch{
-				light(b, -0.3, "shade_2"),
-				light(b, -0.15, "shade_1"),
+				light(b, -0.24, "shade_2"),
+				light(b, -0.12, "shade_1"),
 				light(b, 0, "base"),
-				light(b, 0.15, "tint_1"),
-				light(b, 0.3, "tint_2"),
+				light(b, 0.12, "tint_1"),
+				light(b, 0.24, "tint_2"),
 			}
 		}},
 }
@@ -176,10 +182,13 @@ func harmony(sc scheme, base string) []swatch {
 		if orig.l > 0.5 {
 			dir = -1
 		}
+		ok := hexToOKLCH(toHex(orig))
 		for _, d := range []float64{0.2, -0.2, 0.35, -0.35, 0.5, -0.5, 0.65, -0.65, 0.8, -0.8} {
-			c := orig
-			c.l = math.Min(1, math.Max(0, orig.l+dir*d))
-			sw[i].c, sw[i].hex = c, toHex(c)
+			// Moved in OKLCH lightness, chroma kept or lowered to fit sRGB.
+			c := ok
+			c.l = math.Min(1, math.Max(0, ok.l+dir*d))
+			sw[i].hex = c.hex()
+			sw[i].c = toHSL(sw[i].hex)
 			if !closeToFixed(sw, fixed, i) {
 				break
 			}

@@ -180,3 +180,20 @@ func TestShadeRowsAreLetDown(t *testing.T) {
 		}
 	}
 }
+
+// TestHarmoniesAreNoMoreSaturatedThanTheBase: a harmony turns the hue at
+// the base's lightness and chroma and only lowers chroma to stay in sRGB,
+// so no colour of a sheet (adjusted or not) is more chromatic in OKLCH (beyond
+// 8-bit rounding) than the base: a muted base gives a muted palette.
+func TestHarmoniesAreNoMoreSaturatedThanTheBase(t *testing.T) {
+	bases := []string{"#3A5A40", "#B5838D", "#1F6FEB", "#E4572E", "#FF0000", "#808080", "#D4A373", "#6D597A",
+		"#A3B18A", "#2D3142", "#FFB4A2", "#C0FFEE"}
+	for _, base := range bases {
+		b := hexToOKLCH(base)
+		for _, sc := range schemes {
+			for _, s := range harmony(sc, base) {
+				require.LessOrEqual(t, hexToOKLCH(s.hex).c, b.c+0.005, "%s %s: %s %s", base, sc.value, s.role, s.hex)
+			}
+		}
+	}
+}
