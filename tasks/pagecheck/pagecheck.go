@@ -40,8 +40,9 @@ type Page struct {
 	W, H float64
 	// Words are the page's words in reading order.
 	Words []Word
-	// Ink is how far down the page (0 to 1) anything is drawn, and InkArea
-	// the share of the page's area inside the box round all it draws.
+	// Ink is how far down the page (0 to 1) anything is drawn above its
+	// running foot (the bottom 7%, where page numbers go), and InkArea the
+	// share of the page's area inside the box round all it draws there.
 	Ink, InkArea float64
 }
 
@@ -114,11 +115,12 @@ func readPNG(t testing.TB, path string) image.Image {
 }
 
 // ink answers how far down an image something darker than near-white is
-// drawn (0 to 1), and the share of its area inside the box round it all.
+// drawn above its running foot (0 to 1), and the share of its area inside
+// the box round it all.
 func ink(img image.Image) (float64, float64) {
 	b := img.Bounds()
 	minX, minY, maxX, maxY := b.Max.X, b.Max.Y, b.Min.X-1, b.Min.Y-1
-	for y := b.Min.Y; y < b.Max.Y; y++ {
+	for y := b.Min.Y; y < b.Min.Y+b.Dy()*93/100; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
 			if (r+g+bl)/3 < 0xF000 {
@@ -231,15 +233,23 @@ func diff(a, b uint32) uint32 {
 
 // Collisions lists the boxes a sheet drew where text crosses other text,
 // a swatch or an image by more than tol points each way: a figure printed
-// over a swatch, a label run into a picture.
+// over a swatch, a label run into a picture. A callout may sit on an
+// image (that is what it is for) but not on text or another callout.
 func Collisions(boxes []pdfsheet.Box, tol float64) []string {
 	var out []string
+	textual := func(b pdfsheet.Box) bool {
+		return (b.Kind == pdfsheet.BoxText || b.Kind == pdfsheet.BoxCallout) && strings.TrimSpace(b.Text) != ""
+	}
 	for i, a := range boxes {
-		if a.Kind != pdfsheet.BoxText || strings.TrimSpace(a.Text) == "" {
+		if !textual(a) {
 			continue
 		}
 		for j, b := range boxes {
-			if j == i || (b.Kind == pdfsheet.BoxText && j < i) || (b.Kind == pdfsheet.BoxText && b.Text == "") {
+			if j == i || (textual(b) && j < i) || (b.Kind == pdfsheet.BoxText && b.Text == "") {
+				continue
+			}
+			if a.Kind == pdfsheet.BoxCallout && b.Kind == pdfsheet.BoxImage ||
+				b.Kind == pdfsheet.BoxCallout && a.Kind == pdfsheet.BoxImage {
 				continue
 			}
 			if a.Overlaps(b, tol) {

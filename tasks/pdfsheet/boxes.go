@@ -75,3 +75,23 @@ func (s *Sheet) OnPage(p int, draw func()) {
 	s.check(s.pdf.SetPage(last))
 	s.page = last
 }
+
+// BoxCallout is a label set on a picture on purpose (a measurement
+// point's letter on a flat sketch): it may sit on an image, never on text.
+const BoxCallout = "callout"
+
+// Callout writes a short label centred on (x, y) on a white tab outlined
+// in c, over whatever is drawn there.
+func (s *Sheet) Callout(x, y float64, str string, size float64, c color.RGBA) {
+	w := s.TextWidth(str, size, true) + size*0.6
+	h := size * 1.3
+	s.pdf.SetFillColor(0xff, 0xff, 0xff)
+	s.pdf.SetStrokeColor(c.R, c.G, c.B)
+	s.pdf.SetLineWidth(0.6)
+	s.pdf.RectFromUpperLeftWithStyle(x-w/2, y-h/2, w, h, "FD")
+	s.check(s.pdf.SetFont("bold", "", size))
+	s.pdf.SetTextColor(c.R, c.G, c.B)
+	s.pdf.SetXY(x-w/2+size*0.3, y-h/2+size*0.15)
+	s.check(s.pdf.Cell(nil, str))
+	s.record(BoxCallout, x-w/2, y-h/2, w, h, str)
+}

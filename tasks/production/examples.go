@@ -55,8 +55,8 @@ func inside(pts [][2]float64, x, y float64) bool {
 	return in
 }
 
-// teeFlat is a technical flat of a striped T-shirt, 480 × 520 px: navy and
-// white Breton stripes, a scooped neck at the front, a higher one at the
+// teeFlat is a technical flat of a striped T-shirt, 480 × 520 px, outlined
+// in ink: navy and white Breton stripes, a scooped neck at the front, a higher one at the
 // back.
 func teeFlat(front bool) *image.NRGBA {
 	const W, H = 480, 520
@@ -89,6 +89,15 @@ func teeFlat(front bool) *image.NRGBA {
 				c = cream
 				if fy > 130 && int(fy-130)%36 < 14 {
 					c = navy
+				}
+				// A flat is drawn: its outline in ink, two pixels wide.
+				for _, d := range [][2]float64{{-2, 0}, {2, 0}, {0, -2}, {0, 2}} {
+					nx, ny := fx+d[0], fy+d[1]
+					out := !inside(body, nx, ny) ||
+						math.Pow((nx-240)/70, 2)+math.Pow((ny-60)/(neckDepth-60), 2) < 1
+					if out {
+						c = color.NRGBA{0x22, 0x22, 0x22, 0xff}
+					}
 				}
 			}
 			img.SetNRGBA(x, y, c)

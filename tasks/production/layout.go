@@ -1,8 +1,10 @@
 package production
 
 import (
+	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -17,6 +19,9 @@ type layout struct {
 	images []image.Image
 	s      *pdfsheet.Sheet
 	pages  int
+	ctx    context.Context
+	// y is where the current page's content has reached.
+	y float64
 }
 
 // The page margin and the height of a table row, in points.
@@ -30,23 +35,63 @@ func (l *layout) pdf() ([]byte, int, error) {
 	l.s = pdfsheet.A4(l.p.name+" techpack", true)
 	l.pages = 1
 	l.cover()
+	l.flatSketches()
 	l.fabricCard()
 	l.colourways()
 	l.measurementTable()
+	l.gradingTable()
 	l.bomTable()
+	l.constructionNotes()
+	for p := 1; p <= l.pages; p++ {
+		l.s.OnPage(p, func() { l.runningHead(p) })
+	}
 	b, err := l.s.Bytes()
 	return b, l.pages, err
 }
 
-// newPage starts a page headed with the style's name and the page's title.
+// runningHead writes, at the head and foot of page p, what a factory
+// files a page by: the style code and name, the version and date, and the
+// page number.
+func (l *layout) runningHead(p int) {
+	s := l.s
+	id := l.p.name
+	if l.p.styleCode != "" {
+		id = l.p.styleCode + " · " + l.p.name
+	}
+	right := "Version " + l.p.version + " · " + l.p.date
+	rw := s.TextWidth(right, 8, false)
+	s.Text(margin, 16, id, 8, true, ink, s.W-2*margin-rw-24)
+	s.TextRight(s.W-margin, 16, right, 8, false, muted)
+	s.Line(margin, s.H-26, s.W-margin, s.H-26, 0.4, rule)
+	s.Text(margin, s.H-20, "Techpack · "+l.p.name, 7, false, muted, 400)
+	s.TextRight(s.W-margin, s.H-20, fmt.Sprintf("Page %d of %d", p, l.pages), 7, false, muted)
+}
+
+// newPage starts a page with the page's title.
 func (l *layout) newPage(title string) float64 {
 	l.s.Page()
 	l.pages++
-	l.s.Text(margin, margin, l.p.name, 10, false, muted, 0)
-	l.s.Text(margin, margin+16, title, 20, true, ink, 0)
-	l.s.Line(margin, margin+46, l.s.W-margin, margin+46, 0.5, rule)
-	return margin + 62
+	l.s.Text(margin, margin, title, 20, true, ink, 0)
+	l.s.Line(margin, margin+30, l.s.W-margin, margin+30, 0.5, rule)
+	l.y = margin + 44
+	return l.y
 }
+
+// section starts a section under the last one on the page when need
+// points fit there, else on a new page: short tables share a page.
+func (l *layout) section(title string, need float64) float64 {
+	if l.y == 0 || l.y+40+need > l.bottom() {
+		return l.newPage(title)
+	}
+	y := l.y + 18
+	l.s.Text(margin, y, title, 16, true, ink, 0)
+	l.s.Line(margin, y+24, l.s.W-margin, y+24, 0.5, rule)
+	l.y = y + 36
+	return l.y
+}
+
+// bottom is the lowest point a page's content reaches, above the foot.
+func (l *layout) bottom() float64 { return l.s.H - margin }
 
 // cover draws the name, the records it uses, the style images and notes.
 func (l *layout) cover() {
@@ -58,7 +103,7 @@ func (l *layout) cover() {
 		sub = append([]string{"Range plan " + l.r.rangePlan.Name + " (" + l.r.rangePlan.Season + ")"}, sub...)
 	}
 	s.Text(margin, margin+54, strings.Join(sub, " · "), 11, false, muted, inner)
-	top, bottom := margin+84, s.H-margin
+	top, bottom := margin+84, l.bottom()
 	if l.p.notes != "" {
 		bottom -= 90
 	}
@@ -109,80 +154,79 @@ func (l *layout) fabricCard() {
 		s.Text(x, ry, r[0], 10, true, muted, 0)
 		s.Text(x+120, ry, r[1], 11, false, ink, s.W-x-margin-120)
 	}
+	l.y = y + side
 }
 
 // colourways draws each colourway as swatches with hex, sRGB and CMYK.
 func (l *layout) colourways() {
-	y := l.newPage("Colourways")
+	y := l.section("Colourways", 142)
 	s := l.s
 	const sw, gap, blockH = 110.0, 10.0, 142.0
 	for _, w := range l.p.colourways {
-		if y+blockH > s.H-margin {
+		if y+blockH > l.bottom()-14 {
 			y = l.newPage("Colourways (continued)")
 		}
 		s.Text(margin, y, w.Name, 12, true, ink, 0)
 		for j, hex := range w.Colours {
 			x := margin + float64(j)*(sw+gap)
 			c := tasks.ParseColour(hex)
-			s.Rect(x, y+18, sw, 60, c)
-			s.Outline(x, y+18, sw, 60, rule)
+			s.Swatch(x, y+18, sw, 60, c)
 			s.Text(x, y+82, hex, 10, true, ink, sw)
 			s.Text(x, y+96, fmt.Sprintf("sRGB %d %d %d", c.R, c.G, c.B), 8, false, muted, sw)
 			s.Text(x, y+108, records.CMYKLabel(hex)+" (approx.)", 8, false, muted, sw)
 		}
 		y += blockH
 	}
-	s.Text(
-		margin,
-		s.H-margin,
+	s.Text(margin, y-8,
 		"CMYK values are a plain conversion without an ICC profile; ask the printer or dye house for profiled values.",
-		7,
-		false,
-		muted,
-		0,
-	)
+		7, false, muted, 0)
+	l.y = y + 4
 }
 
 // measurementTable draws the graded measurements: one row per point of
 // measure, one column per size.
 func (l *layout) measurementTable() {
 	title := "Measurements (mm)"
-	y := l.newPage(title)
+	y := l.section(title, 20+3*rowH)
 	s := l.s
-	pointW, tolW := 220.0, 70.0
-	colW := min(80, (s.W-2*margin-pointW-tolW)/float64(max(len(l.p.sizes), 1)))
+	pointW, tolW, refW := 220.0, 70.0, 28.0
+	colW := min(80, (s.W-2*margin-refW-pointW-tolW)/float64(max(len(l.p.sizes), 1)))
+	x0 := margin + refW
 	head := func(y float64) float64 {
-		s.Text(margin, y, "Point of measure", 9, true, muted, pointW)
-		s.Text(margin+pointW, y, "Tol. ± mm", 9, true, muted, tolW)
+		s.Text(margin, y, "Ref", 9, true, muted, refW)
+		s.Text(x0, y, "Point of measure", 9, true, muted, pointW)
+		s.Text(x0+pointW, y, "Tol. ± mm", 9, true, muted, tolW)
 		for j, size := range l.p.sizes {
-			s.Text(margin+pointW+tolW+float64(j)*colW, y, size, 9, true, muted, colW)
+			s.Text(x0+pointW+tolW+float64(j)*colW, y, size, 9, true, muted, colW)
 		}
 		s.Line(margin, y+14, s.W-margin, y+14, 0.5, rule)
 		return y + 20
 	}
 	y = head(y)
-	for _, m := range l.p.measurements {
-		if y+rowH > s.H-margin {
+	for i, m := range l.p.measurements {
+		if y+rowH > l.bottom() {
 			y = head(l.newPage(title + " (continued)"))
 		}
-		s.Text(margin, y, m.Point, 10, false, ink, pointW-8)
-		s.Text(margin+pointW, y, mm(m.ToleranceMM), 10, false, ink, tolW)
+		s.Text(margin, y, ref(i), 10, true, callout, refW)
+		s.Text(x0, y, m.Point, 10, false, ink, pointW-8)
+		s.Text(x0+pointW, y, mm(m.ToleranceMM), 10, false, ink, tolW)
 		for j, size := range l.p.sizes {
 			v, ok := m.Sizes[size]
 			text := "–"
 			if ok {
 				text = mm(v)
 			}
-			s.Text(margin+pointW+tolW+float64(j)*colW, y, text, 10, false, ink, colW)
+			s.Text(x0+pointW+tolW+float64(j)*colW, y, text, 10, false, ink, colW)
 		}
 		y += rowH
 	}
+	l.y = y
 }
 
 // bomTable draws the bill of materials.
 func (l *layout) bomTable() {
 	title := "Bill of materials"
-	y := l.newPage(title)
+	y := l.section(title, 20+3*rowH)
 	s := l.s
 	cols := []struct {
 		name string
@@ -197,7 +241,7 @@ func (l *layout) bomTable() {
 	}
 	y = head(y)
 	for _, b := range l.p.bom {
-		if y+rowH > s.H-margin {
+		if y+rowH > l.bottom() {
 			y = head(l.newPage(title + " (continued)"))
 		}
 		for i, v := range []string{b.Item, b.Material, cmpOr(b.Supplier, "–"), mm(b.Quantity), b.Unit} {
@@ -205,6 +249,18 @@ func (l *layout) bomTable() {
 		}
 		y += rowH
 	}
+	l.y = y
+}
+
+// callout is the colour of measurement callouts.
+var callout = color.RGBA{0xC0, 0x39, 0x2B, 0xff}
+
+// ref is the letter of measurement row i: A to Z, then AA, AB…
+func ref(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return string(rune('A'+i/26-1)) + string(rune('A'+i%26))
 }
 
 // composition writes a fabric's composition: 98% cotton, 2% elastane.

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +21,8 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pagecheck"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
@@ -79,8 +84,9 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	require.Len(t, out, 1)
 	pdf := out[0]
 	require.Equal(t, "application/pdf", pdf.MediaType)
+	dump(t, "techpack.pdf", pdf.Data)
 	pages, w, h := pdfInfo(t, pdf.Data)
-	require.Equal(t, 5, pages)
+	require.Equal(t, 6, pages)
 	require.InDelta(t, 841.89, w, 0.5, "A4 landscape")
 	require.InDelta(t, 595.28, h, 0.5)
 	txt := poppler(t, "pdftotext", pdf.Data)
@@ -105,7 +111,7 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	b, err := json.Marshal(pdf.Meta)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &meta))
-	require.Equal(t, float64(5), meta["pages"])
+	require.Equal(t, float64(6), meta["pages"])
 	fab := meta["fabric"].(map[string]any)
 	require.Equal(t, float64(180), fab["weight_gsm"])
 	require.Equal(t, []any{"S", "M", "L", "XL"}, meta["sizes"])
@@ -137,9 +143,16 @@ func TestLongTablesContinue(t *testing.T) {
 	o, err := d.Runner.Step(ctx, in, 0)
 	require.NoError(t, err)
 	pages, _, _ := pdfInfo(t, o.Data)
-	require.Equal(t, 6, pages)
-	require.Equal(t, 6, o.Meta["pages"])
+	require.Equal(t, 7, pages)
+	require.Equal(t, 7, o.Meta["pages"])
 	require.Contains(t, poppler(t, "pdftotext", o.Data), "Trim 39")
+}
+
+// dump writes an output under $TP_DUMP, when set, for a person to look at.
+func dump(t *testing.T, name string, data []byte) {
+	if dir := os.Getenv("TP_DUMP"); dir != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
 }
 
 // loaderOf serves example files to a step.
@@ -374,4 +387,59 @@ func TestSizeOrder(t *testing.T) {
 			map[string]int{"40": 0, "M": 0, "XS": 0, "One": 0, "2XL": 0, "S": 0, "38": 0, "L": 0, "36": 0, "XL": 0},
 		),
 	)
+}
+
+// TestTechpackPages opens every page of the example techpack with poppler:
+// A4 landscape, text on each, no words overlapping, none mostly empty,
+// the style code, version and date at the head and the page number at the
+// foot of every page, each measurement's letter on the flat sketch, and no
+// text over a swatch or an image.
+func TestTechpackPages(t *testing.T) {
+	d := lookup(t, "techpack.create")
+	var in techpackInput
+	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &in))
+	out, err := d.ExampleOutputs(context.Background(), 0)
+	require.NoError(t, err)
+	pages := pagecheck.Check(t, out[0].Data, pagecheck.Sheet{W: 842, H: 595})
+	for i, p := range pages {
+		if i < len(pages)-1 {
+			require.GreaterOrEqual(t, p.Ink, 0.4, "page %d is mostly empty", i+1)
+		}
+		text := p.Text()
+		require.Contains(t, text, "HB-TEE-001 · Harbour Breton tee", "page %d", i+1)
+		require.Contains(t, text, "Version 2 · 2026-11-20", "page %d", i+1)
+		require.Contains(t, text, fmt.Sprintf("Page %d of %d", i+1, len(pages)), "page %d", i+1)
+	}
+	sketch := pages[1].Text()
+	require.Contains(t, sketch, "Flat sketch")
+	require.NotContains(t, sketch, "not placed", "every point of the example is placed on the flat")
+	all := ""
+	for _, p := range pages {
+		all += p.Text() + " "
+	}
+	for _, want := range []string{"Grading (mm)", "S → M", "+30", "Bill of materials", "Construction",
+		"Shoulder seams: 4-thread overlock"} {
+		require.Contains(t, all, want)
+	}
+
+	ctx := tasks.WithLoader(context.Background(), loaderOf(d.Examples[0].Files))
+	p := packOf(&in)
+	r, err := resolve(ctx, tasks.Env{}, p)
+	require.NoError(t, err)
+	doc := &layout{p: p, r: r, ctx: ctx}
+	for _, f := range d.Examples[0].Files {
+		img, err := png.Decode(bytes.NewReader(f.Data()))
+		require.NoError(t, err)
+		doc.images = append(doc.images, img)
+	}
+	_, _, err = doc.pdf()
+	require.NoError(t, err)
+	require.Empty(t, pagecheck.Collisions(doc.s.Boxes(), 0.6))
+	letters := 0
+	for _, b := range doc.s.Boxes() {
+		if b.Kind == pdfsheet.BoxCallout {
+			letters++
+		}
+	}
+	require.Equal(t, len(in.Measurements), letters, "a callout per measurement")
 }

@@ -25,6 +25,7 @@ const (
 	maxSizes        = 10
 	maxSizeName     = 12
 	maxBOMRows      = 40
+	maxConstruction = 30
 )
 
 // bomUnits are the values of the bom_unit vocabulary.
@@ -166,8 +167,19 @@ func techpack() *tasks.Definition {
 		"notes": obj{
 			"type":        "string",
 			"maxLength":   2000,
-			"description": "Construction or finishing notes, printed on the cover.",
+			"description": "Construction or finishing notes, printed on the cover and in full on the construction page.",
 		},
+		"style_code": obj{"type": "string", "minLength": 1, "maxLength": 24,
+			"description": "The style's code, such as HB-TEE-001: printed with the name at the head of every page.",
+			"examples":    []any{"HB-TEE-001"}},
+		"version": obj{"type": "string", "minLength": 1, "maxLength": 12, "default": "1",
+			"description": "The techpack's version, such as 1, 2 or 2b: at the head of every page."},
+		"date": obj{"type": "string", "pattern": `^\d{4}-\d{2}-\d{2}$`,
+			"description": "The techpack's date, YYYY-MM-DD, at the head of every page; without it, the day the job runs (UTC)."},
+		"construction": obj{"type": "array", "maxItems": maxConstruction,
+			"items": obj{"type": "string", "maxLength": 300,
+				"description": "One step or spec, such as Side seams: 4-thread overlock, 1 cm allowance."},
+			"description": fmt.Sprintf("Construction notes, up to %d, numbered on the construction page.", maxConstruction)},
 	}
 	return &tasks.Definition{
 		Name: "techpack.create", Title: "Create a techpack",
@@ -230,6 +242,10 @@ type techpackInput struct {
 	BOM          []bomInput      `json:"bom"`
 	RangePlan    *string         `json:"range_plan"`
 	Notes        *string         `json:"notes"`
+	StyleCode    *string         `json:"style_code"`
+	Version      string          `json:"version"`
+	Date         *string         `json:"date"`
+	Construction []string        `json:"construction"`
 }
 
 // colourwaysInput is techpack.create's colourways: a brand_kit: handle, or
@@ -269,6 +285,10 @@ type pack struct {
 	bom          []BOMRow
 	rangePlan    string
 	notes        string
+	styleCode    string
+	version      string
+	date         string
+	construction []string
 }
 
 // packOf reads a validated input. A JSON object keeps no order, so the
@@ -281,6 +301,18 @@ func packOf(in *techpackInput) pack {
 	}
 	if in.Notes != nil {
 		p.notes = strings.TrimSpace(*in.Notes)
+	}
+	if in.StyleCode != nil {
+		p.styleCode = strings.TrimSpace(*in.StyleCode)
+	}
+	p.version = cmpOr(strings.TrimSpace(in.Version), "1")
+	if in.Date != nil {
+		p.date = *in.Date
+	}
+	for _, c := range in.Construction {
+		if c = strings.TrimSpace(c); c != "" {
+			p.construction = append(p.construction, c)
+		}
 	}
 	for i, w := range in.Colourways.Ways {
 		way := Colourway{Name: fmt.Sprintf("Colourway %d", i+1)}
@@ -407,7 +439,10 @@ func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks
 			)
 		}
 	}
-	doc := &layout{p: p, r: r}
+	if p.date == "" {
+		p.date = env.Time().Format("2006-01-02")
+	}
+	doc := &layout{p: p, r: r, ctx: ctx}
 	for _, ref := range p.images {
 		// One image at full size at a time, kept at the most the sheet
 		// rasters it at.
@@ -424,6 +459,14 @@ func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks
 		return tasks.Output{}, err
 	}
 	return tasks.Output{Data: data, MediaType: "application/pdf", Ext: "pdf", Meta: summary(p, r, pages)}, nil
+}
+
+// nonEmpty is s, or nil when it is empty.
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func cmpOr(a, b string) string {
@@ -467,6 +510,7 @@ func summary(p pack, r resolved, pages int) map[string]any {
 	}
 	out := obj{
 		"index": 0, "format": "pdf", "name": p.name, "pages": pages, "style_images": len(p.images),
+		"style_code": nonEmpty(p.styleCode), "version": p.version, "date": p.date,
 		"fabric": obj{"handle": f.Handle, "name": f.Name, "code": f.Code, "weight_gsm": f.Facts.WeightGSM,
 			"weight_oz_yd2": f.WeightOz, "weight_class": f.WeightClass, "composition": comp, "construction": f.Facts.Construction},
 		"colourways": ways, "sizes": toAny(p.sizes), "measurements": meas, "bom": bom,
