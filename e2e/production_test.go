@@ -137,7 +137,7 @@ func TestProductionJobs(t *testing.T) {
 	require.Len(t, files, 1)
 	pdf := download(t, files[0].(map[string]any)["url"].(string))
 	info := run(t, "pdfinfo", pdf)
-	require.Regexp(t, `(?m)^Pages:\s+5$`, info)
+	require.Regexp(t, `(?m)^Pages:\s+4$`, info)
 	txt := run(t, "pdftotext", pdf)
 	for _, want := range []string{"Dock coat", "240 g/m²", "navy", "sand", "#D6C3A1", "Horn button", "Button Co"} {
 		require.Contains(t, txt, want)
