@@ -200,13 +200,13 @@ const (
 
 var angles = []string{angleFront, angleThreeQuarter, angleSide, angleBack, angleWalking}
 
-// angleText says what each angle shows, with a model and on a packshot.
+// angleText says what each angle shows on a figure and in a packshot.
 var angleText = map[string]string{
-	angleFront:        "Facing the camera; a packshot straight on.",
-	angleThreeQuarter: "Turned about 35°; a packshot turned the same, narrower and in perspective.",
-	angleSide:         "In profile; a packshot seen from the side, narrowest.",
-	angleBack:         "From behind (the garment shown mirrored, hair over the face); a packshot of the reverse, mirrored and lit from behind.",
-	angleWalking:      "Mid-stride with arms swinging; a packshot tilted as if in motion.",
+	angleFront:        "Facing the camera; a packshot of product, straight on.",
+	angleThreeQuarter: "Turned about 35°; a packshot of product_three_quarter, the product photographed turned.",
+	angleSide:         "In profile; a packshot of product_side, the product photographed from the side.",
+	angleBack:         "From behind; a packshot of product_back, the product photographed from behind (never the front mirrored).",
+	angleWalking:      "Mid-stride with arms swinging; a packshot of product tilted 6° as if in motion.",
 }
 
 // Pose is one curated pose: an angle drawn for one gender's figures.
