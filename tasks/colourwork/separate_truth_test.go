@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -311,8 +312,11 @@ func TestSeparationsMatchTheTruth(t *testing.T) {
 
 // BenchmarkSeparationTruth prints, for every ground-truth design and ink,
 // the stray ink in percent of the film, the specks and the coverage error
-// in percentage points.
+// in percentage points; SEPARATE_DIR=dir writes the README's picture there.
 func BenchmarkSeparationTruth(b *testing.B) {
+	if dir := os.Getenv("SEPARATE_DIR"); dir != "" {
+		writePictures(b, dir)
+	}
 	cases := truthCases(b)
 	var figs map[string][]sepFigures
 	for b.Loop() {

@@ -54,7 +54,7 @@ func boxes(t *testing.T, pdf []byte) map[string][4]float64 {
 }
 
 // rasterise renders the PDF's page with pdftoppm at dpi.
-func rasterise(t *testing.T, pdf []byte, dpi int) image.Image {
+func rasterise(t testing.TB, pdf []byte, dpi int) image.Image {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.pdf")
 	require.NoError(t, os.WriteFile(in, pdf, 0o600))
