@@ -231,3 +231,23 @@ func TestDrawTakesTheDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickCountsTheSampledKindsEightTimes: a job runs inside its admit
+// only when it draws within the quick budget — eight 512 px stripes tiles,
+// but one 512 px dots tile, since every dot row is sampled.
+func TestQuickCountsTheSampledKindsEightTimes(t *testing.T) {
+	d := mustLookup(t, "pattern.generate")
+	for _, tc := range []struct {
+		body  string
+		quick bool
+	}{
+		{`{"colors":["#000000"],"resolution":"512","count":8}`, true},
+		{`{"colors":["#000000"],"kind":"gingham","resolution":"1024","count":2}`, true},
+		{`{"colors":["#000000"],"resolution":"1024","count":3}`, false},
+		{`{"colors":["#000000"],"kind":"dots","resolution":"512"}`, true},
+		{`{"colors":["#000000"],"kind":"dots","resolution":"512","count":2}`, false},
+		{`{"colors":["#000000"],"kind":"plaid","resolution":"1024"}`, false},
+	} {
+		require.Equal(t, tc.quick, tasks.IsQuick(d, patternInput(t, tc.body)), tc.body)
+	}
+}
