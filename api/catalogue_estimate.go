@@ -1,6 +1,8 @@
 package api
 
 import (
+	"time"
+
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -17,7 +19,14 @@ type estimateView struct {
 	CreditType     string `json:"credit_type"`
 	Outputs        int    `json:"outputs"`
 	PricePerOutput int64  `json:"price_per_output"`
+	// ValidUntil is how long the price holds: a submit before it holds
+	// these credits unless a release changes prices meanwhile. Send them as
+	// X-Service-Max-Credits to be sure of the ceiling whatever happens.
+	ValidUntil time.Time `json:"valid_until"`
 }
+
+// estimateValidity is how long an estimate's price is promised.
+const estimateValidity = time.Hour
 
 // estimate runs every check of the body a submit runs — the schema, the
 // image references and the task's own checks on the account's records —
@@ -45,5 +54,6 @@ func (h *catalogueHandlers) estimate(c *gin.Context) {
 	}
 	credits, creditType := d.Estimate(input)
 	c.JSON(http.StatusOK, estimateView{Task: d.Name, Credits: credits, CreditType: creditType,
-		Outputs: d.Runner.Plan(input).Steps, PricePerOutput: d.PricePerOutput(input)})
+		Outputs: d.Runner.Plan(input).Steps, PricePerOutput: d.PricePerOutput(input),
+		ValidUntil: h.d.now().Add(estimateValidity).Truncate(time.Second)})
 }

@@ -30,7 +30,13 @@ type submitOptions struct {
 	startSent    bool
 	webhookURL   string
 	idemKey      string
+	maxCredits   int64 // X-Service-Max-Credits; meaningful when maxSent
+	maxSent      bool
 }
+
+// maxCreditsHeader is the submit's price ceiling: a job whose hold would
+// pass it is refused before anything is held (max_credits_exceeded).
+const maxCreditsHeader = "X-Service-Max-Credits"
 
 var preferWait = regexp.MustCompile(`(?i)(?:^|[;,\s])wait\s*=\s*(\d+)`)
 
@@ -50,6 +56,14 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 				WithField("X-Service-Start-Timeout")
 		}
 		o.startTimeout, o.startSent = n, true
+	}
+	if v := c.GetHeader(maxCreditsHeader); v != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 0 {
+			return o, apierr.New(apierr.InvalidRequest, maxCreditsHeader+" must be a whole number of credits, 0 or more.").
+				WithField(maxCreditsHeader)
+		}
+		o.maxCredits, o.maxSent = n, true
 	}
 	o.webhookURL = c.Query("webhook_url")
 	o.idemKey = c.GetHeader("Idempotency-Key")
@@ -132,6 +146,12 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		return
 	}
 	credits, creditType := def.Estimate(input)
+	if opts.maxSent && credits > opts.maxCredits {
+		fail(c, apierr.Newf(apierr.MaxCreditsExceeded,
+			"The job would hold %d credits, more than %s: %d; nothing was held.", credits, maxCreditsHeader,
+			opts.maxCredits).WithMaxCredits(credits, opts.maxCredits))
+		return
+	}
 	normalized, _ := json.Marshal(input)
 	req := submit.Request{
 		Job: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.keyID(),

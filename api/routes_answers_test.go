@@ -207,6 +207,13 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 			headers: asJSON,
 			status:  422,
 		},
+		{
+			row:     "POST /v1/tasks/{name}",
+			path:    "/v1/tasks/pattern.generate",
+			body:    `{"kind":"stripes","colors":["#112233","#DDEEFF"]}`,
+			headers: with(asJSON, "X-Service-Max-Credits", "0"),
+			status:  402,
+		},
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/no.such", body: `{}`, headers: asJSON, status: 404},
 		{row: "POST /v1/tasks/{name}", path: "/v1/tasks/pattern.legacy", body: `{}`, headers: asJSON, status: 410},
 		{

@@ -47,7 +47,7 @@ func taskRoutes() []route {
 			scope:  models.ScopeTasksRun,
 			handle: jobs((*jobHandlers).submit),
 			op: operation{id: "task_submit", summary: "Run a task: a job starts and its handle is answered at once",
-				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer 402 insufficient_credits.",
+				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer 402 insufficient_credits, a hold above X-Service-Max-Credits 402 max_credits_exceeded.",
 				params: []oa{name,
 					header(
 						"Prefer",
@@ -67,6 +67,12 @@ func taskRoutes() []route {
 							"minimum": lim.StartTimeout.MinSeconds,
 							"maximum": lim.StartTimeout.MaxSeconds,
 						},
+					),
+					header(
+						maxCreditsHeader,
+						"The most credits the job may hold: a job whose hold (the estimate's credits) would be above it "+
+							"answers 402 max_credits_exceeded before anything is held.",
+						oa{"type": "integer", "minimum": 0},
 					),
 					query(
 						"webhook_url",

@@ -105,6 +105,7 @@ var readHeaders = []string{
 	"Idempotency-Key",
 	"Prefer",
 	"X-Service-Start-Timeout",
+	"X-Service-Max-Credits",
 	"Service-Version",
 }
 

@@ -69,6 +69,7 @@ const (
 	RateLimited          Code = "rate_limited"
 	TooManyStreams       Code = "too_many_streams"
 	InsufficientCredits  Code = "insufficient_credits"
+	MaxCreditsExceeded   Code = "max_credits_exceeded"
 	InvalidRequest       Code = "invalid_request"
 	FieldNotAccepted     Code = "field_not_accepted"
 	FieldNotSupported    Code = "field_not_supported"
@@ -249,6 +250,14 @@ var entries = []Entry{
 		false,
 		"The balance does not cover the credits the job must hold.",
 		"Add credits or ask for fewer outputs; required and balance give the amounts.",
+	},
+	{
+		MaxCreditsExceeded,
+		TypeCredits,
+		http.StatusPaymentRequired,
+		false,
+		"The job would hold more credits than the submit's X-Service-Max-Credits allows; nothing was held.",
+		"Raise X-Service-Max-Credits to ctx.required (the estimate's credits) or ask for fewer outputs.",
 	},
 	{
 		InvalidRequest,

@@ -11,6 +11,9 @@ type Ctx struct {
 	Required   *int64 `json:"required,omitempty"`
 	Balance    *int64 `json:"balance,omitempty"`
 	RetryAfter *int64 `json:"retry_after,omitempty"`
+	// MaxCredits is the submit's X-Service-Max-Credits, beside required,
+	// when the job's hold would pass it (max_credits_exceeded).
+	MaxCredits *int64 `json:"max_credits,omitempty"`
 }
 
 // Error is the public error object; it is also a Go error.
@@ -78,6 +81,13 @@ func (e *Error) WithStatus(status int) *Error {
 func (e *Error) WithCredits(required, balance int64) *Error {
 	e.Required, e.Balance = &required, &balance
 	e.Ctx.Required, e.Ctx.Balance = &required, &balance
+	return e
+}
+
+// WithMaxCredits records the hold a job needs and the ceiling the submit
+// set (max_credits_exceeded).
+func (e *Error) WithMaxCredits(required, ceiling int64) *Error {
+	e.Ctx.Required, e.Ctx.MaxCredits = &required, &ceiling
 	return e
 }
 

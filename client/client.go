@@ -139,6 +139,8 @@ type ErrorCtx struct {
 	Required   int64 `json:"required"`
 	Balance    int64 `json:"balance"`
 	RetryAfter int   `json:"retry_after"`
+	// MaxCredits is the submit's ceiling on max_credits_exceeded.
+	MaxCredits int64 `json:"max_credits"`
 }
 
 // UnmarshalJSON reads an error object of any contract version: required

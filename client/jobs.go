@@ -27,6 +27,11 @@ type SubmitOptions struct {
 	StartTimeout time.Duration
 	// WebhookURL receives the job's terminal event (https).
 	WebhookURL string
+	// MaxCredits, when above zero, is the most credits the job may hold
+	// (X-Service-Max-Credits): a hold above it answers *Error
+	// max_credits_exceeded and nothing is held. Pass an Estimate's
+	// Credits to pay no more than it said.
+	MaxCredits int64
 }
 
 // Submission is the answer of a submit: the job's handle, or its result
@@ -70,6 +75,9 @@ func (c *Client) Submit(ctx context.Context, task string, input any, opts *Submi
 	}
 	if opts.StartTimeout > 0 {
 		h.Set("X-Service-Start-Timeout", strconv.Itoa(int((opts.StartTimeout+time.Second-1)/time.Second)))
+	}
+	if opts.MaxCredits > 0 {
+		h.Set("X-Service-Max-Credits", strconv.FormatInt(opts.MaxCredits, 10))
 	}
 	path := "/v1/tasks/" + url.PathEscape(task)
 	if opts.WebhookURL != "" {
@@ -265,6 +273,9 @@ type Estimate struct {
 	CreditType     string `json:"credit_type"`
 	Outputs        int    `json:"outputs"`
 	PricePerOutput int64  `json:"price_per_output"`
+	// ValidUntil is how long the price holds; submit with MaxCredits set
+	// to Credits to be sure of the ceiling.
+	ValidUntil time.Time `json:"valid_until"`
 }
 
 // Estimate validates input exactly as a submit does and answers its cost
