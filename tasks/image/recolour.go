@@ -12,7 +12,7 @@ import (
 )
 
 // maxPaletteColours bounds a palette: the image is reduced to as many
-// dominant colours, matched one to one.
+// dominant colours at most, paired one to one.
 const maxPaletteColours = 8
 
 func recolour() *tasks.Definition {
@@ -47,7 +47,7 @@ func recolour() *tasks.Definition {
 	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.recolour", Title: "Recolour an image into a palette",
-		Description: "Maps an image's dominant colours onto a palette — perceptual nearest match in CIELAB, shading kept — for colourways of a print or a product.",
+		Description: "Maps an image's dominant colours onto a palette — paired by lightness or by an explicit mapping, shading kept, edges blended, a product's backdrop and shadow left alone — for colourways of a print or a product.",
 		Category:    tasks.CategoryImageEditing, Unit: "image",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"image.recolour input",
