@@ -37,6 +37,9 @@ type Look struct {
 	Surface string `json:"surface"`
 	// EdgeDensity is the share of pixels on a lightness edge.
 	EdgeDensity float64 `json:"edge_density"`
+	// Backdrop is the plain backdrop left out of the look's colours and
+	// the palette (a product shot's white or grey sweep), or nil.
+	Backdrop *string `json:"backdrop,omitempty"`
 }
 
 // Analysis is a moodboard's analysis: the board's palette and one look per
@@ -97,21 +100,33 @@ func analyse(imgs []image.Image, refs, urls []string) Analysis {
 	for i, img := range imgs {
 		px[i] = readPixels(img)
 	}
-	return analysePixels(px, refs, urls)
+	return analysePixels(px, refs, urls, true)
 }
 
-// analysePixels is analyse of the images' pixels read at analysis size.
-func analysePixels(px []pixels, refs, urls []string) Analysis {
+// analysePixels is analyse of the images' pixels read at analysis size;
+// with ignoreBackdrops a product shot's plain backdrop (backdropOf) is left
+// out of the palette and of its look's colours.
+func analysePixels(px []pixels, refs, urls []string, ignoreBackdrops bool) Analysis {
 	board := histogram{}
 	var looks []Look
 	for i, p := range px {
+		subj := p
+		var back *colour.Lab
+		if ignoreBackdrops {
+			var mask []bool
+			mask, back = backdropOf(p)
+			subj = p.subject(mask)
+		}
 		own := histogram{}
-		w := 1 / float64(len(p.rgb))
-		for _, c := range p.rgb {
+		w := 1 / float64(len(subj.rgb))
+		for _, c := range subj.rgb {
 			board.add(c, w)
 			own.add(c, 1)
 		}
-		look := readLook(p, own)
+		look := readLook(p, subj, own)
+		if back != nil {
+			look.Backdrop = new(back.Hex())
+		}
 		look.Index, look.Image = i, refs[i]
 		if i < len(urls) {
 			look.URL = urls[i]
@@ -121,8 +136,9 @@ func analysePixels(px []pixels, refs, urls []string) Analysis {
 	return Analysis{Palette: named(colour.Cluster(board.samples(), 8, 4, 0.015)), Looks: looks}
 }
 
-// readLook measures one image.
-func readLook(p pixels, own histogram) Look {
+// readLook measures one image: its colours from subj (the image without
+// its backdrop), its surface from the whole image p.
+func readLook(whole, p pixels, own histogram) Look {
 	dom := colour.Cluster(own.samples(), 5, 6, 0.05)
 	if len(dom) > 3 {
 		dom = dom[:3]
@@ -162,7 +178,7 @@ func readLook(p pixels, own histogram) Look {
 			temp = "cool"
 		}
 	}
-	density := edgeDensity(p)
+	density := edgeDensity(whole)
 	surface := "solid"
 	if density > printDensity {
 		surface = "print"

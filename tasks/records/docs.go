@@ -38,7 +38,7 @@ func moodboardDocs() tasks.Docs {
 		},
 		WhatYouGet: []string{
 			"The record moodboard:<id>, listed at GET /v1/refs/moodboard and read at GET /v1/files/moodboard:<id>: analysing, then ready with its analysis, or failed with a reason.",
-			"File 0: the collage (JPEG, 1800 px wide), the images in rows under the board's name.",
+			"File 0: the collage (JPEG, 1800 px wide), the images in justified rows under the board's name: each image at its own proportions (never stretched; cropped only beyond 2.5:1 or 1:2.5), every row filling the width but a short last row, which keeps the rows' height and is centred.",
 			"File 1: the analysis sheet (PNG) whose data holds the palette and the looks; each look's url is the service's stored copy of the image.",
 		},
 		Outputs: tasks.DocsOutputs{
@@ -67,7 +67,8 @@ func moodboardDocs() tasks.Docs {
 		),
 		Limitations: []string{
 			"The palette has 5 to 8 colours, fewer when the board holds fewer distinct colours (a board of pure red and pure blue gives those two); colours within CIEDE2000 4 of each other are one colour, and colours under 1.5% of the board are left out. Each image weighs the same, whatever its size.",
-			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), surface is print when more than 8% of pixels sit on a lightness edge.",
+			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), surface is print when more than 8% of pixels sit on a lightness edge (14 of 14 right on the project's labelled set of plain colours, cloths, product shots, blurred photos, stripes, checks and dots).",
+			"With ignore_backdrops (the default) an image whose border is mostly one light, near-neutral colour (L* 60 or more, C*ab 12 or less) is read as a product shot: that backdrop, and its soft shadow, reached from the border, are left out of the palette and the look's colours (its look names it in backdrop). An image that is nearly all that colour is its own subject and is kept whole; a white garment touching a white sweep loses its edge to it.",
 			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read " +
 				"fails the job with processing_failed, saying why.",
 			"Images are read one at a time, each within the pixel budget (" + tasks.ImageBudget +

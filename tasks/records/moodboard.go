@@ -69,6 +69,9 @@ func moodboard() *tasks.Definition {
 			"maxLength":   1000,
 			"description": "What the board is for; kept on the record.",
 		},
+		"ignore_backdrops": obj{"type": "boolean", "default": true,
+			"description": "Leave a product shot's plain backdrop (a white or light grey sweep most of the image's " +
+				"border shares) out of the palette and the look's colours; each look names the backdrop it left out."},
 	}
 	return &tasks.Definition{
 		Name: "moodboard.create", Title: "Create a moodboard",
@@ -152,6 +155,8 @@ func lookSchema() obj {
 				tasks.VocabKeyword: "look_surface",
 				"description":      "print or solid.",
 			},
+			"backdrop": obj{"type": "string", "pattern": tasks.ColourPattern,
+				"description": "The plain backdrop left out of this look's colours and the palette, when one was found."},
 			"edge_density": obj{
 				"type":        "number",
 				"minimum":     0,
@@ -197,9 +202,10 @@ func moodboardOutput() []byte {
 
 // moodboardInput is a moodboard.create request.
 type moodboardInput struct {
-	Name        string   `json:"name"`
-	Images      []string `json:"images"`
-	Description *string  `json:"description"`
+	Name            string   `json:"name"`
+	Images          []string `json:"images"`
+	Description     *string  `json:"description"`
+	IgnoreBackdrops bool     `json:"ignore_backdrops"`
 }
 
 // description is the board's description, "" when none was sent.
@@ -249,14 +255,23 @@ func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tas
 	meta := obj{"moodboard": handleOf(ctx, KindMoodboard), "index": i, "name": name, "images": len(refs)}
 	switch i {
 	case 0:
-		out, cells := collageCanvas(name, in.description(), len(refs))
+		// Each image is read once, kept at collageSide: the layout needs
+		// every image's proportions before it places any.
+		thumbs := make([]image.Image, len(refs))
+		aspects := make([]float64, len(refs))
 		for j, r := range refs {
-			if _, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) struct{} {
-				cover(out, cells[j], full)
-				return struct{}{}
-			}); err != nil {
+			img, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) image.Image {
+				return fit(full, collageSide)
+			})
+			if err != nil {
 				return tasks.Output{}, err
 			}
+			thumbs[j] = img
+			aspects[j] = float64(img.Bounds().Dx()) / float64(img.Bounds().Dy())
+		}
+		out, cells := collageCanvas(name, in.description(), aspects)
+		for j, img := range thumbs {
+			cover(out, cells[j], img)
 		}
 		data, err := encodeJPEG(out)
 		if err != nil {
@@ -285,7 +300,7 @@ func (moodboardRunner) Step(ctx context.Context, in *moodboardInput, i int) (tas
 				urls = append(urls, url)
 			}
 		}
-		a := analysePixels(px, in.Images, urls)
+		a := analysePixels(px, in.Images, urls, in.IgnoreBackdrops)
 		if err := completeRecord(ctx, KindMoodboard, obj{
 			"description": nonEmpty(in.description()), "images": in.Images}, a); err != nil {
 			return tasks.Output{}, err
@@ -352,40 +367,93 @@ func putImage(ctx context.Context, env tasks.Env, id, owner string, img image.Im
 // collage lays the images out in rows under the board's name: the last row
 // shares its width among fewer images.
 func collage(name, description string, imgs []image.Image) image.Image {
-	out, cells := collageCanvas(name, description, len(imgs))
+	aspects := make([]float64, len(imgs))
+	for i, img := range imgs {
+		aspects[i] = float64(img.Bounds().Dx()) / float64(img.Bounds().Dy())
+	}
+	out, cells := collageCanvas(name, description, aspects)
 	for j, img := range imgs {
 		cover(out, cells[j], img)
 	}
 	return out
 }
 
-// collageCanvas is a collage of n images with its heading drawn, and the
-// cell of each image, in order.
-func collageCanvas(name, description string, n int) (*image.RGBA, []image.Rectangle) {
-	const width, gutter, header = 1800, 12, 132
-	cols := int(math.Ceil(math.Sqrt(float64(n))))
-	rows := (n + cols - 1) / cols
-	cell := (width - gutter*(cols+1)) / cols
-	h := header + rows*(cell+gutter) + gutter
-	out := canvas(width, h, paper)
-	text(out, gutter*2, 64, name, 48, true, ink, width-4*gutter)
-	sub := fmt.Sprintf("%d images", n)
+// The collage's layout: rows of images at their own proportions, each row
+// as tall as fills the width, about collageRow px; a proportion beyond
+// maxAspect (or its inverse) is cropped to it.
+const (
+	collageWidth  = 1800
+	collageGutter = 12
+	collageHeader = 132
+	collageRow    = 380
+	maxAspect     = 2.5
+	collageSide   = 720 // the longest side an image is kept at for the collage
+)
+
+// collageCanvas is a collage of images whose proportions (width / height)
+// are aspects, with its heading drawn, and the cell of each image, in
+// order: a justified layout, every row filling the width except a short
+// last row, which keeps the rows' height and is centred, never stretched.
+func collageCanvas(name, description string, aspects []float64) (*image.RGBA, []image.Rectangle) {
+	cells, h := justify(aspects, collageWidth, collageGutter, collageRow)
+	out := canvas(collageWidth, collageHeader+h+collageGutter, paper)
+	text(out, collageGutter*2, 64, name, 48, true, ink, collageWidth-4*collageGutter)
+	sub := fmt.Sprintf("%d images", len(aspects))
 	if description != "" {
 		sub += " · " + description
 	}
-	text(out, gutter*2, 104, sub, 22, false, muted, width-4*gutter)
-	cells := make([]image.Rectangle, 0, n)
-	for r := range rows {
-		first := r * cols
-		inRow := min(cols, n-first)
-		w := (width - gutter*(inRow+1)) / inRow
-		y := header + r*(cell+gutter)
-		for c := range inRow {
-			x := gutter + c*(w+gutter)
-			cells = append(cells, image.Rect(x, y, x+w, y+cell))
-		}
+	text(out, collageGutter*2, 104, sub, 22, false, muted, collageWidth-4*collageGutter)
+	for i := range cells {
+		cells[i] = cells[i].Add(image.Pt(0, collageHeader))
 	}
 	return out, cells
+}
+
+// clampAspect bounds a proportion to 1/maxAspect … maxAspect.
+func clampAspect(a float64) float64 { return min(maxAspect, max(1/maxAspect, a)) }
+
+// justify lays images of the given proportions out in rows width px wide
+// with gutters, each row about target px tall: it answers each image's
+// cell and the height of all the rows.
+func justify(aspects []float64, width, gutter, target int) ([]image.Rectangle, int) {
+	cells := make([]image.Rectangle, 0, len(aspects))
+	y := gutter
+	for start := 0; start < len(aspects); {
+		sum, end := 0.0, start
+		h := float64(target)
+		for end < len(aspects) {
+			sum += clampAspect(aspects[end])
+			end++
+			h = float64(width-gutter*(end-start+1)) / sum
+			if h <= float64(target) {
+				break
+			}
+		}
+		last := h > float64(target)
+		if last {
+			h = float64(target)
+		}
+		rowH := int(math.Round(h))
+		x := gutter
+		if last {
+			used := float64(gutter * (end - start - 1))
+			for i := start; i < end; i++ {
+				used += clampAspect(aspects[i]) * h
+			}
+			x = (width - int(math.Round(used))) / 2
+		}
+		for i := start; i < end; i++ {
+			w := int(math.Round(clampAspect(aspects[i]) * h))
+			if !last && i == end-1 {
+				w = width - gutter - x
+			}
+			cells = append(cells, image.Rect(x, y, x+w, y+rowH))
+			x += w + gutter
+		}
+		y += rowH + gutter
+		start = end
+	}
+	return cells, y - gutter
 }
 
 // The analysis sheet's layout.
