@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"math"
+	"sort"
 	"testing"
 
 	"github.com/disintegration/imaging"
@@ -278,4 +279,45 @@ func TestASetIsFramedTheSame(t *testing.T) {
 		require.InDelta(t, ra.box.Dy(), rb.box.Dy(), 2)
 		require.Equal(t, ra.floor, rb.floor)
 	}
+}
+
+// TestRealSizeSetsTheScale: in the loft a 12 cm product stands smaller
+// than a 60 cm one, each as tall as its height seen by the shot's camera
+// (d·h/c px at d px below the horizon), and the floor's planks are drawn
+// for that camera: half the camera height, twice as few seams across.
+func TestRealSizeSetsTheScale(t *testing.T) {
+	loft, _ := backgroundByHandle("background:bg_scene_loft")
+	prod := redBox(t)
+	const W, H = 800, 800
+	heights := map[float64]int{}
+	for _, cm := range []float64{12, 60} {
+		s := shot{bg: loft, pose: poseFor(genderWoman, angleFront), w: W, h: H, heightCM: cm}
+		r := s.draw(prod)
+		_, cam := s.frame(prod)
+		require.GreaterOrEqual(t, cam, float64(minCameraCM))
+		want := (float64(r.floor) - loft.Horizon*H) * cm / cam
+		require.InDelta(t, want, float64(r.box.Dy()), 2, "%v cm", cm)
+		heights[cm] = r.box.Dy()
+	}
+	require.Less(t, float64(heights[12]), 0.5*float64(heights[60]))
+	seams := func(cam float64) int {
+		img := drawLoft(W, H, cam)
+		row := make([]float64, W)
+		for x := range W {
+			row[x] = lumaAt(img, x, H-1)
+		}
+		ref := append([]float64(nil), row...)
+		sort.Float64s(ref)
+		n, dark := 0, false
+		for x := range W {
+			d := row[x] < ref[W/2]-10
+			if d && !dark {
+				n++
+			}
+			dark = d
+		}
+		return n
+	}
+	near, far := seams(40), seams(80)
+	require.InDelta(t, 2.0, float64(far)/float64(near), 0.4, "%d seams at 40 cm, %d at 80 cm", near, far)
 }
