@@ -132,3 +132,7 @@ func (r *Registry) RecordKind(name string) (RecordKind, bool) {
 	}
 	return RecordKind{}, false
 }
+
+// HandlePattern is the schema pattern of a handle of a record kind,
+// <kind>:<id>, for a task input that takes one.
+func HandlePattern(kind string) string { return `^` + kind + `:[A-Za-z0-9_-]{1,64}$` }

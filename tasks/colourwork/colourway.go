@@ -41,7 +41,7 @@ func colourway() *tasks.Definition {
 			},
 			obj{
 				"type":        "string",
-				"pattern":     records.HandlePattern(records.KindBrandKit),
+				"pattern":     tasks.HandlePattern(records.KindBrandKit),
 				"description": "brand_kit:<id> of the account's: its colours give count colourways.",
 				"examples":    []any{"brand_kit:abc123"},
 			},
@@ -285,7 +285,7 @@ func (colourwayRunner) Step(ctx context.Context, in *colourwayInput, i int) (tas
 		env, _ := tasks.EnvOf(ctx)
 		colours, err := kitColours(ctx, env, ref)
 		if err != nil {
-			return tasks.Output{}, records.InStep(err)
+			return tasks.Output{}, tasks.InStep(err)
 		}
 		if o.Palette, o.Rotate, err = kitPalette(img, colours, i); err != nil {
 			return tasks.Output{}, err

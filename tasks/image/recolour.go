@@ -28,7 +28,7 @@ func recolour() *tasks.Definition {
 				"items":       tasks.ColourSchema("A colour, #RRGGBB."),
 				"description": fmt.Sprintf("1 to %d colours.", maxPaletteColours),
 			},
-			obj{"type": "string", "pattern": records.HandlePattern(records.KindBrandKit),
+			obj{"type": "string", "pattern": tasks.HandlePattern(records.KindBrandKit),
 				"description": fmt.Sprintf(
 					"brand_kit:<id> of the account's: its colours, in the kit's order (its first %d).",
 					maxPaletteColours,
@@ -205,7 +205,7 @@ func recolourStep(ctx context.Context, in *recolourInput, i int) (tasks.Output, 
 	env, _ := tasks.EnvOf(ctx)
 	colours, err := palette(ctx, env, in)
 	if err != nil {
-		return tasks.Output{}, records.InStep(err)
+		return tasks.Output{}, tasks.InStep(err)
 	}
 	r := tasks.Ref{Field: "image", Ref: in.Image}
 	src, err := load(ctx, r)

@@ -11,56 +11,33 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/recordstore"
 )
 
-// idPrefixes start the ids of the records jobs make.
-var idPrefixes = map[string]string{kindPhotoshoot: "sh_", kindModel: "ms_"}
-
-// recordID is the id of the record a job makes: fixed by the job's id, so
-// a retried submit or step finds the same record.
-func recordID(kind, jobID string) string { return idPrefixes[kind] + strings.TrimPrefix(jobID, "j_") }
-
-// handleOf is the handle of the record the step's job makes, or nil in a
-// catalogue example.
-func handleOf(ctx context.Context, kind string) any {
-	env, ok := tasks.EnvOf(ctx)
-	if !ok {
-		return nil
-	}
-	return kind + ":" + recordID(kind, env.JobID)
+// stored are the kinds of record the family's jobs make, as the record
+// store keeps them.
+var stored = map[string]recordstore.Kind{
+	kindPhotoshoot: {Name: kindPhotoshoot, IDPrefix: "sh_"},
+	kindModel:      {Name: kindModel, IDPrefix: "ms_"},
 }
 
-// openRecord writes, at submit, the record a job makes, creating until
-// its job completes it; an estimate (env.DryRun) writes nothing.
+// recordID is the id of the record of kind a job makes.
+func recordID(kind, jobID string) string { return stored[kind].ID(jobID) }
+
+// handleOf is the handle of the record of kind the step's job makes, or
+// nil in a catalogue example.
+func handleOf(ctx context.Context, kind string) any { return stored[kind].HandleOf(ctx) }
+
+// openRecord writes, at submit, the record of kind a job makes, creating
+// until its job completes it.
 func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields any) error {
-	if env.DryRun {
-		return nil
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return err
-	}
-	return models.CreateRecord(
-		ctx,
-		env.DB,
-		&models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
-			JobID: env.JobID, Name: name, Status: models.RecordCreating, Fields: string(b)},
-		env.Time(),
-	)
+	return stored[kind].Open(ctx, env, name, fields)
 }
 
-// completeRecord marks the step's job's record ready with its fields.
-// Without an env (a catalogue example) it does nothing.
+// completeRecord marks the step's job's record of kind ready with its
+// fields.
 func completeRecord(ctx context.Context, kind string, fields any) error {
-	env, ok := tasks.EnvOf(ctx)
-	if !ok {
-		return nil
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return err
-	}
-	return models.CompleteRecord(ctx, env.DB, recordID(kind, env.JobID), string(b), "", env.Time())
+	return stored[kind].Complete(ctx, fields, nil)
 }
 
 // styleFields are a saved style's record fields.

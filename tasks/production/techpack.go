@@ -135,7 +135,7 @@ func techpack() *tasks.Definition {
 				"Flats or photos of the style, 1 to %d, laid out on the cover in this order.",
 				maxStyleImages,
 			)},
-		"fabric": obj{"type": "string", "pattern": records.HandlePattern(records.KindFabric),
+		"fabric": obj{"type": "string", "pattern": tasks.HandlePattern(records.KindFabric),
 			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the fabric card."},
 		"colourways": obj{
 			"description": fmt.Sprintf(
@@ -146,7 +146,7 @@ func techpack() *tasks.Definition {
 			"oneOf": []any{
 				obj{
 					"type":        "string",
-					"pattern":     records.HandlePattern(records.KindBrandKit),
+					"pattern":     tasks.HandlePattern(records.KindBrandKit),
 					"description": "brand_kit:<id>.",
 				},
 				obj{
@@ -162,7 +162,7 @@ func techpack() *tasks.Definition {
 			"description": fmt.Sprintf("The graded measurement table: 1 to %d points of measure.", maxMeasurements)},
 		"bom": obj{"type": "array", "minItems": 1, "maxItems": maxBOMRows, "items": bomRow,
 			"description": fmt.Sprintf("The bill of materials: 1 to %d rows.", maxBOMRows)},
-		"range_plan": obj{"type": "string", "pattern": records.HandlePattern(records.KindRangePlan),
+		"range_plan": obj{"type": "string", "pattern": tasks.HandlePattern(records.KindRangePlan),
 			"description": "range_plan:<id> of the account's the style belongs to; its name and season head the cover."},
 		"notes": obj{
 			"type":        "string",
@@ -429,7 +429,7 @@ func (techpackRunner) Step(ctx context.Context, in *techpackInput, i int) (tasks
 	p := packOf(in)
 	r, err := resolve(ctx, env, p)
 	if err != nil {
-		return tasks.Output{}, records.InStep(err)
+		return tasks.Output{}, tasks.InStep(err)
 	}
 	if r.kit != nil {
 		for _, c := range r.kit.Colours {

@@ -35,7 +35,7 @@ func brandKit() *tasks.Definition {
 		"moodboards": obj{"type": "array", "minItems": 1, "maxItems": 6, "uniqueItems": true,
 			"items": obj{
 				"type":     "string",
-				"pattern":  HandlePattern(KindMoodboard),
+				"pattern":  tasks.HandlePattern(KindMoodboard),
 				"examples": []any{"moodboard:mb_cur_coastal"},
 			},
 			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or the curated library's (curated=true), each analysed (status ready)."},
@@ -259,7 +259,7 @@ func (brandKitRunner) Step(ctx context.Context, in *brandKitInput, i int) (tasks
 	env, _ := tasks.EnvOf(ctx)
 	k, err := resolveKit(ctx, env, in)
 	if err != nil {
-		return tasks.Output{}, InStep(err)
+		return tasks.Output{}, tasks.InStep(err)
 	}
 	looks := make([]KitLook, len(k.looks))
 	imgs := make([]image.Image, len(k.looks))

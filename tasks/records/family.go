@@ -2,8 +2,9 @@
 // collage, then an analysis of the board's palette and of every look, on
 // the capacity-limited analysis queue), brand_kit.create, fabric.create and
 // range_plan.create. Each keeps a record the account reads at
-// GET /v1/refs/{kind} and GET /v1/files/{ref}, written at submit (an
-// Admitter) and completed by the job's steps. It ships the curated library
+// GET /v1/refs/{kind} and GET /v1/files/{ref}, declared as its record
+// kinds (kinds.go), written at submit (an Admitter) and completed by the
+// job's steps through tasks/recordstore. It ships the curated library
 // (SeedCurated) and the readers other families use to take a moodboard,
 // brand kit, fabric or range plan as input (ReadMoodboard, ReadBrandKit,
 // ReadFabric, ReadRangePlan).

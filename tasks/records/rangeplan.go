@@ -221,7 +221,7 @@ func rangePlan() *tasks.Definition {
 			"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name."},
 			"fabric": obj{
 				"type":        "string",
-				"pattern":     HandlePattern(KindFabric),
+				"pattern":     tasks.HandlePattern(KindFabric),
 				"description": "fabric:<id> of the account's or the curated library's.",
 			},
 			"colours": obj{
@@ -269,7 +269,7 @@ func rangePlan() *tasks.Definition {
 				"(items[].images names them as written here).", maxPlanImages)},
 		"currency": obj{"type": "string", "enum": currencyCodes(),
 			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
-		"brand_kit": obj{"type": "string", "pattern": HandlePattern(KindBrandKit),
+		"brand_kit": obj{"type": "string", "pattern": tasks.HandlePattern(KindBrandKit),
 			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be analysed (brand_kit_look_not_ready)."},
 	}
 	return &tasks.Definition{
@@ -411,7 +411,7 @@ func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tas
 	plan := planOf(in)
 	fabrics, kit, err := resolvePlan(ctx, env, plan)
 	if err != nil {
-		return tasks.Output{}, InStep(err)
+		return tasks.Output{}, tasks.InStep(err)
 	}
 	imgs, err := planImages(ctx, in)
 	if err != nil {

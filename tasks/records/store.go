@@ -3,15 +3,13 @@ package records
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/recordstore"
 )
 
 // The kinds of record the family keeps (handles moodboard:, brand_kit:,
@@ -23,24 +21,17 @@ const (
 	KindRangePlan = "range_plan"
 )
 
-// idPrefixes start the ids of each kind's records.
-var idPrefixes = map[string]string{
-	KindMoodboard: "mb_", KindBrandKit: "bk_", KindFabric: "fb_", KindRangePlan: "rp_",
+// stored are the family's kinds as the record store keeps them: the id
+// prefix of the records jobs make, and which kind its job analyses.
+var stored = map[string]recordstore.Kind{
+	KindMoodboard: {Name: KindMoodboard, IDPrefix: "mb_", Analysed: true},
+	KindBrandKit:  {Name: KindBrandKit, IDPrefix: "bk_"},
+	KindFabric:    {Name: KindFabric, IDPrefix: "fb_"},
+	KindRangePlan: {Name: KindRangePlan, IDPrefix: "rp_"},
 }
 
-// recordID is the id of the record a job makes: fixed by the job's id, so a
-// retried submit or step finds the same record.
-func recordID(kind, jobID string) string {
-	return idPrefixes[kind] + strings.TrimPrefix(jobID, "j_")
-}
-
-// handleRe matches a record handle of kind; the id is group 1.
-func handleRe(kind string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + kind + `:([A-Za-z0-9_-]{1,64})$`)
-}
-
-// HandlePattern is the schema pattern of a handle of a record kind.
-func HandlePattern(kind string) string { return `^` + kind + `:[A-Za-z0-9_-]{1,64}$` }
+// recordID is the id of the record of kind a job makes.
+func recordID(kind, jobID string) string { return stored[kind].ID(jobID) }
 
 // filePath is the relative address of a stored file, kept in records;
 // readers answer it under the files base URL.
@@ -54,94 +45,20 @@ func absolute(base, url string) string {
 	return url
 }
 
-// openRecord writes, at submit, the record a job makes: pending (analysing
-// or creating) until the step that completes it. An estimate (env.DryRun)
-// writes nothing.
+// openRecord writes, at submit, the record of kind a job makes.
 func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields any) error {
-	if env.DryRun {
-		return nil
-	}
-	status := models.RecordCreating
-	if kind == KindMoodboard {
-		status = models.RecordAnalysing
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return err
-	}
-	return models.CreateRecord(
-		ctx,
-		env.DB,
-		&models.Record{ID: recordID(kind, env.JobID), Kind: kind, UserID: env.UserID,
-			JobID: env.JobID, Name: name, Status: status, Fields: string(b)},
-		env.Time(),
-	)
+	return stored[kind].Open(ctx, env, name, fields)
 }
 
-// completeRecord marks the job's record ready with its fields and analysis
-// (nil: none). Without an env (a catalogue example) it does nothing.
+// completeRecord marks the job's record of kind ready with its fields and
+// analysis (nil: none).
 func completeRecord(ctx context.Context, kind string, fields, analysis any) error {
-	env, ok := tasks.EnvOf(ctx)
-	if !ok {
-		return nil
-	}
-	f, err := json.Marshal(fields)
-	if err != nil {
-		return err
-	}
-	var a []byte
-	if analysis != nil {
-		if a, err = json.Marshal(analysis); err != nil {
-			return err
-		}
-	}
-	return models.CompleteRecord(ctx, env.DB, recordID(kind, env.JobID), string(f), string(a), env.Time())
+	return stored[kind].Complete(ctx, fields, analysis)
 }
 
-// handleOf is the handle of the record the step's job makes, or nil in a
-// catalogue example.
-func handleOf(ctx context.Context, kind string) any {
-	env, ok := tasks.EnvOf(ctx)
-	if !ok {
-		return nil
-	}
-	return kind + ":" + recordID(kind, env.JobID)
-}
-
-// errNoRecord is the refusal of a handle that names no record the account
-// may read.
-func errNoRecord(field, ref string) *apierr.Error {
-	kind, _, _ := strings.Cut(ref, ":")
-	return apierr.Newf(apierr.InvalidRequest, "No %s %s belongs to the account or the curated library; list them at GET /v1/refs/%s.",
-		strings.ReplaceAll(kind, "_", " "), ref, kind).
-		WithField(field)
-}
-
-// readRecord reads the record behind ref (of kind) that env's account may
-// read: its own or a curated one, with its status read with its job.
-func readRecord(ctx context.Context, env tasks.Env, kind, field, ref string) (*models.Record, string, string, error) {
-	m := handleRe(kind).FindStringSubmatch(ref)
-	if m == nil {
-		return nil, "", "", errNoRecord(field, ref)
-	}
-	r, err := models.ReadRecord(ctx, env.DB, env.UserID, kind, m[1])
-	if errors.Is(err, models.ErrNotFound) {
-		return nil, "", "", errNoRecord(field, ref)
-	}
-	if err != nil {
-		return nil, "", "", err
-	}
-	var job *models.Job
-	if r.JobID != "" {
-		jobs, _, err := models.RecordJobs(ctx, env.DB, []models.Record{*r})
-		if err != nil {
-			return nil, "", "", err
-		}
-		job = jobs[r.JobID]
-	}
-	status, reason := r.State(job)
-	return r, status, reason, nil
-}
+// handleOf is the handle of the record of kind the step's job makes, or
+// nil in a catalogue example.
+func handleOf(ctx context.Context, kind string) any { return stored[kind].HandleOf(ctx) }
 
 // Moodboard is a moodboard as other tasks read it.
 type Moodboard struct {
@@ -162,9 +79,9 @@ func ReadMoodboard(ctx context.Context, env tasks.Env, field, ref string) (*Mood
 		if mb, ok := curatedMoodboard(ref); ok {
 			return mb, nil
 		}
-		return nil, errNoRecord(field, ref)
+		return nil, recordstore.NoRecord(field, ref)
 	}
-	r, status, reason, err := readRecord(ctx, env, KindMoodboard, field, ref)
+	r, status, reason, err := recordstore.Read(ctx, env, KindMoodboard, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -250,9 +167,9 @@ type brandKitFields struct {
 // answers invalid_request naming field.
 func ReadBrandKit(ctx context.Context, env tasks.Env, field, ref string) (*BrandKit, error) {
 	if env.DB == nil {
-		return nil, errNoRecord(field, ref)
+		return nil, recordstore.NoRecord(field, ref)
 	}
-	r, status, reason, err := readRecord(ctx, env, KindBrandKit, field, ref)
+	r, status, reason, err := recordstore.Read(ctx, env, KindBrandKit, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -310,9 +227,9 @@ func ReadFabric(ctx context.Context, env tasks.Env, field, ref string) (*Fabric,
 		if f, ok := curatedFabric(ref); ok {
 			return f, nil
 		}
-		return nil, errNoRecord(field, ref)
+		return nil, recordstore.NoRecord(field, ref)
 	}
-	r, status, _, err := readRecord(ctx, env, KindFabric, field, ref)
+	r, status, _, err := recordstore.Read(ctx, env, KindFabric, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -337,9 +254,9 @@ type RangePlan struct {
 // ReadRangePlan reads range_plan:<id> of env's account.
 func ReadRangePlan(ctx context.Context, env tasks.Env, field, ref string) (*RangePlan, error) {
 	if env.DB == nil {
-		return nil, errNoRecord(field, ref)
+		return nil, recordstore.NoRecord(field, ref)
 	}
-	r, status, _, err := readRecord(ctx, env, KindRangePlan, field, ref)
+	r, status, _, err := recordstore.Read(ctx, env, KindRangePlan, field, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -348,14 +265,4 @@ func ReadRangePlan(ctx context.Context, env tasks.Env, field, ref string) (*Rang
 		return nil, fmt.Errorf("read range plan %s: %w", ref, err)
 	}
 	return rp, nil
-}
-
-// InStep turns a refusal of the readers above, met inside a step, into the
-// step's permanent failure (processing_failed); other errors are retried.
-func InStep(err error) error {
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
-		return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: ae.Message}
-	}
-	return err
 }
