@@ -266,11 +266,17 @@ type figures struct {
 	seam                      int
 }
 
-func measure(t testing.TB) figures {
+// measure measures the ground-truth set; the test leaves out the 2048 px
+// tiles, which only the benchmark draws (the race detector makes them
+// slow); 512 and 1024 px cover the test.
+func measure(t testing.TB, all bool) figures {
 	var f figures
 	var edges, blended, partial int
 	var errSum float64
 	for _, c := range dotCases {
+		if c.res == "2048" && !all {
+			continue
+		}
 		img, meta := tile(t, c.body())
 		s := newSpec(generateIn(t, c.body()), 0)
 		require.Equal(t, s.repeats, meta["repeats"])
@@ -300,7 +306,7 @@ func abs(v int) int { return max(v, -v) }
 func BenchmarkPatternQuality(b *testing.B) {
 	var f figures
 	for range b.N {
-		f = measure(b)
+		f = measure(b, true)
 	}
 	b.ReportMetric(f.blendedShare, "edgeBlended")
 	b.ReportMetric(f.coverageMAE, "edgeCoverageMAE")
@@ -315,7 +321,7 @@ func BenchmarkPatternQuality(b *testing.B) {
 // circle's, the dots sit on a regular lattice (none missing), and every
 // kind's tile continues across its edges exactly.
 func TestPatternMeetsTheGroundTruth(t *testing.T) {
-	f := measure(t)
+	f := measure(t, false)
 	require.GreaterOrEqual(t, f.blendedShare, 0.99, "edge pixels that blend")
 	require.Less(t, f.coverageMAE, 0.03, "mean coverage error at edges")
 	require.Less(t, f.latticeMax, 0.05, "largest distance of a dot centre from the lattice, px")
