@@ -5,7 +5,7 @@ TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
 export TP_TEMPORAL_CLI ?= $(TEMPORAL)
 
-.PHONY: help run build test bench bench-scale mutate vet migrate clean
+.PHONY: help run build test bench bench-scale mutate vet migrate clean docs-images
 
 ## help: list the targets and what each does (the `## name:` lines of this Makefile)
 help:
@@ -37,6 +37,10 @@ test: $(TEMPORAL)
 	go vet ./...
 	go test -race -count=1 -timeout 30m ./...
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all
+
+## docs-images: redraw the README's before/after pictures of the image tasks into docs/images (each under 150 KB)
+docs-images:
+	DOCS_IMAGES=$(CURDIR)/docs/images go test -count=1 -run '^TestDocsImages$$' ./tasks/image ./tasks/resample
 
 ## bench: one run, one report — the API beside a bare-Temporal baseline at 1, 16 and 64 clients,
 ## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs, each side's submit alone.

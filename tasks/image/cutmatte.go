@@ -418,11 +418,30 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 	}
 	clear(seen)
+	// A small patch apart from the product whose mean colour is a shade of
+	// the backdrop is shadow left behind: its pixels failed one by one
+	// where JPEG's colour bleeds from the product into a dark shadow.
+	shadowPatch := func(c []int32) bool {
+		var m [3]float64
+		sx, sy := 0, 0
+		for _, j := range c {
+			p := col(int(j))
+			for ch := range 3 {
+				m[ch] += p[ch] / float64(len(c))
+			}
+			sx, sy = sx+int(j)%W, sy+int(j)/W
+		}
+		b := bd.at(sx/len(c), sy/len(c))
+		s := (m[0]*b[0] + m[1]*b[1] + m[2]*b[2]) / max(b[0]*b[0]+b[1]*b[1]+b[2]*b[2], 1)
+		c0, c1, c2 := m[0]-s*b[0], m[1]-s*b[1], m[2]-s*b[2]
+		return s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
+	}
 	for i := range n {
 		if seen[i] || isBg[i] {
 			continue
 		}
-		if c := grow(i, func(j int) bool { return !isBg[j] }); len(c) < minSpeck {
+		c := grow(i, func(j int) bool { return !isBg[j] })
+		if len(c) < minSpeck || len(c) < n/500 && shadowPatch(c) {
 			for _, j := range c {
 				isBg[j] = true
 			}
