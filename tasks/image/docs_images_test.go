@@ -51,7 +51,7 @@ func TestDocsImages(t *testing.T) {
 			draw.Draw(sheet, image.Rect(c*tile, r*tile, (c+1)*tile, (r+1)*tile), small, image.Point{}, draw.Src)
 		}
 	}
-	writeDocsImage(t, filepath.Join(dir, "remove_background.png"), sheet)
+	writeDocsImage(t, filepath.Join(dir, "remove-background.png"), sheet)
 }
 
 // checker is a light checkerboard of 12 px squares, the usual sign of
