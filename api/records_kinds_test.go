@@ -107,3 +107,33 @@ func TestRegisteredRecordKindIsServed(t *testing.T) {
 	}
 	require.False(t, slices.Contains(RefKinds(reg), "moodboard"))
 }
+
+// TestLibraryRecordsAnswerAsDocumented reads every record of the curated
+// and photoshoots libraries, listed by its kind, against the served
+// document: each kind's family declares the fields its records hold.
+func TestLibraryRecordsAnswerAsDocumented(t *testing.T) {
+	t.Parallel()
+	e := newRoutesEnv(t)
+	key := keyed(e.key)
+	check := func(path, docPath string) map[string]any {
+		t.Helper()
+		res := serve(e.r, request(http.MethodGet, path, nil, key...))
+		require.Equal(t, http.StatusOK, res.code, "%s: %s", path, res.body)
+		openapicheck.CheckAnswer(t, e.doc, http.MethodGet, docPath, request(http.MethodGet, path, nil, key...), nil,
+			res.code, res.head, res.body)
+		return res.obj(t)
+	}
+	read := 0
+	for _, rk := range servedTasks().RecordKinds() {
+		path := "/v1/refs/" + rk.Name + "?limit=100"
+		if rk.Listing.Curated {
+			path += "&curated=true"
+		}
+		for _, it := range check(path, "/v1/refs/{kind}")["items"].([]any) {
+			ref := it.(map[string]any)["file"].(string)
+			require.Equal(t, rk.Name, check("/v1/files/"+ref, "/v1/files/{ref}")["kind"], ref)
+			read++
+		}
+	}
+	require.Greater(t, read, 50, "the libraries hold records of most kinds")
+}
