@@ -35,7 +35,7 @@ func createDocs() tasks.Docs {
 		},
 		WhatYouGet: []string{
 			"One JPEG per pose and count: with marketplace, the marketplace's size with the product centred at its fill (the larger of its width and height shares of the frame); otherwise the resolution and aspect ratio asked, the product standing on a floor line.",
-			"One soft contact shadow, darkest where the product touches the floor and fading where it lifts (a sneaker's toe); with reflection, a faint mirror image on a glossy studio floor. Pure white stays exactly #FFFFFF away from the product and its shadow.",
+			"One soft contact shadow, darkest where the product touches the floor and fading where it lifts (a sneaker's toe), within 3 % of the product's width beside it and 5 % under it, so product and shadow together stay inside a marketplace's frame; with reflection, a faint mirror image on a glossy studio floor. Pure white stays exactly #FFFFFF away from the product and its shadow.",
 			"Views: front and walking (the front tilted 6°) show product; back, side and three_quarter show product_back, product_side and product_three_quarter. A pose whose view has no image is refused before anything is charged.",
 			"In a scene the product stands on the floor in perspective, at its real height (product_height_cm): the camera stands 35 to 160 cm above the floor, the planks and tiles are drawn at their real size for it, and a nearer placement is larger.",
 			"The record photoshoot:<id> (GET /v1/refs/photoshoot, GET /v1/files/photoshoot:<id>): the product images by view, background, marketplace, poses and its images, the art: handles photoshoot.upscale takes.",

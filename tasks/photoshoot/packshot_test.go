@@ -24,13 +24,14 @@ func laidMask(r shotResult) func(x, y int) bool {
 }
 
 // shadowZone is where the contact shadow may darken the floor: the
-// product's width and the penumbra's spread either side, its depth above
-// and below the floor line.
+// product's width and shadowSide either side, from the penumbra's depth
+// above the floor line to shadowBelow under it.
 func shadowZone(r shotResult) image.Rectangle {
 	bw := float64(r.box.Dx())
-	padX := int(3 * math.Max(2.5, penumbraSpread*bw))
-	padY := int(3 * math.Max(2, penumbraDepth*bw))
-	return image.Rect(r.box.Min.X-padX, r.floor-padY, r.box.Max.X+padX, r.floor+padY)
+	padX := int(math.Ceil(math.Max(2, shadowSide*bw)))
+	up := int(3 * math.Max(2, penumbraDepth*bw))
+	down := int(math.Ceil(math.Max(2, shadowBelow*bw)))
+	return image.Rect(r.box.Min.X-padX, r.floor-up, r.box.Max.X+padX, r.floor+down)
 }
 
 // jpegBlock is the JPEG encoder's block of 4:2:0 chroma: the ringing of an
@@ -94,6 +95,20 @@ func TestMarketplacePresetsMeetTheirRules(t *testing.T) {
 				}
 				require.Greater(t, total, 1000)
 				require.Zero(t, off, "backdrop pixels that are not #FFFFFF")
+				// Measured as a checker does — the box of every pixel that is
+				// not white, shadow included — the product still fits the
+				// frame with a margin and fills it within 6 %.
+				seen := image.Rectangle{}
+				for y := 0; y < m.h; y++ {
+					for x := 0; x < m.w; x++ {
+						if c := color.NRGBAModel.Convert(got.At(x, y)).(color.NRGBA); c.R < 250 || c.G < 250 || c.B < 250 {
+							seen = seen.Union(image.Rect(x, y, x+1, y+1))
+						}
+					}
+				}
+				require.True(t, seen.In(image.Rect(0, 0, m.w, m.h).Inset(m.w/50)), "%v within the frame", seen)
+				seenFill := math.Max(float64(seen.Dx())/float64(m.w), float64(seen.Dy())/float64(m.h))
+				require.InDelta(t, fill, seenFill, 0.06)
 			})
 		}
 	}
@@ -123,7 +138,7 @@ func TestOneSoftContactShadow(t *testing.T) {
 					if l := lumaAt(r.img, x, y); l < 254.5 {
 						dark[image.Pt(x, y)] = true
 						minLuma = math.Min(minLuma, l)
-						require.Greater(t, y, r.floor-int(1.5*3*penumbraDepth*float64(r.box.Dx()))-2,
+						require.GreaterOrEqual(t, y, shadowZone(r).Min.Y,
 							"darkened at %d,%d above the contact line", x, y)
 					}
 				}

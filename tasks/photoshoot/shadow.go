@@ -11,16 +11,24 @@ import (
 // to the floor (a sole's toe that lifts casts less), spread by two
 // Gaussians centred on that one line — a tight core and a wider, fainter
 // penumbra — so the shadow has a single darkest line and fades away from
-// it: never a second, offset shadow. Where the darkening is under half a
-// level the floor is left untouched (pure white stays #FFFFFF).
+// it: never a second, offset shadow. It fades out a little beyond the
+// product's sides and under its floor line, and where the darkening is
+// under half a level the floor is left untouched (pure white stays
+// #FFFFFF).
 
 // The shadow's shape, as shares of the product's width, and its depth.
 const (
-	coreSpread     = 0.02
-	coreDepth      = 0.012
-	penumbraSpread = 0.07
-	penumbraDepth  = 0.035
+	coreSpread     = 0.015
+	coreDepth      = 0.01
+	penumbraSpread = 0.04
+	penumbraDepth  = 0.022
 	penumbraWeight = 0.45
+	// shadowSide and shadowBelow bound the shadow, as shares of the
+	// product's width: it fades out within shadowSide beyond either side
+	// and shadowBelow under the floor line, so the product and its shadow
+	// together stay within a marketplace's frame and fill.
+	shadowSide  = 0.03
+	shadowBelow = 0.05
 	// liftFade is the height, as a share of the product's, over which a
 	// column lifted off the floor stops casting.
 	liftFade = 0.04
@@ -68,9 +76,11 @@ func contactShadow(img, laid *image.NRGBA, box image.Rectangle, studio bool) int
 	if !studio {
 		strength = shadowScene
 	}
-	top, end := floor-int(math.Ceil(3*sy2)), floor+int(math.Ceil(3*sy2))
+	side, below := math.Max(2, shadowSide*bw), math.Max(2, shadowBelow*bw)
+	top, end := floor-int(math.Ceil(3*sy2)), floor+int(math.Ceil(below))
 	for y := max(top, img.Rect.Min.Y); y < min(end, img.Rect.Max.Y); y++ {
 		dy := float64(y) + 0.5 - float64(floor)
+		wy := 1 - smoothstep(0.5*below, below, dy)
 		if dy < 0 {
 			dy *= 2 // the floor behind the contact line is seen foreshortened
 		}
@@ -80,7 +90,10 @@ func contactShadow(img, laid *image.NRGBA, box image.Rectangle, studio bool) int
 			if x < img.Rect.Min.X || x >= img.Rect.Max.X {
 				continue
 			}
-			m := strength * math.Min(1, core[i]*g1+penumbraWeight*pen[i]*g2)
+			fx := float64(x) + 0.5
+			wx := smoothstep(float64(box.Min.X)-side, float64(box.Min.X)+side/2, fx) *
+				(1 - smoothstep(float64(box.Max.X)-side/2, float64(box.Max.X)+side, fx))
+			m := strength * wx * wy * math.Min(1, core[i]*g1+penumbraWeight*pen[i]*g2)
 			if m*255 < 0.5 {
 				continue
 			}
@@ -91,6 +104,12 @@ func contactShadow(img, laid *image.NRGBA, box image.Rectangle, studio bool) int
 		}
 	}
 	return floor
+}
+
+// smoothstep is 0 below a, 1 above b, and eases between.
+func smoothstep(a, b, v float64) float64 {
+	t := math.Max(0, math.Min(1, (v-a)/(b-a)))
+	return t * t * (3 - 2*t)
 }
 
 // blur1D is v convolved with a normalised Gaussian of deviation s.
