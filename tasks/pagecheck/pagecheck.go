@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"html"
 	"image"
+	_ "image/jpeg" // sheets delivered as JPEG
 	"image/png"
 	"os"
 	"os/exec"
@@ -200,12 +201,17 @@ func Check(t testing.TB, data []byte, want Sheet) []Page {
 }
 
 // Margins asserts that nothing is drawn in the band of m pixels round a
-// PNG sheet: every pixel there is the paper's colour (within 3 of 255 a
-// channel) — no card, image or text runs off the page.
+// PNG or JPEG sheet: every pixel there is the paper's colour (its corner's,
+// within 3 a channel; 6 for a JPEG's noise) — no card, image or text runs
+// off the page.
 func Margins(t testing.TB, data []byte, m int) image.Image {
 	t.Helper()
-	img, err := png.Decode(bytes.NewReader(data))
+	img, format, err := image.Decode(bytes.NewReader(data))
 	require.NoError(t, err)
+	tol := uint32(3 * 257)
+	if format == "jpeg" {
+		tol = 6 * 257
+	}
 	b := img.Bounds()
 	paper := img.At(b.Min.X, b.Min.Y)
 	pr, pg, pb, _ := paper.RGBA()
@@ -215,7 +221,7 @@ func Margins(t testing.TB, data []byte, m int) image.Image {
 				continue
 			}
 			r, g, bl, _ := img.At(x, y).RGBA()
-			if diff(r, pr) > 3*257 || diff(g, pg) > 3*257 || diff(bl, pb) > 3*257 {
+			if diff(r, pr) > tol || diff(g, pg) > tol || diff(bl, pb) > tol {
 				require.Failf(t, "drawn in the margin", "pixel (%d, %d) of a %d × %d sheet is not the paper",
 					x, y, b.Dx(), b.Dy())
 			}

@@ -355,17 +355,17 @@ func CMYKLabel(hex string) string {
 func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image.Image {
 	const width, pad = 1800, 48
 	noteLines := wrap(notes, 24, width-2*pad)
-	h := 150 + 420 + len(k.boards)*110 + 60
+	h := 166 + 420 + len(k.boards)*110 + 60
 	if len(looks) > 0 {
 		h += ((len(looks)+5)/6)*360 + 60
 	}
 	h += len(noteLines)*34 + 80
 	out := canvas(width, h, paper)
-	text(out, pad, 80, k.name, 56, true, ink, width-2*pad)
+	text(out, pad, 96, k.name, 56, true, ink, width-2*pad)
 	text(
 		out,
 		pad,
-		122,
+		138,
 		"Brand kit · "+plural(
 			len(k.colours),
 			"colour",
@@ -381,7 +381,7 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 		muted,
 		0,
 	)
-	y := 160
+	y := 176
 	cw := (width - 2*pad - (len(k.colours)-1)*16) / len(k.colours)
 	for i, c := range k.colours {
 		x := pad + i*(cw+16)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 
+	"github.com/disintegration/imaging"
+
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -85,15 +87,35 @@ func moodboardDocs() tasks.Docs {
 }
 
 func moodboardExamples() []tasks.Example {
-	return []tasks.Example{{Name: "harbour", Title: "A seaside board of three images",
-		Description: "Breton stripes, a sand linen and a sky blue: the analysis finds navy, white, sand and sky.",
-		Input: json.RawMessage(
-			`{"name":"Harbour SS27","images":["file:example_mb_breton","file:example_mb_linen","file:example_mb_sky"],"description":"Seaside stripes and linen."}`,
-		),
+	// crop is a motif drawn square, cut to w:h.
+	crop := func(m motif, w, h int) motif {
+		return func(side int) image.Image {
+			img := m(side)
+			cw, ch := side, side*h/w
+			if h > w {
+				cw, ch = side*w/h, side
+			}
+			return imaging.CropCenter(img, cw, ch)
+		}
+	}
+	shot := func(kind, hex string) motif {
+		return func(side int) image.Image { return ProductShot(kind, hex, "#FFFFFF", side) }
+	}
+	return []tasks.Example{{Name: "harbour", Title: "A seaside board of seven images",
+		Description: "Breton stripes, a sand linen, a sky blue and four product shots and crops of other proportions: " +
+			"the collage keeps each image's shape; the analysis finds navy, white, sand and sky and leaves the " +
+			"product shots' white sweep out.",
+		Input: json.RawMessage(`{"name":"Harbour SS27","images":["file:example_mb_breton","file:example_mb_linen",` +
+			`"file:example_mb_sky","file:example_mb_tee","file:example_mb_dress","file:example_mb_check",` +
+			`"file:example_mb_shirt"],"description":"Seaside stripes and linen."}`),
 		Files: []tasks.ExampleFile{
 			exampleFile("file:example_mb_breton", "breton.png", stripes("#1B2A4A", "#FAFAF7", 24)),
 			exampleFile("file:example_mb_linen", "linen.png", cloth("plain_weave", "#D6C3A1")),
 			exampleFile("file:example_mb_sky", "sky.png", solid("#8EC6EA")),
+			exampleFile("file:example_mb_tee", "tee.png", shot("t_shirt", "#1B2A4A")),
+			exampleFile("file:example_mb_dress", "dress.png", crop(shot("dress", "#D6C3A1"), 3, 4)),
+			exampleFile("file:example_mb_check", "check.png", crop(check("#1B2A4A", "#8EC6EA", 40), 3, 2)),
+			exampleFile("file:example_mb_shirt", "shirt.png", crop(shot("shirt", "#8EC6EA"), 4, 5)),
 		},
 	}}
 }

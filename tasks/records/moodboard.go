@@ -395,8 +395,10 @@ const (
 // order: a justified layout, every row filling the width except a short
 // last row, which keeps the rows' height and is centred, never stretched.
 func collageCanvas(name, description string, aspects []float64) (*image.RGBA, []image.Rectangle) {
-	cells, h := justify(aspects, collageWidth, collageGutter, collageRow)
-	out := canvas(collageWidth, collageHeader+h+collageGutter, paper)
+	// The rows sit a gutter in from the sheet's edge on every side, so a
+	// JPEG's blocks never carry an image's colour into the margin.
+	cells, h := justify(aspects, collageWidth-2*collageGutter, collageGutter, collageRow)
+	out := canvas(collageWidth, collageHeader+h+2*collageGutter, paper)
 	text(out, collageGutter*2, 64, name, 48, true, ink, collageWidth-4*collageGutter)
 	sub := fmt.Sprintf("%d images", len(aspects))
 	if description != "" {
@@ -404,7 +406,7 @@ func collageCanvas(name, description string, aspects []float64) (*image.RGBA, []
 	}
 	text(out, collageGutter*2, 104, sub, 22, false, muted, collageWidth-4*collageGutter)
 	for i := range cells {
-		cells[i] = cells[i].Add(image.Pt(0, collageHeader))
+		cells[i] = cells[i].Add(image.Pt(collageGutter, collageHeader))
 	}
 	return out, cells
 }
