@@ -5,11 +5,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -219,4 +222,92 @@ func ExampleVerifier_VerifyManifest() {
 	fmt.Println(m.Task, len(m.Outputs), *m.Outputs[0].SHA256 != "", *m.Credits.Charged)
 	// Output:
 	// pattern.generate 1 true 10
+}
+
+// Run submits, waits and reads the result in one call, and saves the
+// files as {job}_{index}.{ext}; the client reads its key and address from
+// TP_API_KEY and TP_BASE_URL, as the command line does.
+func ExampleClient_Run() {
+	api := fakeAPI()
+	defer api.Close()
+	os.Setenv("TP_BASE_URL", api.URL)
+	os.Setenv("TP_API_KEY", "tpk_…")
+	c, err := client.NewFromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, _ := os.MkdirTemp("", "run")
+	defer os.RemoveAll(dir)
+	res, paths, err := c.Run(context.Background(), "pattern.generate",
+		map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": 1},
+		&client.RunOptions{DownloadDir: dir})
+	if err != nil {
+		log.Fatal(err)
+	}
+	info, _ := os.Stat(paths[0])
+	fmt.Println(len(res.Files), filepath.Base(paths[0]), info.Mode().Perm())
+	// Output:
+	// 1 j_1_0.png -rw-r--r--
+}
+
+// AllJobs walks the job list page by page as the loop asks; Total reads
+// a progress total that is null until the job has planned its work.
+func ExampleClient_AllJobs() {
+	api := jobsAPI()
+	defer api.Close()
+	c := client.New(api.URL, "tpk_…")
+	for job, err := range c.AllJobs(context.Background(), 2) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		total, known := client.Total(job.Progress)
+		fmt.Println(job.JobID, job.Lifecycle, total, known)
+	}
+	// Output:
+	// j_3 queued 0 false
+	// j_2 running 4 true
+	// j_1 terminal 2 true
+}
+
+// A failed job's error is typed: Wait answers it, and JobError reads it
+// from any job record.
+func ExampleJobError() {
+	api := jobsAPI()
+	defer api.Close()
+	c := client.New(api.URL, "tpk_…")
+	job, err := c.Wait(context.Background(), "j_1", nil)
+	var e *client.Error
+	fmt.Println(*job.Outcome, errors.As(err, &e), e.Code, client.JobError(job).Code)
+	// Output:
+	// failed true processing_failed processing_failed
+}
+
+// jobsAPI stands in for the service's job list: three jobs over two pages,
+// the oldest failed.
+func jobsAPI() *httptest.Server {
+	row := func(id, life, outcome, total string) string {
+		errObj := "null"
+		if outcome == `"failed"` {
+			errObj = `{"code":"processing_failed","type":"job","message":"A step failed.","retryable":true}`
+		}
+		return `{"job_id":"` + id + `","task":"pattern.generate","lifecycle":"` + life + `","outcome":` + outcome +
+			`,"progress":{"done":0,"total":` + total + `,"phase":"queued"},"error":` + errObj + `}`
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/jobs" && r.URL.Query().Get("cursor") == "":
+			_, _ = io.WriteString(w, `{"items":[`+row("j_3", "queued", "null", "null")+`,`+
+				row("j_2", "running", "null", "4")+`],"has_more":true,"next_cursor":"c2"}`)
+		case r.URL.Path == "/v1/jobs":
+			_, _ = io.WriteString(w, `{"items":[`+row("j_1", "terminal", `"failed"`, "2")+`],"has_more":false}`)
+		case r.URL.Path == "/v1/jobs/j_1/events":
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "id: 9\nevent: job.failed\ndata: {\"id\":\"evt_9\",\"event\":\"job.failed\","+
+				"\"job_id\":\"j_1\",\"lifecycle\":\"terminal\",\"outcome\":\"failed\"}\n\n")
+		case r.URL.Path == "/v1/jobs/j_1":
+			_, _ = io.WriteString(w, row("j_1", "terminal", `"failed"`, "2"))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
 }

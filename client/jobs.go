@@ -227,7 +227,8 @@ func (c *Client) Cancel(ctx context.Context, jobID string) (*Cancellation, error
 
 // Wait follows a job until it ends and returns its final record: through
 // the event stream, calling onEvent (if not nil) with each event, and by
-// polling every few seconds if the stream cannot be read.
+// polling every few seconds if the stream cannot be read. A job that
+// failed or was cancelled answers its record and its *Error (JobError).
 func (c *Client) Wait(ctx context.Context, jobID string, onEvent func(Event)) (*wire.Job, error) {
 	s := c.Stream(ctx, jobID, 0)
 	defer s.Close()
@@ -238,12 +239,12 @@ func (c *Client) Wait(ctx context.Context, jobID string, onEvent func(Event)) (*
 				onEvent(ev)
 			}
 			if ev.Terminal() {
-				return c.Job(ctx, jobID)
+				return c.ended(ctx, jobID)
 			}
 			continue
 		}
 		if errors.Is(err, ErrStreamEnded) {
-			return c.Job(ctx, jobID)
+			return c.ended(ctx, jobID)
 		}
 		var apiErr *Error
 		if errors.As(err, &apiErr) || ctx.Err() != nil {
@@ -253,12 +254,28 @@ func (c *Client) Wait(ctx context.Context, jobID string, onEvent func(Event)) (*
 	}
 }
 
+// ended reads an ended job: its record, and its error when it failed or
+// was cancelled.
+func (c *Client) ended(ctx context.Context, jobID string) (*wire.Job, error) {
+	j, err := c.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	if e := JobError(j); e != nil {
+		return j, e
+	}
+	return j, nil
+}
+
 // poll reads a job every 2 s until it ends.
 func (c *Client) poll(ctx context.Context, jobID string) (*wire.Job, error) {
 	for {
 		j, err := c.Job(ctx, jobID)
-		if err != nil || j.Lifecycle == contract.LifecycleTerminal {
-			return j, err
+		if err != nil {
+			return nil, err
+		}
+		if j.Lifecycle == contract.LifecycleTerminal {
+			return c.ended(ctx, jobID)
 		}
 		if err := c.sleep(ctx, 2*time.Second); err != nil {
 			return nil, err
@@ -310,6 +327,12 @@ type Task struct {
 	Unit        *string         `json:"unit"`
 	Status      *string         `json:"status"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema describes each result file's data; null when the task
+	// reports none.
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	// Docs is the task's documentation object (summary, limitations,
+	// specs, examples), as GET /v1/tasks/{name} serves it.
+	Docs json.RawMessage `json:"docs"`
 }
 
 // Tasks lists the catalogue, every page.

@@ -221,7 +221,7 @@ func TestClientProgram(t *testing.T) {
 			require.NoError(t, err)
 		}
 	})
-	require.NoError(t, err)
+	require.True(t, client.IsCode(err, "cancelled"), "Wait answers the cancelled job's error: %v", err)
 	require.Equal(t, contract.OutcomeCancelled, *job.Outcome)
 	require.Equal(t, contract.EventCancelled, events[len(events)-1].Event.Event)
 	_, err = c.Result(ctx, long.JobID)

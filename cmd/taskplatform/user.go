@@ -318,12 +318,15 @@ func (r *userRun) run(
 	sctx, cancelStream := context.WithCancel(ctx)
 	defer cancelStream()
 	go func() {
-		_, err := c.Wait(sctx, sub.JobID, func(ev client.Event) {
+		j, err := c.Wait(sctx, sub.JobID, func(ev client.Event) {
 			select {
 			case events <- ev:
 			case <-sctx.Done():
 			}
 		})
+		if j != nil {
+			err = nil // the job ended; finish reports how
+		}
 		done <- err
 	}()
 	cancelAsked := false
