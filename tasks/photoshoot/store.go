@@ -2,14 +2,7 @@ package photoshoot
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"strings"
 
-	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/recordstore"
 )
@@ -49,52 +42,4 @@ type styleFields struct {
 	Images []string `json:"images"`
 	// Adjustments are the proportions asked for.
 	Adjustments map[string]float64 `json:"adjustments"`
-}
-
-// figureModel is a model a shoot dresses: a base, or a saved style.
-type figureModel struct {
-	Handle string
-	Body   Body
-	// Ready is false while a saved style's job has not finished.
-	Ready bool
-}
-
-// readModel reads a model handle: a curated base, or a saved style of the
-// env's account. Without an env (a catalogue example) only bases are read.
-func readModel(ctx context.Context, env tasks.Env, field, ref string) (*figureModel, error) {
-	if m, ok := baseByHandle(ref); ok {
-		return &figureModel{Handle: ref, Body: m.Body, Ready: true}, nil
-	}
-	kind, id, _ := strings.Cut(ref, ":")
-	if env.DB == nil || kind != kindModel {
-		return nil, errNoModel(field, ref)
-	}
-	r, err := models.ReadRecord(ctx, env.DB, env.UserID, kindModel, id)
-	if errors.Is(err, models.ErrNotFound) {
-		return nil, errNoModel(field, ref)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var f styleFields
-	if err := json.Unmarshal([]byte(r.Fields), &f); err != nil {
-		return nil, fmt.Errorf("read model %s: %w", ref, err)
-	}
-	return &figureModel{Handle: ref, Body: f.Body, Ready: r.Status == models.RecordReady}, nil
-}
-
-// errNoModel refuses a model handle the account cannot use.
-func errNoModel(field, ref string) *apierr.Error {
-	return apierr.Newf(apierr.InvalidRequest, "No model %s is a base model or one of the account's saved styles; list them at GET /v1/refs/model.", ref).
-		WithField(field)
-}
-
-// inStep turns a refusal met inside a step into the step's permanent
-// failure (processing_failed); other errors are retried.
-func inStep(err error) error {
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
-		return &tasks.StepError{Code: contract.ErrTypeProcessing, Message: ae.Message}
-	}
-	return err
 }

@@ -149,7 +149,7 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 		// Another account sees neither the style nor the shoot.
 		other, err := models.CreateUser(ctx, db, "other@example.com", models.PlanStandard)
 		require.NoError(t, err)
-		_, err = readModel(ctx, tasks.Env{UserID: other.ID, DB: db}, "model", "model:ms_style1")
-		require.Equal(t, apierr.InvalidRequest, apierr.As(err).Code)
+		_, err = models.ReadRecord(ctx, db, other.ID, kindModel, "ms_style1")
+		require.ErrorIs(t, err, models.ErrNotFound)
 	})
 }
