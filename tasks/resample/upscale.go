@@ -26,26 +26,24 @@ func Upscale(img image.Image, factor int) *image.NRGBA {
 		return Resize(img, W*factor, H*factor, imaging.Lanczos)
 	}
 	kx, ky := newUpAxis(W, factor), newUpAxis(H, factor)
-	var planes, corrected, lo, hi [3][]float32
+	// One channel at a time, in float only where the rounds need it: the
+	// corrected planes (4 bytes a source pixel each) and the clamp's range
+	// (a byte each way) are what stays for the enlargement.
+	var corrected [3][]float32
+	var lo, hi [3][]uint8
+	plane := make([]float32, W*H)
 	for c := range 3 {
-		planes[c] = make([]float32, W*H)
-	}
-	for y := range H {
-		line := src.Pix[y*src.Stride:]
-		for x := range W {
-			p := line[4*x:]
-			planes[0][y*W+x], planes[1][y*W+x], planes[2][y*W+x] = float32(p[0]), float32(p[1]), float32(p[2])
+		for y := range H {
+			line := src.Pix[y*src.Stride:]
+			for x := range W {
+				plane[y*W+x] = float32(line[4*x+c])
+			}
 		}
+		corrected[c] = backProject(plane, W, H, kx.round, ky.round)
+		lo[c], hi[c] = localRange(src, W, H, c)
 	}
+	plane = nil
 	var wg sync.WaitGroup
-	for c := range 3 {
-		wg.Go(func() {
-			corrected[c] = backProject(planes[c], W, H, kx.round, ky.round)
-			lo[c], hi[c] = localRange(planes[c], W, H)
-		})
-	}
-	wg.Wait()
-
 	out := newImage(W*factor, H*factor)
 	rowsPer := upBandRows(W, factor)
 	next := make(chan int)
@@ -75,7 +73,7 @@ const (
 	upRounds = 4       // back-projection rounds
 	upSlack  = 0.05    // the clamp's range widened by this share (0.1 rang more than Lanczos on fine fabric)
 	upMargin = 4       // source rows around a band: Lanczos-3 reads 3
-	upBand   = 4 << 20 // output pixels in a band
+	upBand   = 2 << 20 // output pixels in a band
 )
 
 // upBandRows is how many source rows of width W a band takes.
@@ -185,20 +183,17 @@ func backProject(y []float32, W, H int, rx, ry []ftaps) []float32 {
 	return z
 }
 
-// localRange is, for each source pixel, the least and greatest of it and
-// its right, lower and lower-right neighbours (the 2 × 2 source pixels
-// around an output pixel whose centre falls between them), widened by
-// upSlack of their spread: a smooth curve's crest between two samples
-// stands a little above both.
-func localRange(y []float32, W, H int) (lo, hi []float32) {
-	lo, hi = make([]float32, len(y)), make([]float32, len(y))
+// localRange is, for each source pixel, the least and greatest of channel
+// c of it and its right, lower and lower-right neighbours: the 2 × 2 source
+// pixels around an output pixel whose centre falls between them.
+func localRange(src *image.NRGBA, W, H, c int) (lo, hi []uint8) {
+	lo, hi = make([]uint8, W*H), make([]uint8, W*H)
 	for r := range H {
+		row, below := src.Pix[r*src.Stride:], src.Pix[min(r+1, H-1)*src.Stride:]
 		for x := range W {
-			r1, x1 := min(r+1, H-1), min(x+1, W-1)
-			p, q, s, t := y[r*W+x], y[r*W+x1], y[r1*W+x], y[r1*W+x1]
-			l, h := min(p, q, s, t), max(p, q, s, t)
-			pad := upSlack * (h - l)
-			lo[r*W+x], hi[r*W+x] = l-pad, h+pad
+			x1 := min(x+1, W-1)
+			p, q, s, t := row[4*x+c], row[4*x1+c], below[4*x+c], below[4*x1+c]
+			lo[r*W+x], hi[r*W+x] = min(p, q, s, t), max(p, q, s, t)
 		}
 	}
 	return lo, hi
@@ -206,7 +201,7 @@ func localRange(y []float32, W, H int) (lo, hi []float32) {
 
 // enlargeBand writes channel c of output rows [a·f, b·f): z enlarged with
 // Lanczos, clamped to the range of the source pixels around each.
-func enlargeBand(z, lo, hi []float32, W, H, a, b, f int, kx, ky []ftaps, out *image.NRGBA, c int) {
+func enlargeBand(z []float32, lo, hi []uint8, W, H, a, b, f int, kx, ky []ftaps, out *image.NRGBA, c int) {
 	ya, yb := max(0, a-upMargin), min(H, b+upMargin)
 	X := scale(z[ya*W:yb*W], W, kx, ky[a*f:b*f], ya)
 	Wf := W * f
@@ -219,7 +214,11 @@ func enlargeBand(z, lo, hi []float32, W, H, a, b, f int, kx, ky []ftaps, out *im
 		los, his := lo[y0*W:y0*W+W], hi[y0*W:y0*W+W]
 		for ox := range Wf {
 			x0 := max(0, (2*ox+1-f)/(2*f))
-			v := min(max(xs[ox], los[x0]), his[x0])
+			// The range widened by upSlack of its spread: a smooth curve's
+			// crest between two samples stands a little above both.
+			l, h := float32(los[x0]), float32(his[x0])
+			pad := upSlack * (h - l)
+			v := min(max(xs[ox], l-pad), h+pad)
 			row[4*ox+c] = uint8(min(max(v+0.5, 0), 255))
 		}
 	}
