@@ -10,7 +10,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
-	"github.com/taskplatform/taskplatform/tasks/records"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 )
 
 // The bounds of colourway.generate: palettes per job (one output each) and
@@ -41,7 +41,7 @@ func colourway() *tasks.Definition {
 			},
 			obj{
 				"type":        "string",
-				"pattern":     tasks.HandlePattern(records.KindBrandKit),
+				"pattern":     tasks.HandlePattern(recordread.KindBrandKit),
 				"description": "brand_kit:<id> of the account's: its colours give count colourways.",
 				"examples":    []any{"brand_kit:abc123"},
 			},
@@ -248,7 +248,7 @@ func (colourwayRunner) AdmitErrors() []apierr.Code {
 // kitColours reads a brand kit's colours: the kit must be the account's,
 // its looks analysed, and it must hold a colour.
 func kitColours(ctx context.Context, env tasks.Env, ref string) ([]color.Color, error) {
-	kit, err := records.ReadBrandKit(ctx, env, "palettes", ref)
+	kit, err := recordread.ReadBrandKit(ctx, env, "palettes", ref)
 	if err != nil {
 		return nil, err
 	}

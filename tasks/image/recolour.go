@@ -8,7 +8,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/records"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 )
 
 // maxPaletteColours bounds a palette: the image is reduced to as many
@@ -28,7 +28,7 @@ func recolour() *tasks.Definition {
 				"items":       tasks.ColourSchema("A colour, #RRGGBB."),
 				"description": fmt.Sprintf("1 to %d colours.", maxPaletteColours),
 			},
-			obj{"type": "string", "pattern": tasks.HandlePattern(records.KindBrandKit),
+			obj{"type": "string", "pattern": tasks.HandlePattern(recordread.KindBrandKit),
 				"description": fmt.Sprintf(
 					"brand_kit:<id> of the account's: its colours, in the kit's order (its first %d).",
 					maxPaletteColours,
@@ -184,7 +184,7 @@ func palette(ctx context.Context, env tasks.Env, in *recolourInput) ([]string, e
 	if ref == "" {
 		return in.Palette.Colours, nil // none with a mapping
 	}
-	kit, err := records.ReadBrandKit(ctx, env, "palette", ref)
+	kit, err := recordread.ReadBrandKit(ctx, env, "palette", ref)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
@@ -146,7 +147,7 @@ func techpack() *tasks.Definition {
 			"oneOf": []any{
 				obj{
 					"type":        "string",
-					"pattern":     tasks.HandlePattern(records.KindBrandKit),
+					"pattern":     tasks.HandlePattern(recordread.KindBrandKit),
 					"description": "brand_kit:<id>.",
 				},
 				obj{
@@ -392,7 +393,7 @@ func (techpackRunner) Admit(ctx context.Context, env tasks.Env, in *techpackInpu
 // resolved are the records a techpack draws from.
 type resolved struct {
 	fabric    *records.Fabric
-	kit       *records.BrandKit
+	kit       *recordread.BrandKit
 	rangePlan *records.RangePlan
 }
 
@@ -405,7 +406,7 @@ func resolve(ctx context.Context, env tasks.Env, p pack) (resolved, error) {
 		return r, err
 	}
 	if p.brandKit != "" {
-		if r.kit, err = records.ReadBrandKit(ctx, env, "colourways", p.brandKit); err != nil {
+		if r.kit, err = recordread.ReadBrandKit(ctx, env, "colourways", p.brandKit); err != nil {
 			return r, err
 		}
 		if err := r.kit.LooksReady("colourways"); err != nil {

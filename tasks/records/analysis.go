@@ -8,40 +8,6 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
-// NamedColour is a measured colour: its hex, its share of what was
-// measured and the nearest value of the colour_name vocabulary.
-type NamedColour struct {
-	Hex    string  `json:"hex"`
-	Weight float64 `json:"weight"`
-	Name   string  `json:"name"`
-}
-
-// Look is the analysis of one image of a moodboard.
-type Look struct {
-	// Index is the image's position in the moodboard's images.
-	Index int `json:"index"`
-	// Image is the reference as sent.
-	Image string `json:"image"`
-	// URL is the address of the service's stored copy (stored relative,
-	// /files/{id}.jpg; answered absolute). Empty in a catalogue example.
-	URL string `json:"url"`
-	// Dominant are the image's main colours, heaviest first (1 to 3).
-	Dominant []NamedColour `json:"dominant_colours"`
-	// Lightness is the mean CIELAB L*, 0 (black) to 100 (white).
-	Lightness float64 `json:"lightness"`
-	// Chroma is the mean CIELAB C*ab: 0 for greys, 40 and more for vivid colours.
-	Chroma float64 `json:"chroma"`
-	// Temperature is warm, cool or neutral.
-	Temperature string `json:"temperature"`
-	// Surface is print (a pattern) or solid, read from the edge density.
-	Surface string `json:"surface"`
-	// EdgeDensity is the share of pixels on a lightness edge.
-	EdgeDensity float64 `json:"edge_density"`
-	// Backdrop is the plain backdrop left out of the look's colours and
-	// the palette (a product shot's white or grey sweep), or nil.
-	Backdrop *string `json:"backdrop,omitempty"`
-}
-
 // Analysis is a moodboard's analysis: the board's palette and one look per
 // image.
 type Analysis struct {

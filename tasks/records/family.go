@@ -5,9 +5,10 @@
 // GET /v1/refs/{kind} and GET /v1/files/{ref}, declared as its record
 // kinds (kinds.go), written at submit (an Admitter) and completed by the
 // job's steps through tasks/recordstore. It ships the curated library
-// (SeedCurated) and the readers other families use to take a moodboard,
-// brand kit, fabric or range plan as input (ReadMoodboard, ReadBrandKit,
-// ReadFabric, ReadRangePlan).
+// (SeedCurated) and the readers of its moodboards, fabrics and range plans
+// (ReadMoodboard, ReadFabric, ReadRangePlan), which draw on that library and
+// its swatch drawing; other families read a brand kit through
+// tasks/recordread.
 package records
 
 import (

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 	"github.com/taskplatform/taskplatform/tasks/recordstore"
 )
 
@@ -16,7 +16,7 @@ import (
 // fabric:, range_plan:).
 const (
 	KindMoodboard = "moodboard"
-	KindBrandKit  = "brand_kit"
+	KindBrandKit  = recordread.KindBrandKit
 	KindFabric    = "fabric"
 	KindRangePlan = "range_plan"
 )
@@ -38,12 +38,7 @@ func recordID(kind, jobID string) string { return stored[kind].ID(jobID) }
 func filePath(id, ext string) string { return "/files/" + id + "." + ext }
 
 // absolute answers a stored relative file address under base.
-func absolute(base, url string) string {
-	if strings.HasPrefix(url, "/files/") {
-		return base + url
-	}
-	return url
-}
+func absolute(base, url string) string { return recordstore.AbsoluteURL(base, url) }
 
 // openRecord writes, at submit, the record of kind a job makes.
 func openRecord(ctx context.Context, env tasks.Env, kind, name string, fields any) error {
@@ -113,103 +108,28 @@ func (m *Moodboard) Ready(field string) error {
 		WithField(field)
 }
 
-// KitColour is one colour of a brand kit.
-type KitColour struct {
-	Hex  string `json:"hex"`
-	Name string `json:"name"`
-}
-
-// KitLook is one look a brand kit keeps: a look of one of its moodboards.
-type KitLook struct {
-	// URL is the look's stored copy (absolute when read through ReadBrandKit).
-	URL string `json:"url"`
-	// Moodboard is the moodboard the look comes from.
-	Moodboard string `json:"moodboard"`
-	// Index is the look's position in that moodboard.
-	Index int `json:"index"`
-	// Look is the look's analysis; Match is its nearest kit colour per
-	// dominant colour. Both are nil until the kit is ready.
-	Look  *Look      `json:"analysis"`
-	Match []KitMatch `json:"kit_match"`
-}
-
-// KitMatch pairs a look's dominant colour with the kit colour nearest it.
-type KitMatch struct {
-	Hex     string  `json:"hex"`
-	KitHex  string  `json:"kit_colour"`
-	DeltaE  float64 `json:"delta_e"`
-	OnBrand bool    `json:"on_brand"`
-}
-
-// BrandKit is a brand kit as other tasks read it (image.recolour, techpacks).
-type BrandKit struct {
-	Handle string
-	Name   string
-	// Status is creating, ready or failed.
-	Status, Reason string
-	Colours        []KitColour
-	Moodboards     []string
-	Looks          []KitLook
-	Notes          string
-}
+// The brand kit as other families read it, and the looks it keeps
+// (tasks/recordread).
+type (
+	// KitColour is one colour of a brand kit.
+	KitColour = recordread.KitColour
+	// KitLook is one look a brand kit keeps.
+	KitLook = recordread.KitLook
+	// KitMatch pairs a look's dominant colour with the kit colour nearest it.
+	KitMatch = recordread.KitMatch
+	// BrandKit is a brand kit as other tasks read it.
+	BrandKit = recordread.BrandKit
+	// Look is the analysis of one image of a moodboard.
+	Look = recordread.Look
+	// NamedColour is a measured colour with its colour_name.
+	NamedColour = recordread.NamedColour
+)
 
 // brandKitFields is the stored object of a brand kit record.
-type brandKitFields struct {
-	Colours    []KitColour `json:"colours"`
-	Moodboards []string    `json:"moodboards"`
-	Looks      []KitLook   `json:"looks"`
-	Notes      *string     `json:"notes"`
-}
+type brandKitFields = recordread.BrandKitFields
 
-// ReadBrandKit reads brand_kit:<id> of env's account for a task that takes
-// one (at submit through an Admitter, or in a step with tasks.EnvOf); field
-// names the input field that sent it. A kit the account does not own
-// answers invalid_request naming field.
-func ReadBrandKit(ctx context.Context, env tasks.Env, field, ref string) (*BrandKit, error) {
-	if env.DB == nil {
-		return nil, recordstore.NoRecord(field, ref)
-	}
-	r, status, reason, err := recordstore.Read(ctx, env, KindBrandKit, field, ref)
-	if err != nil {
-		return nil, err
-	}
-	var f brandKitFields
-	if err := json.Unmarshal([]byte(r.Fields), &f); err != nil {
-		return nil, fmt.Errorf("read brand kit %s: %w", ref, err)
-	}
-	for i := range f.Looks {
-		f.Looks[i].URL = absolute(env.FilesBaseURL, f.Looks[i].URL)
-	}
-	kit := &BrandKit{
-		Handle:     r.Handle(),
-		Name:       r.Name,
-		Status:     status,
-		Reason:     reason,
-		Colours:    f.Colours,
-		Moodboards: f.Moodboards,
-		Looks:      f.Looks,
-	}
-	if f.Notes != nil {
-		kit.Notes = *f.Notes
-	}
-	return kit, nil
-}
-
-// LooksReady answers brand_kit_look_not_ready naming field when the kit
-// keeps looks whose analysis is not ready: the kit's job has not analysed
-// them yet, or failed before it did. A task that uses a kit's looks calls
-// it; a kit without looks is always ready.
-func (k *BrandKit) LooksReady(field string) error {
-	if len(k.Looks) == 0 || k.Status == models.RecordReady {
-		return nil
-	}
-	if k.Status == models.RecordFailed {
-		return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s were never analysed: %s Create the kit again.", k.Handle, k.Reason).
-			WithField(field)
-	}
-	return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s are still being analysed; send again when GET /v1/files/%s shows status ready.", k.Handle, k.Handle).
-		WithField(field)
-}
+// ReadBrandKit reads a brand kit (recordread.ReadBrandKit).
+var ReadBrandKit = recordread.ReadBrandKit
 
 // Fabric is a fabric record as other tasks read it.
 type Fabric struct {

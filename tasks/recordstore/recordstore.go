@@ -128,3 +128,13 @@ func Read(ctx context.Context, env tasks.Env, kind, field, ref string) (r *model
 	status, reason = r.State(job)
 	return r, status, reason, nil
 }
+
+// AbsoluteURL answers a stored file's address, kept relative in a record
+// (/files/{id}.{ext}), under the files base URL; any other address is
+// answered as it is.
+func AbsoluteURL(base, url string) string {
+	if strings.HasPrefix(url, "/files/") {
+		return base + url
+	}
+	return url
+}
