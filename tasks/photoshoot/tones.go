@@ -97,12 +97,16 @@ func readPhoto(p image.Image) toneRead {
 		x, y := i%W, i/W
 		box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
 		box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
-		out.skinPx = append(out.skinPx, lab[i])
 	}
-	// The face's own height: the head is about as tall as it is wide, so
-	// a neck and shoulders in skin below it do not stretch the band.
+	// The face's own height: a head is about as tall as it is wide, so a
+	// neck and shoulders in skin below it (shaded by the chin) are not read.
 	fh := min(box.Dy(), box.Dx()*4/3)
 	out.face = image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
+	for _, i := range face {
+		if i/W < out.face.Max.Y {
+			out.skinPx = append(out.skinPx, lab[i])
+		}
+	}
 	skin := medianLab(out.skinPx)
 	inFace := make([]bool, W*H)
 	for _, i := range face {

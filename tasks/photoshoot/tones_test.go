@@ -59,7 +59,7 @@ func portrait(bg, skin, hair, top color.NRGBA, style string) *image.NRGBA {
 
 // TestTonesReadFromPortraits reads synthesised portraits of people of
 // different skin and hair tones on different backdrops: the skin read is
-// within ΔE 6 of the face's tone and the hair within ΔE 6 of the hair's;
+// within ΔE 5 of the face's tone and the hair within ΔE 5 of the hair's;
 // a white-haired, light-skinned man reads light skin and white hair.
 func TestTonesReadFromPortraits(t *testing.T) {
 	for _, tc := range []struct {
@@ -81,8 +81,8 @@ func TestTonesReadFromPortraits(t *testing.T) {
 			got := readTones([]image.Image{photo})
 			require.NotEmpty(t, got.skin)
 			require.NotEmpty(t, got.hair)
-			require.Less(t, imgfam.DeltaE(hexColour(got.skin), hexColour(tc.skin)), 6.0, "skin %s", got.skin)
-			require.Less(t, imgfam.DeltaE(hexColour(got.hair), hexColour(tc.hair)), 6.0, "hair %s", got.hair)
+			require.Less(t, imgfam.DeltaE(hexColour(got.skin), hexColour(tc.skin)), 5.0, "skin %s", got.skin)
+			require.Less(t, imgfam.DeltaE(hexColour(got.hair), hexColour(tc.hair)), 5.0, "hair %s", got.hair)
 		})
 	}
 }
