@@ -637,3 +637,29 @@ func TestCutoutFlagsABusyBackdrop(t *testing.T) {
 	_, err = cutOut(context.Background(), busy.render().img, 12, 2)
 	require.ErrorContains(t, err, "the background cannot be separated")
 }
+
+// TestKeepShadowThroughTheTask: keep_shadow, sent as a user would, brings
+// the shadow under the bottle back as neutral black of partial opacity,
+// and leaves the backdrop away from it transparent.
+func TestKeepShadowThroughTheTask(t *testing.T) {
+	img := truthScenes()[0].render().img // the bottle on grey, contact and drop shadows
+	for _, c := range []struct {
+		body   string
+		shadow bool
+	}{{`{"images":["file:b"]}`, false}, {`{"images":["file:b"],"keep_shadow":true}`, true}} {
+		out, errs := run(t, "image.remove_background", c.body, files{"file:b": pngBytes(img)})
+		require.Empty(t, errs)
+		got := decode(t, out[0])
+		below := nrgba(got, 150, 197) // in the drop shadow, right of the bottle's base
+		if c.shadow {
+			require.Equal(t, below.R, below.B, "a neutral shadow")
+			require.InDelta(t, 0, float64(below.R), 2, "black")
+			require.Greater(t, below.A, uint8(20), "the shadow is kept")
+			require.Less(t, below.A, uint8(160), "a shadow, not a solid")
+		} else {
+			require.Equal(t, uint8(0), below.A, "the shadow is removed")
+		}
+		require.Equal(t, uint8(0), nrgba(got, 10, 10).A, "the backdrop away from the shadow")
+		require.Equal(t, uint8(255), nrgba(got, 120, 120).A, "the bottle")
+	}
+}
