@@ -28,7 +28,7 @@ var sheetTasks = []struct {
 	{"range_plan.create", 40, pagecheck.Sheet{W: 842, H: 595, MinInk: 0.4}, 1, 1},
 	{"techpack.create", 0, pagecheck.Sheet{W: 842, H: 595}, 0, 2},
 	{"fabric.create", 40, pagecheck.Sheet{}, 0, 0},
-	{"brand_kit.create", 40, pagecheck.Sheet{W: 595, H: 842}, 1, 1},
+	{"brand_kit.create", 40, pagecheck.Sheet{W: 595, H: 842, MinInk: 0.4}, 1, 1},
 	{"moodboard.create", 16, pagecheck.Sheet{}, 0, 0},
 }
 

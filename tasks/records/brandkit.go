@@ -465,38 +465,74 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 	)
 	y := m + 64
 	per := min(len(k.colours), 6)
+	rows := (len(k.colours) + per - 1) / per
+	// The colours fill the page's top (tall swatches for one row) when the
+	// page has room; a kit with looks or many boards keeps them short.
+	roomy := len(looks) == 0 && len(k.boards) <= 2
+	swH := 80.0
+	if roomy {
+		swH = 170
+		if rows > 1 {
+			swH = 110
+		}
+	}
+	pitch := swH + 62
+	stripH, boardH := 18.0, 44.0
+	if roomy {
+		stripH, boardH = 30, 80
+	}
 	cw := (inner - float64(per-1)*8) / float64(per)
 	for i, c := range k.colours {
 		x := m + float64(i%per)*(cw+8)
-		cy := y + float64(i/per)*150
-		s.Swatch(x, cy, cw, 80, tasks.ParseColour(c.Hex))
-		s.Text(x, cy+86, c.Hex, 10, true, ink, cw)
-		s.Text(x, cy+100, colourLabel(c.Name), 9, false, muted, cw)
+		cy := y + float64(i/per)*pitch
+		s.Swatch(x, cy, cw, swH, tasks.ParseColour(c.Hex))
+		s.Text(x, cy+swH+6, c.Hex, 10, true, ink, cw)
+		s.Text(x, cy+swH+20, colourLabel(c.Name), 9, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
-		s.Text(x, cy+113, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
-		s.Text(x, cy+125, CMYKLabel(c.Hex), 8, false, muted, cw)
+		s.Text(x, cy+swH+33, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
+		s.Text(x, cy+swH+45, CMYKLabel(c.Hex), 8, false, muted, cw)
 	}
-	y += float64((len(k.colours)+per-1)/per) * 150
+	y += float64(rows)*pitch + 8
 	for _, mb := range k.boards {
-		s.Text(m, y, mb.Name, 10, true, ink, inner)
+		s.Text(m, y, mb.Name, 11, true, ink, inner)
 		x := m
 		if mb.Analysis != nil {
-			for j, c := range mb.Analysis.Palette {
+			pal := mb.Analysis.Palette
+			for j, c := range pal {
 				w := c.Weight * inner
-				if j == len(mb.Analysis.Palette)-1 {
+				if j == len(pal)-1 {
 					w = m + inner - x
 				}
-				s.Rect(x, y+16, w, 18, tasks.ParseColour(c.Hex))
+				s.Rect(x, y+18, w, stripH, tasks.ParseColour(c.Hex))
 				x += w
 			}
-			s.Outline(m, y+16, inner, 18, pdfsheet.SwatchRule)
+			s.Outline(m, y+18, inner, stripH, pdfsheet.SwatchRule)
+			// Each colour of the board named with its share.
+			chipW := inner / float64(max(len(pal), 1))
+			for j, c := range pal {
+				if !roomy {
+					break
+				}
+				cx := m + float64(j)*chipW
+				s.Swatch(cx, y+56, 10, 10, tasks.ParseColour(c.Hex))
+				s.Text(cx+14, y+57, fmt.Sprintf("%s %.0f%%", colourLabel(c.Name), c.Weight*100), 7.5, false, ink,
+					chipW-16)
+			}
 		}
-		y += 44
+		y += boardH
 	}
 	if len(looks) > 0 {
 		s.Text(m, y, "Looks", 13, true, ink, 0)
 		y += 20
+		// The looks take the room left above the notes: smaller tiles
+		// for a fuller kit, so the sheet stays one page.
 		lw := (inner - 5*8) / 6
+		reserve := 0.0
+		if notes != "" {
+			reserve = 80
+		}
+		lookRows := float64((len(looks) + 5) / 6)
+		lw = max(24, min(lw, (s.H-m-y-reserve)/lookRows-30))
 		for i, l := range looks {
 			x := m + float64(i%6)*(lw+8)
 			ly := y + float64(i/6)*(lw+30)
@@ -507,7 +543,11 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 					on++
 				}
 			}
-			s.Text(x, ly+lw+4, fmt.Sprintf("%d of %d colours on brand", on, len(l.Match)), 7, false, muted, lw)
+			label := fmt.Sprintf("%d of %d colours on brand", on, len(l.Match))
+			if lw < 80 {
+				label = fmt.Sprintf("%d/%d on brand", on, len(l.Match))
+			}
+			s.Text(x, ly+lw+4, label, 5.5, false, muted, lw+7)
 		}
 		y += float64((len(looks)+5)/6) * (lw + 30)
 	}

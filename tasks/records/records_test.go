@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"os/exec"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pagecheck"
 )
 
 // TestBoardOfRedAndBlueGivesThoseTwo analyses a board whose answer is
@@ -253,4 +255,37 @@ func TestRecipesUseThisFamily(t *testing.T) {
 		}
 	}
 	var _ tasks.TaskAdmitter[moodboardInput] = moodboardRunner{}
+}
+
+// TestBrandSheetFitsOnePage draws the fullest brand kit a request can
+// make: twelve colours, six boards and twelve looks stay on the one A4
+// page, with no text over text, a swatch or an image.
+func TestBrandSheetFitsOnePage(t *testing.T) {
+	mb, ok := curatedMoodboard("moodboard:mb_cur_coastal")
+	require.True(t, ok)
+	k := &kit{name: "Full kit"}
+	for i := range 12 {
+		hex := fmt.Sprintf("#%02X%02X%02X", 20*i, 255-20*i, 128)
+		k.colours = append(k.colours, KitColour{Hex: hex, Name: nearestName(labOfHex(hex))})
+	}
+	for range 6 {
+		k.boards = append(k.boards, mb)
+	}
+	var looks []KitLook
+	var imgs []image.Image
+	for i := range 12 {
+		looks = append(looks, KitLook{URL: fmt.Sprint(i)})
+		imgs = append(imgs, solid("#8EC6EA")(64))
+	}
+	data, err := brandPDF(k, looks, imgs, strings.Repeat("A long note on usage. ", 40))
+	require.NoError(t, err)
+	dump(t, "brandkit_full.pdf", data)
+	pages := pagecheck.Check(t, data, pagecheck.Sheet{W: 595, H: 842})
+	require.Len(t, pages, 1)
+	text := pages[0].Text()
+	require.Equal(t, 12, strings.Count(text, "on brand"), "every look is on the page")
+	require.Contains(t, text, "Notes")
+	for _, w := range pages[0].Words {
+		require.LessOrEqual(t, w.YMax, 842.0-30, "%q runs off the page", w.Text)
+	}
 }
