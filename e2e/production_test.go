@@ -110,7 +110,7 @@ func TestProductionBadInputs(t *testing.T) {
 		"/v1/tasks/print.prepare",
 		map[string]any{"image": img, "width_mm": 1000, "height_mm": 1000, "dpi": 300},
 	)
-	require.Contains(t, res.json(t)["error"].(map[string]any)["message"], "Send dpi 203 or less")
+	require.Contains(t, res.json(t)["error"].(map[string]any)["message"], "Send dpi 175 or less")
 	require.Equal(t, int64(100), s.balance(), "a refused submit holds nothing")
 }
 

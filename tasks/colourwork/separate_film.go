@@ -98,7 +98,7 @@ func (s filmSheet) film(on func(p int) bool, clean bool, lines []string) *image.
 // inside r of img, each as its pixels' offsets.
 func blackSpecks(img *image.Gray, r image.Rectangle) [][]int {
 	W := img.Rect.Dx()
-	seen := make(map[int]bool)
+	seen := make([]bool, W*img.Rect.Dy())
 	var out [][]int
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
@@ -215,32 +215,36 @@ func asciiLabel(s string) string {
 	return strings.NewReplacer(".", ",", "·", "-", "×", "x").Replace(s)
 }
 
-// distanceFrom is, per pixel, the distance in pixels (chamfer 3-4, within
-// 4 % of Euclidean) to the nearest pixel where in is true; far away where
-// there is none.
-func distanceFrom(in func(p int) bool, W, H int) []float32 {
-	const inf = float32(1 << 20)
-	d := make([]float32, W*H)
+// distanceFrom is, per pixel, the distance in thirds of a pixel (chamfer
+// 3-4, within 6 % of Euclidean; saturating at 65535) to the nearest pixel
+// where in is true; 65535 where there is none.
+func distanceFrom(in func(p int) bool, W, H int) []uint16 {
+	const inf = math.MaxUint16
+	d := make([]uint16, W*H)
 	for p := range d {
-		if in(p) {
-			continue
+		if !in(p) {
+			d[p] = inf
 		}
-		d[p] = inf
 	}
-	const a, b = 1, 4.0 / 3
+	step := func(p, q int, w uint16) {
+		if v := d[q]; v < inf-w && v+w < d[p] {
+			d[p] = v + w
+		}
+	}
+	const a, b = 3, 4
 	for y := range H {
 		for x := range W {
 			p := y*W + x
 			if x > 0 {
-				d[p] = min(d[p], d[p-1]+a)
+				step(p, p-1, a)
 			}
 			if y > 0 {
-				d[p] = min(d[p], d[p-W]+a)
+				step(p, p-W, a)
 				if x > 0 {
-					d[p] = min(d[p], d[p-W-1]+b)
+					step(p, p-W-1, b)
 				}
 				if x < W-1 {
-					d[p] = min(d[p], d[p-W+1]+b)
+					step(p, p-W+1, b)
 				}
 			}
 		}
@@ -249,15 +253,15 @@ func distanceFrom(in func(p int) bool, W, H int) []float32 {
 		for x := W - 1; x >= 0; x-- {
 			p := y*W + x
 			if x < W-1 {
-				d[p] = min(d[p], d[p+1]+a)
+				step(p, p+1, a)
 			}
 			if y < H-1 {
-				d[p] = min(d[p], d[p+W]+a)
+				step(p, p+W, a)
 				if x < W-1 {
-					d[p] = min(d[p], d[p+W+1]+b)
+					step(p, p+W+1, b)
 				}
 				if x > 0 {
-					d[p] = min(d[p], d[p+W-1]+b)
+					step(p, p+W-1, b)
 				}
 			}
 		}

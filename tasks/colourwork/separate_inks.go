@@ -58,7 +58,7 @@ func separateInks(ctx context.Context, img image.Image, k int) (*inkMap, error) 
 	if err != nil {
 		return nil, err
 	}
-	px := imaging.Clone(img)
+	px := readable(img)
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	m := &inkMap{w: W, h: H, label: make([]uint8, W*H), other: make([]uint8, W*H), share: make([]uint8, W*H)}
 	for _, c := range q.Colours {
@@ -97,7 +97,7 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 	near := make([]uint8, W*H) // the nearest ink, or noInk
 	flat := make([]uint8, W*H) // the ink of a flat pixel, or noInk
 	classify := func() {
-		cache := map[uint32]uint8{}
+		cache := make([]uint8, 1<<24) // the nearest ink of each sRGB colour seen, plus one
 		for p := range near {
 			o := 4 * p
 			if px.Pix[o+3] < 128 {
@@ -105,15 +105,15 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 				continue
 			}
 			key := uint32(px.Pix[o])<<16 | uint32(px.Pix[o+1])<<8 | uint32(px.Pix[o+2])
-			j, ok := cache[key]
-			if !ok {
+			j := cache[key] - 1
+			if cache[key] == 0 {
 				c, bd := at(p), math.Inf(1)
 				for i, r := range m.rgb {
 					if d := dist(c, r); d < bd {
 						j, bd = uint8(i), d
 					}
 				}
-				cache[key] = j
+				cache[key] = j + 1
 			}
 			near[p] = j
 		}
@@ -161,14 +161,8 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 			radius /= 2
 		}
 	}
-	classify()                  // with the inks' settled colours
-	inks := make([]uint16, W*H) // the inks of the flat pixels, as bits
-	for p, j := range flat {
-		if j != noInk {
-			inks[p] = 1 << j
-		}
-	}
-	close, far := orAround(inks, W, H, nearRadius), orAround(inks, W, H, farRadius)
+	classify() // with the inks' settled colours
+	far := orAround(flat, W, H, farRadius)
 	for y := range H {
 		if y%128 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -182,11 +176,28 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 				m.label[p] = flat[p]
 				m.other[p], m.share[p] = m.tint(at(p), flat[p])
 			default:
-				m.label[p], m.other[p], m.share[p] = m.explain(at(p), near, close[p], far[p], x, y)
+				m.label[p], m.other[p], m.share[p] = m.explain(at(p), near, flat, far[p], x, y)
 			}
 		}
 	}
 	return nil
+}
+
+// readable is img's pixels as non-premultiplied RGBA at the origin, read
+// in place (assign never writes them) when img is NRGBA, or opaque RGBA
+// whose bytes are the same, rows packed; else a copy.
+func readable(img image.Image) *image.NRGBA {
+	switch m := img.(type) {
+	case *image.NRGBA:
+		if m.Rect.Min == (image.Point{}) && m.Stride == 4*m.Rect.Dx() {
+			return m
+		}
+	case *image.RGBA:
+		if m.Rect.Min == (image.Point{}) && m.Stride == 4*m.Rect.Dx() && m.Opaque() {
+			return &image.NRGBA{Pix: m.Pix, Stride: m.Stride, Rect: m.Rect}
+		}
+	}
+	return imaging.Clone(img)
 }
 
 // sameAround says whether the pixel at (x, y) and its 8 neighbours inside
@@ -204,13 +215,20 @@ func sameAround(near []uint8, W, H, x, y int) bool {
 }
 
 // explain gives an unsure pixel of colour c at (x, y) to an ink: the best
-// of the inks of flat pixels within nearRadius (close), farRadius (far, at
+// of the inks of flat pixels within nearRadius, farRadius (far, at
 // farPenalty) and (at ownPenalty) the nearest inks of it and its
 // neighbours, alone or as a blend of two; or, when none of them comes
 // within globalSlack of the nearest ink of all, that ink.
-func (m *inkMap) explain(c [3]float64, near []uint8, trusted, far uint16, x, y int) (label, other, share uint8) {
+func (m *inkMap) explain(c [3]float64, near, flat []uint8, far uint16, x, y int) (label, other, share uint8) {
 	W, H := m.w, m.h
-	var seen uint16
+	var trusted, seen uint16
+	for v := max(0, y-nearRadius); v <= min(H-1, y+nearRadius); v++ {
+		for u := max(0, x-nearRadius); u <= min(W-1, x+nearRadius); u++ {
+			if j := flat[v*W+u]; j != noInk {
+				trusted |= 1 << j
+			}
+		}
+	}
 	for v := max(0, y-1); v <= min(H-1, y+1); v++ {
 		for u := max(0, x-1); u <= min(W-1, x+1); u++ {
 			if j := near[v*W+u]; j != noInk {
@@ -281,20 +299,27 @@ func (m *inkMap) tint(c [3]float64, j uint8) (other, share uint8) {
 	return other, share
 }
 
-// orAround is, for every pixel, the OR of bits over the square of radius r
-// around it: two running passes, one per axis.
-func orAround(bits []uint16, W, H, r int) []uint16 {
-	tmp, out := make([]uint16, len(bits)), make([]uint16, len(bits))
+// orAround is, for every pixel, the inks of the flat pixels (as bits) in
+// the square of radius r around it: a running pass on each axis.
+func orAround(flat []uint8, W, H, r int) []uint16 {
+	bit := func(j uint8) uint16 {
+		if j == noInk {
+			return 0
+		}
+		return 1 << j
+	}
+	tmp := make([]uint16, len(flat))
 	for y := range H {
-		row := bits[y*W : (y+1)*W]
+		row := flat[y*W : (y+1)*W]
 		for x := range W {
 			var v uint16
 			for u := max(0, x-r); u <= min(W-1, x+r); u++ {
-				v |= row[u]
+				v |= bit(row[u])
 			}
 			tmp[y*W+x] = v
 		}
 	}
+	out := make([]uint16, len(flat))
 	for y := range H {
 		for x := range W {
 			var v uint16
@@ -340,10 +365,10 @@ func abs(v int) int {
 // rounds: a patch joined to a speck may be a speck itself).
 func (m *inkMap) despeckle() {
 	W, H := m.w, m.h
-	seen := make([]int32, W*H)
+	seen := make([]uint8, W*H) // the round that saw a pixel
 	stack := make([]int32, 0, 64)
 	patch := make([]int32, 0, minSpeck)
-	for round := int32(1); round <= 4; round++ {
+	for round := uint8(1); round <= 4; round++ {
 		changed := false
 		for start := range m.label {
 			if seen[start] == round || m.label[start] == noInk {

@@ -220,7 +220,7 @@ func (s *separation) inkFilm(n int) *image.Gray {
 				return true
 			}
 			v := s.m.label[p]
-			return d[p] <= float32(s.trap) && s.printed(p) && imagetasks.Lightness(s.inks[v].Colour) < light
+			return int(d[p]) <= 3*s.trap && s.printed(p) && imagetasks.Lightness(s.inks[v].Colour) < light
 		}
 	}
 	lines := []string{
@@ -242,7 +242,7 @@ func (s *separation) inkFilm(n int) *image.Gray {
 func (s *separation) underbaseFilm() *image.Gray {
 	W := s.m.w
 	d := distanceFrom(func(p int) bool { return !s.printed(p) }, W, s.m.h)
-	on := func(p int) bool { return s.printed(p) && d[p] > float32(s.choke) }
+	on := func(p int) bool { return s.printed(p) && int(d[p]) > 3*s.choke }
 	lines := []string{
 		s.sheet.job,
 		"Underbase: white #FFFFFF",

@@ -19,9 +19,9 @@ import (
 
 // maxPrintPixels is the pixel budget of print.prepare: the most pixels one
 // print file has, bleed included — a 160 cm fabric width at 150 dpi runs
-// to 114 cm a file. It is checked at submit (request_refused) and
-// documented from here.
-const maxPrintPixels = 64_000_000
+// to 86 cm a file — so a step stays within tasks.StepMemoryBytes. It is
+// checked at submit (request_refused) and documented from here.
+const maxPrintPixels = 48_000_000
 
 // The bounds of a print's fields.
 const (
@@ -196,7 +196,7 @@ func refusePrint(in *printInput, sizes map[string]tasks.ImageSize) *apierr.Error
 		}
 	}
 	return apierr.New(apierr.RequestRefused, fmt.Sprintf("%g × %g mm with %g mm bleed at %d dpi is %d × %d px (%.1f MP); "+
-		"print.prepare makes files of at most %s (a 160 cm fabric width at 150 dpi runs to 114 cm). "+
+		"print.prepare makes files of at most %s (a 160 cm fabric width at 150 dpi runs to 86 cm). "+
 		"Send dpi %d or less%s, or a smaller size.",
 		p.wMM, p.hMM, p.b, p.dpi, p.W(), p.H(), float64(p.pixels())/1e6, megapixels(maxPrintPixels), fits, longest(p)),
 	).

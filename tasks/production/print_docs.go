@@ -148,7 +148,7 @@ func printDocs() tasks.Docs {
 			"fit contain keeps the artwork's aspect ratio, so an artwork of another shape than the trim leaves bands of the background colour on two sides; fit cover fills the print and cuts the artwork instead.",
 			"No ICC profile is used or embedded and the PDF declares no output intent, so it is not PDF/X: colour_space cmyk is a naive formula (" + cmykFormula + ") that will not match a press profile — bright greens, blues and oranges print duller and rich blacks are K only. Send rgb when the printer converts with its own profile. colour.separate separates spot colours.",
 			"With bleed_mm 0 the crop marks start 2 mm outside the trim; the PNG has no bleed to trim into.",
-			fmt.Sprintf("At most %s per file: a 160 cm fabric width at 150 dpi runs to 114 cm (1146 mm); a longer length is refused with the longest height that fits — print it as panels.", megapixels(maxPrintPixels)),
+			fmt.Sprintf("At most %s per file: a 160 cm fabric width at 150 dpi runs to 86 cm (860 mm); a longer length is refused with the longest height that fits — print it as panels.", megapixels(maxPrintPixels)),
 			"Tiling starts at the trim's top-left corner at one image pixel per printed dot: the tile's size in print is its pixel size ÷ dpi.",
 			"URLs are fetched when the job runs, within limits.url_fetch.",
 		},

@@ -267,37 +267,37 @@ func TestRefusals(t *testing.T) {
 			"dpi",
 			"at most 600",
 		},
-		// 1000 × 1000 mm at 300 dpi is 11811² px = 139.5 MP; 203 dpi gives 7992² = 63.9 MP, 204 dpi 8031² = 64.5 MP.
+		// 1000 × 1000 mm at 300 dpi is 11811² px = 139.5 MP; 175 dpi gives 6890² = 47.5 MP, 176 dpi 6929² = 48.01 MP.
 		{
 			"print.prepare",
 			`{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":300}`,
 			apierr.RequestRefused,
 			"dpi",
-			"Send dpi 203 or less",
+			"Send dpi 175 or less",
 		},
-		// 2000 × 2000 mm at 101 dpi is 7953² = 63.3 MP; at 102, 8031² px.
+		// 2000 × 2000 mm at 87 dpi is 6850² = 46.9 MP; at 88, 6929² px.
 		{
 			"print.prepare",
 			`{"image":"file:a","width_mm":2000,"height_mm":2000,"dpi":600}`,
 			apierr.RequestRefused,
 			"dpi",
-			"Send dpi 101 or less",
+			"Send dpi 87 or less",
 		},
-		// Bleed counts: 1000 × 1000 mm fits at 203 dpi, not with 5 mm bleed (8072² px).
+		// Bleed counts: 1000 × 1000 mm fits at 175 dpi, not with 5 mm bleed (6959² px).
 		{
 			"print.prepare",
-			`{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":203,"bleed_mm":5}`,
+			`{"image":"file:a","width_mm":1000,"height_mm":1000,"dpi":175,"bleed_mm":5}`,
 			apierr.RequestRefused,
 			"dpi",
-			"Send dpi 201 or less",
+			"Send dpi 174 or less",
 		},
-		// A 160 cm fabric width at 150 dpi is 9449 px: 64 MP holds 6773 rows, 1146 mm.
+		// A 160 cm fabric width at 150 dpi is 9449 px: 48 MP holds 5079 rows, 860 mm.
 		{
 			"print.prepare",
 			`{"image":"file:a","width_mm":1600,"height_mm":1500,"dpi":150}`,
 			apierr.RequestRefused,
 			"dpi",
-			"height_mm 1146 or less at this width and dpi",
+			"height_mm 860 or less at this width and dpi",
 		},
 		{
 			"print.prepare",
@@ -365,13 +365,13 @@ func TestRefusals(t *testing.T) {
 // TestPixelBudgetEdge accepts a print of exactly the budget's worth of
 // pixels or fewer and refuses one more row.
 func TestPixelBudgetEdge(t *testing.T) {
-	fits := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 203})
+	fits := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 175})
 	require.LessOrEqual(t, fits.pixels(), maxPrintPixels)
-	over := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 204})
+	over := sizeOf(&printInput{WidthMM: 1000, HeightMM: 1000, DPI: 176})
 	require.Greater(t, over.pixels(), maxPrintPixels)
-	fabric := sizeOf(&printInput{WidthMM: 1600, HeightMM: 1146, DPI: 150})
-	require.LessOrEqual(t, fabric.pixels(), maxPrintPixels, "160 cm fabric at 150 dpi, 114.6 cm long")
-	require.Greater(t, sizeOf(&printInput{WidthMM: 1600, HeightMM: 1147, DPI: 150}).pixels(), maxPrintPixels)
+	fabric := sizeOf(&printInput{WidthMM: 1600, HeightMM: 860, DPI: 150})
+	require.LessOrEqual(t, fabric.pixels(), maxPrintPixels, "160 cm fabric at 150 dpi, 86 cm long")
+	require.Greater(t, sizeOf(&printInput{WidthMM: 1600, HeightMM: 861, DPI: 150}).pixels(), maxPrintPixels)
 	require.Equal(t, 1181, px(200, 150))
 	require.Equal(t, 35, px(3, 300))
 	require.Equal(t, uint32(11811), ppm(300))
