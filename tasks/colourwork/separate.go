@@ -416,6 +416,7 @@ func separateDocs() tasks.Docs {
 			"An ink under about 1 % of the design may be folded into the nearest ink; send a design with fewer, distinct colours, or crop to the part with the small ink.",
 			"Ink names are the nearest descriptive colour names (the nearest by CIEDE2000 in the colour_name vocabulary), not Pantone or other ink-system matches: match the hex to your ink system.",
 			"Halftones are round dots without dot-gain compensation or stochastic screening; trap spreads light inks under darker ones only, and no ink overprints another except through trap.",
+			"Every output separates the design again (so all agree without shared state): about 2 s of CPU per file for a 4 MP design and 20 s at 40 MP, measured on one core.",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,
