@@ -20,8 +20,10 @@ import (
 // credits are untouched. Before, settlement spent only batches live at its
 // time, so the charge moved onto the non-expiring credits.
 func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
+	t.Parallel()
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			s := newStack(t, stackOptions{backend: b, credits: 20, stepDelay: 700 * time.Millisecond})
 			input := pattern(6)

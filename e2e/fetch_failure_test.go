@@ -75,6 +75,7 @@ func requireCallerWords(t *testing.T, msg string) {
 // read and the webhook body say why in the caller's words; a job that
 // delivered its other outputs says it in the missing output's warning.
 func TestAFailedFetchSaysWhy(t *testing.T) {
+	t.Parallel()
 	good := motifServer(
 		t,
 		pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{200, 30, 40, 255})),
@@ -131,6 +132,7 @@ func TestAFailedFetchSaysWhy(t *testing.T) {
 // refuses an address that is not public when it dials (the SSRF guard);
 // the job says so in every channel.
 func TestAFetchRefusedAsNotPublicSaysWhy(t *testing.T) {
+	t.Parallel()
 	good := motifServer(t, pngOf(t, fill(64, 64, color.White, image.Rectangle{}, nil)))
 	rcv := newReceiver(t)
 	pool := poolOf(good)

@@ -58,6 +58,7 @@ func stepAttempts(t *testing.T, s *testStack, id string) []int32 {
 // where the size is known at submit, the submit answers 422 naming the
 // field. The worker (this process) stays up throughout.
 func TestImageBombsAreRefusedFromTheirHeader(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{
 		"/bomb.png":    pngHeader(60000, 60000, 8),
 		"/deep.png":    pngHeader(30000, 30000, 16),

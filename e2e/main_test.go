@@ -29,7 +29,14 @@ func temporalClient(t testing.TB) client.Client {
 	return devServer.Client()
 }
 
+// parallel bounds the package's tests that run at once. Each has its own
+// database schema, task queue and worker, and most of a test's time is
+// waiting (step delays, Temporal timers, webhook retries); the bound keeps
+// PostgreSQL connections and the dev server's load in check.
+const parallel = 4
+
 func TestMain(m *testing.M) {
+	testenv.Parallel(parallel)
 	code := m.Run()
 	if devServer != nil {
 		_ = devServer.Stop()

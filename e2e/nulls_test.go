@@ -98,6 +98,7 @@ func items(t *testing.T, r response) []map[string]any {
 // schema: a field with no value is null where the document lets it be null,
 // and no string is empty unless the document says it may be.
 func TestNoValueIsAnEmptyString(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	gone := newReceiver(t, http.StatusGone)
 	motif := motifServer(t, tinyPNG(t, 4, 4))

@@ -33,6 +33,7 @@ import (
 // the webhook delivery are refused at dial time — the server never hears
 // from the service.
 func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	var motif bytes.Buffer
 	img := image.NewNRGBA(image.Rect(0, 0, 32, 32))

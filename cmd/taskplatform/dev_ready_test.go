@@ -18,6 +18,7 @@ import (
 // /readyz answers 200, the whole curated library and the whole photoshoots
 // library are listed, so the served examples that name them run at once.
 func TestDevReadyListsTheLibraries(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	dev := startReady(t, dataDir, "")
 	raw, err := os.ReadFile(filepath.Join(dataDir, "dev-api-key"))

@@ -14,6 +14,7 @@ import (
 // TestDevRestartRunsQueuedJobs stops dev with jobs still queued and running:
 // after the restart they finish, each output exactly once.
 func TestDevRestartRunsQueuedJobs(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	dev := startReady(t, dataDir, "", "TP_DEV_STEP_DELAY=2s")
 	key := dev.key(t)

@@ -130,15 +130,6 @@ func (d *devProcess) exited(t *testing.T, limit time.Duration) int {
 // shared with other packages' tests.
 const devReadyLimit = 2 * time.Minute
 
-// waitReady polls /readyz until 200, failing if dev exits or devReadyLimit
-// passes.
-func (d *devProcess) waitReady(t *testing.T) {
-	t.Helper()
-	if err := d.ready(devReadyLimit); err != nil {
-		t.Fatalf("%v; output:\n%s\ntemporal.log:\n%s", err, d.out.String(), d.temporalLog())
-	}
-}
-
 // ready polls /readyz until 200 and the key is printed; it fails if dev
 // exits first or limit passes.
 func (d *devProcess) ready(limit time.Duration) error {
@@ -296,10 +287,10 @@ func requireGone(t *testing.T, pid int) {
 // API and the Temporal UI, stops cleanly on SIGINT without leaving Temporal
 // behind, and prints the same working key again.
 func TestDevSmoke(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 
-	dev := startDev(t, dataDir, "")
-	dev.waitReady(t)
+	dev := startReady(t, dataDir, "")
 	key := dev.key(t)
 	dev.requireBalance(t, key)
 
@@ -324,8 +315,7 @@ func TestDevSmoke(t *testing.T) {
 	requireGone(t, child)
 	require.Empty(t, processesUsing(dataDir), "no process of this dev is left")
 
-	again := startDev(t, dataDir, "")
-	again.waitReady(t)
+	again := startReady(t, dataDir, "")
 	require.Equal(t, key, again.key(t), "dev prints the same key on every start")
 	again.requireBalance(t, key)
 	child = again.childPID(t)
@@ -338,9 +328,9 @@ func TestDevSmoke(t *testing.T) {
 // TestDevStopsWhenTemporalDies kills the Temporal child: dev exits non-zero
 // and says why.
 func TestDevStopsWhenTemporalDies(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
-	dev := startDev(t, dataDir, "")
-	dev.waitReady(t)
+	dev := startReady(t, dataDir, "")
 	require.NoError(t, syscall.Kill(dev.childPID(t), syscall.SIGKILL))
 	require.NotZero(t, dev.exited(t, 20*time.Second))
 	require.Contains(t, dev.out.String(), "the Temporal dev server exited")
@@ -349,6 +339,7 @@ func TestDevStopsWhenTemporalDies(t *testing.T) {
 
 // TestDevWithoutTemporalCLI: a missing CLI is an error that says how to build it.
 func TestDevWithoutTemporalCLI(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	dev := startDev(t, dataDir, filepath.Join(dataDir, "no-such-temporal"))
 	require.NotZero(t, dev.exited(t, 20*time.Second))
@@ -362,6 +353,7 @@ func TestDevWithoutTemporalCLI(t *testing.T) {
 // TestDevTemporalPortTaken: a port already in use is refused up front rather
 // than dialling whatever listens there.
 func TestDevTemporalPortTaken(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()

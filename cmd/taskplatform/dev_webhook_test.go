@@ -23,6 +23,7 @@ import (
 // SSL_CERT_FILE) gets the signed job.succeeded event, verifiable with the
 // keys dev publishes.
 func TestDevWebhookEndToEnd(t *testing.T) {
+	t.Parallel()
 	var (
 		mu  sync.Mutex
 		got []*http.Request
@@ -35,6 +36,13 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer rcv.Close()
+	// at is the i-th delivery's headers and body, read under the lock the
+	// receiver appends under.
+	at := func(i int) (http.Header, []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		return got[i].Header, raw[i]
+	}
 	certFile := filepath.Join(t.TempDir(), "receiver.pem")
 	require.NoError(
 		t,
@@ -46,8 +54,7 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	)
 
 	dataDir := t.TempDir()
-	dev := startDev(t, dataDir, "", "TP_ALLOW_PRIVATE_URLS=true", "SSL_CERT_FILE="+certFile)
-	dev.waitReady(t)
+	dev := startReady(t, dataDir, "", "TP_ALLOW_PRIVATE_URLS=true", "SSL_CERT_FILE="+certFile)
 	key := dev.key(t)
 
 	add := runBinary(
@@ -87,14 +94,14 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 	defer jr.Body.Close()
 	var set signer.JWKS
 	require.NoError(t, json.NewDecoder(jr.Body).Decode(&set))
-	h := got[0].Header
+	h, body := at(0)
 	require.NoError(
 		t,
 		signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
-			h.Get("X-Service-Signature"), raw[0], time.Now(), 5*time.Minute),
+			h.Get("X-Service-Signature"), body, time.Now(), 5*time.Minute),
 	)
 	var ev map[string]any
-	require.NoError(t, json.Unmarshal(raw[0], &ev))
+	require.NoError(t, json.Unmarshal(body, &ev))
 	require.Equal(t, "job.succeeded", ev["event"])
 
 	ping := runBinary(
@@ -113,17 +120,18 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 		defer mu.Unlock()
 		return len(got) == 2
 	}, 30*time.Second, 100*time.Millisecond, "the endpoint gets the ping")
-	h = got[1].Header
+	h, body = at(1)
 	require.Equal(t, strings.TrimSpace(ping.stdout), h.Get("X-Service-Request-Id"))
 	require.NoError(
 		t,
 		signer.Verify(set, h.Get("X-Service-Request-Id"), h.Get("X-Service-User-Id"), h.Get("X-Service-Timestamp"),
-			h.Get("X-Service-Signature"), raw[1], time.Now(), 5*time.Minute),
+			h.Get("X-Service-Signature"), body, time.Now(), 5*time.Minute),
 	)
-	require.NoError(t, json.Unmarshal(raw[1], &ev))
+	require.NoError(t, json.Unmarshal(body, &ev))
 	require.Equal(t, "ping", ev["event"])
 
-	first := got[0].Header.Get("X-Service-Request-Id")
+	h, first := at(0)
+	firstID := h.Get("X-Service-Request-Id")
 	replay := runBinary(
 		t,
 		[]string{"TP_DATA_DIR=" + dataDir, "TP_TEMPORAL_PORT=" + dev.temporalPort},
@@ -131,7 +139,7 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 		"webhook",
 		"replay",
 		"--delivery-id",
-		first,
+		firstID,
 	)
 	require.Zero(t, replay.code, "stderr: %s", replay.stderr)
 	require.Eventually(t, func() bool {
@@ -139,12 +147,8 @@ func TestDevWebhookEndToEnd(t *testing.T) {
 		defer mu.Unlock()
 		return len(got) == 3
 	}, 30*time.Second, 100*time.Millisecond, "the replay arrives")
-	require.Equal(
-		t,
-		strings.TrimSpace(replay.stdout),
-		got[2].Header.Get("X-Service-Request-Id"),
-		"a replay has its own delivery id",
-	)
-	require.NotEqual(t, first, got[2].Header.Get("X-Service-Request-Id"))
-	require.Equal(t, raw[0], raw[2], "the stored body, same event id")
+	h, body = at(2)
+	require.Equal(t, strings.TrimSpace(replay.stdout), h.Get("X-Service-Request-Id"), "a replay has its own delivery id")
+	require.NotEqual(t, firstID, h.Get("X-Service-Request-Id"))
+	require.Equal(t, first, body, "the stored body, same event id")
 }

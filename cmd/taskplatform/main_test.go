@@ -13,13 +13,21 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/testenv"
 )
 
 // binary is the taskplatform binary built once for the package's tests that
 // run it as a process.
 var binary string
 
+// parallel bounds the package's tests that run at once: the dev and
+// process tests mostly wait on the binary they start, each on its own data
+// dir, schema and ports.
+const parallel = 4
+
 func TestMain(m *testing.M) {
+	testenv.Parallel(parallel)
 	dir, err := os.MkdirTemp("", "taskplatform-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -73,6 +73,7 @@ func scrape(t *testing.T, base string) (map[string]bool, []string) {
 // service's own, and the job's settlement is counted. The job's tiles are
 // 2048 px, too big to run inside its admit, so its steps are activities.
 func TestDevServesDocumentedMetrics(t *testing.T) {
+	t.Parallel()
 	dev := startReady(t, t.TempDir(), "")
 	req, err := http.NewRequest(
 		http.MethodPost,

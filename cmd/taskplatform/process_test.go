@@ -42,6 +42,7 @@ func requireOneLogLine(t *testing.T, r result, want string) {
 }
 
 func TestProductionProcessesRefuseToStart(t *testing.T) {
+	t.Parallel()
 	unreachable := "postgres://taskplatform@127.0.0.1:" + closedPort(
 		t,
 	) + "/taskplatform?sslmode=disable&connect_timeout=2"
@@ -107,6 +108,7 @@ func TestProductionProcessesRefuseToStart(t *testing.T) {
 }
 
 func TestProductionProcessesNeedMigratedSchema(t *testing.T) {
+	t.Parallel()
 	env := []string{"TP_DATABASE_URL=" + testenv.PostgresSchemaURL(t)}
 	for _, cmd := range []string{"api", "worker"} {
 		t.Run(cmd, func(t *testing.T) {
@@ -118,6 +120,7 @@ func TestProductionProcessesNeedMigratedSchema(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string
@@ -159,6 +162,7 @@ func TestCommandLine(t *testing.T) {
 // TestMigrateAndAdminProcess runs migrate and the admin commands as a script
 // would, against PostgreSQL and against the dev SQLite file.
 func TestMigrateAndAdminProcess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		env  func(t *testing.T) []string
@@ -171,6 +175,7 @@ func TestMigrateAndAdminProcess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			env := tt.env(t)
 			r := runBinary(t, env, "admin", "user", "create", "--email", "early@example.com")
 			require.Equal(t, 1, r.code, "admin refuses an unmigrated PostgreSQL and a data dir without a database")

@@ -59,6 +59,7 @@ func readmeBlocks(t *testing.T, text string) []shBlock {
 // are listed in the log. curl fails on an HTTP error, so a refused call
 // fails its block.
 func TestReadmeCommandsRun(t *testing.T) {
+	t.Parallel()
 	root, err := testenv.RepoRoot()
 	require.NoError(t, err)
 	raw, err := os.ReadFile(filepath.Join(root, "README.md"))

@@ -59,6 +59,7 @@ func TestUserInputFlags(t *testing.T) {
 }
 
 func TestUserCommandsRefuseBadUse(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"run"}, {"run", "a", "b"}, {"jobs", "x"}, {"files"}, {"run", "t", "--nope"}} {
 		r := runBinary(t, []string{"TP_API_KEY=tpk_x", "HOME=" + t.TempDir()}, args...)
 		require.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
@@ -126,9 +127,9 @@ var stripes = []string{"--set", "kind=stripes", "--set", `colors=["#1F3A5F","#F2
 // its outputs downloaded, and a run in a terminal whose progress bar is
 // drawn and which Ctrl-C cancels.
 func TestUserCLI(t *testing.T) {
+	t.Parallel()
 	dsn := testenv.PostgresSchemaURL(t)
-	dev := startDev(t, t.TempDir(), "", "TP_DATABASE_URL="+dsn, "TP_DEV_STEP_DELAY=1500ms")
-	dev.waitReady(t)
+	dev := startReady(t, t.TempDir(), "", "TP_DATABASE_URL="+dsn, "TP_DEV_STEP_DELAY=1500ms")
 	notifyJobs(t, dsn)
 	env := []string{"TP_BASE_URL=" + dev.base, "TP_API_KEY=" + dev.key(t), "HOME=" + t.TempDir()}
 
