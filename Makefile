@@ -40,7 +40,7 @@ test: $(TEMPORAL)
 
 ## docs-images: redraw the README's before/after pictures of the image tasks into docs/pictures (each under 150 KB)
 docs-images:
-	DOCS_IMAGES=$(CURDIR)/docs/pictures go test -count=1 -run '^TestDocsImages$$' ./tasks/image ./tasks/resample
+	DOCS_IMAGES=$(CURDIR)/docs/pictures go test -count=1 -run '^TestDocsImages$$' ./tasks/image ./tasks/resample ./tasks/photoshoot
 
 ## bench: one run, one report — the API beside a bare-Temporal baseline at 1, 16 and 64 clients,
 ## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs, each side's submit alone.
