@@ -81,7 +81,8 @@ func describeError(err error) string {
 	var e *client.Error
 	if errors.As(err, &e) {
 		msg := e.Message
-		if e.Field != "" {
+		// The field once: "colors must be array" already names it.
+		if e.Field != "" && !strings.HasPrefix(msg, e.Field) {
 			msg = e.Field + ": " + msg
 		}
 		msg += " (" + e.Code + ")"
@@ -186,11 +187,12 @@ type inputFlags struct {
 func (f *inputFlags) add(c *cobra.Command) {
 	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
 	c.Flags().
-		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value (value as JSON when it parses, else a string; a.b=… nests)")
+		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed as the task's input schema says (a.b=… nests)")
 }
 
-// body is the task input: the file's object with every --set applied.
-func (f *inputFlags) body(stdin io.Reader) (map[string]any, error) {
+// body is the task input: the file's object with every --set applied, its
+// value typed by the property's type in schema (nil: JSON when it parses).
+func (f *inputFlags) body(stdin io.Reader, schema *schemaNode) (map[string]any, error) {
 	in := map[string]any{}
 	if f.file != "" {
 		var raw []byte
@@ -212,21 +214,31 @@ func (f *inputFlags) body(stdin io.Reader) (map[string]any, error) {
 		if !ok || key == "" {
 			return nil, &usageError{fmt.Sprintf("--set %q: expected key=value", s)}
 		}
-		var v any
-		if json.Unmarshal([]byte(value), &v) != nil {
-			v = value
-		}
-		obj := in
+		obj, node := in, schema
 		parts := strings.Split(key, ".")
-		for _, p := range parts[:len(parts)-1] {
+		for i, p := range parts {
+			var prop *schemaNode
+			if node != nil {
+				prop = node.Properties[p]
+				if prop == nil && node.closed() {
+					return nil, unknownField(key, p, node)
+				}
+			}
+			if i == len(parts)-1 {
+				v, err := setValue(key, value, prop)
+				if err != nil {
+					return nil, err
+				}
+				obj[p] = v
+				break
+			}
 			next, ok := obj[p].(map[string]any)
 			if !ok {
 				next = map[string]any{}
 				obj[p] = next
 			}
-			obj = next
+			obj, node = next, prop
 		}
-		obj[parts[len(parts)-1]] = v
 	}
 	return in, nil
 }
@@ -256,7 +268,7 @@ func (r *userRun) runCmd() *cobra.Command {
 			"--wait=false prints the job id and returns without following the job.",
 		Args: oneArg("TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
-			body, err := in.body(r.stdin)
+			body, err := r.input(c.Context(), &in, args[0])
 			if err != nil {
 				return err
 			}
@@ -619,7 +631,7 @@ func (r *userRun) estimateCmd() *cobra.Command {
 		Short: "the cost ceiling of a run, checked exactly as a submit; nothing is held",
 		Args:  oneArg("TASK"),
 		RunE: func(c *cobra.Command, args []string) error {
-			body, err := in.body(r.stdin)
+			body, err := r.input(c.Context(), &in, args[0])
 			if err != nil {
 				return err
 			}

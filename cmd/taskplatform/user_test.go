@@ -36,7 +36,7 @@ func TestUserInputFlags(t *testing.T) {
 		file: file,
 		sets: []string{"count=3", `colors=["#1F3A5F"]`, "name=plain text", "opts.b=true", "x.y.z=2"},
 	}
-	body, err := in.body(nil)
+	body, err := in.body(nil, nil)
 	require.NoError(t, err)
 	require.Equal(
 		t,
@@ -49,11 +49,11 @@ func TestUserInputFlags(t *testing.T) {
 	)
 
 	in = inputFlags{file: "-"}
-	body, err = in.body(strings.NewReader(`{"seed":7}`))
+	body, err = in.body(strings.NewReader(`{"seed":7}`), nil)
 	require.NoError(t, err)
 	require.Equal(t, map[string]any{"seed": float64(7)}, body)
 
-	_, err = (&inputFlags{sets: []string{"novalue"}}).body(nil)
+	_, err = (&inputFlags{sets: []string{"novalue"}}).body(nil, nil)
 	var usage *usageError
 	require.ErrorAs(t, err, &usage)
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/client"
+)
+
+// fakeSchema is a task's input schema as the catalogue serves it.
+const fakeSchema = `{"type":"object","additionalProperties":false,"properties":{
+ "count":{"type":"integer","default":1},"scale":{"type":"number"},"tile":{"type":["boolean","null"]},
+ "colors":{"type":"array","items":{"type":"string"}},"resolution":{"type":"string"},
+ "base_color":{"type":"string"},"opts":{"type":"object","properties":{"seed":{"type":"integer"}}}}}`
+
+// fakeAPI is a service that lists one task, pattern.generate, and answers
+// its estimate; it records the last input posted.
+type fakeAPI struct {
+	*httptest.Server
+	posted map[string]any
+}
+
+func newFakeAPI(t *testing.T, extra http.Handler) *fakeAPI {
+	f := &fakeAPI{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/tasks", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `{"items":[{"name":"pattern.generate","title":"Patterns","category":"image",`+
+			`"unit":"image","inputSchema":`+fakeSchema+`}],"has_more":false}`)
+	})
+	mux.HandleFunc("POST /v1/tasks/{task}/estimate", func(w http.ResponseWriter, r *http.Request) {
+		f.posted = map[string]any{}
+		_ = json.NewDecoder(r.Body).Decode(&f.posted)
+		if f.posted["colors"] == nil {
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = io.WriteString(w, `{"error":{"code":"invalid_input","field":"colors","message":"colors must be array"}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"credits":4,"credit_type":"image","outputs":2,"price_per_output":2}`)
+	})
+	if extra != nil {
+		mux.Handle("/", extra)
+	}
+	f.Server = httptest.NewServer(mux)
+	t.Cleanup(f.Close)
+	return f
+}
+
+// cli runs a user command against the fake service.
+func (f *fakeAPI) cli(t *testing.T, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	r := &userRun{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		env: func(string) string { return "" }, client: client.New(f.URL, "tpk_test")}
+	code := userMain(context.Background(), args, r)
+	return code, out.String(), errb.String()
+}
+
+func TestUserSetTypedBySchema(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	code, out, errs := f.cli(t, "estimate", "pattern.generate", "--set", "count=2", "--set", "scale=1.5",
+		"--set", "tile=true", "--set", "colors=#1F3A5F, navy", "--set", "resolution=2048",
+		"--set", "base_color=true", "--set", "opts.seed=7")
+	require.Equal(t, 0, code, errs)
+	require.Equal(t, "4 image (2 output(s) × 2)\n", out)
+	require.Equal(t, map[string]any{
+		"count": float64(2), "scale": 1.5, "tile": true, "colors": []any{"#1F3A5F", "navy"},
+		"resolution": "2048", "base_color": "true", "opts": map[string]any{"seed": float64(7)},
+	}, f.posted)
+}
+
+func TestUserSetRefusals(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	for _, tc := range []struct {
+		set, want string
+	}{
+		{"base_colour=red", `unknown field "base_colour" (did you mean base_color?)`},
+		{"colour=red", `unknown field "colour" (did you mean colors?)`},
+		{"zzzzzzzzzzzz=1", `unknown field "zzzzzzzzzzzz"` + "\n"},
+		{"count=two", "--set count=two: expected an integer"},
+		{"tile=maybe", "expected true or false"},
+		{"opts.sed=1", `unknown field "sed" (did you mean seed?)`},
+	} {
+		code, _, errs := f.cli(t, "estimate", "pattern.generate", "--set", tc.set)
+		require.Equal(t, 2, code, tc.set)
+		require.Contains(t, errs, tc.want, tc.set)
+	}
+}
+
+func TestUserErrorNamesFieldOnce(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	code, _, errs := f.cli(t, "estimate", "pattern.generate", "--set", "count=1")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "taskplatform: colors must be array (invalid_input)")
+	require.Equal(t, 1, strings.Count(errs, "colors"), errs)
+}
