@@ -230,7 +230,7 @@ func runDev(ctx context.Context, cfg config) int {
 	if err != nil {
 		return fatal(log, "cannot set the dev account's panel password", err)
 	}
-	if err := writeDevEnv(cfg.DataDir, key, cfg.BaseURL); err != nil {
+	if err := writeDevEnv(cfg, key); err != nil {
 		return fatal(log, "cannot write the dev env file", err)
 	}
 	var child *devServer

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,15 +99,46 @@ func TestReadmeCommandsRun(t *testing.T) {
 	}
 }
 
-// TestWriteDevEnv checks dev.env sets what the README's blocks use.
+// TestWriteDevEnv checks dev.env sets what the README's blocks use, and
+// that a command run after loading it (admin webhook ping, the Temporal CLI)
+// reaches a stack started on a port other than the default.
 func TestWriteDevEnv(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, writeDevEnv(dir, "tpk_abc", "http://127.0.0.1:9999"))
-	cmd := exec.Command("bash", "-euc", `. ./dev.env; printf '%s %s %s' "$KEY" "$TP_API_KEY" "$TP_BASE_URL"`)
+	clearEnv(t)
+	dir := filepath.Join(t.TempDir(), "data dir")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	t.Setenv("TP_DATA_DIR", dir)
+	t.Setenv("TP_HTTP_ADDR", "127.0.0.1:9999")
+	t.Setenv("TP_TEMPORAL_PORT", "17299")
+	cfg, err := loadConfig()
+	require.NoError(t, err)
+	require.NoError(t, writeDevEnv(cfg, "tpk_abc"))
+
+	names := []string{"KEY", "TP_API_KEY", "TP_BASE_URL", "TP_DATA_DIR", "TP_TEMPORAL_ADDRESS",
+		"TP_TEMPORAL_NAMESPACE", "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE"}
+	script := ". ./dev.env"
+	for _, n := range names {
+		script += fmt.Sprintf("; printf '%%s\\n' \"$%s\"", n)
+	}
+	cmd := exec.Command("bash", "-euc", script)
 	cmd.Dir, cmd.Env = dir, []string{"PATH=" + os.Getenv("PATH")}
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.Equal(t, "tpk_abc tpk_abc http://127.0.0.1:9999", string(out))
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	require.Equal(t, []string{"tpk_abc", "tpk_abc", "http://127.0.0.1:9999", dir, "127.0.0.1:17299",
+		"default", "127.0.0.1:17299", "default"}, got)
+
+	// A later command sees only what dev.env exported: its config dials
+	// the stack's Temporal and opens its data dir.
+	clearEnv(t)
+	for i, n := range names {
+		t.Setenv(n, got[i])
+	}
+	later, err := loadConfig()
+	require.NoError(t, err)
+	require.Equal(t, "127.0.0.1:17299", later.TemporalAddress)
+	require.Equal(t, dir, later.DataDir)
+	require.Equal(t, "http://127.0.0.1:9999", later.BaseURL)
+
 	info, err := os.Stat(filepath.Join(dir, devEnvFile))
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the key is readable by its owner only")
