@@ -330,16 +330,32 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	enter := func(i, j int) bool {
 		return !isBg[j] && cand[j] && (pix[4*i+3] < 128 || pix[4*j+3] < 128 || stepSq(pix, i, j) <= stepMax2)
 	}
+	// A scanline flood: a popped pixel's row is filled left and right as
+	// far as the steps allow, then the run's pixels above and below are
+	// tried one by one. The set reached is the one a pixel-by-pixel flood
+	// reaches (the test between two pixels is symmetric).
 	for len(queue) > 0 {
 		i := int(queue[len(queue)-1])
 		queue = queue[:len(queue)-1]
-		x := i % W
-		for _, j := range [4]int{i - 1, i + 1, i - W, i + W} {
-			if j < 0 || j >= n || (j == i-1 && x == 0) || (j == i+1 && x == W-1) || !enter(i, j) {
-				continue
+		y := i / W
+		l, r := i, i
+		for l > y*W && enter(l, l-1) {
+			l--
+			isBg[l] = true
+		}
+		for r < y*W+W-1 && enter(r, r+1) {
+			r++
+			isBg[r] = true
+		}
+		for k := l; k <= r; k++ {
+			if y > 0 && enter(k, k-W) {
+				isBg[k-W] = true
+				queue = append(queue, int32(k-W))
 			}
-			isBg[j] = true
-			queue = append(queue, int32(j))
+			if y < H-1 && enter(k, k+W) {
+				isBg[k+W] = true
+				queue = append(queue, int32(k+W))
+			}
 		}
 	}
 	// The deep shadow's last pixels along the product are not smooth (the
