@@ -27,14 +27,13 @@ $(TEMPORAL):
 bin/temporal: $(TEMPORAL)
 
 ## test: every test (unit, workflow, replay, integration against real Temporal and PostgreSQL)
-test: $(TEMPORAL)
+test: $(TEMPORAL) vet
 	@# MP4 outputs need ffmpeg (Debian package): installed once, so both video branches are tested.
 	command -v ffmpeg >/dev/null || (apt-get update && apt-get install -y ffmpeg)
 	@# The panel's end-to-end walk drives Debian's chromium headless (chromedp).
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# PDF outputs are opened by a real reader: pdfinfo and pdftotext (Debian poppler-utils).
 	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y poppler-utils)
-	go vet ./...
 	go test -race -count=1 -timeout 30m ./...
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all
 
@@ -59,10 +58,12 @@ bench-scale:
 mutate: $(TEMPORAL)
 	go run ./scripts/mutate
 
-## vet: go vet and gofmt over the module
+## vet: go vet, gofmt and the 120-column limit over the module (part of `make test`)
 vet:
 	go vet ./...
 	test -z "$$(gofmt -l .)"
+	@long=$$(LC_ALL=C.UTF-8 awk 'length > 120 {print FILENAME ":" FNR}' $$(git ls-files '*.go')); \
+		test -z "$$long" || { echo "Go lines over 120 columns:"; echo "$$long"; exit 1; }
 
 ## migrate: apply the database migrations and write the curated libraries (TP_DATABASE_URL or the dev SQLite file)
 migrate: build

@@ -111,7 +111,8 @@ func (a *Activities) subscribed(ctx context.Context, in contract.JobInput) ([]st
 // insufficientCredits is the public error of a job whose hold the balance
 // did not cover after its handle was answered.
 func insufficientCredits(jobID, creditType string, required, balance int64) []byte {
-	e := apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance was %d when it was admitted.", required, creditType, balance).
+	e := apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance was %d when it was admitted.",
+		required, creditType, balance).
 		WithCredits(required, balance)
 	e.JobID = jobID
 	b, _ := json.Marshal(e)

@@ -85,9 +85,11 @@ func TestHoldCreditsDecidesAPendingJob(t *testing.T) {
 		events   []string
 	}{
 		{name: "covered", credits: 10, admitted: true},
-		{name: "covered with webhook", credits: 10, webhook: "https://hooks.example.test/a", admitted: true, events: contract.TerminalEvents},
+		{name: "covered with webhook", credits: 10, webhook: "https://hooks.example.test/a", admitted: true,
+			events: contract.TerminalEvents},
 		{name: "not covered", credits: 5},
-		{name: "not covered with webhook", credits: 5, webhook: "https://hooks.example.test/a", events: contract.TerminalEvents},
+		{name: "not covered with webhook", credits: 5, webhook: "https://hooks.example.test/a",
+			events: contract.TerminalEvents},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -180,10 +182,12 @@ func TestHoldCreditsListsSubscribedEvents(t *testing.T) {
 	}{
 		{name: "no subscriber"},
 		{name: "webhook url", webhook: "https://hooks.example.test/a", want: contract.TerminalEvents},
-		{name: "endpoints", endpoints: [][]string{{contract.EventStarted, contract.EventProgress}, {contract.EventProgress, contract.EventFailed}},
+		{name: "endpoints", endpoints: [][]string{{contract.EventStarted, contract.EventProgress}, {contract.EventProgress,
+			contract.EventFailed}},
 			want: []string{contract.EventFailed, contract.EventProgress, contract.EventStarted}},
-		{name: "endpoint and webhook url", endpoints: [][]string{{contract.EventProgress}}, webhook: "https://hooks.example.test/a",
-			want: append([]string{contract.EventProgress}, contract.TerminalEvents...)},
+		{name: "endpoint and webhook url", endpoints: [][]string{{contract.EventProgress}},
+			webhook: "https://hooks.example.test/a",
+			want:    append([]string{contract.EventProgress}, contract.TerminalEvents...)},
 		{name: "disabled endpoint", disabled: []string{contract.EventStarted}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,7 +70,8 @@ func noticeOf(uses []models.TaskUse, deprecated map[string]*tasks.Definition, we
 	b.WriteString(
 		"Hello,\n\nIn the last " + fmt.Sprint(
 			contract.NoticesWindowDays,
-		) + " days your API keys called tasks that are deprecated. They keep working until their removal, announced in the changelog (GET /v1/changelog). Please move to their replacements:\n",
+		) + " days your API keys called tasks that are deprecated. They keep working until their removal, announced in " +
+			"the changelog (GET /v1/changelog). Please move to their replacements:\n",
 	)
 	names := make([]string, 0, len(uses))
 	for _, u := range uses {
@@ -126,7 +127,8 @@ func noticeMessage(n *models.DeprecationNotice, from string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(
 		&b,
-		"From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s@%s>\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
+		"From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s@%s>\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: "+
+			"text/plain; charset=utf-8\r\n\r\n",
 		from,
 		n.Email,
 		n.Subject,

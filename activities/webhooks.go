@@ -161,7 +161,8 @@ func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 	switch {
 	case res.StatusCode >= 200 && res.StatusCode < 300:
 		return a.finish(ctx, d, att, true, true)
-	case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
+	case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests ||
+		res.StatusCode >= 500:
 		return a.finish(ctx, d, att, final, false)
 	default:
 		return a.finish(ctx, d, att, true, false)

@@ -83,7 +83,8 @@ func TestWebhookEndpointsPerAccountAreBoundedAndDistinct(t *testing.T) {
 			first := register("https://93.184.216.34/hooks/a")
 			require.Equal(t, http.StatusCreated, first.code, "%s", first.body)
 			firstID := first.obj(t)["id"].(string)
-			for _, same := range []string{"https://93.184.216.34/hooks/a", "https://93.184.216.34:443/hooks/a", "https://93.184.216.34/hooks/a#x"} {
+			for _, same := range []string{"https://93.184.216.34/hooks/a", "https://93.184.216.34:443/hooks/a",
+				"https://93.184.216.34/hooks/a#x"} {
 				res := register(same)
 				require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s: %s", same, res.body)
 				require.Equal(t, "webhook_endpoint_exists", res.errCode(t))

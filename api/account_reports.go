@@ -35,7 +35,8 @@ func queryTime(c *gin.Context, field string) (time.Time, bool, error) {
 			return t.UTC(), true, nil
 		}
 	}
-	return time.Time{}, false, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-09-29T00:00:00Z.", field).
+	return time.Time{}, false, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as "+
+		"2026-09-29T00:00:00Z.", field).
 		WithField(field)
 }
 

@@ -177,7 +177,8 @@ func authorize(reg *tasks.Registry, sess *sessions) gin.HandlerFunc {
 		case !ok:
 			logger(
 				c,
-			).Error("route has no row in the route table (api/routes.go); refused", zap.String("route", c.Request.Method+" "+c.FullPath()))
+			).Error("route has no row in the route table (api/routes.go); refused", zap.String("route",
+				c.Request.Method+" "+c.FullPath()))
 			fail(c, apierr.New(apierr.Internal, ""))
 		case rs.access == AccessSession:
 			if err := sess.admit(c); err != nil {

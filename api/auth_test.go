@@ -200,7 +200,8 @@ func TestKeyInQueryIsRefusedFirstOnEveryPath(t *testing.T) {
 	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Production = true })
 	leak := "?token=" + models.KeyPrefix + "leaked"
 	for _, tc := range []struct{ method, path string }{
-		{"GET", "/healthz"}, {"GET", "/readyz"}, {"GET", "/v1/tasks"}, {"GET", "/v1/account/balance"}, {"GET", "/no/such/path"},
+		{"GET", "/healthz"}, {"GET", "/readyz"}, {"GET", "/v1/tasks"}, {"GET", "/v1/account/balance"}, {"GET",
+			"/no/such/path"},
 		{"DELETE", "/v1/meta"}, {"POST", "/v1/tasks/pattern.generate"}, {"POST", "/v1/account/keys"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {

@@ -329,7 +329,8 @@ func newDoc(title, description, base string) oa {
 			},
 			"securitySchemes": oa{
 				"bearerAuth": oa{"type": "http", "scheme": "bearer",
-					"description": "Authorization: Bearer <API_KEY>. The spec's own form, Authorization: Key <API_KEY>, is the same key."},
+					"description": "Authorization: Bearer <API_KEY>. The spec's own form, Authorization: Key <API_KEY>, is the " +
+						"same key."},
 				"xApiKey": oa{
 					"type":        "apiKey",
 					"in":          "header",
@@ -337,7 +338,8 @@ func newDoc(title, description, base string) oa {
 					"description": "The API key in the x-api-key header.",
 				},
 				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": SessionCookie,
-					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come from the panel's own origin."},
+					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come " +
+						"from the panel's own origin."},
 			},
 		},
 	}

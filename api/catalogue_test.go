@@ -203,7 +203,8 @@ func TestCatalogueOpenAPI(t *testing.T) {
 		require.Equal(t, 200, res.code)
 		doc := checkOpenAPI(t, res.body)
 		paths := doc["paths"].(map[string]any)
-		for _, p := range []string{"/v1/tasks/" + d.Name, "/v1/tasks/" + d.Name + "/estimate", "/v1/jobs/{job_id}", "/v1/jobs/{job_id}/result"} {
+		for _, p := range []string{"/v1/tasks/" + d.Name, "/v1/tasks/" + d.Name + "/estimate", "/v1/jobs/{job_id}",
+			"/v1/jobs/{job_id}/result"} {
 			require.Contains(t, paths, p)
 		}
 		schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
@@ -214,7 +215,8 @@ func TestCatalogueOpenAPI(t *testing.T) {
 	require.Equal(t, 200, res.code)
 	doc := checkOpenAPI(t, res.body)
 	paths := doc["paths"].(map[string]any)
-	for _, p := range []string{"/v1/tasks", "/v1/tasks/{name}", "/v1/tasks/pattern.generate", "/v1/tasks/palette.generate/estimate",
+	for _, p := range []string{"/v1/tasks", "/v1/tasks/{name}", "/v1/tasks/pattern.generate",
+		"/v1/tasks/palette.generate/estimate",
 		"/v1/jobs", "/v1/jobs/{job_id}/cancel", "/v1/files", "/v1/errors", "/v1/meta", "/v1/pricing", "/v1/vocab/{name}"} {
 		require.Contains(t, paths, p)
 	}
@@ -243,7 +245,8 @@ func TestCatalogueLLMsText(t *testing.T) {
 	require.Contains(
 		t,
 		string(gen.body),
-		"one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid, gingham, buffalo_check, windowpane; default",
+		"one of stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid, gingham, buffalo_check, windowpane; "+
+			"default",
 	)
 	require.Contains(t, string(gen.body), "vocabulary pattern_kind; its aliases accepted")
 }

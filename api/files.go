@@ -131,7 +131,8 @@ func (h *fileHandlers) get(c *gin.Context) {
 // exists.
 var errNotDeletable = apierr.New(
 	apierr.FileNotDeletable,
-	"Only your own art: handles (files your jobs delivered) can be deleted; uploads (file:), records (moodboard:, brand_kit:, fabric:, "+
+	"Only your own art: handles (files your jobs delivered) can be deleted; uploads (file:), records (moodboard:, "+
+		"brand_kit:, fabric:, "+
 		"range_plan:, …) and every other handle are kept.",
 )
 

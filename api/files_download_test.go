@@ -14,11 +14,13 @@ import (
 
 // polyglotGIF is a valid GIF header followed by an HTML page with script:
 // a browser sniffing it would run the script as the API's origin.
-const polyglotGIF = "GIF89a\x01\x00\x01\x00\x00\x00\x00;<html><body><script>alert(document.domain)</script></body></html>" +
+const polyglotGIF = "GIF89a\x01\x00\x01\x00\x00\x00\x00;" +
+	"<html><body><script>alert(document.domain)</script></body></html>" +
 	"\n<!-- padding to make sniffers see HTML -->"
 
 // pdfWithScript is a PDF whose open action runs JavaScript.
-const pdfWithScript = "%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+const pdfWithScript = "%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> " +
+	"endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
 
 func TestFilesDownloadIsInert(t *testing.T) {
 	t.Parallel()

@@ -216,13 +216,16 @@ func TestFilesUploadRefusals(t *testing.T) {
 				field  any
 			}{
 				{"text", []part{{"file", "notes.txt", "just some words\n"}}, 415, "unsupported_media_type", nil},
-				{"svg", []part{{"file", "logo.svg", `<svg xmlns="http://www.w3.org/2000/svg"/>`}}, 415, "unsupported_media_type", nil},
+				{"svg", []part{{"file", "logo.svg", `<svg xmlns="http://www.w3.org/2000/svg"/>`}}, 415, "unsupported_media_type",
+					nil},
 				{"empty file", []part{{"file", "empty.png", ""}}, 422, "invalid_request", "file"},
 				{"no file part", []part{{"external_id", "", "x"}}, 422, "invalid_request", "file"},
 				{"two files", []part{{"file", "a.png", img}, {"file", "b.png", img}}, 422, "invalid_request", "file"},
 				{"unknown part", []part{{"file", "a.png", img}, {"caption", "", "hi"}}, 422, "field_not_accepted", "caption"},
-				{"external_id too long", []part{{"file", "a.png", img}, {"external_id", "", long}}, 422, "invalid_request", "external_id"},
-				{"external_id with a newline", []part{{"external_id", "", "a\nb"}, {"file", "a.png", img}}, 422, "invalid_request", "external_id"},
+				{"external_id too long", []part{{"file", "a.png", img}, {"external_id", "", long}}, 422, "invalid_request",
+					"external_id"},
+				{"external_id with a newline", []part{{"external_id", "", "a\nb"}, {"file", "a.png", img}}, 422, "invalid_request",
+					"external_id"},
 			} {
 				res := e.upload(e.key, tc.parts...)
 				require.Equal(t, tc.status, res.code, "%s: %s", tc.name, res.body)
@@ -239,7 +242,8 @@ func TestFilesUploadRefusals(t *testing.T) {
 			}{
 				{"plain text body", "text/plain", "hello", 415, "unsupported_media_type"},
 				{"no boundary", "multipart/form-data", "--x\r\n", 400, "malformed_request"},
-				{"broken multipart", "multipart/form-data; boundary=zz", "--zz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n\x89PNG", 400, "malformed_request"},
+				{"broken multipart", "multipart/form-data; boundary=zz", "--zz\r\nContent-Disposition: form-data; " +
+					"name=\"file\"\r\n\r\n\x89PNG", 400, "malformed_request"},
 			} {
 				res := e.send(http.MethodPost, "/v1/files", tc.body, with(keyed(e.key), "Content-Type", tc.ct)...)
 				require.Equal(t, tc.status, res.code, "%s: %s", tc.name, res.body)
@@ -383,7 +387,8 @@ func TestFilesRegisterURLRefusals(t *testing.T) {
 				{"null url", `{"url":null}`, 422, "invalid_request", "url"},
 				{"url not a string", `{"url":7}`, 422, "invalid_request", "url"},
 				{"url too long", `{"url":"https://1.1.1.1/` + strings.Repeat("a", 2048) + `"}`, 422, "invalid_request", "url"},
-				{"external_id too long", `{"url":"https://1.1.1.1/x","external_id":"` + strings.Repeat("x", 101) + `"}`, 422, "invalid_request", "external_id"},
+				{"external_id too long", `{"url":"https://1.1.1.1/x","external_id":"` + strings.Repeat("x", 101) + `"}`, 422,
+					"invalid_request", "external_id"},
 				{"external_id not a string", `{"url":"https://1.1.1.1/x","external_id":5}`, 422, "invalid_request", "external_id"},
 				{"unknown field", `{"url":"https://1.1.1.1/x","name":"shoe"}`, 422, "field_not_accepted", "name"},
 				{"not an object", `["https://1.1.1.1/x"]`, 400, "malformed_request", nil},
@@ -598,7 +603,8 @@ func TestRefsQueryRules(t *testing.T) {
 			}
 
 			// Kinds this service keeps no records of list nothing.
-			for _, path := range []string{"/v1/refs/background", "/v1/refs/pose", "/v1/refs/pose_preset", "/v1/refs/brand_kit", "/v1/refs/range_plan",
+			for _, path := range []string{"/v1/refs/background", "/v1/refs/pose", "/v1/refs/pose_preset", "/v1/refs/brand_kit",
+				"/v1/refs/range_plan",
 				"/v1/refs/photoshoot", "/v1/refs/model?q=anna", "/v1/refs/model?base=model:abc", "/v1/refs/moodboard?curated=true",
 				"/v1/refs/fabric?curated=false", "/v1/refs/file?q=" + strings.Repeat("x", 100)} {
 				res := e.send(http.MethodGet, path, "", keyed(e.key)...)

@@ -50,7 +50,8 @@ func (h *fileHandlers) create(c *gin.Context) {
 			c,
 			apierr.New(
 				apierr.UnsupportedMediaType,
-				"Upload bytes as multipart/form-data with a part named file, or register a URL with a JSON body {\"url\": \"https://…\"}.",
+				"Upload bytes as multipart/form-data with a part named file, or register a URL with a JSON body {\"url\": "+
+					"\"https://…\"}.",
 			),
 		)
 	}
@@ -357,7 +358,8 @@ func (h *fileHandlers) checkSourceURL(c *gin.Context, src string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, outbound.ErrNotPublic), errors.Is(err, outbound.ErrUnresolvable):
-		return apierr.New(apierr.ImageNotPublic, "The address is not publicly reachable (private, loopback, link-local or metadata ranges are refused).").
+		return apierr.New(apierr.ImageNotPublic, "The address is not publicly reachable (private, loopback, link-local or "+
+			"metadata ranges are refused).").
 			WithField("url")
 	case errors.Is(err, outbound.ErrNotHTTPS):
 		return apierr.New(apierr.InvalidRequest, "url must be an https:// address.").WithField("url")

@@ -175,7 +175,8 @@ func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobI
 			who = "This key"
 		}
 		wait := max(int64(StreamHeartbeat/time.Second), 1)
-		return nil, apierr.Newf(apierr.TooManyStreams, "%s has %d event streams open, the most it may (limits.event_streams of GET /v1/meta); "+
+		return nil, apierr.Newf(apierr.TooManyStreams, "%s has %d event streams open, the most it may "+
+			"(limits.event_streams of GET /v1/meta); "+
 			"close one or wait for one to end.", who, tooMany.Limit).
 			WithRetryAfter(wait)
 	}
@@ -267,23 +268,28 @@ func eventStreamOperation(jobID oa) operation {
 	stream := describe(
 		str(),
 		"Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
-			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of JSON, "+
-			"the body a webhook carries for that event (schema JobEvent). Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
+			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of "+
+			"JSON, "+
+			"the body a webhook carries for that event (schema JobEvent). Comment lines (`: heartbeat`) keep the stream open "+
+			"while nothing happens.",
 	)
 	stream["x-event-data"] = ref("JobEvent")
 	ok := response{
 		status: http.StatusOK,
 		description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
-			"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after the terminal event.",
+			"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after " +
+			"the terminal event.",
 		content: oa{"text/event-stream": oa{"schema": stream}},
 		headers: oa{"Cache-Control": describe(str(), "no-cache")},
 	}
 	return operation{
 		id:      "job_events",
 		summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
-		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, job.cancelled), " +
+		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
+			"job.cancelled), " +
 			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
-			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 too_many_streams beyond); " +
+			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 " +
+			"too_many_streams beyond); " +
 			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
 		params: []oa{
 			jobID,

@@ -228,7 +228,8 @@ func TestEventStreamAnswersAsDocumented(t *testing.T) {
 	for _, p := range []probe{
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: key, status: 200},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.failed + "/events", headers: key, status: 200},
-		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: with(key, "Last-Event-ID", fmt.Sprint(jobstream.SeqTerminal)), status: 204},
+		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: with(key, "Last-Event-ID",
+			fmt.Sprint(jobstream.SeqTerminal)), status: 204},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/j_nothing/events", headers: key, status: 404},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", status: 401},
 	} {

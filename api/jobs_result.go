@@ -24,14 +24,16 @@ func (h *jobHandlers) result(c *gin.Context) {
 	case *j.Outcome == contract.OutcomeCancelled:
 		fail(
 			c,
-			apierr.New(apierr.Cancelled, "The job was cancelled; the outputs it delivered are listed at /v1/jobs/"+j.ID+"/files.").
+			apierr.New(apierr.Cancelled,
+				"The job was cancelled; the outputs it delivered are listed at /v1/jobs/"+j.ID+"/files.").
 				WithJob(j.ID),
 		)
 	case *j.Outcome == contract.OutcomeFailed:
 		markStartTimeout(c, j)
 		fail(
 			c,
-			apierr.New(apierr.JobFailed, "The job failed; its error says why, and /v1/jobs/"+j.ID+"/files lists what it delivered.").
+			apierr.New(apierr.JobFailed, "The job failed; its error says why, and /v1/jobs/"+j.ID+"/files lists what it "+
+				"delivered.").
 				WithJob(j.ID),
 		)
 	default:

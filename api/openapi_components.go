@@ -142,9 +142,10 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 				),
 			)},
 		reflect.TypeFor[wire.File](): {
-			"data":   nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
-			"sha256": digest("of the file's bytes, as the job's manifest signs it; null for a file stored before digests were kept"),
-			"bytes":  describe(integer(), "The file's size in bytes."),
+			"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
+			"sha256": digest("of the file's bytes, as the job's manifest signs it; null for a file stored before digests " +
+				"were kept"),
+			"bytes": describe(integer(), "The file's size in bytes."),
 		},
 		reflect.TypeFor[wire.ManifestFile](): {
 			"sha256": digest("of the output's bytes; null for an output stored before digests were kept"),
@@ -242,7 +243,8 @@ func metricsRowSchema() oa {
 	for _, field := range groupFields {
 		props[field] = describe(
 			nullable(str()),
-			"The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or error code.",
+			"The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or "+
+				"error code.",
 		)
 	}
 	return s

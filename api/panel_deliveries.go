@@ -79,7 +79,8 @@ func timeParam(c *gin.Context, name string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
-		return nil, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-01-02T15:04:05Z.", name).
+		return nil, apierr.Newf(apierr.InvalidRequest, "%s must be an ISO-8601 date-time such as 2026-01-02T15:04:05Z.",
+			name).
 			WithField(name)
 	}
 	return &t, nil

@@ -126,11 +126,13 @@ func endpointRefusal(err error) error {
 	var exists *models.EndpointExists
 	switch {
 	case errors.As(err, &exists):
-		return apierr.Newf(apierr.EndpointExists, "The account already has endpoint %s at this url; change its events instead.", exists.ID).
+		return apierr.Newf(apierr.EndpointExists, "The account already has endpoint %s at this url; change its events "+
+			"instead.", exists.ID).
 			WithField("url")
 	case errors.Is(err, models.ErrTooManyEndpoints):
 		return apierr.Newf(apierr.TooManyEndpoints, "The account has %d webhook endpoints, the most it may "+
-			"(limits.webhook_endpoints.max_per_account of GET /v1/meta); remove one first.", contract.DefaultLimits().WebhookEndpoints.MaxPerAccount).
+			"(limits.webhook_endpoints.max_per_account of GET /v1/meta); remove one first.",
+			contract.DefaultLimits().WebhookEndpoints.MaxPerAccount).
 			WithField("url")
 	}
 	return err

@@ -99,7 +99,8 @@ func (l *limiter) count(c *gin.Context, subject string) *apierr.Error {
 	c.Header("X-RateLimit-Remaining", strconv.FormatInt(max(l.limit-hit.Calls, 0), 10))
 	c.Header("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
 	if hit.Calls > l.limit {
-		return apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(l.window/time.Second), reset).
+		return apierr.Newf(apierr.RateLimited, "More than %d calls in %d seconds; wait %d seconds.", l.limit, int64(
+			l.window/time.Second), reset).
 			WithRetryAfter(reset)
 	}
 	return nil

@@ -22,7 +22,8 @@ func accountRoutes() []route {
 		query("end", "Exclusive ISO-8601 date-time; no zone means UTC; default now.", str()),
 	}
 	groups := slices.Sorted(maps.Keys(groupFields))
-	read := func(path, id, summary string, handle func(*handlers) gin.HandlerFunc, params []oa, body oa, errs ...int) route {
+	read := func(path, id, summary string, handle func(*handlers) gin.HandlerFunc, params []oa, body oa,
+		errs ...int) route {
 		return route{
 			method: http.MethodGet,
 			path:   path,

@@ -64,10 +64,11 @@ func fileRoutes() []route {
 			scope:  models.ScopeFilesWrite,
 			handle: files((*fileHandlers).create),
 			op: operation{
-				id:          "file_create",
-				summary:     "Upload bytes (multipart, part file) or register a public https url",
-				description: "Registering is idempotent on the URL: the same URL answers the same file. Idempotency-Key is ignored.",
-				body:        oa{"multipart/form-data": upload, "application/json": oa{"schema": register}},
+				id:      "file_create",
+				summary: "Upload bytes (multipart, part file) or register a public https url",
+				description: "Registering is idempotent on the URL: the same URL answers the same file. Idempotency-Key is " +
+					"ignored.",
+				body: oa{"multipart/form-data": upload, "application/json": oa{"schema": register}},
 				answers: []response{
 					jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord")),
 				},
@@ -101,7 +102,8 @@ func fileRoutes() []route {
 				id:      "file_delete",
 				summary: "Delete a file a job delivered (art: handles only); afterwards it answers 404",
 				params:  []oa{handle},
-				description: "Only the caller's own art: handles are deleted; any other handle (another account's, an unknown or malformed one, " +
+				description: "Only the caller's own art: handles are deleted; any other handle (another account's, an unknown " +
+					"or malformed one, " +
 					"an upload, a record) answers 422 file_not_deletable alike. A handle of the caller's deleted before answers 404.",
 				answers: []response{
 					jsonAnswer(

@@ -71,7 +71,8 @@ func jobRoutes() []route {
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).files),
 			op: operation{id: "job_files", summary: "The outputs a job delivered so far, whatever its outcome",
-				description: "A cancelled or failed job's delivered outputs were charged and stay readable here (its result answers 409); " +
+				description: "A cancelled or failed job's delivered outputs were charged and stay readable here (its result " +
+					"answers 409); " +
 					"a running job's list grows as it delivers. In the task's order, the same file objects as the result.",
 				params: append(
 					[]oa{jobID},

@@ -38,10 +38,11 @@ func opsRoutes() []route {
 		route{method: http.MethodGet, path: "/files/{blob}", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return blobDownload(h.d) },
 			op: operation{id: "file_download", summary: "A stored file's bytes, at the url of its record",
-				description: "Served inert: the stored media type with nosniff, a sandboxing Content-Security-Policy, and attachment for non-images.",
-				params:      []oa{pathParam("blob", "The file's id with its extension, as in its url.", str())},
-				answers:     []response{bytesAnswer("The file's bytes in its stored media type.", "*/*")},
-				errors:      []int{http.StatusNotFound}}},
+				description: "Served inert: the stored media type with nosniff, a sandboxing Content-Security-Policy, and " +
+					"attachment for non-images.",
+				params:  []oa{pathParam("blob", "The file's id with its extension, as in its url.", str())},
+				answers: []response{bytesAnswer("The file's bytes in its stored media type.", "*/*")},
+				errors:  []int{http.StatusNotFound}}},
 		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Signer == nil {

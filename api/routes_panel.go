@@ -13,14 +13,16 @@ import (
 // webhooks and deliveries, starts jobs in the app and manages files, and
 // every API key is refused with session_required.
 func panelRoutes() []route {
-	row := func(method, path, id, summary string, handle func(*handlers) gin.HandlerFunc, body oa, answer response, params []oa, errs ...int) route {
+	row := func(method, path, id, summary string, handle func(*handlers) gin.HandlerFunc, body oa, answer response,
+		params []oa, errs ...int) route {
 		op := operation{
-			id:          id,
-			summary:     summary + " (account panel only)",
-			params:      params,
-			answers:     []response{answer},
-			errors:      errs,
-			description: "Needs a signed-in panel session (cookie " + SessionCookie + "); every API key is refused with 403 session_required, and a state-changing request from another origin with 403.",
+			id:      id,
+			summary: summary + " (account panel only)",
+			params:  params,
+			answers: []response{answer},
+			errors:  errs,
+			description: "Needs a signed-in panel session (cookie " + SessionCookie + "); every API key is refused with 403 " +
+				"session_required, and a state-changing request from another origin with 403.",
 		}
 		if body != nil {
 			op.body = oa{"application/json": oa{"schema": body}}

@@ -47,7 +47,8 @@ func taskRoutes() []route {
 			scope:  models.ScopeTasksRun,
 			handle: jobs((*jobHandlers).submit),
 			op: operation{id: "task_submit", summary: "Run a task: a job starts and its handle is answered at once",
-				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer 402 insufficient_credits, a hold above X-Service-Max-Credits 402 max_credits_exceeded.",
+				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer " +
+					"402 insufficient_credits, a hold above X-Service-Max-Credits 402 max_credits_exceeded.",
 				params: []oa{name,
 					header(
 						"Prefer",

@@ -67,7 +67,8 @@ func TestScopesAreServedInMeta(t *testing.T) {
 
 func TestRoutePatterns(t *testing.T) {
 	t.Parallel()
-	for gin, pattern := range map[string]string{"/v1/jobs/:id/result": "/v1/jobs/{id}/result", "/files/*path": "/files/{path}", "/v1/meta": "/v1/meta"} {
+	for gin, pattern := range map[string]string{"/v1/jobs/:id/result": "/v1/jobs/{id}/result",
+		"/files/*path": "/files/{path}", "/v1/meta": "/v1/meta"} {
 		require.Equal(t, pattern, routePattern(gin))
 	}
 	require.Equal(t, "/v1/jobs/:id", ginPath("/v1/jobs/{id}"))

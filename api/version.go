@@ -46,7 +46,8 @@ func serviceVersion() gin.HandlerFunc {
 			if !knownVersion(h[0]) {
 				fail(
 					c,
-					apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0], CurrentVersion).
+					apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0],
+						CurrentVersion).
 						WithField("Service-Version"),
 				)
 				return

@@ -193,7 +193,8 @@ func TestWireShape(t *testing.T) {
 	plain, err := json.Marshal(apierr.New(apierr.NotFound, "nothing here"))
 	require.NoError(t, err)
 	require.JSONEq(t, `{"code":"not_found","type":"not_found","message":"nothing here","field":null,"retryable":false,
-		"docs":"/v1/errors#not_found","request_id":null,"ctx":{},"input":null}`, string(plain), "no job_id, required or balance when unset")
+		"docs":"/v1/errors#not_found","request_id":null,"ctx":{},"input":null}`, string(plain), "no job_id, required or "+
+		"balance when unset")
 }
 
 func TestAs(t *testing.T) {

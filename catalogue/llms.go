@@ -16,7 +16,8 @@ func (c *Catalogue) LLMsIndex(baseURL string) string {
 	var b strings.Builder
 	b.WriteString("# Task catalogue\n\n")
 	b.WriteString(
-		"> Named tasks on images and designs. POST a task's JSON input to /v1/tasks/{name} with an API key; the answer is a job. Catalogue reads need no key.\n\n",
+		"> Named tasks on images and designs. POST a task's JSON input to /v1/tasks/{name} with an API key; the answer is " +
+			"a job. Catalogue reads need no key.\n\n",
 	)
 	b.WriteString("## Tasks\n\n")
 	for _, d := range c.reg.Runnable() {
@@ -35,7 +36,8 @@ func (c *Catalogue) LLMsIndex(baseURL string) string {
 		{"/v1/errors", "the error catalogue, warnings included"},
 		{"/v1/pricing", "prices per task and option"},
 		{"/v1/meta", "limits and versions"},
-		{"/v1/changelog", "the changelog, newest first: tasks added, deprecated (with replacement and migration step) and removed, and dated versions (Atom feed at /v1/changelog.atom)"},
+		{"/v1/changelog", "the changelog, newest first: tasks added, deprecated (with replacement and migration step) and " +
+			"removed, and dated versions (Atom feed at /v1/changelog.atom)"},
 	} {
 		fmt.Fprintf(&b, "- [%s](%s%s): %s\n", r[0], baseURL, r[0], r[1])
 	}
@@ -52,7 +54,8 @@ func LLMsText(d *tasks.Definition, baseURL string) string {
 	fmt.Fprintf(&b, "Category: %s. Unit: %s.\n\n## Call\n\n", d.Category, d.Unit)
 	fmt.Fprintf(
 		&b,
-		"POST %s/v1/tasks/%s with `Authorization: Key <API_KEY>` and `Content-Type: application/json`; the body is the input below.\n",
+		"POST %s/v1/tasks/%s with `Authorization: Key <API_KEY>` and `Content-Type: application/json`; the body is the "+
+			"input below.\n",
 		baseURL,
 		d.Name,
 	)

@@ -152,7 +152,8 @@ func TestViews(t *testing.T) {
 		var view map[string]any
 		require.NoError(t, json.Unmarshal(b, &view))
 		require.Equal(t, d.Name, view["name"])
-		for _, k := range []string{"name", "inputSchema", "outputSchema", "title", "description", "category", "unit", "docs"} {
+		for _, k := range []string{"name", "inputSchema", "outputSchema", "title", "description", "category", "unit",
+			"docs"} {
 			require.Contains(t, view, k)
 		}
 		if d.Status == "" {

@@ -84,7 +84,8 @@ func apiError(status int, code, typ string, retryable bool, field string) http.H
 	)
 }
 
-const handle = `{"job_id":"j_1","task":"pattern.generate","lifecycle":"queued","outcome":null,"progress":{"done":0,"total":null,"phase":"queued"},"error":null}`
+const handle = `{"job_id":"j_1","task":"pattern.generate","lifecycle":"queued","outcome":null,"progress":{"done":0,` +
+	`"total":null,"phase":"queued"},"error":null}`
 
 func TestSubmitRetriesAsTheSpecSays(t *testing.T) {
 	proxy := func(status int) http.HandlerFunc {
@@ -382,7 +383,8 @@ func TestVerifierFollowsTheFiveSteps(t *testing.T) {
 	clock := func() time.Time { return now }
 	v := NewVerifier(ks.srv.URL, WithClock(clock), WithRefetchCooldown(time.Minute))
 	ctx := context.Background()
-	body := `{"id":"evt_1","event":"job.succeeded","job_id":"j_1","lifecycle":"terminal","outcome":"succeeded","progress":{"done":1,"total":1,"phase":"done"}}`
+	body := `{"id":"evt_1","event":"job.succeeded","job_id":"j_1","lifecycle":"terminal","outcome":"succeeded",` +
+		`"progress":{"done":1,"total":1,"phase":"done"}}`
 
 	d, err := v.Verify(ctx, signed(first, now, body), []byte(body))
 	require.NoError(t, err)

@@ -28,10 +28,12 @@ func fakeAPI() *httptest.Server {
 	var srv *httptest.Server
 	submits := 0
 	job := func(lifecycle string) string {
-		return `{"job_id":"j_1","task":"pattern.generate","lifecycle":"` + lifecycle + `","outcome":"succeeded","progress":{"done":1,"total":1,"phase":"done"},"error":null}`
+		return `{"job_id":"j_1","task":"pattern.generate","lifecycle":"` + lifecycle + `","outcome":"succeeded",` +
+			`"progress":{"done":1,"total":1,"phase":"done"},"error":null}`
 	}
 	result := func() string {
-		return `{"job_id":"j_1","files":[{"file":"art:a","url":"` + srv.URL + `/files/a.png","media_type":"image/png"}],"has_more":false}`
+		return `{"job_id":"j_1","files":[{"file":"art:a","url":"` + srv.URL + `/files/a.png","media_type":"image/png"}],` +
+			`"has_more":false}`
 	}
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method + " " + r.URL.Path {
@@ -55,7 +57,9 @@ func fakeAPI() *httptest.Server {
 				{1 << 40, "job.succeeded", "terminal", 1, `,"outcome":"succeeded","result":` + result()}} {
 				fmt.Fprintf(
 					w,
-					"id: %d\nevent: %s\ndata: {\"id\":\"evt_%d\",\"event\":%q,\"job_id\":\"j_1\",\"lifecycle\":%q,\"progress\":{\"done\":%d,\"total\":1,\"phase\":\"rendering\"}%s}\n\n",
+					"id: %d\nevent: %s\ndata: "+
+						"{\"id\":\"evt_%d\",\"event\":%q,\"job_id\":\"j_1\",\"lifecycle\":%q,\"progress\":{\"done\":%d,\"total\":1,"+
+						"\"phase\":\"rendering\"}%s}\n\n",
 					ev.seq,
 					ev.kind,
 					ev.seq,

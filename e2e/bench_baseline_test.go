@@ -87,7 +87,8 @@ func baselineJob(ctx workflow.Context, in baselineInput) (contract.JobResult, er
 	)
 	for i := range plan.Steps {
 		var out contract.StepResult
-		if err := workflow.ExecuteActivity(octx, baselineStep, contract.StepInput{JobID: in.Job.JobID, Index: i}).Get(ctx, &out); err != nil {
+		if err := workflow.ExecuteActivity(octx, baselineStep, contract.StepInput{JobID: in.Job.JobID, Index: i}).Get(ctx,
+			&out); err != nil {
 			return contract.JobResult{}, err
 		}
 	}

@@ -44,7 +44,8 @@ type taskRow struct {
 var pngLevels = []struct {
 	name  string
 	level png.CompressionLevel
-}{{"BestSpeed", png.BestSpeed}, {"Default", png.DefaultCompression}, {"BestCompression", png.BestCompression}, {"None", png.NoCompression}}
+}{{"BestSpeed", png.BestSpeed}, {"Default", png.DefaultCompression}, {"BestCompression", png.BestCompression}, {"None",
+	png.NoCompression}}
 
 // benchTasks times output 0 of every runnable task's first example at each
 // resolution its schema offers.
@@ -265,12 +266,14 @@ func printTasksTable(out io.Writer, rows []taskRow) {
 	}
 	fmt.Fprintln(
 		out,
-		"\nTasks: CPU ms of one output (Runner.Step, first example) beside a bare decode of its input images and png.Encoder of the same pixels at the task's level:",
+		"\nTasks: CPU ms of one output (Runner.Step, first example) beside a bare decode of its input images and "+
+			"png.Encoder of the same pixels at the task's level:",
 	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(
 		tw,
-		"task\tresolution\tms/output\tdecode ms\tencode ms\toverhead\tlevel\tKB\tencode ms, default level\tKB, default level\t",
+		"task\tresolution\tms/output\tdecode ms\tencode ms\toverhead\tlevel\tKB\tencode ms, default level\tKB, default "+
+			"level\t",
 	)
 	for _, r := range rows {
 		switch {
@@ -307,7 +310,8 @@ func printTasksTable(out io.Writer, rows []taskRow) {
 	_ = tw.Flush()
 	fmt.Fprintln(
 		out,
-		"overhead = ms/output ÷ (decode ms + encode ms): the task's own work beyond decoding its inputs and encoding its pixels (target ≤ 1.5)",
+		"overhead = ms/output ÷ (decode ms + encode ms): the task's own work beyond decoding its inputs and encoding its "+
+			"pixels (target ≤ 1.5)",
 	)
 }
 

@@ -101,7 +101,8 @@ func BenchmarkJobs(b *testing.B) {
 	out := os.Stdout
 	fmt.Fprintf(
 		out,
-		"\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, TP_BENCH_RSS_JOBS=%d)\n",
+		"\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, "+
+			"TP_BENCH_RSS_JOBS=%d)\n",
 		time.Now().
 			UTC().
 			Format(time.RFC3339),
@@ -501,7 +502,8 @@ func (r *benchRun) memory(first, total int) []memSample {
 func printLatencyTable(out io.Writer, cfg benchConfig, api, base *benchSide) {
 	fmt.Fprintln(
 		out,
-		"\nAPI (HTTP on loopback, api, worker, PostgreSQL, Temporal dev server) beside the baseline (bare naive-shape workflow, no-op activities):",
+		"\nAPI (HTTP on loopback, api, worker, PostgreSQL, Temporal dev server) beside the baseline (bare naive-shape "+
+			"workflow, no-op activities):",
 	)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\tclients\tAPI\tbaseline\tAPI/baseline\t")
@@ -635,7 +637,8 @@ func printMemory(out io.Writer, mem []memSample) {
 	}
 	fmt.Fprintf(
 		out,
-		"\nMemory of this process (VmRSS after a forced GC that returns freed memory to the OS):\n  after %s\n  after %s\n  RSS ratio %.2f\n",
+		"\nMemory of this process (VmRSS after a forced GC that returns freed memory to the OS):\n  after %s\n  after "+
+			"%s\n  RSS ratio %.2f\n",
 		mem[0],
 		mem[1],
 		mem[1].rssMB/mem[0].rssMB,

@@ -305,9 +305,11 @@ func TestIdempotencyKey(t *testing.T) {
 		headers []string
 	}{
 		{name: "another body", path: hooked("/a"), body: pattern(3), headers: []string{"X-Service-Start-Timeout", "30"}},
-		{name: "another webhook_url", path: hooked("/b"), body: pattern(2), headers: []string{"X-Service-Start-Timeout", "30"}},
+		{name: "another webhook_url", path: hooked("/b"), body: pattern(2), headers: []string{"X-Service-Start-Timeout",
+			"30"}},
 		{name: "no webhook_url", path: plain, body: pattern(2), headers: []string{"X-Service-Start-Timeout", "30"}},
-		{name: "another start timeout", path: hooked("/a"), body: pattern(2), headers: []string{"X-Service-Start-Timeout", "60"}},
+		{name: "another start timeout", path: hooked("/a"), body: pattern(2), headers: []string{"X-Service-Start-Timeout",
+			"60"}},
 		{name: "no start timeout", path: hooked("/a"), body: pattern(2)},
 	} {
 		res := s.do(http.MethodPost, tc.path, tc.body, append([]string{"Idempotency-Key", key}, tc.headers...)...)

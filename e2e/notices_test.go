@@ -169,7 +169,8 @@ func noticesBySchedule(t *testing.T, backend testenv.Backend) {
 	got := sink.to(user.Email)
 	require.Len(t, got, 1, "one notice for the account that called pattern.stripes")
 	require.Equal(t, "notices@taskplatform.test", got[0].from)
-	for _, want := range []string{"Subject: Deprecated tasks your API keys use: pattern.stripes", "Replacement: pattern.generate",
+	for _, want := range []string{"Subject: Deprecated tasks your API keys use: pattern.stripes", "Replacement: " +
+		"pattern.generate",
 		`Migration: POST the same body to /v1/tasks/pattern.generate with "kind": "stripes"`, "Removal: not announced yet"} {
 		require.Contains(t, got[0].data, want)
 	}

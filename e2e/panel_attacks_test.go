@@ -78,7 +78,8 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(
 			w,
-			`<!doctype html><form id="f" method="post" action="%s%s"></form><script>document.getElementById("f").submit()</script>`,
+			`<!doctype html><form id="f" method="post" `+
+				`action="%s%s"></form><script>document.getElementById("f").submit()</script>`,
 			p.url,
 			r.URL.Query().Get("to"),
 		)

@@ -32,7 +32,8 @@ func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
 	require.NoError(t, chromedp.Run(
 		ctx,
 		chromedp.Poll(
-			`document.querySelectorAll("#job-outputs img").length >= 1 && document.querySelector("#job").dataset.running === "true"`,
+			`document.querySelectorAll("#job-outputs img").length >= 1 && document.querySelector("#job").dataset.running === `+
+				`"true"`,
 			nil,
 			chromedp.WithPollingTimeout(time.Minute),
 		),

@@ -382,7 +382,8 @@ func TestPhotoshootUpscale(t *testing.T) {
 	}
 	require.Equal(t, data[0]["photoshoot"], data[1]["photoshoot"])
 
-	other := s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=60").json(t)["files"].([]any)[0].(map[string]any)["file"].(string)
+	generated := s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=60").json(t)
+	other := generated["files"].([]any)[0].(map[string]any)["file"].(string)
 	s.refuses("photoshoot.upscale", map[string]any{"images": []string{other}}, "image_not_from_shoot", "images[0]")
 	s.refuses(
 		"photoshoot.upscale",
@@ -404,7 +405,8 @@ func TestPhotoshootAnswersAsDocumented(t *testing.T) {
 		"background": "background:bg_scene_beach", "product_height_cm": 30, "poses": []string{"pose:ps_boy_walking"}},
 		http.StatusOK, "Prefer", "wait=60")
 	shoot := res.json(t)["files"].([]any)[0].(map[string]any)["data"].(map[string]any)["photoshoot"].(string)
-	for _, ref := range []string{"background:bg_studio_sand", "background:bg_scene_meadow", "pose:ps_girl_three_quarter", "pose_preset:pp_lookbook", "model:md_imani", shoot} {
+	for _, ref := range []string{"background:bg_studio_sand", "background:bg_scene_meadow", "pose:ps_girl_three_quarter",
+		"pose_preset:pp_lookbook", "model:md_imani", shoot} {
 		check(http.MethodGet, "/v1/files/{ref}", "/v1/files/"+ref, nil, http.StatusOK)
 	}
 	for _, kind := range photoshoot.Family().Records {

@@ -49,7 +49,8 @@ func (s *testStack) kitRecord(id, status string) string {
 // and colourways.
 func techpackBody(img string, colourways any) map[string]any {
 	return map[string]any{
-		"name": "Dock coat", "style_images": []string{img}, "fabric": "fabric:fb_cur_gabardine_navy", "colourways": colourways,
+		"name": "Dock coat", "style_images": []string{img}, "fabric": "fabric:fb_cur_gabardine_navy",
+		"colourways": colourways,
 		"measurements": []map[string]any{
 			{"point": "Chest width", "tolerance_mm": 10, "sizes": map[string]any{"S": 520, "M": 550}},
 		},

@@ -217,7 +217,8 @@ func TestRecordsEndToEnd(t *testing.T) {
 	require.Equal(t, "#FF0000", fab["colour"].(map[string]any)["hex"])
 	require.True(t, strings.HasPrefix(fab["swatch_url"].(string), s.srv.URL+"/files/"))
 
-	for _, h := range []string{handle, kitHandle, fab["file"].(string), planRec["file"].(string), "fabric:fb_cur_denim_indigo"} {
+	for _, h := range []string{handle, kitHandle, fab["file"].(string), planRec["file"].(string),
+		"fabric:fb_cur_denim_indigo"} {
 		res := s.do(http.MethodDelete, "/v1/files/"+h, nil)
 		require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
 		require.Equal(t, "file_not_deletable", res.errorCode(t))

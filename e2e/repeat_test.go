@@ -42,7 +42,8 @@ func requirePNGTile(t *testing.T, url string, side int) {
 func TestRepeatFromAnArtHandle(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"}, "Prefer", "wait=30").
+	motif := s.submit(map[string]any{"kind": "dots", "colors": []string{"#AA3355", "#FFFFFF"}, "resolution": "512"},
+		"Prefer", "wait=30").
 		json(t)
 	handle := motif["files"].([]any)[0].(map[string]any)["file"].(string)
 

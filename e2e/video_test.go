@@ -126,7 +126,8 @@ func probeMP4(t testing.TB, data []byte) mp4Probe {
 func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100})
-	tile := s.submit(map[string]any{"kind": "houndstooth", "colors": []string{"#1F3A5F", "#F2C14E"}, "resolution": "512"}, "Prefer", "wait=30").
+	tile := s.submit(map[string]any{"kind": "houndstooth", "colors": []string{"#1F3A5F", "#F2C14E"}, "resolution": "512"},
+		"Prefer", "wait=30").
 		json(t)
 	handle := tile["files"].([]any)[0].(map[string]any)["file"].(string)
 
@@ -159,7 +160,8 @@ func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
 func TestVideoMP4RefusedWithoutFFmpeg(t *testing.T) {
 	t.Parallel()
 	r := tasks.NewRegistry()
-	for _, f := range []tasks.Family{patterntasks.Family(), palette.Family(), imagetasks.Family(), video.NewFamily(video.Options{})} {
+	for _, f := range []tasks.Family{patterntasks.Family(), palette.Family(), imagetasks.Family(), video.NewFamily(
+		video.Options{})} {
 		require.NoError(t, r.Add(f))
 	}
 	s := newStack(t, stackOptions{credits: 100, registry: r})

@@ -72,7 +72,8 @@ func spendOrder(tx *gorm.DB) *gorm.DB {
 
 func liveBatches(tx *gorm.DB, userID uint64, creditType string, now time.Time) *gorm.DB {
 	return tx.Model(&CreditBatch{}).
-		Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID, creditType, now)
+		Where("user_id = ? AND credit_type = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?)", userID,
+			creditType, now)
 }
 
 // Available is what a user can hold now: the credits left in live
@@ -137,7 +138,8 @@ func hold(
 		return nil, nil, nil
 	}
 	var batches []CreditBatch
-	if err := spendOrder(liveBatches(tx, userID, creditType, now)).Select("id, remaining").Find(&batches).Error; err != nil {
+	if err := spendOrder(liveBatches(tx, userID, creditType, now)).Select("id, remaining").Find(
+		&batches).Error; err != nil {
 		return nil, nil, fmt.Errorf("read batches: %w", err)
 	}
 	var (
@@ -150,7 +152,8 @@ func hold(
 			break
 		}
 		n := min(b.Remaining, amount-taken)
-		if err := tx.Model(&CreditBatch{}).Where("id = ?", b.ID).Update("remaining", gorm.Expr("remaining - ?", n)).Error; err != nil {
+		if err := tx.Model(&CreditBatch{}).Where("id = ?", b.ID).Update("remaining", gorm.Expr("remaining - ?",
+			n)).Error; err != nil {
 			return nil, nil, fmt.Errorf("hold from batch %d: %w", b.ID, err)
 		}
 		held = append(held, HeldBatch{BatchID: b.ID, Credits: n})
@@ -197,7 +200,8 @@ func settleHold(tx *gorm.DB, job *Job, charge int64) (int64, []LedgerEntry, erro
 			charged += c
 		}
 		if back := h.Credits - c; back > 0 {
-			if err := tx.Model(&CreditBatch{}).Where("id = ?", h.BatchID).Update("remaining", gorm.Expr("remaining + ?", back)).Error; err != nil {
+			if err := tx.Model(&CreditBatch{}).Where("id = ?", h.BatchID).Update("remaining", gorm.Expr("remaining + ?",
+				back)).Error; err != nil {
 				return charged, nil, fmt.Errorf("release to batch %d: %w", h.BatchID, err)
 			}
 		}

@@ -78,7 +78,8 @@ func Open(ctx context.Context, cfg OpenConfig) (*gorm.DB, error) {
 
 // SQLiteDSN is the DSN of a SQLite file with the pragmas the service needs.
 func SQLiteDSN(path string) string {
-	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(15000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(15000)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
 
 // IsPostgres says whether db talks to PostgreSQL.

@@ -65,7 +65,8 @@ func lockEndpoints(tx *gorm.DB, userID uint64, url, except string) (int, error) 
 		return 0, err
 	}
 	var eps []WebhookEndpoint
-	if err := tx.Select("id, url").Where("user_id = ? AND id <> ?", userID, except).Order("created_at, id").Find(&eps).Error; err != nil {
+	if err := tx.Select("id, url").Where("user_id = ? AND id <> ?", userID, except).Order("created_at, id").Find(
+		&eps).Error; err != nil {
 		return 0, fmt.Errorf("read endpoints: %w", err)
 	}
 	want := endpointAddress(url)
@@ -183,7 +184,8 @@ type DeliveryQuery struct {
 // ListDeliveries is a page of a user's deliveries, newest first.
 func ListDeliveries(ctx context.Context, db *gorm.DB, q DeliveryQuery) (Page[WebhookDelivery], error) {
 	tx := db.WithContext(ctx).Where("user_id = ?", q.UserID)
-	for col, v := range map[string]string{"event": q.Event, "status": q.Status, "endpoint_id": q.EndpointID, "job_id": q.JobID} {
+	for col, v := range map[string]string{"event": q.Event, "status": q.Status, "endpoint_id": q.EndpointID,
+		"job_id": q.JobID} {
 		if v != "" {
 			tx = tx.Where(col+" = ?", v)
 		}
@@ -211,7 +213,8 @@ func AttemptsOf(ctx context.Context, db *gorm.DB, deliveryIDs []string) (map[str
 		return out, nil
 	}
 	var rows []WebhookAttempt
-	if err := db.WithContext(ctx).Where("delivery_id IN ?", deliveryIDs).Order("attempt, id").Find(&rows).Error; err != nil {
+	if err := db.WithContext(ctx).Where("delivery_id IN ?", deliveryIDs).Order("attempt, id").Find(
+		&rows).Error; err != nil {
 		return nil, fmt.Errorf("read attempts: %w", err)
 	}
 	for _, a := range rows {

@@ -22,7 +22,8 @@ func migrateHoldsPerBatch(tx *gorm.DB) error {
 	}
 	var open []Job
 	if err := tx.Select("id, user_id, credit_type, held_credits").
-		Where("settled_at IS NULL AND held_credits > 0 AND hold_batches = ''").Order("created_at, id").Find(&open).Error; err != nil {
+		Where("settled_at IS NULL AND held_credits > 0 AND hold_batches = ''").Order("created_at, id").Find(
+		&open).Error; err != nil {
 		return fmt.Errorf("0013: read open holds: %w", err)
 	}
 	now := time.Now().UTC()

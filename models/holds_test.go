@@ -207,7 +207,8 @@ func TestMigrationMovesOpenHoldsOntoBatches(t *testing.T) {
 					t,
 					db.Exec(
 						`INSERT INTO jobs (id, user_id, api_key_id, task, input, lifecycle, credit_type, held_credits,
-					price_per_output, settled_at, created_at, updated_at) VALUES (?, ?, '', 'pattern.generate', '{}', 'running', ?, ?, 5, ?, ?, ?)`,
+					price_per_output, settled_at, created_at, updated_at) VALUES (?, ?, '', 'pattern.generate', '{}', 'running', ?,
+	 ?, 5, ?, ?, ?)`,
 						id,
 						u.ID,
 						contract.CreditService,

@@ -59,7 +59,8 @@ func ClaimKey(
 ) (Claim, error) {
 	var out Claim
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Where("user_id = ? AND operation = ? AND idem_key = ? AND expires_at IS NOT NULL AND expires_at <= ?", userID, op, key, now).
+		if err := tx.Where("user_id = ? AND operation = ? AND idem_key = ? AND expires_at IS NOT NULL AND expires_at <= ?",
+			userID, op, key, now).
 			Delete(&IdempotencyKey{}).Error; err != nil {
 			return err
 		}
@@ -81,7 +82,8 @@ func ClaimKey(
 			return nil
 		}
 		var cur IdempotencyKey
-		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("user_id = ? AND operation = ? AND idem_key = ?", userID, op, key).Take(&cur).Error; err != nil {
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("user_id = ? AND operation = ? AND idem_key = ?",
+			userID, op, key).Take(&cur).Error; err != nil {
 			return err
 		}
 		out.JobID = cur.JobID

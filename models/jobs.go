@@ -231,7 +231,8 @@ func refuse(
 	refusedError func(required, balance int64) []byte,
 	now time.Time,
 ) error {
-	if err := tx.Create(&RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance, CreatedAt: now}).Error; err != nil {
+	if err := tx.Create(&RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance,
+		CreatedAt: now}).Error; err != nil {
 		return fmt.Errorf("record refusal: %w", err)
 	}
 	if r.Visible {
@@ -397,7 +398,8 @@ func JobByIDAny(ctx context.Context, db *gorm.DB, id string) (*Job, error) {
 // MarkRunning moves a queued job to running with its planned total.
 func MarkRunning(ctx context.Context, db *gorm.DB, id string, total int, phase string, now time.Time) error {
 	return db.WithContext(ctx).Model(&Job{}).Where("id = ? AND lifecycle = ?", id, contract.LifecycleQueued).
-		Updates(map[string]any{"lifecycle": contract.LifecycleRunning, "progress_total": total, "phase": phase, "started_at": now, "updated_at": now}).
+		Updates(map[string]any{"lifecycle": contract.LifecycleRunning, "progress_total": total, "phase": phase,
+			"started_at": now, "updated_at": now}).
 		Error
 }
 
@@ -515,7 +517,8 @@ type settleRow struct {
 // one round trip. No output is recorded while a job settles: its workflow
 // settles after its last step ended.
 func lockForSettle(tx *gorm.DB, jobID string) (settleRow, error) {
-	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered FROM jobs WHERE jobs.id = ?"
+	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered FROM jobs WHERE " +
+		"jobs.id = ?"
 	if IsPostgres(tx) {
 		q += " FOR UPDATE OF jobs"
 	}
@@ -589,5 +592,6 @@ func (f *File) Handle() string { return f.Kind() + ":" + f.ID }
 func JobRow(in contract.JobInput) *Job {
 	return &Job{ID: in.JobID, UserID: in.UserID, APIKeyID: in.APIKeyID, Task: in.Task, Input: string(in.Input),
 		CreditType: in.CreditType, HeldCredits: in.HeldCredits, PricePerOutput: in.PricePerOutput,
-		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID, ServiceVersion: in.ServiceVersion, Phase: "queued"}
+		StartTimeoutSeconds: in.StartTimeoutSeconds, WebhookURL: in.WebhookURL, RequestID: in.RequestID,
+		ServiceVersion: in.ServiceVersion, Phase: "queued"}
 }

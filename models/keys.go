@@ -112,7 +112,8 @@ func CreateKey(
 		}
 		var active int64
 		now := time.Now()
-		if err := tx.Model(&APIKey{}).Where("user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)", userID, now).
+		if err := tx.Model(&APIKey{}).Where("user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+			userID, now).
 			Count(&active).Error; err != nil {
 			return fmt.Errorf("count keys: %w", err)
 		}

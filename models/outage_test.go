@@ -68,7 +68,11 @@ func TestEveryQueryReportsAnOutage(t *testing.T) {
 			)
 			return err
 		},
-		"JobByIDAny": func(ctx context.Context, db *gorm.DB) error { _, err := models.JobByIDAny(ctx, db, "j_1"); return err },
+		"JobByIDAny": func(ctx context.Context, db *gorm.DB) error {
+			_, err := models.JobByIDAny(ctx, db,
+				"j_1")
+			return err
+		},
 		"AddOutput": func(ctx context.Context, db *gorm.DB) error {
 			_, err := models.AddOutput(
 				ctx,

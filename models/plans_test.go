@@ -23,7 +23,8 @@ func TestPlansSayWhatTheyInclude(t *testing.T) {
 	}
 	require.Equal(
 		t,
-		"app_only (no API access; the app only), standard (API access, every task category), starter (API access; no video or photoshoots tasks)",
+		"app_only (no API access; the app only), standard (API access, every task category), starter (API access; no "+
+			"video or photoshoots tasks)",
 		PlanList(),
 	)
 }

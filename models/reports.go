@@ -36,9 +36,12 @@ func Usage(ctx context.Context, db *gorm.DB, userID uint64, start, end time.Time
 	if first, last := fullDays(start, end); IsPostgres(db) && first.Before(last) {
 		err = db.WithContext(ctx).
 			Raw(`SELECT task, api_key_id, credit_type, SUM(jobs) AS jobs, SUM(credits_charged) AS credits_charged FROM (
-	SELECT task, api_key_id, credit_type, jobs, credits_charged FROM usage_day_rollups WHERE user_id = ? AND day >= ? AND day < ?
-	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ? AND settled_at < ?
-	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ? AND settled_at < ?
+	SELECT task, api_key_id, credit_type, jobs, credits_charged FROM usage_day_rollups WHERE user_id = ? AND day >= ?
+	AND day < ?
+	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ?
+	AND settled_at < ?
+	UNION ALL SELECT task, api_key_id, credit_type, 1, charged_credits FROM jobs WHERE user_id = ? AND settled_at >= ?
+	AND settled_at < ?
 ) u GROUP BY task, api_key_id, credit_type HAVING SUM(jobs) > 0 ORDER BY task, api_key_id, credit_type`,
 				userID, first, last, userID, start, first, userID, last, end).
 			Scan(&rows).
@@ -211,7 +214,8 @@ func jobMetrics(
 	defer rows.Close()
 	for rows.Next() {
 		var j Job
-		if err := rows.Scan(&j.Task, &j.APIKeyID, &j.Outcome, &j.Error, &j.ChargedCredits, &j.CreatedAt, &j.StartedAt, &j.EndedAt); err != nil {
+		if err := rows.Scan(&j.Task, &j.APIKeyID, &j.Outcome, &j.Error, &j.ChargedCredits, &j.CreatedAt, &j.StartedAt,
+			&j.EndedAt); err != nil {
 			return fmt.Errorf("metrics jobs: %w", err)
 		}
 		g, ok := jobGroup(&j, q.GroupBy)
@@ -286,7 +290,8 @@ func rolledMetrics(
 	if dim == "" {
 		dim = "day"
 	}
-	cellGroup, jobGroup, jobWhere := "val", map[string]string{"task": "task", "key": "api_key_id", "error": "tp_error_code(error)"}[dim], ""
+	cellGroup, jobGroup, jobWhere := "val", map[string]string{"task": "task", "key": "api_key_id",
+		"error": "tp_error_code(error)"}[dim], ""
 	switch dim {
 	case "day":
 		cellGroup, jobGroup = "to_char(day, 'YYYY-MM-DD')", "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
@@ -323,11 +328,13 @@ func rolledMetrics(
 	err := db.WithContext(ctx).Raw(`WITH whole AS (
 	SELECT COALESCE(SUM(total), 0) AS n FROM job_day_rollups WHERE user_id = ? AND dim = 'day' AND day >= ? AND day < ?)
 SELECT whole.n AS whole, c.* FROM whole LEFT JOIN LATERAL (
-	SELECT `+cellGroup+` AS g, total, succeeded, failed, cancelled, unfinished, credits_charged AS c, queue_ms AS queue, run_ms AS run
+	SELECT `+cellGroup+` AS g, total, succeeded, failed, cancelled, unfinished, credits_charged AS c,
+	queue_ms AS queue, run_ms AS run
 		FROM job_day_rollups WHERE whole.n > ? AND user_id = ? AND dim = ? AND day >= ? AND day < ? AND total <> 0
 	UNION ALL `+edge+`
 	UNION ALL `+edge+`) c ON true`,
-		q.UserID, first, last, exactJobs, q.UserID, dim, first, last, exactJobs, q.UserID, q.Start, first, exactJobs, q.UserID, last, q.End).
+		q.UserID, first, last, exactJobs, q.UserID, dim, first, last, exactJobs, q.UserID, q.Start, first, exactJobs,
+		q.UserID, last, q.End).
 		Scan(&cells).Error
 	if err != nil {
 		return false, fmt.Errorf("metrics rollups: %w", err)
@@ -470,7 +477,8 @@ func callCounts(ctx context.Context, db *gorm.DB, q MetricsQuery) ([]callCount, 
 			expr = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
 		}
 	}
-	logged := "SELECT " + expr + " AS g, 1 AS calls, CASE WHEN status >= 400 THEN 1 ELSE 0 END AS errors FROM request_logs WHERE user_id = ? AND created_at >= ? AND created_at < ?" + where
+	logged := "SELECT " + expr + " AS g, 1 AS calls, CASE WHEN status >= 400 THEN 1 ELSE 0 END AS errors FROM " +
+		"request_logs WHERE user_id = ? AND created_at >= ? AND created_at < ?" + where
 	var out []callCount
 	var err error
 	if first, last := fullHours(from, q.End); IsPostgres(db) && first.Before(last) {
@@ -485,9 +493,11 @@ func callCounts(ctx context.Context, db *gorm.DB, q MetricsQuery) ([]callCount, 
 	SELECT `+g+` AS g, calls, errors FROM call_hour_rollups WHERE user_id = ? AND dim = ? AND hour >= ? AND hour < ?
 	UNION ALL `+logged+`
 	UNION ALL `+logged+`
-) c GROUP BY g HAVING SUM(calls) > 0`, q.UserID, dim, first, last, q.UserID, from, first, q.UserID, last, q.End).Scan(&out).Error
+) c GROUP BY g HAVING SUM(calls) > 0`, q.UserID, dim, first, last, q.UserID, from, first, q.UserID, last, q.End).Scan(
+			&out).Error
 	} else {
-		err = db.WithContext(ctx).Raw("SELECT g, COUNT(*) AS calls, SUM(errors) AS errors FROM ("+logged+") c GROUP BY g", q.UserID, from, q.End).Scan(&out).Error
+		err = db.WithContext(ctx).Raw("SELECT g, COUNT(*) AS calls, SUM(errors) AS errors FROM ("+logged+") c GROUP BY g",
+			q.UserID, from, q.End).Scan(&out).Error
 	}
 	if err != nil {
 		return nil, fmt.Errorf("metrics calls: %w", err)

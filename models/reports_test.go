@@ -301,11 +301,13 @@ func TestMetrics(t *testing.T) {
 		}{
 			{by: models.GroupTask, want: map[string]summary{
 				"palette.generate": {Jobs: models.JobCounts{Total: 2, Succeeded: 1, Unfinished: 1}, CreditsCharged: 2},
-				"pattern.generate": {Jobs: models.JobCounts{Total: 3, Succeeded: 1, Failed: 1, Cancelled: 1}, CreditsCharged: 5, Calls: 2, Errors: 1},
+				"pattern.generate": {Jobs: models.JobCounts{Total: 3, Succeeded: 1, Failed: 1, Cancelled: 1}, CreditsCharged: 5,
+					Calls: 2, Errors: 1},
 			}},
 			{by: models.GroupKey, want: map[string]summary{
-				"":      {Jobs: models.JobCounts{Total: 1, Succeeded: 1}, CreditsCharged: 2},
-				"key_a": {Jobs: models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1}, CreditsCharged: 5, Calls: 2, Errors: 1},
+				"": {Jobs: models.JobCounts{Total: 1, Succeeded: 1}, CreditsCharged: 2},
+				"key_a": {Jobs: models.JobCounts{Total: 3, Succeeded: 1, Cancelled: 1, Unfinished: 1}, CreditsCharged: 5, Calls: 2,
+					Errors: 1},
 				"key_b": {Jobs: models.JobCounts{Total: 1, Failed: 1}, Calls: 1},
 			}},
 			{by: models.GroupError, want: map[string]summary{

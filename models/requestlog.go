@@ -77,7 +77,8 @@ func ListRequests(
 // skip each other's rows instead of waiting.
 func PruneRequestLogs(ctx context.Context, db *gorm.DB, cutoff time.Time, batch int) (int64, error) {
 	return pruneInBatches(ctx, batch, func(n int) (int64, error) {
-		sql := "DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? ORDER BY created_at LIMIT ?" + skipLocked(
+		sql := "DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ? ORDER BY " +
+			"created_at LIMIT ?" + skipLocked(
 			db,
 		) + ")"
 		res := db.WithContext(ctx).Exec(sql, cutoff, n)

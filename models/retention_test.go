@@ -110,7 +110,8 @@ func TestPruneDeliveriesKeepsPendingAndRecent(t *testing.T) {
 			return d.ID
 		}
 		var gone []string
-		for i, status := range []string{models.DeliveryDelivered, models.DeliveryFailed, models.DeliverySkipped, models.DeliveryDelivered, models.DeliveryFailed} {
+		for i, status := range []string{models.DeliveryDelivered, models.DeliveryFailed, models.DeliverySkipped,
+			models.DeliveryDelivered, models.DeliveryFailed} {
 			gone = append(gone, add(status, cutoff.Add(-time.Duration(i+1)*time.Hour), 2))
 		}
 		kept := []string{

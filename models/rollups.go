@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS usage_day_rollups (
 	PRIMARY KEY (user_id, day, task, api_key_id, credit_type));
 CREATE TABLE IF NOT EXISTS job_day_rollups (
 	user_id bigint NOT NULL, dim text NOT NULL, day date NOT NULL, val text NOT NULL,
-	total bigint NOT NULL, succeeded bigint NOT NULL, failed bigint NOT NULL, cancelled bigint NOT NULL, unfinished bigint NOT NULL,
+	total bigint NOT NULL, succeeded bigint NOT NULL, failed bigint NOT NULL, cancelled bigint NOT NULL, unfinished
+	bigint NOT NULL,
 	credits_charged bigint NOT NULL, queue_ms int[] NOT NULL, run_ms int[] NOT NULL,
 	PRIMARY KEY (user_id, dim, day, val));
 CREATE TABLE IF NOT EXISTS call_hour_rollups (
@@ -73,27 +74,33 @@ CREATE OR REPLACE FUNCTION tp_hist(b int[], n bigint[]) RETURNS int[] LANGUAGE s
 	LEFT JOIN (SELECT x, sum(y) AS c FROM unnest(b, n) u(x, y) WHERE x IS NOT NULL GROUP BY x) s ON s.x = i
 $$;
 -- What job j adds (s = 1) to or takes (s = -1) from the rollups.
-CREATE OR REPLACE FUNCTION tp_job_usage(j jobs, s int) RETURNS TABLE (user_id bigint, day date, task text, api_key_id text, credit_type text, jobs bigint, credits bigint)
+CREATE OR REPLACE FUNCTION tp_job_usage(j jobs, s int) RETURNS TABLE (user_id bigint, day date, task text,
+	api_key_id text, credit_type text, jobs bigint, credits bigint)
 LANGUAGE sql STABLE AS $$
-	SELECT j.user_id, (j.settled_at AT TIME ZONE 'UTC')::date, j.task, j.api_key_id, j.credit_type, s, s * j.charged_credits
+	SELECT j.user_id, (j.settled_at AT TIME ZONE 'UTC')::date, j.task, j.api_key_id, j.credit_type, s, s *
+	j.charged_credits
 	WHERE j.id IS NOT NULL AND j.settled_at IS NOT NULL
 $$;
 CREATE OR REPLACE FUNCTION tp_job_facts(j jobs, s int) RETURNS TABLE (user_id bigint, dim text, day date, val text,
-	total bigint, succeeded bigint, failed bigint, cancelled bigint, unfinished bigint, credits bigint, queue_bucket int, run_bucket int)
+	total bigint, succeeded bigint, failed bigint, cancelled bigint, unfinished bigint, credits bigint, queue_bucket
+	int, run_bucket int)
 LANGUAGE sql STABLE AS $$
 	SELECT j.user_id, x.dim, (j.created_at AT TIME ZONE 'UTC')::date, x.val, s,
 	       CASE WHEN j.outcome = 'succeeded' THEN s ELSE 0 END, CASE WHEN j.outcome = 'failed' THEN s ELSE 0 END,
-	       CASE WHEN j.outcome = 'cancelled' THEN s ELSE 0 END, CASE WHEN j.outcome IS NULL THEN s ELSE 0 END, s * j.charged_credits,
+	       CASE WHEN j.outcome = 'cancelled' THEN s ELSE 0 END, CASE WHEN j.outcome IS NULL THEN s ELSE 0 END, s *
+	j.charged_credits,
 	       {{bucket d.q}}, {{bucket d.r}}
 	FROM (VALUES ('day', ''), ('task', j.task), ('key', j.api_key_id), ('error', tp_error_code(j.error))) x(dim, val),
 	     (SELECT {{ms j.created_at j.started_at}} AS q, {{ms j.started_at j.ended_at}} AS r) d
 	WHERE j.id IS NOT NULL AND x.val IS NOT NULL
 $$;
 -- What a call adds to call_hour_rollups.
-CREATE OR REPLACE FUNCTION tp_call_facts(p_user bigint, p_at timestamptz, p_task text, p_key text, p_code text, p_status bigint)
+CREATE OR REPLACE FUNCTION tp_call_facts(p_user bigint, p_at timestamptz, p_task text, p_key text, p_code text,
+	p_status bigint)
 RETURNS TABLE (user_id bigint, dim text, hour timestamptz, val text, errors bigint)
 LANGUAGE sql IMMUTABLE AS $$
-	SELECT p_user, x.dim, date_trunc('hour', p_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', x.val, CASE WHEN p_status >= 400 THEN 1 ELSE 0 END
+	SELECT p_user, x.dim, date_trunc('hour', p_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', x.val, CASE WHEN p_status >=
+	400 THEN 1 ELSE 0 END
 	FROM (VALUES ('day', ''), ('task', nullif(p_task, '')), ('key', p_key), ('error', nullif(p_code, ''))) x(dim, val)
 	WHERE x.val IS NOT NULL
 $$;
@@ -119,11 +126,13 @@ END $$;
 CREATE OR REPLACE FUNCTION tp_job_cell(p_user bigint, p_dim text, p_day date, p_val text,
 	d_total int, d_succeeded int, d_failed int, d_cancelled int, d_unfinished int, d_credits bigint,
 	q_from int, q_to int, r_from int, r_to int) RETURNS void LANGUAGE sql AS $$
-	INSERT INTO job_day_rollups AS t (user_id, dim, day, val, total, succeeded, failed, cancelled, unfinished, credits_charged, queue_ms, run_ms)
+	INSERT INTO job_day_rollups AS t (user_id, dim, day, val, total, succeeded, failed, cancelled, unfinished,
+	credits_charged, queue_ms, run_ms)
 	VALUES (p_user, p_dim, p_day, p_val, d_total, d_succeeded, d_failed, d_cancelled, d_unfinished, d_credits,
 	        tp_hist_bump(tp_hist_bump('{}', q_from, -1), q_to, 1), tp_hist_bump(tp_hist_bump('{}', r_from, -1), r_to, 1))
 	ON CONFLICT (user_id, dim, day, val) DO UPDATE
-	SET total = t.total + excluded.total, succeeded = t.succeeded + excluded.succeeded, failed = t.failed + excluded.failed,
+	SET total = t.total + excluded.total, succeeded = t.succeeded + excluded.succeeded, failed = t.failed +
+	excluded.failed,
 	    cancelled = t.cancelled + excluded.cancelled, unfinished = t.unfinished + excluded.unfinished,
 	    credits_charged = t.credits_charged + excluded.credits_charged,
 	    queue_ms = tp_hist_bump(tp_hist_bump(t.queue_ms, q_from, -1), q_to, 1),
@@ -131,7 +140,8 @@ CREATE OR REPLACE FUNCTION tp_job_cell(p_user bigint, p_dim text, p_day date, p_
 $$;
 
 -- Adds to one cell of usage_day_rollups.
-CREATE OR REPLACE FUNCTION tp_usage_cell(p_user bigint, p_day date, p_task text, p_key text, p_type text, d_jobs int, d_credits bigint)
+CREATE OR REPLACE FUNCTION tp_usage_cell(p_user bigint, p_day date, p_task text, p_key text, p_type text, d_jobs
+	int, d_credits bigint)
 RETURNS void LANGUAGE sql AS $$
 	INSERT INTO usage_day_rollups AS t (user_id, day, task, api_key_id, credit_type, jobs, credits_charged)
 	VALUES (p_user, p_day, p_task, p_key, p_type, d_jobs, d_credits)
@@ -159,7 +169,8 @@ BEGIN
 		o_q := {{bucket old queue}};
 		o_r := {{bucket old run}};
 		o_code := tp_error_code(OLD.error);
-		o_v := ARRAY[1, (OLD.outcome = 'succeeded')::int, (OLD.outcome = 'failed')::int, (OLD.outcome = 'cancelled')::int, (OLD.outcome IS NULL)::int];
+		o_v := ARRAY[1, (OLD.outcome = 'succeeded')::int, (OLD.outcome = 'failed')::int, (OLD.outcome = 'cancelled')::int,
+	 (OLD.outcome IS NULL)::int];
 		o_v := ARRAY[1, COALESCE(o_v[2], 0), COALESCE(o_v[3], 0), COALESCE(o_v[4], 0), o_v[5]];
 		o_c := OLD.charged_credits;
 	END IF;
@@ -168,7 +179,8 @@ BEGIN
 		n_q := {{bucket new queue}};
 		n_r := {{bucket new run}};
 		n_code := tp_error_code(NEW.error);
-		n_v := ARRAY[1, (NEW.outcome = 'succeeded')::int, (NEW.outcome = 'failed')::int, (NEW.outcome = 'cancelled')::int, (NEW.outcome IS NULL)::int];
+		n_v := ARRAY[1, (NEW.outcome = 'succeeded')::int, (NEW.outcome = 'failed')::int, (NEW.outcome = 'cancelled')::int,
+	 (NEW.outcome IS NULL)::int];
 		n_v := ARRAY[1, COALESCE(n_v[2], 0), COALESCE(n_v[3], 0), COALESCE(n_v[4], 0), n_v[5]];
 		n_c := NEW.charged_credits;
 	END IF;
@@ -182,13 +194,15 @@ BEGIN
 		END IF;
 		IF o_val IS NOT NULL AND n_val IS NOT NULL AND OLD.user_id = NEW.user_id AND o_day = n_day AND o_val = n_val THEN
 			IF o_v <> n_v OR o_c <> n_c OR o_q IS DISTINCT FROM n_q OR o_r IS DISTINCT FROM n_r THEN
-				PERFORM tp_job_cell(NEW.user_id, dim, n_day, n_val, 0, n_v[2] - o_v[2], n_v[3] - o_v[3], n_v[4] - o_v[4], n_v[5] - o_v[5], n_c - o_c,
+				PERFORM tp_job_cell(NEW.user_id, dim, n_day, n_val, 0, n_v[2] - o_v[2], n_v[3] - o_v[3], n_v[4] - o_v[4],
+	n_v[5] - o_v[5], n_c - o_c,
 					CASE WHEN o_q IS DISTINCT FROM n_q THEN o_q END, CASE WHEN o_q IS DISTINCT FROM n_q THEN n_q END,
 					CASE WHEN o_r IS DISTINCT FROM n_r THEN o_r END, CASE WHEN o_r IS DISTINCT FROM n_r THEN n_r END);
 			END IF;
 		ELSE
 			IF o_val IS NOT NULL THEN
-				PERFORM tp_job_cell(OLD.user_id, dim, o_day, o_val, -1, -o_v[2], -o_v[3], -o_v[4], -o_v[5], -o_c, o_q, NULL, o_r, NULL);
+				PERFORM tp_job_cell(OLD.user_id, dim, o_day, o_val, -1, -o_v[2], -o_v[3], -o_v[4], -o_v[5], -o_c, o_q, NULL,
+	o_r, NULL);
 			END IF;
 			IF n_val IS NOT NULL THEN
 				PERFORM tp_job_cell(NEW.user_id, dim, n_day, n_val, 1, n_v[2], n_v[3], n_v[4], n_v[5], n_c, NULL, n_q, NULL, n_r);
@@ -199,14 +213,17 @@ BEGIN
 	   AND (OLD.settled_at AT TIME ZONE 'UTC')::date = (NEW.settled_at AT TIME ZONE 'UTC')::date
 	   AND OLD.task = NEW.task AND OLD.api_key_id = NEW.api_key_id AND OLD.credit_type = NEW.credit_type THEN
 		IF o_c <> n_c THEN
-			PERFORM tp_usage_cell(NEW.user_id, (NEW.settled_at AT TIME ZONE 'UTC')::date, NEW.task, NEW.api_key_id, NEW.credit_type, 0, n_c - o_c);
+			PERFORM tp_usage_cell(NEW.user_id, (NEW.settled_at AT TIME ZONE 'UTC')::date, NEW.task, NEW.api_key_id,
+	NEW.credit_type, 0, n_c - o_c);
 		END IF;
 	ELSE
 		IF has_old AND OLD.settled_at IS NOT NULL THEN
-			PERFORM tp_usage_cell(OLD.user_id, (OLD.settled_at AT TIME ZONE 'UTC')::date, OLD.task, OLD.api_key_id, OLD.credit_type, -1, -o_c);
+			PERFORM tp_usage_cell(OLD.user_id, (OLD.settled_at AT TIME ZONE 'UTC')::date, OLD.task, OLD.api_key_id,
+	OLD.credit_type, -1, -o_c);
 		END IF;
 		IF has_new AND NEW.settled_at IS NOT NULL THEN
-			PERFORM tp_usage_cell(NEW.user_id, (NEW.settled_at AT TIME ZONE 'UTC')::date, NEW.task, NEW.api_key_id, NEW.credit_type, 1, n_c);
+			PERFORM tp_usage_cell(NEW.user_id, (NEW.settled_at AT TIME ZONE 'UTC')::date, NEW.task, NEW.api_key_id,
+	NEW.credit_type, 1, n_c);
 		END IF;
 	END IF;
 	RETURN NULL;
@@ -215,10 +232,13 @@ END $$;
 DROP TRIGGER IF EXISTS jobs_rollup_insert_delete ON jobs;
 CREATE TRIGGER jobs_rollup_insert_delete AFTER INSERT OR DELETE ON jobs FOR EACH ROW EXECUTE FUNCTION tp_jobs_rollup();
 DROP TRIGGER IF EXISTS jobs_rollup_update ON jobs;
-CREATE TRIGGER jobs_rollup_update AFTER UPDATE OF user_id, api_key_id, task, credit_type, outcome, error, charged_credits, settled_at, started_at, ended_at, created_at
+CREATE TRIGGER jobs_rollup_update AFTER UPDATE OF user_id, api_key_id, task, credit_type, outcome, error,
+	charged_credits, settled_at, started_at, ended_at, created_at
 	ON jobs FOR EACH ROW
-	WHEN ((OLD.user_id, OLD.api_key_id, OLD.task, OLD.credit_type, OLD.outcome, OLD.error, OLD.charged_credits, OLD.settled_at, OLD.started_at, OLD.ended_at, OLD.created_at)
-	      IS DISTINCT FROM (NEW.user_id, NEW.api_key_id, NEW.task, NEW.credit_type, NEW.outcome, NEW.error, NEW.charged_credits, NEW.settled_at, NEW.started_at, NEW.ended_at, NEW.created_at))
+	WHEN ((OLD.user_id, OLD.api_key_id, OLD.task, OLD.credit_type, OLD.outcome, OLD.error, OLD.charged_credits,
+	OLD.settled_at, OLD.started_at, OLD.ended_at, OLD.created_at)
+	      IS DISTINCT FROM (NEW.user_id, NEW.api_key_id, NEW.task, NEW.credit_type, NEW.outcome, NEW.error,
+	NEW.charged_credits, NEW.settled_at, NEW.started_at, NEW.ended_at, NEW.created_at))
 	EXECUTE FUNCTION tp_jobs_rollup();
 
 -- Calls are written in batches: one upsert per statement, from its
@@ -230,24 +250,28 @@ BEGIN
 		SELECT f.user_id, f.dim, f.hour, f.val, count(*), sum(f.errors)
 		FROM new_rows r, LATERAL tp_call_facts(r.user_id, r.created_at, r.task, r.api_key_id, r.error_code, r.status) f
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-		ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors + excluded.errors;
+		ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors +
+	excluded.errors;
 		RETURN NULL;
 	END IF;
 	INSERT INTO call_hour_rollups AS t (user_id, dim, hour, val, calls, errors)
 	SELECT f.user_id, f.dim, f.hour, f.val, -count(*), -sum(f.errors)
 	FROM old_rows r, LATERAL tp_call_facts(r.user_id, r.created_at, r.task, r.api_key_id, r.error_code, r.status) f
 	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-	ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors + excluded.errors;
+	ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors +
+	excluded.errors;
 	IF TG_OP = 'UPDATE' THEN
 		INSERT INTO call_hour_rollups AS t (user_id, dim, hour, val, calls, errors)
 		SELECT f.user_id, f.dim, f.hour, f.val, count(*), sum(f.errors)
 		FROM new_rows r, LATERAL tp_call_facts(r.user_id, r.created_at, r.task, r.api_key_id, r.error_code, r.status) f
 		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-		ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors + excluded.errors;
+		ON CONFLICT (user_id, dim, hour, val) DO UPDATE SET calls = t.calls + excluded.calls, errors = t.errors +
+	excluded.errors;
 	END IF;
 	DELETE FROM call_hour_rollups t
 	USING (SELECT DISTINCT f.user_id, f.dim, f.hour, f.val
-	       FROM old_rows r, LATERAL tp_call_facts(r.user_id, r.created_at, r.task, r.api_key_id, r.error_code, r.status) f) d
+	       FROM old_rows r, LATERAL tp_call_facts(r.user_id, r.created_at, r.task, r.api_key_id, r.error_code,
+	r.status) f) d
 	WHERE t.user_id = d.user_id AND t.dim = d.dim AND t.hour = d.hour AND t.val = d.val AND t.calls = 0;
 	RETURN NULL;
 END $$;
@@ -259,7 +283,8 @@ DROP TRIGGER IF EXISTS request_logs_rollup_delete ON request_logs;
 CREATE TRIGGER request_logs_rollup_delete AFTER DELETE ON request_logs REFERENCING OLD TABLE AS old_rows
 	FOR EACH STATEMENT EXECUTE FUNCTION tp_request_logs_rollup();
 DROP TRIGGER IF EXISTS request_logs_rollup_update ON request_logs;
-CREATE TRIGGER request_logs_rollup_update AFTER UPDATE ON request_logs REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+CREATE TRIGGER request_logs_rollup_update AFTER UPDATE ON request_logs REFERENCING OLD TABLE AS old_rows NEW TABLE
+	AS new_rows
 	FOR EACH STATEMENT EXECUTE FUNCTION tp_request_logs_rollup();
 `
 
@@ -271,7 +296,8 @@ var rebuildSQL = []string{
 	 SELECT f.user_id, f.day, f.task, f.api_key_id, f.credit_type, sum(f.jobs), sum(f.credits)
 	 FROM jobs j, LATERAL tp_job_usage(j, 1) f GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
 	`CREATE TEMPORARY TABLE tp_job_facts_rebuild ON COMMIT DROP AS SELECT f.* FROM jobs j, LATERAL tp_job_facts(j, 1) f`,
-	`INSERT INTO job_day_rollups (user_id, dim, day, val, total, succeeded, failed, cancelled, unfinished, credits_charged, queue_ms, run_ms)
+	`INSERT INTO job_day_rollups (user_id, dim, day, val, total, succeeded, failed, cancelled, unfinished,
+	credits_charged, queue_ms, run_ms)
 	 SELECT c.user_id, c.dim, c.day, c.val, c.total, c.succeeded, c.failed, c.cancelled, c.unfinished, c.credits,
 	        COALESCE(q.h, '{}'), COALESCE(r.h, '{}')
 	 FROM (SELECT user_id, dim, day, val, sum(total) AS total, sum(succeeded) AS succeeded, sum(failed) AS failed,
@@ -279,10 +305,12 @@ var rebuildSQL = []string{
 	       FROM tp_job_facts_rebuild GROUP BY 1, 2, 3, 4) c
 	 LEFT JOIN (SELECT user_id, dim, day, val, tp_hist(array_agg(b), array_agg(n)) AS h
 	            FROM (SELECT user_id, dim, day, val, queue_bucket AS b, count(*) AS n FROM tp_job_facts_rebuild
-	                  WHERE queue_bucket IS NOT NULL GROUP BY 1, 2, 3, 4, 5) s GROUP BY 1, 2, 3, 4) q USING (user_id, dim, day, val)
+	                  WHERE queue_bucket IS NOT NULL GROUP BY 1, 2, 3, 4, 5) s GROUP BY 1, 2, 3, 4) q USING (user_id,
+	dim, day, val)
 	 LEFT JOIN (SELECT user_id, dim, day, val, tp_hist(array_agg(b), array_agg(n)) AS h
 	            FROM (SELECT user_id, dim, day, val, run_bucket AS b, count(*) AS n FROM tp_job_facts_rebuild
-	                  WHERE run_bucket IS NOT NULL GROUP BY 1, 2, 3, 4, 5) s GROUP BY 1, 2, 3, 4) r USING (user_id, dim, day, val)
+	                  WHERE run_bucket IS NOT NULL GROUP BY 1, 2, 3, 4, 5) s GROUP BY 1, 2, 3, 4) r USING (user_id,
+	dim, day, val)
 	 ORDER BY 1, 2, 3, 4`,
 	`DROP TABLE tp_job_facts_rebuild`,
 	`INSERT INTO call_hour_rollups (user_id, dim, hour, val, calls, errors)
@@ -301,8 +329,10 @@ var scaleIndexes = []string{
 	"CREATE INDEX IF NOT EXISTS idx_jobs_user_unsettled ON jobs (user_id, credit_type) %s WHERE settled_at IS NULL",
 	"CREATE INDEX IF NOT EXISTS idx_request_logs_user_key_created ON request_logs (user_id, api_key_id, created_at, id)",
 	"CREATE INDEX IF NOT EXISTS idx_request_logs_created ON request_logs (created_at)",
-	"CREATE INDEX IF NOT EXISTS idx_files_user_outputs ON files (user_id, created_at, id) WHERE job_id <> '' AND deleted_at IS NULL",
-	"CREATE INDEX IF NOT EXISTS idx_files_user_own ON files (user_id, created_at, id) WHERE job_id = '' AND deleted_at IS NULL",
+	"CREATE INDEX IF NOT EXISTS idx_files_user_outputs ON files (user_id, created_at, id) WHERE job_id <> '' AND " +
+		"deleted_at IS NULL",
+	"CREATE INDEX IF NOT EXISTS idx_files_user_own ON files (user_id, created_at, id) WHERE job_id = '' AND deleted_at " +
+		"IS NULL",
 }
 
 // migrateScale is migration 0007: the indexes, and on PostgreSQL the
@@ -378,7 +408,8 @@ func RebuildRollups(ctx context.Context, db *gorm.DB) error {
 // metrics queries use it spelled out, not through a function: a function
 // call per row costs more than the rest of the query.
 func bucketSQL(x string) string {
-	return "CASE WHEN " + x + " < 16 THEN greatest(" + x + ", 0)::int ELSE floor(8 * ln((" + x + ")::float8) / ln(2::float8))::int - 16 END"
+	return "CASE WHEN " + x + " < 16 THEN greatest(" + x + ", 0)::int ELSE floor(8 * ln((" + x + ")::float8) / " +
+		"ln(2::float8))::int - 16 END"
 }
 
 // durationSQL is the milliseconds from one timestamp expression to another

@@ -22,13 +22,16 @@ func rollups(t *testing.T, db *gorm.DB) []string {
 	t.Helper()
 	var out []string
 	for _, q := range []string{
-		`SELECT concat_ws(' ', 'usage', user_id, day, task, quote_literal(api_key_id), credit_type, jobs, credits_charged) FROM usage_day_rollups
+		`SELECT concat_ws(' ', 'usage', user_id, day, task, quote_literal(api_key_id), credit_type, jobs,
+	credits_charged) FROM usage_day_rollups
 		 WHERE jobs <> 0 OR credits_charged <> 0 ORDER BY user_id, day, task, api_key_id, credit_type`,
-		`SELECT concat_ws(' ', 'jobs', user_id, dim, day, quote_literal(val), total, succeeded, failed, cancelled, unfinished, credits_charged,
+		`SELECT concat_ws(' ', 'jobs', user_id, dim, day, quote_literal(val), total, succeeded, failed, cancelled,
+	unfinished, credits_charged,
 		        array_to_string(queue_ms, ','), array_to_string(run_ms, ',')) FROM job_day_rollups
 		 WHERE total <> 0 OR succeeded <> 0 OR failed <> 0 OR cancelled <> 0 OR unfinished <> 0 OR credits_charged <> 0
 		    OR 0 <> ANY (queue_ms) OR 0 <> ANY (run_ms) ORDER BY user_id, dim, day, val`,
-		`SELECT concat_ws(' ', 'calls', user_id, dim, hour, val, calls, errors) FROM call_hour_rollups ORDER BY user_id, dim, hour, val`,
+		`SELECT concat_ws(' ', 'calls', user_id, dim, hour, val, calls, errors) FROM call_hour_rollups ORDER BY user_id, ` +
+			`dim, hour, val`,
 	} {
 		var rows []string
 		require.NoError(t, db.Raw(q).Scan(&rows).Error)
@@ -129,7 +132,8 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 	require.NoError(
 		t,
 		db.Exec(
-			"UPDATE jobs SET task = 'pattern.repeat', created_at = created_at + interval '1 day' WHERE user_id = ? AND api_key_id = 'key_a'",
+			"UPDATE jobs SET task = 'pattern.repeat', created_at = created_at + interval '1 day' WHERE user_id = ? AND "+
+				"api_key_id = 'key_a'",
 			u.ID,
 		).Error,
 	)
@@ -281,7 +285,8 @@ func TestMetricsFromRollupsAgreeWithTheRows(t *testing.T) {
 			require.Equal(t, w.Jobs, g.Jobs, "%s %s", by, w.Group)
 			require.Equal(t, w.CreditsCharged, g.CreditsCharged, "%s %s", by, w.Group)
 			require.Equal(t, [2]int64{w.Calls, w.CallErrors}, [2]int64{g.Calls, g.CallErrors}, "%s %s", by, w.Group)
-			for _, p := range [][2]*int64{{w.QueueMSP50, g.QueueMSP50}, {w.QueueMSP95, g.QueueMSP95}, {w.RunMSP50, g.RunMSP50}, {w.RunMSP95, g.RunMSP95}} {
+			for _, p := range [][2]*int64{{w.QueueMSP50, g.QueueMSP50}, {w.QueueMSP95, g.QueueMSP95}, {w.RunMSP50, g.RunMSP50},
+				{w.RunMSP95, g.RunMSP95}} {
 				require.Equal(t, p[0] == nil, p[1] == nil, "%s %s", by, w.Group)
 				if p[0] != nil {
 					require.LessOrEqual(

@@ -58,20 +58,23 @@ func seedScale(t *testing.T, db *gorm.DB) (*models.User, string) {
 		require.NoError(t, db.Exec(sql, args...).Error, sql)
 	}
 	exec(
-		`INSERT INTO users (email, plan, service_version, created_at) SELECT 'scale' || i || '-' || ?::bigint || '@example.com', 'standard', '', now() FROM generate_series(1, 200) i`,
+		`INSERT INTO users (email, plan, service_version, created_at) SELECT 'scale' || i || '-' || ?::bigint || `+
+			`'@example.com', 'standard', '', now() FROM generate_series(1, 200) i`,
 		u.ID,
 	)
 	exec("ALTER TABLE jobs DISABLE TRIGGER USER")
 	exec("ALTER TABLE request_logs DISABLE TRIGGER USER")
 	// Job i of user uid of n, created i/n of a year ago: every tenth failed.
-	jobs := `INSERT INTO jobs (id, user_id, api_key_id, task, input, lifecycle, outcome, error, credit_type, held_credits, price_per_output,
+	jobs := `INSERT INTO jobs (id, user_id, api_key_id, task, input, lifecycle, outcome, error, credit_type,
+	held_credits, price_per_output,
 	    charged_credits, progress_done, settled_at, started_at, ended_at, created_at, updated_at)
 	SELECT 'j_s' || uid || '_' || i, uid, CASE WHEN i % 3 = 0 THEN '' ELSE 'key_s' || uid || '_' || (1 + i % 2) END,
 	       (ARRAY['pattern.generate', 'palette.generate'])[1 + i % 2], '{}', 'terminal',
 	       CASE WHEN i % 10 = 0 THEN 'failed' ELSE 'succeeded' END,
 	       CASE WHEN i % 10 = 0 THEN '{"code":"processing_failed","message":"x"}' END,
 	       'service_credits', 4, 4, CASE WHEN i % 10 = 0 THEN 0 ELSE 4 END, 1,
-	       t + (i % 7 + 2) * interval '1 second', t + (i % 5) * interval '100 milliseconds', t + (i % 7 + 2) * interval '1 second', t, t
+	       t + (i % 7 + 2) * interval '1 second', t + (i % 5) * interval '100 milliseconds', t + (i % 7 + 2) *
+	interval '1 second', t, t
 	FROM (SELECT uid, i, now() - (i::float8 / n) * interval '365 days' AS t FROM {src}) s`
 	exec(
 		strings.ReplaceAll(jobs, "{src}", "(SELECT ?::bigint AS uid, 50000 AS n) u, generate_series(1, 50000) i"),
@@ -85,11 +88,15 @@ func seedScale(t *testing.T, db *gorm.DB) (*models.User, string) {
 		),
 	)
 	exec(
-		`INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url, external_id, created_at)
-	      SELECT 'f' || substr(id, 2), user_id, id, 0, task, 'image/png', 'k', 1, '{}', '', '', ended_at FROM jobs WHERE id LIKE 'j_s%'`,
+		`INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url, external_id,
+	created_at)
+	      SELECT 'f' || substr(id, 2), user_id, id, 0, task, 'image/png', 'k', 1, '{}', '', '', ended_at FROM jobs
+	WHERE id LIKE 'j_s%'`,
 	)
-	calls := `INSERT INTO request_logs (request_id, user_id, api_key_id, method, route, path, task, status, error_code, duration_ms, created_at)
-	SELECT 'req_s' || uid || '_' || i, uid, 'key_s' || uid || '_' || (1 + i % 2), 'POST', '/v1/tasks/{name}', '/v1/tasks/x',
+	calls := `INSERT INTO request_logs (request_id, user_id, api_key_id, method, route, path, task, status, error_code,
+	 duration_ms, created_at)
+	SELECT 'req_s' || uid || '_' || i, uid, 'key_s' || uid || '_' || (1 + i % 2), 'POST', '/v1/tasks/{name}',
+	'/v1/tasks/x',
 	       CASE WHEN i % 2 = 0 THEN 'pattern.generate' ELSE '' END, CASE WHEN i % 20 = 0 THEN 422 ELSE 202 END,
 	       CASE WHEN i % 20 = 0 THEN 'invalid_request' ELSE '' END, 5, now() - (i::float8 / n) * interval '90 days'
 	FROM {src}`
@@ -105,10 +112,12 @@ func seedScale(t *testing.T, db *gorm.DB) (*models.User, string) {
 		),
 	)
 	exec(`INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
-	      SELECT ?, 'service_credits', 10, 1 + k % 10, CASE WHEN k % 3 = 0 THEN NULL ELSE now() + k * interval '1 day' END, 'grant', now()
+	      SELECT ?, 'service_credits', 10, 1 + k % 10, CASE WHEN k % 3 = 0 THEN NULL ELSE now() + k * interval '1 day'
+	END, 'grant', now()
 	      FROM generate_series(1, 1000) k`, u.ID)
 	exec(`INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
-	      SELECT id, 'service_credits', 10, 5, NULL, 'grant', now() FROM users, generate_series(1, 50) k WHERE email LIKE 'scale%'`)
+	      SELECT id, 'service_credits', 10, 5, NULL, 'grant', now() FROM users, generate_series(1, 50) k WHERE email
+	LIKE 'scale%'`)
 	exec("ALTER TABLE jobs ENABLE TRIGGER USER")
 	exec("ALTER TABLE request_logs ENABLE TRIGGER USER")
 	require.NoError(t, models.RebuildRollups(ctx, db))

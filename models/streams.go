@@ -75,7 +75,8 @@ func OpenStream(
 			return fmt.Errorf("drop lapsed streams: %w", err)
 		}
 		var open struct{ OfAccount, OfKey int }
-		if err := tx.Model(&EventStream{}).Select("COUNT(*) AS of_account, COALESCE(SUM(CASE WHEN api_key_id = ? THEN 1 ELSE 0 END), 0) AS of_key", keyID).
+		if err := tx.Model(&EventStream{}).Select("COUNT(*) AS of_account, COALESCE(SUM(CASE WHEN api_key_id = ? THEN 1 "+
+			"ELSE 0 END), 0) AS of_key", keyID).
 			Where("user_id = ?", userID).Scan(&open).Error; err != nil {
 			return fmt.Errorf("count streams: %w", err)
 		}
@@ -98,7 +99,8 @@ func OpenStream(
 // revoked (which deleted the lease), has expired, or the lease is gone.
 func RenewStream(ctx context.Context, db *gorm.DB, id string, now time.Time, lease time.Duration) (bool, error) {
 	res := db.WithContext(ctx).Model(&EventStream{}).Where("id = ?", id).
-		Where("api_key_id = '' OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = event_streams.api_key_id AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?))", now).
+		Where("api_key_id = '' OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = event_streams.api_key_id AND k.revoked_at "+
+			"IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?))", now).
 		Update("expires_at", now.Add(lease))
 	if res.Error != nil {
 		return false, fmt.Errorf("renew stream %s: %w", id, res.Error)

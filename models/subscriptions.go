@@ -13,7 +13,8 @@ import (
 // user subscribes to, sorted.
 func SubscribedEvents(ctx context.Context, db *gorm.DB, userID uint64) ([]string, error) {
 	var lists []string
-	if err := db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("user_id = ? AND disabled = ?", userID, false).Pluck("events", &lists).Error; err != nil {
+	if err := db.WithContext(ctx).Model(&WebhookEndpoint{}).Where("user_id = ? AND disabled = ?", userID, false).Pluck(
+		"events", &lists).Error; err != nil {
 		return nil, err
 	}
 	var out []string

@@ -266,7 +266,8 @@ func PruneDeliveries(ctx context.Context, db *gorm.DB, cutoff time.Time, batch i
 		var deleted int64
 		err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			var ids []string
-			err := tx.Raw("SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ? ORDER BY created_at LIMIT ?"+skipLocked(tx),
+			err := tx.Raw(
+				"SELECT id FROM webhook_deliveries WHERE created_at < ? AND status IN ? ORDER BY created_at LIMIT ?"+skipLocked(tx),
 				cutoff, []string{DeliveryDelivered, DeliveryFailed, DeliverySkipped}, n).
 				Scan(&ids).
 				Error

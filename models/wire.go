@@ -13,7 +13,8 @@ func (j *Job) Wire(baseURL string) wire.Job {
 	v := wire.Job{JobID: j.ID, Task: j.Task, Lifecycle: j.Lifecycle, Outcome: j.Outcome, Progress: j.WireProgress(),
 		Error: json.RawMessage("null"), APIKeyID: nonEmpty(j.APIKeyID), CreatedAt: j.CreatedAt, StartedAt: j.StartedAt,
 		EndedAt:   j.EndedAt,
-		StatusURL: baseURL + "/v1/jobs/" + j.ID, ResultURL: baseURL + "/v1/jobs/" + j.ID + "/result", CancelURL: baseURL + "/v1/jobs/" + j.ID + "/cancel"}
+		StatusURL: baseURL + "/v1/jobs/" + j.ID, ResultURL: baseURL + "/v1/jobs/" + j.ID + "/result",
+		CancelURL: baseURL + "/v1/jobs/" + j.ID + "/cancel"}
 	if j.Error != nil {
 		v.Error = json.RawMessage(*j.Error)
 	}

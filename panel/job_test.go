@@ -42,7 +42,8 @@ func jobOf(
 ) string {
 	t.Helper()
 	j := &models.Job{ID: models.NewID("j_"), UserID: u.ID, Task: "pattern.stripes", Input: "{}", Lifecycle: lifecycle,
-		ProgressDone: done, ProgressTotal: &total, Phase: "rendering", CreditType: contract.CreditService, CreatedAt: time.Now().UTC()}
+		ProgressDone: done, ProgressTotal: &total, Phase: "rendering", CreditType: contract.CreditService,
+		CreatedAt: time.Now().UTC()}
 	if outcome != "" {
 		j.Outcome = &outcome
 	}
@@ -74,7 +75,8 @@ func jobOf(
 func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 	t.Parallel()
 	h, db, u, cookie := signedInPanel(t)
-	unreachable := apierr.New(apierr.ProcessingFailed, "The image at images[0] could not be fetched: the connection was refused.").
+	unreachable := apierr.New(apierr.ProcessingFailed, "The image at images[0] could not be fetched: the connection "+
+		"was refused.").
 		WithField("images[0]")
 	field := "images[1]"
 	summary := contract.Summary{

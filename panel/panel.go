@@ -83,7 +83,8 @@ func Mount(d api.Deps) http.Handler {
 		if r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/app/") {
 			w.Header().Set("X-Frame-Options", "DENY")
 			w.Header().
-				Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+				Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; "+
+					"script-src 'self'; frame-ancestors 'none'")
 			w.Header().Set("Referrer-Policy", "same-origin")
 			pages.ServeHTTP(w, r)
 			return

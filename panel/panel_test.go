@@ -114,7 +114,8 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 	)
 
 	cookie := api.SessionCookie + "=" + c.Value
-	for _, path := range []string{"/app/", "/app/jobs", "/app/run", "/app/run/pattern.stripes", "/app/run/image.resize", "/app/files", "/app/files?kind=art", "/app/keys", "/app/webhooks?status=failed"} {
+	for _, path := range []string{"/app/", "/app/jobs", "/app/run", "/app/run/pattern.stripes", "/app/run/image.resize",
+		"/app/files", "/app/files?kind=art", "/app/keys", "/app/webhooks?status=failed"} {
 		w := do(h, http.MethodGet, path, nil, "Cookie", cookie)
 		require.Equal(t, http.StatusOK, w.Code, "%s: %s", path, w.Body.String())
 		require.Contains(t, w.Body.String(), "ada@example.com", path)

@@ -28,7 +28,8 @@ func readmeVector(t *testing.T) map[string]string {
 	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
 	require.NoError(t, err)
 	v := map[string]string{}
-	for _, label := range []string{"jwk.x", "X-Service-Request-Id", "X-Service-User-Id", "X-Service-Timestamp", "body", "sha256(body)", "X-Service-Signature"} {
+	for _, label := range []string{"jwk.x", "X-Service-Request-Id", "X-Service-User-Id", "X-Service-Timestamp", "body",
+		"sha256(body)", "X-Service-Signature"} {
 		m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(label) + ` +(\S.*)$`).FindSubmatch(raw)
 		require.NotNil(t, m, "the README's test vector has a %s line", label)
 		v[label] = strings.TrimSpace(string(m[1]))
@@ -46,7 +47,8 @@ func TestREADMETestVector(t *testing.T) {
 	require.Equal(t, v["sha256(body)"], hex.EncodeToString(sum[:]))
 
 	// The spec's message, by hand.
-	message := v["X-Service-Request-Id"] + "\n" + v["X-Service-User-Id"] + "\n" + v["X-Service-Timestamp"] + "\n" + v["sha256(body)"]
+	message := v["X-Service-Request-Id"] + "\n" + v["X-Service-User-Id"] + "\n" +
+		v["X-Service-Timestamp"] + "\n" + v["sha256(body)"]
 	pub, err := base64.RawURLEncoding.DecodeString(v["jwk.x"])
 	require.NoError(t, err)
 	sig, err := base64.StdEncoding.DecodeString(v["X-Service-Signature"])

@@ -117,8 +117,9 @@ func TestAliasesInTheSchemaAndRegistry(t *testing.T) {
 		"enum":["round","polygon","star","circle","disc","poly"]}}}`,
 	)
 	for name, f := range map[string]Family{
-		"an alias is another value":       {Name: "y", Vocabularies: []Vocabulary{twice}},
-		"a field without the aliases map": {Name: "y", Vocabularies: []Vocabulary{shapeVocab()}, Tasks: []*Definition{noAliases}},
+		"an alias is another value": {Name: "y", Vocabularies: []Vocabulary{twice}},
+		"a field without the aliases map": {Name: "y", Vocabularies: []Vocabulary{shapeVocab()}, Tasks: []*Definition{
+			noAliases}},
 	} {
 		require.Error(t, NewRegistry().Add(f), name)
 	}

@@ -109,7 +109,9 @@ func (r *Registry) check(f Family) error {
 		}
 		vocabs[v.Name] = v
 	}
-	if err := unique("concept", slices.Concat(r.concepts, f.Concepts), func(c Concept) string { return c.Name }); err != nil {
+	if err := unique("concept", slices.Concat(r.concepts, f.Concepts), func(c Concept) string {
+		return c.Name
+	}); err != nil {
 		return err
 	}
 	if err := unique("recipe", slices.Concat(r.recipes, f.Recipes), func(c Recipe) string { return c.Name }); err != nil {

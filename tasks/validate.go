@@ -23,11 +23,12 @@ var printer = message.NewPrinter(language.English)
 
 // Validate checks a raw JSON request body against the task's published input
 // schema and returns the input with nulls removed, every vocabulary alias
-// replaced by the value it stands for and schema defaults applied. A body that is not a JSON object answers malformed_request; a
-// schema failure answers the catalogue code of the first failure by field
-// path (field_not_accepted, field_not_supported, invalid_option,
-// invalid_request or a task-specific code from ErrorRules), then the task's
-// own Refuse check (request_refused).
+// replaced by the value it stands for and schema defaults applied. A body
+// that is not a JSON object answers malformed_request; a schema failure
+// answers the catalogue code of the first failure by field path
+// (field_not_accepted, field_not_supported, invalid_option, invalid_request
+// or a task-specific code from ErrorRules), then the task's own Refuse check
+// (request_refused).
 func (d *Definition) Validate(body []byte) (map[string]any, error) {
 	if d.Removed {
 		return nil, removedError(d)

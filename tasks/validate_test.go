@@ -45,7 +45,8 @@ func variantTask() *Definition {
 
 func TestValidateMalformed(t *testing.T) {
 	d := variantTask()
-	for _, body := range []string{``, ` `, `nul`, `{`, `[]`, `[1]`, `"str"`, `12`, `null`, `true`, `{"colors":["#000000"]} {}`, `{"colors":["#000000"]} x`} {
+	for _, body := range []string{``, ` `, `nul`, `{`, `[]`, `[1]`, `"str"`, `12`, `null`, `true`,
+		`{"colors":["#000000"]} {}`, `{"colors":["#000000"]} x`} {
 		t.Run(body, func(t *testing.T) {
 			_, err := d.Validate([]byte(body))
 			e := apierr.As(err)

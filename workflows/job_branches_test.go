@@ -191,7 +191,8 @@ func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 		func(contract.SettleInput) (contract.SettleResult, error) { return contract.SettleResult{}, nil },
 	)
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
-		Return(contract.StepResult{}, temporal.NewNonRetryableApplicationError("cannot read the input", contract.ErrTypeProcessing, nil))
+		Return(contract.StepResult{}, temporal.NewNonRetryableApplicationError("cannot read the input",
+			contract.ErrTypeProcessing, nil))
 	e.OnActivity(a.PlanJob, mock.Anything, "j_test").
 		Return(contract.Plan{}, temporal.NewNonRetryableApplicationError("job row missing", "internal", nil))
 	e.admitAt(0)

@@ -22,7 +22,8 @@ import (
 func init() {
 	// Stored and example files answer in their own media types, and a job
 	// manifest in its compact serialization.
-	for _, media := range []string{"image/png", "image/svg+xml", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf",
+	for _, media := range []string{"image/png", "image/svg+xml", "image/jpeg", "image/gif", "image/webp", "image/bmp",
+		"application/pdf",
 		"application/jose"} {
 		openapi3filter.RegisterBodyDecoder(media, openapi3filter.FileBodyDecoder)
 	}

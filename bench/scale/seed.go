@@ -92,14 +92,17 @@ func seed(ctx context.Context, db *gorm.DB, sz sizes, logf func(string, ...any))
 		args []any
 	}{
 		{"other users", `INSERT INTO users (email, plan, service_version, created_at)
-			SELECT 'other' || i || '@bench.test', 'standard', ?, ? FROM generate_series(1, ?) i`, []any{contract.CurrentVersion, asOf, sz.Others}},
+			SELECT 'other' || i || '@bench.test', 'standard', ?, ? FROM generate_series(1, ?) i`, []any{contract.CurrentVersion,
+			asOf, sz.Others}},
 		{"other keys", `INSERT INTO api_keys (id, user_id, hash, hint, scopes, replaced_by, created_at)
-			SELECT 'key_other' || u.id, u.id, md5('other' || u.id), 'tpk_xxxx…', 'jobs:read', '', ? FROM users u WHERE u.id <> ?`, []any{asOf, u.ID}},
+			SELECT 'key_other' || u.id, u.id, md5('other' || u.id), 'tpk_xxxx…', 'jobs:read', '', ? FROM users u WHERE u.id
+	<> ?`, []any{asOf, u.ID}},
 		{"credit batches", batchesSQL, []any{u.ID, asOf, asOf, sz.Batches}},
 		{
 			"other credit batches",
 			`INSERT INTO credit_batches (user_id, credit_type, amount, remaining, expires_at, source, created_at)
-			SELECT u.id, 'service_credits', 1000, 500, ?::timestamptz + interval '30 days', 'grant', ? FROM users u, generate_series(1, 5) k WHERE u.id <> ?`,
+			SELECT u.id, 'service_credits', 1000, 500, ?::timestamptz + interval '30 days', 'grant', ? FROM users u,
+	generate_series(1, 5) k WHERE u.id <> ?`,
 			[]any{asOf, asOf, u.ID},
 		},
 		{"grants", `INSERT INTO ledger_entries (user_id, credit_type, kind, amount, batch_id, job_id, note, created_at)
@@ -134,7 +137,8 @@ func seed(ctx context.Context, db *gorm.DB, sz sizes, logf func(string, ...any))
 	}
 	logf("rebuilt the report rollups in %s", time.Since(t).Round(time.Millisecond))
 	t = time.Now()
-	for _, table := range []string{"users", "api_keys", "credit_batches", "jobs", "files", "ledger_entries", "request_logs",
+	for _, table := range []string{"users", "api_keys", "credit_batches", "jobs", "files", "ledger_entries",
+		"request_logs",
 		"usage_day_rollups", "job_day_rollups", "call_hour_rollups"} {
 		if err := db.WithContext(ctx).Exec("VACUUM (ANALYZE) " + table).Error; err != nil {
 			return nil, fmt.Errorf("vacuum %s: %w", table, err)
@@ -154,8 +158,10 @@ SELECT ?, CASE WHEN k % 10 = 0 THEN 'model_credits' ELSE 'service_credits' END, 
 FROM generate_series(1, ?) k`
 
 // jobColumns are written by jobsSQL.
-const jobColumns = `id, user_id, api_key_id, task, input, lifecycle, outcome, progress_done, progress_total, phase, error,
-	credit_type, held_credits, price_per_output, charged_credits, start_timeout_seconds, webhook_url, request_id, service_version,
+const jobColumns = `id, user_id, api_key_id, task, input, lifecycle, outcome, progress_done, progress_total, phase,
+	error,
+	credit_type, held_credits, price_per_output, charged_credits, start_timeout_seconds, webhook_url, request_id,
+	service_version,
 	pending, settled_at, started_at, ended_at, created_at, updated_at`
 
 // jobsSQL inserts, for every account of src (uid, keys), jobs 1 (newest)
@@ -170,11 +176,14 @@ SELECT 'j_' || uid || '_' || i, uid, keys[1 + (i / 4) % cardinality(keys)],
        (ARRAY['pattern.generate','palette.generate','pattern.repeat','pattern.stripes'])[1 + i % 4],
        '{"kind":"houndstooth","colors":["#1F3A5F","#F2C14E"],"count":1,"seed":' || i || '}',
        CASE WHEN i <= 200 THEN (CASE WHEN i % 2 = 0 THEN 'queued' ELSE 'running' END) ELSE 'terminal' END,
-       CASE WHEN i <= 200 THEN NULL WHEN i % 100 < 90 THEN 'succeeded' WHEN i % 100 < 97 THEN 'failed' ELSE 'cancelled' END,
+       CASE WHEN i <= 200 THEN NULL WHEN i % 100 < 90 THEN 'succeeded' WHEN i % 100 < 97 THEN 'failed' ELSE
+	'cancelled' END,
        CASE WHEN i <= 200 OR i % 100 >= 90 THEN 0 ELSE 1 END, 1, 'done',
        CASE WHEN i <= 200 OR i % 100 < 90 THEN NULL
-            WHEN i % 100 < 94 THEN '{"type":"processing","code":"processing_failed","message":"The task could not produce an output."}'
-            WHEN i % 100 < 97 THEN '{"type":"unavailable","code":"start_timeout","message":"The job did not start in time."}'
+            WHEN i % 100 < 94 THEN
+              '{"type":"processing","code":"processing_failed","message":"The task could not produce an output."}'
+            WHEN i % 100 < 97 THEN
+              '{"type":"unavailable","code":"start_timeout","message":"The job did not start in time."}'
             ELSE '{"type":"conflict","code":"cancelled","message":"The job was cancelled."}' END,
        CASE WHEN i % 10 = 0 THEN 'model_credits' ELSE 'service_credits' END,
        4, 4,
@@ -191,8 +200,10 @@ FROM (SELECT uid, keys, i, p.asof - (i::float8 * p.span / p.total) * interval '1
 }
 
 // filesSQL: one delivered output per job that delivered.
-const filesSQL = `INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url, external_id, created_at)
-SELECT 'f' || substr(j.id, 2), j.user_id, j.id, 0, j.task, 'image/png', 'out/' || j.id || '/0.png', 123456, '{"width":512,"height":512}', '', '', j.ended_at
+const filesSQL = `INSERT INTO files (id, user_id, job_id, idx, task, media_type, blob_key, size, data, source_url,
+	external_id, created_at)
+SELECT 'f' || substr(j.id, 2), j.user_id, j.id, 0, j.task, 'image/png', 'out/' || j.id || '/0.png', 123456,
+	'{"width":512,"height":512}', '', '', j.ended_at
 FROM jobs j WHERE j.progress_done > 0`
 
 // ledgerSQL: the heavy account's entries: per job a hold, a release and
@@ -206,7 +217,8 @@ SELECT j.user_id, j.credit_type,
 FROM jobs j, generate_series(1, CASE WHEN j.user_id = ? THEN ?::int ELSE 3 END) k
 WHERE k = 1 OR j.settled_at IS NOT NULL`
 
-const requestColumns = `request_id, user_id, api_key_id, method, route, path, task, status, error_code, duration_ms, client_request_id, service_version, created_at`
+const requestColumns = `request_id, user_id, api_key_id, method, route, path, task, status, error_code, duration_ms,` +
+	` client_request_id, service_version, created_at`
 
 // requestsSQL inserts, for every account of src, calls 1 (newest) to
 // total: a third submit a task, the rest read jobs; 4 % are refused
@@ -214,11 +226,13 @@ const requestColumns = `request_id, user_id, api_key_id, method, route, path, ta
 func requestsSQL(src string) string {
 	return `WITH src AS (` + src + `), p AS (SELECT ?::int AS total, ?::timestamptz AS asof, ?::float8 AS span)
 INSERT INTO request_logs (` + requestColumns + `)
-SELECT 'req_' || uid || '_' || i, uid, keys[1 + (i / 3) % (cardinality(keys) - CASE WHEN keys[cardinality(keys)] = '' THEN 1 ELSE 0 END)],
+SELECT 'req_' || uid || '_' || i, uid, keys[1 + (i / 3) % (cardinality(keys) - CASE WHEN keys[cardinality(keys)] =
+	'' THEN 1 ELSE 0 END)],
        CASE WHEN i % 3 = 0 THEN 'POST' ELSE 'GET' END,
        CASE WHEN i % 3 = 0 THEN '/v1/tasks/{name}' ELSE '/v1/jobs/{job_id}' END,
        CASE WHEN i % 3 = 0 THEN '/v1/tasks/pattern.generate' ELSE '/v1/jobs/j_' || uid || '_' || i END,
-       CASE WHEN i % 3 = 0 THEN (ARRAY['pattern.generate','palette.generate','pattern.repeat','pattern.stripes'])[1 + (i / 3) % 4] ELSE '' END,
+       CASE WHEN i % 3 = 0 THEN (ARRAY['pattern.generate','palette.generate','pattern.repeat','pattern.stripes'])[1
+	+ (i / 3) % 4] ELSE '' END,
        CASE WHEN i % 100 < 95 THEN (CASE WHEN i % 3 = 0 THEN 202 ELSE 200 END) WHEN i % 100 < 99 THEN 422 ELSE 429 END,
        CASE WHEN i % 100 < 95 THEN '' WHEN i % 100 < 99 THEN 'invalid_request' ELSE 'rate_limited' END,
        5 + i % 40, '', '2026-01-01', p.asof - (i::float8 * p.span / p.total) * interval '1 second'

@@ -230,7 +230,8 @@ func (r *adminRun) openConfigured(ctx context.Context) (*gorm.DB, error) {
 		path := absPath(models.SQLitePath(r.cfg.DataDir))
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf(
-				"no database at %s (TP_DATA_DIR, with TP_DATABASE_URL unset): run `taskplatform dev` or `taskplatform migrate` first",
+				"no database at %s (TP_DATA_DIR, with TP_DATABASE_URL unset): run `taskplatform dev` or `taskplatform migrate` "+
+					"first",
 				path,
 			)
 		}

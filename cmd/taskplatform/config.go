@@ -143,7 +143,8 @@ func loadConfig() (config, error) {
 	} else {
 		c.LateAdmitDeadline = d
 	}
-	for name, dst := range map[string]*time.Duration{"TP_REQUEST_LOG_RETENTION": &c.RequestLogRetention, "TP_DELIVERY_RETENTION": &c.DeliveryRetention} {
+	for name, dst := range map[string]*time.Duration{"TP_REQUEST_LOG_RETENTION": &c.RequestLogRetention,
+		"TP_DELIVERY_RETENTION": &c.DeliveryRetention} {
 		def := map[string]string{"TP_REQUEST_LOG_RETENTION": "90d", "TP_DELIVERY_RETENTION": "30d"}[name]
 		if d, err := parseRetention(env(name, def)); err != nil {
 			errs[name] = err

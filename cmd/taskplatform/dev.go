@@ -114,7 +114,8 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p.port)))
 		if err != nil {
 			return nil, fmt.Errorf(
-				"port %d is in use (another taskplatform dev?): choose a free %s, or set TP_TEMPORAL_ADDRESS to use a running Temporal: %w",
+				"port %d is in use (another taskplatform dev?): choose a free %s, or set TP_TEMPORAL_ADDRESS to use a running "+
+					"Temporal: %w",
 				p.port,
 				p.name,
 				err,
@@ -281,7 +282,9 @@ func runDev(ctx context.Context, cfg config) int {
 		ui = fmt.Sprintf("http://127.0.0.1:%d", cfg.TemporalUIPort)
 	}
 	fmt.Printf(
-		"\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n  Panel        %s/app/   (sign in as %s, password %s)\n\n  try: curl -H 'Authorization: Key %s' %s/v1/account/balance\n\n",
+		"\n  taskplatform dev is running\n\n  API          %s/v1   (contract %s)\n  Temporal UI  %s\n  Dev API key  %s\n  "+
+			"Panel        %s/app/   (sign in as %s, password %s)\n\n  try: curl -H 'Authorization: Key %s' "+
+			"%s/v1/account/balance\n\n",
 		cfg.BaseURL,
 		api.CurrentVersion,
 		ui,

@@ -22,7 +22,8 @@ func TestDevServerLostAPort(t *testing.T) {
 	}{
 		{
 			name: "a port taken",
-			own:  "level=ERROR msg=\"can't set frontend HTTP port 53407: listen tcp 127.0.0.1:53407: bind: address already in use\"\n",
+			own: "level=ERROR msg=\"can't set frontend HTTP port 53407: listen tcp 127.0.0.1:53407: bind: address already " +
+				"in use\"\n",
 			lost: true,
 		},
 		{name: "another failure", own: "level=ERROR msg=\"unable to open database file\"\n", lost: false},

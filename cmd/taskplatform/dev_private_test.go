@@ -90,7 +90,8 @@ func TestDevRefusesPrivateAddressesByDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name, path, body, field string
 	}{
-		{"webhook_url", "/v1/tasks/pattern.generate?webhook_url=" + url.QueryEscape(srv.URL+"/hook"), `{"kind":"dots","colors":["#102030"],"count":1}`, "webhook_url"},
+		{"webhook_url", "/v1/tasks/pattern.generate?webhook_url=" + url.QueryEscape(srv.URL+"/hook"), `{"kind":"dots",` +
+			`"colors":["#102030"],"count":1}`, "webhook_url"},
 		{"registered URL", "/v1/files", `{"url":"` + srv.URL + `/motif.png"}`, "url"},
 		{"image URL", "/v1/tasks/pattern.repeat", `{"image":"` + srv.URL + `/motif.png"}`, "image"},
 	} {

@@ -36,7 +36,8 @@ func TestRetentionConfig(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, c.DeliveryRetention, "0 keeps deliveries forever")
 
-	for name, bad := range map[string]string{"TP_REQUEST_LOG_RETENTION": "a week", "TP_DELIVERY_RETENTION": "-1d", "TP_PRUNE_BATCH": "0"} {
+	for name, bad := range map[string]string{"TP_REQUEST_LOG_RETENTION": "a week", "TP_DELIVERY_RETENTION": "-1d",
+		"TP_PRUNE_BATCH": "0"} {
 		clearEnv(t)
 		t.Setenv(name, bad)
 		_, err := loadConfig()
@@ -81,7 +82,8 @@ func TestWorkerPrunesOldRowsAtStart(t *testing.T) {
 		{ID: "whd_retrying", Status: models.DeliveryPending, CreatedAt: now.Add(-31 * 24 * time.Hour)},
 		{ID: "whd_new", Status: models.DeliveryFailed, CreatedAt: now.Add(-time.Hour)},
 	} {
-		d.EventID, d.UserID, d.URL, d.Event, d.Body, d.UpdatedAt = "evt_1", 1, "https://example.com/hook", "job.succeeded", "{}", d.CreatedAt
+		d.EventID, d.UserID, d.URL, d.Event, d.Body, d.UpdatedAt = "evt_1", 1, "https://example.com/hook", "job.succeeded",
+			"{}", d.CreatedAt
 		require.NoError(t, models.CreateDelivery(ctx, db, &d))
 	}
 

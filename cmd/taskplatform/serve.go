@@ -57,7 +57,8 @@ func refuseDevSwitches(cfg config) error {
 	switch {
 	case cfg.AllowPrivateURLs:
 		return errors.New(
-			"TP_ALLOW_PRIVATE_URLS is for dev and tests only: it lets webhooks and URL fetches reach private addresses; unset it to run api or worker",
+			"TP_ALLOW_PRIVATE_URLS is for dev and tests only: it lets webhooks and URL fetches reach private addresses; " +
+				"unset it to run api or worker",
 		)
 	case cfg.DevStepDelay != 0:
 		return errors.New(

@@ -187,7 +187,8 @@ type inputFlags struct {
 func (f *inputFlags) add(c *cobra.Command) {
 	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
 	c.Flags().
-		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed as the task's input schema says (a.b=… nests)")
+		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed as the task's input schema says (a.b=… "+
+			"nests)")
 }
 
 // body is the task input: the file's object with every --set applied, its

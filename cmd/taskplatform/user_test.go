@@ -201,7 +201,8 @@ func startRun(t *testing.T, base, key string) *interruptedRun {
 		signals: r.sigs,
 	}
 	go func() {
-		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out", r.out}, stripes...), u)
+		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out",
+			r.out}, stripes...), u)
 	}()
 	require.Eventually(
 		t,

@@ -28,7 +28,8 @@ var mutations = []mutation{
 		File: "cmd/taskplatform/stack.go",
 		From: "AllowPrivate: s.cfg.AllowPrivateURLs,\n\t\t\t\t\tTimeout:      15 * time.Second,",
 		To:   "AllowPrivate: true,\n\t\t\t\t\tTimeout:      15 * time.Second,",
-		Pkg:  "./cmd/taskplatform", Run: "^(TestStackOutboundClientsRefusePrivateAddresses|TestDevRefusesPrivateAddressesByDefault)$",
+		Pkg:  "./cmd/taskplatform",
+		Run:  "^(TestStackOutboundClientsRefusePrivateAddresses|TestDevRefusesPrivateAddressesByDefault)$",
 	},
 	{
 		Name: "production-honours-allow-private-urls",
@@ -66,9 +67,10 @@ var mutations = []mutation{
 		Name: "webhook-408-429-not-retried",
 		Bug:  "a receiver answering 408 or 429 never gets the event",
 		File: "activities/webhooks.go",
-		From: "case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:",
-		To:   "case res.StatusCode >= 500:",
-		Pkg:  "./activities", Run: "^TestDeliver$",
+		From: "case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || " +
+			"res.StatusCode >= 500:",
+		To:  "case res.StatusCode >= 500:",
+		Pkg: "./activities", Run: "^TestDeliver$",
 	},
 	{
 		Name: "signature-message-changed",
@@ -106,7 +108,8 @@ var mutations = []mutation{
 	},
 	{
 		Name: "webhook-never-gives-up",
-		Bug:  "a delivery that used every attempt stays pending, announcing an attempt that never comes, and never counts against its endpoint",
+		Bug: "a delivery that used every attempt stays pending, announcing an attempt that never comes, and never counts " +
+			"against its endpoint",
 		File: "activities/webhooks.go",
 		From: "final := info.RetryPolicy != nil &&",
 		To:   "final := false && info.RetryPolicy != nil &&",

@@ -47,7 +47,9 @@ func colourway() *tasks.Definition {
 			},
 		},
 			"description": fmt.Sprintf(
-				"The palettes, 1 to %d, one colourway each in this order (the design's colours take a palette's by lightness rank, the lightest the lightest); or brand_kit:<id> of the account's, whose colours give count colourways. Send palettes or mappings.",
+				"The palettes, 1 to %d, one colourway each in this order (the design's colours take a palette's by lightness "+
+					"rank, the lightest the lightest); or brand_kit:<id> of the account's, whose colours give count colourways. "+
+					"Send palettes or mappings.",
 				maxPalettes,
 			),
 			"examples": []any{[]any{[]any{"#1B2A4A", "#F4F1EA"}, []any{"#7D9471", "#F3EBDD"}}, "brand_kit:abc123"}},
@@ -69,8 +71,10 @@ func colourway() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "colourway.generate", Title: "Generate colourways of a design",
-		Description: "Recolours a design into each palette or mapping you send, or into colourways drawn from a brand kit — colours paired by lightness, light and dark structure kept, edges blended, a product's backdrop left alone — one image per palette.",
-		Category:    tasks.CategoryDesignGeneration, Unit: "image",
+		Description: "Recolours a design into each palette or mapping you send, or into colourways drawn from a brand kit " +
+			"— colours paired by lightness, light and dark structure kept, edges blended, a product's backdrop left alone — " +
+			"one image per palette.",
+		Category: tasks.CategoryDesignGeneration, Unit: "image",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colourway.generate input",
 			"A design and the palettes (or brand kit, or mappings) of its colourways.", props, []string{"image"}, nil)),
 		OutputSchema: colourwayOutput(),
@@ -93,7 +97,8 @@ func colourway() *tasks.Definition {
 		Uses:     []string{"brand_kit", "credit_hold"},
 		Examples: []tasks.Example{{
 			Name: "lemon_print_colourways", Title: "The lemon print in two colourways",
-			Description: "A navy night colourway and a blush one; cream stays the lightest colour and the leaves the darkest in each.",
+			Description: "A navy night colourway and a blush one; cream stays the lightest colour and the leaves the darkest " +
+				"in each.",
 			Input: json.RawMessage(
 				`{"image":"file:example_lemon_print","palettes":[["#1B2A4A","#F2C91E","#7D9471"],["#F6E1DC","#D9825B","#5A2446"]]}`,
 			),
@@ -188,7 +193,8 @@ func refuseCount(in *colourwayInput, _ map[string]tasks.ImageSize) *apierr.Error
 		return apierr.New(apierr.RequestRefused, "Send palettes (or a brand kit) or mappings.").WithField("palettes")
 	}
 	if in.Palettes.Kit == "" && in.Count != nil {
-		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway per palette.").
+		return apierr.New(apierr.RequestRefused, "count applies to a brand kit; a list of palettes makes one colourway "+
+			"per palette.").
 			WithField("count")
 	}
 	return nil
@@ -341,15 +347,25 @@ func kitPalette(design image.Image, colours []color.Color, i int) ([]color.Color
 
 func colourwayDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "colourway.generate makes colourways of a finished design: the same shapes, and the same light and dark structure, in other colours. For each palette it finds as many dominant colours in the design as the palette has, at most (k-means in CIELAB), pairs them with the palette by lightness rank — the lightest with the lightest — or as a mapping pairs them, and moves every pixel with its colour: each pixel keeps its lightness offset from its colour's mean, so shading stays, and anti-aliased edges become the same blend of the two new colours. A product on a plain backdrop is recoloured alone, its backdrop and shadow kept (area). It is image.recolour's mapping run once per palette; deterministic, not a generative model.",
+		Lead: "colourway.generate makes colourways of a finished design: the same shapes, and the same light and dark " +
+			"structure, in other colours. For each palette it finds as many dominant colours in the design as the palette " +
+			"has, at most (k-means in CIELAB), pairs them with the palette by lightness rank — the lightest with the " +
+			"lightest — or as a mapping pairs them, and moves every pixel with its colour: each pixel keeps its lightness " +
+			"offset from its colour's mean, so shading stays, and anti-aliased edges become the same blend of the two new " +
+			"colours. A product on a plain backdrop is recoloured alone, its backdrop and shadow kept (area). It is " +
+			"image.recolour's mapping run once per palette; deterministic, not a generative model.",
 		BuiltFor: []string{
 			"A print or a product graphic in a season's colourways, side by side.",
 			"A design in a brand's colours: brand_kit:<id> draws colourways from the kit.",
 		},
 		WhatYouGet: []string{
 			"One PNG per palette, in the order sent, at the design's size.",
-			"Each file's data: the palette, and each dominant colour of the design with the palette colour it became and its share.",
-			"With a brand kit of m colours: up to m colourways. When the kit has more colours than the design, colourway i takes as many kit colours as the design has, starting at the kit's colour i (wrapping round), paired by lightness; when it has no more, every colourway uses the kit's colours and colourway i turns the lightness pairing by i (the first keeps lights light).",
+			"Each file's data: the palette, and each dominant colour of the design with the palette colour it became and its " +
+				"share.",
+			"With a brand kit of m colours: up to m colourways. When the kit has more colours than the design, colourway i " +
+				"takes as many kit colours as the design has, starting at the kit's colour i (wrapping round), paired by " +
+				"lightness; when it has no more, every colourway uses the kit's colours and colourway i turns the lightness " +
+				"pairing by i (the first keeps lights light).",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count: fmt.Sprintf(
@@ -360,7 +376,8 @@ func colourwayDocs() tasks.Docs {
 			CountDependsOn: []string{"palettes", "count"},
 			Order:          new("The palettes' order; with a brand kit, by the kit colour each colourway starts at."),
 			AbsentWhen: new(
-				"A brand kit gives as many colourways as it has colours: a count above that is refused at submit (request_refused). An image that cannot be read, or is fully transparent, fails the job with processing_failed.",
+				"A brand kit gives as many colourways as it has colours: a count above that is refused at submit " +
+					"(request_refused). An image that cannot be read, or is fully transparent, fails the job with processing_failed.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -386,11 +403,15 @@ func colourwayDocs() tasks.Docs {
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Measured on rendered designs and products with known regions (the recolour benchmark in tasks/image): lightness order kept inside the recoloured area (Spearman rank correlation of L* 0.999–1.0), a product's backdrop and shadow unchanged (ΔE2000 0), no edge pixel of a hue in neither the palette nor the input.",
+			"Measured on rendered designs and products with known regions (the recolour benchmark in tasks/image): lightness " +
+				"order kept inside the recoloured area (Spearman rank correlation of L* 0.999–1.0), a product's backdrop and " +
+				"shadow unchanged (ΔE2000 0), no edge pixel of a hue in neither the palette nor the input.",
 			"Works best on designs with a few flat colours; a photo is reduced to as many colours as each palette has, at most.",
-			"Automatic pairing follows lightness, not hue: send mappings to choose which colour goes where. A brand kit's later colourways turn the pairing, so they can swap lights and darks.",
+			"Automatic pairing follows lightness, not hue: send mappings to choose which colour goes where. A brand kit's " +
+				"later colourways turn the pairing, so they can swap lights and darks.",
 			"Colours that sRGB cannot show are brought in by lowering their chroma, lightness and hue kept.",
-			"A brand kit is read when the job is submitted and again when each colourway is made: a kit edited meanwhile gives its colours of then. Its looks must be analysed (brand_kit_look_not_ready otherwise).",
+			"A brand kit is read when the job is submitted and again when each colourway is made: a kit edited meanwhile " +
+				"gives its colours of then. Its looks must be analysed (brand_kit_look_not_ready otherwise).",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,

@@ -284,10 +284,14 @@ func TestColourwayInputRules(t *testing.T) {
 		code  apierr.Code
 		field string
 	}{
-		{"too many colours in a palette", map[string]any{"image": "file:a", "palettes": []any{nine}}, apierr.TooManyColours, "palettes[0]"},
-		{"a colour not #RRGGBB", map[string]any{"image": "file:a", "palettes": []any{[]any{"#12345"}}}, apierr.InvalidColour, "palettes[0][0]"},
-		{"not a brand kit", map[string]any{"image": "file:a", "palettes": "moodboard:abc"}, apierr.InvalidRequest, "palettes"},
-		{"count with palettes", map[string]any{"image": "file:a", "palettes": []any{[]any{"#112233"}}, "count": 2}, apierr.RequestRefused, "count"},
+		{"too many colours in a palette", map[string]any{"image": "file:a", "palettes": []any{nine}}, apierr.TooManyColours,
+			"palettes[0]"},
+		{"a colour not #RRGGBB", map[string]any{"image": "file:a", "palettes": []any{[]any{"#12345"}}}, apierr.InvalidColour,
+			"palettes[0][0]"},
+		{"not a brand kit", map[string]any{"image": "file:a", "palettes": "moodboard:abc"}, apierr.InvalidRequest,
+			"palettes"},
+		{"count with palettes", map[string]any{"image": "file:a", "palettes": []any{[]any{"#112233"}}, "count": 2},
+			apierr.RequestRefused, "count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, _ := json.Marshal(tc.body)

@@ -29,11 +29,17 @@ func Family() tasks.Family {
 		Vocabularies: []tasks.Vocabulary{orderVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "colour_separation", Short: "One film per ink: where a spot colour prints on a screen-printed design.",
-			Long:    "A separation is a greyscale image the size of the design, black where its ink prints and white where it does not. colour.separate reduces a design to its spot colours (at most max_colours), gives every pixel to exactly one of them, and delivers one separation per colour with a composite that lays the inks back together, so the separations cover the design once and only once.",
+			Long: "A separation is a greyscale image the size of the design, black where its ink prints and white where " +
+				"it does not. colour.separate reduces a design to its spot colours (at most max_colours), gives every pixel to " +
+				"exactly one of them, and delivers one separation per colour with a composite that lays the inks back together, " +
+				"so the separations cover the design once and only once.",
 			Related: []string{"colourway"},
 		}, {
 			Name: "colourway", Short: "The same design in another set of colours.",
-			Long:    "A colourway keeps a design's shapes and its light and dark structure and changes its colours. colourway.generate pairs the design's dominant colours with each palette by lightness rank (or as a mapping says) and moves every pixel with its colour, so shading stays and soft edges blend the two new colours; a product's backdrop and shadow are kept.",
+			Long: "A colourway keeps a design's shapes and its light and dark structure and changes its colours. " +
+				"colourway.generate pairs the design's dominant colours with each palette by lightness rank (or as a mapping " +
+				"says) and moves every pixel with its colour, so shading stays and soft edges blend the two new colours; a " +
+				"product's backdrop and shadow are kept.",
 			Related: []string{"colour_separation", "brand_kit"},
 		}},
 	}

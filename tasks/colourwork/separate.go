@@ -44,7 +44,8 @@ func separate() *tasks.Definition {
 		"image": imageProp("The design to separate"),
 		"max_colours": obj{"type": "integer", "minimum": minSeparations, "maximum": maxSeparations,
 			"description": fmt.Sprintf(
-				"The most spot colours (inks, screens) to separate into, %d to %d; a design with fewer distinct colours gets fewer separations.",
+				"The most spot colours (inks, screens) to separate into, %d to %d; a design with fewer distinct colours gets "+
+					"fewer separations.",
 				minSeparations,
 				maxSeparations,
 			)},
@@ -86,8 +87,10 @@ func separate() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "colour.separate", Title: "Separate a design into spot colours",
-		Description: "Splits a flat-colour design into screen-printing films — one per spot colour, black where the ink prints, with registration marks and a label naming the job, the ink and its colour — plus a composite preview and each ink's coverage; trap, a white underbase and halftones on request.",
-		Category:    tasks.CategoryProductionPrep, Unit: "file",
+		Description: "Splits a flat-colour design into screen-printing films — one per spot colour, black where the ink " +
+			"prints, with registration marks and a label naming the job, the ink and its colour — plus a composite preview " +
+			"and each ink's coverage; trap, a white underbase and halftones on request.",
+		Category: tasks.CategoryProductionPrep, Unit: "file",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colour.separate input",
 			"A design and the most spot colours to separate it into, with the films' options.", props,
 			[]string{"image", "max_colours"}, nil)),
@@ -108,12 +111,14 @@ func separate() *tasks.Definition {
 		Uses:     []string{"credit_hold"},
 		Examples: []tasks.Example{{
 			Name: "lemon_print", Title: "A three-colour lemon print as screens",
-			Description: "Three inks: the job delivers the composite and the cream, lemon and leaf green films, light to dark, with each ink's coverage.",
-			Input:       json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3,"job_name":"Lemon tee"}`),
-			Files:       []tasks.ExampleFile{printFile},
+			Description: "Three inks: the job delivers the composite and the cream, lemon and leaf green films, light to " +
+				"dark, with each ink's coverage.",
+			Input: json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3,"job_name":"Lemon tee"}`),
+			Files: []tasks.ExampleFile{printFile},
 		}, {
 			Name: "dark_garment", Title: "The lemon print on a navy tee",
-			Description: "The same print on navy: an underbase film choked 2 px prints first, each ink spreads 0.2 mm under darker ones.",
+			Description: "The same print on navy: an underbase film choked 2 px prints first, each ink spreads 0.2 mm under " +
+				"darker ones.",
 			Input: json.RawMessage(`{"image":"file:example_lemon_print","max_colours":3,"job_name":"Lemon tee navy",` +
 				`"underbase":true,"trap_mm":0.2}`),
 			Files: []tasks.ExampleFile{printFile},
@@ -123,8 +128,9 @@ func separate() *tasks.Definition {
 
 func separateOutput() json.RawMessage {
 	ink := obj{"type": "object", "required": []string{"hex", "name", "coverage", "separation"}, "properties": obj{
-		"hex":  tasks.ColourSchema("The ink's colour: the mean of the design's flat pixels it prints."),
-		"name": obj{"type": "string", "description": "The nearest descriptive colour name (colour_name), not an ink system's."},
+		"hex": tasks.ColourSchema("The ink's colour: the mean of the design's flat pixels it prints."),
+		"name": obj{"type": "string", "description": "The nearest descriptive colour name (colour_name), not an ink " +
+			"system's."},
 		"coverage": obj{
 			"type":        "number",
 			"minimum":     0,
@@ -351,7 +357,8 @@ func percent(share float64) float64 { return math.Round(share*1e4) / 100 }
 
 func orderVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
-		Name: "separation_order", Description: "The order of a design's separations, which is the order the screens print in.",
+		Name: "separation_order", Description: "The order of a design's separations, which is the order the screens print " +
+			"in.",
 		Values: []tasks.VocabValue{
 			{
 				Value:       "light_to_dark",
@@ -373,26 +380,48 @@ func orderVocab() tasks.Vocabulary {
 
 func separateDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE2000 8 counted as one ink and an ink under 1 % of the design folded into its nearest — and gives every pixel to the ink it was drawn with: a flat pixel to its ink, a pixel on an anti-aliased edge to the nearer of the inks that meet there (never to a third ink whose colour matches the blend), and any patch under 6 px to the ink around it. Each ink gets a film: black where it prints, with registration marks and a label naming the job, the ink (a descriptive colour name and its hex), the print order and the design's physical size at dpi; options add trap, a choked white underbase for dark garments and halftone screens for soft inks. It is deterministic image processing, not a generative model.",
+		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours — at " +
+			"most max_colours, by k-means in CIELAB from a fixed seed, colours closer than ΔE2000 8 counted as one ink and " +
+			"an ink under 1 % of the design folded into its nearest — and gives every pixel to the ink it was drawn with: a " +
+			"flat pixel to its ink, a pixel on an anti-aliased edge to the nearer of the inks that meet there (never to a " +
+			"third ink whose colour matches the blend), and any patch under 6 px to the ink around it. Each ink gets a film: " +
+			"black where it prints, with registration marks and a label naming the job, the ink (a descriptive colour name " +
+			"and its hex), the print order and the design's physical size at dpi; options add trap, a choked white underbase " +
+			"for dark garments and halftone screens for soft inks. It is deterministic image processing, not a generative " +
+			"model.",
 		BuiltFor: []string{
 			"Screen and pad printing: one film per ink, in print order, registered and labelled.",
 			"Printing on dark garments: the garment colour gets no film and a choked white underbase prints first.",
 			"Quoting a print job: how many inks a design needs and how much of each.",
 		},
 		WhatYouGet: []string{
-			"Index 0: the composite preview, a PNG of the design in its inks only (the garment in the colour sent); compare it with the design to see what the separation keeps.",
-			"With underbase: index 1 is the white underbase film — every printed pixel, choked by underbase_choke_px (default 2) so it hides under the inks.",
-			"Then one film per ink, in order: an 8-bit greyscale PNG, black (0) where the ink prints and white (255) elsewhere, the design at one film dot per pixel inset margin_px (12 mm at dpi) from the left and top, four registration marks at the middle of the margins — the same place on every film — and a label below: job name, ink number, name and hex, print order, size in mm at dpi, trap or halftone. The PNG's pHYs chunk records dpi.",
-			"trap_px or trap_mm spreads each ink that far under every darker ink it meets (lighter inks spread under darker ones, as they print first and the dark ink hides the overlap).",
-			"halftone_lpi screens the inks in halftone_inks (default all) as round dots at halftone_angle: a pixel that is a blend of an ink and another (an anti-aliased edge, a gradient, a soft glow) prints that share of the ink as dots; tints under 10 % print nothing and over 90 % print solid.",
-			"Every file's data lists the printed inks in order with their hex, descriptive name and coverage in percent; a film's data names its own ink, and the film's size and the design's place on it.",
+			"Index 0: the composite preview, a PNG of the design in its inks only (the garment in the colour sent); compare " +
+				"it with the design to see what the separation keeps.",
+			"With underbase: index 1 is the white underbase film — every printed pixel, choked by underbase_choke_px " +
+				"(default 2) so it hides under the inks.",
+			"Then one film per ink, in order: an 8-bit greyscale PNG, black (0) where the ink prints and white (255) " +
+				"elsewhere, the design at one film dot per pixel inset margin_px (12 mm at dpi) from the left and top, four " +
+				"registration marks at the middle of the margins — the same place on every film — and a label below: job name, " +
+				"ink number, name and hex, print order, size in mm at dpi, trap or halftone. The PNG's pHYs chunk records dpi.",
+			"trap_px or trap_mm spreads each ink that far under every darker ink it meets (lighter inks spread under darker " +
+				"ones, as they print first and the dark ink hides the overlap).",
+			"halftone_lpi screens the inks in halftone_inks (default all) as round dots at halftone_angle: a pixel that is a " +
+				"blend of an ink and another (an anti-aliased edge, a gradient, a soft glow) prints that share of the ink as " +
+				"dots; tints under 10 % print nothing and over 90 % print solid.",
+			"Every file's data lists the printed inks in order with their hex, descriptive name and coverage in percent; a " +
+				"film's data names its own ink, and the film's size and the design's place on it.",
 		},
 		Outputs: tasks.DocsOutputs{
-			Count:          "1 + max_colours files asked for (one more with underbase): the composite, the underbase, then a film per ink found (at most max_colours).",
+			Count: "1 + max_colours files asked for (one more with underbase): the composite, the underbase, then a " +
+				"film per ink found (at most max_colours).",
 			CountDependsOn: []string{"max_colours", "underbase"},
-			Order:          new("The composite first, then the underbase when asked, then the ink films in order (separation_order)."),
+			Order: new("The composite first, then the underbase when asked, then the ink films in order " +
+				"(separation_order)."),
 			AbsentWhen: new(
-				"A design with fewer spot colours than max_colours (or one that is the garment colour) gets fewer films: the missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully transparent, fails the job with processing_failed, and so does a halftone_inks colour that is none of the design's inks.",
+				"A design with fewer spot colours than max_colours (or one that is the garment colour) gets fewer films: the " +
+					"missing ones are reported output_not_produced and not charged. An image that cannot be read, or is fully " +
+					"transparent, fails the job with processing_failed, and so does a halftone_inks colour that is none of the " +
+					"design's inks.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -400,9 +429,13 @@ func separateDocs() tasks.Docs {
 			{
 				Key:   "output_format",
 				Title: "Output format",
-				Text:  "PNG: the composite in RGBA (transparent where the design is), the films 8-bit greyscale, black and white only, with a pHYs chunk giving dpi.",
+				Text: "PNG: the composite in RGBA (transparent where the design is), the films 8-bit greyscale, black and " +
+					"white only, with a pHYs chunk giving dpi.",
 			},
-			{Key: "output_resolution", Title: "Output resolution", Text: "The composite: the design's, after EXIF orientation. A film: the design (resampled to width_mm at dpi when sent, at most 40 MP, else refused naming width_mm) plus margin_px on each side and the label band below (film_width × film_height in the data), at dpi (default 300)."},
+			{Key: "output_resolution", Title: "Output resolution", Text: "The composite: the design's, after EXIF " +
+				"orientation. A film: the design (resampled to width_mm at dpi when sent, at most 40 MP, else refused naming " +
+				"width_mm) plus margin_px on each side and the label band below (film_width × film_height in the data), at dpi " +
+				"(default 300)."},
 			{
 				Key:   "outputs_per_job",
 				Title: "Outputs per job",
@@ -410,13 +443,20 @@ func separateDocs() tasks.Docs {
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Measured on a ground-truth set of flat designs with known inks (anti-aliased, saved as JPEG quality 85; BenchmarkSeparationTruth): at most 0.17 % of any film's ink lies more than 1 px from the ink's true region, no film has a patch under 6 px, and each ink's coverage is within 0.3 percentage points of the truth.",
-			"Made for flat-colour art: a photo is posterised into at most max_colours inks; halftones come only from blends between two inks (edges, gradients, soft glows), not from a photo's full tonal range (no simulated process).",
+			"Measured on a ground-truth set of flat designs with known inks (anti-aliased, saved as JPEG quality 85; " +
+				"BenchmarkSeparationTruth): at most 0.17 % of any film's ink lies more than 1 px from the ink's true region, no " +
+				"film has a patch under 6 px, and each ink's coverage is within 0.3 percentage points of the truth.",
+			"Made for flat-colour art: a photo is posterised into at most max_colours inks; halftones come only from blends " +
+				"between two inks (edges, gradients, soft glows), not from a photo's full tonal range (no simulated process).",
 			"Detail under 6 px (a dot, a hairline break) joins the ink around it: a screen would not hold it.",
-			"An ink under about 1 % of the design may be folded into the nearest ink; send a design with fewer, distinct colours, or crop to the part with the small ink.",
-			"Ink names are the nearest descriptive colour names (the nearest by CIEDE2000 in the colour_name vocabulary), not Pantone or other ink-system matches: match the hex to your ink system.",
-			"Halftones are round dots without dot-gain compensation or stochastic screening; trap spreads light inks under darker ones only, and no ink overprints another except through trap.",
-			"Every output separates the design again (so all agree without shared state): about 2 s of CPU per file for a 4 MP design and 20 s at 40 MP, measured on one core.",
+			"An ink under about 1 % of the design may be folded into the nearest ink; send a design with fewer, distinct " +
+				"colours, or crop to the part with the small ink.",
+			"Ink names are the nearest descriptive colour names (the nearest by CIEDE2000 in the colour_name vocabulary), " +
+				"not Pantone or other ink-system matches: match the hex to your ink system.",
+			"Halftones are round dots without dot-gain compensation or stochastic screening; trap spreads light inks under " +
+				"darker ones only, and no ink overprints another except through trap.",
+			"Every output separates the design again (so all agree without shared state): about 2 s of CPU per file for a 4 " +
+				"MP design and 20 s at 40 MP, measured on one core.",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,

@@ -151,9 +151,11 @@ func TestBriefsAreRead(t *testing.T) {
 		wordsNotRead []string
 		refusedTerms []string
 	}{
-		{"navy and mustard houndstooth, small scale, with a cream ground", []string{"cream", "navy", "mustard"}, "houndstooth", "small", "", nil, nil},
+		{"navy and mustard houndstooth, small scale, with a cream ground", []string{"cream", "navy", "mustard"},
+			"houndstooth", "small", "", nil, nil},
 		{"Calm sage and forest green gingham, LARGE", []string{"sage", "forest"}, "gingham", "large", "calm", nil, nil},
-		{"bold zig-zag in sky blue on a white background, retro", []string{"white", "sky_blue"}, "chevron", "", "bold", []string{"retro"}, nil},
+		{"bold zig-zag in sky blue on a white background, retro", []string{"white", "sky_blue"}, "chevron", "", "bold",
+			[]string{"retro"}, nil},
 		{"Gucci-style red stripes", []string{"red"}, "stripes", "", "", []string{"gucci", "style"}, []string{"gucci"}},
 		{"louis   vuitton monogram", nil, "", "", "", []string{"louis", "vuitton", "monogram"}, []string{"louis vuitton"}},
 		// Multi-word colour names are one colour: a specific name and its
@@ -228,7 +230,8 @@ func pngWithText(t *testing.T, keyword, text string) []byte {
 func TestTheContentPolicy(t *testing.T) {
 	d := task(t)
 	admitter := d.Runner.(tasks.Admitter)
-	for _, prompt := range []string{"Gucci stripes in red", "red L.O.U.I.S vuitton? no: louis vuitton checks", "NIKE red dots"} {
+	for _, prompt := range []string{"Gucci stripes in red", "red L.O.U.I.S vuitton? no: louis vuitton checks",
+		"NIKE red dots"} {
 		err := admitter.Admit(context.Background(), tasks.Env{}, map[string]any{"prompt": prompt})
 		require.Equal(t, apierr.ContentRefused, apierr.As(err).Code, prompt)
 		_, _, err = run(t, `{"prompt":`+mustJSON(prompt)+`,"resolution":"512"}`, nil)
@@ -278,7 +281,8 @@ func TestPromptAndReferenceRules(t *testing.T) {
 		{"missing", map[string]any{}, apierr.PromptRequired, "prompt"},
 		{"empty", map[string]any{"prompt": ""}, apierr.PromptRequired, "prompt"},
 		{"blank", map[string]any{"prompt": "  \t\n "}, apierr.PromptRequired, "prompt"},
-		{"too many references", map[string]any{"prompt": "red stripes", "references": five}, apierr.TooManyReferences, "references"},
+		{"too many references", map[string]any{"prompt": "red stripes", "references": five}, apierr.TooManyReferences,
+			"references"},
 		{"no colour, no reference", map[string]any{"prompt": "stripes please"}, apierr.RequestRefused, "prompt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,8 +32,10 @@ const (
 func fromPrompt() *tasks.Definition {
 	props := obj{
 		"prompt": obj{"type": "string", "minLength": 1, "maxLength": maxPromptLength,
-			"description": "The brief in plain words: colour names (vocabulary colour_name; a colour followed by ground or background is the ground), a pattern kind (pattern_kind and its aliases), a scale (design_scale) and a mood (design_mood).",
-			"examples":    []any{"navy and mustard houndstooth, small scale, with a cream ground"}},
+			"description": "The brief in plain words: colour names (vocabulary colour_name; a colour followed by ground or " +
+				"background is the ground), a pattern kind (pattern_kind and its aliases), a scale (design_scale) and a mood " +
+				"(design_mood).",
+			"examples": []any{"navy and mustard houndstooth, small scale, with a cream ground"}},
 		"references": obj{"type": "array", "maxItems": maxReferences, tasks.RefKeyword: "image",
 			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
@@ -63,8 +65,9 @@ func fromPrompt() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "design.from_prompt", Title: "Design a pattern from a brief",
-		Description: "Reads a short design brief in plain words — colours, pattern kind, scale, mood — and reference images' palettes, and draws seamless pattern tiles; the tiles' data says how the brief was read.",
-		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
+		Description: "Reads a short design brief in plain words — colours, pattern kind, scale, mood — and reference " +
+			"images' palettes, and draws seamless pattern tiles; the tiles' data says how the brief was read.",
+		Category: tasks.CategoryDesignGeneration, Unit: "tile",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("design.from_prompt input",
 			"A design brief in words, with optional reference images.", props, []string{"prompt"}, nil)),
 		OutputSchema: outputSchema(),
@@ -99,9 +102,10 @@ func outputSchema() json.RawMessage {
 		},
 		"hex": tasks.ColourSchema("The colour drawn, after the mood."),
 		"source": obj{
-			"type":        "string",
-			"enum":        []any{"prompt", "reference", "default"},
-			"description": "Where the colour came from: the brief, a reference's palette, or the white ground added to a single colour.",
+			"type": "string",
+			"enum": []any{"prompt", "reference", "default"},
+			"description": "Where the colour came from: the brief, a reference's palette, or the white ground added to a " +
+				"single colour.",
 		},
 	}}
 	return tasks.MustJSON(obj{
@@ -202,22 +206,26 @@ func refuse(in *input, _ map[string]tasks.ImageSize) *apierr.Error {
 	}
 	r := read(prompt)
 	if len(r.colours) == 0 && len(in.References) == 0 {
-		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET /v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").
+		return apierr.New(apierr.RequestRefused, "The prompt names no colour of the colour_name vocabulary (GET "+
+			"/v1/vocab/colour_name) and no references are sent: name a colour, or send a reference whose palette to use.").
 			WithField("prompt")
 	}
 	if len(r.refused) > 0 {
 		return nil // the content policy answers at admission (content_refused)
 	}
 	if len(r.notDrawn) > 0 {
-		return apierr.Newf(apierr.RequestRefused, "The prompt asks for %s, which no pattern kind draws: name a kind of pattern_kind (GET /v1/vocab/pattern_kind) instead.",
+		return apierr.Newf(apierr.RequestRefused, "The prompt asks for %s, which no pattern kind draws: name a kind of "+
+			"pattern_kind (GET /v1/vocab/pattern_kind) instead.",
 			quoteAll(r.notDrawn)).WithField("prompt")
 	}
 	if n := len(r.colours); r.kind != "" && n > pattern.MaxColours(r.kind) {
-		return apierr.Newf(apierr.RequestRefused, "The prompt names %d colours; %s weaves at most %d: name fewer, or ask for plaid.",
+		return apierr.Newf(apierr.RequestRefused, "The prompt names %d colours; %s weaves at most %d: name fewer, or ask "+
+			"for plaid.",
 			n, r.kind, pattern.MaxColours(r.kind)).WithField("prompt")
 	}
 	if r.kind == "" && len(r.wordsNotRead) > 0 {
-		return apierr.Newf(apierr.RequestRefused, "The prompt names no pattern kind, and %s could not be read: name a kind of pattern_kind (GET /v1/vocab/pattern_kind), or leave the unread words out to get stripes.",
+		return apierr.Newf(apierr.RequestRefused, "The prompt names no pattern kind, and %s could not be read: name a "+
+			"kind of pattern_kind (GET /v1/vocab/pattern_kind), or leave the unread words out to get stripes.",
 			quoteAll(r.wordsNotRead)).WithField("prompt")
 	}
 	return nil
@@ -236,7 +244,8 @@ func (runner) Plan(in *input) tasks.Plan {
 // for the prompt.
 func (runner) Admit(_ context.Context, _ tasks.Env, in *input) error {
 	if terms := read(in.Prompt).refused; len(terms) > 0 {
-		return apierr.Newf(apierr.ContentRefused, "The prompt names %s, which the content policy refuses (GET /v1/vocab/refused_term).", quoteAll(terms)).
+		return apierr.Newf(apierr.ContentRefused, "The prompt names %s, which the content policy refuses (GET "+
+			"/v1/vocab/refused_term).", quoteAll(terms)).
 			WithField("prompt")
 	}
 	return nil

@@ -36,11 +36,12 @@ func scaleVocab() tasks.Vocabulary {
 		values = append(values, tasks.VocabValue{Value: s.value, Label: s.label, Description: s.text, Aliases: s.words})
 	}
 	return tasks.Vocabulary{
-		Name:        "design_scale",
-		Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A brief without one takes use_case general (6 repeats).",
-		Values:      values,
-		Concept:     new("prompt_reading"),
-		UsedIn:      promptReading(),
+		Name: "design_scale",
+		Description: "The scale words a design brief is read for, with the motif repeats across a tile each gives. A " +
+			"brief without one takes use_case general (6 repeats).",
+		Values:  values,
+		Concept: new("prompt_reading"),
+		UsedIn:  promptReading(),
 	}
 }
 
@@ -79,11 +80,12 @@ func moodVocab() tasks.Vocabulary {
 		values = append(values, tasks.VocabValue{Value: m.value, Label: m.label, Description: m.text, Aliases: m.words})
 	}
 	return tasks.Vocabulary{
-		Name:        "design_mood",
-		Description: "The mood words a design brief is read for and what each does to the colours read. The first mood word of a brief applies.",
-		Values:      values,
-		Concept:     new("prompt_reading"),
-		UsedIn:      promptReading(),
+		Name: "design_mood",
+		Description: "The mood words a design brief is read for and what each does to the colours read. The first mood " +
+			"word of a brief applies.",
+		Values:  values,
+		Concept: new("prompt_reading"),
+		UsedIn:  promptReading(),
 	}
 }
 
@@ -101,13 +103,15 @@ func refusedVocab() tasks.Vocabulary {
 	var values []tasks.VocabValue
 	for _, r := range refused {
 		values = append(values, tasks.VocabValue{Value: r.term, Label: r.term, Group: r.group,
-			Description: "Refused: " + map[string]string{"trademark": "a brand's name or mark; designs must not copy or name it.", "hate": "a hate symbol or slur."}[r.group]})
+			Description: "Refused: " + map[string]string{"trademark": "a brand's name or mark; designs must not copy or name " +
+				"it.", "hate": "a hate symbol or slur."}[r.group]})
 	}
 	return tasks.Vocabulary{
-		Name:        "refused_term",
-		Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and punctuation ignored) is refused with content_refused.",
-		Values:      values,
-		Concept:     new("content_policy"),
+		Name: "refused_term",
+		Description: "The content policy of prompts: a prompt naming one of these terms (whole words, case and " +
+			"punctuation ignored) is refused with content_refused.",
+		Values:  values,
+		Concept: new("content_policy"),
 		UsedIn: []tasks.UsedIn{
 			{Where: "design.from_prompt", Field: "prompt", Direction: "input"},
 			{Where: "design.from_prompt", Field: "references", Direction: "input"},

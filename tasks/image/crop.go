@@ -26,8 +26,9 @@ func crop() *tasks.Definition {
 	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.crop", Title: "Crop images to an aspect ratio",
-		Description: "Cuts the largest region of each image with the asked aspect ratio, placed on the most interesting part (content-aware) or in the middle; pixels are kept, never resampled.",
-		Category:    tasks.CategoryImageEditing, Unit: "image",
+		Description: "Cuts the largest region of each image with the asked aspect ratio, placed on the most interesting " +
+			"part (content-aware) or in the middle; pixels are kept, never resampled.",
+		Category: tasks.CategoryImageEditing, Unit: "image",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"image.crop input",
 			"Images and the aspect ratio to crop them to: one output per image.",
@@ -65,9 +66,10 @@ func crop() *tasks.Definition {
 		Docs:       cropDocs(),
 		Examples: []tasks.Example{{
 			Name: "square_on_the_subject", Title: "A square of a wide photo, on its subject",
-			Description: "A wide photo whose bright flower is near the right edge: the attention crop keeps the flower, where a centre crop would cut it off.",
-			Input:       json.RawMessage(`{"images":["file:example_scene"],"aspect_ratio":"1:1","anchor":"attention"}`),
-			Files:       []tasks.ExampleFile{sceneFile},
+			Description: "A wide photo whose bright flower is near the right edge: the attention crop keeps the flower, " +
+				"where a centre crop would cut it off.",
+			Input: json.RawMessage(`{"images":["file:example_scene"],"aspect_ratio":"1:1","anchor":"attention"}`),
+			Files: []tasks.ExampleFile{sceneFile},
 		}},
 	}
 }
@@ -202,7 +204,10 @@ func cropped(img image.Image, r image.Rectangle) image.Image {
 
 func cropDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "image.crop cuts the largest region of each image that has the asked aspect ratio. With anchor attention (the default) the region is placed where the image is most interesting — most edges and detail, saturated colour and skin tones, scored by smartcrop — so an off-centre subject stays in the frame; with centre it is the middle. Pixels are copied as they are: nothing is resampled.",
+		Lead: "image.crop cuts the largest region of each image that has the asked aspect ratio. With anchor attention " +
+			"(the default) the region is placed where the image is most interesting — most edges and detail, saturated " +
+			"colour and skin tones, scored by smartcrop — so an off-centre subject stays in the frame; with centre it is the " +
+			"middle. Pixels are copied as they are: nothing is resampled.",
 		BuiltFor: []string{
 			"Turning wide photos into square marketplace images or vertical stories without cutting off the product.",
 			"Cropping a batch of images to one format for a catalogue or a feed.",
@@ -216,7 +221,8 @@ func cropDocs() tasks.Docs {
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
 			AbsentWhen: new(
-				"An image that cannot be fetched or read gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed.",
+				"An image that cannot be fetched or read gives no file and is not charged; the summary carries " +
+					"output_not_produced naming it. When no image works the job fails with processing_failed.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -230,7 +236,8 @@ func cropDocs() tasks.Docs {
 			{
 				Key:   "output_resolution",
 				Title: "Output resolution",
-				Text:  "The largest region of the aspect ratio inside the input: the input's full height or full width. Resize afterwards for a fixed size.",
+				Text: "The largest region of the aspect ratio inside the input: the input's full height or full width. Resize " +
+					"afterwards for a fixed size.",
 			},
 			{
 				Key:   "aspect_ratios",
@@ -240,7 +247,8 @@ func cropDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"attention scores detail, colour and skin tones; it does not recognise objects, so on a busy background the most detailed region wins.",
+			"attention scores detail, colour and skin tones; it does not recognise objects, so on a busy background the most " +
+				"detailed region wins.",
 			"The crop is always the largest of its ratio: there is no zoom.",
 			"URLs are fetched when the job runs, within limits.url_fetch.",
 		},

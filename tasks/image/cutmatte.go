@@ -211,7 +211,8 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
 		return cutout{}, fmt.Errorf(
-			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
+			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or "+
+				"evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
 			100*share,
 			tol,
 			bgMid.Hex(),

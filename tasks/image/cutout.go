@@ -25,42 +25,50 @@ func removeBackground() *tasks.Definition {
 	props := obj{
 		"images": imagesProp("cut out"),
 		"tolerance": obj{
-			"type":        "number",
-			"minimum":     1,
-			"maximum":     50,
-			"default":     12,
-			"description": "How far a colour may be from the fitted backdrop and still be backdrop (about ΔE; in sRGB units it is 1.5 × tolerance). Raise it for uneven light or noise, lower it when the product is close to the backdrop colour.",
+			"type":    "number",
+			"minimum": 1,
+			"maximum": 50,
+			"default": 12,
+			"description": "How far a colour may be from the fitted backdrop and still be backdrop (about ΔE; in sRGB units " +
+				"it is 1.5 × tolerance). Raise it for uneven light or noise, lower it when the product is close to the backdrop " +
+				"colour.",
 		},
 		"feather": obj{
-			"type":        "integer",
-			"minimum":     0,
-			"maximum":     20,
-			"default":     2,
-			"description": "The width in pixels of the band along the outline where alpha is unmixed from the colours (a soft, decontaminated edge); 0 gives a hard edge.",
+			"type":    "integer",
+			"minimum": 0,
+			"maximum": 20,
+			"default": 2,
+			"description": "The width in pixels of the band along the outline where alpha is unmixed from the colours (a " +
+				"soft, decontaminated edge); 0 gives a hard edge.",
 		},
 		"keep_shadow": obj{
-			"type":        "boolean",
-			"default":     false,
-			"description": "Keep the product's shadow as a soft, neutral shadow layer behind it instead of removing it: its density is measured from the photo (how much it darkens the backdrop), smoothed, and drawn again in black at that opacity, so it reads as the same shadow on any new background, without the old backdrop's colour.",
+			"type":    "boolean",
+			"default": false,
+			"description": "Keep the product's shadow as a soft, neutral shadow layer behind it instead of removing it: its " +
+				"density is measured from the photo (how much it darkens the backdrop), smoothed, and drawn again in black at " +
+				"that opacity, so it reads as the same shadow on any new background, without the old backdrop's colour.",
 		},
 	}
 	return &tasks.Definition{
 		Name: "image.remove_background", Title: "Remove a plain background",
-		Description: "Makes the plain or graded backdrop of product shots transparent, shadows (or keeps them as a soft neutral layer) and enclosed gaps included, with soft decontaminated edges; transparent PNG cut-outs.",
-		Category:    tasks.CategoryImageEditing, Unit: "image", Produces: []string{"cut_out"},
+		Description: "Makes the plain or graded backdrop of product shots transparent, shadows (or keeps them as a soft " +
+			"neutral layer) and enclosed gaps included, with soft decontaminated edges; transparent PNG cut-outs.",
+		Category: tasks.CategoryImageEditing, Unit: "image", Produces: []string{"cut_out"},
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.remove_background input",
 			"Product shots on a plain background: one cut-out per image.", props, []string{"images"}, nil)),
 		OutputSchema: outputSchema("Cut-out data", "The data of one cut-out.", obj{
 			"background": obj{
-				"type":        "string",
-				"pattern":     tasks.ColourPattern,
-				"description": "The backdrop colour found, at the image's centre: the backdrop is a smooth surface fitted to the image's border, so sweeps, gradients and vignettes are removed too.",
+				"type":    "string",
+				"pattern": tasks.ColourPattern,
+				"description": "The backdrop colour found, at the image's centre: the backdrop is a smooth surface fitted to " +
+					"the image's border, so sweeps, gradients and vignettes are removed too.",
 			},
 			"confidence": obj{
-				"type":        "number",
-				"minimum":     0,
-				"maximum":     1,
-				"description": "How plain the backdrop was: the share of the image's border within tolerance of the fitted backdrop. Below 0.6 no cut-out is made; below 0.85 look at the result (a busy or cluttered backdrop).",
+				"type":    "number",
+				"minimum": 0,
+				"maximum": 1,
+				"description": "How plain the backdrop was: the share of the image's border within tolerance of the fitted " +
+					"backdrop. Below 0.6 no cut-out is made; below 0.85 look at the result (a busy or cluttered backdrop).",
 			},
 			"object_share": obj{
 				"type":        "number",
@@ -283,14 +291,27 @@ func median(v []float64) float64 {
 
 func cutoutDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "image.remove_background makes the backdrop of a product shot transparent. It fits a smooth surface to the colours of the image's border (so sweeps, gradients and vignettes are backdrop everywhere), treats darker pixels of the backdrop's own chromaticity as its shadows, floods from the border through backdrop and shadow pixels but not across sharp edges (an outline, a seam), removes enclosed regions that are the backdrop itself (a handle's hole), and unmixes the alpha and colour of the pixels along the outline (solving the product's colour F from I = αF + (1 − α)B with the fitted backdrop B) so edges are soft without a fringe of the backdrop colour. With keep_shadow the shadow is kept instead, as a soft neutral layer of its measured density. It is image processing, not a model: it needs a plain or evenly graded backdrop, as on a product table or a paper sweep. On our ground-truth set of rendered packshots (go test -bench CutoutQuality ./tasks/image) it scores a mean IoU of 0.99 (lowest 0.97), a mean alpha error under 1/255, shadows and enclosed gaps at alpha ≤ 0.01, light parts at 0.99, and soft edges that carry on average 0.03 of the backdrop's colour onto a new background (under 0.01 on most shots; JPEG's halved colour resolution leaves the most).",
+		Lead: "image.remove_background makes the backdrop of a product shot transparent. It fits a smooth surface to the " +
+			"colours of the image's border (so sweeps, gradients and vignettes are backdrop everywhere), treats darker " +
+			"pixels of the backdrop's own chromaticity as its shadows, floods from the border through backdrop and shadow " +
+			"pixels but not across sharp edges (an outline, a seam), removes enclosed regions that are the backdrop itself " +
+			"(a handle's hole), and unmixes the alpha and colour of the pixels along the outline (solving the product's " +
+			"colour F from I = αF + (1 − α)B with the fitted backdrop B) so edges are soft without a fringe of the backdrop " +
+			"colour. With keep_shadow the shadow is kept instead, as a soft neutral layer of its measured density. It is " +
+			"image processing, not a model: it needs a plain or evenly graded backdrop, as on a product table or a paper " +
+			"sweep. On our ground-truth set of rendered packshots (go test -bench CutoutQuality ./tasks/image) it scores a " +
+			"mean IoU of 0.99 (lowest 0.97), a mean alpha error under 1/255, shadows and enclosed gaps at alpha ≤ 0.01, " +
+			"light parts at 0.99, and soft edges that carry on average 0.03 of the backdrop's colour onto a new background " +
+			"(under 0.01 on most shots; JPEG's halved colour resolution leaves the most).",
 		BuiltFor: []string{
 			"Cut-outs of packshots for marketplaces, catalogues and compositing.",
 			"Batch-processing a shoot taken on one backdrop.",
 		},
 		WhatYouGet: []string{
-			"One transparent PNG (RGBA) per input image, same size, in the order sent: background alpha 0, the object as it was, a soft edge of feather pixels.",
-			"With keep_shadow, the product's shadow as a soft layer of neutral black behind it, its opacity the shadow's measured density (on the ground-truth set within 0.01 of the true density on average).",
+			"One transparent PNG (RGBA) per input image, same size, in the order sent: background alpha 0, the object as it " +
+				"was, a soft edge of feather pixels.",
+			"With keep_shadow, the product's shadow as a soft layer of neutral black behind it, its opacity the shadow's " +
+				"measured density (on the ground-truth set within 0.01 of the true density on average).",
 			"Each file's data: the background colour found and the share of the image kept as the object.",
 		},
 		Outputs: tasks.DocsOutputs{
@@ -298,7 +319,10 @@ func cutoutDocs() tasks.Docs {
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
 			AbsentWhen: new(
-				"An image whose background is not separable (less than 60% of its border within tolerance of one smooth backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; the summary carries output_not_produced naming the image and the reason. When no image works the job fails with processing_failed and the reason.",
+				"An image whose background is not separable (less than 60% of its border within tolerance of one smooth " +
+					"backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; " +
+					"the summary carries output_not_produced naming the image and the reason. When no image works the job fails " +
+					"with processing_failed and the reason.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -313,12 +337,22 @@ func cutoutDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (under 60% of the border near one smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the border was.",
-			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same hue, down to half its brightness, or to a third where the shade is smooth all round (a contact shadow's core); a grey part of the product lighter than that, touching its shadow with a soft edge, can be removed with it.",
-			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same tone, that stretch goes with the backdrop.",
-			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim; a gap darkened by a shadow may stay.",
-			"See-through parts (glass, clear film) come out opaque, the backdrop seen through them baked in: alpha is unmixed only along the outline, not inside the product.",
-			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated blue), against at most 0.03 on the PNG shots.",
+			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (under 60% of the border near one " +
+				"smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the " +
+				"border was.",
+			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same " +
+				"hue, down to half its brightness, or to a third where the shade is smooth all round (a contact shadow's core); " +
+				"a grey part of the product lighter than that, touching its shadow with a soft edge, can be removed with it.",
+			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white " +
+				"sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same " +
+				"tone, that stretch goes with the backdrop.",
+			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim; a gap darkened by a shadow " +
+				"may stay.",
+			"See-through parts (glass, clear film) come out opaque, the backdrop seen through them baked in: alpha is " +
+				"unmixed only along the outline, not inside the product.",
+			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +
+				"ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated " +
+				"blue), against at most 0.03 on the PNG shots.",
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted,
 			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),

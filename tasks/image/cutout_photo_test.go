@@ -61,7 +61,9 @@ func photoScenes() []scene {
 	}
 	sweater := []part{{
 		in: union(rect(75, 55, 165, 195), func(x, y float64) bool { // body and sleeves falling off the shoulders
-			return y >= 58 && y < 170 && ((x >= 45 && x < 75 && x > 45+0.15*(y-58)) || (x >= 165 && x < 195 && x < 195-0.15*(y-58)))
+			left := x >= 45 && x < 75 && x > 45+0.15*(y-58)
+			right := x >= 165 && x < 195 && x < 195-0.15*(y-58)
+			return y >= 58 && y < 170 && (left || right)
 		}),
 		col: lit(rgbf{170, 150, 120}, 45, 195, 0.12, knit),
 	}}

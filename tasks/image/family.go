@@ -26,8 +26,12 @@ func Family() tasks.Family {
 		Tasks:        []*tasks.Definition{resize(), crop(), removeBackground(), recolour()},
 		Vocabularies: []tasks.Vocabulary{fitVocab(), formatVocab(), aspectVocab(), anchorVocab(), AreaVocab()},
 		Concepts: []tasks.Concept{{
-			Name: "cut_out", Short: "A product image whose background is transparent, so it can be laid on any page, colour or scene.",
-			Long:    "A cut-out keeps the object's pixels and makes everything else transparent (alpha 0), with a soft edge a few pixels wide so it sits on a new background without a hard fringe. image.remove_background makes cut-outs of product shots taken on a plain, evenly lit background; it does not recognise objects, so busy or patterned backgrounds cannot be separated.",
+			Name: "cut_out", Short: "A product image whose background is transparent, so it can be laid on any page, colour " +
+				"or scene.",
+			Long: "A cut-out keeps the object's pixels and makes everything else transparent (alpha 0), with a soft edge " +
+				"a few pixels wide so it sits on a new background without a hard fringe. image.remove_background makes cut-outs " +
+				"of product shots taken on a plain, evenly lit background; it does not recognise objects, so busy or patterned " +
+				"backgrounds cannot be separated.",
 			Related: []string{"output_resolution"},
 		}},
 	}
@@ -94,11 +98,12 @@ func fitVocab() tasks.Vocabulary {
 		Name: "image_fit", Description: "How an image meets a width and height that have another aspect ratio.",
 		Values: []tasks.VocabValue{
 			{
-				Value:       "contain",
-				Label:       "Contain",
-				Description: "The whole image, scaled to fit inside the box and centred; the rest of the box is background (transparent unless background is sent).",
-				ChooseWhen:  "nothing of the image may be cut",
-				Default:     true,
+				Value: "contain",
+				Label: "Contain",
+				Description: "The whole image, scaled to fit inside the box and centred; the rest of the box is background " +
+					"(transparent unless background is sent).",
+				ChooseWhen: "nothing of the image may be cut",
+				Default:    true,
 			},
 			{
 				Value:       "cover",
@@ -165,11 +170,12 @@ func anchorVocab() tasks.Vocabulary {
 		Name: "crop_anchor", Description: "Where a crop is placed in the image.",
 		Values: []tasks.VocabValue{
 			{
-				Value:       "attention",
-				Label:       "Attention",
-				Description: "Content-aware: the crop that holds the most detail, saturated colour and skin tones (smartcrop's scoring), wherever it is.",
-				ChooseWhen:  "the subject is not in the middle",
-				Default:     true,
+				Value: "attention",
+				Label: "Attention",
+				Description: "Content-aware: the crop that holds the most detail, saturated colour and skin tones (smartcrop's " +
+					"scoring), wherever it is.",
+				ChooseWhen: "the subject is not in the middle",
+				Default:    true,
 			},
 			{
 				Value:       "centre",

@@ -76,7 +76,8 @@ func TestReadOnlyIsClone(t *testing.T) {
 			opaque.Pix[i], half.Pix[i] = 0xff, 0x80
 		}
 	}
-	for _, img := range []image.Image{nrgba, opaque, half, nrgba.SubImage(image.Rect(3, 2, 15, 9)), image.NewGray(image.Rect(0, 0, 5, 5))} {
+	for _, img := range []image.Image{nrgba, opaque, half, nrgba.SubImage(image.Rect(3, 2, 15, 9)), image.NewGray(
+		image.Rect(0, 0, 5, 5))} {
 		want, got := imaging.Clone(img), readOnly(img)
 		require.Equal(t, want.Rect, got.Rect)
 		for y := range want.Rect.Dy() {
@@ -150,7 +151,9 @@ func TestAttentionCropOfALargeImage(t *testing.T) {
 // subsampling and off the origin included.
 func TestCloneNRGBAIsClone(t *testing.T) {
 	var imgs []image.Image
-	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411, image.YCbCrSubsampleRatio410} {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
+		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411,
+		image.YCbCrSubsampleRatio410} {
 		m := image.NewYCbCr(image.Rect(0, 0, 37, 23), ratio)
 		for i := range m.Y {
 			m.Y[i] = uint8(i * 31)
@@ -171,7 +174,8 @@ func TestCloneNRGBAIsClone(t *testing.T) {
 // A JPEG's cut-out, read from its YCbCr planes, is the cut-out of its
 // NRGBA copy, in every subsampling.
 func TestCutOutOfYCbCrIsOfItsCopy(t *testing.T) {
-	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422, image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411} {
+	for _, ratio := range []image.YCbCrSubsampleRatio{image.YCbCrSubsampleRatio444, image.YCbCrSubsampleRatio422,
+		image.YCbCrSubsampleRatio420, image.YCbCrSubsampleRatio440, image.YCbCrSubsampleRatio411} {
 		m := image.NewYCbCr(image.Rect(0, 0, 61, 47), ratio)
 		for y := range 47 {
 			for x := range 61 {

@@ -393,7 +393,8 @@ func TestValidationCodes(t *testing.T) {
 		{"image.crop", `{"images":["file:a"],"aspect_ratio":"5:4"}`, apierr.InvalidOption, "aspect_ratio"},
 		{
 			"image.recolour",
-			`{"image":"file:a","palette":["#000000","#111111","#222222","#333333","#444444","#555555","#666666","#777777","#888888"]}`,
+			`{"image":"file:a","palette":["#000000","#111111","#222222","#333333","#444444","#555555","#666666","#777777",` +
+				`"#888888"]}`,
 			apierr.TooManyColours,
 			"palette",
 		},
@@ -459,7 +460,8 @@ func BenchmarkOutputs(b *testing.B) {
 		{"resize_12MP_to_1024_jpeg", "image.resize", `{"images":["file:p"],"resolution":"1024","format":"jpeg"}`},
 		{"crop_12MP_attention", "image.crop", `{"images":["file:p"],"aspect_ratio":"4:5"}`},
 		{"remove_background_4MP", "image.remove_background", `{"images":["file:c"]}`},
-		{"recolour_12MP_3_colours", "image.recolour", `{"image":"file:p","palette":["#1F3A5F","#F2C14E","#E8E2D0"],"format":"jpeg"}`},
+		{"recolour_12MP_3_colours", "image.recolour", `{"image":"file:p","palette":["#1F3A5F","#F2C14E","#E8E2D0"],` +
+			`"format":"jpeg"}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			d := task(b, c.task)

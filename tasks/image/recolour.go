@@ -18,8 +18,9 @@ const maxPaletteColours = 8
 func recolour() *tasks.Definition {
 	props := obj{
 		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL.",
-			"examples":    []any{"file:abc123", "art:def456"}},
+			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a " +
+				"public https URL.",
+			"examples": []any{"file:abc123", "art:def456"}},
 		"palette": obj{"oneOf": []any{
 			obj{
 				"type":        "array",
@@ -36,7 +37,8 @@ func recolour() *tasks.Definition {
 				"examples": []any{"brand_kit:abc123"}},
 		},
 			"description": fmt.Sprintf(
-				"The colours to recolour into, 1 to %d, or brand_kit:<id> of the account's (its first %d colours): the image's colours (as many at most) take them by lightness rank, the lightest the lightest. Send palette or mapping.",
+				"The colours to recolour into, 1 to %d, or brand_kit:<id> of the account's (its first %d colours): the image's "+
+					"colours (as many at most) take them by lightness rank, the lightest the lightest. Send palette or mapping.",
 				maxPaletteColours,
 				maxPaletteColours,
 			),
@@ -47,8 +49,9 @@ func recolour() *tasks.Definition {
 	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.recolour", Title: "Recolour an image into a palette",
-		Description: "Maps an image's dominant colours onto a palette — paired by lightness or by an explicit mapping, shading kept, edges blended, a product's backdrop and shadow left alone — for colourways of a print or a product.",
-		Category:    tasks.CategoryImageEditing, Unit: "image",
+		Description: "Maps an image's dominant colours onto a palette — paired by lightness or by an explicit mapping, " +
+			"shading kept, edges blended, a product's backdrop and shadow left alone — for colourways of a print or a product.",
+		Category: tasks.CategoryImageEditing, Unit: "image",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"image.recolour input",
 			"An image and the palette (or explicit mapping) to recolour it into: one output.",
@@ -104,9 +107,10 @@ func recolour() *tasks.Definition {
 		Docs: recolourDocs(),
 		Examples: []tasks.Example{{
 			Name: "navy_print_to_sage", Title: "A navy and white print as a sage colourway",
-			Description: "A two-colour dot print mapped onto a cream ground and sage dots; the dots' soft edges blend cream into sage.",
-			Input:       json.RawMessage(`{"image":"file:example_print","palette":["#F3EBDD","#7D9471"]}`),
-			Files:       []tasks.ExampleFile{printFile},
+			Description: "A two-colour dot print mapped onto a cream ground and sage dots; the dots' soft edges blend cream " +
+				"into sage.",
+			Input: json.RawMessage(`{"image":"file:example_print","palette":["#F3EBDD","#7D9471"]}`),
+			Files: []tasks.ExampleFile{printFile},
 		}},
 	}
 }
@@ -248,20 +252,29 @@ func cmpFloat(a, b float64) int {
 
 func recolourDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "image.recolour turns an image into a new colourway. On a product shot (one object on a plain or graded backdrop, found as image.remove_background finds it) only the product is recoloured: backdrop and shadows keep their pixels, and the product's soft edge is laid back over them. It finds the product's (or the whole image's) dominant colours — as many as the palette has, at most, by k-means in CIELAB — and pairs them with the palette by lightness rank, the lightest with the lightest, or as you pair them with mapping. Every pixel moves with its colour: its lightness offset from its colour's mean is kept, so shading and texture stay; anti-aliased edges between two colours become the same blend of their two new colours. It is colour mapping, not a generative model: shapes never change.",
+		Lead: "image.recolour turns an image into a new colourway. On a product shot (one object on a plain or graded " +
+			"backdrop, found as image.remove_background finds it) only the product is recoloured: backdrop and shadows keep " +
+			"their pixels, and the product's soft edge is laid back over them. It finds the product's (or the whole image's) " +
+			"dominant colours — as many as the palette has, at most, by k-means in CIELAB — and pairs them with the palette " +
+			"by lightness rank, the lightest with the lightest, or as you pair them with mapping. Every pixel moves with its " +
+			"colour: its lightness offset from its colour's mean is kept, so shading and texture stay; anti-aliased edges " +
+			"between two colours become the same blend of their two new colours. It is colour mapping, not a generative " +
+			"model: shapes never change.",
 		BuiltFor: []string{
 			"Colourways of a print, a pattern tile or a flat illustration in a collection's or brand's colours.",
 			"Previewing a product in other colours from one render.",
 		},
 		WhatYouGet: []string{
 			"One PNG or JPEG for the palette (a list, or a brand kit's colours), at the input's size.",
-			"The file's data: the palette, the area recoloured (product or whole), and each dominant colour found with the colour it became and its share of the recoloured area.",
+			"The file's data: the palette, the area recoloured (product or whole), and each dominant colour found with the " +
+				"colour it became and its share of the recoloured area.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "One image per palette: one for palette.",
 			CountDependsOn: []string{"palette"},
 			AbsentWhen: new(
-				"An image that cannot be fetched or read, or is fully transparent, gives no file: the job fails with processing_failed and the reason.",
+				"An image that cannot be fetched or read, or is fully transparent, gives no file: the job fails with " +
+					"processing_failed and the reason.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -280,13 +293,24 @@ func recolourDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "One per palette."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Measured on rendered products and designs with known regions (the recolour benchmark in tasks/image): the product's lightness order is kept (Spearman rank correlation of L* inside it 0.999–1.0 on seven scenes, grainy ones included), backdrop and shadow pixels change by ΔE2000 0 (at most 1 is the promise), and no pixel takes a colour (a*b*) that is in neither the palette, its shades or a blend of two of its colours, nor at the product's edge a blend with the backdrop it joins.",
-			"The product is found only on a plain or evenly graded backdrop; a product in a scene, or an image of several objects, is recoloured whole (area auto) or refused (area product). A single motif on a plain ground reads as a product: send area whole to recolour the ground too.",
-			"Works best on images with a few flat colours (prints, illustrations, products); a photo is reduced to as many colours as the palette has, and one shaded material may split into two colours when the palette has more colours than the image.",
+			"Measured on rendered products and designs with known regions (the recolour benchmark in tasks/image): the " +
+				"product's lightness order is kept (Spearman rank correlation of L* inside it 0.999–1.0 on seven scenes, grainy " +
+				"ones included), backdrop and shadow pixels change by ΔE2000 0 (at most 1 is the promise), and no pixel takes a " +
+				"colour (a*b*) that is in neither the palette, its shades or a blend of two of its colours, nor at the " +
+				"product's edge a blend with the backdrop it joins.",
+			"The product is found only on a plain or evenly graded backdrop; a product in a scene, or an image of several " +
+				"objects, is recoloured whole (area auto) or refused (area product). A single motif on a plain ground reads as " +
+				"a product: send area whole to recolour the ground too.",
+			"Works best on images with a few flat colours (prints, illustrations, products); a photo is reduced to as many " +
+				"colours as the palette has, and one shaded material may split into two colours when the palette has more " +
+				"colours than the image.",
 			"Automatic pairing follows lightness, not hue: send mapping to choose which colour goes where.",
-			"Colours that sRGB cannot show are brought in by lowering their chroma, lightness and hue kept; a target near white or black compresses the shading on that side.",
-			"Every pixel of a colour takes its target's hue: hue variations inside one colour (a print's tints of one ink, a photo's colour casts) are not kept, only lightness and chroma variations.",
-			"Anti-aliased edges are unmixed over 2 pixels; a softer blur between two colours keeps each pixel's own move, which may drift off the palette's hues.",
+			"Colours that sRGB cannot show are brought in by lowering their chroma, lightness and hue kept; a target near " +
+				"white or black compresses the shading on that side.",
+			"Every pixel of a colour takes its target's hue: hue variations inside one colour (a print's tints of one ink, a " +
+				"photo's colour casts) are not kept, only lightness and chroma variations.",
+			"Anti-aliased edges are unmixed over 2 pixels; a softer blur between two colours keeps each pixel's own move, " +
+				"which may drift off the palette's hues.",
 			"A brand kit gives one palette, its first 8 colours in the kit's order; send a list to choose among more.",
 		},
 		Errors: tasks.ErrorList(

@@ -39,7 +39,8 @@ func resize() *tasks.Definition {
 		},
 		"resolution": tasks.VocabEnum(
 			tasks.ResolutionVocab(),
-			"The output's longer side in pixels, the other following the aspect ratio; used when neither width nor height is sent.",
+			"The output's longer side in pixels, the other following the aspect ratio; used when neither width nor height is "+
+				"sent.",
 		),
 		"fit": tasks.VocabEnum(
 			fitVocab(),
@@ -52,8 +53,9 @@ func resize() *tasks.Definition {
 	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.resize", Title: "Resize images",
-		Description: "Scales images to an exact size or a longer side with Lanczos resampling, honouring EXIF orientation and keeping the colour profile.",
-		Category:    tasks.CategoryImageEditing, Unit: "image",
+		Description: "Scales images to an exact size or a longer side with Lanczos resampling, honouring EXIF orientation " +
+			"and keeping the colour profile.",
+		Category: tasks.CategoryImageEditing, Unit: "image",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.resize input",
 			"Images and the size to scale them to: one output per image.", props, []string{"images"}, formatVariant)),
 		OutputSchema: outputSchema("Resized image data", "The data of one resized image.", obj{
@@ -75,7 +77,8 @@ func resize() *tasks.Definition {
 			Name: "shop_square_and_banner", Title: "A product shot and a photo for a shop",
 			Description: "Both images scaled into 480 × 480 px squares on white, as JPEG: the whole image is kept and centred.",
 			Input: json.RawMessage(
-				`{"images":["file:example_product","file:example_scene"],"width":480,"height":480,"fit":"contain","background":"#FFFFFF","format":"jpeg","quality":85}`,
+				`{"images":["file:example_product","file:example_scene"],"width":480,"height":480,"fit":"contain",` +
+					`"background":"#FFFFFF","format":"jpeg","quality":85}`,
 			),
 			Files: []tasks.ExampleFile{productFile, sceneFile},
 		}},
@@ -296,7 +299,9 @@ func outputSchema(title, description string, extra obj) json.RawMessage {
 
 func resizeDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "image.resize scales each image to an exact width and height, to a width or height with the other side following, or to a longer side, with Lanczos resampling (sharp, without the ringing of simpler filters). EXIF orientation is applied first, so phone photos come out upright; the colour profile is kept.",
+		Lead: "image.resize scales each image to an exact width and height, to a width or height with the other side " +
+			"following, or to a longer side, with Lanczos resampling (sharp, without the ringing of simpler filters). EXIF " +
+			"orientation is applied first, so phone photos come out upright; the colour profile is kept.",
 		BuiltFor: []string{
 			"Making every product photo of a listing the same size, on a white or transparent ground.",
 			"Preparing web-sized copies of large originals.",
@@ -310,7 +315,8 @@ func resizeDocs() tasks.Docs {
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
 			AbsentWhen: new(
-				"An image that cannot be read or would be enlarged more than 4× gives no file and is not charged; the summary carries output_not_produced naming it. When no image works the job fails with processing_failed.",
+				"An image that cannot be read or would be enlarged more than 4× gives no file and is not charged; the summary " +
+					"carries output_not_produced naming it. When no image works the job fails with processing_failed.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
@@ -319,12 +325,17 @@ func resizeDocs() tasks.Docs {
 			{
 				Key:   "output_format",
 				Title: "Output format",
-				Text:  "PNG (RGBA, default) or JPEG (format, quality 1–100, default 90). An embedded ICC profile (PNG iCCP, JPEG APP2) is kept: pixel values are not converted and the output carries the input's profile; an input without one gives sRGB.",
+				Text: "PNG (RGBA, default) or JPEG (format, quality 1–100, default 90). An embedded ICC profile (PNG iCCP, " +
+					"JPEG APP2) is kept: pixel values are not converted and the output carries the input's profile; an input " +
+					"without one gives sRGB.",
 			},
 			{
 				Key:   "output_resolution",
 				Title: "Output resolution",
-				Text:  "width × height when both are sent (fit: contain, cover or fill); one of them with the other following the aspect ratio; otherwise the longer side is resolution (default 1024). At most 8192 px a side and at most 4× the input: more enlargement answers 422 request_refused naming the field at submit for uploads, and gives no output for other images.",
+				Text: "width × height when both are sent (fit: contain, cover or fill); one of them with the other following " +
+					"the aspect ratio; otherwise the longer side is resolution (default 1024). At most 8192 px a side and at most " +
+					"4× the input: more enlargement answers 422 request_refused naming the field at submit for uploads, and gives " +
+					"no output for other images.",
 			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
@@ -332,7 +343,8 @@ func resizeDocs() tasks.Docs {
 			"Enlarging is limited to 4×: resampling cannot add detail, and beyond that the result is visibly soft.",
 			"GIF inputs give their first frame; animation is not resized.",
 			"Colour profiles are carried over, not applied: the output looks like the input in colour-managed viewers.",
-			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read gives no output.",
+			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read gives no " +
+				"output.",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,

@@ -13,7 +13,9 @@ func Family() tasks.Family {
 		Vocabularies: []tasks.Vocabulary{schemeVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "colour_harmony", Short: "A set of colours chosen by their places on the colour wheel around a base colour.",
-			Long:    "Harmonies (vocabulary colour_scheme) turn one base colour into a palette: complementary pairs opposites, analogous takes neighbours, triadic spaces three colours evenly, monochromatic varies lightness. palette.generate draws each as a sheet whose data lists the colours; send them as colors to pattern.generate.",
+			Long: "Harmonies (vocabulary colour_scheme) turn one base colour into a palette: complementary pairs " +
+				"opposites, analogous takes neighbours, triadic spaces three colours evenly, monochromatic varies lightness. " +
+				"palette.generate draws each as a sheet whose data lists the colours; send them as colors to pattern.generate.",
 			Related: []string{"seamless_tile"},
 		}},
 	}
@@ -26,7 +28,8 @@ func schemeVocab() tasks.Vocabulary {
 		values[i] = tasks.VocabValue{Value: s.value, Label: s.label, Description: s.text, ChooseWhen: s.when}
 	}
 	return tasks.Vocabulary{
-		Name: "colour_scheme", Description: "A colour harmony: how colours are chosen around a base colour on the colour wheel.",
+		Name: "colour_scheme", Description: "A colour harmony: how colours are chosen around a base colour on the colour " +
+			"wheel.",
 		Values: values, Concept: new("colour_harmony"),
 	}
 }

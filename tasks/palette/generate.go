@@ -37,8 +37,9 @@ func generate() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "palette.generate", Title: "Generate colour palettes",
-		Description: "Builds colour harmonies around one base colour and draws each as an SVG swatch sheet with its colours as data.",
-		Category:    tasks.CategoryDesignGeneration, Unit: "sheet",
+		Description: "Builds colour harmonies around one base colour and draws each as an SVG swatch sheet with its " +
+			"colours as data.",
+		Category: tasks.CategoryDesignGeneration, Unit: "sheet",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("palette.generate input",
 			"A palette request: one sheet per scheme.", props, []string{"base_color"}, nil)),
 		OutputSchema: outputSchema(),

@@ -14,7 +14,10 @@ func Family() tasks.Family {
 		Vocabularies: []tasks.Vocabulary{kindVocab(), layoutVocab()},
 		Concepts: []tasks.Concept{{
 			Name: "seamless_tile", Short: "An image whose edges continue each other, so copies laid side by side show no seam.",
-			Long:    "A seamless tile repeats without a visible join: the pixel after the right edge is the left edge's, the pixel below the bottom is the top's. Tiles can be printed on fabric or paper of any size, or used as backgrounds. pattern.generate draws only seamless tiles; use_case and repeats set how large the motif is within the tile.",
+			Long: "A seamless tile repeats without a visible join: the pixel after the right edge is the left edge's, the " +
+				"pixel below the bottom is the top's. Tiles can be printed on fabric or paper of any size, or used as " +
+				"backgrounds. pattern.generate draws only seamless tiles; use_case and repeats set how large the motif is " +
+				"within the tile.",
 			Related: []string{"output_resolution", "seed", "task_variant"},
 		}},
 		Recipes: recipes(),

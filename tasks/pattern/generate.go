@@ -17,7 +17,8 @@ func fields() obj {
 	return obj{
 		"colors": obj{
 			"type": "array", "minItems": 1, "maxItems": 6, "items": tasks.ColourSchema("A colour, #RRGGBB."),
-			"description": "The colours to draw with, 1 to 6, in order; the first is the ground of dots, diamonds and houndstooth. One colour is drawn on a transparent ground.",
+			"description": "The colours to draw with, 1 to 6, in order; the first is the ground of dots, diamonds and " +
+				"houndstooth. One colour is drawn on a transparent ground.",
 		},
 		"count": obj{
 			"type":        "integer",
@@ -38,13 +39,15 @@ func fields() obj {
 			"description": "Same input and seed give the same bytes.",
 		},
 		"repeats": obj{"type": "integer", "minimum": 1, "maximum": 32,
-			"description": "Motif repeats across the tile side; default from use_case. Kinds that cycle colours per cell round it up to a multiple of the colours cycled."},
+			"description": "Motif repeats across the tile side; default from use_case. Kinds that cycle colours per cell " +
+				"round it up to a multiple of the colours cycled."},
 		"use_case": tasks.VocabEnum(
 			tasks.UseCaseVocab(),
 			"Where the design goes; sets repeats when repeats is not sent.",
 		),
 		"stripe_angle": obj{"type": "integer", "enum": []any{0, 45, 90, 135}, "default": 0,
-			"description": "Direction of stripes in degrees: 0 horizontal, 90 vertical, 45 and 135 diagonal. Only for kind stripes."},
+			"description": "Direction of stripes in degrees: 0 horizontal, 90 vertical, 45 and 135 diagonal. Only for kind " +
+				"stripes."},
 	}
 }
 
@@ -138,7 +141,8 @@ func generate() *tasks.Definition {
 	props["dot_size"] = obj{"type": "number", "minimum": 0.1, "maximum": 0.9, "default": 0.5,
 		"description": "Dot diameter as a fraction of the cell. Only for kind dots."}
 	props["dot_layout"] = tasks.FieldEnum([]tasks.VocabValue{
-		{Value: "half_drop", Default: true, Description: "every other column of dots drops by half a cell, the classic polka dot.",
+		{Value: "half_drop", Default: true, Description: "every other column of dots drops by half a cell, the classic " +
+			"polka dot.",
 			ChooseWhen: "you want dots that read as an even scatter"},
 		{Value: "grid", Description: "dots in straight rows and columns.",
 			ChooseWhen: "you want a formal, geometric spot"},
@@ -158,8 +162,9 @@ func generate() *tasks.Definition {
 	}}
 	return &tasks.Definition{
 		Name: "pattern.generate", Title: "Generate a repeat pattern",
-		Description: "Draws seamless repeat pattern tiles in your colours: stripes, checks, dots, chevron, waves, diamonds, houndstooth, plaid, gingham, buffalo check or windowpane.",
-		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
+		Description: "Draws seamless repeat pattern tiles in your colours: stripes, checks, dots, chevron, waves, " +
+			"diamonds, houndstooth, plaid, gingham, buffalo check or windowpane.",
+		Category: tasks.CategoryDesignGeneration, Unit: "tile",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.generate input",
 			"A seamless pattern tile request.", props, []string{"colors"}, v)),
 		OutputSchema: outputSchema(),

@@ -10,9 +10,11 @@ import (
 // generateDocs is the page of pattern.generate.
 func generateDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "pattern.generate draws seamless repeat tiles in the colours you send. Each tile repeats edge to edge with no visible seam, so it can be printed on fabric or paper, or used as a background of any size.",
+		Lead: "pattern.generate draws seamless repeat tiles in the colours you send. Each tile repeats edge to edge with " +
+			"no visible seam, so it can be printed on fabric or paper, or used as a background of any size.",
 		BuiltFor: []string{
-			"Textile and apparel prints: stripes of set widths, gingham, buffalo and windowpane checks, polka dots, houndstooth and plaid in a collection's colours.",
+			"Textile and apparel prints: stripes of set widths, gingham, buffalo and windowpane checks, polka dots, " +
+				"houndstooth and plaid in a collection's colours.",
 			"Wrapping paper, stationery and packaging backgrounds.",
 			"Web and app backgrounds that tile without seams.",
 		},
@@ -54,12 +56,23 @@ func generateDocs() tasks.Docs {
 		},
 		Limitations: []string{
 			"stripe_angle is 0, 45, 90 or 135 degrees: other angles cannot tile seamlessly on a square.",
-			"Kinds that cycle colours per cell (checks, dots, diamonds, houndstooth) round repeats up to a multiple of the colours cycled.",
-			"repeats is capped so that cells stay at least 16 pixels wide; plaid draws at most as many setts as fit with threads 3 pixels wide.",
-			"Edges are anti-aliased at every resolution: each pixel is the mean of 4 × 4 samples (17 levels of coverage), so an edge pixel is a blend of the two colours it joins and only edge pixels carry blends; a tile is RGB (RGBA with one colour), not indexed. Measured on the ground-truth set (go test -run '^$' -bench PatternQuality ./tasks/pattern): 99.8 % of the pixels a dot's edge crosses (exact coverage 10 to 90 %) are blends, coverage is off the exact circle's by 0.025 on average, dot centres lie within 0.02 px of a regular lattice, and the seam error is 0.",
-			"Dots sit on a regular lattice, square (grid) or half-drop; the seed moves the whole lattice, never one dot. A half-drop lattice rounds repeats up to an even number.",
-			"gingham and buffalo_check mix a coloured band crossing the ground as 50 % of each in sRGB (the mixed third tone); windowpane lines are solid. They weave a ground and at most two band colours and refuse more with request_refused. Flat weaves only: no twill texture or thread slubs.",
-			"stripe_widths are relative widths within one repeat; the repeat's width is the tile side divided by repeats, so bands land on sub-pixel edges and are anti-aliased there.",
+			"Kinds that cycle colours per cell (checks, dots, diamonds, houndstooth) round repeats up to a multiple of the " +
+				"colours cycled.",
+			"repeats is capped so that cells stay at least 16 pixels wide; plaid draws at most as many setts as fit with " +
+				"threads 3 pixels wide.",
+			"Edges are anti-aliased at every resolution: each pixel is the mean of 4 × 4 samples (17 levels of coverage), so " +
+				"an edge pixel is a blend of the two colours it joins and only edge pixels carry blends; a tile is RGB (RGBA " +
+				"with one colour), not indexed. Measured on the ground-truth set (go test -run '^$' -bench PatternQuality " +
+				"./tasks/pattern): 99.8 % of the pixels a dot's edge crosses (exact coverage 10 to 90 %) are blends, coverage " +
+				"is off the exact circle's by 0.025 on average, dot centres lie within 0.02 px of a regular lattice, and the " +
+				"seam error is 0.",
+			"Dots sit on a regular lattice, square (grid) or half-drop; the seed moves the whole lattice, never one dot. A " +
+				"half-drop lattice rounds repeats up to an even number.",
+			"gingham and buffalo_check mix a coloured band crossing the ground as 50 % of each in sRGB (the mixed third " +
+				"tone); windowpane lines are solid. They weave a ground and at most two band colours and refuse more with " +
+				"request_refused. Flat weaves only: no twill texture or thread slubs.",
+			"stripe_widths are relative widths within one repeat; the repeat's width is the tile side divided by repeats, so " +
+				"bands land on sub-pixel edges and are anti-aliased there.",
 			"No vector (SVG) output: tiles are PNG only.",
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted, apierr.FieldNotSupported, apierr.InvalidOption,
@@ -87,7 +100,8 @@ func generateExamples() []tasks.Example {
 		{Name: "diagonal_stripes", Title: "Diagonal stripes in three colours",
 			Description: "Two 45° stripe tiles; the second, drawn with seed 8, has other band widths.",
 			Input: json.RawMessage(
-				`{"kind":"stripes","colors":["#1B2A4A","#F4F1EA","#C8102E"],"stripe_angle":45,"count":2,"seed":7,"resolution":"512"}`,
+				`{"kind":"stripes","colors":["#1B2A4A","#F4F1EA","#C8102E"],"stripe_angle":45,"count":2,"seed":7,` +
+					`"resolution":"512"}`,
 			)},
 		{Name: "houndstooth", Title: "Classic houndstooth",
 			Description: "Black on cream, six motifs across.",

@@ -37,7 +37,8 @@ func recipes() []tasks.Recipe {
 		},
 		{
 			Name: "estimate_then_run", Title: "Price a job, then run it safely",
-			Description: "Ask the cost ceiling, submit with an Idempotency-Key so a retry never runs twice, then read the result.",
+			Description: "Ask the cost ceiling, submit with an Idempotency-Key so a retry never runs twice, then read the " +
+				"result.",
 			Steps: []tasks.RecipeStep{
 				{
 					Title:  "Estimate",
@@ -84,12 +85,14 @@ func recipes() []tasks.Recipe {
 					Body: json.RawMessage(
 						`{"image":"art:FROM_STEP_1","layouts":["half_drop","mirror"],"resolution":"2048","background":"#FFF8F0"}`,
 					),
-					Note: "Put step 1's files[0].file in image. Two 2048 px tiles; an uploaded file: handle or a public https URL works the same."},
+					Note: "Put step 1's files[0].file in image. Two 2048 px tiles; an uploaded file: handle or a public https URL " +
+						"works the same."},
 			},
 		},
 		{
 			Name: "migrate_from_pattern_stripes", Title: "Move from pattern.stripes to pattern.generate",
-			Description: "pattern.stripes is deprecated. The same body sent to pattern.generate with kind stripes draws the same bytes.",
+			Description: "pattern.stripes is deprecated. The same body sent to pattern.generate with kind stripes draws the " +
+				"same bytes.",
 			Steps: []tasks.RecipeStep{
 				{Title: "The old call", Method: "POST", Path: "/v1/tasks/pattern.stripes", Task: "pattern.stripes",
 					Body: json.RawMessage(

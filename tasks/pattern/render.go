@@ -67,7 +67,8 @@ var kinds = []kind{
 		"dots",
 		"Dots",
 		"spot",
-		"Polka dots on the first colour on a regular lattice, square or half-drop (dot_layout), cycling through the others; dot_size sets the diameter.",
+		"Polka dots on the first colour on a regular lattice, square or half-drop (dot_layout), cycling through the " +
+			"others; dot_size sets the diameter.",
 		func(k int) int { return k - 1 },
 		dotsAt,
 		dotsRows,
@@ -121,7 +122,9 @@ var kinds = []kind{
 		"gingham",
 		"Gingham",
 		"woven",
-		"An even check of one colour on a ground, as woven: where a coloured stripe crosses the ground the two mix into a third, half tone (50 % of each); where coloured stripes cross, the full colour. A third colour, when sent, is the colour of the horizontal stripes.",
+		"An even check of one colour on a ground, as woven: where a coloured stripe crosses the ground the two mix into a " +
+			"third, half tone (50 % of each); where coloured stripes cross, the full colour. A third colour, when sent, is " +
+			"the colour of the horizontal stripes.",
 		nil,
 		crossAt,
 		crossRows,
@@ -130,7 +133,8 @@ var kinds = []kind{
 		"buffalo_check",
 		"Buffalo check",
 		"woven",
-		"Gingham's weave at a bold scale (half the repeats of gingham for the same use_case), classically red and black: the two colours and their mixed tone in large blocks.",
+		"Gingham's weave at a bold scale (half the repeats of gingham for the same use_case), classically red and black: " +
+			"the two colours and their mixed tone in large blocks.",
 		nil,
 		crossAt,
 		crossRows,
@@ -139,7 +143,8 @@ var kinds = []kind{
 		"windowpane",
 		"Windowpane",
 		"woven",
-		"Thin lines of the second colour crossing on the first, making large squares like a window's panes; line_width sets the lines' share of a repeat. A third colour, when sent, is the colour of the horizontal lines.",
+		"Thin lines of the second colour crossing on the first, making large squares like a window's panes; line_width " +
+			"sets the lines' share of a repeat. A third colour, when sent, is the colour of the horizontal lines.",
 		nil,
 		crossAt,
 		crossRows,

@@ -45,12 +45,14 @@ func repeat() *tasks.Definition {
 	props["background"].(obj)["default"] = "#FFFFFF"
 	return &tasks.Definition{
 		Name: "pattern.repeat", Title: "Lay out a motif as a repeat",
-		Description: "Turns one motif image into seamless repeat tiles — grid, half-drop, brick or mirror — ready for print or textile production.",
-		Category:    tasks.CategoryProductionPrep, Unit: "tile", RefSides: map[string]tasks.ImageSides{"image": motifSides},
+		Description: "Turns one motif image into seamless repeat tiles — grid, half-drop, brick or mirror — ready for " +
+			"print or textile production.",
+		Category: tasks.CategoryProductionPrep, Unit: "tile", RefSides: map[string]tasks.ImageSides{"image": motifSides},
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.repeat input",
 			"A motif and the repeat layouts to make of it: one tile per layout.", props, []string{"image"}, nil)),
 		OutputSchema: tasks.MustJSON(obj{
-			"$schema": tasks.SchemaDialect, "title": "Repeat tile data", "type": "object", "description": "The data of one repeat tile.",
+			"$schema": tasks.SchemaDialect, "title": "Repeat tile data", "type": "object", "description": "The data of one " +
+				"repeat tile.",
 			"properties": obj{
 				"layout": obj{
 					"type":             "string",
@@ -154,7 +156,9 @@ func exampleLeaf() []byte {
 
 func repeatDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers use to hide the grid, a brick offset, or a mirror repeat. Each layout is one square PNG tile that continues across every edge.",
+		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers " +
+			"use to hide the grid, a brick offset, or a mirror repeat. Each layout is one square PNG tile that continues " +
+			"across every edge.",
 		BuiltFor: []string{
 			"Turning a single drawn or generated motif into print-ready repeats.",
 			"Comparing layouts of one motif before choosing one for production.",
@@ -193,7 +197,8 @@ func repeatDocs() tasks.Docs {
 		},
 		Limitations: []string{
 			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile.",
-			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the job with processing_failed.",
+			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the " +
+				"job with processing_failed.",
 		},
 		Errors: tasks.ErrorList(
 			apierr.FieldNotAccepted,

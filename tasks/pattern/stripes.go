@@ -13,7 +13,8 @@ func stripes() *tasks.Definition {
 	props := fields()
 	delete(props, "use_case")
 	docs := generateDocs()
-	docs.Lead = "Deprecated: use pattern.generate with kind stripes, which draws the same tiles. pattern.stripes draws seamless stripe tiles in the colours you send."
+	docs.Lead = "Deprecated: use pattern.generate with kind stripes, which draws the same tiles. pattern.stripes draws " +
+		"seamless stripe tiles in the colours you send."
 	docs.Limitations = append(
 		[]string{"Deprecated since 2026-09-29; it keeps working until its removal is announced in the changelog."},
 		docs.Limitations[:1]...)
@@ -39,13 +40,14 @@ func stripes() *tasks.Definition {
 		Status:       "deprecated",
 		ReplacedBy:   "pattern.generate",
 		DeprecatedOn: "2026-09-29",
-		Migration:    `POST the same body to /v1/tasks/pattern.generate with "kind": "stripes" added; the tiles, prices and outputs are the same.`,
-		Runner:       tasks.Typed[stripesInput](stripesRunner{}),
-		Pricing:      resolutionPricing,
-		ErrorRules:   colourRules,
-		Docs:         docs,
-		Produces:     []string{"seamless_tile", "job"},
-		Uses:         []string{"seed", "output_resolution", "credit_hold"},
+		Migration: `POST the same body to /v1/tasks/pattern.generate with "kind": "stripes" added; the tiles, prices ` +
+			`and outputs are the same.`,
+		Runner:     tasks.Typed[stripesInput](stripesRunner{}),
+		Pricing:    resolutionPricing,
+		ErrorRules: colourRules,
+		Docs:       docs,
+		Produces:   []string{"seamless_tile", "job"},
+		Uses:       []string{"seed", "output_resolution", "credit_hold"},
 		Examples: []tasks.Example{{Name: "stripes", Title: "Navy and cream stripes",
 			Description: "The same tile as pattern.generate with kind stripes.",
 			Input: json.RawMessage(

@@ -46,23 +46,28 @@ func productProp(what string) obj {
 func create() *tasks.Definition {
 	props := obj{
 		"product": productProp(
-			"The product seen from the front: a packshot on a plain background is cut out (as image.remove_background does); an image without a plain background is laid down whole. Front and walking poses show it.",
+			"The product seen from the front: a packshot on a plain background is cut out (as image.remove_background does); " +
+				"an image without a plain background is laid down whole. Front and walking poses show it.",
 		),
 		"product_back":          productProp("The product seen from the back, for back poses."),
 		"product_side":          productProp("The product seen from the side, for side poses."),
 		"product_three_quarter": productProp("The product turned about 35°, for three_quarter poses."),
 		"background": obj{"type": "string", "pattern": backgroundPattern, "maxLength": 100,
-			"default":     "background:bg_studio_white",
-			"description": "A library backdrop, background:<id> (GET /v1/refs/background: studio colours and scenes), or a studio colour #RRGGBB.",
-			"examples":    []any{"background:bg_studio_white", "#F3EFE8"}},
+			"default": "background:bg_studio_white",
+			"description": "A library backdrop, background:<id> (GET /v1/refs/background: studio colours and scenes), or a " +
+				"studio colour #RRGGBB.",
+			"examples": []any{"background:bg_studio_white", "#F3EFE8"}},
 		"marketplace": tasks.FieldEnum(marketplaceValues(),
 			"Frames every shot by a marketplace's published rules for product images (size, aspect, backdrop, fill)."),
 		"product_height_cm": obj{"type": "number", "minimum": 0.5, "maximum": 400,
-			"description": "The product's real height as it stands in the product image, in centimetres. A scene needs it: it stands the product at its true scale on the scene's floor."},
+			"description": "The product's real height as it stands in the product image, in centimetres. A scene needs it: " +
+				"it stands the product at its true scale on the scene's floor."},
 		"reflection": obj{"type": "boolean", "default": false,
-			"description": "Adds a faint reflection of the product on a glossy studio floor under its contact shadow (studio only; not with marketplace amazon)."},
+			"description": "Adds a faint reflection of the product on a glossy studio floor under its contact shadow (studio " +
+				"only; not with marketplace amazon)."},
 		"model": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
-			"description": "Not made: on-model shots are refused with request_refused (a garment worn by a person needs a photograph of one). Send a photograph of the garment worn as product instead."},
+			"description": "Not made: on-model shots are refused with request_refused (a garment worn by a person needs a " +
+				"photograph of one). Send a photograph of the garment worn as product instead."},
 		"poses": obj{"oneOf": []any{
 			obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
 				"items": obj{
@@ -76,7 +81,10 @@ func create() *tasks.Definition {
 				"description": "One pose preset, standing for its poses.", "examples": []any{"pose_preset:pp_hero"}},
 		},
 			"description": fmt.Sprintf(
-				"Camera angles on the product, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing for its poses; 1 to %d entries, or one preset sent on its own. Front and walking (the front tilted 6°) show product; back, side and three_quarter each need their own image (product_back, product_side, product_three_quarter). Absent: one front shot.",
+				"Camera angles on the product, pose:<id> (GET /v1/refs/pose), or pose presets, pose_preset:<id>, each standing "+
+					"for its poses; 1 to %d entries, or one preset sent on its own. Front and walking (the front tilted 6°) show "+
+					"product; back, side and three_quarter each need their own image (product_back, product_side, "+
+					"product_three_quarter). Absent: one front shot.",
 				maxPoses,
 			),
 			"examples": []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_hero"}},
@@ -87,8 +95,10 @@ func create() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "photoshoot.create", Title: "Create a product photoshoot",
-		Description: "Composites product photographs into a consistent set of packshots: cut out, framed on a studio colour (optionally by Amazon's, Zalando's or Shopify's rules) or stood at true scale in a drawn scene, with one soft contact shadow.",
-		Category:    tasks.CategoryPhotoshoots, Unit: "shot", AddedOn: "2026-11-22",
+		Description: "Composites product photographs into a consistent set of packshots: cut out, framed on a studio " +
+			"colour (optionally by Amazon's, Zalando's or Shopify's rules) or stood at true scale in a drawn scene, with one " +
+			"soft contact shadow.",
+		Category: tasks.CategoryPhotoshoots, Unit: "shot", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"photoshoot.create input",
 			"Product images by view, a backdrop, an optional marketplace preset and the poses to shoot.",
@@ -112,7 +122,8 @@ func create() *tasks.Definition {
 
 func shotSchema() json.RawMessage {
 	return tasks.MustJSON(obj{
-		"$schema": tasks.SchemaDialect, "title": "Shot data", "type": "object", "description": "The data of one shot of a photoshoot.",
+		"$schema": tasks.SchemaDialect, "title": "Shot data", "type": "object", "description": "The data of one shot of a " +
+			"photoshoot.",
 		"properties": obj{
 			"photoshoot": obj{
 				"type":        []any{"string", "null"},
@@ -140,8 +151,9 @@ func shotSchema() json.RawMessage {
 				"description": "The input field of the product image the shot shows.",
 			},
 			"fill": obj{
-				"type":        "number",
-				"description": "The share of the frame the product fills: its box's width over the shot's or its height over the shot's, whichever is larger.",
+				"type": "number",
+				"description": "The share of the frame the product fills: its box's width over the shot's or its height over " +
+					"the shot's, whichever is larger.",
 			},
 			"width":  obj{"type": "integer", "minimum": 1},
 			"height": obj{"type": "integer", "minimum": 1},
@@ -291,7 +303,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 	bg := in.Background
 	if strings.HasPrefix(bg, kindBackground+":") {
 		if _, ok := backgroundByHandle(bg); !ok {
-			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET /v1/refs/background.", bg).
+			return apierr.Newf(apierr.InvalidRequest, "No background %s is in the library; list them at GET "+
+				"/v1/refs/background.", bg).
 				WithField("background")
 		}
 	}
@@ -303,7 +316,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 		_, isPose := poseByHandle(ref)
 		_, isPreset := presetByHandle(ref)
 		if !isPose && !isPreset {
-			return apierr.Newf(apierr.InvalidRequest, "No pose or pose preset %s is in the library; list them at GET /v1/refs/pose and GET /v1/refs/pose_preset.", ref).
+			return apierr.Newf(apierr.InvalidRequest, "No pose or pose preset %s is in the library; list them at GET "+
+				"/v1/refs/pose and GET /v1/refs/pose_preset.", ref).
 				WithField(field)
 		}
 	}
@@ -312,7 +326,8 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 		if in.CountPerPose > 1 {
 			field = "count_per_pose"
 		}
-		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes at most %d. Send fewer poses or a lower count_per_pose.",
+		return apierr.Newf(apierr.TooManyOutputs, "The shoot would make %d shots (%d poses × %d); photoshoot.create makes "+
+			"at most %d. Send fewer poses or a lower count_per_pose.",
 			n, len(resolvePoses(in.Poses.Refs, "")), max(in.CountPerPose, 1), maxOutputs).
 			WithField(field)
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // planLimitation says which plans run the family's tasks.
-const planLimitation = "The starter plan does not include photoshoots tasks: a call with a key of a starter-plan account answers 403 permission_denied."
+const planLimitation = "The starter plan does not include photoshoots tasks: a call with a key of a starter-plan " +
+	"account answers 403 permission_denied."
 
 // commonSpecs are the spec rows the family's tasks share: its terms.
 func commonSpecs() []tasks.SpecRow {
@@ -27,43 +28,66 @@ func createDocs() tasks.Docs {
 		rules = append(rules, m.rules)
 	}
 	return tasks.Docs{
-		Lead: "photoshoot.create turns product photographs into a consistent set of packshots. It is a compositor, not a generative model: it cuts each product image out of its plain background (the cut-out of image.remove_background; a transparent PNG is its own cut-out), makes the product opaque inside its outline, and lays it on a studio colour — framed by Amazon's, Zalando's or Shopify's published rules when marketplace asks — or stands it at its real size on the floor of one of the library's drawn scenes, with one soft contact shadow cast from its own silhouette. It makes no on-model shots: a garment worn by a person needs a photograph of one, so model is refused. Every view is a photograph you sent: a back is never the front mirrored.",
+		Lead: "photoshoot.create turns product photographs into a consistent set of packshots. It is a compositor, not a " +
+			"generative model: it cuts each product image out of its plain background (the cut-out of " +
+			"image.remove_background; a transparent PNG is its own cut-out), makes the product opaque inside its outline, " +
+			"and lays it on a studio colour — framed by Amazon's, Zalando's or Shopify's published rules when marketplace " +
+			"asks — or stands it at its real size on the floor of one of the library's drawn scenes, with one soft contact " +
+			"shadow cast from its own silhouette. It makes no on-model shots: a garment worn by a person needs a photograph " +
+			"of one, so model is refused. Every view is a photograph you sent: a back is never the front mirrored.",
 		BuiltFor: []string{
-			"Marketplace main images: Amazon (pure white, 85 % fill, 2000 px square), Zalando (1801 × 2600 on white) and Shopify (2048 px square) in one call.",
-			"A small brand's catalogue: the same product from each side you photographed, framed the same way on the same backdrop.",
+			"Marketplace main images: Amazon (pure white, 85 % fill, 2000 px square), Zalando (1801 × 2600 on white) and " +
+				"Shopify (2048 px square) in one call.",
+			"A small brand's catalogue: the same product from each side you photographed, framed the same way on the same " +
+				"backdrop.",
 			"Lifestyle placements on drawn scenes, the product at its true size for its height in centimetres.",
 		},
 		WhatYouGet: []string{
-			"One JPEG per pose and count: with marketplace, the marketplace's size with the product centred at its fill (the larger of its width and height shares of the frame); otherwise the resolution and aspect ratio asked, the product standing on a floor line.",
-			"One soft contact shadow, darkest where the product touches the floor and fading where it lifts (a sneaker's toe), within 3 % of the product's width beside it and 5 % under it, so product and shadow together stay inside a marketplace's frame; with reflection, a faint mirror image on a glossy studio floor. Pure white stays exactly #FFFFFF away from the product and its shadow.",
-			"Views: front and walking (the front tilted 6°) show product; back, side and three_quarter show product_back, product_side and product_three_quarter. A pose whose view has no image is refused before anything is charged.",
-			"In a scene the product stands on the floor in perspective, at its real height (product_height_cm): the camera stands 35 to 160 cm above the floor, the planks and tiles are drawn at their real size for it, and a nearer placement is larger.",
-			"The record photoshoot:<id> (GET /v1/refs/photoshoot, GET /v1/files/photoshoot:<id>): the product images by view, background, marketplace, poses and its images, the art: handles photoshoot.upscale takes.",
-			"Each file's data: pose, angle, the product image shown, placement, marketplace and fill, whether the product was cut out, where it lies (product_box), the floor line and its height.",
+			"One JPEG per pose and count: with marketplace, the marketplace's size with the product centred at its fill (the " +
+				"larger of its width and height shares of the frame); otherwise the resolution and aspect ratio asked, the " +
+				"product standing on a floor line.",
+			"One soft contact shadow, darkest where the product touches the floor and fading where it lifts (a sneaker's " +
+				"toe), within 3 % of the product's width beside it and 5 % under it, so product and shadow together stay inside " +
+				"a marketplace's frame; with reflection, a faint mirror image on a glossy studio floor. Pure white stays " +
+				"exactly #FFFFFF away from the product and its shadow.",
+			"Views: front and walking (the front tilted 6°) show product; back, side and three_quarter show product_back, " +
+				"product_side and product_three_quarter. A pose whose view has no image is refused before anything is charged.",
+			"In a scene the product stands on the floor in perspective, at its real height (product_height_cm): the camera " +
+				"stands 35 to 160 cm above the floor, the planks and tiles are drawn at their real size for it, and a nearer " +
+				"placement is larger.",
+			"The record photoshoot:<id> (GET /v1/refs/photoshoot, GET /v1/files/photoshoot:<id>): the product images by " +
+				"view, background, marketplace, poses and its images, the art: handles photoshoot.upscale takes.",
+			"Each file's data: pose, angle, the product image shown, placement, marketplace and fill, whether the product " +
+				"was cut out, where it lies (product_box), the floor line and its height.",
 			"The marketplaces' published rules and what each preset makes: " + strings.Join(rules, " "),
 		},
 		Outputs: tasks.DocsOutputs{
 			Count: fmt.Sprintf(
-				"Poses (a preset counts its poses; none sent is one front pose) × count_per_pose (1 with a marketplace); at most %d.",
+				"Poses (a preset counts its poses; none sent is one front pose) × count_per_pose (1 with a marketplace); at "+
+					"most %d.",
 				maxOutputs,
 			),
 			CountDependsOn: []string{"poses", "count_per_pose"},
 			Order: new(
-				"Pose by pose as sent (a preset's poses in its order); within a pose, placements centred, nearer, further, off-centre.",
+				"Pose by pose as sent (a preset's poses in its order); within a pose, placements centred, nearer, further, " +
+					"off-centre.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
 			{
 				Key:   "input_formats",
 				Title: "Input formats",
-				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; a transparent PNG is used as its own cut-out.",
+				Text: "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; a transparent PNG is used as its own " +
+					"cut-out.",
 			},
-			{Key: "input_count", Title: "Input count", Text: "One product image per view: front (product), back, side and three-quarter."},
+			{Key: "input_count", Title: "Input count", Text: "One product image per view: front (product), back, side and " +
+				"three-quarter."},
 			{Key: "output_format", Title: "Output format", Text: fmt.Sprintf("JPEG, quality %d, sRGB.", shotQuality)},
 			{
 				Key:   "output_resolution",
 				Title: "Output resolution",
-				Text:  "With marketplace: Amazon 2000 × 2000, Zalando 1801 × 2600, Shopify 2048 × 2048 px. Otherwise the long side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio.",
+				Text: "With marketplace: Amazon 2000 × 2000, Zalando 1801 × 2600, Shopify 2048 × 2048 px. Otherwise the long " +
+					"side from resolution (1024, 1536 or 2048 px), the other from aspect_ratio.",
 			},
 			{Key: "aspect_ratios", Title: "Aspect ratios", Text: "1:1, 4:5, 3:4, 2:3, 16:9, 9:16; a marketplace's own."},
 			{
@@ -73,11 +97,17 @@ func createDocs() tasks.Docs {
 			},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"No generative model: the product is not relit or re-rendered, and no view is invented; a pose whose view has no photograph (product_back, product_side, product_three_quarter) is refused with request_refused.",
+			"No generative model: the product is not relit or re-rendered, and no view is invented; a pose whose view has no " +
+				"photograph (product_back, product_side, product_three_quarter) is refused with request_refused.",
 			"No on-model shots: model is refused with request_refused; send a photograph of the garment worn as product.",
-			"The cut-out needs a plain, evenly lit background; an image without one is laid down whole, as a print (cut_out false). A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such products as a transparent PNG.",
-			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a scene, as it would be in a photograph of the room.",
-			"Marketplace presets frame packshots on a studio colour only; Amazon and Zalando take only #FFFFFF, Amazon no reflection. JPEG blocks within 16 px of the product's edge may be off pure white by a level or two, as in any JPEG.",
+			"The cut-out needs a plain, evenly lit background; an image without one is laid down whole, as a print (cut_out " +
+				"false). A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
+				"products as a transparent PNG.",
+			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a " +
+				"scene, as it would be in a photograph of the room.",
+			"Marketplace presets frame packshots on a studio colour only; Amazon and Zalando take only #FFFFFF, Amazon no " +
+				"reflection. JPEG blocks within 16 px of the product's edge may be off pure white by a level or two, as in any " +
+				"JPEG.",
 			"On the black studio sweep the contact shadow barely shows.",
 			planLimitation,
 		},
@@ -99,19 +129,25 @@ func createDocs() tasks.Docs {
 func createExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "amazon_main", Title: "A tote bag as Amazon's main image",
-			Description: "The tote is cut out of its grey sweep and framed on pure white #FFFFFF, 2000 × 2000 px, filling 87 % of the frame, with one soft contact shadow.",
-			Input:       json.RawMessage(`{"product":"file:example_ps_tote","marketplace":"amazon"}`),
-			Files:       []tasks.ExampleFile{toteFile}},
+			Description: "The tote is cut out of its grey sweep and framed on pure white #FFFFFF, 2000 × 2000 px, filling 87 " +
+				"% of the frame, with one soft contact shadow.",
+			Input: json.RawMessage(`{"product":"file:example_ps_tote","marketplace":"amazon"}`),
+			Files: []tasks.ExampleFile{toteFile}},
 		{Name: "catalogue_views", Title: "The tote from the front, back and side",
-			Description: "Three photographs of the tote, one per view, shot the same way on the library's light grey studio backdrop with a reflection.",
+			Description: "Three photographs of the tote, one per view, shot the same way on the library's light grey studio " +
+				"backdrop with a reflection.",
 			Input: json.RawMessage(
-				`{"product":"file:example_ps_tote","product_back":"file:example_ps_tote_back","product_side":"file:example_ps_tote_side","background":"background:bg_studio_light_grey","poses":["pose_preset:pp_catalogue"],"reflection":true,"resolution":"1024","aspect_ratio":"4:5"}`,
+				`{"product":"file:example_ps_tote","product_back":"file:example_ps_tote_back",` +
+					`"product_side":"file:example_ps_tote_side","background":"background:bg_studio_light_grey",` +
+					`"poses":["pose_preset:pp_catalogue"],"reflection":true,"resolution":"1024","aspect_ratio":"4:5"}`,
 			),
 			Files: []tasks.ExampleFile{toteFile, toteBackFile, toteSideFile}},
 		{Name: "loft_scene", Title: "The tote in the loft, near and far",
-			Description: "The 38 cm tote stands on the loft's oak floor at its real size; the nearer placement is larger, as perspective asks.",
+			Description: "The 38 cm tote stands on the loft's oak floor at its real size; the nearer placement is larger, as " +
+				"perspective asks.",
 			Input: json.RawMessage(
-				`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","product_height_cm":38,"count_per_pose":2}`,
+				`{"product":"file:example_ps_tote","background":"background:bg_scene_loft","product_height_cm":38,` +
+					`"count_per_pose":2}`,
 			),
 			Files: []tasks.ExampleFile{toteFile}},
 	}
@@ -119,14 +155,23 @@ func createExamples() []tasks.Example {
 
 func modelDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis, not a generative model: it finds the face in each reference photo (skin-hued pixels in CIELAB, away from the photo's backdrop, the region around the tone nearest the photo's middle), reads the skin as the median of that region without its highlights and shadows, reads the hair in a band above and around the face, applies the proportion changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws a style card. photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in model credits.",
+		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis, not a " +
+			"generative model: it finds the face in each reference photo (skin-hued pixels in CIELAB, away from the photo's " +
+			"backdrop, the region around the tone nearest the photo's middle), reads the skin as the median of that region " +
+			"without its highlights and shadows, reads the hair in a band above and around the face, applies the proportion " +
+			"changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws a style card. " +
+			"photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in " +
+			"model credits.",
 		BuiltFor: []string{
 			"Recording a house model's skin and hair tones, read from portraits, as named colours with their hex.",
 			"Size-inclusive proportions of a base: taller, broader or with fuller hips, within bounds.",
 		},
 		WhatYouGet: []string{
-			"One style card (JPEG): the skin and hair swatches, each named with its hex, in light and shade, and where it came from; the first reference photos with the regions the skin and hair were read from outlined; the proportions.",
-			"The record model:<id>, listed at GET /v1/refs/model?base=<its base> from the moment it is accepted (status creating, then ready), found by name with q.",
+			"One style card (JPEG): the skin and hair swatches, each named with its hex, in light and shade, and where it " +
+				"came from; the first reference photos with the regions the skin and hair were read from outlined; the " +
+				"proportions.",
+			"The record model:<id>, listed at GET /v1/refs/model?base=<its base> from the moment it is accepted (status " +
+				"creating, then ready), found by name with q.",
 			"The card's data: the tones and whether each came from the photos or was kept from the base, and the proportions.",
 		},
 		Outputs: tasks.DocsOutputs{Count: "One style card.", CountDependsOn: []string{}, Order: nil},
@@ -149,9 +194,12 @@ func modelDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure and hair style.",
-			"The face read is the skin-toned region nearest the middle of each photo: send portraits with the face near the middle. Skin under strongly coloured light reads as lit.",
-			"Hair the colour of the backdrop (white hair on a white wall) or no hair is not read: the base's is kept (hair_source base); so is the skin when no face is found (skin_source base).",
+			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure " +
+				"and hair style.",
+			"The face read is the skin-toned region nearest the middle of each photo: send portraits with the face near the " +
+				"middle. Skin under strongly coloured light reads as lit.",
+			"Hair the colour of the backdrop (white hair on a white wall) or no hair is not read: the base's is kept " +
+				"(hair_source base); so is the skin when no face is found (skin_source base).",
 			fmt.Sprintf(
 				"Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.",
 				maxHeightAdjust,
@@ -176,7 +224,8 @@ func modelExamples() []tasks.Example {
 		Name: "house_model", Title: "A house style of Ava from a portrait",
 		Description: "Skin and hair tones read from one portrait; a little taller, with fuller hips.",
 		Input: json.RawMessage(
-			`{"name":"Ava, warm brunette","base":"model:md_ava","images":["file:example_ps_portrait"],"adjustments":{"height":0.2,"hips":0.05}}`,
+			`{"name":"Ava, warm brunette","base":"model:md_ava","images":["file:example_ps_portrait"],` +
+				`"adjustments":{"height":0.2,"hips":0.05}}`,
 		),
 		Files: []tasks.ExampleFile{faceFile},
 	}}

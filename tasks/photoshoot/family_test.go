@@ -37,7 +37,8 @@ func TestABarePresetIsItsPoses(t *testing.T) {
 	require.NoError(t, err)
 	body := func(poses string) []byte {
 		return []byte(
-			`{"product":"file:abc","product_back":"file:b","product_side":"file:s","background":"background:bg_studio_white","poses":` +
+			`{"product":"file:abc","product_back":"file:b","product_side":"file:s","background":"background:bg_studio_white",` +
+				`"poses":` +
 				poses + `,"count_per_pose":2}`,
 		)
 	}

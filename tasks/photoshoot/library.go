@@ -205,8 +205,9 @@ var angleText = map[string]string{
 	angleFront:        "Facing the camera; a packshot of product, straight on.",
 	angleThreeQuarter: "Turned about 35°; a packshot of product_three_quarter, the product photographed turned.",
 	angleSide:         "In profile; a packshot of product_side, the product photographed from the side.",
-	angleBack:         "From behind; a packshot of product_back, the product photographed from behind (never the front mirrored).",
-	angleWalking:      "Mid-stride with arms swinging; a packshot of product tilted 6° as if in motion.",
+	angleBack: "From behind; a packshot of product_back, the product photographed from behind (never the front " +
+		"mirrored).",
+	angleWalking: "Mid-stride with arms swinging; a packshot of product tilted 6° as if in motion.",
 }
 
 // Pose is one curated pose: an angle drawn for one gender's figures.

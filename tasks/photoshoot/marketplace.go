@@ -59,7 +59,8 @@ func marketplaceOf(value string) (marketplace, bool) {
 
 // marketplaceValues are the options of the marketplace field.
 func marketplaceValues() []tasks.VocabValue {
-	out := []tasks.VocabValue{{Value: marketplaceNone, Default: true, ChooseWhen: "the shots are for your own shop or print",
+	out := []tasks.VocabValue{{Value: marketplaceNone, Default: true, ChooseWhen: "the shots are for your own shop or " +
+		"print",
 		Description: "Framed by resolution, aspect_ratio and count_per_pose."}}
 	for _, m := range marketplaces {
 		out = append(out, tasks.VocabValue{Value: m.value, Description: fmt.Sprintf(

@@ -83,7 +83,8 @@ func modelCreate() *tasks.Definition {
 			"description": "The style's name, as listed and searched (GET /v1/refs/model?q=).",
 		},
 		"base": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
-			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the style keeps its gender, build and hair style."},
+			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the " +
+				"style keeps its gender, build and hair style."},
 		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
 			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle or a public https URL."},
@@ -97,8 +98,9 @@ func modelCreate() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "model.create", Title: "Create a saved model style",
-		Description: "Derives a saved style of a base model: skin and hair tones clustered from reference photos and proportions adjusted within bounds, kept as model:<id> and delivered as a style card. Priced in model credits.",
-		Category:    tasks.CategoryPhotoshoots, Unit: "style", AddedOn: "2026-11-22",
+		Description: "Derives a saved style of a base model: skin and hair tones clustered from reference photos and " +
+			"proportions adjusted within bounds, kept as model:<id> and delivered as a style card. Priced in model credits.",
+		Category: tasks.CategoryPhotoshoots, Unit: "style", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"model.create input",
 			"A name, a base model, reference photos and optional proportion changes.",
@@ -133,7 +135,8 @@ func styleSchema() json.RawMessage {
 	}
 	num := func(d string) obj { return obj{"type": "number", "description": d} }
 	return tasks.MustJSON(obj{
-		"$schema": tasks.SchemaDialect, "title": "Style card data", "type": "object", "description": "The data of a saved style's card.",
+		"$schema": tasks.SchemaDialect, "title": "Style card data", "type": "object", "description": "The data of a saved " +
+			"style's card.",
 		"properties": obj{
 			"model": obj{
 				"type":        []any{"string", "null"},
@@ -192,7 +195,8 @@ func (modelRunner) Admit(ctx context.Context, env tasks.Env, in *modelInput) err
 	ref := in.Base
 	base, ok := baseByHandle(ref)
 	if !ok {
-		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library (GET /v1/refs/model, base null).", ref).
+		return apierr.Newf(apierr.InvalidRequest, "%s is not a base model; a style derives from a base of the library "+
+			"(GET /v1/refs/model, base null).", ref).
 			WithField("base")
 	}
 	return openRecord(ctx, env, kindModel, name, styleOf(in, base.Body, base.Body))

@@ -156,7 +156,8 @@ func SeedLibrary(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 			return fmt.Errorf("store %s: %w", fileID, err)
 		}
 		size, _ := json.Marshal(map[string]int{"width": img.Rect.Dx(), "height": img.Rect.Dy()})
-		if err := models.PutRecordFile(ctx, db, &models.File{ID: fileID, MediaType: "image/jpeg", BlobKey: key, Size: int64(len(data)), SHA256: models.Digest(data),
+		if err := models.PutRecordFile(ctx, db, &models.File{ID: fileID, MediaType: "image/jpeg", BlobKey: key, Size: int64(
+			len(data)), SHA256: models.Digest(data),
 			Data: string(size), ExternalID: e.kind + ":" + e.id}, at); err != nil {
 			return err
 		}
@@ -164,7 +165,8 @@ func SeedLibrary(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 		if err != nil {
 			return err
 		}
-		if err := models.CreateRecord(ctx, db, &models.Record{ID: e.id, Kind: e.kind, UserID: models.CuratedUser, Name: e.name,
+		if err := models.CreateRecord(ctx, db, &models.Record{ID: e.id, Kind: e.kind, UserID: models.CuratedUser,
+			Name:   e.name,
 			Status: models.RecordReady, Fields: string(fields), PreviewFileID: fileID}, at); err != nil {
 			return err
 		}

@@ -99,8 +99,10 @@ func TestPresetsResolveToTheModelsGender(t *testing.T) {
 		want   []string
 	}{
 		{nil, "", []string{"pose:ps_woman_front"}},
-		{[]string{"pose_preset:pp_catalogue"}, genderBoy, []string{"pose:ps_boy_front", "pose:ps_boy_back", "pose:ps_boy_side"}},
-		{[]string{"pose:ps_man_walking", "pose_preset:pp_hero"}, genderMan, []string{"pose:ps_man_walking", "pose:ps_man_front"}},
+		{[]string{"pose_preset:pp_catalogue"}, genderBoy, []string{"pose:ps_boy_front", "pose:ps_boy_back",
+			"pose:ps_boy_side"}},
+		{[]string{"pose:ps_man_walking", "pose_preset:pp_hero"}, genderMan, []string{"pose:ps_man_walking",
+			"pose:ps_man_front"}},
 	} {
 		var got []string
 		for _, p := range resolvePoses(tc.refs, tc.gender) {

@@ -92,7 +92,8 @@ func TestLibraryAndStylesOnEveryDatabase(t *testing.T) {
 			field string
 		}{
 			{map[string]any{"name": "  ", "base": "model:md_ava", "images": []any{"file:x"}}, apierr.NameRequired, "name"},
-			{map[string]any{"name": "Of a style", "base": "model:ms_style1", "images": []any{"file:x"}}, apierr.InvalidRequest, "base"},
+			{map[string]any{"name": "Of a style", "base": "model:ms_style1", "images": []any{"file:x"}}, apierr.InvalidRequest,
+				"base"},
 		} {
 			in := validated[modelInput](t, "model.create", tc.in)
 			e := apierr.As(modelRunner{}.Admit(ctx, tasks.Env{UserID: u.ID, JobID: "j_refused", DB: db}, in))

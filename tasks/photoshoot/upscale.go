@@ -50,19 +50,22 @@ func upscale() *tasks.Definition {
 				"examples":    []any{"art:abc123"},
 			},
 			"description": fmt.Sprintf(
-				"Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET /v1/files/photoshoot:<id>); one output each, in this order.",
+				"Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET "+
+					"/v1/files/photoshoot:<id>); one output each, in this order.",
 				maxOutputs,
 			)},
 		"factor": tasks.FieldEnum(factors(), "How many times larger each side becomes; the price depends on it."),
 	}
 	return &tasks.Definition{
 		Name: "photoshoot.upscale", Title: "Upscale photoshoot shots",
-		Description: "Enlarges shots of one of your photoshoots 2× or 4×, sharper than Lanczos resampling and without its ringing, as JPEGs in the shots' order.",
-		Category:    tasks.CategoryPhotoshoots, Unit: "image", AddedOn: "2026-11-22",
+		Description: "Enlarges shots of one of your photoshoots 2× or 4×, sharper than Lanczos resampling and without its " +
+			"ringing, as JPEGs in the shots' order.",
+		Category: tasks.CategoryPhotoshoots, Unit: "image", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("photoshoot.upscale input",
 			"Shots of one photoshoot and how much to enlarge them.", props, []string{"images"}, nil)),
 		OutputSchema: tasks.MustJSON(obj{
-			"$schema": tasks.SchemaDialect, "title": "Upscaled shot data", "type": "object", "description": "The data of one enlarged shot.",
+			"$schema": tasks.SchemaDialect, "title": "Upscaled shot data", "type": "object", "description": "The data of one " +
+				"enlarged shot.",
 			"properties": obj{
 				"photoshoot": obj{
 					"type":        []any{"string", "null"},
@@ -133,12 +136,14 @@ func (upscaleRunner) Admit(ctx context.Context, env tasks.Env, in *upscaleInput)
 		}
 		switch {
 		case shoot == "":
-			return apierr.Newf(apierr.ImageNotFromShoot, "%s is not a shot of one of the account's photoshoots; send art: handles listed in a photoshoot's images (GET /v1/files/photoshoot:<id>).", r.Ref).
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is not a shot of one of the account's photoshoots; send art: "+
+				"handles listed in a photoshoot's images (GET /v1/files/photoshoot:<id>).", r.Ref).
 				WithField(r.Field)
 		case first == "":
 			first = shoot
 		case shoot != first:
-			return apierr.Newf(apierr.ImageNotFromShoot, "%s is a shot of %s, the images before it of %s; send the shots of one photoshoot per job.", r.Ref, shoot, first).
+			return apierr.Newf(apierr.ImageNotFromShoot, "%s is a shot of %s, the images before it of %s; send the shots of "+
+				"one photoshoot per job.", r.Ref, shoot, first).
 				WithField(r.Field)
 		}
 	}
@@ -203,7 +208,8 @@ func (upscaleRunner) Step(ctx context.Context, in *upscaleInput, i int) (tasks.O
 		}
 	}
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
-		"photoshoot": shoot, "index": i, "image": refs[i].Ref, "factor": factor, "width": out.Rect.Dx(), "height": out.Rect.Dy(),
+		"photoshoot": shoot, "index": i, "image": refs[i].Ref, "factor": factor, "width": out.Rect.Dx(),
+		"height":       out.Rect.Dy(),
 		"source_width": b.Dx(), "source_height": b.Dy(),
 	}}, nil
 }
@@ -228,15 +234,23 @@ var shotFile = tasks.ExampleFile{
 func upscaleExamples() []tasks.Example {
 	return []tasks.Example{{
 		Name: "double_a_shot", Title: "A packshot doubled for a zoomable product page",
-		Description: "A 512 × 640 px shot becomes 1024 × 1280 px. Send art: handles of your own photoshoot's images; the example's shot stands for one.",
-		Input:       json.RawMessage(`{"images":["art:example_ps_shot"],"factor":"2"}`),
-		Files:       []tasks.ExampleFile{shotFile},
+		Description: "A 512 × 640 px shot becomes 1024 × 1280 px. Send art: handles of your own photoshoot's images; the " +
+			"example's shot stands for one.",
+		Input: json.RawMessage(`{"images":["art:example_ps_shot"],"factor":"2"}`),
+		Files: []tasks.ExampleFile{shotFile},
 	}}
 }
 
 func upscaleDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "photoshoot.upscale enlarges shots of one of your photoshoots 2× or 4× by iterative back-projection: a Lanczos-3 enlargement corrected, round after round, until it gives back the shot when reduced again, which restores the edges Lanczos leaves soft; every pixel is then kept within the range of the shot's pixels around it, so edges get no halo or ringing and noise is not amplified. On our test set (text, edges, textures, fabric, noise and a packshot, rendered large, reduced and enlarged again: go test -bench UpscaleQuality ./tasks/resample) it is 0.6 dB PSNR and 0.009 SSIM closer to the originals than Lanczos on average (up to 1.7 dB on a packshot at 2×), better on every image, and rings less. It is image processing, not a generative model: no detail that the shot does not hold is invented, so a 4× shot still looks soft up close.",
+		Lead: "photoshoot.upscale enlarges shots of one of your photoshoots 2× or 4× by iterative back-projection: a " +
+			"Lanczos-3 enlargement corrected, round after round, until it gives back the shot when reduced again, which " +
+			"restores the edges Lanczos leaves soft; every pixel is then kept within the range of the shot's pixels around " +
+			"it, so edges get no halo or ringing and noise is not amplified. On our test set (text, edges, textures, fabric, " +
+			"noise and a packshot, rendered large, reduced and enlarged again: go test -bench UpscaleQuality " +
+			"./tasks/resample) it is 0.6 dB PSNR and 0.009 SSIM closer to the originals than Lanczos on average (up to 1.7 " +
+			"dB on a packshot at 2×), better on every image, and rings less. It is image processing, not a generative model: " +
+			"no detail that the shot does not hold is invented, so a 4× shot still looks soft up close.",
 		BuiltFor: []string{
 			"Zoomable product pages: 1024 px shots made 2048 px.",
 			"Print: a shoot's selects enlarged for a catalogue or a poster.",
@@ -270,9 +284,11 @@ func upscaleDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxOutputs)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"No detail is invented: texture finer than the shot's pixels stays soft, most visibly at 4× (there the gain over Lanczos is 0.3 dB, at 2× 0.9 dB).",
+			"No detail is invented: texture finer than the shot's pixels stays soft, most visibly at 4× (there the gain over " +
+				"Lanczos is 0.3 dB, at 2× 0.9 dB).",
 			"It takes longer than plain resampling: about 8 times as long in our benchmark (BenchmarkUpscaleSpeed).",
-			"Every image must be a shot of one of the account's photoshoots, all of the same one (image_not_from_shoot otherwise); other images go to image.resize.",
+			"Every image must be a shot of one of the account's photoshoots, all of the same one (image_not_from_shoot " +
+				"otherwise); other images go to image.resize.",
 			planLimitation,
 		},
 		Errors: tasks.ErrorList(

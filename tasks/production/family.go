@@ -25,15 +25,22 @@ func Family() tasks.Family {
 			colourSpaceVocab()},
 		Concepts: []tasks.Concept{
 			{
-				Name:    "techpack",
-				Short:   "A style's production document: images, fabric, colourways, measurements and bill of materials in one PDF.",
-				Long:    "techpack.create lays a style out for a factory on A4 landscape pages: a cover with the style images, a fabric card with the fabric record's facts (weight, composition, construction, code), colourway swatches with hex, sRGB and approximate CMYK values, the graded measurement table with tolerances, and the bill of materials. The PDF embeds its fonts, so the text can be searched and copied; the file's data repeats the figures as JSON.",
+				Name: "techpack",
+				Short: "A style's production document: images, fabric, colourways, measurements and bill of materials in one " +
+					"PDF.",
+				Long: "techpack.create lays a style out for a factory on A4 landscape pages: a cover with the style images, " +
+					"a fabric card with the fabric record's facts (weight, composition, construction, code), colourway swatches " +
+					"with hex, sRGB and approximate CMYK values, the graded measurement table with tolerances, and the bill of " +
+					"materials. The PDF embeds its fonts, so the text can be searched and copied; the file's data repeats the " +
+					"figures as JSON.",
 				Related: []string{"fabric", "brand_kit", "range_plan"},
 			},
 			{
-				Name:    "bleed",
-				Short:   "Extra image printed beyond the trim line, so a cut that wanders leaves no white edge.",
-				Long:    "print.prepare adds bleed_mm on each side of the trim size: the PNG is the trim plus bleed, and the print PDF's bleed box is the same size, inside a page with crop marks showing where to cut. Printers commonly ask for 3 mm.",
+				Name:  "bleed",
+				Short: "Extra image printed beyond the trim line, so a cut that wanders leaves no white edge.",
+				Long: "print.prepare adds bleed_mm on each side of the trim size: the PNG is the trim plus bleed, and the " +
+					"print PDF's bleed box is the same size, inside a page with crop marks showing where to cut. Printers commonly " +
+					"ask for 3 mm.",
 				Related: []string{"output_resolution"},
 			},
 		},

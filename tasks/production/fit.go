@@ -21,20 +21,25 @@ const minEffectiveShare = 1.0 / 3
 
 func fitVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
-		Name: "print_fit", Description: "How print.prepare sizes one artwork (repeat none) on the print.", Concept: new("bleed"),
+		Name: "print_fit", Description: "How print.prepare sizes one artwork (repeat none) on the print.", Concept: new(
+			"bleed"),
 		Values: []tasks.VocabValue{
 			{
-				Value:       "contain",
-				Label:       "Fit inside the trim",
-				Description: "The whole artwork scaled (Lanczos) to fit inside the trim and placed at the anchor; the rest of the trim is the background colour, and the bleed repeats the trim's edge pixels outward. Nothing of the artwork is cut.",
-				ChooseWhen:  "the artwork must print whole: a poster with text near its edges, a logo, a label",
-				Default:     true,
+				Value: "contain",
+				Label: "Fit inside the trim",
+				Description: "The whole artwork scaled (Lanczos) to fit inside the trim and placed at the anchor; the rest of " +
+					"the trim is the background colour, and the bleed repeats the trim's edge pixels outward. Nothing of the " +
+					"artwork is cut.",
+				ChooseWhen: "the artwork must print whole: a poster with text near its edges, a logo, a label",
+				Default:    true,
 			},
 			{
-				Value:       "cover",
-				Label:       "Cover and crop",
-				Description: "The artwork scaled to cover the whole print, bleed included, placed at the anchor; what falls outside the trim is cut, and the warning artwork_cropped says how much of its width and height.",
-				ChooseWhen:  "the artwork is a photo or texture with no edge detail to lose, and the print must be filled edge to edge",
+				Value: "cover",
+				Label: "Cover and crop",
+				Description: "The artwork scaled to cover the whole print, bleed included, placed at the anchor; what falls " +
+					"outside the trim is cut, and the warning artwork_cropped says how much of its width and height.",
+				ChooseWhen: "the artwork is a photo or texture with no edge detail to lose, and the print must be filled edge " +
+					"to edge",
 			},
 		},
 		Default: new("contain"),
@@ -64,7 +69,8 @@ func anchorVocab() tasks.Vocabulary {
 	for i, a := range anchors {
 		values[i] = tasks.VocabValue{Value: a.value, Label: a.label,
 			Description: fmt.Sprintf(
-				"The artwork is placed at the %s of the print: with fit contain, the padding goes to the other side; with fit cover, the cut is taken from the other side.",
+				"The artwork is placed at the %s of the print: with fit contain, the padding goes to the other side; with fit "+
+					"cover, the cut is taken from the other side.",
 				a.label,
 			),
 			ChooseWhen: fmt.Sprintf(
@@ -115,9 +121,12 @@ func (pl placement) refusal(srcW, srcH int, p printSize) *apierr.Error {
 	}
 	needW := int(math.Ceil(float64(srcW) * pl.scale * minEffectiveShare))
 	needH := int(math.Ceil(float64(srcH) * pl.scale * minEffectiveShare))
-	return apierr.New(apierr.RequestRefused, fmt.Sprintf("The image is %d × %d px: at %g × %g mm it would print at %.0f dpi effective, "+
-		"less than a third of the asked %d dpi (enlarged %.1f×). Send an image of at least %d × %d px, ask for %.0f dpi or less, or a smaller size.",
-		srcW, srcH, p.wMM, p.hMM, pl.effectiveDPI, p.dpi, pl.scale, needW, needH, math.Floor(pl.effectiveDPI/minEffectiveShare)),
+	return apierr.New(apierr.RequestRefused, fmt.Sprintf("The image is %d × %d px: at %g × %g mm it would print at "+
+		"%.0f dpi effective, "+
+		"less than a third of the asked %d dpi (enlarged %.1f×). Send an image of at least %d × %d px, ask for %.0f dpi "+
+		"or less, or a smaller size.",
+		srcW, srcH, p.wMM, p.hMM, pl.effectiveDPI, p.dpi, pl.scale, needW, needH, math.Floor(
+			pl.effectiveDPI/minEffectiveShare)),
 	).
 		WithField("image")
 }
@@ -139,7 +148,8 @@ func (pl placement) warnings(p printSize) []contract.Warning {
 	if pl.cutW > 0.05 || pl.cutH > 0.05 {
 		f := "fit"
 		out = append(out, contract.Warning{Code: string(apierr.ArtworkCropped), Field: &f, Message: fmt.Sprintf(
-			"fit cover cut %.1f %% of the artwork's width and %.1f %% of its height at the trim (more is in the bleed, cut off when trimmed). "+
+			"fit cover cut %.1f %% of the artwork's width and %.1f %% of its height at the trim (more is in the bleed, cut "+
+				"off when trimmed). "+
 				"Use fit contain to keep all of it.",
 			pl.cutW,
 			pl.cutH,

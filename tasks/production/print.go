@@ -36,17 +36,19 @@ func repeatVocab() tasks.Vocabulary {
 		Name: "print_repeat", Description: "How print.prepare fills the print with the image.", Concept: new("bleed"),
 		Values: []tasks.VocabValue{
 			{
-				Value:       "none",
-				Label:       "One artwork",
-				Description: "The image is one artwork, scaled (Lanczos) onto the print as fit says: whole inside the trim (contain, the default) or covering the print and cut at the trim (cover).",
-				ChooseWhen:  "the image is one artwork: a poster, a card, a placement print",
-				Default:     true,
+				Value: "none",
+				Label: "One artwork",
+				Description: "The image is one artwork, scaled (Lanczos) onto the print as fit says: whole inside the trim " +
+					"(contain, the default) or covering the print and cut at the trim (cover).",
+				ChooseWhen: "the image is one artwork: a poster, a card, a placement print",
+				Default:    true,
 			},
 			{
-				Value:       "tile",
-				Label:       "Tile",
-				Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left corner outward into the bleed.",
-				ChooseWhen:  "the image is a repeat tile (pattern.generate) to print by the metre or sheet",
+				Value: "tile",
+				Label: "Tile",
+				Description: "The image repeated at its own pixel size, one pixel per printed dot, from the trim's top-left " +
+					"corner outward into the bleed.",
+				ChooseWhen: "the image is a repeat tile (pattern.generate) to print by the metre or sheet",
 			},
 		},
 		Default: new("none"),
@@ -97,7 +99,8 @@ func (p printSize) pixels() int { return p.W() * p.H() }
 func printPrepare() *tasks.Definition {
 	props := obj{
 		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
+			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https " +
+				"URL."},
 		"width_mm": obj{
 			"type":        "number",
 			"minimum":     minSideMM,
@@ -112,7 +115,8 @@ func printPrepare() *tasks.Definition {
 		},
 		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
 			"description": fmt.Sprintf(
-				"The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s pixels, bleed included (request_refused naming the field).",
+				"The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s "+
+					"pixels, bleed included (request_refused naming the field).",
 				minDPI,
 				maxDPI,
 				megapixels(maxPrintPixels),
@@ -148,8 +152,10 @@ func printPrepare() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "print.prepare", Title: "Prepare a file for print",
-		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the file, plus a print PDF at the same resolution with its trim and bleed boxes, crop marks and an embedded font, in RGB or CMYK.",
-		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
+		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the " +
+			"file, plus a print PDF at the same resolution with its trim and bleed boxes, crop marks and an embedded font, " +
+			"in RGB or CMYK.",
+		Category: tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
 			"print.prepare input",
 			"An image and the physical size, resolution and bleed to print it at.",

@@ -90,7 +90,8 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	require.InDelta(t, 841.89, w, 0.5, "A4 landscape")
 	require.InDelta(t, 595.28, h, 0.5)
 	txt := poppler(t, "pdftotext", pdf.Data)
-	for _, want := range []string{"Harbour Breton tee", "180 g/m²", "5.3 oz/yd²", "CO95EL5-JE-180", "Chest width", "#1B2A4A", "sRGB 27 42 74", "C64 M43 Y0 K71"} {
+	for _, want := range []string{"Harbour Breton tee", "180 g/m²", "5.3 oz/yd²", "CO95EL5-JE-180", "Chest width",
+		"#1B2A4A", "sRGB 27 42 74", "C64 M43 Y0 K71"} {
 		require.Contains(t, txt, want)
 	}
 	var in struct {
@@ -246,7 +247,8 @@ func rgbaAt(img image.Image, x, y int) any {
 // TestRefusals checks the codes and fields of requests the tasks refuse at
 // validation.
 func TestRefusals(t *testing.T) {
-	const tp = `"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]`
+	const tp = `"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,` +
+		`"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]`
 	tests := []struct {
 		task, body string
 		code       apierr.Code
@@ -330,21 +332,27 @@ func TestRefusals(t *testing.T) {
 		},
 		{
 			"techpack.create",
-			`{"name":"x","colourways":[["#111111"]],"style_images":[],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`,
+			`{"name":"x","colourways":[["#111111"]],"style_images":[],"fabric":"fabric:fb_x",` +
+				`"measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell",` +
+				`"material":"Jersey","quantity":1,"unit":"m"}]}`,
 			apierr.ImagesRequired,
 			"style_images",
 			"",
 		},
 		{
 			"techpack.create",
-			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"m"}]}`,
+			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x",` +
+				`"measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{}}],"bom":[{"item":"Shell","material":"Jersey",` +
+				`"quantity":1,"unit":"m"}]}`,
 			apierr.RequestRefused,
 			"measurements[0].sizes",
 			"empty",
 		},
 		{
 			"techpack.create",
-			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x","measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell","material":"Jersey","quantity":1,"unit":"bolt"}]}`,
+			`{"name":"x","colourways":[["#111111"]],"style_images":["file:a"],"fabric":"fabric:fb_x",` +
+				`"measurements":[{"point":"Chest","tolerance_mm":5,"sizes":{"M":500}}],"bom":[{"item":"Shell",` +
+				`"material":"Jersey","quantity":1,"unit":"bolt"}]}`,
 			apierr.InvalidOption,
 			"bom[0].unit",
 			"",

@@ -15,11 +15,12 @@ func colourSpaceVocab() tasks.Vocabulary {
 		Name: "print_colour_space", Description: "The colour space of print.prepare's PDF.", Concept: new("bleed"),
 		Values: []tasks.VocabValue{
 			{
-				Value:       "rgb",
-				Label:       "RGB",
-				Description: "The art's sRGB values as they are (DeviceRGB): the print shop's RIP converts them with its own profile for its press and inks.",
-				ChooseWhen:  "the printer takes RGB files (most digital and textile printers do), or you are unsure",
-				Default:     true,
+				Value: "rgb",
+				Label: "RGB",
+				Description: "The art's sRGB values as they are (DeviceRGB): the print shop's RIP converts them with its own " +
+					"profile for its press and inks.",
+				ChooseWhen: "the printer takes RGB files (most digital and textile printers do), or you are unsure",
+				Default:    true,
 			},
 			{
 				Value: "cmyk",

@@ -83,7 +83,9 @@ func techpack() *tasks.Definition {
 			},
 			"sizes": obj{"type": "object", "additionalProperties": obj{"type": "number", "minimum": 0, "maximum": 5000},
 				"description": fmt.Sprintf(
-					"The measurement in millimetres by size name (S, M, L or 38, 40…): 1 to %d sizes, names of 1 to %d characters. The table's columns run in size order: letter sizes XXS to 5XL, then numeric sizes ascending, then other names alphabetically.",
+					"The measurement in millimetres by size name (S, M, L or 38, 40…): 1 to %d sizes, names of 1 to %d characters. "+
+						"The table's columns run in size order: letter sizes XXS to 5XL, then numeric sizes ascending, then other "+
+						"names alphabetically.",
 					maxSizes,
 					maxSizeName,
 				),
@@ -137,10 +139,13 @@ func techpack() *tasks.Definition {
 				maxStyleImages,
 			)},
 		"fabric": obj{"type": "string", "pattern": tasks.HandlePattern(records.KindFabric),
-			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the fabric card."},
+			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the " +
+				"fabric card."},
 		"colourways": obj{
 			"description": fmt.Sprintf(
-				"The style's colourways: brand_kit:<id> of the account's (one colourway per kit colour, named after it; the kit's looks must be analysed, brand_kit_look_not_ready), or a list of 1 to %d colourways, each a list of 1 to %d colours #RRGGBB.",
+				"The style's colourways: brand_kit:<id> of the account's (one colourway per kit colour, named after it; the "+
+					"kit's looks must be analysed, brand_kit_look_not_ready), or a list of 1 to %d colourways, each a list of 1 to "+
+					"%d colours #RRGGBB.",
 				maxColourways,
 				maxWayColours,
 			),
@@ -176,7 +181,8 @@ func techpack() *tasks.Definition {
 		"version": obj{"type": "string", "minLength": 1, "maxLength": 12, "default": "1",
 			"description": "The techpack's version, such as 1, 2 or 2b: at the head of every page."},
 		"date": obj{"type": "string", "pattern": `^\d{4}-\d{2}-\d{2}$`,
-			"description": "The techpack's date, YYYY-MM-DD, at the head of every page; without it, the day the job runs (UTC)."},
+			"description": "The techpack's date, YYYY-MM-DD, at the head of every page; without it, the day the job runs " +
+				"(UTC)."},
 		"construction": obj{"type": "array", "maxItems": maxConstruction,
 			"items": obj{"type": "string", "maxLength": 300,
 				"description": "One step or spec, such as Side seams: 4-thread overlock, 1 cm allowance."},
@@ -184,8 +190,9 @@ func techpack() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "techpack.create", Title: "Create a techpack",
-		Description: "Lays a style out as a multi-page PDF techpack: cover with the style images, fabric card, colourway swatches with hex, sRGB and CMYK, graded measurements and bill of materials.",
-		Category:    tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
+		Description: "Lays a style out as a multi-page PDF techpack: cover with the style images, fabric card, colourway " +
+			"swatches with hex, sRGB and CMYK, graded measurements and bill of materials.",
+		Category: tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("techpack.create input",
 			"A style: its images, fabric, colourways, measurements and bill of materials.", props,
 			[]string{"name", "style_images", "fabric", "colourways", "measurements", "bom"}, nil)),
@@ -357,13 +364,15 @@ func refuseTechpack(in *techpackInput, _ map[string]tasks.ImageSize) *apierr.Err
 		}
 		for s := range m.Sizes {
 			if n := len([]rune(strings.TrimSpace(s))); n == 0 || n > maxSizeName {
-				return apierr.Newf(apierr.RequestRefused, "%s has the size name %q; size names are 1 to %d characters.", field, s, maxSizeName).
+				return apierr.Newf(apierr.RequestRefused, "%s has the size name %q; size names are 1 to %d characters.", field, s,
+					maxSizeName).
 					WithField(field)
 			}
 		}
 	}
 	if len(p.sizes) > maxSizes {
-		return apierr.Newf(apierr.RequestRefused, "measurements name %d sizes; the table holds at most %d.", len(p.sizes), maxSizes).
+		return apierr.Newf(apierr.RequestRefused, "measurements name %d sizes; the table holds at most %d.", len(p.sizes),
+			maxSizes).
 			WithField("measurements")
 	}
 	return nil
@@ -513,7 +522,8 @@ func summary(p pack, r resolved, pages int) map[string]any {
 		"index": 0, "format": "pdf", "name": p.name, "pages": pages, "style_images": len(p.images),
 		"style_code": nonEmpty(p.styleCode), "version": p.version, "date": p.date,
 		"fabric": obj{"handle": f.Handle, "name": f.Name, "code": f.Code, "weight_gsm": f.Facts.WeightGSM,
-			"weight_oz_yd2": f.WeightOz, "weight_class": f.WeightClass, "composition": comp, "construction": f.Facts.Construction},
+			"weight_oz_yd2": f.WeightOz, "weight_class": f.WeightClass, "composition": comp,
+			"construction": f.Facts.Construction},
 		"colourways": ways, "sizes": toAny(p.sizes), "measurements": meas, "bom": bom,
 		"brand_kit": nil, "range_plan": nil,
 	}

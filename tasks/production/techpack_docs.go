@@ -34,9 +34,11 @@ func techpackOutput() json.RawMessage {
 			"format": obj{"type": "string", "const": "pdf"},
 			"name":   obj{"type": "string", "description": "The style's name."},
 			"pages": obj{
-				"type":        "integer",
-				"minimum":     4,
-				"description": "Pages of the PDF: cover, flat sketch, fabric with colourways, then measurements, grading, bill of materials and construction notes (when sent), short sections sharing a page, long lists continuing on further pages.",
+				"type":    "integer",
+				"minimum": 4,
+				"description": "Pages of the PDF: cover, flat sketch, fabric with colourways, then measurements, grading, bill " +
+					"of materials and construction notes (when sent), short sections sharing a page, long lists continuing on " +
+					"further pages.",
 			},
 			"style_code":   obj{"type": []any{"string", "null"}, "description": "The style code printed on every page."},
 			"version":      obj{"type": "string", "description": "The version printed on every page."},
@@ -58,7 +60,8 @@ func techpackOutput() json.RawMessage {
 					"handle": obj{"type": "string"}, "name": obj{"type": "string"}, "code": obj{"type": "string"},
 					"weight_gsm": obj{
 						"type": "integer",
-					}, "weight_oz_yd2": obj{"type": "number"}, "weight_class": obj{"type": "string", "enum": []any{"light", "medium", "heavy"}},
+					}, "weight_oz_yd2": obj{"type": "number"}, "weight_class": obj{"type": "string", "enum": []any{"light", "medium",
+						"heavy"}},
 					"composition": obj{
 						"type": "array",
 						"items": obj{
@@ -91,7 +94,8 @@ func techpackOutput() json.RawMessage {
 					"properties": obj{
 						"point": obj{
 							"type": "string",
-						}, "tolerance_mm": obj{"type": "number"}, "sizes": obj{"type": "object", "additionalProperties": obj{"type": "number"}}},
+						}, "tolerance_mm": obj{"type": "number"}, "sizes": obj{"type": "object", "additionalProperties": obj{
+							"type": "number"}}},
 				},
 			},
 			"bom": obj{
@@ -138,35 +142,52 @@ func techpackOutput() json.RawMessage {
 
 func techpackDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "techpack.create lays one style out as a techpack a factory can quote and sample from: a multi-page PDF on A4 landscape with a cover of the style images, a flat sketch (front and back) traced from the style images with their backdrop removed and every point of measure called out on it by the letter of its row in the measurement table, a fabric card filled from a fabric record, colourway swatches with hex, sRGB and approximate CMYK values, the graded measurement table, the grade rules (each point's step from size to size), the bill of materials and numbered construction notes. Every page carries the style code and name, the version and date at its head and its page number at its foot. It is deterministic layout of what you send and what your records hold; no generative model draws or writes anything.",
+		Lead: "techpack.create lays one style out as a techpack a factory can quote and sample from: a multi-page PDF on " +
+			"A4 landscape with a cover of the style images, a flat sketch (front and back) traced from the style images with " +
+			"their backdrop removed and every point of measure called out on it by the letter of its row in the measurement " +
+			"table, a fabric card filled from a fabric record, colourway swatches with hex, sRGB and approximate CMYK " +
+			"values, the graded measurement table, the grade rules (each point's step from size to size), the bill of " +
+			"materials and numbered construction notes. Every page carries the style code and name, the version and date at " +
+			"its head and its page number at its foot. It is deterministic layout of what you send and what your records " +
+			"hold; no generative model draws or writes anything.",
 		BuiltFor: []string{
 			"Sending a style to a factory or agent for a quote or a first sample.",
 			"Keeping one printable record of a style's fabric, colours, grading and trims beside its range plan.",
 		},
 		WhatYouGet: []string{
-			"One PDF: cover (name, range plan, fabric, style images, notes); flat sketch (line art traced from the first two style images — front, back — with the measurement lines and their letters; a point whose name the sketch cannot place, such as a pocket's position, is listed as in the table only); fabric card (swatch drawn from the fabric's construction and colour, code, weight in g/m² and oz/yd², composition, construction, colour and its source); colourways; measurements; grading; bill of materials; construction notes. Short sections share a page; long tables continue on further pages.",
-			"Its text is set in embedded fonts (TrueType subsets with Unicode maps), so it can be searched, selected and copied.",
-			"The file's data: the same figures as JSON — the fabric's facts, every colour with its sRGB and CMYK values, the size columns, measurements and bill of materials, and the page count.",
+			"One PDF: cover (name, range plan, fabric, style images, notes); flat sketch (line art traced from the first two " +
+				"style images — front, back — with the measurement lines and their letters; a point whose name the sketch " +
+				"cannot place, such as a pocket's position, is listed as in the table only); fabric card (swatch drawn from the " +
+				"fabric's construction and colour, code, weight in g/m² and oz/yd², composition, construction, colour and its " +
+				"source); colourways; measurements; grading; bill of materials; construction notes. Short sections share a " +
+				"page; long tables continue on further pages.",
+			"Its text is set in embedded fonts (TrueType subsets with Unicode maps), so it can be searched, selected and " +
+				"copied.",
+			"The file's data: the same figures as JSON — the fabric's facts, every colour with its sRGB and CMYK values, the " +
+				"size columns, measurements and bill of materials, and the page count.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "One PDF per job.",
 			CountDependsOn: []string{},
 			Order:          nil,
 			AbsentWhen: new(
-				"A style image that cannot be fetched or read, or a record that went away after submit, fails the job with processing_failed; nothing is charged.",
+				"A style image that cannot be fetched or read, or a record that went away after submit, fails the job with " +
+					"processing_failed; nothing is charged.",
 			),
 		},
 		Specs: append([]tasks.SpecRow{
 			{
 				Key:   "input_formats",
 				Title: "Input formats",
-				Text:  "style_images: " + inputFormats + " fabric: fabric:<id> (the account's or curated); colourways: brand_kit:<id> or lists of #RRGGBB colours; range_plan: range_plan:<id>.",
+				Text: "style_images: " + inputFormats + " fabric: fabric:<id> (the account's or curated); colourways: " +
+					"brand_kit:<id> or lists of #RRGGBB colours; range_plan: range_plan:<id>.",
 			},
 			{
 				Key:   "input_count",
 				Title: "Input count",
 				Text: fmt.Sprintf(
-					"1 to %d style images, 1 to %d colourways of 1 to %d colours, 1 to %d points of measure over at most %d sizes, 1 to %d bill of materials rows.",
+					"1 to %d style images, 1 to %d colourways of 1 to %d colours, 1 to %d points of measure over at most %d sizes, "+
+						"1 to %d bill of materials rows.",
 					maxStyleImages,
 					maxColourways,
 					maxWayColours,
@@ -178,18 +199,26 @@ func techpackDocs() tasks.Docs {
 			{
 				Key:   "output_format",
 				Title: "Output format",
-				Text:  "PDF 1.4, A4 landscape (842 × 595 pt), four pages or more, numbered: cover, flat sketch, fabric and colourways, measurements, grading, bill of materials, construction.",
+				Text: "PDF 1.4, A4 landscape (842 × 595 pt), four pages or more, numbered: cover, flat sketch, fabric and " +
+					"colourways, measurements, grading, bill of materials, construction.",
 			},
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"CMYK values are a plain conversion (K = 1 − max(R, G, B)) without an ICC profile: approximations to brief a supplier, not press values.",
+			"CMYK values are a plain conversion (K = 1 − max(R, G, B)) without an ICC profile: approximations to brief a " +
+				"supplier, not press values.",
 			"The fabric card draws the fabric's construction in its measured colour; it is not a photo of the cloth.",
-			"Size columns run in size order (XXS to 5XL, then numeric sizes, then other names), not in the order sent: a JSON object keeps no order.",
+			"Size columns run in size order (XXS to 5XL, then numeric sizes, then other names), not in the order sent: a " +
+				"JSON object keeps no order.",
 			"A brand kit gives one single-colour colourway per kit colour; send colour lists for multi-colour colourways.",
 			"Style images are fetched when the job runs, within limits.url_fetch.",
-			"The flat sketch is traced from the style images, not drawn by a designer: the backdrop is removed as image.remove_background does (a busy backdrop cannot be, and the whole image is traced, as the sketch says); the outline is drawn in black and inner edges (seams, stripes) in grey.",
-			"Measurement lines are placed from the silhouette by the point's name: chest or bust, waist, hip, hem or sweep, shoulder, neck, sleeve, armhole and length on tops and dresses; waist, hip or seat, rise, inseam, thigh, knee, leg opening and length or outseam on trousers. Other points are listed beside the sketch and measured by the table alone.",
+			"The flat sketch is traced from the style images, not drawn by a designer: the backdrop is removed as " +
+				"image.remove_background does (a busy backdrop cannot be, and the whole image is traced, as the sketch says); " +
+				"the outline is drawn in black and inner edges (seams, stripes) in grey.",
+			"Measurement lines are placed from the silhouette by the point's name: chest or bust, waist, hip, hem or sweep, " +
+				"shoulder, neck, sleeve, armhole and length on tops and dresses; waist, hip or seat, rise, inseam, thigh, knee, " +
+				"leg opening and length or outseam on trousers. Other points are listed beside the sketch and measured by the " +
+				"table alone.",
 			"Without style_code the head of each page names the style only; without date it carries the day the job ran (UTC).",
 		},
 		Errors: tasks.ErrorList(
@@ -215,7 +244,8 @@ func techpackDocs() tasks.Docs {
 func techpackExamples() []tasks.Example {
 	return []tasks.Example{{
 		Name: "breton_tee", Title: "A Breton tee on curated jersey",
-		Description: "A striped T-shirt on the curated organic cotton jersey, in two colourways, graded S to XL, with its trims.",
+		Description: "A striped T-shirt on the curated organic cotton jersey, in two colourways, graded S to XL, with its " +
+			"trims.",
 		Input: json.RawMessage(
 			`{"name":"Harbour Breton tee","style_code":"HB-TEE-001","version":"2","date":"2026-11-20",` +
 				`"style_images":["file:example_tee_front","file:example_tee_back"],` +
@@ -227,7 +257,8 @@ func techpackExamples() []tasks.Example {
 				`{"point":"Neck width","tolerance_mm":3,"sizes":{"S":170,"M":175,"L":180,"XL":185}},` +
 				`{"point":"Hem width","tolerance_mm":10,"sizes":{"S":490,"M":520,"L":550,"XL":580}},` +
 				`{"point":"Armhole depth","tolerance_mm":5,"sizes":{"S":210,"M":220,"L":230,"XL":240}}],` +
-				`"bom":[{"item":"Shell fabric","material":"Organic cotton jersey 180 g/m²","supplier":"Curated library","quantity":1.2,"unit":"m"},` +
+				`"bom":[{"item":"Shell fabric","material":"Organic cotton jersey 180 g/m²","supplier":"Curated library",` +
+				`"quantity":1.2,"unit":"m"},` +
 				`{"item":"Neck rib","material":"1x1 rib, self colour","quantity":0.1,"unit":"m"},` +
 				`{"item":"Main label","material":"Woven label 40 × 20 mm","supplier":"Harbour Labels","quantity":1,"unit":"pcs"},` +
 				`{"item":"Thread","material":"Polyester core-spun 120","quantity":1,"unit":"cone"}],` +

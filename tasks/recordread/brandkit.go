@@ -144,9 +144,11 @@ func (k *BrandKit) LooksReady(field string) error {
 		return nil
 	}
 	if k.Status == models.RecordFailed {
-		return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s were never analysed: %s Create the kit again.", k.Handle, k.Reason).
+		return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s were never analysed: %s Create the kit "+
+			"again.", k.Handle, k.Reason).
 			WithField(field)
 	}
-	return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s are still being analysed; send again when GET /v1/files/%s shows status ready.", k.Handle, k.Handle).
+	return apierr.Newf(apierr.BrandKitLookNotReady, "The looks of brand kit %s are still being analysed; send again "+
+		"when GET /v1/files/%s shows status ready.", k.Handle, k.Handle).
 		WithField(field)
 }

@@ -38,7 +38,8 @@ func brandKit() *tasks.Definition {
 				"pattern":  tasks.HandlePattern(KindMoodboard),
 				"examples": []any{"moodboard:mb_cur_coastal"},
 			},
-			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or the curated library's (curated=true), each analysed (status ready)."},
+			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or " +
+				"the curated library's (curated=true), each analysed (status ready)."},
 		"looks": obj{"type": "array", "maxItems": 12, "uniqueItems": true,
 			"items": obj{"type": "string", "pattern": `^https?://\S+$`, "maxLength": 2048,
 				"examples": []any{"https://files.example.com/files/mb_cur_coastal_look0.jpg"}},
@@ -51,8 +52,9 @@ func brandKit() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "brand_kit.create", Title: "Create a brand kit",
-		Description: "Keeps a brand's colours, moodboards and chosen looks as a brand kit record, delivered as a brand sheet (PNG and a one-page PDF).",
-		Category:    tasks.CategoryRecordsLibraries, Unit: "file",
+		Description: "Keeps a brand's colours, moodboards and chosen looks as a brand kit record, delivered as a brand " +
+			"sheet (PNG and a one-page PDF).",
+		Category: tasks.CategoryRecordsLibraries, Unit: "file",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("brand_kit.create input",
 			"A brand kit: colours, moodboards and looks.", props, []string{"name", "colours", "moodboards"}, nil)),
 		OutputSchema: brandKitOutput(),
@@ -195,7 +197,8 @@ func resolveKit(ctx context.Context, env tasks.Env, in *brandKitInput) (*kit, er
 		field := fmt.Sprintf("moodboards[%d]", i)
 		mb, err := ReadMoodboard(ctx, env, field, ref)
 		if ae := apierr.As(err); err != nil && ae != nil && ae.Code == apierr.InvalidRequest {
-			return nil, apierr.Newf(apierr.MoodboardRequired, "%s names no moodboard of the account's or the curated library's; list them at GET /v1/refs/moodboard.", field).
+			return nil, apierr.Newf(apierr.MoodboardRequired, "%s names no moodboard of the account's or the curated "+
+				"library's; list them at GET /v1/refs/moodboard.", field).
 				WithField(field)
 		}
 		if err != nil {
@@ -209,7 +212,8 @@ func resolveKit(ctx context.Context, env tasks.Env, in *brandKitInput) (*kit, er
 	for i, url := range in.Looks {
 		l, ok := findLook(k.boards, url)
 		if !ok {
-			return nil, apierr.Newf(apierr.LookNotInMoodboard, "looks[%d] is not a look of the named moodboards; send looks[].url of their analysis (GET /v1/files/{moodboard}).", i).
+			return nil, apierr.Newf(apierr.LookNotInMoodboard, "looks[%d] is not a look of the named moodboards; send "+
+				"looks[].url of their analysis (GET /v1/files/{moodboard}).", i).
 				WithField(fmt.Sprintf("looks[%d]", i))
 		}
 		k.looks = append(k.looks, l)

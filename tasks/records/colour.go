@@ -85,9 +85,10 @@ func colourNameVocab() tasks.Vocabulary {
 			Description: n.label + ", measured as " + n.hex + "."}
 	}
 	return tasks.Vocabulary{
-		Name:        "colour_name",
-		Description: "The names given to measured colours: a moodboard's palette and looks, a brand kit's colours. Each names its reference colour; a colour is named after the reference nearest to it by CIEDE2000.",
-		Values:      values, Groups: groups, Concept: new("moodboard"),
+		Name: "colour_name",
+		Description: "The names given to measured colours: a moodboard's palette and looks, a brand kit's colours. Each " +
+			"names its reference colour; a colour is named after the reference nearest to it by CIEDE2000.",
+		Values: values, Groups: groups, Concept: new("moodboard"),
 	}
 }
 

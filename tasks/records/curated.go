@@ -104,18 +104,21 @@ var curatedBoards = []curatedBoard{
 		cloth(
 			"canvas",
 			"#C3643F",
-		), gradient("#E3CBA8", "#A4471F"), stripes("#6D6B2E", "#F1E6D2", 30), dots("#F1E6D2", "#C3643F", 48), solid("#A4471F")}},
+		), gradient("#E3CBA8", "#A4471F"), stripes("#6D6B2E", "#F1E6D2", 30), dots("#F1E6D2", "#C3643F", 48), solid(
+			"#A4471F")}},
 	{"mb_cur_nordic", "Nordic winter", "Charcoal and grey knits with ivory and a forest accent.", []motif{
 		cloth(
 			"rib",
 			"#8A8D8F",
-		), check("#36393B", "#F3EBD7", 32), solid("#1F4A2C"), cloth("herringbone", "#36393B"), stripes("#F3EBD7", "#8A8D8F", 20)}},
+		), check("#36393B", "#F3EBD7", 32), solid("#1F4A2C"), cloth("herringbone", "#36393B"), stripes("#F3EBD7", "#8A8D8F",
+			20)}},
 	{"mb_cur_tropical", "Tropical print", "Emerald, coral, yellow and teal prints.", []motif{
 		dots(
 			"#0F7A50",
 			"#F2735E",
 			56,
-		), stripes("#F6D52A", "#137C7B", 28), gradient("#137C7B", "#0F7A50"), check("#F2735E", "#FAFAF7", 36), dots("#F6D52A", "#0F7A50", 40)}},
+		), stripes("#F6D52A", "#137C7B", 28), gradient("#137C7B", "#0F7A50"), check("#F2735E", "#FAFAF7", 36), dots(
+			"#F6D52A", "#0F7A50", 40)}},
 	{"mb_cur_parisian", "Parisian classic", "Breton black and ivory, camel twill and burgundy.", []motif{
 		stripes(
 			"#111111",
@@ -125,7 +128,8 @@ var curatedBoards = []curatedBoard{
 	{"mb_cur_pastel", "Pastel spring", "Blush, mint, lavender and lemon.", []motif{
 		solid(
 			"#E8B4B0",
-		), stripes("#A8DDC0", "#FAFAF7", 26), dots("#B9A6D8", "#F8EE76", 44), gradient("#E8B4B0", "#B9A6D8"), check("#A8DDC0", "#F8EE76", 30)}},
+		), stripes("#A8DDC0", "#FAFAF7", 26), dots("#B9A6D8", "#F8EE76", 44), gradient("#E8B4B0", "#B9A6D8"), check(
+			"#A8DDC0", "#F8EE76", 30)}},
 }
 
 // curatedFabricDef is one fabric of the library.

@@ -33,21 +33,29 @@ func specs(rows ...[2]string) []tasks.SpecRow {
 
 func moodboardDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "moodboard.create keeps 3 to 24 images as a moodboard record. The record exists from the moment the job is accepted (status analysing); the job delivers a collage, then analyses the board: a palette of 5 to 8 colours clustered in CIELAB with their weights and nearest named colours, and one look per image with its dominant colours, lightness, chroma, temperature and whether it reads as a print or a solid.",
+		Lead: "moodboard.create keeps 3 to 24 images as a moodboard record. The record exists from the moment the job is " +
+			"accepted (status analysing); the job delivers a collage, then analyses the board: a palette of 5 to 8 colours " +
+			"clustered in CIELAB with their weights and nearest named colours, and one look per image with its dominant " +
+			"colours, lightness, chroma, temperature and whether it reads as a print or a solid.",
 		BuiltFor: []string{
 			"Collecting inspiration for a collection and reading its colour story.",
 			"Giving brand_kit.create analysed looks and palettes to keep.",
 		},
 		WhatYouGet: []string{
-			"The record moodboard:<id>, listed at GET /v1/refs/moodboard and read at GET /v1/files/moodboard:<id>: analysing, then ready with its analysis, or failed with a reason.",
-			"File 0: the collage (JPEG, 1800 px wide), the images in justified rows under the board's name: each image at its own proportions (never stretched; cropped only beyond 2.5:1 or 1:2.5), every row filling the width but a short last row, which keeps the rows' height and is centred.",
-			"File 1: the analysis sheet (PNG) whose data holds the palette and the looks; each look's url is the service's stored copy of the image.",
+			"The record moodboard:<id>, listed at GET /v1/refs/moodboard and read at GET /v1/files/moodboard:<id>: " +
+				"analysing, then ready with its analysis, or failed with a reason.",
+			"File 0: the collage (JPEG, 1800 px wide), the images in justified rows under the board's name: each image at " +
+				"its own proportions (never stretched; cropped only beyond 2.5:1 or 1:2.5), every row filling the width but a " +
+				"short last row, which keeps the rows' height and is centred.",
+			"File 1: the analysis sheet (PNG) whose data holds the palette and the looks; each look's url is the service's " +
+				"stored copy of the image.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count: "Two: the collage, then the analysis.", CountDependsOn: []string{},
 			Order: new("Collage first, analysis second."),
 			AbsentWhen: new(
-				"The analysis runs on the capacity-limited analysis queue: a job that cannot get a slot within the capacity deadline fails capacity_busy (retryable), charged for the collage only; the record then reads failed.",
+				"The analysis runs on the capacity-limited analysis queue: a job that cannot get a slot within the capacity " +
+					"deadline fails capacity_busy (retryable), charged for the collage only; the record then reads failed.",
 			),
 		},
 		Specs: specs(
@@ -68,9 +76,17 @@ func moodboardDocs() tasks.Docs {
 			[2]string{"reproducibility", "Deterministic: the same images give the same palette, looks and bytes."},
 		),
 		Limitations: []string{
-			"The palette has 5 to 8 colours, fewer when the board holds fewer distinct colours (a board of pure red and pure blue gives those two); colours within CIEDE2000 4 of each other are one colour, and colours under 1.5% of the board are left out. Each image weighs the same, whatever its size.",
-			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), surface is print when more than 8% of pixels sit on a lightness edge (14 of 14 right on the project's labelled set of plain colours, cloths, product shots, blurred photos, stripes, checks and dots).",
-			"With ignore_backdrops (the default) an image whose border is mostly one light, near-neutral colour (L* 60 or more, C*ab 12 or less) is read as a product shot: that backdrop, and its soft shadow, reached from the border, are left out of the palette and the look's colours (its look names it in backdrop). An image that is nearly all that colour is its own subject and is kept whole; a white garment touching a white sweep loses its edge to it.",
+			"The palette has 5 to 8 colours, fewer when the board holds fewer distinct colours (a board of pure red and pure " +
+				"blue gives those two); colours within CIEDE2000 4 of each other are one colour, and colours under 1.5% of the " +
+				"board are left out. Each image weighs the same, whatever its size.",
+			"Looks are read at 128 px a side: temperature counts pixels with C*ab over 12 (warm is hue 330° to 100°), " +
+				"surface is print when more than 8% of pixels sit on a lightness edge (14 of 14 right on the project's labelled " +
+				"set of plain colours, cloths, product shots, blurred photos, stripes, checks and dots).",
+			"With ignore_backdrops (the default) an image whose border is mostly one light, near-neutral colour (L* 60 or " +
+				"more, C*ab 12 or less) is read as a product shot: that backdrop, and its soft shadow, reached from the border, " +
+				"are left out of the palette and the look's colours (its look names it in backdrop). An image that is nearly " +
+				"all that colour is its own subject and is kept whole; a white garment touching a white sweep loses its edge to " +
+				"it.",
 			"URLs are fetched when the job runs, within limits.url_fetch; an image that cannot be fetched or read " +
 				"fails the job with processing_failed, saying why.",
 			"Images are read one at a time, each within the pixel budget (" + tasks.ImageBudget +
@@ -122,13 +138,16 @@ func moodboardExamples() []tasks.Example {
 
 func brandKitDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "brand_kit.create keeps a brand's colours, the analysed moodboards it draws on and the looks it picks from them as a brand kit record, and delivers a brand sheet: a PNG and a one-page PDF whose text is real, searchable text. The job matches each look's dominant colours to the nearest kit colour, so you see which looks sit on brand.",
+		Lead: "brand_kit.create keeps a brand's colours, the analysed moodboards it draws on and the looks it picks from " +
+			"them as a brand kit record, and delivers a brand sheet: a PNG and a one-page PDF whose text is real, searchable " +
+			"text. The job matches each look's dominant colours to the nearest kit colour, so you see which looks sit on brand.",
 		BuiltFor: []string{
 			"Fixing a collection's colours with their names, RGB and CMYK for suppliers.",
 			"Handing image and techpack tasks one brand_kit:<id> instead of colour lists.",
 		},
 		WhatYouGet: []string{
-			"The record brand_kit:<id> (colours with names, moodboards, looks with their analysis and kit match), creating until the sheet is drawn, then ready.",
+			"The record brand_kit:<id> (colours with names, moodboards, looks with their analysis and kit match), creating " +
+				"until the sheet is drawn, then ready.",
 			"File 0: the brand sheet as PNG; file 1: the same as a one-page A4 PDF with the Go fonts embedded.",
 		},
 		Outputs: tasks.DocsOutputs{
@@ -148,7 +167,8 @@ func brandKitDocs() tasks.Docs {
 			[2]string{"reproducibility", "Deterministic."},
 		),
 		Limitations: []string{
-			"Every moodboard must be the account's or a curated one, and analysed (status ready): a moodboard still analysing or failed answers moodboard_not_ready.",
+			"Every moodboard must be the account's or a curated one, and analysed (status ready): a moodboard still " +
+				"analysing or failed answers moodboard_not_ready.",
 			"A look is named by its url from a named moodboard's analysis; any other address answers look_not_in_moodboard.",
 			"CMYK figures are a plain conversion without an ICC profile; ask your printer for profiled values.",
 			"A look counts as on brand when its colour is within CIEDE2000 10 of a kit colour.",
@@ -167,21 +187,27 @@ func brandKitExamples() []tasks.Example {
 	return []tasks.Example{{Name: "harbour_kit", Title: "A kit on a curated moodboard",
 		Description: "Four colours and the curated Coastal linen moodboard, with usage notes.",
 		Input: json.RawMessage(
-			`{"name":"Harbour","colours":["#1B2A4A","#D6C3A1","#FAFAF7","#8EC6EA"],"moodboards":["moodboard:mb_cur_coastal"],"notes":"Navy leads; sand and white for grounds; sky blue only as an accent."}`,
+			`{"name":"Harbour","colours":["#1B2A4A","#D6C3A1","#FAFAF7","#8EC6EA"],"moodboards":["moodboard:mb_cur_coastal"],` +
+				`"notes":"Navy leads; sand and white for grounds; sky blue only as an accent."}`,
 		),
 	}}
 }
 
 func fabricDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its composition by fibre, its construction, a short code such as CO98EL2-DN-340, and its colour: the one you send (#RRGGBB or a colour name such as forest), else the main colour measured from a swatch photo, else none — the colour is never guessed, and the card says which. The job delivers a swatch card.",
+		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its " +
+			"composition by fibre, its construction, a short code such as CO98EL2-DN-340, and its colour: the one you send " +
+			"(#RRGGBB or a colour name such as forest), else the main colour measured from a swatch photo, else none — the " +
+			"colour is never guessed, and the card says which. The job delivers a swatch card.",
 		BuiltFor: []string{
 			"Building a fabric library to plan ranges and techpacks on.",
 			"Labelling: composition written with the ISO 2076 / EU fibre codes.",
 		},
 		WhatYouGet: []string{
 			"The record fabric:<id>, creating until the card is drawn, then ready.",
-			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in the fabric's colour, undyed ecru when it has none), name, code, composition, construction, weight, and the colour with its source (as given, measured from the swatch photo, or not given); light colours are outlined so white shows on the card.",
+			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in the fabric's colour, " +
+				"undyed ecru when it has none), name, code, composition, construction, weight, and the colour with its source " +
+				"(as given, measured from the swatch photo, or not given); light colours are outlined so white shows on the card.",
 		},
 		Outputs: tasks.DocsOutputs{Count: "One card.", CountDependsOn: []string{}},
 		Specs: specs(
@@ -205,7 +231,8 @@ func fabricDocs() tasks.Docs {
 		Limitations: []string{
 			"Weight classes: light under 170 g/m², medium 170 to 270, heavy over 270.",
 			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
-			"A colour sent in colour is the fabric's colour even when a swatch photo is sent too; a colour is measured only from a photo, as its heaviest colour cluster, and lighting in the photo shifts it.",
+			"A colour sent in colour is the fabric's colour even when a swatch photo is sent too; a colour is measured only " +
+				"from a photo, as its heaviest colour cluster, and lighting in the photo shifts it.",
 		},
 		Errors: tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.InvalidColour,
 			apierr.ImageNotPublic,
@@ -219,12 +246,14 @@ func fabricExamples() []tasks.Example {
 		{Name: "stretch_denim", Title: "A stretch denim without a photo",
 			Description: "98% cotton, 2% elastane, 340 g/m² in the colour sent: the card draws a denim twill in it.",
 			Input: json.RawMessage(
-				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},{"fibre":"elastane","percent":2}],"construction":"denim"},"colour":"denim"}`,
+				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},` +
+					`{"fibre":"elastane","percent":2}],"construction":"denim"},"colour":"denim"}`,
 			)},
 		{Name: "camel_twill", Title: "A camel twill from a swatch photo",
 			Description: "The swatch's colour is measured and named.",
 			Input: json.RawMessage(
-				`{"name":"Stretch twill, camel","facts":{"weight_gsm":260,"composition":[{"fibre":"cotton","percent":97},{"fibre":"elastane","percent":3}],"construction":"twill"},"swatch":"file:example_fb_twill"}`,
+				`{"name":"Stretch twill, camel","facts":{"weight_gsm":260,"composition":[{"fibre":"cotton","percent":97},` +
+					`{"fibre":"elastane","percent":3}],"construction":"twill"},"swatch":"file:example_fb_twill"}`,
 			),
 			Files: []tasks.ExampleFile{
 				exampleFile("file:example_fb_twill", "twill.png", cloth("twill", "#B9895A")),
@@ -234,14 +263,21 @@ func fabricExamples() []tasks.Example {
 
 func rangePlanDocs() tasks.Docs {
 	return tasks.Docs{
-		Lead: "range_plan.create keeps a season's styles as a range plan record and lays them out as a buyer's line sheet: the totals per garment type and per delivery drop (styles, units, value, margin) first, then a card per style, image first — its product shot (your upload, an art: handle such as a photoshoot's shot) or else its fabric's swatch — with its name, type, fabric and code, colourway, size run, price, cost, margin and units, laid out by drop (or by type when no item names a drop). An overview PNG and a PDF line sheet with page numbers. A brand kit, when sent, heads the sheet with its colours.",
+		Lead: "range_plan.create keeps a season's styles as a range plan record and lays them out as a buyer's line " +
+			"sheet: the totals per garment type and per delivery drop (styles, units, value, margin) first, then a card per " +
+			"style, image first — its product shot (your upload, an art: handle such as a photoshoot's shot) or else its " +
+			"fabric's swatch — with its name, type, fabric and code, colourway, size run, price, cost, margin and units, " +
+			"laid out by drop (or by type when no item names a drop). An overview PNG and a PDF line sheet with page " +
+			"numbers. A brand kit, when sent, heads the sheet with its colours.",
 		BuiltFor: []string{
 			"Planning a season's line: how many styles of each type, in which fabrics and colours.",
 			"Sharing a buy plan as a PDF with merchandisers and suppliers.",
 		},
 		WhatYouGet: []string{
-			"The record range_plan:<id> (season, currency, items, totals per type and per drop, the plan's value, cost and margin), creating until the overview is drawn, then ready.",
-			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, five cards a row, as many pages as the items need, each page numbered.",
+			"The record range_plan:<id> (season, currency, items, totals per type and per drop, the plan's value, cost and " +
+				"margin), creating until the overview is drawn, then ready.",
+			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, five cards a row, as many " +
+				"pages as the items need, each page numbered.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "Two: PNG, then PDF.",
@@ -251,7 +287,8 @@ func rangePlanDocs() tasks.Docs {
 		Specs: specs(
 			[2]string{
 				"input_formats",
-				"Items with a garment_type, optional fabric:<id>, #RRGGBB colourways, images (PNG, JPEG, GIF, WebP or BMP by file:/art: handle or https URL), price, cost, sizes and drop; optional brand_kit:<id>.",
+				"Items with a garment_type, optional fabric:<id>, #RRGGBB colourways, images (PNG, JPEG, GIF, WebP or BMP by " +
+					"file:/art: handle or https URL), price, cost, sizes and drop; optional brand_kit:<id>.",
 			},
 			[2]string{"input_count", "1 to 60 items; at most so many of one type: " + limitsText() + "."},
 			[2]string{"output_format", "PNG and PDF (A4 landscape)."},
@@ -264,11 +301,15 @@ func rangePlanDocs() tasks.Docs {
 		),
 		Limitations: []string{
 			"One item over its type's limit answers too_many_items naming that item (items[i]).",
-			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
+			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the " +
+				"account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
 			"Swatches are drawn from the fabric's construction and colour, not from its photo.",
-			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are small thumbnails beside its first.",
-			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a price and a cost. Prices and costs need the plan's currency (request_refused otherwise).",
-			"Every image an item shows is listed once in the plan's images (where its access is checked); an item image not listed there answers request_refused naming items[i].images[j]. At most 8 drops.",
+			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are " +
+				"small thumbnails beside its first.",
+			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a " +
+				"price and a cost. Prices and costs need the plan's currency (request_refused otherwise).",
+			"Every image an item shows is listed once in the plan's images (where its access is checked); an item image not " +
+				"listed there answers request_refused naming items[i].images[j]. At most 8 drops.",
 		},
 		Errors: tasks.ErrorList(
 			append(
@@ -301,19 +342,26 @@ func rangePlanExamples() []tasks.Example {
 			`"file:example_rp_shirt","file:example_rp_dress","file:example_rp_jacket","file:example_rp_tee_black",` +
 			`"file:example_rp_trouser_navy"],"items":[` +
 			`{"type":"t_shirt","name":"Breton tee","fabric":"fabric:fb_cur_jersey_white","colours":["#1B2A4A","#FAFAF7"],` +
-			`"colourway":"Navy/Ecru","quantity":400,"images":["file:example_rp_tee_navy","file:example_rp_tee_ecru"],"price":45,"cost":14.5,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`"colourway":"Navy/Ecru","quantity":400,"images":["file:example_rp_tee_navy","file:example_rp_tee_ecru"],` +
+			`"price":45,"cost":14.5,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
 			`{"type":"trousers","name":"Wide linen trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#D6C3A1"],` +
-			`"colourway":"Sand","quantity":200,"images":["file:example_rp_trouser"],"price":95,"cost":31,"sizes":["34","36","38","40","42"],"drop":"Drop 1 · Feb"},` +
+			`"colourway":"Sand","quantity":200,"images":["file:example_rp_trouser"],"price":95,"cost":31,"sizes":["34","36",` +
+			`"38","40","42"],"drop":"Drop 1 · Feb"},` +
 			`{"type":"shirt","name":"Oxford overshirt","fabric":"fabric:fb_cur_oxford_blue","colours":["#8EC6EA","#FAFAF7"],` +
-			`"colourway":"Sky","quantity":150,"images":["file:example_rp_shirt"],"price":85,"cost":27,"sizes":["S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`"colourway":"Sky","quantity":150,"images":["file:example_rp_shirt"],"price":85,"cost":27,"sizes":["S","M","L",` +
+			`"XL"],"drop":"Drop 1 · Feb"},` +
 			`{"type":"t_shirt","name":"Pocket tee","fabric":"fabric:fb_cur_jersey_black","colours":["#161616"],` +
-			`"colourway":"Black","quantity":300,"images":["file:example_rp_tee_black"],"price":39,"cost":11,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
+			`"colourway":"Black","quantity":300,"images":["file:example_rp_tee_black"],"price":39,"cost":11,"sizes":["XS",` +
+			`"S","M","L","XL"],"drop":"Drop 1 · Feb"},` +
 			`{"type":"dress","name":"Harbour slip dress","fabric":"fabric:fb_cur_crepe_burgundy","colours":["#6D1A2C"],` +
-			`"colourway":"Burgundy","quantity":120,"images":["file:example_rp_dress"],"price":139,"cost":46,"sizes":["XS","S","M","L"],"drop":"Drop 2 · Apr"},` +
+			`"colourway":"Burgundy","quantity":120,"images":["file:example_rp_dress"],"price":139,"cost":46,"sizes":["XS",` +
+			`"S","M","L"],"drop":"Drop 2 · Apr"},` +
 			`{"type":"jacket","name":"Chore jacket","fabric":"fabric:fb_cur_denim_indigo","colours":["#2B3A5C"],` +
-			`"colourway":"Indigo","quantity":100,"images":["file:example_rp_jacket"],"price":165,"cost":58,"sizes":["S","M","L","XL"],"drop":"Drop 2 · Apr"},` +
+			`"colourway":"Indigo","quantity":100,"images":["file:example_rp_jacket"],"price":165,"cost":58,"sizes":["S","M",` +
+			`"L","XL"],"drop":"Drop 2 · Apr"},` +
 			`{"type":"trousers","name":"Sailor trouser","fabric":"fabric:fb_cur_linen_natural","colours":["#1B2A4A"],` +
-			`"colourway":"Navy","quantity":160,"images":["file:example_rp_trouser_navy"],"price":99,"cost":33,"sizes":["34","36","38","40"],"drop":"Drop 2 · Apr"},` +
+			`"colourway":"Navy","quantity":160,"images":["file:example_rp_trouser_navy"],"price":99,"cost":33,"sizes":["34",` +
+			`"36","38","40"],"drop":"Drop 2 · Apr"},` +
 			`{"type":"knitwear","name":"Rib cardigan","fabric":"fabric:fb_cur_rib_cream","colours":["#EDE0C2","#1B2A4A"],` +
 			`"colourway":"Cream/Navy","quantity":90,"price":120,"cost":44,"sizes":["S","M","L"],"drop":"Drop 2 · Apr"}]}`),
 		Files: []tasks.ExampleFile{

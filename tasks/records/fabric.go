@@ -302,10 +302,14 @@ func fabric() *tasks.Definition {
 			},
 		},
 		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from this photo."},
+			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the " +
+				"card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from " +
+				"this photo."},
 		"colour": obj{
-			"type":        "string",
-			"description": "The fabric's colour: #RRGGBB or a colour_name value (forest, navy…). It is the record's colour as sent; without it the colour is measured from the swatch photo, and with neither the fabric has no colour (the card says so and draws the construction undyed).",
+			"type": "string",
+			"description": "The fabric's colour: #RRGGBB or a colour_name value (forest, navy…). It is the record's colour " +
+				"as sent; without it the colour is measured from the swatch photo, and with neither the fabric has no colour " +
+				"(the card says so and draws the construction undyed).",
 			"oneOf": []any{
 				tasks.ColourSchema("The colour, #RRGGBB."),
 				tasks.VocabEnum(colourNameVocab(), "A named colour; its reference hex is the fabric's colour."),
@@ -315,8 +319,9 @@ func fabric() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "fabric.create", Title: "Create a fabric",
-		Description: "Keeps a fabric's weight, composition and construction as a fabric record with its code, delivered as a swatch card.",
-		Category:    tasks.CategoryRecordsLibraries, Unit: "card",
+		Description: "Keeps a fabric's weight, composition and construction as a fabric record with its code, delivered " +
+			"as a swatch card.",
+		Category: tasks.CategoryRecordsLibraries, Unit: "card",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("fabric.create input",
 			"A fabric: name, facts and an optional swatch image.", props, []string{"name", "facts"}, nil)),
 		OutputSchema: fabricOutput(),
@@ -339,7 +344,8 @@ func fabric() *tasks.Definition {
 
 func fabricOutput() []byte {
 	return tasks.MustJSON(obj{
-		"$schema": tasks.SchemaDialect, "title": "Swatch card data", "type": "object", "description": "The data of a fabric's swatch card.",
+		"$schema": tasks.SchemaDialect, "title": "Swatch card data", "type": "object", "description": "The data of a " +
+			"fabric's swatch card.",
 		"properties": obj{
 			"fabric": obj{
 				"type":        []any{"string", "null"},
@@ -410,7 +416,8 @@ func checkComposition(f FabricFacts) error {
 	seen := map[string]bool{}
 	for i, c := range f.Composition {
 		if seen[c.Fibre] {
-			return apierr.Newf(apierr.InvalidRequest, "facts.composition names %s twice; give each fibre once with its whole share.", c.Fibre).
+			return apierr.Newf(apierr.InvalidRequest, "facts.composition names %s twice; give each fibre once with its whole "+
+				"share.", c.Fibre).
 				WithField(fmt.Sprintf("facts.composition[%d].fibre", i))
 		}
 		seen[c.Fibre] = true

@@ -61,8 +61,9 @@ func moodboard() *tasks.Definition {
 			tasks.RefKeyword: "image",
 			"items":          obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
 			"contains":       obj{"type": "string"},
-			"description":    "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job delivered, or public https URLs. 3 to 24.",
-			"examples":       []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}},
+			"description": "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job " +
+				"delivered, or public https URLs. 3 to 24.",
+			"examples": []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}},
 		},
 		"description": obj{
 			"type":        "string",
@@ -75,8 +76,9 @@ func moodboard() *tasks.Definition {
 	}
 	return &tasks.Definition{
 		Name: "moodboard.create", Title: "Create a moodboard",
-		Description: "Keeps 3 to 24 images as a moodboard record: a collage at once, then an analysis of its palette and of every look.",
-		Category:    tasks.CategoryRecordsLibraries, Unit: "file",
+		Description: "Keeps 3 to 24 images as a moodboard record: a collage at once, then an analysis of its palette and " +
+			"of every look.",
+		Category: tasks.CategoryRecordsLibraries, Unit: "file",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("moodboard.create input",
 			"A moodboard: its name and images.", props, []string{"name", "images"}, nil)),
 		OutputSchema: moodboardOutput(),
@@ -126,8 +128,9 @@ func lookSchema() obj {
 			"index": obj{"type": "integer", "minimum": 0, "description": "The image's position in images."},
 			"image": obj{"type": "string", "description": "The reference as sent."},
 			"url": obj{
-				"type":        "string",
-				"description": "The service's stored copy of the image (JPEG, at most 1200 px a side); send it in a brand kit's looks. Empty in a catalogue example.",
+				"type": "string",
+				"description": "The service's stored copy of the image (JPEG, at most 1200 px a side); send it in a brand kit's " +
+					"looks. Empty in a catalogue example.",
 			},
 			"dominant_colours": obj{
 				"type":        "array",

@@ -260,7 +260,8 @@ func rangePlan() *tasks.Definition {
 			"examples":    []any{"SS27"},
 		},
 		"items": obj{"type": "array", "minItems": 1, "maxItems": 60, "items": item,
-			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. At most so many of one type: " + limitsText() + "."},
+			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. " +
+				"At most so many of one type: " + limitsText() + "."},
 		"images": obj{"type": "array", "minItems": 1, "maxItems": maxPlanImages, tasks.RefKeyword: "image",
 			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle a job delivered " +
@@ -270,12 +271,14 @@ func rangePlan() *tasks.Definition {
 		"currency": obj{"type": "string", "enum": currencyCodes(),
 			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
 		"brand_kit": obj{"type": "string", "pattern": tasks.HandlePattern(KindBrandKit),
-			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be analysed (brand_kit_look_not_ready)."},
+			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be " +
+				"analysed (brand_kit_look_not_ready)."},
 	}
 	return &tasks.Definition{
 		Name: "range_plan.create", Title: "Create a range plan",
-		Description: "Keeps a season's styles as a range plan record, delivered as an overview PNG and a PDF sheet grouped by garment type with fabrics and colourways.",
-		Category:    tasks.CategoryRecordsLibraries, Unit: "file",
+		Description: "Keeps a season's styles as a range plan record, delivered as an overview PNG and a PDF sheet " +
+			"grouped by garment type with fabrics and colourways.",
+		Category: tasks.CategoryRecordsLibraries, Unit: "file",
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("range_plan.create input",
 			"A range plan: season and items.", props, []string{"name", "season", "items"}, nil)),
 		OutputSchema: rangePlanOutput(),
@@ -332,7 +335,8 @@ func rangePlanOutput() []byte {
 				"items": obj{"type": "object", "required": []string{"drop", "items", "quantity"}, "properties": moneyProps(obj{
 					"drop":  obj{"type": "string", "description": "The drop; empty for the items sent without one."},
 					"items": obj{"type": "integer"}, "quantity": obj{"type": "integer"}})},
-				"description": "Items, units, value, cost and margin per delivery drop, in the order the drops first appear; empty when no item names a drop.",
+				"description": "Items, units, value, cost and margin per delivery drop, in the order the drops first appear; " +
+					"empty when no item names a drop.",
 			},
 			"currency": obj{"type": []any{"string", "null"}, "description": "The currency of the money figures."},
 			"value":    obj{"type": []any{"number", "null"}, "description": "Units × price over the items with a price."},
@@ -367,7 +371,8 @@ func (rangePlanRunner) Admit(ctx context.Context, env tasks.Env, in *rangePlanIn
 	for i, it := range plan.Items {
 		count[it.Type]++
 		if g, ok := garmentLimit(it.Type); ok && count[it.Type] > g.limit {
-			return apierr.Newf(apierr.TooManyItems, "items[%d] is item %d of type %s; a range plan takes at most %d.", i, count[it.Type], it.Type, g.limit).
+			return apierr.Newf(apierr.TooManyItems, "items[%d] is item %d of type %s; a range plan takes at most %d.", i,
+				count[it.Type], it.Type, g.limit).
 				WithField(fmt.Sprintf("items[%d]", i))
 		}
 	}

@@ -215,7 +215,8 @@ func TestChecksBeforeRecords(t *testing.T) {
 // Unicode map, so pdftotext (poppler-utils, which make test installs)
 // reads the text back.
 func TestSheetsArePDFsWithSearchableText(t *testing.T) {
-	for task, words := range map[string][]string{"brand_kit.create": {"Harbour", "#1B2A4A", "Navy leads"}, "range_plan.create": {"Harbour SS27", "Breton tee", "CO95EL5-JE-180"}} {
+	for task, words := range map[string][]string{"brand_kit.create": {"Harbour", "#1B2A4A", "Navy leads"},
+		"range_plan.create": {"Harbour SS27", "Breton tee", "CO95EL5-JE-180"}} {
 		d := mustLookup(t, task)
 		out, err := d.ExampleOutputs(context.Background(), 0)
 		require.NoError(t, err)

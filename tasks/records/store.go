@@ -101,10 +101,12 @@ func (m *Moodboard) Ready(field string) error {
 	case models.RecordReady:
 		return nil
 	case models.RecordFailed:
-		return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s failed: %s Create it again with moodboard.create.", m.Handle, m.Reason).
+		return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s failed: %s Create it again with moodboard.create.",
+			m.Handle, m.Reason).
 			WithField(field)
 	}
-	return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s is still being analysed; read it at GET /v1/files/%s and send again when its status is ready.", m.Handle, m.Handle).
+	return apierr.Newf(apierr.MoodboardNotReady, "The moodboard %s is still being analysed; read it at GET "+
+		"/v1/files/%s and send again when its status is ready.", m.Handle, m.Handle).
 		WithField(field)
 }
 

@@ -52,7 +52,8 @@ func TestSameBytesAsImaging(t *testing.T) {
 	}
 	sizes := [][2]int{{300, 200}, {40, 90}, {77, 77}, {120, 0}, {0, 33}, {64, 48}}
 	for _, alpha := range []bool{false, true} {
-		for _, src := range []image.Image{pattern(64, 48, alpha), pattern(130, 110, alpha), toRGBA(pattern(50, 70, alpha)), blocks(120, 100, alpha), toRGBA(blocks(45, 60, alpha))} {
+		for _, src := range []image.Image{pattern(64, 48, alpha), pattern(130, 110, alpha), toRGBA(pattern(50, 70, alpha)),
+			blocks(120, 100, alpha), toRGBA(blocks(45, 60, alpha))} {
 			for name, f := range filters {
 				for _, s := range sizes {
 					want, got := imaging.Resize(src, s[0], s[1], f), Resize(src, s[0], s[1], f)

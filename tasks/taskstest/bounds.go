@@ -174,7 +174,8 @@ func (w *walker) property(p map[string]any, val any, field, gen string, set func
 		v := p[kw]
 		switch kw {
 		case "type":
-			wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x", "object": "x"}[v.(string)]
+			wrong := map[string]any{"string": 12, "integer": "x", "number": "x", "array": "x", "boolean": "x",
+				"object": "x"}[v.(string)]
 			add("type", set(wrong), apierr.InvalidRequest)
 		case "enum":
 			var bad any = "no_such_option"

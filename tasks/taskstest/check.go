@@ -115,7 +115,8 @@ func checkDocs(t *testing.T, d *tasks.Definition) {
 	require.NoError(t, err)
 	var docs map[string]any
 	require.NoError(t, json.Unmarshal(b, &docs))
-	for _, k := range []string{"lead", "built_for", "what_you_get", "outputs", "specs", "limitations", "errors", "compares", "related", "prompting"} {
+	for _, k := range []string{"lead", "built_for", "what_you_get", "outputs", "specs", "limitations", "errors",
+		"compares", "related", "prompting"} {
 		require.Contains(t, docs, k)
 	}
 }

@@ -35,8 +35,11 @@ func NewFamily(o Options) tasks.Family {
 		Tasks:        []*tasks.Definition{slideshow(o), patternLoop(o)},
 		Vocabularies: []tasks.Vocabulary{formatVocab(), sizeVocab(), directionVocab()},
 		Concepts: []tasks.Concept{{
-			Name: "seamless_loop", Short: "A video whose last frame leads into its first without a jump, so it can play on repeat forever.",
-			Long:    "A seamless loop ends one step before it begins again: played on repeat, the motion never stutters. video.pattern_loop makes one by moving a seamless tile exactly one tile length over the loop, a whole number of pixels per frame.",
+			Name: "seamless_loop", Short: "A video whose last frame leads into its first without a jump, so it can play on " +
+				"repeat forever.",
+			Long: "A seamless loop ends one step before it begins again: played on repeat, the motion never stutters. " +
+				"video.pattern_loop makes one by moving a seamless tile exactly one tile length over the loop, a whole number " +
+				"of pixels per frame.",
 			Related: []string{"seamless_tile"},
 		}},
 	}
@@ -53,13 +56,16 @@ func refuseFormat(o Options, format, sz string, frames int, field string) *apier
 	switch format {
 	case "mp4":
 		if o.FFmpeg == "" {
-			return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. Send format gif, or ask the operator to install ffmpeg.").
+			return apierr.New(apierr.RequestRefused, "This server cannot make MP4: ffmpeg is not installed where it runs. "+
+				"Send format gif, or ask the operator to install ffmpeg.").
 				WithField("format")
 		}
 	default:
 		w, h := size(sz)
 		if frames*w*h > gifBudget {
-			return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format mp4.", frames, w, h, gifBudget/1_000_000)).
+			return apierr.New(apierr.RequestRefused, fmt.Sprintf("The GIF would hold %d frames of %d × %d px, more than a "+
+				"GIF can carry at a sensible file size (%d megapixels in all). Choose a smaller size, a shorter video or format "+
+				"mp4.", frames, w, h, gifBudget/1_000_000)).
 				WithField(field)
 		}
 	}
@@ -69,7 +75,8 @@ func refuseFormat(o Options, format, sz string, frames int, field string) *apier
 // formats says which formats this server makes, for the docs.
 func (o Options) formats() string {
 	if o.FFmpeg == "" {
-		return "GIF only on this server: MP4 needs ffmpeg, which is not installed here, so format mp4 answers 422 request_refused at submit."
+		return "GIF only on this server: MP4 needs ffmpeg, which is not installed here, so format mp4 answers 422 " +
+			"request_refused at submit."
 	}
 	return "GIF and MP4 on this server (ffmpeg is installed)."
 }
@@ -116,7 +123,8 @@ func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 		{
 			Key:   "output_format",
 			Title: "Output format",
-			Text:  "Animated GIF (format gif, the default: 256 colours per frame, Floyd–Steinberg dithered, loops forever) or MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio). " + o.formats(),
+			Text: "Animated GIF (format gif, the default: 256 colours per frame, Floyd–Steinberg dithered, loops forever) " +
+				"or MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio). " + o.formats(),
 		},
 		{Key: "output_resolution", Title: "Output resolution", Text: resolution},
 		{Key: "outputs_per_job", Title: "Outputs per job", Text: count},
@@ -129,7 +137,8 @@ func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 
 func formatVocab() tasks.Vocabulary {
 	return tasks.Vocabulary{
-		Name: "video_format", Description: "The file format of a video. MP4 needs ffmpeg on the server; each video task's docs say which formats this server makes.",
+		Name: "video_format", Description: "The file format of a video. MP4 needs ffmpeg on the server; each video task's " +
+			"docs say which formats this server makes.",
 		Values: []tasks.VocabValue{
 			{
 				Value:       "gif",

@@ -20,8 +20,9 @@ const gifFPS = 20
 func patternLoop(o Options) *tasks.Definition {
 	props := obj{
 		"tile": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: handle (POST /v1/files) or a public https URL.",
-			"examples":    []any{"art:def456", "file:abc123"}},
+			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: " +
+				"handle (POST /v1/files) or a public https URL.",
+			"examples": []any{"art:def456", "file:abc123"}},
 		"direction": tasks.VocabEnum(directionVocab(), "Which way the pattern moves."),
 		"seconds": obj{
 			"type":        "integer",
@@ -31,11 +32,12 @@ func patternLoop(o Options) *tasks.Definition {
 			"description": "The length of one loop in seconds: the pattern moves one tile length in this time.",
 		},
 		"repeats": obj{
-			"type":        "integer",
-			"minimum":     1,
-			"maximum":     8,
-			"default":     3,
-			"description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a whole number of pixels per frame.",
+			"type":    "integer",
+			"minimum": 1,
+			"maximum": 8,
+			"default": 3,
+			"description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a " +
+				"whole number of pixels per frame.",
 		},
 		"size":   tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
 		"format": tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
@@ -45,12 +47,14 @@ func patternLoop(o Options) *tasks.Definition {
 	})
 	return &tasks.Definition{
 		Name: "video.pattern_loop", Title: "Make a seamless pattern loop",
-		Description: "Scrolls a seamless pattern tile across the frame in a loop whose last frame leads into its first without a jump, as GIF or MP4.",
-		Category:    tasks.CategoryVideo, Unit: "video", Uses: []string{"seamless_tile"}, Produces: []string{"seamless_loop"},
+		Description: "Scrolls a seamless pattern tile across the frame in a loop whose last frame leads into its first " +
+			"without a jump, as GIF or MP4.",
+		Category: tasks.CategoryVideo, Unit: "video", Uses: []string{"seamless_tile"}, Produces: []string{"seamless_loop"},
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("video.pattern_loop input",
 			"A seamless tile and how to move it: one looping video.", props, []string{"tile"}, nil)),
 		OutputSchema: tasks.MustJSON(obj{
-			"$schema": tasks.SchemaDialect, "title": "Pattern loop data", "type": "object", "description": "The data of the loop.",
+			"$schema": tasks.SchemaDialect, "title": "Pattern loop data", "type": "object", "description": "The data of the " +
+				"loop.",
 			"properties": obj{
 				"format": obj{
 					"type":             "string",
@@ -105,7 +109,8 @@ func patternLoop(o Options) *tasks.Definition {
 		Docs:     loopDocs(o),
 		Examples: []tasks.Example{{
 			Name: "scrolling_waves", Title: "A wave tile scrolling left",
-			Description: "A two-colour wave tile moving left across a 480 × 480 square, one tile length every 2 seconds, as a looping GIF.",
+			Description: "A two-colour wave tile moving left across a 480 × 480 square, one tile length every 2 seconds, as " +
+				"a looping GIF.",
 			Input: json.RawMessage(
 				`{"tile":"file:example_waves","direction":"left","seconds":2,"repeats":2,"size":"480x480","format":"gif"}`,
 			),
@@ -281,14 +286,19 @@ func windowPaletted(tile *image.Paletted, m motion, k, W, H int) *image.Paletted
 
 func loopDocs(o Options) tasks.Docs {
 	return tasks.Docs{
-		Lead: "video.pattern_loop scrolls a seamless pattern tile across the frame — left, right, up, down or diagonally — for backgrounds, banners and product pages. The tile is scaled so that it moves exactly one tile length over the loop, a whole number of pixels per frame: the frame after the last is the first, so the loop plays on repeat without a jump. A GIF uses one palette for the whole loop and the tile is dithered once, so every frame is an exact shift of the one before.",
+		Lead: "video.pattern_loop scrolls a seamless pattern tile across the frame — left, right, up, down or diagonally " +
+			"— for backgrounds, banners and product pages. The tile is scaled so that it moves exactly one tile length over " +
+			"the loop, a whole number of pixels per frame: the frame after the last is the first, so the loop plays on " +
+			"repeat without a jump. A GIF uses one palette for the whole loop and the tile is dithered once, so every frame " +
+			"is an exact shift of the one before.",
 		BuiltFor: []string{
 			"Moving backgrounds from pattern.generate or pattern.repeat tiles.",
 			"Showing a print in motion on a product page or in a social post.",
 		},
 		WhatYouGet: []string{
 			"One looping GIF or MP4 per job.",
-			"Its data: format, frame size, frames of one loop and their length, direction, the step per frame and the tile's size in the video.",
+			"Its data: format, frame size, frames of one loop and their length, direction, the step per frame and the tile's " +
+				"size in the video.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "One video.",
@@ -299,12 +309,15 @@ func loopDocs(o Options) tasks.Docs {
 			o,
 			"One tile, which should be seamless (its edges continue each other); transparent parts show white.",
 			"One video per job.",
-			"size (default 720x720). GIF at 20 frames per second, MP4 at 30; one loop is seconds long (1 to 20). The tile is scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
+			"size (default 720x720). GIF at 20 frames per second, MP4 at 30; one loop is seconds long (1 to 20). The tile is "+
+				"scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels "+
+				"per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
 		),
 		Limitations: []string{
 			"A tile that is not seamless shows its seams as it moves.",
 			"Diagonal motion scales the tile to a square.",
-			"GIF has no motion compression: a 4-second 720 × 720 loop is about 7 MB; the same loop as MP4 is about 20 times smaller.",
+			"GIF has no motion compression: a 4-second 720 × 720 loop is about 7 MB; the same loop as MP4 is about 20 times " +
+				"smaller.",
 			"MP4 is lossy: its last and first frames join without a jump, but not bit for bit.",
 		},
 		Errors: tasks.ErrorList(

@@ -52,7 +52,8 @@ func slideshow(o Options) *tasks.Definition {
 		InputSchema: tasks.MustJSON(tasks.ObjectSchema("video.slideshow input",
 			"Images and how to show them: one video.", props, []string{"images"}, nil)),
 		OutputSchema: tasks.MustJSON(obj{
-			"$schema": tasks.SchemaDialect, "title": "Slideshow data", "type": "object", "description": "The data of the slideshow video.",
+			"$schema": tasks.SchemaDialect, "title": "Slideshow data", "type": "object", "description": "The data of the " +
+				"slideshow video.",
 			"properties": obj{
 				"format": obj{
 					"type":             "string",
@@ -92,7 +93,8 @@ func slideshow(o Options) *tasks.Definition {
 			Name: "three_products_crossfade", Title: "Three product shots, crossfaded",
 			Description: "Three 480 × 480 frames, one second each, fading into one another: an animated GIF for a product page.",
 			Input: json.RawMessage(
-				`{"images":["file:example_slide_1","file:example_slide_2","file:example_slide_3"],"frame_ms":1000,"transition":"crossfade","size":"480x480","format":"gif"}`,
+				`{"images":["file:example_slide_1","file:example_slide_2","file:example_slide_3"],"frame_ms":1000,` +
+					`"transition":"crossfade","size":"480x480","format":"gif"}`,
 			),
 			Files: slideFiles,
 		}},
@@ -278,7 +280,10 @@ func slideMP4(
 
 func slideshowDocs(o Options) tasks.Docs {
 	return tasks.Docs{
-		Lead: "video.slideshow shows images one after another — product shots, a collection, before and after — each for frame_ms, with a cut or a crossfade between them. GIFs are encoded here with a palette per frame and Floyd–Steinberg dithering, so photos keep their gradients; MP4s are H.264 through ffmpeg. Images are fitted to the frame with Lanczos resampling; nothing is generated.",
+		Lead: "video.slideshow shows images one after another — product shots, a collection, before and after — each for " +
+			"frame_ms, with a cut or a crossfade between them. GIFs are encoded here with a palette per frame and " +
+			"Floyd–Steinberg dithering, so photos keep their gradients; MP4s are H.264 through ffmpeg. Images are fitted to " +
+			"the frame with Lanczos resampling; nothing is generated.",
 		BuiltFor: []string{
 			"Animated product images for shops and marketplaces that take GIFs.",
 			"Short collection or lookbook videos for social media.",
@@ -298,7 +303,9 @@ func slideshowDocs(o Options) tasks.Docs {
 			o,
 			fmt.Sprintf("1 to %d images.", maxSlides),
 			"One video per job.",
-			"size (default 720x720; eight sizes from 480x480 to 1920x1080). One play lasts images × frame_ms. A GIF holds at most 120 megapixels of frames in all (frames × width × height; a crossfade adds 8 frames per change); more answers 422 request_refused naming size.",
+			"size (default 720x720; eight sizes from 480x480 to 1920x1080). One play lasts images × frame_ms. A GIF holds at "+
+				"most 120 megapixels of frames in all (frames × width × height; a crossfade adds 8 frames per change); more "+
+				"answers 422 request_refused naming size.",
 		),
 		Limitations: []string{
 			"GIF frames have 256 colours each; MP4 is full colour.",
