@@ -19,7 +19,8 @@ func TestFormOffersValuesNotAliases(t *testing.T) {
 		if f.Name == "kind" {
 			require.Equal(
 				t,
-				[]string{"stripes", "checks", "dots", "chevron", "waves", "diamonds", "houndstooth", "plaid"},
+				[]string{"stripes", "checks", "dots", "chevron", "waves", "diamonds", "houndstooth", "plaid", "gingham",
+					"buffalo_check", "windowpane"},
 				f.Options,
 			)
 			return
