@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,6 +36,10 @@ type userRun struct {
 	// signals delivers interrupts (Ctrl-C) to run; nil reads the process's.
 	signals <-chan os.Signal
 	client  *client.Client
+	// asJSON prints results as JSON for scripts.
+	asJSON bool
+	// terminal draws the progress bar whatever stderr is (tests).
+	terminal bool
 }
 
 // runUser runs a user command of the process.
@@ -187,8 +189,7 @@ type inputFlags struct {
 func (f *inputFlags) add(c *cobra.Command) {
 	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
 	c.Flags().
-		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed as the task's input schema says (a.b=… "+
-			"nests)")
+		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed by the task's input schema (a.b=… nests)")
 }
 
 // body is the task input: the file's object with every --set applied, its
@@ -257,7 +258,7 @@ func (r *userRun) interrupts() (<-chan os.Signal, func()) {
 func (r *userRun) runCmd() *cobra.Command {
 	var in inputFlags
 	var out, key string
-	var wait bool
+	var wait, asJSON bool
 	var startTimeout int
 	c := &cobra.Command{
 		Use:   "run TASK",
@@ -273,12 +274,14 @@ func (r *userRun) runCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			r.asJSON = asJSON
 			return r.run(c.Context(), args[0], body, out, key, wait, time.Duration(startTimeout)*time.Second)
 		},
 	}
 	in.add(c)
 	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
 	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the job's end as one JSON object on standard output (for scripts)")
 	c.Flags().
 		StringVar(&key, "idempotency-key", "", "resubmitting with the same key reaches the same job (default: a new UUID)")
 	c.Flags().IntVar(&startTimeout, "start-timeout", 0, "fail the job if it cannot start within this many seconds")
@@ -307,12 +310,15 @@ func (r *userRun) run(
 	}
 	fmt.Fprintf(r.stderr, "%s: job %s submitted, %d %s held\n", task, sub.JobID, sub.Credits, sub.CreditType)
 	if !wait {
+		if r.asJSON {
+			return json.NewEncoder(r.stdout).Encode(map[string]string{"job_id": sub.JobID})
+		}
 		fmt.Fprintln(r.stdout, sub.JobID)
 		return nil
 	}
 	bar := progressbar.NewOptions(
 		-1,
-		progressbar.OptionSetWriter(r.stderr),
+		progressbar.OptionSetWriter(r.barWriter()),
 		progressbar.OptionSetDescription("queued"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetRenderBlankState(true),
@@ -413,12 +419,17 @@ func (r *userRun) finish(ctx context.Context, c *client.Client, jobID, out strin
 	if j.Credits.Charged != nil {
 		charged = fmt.Sprintf("%d %s charged", *j.Credits.Charged, j.Credits.CreditType)
 	}
-	fmt.Fprintln(r.stdout, jobID)
-	fmt.Fprintf(r.stdout, "%s: %d output(s), %s\n", outcome, j.Progress.Done, charged)
+	if !r.asJSON {
+		fmt.Fprintln(r.stdout, jobID)
+		fmt.Fprintf(r.stdout, "%s: %d output(s), %s\n", outcome, j.Progress.Done, charged)
+	}
+	report := runReport{JobID: jobID, Outcome: outcome, Charged: j.Credits.Charged,
+		CreditType: j.Credits.CreditType, Files: []string{}}
 	if outcome != contract.OutcomeSucceeded && len(j.Error) > 0 && string(j.Error) != "null" {
 		var e client.Error
 		if json.Unmarshal(j.Error, &e) == nil {
 			fmt.Fprintln(r.stderr, "taskplatform:", describeError(&e))
+			report.Error = &e
 		}
 	}
 	if j.Progress.Done > 0 {
@@ -429,12 +440,20 @@ func (r *userRun) finish(ctx context.Context, c *client.Client, jobID, out strin
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
-		for _, f := range files {
-			p, err := r.download(ctx, c, f, out)
+		for i, f := range files {
+			p, err := r.download(ctx, c, f, out, fmt.Sprintf("%s_%d%s", jobID, i, fileExt(f)))
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(r.stdout, p)
+			report.Files = append(report.Files, p)
+			if !r.asJSON {
+				fmt.Fprintln(r.stdout, p)
+			}
+		}
+	}
+	if r.asJSON {
+		if err := json.NewEncoder(r.stdout).Encode(report); err != nil {
+			return err
 		}
 	}
 	if outcome != contract.OutcomeSucceeded {
@@ -452,12 +471,8 @@ func endLine(outcome string, p wire.Progress) string {
 	return fmt.Sprintf("%s %d%% (%d/%d)", outcome, p.Done*100 / *p.Total, p.Done, *p.Total)
 }
 
-// download writes one result file into dir, named as its URL names it.
-func (r *userRun) download(ctx context.Context, c *client.Client, f wire.File, dir string) (string, error) {
-	name := strings.NewReplacer(":", "_").Replace(f.File)
-	if u, err := url.Parse(f.URL); err == nil && path.Base(u.Path) != "" && path.Base(u.Path) != "/" {
-		name = path.Base(u.Path)
-	}
+// download writes one result file into dir as name, readable by all (0644).
+func (r *userRun) download(ctx context.Context, c *client.Client, f wire.File, dir, name string) (string, error) {
 	p := filepath.Join(dir, name)
 	tmp, err := os.CreateTemp(dir, "."+name+".*")
 	if err != nil {
@@ -465,6 +480,10 @@ func (r *userRun) download(ctx context.Context, c *client.Client, f wire.File, d
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := c.Download(ctx, f.URL, tmp); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
 		return "", err
 	}

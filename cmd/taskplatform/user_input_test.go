@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,4 +101,56 @@ func TestUserErrorNamesFieldOnce(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, "taskplatform: colors must be array (invalid_input)")
 	require.Equal(t, 1, strings.Count(errs, "colors"), errs)
+}
+
+// jobsAPI answers a submitted job that succeeded with two outputs.
+func jobsAPI(t *testing.T) *fakeAPI {
+	job := `{"job_id":"job_1","task":"pattern.generate","lifecycle":"terminal","outcome":"succeeded",` +
+		`"progress":{"done":2,"total":2,"phase":"done"},"credits":{"credit_type":"image","held":0,"charged":4},` +
+		`"created_at":"2026-11-25T04:00:00Z"}`
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/tasks/{task}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-Service-Credits", "4")
+		w.Header().Set("X-Service-Credit-Type", "image")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, job)
+	})
+	mux.HandleFunc("GET /v1/jobs/job_1/events", func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /v1/jobs/job_1", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, job) })
+	mux.HandleFunc("GET /v1/jobs/job_1/files", func(w http.ResponseWriter, r *http.Request) {
+		base := "http://" + r.Host
+		_, _ = io.WriteString(w, `{"items":[{"file":"file:a","url":"`+base+`/dl/a.png","media_type":"image/png"},`+
+			`{"file":"file:b","url":"`+base+`/dl/b","media_type":"image/jpeg"}],"has_more":false}`)
+	})
+	mux.HandleFunc("GET /dl/{name}", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "bytes of "+r.PathValue("name"))
+	})
+	return newFakeAPI(t, mux)
+}
+
+func TestUserRunOutputs(t *testing.T) {
+	f := jobsAPI(t)
+	dir := t.TempDir()
+	code, out, errs := f.cli(t, "run", "pattern.generate", "--out", dir, "--set", "count=2", "--set", "colors=red")
+	require.Equal(t, 0, code, errs)
+	a, b := filepath.Join(dir, "job_1_0.png"), filepath.Join(dir, "job_1_1.jpg")
+	require.Equal(t, "job_1\nsucceeded: 2 output(s), 4 image charged\n"+a+"\n"+b+"\n", out)
+	for _, p := range []string{a, b} {
+		st, err := os.Stat(p)
+		require.NoError(t, err)
+		require.Equal(t, os.FileMode(0o644), st.Mode().Perm(), p)
+	}
+	// Standard error is no terminal: no bar redraws, only the lines.
+	require.NotContains(t, errs, "\r")
+	require.Equal(t, "pattern.generate: job job_1 submitted, 4 image held\nsucceeded 100% (2/2)\n", errs)
+
+	code, out, _ = f.cli(t, "run", "pattern.generate", "--out", dir, "--json")
+	require.Equal(t, 0, code)
+	var rep runReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Equal(t, "succeeded", rep.Outcome)
+	require.Equal(t, int64(4), *rep.Charged)
+	require.Equal(t, []string{a, b}, rep.Files)
 }

@@ -143,7 +143,8 @@ func TestUserCLI(t *testing.T) {
 
 	r = runBinary(t, env, "estimate", "pattern.generate", "--set", "kind=stripes", "--set", `colors=["#1F3A5F","blue"]`)
 	require.Equal(t, 1, r.code)
-	require.Contains(t, r.stderr, "colors[1]: ", "the error names its field")
+	require.Contains(t, r.stderr, "taskplatform: colors[1] must be", "the error names its field")
+	require.Equal(t, 1, strings.Count(r.stderr, "colors[1]"), "and names it once: %s", r.stderr)
 	require.Contains(t, r.stderr, "(invalid_colour)")
 
 	r = runBinary(t, env, "files", "upload", pngFile(t))
@@ -194,11 +195,12 @@ func startRun(t *testing.T, base, key string) *interruptedRun {
 		api:    client.New(base, key),
 	}
 	u := &userRun{
-		stdin:   strings.NewReader(""),
-		stdout:  r.stdout,
-		stderr:  r.stderr,
-		env:     func(k string) string { return env[k] },
-		signals: r.sigs,
+		stdin:    strings.NewReader(""),
+		stdout:   r.stdout,
+		stderr:   r.stderr,
+		env:      func(k string) string { return env[k] },
+		signals:  r.sigs,
+		terminal: true,
 	}
 	go func() {
 		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out",
