@@ -18,6 +18,12 @@ const TaskQueue = "taskplatform"
 // capacity-limited queue whose ScheduleToStart timeout is the start deadline.
 func StepsQueue(queue string) string { return queue + "-steps" }
 
+// StepsPerJob is how many of one job's outputs run at once after its plan
+// (the service's limit, and the default): the rest wait for one of them to
+// end, so a fleet of workers shares a job without one job taking every step
+// slot.
+const StepsPerJob = 4
+
 // QueueAnalysis is the capacity-limited queue of analysis steps (a
 // moodboard's analysis): a worker runs at most TP_ANALYSIS_CAPACITY of them
 // at once, and a step that cannot start within TP_ANALYSIS_DEADLINE fails

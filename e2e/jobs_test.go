@@ -122,7 +122,7 @@ func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
 	list := s.do(http.MethodGet, "/v1/jobs?api_key_id="+s.keyID, nil).json(t)
 	require.Len(t, list["items"], 1)
 	require.Equal(t, false, list["has_more"])
-	recordHistory(t, id, "outputs")
+	recordHistory(t, id, "parallel")
 }
 
 func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
@@ -177,7 +177,7 @@ func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
 	again := s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil)
 	require.Equal(t, http.StatusBadRequest, again.status)
 	require.Equal(t, "job_already_ended", again.errorCode(t))
-	recordHistory(t, id, "cancelled")
+	recordHistory(t, id, "cancelled_parallel")
 }
 
 func TestWaitOnCancelledJobAnswers409(t *testing.T) {

@@ -422,9 +422,14 @@ func AddOutput(ctx context.Context, db *gorm.DB, f *File, now time.Time) (*File,
 			return nil, err
 		}
 	}
+	// Outputs of one job are recorded side by side: the larger of the two
+	// keeps progress_done rising when a count taken earlier is written later
+	// (a CASE, as SQLite has no GREATEST).
 	delivered := db.Unscoped().Model(&File{}).Select("count(*)").Where("job_id = ?", f.JobID)
 	err := db.Model(&Job{}).Where("id = ? AND lifecycle <> ?", f.JobID, contract.LifecycleTerminal).
-		Updates(map[string]any{"progress_done": delivered, "lifecycle": contract.LifecycleRunning, "updated_at": now}).
+		Updates(map[string]any{"progress_done": gorm.Expr(
+			"CASE WHEN progress_done > (?) THEN progress_done ELSE (?) END", delivered, delivered),
+			"lifecycle": contract.LifecycleRunning, "updated_at": now}).
 		Error
 	return out, err
 }

@@ -17,9 +17,22 @@ import (
 var stepRetry = temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second,
 	MaximumAttempts: 3, NonRetryableErrorTypes: []string{contract.ErrTypeProcessing, contract.ErrTypeContentRefused}}
 
-// runStep runs output i's step; plan is nil for the first step, which
-// leaves the queue and answers the plan.
-type runStep func(i int, plan *contract.Plan) (contract.StepResult, error)
+// runStep starts output i's step on ctx and answers its future (a
+// contract.StepResult); plan is nil for the first step, which leaves the
+// queue and answers the plan.
+type runStep func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future
+
+// stepResult waits for a step's future.
+func stepResult(ctx workflow.Context, f workflow.Future) (contract.StepResult, error) {
+	var out contract.StepResult
+	err := f.Get(ctx, &out)
+	return out, err
+}
+
+// versionParallel is the change that runs a job's outputs after its plan
+// side by side (at most contract.StepsPerJob at once) instead of one after
+// another.
+const versionParallel = "parallel-outputs"
 
 // queuedSteps delivers the job's outputs on the steps queue, one activity
 // each. The first one's ScheduleToStart timeout is the job's start deadline
@@ -35,7 +48,7 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		WaitForCancellation: true,
 		RetryPolicy:         &stepRetry,
 	}
-	run := func(i int, plan *contract.Plan) (contract.StepResult, error) {
+	run := func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future {
 		o := opts
 		in := j.stepInput(i, queue)
 		switch {
@@ -50,10 +63,7 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 				o.TaskQueue, o.ScheduleToStartTimeout = contract.CapacityQueue(queue, capacity), plan.CapacityDeadline
 			}
 		}
-		var out contract.StepResult
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in).
-			Get(ctx, &out)
-		return out, err
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in)
 	}
 	return j.deliver(ctx, run, opts)
 }
@@ -71,7 +81,7 @@ func (j *job) inlineSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		StartToCloseTimeout:    30 * time.Second,
 		RetryPolicy:            &stepRetry,
 	}
-	run := func(i int, plan *contract.Plan) (contract.StepResult, error) {
+	run := func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future {
 		o := opts
 		in := j.stepInput(i, queue)
 		if plan == nil {
@@ -79,10 +89,7 @@ func (j *job) inlineSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		} else {
 			o.Summary = fmt.Sprintf("output %d of %d (inline)", i+1, plan.Steps)
 		}
-		var out contract.StepResult
-		lctx := workflow.WithLocalActivityOptions(ctx, o)
-		err := workflow.ExecuteLocalActivity(lctx, contract.ActivityRunStep, in).Get(ctx, &out)
-		return out, err
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, o), contract.ActivityRunStep, in)
 	}
 	planOpts := workflow.ActivityOptions{TaskQueue: contract.StepsQueue(queue), StartToCloseTimeout: time.Minute}
 	return j.deliver(ctx, run, planOpts)
@@ -96,14 +103,15 @@ func (j *job) stepInput(i int, queue string) contract.StepInput {
 		UserID: j.in.UserID, Task: j.in.Task, Input: j.in.Input}
 }
 
-// deliver runs the job's steps with run, output by output, and answers how
-// to settle: the first step plans (PlanJob, with planOpts, plans a job
-// whose first step failed before answering), each output delivered or not
-// is recorded, and a cancel, a missed deadline or refused content ends the
-// job there.
+// deliver runs the job's steps with run and answers how to settle: the
+// first step plans (PlanJob, with planOpts, plans a job whose first step
+// failed before answering), the other outputs run side by side
+// (deliverParallel; output by output in jobs started before that change),
+// each output delivered or not is recorded, and a cancel, a missed deadline
+// or refused content ends the job there.
 func (j *job) deliver(ctx workflow.Context, run runStep,
 	planOpts workflow.ActivityOptions) (contract.SettleInput, error) {
-	out, err := run(0, nil)
+	out, err := stepResult(ctx, run(ctx, 0, nil))
 	switch {
 	case scheduleToStart(err):
 		return j.fail(contract.OutcomeFailed, contract.Failure{Code: contract.CodeStartTimeout,
@@ -121,9 +129,12 @@ func (j *job) deliver(ctx workflow.Context, run runStep,
 		plan = &p
 	}
 	d := &deliveries{steps: plan.Steps}
+	if plan.Steps > 1 && workflow.GetVersion(ctx, versionParallel, workflow.DefaultVersion, 1) == 1 {
+		return j.deliverParallel(ctx, run, plan, d, out, err)
+	}
 	for i := 0; i < plan.Steps; i++ {
 		if i > 0 {
-			out, err = run(i, plan)
+			out, err = stepResult(ctx, run(ctx, i, plan))
 		}
 		capacity, limited := plan.Capacity[i]
 		switch {
@@ -178,13 +189,14 @@ type deliveries struct {
 // returned.
 func (d *deliveries) record(ctx workflow.Context, i int, out contract.StepResult, err error) *contract.Failure {
 	var ae *temporal.ApplicationError
+	if f := contentRefused(err); f != nil {
+		return f
+	}
 	switch {
 	case err == nil:
 		d.delivered++
 		d.warnings = append(d.warnings, out.Warnings...)
 		workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", d.delivered, d.steps))
-	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeContentRefused:
-		return &contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}
 	default:
 		workflow.GetLogger(ctx).Warn("output not produced", "index", i, "error", err)
 		msg := fmt.Sprintf("Output %d of %d was not produced and was not charged.", i+1, d.steps)
@@ -215,4 +227,14 @@ func (d *deliveries) settle(jobID string) contract.SettleInput {
 		in.Summary = &contract.Summary{Requested: d.steps, Delivered: d.delivered, Warnings: d.warnings}
 	}
 	return in
+}
+
+// contentRefused is the failure of a step whose task refused its content,
+// which ends the job; nil for any other answer.
+func contentRefused(err error) *contract.Failure {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) && ae.Type() == contract.ErrTypeContentRefused {
+		return &contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}
+	}
+	return nil
 }

@@ -25,9 +25,11 @@ func TestReplayRecordedHistories(t *testing.T) {
 	// steps as local activities of its admit's workflow task.
 	for _, want := range []string{
 		"one_output.json",            // 1 output, queued
-		"outputs.json",               // 4 outputs, queued, with progress
+		"outputs.json",               // 4 outputs, queued, with progress, one after another
+		"parallel.json",              // 4 outputs, queued, side by side (parallel-outputs 1)
 		"inline.json",                // 2 outputs, inline
-		"cancelled.json",             // cancelled after an output, queued
+		"cancelled.json",             // cancelled after an output, queued, one after another
+		"cancelled_parallel.json",    // cancelled with outputs running side by side
 		"failed.json",                // nothing delivered, queued: planned by PlanJob
 		"failed_inline.json",         // nothing delivered, inline
 		"start_timeout.json",         // the start deadline passed

@@ -1,0 +1,103 @@
+package workflows
+
+import (
+	"fmt"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// deliverParallel runs outputs 1.. of a planned job side by side, at most
+// contract.StepsPerJob at once, so the workers of a fleet share one job.
+// Output 0 (first, firstErr) came with the plan. Outputs are recorded in
+// the task's order whatever order their steps end in. A cancel, an output
+// that could not get its capacity in time or refused content cancels every
+// running step and waits for them all to end before the job settles, so
+// settlement charges exactly the outputs that were delivered.
+func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.Plan, d *deliveries,
+	first contract.StepResult, firstErr error) (contract.SettleInput, error) {
+	if f := contentRefused(firstErr); f != nil {
+		return j.fail(contract.OutcomeFailed, *f), nil
+	}
+	n := plan.Steps
+	outs, errs := make([]contract.StepResult, n), make([]error, n)
+	outs[0], errs[0] = first, firstErr
+	p := &parallel{n: n}
+	if firstErr == nil {
+		p.delivered = 1
+	}
+	sctx, stop := workflow.WithCancel(ctx)
+	defer stop()
+	sel := workflow.NewSelector(ctx)
+	for next := 1; ; {
+		for p.open() && next < n && p.running < contract.StepsPerJob {
+			i := next
+			next++
+			p.running++
+			sel.AddFuture(run(sctx, i, plan), func(f workflow.Future) {
+				p.running--
+				outs[i], errs[i] = stepResult(ctx, f)
+				if p.end(ctx, i, plan, errs[i]) {
+					stop()
+				}
+			})
+		}
+		if p.running == 0 {
+			break
+		}
+		sel.Select(ctx)
+	}
+	switch {
+	case p.cancelled:
+		return contract.SettleInput{}, temporal.NewCanceledError()
+	case p.failure != nil:
+		return j.fail(contract.OutcomeFailed, *p.failure), nil
+	}
+	for i := range n {
+		if f := d.record(ctx, i, outs[i], errs[i]); f != nil {
+			return j.fail(contract.OutcomeFailed, *f), nil
+		}
+	}
+	settlement := d.settle(j.in.JobID)
+	if settlement.Failure != nil {
+		return j.fail(settlement.Outcome, *settlement.Failure), nil
+	}
+	return settlement, nil
+}
+
+// parallel is the state of a job's outputs running side by side.
+type parallel struct {
+	n, running, delivered int
+	// cancelled is true once the job was cancelled, failure is set once an
+	// output ended the job: no further step starts.
+	cancelled bool
+	failure   *contract.Failure
+}
+
+// open says whether further steps may start.
+func (p *parallel) open() bool { return !p.cancelled && p.failure == nil }
+
+// end takes the answer of output i's step and says whether it ended the
+// job (the running steps are then cancelled). Steps that end after that
+// only drain.
+func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, err error) bool {
+	if !p.open() {
+		return false
+	}
+	capacity, limited := plan.Capacity[i]
+	switch {
+	case temporal.IsCanceledError(err) || ctx.Err() != nil:
+		p.cancelled = true
+	case limited && scheduleToStart(err):
+		p.failure = &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
+			"Output %d of %d could not get %s capacity in time; submit again later.", i+1, p.n, capacity)}
+	case contentRefused(err) != nil:
+		p.failure = contentRefused(err)
+	case err == nil:
+		p.delivered++
+		workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", p.delivered, p.n))
+	}
+	return !p.open()
+}

@@ -1,0 +1,140 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// parallelSteps mocks a job of len(delays) outputs whose step i takes
+// delays[i] (workflow time) and answers errs[i], and watches them run.
+type parallelSteps struct {
+	mu sync.Mutex
+	// started and ended are step indexes in the order the steps started
+	// and ended; running and most count the steps running now and at most.
+	started, ended, delivered []int
+	running, most             int
+	// runningAtSettle is how many steps were still running when the job settled.
+	runningAtSettle int
+}
+
+func (p *parallelSteps) mock(e *jobEnv, delays []time.Duration, errs []error) {
+	plan := contract.Plan{Steps: len(delays), Phase: "drawing"}
+	for i, d := range delays {
+		e.OnActivity(a.RunStep, mock.Anything, mock.MatchedBy(func(in contract.StepInput) bool { return in.Index == i })).
+			After(d).
+			Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				p.running--
+				p.ended = append(p.ended, in.Index)
+				if errs[in.Index] != nil {
+					return contract.StepResult{}, errs[in.Index]
+				}
+				p.delivered = append(p.delivered, in.Index)
+				out := contract.StepResult{FileID: "f"}
+				if in.Start {
+					out.Plan = &plan
+				}
+				return out, nil
+			})
+	}
+	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, args converter.EncodedValues) {
+		if info.ActivityType.Name != contract.ActivityRunStep {
+			return
+		}
+		var in contract.StepInput
+		require.NoError(e.t, args.Get(&in))
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.started = append(p.started, in.Index)
+		p.running++
+		p.most = max(p.most, p.running)
+	})
+	e.SetOnActivityCanceledListener(func(info *activity.Info) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.running--
+	})
+	e.OnActivity(a.Settle, mock.Anything, mock.Anything).
+		Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.runningAtSettle = p.running
+			e.settled = &in
+			return contract.SettleResult{}, nil
+		})
+}
+
+func minutes(ms ...int) []time.Duration {
+	out := make([]time.Duration, len(ms))
+	for i, m := range ms {
+		out[i] = time.Duration(m) * time.Minute
+	}
+	return out
+}
+
+func TestParallelOutputsKeepTheTasksOrder(t *testing.T) {
+	permanent := temporal.NewNonRetryableApplicationError("cannot draw", contract.ErrTypeProcessing, nil)
+	e := newJobEnv(t)
+	var p parallelSteps
+	// Later outputs end first; outputs 3 and 5 fail, 5 before 3.
+	p.mock(e, minutes(0, 7, 6, 5, 4, 3, 2), []error{nil, nil, permanent, nil, permanent, nil, nil})
+	e.admitAt(0)
+	res, err := e.run()
+	require.NoError(t, err)
+	require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
+	require.Equal(t, contract.StepsPerJob, p.most, "outputs run side by side, bounded per job")
+	require.NotEqual(t, p.started, p.ended, "steps ended out of order")
+	require.Equal(t, 0, p.runningAtSettle)
+	sum := e.settled.Summary
+	require.NotNil(t, sum)
+	require.Equal(t, 7, sum.Requested)
+	require.Equal(t, 5, sum.Delivered)
+	require.Len(t, sum.Warnings, 2)
+	require.Contains(t, sum.Warnings[0].Message, "Output 3 of 7", "warnings follow the task's order")
+	require.Contains(t, sum.Warnings[1].Message, "Output 5 of 7")
+}
+
+func TestParallelCancelStopsEveryStep(t *testing.T) {
+	e := newJobEnv(t)
+	var p parallelSteps
+	// Outputs 2 and 3 deliver before the cancel; 4 to 7 are running then, 8 never starts.
+	p.mock(e, minutes(0, 1, 2, 10, 10, 10, 10, 10), make([]error, 8))
+	e.admitAt(0)
+	e.RegisterDelayedCallback(e.CancelWorkflow, 150*time.Second)
+	_, err := e.run()
+	var canceled *temporal.CanceledError
+	require.True(t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
+	require.Equal(t, contract.OutcomeCancelled, e.settled.Outcome)
+	require.Equal(t, []int{0, 1, 2}, p.delivered, "only what was delivered before the cancel")
+	require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6}, p.started)
+	require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
+}
+
+func TestParallelRefusedContentStopsTheOtherSteps(t *testing.T) {
+	refused := temporal.NewNonRetryableApplicationError("refused", contract.ErrTypeContentRefused, nil)
+	e := newJobEnv(t)
+	var p parallelSteps
+	p.mock(e, minutes(0, 10, 1, 10, 10, 10), []error{nil, nil, refused, nil, nil, nil})
+	e.admitAt(0)
+	_, err := e.run()
+	var ae *temporal.ApplicationError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, string(apierr.ContentRefused), ae.Type())
+	require.Equal(t, string(apierr.ContentRefused), e.settledError().Code)
+	require.Equal(t, []int{0}, p.delivered)
+	require.ElementsMatch(t, []int{0, 1, 2, 3, 4}, p.started, "no step starts after the job failed")
+	require.Equal(t, 0, p.runningAtSettle)
+}
