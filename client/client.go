@@ -224,7 +224,7 @@ func (c *Client) do(ctx context.Context, r request) (*answer, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if attempt+1 >= c.maxAttempts {
+			if attempt+1 >= c.maxAttempts || refusedLocally(err) {
 				return nil, err
 			}
 		}

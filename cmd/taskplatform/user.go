@@ -63,6 +63,11 @@ func userMain(ctx context.Context, args []string, r *userRun) int {
 	if errors.As(err, &exit) {
 		return exit.code
 	}
+	if errors.Is(err, syscall.ECONNREFUSED) && r.client != nil {
+		fmt.Fprintf(r.stderr, "taskplatform: cannot reach the service at %s: connection refused (is it running?)\n",
+			r.client.BaseURL())
+		return 1
+	}
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
 	var usage *usageError
 	if errors.As(err, &usage) {

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -153,4 +155,16 @@ func TestUserRunOutputs(t *testing.T) {
 	require.Equal(t, "succeeded", rep.Outcome)
 	require.Equal(t, int64(4), *rep.Charged)
 	require.Equal(t, []string{a, b}, rep.Files)
+}
+
+func TestUserServerDownSaidAtOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	base := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	start := time.Now()
+	r := runBinary(t, []string{"TP_API_KEY=tpk_x", "TP_BASE_URL=" + base, "HOME=" + t.TempDir()}, "tasks")
+	require.Equal(t, 1, r.code)
+	require.Equal(t, "taskplatform: cannot reach the service at "+base+": connection refused (is it running?)\n", r.stderr)
+	require.Less(t, time.Since(start), 3*time.Second)
 }
