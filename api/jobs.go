@@ -20,11 +20,15 @@ import (
 
 type jobHandlers struct{ d *Deps }
 
-// view is the public record of job j, as the request's contract writes it.
-func (h *jobHandlers) view(c *gin.Context, j *models.Job) wire.Job {
+// view is the public record of job j, as the request's contract writes it,
+// with where it stands when it is queued; q measures the fleet once per
+// answer.
+func (h *jobHandlers) view(c *gin.Context, q *queueReader, j *models.Job) (wire.Job, error) {
 	v := j.Wire(h.d.BaseURL)
 	v.Error = contractOf(c).jobError(v.Error)
-	return v
+	var err error
+	v.Queue, err = q.of(c.Request.Context(), j)
+	return v, err
 }
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
@@ -44,7 +48,12 @@ func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
 func (h *jobHandlers) get(c *gin.Context) {
 	if j, ok := h.load(c); ok {
 		markStartTimeout(c, j)
-		c.JSON(http.StatusOK, h.view(c, j))
+		v, err := h.view(c, &queueReader{d: h.d}, j)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, v)
 	}
 }
 
@@ -209,8 +218,14 @@ func (h *jobHandlers) list(c *gin.Context) {
 		return
 	}
 	items := make([]wire.Job, 0, len(page.Items))
+	q := &queueReader{d: h.d}
 	for i := range page.Items {
-		items = append(items, h.view(c, &page.Items[i]))
+		v, err := h.view(c, q, &page.Items[i])
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		items = append(items, v)
 	}
 	writePage(c, items, page.Next)
 }

@@ -209,7 +209,12 @@ func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOpti
 			return
 		}
 	}
-	c.JSON(http.StatusAccepted, h.view(c, job))
+	v, err := h.view(c, &queueReader{d: h.d}, job)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, v)
 }
 
 // waitFor blocks until the job's workflow ends or d passes, then rereads the job.

@@ -24,6 +24,7 @@ var components = []struct {
 	{"ErrorObject", reflect.TypeFor[apierr.Error]()},
 	{"Job", reflect.TypeFor[wire.Job]()},
 	{"Progress", reflect.TypeFor[wire.Progress]()},
+	{"JobQueue", reflect.TypeFor[wire.Queue]()},
 	{"JobResult", reflect.TypeFor[wire.Result]()},
 	{"JobEvent", reflect.TypeFor[wire.Event]()},
 	{"ResultFile", reflect.TypeFor[wire.File]()},
@@ -125,6 +126,16 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
 			"error":     nullable(ref("ErrorObject")),
+			"queue": describe(nullable(ref("JobQueue")),
+				"Where the job stands while it is queued (beyond the spec); null once it has started or ended."),
+		},
+		reflect.TypeFor[wire.Queue](): {
+			"position": describe(oa{"type": "integer", "minimum": 1},
+				"The job's place among the account's queued jobs in submit order; 1 starts next."),
+			"eta_seconds": describe(nullable(oa{"type": "integer", "minimum": 0}),
+				"Estimated seconds until the job starts: ceil((queued jobs of every account ahead + 1) / jobs running now) "+
+					"× the mean run time of the last 50 jobs that ended. An estimate, not a promise: see the README. "+
+					"Null while nothing runs or no job has ended to measure from."),
 		},
 		reflect.TypeFor[wire.Event](): {
 			"event":     describe(enum(contract.JobEvents), "Vocabulary webhook_event."),

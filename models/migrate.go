@@ -161,6 +161,13 @@ var migrations = []*gormigrate.Migration{
 			return nil
 		},
 	},
+	{
+		// Where a queued job stands (issue 33): the queued and running
+		// jobs in submit order, and the ended jobs newest first, each a
+		// partial index the queue reads (queue.go).
+		ID:      "0016_queue_position",
+		Migrate: migrateQueuePosition,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

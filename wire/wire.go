@@ -41,6 +41,19 @@ type Job struct {
 	StatusURL string     `json:"status_url"`
 	ResultURL string     `json:"result_url"`
 	CancelURL string     `json:"cancel_url"`
+	// Queue is where a queued job stands; nil (null) once it has started.
+	Queue *Queue `json:"queue"`
+}
+
+// Queue is where a queued job stands and when it is expected to start.
+type Queue struct {
+	// Position is the job's place among its account's queued jobs in submit
+	// order; 1 is the next to start.
+	Position int64 `json:"position"`
+	// ETASeconds estimates the seconds until the job starts, from the
+	// service's measured run times and concurrency; nil (null) while there
+	// is nothing to measure from.
+	ETASeconds *int64 `json:"eta_seconds"`
 }
 
 // Credits are what a job holds and is charged, as the service counts

@@ -1,0 +1,111 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/taskplatform/taskplatform/contract"
+)
+
+// QueueSample is how many recently ended jobs the queue's mean job
+// duration is measured over.
+const QueueSample = 50
+
+// QueueFleet is what the service measures of its whole queue once per
+// read: how many jobs run now and how long recent jobs ran.
+type QueueFleet struct {
+	// Running is the number of jobs running now, fleet-wide: while a
+	// backlog waits, every step slot that polls is busy, so it is the
+	// fleet's concurrency as measured.
+	Running int64
+	// MeanSeconds is the mean run time (ended_at − started_at) of the
+	// QueueSample jobs that ended last; 0 when none has.
+	MeanSeconds float64
+}
+
+// QueueSpot is where one queued job stands.
+type QueueSpot struct {
+	// Position is the job's place among its account's queued jobs, oldest
+	// first; 1 is the next to start.
+	Position int64
+	// Ahead is the number of queued jobs of every account submitted before
+	// it: the jobs the shared queue starts first.
+	Ahead int64
+}
+
+// MeasureQueue reads the fleet's running jobs and the mean run time of the
+// jobs that ended last.
+func MeasureQueue(ctx context.Context, db *gorm.DB) (QueueFleet, error) {
+	var f QueueFleet
+	db = db.WithContext(ctx)
+	if err := db.Model(&Job{}).Where("lifecycle = ?", contract.LifecycleRunning).Count(&f.Running).Error; err != nil {
+		return f, fmt.Errorf("count running jobs: %w", err)
+	}
+	var rows []struct {
+		StartedAt time.Time
+		EndedAt   time.Time
+	}
+	err := db.Model(&Job{}).Select("started_at, ended_at").
+		Where("ended_at IS NOT NULL AND started_at IS NOT NULL").
+		Order("ended_at DESC").Limit(QueueSample).Find(&rows).Error
+	if err != nil {
+		return f, fmt.Errorf("read recent run times: %w", err)
+	}
+	var sum float64
+	for _, r := range rows {
+		sum += max(r.EndedAt.Sub(r.StartedAt).Seconds(), 0)
+	}
+	if len(rows) > 0 {
+		f.MeanSeconds = sum / float64(len(rows))
+	}
+	return f, nil
+}
+
+// QueuePosition reads where queued job j stands, in one query on the
+// partial index of queued jobs (idx_jobs_queued): its position among its
+// account's queued jobs and the queued jobs of every account ahead of it.
+func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) {
+	var out struct {
+		Position int64
+		Total    int64
+	}
+	err := db.WithContext(ctx).Model(&Job{}).
+		Select("COALESCE(SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) AS position, COUNT(*) AS total", j.UserID).
+		Where("lifecycle = ?", contract.LifecycleQueued).
+		Where("created_at < ? OR (created_at = ? AND id <= ?)", j.CreatedAt, j.CreatedAt, j.ID).
+		Scan(&out).Error
+	if err != nil {
+		return QueueSpot{}, fmt.Errorf("queue position of %s: %w", j.ID, err)
+	}
+	return QueueSpot{Position: max(out.Position, 1), Ahead: max(out.Total-1, 0)}, nil
+}
+
+// ETA estimates the seconds until a job with ahead jobs before it starts:
+// ceil((ahead + 1) / running) × mean run time, the rounds of the fleet's
+// measured concurrency it waits. It is unknown (ok false) while no job runs
+// (no worker polls, or none has started yet) or no job has ended to
+// measure a run time from.
+func (f QueueFleet) ETA(ahead int64) (seconds int64, ok bool) {
+	if f.Running <= 0 || f.MeanSeconds <= 0 {
+		return 0, false
+	}
+	rounds := math.Ceil(float64(ahead+1) / float64(f.Running))
+	return int64(math.Round(rounds * f.MeanSeconds)), true
+}
+
+// migrateQueuePosition adds the partial indexes the queue reads.
+func migrateQueuePosition(tx *gorm.DB) error {
+	for _, stmt := range []string{
+		"CREATE INDEX IF NOT EXISTS idx_jobs_queued ON jobs (lifecycle, created_at, id) WHERE lifecycle <> 'terminal'",
+		"CREATE INDEX IF NOT EXISTS idx_jobs_ended ON jobs (ended_at) WHERE ended_at IS NOT NULL",
+	} {
+		if err := tx.Exec(stmt).Error; err != nil {
+			return fmt.Errorf("queue index: %w", err)
+		}
+	}
+	return nil
+}
