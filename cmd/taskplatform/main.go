@@ -21,9 +21,10 @@ usage:
 
 for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
   taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait]
-  taskplatform jobs [--follow]
+  taskplatform jobs [--follow] | jobs get|cancel|result JOB
   taskplatform files upload PATH
-  taskplatform tasks
+  taskplatform tasks | tasks show TASK
+  taskplatform version
   taskplatform estimate TASK [--input file.json | -] [--set key=value …]
 `
 

@@ -168,3 +168,25 @@ func TestUserServerDownSaidAtOnce(t *testing.T) {
 	require.Equal(t, "taskplatform: cannot reach the service at "+base+": connection refused (is it running?)\n", r.stderr)
 	require.Less(t, time.Since(start), 3*time.Second)
 }
+
+func TestUserTaskShowJobsVersion(t *testing.T) {
+	f := jobsAPI(t)
+	code, out, errs := f.cli(t, "tasks", "show", "pattern.generate")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "pattern.generate — Patterns\nunit: image\n")
+	require.Regexp(t, `(?m)^count\s+integer\s+1$`, out)
+	require.Regexp(t, `(?m)^colors\s+array of string\s+-$`, out)
+	require.Regexp(t, `(?m)^tile\s+boolean\s+-$`, out)
+
+	code, _, errs = f.cli(t, "tasks", "show", "nope")
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, `no task "nope"`)
+
+	code, out, errs = f.cli(t, "jobs", "get", "job_1")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, `"outcome": "succeeded"`)
+
+	code, out, _ = f.cli(t, "version")
+	require.Equal(t, 0, code)
+	require.True(t, strings.HasPrefix(out, "taskplatform "), out)
+}

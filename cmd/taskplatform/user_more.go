@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+// tasksShow prints one task: its title, unit and every input field with
+// its type and default.
+func (r *userRun) tasksShow() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show TASK",
+		Short: "one task: what it does and its input fields with their types and defaults",
+		Args:  oneArg("TASK"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(false)
+			if err != nil {
+				return err
+			}
+			ts, err := cl.Tasks(c.Context())
+			if err != nil {
+				return err
+			}
+			for _, t := range ts {
+				if t.Name != args[0] {
+					continue
+				}
+				fmt.Fprintf(r.stdout, "%s — %s\n", t.Name, deref(t.Title))
+				if d := deref(t.Description); d != "" {
+					fmt.Fprintln(r.stdout, d)
+				}
+				fmt.Fprintf(r.stdout, "unit: %s\n\n", deref(t.Unit))
+				var n schemaNode
+				_ = json.Unmarshal(t.InputSchema, &n)
+				return r.fieldTable(&n)
+			}
+			return fmt.Errorf("no task %q (taskplatform tasks lists them)", args[0])
+		},
+	}
+}
+
+// fieldTable prints a schema's properties, sorted, with type and default.
+func (r *userRun) fieldTable(n *schemaNode) error {
+	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIELD\tTYPE\tDEFAULT")
+	names := make([]string, 0, len(n.Properties))
+	for p := range n.Properties {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	for _, p := range names {
+		prop := n.Properties[p]
+		typ := prop.typeName()
+		if typ == "array" && prop.Items.typeName() != "" {
+			typ = "array of " + prop.Items.typeName()
+		}
+		def := strings.TrimSpace(string(prop.Default))
+		if def == "" {
+			def = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", p, typ, def)
+	}
+	return tw.Flush()
+}
+
+// jobCommands are jobs get, cancel and result.
+func (r *userRun) jobCommands() []*cobra.Command {
+	get := &cobra.Command{
+		Use: "get JOB", Short: "one job's record as JSON", Args: oneArg("JOB"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			j, err := cl.Job(c.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return r.printJSON(j)
+		},
+	}
+	cancel := &cobra.Command{
+		Use: "cancel JOB", Short: "ask a job to stop", Args: oneArg("JOB"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			a, err := cl.Cancel(c.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(r.stdout, "%s %s\n", a.JobID, a.Lifecycle)
+			return nil
+		},
+	}
+	result := &cobra.Command{
+		Use: "result JOB", Short: "a succeeded job's result as JSON", Args: oneArg("JOB"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			res, err := cl.Result(c.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return r.printJSON(res)
+		},
+	}
+	return []*cobra.Command{get, cancel, result}
+}
+
+func (r *userRun) printJSON(v any) error {
+	e := json.NewEncoder(r.stdout)
+	e.SetIndent("", "  ")
+	return e.Encode(v)
+}
+
+// versionCmd prints the CLI's module version.
+func (r *userRun) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use: "version", Short: "the CLI's version", Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			v := "(devel)"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+				v = bi.Main.Version
+			}
+			fmt.Fprintln(r.stdout, "taskplatform", v)
+			return nil
+		},
+	}
+}
