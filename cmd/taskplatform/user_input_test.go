@@ -39,6 +39,10 @@ func newFakeAPI(t *testing.T, extra http.Handler) *fakeAPI {
 		_, _ = io.WriteString(w, `{"items":[{"name":"pattern.generate","title":"Patterns","category":"image",`+
 			`"unit":"image","inputSchema":`+fakeSchema+`}],"has_more":false}`)
 	})
+	mux.HandleFunc("GET /v1/pricing", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `{"items":[{"task":"pattern.generate","credit_type":"image","unit":"image",`+
+			`"per_output":2,"prices":[]}],"has_more":false}`)
+	})
 	mux.HandleFunc("POST /v1/tasks/{task}/estimate", func(w http.ResponseWriter, r *http.Request) {
 		f.posted = map[string]any{}
 		_ = json.NewDecoder(r.Body).Decode(&f.posted)
@@ -173,7 +177,7 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 	f := jobsAPI(t)
 	code, out, errs := f.cli(t, "tasks", "show", "pattern.generate")
 	require.Equal(t, 0, code, errs)
-	require.Contains(t, out, "pattern.generate — Patterns\nunit: image\n")
+	require.Contains(t, out, "pattern.generate — Patterns\nunit: image\nprice: 2 image per image\n")
 	require.Regexp(t, `(?m)^count\s+integer\s+1$`, out)
 	require.Regexp(t, `(?m)^colors\s+array of string\s+-$`, out)
 	require.Regexp(t, `(?m)^tile\s+boolean\s+-$`, out)

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/taskplatform/taskplatform/client"
 )
 
 // tasksShow prints one task: its title, unit and every input field with
@@ -35,7 +37,11 @@ func (r *userRun) tasksShow() *cobra.Command {
 				if d := deref(t.Description); d != "" {
 					fmt.Fprintln(r.stdout, d)
 				}
-				fmt.Fprintf(r.stdout, "unit: %s\n\n", deref(t.Unit))
+				fmt.Fprintf(r.stdout, "unit: %s\n", deref(t.Unit))
+				if ps, err := cl.Prices(c.Context()); err == nil {
+					r.printPrice(ps, t.Name)
+				}
+				fmt.Fprintln(r.stdout)
 				var n schemaNode
 				_ = json.Unmarshal(t.InputSchema, &n)
 				return r.fieldTable(&n)
@@ -135,5 +141,26 @@ func (r *userRun) versionCmd() *cobra.Command {
 			fmt.Fprintln(r.stdout, "taskplatform", v)
 			return nil
 		},
+	}
+}
+
+// printPrice prints a task's price: per output, or per value of the
+// option it depends on.
+func (r *userRun) printPrice(ps []client.Price, task string) {
+	for _, p := range ps {
+		if p.Task != task {
+			continue
+		}
+		if p.PerOutput != nil {
+			fmt.Fprintf(r.stdout, "price: %d %s per %s\n", *p.PerOutput, p.CreditType, p.Unit)
+			return
+		}
+		parts := make([]string, 0, len(p.Prices))
+		for _, o := range p.Prices {
+			parts = append(parts, fmt.Sprintf("%s=%d", o.Value, o.Credits))
+		}
+		fmt.Fprintf(r.stdout, "price: %s %s per %s by %s\n", strings.Join(parts, ", "), p.CreditType, p.Unit,
+			deref(p.DependsOn))
+		return
 	}
 }
