@@ -144,6 +144,9 @@ func extension(f wire.File) string {
 			return ext
 		}
 	}
+	if f.MediaType == "image/jpeg" {
+		return ".jpg" // the mime table's first is .jfif
+	}
 	if exts, _ := mime.ExtensionsByType(f.MediaType); len(exts) > 0 {
 		return exts[0]
 	}

@@ -203,12 +203,12 @@ func startRun(t *testing.T, base, key string) *interruptedRun {
 		terminal: true,
 	}
 	go func() {
-		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=3", "--out",
+		r.exit <- userMain(context.Background(), append([]string{"run", "pattern.generate", "--set", "count=8", "--out",
 			r.out}, stripes...), u)
 	}()
 	require.Eventually(
 		t,
-		func() bool { return strings.Contains(r.stderr.String(), "(1/3)") },
+		func() bool { return strings.Contains(r.stderr.String(), "(1/8)") },
 		60*time.Second,
 		20*time.Millisecond,
 		"the first output: %q",
@@ -243,21 +243,21 @@ func runCancelled(t *testing.T, base, key string) {
 	require.NoError(t, err)
 	require.Equal(t, "cancelled", *job.Outcome)
 	done := job.Progress.Done
-	require.True(t, done >= 1 && done < 3, "stopped early: %d", done)
+	require.True(t, done >= 1 && done < 8, "stopped early: %d", done)
 	require.NotNil(t, job.Credits.Charged)
 	est, err := r.api.Estimate(context.Background(), "pattern.generate", map[string]any{"kind": "stripes",
-		"colors": []string{"#1F3A5F", "#F2C14E"}, "seed": 3, "count": 3})
+		"colors": []string{"#1F3A5F", "#F2C14E"}, "seed": 3, "count": 8})
 	require.NoError(t, err)
 	require.Equal(t, int64(done)*est.PricePerOutput, *job.Credits.Charged, "the job object says what was charged")
 
 	stderr := r.stderr.String()
 	require.Regexp(
 		t,
-		fmt.Sprintf(`cancelled \d+%% \(%d/3\)\n`, done),
+		fmt.Sprintf(`cancelled \d+%% \(%d/8\)\n`, done),
 		stderr,
 		"the bar's last line: what was delivered of how many",
 	)
-	require.NotContains(t, stderr, "(3/3)")
+	require.NotContains(t, stderr, "(8/8)")
 	require.NotContains(t, stderr, "100%")
 	require.Contains(t, stderr, "taskplatform: "+errorMessage(t, job.Error)+" (cancelled)", "why it ended")
 	require.Equal(
@@ -303,7 +303,7 @@ func errorMessage(t *testing.T, raw json.RawMessage) string {
 	return e.Message
 }
 
-// runInTerminal runs a three-output job in a pseudo-terminal: the progress
+// runInTerminal runs a eight-output job (four steps at a time) in a pseudo-terminal: the progress
 // bar shows the first output, Ctrl-C cancels the job.
 func runInTerminal(t *testing.T, env []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -311,7 +311,7 @@ func runInTerminal(t *testing.T, env []string) {
 	cmd := exec.CommandContext(
 		ctx,
 		binary,
-		append([]string{"run", "pattern.generate", "--set", "count=3", "--out", t.TempDir()}, stripes...)...)
+		append([]string{"run", "pattern.generate", "--set", "count=8", "--out", t.TempDir()}, stripes...)...)
 	cmd.Env = append(env, "TERM=xterm")
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 140})
 	require.NoError(t, err)
@@ -336,7 +336,7 @@ func runInTerminal(t *testing.T, env []string) {
 	text := func() string { mu.Lock(); defer mu.Unlock(); return screen.String() }
 	require.Eventually(
 		t,
-		seen(regexp.MustCompile(`1/3`)),
+		seen(regexp.MustCompile(`1/8`)),
 		60*time.Second,
 		50*time.Millisecond,
 		"the progress bar shows the first output: %q",
@@ -358,13 +358,13 @@ func runInTerminal(t *testing.T, env []string) {
 	require.Equal(t, 1, exit.ExitCode())
 	require.Eventually(
 		t,
-		seen(regexp.MustCompile(`cancelled: [12] output\(s\), \d+ service_credits charged`)),
+		seen(regexp.MustCompile(`cancelled: [1-7] output\(s\), \d+ service_credits charged`)),
 		5*time.Second,
 		50*time.Millisecond,
 		"how the job ended: %q",
 		text(),
 	)
-	require.Regexp(t, `cancelled \d+% \([12]/3\)`, text(), "the bar ends on what was delivered")
-	require.NotContains(t, text(), "(3/3)", "never drawn as if every output was delivered")
+	require.Regexp(t, `cancelled \d+% \([1-7]/8\)`, text(), "the bar ends on what was delivered")
+	require.NotContains(t, text(), "(8/8)", "never drawn as if every output was delivered")
 	_, _ = io.Copy(io.Discard, tty)
 }
