@@ -14,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
@@ -334,5 +335,5 @@ func encodePrintPNG(img image.Image, dpi int) ([]byte, error) {
 	if err := pngEncoder.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encode png: %w", err)
 	}
-	return withPHYs(buf.Bytes(), dpi)
+	return pngenc.WithDPI(buf.Bytes(), dpi)
 }

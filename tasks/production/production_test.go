@@ -23,6 +23,7 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pagecheck"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
+	"github.com/taskplatform/taskplatform/tasks/pngenc"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
@@ -171,7 +172,7 @@ func (l loaderOf) Load(_ context.Context, ref string) ([]byte, error) {
 // physDPI reads the pHYs chunk of a PNG back as dots per inch.
 func physDPI(t *testing.T, data []byte) (x, y float64) {
 	t.Helper()
-	require.True(t, bytes.HasPrefix(data, pngSignature))
+	require.True(t, bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")))
 	for p := 8; p+8 <= len(data); {
 		n := int(binary.BigEndian.Uint32(data[p:]))
 		typ := string(data[p+4 : p+8])
@@ -382,9 +383,9 @@ func TestPixelBudgetEdge(t *testing.T) {
 	require.Greater(t, sizeOf(&printInput{WidthMM: 1600, HeightMM: 861, DPI: 150}).pixels(), maxPrintPixels)
 	require.Equal(t, 1181, px(200, 150))
 	require.Equal(t, 35, px(3, 300))
-	require.Equal(t, uint32(11811), ppm(300))
-	require.InDelta(t, 300, float64(ppm(300))*0.0254, 0.01)
-	require.Equal(t, 3.0, math.Round(float64(ppm(72))*0.0254/24))
+	require.Equal(t, uint32(11811), pngenc.PixelsPerMetre(300))
+	require.InDelta(t, 300, float64(pngenc.PixelsPerMetre(300))*0.0254, 0.01)
+	require.Equal(t, 3.0, math.Round(float64(pngenc.PixelsPerMetre(72))*0.0254/24))
 }
 
 func TestSizeOrder(t *testing.T) {
