@@ -54,3 +54,25 @@ func TestOnlyTheBinaryImportsEveryTask(t *testing.T) {
 	}
 	require.NotZero(t, importers, "the binary runs every task family")
 }
+
+// TestFamiliesReadRecordsThroughRecordread keeps the records family a
+// family: another family reads a brand kit, fabric or range plan through
+// tasks/recordread (and names colours through tasks/colour), so only the
+// set of every task and tests import tasks/records itself.
+func TestFamiliesReadRecordsThroughRecordread(t *testing.T) {
+	const records, all = module + "tasks/records", module + "tasks/all"
+	out, err := exec.CommandContext(t.Context(), "go", "list",
+		"-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../tasks/...").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	readers := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		pkg, imports := fields[0], fields[1:]
+		if pkg == records || !slices.Contains(imports, records) {
+			continue
+		}
+		readers++
+		require.Equal(t, all, pkg, "%s imports tasks/records; read its records through tasks/recordread", pkg)
+	}
+	require.Equal(t, 1, readers, "tasks/all registers the records family")
+}

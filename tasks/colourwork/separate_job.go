@@ -8,8 +8,8 @@ import (
 	"math"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	imagetasks "github.com/taskplatform/taskplatform/tasks/image"
-	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // The CIEDE2000 difference within which the garment colour matches one of the design's
@@ -121,15 +121,7 @@ func (s *separation) nearestPrinted(c color.Color) (int, float64) {
 
 // colourName is the colour_name label nearest c: a description, not an ink
 // system's swatch.
-func colourName(c color.Color) string {
-	best, bd := "", math.Inf(1)
-	for _, n := range records.ColourNames() {
-		if d := imagetasks.DeltaE(c, tasks.ParseColour(n.Hex)); d < bd {
-			best, bd = n.Label, d
-		}
-	}
-	return best
-}
+func colourName(c color.Color) string { return colour.NameOf(colour.LabOf(c)).Label }
 
 // firstInk is the output index of the first ink's film.
 func (s *separation) firstInk() int {

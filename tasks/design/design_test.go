@@ -16,6 +16,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
@@ -99,7 +100,7 @@ func hexDigit(v uint8) byte { return "0123456789ABCDEF"[v] }
 // in colour_name red and white only, both showing, each row one colour.
 func TestRedAndWhiteStripes(t *testing.T) {
 	names := map[string]string{}
-	for _, c := range records.ColourNames() {
+	for _, c := range colour.Names() {
 		names[c.Value] = c.Hex
 	}
 	imgs, data, err := run(t, `{"prompt":"Red and white stripes","resolution":"512","count":2}`, nil)
@@ -358,7 +359,7 @@ func TestGinghamBriefIsDrawnAsGingham(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "gingham", data[0]["kind"])
 	names := map[string]string{}
-	for _, c := range records.ColourNames() {
+	for _, c := range colour.Names() {
 		names[c.Value] = c.Hex
 	}
 	require.Equal(t, []any{names["white"], names["sage"]}, data[0]["colors"])

@@ -8,8 +8,8 @@ import (
 	"unicode"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pattern"
-	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // reading is what a brief was read as.
@@ -64,7 +64,7 @@ func phrases(v tasks.Vocabulary) []phrase {
 func colourPhrases() ([]phrase, map[string]string) {
 	hexes := map[string]string{}
 	var v tasks.Vocabulary
-	for _, c := range records.ColourNames() {
+	for _, c := range colour.Names() {
 		hexes[c.Value] = c.Hex
 		v.Values = append(v.Values, tasks.VocabValue{Value: c.Value, Label: c.Label, Aliases: c.Aliases})
 	}
@@ -75,7 +75,7 @@ func colourPhrases() ([]phrase, map[string]string) {
 // family: "sage green" is sage, the word green only saying which family.
 func familyWords() (words map[string]string, groups map[string]string) {
 	words, groups = map[string]string{"gray": "neutral"}, map[string]string{}
-	for _, c := range records.ColourNames() {
+	for _, c := range colour.Names() {
 		groups[c.Value] = c.Group
 		if c.Value == c.Group || c.Value == "grey" {
 			words[c.Value] = c.Group

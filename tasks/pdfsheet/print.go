@@ -63,7 +63,7 @@ func (p Print) Boxes() Boxes {
 // naive full grey-component replacement without an ICC profile: with the
 // channels as 0–1, K = 1 − max(R, G, B) and C = (1 − R − K) / (1 − K), M and
 // Y likewise from G and B; black is K alone. It is the formula
-// records.CMYK labels colours with.
+// colour.CMYK labels colours with, at 8 bits a channel.
 func ToCMYK(r, g, b uint8) (c, m, y, k uint8) {
 	mx := max(r, g, b)
 	if mx == 0 {

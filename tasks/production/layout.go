@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
-	"github.com/taskplatform/taskplatform/tasks/records"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 )
 
 // layout draws a techpack on A4 landscape pages.
@@ -148,7 +149,7 @@ func (l *layout) fabricCard() {
 		{"Composition", composition(f.Facts.Composition)},
 		{"Construction", label(f.Facts.Construction)},
 	}
-	rows = append(rows, [2]string{"Colour", records.ColourLine(f.FabricFields)})
+	rows = append(rows, [2]string{"Colour", recordread.ColourLine(f.FabricFields)})
 	for i, r := range rows {
 		ry := y + 36 + float64(i)*24
 		s.Text(x, ry, r[0], 10, true, muted, 0)
@@ -173,7 +174,7 @@ func (l *layout) colourways() {
 			s.Swatch(x, y+18, sw, 60, c)
 			s.Text(x, y+82, hex, 10, true, ink, sw)
 			s.Text(x, y+96, fmt.Sprintf("sRGB %d %d %d", c.R, c.G, c.B), 8, false, muted, sw)
-			s.Text(x, y+108, records.CMYKLabel(hex)+" (approx.)", 8, false, muted, sw)
+			s.Text(x, y+108, colour.CMYKLabel(tasks.ParseColour(hex))+" (approx.)", 8, false, muted, sw)
 		}
 		y += blockH
 	}
@@ -264,7 +265,7 @@ func ref(i int) string {
 }
 
 // composition writes a fabric's composition: 98% cotton, 2% elastane.
-func composition(fibres []records.Fibre) string {
+func composition(fibres []recordread.Fibre) string {
 	var parts []string
 	for _, f := range fibres {
 		parts = append(parts, mm(f.Percent)+"% "+label(f.Fibre))

@@ -12,9 +12,9 @@ import (
 	"github.com/disintegration/imaging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/recordread"
-	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // The bounds of a techpack's lists.
@@ -138,7 +138,7 @@ func techpack() *tasks.Definition {
 				"Flats or photos of the style, 1 to %d, laid out on the cover in this order.",
 				maxStyleImages,
 			)},
-		"fabric": obj{"type": "string", "pattern": tasks.HandlePattern(records.KindFabric),
+		"fabric": obj{"type": "string", "pattern": tasks.HandlePattern(recordread.KindFabric),
 			"description": "fabric:<id> of the account's or the curated library's (GET /v1/refs/fabric): its facts fill the " +
 				"fabric card."},
 		"colourways": obj{
@@ -168,7 +168,7 @@ func techpack() *tasks.Definition {
 			"description": fmt.Sprintf("The graded measurement table: 1 to %d points of measure.", maxMeasurements)},
 		"bom": obj{"type": "array", "minItems": 1, "maxItems": maxBOMRows, "items": bomRow,
 			"description": fmt.Sprintf("The bill of materials: 1 to %d rows.", maxBOMRows)},
-		"range_plan": obj{"type": "string", "pattern": tasks.HandlePattern(records.KindRangePlan),
+		"range_plan": obj{"type": "string", "pattern": tasks.HandlePattern(recordread.KindRangePlan),
 			"description": "range_plan:<id> of the account's the style belongs to; its name and season head the cover."},
 		"notes": obj{
 			"type":        "string",
@@ -401,9 +401,9 @@ func (techpackRunner) Admit(ctx context.Context, env tasks.Env, in *techpackInpu
 
 // resolved are the records a techpack draws from.
 type resolved struct {
-	fabric    *records.Fabric
+	fabric    *recordread.Fabric
 	kit       *recordread.BrandKit
-	rangePlan *records.RangePlan
+	rangePlan *recordread.RangePlan
 }
 
 // resolve reads the records of p; without an env (a catalogue example)
@@ -411,7 +411,7 @@ type resolved struct {
 func resolve(ctx context.Context, env tasks.Env, p pack) (resolved, error) {
 	var r resolved
 	var err error
-	if r.fabric, err = records.ReadFabric(ctx, env, "fabric", p.fabric); err != nil {
+	if r.fabric, err = recordread.ReadFabric(ctx, env, "fabric", p.fabric); err != nil {
 		return r, err
 	}
 	if p.brandKit != "" {
@@ -423,7 +423,7 @@ func resolve(ctx context.Context, env tasks.Env, p pack) (resolved, error) {
 		}
 	}
 	if p.rangePlan != "" {
-		if r.rangePlan, err = records.ReadRangePlan(ctx, env, "range_plan", p.rangePlan); err != nil {
+		if r.rangePlan, err = recordread.ReadRangePlan(ctx, env, "range_plan", p.rangePlan); err != nil {
 			return r, err
 		}
 	}
@@ -498,7 +498,7 @@ func summary(p pack, r resolved, pages int) map[string]any {
 		cs := []any{}
 		for _, hex := range w.Colours {
 			rgb := tasks.ParseColour(hex)
-			k := records.CMYK(hex)
+			k := colour.CMYK(tasks.ParseColour(hex))
 			cs = append(
 				cs,
 				obj{

@@ -1,7 +1,8 @@
 // Package recordread reads the records one family keeps that other
 // families take as input by handle: a brand kit (image.recolour,
-// colourway.generate, techpack.create). The records family makes them
-// (tasks/records) and declares what they hold; a family that reads one
+// colourway.generate, techpack.create), a fabric and a range plan
+// (techpack.create), and draws a fabric's swatch. The records family makes
+// them (tasks/records) and declares what they hold; a family that reads one
 // imports this package, not that family.
 package recordread
 

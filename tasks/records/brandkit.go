@@ -335,26 +335,6 @@ func recordImage(ctx context.Context, env tasks.Env, rel string) (image.Image, e
 	return img, nil
 }
 
-// CMYK is a naive conversion of a #RRGGBB colour to percentages of cyan,
-// magenta, yellow and black (no ICC profile): K is 1 − the largest of R, G
-// and B; C, M and Y are what remains of each channel under K.
-func CMYK(hex string) [4]int {
-	c := tasks.ParseColour(hex)
-	r, g, b := float64(c.R)/255, float64(c.G)/255, float64(c.B)/255
-	k := 1 - max(r, g, b)
-	if k >= 1 {
-		return [4]int{0, 0, 0, 100}
-	}
-	f := func(v float64) int { return int(math.Round(100 * (1 - v - k) / (1 - k))) }
-	return [4]int{f(r), f(g), f(b), int(math.Round(100 * k))}
-}
-
-// CMYKLabel writes CMYK(hex) as a sheet labels it: C0 M0 Y0 K100.
-func CMYKLabel(hex string) string {
-	v := CMYK(hex)
-	return fmt.Sprintf("C%d M%d Y%d K%d", v[0], v[1], v[2], v[3])
-}
-
 // brandSheet draws the kit as a PNG sheet.
 func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image.Image {
 	const width, pad = 1800, 48
@@ -391,10 +371,10 @@ func brandSheet(k *kit, looks []KitLook, imgs []image.Image, notes string) image
 		x := pad + i*(cw+16)
 		swatchRect(out, image.Rect(x, y, x+cw, y+280), c.Hex)
 		text(out, x, y+316, c.Hex, 22, true, ink, cw)
-		text(out, x, y+344, colourLabel(c.Name), 20, false, muted, cw)
+		text(out, x, y+344, colour.Label(c.Name), 20, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		text(out, x, y+370, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 16, false, muted, cw)
-		text(out, x, y+392, CMYKLabel(c.Hex), 16, false, muted, cw)
+		text(out, x, y+392, colour.CMYKLabel(tasks.ParseColour(c.Hex)), 16, false, muted, cw)
 	}
 	y += 440
 	for _, mb := range k.boards {
@@ -491,10 +471,10 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 		cy := y + float64(i/per)*pitch
 		s.Swatch(x, cy, cw, swH, tasks.ParseColour(c.Hex))
 		s.Text(x, cy+swH+6, c.Hex, 10, true, ink, cw)
-		s.Text(x, cy+swH+20, colourLabel(c.Name), 9, false, muted, cw)
+		s.Text(x, cy+swH+20, colour.Label(c.Name), 9, false, muted, cw)
 		rgb := tasks.ParseColour(c.Hex)
 		s.Text(x, cy+swH+33, fmt.Sprintf("RGB %d %d %d", rgb.R, rgb.G, rgb.B), 8, false, muted, cw)
-		s.Text(x, cy+swH+45, CMYKLabel(c.Hex), 8, false, muted, cw)
+		s.Text(x, cy+swH+45, colour.CMYKLabel(tasks.ParseColour(c.Hex)), 8, false, muted, cw)
 	}
 	y += float64(rows)*pitch + 8
 	for _, mb := range k.boards {
@@ -519,7 +499,7 @@ func brandPDF(k *kit, looks []KitLook, imgs []image.Image, notes string) ([]byte
 				}
 				cx := m + float64(j)*chipW
 				s.Swatch(cx, y+56, 10, 10, tasks.ParseColour(c.Hex))
-				s.Text(cx+14, y+57, fmt.Sprintf("%s %.0f%%", colourLabel(c.Name), c.Weight*100), 7.5, false, ink,
+				s.Text(cx+14, y+57, fmt.Sprintf("%s %.0f%%", colour.Label(c.Name), c.Weight*100), 7.5, false, ink,
 					chipW-16)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 )
 
 // The curated library: moodboards and fabrics the service ships, drawn by
@@ -84,7 +85,7 @@ func gradient(a, b string) motif {
 }
 
 func cloth(construction, c string) motif {
-	return func(side int) image.Image { return texture(construction, hexC(c), side) }
+	return func(side int) image.Image { return recordread.Texture(construction, hexC(c), side) }
 }
 
 // curatedBoard is one moodboard of the library.
@@ -138,6 +139,11 @@ type curatedFabricDef struct {
 	facts            FabricFacts
 }
 
+// facts are a library fabric's facts.
+func facts(gsm int, composition []Fibre, construction string) FabricFacts {
+	return FabricFacts{WeightGSM: gsm, Composition: composition, Construction: construction}
+}
+
 func comp(pairs ...any) []Fibre {
 	var out []Fibre
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -147,73 +153,73 @@ func comp(pairs ...any) []Fibre {
 }
 
 var curatedFabrics = []curatedFabricDef{
-	{"fb_cur_poplin_white", "Cotton poplin, optic white", "#F7F6F2", FabricFacts{110, comp("cotton", 100), "poplin"}},
-	{"fb_cur_oxford_blue", "Oxford shirting, pale blue", "#AFC8E4", FabricFacts{140, comp("cotton", 100), "oxford"}},
-	{"fb_cur_denim_indigo", "Rigid denim, indigo", "#2B3A5C", FabricFacts{400, comp("cotton", 100), "denim"}},
+	{"fb_cur_poplin_white", "Cotton poplin, optic white", "#F7F6F2", facts(110, comp("cotton", 100), "poplin")},
+	{"fb_cur_oxford_blue", "Oxford shirting, pale blue", "#AFC8E4", facts(140, comp("cotton", 100), "oxford")},
+	{"fb_cur_denim_indigo", "Rigid denim, indigo", "#2B3A5C", facts(400, comp("cotton", 100), "denim")},
 	{
 		"fb_cur_stretch_denim",
 		"Stretch denim, mid blue",
 		"#4E6C92",
-		FabricFacts{340, comp("cotton", 98, "elastane", 2), "denim"},
+		facts(340, comp("cotton", 98, "elastane", 2), "denim"),
 	},
-	{"fb_cur_linen_natural", "Linen, natural", "#CFC2A8", FabricFacts{185, comp("linen", 100), "plain_weave"}},
+	{"fb_cur_linen_natural", "Linen, natural", "#CFC2A8", facts(185, comp("linen", 100), "plain_weave")},
 	{
 		"fb_cur_linen_cotton_sage",
 		"Linen-cotton, sage",
 		"#9CAE8B",
-		FabricFacts{200, comp("linen", 55, "cotton", 45), "plain_weave"},
+		facts(200, comp("linen", 55, "cotton", 45), "plain_weave"),
 	},
 	{
 		"fb_cur_canvas_ecru",
 		"Organic cotton canvas, ecru",
 		"#E6DCC4",
-		FabricFacts{340, comp("organic_cotton", 100), "canvas"},
+		facts(340, comp("organic_cotton", 100), "canvas"),
 	},
 	{
 		"fb_cur_chino_camel",
 		"Cotton twill chino, camel",
 		"#B9895A",
-		FabricFacts{260, comp("cotton", 97, "elastane", 3), "twill"},
+		facts(260, comp("cotton", 97, "elastane", 3), "twill"),
 	},
-	{"fb_cur_gabardine_navy", "Wool gabardine, navy", "#1B2A4A", FabricFacts{240, comp("wool", 100), "gabardine"}},
-	{"fb_cur_flannel_grey", "Wool flannel, grey", "#8A8D8F", FabricFacts{290, comp("wool", 100), "twill"}},
+	{"fb_cur_gabardine_navy", "Wool gabardine, navy", "#1B2A4A", facts(240, comp("wool", 100), "gabardine")},
+	{"fb_cur_flannel_grey", "Wool flannel, grey", "#8A8D8F", facts(290, comp("wool", 100), "twill")},
 	{
 		"fb_cur_herringbone_charcoal",
 		"Wool herringbone, charcoal",
 		"#36393B",
-		FabricFacts{330, comp("wool", 80, "polyamide", 20), "herringbone"},
+		facts(330, comp("wool", 80, "polyamide", 20), "herringbone"),
 	},
-	{"fb_cur_satin_black", "Silk satin, black", "#151515", FabricFacts{90, comp("silk", 100), "satin"}},
-	{"fb_cur_crepe_burgundy", "Viscose crepe, burgundy", "#6D1A2C", FabricFacts{150, comp("viscose", 100), "crepe"}},
+	{"fb_cur_satin_black", "Silk satin, black", "#151515", facts(90, comp("silk", 100), "satin")},
+	{"fb_cur_crepe_burgundy", "Viscose crepe, burgundy", "#6D1A2C", facts(150, comp("viscose", 100), "crepe")},
 	{
 		"fb_cur_jersey_white",
 		"Organic cotton jersey, white",
 		"#F7F6F2",
-		FabricFacts{180, comp("organic_cotton", 95, "elastane", 5), "jersey"},
+		facts(180, comp("organic_cotton", 95, "elastane", 5), "jersey"),
 	},
 	{
 		"fb_cur_jersey_black",
 		"Lyocell jersey, black",
 		"#161616",
-		FabricFacts{170, comp("lyocell", 92, "elastane", 8), "jersey"},
+		facts(170, comp("lyocell", 92, "elastane", 8), "jersey"),
 	},
-	{"fb_cur_rib_cream", "Merino rib, cream", "#EDE0C2", FabricFacts{240, comp("merino", 100), "rib"}},
-	{"fb_cur_pique_forest", "Cotton piqué, forest", "#1F4A2C", FabricFacts{210, comp("cotton", 100), "pique"}},
+	{"fb_cur_rib_cream", "Merino rib, cream", "#EDE0C2", facts(240, comp("merino", 100), "rib")},
+	{"fb_cur_pique_forest", "Cotton piqué, forest", "#1F4A2C", facts(210, comp("cotton", 100), "pique")},
 	{
 		"fb_cur_fleece_grey",
 		"Recycled fleece, grey",
 		"#8A8D8F",
-		FabricFacts{300, comp("recycled_polyester", 100), "fleece"},
+		facts(300, comp("recycled_polyester", 100), "fleece"),
 	},
 	{
 		"fb_cur_french_terry_blush",
 		"French terry, blush",
 		"#E8B4B0",
-		FabricFacts{280, comp("cotton", 80, "recycled_polyester", 20), "french_terry"},
+		facts(280, comp("cotton", 80, "recycled_polyester", 20), "french_terry"),
 	},
-	{"fb_cur_ripstop_olive", "Nylon ripstop, olive", "#6D6B2E", FabricFacts{80, comp("polyamide", 100), "ripstop"}},
-	{"fb_cur_corduroy_rust", "Cotton corduroy, rust", "#A4471F", FabricFacts{320, comp("cotton", 100), "corduroy"}},
-	{"fb_cur_velvet_emerald", "Cotton velvet, emerald", "#0F7A50", FabricFacts{300, comp("cotton", 100), "velvet"}},
+	{"fb_cur_ripstop_olive", "Nylon ripstop, olive", "#6D6B2E", facts(80, comp("polyamide", 100), "ripstop")},
+	{"fb_cur_corduroy_rust", "Cotton corduroy, rust", "#A4471F", facts(320, comp("cotton", 100), "corduroy")},
+	{"fb_cur_velvet_emerald", "Cotton velvet, emerald", "#0F7A50", facts(300, comp("cotton", 100), "velvet")},
 }
 
 // The sides of the library's images.
@@ -400,7 +406,7 @@ func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) er
 // write draws and stores one curated fabric: its swatch, its swatch card
 // and its record.
 func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time) error {
-	sw := texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
+	sw := recordread.Texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
 	if err := putImage(ctx, env, f.id+"_swatch", KindFabric+":"+f.id, sw); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
+	"github.com/taskplatform/taskplatform/tasks/recordread"
 )
 
 // The bounds of a fabric's weight, in grams per square metre.
@@ -134,59 +134,6 @@ func constructionVocab() tasks.Vocabulary {
 			{Name: "knit", Description: "Knitted fabrics."}, {Name: "other", Description: "Other constructions."}}}
 }
 
-// Fibre is one line of a fabric's composition.
-type Fibre struct {
-	Fibre   string  `json:"fibre"`
-	Percent float64 `json:"percent"`
-}
-
-// FabricFacts are what a fabric.create input states.
-type FabricFacts struct {
-	WeightGSM    int     `json:"weight_gsm"`
-	Composition  []Fibre `json:"composition"`
-	Construction string  `json:"construction"`
-}
-
-// FabricFields are a fabric record's fields.
-type FabricFields struct {
-	Facts FabricFacts `json:"facts"`
-	// Code is the fabric's short code: composition, construction, weight
-	// (CO98EL2-DN-340).
-	Code string `json:"code"`
-	// WeightClass is light (under 170 g/m²), medium (170–270) or heavy.
-	WeightClass string `json:"weight_class"`
-	// WeightOz is the weight in ounces per square yard.
-	WeightOz float64 `json:"weight_oz_yd2"`
-	// Swatch is the swatch reference as sent, or nil.
-	Swatch *string `json:"swatch"`
-	// SwatchURL is the stored swatch image (relative in the record); nil
-	// until the fabric is ready.
-	SwatchURL *string `json:"swatch_url"`
-	// Colour is the fabric's colour: the caller's, or measured from the
-	// swatch photo when only a photo was sent; nil when neither was.
-	Colour *KitColour `json:"colour"`
-	// ColourSource says where Colour comes from: given, measured or none.
-	ColourSource string `json:"colour_source,omitempty"`
-}
-
-// The values of a fabric's colour_source.
-const (
-	colourGiven    = "given"
-	colourMeasured = "measured"
-	colourNone     = "none"
-)
-
-// colourSourceText is what a card says of a colour's source.
-func colourSourceText(f FabricFields) string {
-	switch f.ColourSource {
-	case colourGiven:
-		return "as given"
-	case colourMeasured:
-		return "measured from the swatch photo"
-	}
-	return "not given"
-}
-
 // weightClass names a weight in g/m².
 func weightClass(gsm int) string {
 	switch {
@@ -246,10 +193,8 @@ func givenColour(in *fabricInput) *KitColour {
 		return nil
 	}
 	v := strings.TrimSpace(*in.Colour)
-	for _, n := range namedColours {
-		if n.value == v {
-			return &KitColour{Hex: n.hex, Name: n.value}
-		}
+	if n, ok := colour.NameByValue(v); ok {
+		return &KitColour{Hex: n.Hex, Name: n.Value}
 	}
 	hex := strings.ToUpper(v)
 	return &KitColour{Hex: hex, Name: nearestName(labOfHex(hex))}
@@ -431,9 +376,6 @@ func checkComposition(f FabricFacts) error {
 	return nil
 }
 
-// ecru is the colour of a swatch drawn without a photo.
-var ecru = color.RGBA{0xE6, 0xDC, 0xC4, 0xff}
-
 // Step draws the swatch card and completes the record.
 func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Output, error) {
 	if i != 0 {
@@ -452,11 +394,11 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 			fields.Colour, fields.ColourSource = &main, colourMeasured
 		}
 	} else {
-		c := ecru
+		c := recordread.Ecru
 		if fields.Colour != nil {
 			c = tasks.ParseColour(fields.Colour.Hex)
 		}
-		sw = texture(fields.Facts.Construction, c, 900)
+		sw = recordread.Texture(fields.Facts.Construction, c, 900)
 	}
 	if env, ok := tasks.EnvOf(ctx); ok {
 		id := recordID(KindFabric, env.JobID) + "_swatch"
@@ -547,7 +489,7 @@ func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 		{"Composition", strings.Join(comp, ", ")},
 		{"Construction", labelOf(f.Facts.Construction)},
 		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
-		{"Colour", ColourLine(f)},
+		{"Colour", recordread.ColourLine(f)},
 	}
 	for i, r := range rows {
 		ry := y + 130 + i*64
@@ -563,23 +505,4 @@ func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 		}
 	}
 	return out
-}
-
-// ColourLine is a fabric's colour as a card prints it: its hex, name and
-// where it comes from.
-func ColourLine(f FabricFields) string {
-	if f.Colour == nil {
-		return "Not given (drawn undyed)"
-	}
-	return f.Colour.Hex + " · " + colourLabel(f.Colour.Name) + " · " + colourSourceText(f)
-}
-
-// colourLabel is the words of a colour_name value: sky_blue → Sky blue.
-func colourLabel(v string) string {
-	for _, n := range namedColours {
-		if n.value == v {
-			return n.label
-		}
-	}
-	return v
 }

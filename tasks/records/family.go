@@ -5,10 +5,9 @@
 // GET /v1/refs/{kind} and GET /v1/files/{ref}, declared as its record
 // kinds (kinds.go), written at submit (an Admitter) and completed by the
 // job's steps through tasks/recordstore. It ships the curated library
-// (SeedCurated) and the readers of its moodboards, fabrics and range plans
-// (ReadMoodboard, ReadFabric, ReadRangePlan), which draw on that library and
-// its swatch drawing; other families read a brand kit through
-// tasks/recordread.
+// (SeedCurated). Other families read its brand kits, fabrics and range
+// plans through tasks/recordread, which also draws a fabric's swatch; the
+// family hands that package its library's fabrics for catalogue examples.
 package records
 
 import (

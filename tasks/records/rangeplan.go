@@ -82,36 +82,6 @@ func limitsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// PlanItem is one item of a range plan.
-type PlanItem struct {
-	Type     string      `json:"type"`
-	Name     string      `json:"name"`
-	Fabric   *string     `json:"fabric"`
-	Colours  []KitColour `json:"colours"`
-	Quantity int         `json:"quantity"`
-	// Images are the item's images: references as sent, in order; the
-	// first leads its card.
-	Images    []string `json:"images,omitempty"`
-	Price     *float64 `json:"price,omitempty"`
-	Cost      *float64 `json:"cost,omitempty"`
-	Sizes     []string `json:"sizes,omitempty"`
-	Drop      string   `json:"drop,omitempty"`
-	Colourway string   `json:"colourway,omitempty"`
-}
-
-// RangePlanFields are a range plan record's fields.
-type RangePlanFields struct {
-	Season   string      `json:"season"`
-	BrandKit *string     `json:"brand_kit"`
-	Items    []PlanItem  `json:"items"`
-	Totals   []TypeTotal `json:"totals"`
-	Quantity int         `json:"quantity"`
-	// Currency is the ISO 4217 code of the items' prices and costs.
-	Currency string      `json:"currency,omitempty"`
-	Drops    []DropTotal `json:"drops,omitempty"`
-	Sum      Money       `json:"sum"`
-}
-
 // rangePlanInput is a range_plan.create request.
 type rangePlanInput struct {
 	Name     string          `json:"name"`
@@ -169,7 +139,7 @@ func planOf(in *rangePlanInput) RangePlanFields {
 		}
 		out.Items = append(out.Items, p)
 	}
-	out.total()
+	total(&out)
 	return out
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
@@ -268,7 +269,7 @@ func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	if name == "" && len(it.Colours) > 0 {
 		var names []string
 		for _, c := range it.Colours {
-			names = append(names, colourLabel(c.Name))
+			names = append(names, colour.Label(c.Name))
 		}
 		name = strings.Join(names, "/")
 	}

@@ -6,37 +6,6 @@ import (
 	"strings"
 )
 
-// Money sums the units of some items with their value at price and cost
-// where the items carry them.
-type Money struct {
-	// Value is the units times the price over the items with a price; nil
-	// when none has one.
-	Value *float64 `json:"value"`
-	// Cost is the units times the cost over the items with a cost; nil
-	// when none has one.
-	Cost *float64 `json:"cost"`
-	// Margin is (value − cost) / value over the items with both, a
-	// fraction; nil when none has both.
-	Margin *float64 `json:"margin"`
-}
-
-// TypeTotal sums the items of one garment type.
-type TypeTotal struct {
-	Type     string `json:"type"`
-	Items    int    `json:"items"`
-	Quantity int    `json:"quantity"`
-	Money
-}
-
-// DropTotal sums the items of one delivery drop ("" for the items sent
-// without one).
-type DropTotal struct {
-	Drop     string `json:"drop"`
-	Items    int    `json:"items"`
-	Quantity int    `json:"quantity"`
-	Money
-}
-
 // moneyOf sums items.
 func moneyOf(items []PlanItem) Money {
 	var value, cost, mValue, mCost float64
@@ -73,7 +42,7 @@ func moneyOf(items []PlanItem) Money {
 // total fills the plan's totals: per type in vocabulary order, per drop in
 // the order the drops first appear (items without a drop last), and the
 // whole plan.
-func (p *RangePlanFields) total() {
+func total(p *RangePlanFields) {
 	p.Totals, p.Drops, p.Quantity = nil, nil, 0
 	for _, g := range byType(p.Items) {
 		p.Totals = append(p.Totals, TypeTotal{Type: g[0].Type, Items: len(g), Quantity: units(g), Money: moneyOf(g)})

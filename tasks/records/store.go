@@ -17,8 +17,8 @@ import (
 const (
 	KindMoodboard = "moodboard"
 	KindBrandKit  = recordread.KindBrandKit
-	KindFabric    = "fabric"
-	KindRangePlan = "range_plan"
+	KindFabric    = recordread.KindFabric
+	KindRangePlan = recordread.KindRangePlan
 )
 
 // stored are the family's kinds as the record store keeps them: the id
@@ -133,58 +133,40 @@ type brandKitFields = recordread.BrandKitFields
 // ReadBrandKit reads a brand kit (recordread.ReadBrandKit).
 var ReadBrandKit = recordread.ReadBrandKit
 
-// Fabric is a fabric record as other tasks read it.
-type Fabric struct {
-	Handle  string
-	Name    string
-	Curated bool
-	Status  string
-	FabricFields
-}
+// The fabric and the range plan as other families read them
+// (tasks/recordread).
+type (
+	// Fabric is a fabric record as other tasks read it.
+	Fabric = recordread.Fabric
+	// FabricFields are a fabric record's fields.
+	FabricFields = recordread.FabricFields
+	// FabricFacts are what a fabric.create input states.
+	FabricFacts = recordread.FabricFacts
+	// Fibre is one line of a fabric's composition.
+	Fibre = recordread.Fibre
+	// RangePlan is a range plan as other tasks read it.
+	RangePlan = recordread.RangePlan
+	// RangePlanFields are a range plan record's fields.
+	RangePlanFields = recordread.RangePlanFields
+	// PlanItem is one item of a range plan.
+	PlanItem = recordread.PlanItem
+	// Money sums the value, cost and margin of items.
+	Money = recordread.Money
+	// TypeTotal sums the items of one garment type.
+	TypeTotal = recordread.TypeTotal
+	// DropTotal sums the items of one delivery drop.
+	DropTotal = recordread.DropTotal
+)
 
-// ReadFabric reads fabric:<id>: env's account's own or a curated one.
-// Without an env (a catalogue example) only curated fabrics are read.
-func ReadFabric(ctx context.Context, env tasks.Env, field, ref string) (*Fabric, error) {
-	if env.DB == nil {
-		if f, ok := curatedFabric(ref); ok {
-			return f, nil
-		}
-		return nil, recordstore.NoRecord(field, ref)
-	}
-	r, status, _, err := recordstore.Read(ctx, env, KindFabric, field, ref)
-	if err != nil {
-		return nil, err
-	}
-	fab := &Fabric{Handle: r.Handle(), Name: r.Name, Curated: r.Curated(), Status: status}
-	if err := json.Unmarshal([]byte(r.Fields), &fab.FabricFields); err != nil {
-		return nil, fmt.Errorf("read fabric %s: %w", ref, err)
-	}
-	if fab.SwatchURL != nil {
-		fab.SwatchURL = new(absolute(env.FilesBaseURL, *fab.SwatchURL))
-	}
-	return fab, nil
-}
+// ReadFabric reads a fabric (recordread.ReadFabric).
+var ReadFabric = recordread.ReadFabric
 
-// RangePlan is a range plan as other tasks read it (techpacks).
-type RangePlan struct {
-	Handle string
-	Name   string
-	Status string
-	RangePlanFields
-}
+// The values of a fabric's colour_source.
+const (
+	colourGiven    = recordread.ColourGiven
+	colourMeasured = recordread.ColourMeasured
+	colourNone     = recordread.ColourNone
+)
 
-// ReadRangePlan reads range_plan:<id> of env's account.
-func ReadRangePlan(ctx context.Context, env tasks.Env, field, ref string) (*RangePlan, error) {
-	if env.DB == nil {
-		return nil, recordstore.NoRecord(field, ref)
-	}
-	r, status, _, err := recordstore.Read(ctx, env, KindRangePlan, field, ref)
-	if err != nil {
-		return nil, err
-	}
-	rp := &RangePlan{Handle: r.Handle(), Name: r.Name, Status: status}
-	if err := json.Unmarshal([]byte(r.Fields), &rp.RangePlanFields); err != nil {
-		return nil, fmt.Errorf("read range plan %s: %w", ref, err)
-	}
-	return rp, nil
-}
+// The library's fabrics are what recordread finds without a database.
+func init() { recordread.CuratedFabric = curatedFabric }

@@ -1,4 +1,4 @@
-package records
+package recordread
 
 import (
 	"image"
@@ -40,10 +40,10 @@ func noise(x, y int) float64 {
 	return float64(h^(h>>16)) / float64(1<<32)
 }
 
-// texture draws a side × side swatch of a construction (vocabulary
+// Texture draws a side × side swatch of a construction (vocabulary
 // fabric_construction) in colour: its weave, knit or pile as light and
 // shade, so a swatch card or a range plan can show a fabric with no photo.
-func texture(construction string, colour color.RGBA, side int) *image.RGBA {
+func Texture(construction string, colour color.RGBA, side int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, side, side))
 	weave := weaveOf(construction)
 	for y := range side {
@@ -149,9 +149,12 @@ func abs(v int) int {
 // texture in its measured colour (ecru while it has none), as range plans
 // and techpacks show it.
 func (f *Fabric) Swatch(side int) image.Image {
-	c := ecru
+	c := Ecru
 	if f.Colour != nil {
 		c = tasks.ParseColour(f.Colour.Hex)
 	}
-	return texture(f.Facts.Construction, c, side)
+	return Texture(f.Facts.Construction, c, side)
 }
+
+// Ecru is the colour of a swatch drawn without a photo or a colour.
+var Ecru = color.RGBA{0xE6, 0xDC, 0xC4, 0xff}
