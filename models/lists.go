@@ -43,6 +43,33 @@ func JobFiles(ctx context.Context, db *gorm.DB, jobID string, after, limit int) 
 	return files, false, nil
 }
 
+// FirstOutputs lists, for each of jobIDs, its first n outputs in output
+// order, and counts every output of each: a listing's thumbnails.
+func FirstOutputs(ctx context.Context, db *gorm.DB, jobIDs []string, n int) (map[string][]File, map[string]int, error) {
+	files, counts := map[string][]File{}, map[string]int{}
+	if len(jobIDs) == 0 {
+		return files, counts, nil
+	}
+	var rows []File
+	err := db.WithContext(ctx).Where("job_id IN ? AND idx < ?", jobIDs, n).Order("job_id, idx").Find(&rows).Error
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range rows {
+		files[f.JobID] = append(files[f.JobID], f)
+	}
+	var tally []struct {
+		JobID string
+		N     int
+	}
+	err = db.WithContext(ctx).Model(&File{}).Select("job_id, count(*) AS n").Where("job_id IN ?", jobIDs).
+		Group("job_id").Scan(&tally).Error
+	for _, c := range tally {
+		counts[c.JobID] = c.N
+	}
+	return files, counts, err
+}
+
 // FileByID reads a live file by id.
 func FileByID(ctx context.Context, db *gorm.DB, id string) (*File, error) {
 	var f File

@@ -22,10 +22,10 @@ import (
 
 // signedInPanel is a panel with its user signed in: the cookie header pair
 // to send and the database.
-func signedInPanel(t *testing.T) (http.Handler, *gorm.DB, *models.User, []string) {
+func signedInPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *gorm.DB, *models.User, []string) {
 	t.Helper()
 	var db *gorm.DB
-	h, u := newPanel(t, func(d *api.Deps) { db = d.DB })
+	h, u := newPanel(t, append(tweak, func(d *api.Deps) { db = d.DB })...)
 	w := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"ada@example.com"}, "password": {password}})
 	require.Equal(t, http.StatusSeeOther, w.Code, w.Body.String())
 	return h, db, u, []string{"Cookie", api.SessionCookie + "=" + sessionCookie(w).Value}
@@ -142,7 +142,7 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 			2,
 		},
 	}
-	figures := regexp.MustCompile(`<figure class="file">`)
+	figures := regexp.MustCompile(`<figure class="file"`)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, path := range []string{"/app/jobs/" + tc.id, "/app/jobs/" + tc.id + "/live"} {

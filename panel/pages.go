@@ -29,20 +29,55 @@ type overviewData struct {
 	Days     []dayBar
 	Total    int64
 	Jobs     []jobRow
+	// Ticks are the values of the chart's axis, top first, down to 0, a
+	// quarter of the top apart (the chart's grid lines).
+	Ticks []int64
 }
 
-// jobRow is one job of a listing.
+// niceCeil is the smallest of 1, 2, 5 × 10^k at or above n (n ≥ 1): the
+// top of a chart's axis.
+func niceCeil(n int64) int64 {
+	for step := int64(1); ; step *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if m*step >= n {
+				return m * step
+			}
+		}
+	}
+}
+
+// jobRow is one job of a listing, with thumbnails of its first outputs.
 type jobRow struct {
 	wire.Job
-	KeyID string
+	KeyID   string
+	Outputs []fileView
+	// More counts the outputs beyond those shown.
+	More int
 }
 
-func jobRows(jobs []models.Job, base string) []jobRow {
+// listedOutputs is how many outputs a listing's row shows.
+const listedOutputs = 4
+
+// jobRows are the rows of jobs with their first outputs.
+func (p *panel) jobRows(r *http.Request, jobs []models.Job) ([]jobRow, error) {
+	ids := make([]string, len(jobs))
+	for i := range jobs {
+		ids[i] = jobs[i].ID
+	}
+	files, counts, err := models.FirstOutputs(r.Context(), p.d.DB, ids, listedOutputs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]jobRow, len(jobs))
 	for i := range jobs {
-		out[i] = jobRow{Job: jobs[i].Wire(base), KeyID: jobs[i].APIKeyID}
+		row := jobRow{Job: jobs[i].Wire(p.d.FilesBaseURL), KeyID: jobs[i].APIKeyID}
+		for j := range files[jobs[i].ID] {
+			row.Outputs = append(row.Outputs, viewFile(&files[jobs[i].ID][j], p.d.FilesBaseURL))
+		}
+		row.More = counts[jobs[i].ID] - len(row.Outputs)
+		out[i] = row
 	}
-	return out
+	return out, nil
 }
 
 func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
@@ -73,6 +108,9 @@ func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User)
 		top = max(top, perDay[day])
 		data.Total += perDay[day]
 	}
+	step := niceCeil((top + 3) / 4)
+	top = 4 * step
+	data.Ticks = []int64{top, 3 * step, 2 * step, step, 0}
 	for i := range data.Days {
 		data.Days[i].Height = int(data.Days[i].Credits * 100 / top)
 	}
@@ -80,7 +118,9 @@ func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User)
 	if err != nil {
 		return "", "", nil, err
 	}
-	data.Jobs = jobRows(jobs.Items, p.d.FilesBaseURL)
+	if data.Jobs, err = p.jobRows(r, jobs.Items); err != nil {
+		return "", "", nil, err
+	}
 	return "overview", "Overview", data, nil
 }
 
@@ -113,7 +153,9 @@ func (p *panel) jobs(_ http.ResponseWriter, r *http.Request, u *models.User) (st
 	if err != nil {
 		return "", "", nil, err
 	}
-	data.Jobs = jobRows(page.Items, p.d.FilesBaseURL)
+	if data.Jobs, err = p.jobRows(r, page.Items); err != nil {
+		return "", "", nil, err
+	}
 	if page.Next != nil {
 		data.Next = base64.RawURLEncoding.EncodeToString([]byte(page.Next.String()))
 	}
@@ -127,7 +169,7 @@ func (p *panel) jobs(_ http.ResponseWriter, r *http.Request, u *models.User) (st
 type jobData struct {
 	Job        jobRow
 	Files      []fileView
-	Deliveries []api.DeliveryView
+	Deliveries []deliveryRow
 	Input      string
 	Running    bool
 	// Error is a failed or cancelled job's error object; nil otherwise.
@@ -136,26 +178,6 @@ type jobData struct {
 	Fix string
 	// Warnings are the summary's, such as an output not produced.
 	Warnings []contract.Warning
-}
-
-// fileView is one file shown as a thumbnail with its download.
-type fileView struct {
-	Handle, URL, MediaType, Name string
-	Image, Deletable             bool
-	CreatedAt                    time.Time
-}
-
-func viewFile(f *models.File, base string) fileView {
-	v := fileView{
-		Handle:    f.Handle(),
-		URL:       f.URL(base),
-		MediaType: f.MediaType,
-		Image:     strings.HasPrefix(f.MediaType, "image/"),
-		Deletable: f.Kind() == "art",
-		CreatedAt: f.CreatedAt,
-	}
-	v.Name = f.Handle()
-	return v
 }
 
 // job is the job page; its live part (status, progress, error, outputs
@@ -171,8 +193,8 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 		return "", "", nil, err
 	}
 	data := jobData{
-		Job:     jobRows([]models.Job{*j}, p.d.FilesBaseURL)[0],
-		Input:   j.Input,
+		Job:     jobRow{Job: j.Wire(p.d.FilesBaseURL), KeyID: j.APIKeyID},
+		Input:   indented(j.Input),
 		Running: j.Lifecycle != contract.LifecycleTerminal,
 	}
 	if j.Error != nil {
@@ -199,8 +221,15 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 	return "job", "Job " + j.ID, data, nil
 }
 
+// deliveryRow is one delivery of the log: its view, with the body sent.
+type deliveryRow struct {
+	api.DeliveryView
+	// Payload is the body sent, indented.
+	Payload string
+}
+
 // deliveries is a page of the delivery log with attempts.
-func (p *panel) deliveries(r *http.Request, q models.DeliveryQuery) ([]api.DeliveryView, *models.Position, error) {
+func (p *panel) deliveries(r *http.Request, q models.DeliveryQuery) ([]deliveryRow, *models.Position, error) {
 	page, err := models.ListDeliveries(r.Context(), p.d.DB, q)
 	if err != nil {
 		return nil, nil, err
@@ -213,9 +242,10 @@ func (p *panel) deliveries(r *http.Request, q models.DeliveryQuery) ([]api.Deliv
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]api.DeliveryView, len(page.Items))
+	out := make([]deliveryRow, len(page.Items))
 	for i := range page.Items {
-		out[i] = api.DeliveryViewOf(&page.Items[i], attempts[page.Items[i].ID])
+		d := &page.Items[i]
+		out[i] = deliveryRow{DeliveryView: api.DeliveryViewOf(d, attempts[d.ID]), Payload: indented(d.Body)}
 	}
 	return out, page.Next, nil
 }
@@ -259,9 +289,12 @@ type webhooksData struct {
 	Endpoints  []api.EndpointView
 	Events     []string
 	Statuses   []string
-	Deliveries []api.DeliveryView
+	Deliveries []deliveryRow
 	Filter     map[string]string
-	Next       string
+	// Next is the cursor of the next older page; Paged says this page is
+	// not the newest.
+	Next  string
+	Paged bool
 }
 
 func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
@@ -295,7 +328,7 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 	for _, f := range []struct {
 		name string
 		to   *string
-	}{{"event", &q.Event}, {"status", &q.Status}, {"endpoint", &q.EndpointID}} {
+	}{{"event", &q.Event}, {"status", &q.Status}, {"endpoint", &q.EndpointID}, {"job", &q.JobID}} {
 		*f.to = r.URL.Query().Get(f.name)
 		data.Filter[f.name] = *f.to
 	}
@@ -312,6 +345,7 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 	if raw, err := base64.RawURLEncoding.DecodeString(r.URL.Query().Get("after")); err == nil && len(raw) > 0 {
 		if pos, err := models.ParsePosition(string(raw)); err == nil {
 			q.After = &pos
+			data.Paged = true
 		}
 	}
 	var next *models.Position

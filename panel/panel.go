@@ -74,6 +74,7 @@ func Mount(d api.Deps) http.Handler {
 	mux.HandleFunc("GET /app/run", p.signedIn(p.runList))
 	mux.HandleFunc("GET /app/run/{task}", p.signedIn(p.runForm))
 	mux.HandleFunc("GET /app/files", p.signedIn(p.files))
+	mux.HandleFunc("GET /app/thumbs/{id}", p.raw(p.thumb))
 	mux.HandleFunc("GET /app/keys", p.signedIn(p.keys))
 	mux.HandleFunc("GET /app/webhooks", p.signedIn(p.webhooks))
 	mux.Handle("/app/", http.NotFoundHandler())
@@ -115,6 +116,27 @@ func (p *panel) signedIn(v viewer) http.HandlerFunc { return p.view(v, "") }
 // user, for the page's script to put in place; anyone else is answered
 // 401 (the script then reloads the page, which asks to sign in).
 func (p *panel) part(block string, v viewer) http.HandlerFunc { return p.view(v, block) }
+
+// raw serves a signed-in user's request with h, which writes its own
+// answer (an image); anyone else is answered 401.
+func (p *panel) raw(h func(w http.ResponseWriter, r *http.Request, u *models.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var token string
+		if c, _ := r.Cookie(api.SessionCookie); c != nil {
+			token = c.Value
+		}
+		u, _, err := models.SessionUser(r.Context(), p.d.DB, token, p.now())
+		if errors.Is(err, models.ErrNoSession) {
+			http.Error(w, "Sign in again.", http.StatusUnauthorized)
+			return
+		}
+		if err != nil {
+			p.fail(w, err)
+			return
+		}
+		h(w, r, u)
+	}
+}
 
 func (p *panel) view(v viewer, block string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,92 @@
+package panel
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob/memblob"
+
+	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// A job's outputs are shown as small copies made on demand and cached, never
+// as the originals; a PDF shows an icon with its page count; each file's
+// data is on the page.
+func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
+	t.Parallel()
+	bucket := memblob.OpenBucket(nil)
+	h, db, u, cookie := signedInPanel(t, func(d *api.Deps) { d.Blob = bucket })
+	ctx := context.Background()
+	jobID := jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 0, 6, nil, nil)
+	img := image.NewNRGBA(image.Rect(0, 0, 2048, 1024))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	img.Set(0, 0, color.NRGBA{A: 255})
+	var full bytes.Buffer
+	require.NoError(t, png.Encode(&full, img))
+	store := func(i int, media string, data []byte, meta string) *models.File {
+		f := &models.File{ID: models.NewID(""), UserID: u.ID, JobID: jobID, Index: i, Task: "pattern.stripes",
+			MediaType: media, BlobKey: models.NewID("b_"), Size: int64(len(data)), Data: meta,
+			CreatedAt: time.Now().UTC()}
+		require.NoError(t, bucket.WriteAll(ctx, f.BlobKey, data, nil))
+		require.NoError(t, db.Create(f).Error)
+		return f
+	}
+	big := store(0, "image/png", full.Bytes(), `{"kind":"stripes","seed":41}`)
+	pdf := store(1, "application/pdf", []byte("%PDF-1.4\n%%EOF\n"), `{"pages":3}`)
+	for i := 2; i < 6; i++ {
+		store(i, "image/png", full.Bytes(), `{}`)
+	}
+
+	for range 2 { // made, then read from the bucket
+		w := do(h, http.MethodGet, "/app/thumbs/"+big.ID, nil, cookie...)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		require.Equal(t, "image/png", w.Header().Get("Content-Type"))
+		require.Contains(t, w.Header().Get("Cache-Control"), "max-age=")
+		small, err := png.DecodeConfig(bytes.NewReader(w.Body.Bytes()))
+		require.NoError(t, err)
+		require.Equal(t, [2]int{thumbSide, thumbSide / 2}, [2]int{small.Width, small.Height}, "scaled to fit, aspect kept")
+		require.Less(t, w.Body.Len(), full.Len())
+	}
+	require.Equal(t, http.StatusNotFound, do(h, http.MethodGet, "/app/thumbs/"+pdf.ID, nil, cookie...).Code,
+		"a PDF has no thumbnail")
+	require.Equal(t, http.StatusUnauthorized, do(h, http.MethodGet, "/app/thumbs/"+big.ID, nil).Code)
+	other, err := models.CreateUser(ctx, db, "bob@example.com", models.PlanStandard)
+	require.NoError(t, err)
+	foreign := &models.File{ID: models.NewID(""), UserID: other.ID, MediaType: "image/png", BlobKey: big.BlobKey,
+		Size: 1, CreatedAt: time.Now().UTC()}
+	require.NoError(t, db.Create(foreign).Error)
+	require.Equal(t, http.StatusNotFound, do(h, http.MethodGet, "/app/thumbs/"+foreign.ID, nil, cookie...).Code)
+
+	job := do(h, http.MethodGet, "/app/jobs/"+jobID, nil, cookie...).Body.String()
+	require.Contains(t, job, `src="/app/thumbs/`+big.ID+`"`)
+	require.NotContains(t, job, `<img src="`+big.URL("http://panel.test"), "the 2048-px original is only a link")
+	require.Contains(t, job, "3 pages", "a PDF shows its page count")
+	require.Contains(t, job, "&#34;seed&#34;: 41", "a file's data is shown")
+	for _, path := range []string{"/app/jobs", "/app/"} {
+		list := do(h, http.MethodGet, path, nil, cookie...).Body.String()
+		require.Equal(t, listedOutputs-1, strings.Count(list, `<img src="/app/thumbs/`), "%s: a row's thumbnails", path)
+		require.Contains(t, list, ">PDF<", path)
+		require.Contains(t, list, ">+2</a>", "%s: the outputs not shown are counted", path)
+	}
+}
+
+// The credits chart's axis counts in round steps a quarter of its top apart,
+// the top at or above the busiest day.
+func TestChartAxisIsRound(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ n, want int64 }{{1, 1}, {3, 5}, {7, 10}, {11, 20}, {101, 200}, {500, 500}} {
+		require.Equal(t, tc.want, niceCeil(tc.n), "niceCeil(%d)", tc.n)
+	}
+}
