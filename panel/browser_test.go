@@ -170,6 +170,11 @@ func (s *site) seed(t *testing.T) (jobID string) {
 	return j.ID
 }
 
+// overflowing names the first elements wider than a phone.
+const overflowing = `Array.from(document.querySelectorAll("body *")).
+	filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).
+	map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`
+
 // The pages a phone shows do not scroll sideways at 390 px: the webhooks
 // page with a long endpoint URL and delivery log, the keys page with its
 // actions, a job with outputs and deliveries, the run form.
@@ -201,7 +206,7 @@ func TestPagesFitAPhone(t *testing.T) {
 		s.shoot(t, p.name+"-phone")
 		if size.Inner != width || size.Scroll > width {
 			var culprits []string
-			s.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > 391).slice(0, 8).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`, &culprits))
+			s.run(t, chromedp.Evaluate(overflowing, &culprits))
 			wide = append(wide, fmt.Sprintf("%s (%d px in a %d px window) %v", p.path, size.Scroll, size.Inner, culprits))
 		}
 	}
