@@ -35,6 +35,9 @@ type probe struct {
 	status  int
 	// doc is the documented path when it is a task's own, not the row's.
 	doc string
+	// within ends the request after this long (a stream that does not end
+	// by itself).
+	within time.Duration
 }
 
 // routesEnv is a unit router (no Temporal) with one account holding credits,
@@ -112,7 +115,13 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 func (e *routesEnv) check(t *testing.T, p probe) answer {
 	t.Helper()
 	method, rowPath, _ := strings.Cut(p.row, " ")
-	res := serve(e.r, request(method, p.path, strings.NewReader(p.body), p.headers...))
+	req := request(method, p.path, strings.NewReader(p.body), p.headers...)
+	if p.within > 0 {
+		ctx, cancel := context.WithTimeout(req.Context(), p.within)
+		defer cancel()
+		req = req.WithContext(ctx)
+	}
+	res := serve(e.r, req)
 	require.Equal(t, p.status, res.code, "%s %s: %s", method, p.path, res.body)
 	docPath := p.doc
 	if docPath == "" {
@@ -308,6 +317,7 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /v1/jobs/{job_id}/manifest", path: "/v1/jobs/j_nothing/manifest", headers: key, status: 404},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/" + e.done + "/events", headers: key, status: 200},
 		{row: "GET /v1/jobs/{job_id}/events", path: "/v1/jobs/j_nothing/events", headers: key, status: 404},
+		{row: "GET /v1/events", path: "/v1/events", headers: key, status: 200, within: 3 * time.Second},
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/" + e.done + "/cancel", headers: key, status: 400},
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/j_nothing/cancel", headers: key, status: 404},
 

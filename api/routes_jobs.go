@@ -114,6 +114,7 @@ func jobRoutes() []route {
 			handle: jobs((*jobHandlers).events),
 			op:     eventStreamOperation(jobID),
 		},
+		listenRoute(),
 		route{
 			method: http.MethodPut,
 			path:   "/v1/jobs/{job_id}/cancel",

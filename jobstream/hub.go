@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,7 +56,10 @@ func KeyChanged(ctx context.Context, db *gorm.DB, keyID string) {
 // revoked or its expiry changed (read the key again); it never receives for
 // a subscription without a key.
 type Sub struct {
-	C          <-chan *Snapshot
+	C <-chan *Snapshot
+	// Ready receives when an account subscription has snapshots to Take
+	// (nil for a job's subscription).
+	Ready      <-chan struct{}
 	KeyChanged <-chan struct{}
 	c          chan *Snapshot
 	k          chan struct{}
@@ -63,6 +67,12 @@ type Sub struct {
 	jobID      string
 	keyID      string
 	once       sync.Once
+	// account is the user id of an account subscription (jobID empty);
+	// pending holds its jobs' latest unread snapshots, and ready receives
+	// when there are some.
+	account uint64
+	pending map[string]*Snapshot
+	ready   chan struct{}
 }
 
 // Close ends the subscription.
@@ -83,6 +93,47 @@ func (s *Sub) offer(snap *Snapshot) {
 // the process listens on Channel, so no change made after it returns is
 // missed; read the job (and the key) after subscribing, not before.
 func Subscribe(ctx context.Context, db *gorm.DB, jobID, keyID string) (*Sub, error) {
+	return subscribe(ctx, db, jobID, 0, keyID)
+}
+
+// SubscribeAccount opens a subscription to the changes of every job of the
+// account userID (and of the key keyID, as Subscribe): Ready receives when
+// Take has snapshots. While a process has one, every job change it hears of
+// costs one read of the job (to learn its account), shared by all its
+// subscriptions. Changes missed while a lost PostgreSQL connection
+// reconnects are not replayed.
+func SubscribeAccount(ctx context.Context, db *gorm.DB, userID uint64, keyID string) (*Sub, error) {
+	if userID == 0 {
+		return nil, errors.New("jobstream: an account subscription needs the account's id")
+	}
+	return subscribe(ctx, db, "", userID, keyID)
+}
+
+// Take returns the latest snapshot of each of an account subscription's jobs
+// that changed since the last Take, and forgets them.
+func (s *Sub) Take() []*Snapshot {
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	out := make([]*Snapshot, 0, len(s.pending))
+	for id, snap := range s.pending {
+		out = append(out, snap)
+		delete(s.pending, id)
+	}
+	slices.SortFunc(out, func(a, b *Snapshot) int { return a.Job.UpdatedAt.Compare(b.Job.UpdatedAt) })
+	return out
+}
+
+// offerAccount keeps snap as its job's pending snapshot (under the hub's
+// lock) and signals Ready.
+func (s *Sub) offerAccount(snap *Snapshot) {
+	s.pending[snap.Job.ID] = snap
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+func subscribe(ctx context.Context, db *gorm.DB, jobID string, account uint64, keyID string) (*Sub, error) {
 	sqlDB, err := db.DB()
 	if err != nil {
 		return nil, err
@@ -91,15 +142,24 @@ func Subscribe(ctx context.Context, db *gorm.DB, jobID, keyID string) (*Sub, err
 	h := hubs[sqlDB]
 	if h == nil {
 		h = &Hub{
-			db:   db,
-			key:  sqlDB,
-			pg:   models.IsPostgres(db),
-			jobs: map[string]*jobSubs{},
-			keys: map[string]map[*Sub]struct{}{},
+			db:       db,
+			key:      sqlDB,
+			pg:       models.IsPostgres(db),
+			jobs:     map[string]*jobSubs{},
+			keys:     map[string]map[*Sub]struct{}{},
+			accounts: map[uint64]map[*Sub]struct{}{},
 		}
 		hubs[sqlDB] = h
 	}
 	s := h.subscribe(jobID, keyID)
+	if account != 0 {
+		s.account, s.pending, s.ready = account, map[string]*Snapshot{}, make(chan struct{}, 1)
+		s.Ready = s.ready
+		if h.accounts[account] == nil {
+			h.accounts[account] = map[*Sub]struct{}{}
+		}
+		h.accounts[account][s] = struct{}{}
+	}
 	l := h.listener
 	if h.pg && l == nil {
 		l = h.startListener()
@@ -146,7 +206,9 @@ type Hub struct {
 	pg   bool
 	jobs map[string]*jobSubs
 	// keys are the subscriptions of each key (those with one).
-	keys     map[string]map[*Sub]struct{}
+	keys map[string]map[*Sub]struct{}
+	// accounts are the account subscriptions of each user id.
+	accounts map[uint64]map[*Sub]struct{}
 	listener *listener
 }
 
@@ -160,12 +222,14 @@ type jobSubs struct {
 func (h *Hub) subscribe(jobID, keyID string) *Sub {
 	c, k := make(chan *Snapshot, 1), make(chan struct{}, 1)
 	s := &Sub{C: c, c: c, KeyChanged: k, k: k, hub: h, jobID: jobID, keyID: keyID}
-	js := h.jobs[jobID]
-	if js == nil {
-		js = &jobSubs{subs: map[*Sub]struct{}{}}
-		h.jobs[jobID] = js
+	if jobID != "" {
+		js := h.jobs[jobID]
+		if js == nil {
+			js = &jobSubs{subs: map[*Sub]struct{}{}}
+			h.jobs[jobID] = js
+		}
+		js.subs[s] = struct{}{}
 	}
-	js.subs[s] = struct{}{}
 	if keyID != "" {
 		if h.keys[keyID] == nil {
 			h.keys[keyID] = map[*Sub]struct{}{}
@@ -190,14 +254,27 @@ func (h *Hub) unsubscribe(s *Sub) {
 			delete(h.keys, s.keyID)
 		}
 	}
-	if len(h.jobs) == 0 {
-		if h.listener != nil {
-			h.listener.cancel()
-			h.listener = nil
+	if as := h.accounts[s.account]; as != nil {
+		delete(as, s)
+		if len(as) == 0 {
+			delete(h.accounts, s.account)
 		}
-		if hubs[h.key] == h {
-			delete(hubs, h.key)
-		}
+	}
+	h.stopIfIdle()
+}
+
+// stopIfIdle stops the listener and forgets the hub once it has no
+// subscription (under hubsMu).
+func (h *Hub) stopIfIdle() {
+	if len(h.jobs) > 0 || len(h.accounts) > 0 {
+		return
+	}
+	if h.listener != nil {
+		h.listener.cancel()
+		h.listener = nil
+	}
+	if hubs[h.key] == h {
+		delete(hubs, h.key)
 	}
 }
 
@@ -211,9 +288,15 @@ func (h *Hub) wake(jobID string) {
 	}
 	hubsMu.Lock()
 	js := h.jobs[jobID]
-	if js == nil {
+	if js == nil && len(h.accounts) == 0 {
 		hubsMu.Unlock()
 		return
+	}
+	if js == nil {
+		// Only account subscriptions may want it: an entry without
+		// subscriptions for the time of the read.
+		js = &jobSubs{subs: map[*Sub]struct{}{}}
+		h.jobs[jobID] = js
 	}
 	if js.reading {
 		js.dirty = true
@@ -274,8 +357,17 @@ func (h *Hub) refresh(jobID string) {
 		for s := range js.subs {
 			s.offer(snap)
 		}
+		if snap.Err == nil {
+			for s := range h.accounts[snap.Job.UserID] {
+				s.offerAccount(snap)
+			}
+		}
 		if !js.dirty {
 			js.reading = false
+			if len(js.subs) == 0 {
+				delete(h.jobs, jobID)
+				h.stopIfIdle()
+			}
 			hubsMu.Unlock()
 			return
 		}

@@ -26,6 +26,7 @@ for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
   taskplatform tasks | tasks show TASK
   taskplatform version
   taskplatform estimate TASK [--input file.json | -] [--set key=value …]
+  taskplatform webhooks listen --forward-to localhost:3000/hook
 `
 
 // commands maps each subcommand to what runs it; the compose test checks the

@@ -26,7 +26,7 @@ import (
 // userCommands are the commands for users of the API (not operators): they
 // call the HTTP API with TP_API_KEY at TP_BASE_URL, or the values of the
 // config file.
-var userCommands = []string{"run", "jobs", "files", "tasks", "estimate", "version"}
+var userCommands = []string{"run", "jobs", "files", "tasks", "estimate", "webhooks", "version"}
 
 // userRun is one run of a user command.
 type userRun struct {
@@ -168,7 +168,7 @@ func (r *userRun) tree() *cobra.Command {
 	jobs, tasks := r.jobsCmd(), r.tasksCmd()
 	jobs.AddCommand(r.jobCommands()...)
 	tasks.AddCommand(r.tasksShow())
-	root.AddCommand(r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.versionCmd())
+	root.AddCommand(r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd())
 	return root
 }
 

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taskplatform/taskplatform/catalogue"
+	"github.com/taskplatform/taskplatform/client"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/wire"
+)
+
+// webhooksCmd is `webhooks listen`: the account's deliveries on this
+// machine, as `stripe listen` gives them.
+func (r *userRun) webhooksCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "webhooks",
+		Short: "receive your account's webhooks on this machine",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return &usageError{`missing command after "webhooks": listen`}
+		},
+	}
+	var forward, events string
+	listen := &cobra.Command{
+		Use:   "listen --forward-to URL",
+		Short: "forward your account's job events, signed, to a local address until Ctrl-C",
+		Long: "Reads the account's job events from the service as signed webhook deliveries (GET /v1/events), checks\n" +
+			"each signature against the service's published keys and POSTs the body with its X-Service-* headers to\n" +
+			"--forward-to, so a receiver verifies it exactly as a registered endpoint's. Nothing is registered and the\n" +
+			"service never connects to this machine: no https, no public address, no TP_ALLOW_PRIVATE_URLS, and it\n" +
+			"works against a remote service too. One line per event: time, event, job, the receiver's answer.",
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			target, err := forwardURL(forward)
+			if err != nil {
+				return err
+			}
+			kinds, err := listenEvents(events)
+			if err != nil {
+				return err
+			}
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			return r.listen(c.Context(), cl, target, kinds)
+		},
+	}
+	listen.Flags().
+		StringVar(&forward, "forward-to", "", "where each delivery is POSTed, e.g. localhost:3000/hook (required)")
+	listen.Flags().StringVar(&events, "events", "", "comma-separated events to forward (default: every job event)")
+	c.AddCommand(listen)
+	return c
+}
+
+// forwardURL reads --forward-to: a URL, or host:port/path as stripe takes
+// it (http:// is assumed).
+func forwardURL(s string) (string, error) {
+	if s == "" {
+		return "", &usageError{"--forward-to is required, e.g. --forward-to localhost:3000/hook"}
+	}
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", &usageError{fmt.Sprintf("--forward-to %q: expected an http(s) URL such as localhost:3000/hook", s)}
+	}
+	return u.String(), nil
+}
+
+// listenEvents reads --events against the job events of the webhook_event
+// vocabulary; empty is all of them.
+func listenEvents(list string) ([]string, error) {
+	known := slices.DeleteFunc(slices.Clone(catalogue.ServiceVocabValues("webhook_event")),
+		func(e string) bool { return e == contract.EventPing })
+	if strings.TrimSpace(list) == "" {
+		return known, nil
+	}
+	var out []string
+	for _, e := range strings.Split(list, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		if !slices.Contains(known, e) {
+			return nil, &usageError{fmt.Sprintf("--events: unknown event %q (known: %s)", e, strings.Join(known, ","))}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// listen forwards deliveries until ctx ends (Ctrl-C): exit 0.
+func (r *userRun) listen(ctx context.Context, cl *client.Client, target string, kinds []string) error {
+	verifier := client.NewVerifier(cl.BaseURL())
+	hc := &http.Client{Timeout: 30 * time.Second}
+	first := true
+	err := cl.Listen(ctx, func() {
+		if first {
+			fmt.Fprintf(r.stderr, "Ready: forwarding the job events of your account at %s to %s (Ctrl-C to stop)\n",
+				cl.BaseURL(), target)
+			first = false
+		}
+	}, func(d client.ListenDelivery) {
+		if !slices.Contains(kinds, d.Event) {
+			return
+		}
+		fmt.Fprintln(r.stdout, r.forward(ctx, verifier, hc, target, d))
+	})
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// forward checks one delivery's signature, POSTs it to target and says
+// what became of it, on one line.
+func (r *userRun) forward(
+	ctx context.Context,
+	v *client.Verifier,
+	hc *http.Client,
+	target string,
+	d client.ListenDelivery,
+) string {
+	line := fmt.Sprintf("%s  %-13s", time.Now().Format("15:04:05"), d.Event)
+	verified, err := v.Verify(ctx, d.Header, d.Body)
+	if err != nil {
+		return line + "  not forwarded: " + err.Error()
+	}
+	ev := verified.Event
+	line += "  " + ev.JobID + describeEvent(ev)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(d.Body))
+	if err != nil {
+		return line + "  → " + err.Error()
+	}
+	for k, vs := range d.Header {
+		req.Header[k] = vs
+	}
+	req.Header.Set("User-Agent", "taskplatform-webhooks-listen")
+	res, err := hc.Do(req)
+	if err != nil {
+		return line + "  → not delivered: " + err.Error()
+	}
+	_ = res.Body.Close()
+	return fmt.Sprintf("%s  → %d %s  [%s]", line, res.StatusCode, http.StatusText(res.StatusCode), d.ID)
+}
+
+// describeEvent is what an event adds to its line: the outputs delivered.
+func describeEvent(ev wire.Event) string {
+	total := "?"
+	if ev.Progress.Total != nil {
+		total = fmt.Sprint(*ev.Progress.Total)
+	}
+	return fmt.Sprintf(" %d/%s", ev.Progress.Done, total)
+}
