@@ -124,7 +124,8 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		sctx,
 		tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now},
 	)
-	err = heartbeating(ctx, func() (err error) {
+	sctx, note := tasks.WithStepNotes(sctx)
+	err = heartbeating(ctx, note, func() (err error) {
 		out, err = def.Runner.Step(sctx, input, in.Index)
 		return err
 	})
@@ -155,9 +156,10 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		zap.String("job_id", job.ID),
 		zap.Int("index", in.Index),
 		zap.String("file_id", f.ID),
+		zap.String("engine", out.Engine),
 	)
 	a.emitQuietly(ctx, in.JobID, contract.EventProgress, in.Index, in.Events, in.Queue)
-	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Plan: plan}, nil
+	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Plan: plan, Engine: out.Engine}, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.
@@ -180,8 +182,10 @@ func (a *Activities) delay(ctx context.Context) error {
 }
 
 // heartbeating runs fn while heartbeating, so a long render still reports
-// liveness and learns of cancellation.
-func heartbeating(ctx context.Context, fn func() error) error {
+// liveness and learns of cancellation. Each heartbeat carries the step's
+// latest note (tasks.StepNote: which engine runs it, the prediction's
+// state), shown with the pending activity in the Temporal UI.
+func heartbeating(ctx context.Context, note func() string, fn func() error) error {
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -194,7 +198,11 @@ func heartbeating(ctx context.Context, fn func() error) error {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				activity.RecordHeartbeat(ctx)
+				if n := note(); n != "" {
+					activity.RecordHeartbeat(ctx, n)
+				} else {
+					activity.RecordHeartbeat(ctx)
+				}
 			}
 		}
 	}()

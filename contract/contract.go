@@ -115,6 +115,9 @@ const (
 	ErrTypeProcessing = "processing_failed"
 	// ErrTypeContentRefused is a step refused by content checks.
 	ErrTypeContentRefused = "content_refused"
+	// ErrTypeCapacityBusy is a step whose external engine stayed
+	// overloaded through its retries, for a task that allows capacity_busy.
+	ErrTypeCapacityBusy = "capacity_busy"
 	// ErrTypeAdmissionClosed is an admit of a job whose workflow gave up.
 	ErrTypeAdmissionClosed = "admission_closed"
 	// ErrTypeWebhookRejected is a receiver answer that retrying cannot

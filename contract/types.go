@@ -92,6 +92,9 @@ type StepResult struct {
 	FileID   string
 	Warnings []Warning `json:",omitempty"`
 	Plan     *Plan     `json:",omitempty"`
+	// Engine names the external engine that made the output ("" for a
+	// built-in one), so the step's result in the Temporal UI shows it.
+	Engine string `json:",omitempty"`
 }
 
 // Summary is a job result's summary: counts and warnings, present only when

@@ -39,6 +39,9 @@ type Output struct {
 	Meta map[string]any
 	// Warnings are notes for the job summary (codes of type warning).
 	Warnings []contract.Warning
+	// Engine names the external engine that made the output; "" for the
+	// task's built-in one.
+	Engine string
 }
 
 // Plan is what a job will deliver: one step per output.
@@ -142,7 +145,8 @@ type Variant struct {
 
 // StepError is a failure of a step whose Message is the caller's: the
 // job's error.message, or the output_not_produced warning of the output,
-// carries it. Code is processing_failed or content_refused. It is
+// carries it. Code is processing_failed, content_refused, or
+// capacity_busy (an external engine overloaded, for a task that allows it). It is
 // permanent — retrying cannot help — unless Temporary.
 type StepError struct {
 	Code    string

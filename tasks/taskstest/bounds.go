@@ -435,6 +435,11 @@ func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 			got[c] = true // the task's own checks at submit
 		}
 	}
+	if e, ok := d.Runner.(tasks.EngineRunner); ok {
+		for _, c := range e.EngineErrors() {
+			got[c] = true // a model's refusal, an engine that stayed overloaded
+		}
+	}
 	for _, ex := range d.Examples {
 		if in, err := d.Validate(ex.Input); err == nil && len(d.Runner.Plan(in).Capacity) > 0 {
 			got[apierr.CapacityBusy] = true // a capacity-limited step that could not start in time

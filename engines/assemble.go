@@ -1,0 +1,156 @@
+package engines
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	"go.uber.org/zap"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// Assemble is the registry the service serves and runs: every family, the
+// built-in tasks cfg routes with their steps on its engines, and the tasks
+// cfg declares. Each route or declared task that does not pass its checks
+// (check, then the registry's) is refused with one error line on log and
+// left out — a refused route leaves its task on the built-in engine, a
+// refused task is not served. A nil cfg is the built-in catalogue. The
+// error is a family that does not register (a programming error).
+func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger) (*tasks.Registry, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	built := map[string]tasks.Engine{}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Engines)) {
+		e, err := New(name, cfg.Engines[name], cl)
+		if err != nil {
+			log.Error("engine refused: its configuration does not hold", zap.String("engine", name), zap.Error(err))
+			continue
+		}
+		built[name] = e
+	}
+	routed := map[string]bool{}
+	for fi := range families {
+		for _, d := range families[fi].Tasks {
+			b, ok := cfg.Routes[d.Name]
+			if !ok {
+				continue
+			}
+			routed[d.Name] = true
+			if err := route(d, b, built); err != nil {
+				log.Error("route refused: the task stays on its built-in engine", zap.String("task", d.Name),
+					zap.String("engine", b.Engine), zap.Error(err))
+				continue
+			}
+			log.Info("task routed to an external engine", zap.String("task", d.Name), zap.String("engine", b.Engine))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Routes)) {
+		if !routed[name] {
+			log.Error("route refused: no built-in task has this name", zap.String("task", name))
+		}
+	}
+	r := tasks.NewRegistry()
+	for _, f := range families {
+		if err := r.Add(f); err != nil {
+			return nil, err
+		}
+	}
+	for _, tc := range cfg.Tasks {
+		if err := addDeclared(r, tc, built); err != nil {
+			log.Error("task refused: it does not pass the start-up checks and is not served",
+				zap.String("task", tc.Name), zap.String("engine", tc.Engine), zap.Error(err))
+			continue
+		}
+		log.Info("task declared on an external engine", zap.String("task", tc.Name), zap.String("engine", tc.Engine))
+	}
+	return r, nil
+}
+
+// route puts a built-in task's steps on the binding's engine: its plan,
+// input checks and admit stay the built-in task's; each output is one
+// prediction; its docs list the engine's failure codes.
+func route(d *tasks.Definition, b Binding, built map[string]tasks.Engine) error {
+	e, ok := built[b.Engine]
+	if !ok {
+		return fmt.Errorf("no usable engine is named %q", b.Engine)
+	}
+	if d.Removed || d.Runner == nil {
+		return fmt.Errorf("task %s is removed", d.Name)
+	}
+	if len(b.Input) == 0 {
+		return fmt.Errorf("route to %s: input maps nothing", b.Engine)
+	}
+	types := b.MediaTypes
+	if len(types) == 0 {
+		types = DefaultMediaTypes
+	}
+	inner := d.Runner
+	er := &Runner{engine: e, bind: b, plan: inner.Plan, inType: reflect.TypeFor[map[string]any](), allowed: types}
+	if tr, ok := inner.(tasks.TypedRunner); ok {
+		er.inType = tr.InputType()
+	}
+	if err := check(d, b, er.meta); err != nil {
+		return err
+	}
+	if a, ok := inner.(tasks.Admitter); ok {
+		d.Runner = admitting{Runner: er, admitter: a}
+	} else {
+		d.Runner = er
+	}
+	d.Docs.Errors = tasks.ErrorList(slices.Concat(d.Docs.Errors, er.EngineErrors())...)
+	return nil
+}
+
+// addDeclared builds a declared task, checks it and adds it as a family
+// of its own.
+func addDeclared(r *tasks.Registry, tc TaskConfig, built map[string]tasks.Engine) error {
+	e, ok := built[tc.Engine]
+	if !ok {
+		return fmt.Errorf("no usable engine is named %q", tc.Engine)
+	}
+	if len(tc.Input) == 0 {
+		return fmt.Errorf("input maps nothing to engine %s", tc.Engine)
+	}
+	d, err := declare(tc, e)
+	if err != nil {
+		return err
+	}
+	if err := check(d, tc.Binding, d.Runner.(*Runner).meta); err != nil {
+		return err
+	}
+	return r.Add(tasks.Family{Name: "engines:" + tc.Name, Tasks: []*tasks.Definition{d}})
+}
+
+// meta is output i's data for input, of an output whose facts are output
+// (its pixel size); checkedOutput stands in for them at start-up.
+func (r *Runner) meta(input map[string]any, i int, output map[string]any) map[string]any {
+	if len(r.bind.Meta) == 0 {
+		return DefaultMeta(r.engine.Name(), i)
+	}
+	return r.bind.Meta.apply(scope{input: input, i: i, output: output})
+}
+
+// checkedOutput are the facts of an output the start-up check maps meta with.
+var checkedOutput = map[string]any{"width": 1, "height": 1}
+
+// admitting is the Runner of a routed task whose built-in Runner checks
+// the account's records at submit: the check stays.
+type admitting struct {
+	*Runner
+	admitter tasks.Admitter
+}
+
+var _ tasks.Admitter = admitting{}
+
+// Admit implements tasks.Admitter with the built-in task's check.
+func (a admitting) Admit(ctx context.Context, env tasks.Env, input map[string]any) error {
+	return a.admitter.Admit(ctx, env, input)
+}
+
+// AdmitErrors implements tasks.Admitter.
+func (a admitting) AdmitErrors() []apierr.Code { return a.admitter.AdmitErrors() }

@@ -1,0 +1,144 @@
+package engines
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the operator's engine configuration, the file TP_ENGINES names
+// (YAML, or JSON when the name ends in .json): the engines, the built-in
+// tasks whose steps run on one of them, and the tasks it declares.
+type Config struct {
+	// Engines are the model servers, by the name routes and tasks use.
+	Engines map[string]EngineConfig `json:"engines" yaml:"engines"`
+	// Routes put a built-in task's steps on an engine, by task name.
+	// Removing a route puts them back on the built-in engine.
+	Routes map[string]Binding `json:"routes" yaml:"routes"`
+	// Tasks are new tasks, defined without Go.
+	Tasks []TaskConfig `json:"tasks" yaml:"tasks"`
+}
+
+// EngineConfig is one model server.
+type EngineConfig struct {
+	// Protocol is the protocol it speaks: cog.
+	Protocol string `json:"protocol" yaml:"protocol"`
+	// URL is its base address (http://gpu-1:5000). It is trusted: the
+	// address rules that guard every other outbound request do not apply
+	// to it, nor to output URLs on the same origin.
+	URL string `json:"url" yaml:"url"`
+	// Mode is async (the default: Prefer: respond-async, then polling) or
+	// sync (one request held open until the prediction ends).
+	Mode string `json:"mode" yaml:"mode"`
+	// PollInterval is how often an async prediction is polled (a Go
+	// duration; 1s when empty).
+	PollInterval string `json:"poll_interval" yaml:"poll_interval"`
+	// Concurrency is how many predictions one worker sends it at once
+	// (1 when zero: a Cog server runs one at a time unless built for more).
+	Concurrency int `json:"concurrency" yaml:"concurrency"`
+	// MaxBytes bounds an output file (DefaultMaxBytes when zero).
+	MaxBytes int64 `json:"max_bytes" yaml:"max_bytes"`
+	// Refusals are texts of the model's error that mean it refused the
+	// content (its safety checker), matched case-insensitively: such a
+	// failure ends the job content_refused.
+	Refusals []string `json:"refusals" yaml:"refusals"`
+}
+
+// Binding is how a task's steps run on an engine.
+type Binding struct {
+	// Engine names one of Config.Engines.
+	Engine string `json:"engine" yaml:"engine"`
+	// Input is the model's input, mapped from the task's (see Mapping).
+	Input Mapping `json:"input" yaml:"input"`
+	// Meta is each output's data (valid against the task's outputSchema),
+	// mapped from the task's input; empty means {engine, index}.
+	Meta Mapping `json:"meta" yaml:"meta"`
+	// MediaTypes are the types an output may have (DefaultMediaTypes when
+	// empty); anything else fails the output.
+	MediaTypes []string `json:"media_types" yaml:"media_types"`
+	// CapacityBusy lets an engine that stays overloaded through a step's
+	// retries fail the job capacity_busy (else the output is not produced).
+	CapacityBusy bool `json:"capacity_busy" yaml:"capacity_busy"`
+}
+
+// TaskConfig declares a task.
+type TaskConfig struct {
+	Name        string `json:"name" yaml:"name"`
+	Category    string `json:"category" yaml:"category"`
+	Title       string `json:"title" yaml:"title"`
+	Description string `json:"description" yaml:"description"`
+	// Unit names what one output is (image when empty).
+	Unit string     `json:"unit" yaml:"unit"`
+	Docs DocsConfig `json:"docs" yaml:"docs"`
+	// InputSchema is a draft 2020-12 object schema with
+	// additionalProperties false; $schema is added when absent.
+	InputSchema map[string]any `json:"input_schema" yaml:"input_schema"`
+	// OutputSchema is each output's data; empty means {engine, index}.
+	OutputSchema map[string]any `json:"output_schema" yaml:"output_schema"`
+	// PricePerOutput is the service credits one delivered output costs.
+	PricePerOutput int64         `json:"price_per_output" yaml:"price_per_output"`
+	Outputs        OutputsConfig `json:"outputs" yaml:"outputs"`
+	// Examples are real requests, served with the files the engine makes.
+	Examples []ExampleConfig `json:"examples" yaml:"examples"`
+	Binding  `json:",inline" yaml:",inline"`
+}
+
+// DocsConfig is a declared task's page; the rest (outputs, specs, errors)
+// is written from the declaration.
+type DocsConfig struct {
+	Lead        string   `json:"lead" yaml:"lead"`
+	BuiltFor    []string `json:"built_for" yaml:"built_for"`
+	WhatYouGet  []string `json:"what_you_get" yaml:"what_you_get"`
+	Limitations []string `json:"limitations" yaml:"limitations"`
+	Prompting   string   `json:"prompting" yaml:"prompting"`
+}
+
+// OutputsConfig is a declared task's output count rule: Count outputs, or
+// as many as the integer input field CountField says.
+type OutputsConfig struct {
+	Count      int    `json:"count" yaml:"count"`
+	CountField string `json:"count_field" yaml:"count_field"`
+	// Phase names what a job does, shown in progress.phase ("generating"
+	// when empty).
+	Phase string `json:"phase" yaml:"phase"`
+}
+
+// ExampleConfig is one example request.
+type ExampleConfig struct {
+	Name        string         `json:"name" yaml:"name"`
+	Title       string         `json:"title" yaml:"title"`
+	Description string         `json:"description" yaml:"description"`
+	Input       map[string]any `json:"input" yaml:"input"`
+}
+
+// Load reads the configuration file at path: JSON when its name ends in
+// .json, YAML otherwise. Unknown keys are errors.
+func Load(path string) (*Config, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("engines: %w", err)
+	}
+	var c Config
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&c)
+	} else {
+		dec := yaml.NewDecoder(bytes.NewReader(raw))
+		dec.KnownFields(true)
+		if err = dec.Decode(&c); errors.Is(err, io.EOF) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("engines: %s: %w", path, err)
+	}
+	return &c, nil
+}

@@ -1,0 +1,100 @@
+// Package engines runs task steps on model servers the operator runs: the
+// protocols an external engine speaks (cog.go: the Cog HTTP prediction
+// protocol; a second protocol is one more file and one line in protocols),
+// the operator's configuration (TP_ENGINES) that routes a built-in task's
+// steps to an engine or declares a new task without Go, and the start-up
+// checks a configured task passes before the service serves it.
+package engines
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/taskplatform/taskplatform/tasks"
+)
+
+// Kind sorts an engine's failures by what the job does about them.
+type Kind int
+
+// The kinds of Failure.
+const (
+	// Failed: the model could not make the output; retrying will not help.
+	Failed Kind = iota
+	// Refused: the model refused the content (its safety checker).
+	Refused
+	// Busy: the engine is overloaded (busy with another prediction,
+	// rate-limited, still loading); a later attempt may succeed.
+	Busy
+	// Unavailable: the engine did not answer, or lost the prediction; a
+	// later attempt may succeed.
+	Unavailable
+)
+
+// Failure is an engine's answer that is not a file. Err is the cause, for
+// the logs and the operator's view of the step; never shown to a caller.
+type Failure struct {
+	Kind Kind
+	Err  error
+}
+
+// Error implements error.
+func (f *Failure) Error() string { return fmt.Sprintf("engine failure (kind %d): %v", f.Kind, f.Err) }
+
+// Unwrap is the cause.
+func (f *Failure) Unwrap() error { return f.Err }
+
+func fail(k Kind, format string, args ...any) error {
+	return &Failure{Kind: k, Err: fmt.Errorf(format, args...)}
+}
+
+// Clients are the HTTP clients engines speak through.
+type Clients struct {
+	// Fetch is the SSRF-safe client (package outbound) that fetches an
+	// output URL on any host other than the engine's own: only the
+	// engine's address is trusted by configuration.
+	Fetch *http.Client
+	// Engine reaches the engines' own addresses; nil means a client with
+	// no proxy from the environment and no overall timeout (a prediction
+	// may run for minutes; its context bounds it).
+	Engine *http.Client
+}
+
+func (c Clients) engine() *http.Client {
+	if c.Engine != nil {
+		return c.Engine
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	return &http.Client{Transport: t}
+}
+
+// protocols builds an engine of each protocol the configuration may name.
+var protocols = map[string]func(name string, c EngineConfig, cl Clients) (tasks.Engine, error){
+	"cog": newCog,
+}
+
+// New builds the engine the configuration describes.
+func New(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
+	build, ok := protocols[c.Protocol]
+	if !ok {
+		return nil, fmt.Errorf("engine %s: unknown protocol %q", name, c.Protocol)
+	}
+	if cl.Fetch == nil {
+		return nil, errors.New("engines: no fetch client for output URLs")
+	}
+	return build(name, c, cl)
+}
+
+// duration reads a configured Go duration, def when empty.
+func duration(s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("duration %q is not a positive Go duration", s)
+	}
+	return d, nil
+}

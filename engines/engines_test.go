@@ -1,0 +1,317 @@
+package engines_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/engines"
+	"github.com/taskplatform/taskplatform/engines/cogtest"
+	"github.com/taskplatform/taskplatform/outbound"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/all"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
+)
+
+// fake starts a Cog test server closed at the end of the test.
+func fake(t *testing.T, o cogtest.Options) *cogtest.Server {
+	t.Helper()
+	s := cogtest.New(o)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// clients are a test's clients: the fetch client keeps the address rules
+// of production (no private addresses) unless private.
+func clients(private bool) engines.Clients {
+	return engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: private, Timeout: 5 * time.Second})}
+}
+
+// example loads docs/engines/sdxl.yaml with its engine at url.
+func example(t *testing.T, url string, edit func(*engines.Config)) *engines.Config {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "docs", "engines", "sdxl.yaml"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "engines.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), "http://127.0.0.1:5000", url)),
+		0o600))
+	cfg, err := engines.Load(path)
+	require.NoError(t, err)
+	for name, e := range cfg.Engines {
+		e.PollInterval = "20ms"
+		cfg.Engines[name] = e
+	}
+	if edit != nil {
+		edit(cfg)
+	}
+	return cfg
+}
+
+// assemble is the registry of cfg with the log lines it wrote.
+func assemble(t *testing.T, cfg *engines.Config, cl engines.Clients) (*tasks.Registry, *observer.ObservedLogs) {
+	t.Helper()
+	core, logs := observer.New(zap.InfoLevel)
+	r, err := engines.Assemble(cfg, all.Families(), cl, zap.New(core))
+	require.NoError(t, err)
+	return r, logs
+}
+
+func step(t *testing.T, d *tasks.Definition, body string, i int) (tasks.Output, error) {
+	t.Helper()
+	in, err := d.Validate([]byte(body))
+	require.NoError(t, err)
+	return d.Runner.Step(context.Background(), in, i)
+}
+
+func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		mode  string
+		asURL bool
+	}{
+		{"async, data URI", "async", false},
+		{"async, URL on the engine", "async", true},
+		{"sync, data URI", "sync", false},
+		{"sync, URL on the engine", "sync", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fake(t, cogtest.Options{AsURL: tc.asURL, Run: 50 * time.Millisecond})
+			cfg := example(t, srv.URL, func(c *engines.Config) {
+				e := c.Engines["sdxl"]
+				e.Mode = tc.mode
+				c.Engines["sdxl"] = e
+			})
+			r, _ := assemble(t, cfg, clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			out, err := step(t, d, `{"prompt":"a sage linen shirt","seed":7,"count":2}`, 1)
+			require.NoError(t, err)
+			require.Equal(t, "image/png", out.MediaType)
+			require.Equal(t, "png", out.Ext)
+			require.Equal(t, "sdxl", out.Engine)
+			require.Equal(t, map[string]any{"engine": "sdxl", "index": 1}, out.Meta)
+			inputs := srv.Inputs()
+			require.Len(t, inputs, 1)
+			require.Equal(t, "a sage linen shirt", inputs[0]["prompt"])
+			require.EqualValues(t, 8, inputs[0]["seed"], "seed + index")
+			require.EqualValues(t, 1024, inputs[0]["width"])
+		})
+	}
+}
+
+func TestEngineFailuresBecomeTheSpecsCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		o         cogtest.Options
+		busy      bool
+		code      apierr.Code
+		temporary bool
+	}{
+		{"model error", cogtest.Options{Fail: "CUDA out of memory"}, true, apierr.ProcessingFailed, false},
+		{"safety checker", cogtest.Options{Fail: "NSFW content detected. Try again."}, true, apierr.ContentRefused,
+			false},
+		{"busy, task allows capacity_busy", cogtest.Options{Busy: 1}, true, apierr.CapacityBusy, true},
+		{"busy, task does not", cogtest.Options{Busy: 1}, false, apierr.ProcessingFailed, true},
+		{"still loading (503)", cogtest.Options{Setup: time.Hour}, true, apierr.CapacityBusy, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fake(t, tc.o)
+			cfg := example(t, srv.URL, func(c *engines.Config) { c.Tasks[0].CapacityBusy = tc.busy })
+			r, _ := assemble(t, cfg, clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+			var se *tasks.StepError
+			require.ErrorAs(t, err, &se)
+			require.Equal(t, string(tc.code), se.Code)
+			require.Equal(t, tc.temporary, se.Temporary)
+			require.NotContains(t, se.Message, "CUDA", "the engine's own words stay in the logs")
+		})
+	}
+}
+
+func TestSlowStartIsBusyThenServes(t *testing.T) {
+	srv := fake(t, cogtest.Options{Setup: 300 * time.Millisecond})
+	r, _ := assemble(t, example(t, srv.URL, nil), clients(false))
+	d, err := r.Lookup("image.generate_sdxl")
+	require.NoError(t, err)
+	_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+	var se *tasks.StepError
+	require.ErrorAs(t, err, &se)
+	require.True(t, se.Temporary, "a loading model is worth another attempt")
+	require.Eventually(t, func() bool {
+		_, err := step(t, d, `{"prompt":"a shirt"}`, 0)
+		return err == nil
+	}, 5*time.Second, 100*time.Millisecond)
+}
+
+func TestCancelledStepCancelsItsPrediction(t *testing.T) {
+	for _, mode := range []string{"async", "sync"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := fake(t, cogtest.Options{Run: time.Minute})
+			cfg := example(t, srv.URL, func(c *engines.Config) {
+				e := c.Engines["sdxl"]
+				e.Mode = mode
+				c.Engines["sdxl"] = e
+			})
+			r, _ := assemble(t, cfg, clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			in, err := d.Validate([]byte(`{"prompt":"a shirt"}`))
+			require.NoError(t, err)
+			ctx, cancel := context.WithCancel(context.Background())
+			ctx, note := tasks.WithStepNotes(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := d.Runner.Step(ctx, in, 0)
+				done <- err
+			}()
+			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
+			require.Eventually(t, func() bool { return strings.Contains(note(), "engine sdxl") },
+				5*time.Second, 10*time.Millisecond)
+			cancel()
+			require.ErrorIs(t, <-done, context.Canceled)
+			require.Eventually(t, func() bool { return len(srv.Cancelled()) == 1 }, 5*time.Second,
+				10*time.Millisecond)
+			require.Eventually(t, func() bool { return srv.Running() == 0 }, 5*time.Second, 10*time.Millisecond)
+		})
+	}
+}
+
+func TestOutputURLsOnOtherHostsKeepTheAddressRules(t *testing.T) {
+	files := fake(t, cogtest.Options{AsURL: true}) // another loopback server: not the engine
+	srv := fake(t, cogtest.Options{OutputURL: files.URL + "/files/x"})
+	r, _ := assemble(t, example(t, srv.URL, nil), clients(false))
+	d, err := r.Lookup("image.generate_sdxl")
+	require.NoError(t, err)
+	_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+	var se *tasks.StepError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, string(apierr.ProcessingFailed), se.Code)
+	require.False(t, se.Temporary)
+	require.True(t, errors.Is(err, outbound.ErrNotHTTPS) || errors.Is(err, outbound.ErrNotPublic), err)
+}
+
+func TestOutputsOfTheWrongTypeOrSizeAreNotDelivered(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		max  int64
+	}{
+		{"not an image", []byte("<html>hello</html>"), 0},
+		{"over max_bytes", make([]byte, 4096), 1024},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fake(t, cogtest.Options{Output: func(map[string]any) []byte { return tc.data }})
+			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
+				e := c.Engines["sdxl"]
+				e.MaxBytes = tc.max
+				c.Engines["sdxl"] = e
+			}), clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+			var se *tasks.StepError
+			require.ErrorAs(t, err, &se)
+			require.Equal(t, string(apierr.ProcessingFailed), se.Code)
+		})
+	}
+}
+
+// TestConfiguredTasksPassTheConformanceSuite runs every check a built-in
+// task passes on the declared task and the routed one, their examples made
+// by the Cog server.
+func TestConfiguredTasksPassTheConformanceSuite(t *testing.T) {
+	srv := fake(t, cogtest.Options{})
+	r, logs := assemble(t, example(t, srv.URL, nil), clients(false))
+	require.Zero(t, logs.FilterLevelExact(zap.ErrorLevel).Len(), logs.All())
+	for _, name := range []string{"image.generate_sdxl", "pattern.generate"} {
+		d, err := r.Lookup(name)
+		require.NoError(t, err)
+		require.Implements(t, (*tasks.EngineRunner)(nil), d.Runner)
+		t.Run(name, func(t *testing.T) { taskstest.CheckTask(t, d) })
+	}
+}
+
+func TestATaskThatFailsItsChecksIsRefusedAndNotServed(t *testing.T) {
+	srv := fake(t, cogtest.Options{})
+	for _, tc := range []struct {
+		name string
+		edit func(*engines.TaskConfig)
+		want string
+	}{
+		{"open schema", func(tc *engines.TaskConfig) { tc.InputSchema["additionalProperties"] = true },
+			"additionalProperties false"},
+		{"bad example", func(tc *engines.TaskConfig) { tc.Examples[0].Input = map[string]any{"seed": 1} },
+			"not a valid input"},
+		{"unknown engine", func(tc *engines.TaskConfig) { tc.Engine = "nope" }, "no usable engine"},
+		{"unknown category", func(tc *engines.TaskConfig) { tc.Category = "magic" }, "unknown category"},
+		{"mapping reads a missing field", func(tc *engines.TaskConfig) { tc.Input["steps"] = "$steps" },
+			"not a field of the input schema"},
+		{"no docs", func(tc *engines.TaskConfig) { tc.Docs.Lead = "" }, "docs need"},
+		{"a built-in's name", func(tc *engines.TaskConfig) { tc.Name = "image.resize" }, "registered twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := example(t, srv.URL, func(c *engines.Config) { tc.edit(&c.Tasks[0]) })
+			r, logs := assemble(t, cfg, clients(false))
+			refused := logs.FilterMessage("task refused: it does not pass the start-up checks and is not served")
+			require.Equal(t, 1, refused.Len())
+			require.Contains(t, refused.All()[0].ContextMap()["error"], tc.want)
+			_, err := r.Lookup("image.generate_sdxl")
+			require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code)
+			_, err = r.Lookup("image.resize")
+			require.NoError(t, err, "the built-in tasks are served")
+		})
+	}
+}
+
+func TestABuiltInTaskSwitchesToAnEngineAndBackByConfigurationAlone(t *testing.T) {
+	srv := fake(t, cogtest.Options{})
+	body := `{"kind":"stripes","colors":["#1F3A5F","#F2C14E"],"seed":3,"resolution":"512"}`
+	routed, _ := assemble(t, example(t, srv.URL, nil), clients(false))
+	d, err := routed.Lookup("pattern.generate")
+	require.NoError(t, err)
+	out, err := step(t, d, body, 0)
+	require.NoError(t, err)
+	require.Equal(t, "sdxl", out.Engine)
+	require.Equal(t, 16, out.Meta["width"], "the size of the image the model made")
+	require.Len(t, srv.Inputs(), 1)
+
+	back, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) { c.Routes = nil }), clients(false))
+	d, err = back.Lookup("pattern.generate")
+	require.NoError(t, err)
+	out, err = step(t, d, body, 0)
+	require.NoError(t, err)
+	require.Empty(t, out.Engine, "the built-in engine")
+	require.EqualValues(t, 512, out.Meta["width"])
+	require.Len(t, srv.Inputs(), 1, "the model was not asked")
+
+	none, _ := assemble(t, nil, clients(false))
+	for _, d := range none.Runnable() {
+		require.NotImplements(t, (*tasks.EngineRunner)(nil), d.Runner, d.Name)
+	}
+	require.Equal(t, len(all.Registry().Runnable()), len(none.Runnable()))
+}
+
+func TestJSONConfigurationReadsLikeYAML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "engines.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"engines":{"m":{"protocol":"cog","url":"http://gpu:5000"}},`+
+		`"routes":{"image.resize":{"engine":"m","input":{"image":"$images"}}}}`), 0o600))
+	cfg, err := engines.Load(path)
+	require.NoError(t, err)
+	require.Equal(t, "http://gpu:5000", cfg.Engines["m"].URL)
+	require.Equal(t, "m", cfg.Routes["image.resize"].Engine)
+	require.NoError(t, os.WriteFile(path, []byte(`{"engine":{}}`), 0o600))
+	_, err = engines.Load(path)
+	require.Error(t, err, "an unknown key is a mistake, not a silent default")
+}
+

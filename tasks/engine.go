@@ -1,0 +1,72 @@
+package tasks
+
+import (
+	"context"
+	"sync"
+
+	"github.com/taskplatform/taskplatform/apierr"
+)
+
+// Engine is where a task's steps run when they do not run on its built-in
+// Runner: a model server the operator runs (package engines holds the
+// protocols and reads the operator's configuration). One Predict makes one
+// output, so each output of such a task is one step, stored and charged
+// once like any other.
+type Engine interface {
+	// Name is the operator's name of the engine, shown in logs, in the
+	// step's result and in its heartbeats (the Temporal UI).
+	Name() string
+	// Predict runs the model on its own input and answers one file. It
+	// stops, and cancels the prediction, when ctx ends.
+	Predict(ctx context.Context, input map[string]any) (Prediction, error)
+}
+
+// Prediction is one file an engine made.
+type Prediction struct {
+	// ID is the engine's id of the prediction ("" when it gave none).
+	ID string
+	// Data is the file's bytes as the engine answered them, unchecked.
+	Data []byte
+	// Seconds is the time the model ran, as the engine reports it.
+	Seconds float64
+}
+
+// EngineRunner is implemented by the Runner of a task whose steps run on
+// an Engine: the engine's name and the codes its steps can end a job with
+// beyond a built-in task's (content_refused, capacity_busy), which the
+// task's docs list.
+type EngineRunner interface {
+	Runner
+	EngineName() string
+	EngineErrors() []apierr.Code
+}
+
+type noteKey struct{}
+
+// noteBox holds the latest note of a running step.
+type noteBox struct {
+	mu   sync.Mutex
+	note string
+}
+
+// WithStepNotes lets the step run under the returned context say what it
+// is doing (StepNote); latest answers the last thing it said, which the
+// worker sends with the step's heartbeats.
+func WithStepNotes(ctx context.Context) (_ context.Context, latest func() string) {
+	b := &noteBox{}
+	return context.WithValue(ctx, noteKey{}, b), func() string {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.note
+	}
+}
+
+// StepNote records what a running step is doing, for example "engine sdxl:
+// prediction p1 processing"; a no-op outside WithStepNotes.
+func StepNote(ctx context.Context, note string) {
+	if b, ok := ctx.Value(noteKey{}).(*noteBox); ok {
+		b.mu.Lock()
+		b.note = note
+		b.mu.Unlock()
+	}
+}
