@@ -314,4 +314,3 @@ func TestJSONConfigurationReadsLikeYAML(t *testing.T) {
 	_, err = engines.Load(path)
 	require.Error(t, err, "an unknown key is a mistake, not a silent default")
 }
-
