@@ -192,6 +192,9 @@ func (d *deliveries) record(ctx workflow.Context, i int, out contract.StepResult
 	if f := contentRefused(err); f != nil {
 		return f
 	}
+	if f := d.capacityBusy(ctx, i, err); f != nil {
+		return f
+	}
 	switch {
 	case err == nil:
 		d.delivered++
@@ -237,4 +240,25 @@ func contentRefused(err error) *contract.Failure {
 		return &contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}
 	}
 	return nil
+}
+
+// versionEngineBusy is the change that ends a job capacity_busy when a
+// step's external engine stayed overloaded through its retries (for a task
+// that allows it). Old histories never hold such a failure, so the marker
+// is asked for only when one arrives.
+const versionEngineBusy = "engine-capacity-busy"
+
+// capacityBusy is the failure of a step whose engine stayed busy, which
+// ends the job; nil for any other answer.
+func (d *deliveries) capacityBusy(ctx workflow.Context, i int, err error) *contract.Failure {
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || ae.Type() != contract.ErrTypeCapacityBusy {
+		return nil
+	}
+	if workflow.GetVersion(ctx, versionEngineBusy, workflow.DefaultVersion, 1) != 1 {
+		return nil
+	}
+	msg := fmt.Sprintf("Output %d of %d could not get the model server's capacity in time; submit again later.",
+		i+1, d.steps)
+	return &contract.Failure{Code: contract.CodeCapacityBusy, Message: msg}
 }

@@ -37,6 +37,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"refused_after_handle.json",  // refused after its handle was answered
 		"succeeded_with_events.json", // with job events subscribed, queued
 		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
+		"engine_capacity_busy.json",  // an external engine stayed busy (engine-capacity-busy 1)
 	} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}

@@ -13,6 +13,7 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 
 	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/engines"
 )
 
 // config is every TP_* variable the binary reads.
@@ -42,6 +43,9 @@ type config struct {
 	AnalysisDeadline  time.Duration // TP_ANALYSIS_DEADLINE
 	LateAdmitDeadline time.Duration // TP_LATE_ADMIT_DEADLINE
 	SMTPURL           string        // TP_SMTP_URL
+	// Engines is the operator's engine configuration read from the file
+	// TP_ENGINES names (nil: every task on its built-in engine).
+	Engines *engines.Config // TP_ENGINES
 	// Retention (the worker prunes; 0 keeps forever).
 	RequestLogRetention time.Duration // TP_REQUEST_LOG_RETENTION
 	DeliveryRetention   time.Duration // TP_DELIVERY_RETENTION
@@ -78,6 +82,7 @@ var envVars = []string{
 	"TP_REQUEST_LOG_RETENTION",
 	"TP_DELIVERY_RETENTION",
 	"TP_PRUNE_BATCH",
+	"TP_ENGINES",
 }
 
 func env(name, def string) string {
@@ -150,6 +155,13 @@ func loadConfig() (config, error) {
 			errs[name] = err
 		} else {
 			*dst = d
+		}
+	}
+	if path := env("TP_ENGINES", ""); path != "" {
+		if ec, err := engines.Load(path); err != nil {
+			errs["TP_ENGINES"] = err
+		} else {
+			c.Engines = ec
 		}
 	}
 	if d, err := time.ParseDuration(env("TP_DEV_STEP_DELAY", "0s")); err != nil {

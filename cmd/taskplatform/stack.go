@@ -27,11 +27,13 @@ import (
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/panel"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/signer/keystore"
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/worker"
@@ -91,6 +93,28 @@ type stack struct {
 	// library is the state of the libraries dev writes as it starts (nil:
 	// written before, by migrate); /readyz waits for it.
 	library func() error
+	// tasks is the catalogue the process serves and runs (taskRegistry).
+	tasks *tasks.Registry
+}
+
+// taskRegistry is the catalogue the process serves and runs: every family,
+// with the routes and tasks of TP_ENGINES when it is set (a route or task
+// that fails its checks is logged and left out). Built once per process.
+func (s *stack) taskRegistry() *tasks.Registry {
+	if s.tasks != nil {
+		return s.tasks
+	}
+	if s.cfg.Engines == nil {
+		s.tasks = all.Registry()
+		return s.tasks
+	}
+	cl := engines.Clients{Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing())}
+	r, err := engines.Assemble(s.cfg.Engines, all.Families(), cl, s.log)
+	if err != nil {
+		panic(err) // a family that does not register: every test run catches it
+	}
+	s.tasks = r
+	return r
 }
 
 func (s *stack) close() {
@@ -173,7 +197,7 @@ func (s *stack) activities() *activities.Activities {
 			StepDelay:    s.cfg.DevStepDelay,
 			FilesBaseURL: s.cfg.FilesBaseURL,
 			Signer:       s.signer,
-			Tasks:        all.Registry(),
+			Tasks:        s.taskRegistry(),
 			HTTP: outbound.New(
 				outbound.Options{
 					AllowPrivate: s.cfg.AllowPrivateURLs,
@@ -227,7 +251,7 @@ func (s *stack) router(production bool) http.Handler {
 			Signer:           s.signer,
 			AllowPrivateURLs: s.cfg.AllowPrivateURLs,
 			Library:          s.library,
-			Catalogue:        catalogue.New(all.Registry()),
+			Catalogue:        catalogue.New(s.taskRegistry()),
 		},
 	)
 }

@@ -1,0 +1,148 @@
+package e2e_test
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/taskplatform/taskplatform/engines"
+	"github.com/taskplatform/taskplatform/engines/cogtest"
+	"github.com/taskplatform/taskplatform/outbound"
+	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/all"
+)
+
+// engineStack is a stack whose catalogue is docs/engines/sdxl.yaml (an
+// operator's TP_ENGINES) with its engine at a Cog test server, and the
+// server.
+func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, *cogtest.Server) {
+	t.Helper()
+	cog := cogtest.New(o)
+	t.Cleanup(cog.Close)
+	raw, err := os.ReadFile(filepath.Join("..", "docs", "engines", "sdxl.yaml"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "engines.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), "http://127.0.0.1:5000", cog.URL)),
+		0o600))
+	cfg, err := engines.Load(path)
+	require.NoError(t, err)
+	e := cfg.Engines["sdxl"]
+	e.PollInterval = "50ms"
+	cfg.Engines["sdxl"] = e
+	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
+	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	so.credits = 100
+	return newStack(t, so), cog
+}
+
+func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {
+	t.Parallel()
+	rcv := newReceiver(t)
+	s, cog := engineStack(t, cogtest.Options{AsURL: true, Run: 200 * time.Millisecond},
+		stackOptions{rootCAs: rcv.pool()})
+
+	task := s.do(http.MethodGet, "/v1/tasks/image.generate_sdxl", nil)
+	require.Equal(t, http.StatusOK, task.status, "%s", task.body)
+	require.Contains(t, string(task.body), "content_refused")
+	for _, path := range []string{"/v1/openapi.json", "/v1/tasks/llms.txt", "/v1/pricing"} {
+		res := s.do(http.MethodGet, path, nil)
+		require.Equal(t, http.StatusOK, res.status, path)
+		require.Contains(t, string(res.body), "image.generate_sdxl", path)
+	}
+
+	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"),
+		map[string]any{"prompt": "a sage linen shirt on an oak chair", "count": 2, "seed": 5}, "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	body := res.json(t)
+	files := body["files"].([]any)
+	require.Len(t, files, 2)
+	for i, f := range files {
+		f := f.(map[string]any)
+		require.Equal(t, "image/png", f["media_type"])
+		require.Equal(t, map[string]any{"engine": "sdxl", "index": float64(i)}, f["data"])
+	}
+	seeds := []any{}
+	for _, in := range cog.Inputs() {
+		seeds = append(seeds, in["seed"])
+	}
+	require.ElementsMatch(t, []any{float64(5), float64(6)}, seeds, "one prediction per output, seed + index")
+	require.Equal(t, int64(100-2*4), s.balance(), "4 credits an output, charged once each")
+	require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Equal(t, "job.succeeded", rcv.events()[0])
+	verify(t, s.jwks(t), rcv.deliveries()[0])
+}
+
+func TestCancelledJobCancelsItsPrediction(t *testing.T) {
+	t.Parallel()
+	s, cog := engineStack(t, cogtest.Options{Run: time.Minute}, stackOptions{})
+	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl", map[string]any{"prompt": "a shirt"})
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	id := res.json(t)["job_id"].(string)
+	require.Eventually(t, func() bool { return cog.Running() == 1 }, 30*time.Second, 20*time.Millisecond)
+	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
+	job := s.waitTerminal(id)
+	require.Equal(t, "cancelled", job["outcome"])
+	require.Eventually(t, func() bool { return len(cog.Cancelled()) == 1 }, 10*time.Second, 20*time.Millisecond,
+		"the prediction is cancelled on the engine")
+	require.Equal(t, int64(100), s.balance(), "nothing delivered, nothing charged")
+	require.Equal(t, s.balance(), s.ledgerSum())
+}
+
+func TestEngineFailuresFailTheJobWithTheSpecsCodes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		o       cogtest.Options
+		code    string
+		history string
+	}{
+		{"the model refuses", cogtest.Options{Fail: "NSFW content detected."}, "content_refused", ""},
+		{"the model fails", cogtest.Options{Fail: "CUDA out of memory"}, "processing_failed", ""},
+		{"the engine stays busy", cogtest.Options{Busy: 100}, "capacity_busy", "engine_capacity_busy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := engineStack(t, tc.o, stackOptions{})
+			res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl", map[string]any{"prompt": "a shirt"})
+			require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+			id := res.json(t)["job_id"].(string)
+			job := s.waitTerminal(id)
+			require.Equal(t, "failed", job["outcome"], "%v", job)
+			e := job["error"].(map[string]any)
+			require.Equal(t, tc.code, e["code"], "%v", e)
+			require.NotContains(t, e["message"], "CUDA", "the engine's words stay in the logs")
+			require.Equal(t, int64(100), s.balance())
+			require.Equal(t, s.balance(), s.ledgerSum())
+			if tc.history != "" {
+				recordHistory(t, id, tc.history)
+			}
+		})
+	}
+}
+
+func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
+	t.Parallel()
+	s, cog := engineStack(t, cogtest.Options{}, stackOptions{})
+	input := pattern(2)
+	res := s.submit(input, "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	files := res.json(t)["files"].([]any)
+	require.Len(t, files, 2)
+	require.Len(t, cog.Inputs(), 2, "each output one prediction")
+	require.EqualValues(t, 16, files[0].(map[string]any)["data"].(map[string]any)["width"],
+		"the model's image, not the built-in tile")
+	_, per := priceOf(t, input)
+	require.Equal(t, 100-2*per, s.balance())
+	require.Equal(t, s.balance(), s.ledgerSum())
+	d, err := s.acts.Tasks.Lookup("pattern.generate")
+	require.NoError(t, err)
+	require.Implements(t, (*tasks.EngineRunner)(nil), d.Runner)
+}
