@@ -231,6 +231,19 @@ func panelRoutes() []route {
 			http.StatusPaymentRequired,
 		),
 		row(
+			http.MethodPost,
+			"/v1/account/tasks/{name}/estimate",
+			"app_task_estimate",
+			"The cost ceiling of a run from the app: checked like a submit, nothing held or written",
+			func(h *handlers) gin.HandlerFunc { return appOnly(h, catalogue((*catalogueHandlers).estimate)(h)) },
+			freeObject("The task's input, as its inputSchema says."),
+			jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate")),
+			[]oa{pathParam("name", "The task's name.", str())},
+			http.StatusNotFound,
+			http.StatusGone,
+			http.StatusUnprocessableEntity,
+		),
+		row(
 			http.MethodGet,
 			"/v1/account/jobs/{job_id}",
 			"app_job_read",
@@ -311,7 +324,11 @@ func panelRoutes() []route {
 
 // appSubmit starts a job from the panel: the same submit as POST
 // /v1/tasks/{name}, with no key, after the plan's task permissions.
-func appSubmit(h *handlers) gin.HandlerFunc {
+func appSubmit(h *handlers) gin.HandlerFunc { return appOnly(h, h.jobs.submit) }
+
+// appOnly serves a task's route from the panel with next after the plan's
+// task permissions: a task of a category the plan does not run is refused.
+func appOnly(h *handlers, next gin.HandlerFunc) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := identityOf(c)
 		if def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name")); err == nil &&
@@ -327,6 +344,6 @@ func appSubmit(h *handlers) gin.HandlerFunc {
 			)
 			return
 		}
-		h.jobs.submit(c)
+		next(c)
 	}
 }

@@ -13,7 +13,7 @@ import (
 func TestFormOffersValuesNotAliases(t *testing.T) {
 	d, err := all.Registry().Lookup("pattern.generate")
 	require.NoError(t, err)
-	fields, err := formFields(d.InputSchema)
+	fields, err := formFields(d, nil)
 	require.NoError(t, err)
 	for _, f := range fields {
 		if f.Name == "kind" {

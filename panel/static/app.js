@@ -15,7 +15,7 @@ function gather(form) {
   var out = {};
   var arrays = {};
   Array.prototype.forEach.call(form.elements, function (el) {
-    if (!el.name || el.disabled) return;
+    if (!el.name || el.disabled || el.closest(".field[hidden]")) return;
     var v = el.value;
     if (el.hasAttribute("data-array")) {
       arrays[el.name] = arrays[el.name] || [];
@@ -46,7 +46,12 @@ function send(form) {
     opts.body = new FormData(form);
   } else if (method !== "DELETE" && method !== "GET") {
     var body;
-    try { body = gather(form); } catch (e) { showError(form, { message: "A JSON field could not be read: " + e.message }); return; }
+    try { body = gather(form); } catch (e) {
+      var bad = { message: "A JSON field could not be read: " + e.message };
+      showError(form, bad);
+      if (window.runFormFailed) window.runFormFailed(form, bad);
+      return;
+    }
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
   }
@@ -56,7 +61,7 @@ function send(form) {
     return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, data: data }; });
   }).then(function (r) {
     if (button) button.disabled = false;
-    if (!r.ok) { showError(form, r.data.error); return; }
+    if (!r.ok) { showError(form, r.data.error); if (window.runFormFailed) window.runFormFailed(form, r.data.error); return; }
     if (form.hasAttribute("data-show-key") && r.data.key) {
       var box = document.getElementById("new-key-box");
       document.getElementById("new-key").value = r.data.key;
@@ -72,51 +77,6 @@ function send(form) {
   }).catch(function () {
     if (button) button.disabled = false;
     showError(form, { message: "The panel could not reach the service; try again." });
-  });
-}
-
-function pickerItem(picker, item, checked) {
-  var multi = picker.getAttribute("data-multi") === "true";
-  var label = document.createElement("label");
-  label.className = "pick";
-  var input = document.createElement("input");
-  input.type = multi ? "checkbox" : "radio";
-  input.name = picker.getAttribute("data-picker");
-  input.value = item.file;
-  input.checked = !!checked;
-  if (multi) input.setAttribute("data-array", "");
-  var img = document.createElement("img");
-  img.src = item.url; img.alt = item.file; img.loading = "lazy";
-  var cap = document.createElement("span");
-  cap.className = "mono small"; cap.textContent = item.file;
-  label.appendChild(input); label.appendChild(img); label.appendChild(cap);
-  picker.appendChild(label);
-}
-
-function loadPicker(picker) {
-  var kinds = picker.getAttribute("data-kinds").split(",");
-  Promise.all(kinds.map(function (k) {
-    return fetch("/v1/account/refs/" + k + "?limit=50", { credentials: "same-origin" }).then(function (r) { return r.json(); });
-  })).then(function (pages) {
-    picker.innerHTML = "";
-    var n = 0;
-    pages.forEach(function (p) { (p.items || []).forEach(function (it) { pickerItem(picker, it, false); n++; }); });
-    if (!n) { var p = document.createElement("p"); p.className = "muted small empty"; p.textContent = "No files yet: upload one below."; picker.appendChild(p); }
-  });
-}
-
-function upload(input) {
-  var name = input.getAttribute("data-upload-into");
-  var picker = document.querySelector('[data-picker="' + name + '"]');
-  var fd = new FormData();
-  fd.append("file", input.files[0]);
-  var form = input.form;
-  fetch("/v1/account/files", { method: "POST", body: fd, credentials: "same-origin" }).then(function (r) {
-    return r.json().then(function (d) { return { ok: r.ok, data: d }; });
-  }).then(function (r) {
-    if (!r.ok) { showError(form, Object.assign({}, r.data.error, { field: name })); return; }
-    var empty = picker.querySelector(".empty"); if (empty) empty.remove();
-    pickerItem(picker, { file: r.data.file, url: r.data.url }, true);
   });
 }
 
@@ -167,19 +127,20 @@ document.addEventListener("DOMContentLoaded", function () {
       (navigator.clipboard ? navigator.clipboard.writeText(el.value) : Promise.resolve(document.execCommand("copy"))).then(function () { b.textContent = "Copied"; });
     });
   });
-  document.querySelectorAll("[data-enables]").forEach(function (cb) {
-    cb.addEventListener("change", function () { document.getElementById(cb.getAttribute("data-enables")).disabled = !cb.checked; });
-  });
-  document.querySelectorAll("[data-add-colour]").forEach(function (b) {
-    b.addEventListener("click", function () {
-      var c = document.createElement("input");
-      c.type = "color"; c.name = b.getAttribute("data-add-colour"); c.value = "#888888"; c.setAttribute("data-array", "");
-      c.setAttribute("aria-label", c.name + " " + b.parentNode.querySelectorAll("input").length);
-      b.parentNode.insertBefore(c, b);
+  document.querySelectorAll("[data-filter]").forEach(function (box) {
+    box.addEventListener("input", function () {
+      var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      document.querySelectorAll(box.getAttribute("data-filter")).forEach(function (el) {
+        var text = (el.getAttribute("data-search") || el.textContent).toLowerCase();
+        el.hidden = !words.every(function (w) { return text.indexOf(w) >= 0; });
+        if (!el.hidden) shown++;
+      });
+      document.querySelectorAll("[data-category]").forEach(function (c) { c.hidden = !c.querySelector(".task:not([hidden])"); });
+      var none = document.getElementById("no-task");
+      if (none) none.hidden = shown > 0;
     });
   });
-  document.querySelectorAll("[data-picker]").forEach(loadPicker);
-  document.querySelectorAll("[data-upload-into]").forEach(function (i) { i.addEventListener("change", function () { if (i.files.length) upload(i); }); });
   var job = document.getElementById("job");
   if (job && job.getAttribute("data-running") === "true") followJob(document.getElementById("job-live"));
 });
