@@ -20,9 +20,9 @@ usage:
   taskplatform admin ...  accounts, credits, keys and webhooks (run "taskplatform admin" for help)
 
 for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
-  taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait]
-  taskplatform jobs [--follow] | jobs get|cancel|result JOB
-  taskplatform files upload PATH
+  taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait] [--web]
+  taskplatform jobs [--follow] | jobs get [--web]|cancel|result JOB
+  taskplatform files upload PATH | files list [--kind art] | files download HANDLE… [--out DIR]
   taskplatform tasks | tasks show TASK
   taskplatform version
   taskplatform estimate TASK [--input file.json | -] [--set key=value …]

@@ -40,6 +40,8 @@ type userRun struct {
 	asJSON bool
 	// terminal draws the progress bar whatever stderr is (tests).
 	terminal bool
+	// web opens the job's page in the account panel (run --web).
+	web bool
 }
 
 // runUser runs a user command of the process.
@@ -161,10 +163,10 @@ func (r *userRun) tree() *cobra.Command {
 		Short: "your files",
 		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return &usageError{`missing command after "files": upload`}
+			return &usageError{`missing command after "files": upload, list or download`}
 		},
 	}
-	files.AddCommand(r.filesUpload())
+	files.AddCommand(r.filesUpload(), r.filesList(), r.filesDownload())
 	jobs, tasks := r.jobsCmd(), r.tasksCmd()
 	jobs.AddCommand(r.jobCommands()...)
 	tasks.AddCommand(r.tasksShow())
@@ -266,7 +268,7 @@ func (r *userRun) interrupts() (<-chan os.Signal, func()) {
 func (r *userRun) runCmd() *cobra.Command {
 	var in inputFlags
 	var out, key string
-	var wait, asJSON bool
+	var wait, asJSON, web bool
 	var startTimeout int
 	c := &cobra.Command{
 		Use:   "run TASK",
@@ -282,7 +284,7 @@ func (r *userRun) runCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r.asJSON = asJSON
+			r.asJSON, r.web = asJSON, web
 			return r.run(c.Context(), args[0], body, out, key, wait, time.Duration(startTimeout)*time.Second)
 		},
 	}
@@ -290,6 +292,7 @@ func (r *userRun) runCmd() *cobra.Command {
 	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
 	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the job's end as one JSON object on standard output (for scripts)")
+	c.Flags().BoolVar(&web, "web", false, "open the job's page in the account panel (its address is printed on stderr)")
 	c.Flags().
 		StringVar(&key, "idempotency-key", "", "resubmitting with the same key reaches the same job (default: a new UUID)")
 	c.Flags().IntVar(&startTimeout, "start-timeout", 0, "fail the job if it cannot start within this many seconds")
@@ -317,6 +320,11 @@ func (r *userRun) run(
 		return err
 	}
 	fmt.Fprintf(r.stderr, "%s: job %s submitted, %d %s held\n", task, sub.JobID, sub.Credits, sub.CreditType)
+	if r.web {
+		u := panelURL(c, sub.JobID)
+		fmt.Fprintln(r.stderr, "in the panel:", u)
+		r.openWeb(u)
+	}
 	if !wait {
 		if r.asJSON {
 			return json.NewEncoder(r.stdout).Encode(map[string]string{"job_id": sub.JobID})

@@ -77,8 +77,9 @@ func (r *userRun) fieldTable(n *schemaNode) error {
 
 // jobCommands are jobs get, cancel and result.
 func (r *userRun) jobCommands() []*cobra.Command {
+	var web bool
 	get := &cobra.Command{
-		Use: "get JOB", Short: "one job's record as JSON", Args: oneArg("JOB"),
+		Use: "get JOB", Short: "one job's record as JSON; --web opens its page in the panel", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
 			cl, err := r.connect(true)
 			if err != nil {
@@ -88,9 +89,16 @@ func (r *userRun) jobCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
+			if web {
+				u := panelURL(cl, j.JobID)
+				fmt.Fprintln(r.stdout, u)
+				r.openWeb(u)
+				return nil
+			}
 			return r.printJSON(j)
 		},
 	}
+	get.Flags().BoolVar(&web, "web", false, "print the job's page in the account panel and open it in a browser")
 	cancel := &cobra.Command{
 		Use: "cancel JOB", Short: "ask a job to stop", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {

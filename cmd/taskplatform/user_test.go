@@ -147,9 +147,11 @@ func TestUserCLI(t *testing.T) {
 	require.Equal(t, 1, strings.Count(r.stderr, "colors[1]"), "and names it once: %s", r.stderr)
 	require.Contains(t, r.stderr, "(invalid_colour)")
 
-	r = runBinary(t, env, "files", "upload", pngFile(t))
+	motif := pngFile(t)
+	r = runBinary(t, env, "files", "upload", motif)
 	require.Zero(t, r.code, r.stderr)
 	require.Regexp(t, `^file:\S+\n$`, r.stdout)
+	uploaded := strings.TrimSpace(r.stdout)
 
 	out := t.TempDir()
 	r = runBinary(t, env, append([]string{"run", "pattern.generate", "--set", "count=1", "--out", out}, stripes...)...)
@@ -166,6 +168,8 @@ func TestUserCLI(t *testing.T) {
 	require.Contains(t, r.stdout, lines[0])
 	require.Regexp(t, lines[0]+`\s+pattern\.generate\s+succeeded\s+1/1`, r.stdout)
 
+	t.Run("files", func(t *testing.T) { filesListDownload(t, env, uploaded, motif) })
+	t.Run("web", func(t *testing.T) { openInPanel(t, env, dev.base, lines[0]) })
 	t.Run("terminal", func(t *testing.T) { runInTerminal(t, env) })
 	t.Run("Ctrl-C", func(t *testing.T) { runCancelled(t, dev.base, dev.key(t)) })
 	t.Run("Ctrl-C twice", func(t *testing.T) { runQuitWhileCancelling(t, dev.base, dev.key(t)) })
