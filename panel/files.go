@@ -6,8 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"maps"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/disintegration/imaging"
@@ -22,7 +26,9 @@ import (
 type fileView struct {
 	ID, Handle, URL, MediaType, Name string
 	Image, Deletable                 bool
-	CreatedAt                        time.Time
+	// PDF says the thumbnail is a PDF's icon with its page count.
+	PDF       bool
+	CreatedAt time.Time
 	// Label names a file that is not an image by its type (PDF, SVG).
 	Label string
 	// Pages is a PDF's page count when its data says it; 0 otherwise.
@@ -32,6 +38,33 @@ type fileView struct {
 	// Data is the file's data (the task's output metadata), indented; ""
 	// when it has none.
 	Data string
+	// Facts are the data's first plain values, "kind: stripes", shown on
+	// the card itself.
+	Facts []string
+}
+
+// maxFacts is how many of a file's data values its card shows.
+const maxFacts = 4
+
+// factsOf lists the plain (string, number, boolean) top-level values of a
+// file's data in key order, at most maxFacts.
+func factsOf(data string) []string {
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.UseNumber() // a seed of 19 digits stays as written
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch v := m[k].(type) {
+		case string, json.Number, bool:
+			if len(out) < maxFacts {
+				out = append(out, fmt.Sprintf("%s: %v", k, v))
+			}
+		}
+	}
+	return out
 }
 
 // thumbTypes are the stored types a thumbnail is made of.
@@ -46,10 +79,12 @@ func viewFile(f *models.File, base string) fileView {
 		MediaType: f.MediaType,
 		Name:      f.Handle(),
 		Image:     thumbTypes[f.MediaType] && f.BlobKey != "",
+		PDF:       f.MediaType == pdfType && f.BlobKey != "",
 		Deletable: f.Kind() == "art",
 		CreatedAt: f.CreatedAt,
 		Label:     docLabel(f.MediaType),
 		Data:      indented(f.Data),
+		Facts:     factsOf(f.Data),
 	}
 	if f.BlobKey != "" {
 		v.Size = byteSize(f.Size)
@@ -57,7 +92,7 @@ func viewFile(f *models.File, base string) fileView {
 	if v.Data == "{}" {
 		v.Data = ""
 	}
-	if f.MediaType == "application/pdf" {
+	if f.MediaType == pdfType {
 		var d struct {
 			Pages int `json:"pages"`
 		}
@@ -121,7 +156,8 @@ const thumbCache = "private, max-age=604800, immutable"
 // the file; the panel never sends a 2048-px original to a listing.
 func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 	f, err := models.UserFile(r.Context(), p.d.DB, u.ID, r.PathValue("id"))
-	if errors.Is(err, models.ErrNotFound) || (err == nil && (!thumbTypes[f.MediaType] || f.BlobKey == "")) {
+	if errors.Is(err, models.ErrNotFound) ||
+		(err == nil && ((!thumbTypes[f.MediaType] && f.MediaType != pdfType) || f.BlobKey == "")) {
 		http.NotFound(w, r)
 		return
 	}
@@ -129,23 +165,28 @@ func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 		p.fail(w, errors.Join(err, errors.New("no bucket")))
 		return
 	}
-	key := "thumbs/" + f.ID + ".png"
+	key, media, build := "thumbs/"+f.ID+".png", "image/png", p.makeThumb
+	if f.MediaType == pdfType {
+		key, media, build = "thumbs/"+f.ID+".svg", "image/svg+xml", p.makePDFIcon
+	}
 	small, err := p.d.Blob.ReadAll(r.Context(), key)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		small, err = p.makeThumb(r, f, key)
+		if small, err = build(r, f); err == nil {
+			err = p.d.Blob.WriteAll(r.Context(), key, small, nil)
+		}
 	}
 	if err != nil {
 		p.fail(w, err)
 		return
 	}
-	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Content-Type", media)
 	w.Header().Set("Cache-Control", thumbCache)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	_, _ = w.Write(small)
 }
 
-// makeThumb scales file f down to a thumbnail and stores it at key.
-func (p *panel) makeThumb(r *http.Request, f *models.File, key string) ([]byte, error) {
+// makeThumb scales image file f down to a thumbnail.
+func (p *panel) makeThumb(r *http.Request, f *models.File) ([]byte, error) {
 	full, err := p.d.Blob.ReadAll(r.Context(), f.BlobKey)
 	if err != nil {
 		return nil, err
@@ -164,8 +205,48 @@ func (p *panel) makeThumb(r *http.Request, f *models.File, key string) ([]byte, 
 	if err := enc.Encode(&out, small); err != nil {
 		return nil, err
 	}
-	if err := p.d.Blob.WriteAll(r.Context(), key, out.Bytes(), nil); err != nil {
+	return out.Bytes(), nil
+}
+
+const pdfType = "application/pdf"
+
+// pdfPage finds a page object of a PDF (/Type /Page, never /Pages).
+var pdfPage = regexp.MustCompile(`/Type\s*/Page[^s]`)
+
+// pdfPages is the page count of PDF file f: its data's pages when it says
+// them (a tech pack's), else the page objects of its bytes; 0 when
+// neither tells (a PDF whose objects are compressed).
+func (p *panel) pdfPages(r *http.Request, f *models.File) (int, error) {
+	var d struct {
+		Pages int `json:"pages"`
+	}
+	if json.Unmarshal([]byte(f.Data), &d) == nil && d.Pages > 0 {
+		return d.Pages, nil
+	}
+	data, err := p.d.Blob.ReadAll(r.Context(), f.BlobKey)
+	if err != nil {
+		return 0, err
+	}
+	return len(pdfPage.FindAllIndex(data, -1)), nil
+}
+
+// pdfIcon is a PDF's thumbnail: a page with the type and the page count.
+var pdfIcon = template.Must(template.New("pdf").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="320" height="320" ` +
+	`viewBox="0 0 320 320"><rect width="320" height="320" fill="#fafbfc"/>` +
+	`<path d="M100 40h90l50 50v190H100z" fill="#fff" stroke="#8c959f" stroke-width="6"/>` +
+	`<path d="M190 40v50h50" fill="none" stroke="#8c959f" stroke-width="6"/>` +
+	`<rect x="80" y="150" width="130" height="56" rx="8" fill="#cf222e"/>` +
+	`<text x="145" y="190" font-family="sans-serif" font-size="34" font-weight="700" fill="#fff" ` +
+	`text-anchor="middle">PDF</text>{{if .}}<text x="170" y="256" font-family="sans-serif" font-size="26" ` +
+	`fill="#59636e" text-anchor="middle">{{.}} page{{if ne . 1}}s{{end}}</text>{{end}}</svg>`))
+
+// makePDFIcon draws a PDF's thumbnail with its page count.
+func (p *panel) makePDFIcon(r *http.Request, f *models.File) ([]byte, error) {
+	pages, err := p.pdfPages(r, f)
+	if err != nil {
 		return nil, err
 	}
-	return out.Bytes(), nil
+	var out bytes.Buffer
+	err = pdfIcon.Execute(&out, pages)
+	return out.Bytes(), err
 }

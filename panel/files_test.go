@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/signintech/gopdf"
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob/memblob"
 
@@ -27,7 +28,7 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	bucket := memblob.OpenBucket(nil)
 	h, db, u, cookie := signedInPanel(t, func(d *api.Deps) { d.Blob = bucket })
 	ctx := context.Background()
-	jobID := jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 0, 6, nil, nil)
+	jobID := jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 0, 7, nil, nil)
 	img := image.NewNRGBA(image.Rect(0, 0, 2048, 1024))
 	for i := range img.Pix {
 		img.Pix[i] = 200
@@ -43,7 +44,7 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 		require.NoError(t, db.Create(f).Error)
 		return f
 	}
-	big := store(0, "image/png", full.Bytes(), `{"kind":"stripes","seed":41}`)
+	big := store(0, "image/png", full.Bytes(), `{"kind":"stripes","seed":1795588851700700231}`)
 	pdf := store(1, "application/pdf", []byte("%PDF-1.4\n%%EOF\n"), `{"pages":3}`)
 	for i := 2; i < 6; i++ {
 		store(i, "image/png", full.Bytes(), `{}`)
@@ -59,8 +60,21 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 		require.Equal(t, [2]int{thumbSide, thumbSide / 2}, [2]int{small.Width, small.Height}, "scaled to fit, aspect kept")
 		require.Less(t, w.Body.Len(), full.Len())
 	}
-	require.Equal(t, http.StatusNotFound, do(h, http.MethodGet, "/app/thumbs/"+pdf.ID, nil, cookie...).Code,
-		"a PDF has no thumbnail")
+	var doc bytes.Buffer
+	sheet := &gopdf.GoPdf{}
+	sheet.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
+	sheet.AddPage()
+	sheet.AddPage()
+	_, err := sheet.WriteTo(&doc)
+	require.NoError(t, err)
+	counted := store(6, "application/pdf", doc.Bytes(), `{}`)
+	for file, pages := range map[*models.File]string{pdf: "3 pages", counted: "2 pages"} {
+		w := do(h, http.MethodGet, "/app/thumbs/"+file.ID, nil, cookie...)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		require.Equal(t, "image/svg+xml", w.Header().Get("Content-Type"))
+		require.Contains(t, w.Body.String(), ">PDF<", "a PDF's thumbnail says it is one")
+		require.Contains(t, w.Body.String(), pages, "from its data, else counted in its bytes")
+	}
 	require.Equal(t, http.StatusUnauthorized, do(h, http.MethodGet, "/app/thumbs/"+big.ID, nil).Code)
 	other, err := models.CreateUser(ctx, db, "bob@example.com", models.PlanStandard)
 	require.NoError(t, err)
@@ -73,12 +87,13 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	require.Contains(t, job, `src="/app/thumbs/`+big.ID+`"`)
 	require.NotContains(t, job, `<img src="`+big.URL("http://panel.test"), "the 2048-px original is only a link")
 	require.Contains(t, job, "3 pages", "a PDF shows its page count")
-	require.Contains(t, job, "&#34;seed&#34;: 41", "a file's data is shown")
+	require.Contains(t, job, "&#34;seed&#34;: 1795588851700700231", "a file's data is shown")
+	require.Contains(t, job, "<li>kind: stripes</li><li>seed: 1795588851700700231</li>", "its plain values on the card itself")
 	for _, path := range []string{"/app/jobs", "/app/"} {
 		list := do(h, http.MethodGet, path, nil, cookie...).Body.String()
-		require.Equal(t, listedOutputs-1, strings.Count(list, `<img src="/app/thumbs/`), "%s: a row's thumbnails", path)
-		require.Contains(t, list, ">PDF<", path)
-		require.Contains(t, list, ">+2</a>", "%s: the outputs not shown are counted", path)
+		require.Equal(t, listedOutputs, strings.Count(list, `<img src="/app/thumbs/`), "%s: a row's thumbnails", path)
+		require.Contains(t, list, `alt="PDF `+pdf.Handle()+`"`, path)
+		require.Contains(t, list, ">+3</a>", "%s: the outputs not shown are counted", path)
 	}
 }
 
