@@ -231,14 +231,15 @@ func (p *panel) pdfPages(r *http.Request, f *models.File) (int, error) {
 }
 
 // pdfIcon is a PDF's thumbnail: a page with the type and the page count.
-var pdfIcon = template.Must(template.New("pdf").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="320" height="320" ` +
-	`viewBox="0 0 320 320"><rect width="320" height="320" fill="#fafbfc"/>` +
-	`<path d="M100 40h90l50 50v190H100z" fill="#fff" stroke="#8c959f" stroke-width="6"/>` +
-	`<path d="M190 40v50h50" fill="none" stroke="#8c959f" stroke-width="6"/>` +
-	`<rect x="80" y="150" width="130" height="56" rx="8" fill="#cf222e"/>` +
-	`<text x="145" y="190" font-family="sans-serif" font-size="34" font-weight="700" fill="#fff" ` +
-	`text-anchor="middle">PDF</text>{{if .}}<text x="170" y="256" font-family="sans-serif" font-size="26" ` +
-	`fill="#59636e" text-anchor="middle">{{.}} page{{if ne . 1}}s{{end}}</text>{{end}}</svg>`))
+var pdfIcon = template.Must(template.New("pdf").Parse(
+	`<svg xmlns="http://www.w3.org/2000/svg" width="320" height="320" ` +
+		`viewBox="0 0 320 320"><rect width="320" height="320" fill="#fafbfc"/>` +
+		`<path d="M100 40h90l50 50v190H100z" fill="#fff" stroke="#8c959f" stroke-width="6"/>` +
+		`<path d="M190 40v50h50" fill="none" stroke="#8c959f" stroke-width="6"/>` +
+		`<rect x="80" y="150" width="130" height="56" rx="8" fill="#cf222e"/>` +
+		`<text x="145" y="190" font-family="sans-serif" font-size="34" font-weight="700" fill="#fff" ` +
+		`text-anchor="middle">PDF</text>{{if .}}<text x="170" y="256" font-family="sans-serif" font-size="26" ` +
+		`fill="#59636e" text-anchor="middle">{{.}} page{{if ne . 1}}s{{end}}</text>{{end}}</svg>`))
 
 // makePDFIcon draws a PDF's thumbnail with its page count.
 func (p *panel) makePDFIcon(r *http.Request, f *models.File) ([]byte, error) {

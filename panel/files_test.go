@@ -88,7 +88,8 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	require.NotContains(t, job, `<img src="`+big.URL("http://panel.test"), "the 2048-px original is only a link")
 	require.Contains(t, job, "3 pages", "a PDF shows its page count")
 	require.Contains(t, job, "&#34;seed&#34;: 1795588851700700231", "a file's data is shown")
-	require.Contains(t, job, "<li>kind: stripes</li><li>seed: 1795588851700700231</li>", "its plain values on the card itself")
+	require.Contains(t, job, "<li>kind: stripes</li><li>seed: 1795588851700700231</li>",
+		"its plain values on the card itself")
 	for _, path := range []string{"/app/jobs", "/app/"} {
 		list := do(h, http.MethodGet, path, nil, cookie...).Body.String()
 		require.Equal(t, listedOutputs, strings.Count(list, `<img src="/app/thumbs/`), "%s: a row's thumbnails", path)

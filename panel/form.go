@@ -254,15 +254,21 @@ type runListData struct {
 // "2–8 credits per image, by resolution" when an option sets it.
 func priceLabel(d *tasks.Definition) string {
 	e := catalog.Price(d)
-	credits := "credits"
-	if e.CreditType != contract.CreditService {
-		credits = strings.ReplaceAll(e.CreditType, "_", " ")
+	credits := func(n int64) string {
+		kind := "credit"
+		if e.CreditType != contract.CreditService {
+			kind = strings.TrimSuffix(strings.ReplaceAll(e.CreditType, "_", " "), "s")
+		}
+		if n != 1 {
+			kind += "s"
+		}
+		return kind
 	}
 	if e.PerOutput != nil {
 		if *e.PerOutput == 0 {
 			return "free"
 		}
-		return fmt.Sprintf("%d %s per %s", *e.PerOutput, credits, d.Unit)
+		return fmt.Sprintf("%d %s per %s", *e.PerOutput, credits(*e.PerOutput), d.Unit)
 	}
 	lo, hi := int64(-1), int64(0)
 	for _, op := range e.Prices {
@@ -272,9 +278,9 @@ func priceLabel(d *tasks.Definition) string {
 		hi = max(hi, op.Credits)
 	}
 	if lo == hi {
-		return fmt.Sprintf("%d %s per %s", hi, credits, d.Unit)
+		return fmt.Sprintf("%d %s per %s", hi, credits(hi), d.Unit)
 	}
-	return fmt.Sprintf("%d–%d %s per %s, by %s", lo, hi, credits, d.Unit, *e.DependsOn)
+	return fmt.Sprintf("%d–%d %s per %s, by %s", lo, hi, credits(hi), d.Unit, *e.DependsOn)
 }
 
 // categoryTitle names a category for people: design_generation is
