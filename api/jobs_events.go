@@ -18,6 +18,7 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 // StreamHeartbeat is how often an idle event stream sends a comment, so
@@ -87,7 +88,18 @@ func (h *jobHandlers) events(c *gin.Context) {
 	w := &sseWriter{c: c}
 	w.comment("events of " + j.ID)
 	w.retry()
+	// cur is the job as last read; sentQueue the queue state last sent.
+	cur := snap
+	var sentQueue *wire.Queue
+	sendQueue := func(st jobstream.QueueState) {
+		if f, ok := cur.QueueFrame(st); ok && jobstream.QueueMoved(sentQueue, st.Queue) {
+			w.event(f)
+			sentQueue = st.Queue
+		}
+	}
 	send := func(s *jobstream.Snapshot) (done bool) {
+		cur = s
+		sendQueue(s.Queue)
 		for _, f := range s.Events(last, fresh, h.d.FilesBaseURL) {
 			if f.Seq <= last {
 				continue
@@ -145,6 +157,8 @@ func (h *jobHandlers) events(c *gin.Context) {
 			if send(s) {
 				return
 			}
+		case st := <-sub.Queue:
+			sendQueue(st)
 		}
 		if w.err != nil {
 			return
@@ -270,8 +284,11 @@ func eventStreamOperation(jobID oa) operation {
 		"Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
 			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of "+
 			"JSON, "+
-			"the body a webhook carries for that event (schema JobEvent). Comment lines (`: heartbeat`) keep the stream open "+
-			"while nothing happens.",
+			"the body a webhook carries for that event (schema JobEvent). While the job is queued, job.queue (id 0: a "+
+			"state, not history) says where it stands (queue, as the job's read says) when the stream opens and whenever "+
+			"its position changes, its estimate appears or vanishes, or the estimate moves by more than "+
+			strconv.Itoa(int(jobstream.QueueETAShare*100))+" % and "+strconv.Itoa(jobstream.QueueETASeconds)+" s from the "+
+			"last one sent. Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
 	)
 	stream["x-event-data"] = ref("JobEvent")
 	ok := response{
@@ -287,7 +304,8 @@ func eventStreamOperation(jobID oa) operation {
 		summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
 		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
 			"job.cancelled), " +
-			"in order, without polling. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
+			"in order, without polling, and while the job is queued job.queue with its queue position and estimated " +
+			"start. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
 			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 " +
 			"too_many_streams beyond); " +
 			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",

@@ -95,6 +95,7 @@ func (p *streamProcesses) open(t *testing.T, i int, key string) chan sse {
 	res, events := openStream(t, p.srv(i), key, p.job)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, "events of "+p.job, next(t, events, true).comment)
+	require.Equal(t, contract.EventQueue, next(t, events, false).event, "the queued job says where it stands")
 	return events
 }
 

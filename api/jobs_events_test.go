@@ -115,9 +115,9 @@ func decodeEvent(t *testing.T, ev sse) wire.Event {
 	return body
 }
 
-// TestEventStreamFollowsAJob opens a stream on a queued job and drives the
-// job as the activities do (write, then jobstream.Notify): each change
-// arrives once, in order, and the stream ends after the terminal event;
+// TestEventStreamFollowsAJob opens a stream on a queued job (which says
+// where the job stands first) and drives the job as the activities do
+// (write, then jobstream.Notify): each change arrives once, in order, and the stream ends after the terminal event;
 // resuming with Last-Event-ID sends exactly what followed.
 func TestEventStreamFollowsAJob(t *testing.T) {
 	saved := StreamHeartbeat
@@ -146,6 +146,12 @@ func TestEventStreamFollowsAJob(t *testing.T) {
 			require.Equal(t, http.StatusOK, res.StatusCode)
 			require.Equal(t, "text/event-stream", res.Header.Get("Content-Type"))
 			require.Equal(t, "events of "+j.ID, next(t, events, true).comment, "the stream opens at once")
+			queued := next(t, events, true)
+			require.Equal(t, strconv.FormatInt(jobstream.SeqQueue, 10), queued.id, "job.queue is not numbered")
+			qb := decodeEvent(t, queued)
+			require.Equal(t, contract.EventQueue, qb.Event, "a queued job's stream says where it stands")
+			require.Equal(t, &wire.Queue{Position: 1}, qb.Queue, "first, and nothing runs or ran: no estimate")
+			require.Equal(t, contract.LifecycleQueued, qb.Lifecycle)
 			require.Equal(t, "heartbeat", next(t, events, true).comment, "an idle stream sends heartbeats")
 
 			require.NoError(t, models.MarkRunning(ctx, e.db, j.ID, 2, "rendering", now))

@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,10 +140,14 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 					"Null while nothing runs or no job has ended to measure from."),
 		},
 		reflect.TypeFor[wire.Event](): {
-			"event":     describe(enum(contract.JobEvents), "Vocabulary webhook_event."),
+			"event": describe(enum(slices.Concat(contract.JobEvents, contract.StreamEvents)),
+				"Vocabulary webhook_event; a job's event stream also sends stream_event's ("+
+					strings.Join(contract.StreamEvents, ", ")+"), never a webhook."),
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
 			"error":     ref("ErrorObject"),
+			"queue": describe(ref("JobQueue"), "On job.queue only: where the queued job stands now, as its read "+
+				"says."),
 		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
 		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"maps"
 	"net/http"
 	"strings"
 
@@ -77,7 +78,7 @@ func webhookHeaders() []any {
 // oapi-codegen drops component schemas that only webhooks reference, and
 // the client it generates then names a type it never declares.
 func webhooks() oa {
-	event := componentSchemas()["JobEvent"]
+	event := webhookEvent(componentSchemas()["JobEvent"])
 	out := oa{}
 	for _, ev := range contract.JobEvents {
 		id := "webhook_" + strings.ReplaceAll(ev, ".", "_")
@@ -93,6 +94,26 @@ func webhooks() oa {
 			"responses": oa{"2XX": oa{"description": "Received."}},
 		}}
 	}
+	return out
+}
+
+// webhookEvent is the JobEvent schema as webhooks send it: the stream-only
+// kinds (contract.StreamEvents) and their queue field left out.
+func webhookEvent(schema any) oa {
+	src, _ := schema.(oa)
+	props, _ := src["properties"].(oa)
+	out, outProps := maps.Clone(src), maps.Clone(props)
+	if out == nil || outProps == nil {
+		return src
+	}
+	delete(outProps, "queue")
+	if ev, ok := outProps["event"].(oa); ok {
+		ev = maps.Clone(ev)
+		ev["enum"] = enum(contract.JobEvents)["enum"]
+		ev["description"] = "Vocabulary webhook_event."
+		outProps["event"] = ev
+	}
+	out["properties"] = outProps
 	return out
 }
 

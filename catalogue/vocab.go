@@ -49,9 +49,9 @@ func (c *Catalogue) VocabValues(name string) []string {
 }
 
 // ServiceVocabValues returns the values of one of the service's own
-// vocabularies (webhook_event, error_type, task_category, credit_type,
-// job_lifecycle, job_outcome), which no registry changes; nil for any
-// other name.
+// vocabularies (webhook_event, stream_event, error_type, task_category,
+// credit_type, job_lifecycle, job_outcome), which no registry changes; nil
+// for any other name.
 func ServiceVocabValues(name string) []string { return Empty().VocabValues(name) }
 
 // leadVocabs are the service's vocabularies served before the tasks': job
@@ -100,6 +100,20 @@ func leadVocabs() []tasks.Vocabulary {
 				{Where: "webhook delivery body", Field: "event", Direction: "output"},
 				{Where: "webhook endpoint", Field: "events", Direction: "input"},
 			},
+		},
+		{
+			Name: "stream_event",
+			Description: "The kinds of event a job's event stream (GET /v1/jobs/{job_id}/events) sends beside " +
+				"webhook_event's job events: states of the job, never delivered to a webhook.",
+			Values: []tasks.VocabValue{
+				{
+					Value: contract.EventQueue,
+					Label: "Job queue",
+					Description: "While the job is queued: where it stands (queue.position, queue.eta_seconds), sent when " +
+						"the stream opens and when either moves materially.",
+				},
+			},
+			UsedIn: []tasks.UsedIn{{Where: "job event stream", Field: "event", Direction: "output"}},
 		},
 		{
 			Name: "error_type", Description: "The category of an error; branch on it for codes you do not know.",

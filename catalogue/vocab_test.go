@@ -194,8 +194,8 @@ func TestVocabulariesServedByNameAreShared(t *testing.T) {
 			"%s is served by name, so two fields or more use it; a list one field takes is a tasks.FieldEnum: %v",
 			v.Name, v.UsedIn)
 	}
-	require.Equal(t, []string{"webhook_event", "error_type", "task_category", "credit_type", "job_lifecycle",
-		"job_outcome"}, service, "the service's own vocabularies")
+	require.Equal(t, []string{"webhook_event", "stream_event", "error_type", "task_category", "credit_type",
+		"job_lifecycle", "job_outcome"}, service, "the service's own vocabularies")
 
 	// The lists one field takes: no name, and the field's schema has the
 	// values, the default and what each does.

@@ -268,7 +268,8 @@ func TestStreamResumesWhereItBroke(t *testing.T) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(
 				w,
-				": events of j_1\n\nretry: 3000\n\n"+sseEvent(1, "job.started", 0)+sseEvent(2, "job.progress", 1),
+				": events of j_1\n\nretry: 3000\n\n"+sseEvent(0, "job.queue", 0)+sseEvent(1, "job.started", 0)+
+					sseEvent(2, "job.progress", 1),
 			)
 		},
 		apiError(http.StatusServiceUnavailable, "internal", "internal", true, ""),
@@ -306,9 +307,10 @@ func TestStreamResumesWhereItBroke(t *testing.T) {
 	}
 	require.Equal(
 		t,
-		[]string{"1 job.started 0", "2 job.progress 1", "3 job.progress 2", "1099511627776 job.succeeded 2"},
+		[]string{"0 job.queue 0", "1 job.started 0", "2 job.progress 1", "3 job.progress 2",
+			"1099511627776 job.succeeded 2"},
 		got,
-		"no gap, no repeat",
+		"no gap, no repeat; job.queue, not numbered, is passed on",
 	)
 	require.Len(t, f.calls, 3)
 	require.Empty(t, f.calls[0].Header.Get("Last-Event-ID"))

@@ -18,7 +18,8 @@ import (
 )
 
 // Event is one event of a job's stream: its sequence number (the SSE id)
-// and the body a webhook carries for it.
+// and the body a webhook carries for it. job.queue (where a queued job
+// stands, in Queue) is a state, not history: its Seq is 0.
 type Event struct {
 	Seq int64
 	wire.Event
@@ -91,7 +92,7 @@ func (s *Stream) Next() (Event, error) {
 		ev, err := s.read()
 		if err == nil {
 			s.fails = 0
-			s.last = ev.Seq
+			s.last = max(s.last, ev.Seq)
 			if ev.Terminal() {
 				s.ended = true
 				s.Close()
@@ -159,7 +160,8 @@ func (s *Stream) open() error {
 }
 
 // read parses the next event of the open connection (comments skipped;
-// events at or before the last one read are dropped).
+// events at or before the last one read are dropped, but for job.queue,
+// which is not numbered).
 func (s *Stream) read() (Event, error) {
 	var id, kind string
 	var data strings.Builder
@@ -183,7 +185,7 @@ func (s *Stream) read() (Event, error) {
 			}
 			data.Reset()
 			id, kind = "", ""
-			if seq <= s.last {
+			if seq <= s.last && ev.Event.Event != contract.EventQueue {
 				continue
 			}
 			return ev, nil

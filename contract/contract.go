@@ -93,7 +93,15 @@ const (
 	EventCancelled = "job.cancelled"
 	// EventPing is the signed test event sent to an endpoint on request.
 	EventPing = "ping"
+	// EventQueue is sent on a queued job's event stream (never to a
+	// webhook) when its queue position or estimated start moves materially:
+	// a state, not history (the stream_event vocabulary).
+	EventQueue = "job.queue"
 )
+
+// StreamEvents lists the event kinds a job's event stream sends beyond
+// JobEvents.
+var StreamEvents = []string{EventQueue}
 
 // JobEvents lists the job event kinds in order.
 var JobEvents = []string{EventStarted, EventProgress, EventSucceeded, EventFailed, EventCancelled}

@@ -1,11 +1,18 @@
 package e2e_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/client"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstream"
+	"github.com/taskplatform/taskplatform/wire"
 )
 
 // queueOf reads a job's queue object: position 0 and false when it is null.
@@ -100,4 +107,55 @@ func TestQueuePositionsFallAsBacklogDrains(t *testing.T) {
 		require.Equal(t, "succeeded", job["outcome"])
 	}
 	t.Logf("an estimate was answered while draining: %v", sawETA)
+}
+
+// TestQueuedJobsStreamSaysWhereItStands follows the stream of the last of
+// a backlog: it opens with job.queue at the job's position, sends
+// job.queue again as jobs ahead start (never a rise, never after the job
+// started), then the job's own events to the end.
+func TestQueuedJobsStreamSaysWhereItStands(t *testing.T) {
+	t.Parallel()
+	s := newStack(t, stackOptions{credits: 1_000_000, noSteps: true, stepDelay: time.Second})
+	const n = 12
+	var last string
+	for range n {
+		res := s.submit(pattern(1))
+		require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+		last = res.json(t)["job_id"].(string)
+	}
+	c := client.New(s.srv.URL, s.key)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	st := c.Stream(ctx, last, 0)
+	defer st.Close()
+	first, err := st.Next()
+	require.NoError(t, err)
+	require.Equal(t, contract.EventQueue, first.Event.Event, "a queued job's stream opens with where it stands")
+	require.Equal(t, jobstream.SeqQueue, first.Seq)
+	require.Equal(t, contract.LifecycleQueued, first.Lifecycle)
+	require.Equal(t, &wire.Queue{Position: n}, first.Queue, "last of %d, and nothing runs: no estimate", n)
+
+	s.startWorker(false)
+	positions := []int64{first.Queue.Position}
+	started := false
+	for {
+		ev, err := st.Next()
+		if errors.Is(err, client.ErrStreamEnded) {
+			break
+		}
+		require.NoError(t, err)
+		if ev.Event.Event != contract.EventQueue {
+			started = true
+			continue
+		}
+		require.False(t, started, "no job.queue after the job started")
+		require.NotNil(t, ev.Queue)
+		require.LessOrEqual(t, ev.Queue.Position, positions[len(positions)-1], "a position never rises")
+		require.GreaterOrEqual(t, ev.Queue.Position, int64(1))
+		positions = append(positions, ev.Queue.Position)
+	}
+	require.True(t, started)
+	require.Greater(t, len(positions), 1, "the stream said the job moved up before it started")
+	t.Logf("positions sent: %v", positions)
+	require.Equal(t, "succeeded", s.waitTerminal(last)["outcome"])
 }

@@ -57,8 +57,11 @@ func Seq(ev wire.Event) int64 {
 // job.progress the index of the output delivered (progress.done - 1), 0
 // for the others. It is the id the activities give the same event's webhook
 // body, so a stream and a webhook name one event alike.
-func EventID(jobID, kind string, index int) string {
-	sum := sha256.Sum256([]byte(strings.Join([]string{jobID, kind, strconv.Itoa(index)}, "\x00")))
+func EventID(jobID, kind string, index int) string { return eventID(jobID, kind, strconv.Itoa(index)) }
+
+// eventID is the body id of the event the parts name.
+func eventID(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return "evt_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:])[:24])
 }
 
@@ -66,11 +69,13 @@ func EventID(jobID, kind string, index int) string {
 const MaxEventFiles = 1000
 
 // Snapshot is a job as its streams read it: the row and its delivered
-// files (for the times of progress events and a succeeded job's result).
-// Err is set when the read failed: the stream ends and the client resumes.
+// files (for the times of progress events and a succeeded job's result),
+// and where it stands while it is queued. Err is set when the read failed:
+// the stream ends and the client resumes.
 type Snapshot struct {
 	Job   models.Job
 	Files []models.File
+	Queue QueueState
 	Err   error
 }
 
@@ -81,6 +86,13 @@ func Load(ctx context.Context, db *gorm.DB, jobID string) (*Snapshot, error) {
 		return nil, err
 	}
 	s := &Snapshot{Job: *j}
+	if j.Lifecycle == contract.LifecycleQueued {
+		q, err := readQueue(ctx, db, []string{jobID})
+		if err != nil {
+			return nil, err
+		}
+		s.Queue = q[jobID]
+	}
 	if j.ProgressDone > 0 {
 		if s.Files, _, err = models.JobFiles(ctx, db, jobID, -1, MaxEventFiles); err != nil {
 			return nil, err

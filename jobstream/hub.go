@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -52,16 +53,20 @@ func KeyChanged(ctx context.Context, db *gorm.DB, keyID string) {
 
 // Sub is one stream's subscription to a job: C holds the job's latest
 // snapshot after each change (older ones are replaced: a snapshot holds
-// everything before it). KeyChanged receives when the stream's key was
-// revoked or its expiry changed (read the key again); it never receives for
-// a subscription without a key.
+// everything before it). Queue holds, while the job is queued, where it
+// stands after other jobs changed (the latest, likewise). KeyChanged
+// receives when the stream's key was revoked or its expiry changed (read
+// the key again); it never receives for a subscription without a key.
 type Sub struct {
 	C <-chan *Snapshot
+	// Queue: see above; an account subscription's never receives.
+	Queue <-chan QueueState
 	// Ready receives when an account subscription has snapshots to Take
 	// (nil for a job's subscription).
 	Ready      <-chan struct{}
 	KeyChanged <-chan struct{}
 	c          chan *Snapshot
+	q          chan QueueState
 	k          chan struct{}
 	hub        *Hub
 	jobID      string
@@ -86,6 +91,15 @@ func (s *Sub) offer(snap *Snapshot) {
 	default:
 	}
 	s.c <- snap
+}
+
+// offerQueue replaces any unread queue state with st (under the hub's lock).
+func (s *Sub) offerQueue(st QueueState) {
+	select {
+	case <-s.q:
+	default:
+	}
+	s.q <- st
 }
 
 // Subscribe opens a subscription to a job's changes on db, and to the
@@ -210,6 +224,10 @@ type Hub struct {
 	// accounts are the account subscriptions of each user id.
 	accounts map[uint64]map[*Sub]struct{}
 	listener *listener
+	// queued counts the followed jobs that may still be queued; queueRead
+	// is set while a read of their queue is due or running.
+	queued    int
+	queueRead bool
 }
 
 type jobSubs struct {
@@ -217,16 +235,24 @@ type jobSubs struct {
 	// reading is set while a read of the job runs; dirty asks for another
 	// read after it (a change came in meanwhile).
 	reading, dirty bool
+	// queued is cleared once the job is known to have left the queue.
+	queued bool
 }
 
 func (h *Hub) subscribe(jobID, keyID string) *Sub {
-	c, k := make(chan *Snapshot, 1), make(chan struct{}, 1)
-	s := &Sub{C: c, c: c, KeyChanged: k, k: k, hub: h, jobID: jobID, keyID: keyID}
+	c, q, k := make(chan *Snapshot, 1), make(chan QueueState, 1), make(chan struct{}, 1)
+	s := &Sub{C: c, c: c, Queue: q, q: q, KeyChanged: k, k: k, hub: h, jobID: jobID, keyID: keyID}
 	if jobID != "" {
 		js := h.jobs[jobID]
 		if js == nil {
 			js = &jobSubs{subs: map[*Sub]struct{}{}}
 			h.jobs[jobID] = js
+		}
+		if len(js.subs) == 0 && !js.queued {
+			// Followed by a stream from now (the entry may be an account
+			// subscription's read): queued until a read says otherwise.
+			js.queued = true
+			h.queued++
 		}
 		js.subs[s] = struct{}{}
 	}
@@ -245,6 +271,7 @@ func (h *Hub) unsubscribe(s *Sub) {
 	if js := h.jobs[s.jobID]; js != nil {
 		delete(js.subs, s)
 		if len(js.subs) == 0 {
+			h.leftQueue(js)
 			delete(h.jobs, s.jobID)
 		}
 	}
@@ -287,6 +314,7 @@ func (h *Hub) wake(jobID string) {
 		return
 	}
 	hubsMu.Lock()
+	h.queueChanged()
 	js := h.jobs[jobID]
 	if js == nil && len(h.accounts) == 0 {
 		hubsMu.Unlock()
@@ -354,6 +382,9 @@ func (h *Hub) refresh(jobID string) {
 			hubsMu.Unlock()
 			return
 		}
+		if snap.Err == nil && snap.Job.Lifecycle != contract.LifecycleQueued {
+			h.leftQueue(js)
+		}
 		for s := range js.subs {
 			s.offer(snap)
 		}
@@ -365,6 +396,7 @@ func (h *Hub) refresh(jobID string) {
 		if !js.dirty {
 			js.reading = false
 			if len(js.subs) == 0 {
+				h.leftQueue(js)
 				delete(h.jobs, jobID)
 				h.stopIfIdle()
 			}
@@ -373,6 +405,65 @@ func (h *Hub) refresh(jobID string) {
 		}
 		js.dirty = false
 		hubsMu.Unlock()
+	}
+}
+
+// leftQueue marks a followed job as no longer queued (under hubsMu).
+func (h *Hub) leftQueue(js *jobSubs) {
+	if js.queued {
+		js.queued = false
+		h.queued--
+	}
+}
+
+// queueChanged schedules a read of where the followed queued jobs stand,
+// QueueRefresh from now, unless one is due already (under hubsMu): a job
+// changed, which may move them.
+func (h *Hub) queueChanged() {
+	if h.queued == 0 || h.queueRead {
+		return
+	}
+	h.queueRead = true
+	time.AfterFunc(QueueRefresh, h.refreshQueue)
+}
+
+// refreshQueue reads where the followed queued jobs stand, in one read for
+// all, and offers each its state. A failed read is dropped: the next change
+// reads again.
+func (h *Hub) refreshQueue() {
+	hubsMu.Lock()
+	h.queueRead = false
+	var ids []string
+	for id, js := range h.jobs {
+		if js.queued {
+			ids = append(ids, id)
+		}
+	}
+	hubsMu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	states, err := readQueue(ctx, h.db, ids)
+	cancel()
+	if err != nil {
+		return
+	}
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	for _, id := range ids {
+		js := h.jobs[id]
+		if js == nil || !js.queued {
+			continue
+		}
+		st, ok := states[id]
+		if !ok {
+			h.leftQueue(js) // its own change tells its streams
+			continue
+		}
+		for s := range js.subs {
+			s.offerQueue(st)
+		}
 	}
 }
 

@@ -84,6 +84,33 @@ func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) 
 	return QueueSpot{Position: max(out.Position, 1), Ahead: max(out.Total-1, 0)}, nil
 }
 
+// QueueSpots reads where each of the jobs ids stands that is still queued,
+// in one read of the queued jobs (a job's event streams ask it for every
+// queued job they follow at once). Jobs not queued are absent.
+func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]QueueSpot, error) {
+	out := map[string]QueueSpot{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID       string
+		Position int64
+		Ahead    int64
+	}
+	err := db.WithContext(ctx).Raw(`SELECT id, position, ahead FROM (
+		SELECT id,
+			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS position,
+			ROW_NUMBER() OVER (ORDER BY created_at, id) - 1 AS ahead
+		FROM jobs WHERE lifecycle = ?) q WHERE id IN ?`, contract.LifecycleQueued, ids).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("queue spots: %w", err)
+	}
+	for _, r := range rows {
+		out[r.ID] = QueueSpot{Position: r.Position, Ahead: r.Ahead}
+	}
+	return out, nil
+}
+
 // ETA estimates the seconds until a job with ahead jobs before it starts:
 // ceil((ahead + 1) / running) × mean run time, the rounds of the fleet's
 // measured concurrency it waits. It is unknown (ok false) while no job runs

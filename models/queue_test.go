@@ -27,9 +27,12 @@ func TestQueuePositionCountsTheAccountsQueuedJobsInSubmitOrder(t *testing.T) {
 		}
 		add(other, base, contract.LifecycleQueued)
 		first := add(u, base.Add(time.Millisecond), contract.LifecycleQueued)
-		add(u, base.Add(2*time.Millisecond), contract.LifecycleRunning)
+		running := add(u, base.Add(2*time.Millisecond), contract.LifecycleRunning)
 		add(u, base.Add(3*time.Millisecond), contract.LifecycleTerminal)
 		second := add(u, base.Add(4*time.Millisecond), contract.LifecycleQueued)
+		spots, err := models.QueueSpots(ctx, db, []string{first.ID, second.ID, running.ID})
+		require.NoError(t, err)
+		require.NotContains(t, spots, running.ID, "a running job has no spot")
 		for _, tc := range []struct {
 			job      *models.Job
 			position int64
@@ -39,11 +42,15 @@ func TestQueuePositionCountsTheAccountsQueuedJobsInSubmitOrder(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, tc.position, spot.Position, "only the account's queued jobs count")
 			require.GreaterOrEqual(t, spot.Ahead, tc.minAhead, "every account's older queued jobs are ahead")
+			require.Equal(t, spot, spots[tc.job.ID], "the streams' read of many jobs agrees with a job's own")
 		}
 		require.NoError(t, db.Model(first).Update("lifecycle", contract.LifecycleRunning).Error)
 		spot, err := models.QueuePosition(ctx, db, second)
 		require.NoError(t, err)
 		require.Equal(t, int64(1), spot.Position, "a job's position falls as the one ahead starts")
+		spots, err = models.QueueSpots(ctx, db, []string{first.ID, second.ID})
+		require.NoError(t, err)
+		require.Equal(t, map[string]models.QueueSpot{second.ID: spot}, spots)
 	})
 }
 

@@ -93,7 +93,8 @@ type Result struct {
 	Summary    json.RawMessage `json:"summary,omitempty"`
 }
 
-// Event is the body of a job event delivered to a webhook.
+// Event is the body of a job event delivered to a webhook or sent on the
+// job's event stream. Queue is set on job.queue (stream only).
 type Event struct {
 	ID         string          `json:"id"`
 	OccurredAt time.Time       `json:"occurred_at"`
@@ -106,6 +107,7 @@ type Event struct {
 	Progress   Progress        `json:"progress"`
 	Result     *Result         `json:"result,omitempty"`
 	Error      json.RawMessage `json:"error,omitempty"`
+	Queue      *Queue          `json:"queue,omitempty"`
 }
 
 // ErrorIn is a stored error object as contract version v writes it: from
