@@ -3,11 +3,13 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"gorm.io/gorm"
 )
 
 // HTTPMetrics counts requests and their latency by route and status.
@@ -15,6 +17,10 @@ type HTTPMetrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	handler  http.Handler
+	reg      *prometheus.Registry
+	// backlog registers the backlog's gauges once, for the first router
+	// with a database.
+	backlog sync.Once
 }
 
 // NewHTTPMetrics registers the API's metrics on reg and serves everything
@@ -37,9 +43,16 @@ func NewHTTPMetrics(reg *prometheus.Registry) *HTTPMetrics {
 			[]string{"method", "route", "status"},
 		),
 		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+		reg:     reg,
 	}
 	reg.MustRegister(m.requests, m.latency)
 	return m
+}
+
+// watchBacklog adds the gauges of the service's queued and running jobs,
+// read from db at each scrape.
+func (m *HTTPMetrics) watchBacklog(db *gorm.DB, now func() time.Time) {
+	m.backlog.Do(func() { m.reg.MustRegister(newBacklogCollector(db, now)) })
 }
 
 func (m *HTTPMetrics) middleware() gin.HandlerFunc {

@@ -143,6 +143,9 @@ func NewRouter(d Deps) *gin.Engine {
 	}
 	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
 	if d.Metrics != nil {
+		if d.DB != nil {
+			d.Metrics.watchBacklog(d.DB, d.now)
+		}
 		r.Use(d.Metrics.middleware())
 	}
 	limits := newLimiter(&d)

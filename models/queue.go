@@ -124,6 +124,53 @@ func (f QueueFleet) ETA(ahead int64) (seconds int64, ok bool) {
 	return int64(math.Round(rounds * f.MeanSeconds)), true
 }
 
+// Backlog is the service's unfinished jobs as /metrics reports them.
+type Backlog struct {
+	// Queued and Running count the jobs admitted and not started, and the
+	// jobs running.
+	Queued, Running int64
+	// OldestQueued is when the oldest queued job was submitted; nil when
+	// none is queued.
+	OldestQueued *time.Time
+}
+
+// ReadBacklog counts the unfinished jobs and finds the oldest queued one,
+// on the partial index of unfinished jobs (idx_jobs_queued).
+func ReadBacklog(ctx context.Context, db *gorm.DB) (Backlog, error) {
+	var b Backlog
+	db = db.WithContext(ctx)
+	var counts []struct {
+		Lifecycle string
+		N         int64
+	}
+	err := db.Model(&Job{}).Select("lifecycle, COUNT(*) AS n").
+		Where("lifecycle <> ?", contract.LifecycleTerminal).Group("lifecycle").Scan(&counts).Error
+	if err != nil {
+		return b, fmt.Errorf("count unfinished jobs: %w", err)
+	}
+	for _, c := range counts {
+		switch c.Lifecycle {
+		case contract.LifecycleQueued:
+			b.Queued = c.N
+		case contract.LifecycleRunning:
+			b.Running = c.N
+		}
+	}
+	if b.Queued == 0 {
+		return b, nil
+	}
+	var oldest []struct{ CreatedAt time.Time }
+	err = db.Model(&Job{}).Select("created_at").Where("lifecycle = ?", contract.LifecycleQueued).
+		Order("created_at").Limit(1).Find(&oldest).Error
+	if err != nil {
+		return b, fmt.Errorf("read the oldest queued job: %w", err)
+	}
+	if len(oldest) > 0 {
+		b.OldestQueued = &oldest[0].CreatedAt
+	}
+	return b, nil
+}
+
 // migrateQueuePosition adds the partial indexes the queue reads.
 func migrateQueuePosition(tx *gorm.DB) error {
 	for _, stmt := range []string{
