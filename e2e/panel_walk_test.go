@@ -189,6 +189,7 @@ func TestPanelWalk(t *testing.T) {
 		chromedp.Navigate(srv+"/app/run/pattern.stripes"),
 		chromedp.WaitVisible("#run-form", chromedp.ByQuery),
 		chromedp.SetValue("#in-count", "1", chromedp.ByQuery),
+		chromedp.WaitVisible("#estimate.ready", chromedp.ByQuery),
 	))
 	shoot(t, ctx, "run-form")
 	require.NoError(t, chromedp.Run(ctx,
@@ -200,6 +201,8 @@ func TestPanelWalk(t *testing.T) {
 	))
 	require.Contains(t, text, "the app", "a job started in the app says so")
 	shoot(t, ctx, "job")
+	var jobPath string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`location.pathname`, &jobPath)))
 
 	// Roll the new key with no grace, then revoke its successor.
 	keyID := strings.TrimSpace(s.keyIDOf(t, newKey))
@@ -240,7 +243,8 @@ func TestPanelWalk(t *testing.T) {
 		chromedp.Run(ctx, chromedp.Navigate(srv+"/app/"), chromedp.Text(".stat h2", &balance, chromedp.ByQuery)),
 	)
 	require.Contains(t, balance, "Service credits", "a balance is named for people, its API name beside it")
-	phoneWidth(t, p, "overview:/app/", "jobs:/app/jobs")
+	phoneWidth(t, p, "overview:/app/", "jobs:/app/jobs", "job:"+jobPath, "keys:/app/keys", "webhooks:/app/webhooks",
+		"run-form:/app/run/pattern.generate")
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click("#sign-out", chromedp.ByQuery),
 		chromedp.WaitVisible("#email", chromedp.ByQuery),
