@@ -49,6 +49,10 @@ type routesEnv struct {
 	art, upload                   string
 }
 
+// curated is the curated library drawn once for the package's tests: each
+// routes environment writes it into its own database and bucket.
+var curated records.Library
+
 func newRoutesEnv(t *testing.T) *routesEnv {
 	e := &routesEnv{doc: everyRouteDoc(t, true)}
 	_, key, err := ed25519.GenerateKey(nil)
@@ -64,7 +68,7 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 	require.NoError(t, err)
 	// The examples of record and photoshoot tasks name the curated and
 	// photoshoots libraries, which an estimate reads as a submit does.
-	require.NoError(t, records.SeedCurated(ctx, e.db, e.fileEnv.bucket))
+	require.NoError(t, curated.Seed(ctx, e.db, e.fileEnv.bucket))
 	require.NoError(t, photoshoot.SeedLibrary(ctx, e.db, e.fileEnv.bucket))
 
 	row := func(lifecycle string, outcome *string) *models.Job {

@@ -18,7 +18,6 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
-	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
 
@@ -34,7 +33,7 @@ func TestEstimateRefusesWhatSubmitRefuses(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100_000_000, noSteps: true})
 	ctx := context.Background()
-	require.NoError(t, records.SeedCurated(ctx, s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(ctx, s.db, s.acts.Blob))
 	require.NoError(t, photoshoot.SeedLibrary(ctx, s.db, s.acts.Blob))
 	_, err := models.Grant(ctx, s.db, s.userID, contract.CreditModel, 100_000_000, nil, "test")
 	require.NoError(t, err)
@@ -83,7 +82,7 @@ func TestEstimateWritesNothing(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 1_000_000, noSteps: true})
 	ctx := context.Background()
-	require.NoError(t, records.SeedCurated(ctx, s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(ctx, s.db, s.acts.Blob))
 	require.NoError(t, photoshoot.SeedLibrary(ctx, s.db, s.acts.Blob))
 	count := func() (recs, jobs int64) {
 		require.NoError(t, s.db.Model(&models.Record{}).Count(&recs).Error)

@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // upload sends bytes to POST /v1/files and returns the file: handle.
@@ -222,7 +220,7 @@ func TestImageRecolourIntoABrandKit(t *testing.T) {
 		"invalid_request",
 		"palette",
 	)
-	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob)) // the kit's curated moodboard
+	require.NoError(t, curated.Seed(context.Background(), s.db, s.acts.Blob)) // the kit's curated moodboard
 	kitJob := s.accepted(
 		"brand_kit.create",
 		map[string]any{"name": "Harbour", "colours": []string{"#F2C14E", "#1F3A5F"},

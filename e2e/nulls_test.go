@@ -23,7 +23,6 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/all"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
-	"github.com/taskplatform/taskplatform/tasks/records"
 )
 
 // documented sends requests to a stack with the headers given (a key, or a
@@ -107,7 +106,7 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	pool.AddCert(motif.Certificate())
 	s := newStack(t, stackOptions{credits: 100000, rootCAs: pool, stepDelay: 400 * time.Millisecond})
 	ctx := context.Background()
-	require.NoError(t, records.SeedCurated(ctx, s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(ctx, s.db, s.acts.Blob))
 	require.NoError(t, photoshoot.SeedLibrary(ctx, s.db, s.acts.Blob))
 	token, _, err := models.StartSession(ctx, s.db, s.userID, "", "192.0.2.1", time.Now())
 	require.NoError(t, err)

@@ -64,7 +64,7 @@ func techpackBody(img string, colourways any) map[string]any {
 func TestProductionBadInputs(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, noWorker: true})
-	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(context.Background(), s.db, s.acts.Blob))
 	img := s.upload(
 		"flat.png",
 		pngOf(t, fill(64, 64, color.White, image.Rect(16, 16, 48, 48), color.NRGBA{27, 42, 74, 255})),
@@ -125,7 +125,7 @@ func TestProductionJobs(t *testing.T) {
 		require.NoError(t, err, "%s (Debian poppler-utils) is required; make test installs it", prog)
 	}
 	s := newStack(t, stackOptions{credits: 100})
-	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(context.Background(), s.db, s.acts.Blob))
 	img := s.upload(
 		"flat.png",
 		pngOf(t, fill(300, 400, color.White, image.Rect(50, 50, 250, 350), color.NRGBA{27, 42, 74, 255})),

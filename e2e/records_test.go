@@ -90,7 +90,7 @@ func (s *testStack) newestRecord(kind string) string {
 func TestRecordsEndToEnd(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 500, stepDelay: 1500 * time.Millisecond})
-	require.NoError(t, records.SeedCurated(context.Background(), s.db, s.acts.Blob))
+	require.NoError(t, curated.Seed(context.Background(), s.db, s.acts.Blob))
 	red, blue := color.RGBA{0xFF, 0, 0, 0xff}, color.RGBA{0, 0, 0xFF, 0xff}
 	images := []string{
 		s.uploadSolid(red, 64),

@@ -29,6 +29,7 @@ import (
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/all"
+	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
@@ -187,6 +188,10 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 	s.userID, s.key, s.keyID = s.newAccount(o.credits)
 	return s
 }
+
+// curated is the curated library drawn once for the package's stacks:
+// each test that needs it writes it into its own database and bucket.
+var curated records.Library
 
 // served is the catalogue the binary serves: every family of tasks/all.
 func served() *catalogue.Catalogue { return catalogue.New(all.Registry()) }

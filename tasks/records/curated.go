@@ -318,6 +318,44 @@ func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner strin
 // is missing. The entries are drawn on every CPU at once: drawing them is
 // the seconds of a first start.
 func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	return new(Library).Seed(ctx, db, bucket)
+}
+
+// Library is the curated library's files, each entry's drawn when first
+// written and kept: one process that writes the library into many
+// databases (the test stacks, each on a schema of its own) draws it once.
+// The zero Library is ready to use and safe for concurrent use; a process
+// that writes the library once uses SeedCurated, which keeps nothing.
+type Library struct {
+	mu      sync.Mutex
+	entries map[string]func() ([]drawnFile, error)
+}
+
+// drawnFile is one encoded file of a curated entry.
+type drawnFile struct {
+	id, ext, mediaType string
+	data               []byte
+	w, h               int
+}
+
+// files answers the files of entry id, drawing them on first use.
+func (l *Library) files(id string, draw func() ([]drawnFile, error)) ([]drawnFile, error) {
+	l.mu.Lock()
+	if l.entries == nil {
+		l.entries = map[string]func() ([]drawnFile, error){}
+	}
+	get, ok := l.entries[id]
+	if !ok {
+		get = sync.OnceValues(draw)
+		l.entries[id] = get
+	}
+	l.mu.Unlock()
+	return get()
+}
+
+// Seed writes the curated library into db and bucket as SeedCurated does,
+// drawing only the entries this Library has not drawn before.
+func (l *Library) Seed(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
 	var have []string
 	if err := db.WithContext(ctx).Model(&models.Record{}).
@@ -337,16 +375,26 @@ func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
 	for i := len(curatedBoards) - 1; i >= 0; i-- {
 		b, when := curatedBoards[i], next()
 		if !known[b.id] {
-			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, when) })
+			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, l, when) })
 		}
 	}
 	for i := len(curatedFabrics) - 1; i >= 0; i-- {
 		f, when := curatedFabrics[i], next()
 		if !known[f.id] {
-			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, when) })
+			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, l, when) })
 		}
 	}
 	return onEveryCPU(ctx, writes)
+}
+
+// putFiles stores an entry's drawn files, owned by the record owner names.
+func putFiles(ctx context.Context, env tasks.Env, owner string, files []drawnFile) error {
+	for _, f := range files {
+		if err := putFile(ctx, env, f.id, f.ext, f.mediaType, owner, f.data, f.w, f.h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // onEveryCPU runs writes on as many goroutines as there are CPUs and
@@ -380,22 +428,14 @@ send:
 	return context.Cause(ctx)
 }
 
-// write draws and stores one curated moodboard: its looks, its collage and
-// its record.
-func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) error {
-	imgs := b.draw()
-	for j, img := range imgs {
-		if err := putImage(ctx, env, b.lookID(j), KindMoodboard+":"+b.id, img); err != nil {
-			return err
-		}
-	}
-	col := collage(b.name, b.description, imgs)
-	data, err := encodeJPEG(col)
+// write stores one curated moodboard, drawn by lib: its looks, its
+// collage and its record.
+func (b curatedBoard) write(ctx context.Context, env tasks.Env, lib *Library, at time.Time) error {
+	files, err := lib.files(KindMoodboard+":"+b.id, b.files)
 	if err != nil {
 		return err
 	}
-	if err := putFile(ctx, env, b.id+"_collage", "jpg", "image/jpeg", KindMoodboard+":"+b.id, data,
-		col.Bounds().Dx(), col.Bounds().Dy()); err != nil {
+	if err := putFiles(ctx, env, KindMoodboard+":"+b.id, files); err != nil {
 		return err
 	}
 	a := curatedAnalyses()[b.id]
@@ -403,24 +443,55 @@ func (b curatedBoard) write(ctx context.Context, env tasks.Env, at time.Time) er
 		obj{"description": b.description, "images": b.lookURLs()}, a, at)
 }
 
-// write draws and stores one curated fabric: its swatch, its swatch card
-// and its record.
-func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, at time.Time) error {
-	sw := recordread.Texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
-	if err := putImage(ctx, env, f.id+"_swatch", KindFabric+":"+f.id, sw); err != nil {
-		return err
+// files draws one curated moodboard's files: its looks and its collage.
+func (b curatedBoard) files() ([]drawnFile, error) {
+	imgs := b.draw()
+	var out []drawnFile
+	for j, img := range imgs {
+		data, err := encodeJPEG(img)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, drawnFile{b.lookID(j), "jpg", "image/jpeg", data, img.Bounds().Dx(), img.Bounds().Dy()})
 	}
-	fields := f.fields()
-	cardImg := swatchCard(f.name, fields, sw)
-	card, err := encodePNG(cardImg)
+	col := collage(b.name, b.description, imgs)
+	data, err := encodeJPEG(col)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, drawnFile{b.id + "_collage", "jpg", "image/jpeg", data, col.Bounds().Dx(),
+		col.Bounds().Dy()}), nil
+}
+
+// write stores one curated fabric, drawn by lib: its swatch, its swatch
+// card and its record.
+func (f curatedFabricDef) write(ctx context.Context, env tasks.Env, lib *Library, at time.Time) error {
+	files, err := lib.files(KindFabric+":"+f.id, f.files)
 	if err != nil {
 		return err
 	}
-	if err := putFile(ctx, env, f.id+"_card", "png", "image/png", KindFabric+":"+f.id, card,
-		cardImg.Bounds().Dx(), cardImg.Bounds().Dy()); err != nil {
+	if err := putFiles(ctx, env, KindFabric+":"+f.id, files); err != nil {
 		return err
 	}
-	return writeCurated(ctx, env.DB, KindFabric, f.id, f.name, f.id+"_card", fields, nil, at)
+	return writeCurated(ctx, env.DB, KindFabric, f.id, f.name, f.id+"_card", f.fields(), nil, at)
+}
+
+// files draws one curated fabric's files: its swatch and its swatch card.
+func (f curatedFabricDef) files() ([]drawnFile, error) {
+	sw := recordread.Texture(f.facts.Construction, hexC(f.colour), curatedSwatchSide)
+	swatch, err := encodeJPEG(sw)
+	if err != nil {
+		return nil, err
+	}
+	cardImg := swatchCard(f.name, f.fields(), sw)
+	card, err := encodePNG(cardImg)
+	if err != nil {
+		return nil, err
+	}
+	return []drawnFile{
+		{f.id + "_swatch", "jpg", "image/jpeg", swatch, sw.Bounds().Dx(), sw.Bounds().Dy()},
+		{f.id + "_card", "png", "image/png", card, cardImg.Bounds().Dx(), cardImg.Bounds().Dy()},
+	}, nil
 }
 
 // writeCurated writes one ready curated record.

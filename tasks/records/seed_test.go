@@ -56,3 +56,27 @@ func TestSeedCurated(t *testing.T) {
 		}
 	}
 }
+
+// TestLibrarySeedsManyDatabases writes one drawn library into two
+// databases: each gets every record and the same stored files.
+func TestLibrarySeedsManyDatabases(t *testing.T) {
+	ctx := context.Background()
+	var lib Library
+	var stored [][]byte
+	for range 2 {
+		db := testenv.DB(t, testenv.SQLite)
+		bucket := memblob.OpenBucket(nil)
+		t.Cleanup(func() { bucket.Close() })
+		require.NoError(t, lib.Seed(ctx, db, bucket))
+		for kind, handles := range CuratedHandles() {
+			page, err := models.ListRecords(ctx, db,
+				models.RecordQuery{UserID: models.CuratedUser, Kind: kind, Limit: 100})
+			require.NoError(t, err)
+			require.Len(t, page.Items, len(handles), "every %s is written", kind)
+		}
+		card, err := bucket.ReadAll(ctx, "records/"+curatedFabrics[0].id+"_card.png")
+		require.NoError(t, err)
+		stored = append(stored, card)
+	}
+	require.Equal(t, stored[0], stored[1], "the second database gets the files drawn for the first")
+}
