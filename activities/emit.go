@@ -28,12 +28,22 @@ func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, eve
 	if err != nil || len(deliveries) == 0 {
 		return err
 	}
+	return a.startDeliveries(ctx, deliveries, event, event+" of "+jobID, queue)
+}
+
+// startDeliveries starts one delivery workflow per delivery of event on
+// queue (workflow id = delivery id, so a repeat starts none twice).
+func (a *Activities) startDeliveries(ctx context.Context, deliveries []Delivery, event, summary,
+	queue string) error {
+	if len(deliveries) == 0 {
+		return nil
+	}
 	if a.Temporal == nil {
 		return errors.New("emit: no Temporal client to start deliveries with")
 	}
 	for _, d := range deliveries {
 		_, err := a.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: d.DeliveryID, TaskQueue: queue, StaticSummary: event + " of " + jobID,
+			ID: d.DeliveryID, TaskQueue: queue, StaticSummary: summary,
 		}, contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if err != nil && !errors.As(err, &started) {

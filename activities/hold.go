@@ -20,19 +20,19 @@ import (
 // inside the admit update; retrying it is safe (the job id is the key).
 func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (contract.AdmitResult, error) {
 	job := models.JobRow(in)
-	admitted, err := models.Admit(ctx, a.DB, job, a.now(), func(required, balance int64) []byte {
-		return insufficientCredits(in.JobID, in.CreditType, required, balance)
+	admitted, err := models.Admit(ctx, a.DB, job, a.now(), func(r *models.AdmitRefusal) []byte {
+		return refusedError(in.JobID, in.CreditType, r)
 	})
 	var refusal *models.AdmitRefusal
 	if errors.As(err, &refusal) {
 		a.Log.Info(
-			"job refused: insufficient credits",
+			"job refused",
 			zap.String("job_id", in.JobID),
-			zap.Int64("required", refusal.Required),
-			zap.Int64("balance", refusal.Balance),
+			zap.String("reason", refusal.Error()),
 			zap.Bool("handle_answered", refusal.Visible),
 		)
-		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible}
+		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible,
+			SpendLimit: refusal.Limit}
 		if !refusal.Visible {
 			return res, nil // a refusal is the admit's answer, not a failure to retry
 		}
@@ -65,6 +65,9 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	)
 	events, err := a.subscribed(ctx, in)
 	if err != nil {
+		return contract.AdmitResult{}, err
+	}
+	if err := a.emitSpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
 		return contract.AdmitResult{}, err
 	}
 	return contract.AdmitResult{
@@ -108,12 +111,19 @@ func (a *Activities) subscribed(ctx context.Context, in contract.JobInput) ([]st
 	return events, nil
 }
 
-// insufficientCredits is the public error of a job whose hold the balance
-// did not cover after its handle was answered.
-func insufficientCredits(jobID, creditType string, required, balance int64) []byte {
-	e := apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance was %d when it was admitted.",
-		required, creditType, balance).
-		WithCredits(required, balance)
+// refusedError is the public error of a job whose hold was refused after
+// its handle was answered: the balance did not cover it
+// (insufficient_credits) or it would pass a spend limit
+// (spend_limit_reached).
+func refusedError(jobID, creditType string, r *models.AdmitRefusal) []byte {
+	var e *apierr.Error
+	if r.Limit != nil {
+		e = apierr.SpendLimitError(*r.Limit)
+	} else {
+		e = apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance was %d when it was admitted.",
+			r.Required, creditType, r.Balance).
+			WithCredits(r.Required, r.Balance)
+	}
 	e.JobID = jobID
 	b, _ := json.Marshal(e)
 	return b

@@ -317,7 +317,8 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 	}
 	require.Equal(
 		t,
-		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"},
+		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "spend.threshold",
+			"ping"},
 		events,
 	)
 	res := call(r, "GET", "/v1/vocab/resolution", "").json(t)

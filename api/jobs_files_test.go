@@ -39,7 +39,7 @@ func TestCancelledJobSaysItsChargeAndListsItsDeliveredFiles(t *testing.T) {
 		ProgressTotal:  &total,
 		ServiceVersion: CurrentVersion,
 	}
-	_, err = models.Admit(ctx, e.db, j, now, func(int64, int64) []byte { return nil })
+	_, err = models.Admit(ctx, e.db, j, now, func(*models.AdmitRefusal) []byte { return nil })
 	require.NoError(t, err)
 
 	read := func() map[string]any {

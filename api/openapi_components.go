@@ -29,6 +29,7 @@ var components = []struct {
 	{"JobQueue", reflect.TypeFor[wire.Queue]()},
 	{"JobResult", reflect.TypeFor[wire.Result]()},
 	{"JobEvent", reflect.TypeFor[wire.Event]()},
+	{"SpendThresholdEvent", reflect.TypeFor[wire.SpendThresholdEvent]()},
 	{"ResultFile", reflect.TypeFor[wire.File]()},
 	{"Summary", reflect.TypeFor[contract.Summary]()},
 	{"Warning", reflect.TypeFor[contract.Warning]()},
@@ -61,6 +62,15 @@ var components = []struct {
 // digest is a nullable lowercase hex SHA-256, described by what it is of.
 func digest(of string) oa {
 	return nullable(describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"}, "The lowercase hex SHA-256 "+of+"."))
+}
+
+// thresholds are contract.SpendThresholds as schema values.
+func thresholds() []any {
+	out := make([]any, len(contract.SpendThresholds))
+	for i, p := range contract.SpendThresholds {
+		out[i] = p
+	}
+	return out
 }
 
 // componentNames finds a type's component name.
@@ -149,7 +159,28 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"queue": describe(ref("JobQueue"), "On job.queue only: where the queued job stands now, as its read "+
 				"says."),
 		},
+		reflect.TypeFor[wire.SpendThresholdEvent](): {
+			"event": describe(enum([]string{contract.EventSpendThreshold}), "Vocabulary webhook_event."),
+			"threshold": describe(oa{"type": "integer", "enum": thresholds()},
+				"The percentage of the limit the spend reached."),
+			"scope":       vocab("spend_scope"),
+			"period":      vocab("spend_period"),
+			"credit_type": vocab("credit_type"),
+			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),
+			"limit":       describe(integer(), "The limit's credits per period."),
+			"spent": describe(integer(), "What the period's jobs hold or were charged once the job named by job_id "+
+				"was admitted."),
+			"job_id": describe(str(), "The job whose hold reached the threshold."),
+		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
+		reflect.TypeFor[apierr.Ctx](): {
+			"limit":       describe(integer(), "spend_limit_reached: the limit's credits per period."),
+			"spent":       describe(integer(), "spend_limit_reached: what the period's jobs hold or were charged."),
+			"period":      describe(vocab("spend_period"), "spend_limit_reached: the limit's period (UTC)."),
+			"scope":       describe(vocab("spend_scope"), "spend_limit_reached: an account's or a key's limit."),
+			"credit_type": vocab("credit_type"),
+			"resets_at":   describe(dateTime(), "spend_limit_reached: when the period ends and its spend is 0 again."),
+		},
 		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),
 			"held": describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),
 			"charged": nullable(

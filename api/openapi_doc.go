@@ -94,6 +94,18 @@ func webhooks() oa {
 			"responses": oa{"2XX": oa{"description": "Received."}},
 		}}
 	}
+	out[contract.EventSpendThreshold] = oa{"post": oa{
+		"operationId": "webhook_spend_threshold", "summary": "The " + contract.EventSpendThreshold + " event",
+		"description": "An account-level event, signed like a job event: the spend of a day or month limit (the " +
+			"account's or a key's) reached 50, 80 or 100 % of it when a job's hold was admitted. Sent once per " +
+			"limit, period and threshold to the endpoints subscribed to it by name (not a default event). " +
+			"Deliveries are at least once and unordered: dedupe by the body's id.",
+		"tags":       []any{"webhooks"},
+		"parameters": webhookHeaders(),
+		"requestBody": oa{"required": true,
+			"content": oa{"application/json": oa{"schema": componentSchemas()["SpendThresholdEvent"]}}},
+		"responses": oa{"2XX": oa{"description": "Received."}},
+	}}
 	return out
 }
 

@@ -48,7 +48,9 @@ func taskRoutes() []route {
 			handle: jobs((*jobHandlers).submit),
 			op: operation{id: "task_submit", summary: "Run a task: a job starts and its handle is answered at once",
 				description: "A failed wait answers the job's error (cancelled: 409); credits that do not cover the job answer " +
-					"402 insufficient_credits, a hold above X-Service-Max-Credits 402 max_credits_exceeded.",
+					"402 insufficient_credits, a hold above X-Service-Max-Credits 402 max_credits_exceeded, a hold that " +
+					"would pass a spend limit of the account or the key 402 spend_limit_reached (ctx names the limit, " +
+					"its period and scope and when it resets); nothing is held on any 402.",
 				params: []oa{name,
 					header(
 						"Prefer",

@@ -70,6 +70,7 @@ const (
 	TooManyStreams       Code = "too_many_streams"
 	InsufficientCredits  Code = "insufficient_credits"
 	MaxCreditsExceeded   Code = "max_credits_exceeded"
+	SpendLimitReached    Code = "spend_limit_reached"
 	InvalidRequest       Code = "invalid_request"
 	FieldNotAccepted     Code = "field_not_accepted"
 	FieldNotSupported    Code = "field_not_supported"
@@ -258,6 +259,16 @@ var entries = []Entry{
 		false,
 		"The job would hold more credits than the submit's X-Service-Max-Credits allows; nothing was held.",
 		"Raise X-Service-Max-Credits to ctx.required (the estimate's credits) or ask for fewer outputs.",
+	},
+	{
+		SpendLimitReached,
+		TypeCredits,
+		http.StatusPaymentRequired,
+		false,
+		"The job's hold would take the spend of a day or month past a limit set on the account or the key; " +
+			"nothing was held.",
+		"Wait until ctx.resets_at, ask for fewer outputs (ctx.limit - ctx.spent credits are left), or raise the " +
+			"limit named by ctx.scope and ctx.period in the panel or with taskplatform admin limit set.",
 	},
 	{
 		InvalidRequest,

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
+
+	"github.com/taskplatform/taskplatform/contract"
 )
 
 // Ctx carries the numeric context of an error.
@@ -14,6 +17,16 @@ type Ctx struct {
 	// MaxCredits is the submit's X-Service-Max-Credits, beside required,
 	// when the job's hold would pass it (max_credits_exceeded).
 	MaxCredits *int64 `json:"max_credits,omitempty"`
+	// Limit, Spent, Period, Scope, CreditType and ResetsAt name the spend
+	// limit a job's hold would pass (spend_limit_reached), beside
+	// required: the limit's credits, what its period has spent, day or
+	// month, account or key, and when the period ends.
+	Limit      *int64     `json:"limit,omitempty"`
+	Spent      *int64     `json:"spent,omitempty"`
+	Period     *string    `json:"period,omitempty"`
+	Scope      *string    `json:"scope,omitempty"`
+	CreditType *string    `json:"credit_type,omitempty"`
+	ResetsAt   *time.Time `json:"resets_at,omitempty"`
 }
 
 // Error is the public error object; it is also a Go error.
@@ -88,6 +101,26 @@ func (e *Error) WithCredits(required, balance int64) *Error {
 // set (max_credits_exceeded).
 func (e *Error) WithMaxCredits(required, ceiling int64) *Error {
 	e.Ctx.Required, e.Ctx.MaxCredits = &required, &ceiling
+	return e
+}
+
+// SpendLimitError is the 402 spend_limit_reached of a hold that would pass
+// the spend limit l.
+func SpendLimitError(l contract.SpendLimitHit) *Error {
+	who := "the account's"
+	if l.Scope == contract.SpendKey {
+		who = "the API key's"
+	}
+	return Newf(SpendLimitReached, "The job needs %d %s; %s %s limit is %d and %d are spent until %s.",
+		l.Required, l.CreditType, who, l.Period, l.Limit, l.Spent, l.ResetsAt.UTC().Format(time.RFC3339)).
+		WithSpendLimit(l)
+}
+
+// WithSpendLimit records the spend limit l a job's hold would pass.
+func (e *Error) WithSpendLimit(l contract.SpendLimitHit) *Error {
+	at := l.ResetsAt.UTC()
+	e.Ctx.Required, e.Ctx.Limit, e.Ctx.Spent = &l.Required, &l.Limit, &l.Spent
+	e.Ctx.Period, e.Ctx.Scope, e.Ctx.CreditType, e.Ctx.ResetsAt = &l.Period, &l.Scope, &l.CreditType, &at
 	return e
 }
 

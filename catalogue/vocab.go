@@ -50,8 +50,8 @@ func (c *Catalogue) VocabValues(name string) []string {
 
 // ServiceVocabValues returns the values of one of the service's own
 // vocabularies (webhook_event, stream_event, error_type, task_category,
-// credit_type, job_lifecycle, job_outcome), which no registry changes; nil
-// for any other name.
+// credit_type, spend_period, spend_scope, job_lifecycle, job_outcome), which
+// no registry changes; nil for any other name.
 func ServiceVocabValues(name string) []string { return Empty().VocabValues(name) }
 
 // leadVocabs are the service's vocabularies served before the tasks': job
@@ -88,6 +88,13 @@ func leadVocabs() []tasks.Vocabulary {
 					Label:       "Job cancelled",
 					Description: "The job was cancelled; the body carries error with code cancelled.",
 					Default:     true,
+				},
+				{
+					Value: contract.EventSpendThreshold,
+					Label: "Spend threshold",
+					Description: "An account-level event: the day's or month's spend of a spend limit (the account's or a " +
+						"key's) reached 50, 80 or 100 % of it; sent once per limit, period and threshold. Subscribe to " +
+						"it by name: it is not a default.",
 				},
 				{
 					Value:       contract.EventPing,
@@ -176,6 +183,29 @@ func tailVocabs() []tasks.Vocabulary {
 				{Where: "response header", Field: "X-Service-Credit-Type", Direction: "output"},
 				{Where: "GET /v1/pricing", Field: "items[].credit_type", Direction: "output"},
 				{Where: "GET /v1/account/balance", Field: "balances[].credit_type", Direction: "output"},
+			},
+		},
+		{
+			Name: "spend_period", Description: "The period a spend limit counts over, in UTC.",
+			Values: []tasks.VocabValue{
+				{Value: contract.SpendDay, Label: "Day", Description: "From 00:00 UTC to the next 00:00 UTC."},
+				{Value: contract.SpendMonth, Label: "Month", Description: "From the first of the month, 00:00 UTC."},
+			},
+			UsedIn: []tasks.UsedIn{
+				{Where: "error object", Field: "ctx.period", Direction: "output"},
+				{Where: "webhook delivery body", Field: "period", Direction: "output"},
+			},
+		},
+		{
+			Name: "spend_scope", Description: "What a spend limit counts.",
+			Values: []tasks.VocabValue{
+				{Value: contract.SpendAccount, Label: "Account",
+					Description: "Every job of the account, whichever key or the app started it."},
+				{Value: contract.SpendKey, Label: "API key", Description: "The jobs one API key started."},
+			},
+			UsedIn: []tasks.UsedIn{
+				{Where: "error object", Field: "ctx.scope", Direction: "output"},
+				{Where: "webhook delivery body", Field: "scope", Direction: "output"},
 			},
 		},
 		{

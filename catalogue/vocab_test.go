@@ -47,7 +47,8 @@ func TestVocabularies(t *testing.T) {
 	}
 	require.Equal(
 		t,
-		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "ping"},
+		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled",
+			"spend.threshold", "ping"},
 		c.VocabValues("webhook_event"),
 	)
 	var types []string
@@ -195,7 +196,7 @@ func TestVocabulariesServedByNameAreShared(t *testing.T) {
 			v.Name, v.UsedIn)
 	}
 	require.Equal(t, []string{"webhook_event", "stream_event", "error_type", "task_category", "credit_type",
-		"job_lifecycle", "job_outcome"}, service, "the service's own vocabularies")
+		"spend_period", "spend_scope", "job_lifecycle", "job_outcome"}, service, "the service's own vocabularies")
 
 	// The lists one field takes: no name, and the field's schema has the
 	// values, the default and what each does.

@@ -142,6 +142,7 @@ const (
 	CodeProcessingFailed    = "processing_failed"
 	CodeContentRefused      = "content_refused"
 	CodeInsufficientCredits = "insufficient_credits"
+	CodeSpendLimitReached   = "spend_limit_reached"
 	CodeInternal            = "internal"
 	CodeStartTimeout        = "start_timeout"
 	CodeCancelled           = "cancelled"

@@ -35,6 +35,9 @@ type AdmitResult struct {
 	// Visible is a refusal of a job whose handle the submit had already
 	// answered (its admit was slow): the job ends failed insufficient_credits.
 	Visible bool `json:",omitempty"`
+	// SpendLimit is the spend limit a refused job's hold would pass; nil
+	// for a refusal of the balance (insufficient_credits).
+	SpendLimit *SpendLimitHit `json:",omitempty"`
 	// Inline is an admitted job whose steps take a few milliseconds
 	// (tasks.Quick): it runs them and settles as local activities of the
 	// admit's workflow task, with no activity task.

@@ -77,16 +77,24 @@ type File struct {
 	DeletedAt  gorm.DeletedAt `gorm:"index"`
 }
 
-// AdmitRefusal is a hold the balance does not cover. Visible is true when
-// the job's handle had already been answered: the row now says the job
-// failed insufficient_credits.
+// AdmitRefusal is a hold the balance does not cover, or (Limit set) one
+// that would pass a spend limit. Visible is true when the job's handle had
+// already been answered: the row now says the job failed
+// insufficient_credits (or spend_limit_reached).
 type AdmitRefusal struct {
 	Required, Balance int64
 	Visible           bool
+	// Limit is the spend limit the hold would pass; nil when the balance
+	// did not cover it.
+	Limit *contract.SpendLimitHit
 }
 
 // Error implements error.
 func (r *AdmitRefusal) Error() string {
+	if r.Limit != nil {
+		return fmt.Sprintf("spend limit reached: %s %s limit %d, spent %d, required %d", r.Limit.Scope,
+			r.Limit.Period, r.Limit.Limit, r.Limit.Spent, r.Required)
+	}
 	return fmt.Sprintf("insufficient credits: required %d, balance %d", r.Required, r.Balance)
 }
 
@@ -97,12 +105,28 @@ func (r *AdmitRefusal) Error() string {
 // its late admit was ended by the sweep or a cancel: CloseAdmission,
 // EndLateJob); otherwise the balance did not cover Required.
 type RefusedAdmit struct {
-	JobID     string `gorm:"primaryKey"`
-	UserID    uint64 `gorm:"not null"`
-	Expired   bool   `gorm:"not null;default:false"`
-	Required  int64  `gorm:"not null"`
-	Balance   int64  `gorm:"not null"`
-	CreatedAt time.Time
+	JobID    string `gorm:"primaryKey"`
+	UserID   uint64 `gorm:"not null"`
+	Expired  bool   `gorm:"not null;default:false"`
+	Required int64  `gorm:"not null"`
+	Balance  int64  `gorm:"not null"`
+	// SpendLimit is the JSON of the contract.SpendLimitHit that refused
+	// the job; empty for a refusal of the balance (migration
+	// 0017_spend_limits).
+	SpendLimit string `gorm:"not null;default:''"`
+	CreatedAt  time.Time
+}
+
+// refusal is the refusal the tombstone records.
+func (r *RefusedAdmit) refusal(visible bool) *AdmitRefusal {
+	out := &AdmitRefusal{Required: r.Required, Balance: r.Balance, Visible: visible}
+	if r.SpendLimit != "" {
+		var hit contract.SpendLimitHit
+		if json.Unmarshal([]byte(r.SpendLimit), &hit) == nil {
+			out.Limit = &hit
+		}
+	}
+	return out
 }
 
 // Admit writes the job row (queued) and its credit hold in one transaction,
@@ -112,13 +136,19 @@ type RefusedAdmit struct {
 // a job id that was admitted returns the existing row, and one that was
 // refused returns the same refusal: a retried admit decides once. A pending
 // row (PendJob) is admitted in place, or failed insufficient_credits with
-// refusedError(required, balance) as its error object (nil: no object).
+// refusedError(refusal) as its error object (nil: no object).
+//
+// Under the same lock it enforces the account's and the job's key's spend
+// limits (checkSpend): a hold that would pass one is refused like one the
+// balance does not cover (AdmitRefusal.Limit set), and an admitted hold
+// records the limit thresholds it reaches (markThresholds), once per
+// period.
 func Admit(
 	ctx context.Context,
 	db *gorm.DB,
 	job *Job,
 	now time.Time,
-	refusedError func(required, balance int64) []byte,
+	refusedError func(r *AdmitRefusal) []byte,
 ) (*Job, error) {
 	var out *Job
 	var refusal *AdmitRefusal
@@ -136,7 +166,8 @@ func Admit(
 		if st.Expired != nil {
 			// Refused before: the same refusal, visible when the job's row
 			// was written (its handle had been answered).
-			refusal = &AdmitRefusal{Required: deref(st.Required), Balance: deref(st.Balance), Visible: st.Found}
+			refusal = (&RefusedAdmit{Required: deref(st.Required), Balance: deref(st.Balance),
+				SpendLimit: st.SpendLimit}).refusal(st.Found)
 			return nil
 		}
 		var existing Job
@@ -156,6 +187,15 @@ func Admit(
 		found := st.Found
 		if job.HeldCredits > 0 && st.Available < job.HeldCredits {
 			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found}
+			return refuse(tx, job, refusal, refusedError, now)
+		}
+		hit, limits, err := checkSpend(tx, job, now)
+		if err != nil {
+			return err
+		}
+		if hit != nil {
+			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found,
+				Limit: hit}
 			return refuse(tx, job, refusal, refusedError, now)
 		}
 		// The hold takes its credits out of the batches now, so settlement
@@ -183,6 +223,9 @@ func Admit(
 				return fmt.Errorf("write hold: %w", err)
 			}
 		}
+		if err := markThresholds(tx, job, limits, now); err != nil {
+			return err
+		}
 		out = job
 		return nil
 	})
@@ -199,6 +242,7 @@ func Admit(
 type admitState struct {
 	Expired           *bool
 	Required, Balance *int64
+	SpendLimit        string
 	Found             bool
 	Available         int64
 }
@@ -206,7 +250,8 @@ type admitState struct {
 func readAdmitState(tx *gorm.DB, job *Job, now time.Time) (admitState, error) {
 	var st admitState
 	err := tx.Raw(`SELECT r.expired AS expired, r.required AS required, r.balance AS balance,
-	EXISTS (SELECT 1 FROM jobs WHERE id = ?) AS found, (`+availableSQL+`) AS available
+	COALESCE(r.spend_limit, '') AS spend_limit, EXISTS (SELECT 1 FROM jobs WHERE id = ?) AS found,
+	(`+availableSQL+`) AS available
 FROM (SELECT 1 AS one) AS o LEFT JOIN refused_admits r ON r.job_id = ?`,
 		job.ID, job.UserID, job.CreditType, now, job.ID).Scan(&st).Error
 	if err != nil {
@@ -228,11 +273,19 @@ func refuse(
 	tx *gorm.DB,
 	job *Job,
 	r *AdmitRefusal,
-	refusedError func(required, balance int64) []byte,
+	refusedError func(r *AdmitRefusal) []byte,
 	now time.Time,
 ) error {
-	if err := tx.Create(&RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance,
-		CreatedAt: now}).Error; err != nil {
+	tombstone := RefusedAdmit{JobID: job.ID, UserID: job.UserID, Required: r.Required, Balance: r.Balance,
+		CreatedAt: now}
+	if r.Limit != nil {
+		b, err := json.Marshal(r.Limit)
+		if err != nil {
+			return err
+		}
+		tombstone.SpendLimit = string(b)
+	}
+	if err := tx.Create(&tombstone).Error; err != nil {
 		return fmt.Errorf("record refusal: %w", err)
 	}
 	if r.Visible {
@@ -246,7 +299,7 @@ func refuse(
 			"progress_total": 0,
 		}
 		if refusedError != nil {
-			upd["error"] = string(refusedError(r.Required, r.Balance))
+			upd["error"] = string(refusedError(r))
 		}
 		if err := tx.Model(&Job{}).Where("id = ?", job.ID).Updates(upd).Error; err != nil {
 			return fmt.Errorf("fail pending job: %w", err)
@@ -292,7 +345,7 @@ func PendJob(ctx context.Context, db *gorm.DB, job *Job, queue string,
 			return nil
 		}
 		if err == nil {
-			state, refusal = PendRefused, &AdmitRefusal{Required: refused.Required, Balance: refused.Balance}
+			state, refusal = PendRefused, refused.refusal(false)
 			return nil
 		}
 		if !errors.Is(err, gorm.ErrRecordNotFound) {

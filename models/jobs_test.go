@@ -177,7 +177,7 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	now := time.Now().UTC()
-	failure := func(required, balance int64) []byte { return []byte(`{"code":"insufficient_credits"}`) }
+	failure := func(*models.AdmitRefusal) []byte { return []byte(`{"code":"insufficient_credits"}`) }
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		u := accountFor(t, db)
 		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 10, nil, "test")

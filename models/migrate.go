@@ -168,6 +168,21 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0016_queue_position",
 		Migrate: migrateQueuePosition,
 	},
+	{
+		// Spend limits per account and key, per day and month (issue 33):
+		// the limits, the thresholds each period reached (one
+		// spend.threshold event each), and the limit a refused admit's
+		// tombstone names.
+		ID: "0017_spend_limits",
+		Migrate: func(tx *gorm.DB) error {
+			if m := tx.Migrator(); !m.HasColumn(&RefusedAdmit{}, "SpendLimit") {
+				if err := m.AddColumn(&RefusedAdmit{}, "SpendLimit"); err != nil {
+					return fmt.Errorf("add refused_admits.spend_limit: %w", err)
+				}
+			}
+			return tx.AutoMigrate(&SpendLimit{}, &SpendThreshold{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -64,7 +64,7 @@ func TestRollupsFollowEveryWrite(t *testing.T) {
 	_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 1000, nil, "test")
 	require.NoError(t, err)
 	t0 := time.Now().UTC().Truncate(24 * time.Hour).Add(-3 * 24 * time.Hour)
-	failure := func(int64, int64) []byte { return []byte(`{"code":"insufficient_credits","message":"x"}`) }
+	failure := func(*models.AdmitRefusal) []byte { return []byte(`{"code":"insufficient_credits","message":"x"}`) }
 
 	for i := range 12 {
 		created := t0.Add(time.Duration(i) * 5 * time.Hour)

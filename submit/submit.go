@@ -69,7 +69,7 @@ type Result struct {
 }
 
 // Submit runs one submit. Its errors are the answers of a submit that
-// starts no job (apierr: 402 insufficient_credits, 409
+// starts no job (apierr: 402 insufficient_credits or spend_limit_reached, 409
 // idempotency_key_reused or request_in_progress, 503, or the records'
 // own refusals) or failures to report as they are.
 func (s *Service) Submit(ctx context.Context, req Request) (Result, error) {
@@ -111,7 +111,8 @@ func (s *Service) Submit(ctx context.Context, req Request) (Result, error) {
 	}
 	if !admit.Admitted {
 		key.release(ctx)
-		return Result{}, Insufficient(admit.Required, admit.Balance, in.CreditType)
+		return Result{}, refused(&models.AdmitRefusal{Required: admit.Required, Balance: admit.Balance,
+			Limit: admit.SpendLimit}, in.CreditType)
 	}
 	key.complete(ctx)
 	log.Info("job submitted", zap.String("job_id", in.JobID), zap.String("task", in.Task),
@@ -166,7 +167,7 @@ func (s *Service) late(ctx context.Context, in contract.JobInput, key idempotenc
 	switch state {
 	case models.PendRefused:
 		key.release(ctx)
-		return Result{}, Insufficient(refusal.Required, refusal.Balance, in.CreditType)
+		return Result{}, refused(refusal, in.CreditType)
 	case models.PendClosed:
 		key.release(ctx)
 		return Result{}, apierr.New(apierr.ServiceUnavailable,
@@ -187,6 +188,15 @@ const pendTimeout = time.Minute
 func Insufficient(required, balance int64, creditType string) *apierr.Error {
 	return apierr.Newf(apierr.InsufficientCredits, "The job needs %d %s; the balance is %d.",
 		required, creditType, balance).WithCredits(required, balance)
+}
+
+// refused is the 402 of a refused admit: spend_limit_reached when the hold
+// would pass a spend limit, else insufficient_credits.
+func refused(r *models.AdmitRefusal, creditType string) *apierr.Error {
+	if r.Limit != nil {
+		return apierr.SpendLimitError(*r.Limit)
+	}
+	return Insufficient(r.Required, r.Balance, creditType)
 }
 
 // fingerprint is what an Idempotency-Key is bound to: the task, its

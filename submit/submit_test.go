@@ -199,7 +199,7 @@ func TestARefusalAfterTheHandle(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		ctx := context.Background()
 		f := newFixture(t, db)
-		refused := func(int64, int64) []byte { return []byte(`{"code":"insufficient_credits"}`) }
+		refused := func(*models.AdmitRefusal) []byte { return []byte(`{"code":"insufficient_credits"}`) }
 
 		f.sendFails(nil, true)
 		req := f.request("k1")
@@ -281,4 +281,33 @@ func TestIdempotencyKeyInProgressAndRecordsAdmission(t *testing.T) {
 		require.True(t, e.Retryable)
 		<-answered
 	})
+}
+
+// TestASpendLimitRefusalAnswersItsOwnCode: an admit refused by a spend
+// limit answers 402 spend_limit_reached naming the limit, its period and
+// scope and when it resets; the key is released.
+func TestASpendLimitRefusalAnswersItsOwnCode(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t, testenv.SQLite)
+	ctx := context.Background()
+	f := newFixture(t, db)
+	resets := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	f.admits(contract.AdmitResult{Required: 6, Balance: 10, SpendLimit: &contract.SpendLimitHit{
+		Scope: contract.SpendKey, APIKeyID: "key_test", Period: contract.SpendMonth, CreditType: contract.CreditService,
+		Limit: 8, Spent: 4, Required: 6, ResetsAt: resets}}, nil)
+	_, err := f.svc.Submit(ctx, f.request("k1"))
+	e := apiError(t, err)
+	require.Equal(t, apierr.SpendLimitReached, e.Code)
+	require.Equal(t, 402, e.Status)
+	require.EqualValues(t, 8, *e.Ctx.Limit)
+	require.EqualValues(t, 4, *e.Ctx.Spent)
+	require.EqualValues(t, 6, *e.Ctx.Required)
+	require.Equal(t, contract.SpendMonth, *e.Ctx.Period)
+	require.Equal(t, contract.SpendKey, *e.Ctx.Scope)
+	require.Equal(t, resets, *e.Ctx.ResetsAt)
+	require.Nil(t, e.Balance, "not a balance refusal")
+
+	f.admits(contract.AdmitResult{Admitted: true}, nil)
+	_, err = f.svc.Submit(ctx, f.request("k1"))
+	require.NoError(t, err, "the key was released")
 }

@@ -107,6 +107,10 @@ func (j *job) refused(ctx workflow.Context) (contract.JobResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if j.admitted.SpendLimit != nil {
+		return res, temporal.NewNonRetryableApplicationError("spend limit reached at admit",
+			contract.CodeSpendLimitReached, nil)
+	}
 	return res, temporal.NewNonRetryableApplicationError("insufficient credits at admit",
 		contract.CodeInsufficientCredits, nil)
 }

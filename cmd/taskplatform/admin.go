@@ -102,10 +102,11 @@ func init() { cobra.EnableCommandSorting = false }
 func (r *adminRun) tree() *cobra.Command {
 	root := group(
 		"admin",
-		"accounts, credits, keys and webhooks (the stand-in for the account panel)",
+		"accounts, credits, keys, spend limits and webhooks (the stand-in for the account panel)",
 		group("user", "accounts", r.userCreate(), r.userPassword(), r.userPinVersion()),
 		group("credits", "credit grants", r.creditsGrant()),
 		group("key", "API keys", r.keyCreate(), r.keyRoll(), r.keyRevoke(), r.keyList()),
+		group("limit", "spend limits per day and month", r.limitSet(), r.limitClear(), r.limitList()),
 		group(
 			"webhook",
 			"webhook endpoints and deliveries",

@@ -229,4 +229,20 @@ var mutations = []mutation{
 		To:   `return false`,
 		Pkg:  "./cmd/taskplatform", Run: "^TestDevServerLostAPort$",
 	},
+	{
+		Name: "spend-limit-counts-only-open-holds",
+		Bug:  "a spend limit forgets what settled jobs were charged, so a day's spend can pass it",
+		File: "models/spend.go",
+		From: "SUM(CASE WHEN settled_at IS NULL THEN held_credits ELSE charged_credits END)",
+		To:   "SUM(CASE WHEN settled_at IS NULL THEN held_credits ELSE 0 END)",
+		Pkg:  "./models", Run: "^TestSpendLimitsRefuseAHoldThatWouldPassThem$",
+	},
+	{
+		Name: "spend-limit-ignores-the-key",
+		Bug:  "a key's spend limit counts the whole account's jobs",
+		File: "models/spend.go",
+		From: `q += " AND api_key_id = ?"`,
+		To:   `q += " AND api_key_id <> ?"`,
+		Pkg:  "./models", Run: "^TestSpendLimitsRefuseAHoldThatWouldPassThem$",
+	},
 }
