@@ -159,6 +159,15 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"queue": describe(ref("JobQueue"), "On job.queue only: where the queued job stands now, as its read "+
 				"says."),
 		},
+		reflect.TypeFor[SpendLimitView](): {
+			"id":          describe(str(), "limit_…"),
+			"scope":       vocab("spend_scope"),
+			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),
+			"period":      vocab("spend_period"),
+			"credit_type": vocab("credit_type"),
+			"spent":       describe(integer(), "What the current period's jobs hold or were charged."),
+			"resets_at":   describe(dateTime(), "When the current period ends."),
+		},
 		reflect.TypeFor[wire.SpendThresholdEvent](): {
 			"event": describe(enum([]string{contract.EventSpendThreshold}), "Vocabulary webhook_event."),
 			"threshold": describe(oa{"type": "integer", "enum": thresholds()},

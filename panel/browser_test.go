@@ -134,8 +134,14 @@ func (s *site) file(t *testing.T, jobID string, index int, media string, data []
 func (s *site) seed(t *testing.T) (jobID string) {
 	t.Helper()
 	ctx := context.Background()
-	_, _, err := models.CreateKey(ctx, s.db, s.user.ID, models.AllScopes, nil, "")
+	k, _, err := models.CreateKey(ctx, s.db, s.user.ID, models.AllScopes, nil, "")
 	require.NoError(t, err)
+	for _, l := range []models.SpendLimit{{APIKeyID: k.ID, Period: contract.SpendMonth, Credits: 5000},
+		{Period: contract.SpendDay, Credits: 250}} {
+		l.UserID, l.CreditType = s.user.ID, contract.CreditService
+		_, err = models.SetSpendLimit(ctx, s.db, l)
+		require.NoError(t, err)
+	}
 	ep := &models.WebhookEndpoint{UserID: s.user.ID,
 		URL: "https://hooks.example-receiver-with-a-long-name.com/taskplatform/webhooks/receive/" +
 			strings.Repeat("segment/", 6)}
@@ -174,6 +180,43 @@ func (s *site) seed(t *testing.T) (jobID string) {
 const overflowing = `Array.from(document.querySelectorAll("body *")).
 	filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 8).
 	map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`
+
+// TestSpendLimitsAreSetAndRemovedInThePanel: the keys page sets a key's
+// monthly limit through its form, lists it with its spend, and removes it.
+func TestSpendLimitsAreSetAndRemovedInThePanel(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	ctx := context.Background()
+	k, _, err := models.CreateKey(ctx, s.db, s.user.ID, models.AllScopes, nil, "")
+	require.NoError(t, err)
+	s.open(t, "/app/keys")
+	s.run(t,
+		chromedp.SetValue("#limit-key", k.ID, chromedp.ByQuery),
+		chromedp.SetValue("#limit-period", contract.SpendMonth, chromedp.ByQuery),
+		chromedp.SendKeys("#limit-credits", "25", chromedp.ByQuery),
+		chromedp.Click("#set-limit button[type=submit]", chromedp.ByQuery),
+		chromedp.WaitVisible("tr[data-limit] form.remove-limit", chromedp.ByQuery),
+	)
+	limits, err := models.SpendLimits(ctx, s.db, s.user.ID, time.Now())
+	require.NoError(t, err)
+	require.Len(t, limits, 1)
+	require.Equal(t, k.ID, limits[0].APIKeyID)
+	require.Equal(t, contract.SpendMonth, limits[0].Period)
+	require.EqualValues(t, 25, limits[0].Credits)
+	var row string
+	s.run(t, chromedp.Text("tr[data-limit]", &row, chromedp.ByQuery))
+	require.Contains(t, row, k.ID)
+	require.Contains(t, row, "25")
+
+	s.run(t,
+		chromedp.Evaluate(`window.confirm = () => true`, nil),
+		chromedp.Click("tr[data-limit] form.remove-limit button", chromedp.ByQuery),
+		chromedp.WaitNotPresent("tr[data-limit]", chromedp.ByQuery),
+	)
+	limits, err = models.SpendLimits(ctx, s.db, s.user.ID, time.Now())
+	require.NoError(t, err)
+	require.Empty(t, limits, "removed")
+}
 
 // The pages a phone shows do not scroll sideways at 390 px: the webhooks
 // page with a long endpoint URL and delivery log, the keys page with its

@@ -273,15 +273,31 @@ func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error)
 	return out, nil
 }
 
-// keysData is the keys page's.
+// keysData is the keys page's: the keys, and the spend limits of the
+// account and its keys with what they can be set to.
 type keysData struct {
-	Keys   []api.KeyView
-	Scopes []string
+	Keys        []api.KeyView
+	Scopes      []string
+	Limits      []api.SpendLimitView
+	Periods     []string
+	CreditTypes []string
 }
 
 func (p *panel) keys(_ http.ResponseWriter, r *http.Request, u *models.User) (string, string, any, error) {
 	keys, err := p.keyViews(r, u)
-	return "keys", "API keys", keysData{Keys: keys, Scopes: models.AllScopes}, err
+	if err != nil {
+		return "", "", nil, err
+	}
+	limits, err := models.SpendLimits(r.Context(), p.d.DB, u.ID, p.now())
+	if err != nil {
+		return "", "", nil, err
+	}
+	views := make([]api.SpendLimitView, len(limits))
+	for i, l := range limits {
+		views[i] = api.SpendLimitViewOf(l)
+	}
+	return "keys", "API keys", keysData{Keys: keys, Scopes: models.AllScopes, Limits: views,
+		Periods: p.d.Catalogue.VocabValues("spend_period"), CreditTypes: p.d.Catalogue.VocabValues("credit_type")}, nil
 }
 
 // webhooksData is the webhooks page's.
