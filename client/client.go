@@ -134,13 +134,23 @@ type Error struct {
 }
 
 // ErrorCtx is the ctx object of an error: the amounts of
-// insufficient_credits and the wait of a refusal that asks for one.
+// insufficient_credits, the spend limit of spend_limit_reached and the wait
+// of a refusal that asks for one.
 type ErrorCtx struct {
 	Required   int64 `json:"required"`
 	Balance    int64 `json:"balance"`
 	RetryAfter int   `json:"retry_after"`
 	// MaxCredits is the submit's ceiling on max_credits_exceeded.
 	MaxCredits int64 `json:"max_credits"`
+	// Limit, Spent, Period (day or month), Scope (account or key),
+	// CreditType and ResetsAt name the spend limit of
+	// spend_limit_reached; Required is the job's hold.
+	Limit      int64     `json:"limit"`
+	Spent      int64     `json:"spent"`
+	Period     string    `json:"period"`
+	Scope      string    `json:"scope"`
+	CreditType string    `json:"credit_type"`
+	ResetsAt   time.Time `json:"resets_at"`
 }
 
 // UnmarshalJSON reads an error object of any contract version: required
