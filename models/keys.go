@@ -264,6 +264,9 @@ func RollKey(
 		if err != nil {
 			return err
 		}
+		if err := copySpendLimits(tx, old.UserID, old.ID, nk.ID, now); err != nil {
+			return err
+		}
 		until := now.Add(grace)
 		if old.ExpiresAt != nil && old.ExpiresAt.Before(until) {
 			until = *old.ExpiresAt

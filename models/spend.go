@@ -242,3 +242,20 @@ func ThresholdsOfJob(ctx context.Context, db *gorm.DB, jobID string) ([]SpendThr
 	}
 	return out, nil
 }
+
+// copySpendLimits gives the key to a rolled key's limits (RollKey): the
+// successor is held to what the key it replaces was; its period's spend
+// counts its own jobs.
+func copySpendLimits(tx *gorm.DB, userID uint64, from, to string, now time.Time) error {
+	var limits []SpendLimit
+	if err := tx.Where("user_id = ? AND api_key_id = ?", userID, from).Find(&limits).Error; err != nil {
+		return fmt.Errorf("read spend limits of %s: %w", from, err)
+	}
+	for _, l := range limits {
+		l.ID, l.APIKeyID, l.CreatedAt, l.UpdatedAt = 0, to, now, now
+		if err := tx.Create(&l).Error; err != nil {
+			return fmt.Errorf("copy spend limit to %s: %w", to, err)
+		}
+	}
+	return nil
+}

@@ -257,3 +257,26 @@ func TestSpendLimitsHoldUnderAConcurrentBurst(t *testing.T) {
 		Order("limit_id, percent").Pluck("percent", &pcts).Error)
 	require.Equal(t, want, pcts, "each threshold reached once")
 }
+
+// TestARolledKeyKeepsItsSpendLimits: the key a roll makes is held to the
+// limits of the key it replaces, which keeps them through its grace.
+func TestARolledKeyKeepsItsSpendLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		key := spendKey(t, db, u)
+		setLimit(t, db, u, key, contract.SpendMonth, 30)
+		setLimit(t, db, u, "", contract.SpendDay, 100)
+		next, _, err := models.RollKey(ctx, db, key, time.Hour, now, contract.CurrentVersion)
+		require.NoError(t, err)
+		limits, err := models.SpendLimits(ctx, db, u.ID, now)
+		require.NoError(t, err)
+		byKey := map[string]int64{}
+		for _, l := range limits {
+			byKey[l.APIKeyID+"/"+l.Period] = l.Credits
+		}
+		require.Equal(t, map[string]int64{"/day": 100, key + "/month": 30, next.ID + "/month": 30}, byKey)
+	})
+}
