@@ -94,13 +94,15 @@ func TestWebhooksListenForwardsARealJob(t *testing.T) {
 }
 
 // TestWebhooksListenRefusesBadUse: --forward-to is required and must be
-// http(s); --events names job events.
+// http(s); --events names job events (not the account-level
+// spend.threshold, which the listen stream does not carry).
 func TestWebhooksListenRefusesBadUse(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"webhooks", "listen"},
 		{"webhooks", "listen", "--forward-to", "ftp://x/hook"},
 		{"webhooks", "listen", "--forward-to", "localhost:3000", "--events", "job.done"},
+		{"webhooks", "listen", "--forward-to", "localhost:3000", "--events", "spend.threshold"},
 		{"webhooks"},
 	} {
 		r := runBinary(t, []string{"TP_API_KEY=tpk_x", "HOME=" + t.TempDir()}, args...)
