@@ -160,9 +160,12 @@ func (h *fileHandlers) delete(c *gin.Context) {
 	// The bytes go first: if the row's delete then fails, its URL already
 	// answers 404 and a retried DELETE finishes the job.
 	if f.BlobKey != "" {
-		if err := h.blob.Delete(c.Request.Context(), f.BlobKey); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-			fail(c, err)
-			return
+		// The panel's small copies go with the original.
+		for _, key := range append(f.ThumbKeys(), f.BlobKey) {
+			if err := h.blob.Delete(c.Request.Context(), key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+				fail(c, err)
+				return
+			}
 		}
 	}
 	if err := h.db.WithContext(c.Request.Context()).Delete(f).Error; err != nil {

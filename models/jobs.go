@@ -634,6 +634,14 @@ func (f *File) URL(base string) string {
 	return base + "/files/" + f.ID + "." + ext
 }
 
+// ThumbKey is the bucket key of the file's small copy shown by the panel,
+// of type ext (png for an image, svg for a PDF's icon); deleting the file
+// deletes its ThumbKeys too.
+func (f *File) ThumbKey(ext string) string { return "thumbs/" + f.ID + "." + ext }
+
+// ThumbKeys are the bucket keys a small copy of the file may be kept at.
+func (f *File) ThumbKeys() []string { return []string{f.ThumbKey("png"), f.ThumbKey("svg")} }
+
 // Kind is the handle kind of the file: art for a job's output, file for an
 // upload or a registered URL.
 func (f *File) Kind() string {

@@ -152,8 +152,9 @@ const thumbSide = 320
 const thumbCache = "private, max-age=604800, immutable"
 
 // thumb answers a small PNG copy of one of the user's image files, at most
-// thumbSide a side, made on first request and kept in the bucket beside
-// the file; the panel never sends a 2048-px original to a listing.
+// thumbSide a side (a PDF's: an icon with its page count), made on first
+// request and kept in the bucket at the file's ThumbKey (deleted with the
+// file); the panel never sends a 2048-px original to a listing.
 func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 	f, err := models.UserFile(r.Context(), p.d.DB, u.ID, r.PathValue("id"))
 	if errors.Is(err, models.ErrNotFound) ||
@@ -165,9 +166,9 @@ func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 		p.fail(w, errors.Join(err, errors.New("no bucket")))
 		return
 	}
-	key, media, build := "thumbs/"+f.ID+".png", "image/png", p.makeThumb
+	key, media, build := f.ThumbKey("png"), "image/png", p.makeThumb
 	if f.MediaType == pdfType {
-		key, media, build = "thumbs/"+f.ID+".svg", "image/svg+xml", p.makePDFIcon
+		key, media, build = f.ThumbKey("svg"), "image/svg+xml", p.makePDFIcon
 	}
 	small, err := p.d.Blob.ReadAll(r.Context(), key)
 	if gcerrors.Code(err) == gcerrors.NotFound {
