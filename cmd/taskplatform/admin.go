@@ -28,11 +28,6 @@ type adminRun struct {
 	stdin io.Reader
 }
 
-// runAdmin runs one admin command against the same database as the server.
-func runAdmin(ctx context.Context, cfg config, args []string) int {
-	return adminMain(ctx, cfg, args, os.Stdout, os.Stderr)
-}
-
 // adminMain runs the admin command in args, printing its line on stdout and
 // any error on stderr: exit 2 for a usage error (with the command's usage),
 // 1 for any other.
@@ -45,6 +40,13 @@ func adminMain(ctx context.Context, cfg config, args []string, stdout, stderr io
 		}
 	}()
 	cmd, err := r.execute(ctx, args, stdout, stderr)
+	return r.report(cmd, err, stdout, stderr)
+}
+
+// report ends an admin command: its line on stdout on success; otherwise
+// the error on stderr, with the usage after a usage error (the overview
+// for a group): exit 2 for a usage error, 1 for any other.
+func (r *adminRun) report(cmd *cobra.Command, err error, stdout, stderr io.Writer) int {
 	if err == nil {
 		if r.out != "" {
 			fmt.Fprintln(stdout, r.out)
@@ -57,11 +59,20 @@ func adminMain(ctx context.Context, cfg config, args []string, stdout, stderr io
 		return 1
 	}
 	if cmd.HasSubCommands() {
-		fmt.Fprint(stderr, adminOverview(cmd.Root()))
+		fmt.Fprint(stderr, adminOverview(r.adminRoot(cmd)))
 	} else {
 		fmt.Fprint(stderr, cmd.UsageString())
 	}
 	return 2
+}
+
+// adminRoot is the admin command above c (c's root when admin is run
+// alone).
+func (r *adminRun) adminRoot(c *cobra.Command) *cobra.Command {
+	for c.HasParent() && c.Name() != "admin" {
+		c = c.Parent()
+	}
+	return c
 }
 
 // admin runs one command against db and returns what it prints.
@@ -117,7 +128,16 @@ func (r *adminRun) tree() *cobra.Command {
 		),
 	)
 	root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: "taskplatform admin"}
-	root.Long = adminOverview(root)
+	// A group's help is the overview alone (cobra would add its own usage
+	// after it); a command's is cobra's.
+	defaultHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c.HasSubCommands() {
+			fmt.Fprint(c.OutOrStdout(), adminOverview(root))
+			return
+		}
+		defaultHelp(c, args)
+	})
 	root.SilenceErrors = true
 	root.SilenceUsage = true
 	root.CompletionOptions.DisableDefaultCmd = true

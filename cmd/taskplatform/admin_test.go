@@ -244,14 +244,9 @@ func TestAdminWebhookAddChecksEvents(t *testing.T) {
 }
 
 func TestAdminWebhookAddUnknownEventExitsNonZero(t *testing.T) {
-	cfg := config{DataDir: t.TempDir()}
-	code := runAdmin(
-		context.Background(),
-		cfg,
-		[]string{"webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
-			"--events", "job.done"},
-	)
-	require.NotZero(t, code)
+	r := runAdminMain(t, "webhook", "add", "--user", "nobody@example.com", "--url", "https://93.184.216.34/h",
+		"--events", "job.done")
+	require.NotZero(t, r.code)
 }
 
 // TestAdminHonoursTheAccountLimits: the admin commands make keys and

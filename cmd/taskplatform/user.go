@@ -23,12 +23,9 @@ import (
 	"github.com/taskplatform/taskplatform/wire"
 )
 
-// userCommands are the commands for users of the API (not operators): they
-// call the HTTP API with TP_API_KEY at TP_BASE_URL, or the values of the
-// config file.
-var userCommands = []string{"run", "jobs", "files", "tasks", "estimate", "webhooks", "version"}
-
-// userRun is one run of a user command.
+// userRun is one run of a user command: the commands for users of the API
+// (not operators), which call the HTTP API with TP_API_KEY at TP_BASE_URL,
+// or the values of the config file.
 type userRun struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -44,11 +41,6 @@ type userRun struct {
 	web bool
 }
 
-// runUser runs a user command of the process.
-func runUser(ctx context.Context, _ config, args []string) int {
-	return userMain(ctx, args, &userRun{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, env: os.Getenv})
-}
-
 // userMain runs a user command: 0 on success, 1 on a failure (a refused
 // call, a job that failed or was cancelled), 2 on a usage error.
 func userMain(ctx context.Context, args []string, r *userRun) int {
@@ -58,6 +50,11 @@ func userMain(ctx context.Context, args []string, r *userRun) int {
 	root.SetOut(r.stdout)
 	root.SetErr(r.stderr)
 	cmd, err := root.ExecuteContextC(ctx)
+	return r.report(cmd, err)
+}
+
+// report ends a user command: its exit status, after saying why it failed.
+func (r *userRun) report(cmd *cobra.Command, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -153,11 +150,17 @@ func (r *userRun) connect(needKey bool) (*client.Client, error) {
 	return r.client, nil
 }
 
-// tree is the user command tree.
+// tree is the user commands under a root of their own (the tests').
 func (r *userRun) tree() *cobra.Command {
 	root := &cobra.Command{Use: "taskplatform", SilenceErrors: true, SilenceUsage: true}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.AddCommand(r.commands()...)
+	return root
+}
+
+// commands are the user commands.
+func (r *userRun) commands() []*cobra.Command {
 	files := &cobra.Command{
 		Use:   "files",
 		Short: "your files",
@@ -170,8 +173,7 @@ func (r *userRun) tree() *cobra.Command {
 	jobs, tasks := r.jobsCmd(), r.tasksCmd()
 	jobs.AddCommand(r.jobCommands()...)
 	tasks.AddCommand(r.tasksShow())
-	root.AddCommand(r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd())
-	return root
+	return []*cobra.Command{r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd()}
 }
 
 func noArgs(_ *cobra.Command, args []string) error {
@@ -278,7 +280,8 @@ func (r *userRun) runCmd() *cobra.Command {
 			"the job id, its outcome, the credits the service charged, the files and, when it did not succeed, why.\n" +
 			"Ctrl-C asks the service once to cancel the job and shows how it ended; a second Ctrl-C quits at once.\n" +
 			"--wait=false prints the job id and returns without following the job.",
-		Args: oneArg("TASK"),
+		Args:              oneArg("TASK"),
+		ValidArgsFunction: r.completeTask,
 		RunE: func(c *cobra.Command, args []string) error {
 			body, err := r.input(c.Context(), &in, args[0])
 			if err != nil {
@@ -663,9 +666,10 @@ func deref(s *string) string {
 func (r *userRun) estimateCmd() *cobra.Command {
 	var in inputFlags
 	c := &cobra.Command{
-		Use:   "estimate TASK",
-		Short: "the cost ceiling of a run, checked exactly as a submit; nothing is held",
-		Args:  oneArg("TASK"),
+		Use:               "estimate TASK",
+		Short:             "the cost ceiling of a run, checked exactly as a submit; nothing is held",
+		Args:              oneArg("TASK"),
+		ValidArgsFunction: r.completeTask,
 		RunE: func(c *cobra.Command, args []string) error {
 			body, err := r.input(c.Context(), &in, args[0])
 			if err != nil {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,9 +19,10 @@ import (
 // its type and default.
 func (r *userRun) tasksShow() *cobra.Command {
 	return &cobra.Command{
-		Use:   "show TASK",
-		Short: "one task: what it does and its input fields with their types and defaults",
-		Args:  oneArg("TASK"),
+		Use:               "show TASK",
+		Short:             "one task: what it does and its input fields with their types and defaults",
+		Args:              oneArg("TASK"),
+		ValidArgsFunction: r.completeTask,
 		RunE: func(c *cobra.Command, args []string) error {
 			cl, err := r.connect(false)
 			if err != nil {
@@ -171,4 +174,27 @@ func (r *userRun) printPrice(ps []client.Price, task string) {
 			deref(p.DependsOn))
 		return
 	}
+}
+
+// completeTask completes a TASK argument with the catalogue's task names
+// (none when the service cannot be reached within two seconds).
+func (r *userRun) completeTask(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	cl, err := r.connect(false)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
+	defer cancel()
+	ts, err := cl.Tasks(ctx)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, 0, len(ts))
+	for _, t := range ts {
+		names = append(names, t.Name+"\t"+deref(t.Title))
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
 }

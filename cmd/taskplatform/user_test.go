@@ -168,6 +168,11 @@ func TestUserCLI(t *testing.T) {
 	require.Contains(t, r.stdout, lines[0])
 	require.Regexp(t, lines[0]+`\s+pattern\.generate\s+succeeded\s+1/1`, r.stdout)
 
+	t.Run("completion", func(t *testing.T) {
+		r := runBinary(t, env, "__complete", "run", "pattern.")
+		require.Zero(t, r.code, r.stderr)
+		require.Regexp(t, `(?m)^pattern\.generate\t`, r.stdout, "task names complete from the catalogue")
+	})
 	t.Run("files", func(t *testing.T) { filesListDownload(t, env, uploaded, motif) })
 	t.Run("web", func(t *testing.T) { openInPanel(t, env, dev.base, lines[0]) })
 	t.Run("terminal", func(t *testing.T) { runInTerminal(t, env) })
