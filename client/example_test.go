@@ -315,3 +315,47 @@ func jobsAPI() *httptest.Server {
 		}
 	}))
 }
+
+// Webhooks on a laptop: read the account's job events as signed deliveries
+// (GET /v1/events) and check each as a receiver would; `taskplatform
+// webhooks listen` POSTs them on to a local address. The service here is a
+// stand-in that sends one delivery and signs with its own key.
+func ExampleClient_Listen() {
+	_, key, _ := ed25519.GenerateKey(nil)
+	service := signer.New(key)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/.well-known/jwks.json":
+			_ = json.NewEncoder(w).Encode(service.JWKS())
+		case "/v1/events":
+			body := `{"id":"evt_1","event":"job.succeeded","job_id":"j_1"}`
+			ts := time.Now().Unix()
+			frame, _ := json.Marshal(map[string]any{"body": body, "headers": map[string]string{
+				"Content-Type": "application/json", "X-Service-Request-Id": "whl_1", "X-Service-User-Id": "7",
+				"X-Service-Timestamp": strconv.FormatInt(ts, 10),
+				"X-Service-Signature": service.Sign("whl_1", 7, ts, []byte(body)),
+			}})
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "id: whl_1\nevent: job.succeeded\ndata: %s\n\n", frame)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // a stream stays open
+		}
+	}))
+	defer srv.Close()
+
+	c := client.New(srv.URL, "tpk_example")
+	verifier := client.NewVerifier(srv.URL, client.WithWindow(5*time.Minute))
+	ctx, stop := context.WithCancel(context.Background())
+	err := c.Listen(ctx, nil, func(d client.ListenDelivery) {
+		got, err := verifier.Verify(ctx, d.Header, d.Body)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(d.ID, got.Event.Event, got.Event.JobID)
+		stop() // one is enough here; listen runs until Ctrl-C
+	})
+	fmt.Println(errors.Is(err, context.Canceled))
+	// Output:
+	// whl_1 job.succeeded j_1
+	// true
+}
