@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -152,18 +153,52 @@ func SpendLimits(ctx context.Context, db *gorm.DB, userID uint64, now time.Time)
 // periodSpend is what the jobs counted by l, admitted in the period of now,
 // hold (while unsettled) or were charged (once settled).
 func periodSpend(tx *gorm.DB, l *SpendLimit, now time.Time) (int64, error) {
-	q := `SELECT COALESCE(SUM(CASE WHEN settled_at IS NULL THEN held_credits ELSE charged_credits END), 0)
-FROM jobs WHERE user_id = ? AND credit_type = ? AND created_at >= ?`
-	args := []any{l.UserID, l.CreditType, contract.PeriodStart(l.Period, now)}
-	if l.APIKeyID != "" {
-		q += " AND api_key_id = ?"
-		args = append(args, l.APIKeyID)
+	spent, err := spends(tx, l.UserID, l.CreditType, []SpendLimit{*l}, now)
+	if err != nil {
+		return 0, err
 	}
-	var spent int64
-	if err := tx.Raw(q, args...).Scan(&spent).Error; err != nil {
-		return 0, fmt.Errorf("read spend: %w", err)
+	return spent[0], nil
+}
+
+// jobSpend is what one job spends: its hold while open, its charge once
+// settled.
+const jobSpend = "CASE WHEN settled_at IS NULL THEN held_credits ELSE charged_credits END"
+
+// spends reads what each limit's period (at now) has spent, in one pass
+// over the account's jobs of the type admitted since the earliest period
+// starts (a limit of a key counts that key's jobs only).
+func spends(tx *gorm.DB, userID uint64, creditType string, limits []SpendLimit, now time.Time) ([]int64, error) {
+	if len(limits) == 0 {
+		return nil, nil
 	}
-	return spent, nil
+	cols := make([]string, len(limits))
+	var args []any
+	from := now
+	for i, l := range limits {
+		start := contract.PeriodStart(l.Period, now)
+		if start.Before(from) {
+			from = start
+		}
+		cond := "created_at >= ?"
+		args = append(args, start)
+		if l.APIKeyID != "" {
+			cond += " AND api_key_id = ?"
+			args = append(args, l.APIKeyID)
+		}
+		cols[i] = "COALESCE(SUM(CASE WHEN " + cond + " THEN " + jobSpend + " ELSE 0 END), 0)"
+	}
+	args = append(args, userID, creditType, from)
+	row := tx.Raw("SELECT "+strings.Join(cols, ", ")+
+		" FROM jobs WHERE user_id = ? AND credit_type = ? AND created_at >= ?", args...).Row()
+	out := make([]int64, len(limits))
+	dest := make([]any, len(limits))
+	for i := range out {
+		dest[i] = &out[i]
+	}
+	if err := row.Scan(dest...); err != nil {
+		return nil, fmt.Errorf("read spend: %w", err)
+	}
+	return out, nil
 }
 
 // limitSpend is one limit that counts a job being admitted, with its
@@ -188,12 +223,13 @@ func checkSpend(tx *gorm.DB, job *Job, now time.Time) (*contract.SpendLimitHit, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("read spend limits: %w", err)
 	}
+	spent, err := spends(tx, job.UserID, job.CreditType, limits, now)
+	if err != nil {
+		return nil, nil, err
+	}
 	out := make([]limitSpend, 0, len(limits))
-	for _, l := range limits {
-		spent, err := periodSpend(tx, &l, now)
-		if err != nil {
-			return nil, nil, err
-		}
+	for i, l := range limits {
+		spent := spent[i]
 		if spent+job.HeldCredits > l.Credits {
 			return &contract.SpendLimitHit{Scope: l.Scope(), APIKeyID: l.APIKeyID, Period: l.Period,
 				CreditType: l.CreditType, Limit: l.Credits, Spent: spent, Required: job.HeldCredits,
