@@ -71,11 +71,12 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		return contract.AdmitResult{}, err
 	}
 	return contract.AdmitResult{
-		Admitted:  true,
-		Required:  in.HeldCredits,
-		CreatedAt: admitted.CreatedAt,
-		Events:    events,
-		Inline:    a.inline(in),
+		Admitted:    true,
+		Required:    in.HeldCredits,
+		CreatedAt:   admitted.CreatedAt,
+		Events:      events,
+		Inline:      a.inline(in),
+		StepsPerJob: a.StepsPerJob,
 	}, nil
 }
 

@@ -42,6 +42,11 @@ type AdmitResult struct {
 	// (tasks.Quick): it runs them and settles as local activities of the
 	// admit's workflow task, with no activity task.
 	Inline bool `json:",omitempty"`
+	// StepsPerJob bounds how many of the job's outputs run at once after
+	// its plan; 0 (or above the service's limit) means StepsPerJob. The
+	// admitting worker sets it (activities.Activities.StepsPerJob) and the
+	// history records it, so a replay takes the same bound.
+	StepsPerJob int `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

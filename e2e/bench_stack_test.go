@@ -38,6 +38,7 @@ import (
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/tasks/all"
+	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/telemetry"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
@@ -69,6 +70,12 @@ type benchStackOptions struct {
 	// noSteps polls no steps queue, so jobs are admitted and wait there:
 	// the admit-alone phases.
 	noSteps bool
+	// stepsPerJob bounds each job's outputs at once
+	// (activities.Activities.StepsPerJob): 1 times jobs as they ran before
+	// parallel outputs; 0 is the service's default.
+	stepsPerJob int
+	// photoshoots writes the photoshoots library (backgrounds, poses).
+	photoshoots bool
 }
 
 func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStack {
@@ -120,7 +127,10 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 		Tasks: all.Registry(),
 		HTTP:  outbound.New(outbound.Options{AllowPrivate: true, Timeout: 15 * time.Second}),
 		Fetch: outbound.New(outbound.Options{AllowPrivate: true, FollowRedirects: true, Timeout: 15 * time.Second})}
-	acts.NoInline = opts.noInline
+	acts.NoInline, acts.StepsPerJob = opts.noInline, opts.stepsPerJob
+	if opts.photoshoots {
+		require.NoError(b, photoshoot.SeedLibrary(ctx, db, bucket))
+	}
 	w := worker.New(tc, acts, worker.Options{TaskQueue: s.queue, NoSteps: opts.noSteps})
 	require.NoError(b, w.Start())
 	b.Cleanup(w.Stop)

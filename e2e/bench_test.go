@@ -32,15 +32,17 @@ import (
 // their ratios; then the cost of one job (history events, workflow tasks,
 // CPU of this process and of the Temporal server, database round trips),
 // each task's own work beside a bare PNG encode of the same pixels, and the
-// process's memory after 1,000 and 10,000 completed jobs, and last each
-// side's submits when no steps run at all (admitAlone). The API and the
+// process's memory after 1,000 and 10,000 completed jobs, heavy jobs of 8
+// outputs with one output at a time and side by side (heavy), and last
+// each side's submits when no steps run at all (admitAlone). The API and the
 // baseline run back to back, phase by phase, in this process.
 //
 // Run it alone (`make bench`); TP_BENCH_SCALE scales the job counts of the
 // table (0.1 for a quick check), TP_BENCH_RSS_JOBS the memory phase
 // (default 10000; 0 skips it), TP_BENCH_CLIENTS the concurrency levels,
-// TP_BENCH_TASKS=0 skips the tasks table and TP_BENCH_INLINE=0 runs every
-// API job's steps on the steps queue (no job inside its admit).
+// TP_BENCH_TASKS=0 skips the tasks table, TP_BENCH_HEAVY=0 the heavy-jobs
+// table, and TP_BENCH_INLINE=0 runs every API job's steps on the steps
+// queue (no job inside its admit).
 func BenchmarkJobs(b *testing.B) {
 	cfg := benchConfigFromEnv(b)
 	began := time.Now()
@@ -96,6 +98,10 @@ func BenchmarkJobs(b *testing.B) {
 	if cfg.rssJobs > 0 {
 		mem = r.memory(cfg.rssJobs/10, cfg.rssJobs)
 	}
+	var heavy heavyResults
+	if cfg.heavy {
+		heavy = r.heavy()
+	}
 	admits := r.admitAlone() // last: its jobs stay open on their steps queues
 
 	out := os.Stdout
@@ -117,6 +123,7 @@ func BenchmarkJobs(b *testing.B) {
 	printCostTable(out, apiSide, baseSide, hist)
 	printTasksTable(out, tasksRows)
 	printMemory(out, mem)
+	printHeavyTable(out, heavy)
 	printAdmitTable(out, cfg, admits)
 	if len(r.errors) > 0 {
 		fmt.Fprintln(out, "\nFailures (the figures above count only what succeeded):")
@@ -136,11 +143,13 @@ type benchConfig struct {
 	// inline is false when TP_BENCH_INLINE=0 keeps every API job's steps
 	// on the steps queue.
 	inline bool
+	// heavy is false when TP_BENCH_HEAVY=0 skips the heavy-jobs table.
+	heavy bool
 }
 
 func benchConfigFromEnv(b *testing.B) benchConfig {
 	cfg := benchConfig{scale: 1, rssJobs: 10000, clients: []int{1, 16, 64}, tasks: os.Getenv("TP_BENCH_TASKS") != "0",
-		inline: os.Getenv("TP_BENCH_INLINE") != "0"}
+		inline: os.Getenv("TP_BENCH_INLINE") != "0", heavy: os.Getenv("TP_BENCH_HEAVY") != "0"}
 	if v := os.Getenv("TP_BENCH_SCALE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		require.NoError(b, err, "TP_BENCH_SCALE")

@@ -10,7 +10,7 @@ import (
 )
 
 // deliverParallel runs outputs 1.. of a planned job side by side, at most
-// contract.StepsPerJob at once, so the workers of a fleet share one job.
+// stepsPerJob at once, so the workers of a fleet share one job.
 // Output 0 (first, firstErr) came with the plan. Outputs are recorded in
 // the task's order whatever order their steps end in. A cancel, an output
 // that could not get its capacity in time or refused content cancels every
@@ -31,8 +31,9 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 	sctx, stop := workflow.WithCancel(ctx)
 	defer stop()
 	sel := workflow.NewSelector(ctx)
+	limit := j.stepsPerJob()
 	for next := 1; ; {
-		for p.open() && next < n && p.running < contract.StepsPerJob {
+		for p.open() && next < n && p.running < limit {
 			i := next
 			next++
 			p.running++
@@ -65,6 +66,15 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 		return j.fail(settlement.Outcome, *settlement.Failure), nil
 	}
 	return settlement, nil
+}
+
+// stepsPerJob is how many outputs the job runs at once: its admit's bound,
+// at most the service's limit (contract.StepsPerJob, also the default).
+func (j *job) stepsPerJob() int {
+	if n := j.admitted.StepsPerJob; n > 0 && n < contract.StepsPerJob {
+		return n
+	}
+	return contract.StepsPerJob
 }
 
 // parallel is the state of a job's outputs running side by side.

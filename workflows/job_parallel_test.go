@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -105,6 +106,27 @@ func TestParallelOutputsKeepTheTasksOrder(t *testing.T) {
 	require.Len(t, sum.Warnings, 2)
 	require.Contains(t, sum.Warnings[0].Message, "Output 3 of 7", "warnings follow the task's order")
 	require.Contains(t, sum.Warnings[1].Message, "Output 5 of 7")
+}
+
+// TestAdmitBoundsTheStepsPerJob: the admitting worker's bound on a job's
+// outputs at once (1 runs them one after another, as before parallel
+// outputs) holds, and never exceeds the service's limit.
+func TestAdmitBoundsTheStepsPerJob(t *testing.T) {
+	for _, tc := range []struct{ bound, most int }{
+		{0, contract.StepsPerJob}, {1, 1}, {2, 2}, {contract.StepsPerJob + 5, contract.StepsPerJob},
+	} {
+		t.Run(fmt.Sprint(tc.bound), func(t *testing.T) {
+			e := newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6, StepsPerJob: tc.bound})
+			var p parallelSteps
+			p.mock(e, minutes(1, 1, 1, 1, 1, 1, 1, 1, 1), make([]error, 9))
+			e.admitAt(0)
+			res, err := e.run()
+			require.NoError(t, err)
+			require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
+			require.Len(t, p.delivered, 9)
+			require.Equal(t, tc.most, p.most, "outputs at once")
+		})
+	}
 }
 
 func TestParallelCancelStopsEveryStep(t *testing.T) {

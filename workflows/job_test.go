@@ -37,13 +37,16 @@ func newJobEnv(t *testing.T) *jobEnv { return newJobEnvInline(t, false) }
 
 // newJobEnvInline is newJobEnv for a job whose hold answers inline.
 func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
+	return newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6, Inline: inline})
+}
+
+// newJobEnvAdmitting is newJobEnv for a job whose hold answers admit.
+func newJobEnvAdmitting(t *testing.T, admit contract.AdmitResult) *jobEnv {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: inline}
+	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: admit.Inline}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
-	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
-		Return(contract.AdmitResult{Admitted: true, Required: 6, Inline: inline}, nil).
-		Maybe()
+	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(admit, nil).Maybe()
 	e.OnActivity(a.Settle, mock.Anything, mock.Anything).
 		Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
 			e.settled = &in
