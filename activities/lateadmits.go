@@ -116,6 +116,7 @@ func (l *LateAdmits) Sweep(ctx context.Context) (int, error) {
 		})
 	}
 	wg.Wait()
+	l.sweepBatches(ctx)
 	return len(claimed), nil
 }
 

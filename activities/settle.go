@@ -36,6 +36,10 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 		if err := a.emit(ctx, job.ID, contract.TerminalEvent[*job.Outcome], 0, in.Events, in.Queue); err != nil {
 			return contract.SettleResult{}, err
 		}
+		// The last job of a batch to end sends its batch.completed.
+		if err := a.completeBatch(ctx, job.ID, in.Queue); err != nil {
+			return contract.SettleResult{}, fmt.Errorf("complete the batch of %s: %w", job.ID, err)
+		}
 	}
 	if !first {
 		return contract.SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil

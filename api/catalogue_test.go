@@ -318,7 +318,7 @@ func TestCatalogueVocabConceptsRecipes(t *testing.T) {
 	require.Equal(
 		t,
 		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled", "spend.threshold",
-			"ping"},
+			"batch.completed", "ping"},
 		events,
 	)
 	res := call(r, "GET", "/v1/vocab/resolution", "").json(t)
@@ -396,6 +396,8 @@ func TestCatalogueMeta(t *testing.T) {
 		"event_streams":     {"max_per_key", "max_per_account", "max_seconds"},
 		"api_keys":          {"max_per_account"},
 		"webhook_endpoints": {"max_per_account"},
+		// POST /v1/batches (issue 33).
+		"batches": {"max_items", "max_body_bytes"},
 	}
 	require.Len(t, lim, len(want))
 	for group, keys := range want {

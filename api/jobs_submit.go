@@ -38,6 +38,10 @@ type submitOptions struct {
 // pass it is refused before anything is held (max_credits_exceeded).
 const maxCreditsHeader = "X-Service-Max-Credits"
 
+// webhookURLRules are the form of a webhook_url: an https:// URL.
+var webhookURLRules = []validation.Rule{is.URL,
+	validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL")}
+
 var preferWait = regexp.MustCompile(`(?i)(?:^|[;,\s])wait\s*=\s*(\d+)`)
 
 func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, error) {
@@ -70,11 +74,7 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 	err := validation.Errors{
 		"X-Service-Start-Timeout": validation.Validate(o.startTimeout, validation.When(o.startSent,
 			validation.Min(lim.StartTimeout.MinSeconds), validation.Max(lim.StartTimeout.MaxSeconds))),
-		"webhook_url": validation.Validate(
-			o.webhookURL,
-			is.URL,
-			validation.Match(regexp.MustCompile(`^https://`)).Error("must be an https:// URL"),
-		),
+		"webhook_url":     validation.Validate(o.webhookURL, webhookURLRules...),
 		"Idempotency-Key": validation.Validate(o.idemKey, validation.Length(0, 255)),
 	}.Filter()
 	return o, firstFieldError(err)
@@ -116,7 +116,6 @@ func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
 // admit, the late path) and answers the handle or, with Prefer: wait, the
 // result.
 func (h *jobHandlers) submit(c *gin.Context) {
-	id := identityOf(c)
 	def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
@@ -128,42 +127,21 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if opts.webhookURL != "" {
-		if err := outbound.CheckURL(c.Request.Context(), opts.webhookURL, h.d.AllowPrivateURLs); err != nil {
-			fail(c, apierr.New(apierr.InvalidRequest,
-				"webhook_url must be an https:// address that resolves to a public address.").WithField("webhook_url"))
-			return
-		}
+	if err := h.checkWebhookURL(c, opts.webhookURL); err != nil {
+		fail(c, err)
+		return
 	}
 	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	input, err := h.d.checkInput(c, def, body)
+	job, err := h.prepareJob(c, def, body, opts)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	credits, creditType := def.Estimate(input)
-	if opts.maxSent && credits > opts.maxCredits {
-		fail(c, apierr.Newf(apierr.MaxCreditsExceeded,
-			"The job would hold %d credits, more than %s: %d; nothing was held.", credits, maxCreditsHeader,
-			opts.maxCredits).WithMaxCredits(credits, opts.maxCredits))
-		return
-	}
-	normalized, _ := json.Marshal(input)
-	req := submit.Request{
-		Job: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID, APIKeyID: id.keyID(),
-			Input: normalized, CreditType: creditType, HeldCredits: credits, PricePerOutput: def.PricePerOutput(input),
-			StartTimeoutSeconds: opts.startTimeout, WebhookURL: opts.webhookURL, RequestID: requestIDOf(c),
-			ServiceVersion: contractOf(c).Version()},
-		IdempotencyKey: opts.idemKey,
-		Log:            logger(c),
-	}
-	if _, ok := def.Runner.(tasks.Admitter); ok {
-		req.AdmitRecords = func(_ context.Context, jobID string) error { return h.d.admitRecords(c, def, jobID, input) }
-	}
+	req := submit.Request{Job: job.in, IdempotencyKey: opts.idemKey, Log: logger(c), AdmitRecords: job.admitRecords}
 	res, err := h.submitter().Submit(c.Request.Context(), req)
 	switch {
 	case err != nil:
@@ -173,6 +151,55 @@ func (h *jobHandlers) submit(c *gin.Context) {
 	default:
 		h.answerExisting(c, res.JobID, opts)
 	}
+}
+
+// checkWebhookURL refuses a webhook_url that does not resolve to a public
+// address (its form was checked with the submit's options).
+func (h *jobHandlers) checkWebhookURL(c *gin.Context, url string) error {
+	if url == "" {
+		return nil
+	}
+	if err := outbound.CheckURL(c.Request.Context(), url, h.d.AllowPrivateURLs); err != nil {
+		return apierr.New(apierr.InvalidRequest,
+			"webhook_url must be an https:// address that resolves to a public address.").WithField("webhook_url")
+	}
+	return nil
+}
+
+// preparedJob is a submit checked and priced, ready for the submit use
+// case: a submit makes one, a batch one per item.
+type preparedJob struct {
+	in contract.JobInput
+	// admitRecords runs the task's own checks on the account's records
+	// and writes them for the job; nil for a task that keeps none.
+	admitRecords func(ctx context.Context, jobID string) error
+}
+
+// prepareJob checks a task's input exactly as a submit does (the schema,
+// the references, the task's own refusals) and prices it against the
+// price ceiling; the job id is the submit use case's to set.
+func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []byte,
+	opts submitOptions) (preparedJob, error) {
+	input, err := h.d.checkInput(c, def, body)
+	if err != nil {
+		return preparedJob{}, err
+	}
+	credits, creditType := def.Estimate(input)
+	if opts.maxSent && credits > opts.maxCredits {
+		return preparedJob{}, apierr.Newf(apierr.MaxCreditsExceeded,
+			"The job would hold %d credits, more than %s: %d; nothing was held.", credits, maxCreditsHeader,
+			opts.maxCredits).WithMaxCredits(credits, opts.maxCredits)
+	}
+	normalized, _ := json.Marshal(input)
+	id := identityOf(c)
+	out := preparedJob{in: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID,
+		APIKeyID: id.keyID(), Input: normalized, CreditType: creditType, HeldCredits: credits,
+		PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout, WebhookURL: opts.webhookURL,
+		RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}}
+	if _, ok := def.Runner.(tasks.Admitter); ok {
+		out.admitRecords = func(_ context.Context, jobID string) error { return h.d.admitRecords(c, def, jobID, input) }
+	}
+	return out, nil
 }
 
 // submitter is the submit use case on the API's dependencies.

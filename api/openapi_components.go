@@ -57,6 +57,9 @@ var components = []struct {
 	{"ManifestJWS", reflect.TypeFor[signer.JWS]()},
 	{"JobManifest", reflect.TypeFor[wire.Manifest]()},
 	{"ManifestFile", reflect.TypeFor[wire.ManifestFile]()},
+	{"Batch", reflect.TypeFor[wire.Batch]()},
+	{"BatchJob", reflect.TypeFor[wire.BatchJob]()},
+	{"BatchEvent", reflect.TypeFor[wire.BatchEvent]()},
 }
 
 // digest is a nullable lowercase hex SHA-256, described by what it is of.
@@ -189,6 +192,30 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"scope":       describe(vocab("spend_scope"), "spend_limit_reached: an account's or a key's limit."),
 			"credit_type": vocab("credit_type"),
 			"resets_at":   describe(dateTime(), "spend_limit_reached: when the period ends and its spend is 0 again."),
+			"items": describe(arrayOf(object(oa{"index": integer(),
+				"error": ref("ErrorObject")}, "index", "error")),
+				"batch_refused: every refused item of the batch, by its index in items, with the error its submit "+
+					"would answer."),
+		},
+		reflect.TypeFor[wire.Batch](): {
+			"mode": enum([]string{models.BatchAll, models.BatchPartial}),
+			"status": describe(enum([]string{wire.BatchStarting, wire.BatchRunning, wire.BatchCompleted}),
+				"starting: credits held, some jobs' workflows still being started; running: every job started, "+
+					"some not ended; completed: every job ended (batch.completed was sent)."),
+			"completed_at": describe(nullable(dateTime()), "When the last job ended; null until then."),
+			"refused": describe(arrayOf(object(oa{"index": integer(), "error": ref("ErrorObject")}, "index", "error")),
+				"The items refused in mode partial, by index, with the error each submit would answer."),
+			"jobs": describe(arrayOf(ref("BatchJob")), "Every job of the batch, in item order."),
+		},
+		reflect.TypeFor[wire.BatchJob](): {"lifecycle": lifecycle(), "outcome": outcome(),
+			"index": describe(integer(), "The item's index in the request's items.")},
+		reflect.TypeFor[wire.BatchCredit](): {"credit_type": vocab("credit_type")},
+		reflect.TypeFor[wire.BatchOutputs](): {
+			"total": describe(integer(), "Outputs planned: each started job's plan, each queued job's hold over its "+
+				"price."),
+		},
+		reflect.TypeFor[wire.BatchEvent](): {
+			"event": describe(enum([]string{contract.EventBatchCompleted}), "Vocabulary webhook_event."),
 		},
 		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),
 			"held": describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),

@@ -15,6 +15,7 @@ var docTags = []oa{
 		"description": "Submit a named task as a job, or estimate its price; each task also has its own path.",
 	},
 	{"name": "jobs", "description": "Read, list, wait on, stream and cancel jobs, and read their results."},
+	{"name": "batches", "description": "Submit up to limits.batches.max_items tasks in one call and follow them."},
 	{"name": "files", "description": "Upload files, read and delete file and art handles, download delivered files."},
 	{"name": "account", "description": "The calling key's account: balance, usage, metrics and request log."},
 	{
@@ -104,6 +105,18 @@ func webhooks() oa {
 		"parameters": webhookHeaders(),
 		"requestBody": oa{"required": true,
 			"content": oa{"application/json": oa{"schema": componentSchemas()["SpendThresholdEvent"]}}},
+		"responses": oa{"2XX": oa{"description": "Received."}},
+	}}
+	ev := contract.EventBatchCompleted
+	out[ev] = oa{"post": oa{
+		"operationId": "webhook_batch_completed", "summary": "The " + ev + " event",
+		"description": "A signed delivery of a batch's " + ev + " event, sent once when every job of the batch has " +
+			"ended, to the endpoints subscribed to it and the batch's webhook_url. Signed, retried and deduplicated " +
+			"like a job event.",
+		"tags":       []any{"webhooks"},
+		"parameters": webhookHeaders(),
+		"requestBody": oa{"required": true,
+			"content": oa{"application/json": oa{"schema": componentSchemas()["BatchEvent"]}}},
 		"responses": oa{"2XX": oa{"description": "Received."}},
 	}}
 	return out

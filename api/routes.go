@@ -88,6 +88,7 @@ func init() {
 		taskRoutes(),
 		fileRoutes(),
 		jobRoutes(),
+		batchRoutes(),
 		accountRoutes(),
 		panelRoutes(),
 	)

@@ -151,6 +151,9 @@ var needsTemporal = map[string]bool{
 	"POST /v1/tasks/{name}":        true,
 	"PUT /v1/jobs/{job_id}/cancel": true,
 	"GET /readyz":                  true,
+	// A batch's jobs start on Temporal: e2e's TestBatchOfTwoHundred.
+	"POST /v1/batches":           true,
+	"GET /v1/batches/{batch_id}": true,
 }
 
 func TestRoutesAnswerAsDocumented(t *testing.T) {
@@ -325,6 +328,15 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/" + e.done + "/cancel", headers: key, status: 400},
 		{row: "PUT /v1/jobs/{job_id}/cancel", path: "/v1/jobs/j_nothing/cancel", headers: key, status: 404},
 
+		{row: "POST /v1/batches", path: "/v1/batches", body: `{"items":[]}`, headers: asJSON, status: 422},
+		{
+			row:     "POST /v1/batches",
+			path:    "/v1/batches",
+			body:    `{"items":[{"task":"pattern.generate","input":{"colors":"red"}},{"task":"no.such","input":{}}]}`,
+			headers: asJSON,
+			status:  422,
+		},
+		{row: "GET /v1/batches/{batch_id}", path: "/v1/batches/b_nothing", headers: key, status: 404},
 		{row: "GET /v1/account/balance", path: "/v1/account/balance", headers: key, status: 200},
 		{row: "GET /v1/account/balance", path: "/v1/account/balance", status: 401},
 		{row: "GET /v1/account/limits", path: "/v1/account/limits", headers: key, status: 200},

@@ -179,8 +179,11 @@ func bodyLimit(refuse refusal) gin.HandlerFunc {
 	lim := contract.DefaultLimits()
 	return func(c *gin.Context) {
 		limit, code := lim.Request.MaxBodyBytes, apierr.BodyTooLarge
-		if uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
+		switch route := c.Request.Method + " " + routePattern(c.FullPath()); {
+		case uploadRoutes[route]:
 			limit, code = lim.Upload.MaxBytes+multipartOverhead, apierr.FileTooLarge
+		case route == batchRoute:
+			limit = lim.Batches.MaxBodyBytes
 		}
 		if c.Request.ContentLength > limit {
 			c.Header("Connection", "close")

@@ -62,6 +62,7 @@ const (
 	NotFound             Code = "not_found"
 	TaskNotFound         Code = "task_not_found"
 	JobNotFound          Code = "job_not_found"
+	BatchNotFound        Code = "batch_not_found"
 	FileNotFound         Code = "file_not_found"
 	TaskRemoved          Code = "task_removed"
 	IdempotencyKeyReused Code = "idempotency_key_reused"
@@ -71,6 +72,7 @@ const (
 	InsufficientCredits  Code = "insufficient_credits"
 	MaxCreditsExceeded   Code = "max_credits_exceeded"
 	SpendLimitReached    Code = "spend_limit_reached"
+	BatchRefused         Code = "batch_refused"
 	InvalidRequest       Code = "invalid_request"
 	FieldNotAccepted     Code = "field_not_accepted"
 	FieldNotSupported    Code = "field_not_supported"
@@ -197,6 +199,14 @@ var entries = []Entry{
 		"Check the job id returned by submit.",
 	},
 	{
+		BatchNotFound,
+		TypeNotFound,
+		http.StatusNotFound,
+		false,
+		"No batch with this id belongs to the account.",
+		"Check the batch id returned by POST /v1/batches.",
+	},
+	{
 		FileNotFound,
 		TypeNotFound,
 		http.StatusNotFound,
@@ -269,6 +279,15 @@ var entries = []Entry{
 			"nothing was held.",
 		"Wait until ctx.resets_at, ask for fewer outputs (ctx.limit - ctx.spent credits are left), or raise the " +
 			"limit named by ctx.scope and ctx.period in the panel or with taskplatform admin limit set.",
+	},
+	{
+		BatchRefused,
+		TypeInvalidRequest,
+		http.StatusUnprocessableEntity,
+		false,
+		"One or more items of a batch were refused as a submit would refuse them; nothing was held or started.",
+		"Fix the items ctx.items names by index (each with the error its submit would answer), or send " +
+			"mode: partial to start the valid items and be told of the refused ones.",
 	},
 	{
 		InvalidRequest,

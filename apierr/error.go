@@ -27,6 +27,15 @@ type Ctx struct {
 	Scope      *string    `json:"scope,omitempty"`
 	CreditType *string    `json:"credit_type,omitempty"`
 	ResetsAt   *time.Time `json:"resets_at,omitempty"`
+	// Items are the refused items of a batch, by index (batch_refused).
+	Items []ItemError `json:"items,omitempty"`
+}
+
+// ItemError is the refusal of one item of a batch: its index in the
+// request's items and the error its submit would answer.
+type ItemError struct {
+	Index int    `json:"index"`
+	Error *Error `json:"error"`
 }
 
 // Error is the public error object; it is also a Go error.
@@ -121,6 +130,12 @@ func (e *Error) WithSpendLimit(l contract.SpendLimitHit) *Error {
 	at := l.ResetsAt.UTC()
 	e.Ctx.Required, e.Ctx.Limit, e.Ctx.Spent = &l.Required, &l.Limit, &l.Spent
 	e.Ctx.Period, e.Ctx.Scope, e.Ctx.CreditType, e.Ctx.ResetsAt = &l.Period, &l.Scope, &l.CreditType, &at
+	return e
+}
+
+// WithItems records the refused items of a batch (batch_refused).
+func (e *Error) WithItems(items []ItemError) *Error {
+	e.Ctx.Items = items
 	return e
 }
 

@@ -59,7 +59,7 @@ func ServiceVocabValues(name string) []string { return Empty().VocabValues(name)
 func leadVocabs() []tasks.Vocabulary {
 	return []tasks.Vocabulary{
 		{
-			Name: "webhook_event", Description: "The kinds of job event a webhook delivers.",
+			Name: "webhook_event", Description: "The kinds of event a webhook delivers.",
 			Values: []tasks.VocabValue{
 				{
 					Value:       contract.EventStarted,
@@ -95,6 +95,13 @@ func leadVocabs() []tasks.Vocabulary {
 					Description: "An account-level event: the day's or month's spend of a spend limit (the account's or a " +
 						"key's) reached 50, 80 or 100 % of it; sent once per limit, period and threshold. Subscribe to " +
 						"it by name: it is not a default.",
+				},
+				{
+					Value: contract.EventBatchCompleted,
+					Label: "Batch completed",
+					Description: "Every job of a batch (POST /v1/batches) has ended; sent once per batch, to the " +
+						"endpoints subscribed to it and the batch's webhook_url. The body carries the batch's counts " +
+						"and credits (BatchEvent).",
 				},
 				{
 					Value:       contract.EventPing,

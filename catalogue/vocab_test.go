@@ -48,7 +48,7 @@ func TestVocabularies(t *testing.T) {
 	require.Equal(
 		t,
 		[]string{"job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled",
-			"spend.threshold", "ping"},
+			"spend.threshold", "batch.completed", "ping"},
 		c.VocabValues("webhook_event"),
 	)
 	var types []string

@@ -97,6 +97,9 @@ const (
 	// webhook) when its queue position or estimated start moves materially:
 	// a state, not history (the stream_event vocabulary).
 	EventQueue = "job.queue"
+	// EventBatchCompleted is sent once when every job of a batch has
+	// ended (POST /v1/batches).
+	EventBatchCompleted = "batch.completed"
 )
 
 // StreamEvents lists the event kinds a job's event stream sends beyond

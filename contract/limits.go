@@ -81,6 +81,16 @@ type Limits struct {
 	EventStreams     EventStreamLimits     `json:"event_streams"`
 	APIKeys          APIKeyLimits          `json:"api_keys"`
 	WebhookEndpoints WebhookEndpointLimits `json:"webhook_endpoints"`
+	// Batches bound POST /v1/batches (beyond the spec, additive).
+	Batches BatchLimits `json:"batches"`
+}
+
+// BatchLimits bound one POST /v1/batches: at most MaxItems submissions in
+// a body of at most MaxBodyBytes; more items answer 422 invalid_request
+// naming items, a larger body 413 body_too_large.
+type BatchLimits struct {
+	MaxItems     int   `json:"max_items"`
+	MaxBodyBytes int64 `json:"max_body_bytes"`
 }
 
 // EventStreamLimits bound the live event streams (GET
@@ -183,6 +193,7 @@ func DefaultLimits() Limits {
 		EventStreams:     EventStreamLimits{MaxPerKey: 20, MaxPerAccount: 50, MaxSeconds: 3600},
 		APIKeys:          APIKeyLimits{MaxPerAccount: 20},
 		WebhookEndpoints: WebhookEndpointLimits{MaxPerAccount: 16},
+		Batches:          BatchLimits{MaxItems: 1000, MaxBodyBytes: 16 << 20},
 	}
 }
 

@@ -37,10 +37,9 @@ type LateAdmit struct {
 // JobInput is the admit input of the late job j (its pending row): the
 // input the submit sent, as the sweep sends it again.
 func (l *LateAdmit) JobInput(j *Job) contract.JobInput {
-	return contract.JobInput{JobID: j.ID, UserID: j.UserID, APIKeyID: j.APIKeyID, Task: j.Task, Input: []byte(j.Input),
-		CreditType: j.CreditType, HeldCredits: l.Held, PricePerOutput: j.PricePerOutput,
-		StartTimeoutSeconds: j.StartTimeoutSeconds, WebhookURL: j.WebhookURL, RequestID: j.RequestID,
-		ServiceVersion: j.ServiceVersion}
+	in := j.AdmitInput()
+	in.HeldCredits = l.Held
+	return in
 }
 
 // ClaimLateAdmits claims at most n intents due at now for one sweep: each

@@ -183,6 +183,12 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&SpendLimit{}, &SpendThreshold{})
 		},
 	},
+	{
+		// Batches (issue 33): a batch and its jobs in request order
+		// (batches.go).
+		ID:      "0018_batches",
+		Migrate: migrateBatches,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

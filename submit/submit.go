@@ -220,6 +220,15 @@ type idempotencyKey struct {
 	userID uint64
 	key    string
 	log    *zap.Logger
+	// op is the key's operation; empty means Operation (a submit).
+	op string
+}
+
+func (k idempotencyKey) operation() string {
+	if k.op == "" {
+		return Operation
+	}
+	return k.op
 }
 
 // complete stores the key's job for the key's lifetime.
@@ -231,7 +240,7 @@ func (k idempotencyKey) complete(ctx context.Context) {
 	if t := contract.DefaultLimits().IdempotencyKey.TTLSeconds; t != nil {
 		ttl = time.Duration(*t) * time.Second
 	}
-	if err := models.CompleteKey(ctx, k.s.DB, k.userID, Operation, k.key, ttl, k.s.now()); err != nil {
+	if err := models.CompleteKey(ctx, k.s.DB, k.userID, k.operation(), k.key, ttl, k.s.now()); err != nil {
 		k.log.Error("complete idempotency key", zap.Error(err))
 	}
 }
@@ -241,7 +250,7 @@ func (k idempotencyKey) release(ctx context.Context) {
 	if k.key == "" {
 		return
 	}
-	if err := models.ReleaseKey(ctx, k.s.DB, k.userID, Operation, k.key); err != nil {
+	if err := models.ReleaseKey(ctx, k.s.DB, k.userID, k.operation(), k.key); err != nil {
 		k.log.Error("release idempotency key", zap.Error(err))
 	}
 }

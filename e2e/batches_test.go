@@ -1,0 +1,130 @@
+package e2e_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/models"
+)
+
+// batchItems are n cheap pattern jobs of one output each; bad names items
+// whose input a submit refuses.
+func batchItems(n int, bad ...int) []any {
+	items := make([]any, n)
+	for i := range items {
+		input := map[string]any{"kind": "stripes", "colors": []string{"#1F3A5F", "#F2C14E"}, "count": 1, "seed": i}
+		items[i] = map[string]any{"task": "pattern.generate", "input": input}
+	}
+	for _, i := range bad {
+		items[i] = map[string]any{"task": "pattern.generate", "input": map[string]any{"colors": "red"}}
+	}
+	return items
+}
+
+// TestBatchOfTwoHundred: a 200-item batch with one refused item starts
+// nothing and holds nothing (422 batch_refused naming the item by index);
+// 200 valid items that the balance covers only 199 of answer 402 and hold
+// nothing; in partial mode the 199 valid items are held in one go and
+// started, their job ids in item order, a retry with the same
+// Idempotency-Key answers the same batch and holds nothing more; its
+// progress is read until every job has ended, charged what was held, and
+// batch.completed arrives once, signed.
+func TestBatchOfTwoHundred(t *testing.T) {
+	t.Parallel()
+	rcv := newReceiver(t)
+	s := newStack(t, stackOptions{credits: 1, rootCAs: rcv.pool()})
+	require.NoError(t, s.db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID,
+		URL: rcv.srv.URL + "/ep", Events: "job.succeeded,batch.completed"}).Error)
+	check := s.asDocumented(t)
+	est := s.do(http.MethodPost, "/v1/tasks/pattern.generate/estimate", pattern(1))
+	require.Equal(t, http.StatusOK, est.status, "%s", est.body)
+	price := int64(est.json(t)["credits"].(float64))
+	require.Positive(t, price)
+	_, err := models.Grant(context.Background(), s.db, s.userID, "service_credits", 199*price-1, nil, "test")
+	require.NoError(t, err)
+	const bad = 137
+
+	res := check(http.MethodPost, "/v1/batches", "/v1/batches", map[string]any{"items": batchItems(200, bad)},
+		http.StatusUnprocessableEntity)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "batch_refused", e["code"])
+	refused := e["ctx"].(map[string]any)["items"].([]any)
+	require.Len(t, refused, 1)
+	require.EqualValues(t, bad, refused[0].(map[string]any)["index"])
+	require.Equal(t, "colors", refused[0].(map[string]any)["error"].(map[string]any)["field"])
+	require.Equal(t, 199*price, s.balance(), "nothing held")
+
+	res = check(http.MethodPost, "/v1/batches", "/v1/batches", map[string]any{"items": batchItems(200)},
+		http.StatusPaymentRequired)
+	require.Equal(t, "insufficient_credits", res.errorCode(t))
+	require.Equal(t, 199*price, s.balance(), "nothing held")
+	require.Empty(t, s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"], "no job was made")
+
+	body := map[string]any{"mode": "partial", "items": batchItems(200, bad)}
+	start := time.Now()
+	res = check(http.MethodPost, "/v1/batches", "/v1/batches", body, http.StatusCreated, "Idempotency-Key", "cat-1")
+	t.Logf("200 items written, held and started in %s", time.Since(start))
+	batch := res.json(t)
+	id := batch["batch_id"].(string)
+	jobs := batch["jobs"].([]any)
+	require.Len(t, jobs, 199)
+	for i, j := range jobs {
+		want := i
+		if i >= bad {
+			want = i + 1
+		}
+		require.EqualValues(t, want, j.(map[string]any)["index"], "job ids in item order")
+	}
+	require.EqualValues(t, bad, batch["refused"].([]any)[0].(map[string]any)["index"])
+	require.Zero(t, s.balance(), "199 holds taken at once")
+	require.Equal(t, s.balance(), s.ledgerSum())
+
+	again := check(http.MethodPost, "/v1/batches", "/v1/batches", body, http.StatusCreated, "Idempotency-Key", "cat-1")
+	require.Equal(t, id, again.json(t)["batch_id"], "the same batch")
+	require.Zero(t, s.balance(), "nothing held twice")
+
+	var rec map[string]any
+	seen := map[string]bool{}
+	require.Eventually(t, func() bool {
+		rec = check(http.MethodGet, "/v1/batches/{batch_id}", "/v1/batches/"+id, nil, http.StatusOK).json(t)
+		counts := rec["counts"].(map[string]any)
+		sum := counts["queued"].(float64) + counts["running"].(float64) + counts["succeeded"].(float64) +
+			counts["failed"].(float64) + counts["cancelled"].(float64)
+		require.EqualValues(t, 199, sum, "every job is counted once")
+		out := rec["outputs"].(map[string]any)
+		require.LessOrEqual(t, out["done"].(float64), out["total"].(float64))
+		seen[rec["status"].(string)] = true
+		return rec["status"] == "completed"
+	}, 3*time.Minute, 200*time.Millisecond)
+	require.Equal(t, map[string]any{"jobs": 199.0, "queued": 0.0, "running": 0.0, "succeeded": 199.0, "failed": 0.0,
+		"cancelled": 0.0}, rec["counts"])
+	require.Equal(t, map[string]any{"done": 199.0, "total": 199.0}, rec["outputs"])
+	require.Equal(t, []any{map[string]any{"credit_type": "service_credits", "held": float64(199 * price),
+		"charged": float64(199 * price)}}, rec["credits"])
+	require.NotNil(t, rec["completed_at"])
+
+	completed := func() []delivery {
+		var out []delivery
+		for _, d := range rcv.deliveries() {
+			if d.event["event"] == "batch.completed" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	require.Eventually(t, func() bool { return len(completed()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 200 }, 30*time.Second, 50*time.Millisecond,
+		"199 job.succeeded and one batch.completed")
+	time.Sleep(time.Second)
+	require.Len(t, completed(), 1, "batch.completed is sent once")
+	d := completed()[0]
+	verify(t, s.jwks(t), d)
+	b := d.event["batch"].(map[string]any)
+	require.Equal(t, id, b["batch_id"])
+	require.Equal(t, "completed", b["status"])
+	require.Equal(t, rec["counts"], b["counts"])
+}
