@@ -71,6 +71,8 @@ func Mount(d api.Deps) http.Handler {
 	mux.HandleFunc("GET /app/jobs", p.signedIn(p.jobs))
 	mux.HandleFunc("GET /app/jobs/{id}", p.signedIn(p.job))
 	mux.HandleFunc("GET /app/jobs/{id}/live", p.part("joblive", p.job))
+	mux.HandleFunc("GET /app/batches", p.signedIn(p.batches))
+	mux.HandleFunc("GET /app/batches/{id}", p.signedIn(p.batch))
 	mux.HandleFunc("GET /app/run", p.signedIn(p.runList))
 	mux.HandleFunc("GET /app/run/{task}", p.signedIn(p.runForm))
 	mux.HandleFunc("GET /app/files", p.signedIn(p.files))

@@ -6,7 +6,8 @@ import (
 )
 
 // pageNames are the page templates; each is parsed with layout.html.
-var pageNames = []string{"signin", "overview", "jobs", "job", "run", "runform", "files", "keys", "webhooks", "notfound"}
+var pageNames = []string{"signin", "overview", "jobs", "job", "run", "runform", "files", "keys", "webhooks", "notfound",
+	"batches", "batch"}
 
 var funcs = template.FuncMap{
 	"time": shortTime,
