@@ -77,16 +77,18 @@ func StartBatch(ctx context.Context, db *gorm.DB, send SendAdmit, b *models.Batc
 	return models.MarkBatchStarted(ctx, db, b.ID, now())
 }
 
-// batchSweepAfter is how long after its write a batch not yet marked
-// started is the sweep's to start: its request starts it well within.
-const batchSweepAfter = 2 * time.Minute
+// DefaultBatchSweepAfter is how long after its write a batch not yet
+// marked started is the sweep's to start: its request starts it well
+// within, or goes on starting it (sends are idempotent, so overlapping
+// only sends an admit twice).
+const DefaultBatchSweepAfter = 2 * time.Minute
 
 // sweepBatches starts the jobs of batches whose API process stopped while
 // starting them (every send is idempotent, so a batch its request is still
 // starting is only sent twice).
 func (l *LateAdmits) sweepBatches(ctx context.Context) {
 	now := l.acts.now()
-	batches, err := models.UnstartedBatches(ctx, l.acts.DB, now.Add(-batchSweepAfter), 4)
+	batches, err := models.UnstartedBatches(ctx, l.acts.DB, now.Add(-l.o.BatchAfter), 4)
 	if err != nil {
 		l.acts.Log.Warn("unstarted batches not read", zap.Error(err))
 		return

@@ -27,6 +27,10 @@ type LateAdmitOptions struct {
 	Every time.Duration
 	// Wait bounds one send of an admit; 0 means DefaultLateAdmitWait.
 	Wait time.Duration
+	// BatchAfter is how long after its write a batch whose jobs are not
+	// all started is the sweep's to start (its API process stopped part
+	// way); 0 means DefaultBatchSweepAfter.
+	BatchAfter time.Duration
 }
 
 // The defaults of LateAdmitOptions.
@@ -76,6 +80,9 @@ func NewLateAdmits(acts *Activities, send SendAdmit, o LateAdmitOptions) *LateAd
 	}
 	if o.Wait <= 0 {
 		o.Wait = DefaultLateAdmitWait
+	}
+	if o.BatchAfter <= 0 {
+		o.BatchAfter = DefaultBatchSweepAfter
 	}
 	return &LateAdmits{acts: acts, send: send, o: o}
 }
