@@ -62,11 +62,13 @@ func migrateBatches(tx *gorm.DB) error {
 	return tx.AutoMigrate(&Batch{}, &BatchItem{})
 }
 
-// BatchRefusal is a batch whose holds the balance does not cover: nothing
-// was written or held.
+// BatchRefusal is a batch whose holds the balance does not cover, or
+// whose jobs would pass a spend limit (Limit set): nothing was written or
+// held.
 type BatchRefusal struct {
 	CreditType        string
 	Required, Balance int64
+	Limit             *contract.SpendLimitHit
 }
 
 func (r *BatchRefusal) Error() string {
@@ -77,7 +79,9 @@ func (r *BatchRefusal) Error() string {
 // request item of jobs[i]), each job queued
 // with its credits held, in one transaction under the account's lock: every
 // hold or none (a *BatchRefusal when a credit type's balance does not cover
-// the sum). A batch whose id exists already (a retried request) is left as
+// the sum, or when a job would pass a spend limit of the account or its
+// key, counting the batch's jobs before it; the thresholds its jobs reach
+// are recorded as Admit records them, and each job's admit sends them). A batch whose id exists already (a retried request) is left as
 // it is and answered with created false: nothing is held twice. The jobs'
 // workflows are started afterwards; their admits find the jobs admitted.
 func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int, now time.Time) (bool, error) {
@@ -117,6 +121,15 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 		var ledger []LedgerEntry
 		items := make([]BatchItem, len(jobs))
 		for i, j := range jobs {
+			// Job by job, as Admit holds each: the spend limits count the
+			// batch's jobs written before this one.
+			hit, limits, err := checkSpend(tx, j, now)
+			if err != nil {
+				return err
+			}
+			if hit != nil {
+				return &BatchRefusal{CreditType: j.CreditType, Required: need[j.CreditType], Limit: hit}
+			}
 			held, entries, err := hold(tx, j.UserID, j.CreditType, j.ID, j.HeldCredits, now)
 			if err != nil {
 				return err
@@ -125,13 +138,16 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 				held = []HeldBatch{}
 			}
 			j.HoldBatches, j.Lifecycle, j.Pending, j.CreatedAt = held, contract.LifecycleQueued, false, now
+			if err := tx.Create(j).Error; err != nil {
+				return fmt.Errorf("insert job: %w", err)
+			}
+			if err := markThresholds(tx, j, limits, now); err != nil {
+				return err
+			}
 			ledger = append(ledger, entries...)
 			items[i] = BatchItem{BatchID: b.ID, Index: indexes[i], JobID: j.ID}
 		}
-		if len(jobs) > 0 {
-			if err := tx.CreateInBatches(jobs, 100).Error; err != nil {
-				return fmt.Errorf("insert jobs: %w", err)
-			}
+		if len(items) > 0 {
 			if err := tx.CreateInBatches(items, 200).Error; err != nil {
 				return fmt.Errorf("insert batch items: %w", err)
 			}

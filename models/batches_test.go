@@ -120,3 +120,38 @@ func balance(t *testing.T, db *gorm.DB, userID uint64) int64 {
 	require.NoError(t, err)
 	return bals[0].Remaining
 }
+
+// TestBatchIsHeldToTheSpendLimits: a batch whose jobs together would pass
+// the account's day limit is refused whole, naming the limit, and writes
+// nothing; one within it records the thresholds its jobs reach.
+func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
+	t.Parallel()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		ctx, now := context.Background(), time.Now().UTC()
+		u, err := models.CreateUser(ctx, db, models.NewID("")+"@example.com", models.PlanStandard)
+		require.NoError(t, err)
+		_, err = models.Grant(ctx, db, u.ID, contract.CreditService, 100, nil, "test")
+		require.NoError(t, err)
+		_, err = models.SetSpendLimit(ctx, db, models.SpendLimit{UserID: u.ID, CreditType: contract.CreditService,
+			Period: contract.SpendDay, Credits: 25})
+		require.NoError(t, err)
+
+		jobs, indexes := batchJobs(u, 3, 10)
+		b := &models.Batch{ID: models.NewID("b_"), UserID: u.ID, Mode: models.BatchAll, Jobs: 3}
+		_, err = models.CreateBatch(ctx, db, b, jobs, indexes, now)
+		var refusal *models.BatchRefusal
+		require.ErrorAs(t, err, &refusal)
+		require.NotNil(t, refusal.Limit, "the third job would pass the day's limit")
+		require.EqualValues(t, 20, refusal.Limit.Spent, "counting the batch's jobs before it")
+		_, err = models.BatchByID(ctx, db, u.ID, b.ID)
+		require.ErrorIs(t, err, models.ErrNotFound)
+		require.EqualValues(t, 100, balance(t, db, u.ID), "nothing held")
+
+		jobs, indexes = batchJobs(u, 2, 10)
+		_, err = models.CreateBatch(ctx, db, b, jobs, indexes, now)
+		require.NoError(t, err)
+		crossed, err := models.ThresholdsOfJob(ctx, db, jobs[1].ID)
+		require.NoError(t, err)
+		require.Len(t, crossed, 2, "20 of 25: the 50 % and 80 % thresholds, reached by the second job")
+	})
+}

@@ -114,6 +114,9 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 		var refusal *models.BatchRefusal
 		if errors.As(err, &refusal) {
 			key.release(ctx)
+			if refusal.Limit != nil {
+				return BatchResult{}, apierr.SpendLimitError(*refusal.Limit)
+			}
 			return BatchResult{}, Insufficient(refusal.Required, refusal.Balance, refusal.CreditType)
 		}
 		return BatchResult{}, err
