@@ -84,7 +84,8 @@ func (r *BatchRefusal) Error() string {
 // are recorded as Admit records them, and each job's admit sends them). A batch whose id exists already (a retried request) is left as
 // it is and answered with created false: nothing is held twice. The jobs'
 // workflows are started afterwards; their admits find the jobs admitted.
-func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int, now time.Time) (bool, error) {
+func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int,
+	now time.Time) (bool, error) {
 	created := false
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, b.UserID); err != nil {
