@@ -76,14 +76,15 @@ func (r *BatchRefusal) Error() string {
 }
 
 // CreateBatch writes batch b and its jobs (in item order, indexes[i] the
-// request item of jobs[i]), each job queued
-// with its credits held, in one transaction under the account's lock: every
-// hold or none (a *BatchRefusal when a credit type's balance does not cover
-// the sum, or when a job would pass a spend limit of the account or its
-// key, counting the batch's jobs before it; the thresholds its jobs reach
-// are recorded as Admit records them, and each job's admit sends them). A batch whose id exists already (a retried request) is left as
-// it is and answered with created false: nothing is held twice. The jobs'
-// workflows are started afterwards; their admits find the jobs admitted.
+// request item of jobs[i]), each job queued with its credits held, in one
+// transaction under the account's lock: every hold or none. It answers a
+// *BatchRefusal, writing nothing, when a credit type's balance does not
+// cover the sum, or when a job would pass a spend limit of the account or
+// its key (counting the batch's jobs before it); the thresholds its jobs
+// reach are recorded as Admit records them, for each job's admit to send.
+// A batch whose id exists already (a retried request) is left as it is and
+// answered with created false: nothing is held twice. The jobs' workflows
+// are started afterwards; their admits find the jobs admitted.
 func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int,
 	now time.Time) (bool, error) {
 	created := false
