@@ -34,7 +34,7 @@ const EventSpendThreshold = "spend.threshold"
 
 // AccountEvents lists the account-level event kinds (webhook_event values
 // that are not about one job).
-var AccountEvents = []string{EventSpendThreshold}
+var AccountEvents = []string{EventSpendThreshold, EventBatchCompleted}
 
 // PeriodStart is the start of the period (SpendDay or SpendMonth, UTC)
 // that holds t, and ResetsAt when it ends.

@@ -81,8 +81,8 @@ func forwardURL(s string) (string, error) {
 
 // listenEvents reads --events against the job events of the webhook_event
 // vocabulary (not ping, nor the account-level events such as
-// spend.threshold, which the listen stream does not carry); empty is all of
-// them.
+// spend.threshold and batch.completed, which the listen stream does not
+// carry); empty is all of them.
 func listenEvents(list string) ([]string, error) {
 	known := slices.DeleteFunc(slices.Clone(catalogue.ServiceVocabValues("webhook_event")),
 		func(e string) bool { return e == contract.EventPing || slices.Contains(contract.AccountEvents, e) })

@@ -95,7 +95,8 @@ func TestWebhooksListenForwardsARealJob(t *testing.T) {
 
 // TestWebhooksListenRefusesBadUse: --forward-to is required and must be
 // http(s); --events names job events (not the account-level
-// spend.threshold, which the listen stream does not carry).
+// spend.threshold and batch.completed, which the listen stream does not
+// carry).
 func TestWebhooksListenRefusesBadUse(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -103,6 +104,7 @@ func TestWebhooksListenRefusesBadUse(t *testing.T) {
 		{"webhooks", "listen", "--forward-to", "ftp://x/hook"},
 		{"webhooks", "listen", "--forward-to", "localhost:3000", "--events", "job.done"},
 		{"webhooks", "listen", "--forward-to", "localhost:3000", "--events", "spend.threshold"},
+		{"webhooks", "listen", "--forward-to", "localhost:3000", "--events", "batch.completed"},
 		{"webhooks"},
 	} {
 		r := runBinary(t, []string{"TP_API_KEY=tpk_x", "HOME=" + t.TempDir()}, args...)
