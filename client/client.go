@@ -151,6 +151,15 @@ type ErrorCtx struct {
 	Scope      string    `json:"scope"`
 	CreditType string    `json:"credit_type"`
 	ResetsAt   time.Time `json:"resets_at"`
+	// Items are the refused items of batch_refused: each item's index in
+	// the batch and the error its submit would answer.
+	Items []ItemError `json:"items"`
+}
+
+// ItemError is one refused item of a batch.
+type ItemError struct {
+	Index int    `json:"index"`
+	Error *Error `json:"error"`
 }
 
 // UnmarshalJSON reads an error object of any contract version: required
