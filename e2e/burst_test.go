@@ -17,13 +17,15 @@ import (
 // retry rule 1 (resend when the error says retryable) through a burst of
 // submits without Idempotency-Key, with an admit bound short enough that
 // admission falls behind: every body must start exactly one job, and the
-// ledger must hold exactly what those jobs delivered.
+// ledger must hold exactly what those jobs delivered. It is not parallel:
+// it runs alone, before the package's parallel tests (see parallel).
 func TestBurstWithoutKeysStartsOneJobPerBody(t *testing.T) {
-	t.Parallel()
 	const requests, concurrency = 300, 200
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
-			s := newStack(t, stackOptions{backend: b, credits: 100000, admitTimeout: 2 * time.Second})
+			// Alone, the burst has the connections of the binary's pool
+			// (models.Open), not a parallel test's share.
+			s := newStack(t, stackOptions{backend: b, credits: 100000, admitTimeout: 2 * time.Second, maxConns: 40})
 			sem := make(chan struct{}, concurrency)
 			var wg sync.WaitGroup
 			var mu sync.Mutex

@@ -30,11 +30,15 @@ func temporalClient(t testing.TB) client.Client {
 }
 
 // parallel bounds the package's tests that run at once. Each has its own
-// database schema, task queue and worker, but they share one PostgreSQL
-// (max_connections) and two cores under -race: at 4, on a loaded machine,
-// a 300-submit burst saw 500s and a 60 s wait on an upscale ran out, so
-// the bound stays at 2 until those tests allow more.
-const parallel = 2
+// database schema, task queue and worker, and most of a test is waiting
+// (on Temporal, step delays, webhook retries, polls), so more of them than
+// the two cores go test assumes keep the machine busy. They share one
+// PostgreSQL: each stack's pool is testenv.MaxOpenConns, so parallel
+// stacks take at most 40 of a stock server's 100 connections, leaving the
+// rest to the package go test runs beside this one. The 300-submit burst,
+// which fills the shared Temporal and PostgreSQL on its own, is not
+// parallel: it runs alone, before the others start.
+const parallel = 4
 
 func TestMain(m *testing.M) {
 	testenv.Parallel(parallel)

@@ -79,6 +79,9 @@ type stackOptions struct {
 	// library is the API's Deps.Library: the state of the libraries a
 	// starting process writes; nil: written before.
 	library func() error
+	// maxConns bounds the stack's PostgreSQL pool; zero means
+	// testenv.MaxOpenConns, sized for the package's parallel tests.
+	maxConns int
 }
 
 // testStack is a whole service for one test: its own database, task queue,
@@ -117,6 +120,11 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		o.admitTimeout = 30 * time.Second // generous: CI runs packages side by side on two cores
 	}
 	s := &testStack{t: t, db: testenv.DB(t, o.backend), queue: "tq-" + models.NewID("")}
+	if o.maxConns > 0 && o.backend == testenv.Postgres {
+		sqlDB, err := s.db.DB()
+		require.NoError(t, err)
+		sqlDB.SetMaxOpenConns(o.maxConns)
+	}
 	s.temporal = o.client
 	if s.temporal == nil {
 		s.temporal = stackTemporal(t, o.telemetry)

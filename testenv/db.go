@@ -21,6 +21,12 @@ import (
 // DefaultPostgresURL is used when TP_TEST_DATABASE_URL is not set.
 const DefaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
+// MaxOpenConns bounds the PostgreSQL pool of each test's database. A
+// stock server takes 100 connections; a package's parallel tests, each
+// with a stack of its own, and the package go test runs beside it must fit
+// in them (e2e runs e2e.parallel stacks at once).
+const MaxOpenConns = 10
+
 // Backend names a database kind tests run against.
 type Backend string
 
@@ -63,23 +69,38 @@ func EmptyDB(t testing.TB, b Backend) *gorm.DB {
 	db, err := models.Open(context.Background(), models.OpenConfig{URL: dbURL, DataDir: dataDir})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = models.Close(db) })
+	if b == Postgres {
+		sqlDB, err := db.DB()
+		require.NoError(t, err)
+		sqlDB.SetMaxOpenConns(MaxOpenConns)
+		sqlDB.SetMaxIdleConns(MaxOpenConns)
+	}
 	return db
 }
 
 // PostgresSchemaURL creates an empty schema of t's own on the test PostgreSQL
 // server (dropped at the end) and returns a DSN whose search_path is that
-// schema, for tests that hand a TP_DATABASE_URL to the binary.
+// schema, for tests that hand a TP_DATABASE_URL to the binary. The
+// connection that makes the schema is closed until the one that drops it
+// is opened: a test holds no connection of its own beyond its pool.
 func PostgresSchemaURL(t testing.TB) string {
 	t.Helper()
 	schema := strings.ToLower(models.NewID("t_"))
-	admin, err := models.Open(context.Background(), models.OpenConfig{URL: PostgresURL()})
-	require.NoError(t, err, "PostgreSQL for tests (TP_TEST_DATABASE_URL=%s) is not reachable", PostgresURL())
-	require.NoError(t, admin.Exec("CREATE SCHEMA "+schema).Error)
-	t.Cleanup(func() {
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		_ = models.Close(admin)
-	})
+	require.NoError(t, adminExec("CREATE SCHEMA "+schema),
+		"PostgreSQL for tests (TP_TEST_DATABASE_URL=%s) is not reachable", PostgresURL())
+	t.Cleanup(func() { _ = adminExec("DROP SCHEMA " + schema + " CASCADE") })
 	return withSearchPath(t, PostgresURL(), schema)
+}
+
+// adminExec runs one statement on the test server's database on a
+// connection of its own, closed after.
+func adminExec(stmt string) error {
+	admin, err := models.Open(context.Background(), models.OpenConfig{URL: PostgresURL()})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = models.Close(admin) }()
+	return admin.Exec(stmt).Error
 }
 
 // EachDB runs fn as a subtest on every backend.
