@@ -4,11 +4,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -16,6 +18,7 @@ import (
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 type jobHandlers struct{ d *Deps }
@@ -115,6 +118,9 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 	}
 	err := h.d.Temporal.CancelWorkflow(c.Request.Context(), j.ID, "")
 	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) && j.Lifecycle == contract.LifecycleQueued {
+		err = h.cancelUnstarted(c, j)
+	}
 	if errors.As(err, &nf) {
 		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil &&
 			fresh.Lifecycle == contract.LifecycleTerminal {
@@ -135,6 +141,31 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 			"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID,
 		},
 	)
+}
+
+// cancelUnstarted cancels a queued batch job whose workflow its batch has
+// not started yet: the workflow is started now with the job's admit (its
+// hold was written with the batch, so the admit holds nothing more) and
+// cancelled at once, so the job ends cancelled by the one path every job
+// ends by, its hold released and job.cancelled sent, and the batch's
+// later start of it finds it already started. A job of no batch answers
+// the NotFound it came with.
+func (h *jobHandlers) cancelUnstarted(c *gin.Context, j *models.Job) error {
+	ctx := c.Request.Context()
+	b, err := models.BatchOfJob(ctx, h.d.DB, j.ID)
+	if errors.Is(err, models.ErrNotFound) {
+		return serviceerror.NewNotFound("workflow of job " + j.ID)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = workflows.SendAdmit(ctx, h.d.Temporal, j.AdmitInput(), b.Queue, client.WorkflowUpdateStageAccepted)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err != nil && !errors.As(err, &started) {
+		return fmt.Errorf("start batch job %s to cancel it: %w", j.ID, err)
+	}
+	logger(c).Info("batch job started to be cancelled", zap.String("job_id", j.ID), zap.String("batch_id", b.ID))
+	return h.d.Temporal.CancelWorkflow(ctx, j.ID, "")
 }
 
 // cancelLate cancels a late job (its handle answered before its admit

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -165,4 +166,50 @@ func TestBatchLeftUnstartedIsStartedByTheSweep(t *testing.T) {
 	require.EqualValues(t, 5, rec["counts"].(map[string]any)["succeeded"])
 	require.Equal(t, 100-5*per, s.balance(), "charged what was held, once")
 	require.Equal(t, s.balance(), s.ledgerSum())
+}
+
+// refuseAdmitsWhile is an API's Temporal client that cannot send an admit
+// while refuse is set.
+type refuseAdmitsWhile struct {
+	client.Client
+	refuse *atomic.Bool
+}
+
+func (r refuseAdmitsWhile) UpdateWithStartWorkflow(ctx context.Context,
+	o client.UpdateWithStartWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+	if r.refuse.Load() {
+		return nil, context.DeadlineExceeded
+	}
+	return r.Client.UpdateWithStartWorkflow(ctx, o)
+}
+
+// TestCancelABatchJobBeforeItStarts: a batch job cancelled before its
+// batch started its workflow ends cancelled, its hold released and
+// job.cancelled's outcome readable (what it delivered before the cancel
+// reached it is charged, as for any job); the batch's other job is
+// untouched.
+func TestCancelABatchJobBeforeItStarts(t *testing.T) {
+	t.Parallel()
+	refuse := &atomic.Bool{}
+	refuse.Store(true)
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 5 * time.Second, noInline: true,
+		lateAdmits: activities.LateAdmitOptions{BatchAfter: time.Hour},
+		temporal: func(c client.Client) client.Client { return refuseAdmitsWhile{c, refuse} }})
+	_, per := priceOf(t, pattern(1))
+	res := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(2)})
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	jobs := res.json(t)["jobs"].([]any)
+	first, second := jobs[0].(map[string]any)["job_id"].(string), jobs[1].(map[string]any)["job_id"].(string)
+	require.Equal(t, 100-2*per, s.balance(), "both held")
+	refuse.Store(false)
+
+	res = s.do(http.MethodPut, "/v1/jobs/"+first+"/cancel", nil)
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	job := s.waitTerminal(first)
+	require.Equal(t, "cancelled", job["outcome"], "%v", job)
+	done := int64(job["progress"].(map[string]any)["done"].(float64))
+	require.Equal(t, 100-per-done*per, s.balance(), "the cancelled job's hold is released but what it delivered")
+	require.Equal(t, s.balance(), s.ledgerSum())
+	other := s.do(http.MethodGet, "/v1/jobs/"+second, nil).json(t)
+	require.Equal(t, "queued", other["lifecycle"], "the batch's other job still waits for its start")
 }

@@ -364,3 +364,15 @@ func BatchRecord(ctx context.Context, db *gorm.DB, b *Batch, base string) (wire.
 	}
 	return out, nil
 }
+
+// BatchOfJob is the batch job jobID belongs to; a job of no batch wraps
+// ErrNotFound.
+func BatchOfJob(ctx context.Context, db *gorm.DB, jobID string) (*Batch, error) {
+	var b Batch
+	err := db.WithContext(ctx).Joins("JOIN batch_items i ON i.batch_id = batches.id").
+		Where("i.job_id = ?", jobID).Take(&b).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, fmt.Errorf("batch of job %s: %w", jobID, ErrNotFound)
+	}
+	return &b, err
+}
