@@ -194,7 +194,7 @@ func TestCancelABatchJobBeforeItStarts(t *testing.T) {
 	refuse.Store(true)
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 5 * time.Second, noInline: true,
 		lateAdmits: activities.LateAdmitOptions{BatchAfter: time.Hour},
-		temporal: func(c client.Client) client.Client { return refuseAdmitsWhile{c, refuse} }})
+		temporal:   func(c client.Client) client.Client { return refuseAdmitsWhile{c, refuse} }})
 	_, per := priceOf(t, pattern(1))
 	res := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(2)})
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
