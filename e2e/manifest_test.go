@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-jose/go-jose/v4"
 	"github.com/stretchr/testify/require"
 )
 
 // TestManifestProvesWhatTheJobDelivered runs a two-output job, downloads
 // its files and checks its manifest as a customer would, with nothing of
 // ours: the JWS verifies with plain Ed25519 against the key of the served
-// JWKS its header names, and its payload names the task, the outputs'
+// JWKS its header names (and go-jose verifies it too), and its payload names the task, the outputs'
 // digests and sizes (equal to the downloaded bytes' and to the result's
 // sha256 and bytes) and the credits charged.
 func TestManifestProvesWhatTheJobDelivered(t *testing.T) {
@@ -52,6 +53,18 @@ func TestManifestProvesWhatTheJobDelivered(t *testing.T) {
 	require.Equal(t, "application/jose", compact.header.Get("Content-Type"))
 	require.Equal(t, jws.Protected+"."+jws.Payload+"."+jws.Signature, string(compact.body),
 		"the same job gives the same manifest, in either serialization")
+
+	// A JOSE library of its own (go-jose) reads the served JWKS and
+	// verifies the compact JWS with the key its header names.
+	var set jose.JSONWebKeySet
+	require.NoError(t, json.Unmarshal(s.do(http.MethodGet, "/.well-known/jwks.json", nil).body, &set))
+	parsed, err := jose.ParseSigned(string(compact.body), []jose.SignatureAlgorithm{jose.EdDSA})
+	require.NoError(t, err)
+	keys := set.Key(parsed.Signatures[0].Header.KeyID)
+	require.Len(t, keys, 1, "the JWKS holds the key the manifest names")
+	verified, err := parsed.Verify(keys[0])
+	require.NoError(t, err, "go-jose verifies the manifest")
+	require.Equal(t, decodeB64URL(t, jws.Payload), verified)
 
 	header := decodeB64URL(t, jws.Protected)
 	var h struct{ Alg, Kid, Typ string }
