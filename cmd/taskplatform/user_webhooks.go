@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,6 +33,7 @@ func (r *userRun) webhooksCmd() *cobra.Command {
 		},
 	}
 	var forward, events string
+	var asJSON bool
 	listen := &cobra.Command{
 		Use:   "listen --forward-to URL",
 		Short: "forward your account's job events, signed, to a local address until Ctrl-C",
@@ -38,7 +41,8 @@ func (r *userRun) webhooksCmd() *cobra.Command {
 			"each signature against the service's published keys and POSTs the body with its X-Service-* headers to\n" +
 			"--forward-to, so a receiver verifies it exactly as a registered endpoint's. Nothing is registered and the\n" +
 			"service never connects to this machine: no https, no public address, no TP_ALLOW_PRIVATE_URLS, and it\n" +
-			"works against a remote service too. One line per event: time, event, job, the receiver's answer.",
+			"works against a remote service too. One line per event: time, event, job, the receiver's answer;\n" +
+			"--json prints one JSON object per event instead (type, job_id, delivery_id, forward).",
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			target, err := forwardURL(forward)
@@ -53,12 +57,15 @@ func (r *userRun) webhooksCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			r.asJSON = asJSON
 			return r.listen(c.Context(), cl, target, kinds)
 		},
 	}
 	listen.Flags().
 		StringVar(&forward, "forward-to", "", "where each delivery is POSTed, e.g. localhost:3000/hook (required)")
 	listen.Flags().StringVar(&events, "events", "", "comma-separated events to forward (default: every job event)")
+	listen.Flags().BoolVar(&asJSON, "json", false,
+		"print one JSON object per event on standard output (type, job_id, delivery_id, forward), for scripts")
 	c.AddCommand(listen)
 	return c
 }
@@ -118,7 +125,13 @@ func (r *userRun) listen(ctx context.Context, cl *client.Client, target string, 
 		if !slices.Contains(kinds, d.Event) {
 			return
 		}
-		fmt.Fprintln(r.stdout, r.forward(ctx, verifier, hc, target, d))
+		f := r.forward(ctx, verifier, hc, target, d)
+		if r.asJSON {
+			line, _ := json.Marshal(f)
+			fmt.Fprintln(r.stdout, string(line))
+			return
+		}
+		fmt.Fprintln(r.stdout, f.line())
 	})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
@@ -126,25 +139,68 @@ func (r *userRun) listen(ctx context.Context, cl *client.Client, target string, 
 	return err
 }
 
+// forwarded is what became of one event: a line of text, or with --json
+// one JSON object.
+type forwarded struct {
+	Time       time.Time      `json:"time"`
+	Type       string         `json:"type"`
+	JobID      string         `json:"job_id"`
+	DeliveryID string         `json:"delivery_id"`
+	Progress   *wire.Progress `json:"progress"`
+	Forward    forwardStatus  `json:"forward"`
+}
+
+// forwardStatus is the receiver's answer: Status is its HTTP status, 0
+// when it gave none (Error says why: a bad signature, so not forwarded, or
+// the receiver unreachable).
+type forwardStatus struct {
+	Delivered bool   `json:"delivered"`
+	Status    int    `json:"status,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// line is f as one line of text: time, event, job and outputs delivered,
+// the receiver's answer and the delivery id.
+func (f forwarded) line() string {
+	line := fmt.Sprintf("%s  %-13s", f.Time.Format("15:04:05"), f.Type)
+	if f.JobID != "" {
+		line += "  " + f.JobID
+	}
+	if f.Progress != nil {
+		line += describeProgress(*f.Progress)
+	}
+	switch {
+	case f.Forward.Status != 0:
+		line += fmt.Sprintf("  → %d %s", f.Forward.Status, http.StatusText(f.Forward.Status))
+	case f.JobID == "":
+		line += "  not forwarded: " + f.Forward.Error
+	default:
+		line += "  → not delivered: " + f.Forward.Error
+	}
+	return line + "  [" + f.DeliveryID + "]"
+}
+
 // forward checks one delivery's signature, POSTs it to target and says
-// what became of it, on one line.
+// what became of it.
 func (r *userRun) forward(
 	ctx context.Context,
 	v *client.Verifier,
 	hc *http.Client,
 	target string,
 	d client.ListenDelivery,
-) string {
-	line := fmt.Sprintf("%s  %-13s", time.Now().Format("15:04:05"), d.Event)
+) forwarded {
+	f := forwarded{Time: time.Now(), Type: d.Event, DeliveryID: d.ID}
 	verified, err := v.Verify(ctx, d.Header, d.Body)
 	if err != nil {
-		return line + "  not forwarded: " + err.Error()
+		f.Forward.Error = err.Error()
+		return f
 	}
 	ev := verified.Event
-	line += "  " + ev.JobID + describeEvent(ev)
+	f.JobID, f.Progress = ev.JobID, &ev.Progress
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(d.Body))
 	if err != nil {
-		return line + "  → " + err.Error()
+		f.Forward.Error = err.Error()
+		return f
 	}
 	for k, vs := range d.Header {
 		req.Header[k] = vs
@@ -152,17 +208,36 @@ func (r *userRun) forward(
 	req.Header.Set("User-Agent", "taskplatform-webhooks-listen")
 	res, err := hc.Do(req)
 	if err != nil {
-		return line + "  → not delivered: " + err.Error()
+		f.Forward.Error = unreachable(target, err)
+		return f
 	}
 	_ = res.Body.Close()
-	return fmt.Sprintf("%s  → %d %s  [%s]", line, res.StatusCode, http.StatusText(res.StatusCode), d.ID)
+	f.Forward.Status = res.StatusCode
+	f.Forward.Delivered = res.StatusCode >= 200 && res.StatusCode < 300
+	return f
 }
 
-// describeEvent is what an event adds to its line: the outputs delivered.
-func describeEvent(ev wire.Event) string {
-	total := "?"
-	if ev.Progress.Total != nil {
-		total = fmt.Sprint(*ev.Progress.Total)
+// unreachable says why a POST to the receiver got no answer, without
+// repeating its address as net/http's error does for every event.
+func unreachable(target string, err error) string {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused (is your receiver listening at " + target + "?)"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer within 30 s"
 	}
-	return fmt.Sprintf(" %d/%s", ev.Progress.Done, total)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// describeProgress is what an event adds to its line: the outputs delivered.
+func describeProgress(p wire.Progress) string {
+	total := "?"
+	if p.Total != nil {
+		total = fmt.Sprint(*p.Total)
+	}
+	return fmt.Sprintf(" %d/%s", p.Done, total)
 }
