@@ -338,7 +338,7 @@ func (r *userRun) run(
 	bar := progressbar.NewOptions(
 		-1,
 		progressbar.OptionSetWriter(r.barWriter()),
-		progressbar.OptionSetDescription("queued"),
+		progressbar.OptionSetDescription(queueDescription(submittedQueue(sub))),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetRenderBlankState(true),
 		progressbar.OptionSetWidth(30),
@@ -373,6 +373,13 @@ func (r *userRun) run(
 	for {
 		select {
 		case ev := <-events:
+			if ev.Event.Event == contract.EventQueue {
+				// Where the queued job stands: a state, not progress.
+				if !cancelAsked && ev.Queue != nil {
+					bar.Describe(queueDescription(ev.Queue))
+				}
+				continue
+			}
 			if ev.Progress.Total != nil && *ev.Progress.Total > 0 && bar.GetMax() != *ev.Progress.Total {
 				bar.ChangeMax(*ev.Progress.Total)
 			}
