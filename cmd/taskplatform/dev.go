@@ -206,6 +206,17 @@ func runDev(ctx context.Context, cfg config) int {
 	if err := api.CheckDevListenAddr(cfg.HTTPAddr); err != nil {
 		return fatal(log, "refusing to serve", err)
 	}
+	// The API's address is taken before anything is written: a port in use
+	// (often another dev) would otherwise get a banner and a dev.env that
+	// point at the other stack.
+	httpLn, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fatal(log, "cannot serve the API", fmt.Errorf(
+			"%s is in use (another taskplatform dev?): set TP_HTTP_ADDR to a free address, such as "+
+				"TP_HTTP_ADDR=127.0.0.1:8081 (and TP_TEMPORAL_PORT, TP_TEMPORAL_UI_PORT for a second dev): %w",
+			cfg.HTTPAddr, err))
+	}
+	defer httpLn.Close()
 	s := &stack{cfg: cfg, log: log}
 	defer s.close()
 	if err := s.openStores(ctx); err != nil {
@@ -275,7 +286,7 @@ func runDev(ctx context.Context, cfg config) int {
 	httpCtx, stopHTTP := context.WithCancel(ctx)
 	defer stopHTTP()
 	httpErr := make(chan error, 1)
-	go func() { httpErr <- serveHTTP(httpCtx, log, cfg.HTTPAddr, s.router(false), "", "") }()
+	go func() { httpErr <- serveListener(httpCtx, log, httpLn, s.router(false), "", "") }()
 
 	ui := "(external Temporal at " + cfg.TemporalAddress + ")"
 	if child != nil {

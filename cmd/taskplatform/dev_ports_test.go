@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,4 +47,29 @@ func TestDevServerLostAPort(t *testing.T) {
 	require.Len(t, out, 4<<10)
 	require.True(t, strings.HasSuffix(out, "last line"))
 	require.Empty(t, (&devServer{log: filepath.Join(t.TempDir(), "missing.log")}).exitedLog())
+}
+
+// TestDevRefusesATakenAPIAddress: dev whose TP_HTTP_ADDR another process
+// holds (often a dev started earlier) stops at once, naming the address and
+// the variable to change, before it prints a banner or writes a dev.env
+// that would point at the other process.
+func TestDevRefusesATakenAPIAddress(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	dataDir := t.TempDir()
+	r := runBinary(t, []string{
+		"TP_HTTP_ADDR=" + ln.Addr().String(),
+		"TP_TEMPORAL_PORT=" + strconv.Itoa(freePort(t)),
+		"TP_TEMPORAL_UI_PORT=" + strconv.Itoa(freePort(t)),
+		"TP_DATA_DIR=" + dataDir,
+		"TP_TEMPORAL_CLI=/nonexistent/temporal",
+	}, "dev")
+	require.Equal(t, 1, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
+	out := r.stdout + r.stderr
+	require.Contains(t, out, ln.Addr().String()+" is in use")
+	require.Contains(t, out, "set TP_HTTP_ADDR")
+	require.NotContains(t, out, "dev is running")
+	require.NoFileExists(t, filepath.Join(dataDir, devEnvFile))
 }

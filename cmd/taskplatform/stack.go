@@ -262,6 +262,17 @@ func serveHTTP(ctx context.Context, log *zap.Logger, addr string, h http.Handler
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	return serveListener(ctx, log, ln, h, certFile, keyFile)
+}
+
+// serveListener serves h on ln until ctx ends, then shuts down gracefully.
+func serveListener(
+	ctx context.Context,
+	log *zap.Logger,
+	ln net.Listener,
+	h http.Handler,
+	certFile, keyFile string,
+) error {
 	srv := newHTTPServer(h, log, defaultServerLimits())
 	errc := make(chan error, 1)
 	go func() {
