@@ -68,6 +68,10 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 		return 1
 	}
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
+	var setup *setupError
+	if errors.As(err, &setup) {
+		return 2
+	}
 	var usage *usageError
 	if errors.As(err, &usage) {
 		fmt.Fprint(r.stderr, cmd.UsageString())
@@ -75,6 +79,13 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 	}
 	return 1
 }
+
+// setupError is a command used rightly in an environment that lacks
+// something it needs (an API key): exit 2, without the usage, which would
+// bury the one line that says what to set.
+type setupError struct{ msg string }
+
+func (e *setupError) Error() string { return e.msg }
 
 // exitError ends a command with a status after it said why.
 type exitError struct{ code int }
@@ -144,7 +155,8 @@ func (r *userRun) connect(needKey bool) (*client.Client, error) {
 		cfg.BaseURL = "http://127.0.0.1:8080"
 	}
 	if needKey && cfg.APIKey == "" {
-		return nil, &usageError{"no API key: set TP_API_KEY (or api_key in " + r.configPath() + ")"}
+		return nil, &setupError{"no API key: set TP_API_KEY (with a local stack: . .data/dev.env), or api_key in " +
+			r.configPath()}
 	}
 	r.client = client.New(cfg.BaseURL, cfg.APIKey, client.WithUserAgent("taskplatform-cli"))
 	return r.client, nil

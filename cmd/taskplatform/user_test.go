@@ -67,6 +67,9 @@ func TestUserCommandsRefuseBadUse(t *testing.T) {
 	r := runBinary(t, []string{"HOME=" + t.TempDir()}, "jobs")
 	require.Equal(t, 2, r.code)
 	require.Contains(t, r.stderr, "TP_API_KEY")
+	require.Contains(t, r.stderr, ". .data/dev.env", "where a local stack's key is")
+	require.NotContains(t, r.stderr, "Usage:", "a missing key is not a misused command: one line says what to set")
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), r.stderr)
 }
 
 // notifyJobs stands in for the activities' jobstream.Notify while dev runs
