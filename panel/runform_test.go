@@ -176,6 +176,20 @@ func TestRunFormPickers(t *testing.T) {
 		"files are shown as small copies")
 	s.waitFor(t, `Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)`)
 	s.shoot(t, "runform-photoshoot")
+
+	tiny := pngOf(t, 8, 8, color.NRGBA{B: 200, A: 255})
+	for range 100 {
+		s.file(t, "", 0, "image/png", tiny, "{}")
+	}
+	s.open(t, "/app/run/photoshoot.create")
+	s.waitFor(t, `document.querySelectorAll('[data-picker="product"] .pick').length > 0`)
+	require.Len(t, values("product"), 101, "a page of uploads (100) and the one image output")
+	s.run(t, chromedp.Click(`[data-picker="product"] .more-items`, chromedp.ByQuery))
+	s.waitFor(t, `document.querySelectorAll('[data-picker="product"] .pick').length === 102`)
+	require.Contains(t, values("product"), upload.Handle(), "the next page shows the oldest upload")
+	var more int
+	s.eval(t, `document.querySelectorAll('[data-picker="product"] .more-items').length`, &more)
+	require.Zero(t, more, "nothing more to show")
 }
 
 func contains(list []string, s string) bool {

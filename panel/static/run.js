@@ -91,33 +91,72 @@ function changed(node) {
   if (form) form.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
+// refsPage fetches one page of the account's reference items of kind.
+function refsPage(kind, cursor) {
+  var url = "/v1/account/refs/" + encodeURIComponent(kind) + "?limit=100" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
+  return fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : { items: [] }; });
+}
+
+// addItems puts a page's items a picker takes in it, and counts them.
+function addItems(picker, items) {
+  var images = picker.hasAttribute("data-images");
+  var def = picker.getAttribute("data-optional");
+  var more = picker.querySelector(".more-items");
+  var n = 0;
+  items.forEach(function (it) {
+    if (images && !takesFile(it)) return;
+    var input = pickerItem(picker, it, false);
+    if (more) picker.appendChild(more);
+    var fallback = picker.querySelector(".pick.default");
+    if (def && def === it.file && fallback) fallback.remove();
+    if (def && def === it.file && !picker.querySelector("input:checked")) input.checked = true;
+    n++;
+  });
+  return n;
+}
+
+// moreButton offers the next pages of the kinds that have more.
+function moreButton(picker, cursors) {
+  var old = picker.querySelector(".more-items");
+  if (old) old.remove();
+  var kinds = Object.keys(cursors).filter(function (k) { return cursors[k]; });
+  if (!kinds.length) return;
+  var b = el("button", "btn small more-items", "Show more");
+  b.type = "button";
+  b.addEventListener("click", function () {
+    b.disabled = true;
+    Promise.all(kinds.map(function (k) { return refsPage(k, cursors[k]); })).then(function (pages) {
+      pages.forEach(function (p, i) {
+        cursors[kinds[i]] = p.has_more ? p.next_cursor : null;
+        addItems(picker, p.items || []);
+      });
+      moreButton(picker, cursors);
+      var search = document.querySelector('[data-search-picker="' + picker.getAttribute("data-picker") + '"]');
+      if (search) search.dispatchEvent(new Event("input"));
+    });
+  });
+  picker.appendChild(b);
+}
+
 // loadPicker lists what a field accepts: the kinds it names, from the refs
-// endpoint, images only for an image field.
+// endpoint, images only for an image field; "Show more" pages on.
 function loadPicker(picker) {
   var kinds = picker.getAttribute("data-kinds").split(",").filter(Boolean);
-  var images = picker.hasAttribute("data-images");
-  Promise.all(kinds.map(function (k) {
-    return fetch("/v1/account/refs/" + encodeURIComponent(k) + "?limit=100", { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.json() : { items: [] }; });
-  })).then(function (pages) {
+  Promise.all(kinds.map(function (k) { return refsPage(k, ""); })).then(function (pages) {
     picker.innerHTML = "";
     if (picker.hasAttribute("data-optional") && picker.getAttribute("data-multi") !== "true") optionalChoice(picker);
     var n = 0;
-    pages.forEach(function (p) {
-      (p.items || []).forEach(function (it) {
-        if (images && !takesFile(it)) return;
-        var def = picker.getAttribute("data-optional");
-        pickerItem(picker, it, false);
-        if (def && def === it.file) picker.querySelector(".pick.default").remove();
-        n++;
-      });
+    var cursors = {};
+    pages.forEach(function (p, i) {
+      cursors[kinds[i]] = p.has_more ? p.next_cursor : null;
+      n += addItems(picker, p.items || []);
     });
     if (picker.hasAttribute("data-colour")) colourChoice(picker);
-    if (picker.hasAttribute("data-optional") && !picker.querySelector("input:checked")) {
-      var def = picker.querySelector('input[value="' + picker.getAttribute("data-optional") + '"]');
-      if (def) def.checked = true;
+    if (!n) {
+      var images = picker.hasAttribute("data-images");
+      picker.appendChild(el("p", "muted small empty", images ? "No images yet: upload one below." : "Nothing to choose yet."));
     }
-    if (!n) picker.appendChild(el("p", "muted small empty", images ? "No images yet: upload one below." : "Nothing to choose yet."));
+    moreButton(picker, cursors);
     changed(picker);
   });
 }
