@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sync"
 
 	"github.com/disintegration/imaging"
 
@@ -31,6 +32,23 @@ type product struct {
 	// cut says whether a plain background was removed; false when the
 	// image is laid down whole (its background is not plain).
 	cut bool
+	// walking is img tilted for a walking pose, made once when first
+	// asked: a job's walking shots share it.
+	walking func() *image.NRGBA
+}
+
+// newProduct is the product of img, a cut-out trimmed (cut) or the photo
+// whole.
+func newProduct(img *image.NRGBA, cut bool) product {
+	return product{img: img, cut: cut, walking: sync.OnceValue(func() *image.NRGBA { return tilted(img) })}
+}
+
+// item is the product as a pose of angle lays it; only to be read.
+func (p product) item(angle string) *image.NRGBA {
+	if angle == angleWalking {
+		return p.walking()
+	}
+	return p.img
 }
 
 // prepareProduct cuts the product out of a plain background as
@@ -42,17 +60,17 @@ func prepareProduct(ctx context.Context, src image.Image) (product, error) {
 	}
 	if own := ownCutOut(src); own != nil {
 		fillUnsureHoles(own)
-		return product{img: trim(own), cut: true}, nil
+		return newProduct(trim(own), true), nil
 	}
 	out, _, err := imgfam.CutOut(ctx, src, cutTolerance, cutFeather)
 	if err != nil {
 		if ctx.Err() != nil {
 			return product{}, ctx.Err()
 		}
-		return product{img: imaging.Clone(src)}, nil
+		return newProduct(imaging.Clone(src), false), nil
 	}
 	fillUnsureHoles(out)
-	return product{img: trim(out), cut: true}, nil
+	return newProduct(trim(out), true), nil
 }
 
 // ownCutOut is src's pixels when src is already a cut-out (a transparent

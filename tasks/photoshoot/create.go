@@ -389,11 +389,18 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 		return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing,
 			Message: field + " is needed for the " + pose.Angle + " pose."}
 	}
-	src, err := imgfam.Load(ctx, tasks.Ref{Field: field, Ref: ref})
+	r := tasks.Ref{Field: field, Ref: ref}
+	data, err := tasks.LoadRef(ctx, r)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	prod, err := prepareProduct(ctx, src)
+	prod, err := productCache.get(ctx, data, func() (product, error) {
+		src, err := imgfam.Decode(r, data)
+		if err != nil {
+			return product{}, err
+		}
+		return prepareProduct(ctx, src)
+	})
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -405,8 +412,8 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 	if in.ProductHeightCM != nil {
 		sh.heightCM = *in.ProductHeightCM
 	}
-	res := sh.draw(prod.img)
-	data, err := encodeJPEG(res.img)
+	res := sh.drawItem(prod.item(pose.Angle))
+	jpg, err := encodeJPEG(res.img)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -416,7 +423,7 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 		}
 	}
 	fill := math.Max(float64(res.box.Dx())/float64(w), float64(res.box.Dy())/float64(h))
-	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
+	return tasks.Output{Data: jpg, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
 		"photoshoot": handleOf(ctx, kindPhotoshoot), "index": i, "pose": sh.pose.Handle(),
 		"angle": sh.pose.Angle, "variant": sh.variant, "background": in.Background, "setting": sh.bg.Setting,
 		"marketplace": in.Marketplace, "product_image": field, "fill": round3(fill), "width": w, "height": h,

@@ -61,8 +61,19 @@ type shotResult struct {
 func (s shot) draw(prod *image.NRGBA) shotResult {
 	item := prod
 	if s.pose.Angle == angleWalking {
-		item = trim(imaging.Rotate(prod, 6, image.Transparent.C))
+		item = tilted(prod)
 	}
+	return s.drawItem(item)
+}
+
+// tilted is prod as a walking pose lays it: turned 6° and trimmed.
+func tilted(prod *image.NRGBA) *image.NRGBA {
+	return trim(imaging.Rotate(prod, 6, image.Transparent.C))
+}
+
+// drawItem renders the shot of item, the product as the pose lays it
+// (draw's); item is only read.
+func (s shot) drawItem(item *image.NRGBA) shotResult {
 	box, cam := s.frame(item)
 	img := s.backdrop(cam)
 	laid := imaging.Resize(item, box.Dx(), box.Dy(), imaging.Lanczos)
