@@ -26,13 +26,13 @@ usage:
   taskplatform admin ...  accounts, credits, keys and webhooks (run "taskplatform admin" for help)
 
 for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
-  taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait] [--web]
+  taskplatform run TASK [--input file.json | -] [--set key=value …] [--out DIR] [--wait] [--web] [--json]
   taskplatform jobs [--follow] | jobs get [--web]|cancel|result JOB
   taskplatform files upload PATH | files list [--kind art] | files download HANDLE… [--out DIR]
   taskplatform tasks | tasks show TASK
   taskplatform version
   taskplatform estimate TASK [--input file.json | -] [--set key=value …]
-  taskplatform webhooks listen --forward-to localhost:3000/hook
+  taskplatform webhooks listen --forward-to localhost:3000/hook [--events e1,e2] [--json]
   taskplatform completion bash|zsh|fish   a shell completion script ("taskplatform completion bash --help")
 `
 

@@ -16,6 +16,7 @@ type schemaNode struct {
 	Type                 json.RawMessage        `json:"type"`
 	Items                *schemaNode            `json:"items"`
 	Properties           map[string]*schemaNode `json:"properties"`
+	Required             []string               `json:"required"`
 	AdditionalProperties json.RawMessage        `json:"additionalProperties"`
 	Default              json.RawMessage        `json:"default"`
 	Description          string                 `json:"description"`

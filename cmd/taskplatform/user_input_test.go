@@ -194,3 +194,19 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.True(t, strings.HasPrefix(out, "taskplatform "), out)
 }
+
+// TestFieldTableNamesRequiredFields: tasks show says which fields must be
+// sent (no default, listed in required) rather than a bare "-".
+func TestFieldTableNamesRequiredFields(t *testing.T) {
+	t.Parallel()
+	var n schemaNode
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"object","required":["colors"],"properties":{
+		"colors":{"type":"array","items":{"type":"string"}},"count":{"type":"integer","default":1},
+		"seed":{"type":["integer","null"]}}}`), &n))
+	var out strings.Builder
+	require.NoError(t, (&userRun{stdout: &out}).fieldTable(&n))
+	require.Equal(t, "FIELD   TYPE             DEFAULT\n"+
+		"colors  array of string  (required)\n"+
+		"count   integer          1\n"+
+		"seed    integer          -\n", out.String())
+}

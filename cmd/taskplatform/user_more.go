@@ -54,7 +54,8 @@ func (r *userRun) tasksShow() *cobra.Command {
 	}
 }
 
-// fieldTable prints a schema's properties, sorted, with type and default.
+// fieldTable prints a schema's properties, sorted, with type and default;
+// a field the task needs and has no default for says "(required)".
 func (r *userRun) fieldTable(n *schemaNode) error {
 	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIELD\tTYPE\tDEFAULT")
@@ -70,7 +71,11 @@ func (r *userRun) fieldTable(n *schemaNode) error {
 			typ = "array of " + prop.Items.typeName()
 		}
 		def := strings.TrimSpace(string(prop.Default))
-		if def == "" {
+		switch {
+		case def != "":
+		case slices.Contains(n.Required, p):
+			def = "(required)"
+		default:
 			def = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", p, typ, def)
