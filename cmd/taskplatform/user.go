@@ -68,6 +68,9 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 		return 1
 	}
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
+	if hint := r.taskHint(cmd, err); hint != "" {
+		fmt.Fprintln(r.stderr, hint)
+	}
 	var setup *setupError
 	if errors.As(err, &setup) {
 		return 2

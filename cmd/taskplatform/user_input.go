@@ -119,14 +119,12 @@ func setValue(key, value string, prop *schemaNode) (any, error) {
 // unknownField is the error of a --set key the schema does not list,
 // naming the nearest field it does.
 func unknownField(key, name string, n *schemaNode) error {
-	best, dist := "", -1
+	props := make([]string, 0, len(n.Properties))
 	for p := range n.Properties {
-		if d := levenshtein(name, p); dist < 0 || d < dist || d == dist && p < best {
-			best, dist = p, d
-		}
+		props = append(props, p)
 	}
 	msg := fmt.Sprintf("--set %s: unknown field %q", key, name)
-	if best != "" && dist <= max(2, len(name)/2) {
+	if best := nearest(name, props); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return &usageError{msg}

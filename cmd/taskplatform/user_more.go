@@ -32,8 +32,9 @@ func (r *userRun) tasksShow() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			names := make([]string, 0, len(ts))
 			for _, t := range ts {
-				if t.Name != args[0] {
+				if names = append(names, t.Name); t.Name != args[0] {
 					continue
 				}
 				fmt.Fprintf(r.stdout, "%s — %s\n", t.Name, deref(t.Title))
@@ -48,6 +49,9 @@ func (r *userRun) tasksShow() *cobra.Command {
 				var n schemaNode
 				_ = json.Unmarshal(t.InputSchema, &n)
 				return r.fieldTable(&n)
+			}
+			if best := nearest(args[0], names); best != "" {
+				return fmt.Errorf("no task %q: did you mean %s? (taskplatform tasks lists them)", args[0], best)
 			}
 			return fmt.Errorf("no task %q (taskplatform tasks lists them)", args[0])
 		},
