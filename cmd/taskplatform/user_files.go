@@ -41,14 +41,7 @@ func (r *userRun) filesList() *cobra.Command {
 			tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "FILE\tNAME\tURL")
 			for _, it := range page.Items {
-				name := deref(it.Name)
-				if name == "" {
-					name = deref(it.ExternalID)
-				}
-				if name == "" {
-					name = "-"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", it.File, name, it.URL)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", it.File, refName(it), it.URL)
 			}
 			return tw.Flush()
 		},
@@ -149,4 +142,22 @@ func (r *userRun) openWeb(url string) {
 	}
 	go func() { _ = cmd.Wait() }()
 	fmt.Fprintf(r.stderr, "opening %s in your browser\n", url)
+}
+
+// refName is the NAME column of files list: the item's name, or for an
+// upload its external id. The service names an upload or an output that
+// has no name of its own by its kind ("file", "art"), which would repeat
+// the handle's prefix on every row: "-" instead.
+func refName(it client.RefItem) string {
+	name := deref(it.Name)
+	if kind, _, ok := strings.Cut(it.File, ":"); ok && name == kind {
+		name = ""
+	}
+	if name == "" {
+		name = deref(it.ExternalID)
+	}
+	if name == "" {
+		name = "-"
+	}
+	return name
 }

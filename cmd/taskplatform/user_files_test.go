@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/client"
 )
 
 // filesListDownload: files list shows the upload and, with --kind art, the
@@ -72,4 +74,25 @@ func openInPanel(t *testing.T, env []string, base, job string) {
 	id := strings.TrimSpace(r.stdout)
 	require.Contains(t, r.stderr, "in the panel: "+base+"/app/jobs/"+id+"\n")
 	require.NotContains(t, r.stderr, "opening", "no browser without a display or $BROWSER")
+}
+
+// TestRefNameSaysNothingRatherThanTheKind: an upload or output the
+// service names only by its kind shows its external id or "-", not
+// "file"/"art" on every row; a record's own name is kept.
+func TestRefNameSaysNothingRatherThanTheKind(t *testing.T) {
+	t.Parallel()
+	s := func(v string) *string { return &v }
+	for _, tc := range []struct {
+		it   client.RefItem
+		want string
+	}{
+		{client.RefItem{File: "file:a", Name: s("file")}, "-"},
+		{client.RefItem{File: "file:a", Name: s("file"), ExternalID: s("sku-42")}, "sku-42"},
+		{client.RefItem{File: "art:a", Name: s("art")}, "-"},
+		{client.RefItem{File: "fabric:a", Name: s("Washed linen")}, "Washed linen"},
+		{client.RefItem{File: "fabric:a", Name: s("fabric")}, "-"},
+		{client.RefItem{File: "file:a"}, "-"},
+	} {
+		require.Equal(t, tc.want, refName(tc.it), tc.it.File)
+	}
 }
