@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -179,4 +180,21 @@ func TestAProductWithoutAPlainBackgroundIsLaidWhole(t *testing.T) {
 	require.Equal(t, image.Rect(0, 0, 200, 100), p.img.Rect)
 	r := shot{bg: studioOf("#FFFFFF"), pose: poseFor(genderWoman, angleFront), w: 600, h: 600}.draw(p.img)
 	require.InDelta(t, 2.0, float64(r.box.Dx())/float64(r.box.Dy()), 0.05)
+}
+
+// TestShotsStartedTogetherShareOneBackdrop: 4 shots asking for a scene
+// not yet drawn at once all get the same picture.
+func TestShotsStartedTogetherShareOneBackdrop(t *testing.T) {
+	bg := backgrounds[6]
+	want := bg.draw(130, 90, 41)
+	var wg sync.WaitGroup
+	got := make([]*image.NRGBA, 4)
+	for i := range got {
+		wg.Go(func() { got[i] = sceneBackdrop(bg, 130, 90, 41) })
+	}
+	wg.Wait()
+	for _, img := range got {
+		require.Equal(t, want.Pix, img.Pix)
+	}
+	require.NotSame(t, got[0], got[1], "each shot draws on its own copy")
 }
