@@ -34,6 +34,7 @@ const maxGraceSeconds = 30 * 24 * 3600
 // KeyView is an API key as the panel lists it; it never holds the secret.
 type KeyView struct {
 	ID         string     `json:"id"`
+	Name       string     `json:"name"`
 	Prefix     string     `json:"prefix"`
 	Scopes     []string   `json:"scopes"`
 	State      string     `json:"state"`
@@ -63,6 +64,7 @@ func KeyState(k *models.APIKey, now time.Time) string {
 func keyView(k *models.APIKey, now time.Time) KeyView {
 	v := KeyView{
 		ID:        k.ID,
+		Name:      k.Name,
 		Prefix:    k.Hint,
 		Scopes:    strings.Split(k.Scopes, ","),
 		State:     KeyState(k, now),
@@ -116,8 +118,23 @@ func decodeBody(c *gin.Context, v any) error {
 
 // keyCreateBody is the body of POST /v1/account/keys.
 type keyCreateBody struct {
+	Name      string     `json:"name"`
 	Scopes    []string   `json:"scopes"`
 	ExpiresAt *time.Time `json:"expires_at"`
+}
+
+// keyRenameBody is the body of PATCH /v1/account/keys/{key_id}.
+type keyRenameBody struct {
+	Name *string `json:"name"`
+}
+
+// keyNameError is the answer to a name KeyName refuses.
+func keyNameError(err error) error {
+	if errors.Is(err, models.ErrKeyNameTooLong) {
+		return apierr.Newf(apierr.InvalidRequest, "name may have at most %d characters.", models.MaxKeyNameLen).
+			WithField("name")
+	}
+	return err
 }
 
 // keyRollBody is the body of POST /v1/account/keys/{key_id}/roll.
@@ -163,10 +180,16 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 		fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
 		return
 	}
-	k, secret, err := models.CreateKey(
+	name, err := models.KeyName(body.Name)
+	if err != nil {
+		fail(c, keyNameError(err))
+		return
+	}
+	k, secret, err := models.CreateNamedKey(
 		c.Request.Context(),
 		p.d.DB,
 		identityOf(c).user.ID,
+		name,
 		slices.Compact(slices.Sorted(slices.Values(body.Scopes))),
 		utc(body.ExpiresAt),
 		CurrentVersion,
@@ -197,6 +220,29 @@ func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
 		return nil, false
 	}
 	return k, true
+}
+
+// renameKey answers PATCH /v1/account/keys/{key_id} with the key under its
+// new name; an empty name clears it.
+func (p *panelHandlers) renameKey(c *gin.Context) {
+	var body keyRenameBody
+	if err := decodeBody(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	if body.Name == nil {
+		fail(c, apierr.New(apierr.InvalidRequest, "name is required; an empty name clears it.").WithField("name"))
+		return
+	}
+	k, err := models.RenameKey(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("key_id"), *body.Name)
+	if errors.Is(err, models.ErrNotFound) {
+		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
+	}
+	if err != nil {
+		fail(c, keyNameError(err))
+		return
+	}
+	c.JSON(http.StatusOK, keyView(k, p.d.now()))
 }
 
 // rollKey answers POST /v1/account/keys/{key_id}/roll with the successor;

@@ -66,6 +66,7 @@ func panelRoutes() []route {
 			panelAPI((*panelHandlers).createKey),
 			object(
 				oa{
+					"name":       keyNameSchema(),
 					"scopes":     describe(arrayOf(enum(models.AllScopes)), "Default: every scope."),
 					"expires_at": nullable(dateTime()),
 				},
@@ -90,6 +91,18 @@ func panelRoutes() []route {
 				"The successor with its secret, shown this once.",
 				schemaOf[NewKeyView](),
 			),
+			keyID,
+			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
+		),
+		row(
+			http.MethodPatch,
+			"/v1/account/keys/{key_id}",
+			"key_rename",
+			"Rename an API key",
+			panelAPI((*panelHandlers).renameKey),
+			object(oa{"name": keyNameSchema()}, "name"),
+			jsonAnswer(http.StatusOK, "The renamed key.", schemaOf[KeyView]()),
 			keyID,
 			http.StatusNotFound,
 			http.StatusUnprocessableEntity,
@@ -389,4 +402,11 @@ func appOnly(h *handlers, next gin.HandlerFunc) gin.HandlerFunc {
 		}
 		next(c)
 	}
+}
+
+// keyNameSchema is a key's name in a request body.
+func keyNameSchema() oa {
+	s := describe(str(), "The key's label, trimmed; may be empty.")
+	s["maxLength"] = models.MaxKeyNameLen
+	return s
 }

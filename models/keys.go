@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 
@@ -89,11 +90,23 @@ func newSecret() string {
 // contract.Limits.APIKeys.MaxPerAccount active keys.
 var ErrTooManyKeys = errors.New("the account has as many active keys as it may")
 
-// CreateKey makes a key for a user and returns the row and the secret, which
-// is shown once and never stored. The first key of an account pins the
-// account's contract version. An account holding the most active keys it
-// may (neither revoked nor expired at now) is refused with ErrTooManyKeys,
-// counted under its lock.
+// MaxKeyNameLen is the most characters a key's name may have.
+const MaxKeyNameLen = 64
+
+// ErrKeyNameTooLong is a key name longer than MaxKeyNameLen characters.
+var ErrKeyNameTooLong = errors.New("the key name is too long")
+
+// KeyName is name trimmed of surrounding space, or ErrKeyNameTooLong when
+// it is then longer than MaxKeyNameLen characters. It may be empty.
+func KeyName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if utf8.RuneCountInString(name) > MaxKeyNameLen {
+		return "", ErrKeyNameTooLong
+	}
+	return name, nil
+}
+
+// CreateKey makes an unnamed key; see CreateNamedKey.
 func CreateKey(
 	ctx context.Context,
 	db *gorm.DB,
@@ -102,11 +115,32 @@ func CreateKey(
 	expiresAt *time.Time,
 	currentVersion string,
 ) (*APIKey, string, error) {
+	return CreateNamedKey(ctx, db, userID, "", scopes, expiresAt, currentVersion)
+}
+
+// CreateNamedKey makes a key for a user and returns the row and the secret, which
+// is shown once and never stored. The first key of an account pins the
+// account's contract version. An account holding the most active keys it
+// may (neither revoked nor expired at now) is refused with ErrTooManyKeys,
+// counted under its lock.
+func CreateNamedKey(
+	ctx context.Context,
+	db *gorm.DB,
+	userID uint64,
+	name string,
+	scopes []string,
+	expiresAt *time.Time,
+	currentVersion string,
+) (*APIKey, string, error) {
+	name, err := KeyName(name)
+	if err != nil {
+		return nil, "", err
+	}
 	var (
 		k      *APIKey
 		secret string
 	)
-	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, userID); err != nil {
 			return err
 		}
@@ -121,7 +155,7 @@ func CreateKey(
 			return ErrTooManyKeys
 		}
 		var err error
-		k, secret, err = createKeyWithSecret(ctx, tx, userID, scopes, expiresAt, currentVersion, newSecret())
+		k, secret, err = createKeyWithSecret(ctx, tx, userID, name, scopes, expiresAt, currentVersion, newSecret())
 		return err
 	})
 	if err != nil {
@@ -142,7 +176,7 @@ func CreateKeyWithSecret(
 	if !WellFormedKey(secret) {
 		return nil, ErrKeyInvalid
 	}
-	k, _, err := createKeyWithSecret(ctx, db, userID, scopes, nil, currentVersion, secret)
+	k, _, err := createKeyWithSecret(ctx, db, userID, "", scopes, nil, currentVersion, secret)
 	return k, err
 }
 
@@ -150,6 +184,7 @@ func createKeyWithSecret(
 	ctx context.Context,
 	db *gorm.DB,
 	userID uint64,
+	name string,
 	scopes []string,
 	expiresAt *time.Time,
 	currentVersion, secret string,
@@ -162,6 +197,7 @@ func createKeyWithSecret(
 		UserID:    userID,
 		Hash:      HashKey(secret),
 		Hint:      secret[:len(KeyPrefix)+4] + "…",
+		Name:      name,
 		Scopes:    strings.Join(scopes, ","),
 		ExpiresAt: expiresAt,
 	}
@@ -221,7 +257,7 @@ func (k *APIKey) HasScope(scope string) bool {
 	return false
 }
 
-// RollKey creates a successor of a key with the same user, scopes and expiry;
+// RollKey creates a successor of a key with the same user, name, scopes and expiry;
 // the old key stays valid for grace (never past its own expiry), then
 // expires. A revoked or expired key cannot be rolled. Both changes are one
 // transaction.
@@ -256,6 +292,7 @@ func RollKey(
 			ctx,
 			tx,
 			old.UserID,
+			old.Name,
 			strings.Split(old.Scopes, ","),
 			old.ExpiresAt,
 			currentVersion,
@@ -280,6 +317,23 @@ func RollKey(
 		return nil, "", err
 	}
 	return nk, secret, nil
+}
+
+// RenameKey sets the name of a user's key (see KeyName), revoked and
+// expired keys included; another user's key is ErrNotFound.
+func RenameKey(ctx context.Context, db *gorm.DB, userID uint64, keyID, name string) (*APIKey, error) {
+	name, err := KeyName(name)
+	if err != nil {
+		return nil, err
+	}
+	res := db.WithContext(ctx).Model(&APIKey{}).Where("id = ? AND user_id = ?", keyID, userID).Update("name", name)
+	if res.Error != nil {
+		return nil, fmt.Errorf("rename key: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("key %s: %w", keyID, ErrNotFound)
+	}
+	return KeyOfUser(ctx, db, userID, keyID)
 }
 
 // RevokeKey makes a key invalid at once and deletes the leases of its event

@@ -189,6 +189,25 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0018_batches",
 		Migrate: migrateBatches,
 	},
+	{
+		// Named keys and the receiver's answer in the delivery log
+		// (issue 31).
+		ID: "0019_key_names_and_answers",
+		Migrate: func(tx *gorm.DB) error {
+			m := tx.Migrator()
+			if !m.HasColumn(&APIKey{}, "Name") {
+				if err := m.AddColumn(&APIKey{}, "Name"); err != nil {
+					return fmt.Errorf("add api_keys.name: %w", err)
+				}
+			}
+			if !m.HasColumn(&WebhookAttempt{}, "Response") {
+				if err := m.AddColumn(&WebhookAttempt{}, "Response"); err != nil {
+					return fmt.Errorf("add webhook_attempts.response: %w", err)
+				}
+			}
+			return nil
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -23,8 +23,11 @@ type APIKey struct {
 	Scopes     string `gorm:"not null"`
 	ExpiresAt  *time.Time
 	RevokedAt  *time.Time
-	ReplacedBy string    `gorm:"not null;default:''"`
-	CreatedAt  time.Time `gorm:"not null"`
+	ReplacedBy string `gorm:"not null;default:''"`
+	// Name is the owner's label for the key, at most MaxKeyNameLen
+	// characters; it may be empty.
+	Name      string    `gorm:"not null;default:''"`
+	CreatedAt time.Time `gorm:"not null"`
 }
 
 // CreditBatch is one grant of credits of one type, spent in expiry order.

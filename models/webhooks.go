@@ -54,6 +54,9 @@ type WebhookAttempt struct {
 	StatusCode int       `gorm:"not null;default:0"`
 	DurationMS int64     `gorm:"column:duration_ms;not null;default:0"`
 	Error      string    `gorm:"not null;default:''"`
+	// Response is the first MaxAttemptResponse bytes of the receiver's
+	// answer body, as text.
+	Response string `gorm:"not null;default:''"`
 }
 
 // CreateDelivery stores a new delivery. An empty ID becomes a fresh "whd_"

@@ -261,6 +261,7 @@ func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error)
 		k := &keys[i]
 		out[i] = api.KeyView{
 			ID:        k.ID,
+			Name:      k.Name,
 			Prefix:    k.Hint,
 			Scopes:    strings.Split(k.Scopes, ","),
 			State:     api.KeyState(k, now),

@@ -90,6 +90,7 @@ func TestAdminRefusesUnknownFlags(t *testing.T) {
 		{"url on enable", "webhook enable --endpoint-id whe_x --url https://93.184.216.34/h", "unknown flag: --url"},
 		{"single dash", "key list -user a@example.com", "unknown shorthand flag"},
 		{"bad number", "credits grant --user a@example.com --credits five", `invalid argument "five"`},
+		{"long key name", "key create --user a@example.com --name " + strings.Repeat("n", 65), "--name: at most 64"},
 		{"stray argument", "key list --user a@example.com extra", `unexpected argument "extra"`},
 		{"unknown command", "key delete --key-id key_x", "unknown flag: --key-id"},
 		{"unknown command without flags", "key delete", `unknown command "delete"`},
@@ -124,7 +125,7 @@ func TestAdminKeyList(t *testing.T) {
 					time.RFC3339,
 				),
 			),
-			adminOK(t, db, "key create --user keys@example.com"),
+			adminOK(t, db, "key create --user keys@example.com --name deploy"),
 			adminOK(t, db, "key create --user other@example.com"),
 		}
 		var ids []string
@@ -144,7 +145,7 @@ func TestAdminKeyList(t *testing.T) {
 		got := map[string][]string{}
 		for _, l := range strings.Split(out, "\n") {
 			f := strings.Split(l, "\t")
-			require.Len(t, f, 5, "id, prefix, scopes, expiry, state: %q", l)
+			require.Len(t, f, 6, "id, prefix, scopes, expiry, state, name: %q", l)
 			got[f[0]] = f[1:]
 		}
 		require.Equal(t, map[string][]string{
@@ -153,12 +154,14 @@ func TestAdminKeyList(t *testing.T) {
 				"jobs:read,files:read",
 				expires.Format(time.RFC3339),
 				"active",
+				"",
 			},
 			ids[1]: {
 				secrets[1][:len(models.KeyPrefix)+4] + "…",
 				strings.Join(models.AllScopes, ","),
 				"never",
 				"revoked",
+				"deploy",
 			},
 		}, got, "this user's keys only")
 

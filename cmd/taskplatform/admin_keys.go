@@ -19,10 +19,13 @@ import (
 // keyCreate is `admin key create`: it prints the new key, the only time its
 // secret is shown.
 func (r *adminRun) keyCreate() *cobra.Command {
-	var user, scopes, expires string
-	return r.command("create --user E [--scopes s1,s2] [--expires-at T]", "create an API key; prints the key",
+	var user, name, scopes, expires string
+	return r.command(
+		"create --user E [--name N] [--scopes s1,s2] [--expires-at T]",
+		"create an API key; prints the key",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
+			f.StringVar(&name, "name", "", fmt.Sprintf("a label for the key, at most %d characters", models.MaxKeyNameLen))
 			f.StringVar(
 				&scopes,
 				"scopes",
@@ -38,6 +41,9 @@ func (r *adminRun) keyCreate() *cobra.Command {
 			exp, err := parseTime(expires, time.Now().UTC())
 			if err != nil {
 				return "", err
+			}
+			if name, err = models.KeyName(name); err != nil {
+				return "", &usageError{fmt.Sprintf("--name: at most %d characters", models.MaxKeyNameLen)}
 			}
 			var sc []string
 			if scopes != "" {
@@ -62,7 +68,7 @@ func (r *adminRun) keyCreate() *cobra.Command {
 			if err != nil {
 				return "", err
 			}
-			_, secret, err := models.CreateKey(ctx, db, u.ID, sc, exp, api.CurrentVersion)
+			_, secret, err := models.CreateNamedKey(ctx, db, u.ID, name, sc, exp, api.CurrentVersion)
 			if errors.Is(err, models.ErrTooManyKeys) {
 				err = fmt.Errorf("%w (%d, limits.api_keys.max_per_account): revoke a key first, or roll one",
 					err, contract.DefaultLimits().APIKeys.MaxPerAccount)
@@ -125,11 +131,11 @@ func (r *adminRun) keyRevoke() *cobra.Command {
 }
 
 // keyList is `admin key list`: one line per key of the account, oldest
-// first, tab-separated: id, prefix, scopes, expiry (or never) and state
-// (active, expired or revoked). It never prints a secret: rows hold none.
+// first, tab-separated: id, prefix, scopes, expiry (or never), state
+// (active, expired or revoked) and name. It never prints a secret: rows hold none.
 func (r *adminRun) keyList() *cobra.Command {
 	var user string
-	return r.command("list --user E", "list an account's keys: id, prefix, scopes, expiry, state",
+	return r.command("list --user E", "list an account's keys: id, prefix, scopes, expiry, state, name",
 		func(f *pflag.FlagSet) {
 			f.StringVar(&user, "user", "", "account email (required)")
 		},
@@ -152,7 +158,7 @@ func (r *adminRun) keyList() *cobra.Command {
 			now := time.Now()
 			lines := make([]string, len(keys))
 			for i, k := range keys {
-				lines[i] = strings.Join([]string{k.ID, k.Hint, k.Scopes, keyExpiry(k), keyState(k, now)}, "\t")
+				lines[i] = strings.Join([]string{k.ID, k.Hint, k.Scopes, keyExpiry(k), keyState(k, now), k.Name}, "\t")
 			}
 			return strings.Join(lines, "\n"), nil
 		})

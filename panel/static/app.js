@@ -26,6 +26,7 @@ function gather(form) {
     if (el.type === "radio" && !el.checked) return;
     switch (el.getAttribute("data-type")) {
       case "boolean": out[el.name] = el.checked; return;
+      case "text": out[el.name] = v; return;
       case "integer": if (v !== "") out[el.name] = parseInt(v, 10); return;
       case "number": if (v !== "") out[el.name] = parseFloat(v); return;
       case "csv": if (v.trim() !== "") out[el.name] = v.split(",").map(function (s) { return s.trim(); }).filter(Boolean); return;
