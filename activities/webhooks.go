@@ -155,8 +155,10 @@ func (a *Activities) Deliver(ctx context.Context, deliveryID string) error {
 		att.Error = "no answer: " + err.Error()
 		return a.finish(ctx, d, att, final, false)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	// The log keeps the start of the receiver's answer; no more is read.
+	answer, _ := io.ReadAll(io.LimitReader(res.Body, models.MaxAttemptResponse))
 	_ = res.Body.Close()
+	att.Response = models.AttemptResponse(answer)
 	att.StatusCode = res.StatusCode
 	switch {
 	case res.StatusCode >= 200 && res.StatusCode < 300:

@@ -649,3 +649,44 @@ func TestDeliverPing(t *testing.T) {
 		h.Get("X-Service-Timestamp"), h.Get("X-Service-Signature"), got[0].Body, time.Now(), 5*time.Minute))
 	require.Equal(t, models.DeliveryDelivered, delivery(t, db, ping.ID).Status)
 }
+
+func TestDeliverKeepsTheStartOfTheReceiversAnswer(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", models.MaxAttemptResponse-1) + "é" + strings.Repeat("b", 8<<10)
+	for _, tc := range []struct {
+		name, answer, stored string
+	}{
+		{"short", `{"ok":false,"why":"<busy>"}`, `{"ok":false,"why":"<busy>"}`},
+		{"empty", "", ""},
+		{"past 2 KiB, a rune cut", long, strings.Repeat("a", models.MaxAttemptResponse-1) + "\uFFFD"},
+		{"not text", "ok\x00\xff", "ok\uFFFD\uFFFD"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := testenv.DB(t, testenv.SQLite)
+			acts := newActivities(t, db)
+			srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = io.WriteString(w, tc.answer)
+			}))
+			t.Cleanup(srv.Close)
+			acts.HTTP = trusting(srv, false)
+			env := newEnv(acts)
+			u := newUser(t, db, 10)
+			addEndpoint(t, db, u, srv.URL, contract.EventSucceeded)
+			in := jobInput(u, 6, 3)
+			admit(t, env, acts, in)
+			mustExec[contract.SettleResult](t, env, acts.Settle,
+				contract.SettleInput{JobID: in.JobID, Outcome: contract.OutcomeSucceeded})
+			ds := emit(t, acts, in.JobID, contract.EventSucceeded, 0)
+
+			require.Error(t, deliverWithRetries(t, acts, ds[0].DeliveryID, 1))
+
+			atts, err := models.DeliveryAttempts(context.Background(), db, ds[0].DeliveryID)
+			require.NoError(t, err)
+			require.Len(t, atts, 1)
+			require.Equal(t, http.StatusBadRequest, atts[0].StatusCode)
+			require.Equal(t, tc.stored, atts[0].Response)
+		})
+	}
+}

@@ -20,6 +20,8 @@ type AttemptView struct {
 	StatusCode *int      `json:"status_code"`
 	DurationMS int64     `json:"duration_ms"`
 	Error      *string   `json:"error"`
+	// Response is the start of the receiver's answer body, as text.
+	Response *string `json:"response"`
 }
 
 // DeliveryView is one delivery of the delivery log with its attempts.
@@ -53,7 +55,8 @@ func DeliveryViewOf(d *models.WebhookDelivery, attempts []models.WebhookAttempt)
 		CreatedAt:     d.CreatedAt.UTC(),
 	}
 	for i, a := range attempts {
-		av := AttemptView{Attempt: a.Attempt, At: a.At.UTC(), DurationMS: a.DurationMS, Error: nonEmpty(a.Error)}
+		av := AttemptView{Attempt: a.Attempt, At: a.At.UTC(), DurationMS: a.DurationMS, Error: nonEmpty(a.Error),
+			Response: nonEmpty(a.Response)}
 		if a.StatusCode != 0 {
 			code := a.StatusCode
 			av.StatusCode = &code

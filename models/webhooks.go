@@ -59,6 +59,19 @@ type WebhookAttempt struct {
 	Response string `gorm:"not null;default:''"`
 }
 
+// MaxAttemptResponse is how many bytes of a receiver's answer body an
+// attempt keeps.
+const MaxAttemptResponse = 2 << 10
+
+// AttemptResponse is the stored text of the start of an answer body: its
+// first MaxAttemptResponse bytes, invalid UTF-8 (a rune cut at the end
+// included) and NUL bytes, which no database text column takes, replaced
+// by U+FFFD.
+func AttemptResponse(b []byte) string {
+	s := string(b[:min(len(b), MaxAttemptResponse)])
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
 // CreateDelivery stores a new delivery. An empty ID becomes a fresh "whd_"
 // id and an empty Status "pending". A delivery whose id exists already is an
 // error wrapping gorm.ErrDuplicatedKey.

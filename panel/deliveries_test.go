@@ -34,7 +34,7 @@ func TestDeliveryLogShowsJobPayloadAndAnswer(t *testing.T) {
 			Attempts: 1, CreatedAt: start.Add(time.Duration(i) * time.Second), UpdatedAt: start}
 		require.NoError(t, models.CreateDelivery(ctx, db, d))
 		require.NoError(t, db.Create(&models.WebhookAttempt{DeliveryID: d.ID, Attempt: 1, At: start, StatusCode: 503,
-			DurationMS: 12, Error: "the receiver answered 503"}).Error)
+			DurationMS: 12, Error: "the receiver answered 503", Response: "<b>busy</b>, retry"}).Error)
 	}
 	rows := regexp.MustCompile(`data-delivery="(whd_\d+)"`)
 	first := do(h, http.MethodGet, "/app/webhooks", nil, cookie...)
@@ -45,6 +45,8 @@ func TestDeliveryLogShowsJobPayloadAndAnswer(t *testing.T) {
 	require.Contains(t, body, "&#34;job_id&#34;: &#34;"+jobs[1]+"&#34;", "the payload, indented")
 	require.Contains(t, body, "HTTP 503")
 	require.Contains(t, body, "the receiver answered 503")
+	require.Contains(t, body, "&lt;b&gt;busy&lt;/b&gt;, retry", "the receiver's answer, as text")
+	require.NotContains(t, body, "<b>busy</b>")
 	require.NotContains(t, body, "Newest deliveries", "the first page is the newest")
 	older := regexp.MustCompile(`href="(/app/webhooks\?[^"]*after=[^"]+)" id="older-deliveries"`).FindStringSubmatch(body)
 	require.NotNil(t, older, "a link to older deliveries")
