@@ -13,7 +13,11 @@ import (
 
 func TestWorkerStoppedMidJobResumesExactlyOnce(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, stackOptions{credits: 100, stepDelay: 600 * time.Millisecond})
+	// One output at a time, so the stop lands mid-job: with four at once
+	// the stop's drain of the running steps could finish all six. A worker
+	// killed while steps run side by side: cmd/taskplatform's
+	// TestWorkerKilledMidJobLosesOnlyItsSteps.
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 600 * time.Millisecond, stepsPerJob: 1})
 	input := pattern(6)
 	_, per := priceOf(t, input)
 	id := s.submit(input).json(t)["job_id"].(string)

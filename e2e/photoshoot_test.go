@@ -372,7 +372,7 @@ func TestPhotoshootUpscale(t *testing.T) {
 		"Prefer",
 		"wait=60",
 	)
-	imgs, data := outputImages(t, res)
+	imgs, data := outputImages(t, s.result(res))
 	require.Len(t, imgs, 2)
 	for i, img := range imgs {
 		require.Equal(t, 2048, img.Bounds().Dx())

@@ -44,7 +44,10 @@ type stackOptions struct {
 	noSteps   bool
 	// noInline runs every job's steps on the steps queue, quick or not
 	// (activities.Activities.NoInline).
-	noInline     bool
+	noInline bool
+	// stepsPerJob bounds each job's outputs at once
+	// (activities.Activities.StepsPerJob); 0 means contract.StepsPerJob.
+	stepsPerJob  int
 	admitTimeout time.Duration
 	bucket       *blob.Bucket
 	// filesBaseURL is the public base of file URLs; empty means the server's.
@@ -156,6 +159,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		Temporal:         s.temporal,
 		CapacityDeadline: o.capacityDeadline,
 		NoInline:         o.noInline,
+		StepsPerJob:      o.stepsPerJob,
 	}
 	s.analysisCapacity = o.analysisCapacity
 	var handler http.Handler
@@ -294,6 +298,19 @@ func (s *testStack) waitTerminal(jobID string) map[string]any {
 		return job["lifecycle"] == "terminal"
 	}, 60*time.Second, 100*time.Millisecond)
 	return job
+}
+
+// result is the job's result when res, a Prefer: wait answer, is the job
+// still running (202: a loaded machine outran the wait): a test of what a
+// job delivers reads it once the job ends.
+func (s *testStack) result(res response) response {
+	s.t.Helper()
+	if res.status != http.StatusAccepted {
+		return res
+	}
+	id := res.json(s.t)["job_id"].(string)
+	s.waitTerminal(id)
+	return s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
 }
 
 // balance is the remaining service credits.

@@ -88,7 +88,9 @@ func TestRunFormFollowsTheSchema(t *testing.T) {
 		chromedp.SetValue("#in-count", "2", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("in-count").dispatchEvent(new Event("input", {bubbles: true}))`,
 			nil))
-	s.waitFor(t, `document.getElementById("estimate").classList.contains("ready")`)
+	// The estimate of one output was ready before: wait for two outputs'.
+	s.waitFor(t, `document.getElementById("estimate").classList.contains("ready") && `+
+		`document.getElementById("estimate").textContent.includes("2 outputs")`)
 	var estimate string
 	s.eval(t, `document.getElementById("estimate").textContent`, &estimate)
 	d, err := all.Registry().Lookup("pattern.generate")
