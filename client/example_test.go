@@ -73,6 +73,19 @@ func fakeAPI() *httptest.Server {
 			_, _ = io.WriteString(w, job("terminal"))
 		case "GET /v1/jobs/j_1/result":
 			_, _ = io.WriteString(w, result())
+		case "GET /v1/jobs/j_1/files":
+			_, _ = io.WriteString(w, `{"items":[{"file":"art:a","url":"`+srv.URL+`/files/a.png","media_type":"image/png",`+
+				`"bytes":2048},{"file":"art:b","url":"`+srv.URL+`/files/b.png","media_type":"image/png","bytes":1024}],`+
+				`"has_more":false}`)
+		case "GET /v1/tasks":
+			_, _ = io.WriteString(w, `{"items":[`+patternTask+`,`+mockupTask+`],"has_more":false}`)
+		case "GET /v1/tasks/pattern.generate":
+			_, _ = io.WriteString(w, patternTask)
+		case "GET /v1/pricing":
+			_, _ = io.WriteString(w, `{"items":[{"task":"pattern.generate","credit_type":"service_credits",`+
+				`"unit":"image","per_output":10,"depends_on":null,"prices":[]},{"task":"mockup.render",`+
+				`"credit_type":"service_credits","unit":"image","per_output":null,"depends_on":"resolution",`+
+				`"prices":[{"value":"1024","credits":20},{"value":"2048","credits":40}]}],"has_more":false}`)
 		case "GET /files/a.png":
 			_, _ = io.WriteString(w, "\x89PNG…")
 		default:
@@ -85,6 +98,16 @@ func fakeAPI() *httptest.Server {
 	}))
 	return srv
 }
+
+// patternTask and mockupTask are catalogue entries as GET /v1/tasks lists
+// them: the task object has no price, which the client joins in from
+// GET /v1/pricing.
+const (
+	patternTask = `{"name":"pattern.generate","title":"Patterns","category":"image","unit":"image",` +
+		`"inputSchema":{"type":"object"},"outputSchema":null,"docs":{"summary":"Seamless patterns."}}`
+	mockupTask = `{"name":"mockup.render","title":"Mockups","category":"image","unit":"image",` +
+		`"inputSchema":{"type":"object"},"outputSchema":null,"docs":{"summary":"A product mockup."}}`
+)
 
 // Submit a task, follow its events, then read and download its result.
 func Example() {
@@ -252,6 +275,98 @@ func ExampleClient_Run() {
 	fmt.Println(len(res.Files), filepath.Base(paths[0]), info.Mode().Perm())
 	// Output:
 	// 1 j_1_0.png -rw-r--r--
+}
+
+// NewFromEnv reads the key from TP_API_KEY and the address from
+// TP_BASE_URL (http://127.0.0.1:8080, where `make run` serves, when it is
+// unset), as the command line does; without a key it answers ErrNoAPIKey.
+func ExampleNewFromEnv() {
+	api := fakeAPI()
+	defer api.Close()
+	defer os.Unsetenv("TP_API_KEY")
+	defer os.Unsetenv("TP_BASE_URL")
+
+	os.Unsetenv("TP_API_KEY")
+	_, err := client.NewFromEnv()
+	fmt.Println(errors.Is(err, client.ErrNoAPIKey))
+
+	os.Setenv("TP_API_KEY", "tpk_…")
+	os.Unsetenv("TP_BASE_URL")
+	c, err := client.NewFromEnv()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.BaseURL())
+
+	os.Setenv("TP_BASE_URL", api.URL)
+	c, err = client.NewFromEnv(client.WithUserAgent("my-shop/1.0"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	job, err := c.Job(context.Background(), "j_1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(job.JobID, *job.Outcome)
+	// Output:
+	// true
+	// http://127.0.0.1:8080
+	// j_1 succeeded
+}
+
+// Files walks the outputs a job delivered, whatever its outcome (a failed
+// or cancelled job's delivered outputs too, which Result refuses).
+func ExampleClient_Files() {
+	api := fakeAPI()
+	defer api.Close()
+	c := client.New(api.URL, "tpk_…")
+	for f, err := range c.Files(context.Background(), "j_1") {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(f.File, f.MediaType, f.Bytes)
+	}
+	// Output:
+	// art:a image/png 2048
+	// art:b image/png 1024
+}
+
+// Tasks lists the catalogue with each task's price: flat per output, or
+// by the value of the input option it depends on.
+func ExampleClient_Tasks() {
+	api := fakeAPI()
+	defer api.Close()
+	ts, err := client.New(api.URL, "tpk_…").Tasks(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range ts {
+		p := t.Price
+		if p.PerOutput != nil {
+			fmt.Println(t.Name, *p.PerOutput, p.CreditType, "per", p.Unit)
+			continue
+		}
+		for _, o := range p.Prices {
+			fmt.Println(t.Name, *p.DependsOn+"="+o.Value, o.Credits, p.CreditType, "per", p.Unit)
+		}
+	}
+	// Output:
+	// pattern.generate 10 service_credits per image
+	// mockup.render resolution=1024 20 service_credits per image
+	// mockup.render resolution=2048 40 service_credits per image
+}
+
+// Task reads one task: its schemas, docs and price.
+func ExampleClient_Task() {
+	api := fakeAPI()
+	defer api.Close()
+	t, err := client.New(api.URL, "tpk_…").Task(context.Background(), "pattern.generate")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(*t.Title, *t.Price.PerOutput, t.Price.CreditType)
+	// Output:
+	// Patterns 10 service_credits
 }
 
 // AllJobs walks the job list page by page as the loop asks; Total reads

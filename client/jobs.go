@@ -318,7 +318,7 @@ func (c *Client) Estimate(ctx context.Context, task string, input any) (*Estimat
 	return &e, decode(a, &e)
 }
 
-// Task is a catalogue entry, as listed.
+// Task is a catalogue entry, as listed, with its price.
 type Task struct {
 	Name        string          `json:"name"`
 	Title       *string         `json:"title"`
@@ -333,9 +333,15 @@ type Task struct {
 	// Docs is the task's documentation object (summary, limitations,
 	// specs, examples), as GET /v1/tasks/{name} serves it.
 	Docs json.RawMessage `json:"docs"`
+	// Price is the task's row of the price list (GET /v1/pricing): its
+	// credit type and the credits per delivered output, flat (PerOutput)
+	// or by the value of one input option (DependsOn, Prices). The
+	// catalogue's task object has no price; Tasks and Task join it in. Nil
+	// when the price list has no row for the task.
+	Price *Price `json:"price"`
 }
 
-// Tasks lists the catalogue, every page.
+// Tasks lists the catalogue, every page, each task with its price.
 func (c *Client) Tasks(ctx context.Context) ([]Task, error) {
 	var out []Task
 	cursor := ""
@@ -354,10 +360,45 @@ func (c *Client) Tasks(ctx context.Context) ([]Task, error) {
 		}
 		out = append(out, page.Items...)
 		if !page.HasMore || page.NextCursor == "" {
-			return out, nil
+			break
 		}
 		cursor = page.NextCursor
 	}
+	if err := c.price(ctx, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Task reads one task of the catalogue with its price. A name the
+// catalogue does not know answers *Error task_not_found; a removed task,
+// task_removed.
+func (c *Client) Task(ctx context.Context, name string) (*Task, error) {
+	var t Task
+	if err := c.getJSON(ctx, "/v1/tasks/"+url.PathEscape(name), &t); err != nil {
+		return nil, err
+	}
+	ts := []Task{t}
+	if err := c.price(ctx, ts); err != nil {
+		return nil, err
+	}
+	return &ts[0], nil
+}
+
+// price sets each task's Price from the price list.
+func (c *Client) price(ctx context.Context, ts []Task) error {
+	ps, err := c.Prices(ctx)
+	if err != nil {
+		return err
+	}
+	byTask := make(map[string]*Price, len(ps))
+	for i := range ps {
+		byTask[ps[i].Task] = &ps[i]
+	}
+	for i := range ts {
+		ts[i].Price = byTask[ts[i].Name]
+	}
+	return nil
 }
 
 // Meta reads the service's metadata: limits and the webhook policy.

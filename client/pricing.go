@@ -7,16 +7,25 @@ import (
 
 // Price is a task's row of the price list (GET /v1/pricing).
 type Price struct {
-	Task       string  `json:"task"`
-	CreditType string  `json:"credit_type"`
-	Unit       string  `json:"unit"`
-	PerOutput  *int64  `json:"per_output"`
-	DependsOn  *string `json:"depends_on"`
-	Prices     []struct {
-		Value   string `json:"value"`
-		Credits int64  `json:"credits"`
-	} `json:"prices"`
-	Note string `json:"note"`
+	Task       string `json:"task"`
+	CreditType string `json:"credit_type"`
+	Unit       string `json:"unit"`
+	// PerOutput is the credits per delivered output when the price is
+	// flat; nil when it depends on an option.
+	PerOutput *int64 `json:"per_output"`
+	// DependsOn names the input option the price depends on; nil when it
+	// is flat.
+	DependsOn *string `json:"depends_on"`
+	// Prices are the credits per output for each value of DependsOn.
+	Prices []OptionPrice `json:"prices"`
+	Note   string        `json:"note"`
+}
+
+// OptionPrice is the credits per output for one value of the option a
+// price depends on.
+type OptionPrice struct {
+	Value   string `json:"value"`
+	Credits int64  `json:"credits"`
 }
 
 // Prices reads the price list, every page.

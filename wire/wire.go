@@ -15,7 +15,10 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// Progress is a job's progress object.
+// Progress is a job's progress object. Total is null (nil) until the job
+// has planned its work; in Go, read it with the client's Total
+// (client.Total(p) answers the total and whether it is known) rather than
+// dereferencing it.
 type Progress struct {
 	Done  int    `json:"done"`
 	Total *int   `json:"total"`
@@ -23,7 +26,11 @@ type Progress struct {
 }
 
 // Job is the job record answered by the submit, GET /v1/jobs/{job_id} and
-// the job list.
+// the job list. Error is the error object of a job that failed or was
+// cancelled, kept raw (JSON null otherwise) so that the record reads the
+// same in every contract version; in Go, read it typed with the client's
+// JobError (client.JobError(j) answers a *client.Error, nil for a job
+// that has not ended or that succeeded).
 type Job struct {
 	JobID     string          `json:"job_id"`
 	Task      string          `json:"task"`

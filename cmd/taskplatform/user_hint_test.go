@@ -22,6 +22,8 @@ func TestUnknownTaskNamesTheNearest(t *testing.T) {
 		case r.URL.Path == "/v1/tasks":
 			_, _ = io.WriteString(w, `{"items":[{"name":"pattern.generate"},{"name":"palette.generate"}],`+
 				`"has_more":false}`)
+		case r.URL.Path == "/v1/pricing":
+			_, _ = io.WriteString(w, `{"items":[],"has_more":false}`)
 		case strings.HasPrefix(r.URL.Path, "/v1/tasks/"):
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusNotFound)
