@@ -535,16 +535,26 @@ func (r *userRun) download(ctx context.Context, c *client.Client, f wire.File, d
 }
 
 func (r *userRun) jobsCmd() *cobra.Command {
-	var follow bool
+	var follow, asJSON bool
 	var limit int
 	c := &cobra.Command{
 		Use:   "jobs",
 		Short: "list your jobs, newest first; --follow prints each change as it happens",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if follow && asJSON {
+				return &usageError{"--json prints one page of jobs, --follow keeps listing: choose one"}
+			}
 			cl, err := r.connect(true)
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				page, err := cl.Jobs(c.Context(), limit, "")
+				if err != nil {
+					return err
+				}
+				return r.printJSON(page)
 			}
 			return r.jobs(c.Context(), cl, limit, follow)
 		},
@@ -552,6 +562,7 @@ func (r *userRun) jobsCmd() *cobra.Command {
 	c.Flags().
 		BoolVarP(&follow, "follow", "f", false, "keep listing: print a line whenever a recent job changes (Ctrl-C to stop)")
 	c.Flags().IntVar(&limit, "limit", 20, "how many of the newest jobs")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the page of jobs (items, has_more, next_cursor) as one JSON object")
 	return c
 }
 
@@ -651,9 +662,10 @@ func (r *userRun) filesUpload() *cobra.Command {
 }
 
 func (r *userRun) tasksCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "tasks",
-		Short: "the task catalogue as a table",
+		Short: "the task catalogue as a table; tasks show TASK for one",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			cl, err := r.connect(false)
@@ -663,6 +675,12 @@ func (r *userRun) tasksCmd() *cobra.Command {
 			ts, err := cl.Tasks(c.Context())
 			if err != nil {
 				return err
+			}
+			if asJSON {
+				if ts == nil {
+					ts = []client.Task{}
+				}
+				return r.printJSON(ts)
 			}
 			tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TASK\tCATEGORY\tTITLE\tSTATUS")
@@ -676,6 +694,9 @@ func (r *userRun) tasksCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false,
+		"print the catalogue as one JSON array of tasks (schemas, docs and price) on standard output")
+	return c
 }
 
 func deref(s *string) string {
@@ -687,6 +708,7 @@ func deref(s *string) string {
 
 func (r *userRun) estimateCmd() *cobra.Command {
 	var in inputFlags
+	var asJSON bool
 	c := &cobra.Command{
 		Use:               "estimate TASK",
 		Short:             "the cost ceiling of a run, checked exactly as a submit; nothing is held",
@@ -705,10 +727,15 @@ func (r *userRun) estimateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return r.printJSON(e)
+			}
 			fmt.Fprintf(r.stdout, "%d %s (%d output(s) × %d)\n", e.Credits, e.CreditType, e.Outputs, e.PricePerOutput)
 			return nil
 		},
 	}
 	in.add(c)
+	c.Flags().BoolVar(&asJSON, "json", false,
+		"print the estimate (credits, credit_type, outputs, price_per_output, valid_until) as one JSON object")
 	return c
 }

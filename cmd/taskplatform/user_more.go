@@ -18,9 +18,10 @@ import (
 // tasksShow prints one task: its title, unit and every input field with
 // its type and default.
 func (r *userRun) tasksShow() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:               "show TASK",
-		Short:             "one task: what it does and its input fields with their types and defaults",
+		Short:             "one task: what it does, its price and its input fields with their types and defaults",
 		Args:              oneArg("TASK"),
 		ValidArgsFunction: r.completeTask,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -37,14 +38,15 @@ func (r *userRun) tasksShow() *cobra.Command {
 				if names = append(names, t.Name); t.Name != args[0] {
 					continue
 				}
+				if asJSON {
+					return r.printJSON(t)
+				}
 				fmt.Fprintf(r.stdout, "%s — %s\n", t.Name, deref(t.Title))
 				if d := deref(t.Description); d != "" {
 					fmt.Fprintln(r.stdout, d)
 				}
 				fmt.Fprintf(r.stdout, "unit: %s\n", deref(t.Unit))
-				if ps, err := cl.Prices(c.Context()); err == nil {
-					r.printPrice(ps, t.Name)
-				}
+				r.printPrice(t.Price)
 				fmt.Fprintln(r.stdout)
 				var n schemaNode
 				_ = json.Unmarshal(t.InputSchema, &n)
@@ -56,6 +58,9 @@ func (r *userRun) tasksShow() *cobra.Command {
 			return fmt.Errorf("no task %q (taskplatform tasks lists them)", args[0])
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false,
+		"print the task (schemas, docs and price) as one JSON object on standard output")
+	return c
 }
 
 // fieldTable prints a schema's properties, sorted, with type and default;
@@ -87,12 +92,17 @@ func (r *userRun) fieldTable(n *schemaNode) error {
 	return tw.Flush()
 }
 
-// jobCommands are jobs get, cancel and result.
+// jobCommands are jobs get, cancel and result. get and result always
+// print JSON; their --json is accepted so that every command a script
+// calls takes it.
 func (r *userRun) jobCommands() []*cobra.Command {
-	var web bool
+	var web, getJSON, cancelJSON, resultJSON bool
 	get := &cobra.Command{
 		Use: "get JOB", Short: "one job's record as JSON; --web opens its page in the panel", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if web && getJSON {
+				return &usageError{"--web prints an address, --json the record: choose one"}
+			}
 			cl, err := r.connect(true)
 			if err != nil {
 				return err
@@ -111,8 +121,9 @@ func (r *userRun) jobCommands() []*cobra.Command {
 		},
 	}
 	get.Flags().BoolVar(&web, "web", false, "print the job's page in the account panel and open it in a browser")
+	get.Flags().BoolVar(&getJSON, "json", false, "print the record as JSON (the default)")
 	cancel := &cobra.Command{
-		Use: "cancel JOB", Short: "ask a job to stop", Args: oneArg("JOB"),
+		Use: "cancel JOB", Short: "ask a job to stop; prints the job and its lifecycle when asked", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
 			cl, err := r.connect(true)
 			if err != nil {
@@ -122,10 +133,15 @@ func (r *userRun) jobCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cancelJSON {
+				return r.printJSON(a)
+			}
 			fmt.Fprintf(r.stdout, "%s %s\n", a.JobID, a.Lifecycle)
 			return nil
 		},
 	}
+	cancel.Flags().BoolVar(&cancelJSON, "json", false,
+		"print the answer (job_id, lifecycle, outcome, status_url) as one JSON object")
 	result := &cobra.Command{
 		Use: "result JOB", Short: "a succeeded job's result as JSON", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -140,6 +156,7 @@ func (r *userRun) jobCommands() []*cobra.Command {
 			return r.printJSON(res)
 		},
 	}
+	result.Flags().BoolVar(&resultJSON, "json", false, "print the result as JSON (the default)")
 	return []*cobra.Command{get, cancel, result}
 }
 
@@ -165,23 +182,19 @@ func (r *userRun) versionCmd() *cobra.Command {
 }
 
 // printPrice prints a task's price: per output, or per value of the
-// option it depends on.
-func (r *userRun) printPrice(ps []client.Price, task string) {
-	for _, p := range ps {
-		if p.Task != task {
-			continue
-		}
-		if p.PerOutput != nil {
-			fmt.Fprintf(r.stdout, "price: %d %s per %s\n", *p.PerOutput, p.CreditType, p.Unit)
-			return
-		}
+// option it depends on; nothing when the price list has no row for it.
+func (r *userRun) printPrice(p *client.Price) {
+	switch {
+	case p == nil:
+	case p.PerOutput != nil:
+		fmt.Fprintf(r.stdout, "price: %d %s per %s\n", *p.PerOutput, p.CreditType, p.Unit)
+	default:
 		parts := make([]string, 0, len(p.Prices))
 		for _, o := range p.Prices {
 			parts = append(parts, fmt.Sprintf("%s=%d", o.Value, o.Credits))
 		}
 		fmt.Fprintf(r.stdout, "price: %s %s per %s by %s\n", strings.Join(parts, ", "), p.CreditType, p.Unit,
 			deref(p.DependsOn))
-		return
 	}
 }
 
