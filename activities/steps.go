@@ -124,6 +124,11 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		sctx,
 		tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now},
 	)
+	attempt := 1
+	if activity.IsActivity(ctx) {
+		attempt = int(activity.GetInfo(ctx).Attempt)
+	}
+	sctx = tasks.WithStep(sctx, tasks.Step{JobID: job.ID, Index: in.Index, Attempt: attempt})
 	sctx, note := tasks.WithStepNotes(sctx)
 	err = heartbeating(ctx, note, func() (err error) {
 		out, err = def.Runner.Step(sctx, input, in.Index)

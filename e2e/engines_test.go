@@ -34,7 +34,7 @@ func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, 
 	cfg, err := engines.Load(path)
 	require.NoError(t, err)
 	e := cfg.Engines["sdxl"]
-	e.PollInterval = "50ms"
+	e.WebhookListen, e.WebhookURL = "127.0.0.1:0", "" // the worker's receiver on a free port
 	cfg.Engines["sdxl"] = e
 	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))

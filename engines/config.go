@@ -34,12 +34,21 @@ type EngineConfig struct {
 	// address rules that guard every other outbound request do not apply
 	// to it, nor to output URLs on the same origin.
 	URL string `json:"url" yaml:"url"`
-	// Mode is async (the default: Prefer: respond-async, then polling) or
-	// sync (one request held open until the prediction ends).
+	// Mode is sync (one request held open until the prediction ends; the
+	// default without WebhookListen) or async (Prefer: respond-async, the
+	// prediction's end reported by the engine's webhook to WebhookListen;
+	// the default with it). Cog serves no GET /predictions/{id}: a webhook
+	// is the only way it reports an async prediction.
 	Mode string `json:"mode" yaml:"mode"`
-	// PollInterval is how often an async prediction is polled (a Go
-	// duration; 1s when empty).
-	PollInterval string `json:"poll_interval" yaml:"poll_interval"`
+	// WebhookListen is the address (host:port) where each worker process
+	// listens for the engine's webhooks in async mode, opened at the
+	// process's first prediction: 0.0.0.0:5001, or 127.0.0.1:0 for a free
+	// port on loopback. One port per engine and per worker process.
+	WebhookListen string `json:"webhook_listen" yaml:"webhook_listen"`
+	// WebhookURL is the base address the engine reaches that listener at
+	// (http://worker-1:5001); empty means http:// and the address
+	// listened on, which must then name a host (not 0.0.0.0).
+	WebhookURL string `json:"webhook_url" yaml:"webhook_url"`
 	// Concurrency is how many predictions one worker sends it at once
 	// (1 when zero: a Cog server runs one at a time unless built for more).
 	Concurrency int `json:"concurrency" yaml:"concurrency"`

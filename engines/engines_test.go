@@ -3,6 +3,7 @@ package engines_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,13 +48,22 @@ func example(t *testing.T, url string, edit func(*engines.Config)) *engines.Conf
 	cfg, err := engines.Load(path)
 	require.NoError(t, err)
 	for name, e := range cfg.Engines {
-		e.PollInterval = "20ms"
+		e.WebhookListen, e.WebhookURL = "127.0.0.1:0", "" // a free port per test
 		cfg.Engines[name] = e
 	}
 	if edit != nil {
 		edit(cfg)
 	}
 	return cfg
+}
+
+// mode sets an engine's mode: sync drops the webhook listener.
+func mode(e engines.EngineConfig, m string) engines.EngineConfig {
+	e.Mode = m
+	if m == "sync" {
+		e.WebhookListen, e.WebhookURL = "", ""
+	}
+	return e
 }
 
 // assemble is the registry of cfg with the log lines it wrote.
@@ -86,9 +96,7 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, cogtest.Options{AsURL: tc.asURL, Run: 50 * time.Millisecond})
 			cfg := example(t, srv.URL, func(c *engines.Config) {
-				e := c.Engines["sdxl"]
-				e.Mode = tc.mode
-				c.Engines["sdxl"] = e
+				c.Engines["sdxl"] = mode(c.Engines["sdxl"], tc.mode)
 			})
 			r, _ := assemble(t, cfg, clients(false))
 			d, err := r.Lookup("image.generate_sdxl")
@@ -104,6 +112,144 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 			require.Equal(t, "a sage linen shirt", inputs[0]["prompt"])
 			require.EqualValues(t, 8, inputs[0]["seed"], "seed + index")
 			require.EqualValues(t, 1024, inputs[0]["width"])
+			reqs := srv.Requests()
+			require.Len(t, reqs, 1)
+			require.Equal(t, http.MethodPut, reqs[0].Method, "the idempotent create")
+			require.Equal(t, tc.mode == "async", reqs[0].Async)
+			if tc.mode == "sync" {
+				require.Empty(t, reqs[0].Webhook)
+				require.Empty(t, srv.Webhooks())
+				return
+			}
+			require.Equal(t, []string{"start", "completed"}, reqs[0].Events)
+			require.True(t, strings.HasPrefix(reqs[0].Webhook, "http://127.0.0.1:"), reqs[0].Webhook)
+			require.Equal(t, []string{"start starting", "completed succeeded"}, srv.Webhooks(),
+				"the end is learnt from the webhook: Cog serves no GET /predictions/{id}")
+		})
+	}
+}
+
+func TestAsyncModeNeedsAWebhookListener(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*engines.EngineConfig)
+		want string
+	}{
+		{"async without a listener", func(e *engines.EngineConfig) { e.WebhookListen = "" },
+			"mode async needs webhook_listen"},
+		{"every interface, no URL", func(e *engines.EngineConfig) { e.WebhookListen = "0.0.0.0:5001" },
+			"set webhook_url"},
+		{"not an address", func(e *engines.EngineConfig) { e.WebhookListen = "5001" }, "not a host:port"},
+		{"a URL that is not http", func(e *engines.EngineConfig) { e.WebhookURL = "ftp://worker:5001" },
+			"not an http(s) address"},
+		{"sync with a listener", func(e *engines.EngineConfig) { e.Mode = "sync" }, "for mode async"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := example(t, "http://127.0.0.1:5000", func(c *engines.Config) {
+				e := c.Engines["sdxl"]
+				tc.edit(&e)
+				c.Engines["sdxl"] = e
+			})
+			r, logs := assemble(t, cfg, clients(false))
+			refused := logs.FilterMessage("engine refused: its configuration does not hold")
+			require.Equal(t, 1, refused.Len())
+			require.Contains(t, refused.All()[0].ContextMap()["error"], tc.want)
+			_, err := r.Lookup("image.generate_sdxl")
+			require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code)
+		})
+	}
+	t.Run("no mode and no listener is sync", func(t *testing.T) {
+		srv := fake(t, cogtest.Options{})
+		cfg := example(t, srv.URL, func(c *engines.Config) {
+			c.Engines["sdxl"] = engines.EngineConfig{Protocol: "cog", URL: srv.URL}
+		})
+		r, logs := assemble(t, cfg, clients(false))
+		require.Zero(t, logs.FilterLevelExact(zap.ErrorLevel).Len(), logs.All())
+		d, err := r.Lookup("image.generate_sdxl")
+		require.NoError(t, err)
+		_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+		require.NoError(t, err)
+		require.False(t, srv.Requests()[0].Async)
+	})
+}
+
+// stepOf runs attempt of output 0 of job j_1 on d.
+func stepOf(ctx context.Context, t *testing.T, d *tasks.Definition, attempt int) error {
+	t.Helper()
+	in, err := d.Validate([]byte(`{"prompt":"a shirt"}`))
+	require.NoError(t, err)
+	ctx = tasks.WithStep(ctx, tasks.Step{JobID: "j_1", Index: 0, Attempt: attempt})
+	_, err = d.Runner.Step(ctx, in, 0)
+	return err
+}
+
+func TestARetriedStepDoesNotLeaveTwoPredictionsRunning(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		// inputs is how many predictions the engine made; cancelled how
+		// many it was asked to cancel.
+		inputs, cancelled int
+	}{
+		{"sync", 1, 0},  // the second attempt joins the first's prediction
+		{"async", 2, 1}, // the second cancels the first's and makes its own
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			srv := fake(t, cogtest.Options{Run: 300 * time.Millisecond, Slots: 2})
+			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
+				e := mode(c.Engines["sdxl"], tc.mode)
+				e.Concurrency = 2 // the two attempts stand for two worker processes
+				c.Engines["sdxl"] = e
+			}), clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			// The first attempt's worker "dies": its step is left waiting.
+			ctx, stop := context.WithCancel(context.Background())
+			first := make(chan error, 1)
+			go func() { first <- stepOf(ctx, t, d, 1) }()
+			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
+			require.NoError(t, stepOf(context.Background(), t, d, 2))
+			require.Len(t, srv.Inputs(), tc.inputs)
+			require.Len(t, srv.Cancelled(), tc.cancelled)
+			stop()
+			<-first
+		})
+	}
+}
+
+func TestAWaitThatBreaksCancelsThePrediction(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mode string
+		o    cogtest.Options
+		cl   func(engines.Clients) engines.Clients
+		ctx  time.Duration
+	}{
+		{"sync: the answer never comes", "sync", cogtest.Options{Run: time.Minute},
+			func(c engines.Clients) engines.Clients {
+				c.Engine = &http.Client{Timeout: 300 * time.Millisecond}
+				return c
+			}, 0},
+		{"async: the webhook never comes", "async", cogtest.Options{Run: time.Minute, DropWebhooks: true},
+			func(c engines.Clients) engines.Clients { return c }, 500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fake(t, tc.o)
+			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
+				c.Engines["sdxl"] = mode(c.Engines["sdxl"], tc.mode)
+			}), tc.cl(clients(false)))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			ctx := context.Background()
+			if tc.ctx > 0 { // the step's StartToClose timeout
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.ctx)
+				defer cancel()
+			}
+			err = stepOf(ctx, t, d, 1)
+			require.Error(t, err)
+			require.Eventually(t, func() bool { return len(srv.Cancelled()) == 1 }, 5*time.Second,
+				10*time.Millisecond, "the model does not keep working for nobody")
+			require.Eventually(t, func() bool { return srv.Running() == 0 }, 5*time.Second, 10*time.Millisecond)
 		})
 	}
 }
@@ -155,13 +301,11 @@ func TestSlowStartIsBusyThenServes(t *testing.T) {
 }
 
 func TestCancelledStepCancelsItsPrediction(t *testing.T) {
-	for _, mode := range []string{"async", "sync"} {
-		t.Run(mode, func(t *testing.T) {
+	for _, m := range []string{"async", "sync"} {
+		t.Run(m, func(t *testing.T) {
 			srv := fake(t, cogtest.Options{Run: time.Minute})
 			cfg := example(t, srv.URL, func(c *engines.Config) {
-				e := c.Engines["sdxl"]
-				e.Mode = mode
-				c.Engines["sdxl"] = e
+				c.Engines["sdxl"] = mode(c.Engines["sdxl"], m)
 			})
 			r, _ := assemble(t, cfg, clients(false))
 			d, err := r.Lookup("image.generate_sdxl")

@@ -70,3 +70,28 @@ func StepNote(ctx context.Context, note string) {
 		b.mu.Unlock()
 	}
 }
+
+// Step names one attempt of one step: the job, the index of the output it
+// makes and the attempt of its activity (1 for the first). The worker puts
+// it in every step's context (WithStep); an engine names its prediction
+// from it, so a later attempt of the same step can find, or cancel, what
+// an earlier attempt started on a worker that died.
+type Step struct {
+	JobID   string
+	Index   int
+	Attempt int
+}
+
+type stepKey struct{}
+
+// WithStep tells the step run under ctx which step and attempt it is.
+func WithStep(ctx context.Context, s Step) context.Context {
+	return context.WithValue(ctx, stepKey{}, s)
+}
+
+// StepOf is the step run under ctx; ok is false outside a worker's step
+// (a test calling a Runner directly).
+func StepOf(ctx context.Context) (Step, bool) {
+	s, ok := ctx.Value(stepKey{}).(Step)
+	return s, ok && s.JobID != ""
+}

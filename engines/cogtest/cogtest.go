@@ -1,12 +1,17 @@
 // Package cogtest is a Cog prediction server for tests, in process on
 // loopback (httptest): the HTTP protocol of github.com/replicate/cog
-// (docs/http.md) as a model server speaks it — GET /health-check,
-// POST /predictions answered when the prediction ends or, with
-// Prefer: respond-async, at once with 202 and polled at
-// GET /predictions/{id}; POST /predictions/{id}/cancel; outputs as data
-// URIs or as URLs the server serves; one prediction at a time (409 while
-// busy, as Cog answers); 503 while its model loads. No GPU, no model: each
-// prediction answers a small PNG whose colour depends on its input.
+// (docs/http.md) as a model server speaks it — GET /health-check;
+// POST /predictions and its idempotent form PUT /predictions/{id} (a PUT
+// naming a prediction still running answers that one instead of starting a
+// second), answered when the prediction ends or, with Prefer:
+// respond-async, at once with 202; the request's webhook called with the
+// prediction's JSON on start and on completion (webhook_events_filter
+// honoured, the completion retried as Cog retries it), since Cog serves no
+// GET /predictions/{id} to poll; POST /predictions/{id}/cancel; outputs as
+// data URIs or as URLs the server serves; one prediction at a time (409
+// while busy, as Cog answers); 503 while its model loads. No GPU, no
+// model: each prediction answers a small PNG whose colour depends on its
+// input.
 package cogtest
 
 import (
@@ -20,6 +25,7 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +52,23 @@ type Options struct {
 	Slots int
 	// Output, when set, makes the file of a prediction from its input.
 	Output func(input map[string]any) []byte
+	// Redirect, when set, answers every request for a file the server
+	// serves (AsURL) with a redirect to this URL.
+	Redirect string
+	// DropWebhooks sends no webhook: an engine that lost them.
+	DropWebhooks bool
+}
+
+// Request is a prediction request as the server received it.
+type Request struct {
+	// Method is POST or PUT, Path its path.
+	Method, Path string
+	// Async says the request asked Prefer: respond-async.
+	Async bool
+	// Webhook and Events are the request's webhook and
+	// webhook_events_filter.
+	Webhook string
+	Events  []string
 }
 
 // Server is a running fake Cog server.
@@ -60,6 +83,8 @@ type Server struct {
 	busyLeft    int
 	cancelled   []string
 	inputs      []map[string]any
+	requests    []Request
+	hooks       []string
 }
 
 type prediction struct {
@@ -74,6 +99,8 @@ type prediction struct {
 	CompletedAt *time.Time     `json:"completed_at,omitempty"`
 	done        chan struct{}
 	cancel      chan struct{}
+	webhook     string
+	events      []string
 }
 
 // New starts a server; it is closed when the test ends (Close).
@@ -85,7 +112,7 @@ func New(o Options) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health-check", s.health)
 	mux.HandleFunc("POST /predictions", s.create)
-	mux.HandleFunc("GET /predictions/{id}", s.get)
+	mux.HandleFunc("PUT /predictions/{id}", s.create)
 	mux.HandleFunc("POST /predictions/{id}/cancel", s.cancelPrediction)
 	mux.HandleFunc("GET /files/{id}", s.file)
 	s.Server = httptest.NewServer(mux)
@@ -104,6 +131,22 @@ func (s *Server) Inputs() []map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]map[string]any(nil), s.inputs...)
+}
+
+// Requests lists the prediction requests received, in order (refused ones
+// too).
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Webhooks lists the webhooks sent, as "event status" ("start starting",
+// "completed succeeded"), in order.
+func (s *Server) Webhooks() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.hooks...)
 }
 
 // Running is how many predictions are running now.
@@ -125,18 +168,34 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		ID    string         `json:"id"`
-		Input map[string]any `json:"input"`
+		ID      string         `json:"id"`
+		Input   map[string]any `json:"input"`
+		Webhook string         `json:"webhook"`
+		Events  []string       `json:"webhook_events_filter"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Input == nil {
+	async := strings.Contains(r.Header.Get("Prefer"), "respond-async")
+	err := json.NewDecoder(r.Body).Decode(&req)
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Async: async, Webhook: req.Webhook,
+		Events: req.Events})
+	s.mu.Unlock()
+	if err != nil || req.Input == nil {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": "input is required"})
 		return
+	}
+	if id := r.PathValue("id"); id != "" {
+		req.ID = id
 	}
 	if !s.ready() {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"detail": "model setup is not complete"})
 		return
 	}
 	s.mu.Lock()
+	if old := s.predictions[req.ID]; r.Method == http.MethodPut && old != nil && old.CompletedAt == nil {
+		s.mu.Unlock() // the idempotent create of a prediction still running: that one
+		s.answer(w, r, old, async)
+		return
+	}
 	if s.busyLeft > 0 || s.running >= s.o.Slots {
 		if s.busyLeft > 0 {
 			s.busyLeft--
@@ -149,13 +208,19 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		req.ID = fmt.Sprintf("p%d", len(s.predictions)+1)
 	}
 	p := &prediction{ID: req.ID, Status: "starting", Input: req.Input, CreatedAt: time.Now().UTC(),
-		done: make(chan struct{}), cancel: make(chan struct{})}
+		done: make(chan struct{}), cancel: make(chan struct{}), webhook: req.Webhook, events: req.Events}
 	s.predictions[p.ID] = p
 	s.inputs = append(s.inputs, req.Input)
 	s.running++
 	s.mu.Unlock()
 	go s.run(p)
-	if strings.Contains(r.Header.Get("Prefer"), "respond-async") {
+	s.answer(w, r, p, async)
+}
+
+// answer is the answer to a create of p: 202 at once when async, else p
+// once it has ended.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, p *prediction, async bool) {
+	if async {
 		writeJSON(w, http.StatusAccepted, s.snapshot(p))
 		return
 	}
@@ -167,8 +232,36 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.snapshot(p))
 }
 
+// notify sends p's webhook for event when the request asked for one and
+// its filter lets the event through (no filter: every event). The
+// completion is retried a few times, as Cog retries it.
+func (s *Server) notify(p *prediction, event string, retry bool) {
+	if p.webhook == "" || s.o.DropWebhooks || (len(p.events) > 0 && !slices.Contains(p.events, event)) {
+		return
+	}
+	snap := s.snapshot(p)
+	raw, _ := json.Marshal(snap)
+	s.mu.Lock()
+	s.hooks = append(s.hooks, event+" "+snap.Status)
+	s.mu.Unlock()
+	for attempt := 0; attempt < 4; attempt++ {
+		resp, err := http.Post(p.webhook, "application/json", bytes.NewReader(raw))
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode < 300 {
+				return
+			}
+		}
+		if !retry {
+			return
+		}
+		time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+	}
+}
+
 // run is the model working on p.
 func (s *Server) run(p *prediction) {
+	s.notify(p, "start", false)
 	s.set(p, func() { p.Status = "processing"; p.Logs = "loading weights\n" })
 	t := time.NewTimer(s.o.Run)
 	defer t.Stop()
@@ -193,6 +286,7 @@ func (s *Server) run(p *prediction) {
 		s.running--
 	})
 	close(p.done)
+	s.notify(p, "completed", true)
 }
 
 func (s *Server) output(p *prediction) any {
@@ -240,15 +334,6 @@ func (s *Server) lookup(id string) *prediction {
 	return s.predictions[id]
 }
 
-func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	p := s.lookup(r.PathValue("id"))
-	if p == nil {
-		writeJSON(w, http.StatusNotFound, map[string]any{"detail": "Not Found"})
-		return
-	}
-	writeJSON(w, http.StatusOK, s.snapshot(p))
-}
-
 func (s *Server) cancelPrediction(w http.ResponseWriter, r *http.Request) {
 	p := s.lookup(r.PathValue("id"))
 	if p == nil {
@@ -270,6 +355,10 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	p := s.lookup(r.PathValue("id"))
 	if p == nil {
 		http.NotFound(w, r)
+		return
+	}
+	if s.o.Redirect != "" {
+		http.Redirect(w, r, s.o.Redirect, http.StatusFound)
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")

@@ -1,0 +1,38 @@
+package engines
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestWebhookReceiverHandsOnlyItsOwnWebhooksToTheWaitingStep(t *testing.T) {
+	r, err := newReceiver("127.0.0.1:0", "", 1<<20)
+	require.NoError(t, err)
+	base, err := r.url()
+	require.NoError(t, err)
+	w := r.wait("p1")
+	defer r.done("p1")
+	post := func(url, body string) int {
+		resp, err := http.Post(url, "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+	other := base[:strings.LastIndex(base, "/")] + "/" + strings.Repeat("0", 32)
+	require.Equal(t, http.StatusNotFound, post(other+"/p1", `{"status":"succeeded"}`), "a guessed address")
+	require.Nil(t, w.latest())
+	require.Equal(t, http.StatusBadRequest, post(base+"/p1", `not json`))
+	require.Equal(t, http.StatusNoContent, post(base+"/p9", `{"status":"succeeded"}`), "nobody waits: no retry")
+	require.Equal(t, http.StatusNoContent, post(base+"/p1", `{"id":"p1","status":"succeeded","output":"x"}`))
+	select {
+	case <-w.notify:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting step was not told")
+	}
+	require.Equal(t, http.StatusNoContent, post(base+"/p1", `{"id":"p1","status":"processing"}`))
+	require.Equal(t, cogSucceeded, w.latest().Status, "a late webhook does not undo the end")
+}
