@@ -92,7 +92,7 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	if n <= 0 {
 		n = 1
 	}
-	own := cl.engine()
+	own := cl.engine(base)
 	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals,
 		slots: make(chan struct{}, n), files: files{origin: base, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
@@ -228,6 +228,9 @@ func (c *cog) do(req *http.Request) (*cogPrediction, error) {
 	if err != nil {
 		if req.Context().Err() != nil {
 			return nil, req.Context().Err()
+		}
+		if errors.Is(err, ErrRedirectOffEngine) {
+			return nil, fail(Failed, "%s %s: %w", req.Method, req.URL.Path, err)
 		}
 		return nil, fail(Unavailable, "%s %s: %w", req.Method, req.URL.Path, err)
 	}

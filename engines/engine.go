@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -57,17 +58,40 @@ type Clients struct {
 	Fetch *http.Client
 	// Engine reaches the engines' own addresses; nil means a client with
 	// no proxy from the environment and no overall timeout (a prediction
-	// may run for minutes; its context bounds it).
+	// may run for minutes; its context bounds it). Whichever it is, a
+	// redirect away from the engine's origin is refused (engine).
 	Engine *http.Client
 }
 
-func (c Clients) engine() *http.Client {
+// ErrRedirectOffEngine is a redirect from an engine's address to another
+// origin: the trust the configuration gives the engine's address does not
+// carry over to wherever it points, so it is not followed.
+var ErrRedirectOffEngine = errors.New("engines: a redirect leaves the engine's origin")
+
+// maxEngineRedirects bounds the redirects followed within an engine's origin.
+const maxEngineRedirects = 5
+
+// engine is the client that speaks to the engine at origin: it follows a
+// redirect only within that origin (scheme and host:port).
+func (c Clients) engine(origin *url.URL) *http.Client {
+	var cl http.Client
 	if c.Engine != nil {
-		return c.Engine
+		cl = *c.Engine
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil
+		cl.Transport = t
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = nil
-	return &http.Client{Transport: t}
+	cl.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {
+			return fmt.Errorf("%w: to %s", ErrRedirectOffEngine, req.URL.Redacted())
+		}
+		if len(via) >= maxEngineRedirects {
+			return fmt.Errorf("engines: stopped after %d redirects", maxEngineRedirects)
+		}
+		return nil
+	}
+	return &cl
 }
 
 // protocols builds an engine of each protocol the configuration may name.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -343,6 +345,44 @@ func TestOutputURLsOnOtherHostsKeepTheAddressRules(t *testing.T) {
 	require.Equal(t, string(apierr.ProcessingFailed), se.Code)
 	require.False(t, se.Temporary)
 	require.True(t, errors.Is(err, outbound.ErrNotHTTPS) || errors.Is(err, outbound.ErrNotPublic), err)
+}
+
+func TestRedirectsAwayFromTheEngineAreNotFollowed(t *testing.T) {
+	var hits atomic.Int32 // requests that reached the other origin
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"succeeded","output":"data:image/png;base64,AAAA"}`))
+	}))
+	t.Cleanup(elsewhere.Close)
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirector.Close)
+	for _, tc := range []struct {
+		name   string
+		engine string
+	}{
+		{"the prediction request", redirector.URL},
+		{"an output URL on the engine", fake(t, cogtest.Options{AsURL: true, Redirect: elsewhere.URL + "/x"}).URL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, m := range []string{"sync", "async"} {
+				r, _ := assemble(t, example(t, tc.engine, func(c *engines.Config) {
+					c.Engines["sdxl"] = mode(c.Engines["sdxl"], m)
+				}), clients(true))
+				d, err := r.Lookup("image.generate_sdxl")
+				require.NoError(t, err)
+				_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+				var se *tasks.StepError
+				require.ErrorAs(t, err, &se, m)
+				require.Equal(t, string(apierr.ProcessingFailed), se.Code, m)
+				require.False(t, se.Temporary, "%s: the configuration, not the moment, is wrong", m)
+				require.ErrorIs(t, err, engines.ErrRedirectOffEngine, m)
+			}
+			require.Zero(t, hits.Load(), "nothing reached the other origin, even with private addresses allowed")
+		})
+	}
 }
 
 func TestOutputsOfTheWrongTypeOrSizeAreNotDelivered(t *testing.T) {

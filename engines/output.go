@@ -46,7 +46,8 @@ func (f files) read(ctx context.Context, ref string) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 		if errors.Is(err, outbound.ErrNotHTTPS) || errors.Is(err, outbound.ErrNotPublic) ||
-			errors.Is(err, outbound.ErrInvalidURL) || errors.Is(err, outbound.ErrTooManyRedirects) {
+			errors.Is(err, outbound.ErrInvalidURL) || errors.Is(err, outbound.ErrTooManyRedirects) ||
+			errors.Is(err, ErrRedirectOffEngine) {
 			return nil, fail(Failed, "output URL %s refused by the address rules: %w", u.Redacted(), err)
 		}
 		return nil, fail(Unavailable, "fetch output %s: %w", u.Redacted(), err)
