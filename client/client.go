@@ -6,8 +6,10 @@
 // object is retried only when it says retryable; 429, 500, 502, 503 and
 // 504 without one (a proxy's answer) and network errors are retried;
 // exponential backoff with jitter capped at 60 s; Retry-After honoured; a
-// POST is resent with the same Idempotency-Key. Errors the service answers
-// are *Error.
+// POST is resent with the same Idempotency-Key. A connection refused or a
+// host name that does not resolve is not retried: it fails at once with
+// *UnreachableError, naming the address. Errors the service answers are
+// *Error.
 //
 // Verifier checks webhook deliveries exactly as the spec's five steps say,
 // and works as http.Handler middleware.
@@ -243,7 +245,10 @@ func (c *Client) do(ctx context.Context, r request) (*answer, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if attempt+1 >= c.maxAttempts || refusedLocally(err) {
+			if u := unreachable(err); u != nil {
+				return nil, u
+			}
+			if attempt+1 >= c.maxAttempts {
 				return nil, err
 			}
 		}

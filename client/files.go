@@ -107,6 +107,8 @@ func (c *Client) Download(ctx context.Context, fileURL string, w io.Writer) (int
 			wait = apiErr.RetryAfter
 		case ctx.Err() != nil:
 			return 0, ctx.Err()
+		case unreachable(err) != nil:
+			return 0, unreachable(err)
 		case attempt+1 >= c.maxAttempts:
 			return 0, err
 		}

@@ -67,8 +67,8 @@ func (c *Client) Listen(ctx context.Context, connected func(), deliver func(List
 				return apiErr
 			}
 			err = apiErr
-		case refusedLocally(err):
-			return err
+		case unreachable(err) != nil:
+			return unreachable(err)
 		}
 		fails++
 		if fails >= c.maxAttempts {

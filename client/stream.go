@@ -73,7 +73,8 @@ func (s *Stream) Close() {
 }
 
 // Next is the next event. It returns ErrStreamEnded after the terminal
-// event, *Error when the service refuses the stream (an unknown job), and
+// event, *Error when the service refuses the stream (an unknown job),
+// *UnreachableError at once when nothing answers at the address, and
 // another error when the stream cannot be reached within the client's
 // tries.
 func (s *Stream) Next() (Event, error) {
@@ -143,9 +144,12 @@ func (s *Stream) open() error {
 				return apiErr
 			}
 			wait = apiErr.RetryAfter
-		} else if s.ctx.Err() != nil || attempt+1 >= s.c.maxAttempts {
+		} else if s.ctx.Err() != nil || attempt+1 >= s.c.maxAttempts || unreachable(err) != nil {
 			if s.ctx.Err() != nil {
 				return s.ctx.Err()
+			}
+			if u := unreachable(err); u != nil {
+				return u
 			}
 			return err
 		}

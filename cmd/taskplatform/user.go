@@ -67,6 +67,11 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 			r.client.BaseURL())
 		return 1
 	}
+	if unreach := (*client.UnreachableError)(nil); errors.As(err, &unreach) && r.client != nil {
+		fmt.Fprintf(r.stderr, "taskplatform: cannot reach the service at %s: the host name %s does not resolve "+
+			"(check TP_BASE_URL)\n", r.client.BaseURL(), unreach.Addr)
+		return 1
+	}
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
 	if hint := r.taskHint(cmd, err); hint != "" {
 		fmt.Fprintln(r.stderr, hint)

@@ -173,6 +173,45 @@ func TestUserServerDownSaidAtOnce(t *testing.T) {
 	require.Less(t, time.Since(start), 3*time.Second)
 }
 
+// TestUserUnreachableSaidAtOnce: a service address where nothing listens,
+// on any host, or whose host name does not resolve is said at once with
+// the address, not after a minute of retries.
+func TestUserUnreachableSaidAtOnce(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	refused := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	nxdomain := &http.Client{Transport: &http.Transport{
+		DialContext: func(_ context.Context, network, addr string) (net.Conn, error) {
+			host, _, _ := net.SplitHostPort(addr)
+			return nil, &net.OpError{Op: "dial", Net: network,
+				Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+		},
+	}}
+	for _, tc := range []struct {
+		cl   *client.Client
+		want string
+	}{
+		{client.New(refused, "tpk_x"),
+			"taskplatform: cannot reach the service at " + refused + ": connection refused (is it running?)\n"},
+		{client.New("http://api.taskplatform.invalid:8080", "tpk_x", client.WithHTTPClient(nxdomain)),
+			"taskplatform: cannot reach the service at http://api.taskplatform.invalid:8080: the host name " +
+				"api.taskplatform.invalid does not resolve (check TP_BASE_URL)\n"},
+	} {
+		var out, errb bytes.Buffer
+		start := time.Now()
+		code := userMain(context.Background(), []string{"jobs"}, &userRun{stdin: strings.NewReader(""),
+			stdout: &out, stderr: &errb, env: func(string) string { return "" }, client: tc.cl})
+		require.Equal(t, 1, code)
+		require.Empty(t, out.String())
+		require.Equal(t, tc.want, errb.String())
+		require.Less(t, time.Since(start), time.Second)
+	}
+}
+
 func TestUserTaskShowJobsVersion(t *testing.T) {
 	f := jobsAPI(t)
 	code, out, errs := f.cli(t, "tasks", "show", "pattern.generate")
