@@ -35,6 +35,9 @@ func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, 
 	require.NoError(t, err)
 	e := cfg.Engines["sdxl"]
 	e.WebhookListen, e.WebhookURL = "127.0.0.1:0", "" // the worker's receiver on a free port
+	if o.Slots > 1 {
+		e.Concurrency = o.Slots // the worker sends as many at once as the server runs
+	}
 	cfg.Engines["sdxl"] = e
 	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))
@@ -126,6 +129,41 @@ func TestEngineFailuresFailTheJobWithTheSpecsCodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEngineBusyForOneOutputStopsTheOthers: in a job of four images whose
+// second one the model server keeps answering busy, that output fails
+// capacity_busy once its retries are spent and the job fails with it at
+// once: the predictions of the outputs running beside it are cancelled on
+// the engine, not waited for, and no further one is sent.
+func TestEngineBusyForOneOutputStopsTheOthers(t *testing.T) {
+	t.Parallel()
+	seed := func(in map[string]any) float64 { v, _ := in["seed"].(float64); return v }
+	s, cog := engineStack(t, cogtest.Options{
+		Slots:   4,
+		BusyFor: func(in map[string]any) bool { return seed(in) == 6 },
+		RunFor: func(in map[string]any) time.Duration {
+			if seed(in) == 5 {
+				return 0 // the first image, which comes with the plan
+			}
+			return time.Minute
+		},
+	}, stackOptions{})
+	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl",
+		map[string]any{"prompt": "a shirt", "count": 4, "seed": 5})
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	id := res.json(t)["job_id"].(string)
+	began := time.Now()
+	job := s.waitTerminal(id)
+	require.Less(t, time.Since(began), 45*time.Second, "the job did not wait for the other predictions")
+	require.Equal(t, "failed", job["outcome"], "%v", job)
+	require.Equal(t, "capacity_busy", job["error"].(map[string]any)["code"], "%v", job)
+	require.Eventually(t, func() bool { return len(cog.Cancelled()) == 2 }, 10*time.Second, 20*time.Millisecond,
+		"the predictions of images 3 and 4 are cancelled on the engine")
+	require.Len(t, cog.Inputs(), 3, "image 2 never got in; nothing is sent after the job failed")
+	require.Equal(t, int64(100-4), s.balance(), "the image delivered before the job failed is charged")
+	require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
+	recordHistory(t, id, "parallel_capacity_busy")
 }
 
 func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {

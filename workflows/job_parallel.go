@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 
 	"go.temporal.io/sdk/temporal"
@@ -13,12 +14,16 @@ import (
 // stepsPerJob at once, so the workers of a fleet share one job.
 // Output 0 (first, firstErr) came with the plan. Outputs are recorded in
 // the task's order whatever order their steps end in. A cancel, an output
-// that could not get its capacity in time or refused content cancels every
+// that could not get its capacity in time, refused content or an engine
+// that stayed busy (jobs started after versionParallelBusy) cancels every
 // running step and waits for them all to end before the job settles, so
 // settlement charges exactly the outputs that were delivered.
 func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.Plan, d *deliveries,
 	first contract.StepResult, firstErr error) (contract.SettleInput, error) {
 	if f := contentRefused(firstErr); f != nil {
+		return j.fail(contract.OutcomeFailed, *f), nil
+	}
+	if f := d.busyNow(ctx, 0, firstErr); f != nil {
 		return j.fail(contract.OutcomeFailed, *f), nil
 	}
 	n := plan.Steps
@@ -40,7 +45,7 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 			sel.AddFuture(run(sctx, i, plan), func(f workflow.Future) {
 				p.running--
 				outs[i], errs[i] = stepResult(ctx, f)
-				if p.end(ctx, i, plan, errs[i]) {
+				if p.end(ctx, i, plan, d, errs[i]) {
 					stop()
 				}
 			})
@@ -91,8 +96,9 @@ func (p *parallel) open() bool { return !p.cancelled && p.failure == nil }
 
 // end takes the answer of output i's step and says whether it ended the
 // job (the running steps are then cancelled). Steps that end after that
-// only drain.
-func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, err error) bool {
+// only drain. Any other failure leaves the output missing (d records it
+// once every step has ended).
+func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, d *deliveries, err error) bool {
 	if !p.open() {
 		return false
 	}
@@ -108,6 +114,31 @@ func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, err err
 	case err == nil:
 		p.delivered++
 		workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", p.delivered, p.n))
+	default:
+		p.failure = d.busyNow(ctx, i, err)
 	}
 	return !p.open()
+}
+
+// versionParallelBusy is the change that ends a job whose outputs run side
+// by side as soon as a step's engine stayed busy (capacity_busy), as
+// refused content does: its running steps are cancelled and no further
+// one starts. Jobs started before it ran every output and failed
+// capacity_busy only when their outputs were recorded. Like
+// versionEngineBusy, the marker is asked for only when such a failure
+// arrives.
+const versionParallelBusy = "parallel-capacity-busy"
+
+// busyNow is the failure of output i's step, run side by side with
+// others, whose engine stayed busy, which ends the job at once; nil for
+// any other answer, and in jobs started before versionParallelBusy.
+func (d *deliveries) busyNow(ctx workflow.Context, i int, err error) *contract.Failure {
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || ae.Type() != contract.ErrTypeCapacityBusy {
+		return nil
+	}
+	if workflow.GetVersion(ctx, versionParallelBusy, workflow.DefaultVersion, 1) != 1 {
+		return nil
+	}
+	return d.capacityBusy(ctx, i, err)
 }

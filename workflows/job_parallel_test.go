@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -28,10 +29,12 @@ type parallelSteps struct {
 	running, most             int
 	// runningAtSettle is how many steps were still running when the job settled.
 	runningAtSettle int
+	// capacity names the outputs the plan puts on a capacity-limited queue.
+	capacity map[int]string
 }
 
 func (p *parallelSteps) mock(e *jobEnv, delays []time.Duration, errs []error) {
-	plan := contract.Plan{Steps: len(delays), Phase: "drawing"}
+	plan := contract.Plan{Steps: len(delays), Phase: "drawing", Capacity: p.capacity, CapacityDeadline: time.Minute}
 	for i, d := range delays {
 		e.OnActivity(a.RunStep, mock.Anything, mock.MatchedBy(func(in contract.StepInput) bool { return in.Index == i })).
 			After(d).
@@ -51,6 +54,8 @@ func (p *parallelSteps) mock(e *jobEnv, delays []time.Duration, errs []error) {
 				return out, nil
 			})
 	}
+	// A first output that fails for good leaves the plan to PlanJob.
+	e.OnActivity(a.PlanJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
 	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, args converter.EncodedValues) {
 		if info.ActivityType.Name != contract.ActivityRunStep {
 			return
@@ -159,4 +164,64 @@ func TestParallelRefusedContentStopsTheOtherSteps(t *testing.T) {
 	require.Equal(t, []int{0}, p.delivered)
 	require.ElementsMatch(t, []int{0, 1, 2, 3, 4}, p.started, "no step starts after the job failed")
 	require.Equal(t, 0, p.runningAtSettle)
+}
+
+// TestParallelCapacityBusyStopsTheOtherSteps: an output that cannot get
+// capacity — its engine stayed busy through its retries, or its analysis
+// slot did not free up before the capacity deadline — fails the job
+// capacity_busy at once, as refused content does: the running steps are
+// cancelled, no further step starts, and nothing but what was delivered
+// before is charged.
+func TestParallelCapacityBusyStopsTheOtherSteps(t *testing.T) {
+	busy := temporal.NewNonRetryableApplicationError("the model server stayed busy", contract.ErrTypeCapacityBusy, nil)
+	noSlot := temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil)
+	for _, tc := range []struct {
+		name     string
+		errs     []error
+		capacity map[int]string
+		// started are the outputs whose step ever started, ended the ones
+		// whose step ended by itself (the others were cancelled).
+		started, ended []int
+		message        string
+	}{
+		{
+			name:    "an engine stays busy for output 3",
+			errs:    []error{nil, nil, busy, nil, nil, nil},
+			started: []int{0, 1, 2, 3, 4},
+			ended:   []int{0, 2},
+			message: "Output 3 of 6 could not get the model server's capacity in time",
+		},
+		{
+			name:    "an engine stays busy for the first output",
+			errs:    []error{busy, nil, nil, nil, nil, nil},
+			started: []int{0},
+			ended:   []int{0},
+			message: "Output 1 of 6 could not get the model server's capacity in time",
+		},
+		{
+			name:     "output 3's analysis gets no slot before the capacity deadline",
+			errs:     []error{nil, nil, noSlot, nil, nil, nil},
+			capacity: map[int]string{2: "analysis"},
+			started:  []int{0, 1, 2, 3, 4},
+			ended:    []int{0, 2},
+			message:  "Output 3 of 6 could not get analysis capacity in time",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newJobEnv(t)
+			p := parallelSteps{capacity: tc.capacity}
+			p.mock(e, minutes(0, 10, 1, 10, 10, 10), tc.errs)
+			e.admitAt(0)
+			_, err := e.run()
+			var ae *temporal.ApplicationError
+			require.ErrorAs(t, err, &ae)
+			require.Equal(t, string(apierr.CapacityBusy), ae.Type())
+			f := e.settledError()
+			require.Equal(t, string(apierr.CapacityBusy), f.Code)
+			require.Contains(t, f.Message, tc.message)
+			require.Equal(t, tc.ended, p.ended, "the running steps are cancelled, not waited for")
+			require.ElementsMatch(t, tc.started, p.started, "no step starts after the job failed")
+			require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
+		})
+	}
 }

@@ -107,8 +107,9 @@ func (j *job) stepInput(i int, queue string) contract.StepInput {
 // first step plans (PlanJob, with planOpts, plans a job whose first step
 // failed before answering), the other outputs run side by side
 // (deliverParallel; output by output in jobs started before that change),
-// each output delivered or not is recorded, and a cancel, a missed deadline
-// or refused content ends the job there.
+// each output delivered or not is recorded, and a cancel, a missed
+// deadline, refused content or an engine that stayed busy ends the job
+// there.
 func (j *job) deliver(ctx workflow.Context, run runStep,
 	planOpts workflow.ActivityOptions) (contract.SettleInput, error) {
 	out, err := stepResult(ctx, run(ctx, 0, nil))

@@ -38,6 +38,10 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"succeeded_with_events.json", // with job events subscribed, queued
 		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
 		"engine_capacity_busy.json",  // an external engine stayed busy (engine-capacity-busy 1)
+		// an engine stayed busy for one output of four side by side: the others are cancelled
+		// (parallel-capacity-busy 1), or, before that change, run to their end
+		"parallel_capacity_busy.json",
+		"parallel_capacity_busy_at_end.json",
 	} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}

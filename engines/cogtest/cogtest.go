@@ -48,6 +48,12 @@ type Options struct {
 	// Busy answers the first Busy predictions 409, as a server busy with
 	// another one does.
 	Busy int
+	// BusyFor, when set, answers 409 to every prediction of an input it
+	// picks, as a server kept busy by others' predictions does.
+	BusyFor func(input map[string]any) bool
+	// RunFor, when set, is how long a prediction of this input runs (Run
+	// when it answers 0).
+	RunFor func(input map[string]any) time.Duration
 	// Slots is how many predictions run at once (1 when zero).
 	Slots int
 	// Output, when set, makes the file of a prediction from its input.
@@ -196,6 +202,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, r, old, async)
 		return
 	}
+	if s.o.BusyFor != nil && s.o.BusyFor(req.Input) {
+		s.mu.Unlock()
+		writeJSON(w, http.StatusConflict, map[string]any{"detail": "Already running a prediction"})
+		return
+	}
 	if s.busyLeft > 0 || s.running >= s.o.Slots {
 		if s.busyLeft > 0 {
 			s.busyLeft--
@@ -263,7 +274,11 @@ func (s *Server) notify(p *prediction, event string, retry bool) {
 func (s *Server) run(p *prediction) {
 	s.notify(p, "start", false)
 	s.set(p, func() { p.Status = "processing"; p.Logs = "loading weights\n" })
-	t := time.NewTimer(s.o.Run)
+	run := s.o.Run
+	if s.o.RunFor != nil && s.o.RunFor(p.Input) > 0 {
+		run = s.o.RunFor(p.Input)
+	}
+	t := time.NewTimer(run)
 	defer t.Stop()
 	cancelled := false
 	select {
@@ -274,7 +289,7 @@ func (s *Server) run(p *prediction) {
 	s.set(p, func() {
 		now := time.Now().UTC()
 		p.CompletedAt = &now
-		p.Metrics = map[string]any{"predict_time": s.o.Run.Seconds()}
+		p.Metrics = map[string]any{"predict_time": run.Seconds()}
 		switch {
 		case cancelled:
 			p.Status = "canceled"
