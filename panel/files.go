@@ -2,19 +2,23 @@ package panel
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image/png"
 	"maps"
 	"net/http"
+	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
 
 	"github.com/disintegration/imaging"
+	"go.uber.org/zap"
 	"gocloud.dev/gcerrors"
 
 	"github.com/taskplatform/taskplatform/models"
@@ -152,9 +156,10 @@ const thumbSide = 320
 const thumbCache = "private, max-age=604800, immutable"
 
 // thumb answers a small PNG copy of one of the user's image files, at most
-// thumbSide a side (a PDF's: an icon with its page count), made on first
-// request and kept in the bucket at the file's ThumbKey (deleted with the
-// file); the panel never sends a 2048-px original to a listing.
+// thumbSide a side — a PDF's: its first page drawn by pdftoppm when the
+// panel has it (smallCopy), else an icon with its page count — made on
+// first request and kept in the bucket at the file's ThumbKey (deleted
+// with the file); the panel never sends a 2048-px original to a listing.
 func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 	f, err := models.UserFile(r.Context(), p.d.DB, u.ID, r.PathValue("id"))
 	if errors.Is(err, models.ErrNotFound) ||
@@ -166,16 +171,7 @@ func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 		p.fail(w, errors.Join(err, errors.New("no bucket")))
 		return
 	}
-	key, media, build := f.ThumbKey("png"), "image/png", p.makeThumb
-	if f.MediaType == pdfType {
-		key, media, build = f.ThumbKey("svg"), "image/svg+xml", p.makePDFIcon
-	}
-	small, err := p.d.Blob.ReadAll(r.Context(), key)
-	if gcerrors.Code(err) == gcerrors.NotFound {
-		if small, err = build(r, f); err == nil {
-			err = p.d.Blob.WriteAll(r.Context(), key, small, nil)
-		}
-	}
+	small, media, err := p.smallCopy(r, f)
 	if err != nil {
 		p.fail(w, err)
 		return
@@ -184,6 +180,41 @@ func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 	w.Header().Set("Cache-Control", thumbCache)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	_, _ = w.Write(small)
+}
+
+// smallCopy is file f's thumbnail and its media type: an image scaled
+// down; a PDF's first page drawn small when pdftoppm is there and can draw
+// it, else the PDF's icon.
+func (p *panel) smallCopy(r *http.Request, f *models.File) ([]byte, string, error) {
+	if f.MediaType != pdfType {
+		small, err := p.cached(r, f.ThumbKey("png"), func() ([]byte, error) { return p.makeThumb(r, f) })
+		return small, "image/png", err
+	}
+	if p.pdftoppm != "" {
+		small, err := p.cached(r, f.ThumbKey("png"), func() ([]byte, error) { return p.makePDFPreview(r, f) })
+		if err == nil {
+			return small, "image/png", nil
+		}
+		if !errors.Is(err, errNoPreview) {
+			return nil, "", err
+		}
+		p.d.Log.Info("panel: a PDF's first page could not be drawn; its icon is shown",
+			zap.String("file", f.ID), zap.Error(err))
+	}
+	small, err := p.cached(r, f.ThumbKey("svg"), func() ([]byte, error) { return p.makePDFIcon(r, f) })
+	return small, "image/svg+xml", err
+}
+
+// cached reads the small copy kept at key, making it with build and
+// keeping it there on first request.
+func (p *panel) cached(r *http.Request, key string, build func() ([]byte, error)) ([]byte, error) {
+	small, err := p.d.Blob.ReadAll(r.Context(), key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		if small, err = build(); err == nil {
+			err = p.d.Blob.WriteAll(r.Context(), key, small, nil)
+		}
+	}
+	return small, err
 }
 
 // makeThumb scales image file f down to a thumbnail.
@@ -241,6 +272,74 @@ var pdfIcon = template.Must(template.New("pdf").Parse(
 		`<text x="145" y="190" font-family="sans-serif" font-size="34" font-weight="700" fill="#fff" ` +
 		`text-anchor="middle">PDF</text>{{if .}}<text x="170" y="256" font-family="sans-serif" font-size="26" ` +
 		`fill="#59636e" text-anchor="middle">{{.}} page{{if ne . 1}}s{{end}}</text>{{end}}</svg>`))
+
+// PDF previews are drawn by pdftoppm (poppler), bounded: at most
+// pdfPreviewMaxBytes of PDF, pdfPreviewTime to draw, a PNG of at most
+// thumbSide a side and pdfPreviewMaxPNG bytes, and pdfPreviewSlots drawn at
+// once.
+const (
+	pdfPreviewMaxBytes = 64 << 20
+	pdfPreviewTime     = 10 * time.Second
+	pdfPreviewMaxPNG   = 4 << 20
+	pdfPreviewSlots    = 2
+)
+
+// errNoPreview is a PDF whose first page pdftoppm did not draw: too large,
+// unreadable, or too slow. Its icon is shown instead.
+var errNoPreview = errors.New("no preview")
+
+// makePDFPreview draws the first page of PDF file f with pdftoppm as a PNG
+// fitting thumbSide; errNoPreview when it cannot.
+func (p *panel) makePDFPreview(r *http.Request, f *models.File) ([]byte, error) {
+	if f.Size > pdfPreviewMaxBytes {
+		return nil, fmt.Errorf("%w: %d bytes", errNoPreview, f.Size)
+	}
+	data, err := p.d.Blob.ReadAll(r.Context(), f.BlobKey)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), pdfPreviewTime)
+	defer cancel()
+	select {
+	case p.pdfSlots <- struct{}{}:
+		defer func() { <-p.pdfSlots }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: waiting for a slot: %w", errNoPreview, ctx.Err())
+	}
+	cmd := exec.CommandContext(ctx, p.pdftoppm, "-q", "-f", "1", "-l", "1", "-singlefile", "-png",
+		"-scale-to", strconv.Itoa(thumbSide), "-")
+	cmd.Stdin = bytes.NewReader(data)
+	out := &cappedBuffer{max: pdfPreviewMaxPNG}
+	cmd.Stdout = out
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%w: pdftoppm: %w", errNoPreview, err)
+	}
+	if out.over {
+		return nil, fmt.Errorf("%w: more than %d bytes of PNG", errNoPreview, pdfPreviewMaxPNG)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(out.Bytes()))
+	if err != nil || cfg.Width > thumbSide || cfg.Height > thumbSide || cfg.Width == 0 || cfg.Height == 0 {
+		return nil, fmt.Errorf("%w: pdftoppm drew no %d-px PNG (%v)", errNoPreview, thumbSide, err)
+	}
+	return out.Bytes(), nil
+}
+
+// cappedBuffer keeps what is written up to max bytes and notes when more
+// came.
+type cappedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *cappedBuffer) Write(data []byte) (int, error) {
+	if b.Len()+len(data) > b.max {
+		b.over = true
+		return 0, errors.New("output too large")
+	}
+	return b.Buffer.Write(data)
+}
 
 // makePDFIcon draws a PDF's thumbnail with its page count.
 func (p *panel) makePDFIcon(r *http.Request, f *models.File) ([]byte, error) {

@@ -7,13 +7,16 @@ import (
 	"image/color"
 	"image/png"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/signintech/gopdf"
 	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
+	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/contract"
@@ -114,4 +117,93 @@ func TestChartAxisIsRound(t *testing.T) {
 	for _, tc := range []struct{ n, want int64 }{{1, 1}, {3, 5}, {7, 10}, {11, 20}, {101, 200}, {500, 500}} {
 		require.Equal(t, tc.want, niceCeil(tc.n), "niceCeil(%d)", tc.n)
 	}
+}
+
+// twoPagePDF is a PDF as the project's tasks write them (gopdf): an A4
+// page filled red, then one filled blue.
+func twoPagePDF(t *testing.T) []byte {
+	t.Helper()
+	var doc bytes.Buffer
+	sheet := &gopdf.GoPdf{}
+	sheet.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
+	for _, c := range []color.NRGBA{{R: 220, A: 255}, {B: 220, A: 255}} {
+		sheet.AddPage()
+		sheet.SetFillColor(c.R, c.G, c.B)
+		sheet.RectFromUpperLeftWithStyle(0, 0, gopdf.PageSizeA4.W, gopdf.PageSizeA4.H, "F")
+	}
+	_, err := sheet.WriteTo(&doc)
+	require.NoError(t, err)
+	return doc.Bytes()
+}
+
+// With pdftoppm on PATH a PDF's thumbnail is its first page drawn small,
+// made once and kept; a PDF it cannot draw, or a program that draws
+// nothing, gets the icon with the page count instead.
+func TestPDFThumbnailIsItsFirstPage(t *testing.T) {
+	t.Parallel()
+	pdftoppm, err := exec.LookPath("pdftoppm")
+	require.NoError(t, err, "pdftoppm (Debian poppler-utils) is required; make test installs it")
+	ctx := context.Background()
+	// panelWith is a signed-in panel drawing with program, and a PDF of
+	// its user stored with data.
+	type setup struct {
+		h      http.Handler
+		cookie []string
+		bucket *blob.Bucket
+		store  func(pdf []byte, data string) *models.File
+	}
+	panelWith := func(program string) setup {
+		s := setup{bucket: memblob.OpenBucket(nil)}
+		var db *gorm.DB
+		var u *models.User
+		s.h, db, u, s.cookie = signedInPanelDrawing(t, program, func(d *api.Deps) { d.Blob = s.bucket })
+		jobID := jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 0, 2, nil, nil)
+		i := 0
+		s.store = func(pdf []byte, data string) *models.File {
+			f := &models.File{ID: models.NewID(""), UserID: u.ID, JobID: jobID, Index: i, Task: "techpack.create",
+				MediaType: "application/pdf", BlobKey: models.NewID("b_"), Size: int64(len(pdf)), Data: data,
+				CreatedAt: time.Now().UTC()}
+			i++
+			require.NoError(t, s.bucket.WriteAll(ctx, f.BlobKey, pdf, nil))
+			require.NoError(t, db.Create(f).Error)
+			return f
+		}
+		return s
+	}
+	icon := func(t *testing.T, s setup, f *models.File, pages string) {
+		t.Helper()
+		w := do(s.h, http.MethodGet, "/app/thumbs/"+f.ID, nil, s.cookie...)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		require.Equal(t, "image/svg+xml", w.Header().Get("Content-Type"))
+		require.Contains(t, w.Body.String(), ">PDF<")
+		require.Contains(t, w.Body.String(), pages)
+	}
+
+	s := panelWith(pdftoppm)
+	doc := s.store(twoPagePDF(t), `{"pages":2}`)
+	for range 2 { // drawn, then read from the bucket
+		w := do(s.h, http.MethodGet, "/app/thumbs/"+doc.ID, nil, s.cookie...)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		require.Equal(t, "image/png", w.Header().Get("Content-Type"))
+		require.Contains(t, w.Header().Get("Cache-Control"), "max-age=")
+		img, err := png.Decode(bytes.NewReader(w.Body.Bytes()))
+		require.NoError(t, err)
+		b := img.Bounds()
+		require.Equal(t, thumbSide, b.Dy(), "an A4 page fits the thumbnail by its height")
+		require.InDelta(t, float64(thumbSide)*210/297, float64(b.Dx()), 2, "its aspect kept")
+		r, g, bl, _ := img.At(b.Dx()/2, b.Dy()/2).RGBA()
+		require.Greater(t, r>>8, uint32(180), "the first page (red) is drawn, not the second (blue)")
+		require.Less(t, g>>8, uint32(60))
+		require.Less(t, bl>>8, uint32(60))
+	}
+	kept, err := s.bucket.Exists(ctx, doc.ThumbKey("png"))
+	require.NoError(t, err)
+	require.True(t, kept, "the drawn page is kept")
+	icon(t, s, s.store([]byte("%PDF-1.4\n%%EOF\n"), `{"pages":3}`), "3 pages") // nothing pdftoppm can draw
+
+	// A program that answers no PNG: the icon, not a broken image.
+	trueProgram, err := exec.LookPath("true")
+	require.NoError(t, err)
+	s = panelWith(trueProgram)
+	icon(t, s, s.store(twoPagePDF(t), `{}`), "2 pages")
 }

@@ -24,8 +24,19 @@ import (
 // to send and the database.
 func signedInPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *gorm.DB, *models.User, []string) {
 	t.Helper()
+	return signedInPanelDrawing(t, "", tweak...)
+}
+
+// signedInPanelDrawing is signedInPanel drawing PDF previews with the
+// pdftoppm program at that path ("": none).
+func signedInPanelDrawing(
+	t *testing.T,
+	pdftoppm string,
+	tweak ...func(*api.Deps),
+) (http.Handler, *gorm.DB, *models.User, []string) {
+	t.Helper()
 	var db *gorm.DB
-	h, u := newPanel(t, append(tweak, func(d *api.Deps) { db = d.DB })...)
+	h, u := newPanelDrawing(t, pdftoppm, append(tweak, func(d *api.Deps) { db = d.DB })...)
 	w := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"ada@example.com"}, "password": {password}})
 	require.Equal(t, http.StatusSeeOther, w.Code, w.Body.String())
 	return h, db, u, []string{"Cookie", api.SessionCookie + "=" + sessionCookie(w).Value}

@@ -10,6 +10,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -30,6 +31,11 @@ var staticFS embed.FS
 type panel struct {
 	d     api.Deps
 	pages map[string]*template.Template
+	// pdftoppm is the program a PDF's first page is drawn with for its
+	// thumbnail (poppler's); "" draws the PDF icon instead.
+	pdftoppm string
+	// pdfSlots bounds how many PDF pages are drawn at once.
+	pdfSlots chan struct{}
 }
 
 func (p *panel) now() time.Time {
@@ -45,7 +51,20 @@ func (p *panel) now() time.Time {
 // key in the URL or a repeated credential or Origin header refused, the
 // client read from d.TrustedProxies. Its session cookie is Secure in
 // production and on every HTTPS request.
+//
+// A PDF's thumbnail is its first page drawn small when pdftoppm (poppler)
+// is on PATH, else an icon with its page count.
 func Mount(d api.Deps) http.Handler {
+	pdftoppm, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		pdftoppm = ""
+	}
+	return mount(d, pdftoppm)
+}
+
+// mount is Mount drawing PDF previews with the pdftoppm program at that
+// path ("": none).
+func mount(d api.Deps, pdftoppm string) http.Handler {
 	apiHandler := api.NewRouter(d)
 	if d.Catalogue == nil {
 		d.Catalogue = catalog.Empty()
@@ -56,7 +75,7 @@ func Mount(d api.Deps) http.Handler {
 	if d.FilesBaseURL == "" {
 		d.FilesBaseURL = d.BaseURL
 	}
-	p := &panel{d: d, pages: parsePages()}
+	p := &panel{d: d, pages: parsePages(), pdftoppm: pdftoppm, pdfSlots: make(chan struct{}, pdfPreviewSlots)}
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
 	mux.Handle("GET /app/static/", http.StripPrefix("/app/static/", http.FileServerFS(static)))

@@ -23,6 +23,14 @@ const password = "correct horse battery"
 // own, with one account that has a password.
 func newPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *models.User) {
 	t.Helper()
+	return newPanelDrawing(t, "", tweak...)
+}
+
+// newPanelDrawing is newPanel drawing PDF previews with the pdftoppm
+// program at that path ("": none, whatever the machine has, so a PDF's
+// thumbnail is its icon).
+func newPanelDrawing(t *testing.T, pdftoppm string, tweak ...func(*api.Deps)) (http.Handler, *models.User) {
+	t.Helper()
 	db := testenv.DB(t, testenv.SQLite)
 	u, err := models.CreateUser(context.Background(), db, "ada@example.com", models.PlanStandard)
 	require.NoError(t, err)
@@ -31,7 +39,7 @@ func newPanel(t *testing.T, tweak ...func(*api.Deps)) (http.Handler, *models.Use
 	for _, f := range tweak {
 		f(&d)
 	}
-	return Mount(d), u
+	return mount(d, pdftoppm), u
 }
 
 func do(h http.Handler, method, path string, form url.Values, headers ...string) *httptest.ResponseRecorder {
