@@ -131,39 +131,68 @@ func TestEngineFailuresFailTheJobWithTheSpecsCodes(t *testing.T) {
 	}
 }
 
-// TestEngineBusyForOneOutputStopsTheOthers: in a job of four images whose
-// second one the model server keeps answering busy, that output fails
-// capacity_busy once its retries are spent and the job fails with it at
-// once: the predictions of the outputs running beside it are cancelled on
-// the engine, not waited for, and no further one is sent.
-func TestEngineBusyForOneOutputStopsTheOthers(t *testing.T) {
+// TestAnOutputThatEndsTheJobStopsTheOthers: in a job of four images whose
+// second one the model server keeps answering busy, or refuses, that
+// output fails the job (capacity_busy once its retries are spent,
+// content_refused at once) and the job ends with it: the predictions of
+// the outputs running beside it are cancelled on the engine, not waited
+// for, and only the image delivered before is charged.
+func TestAnOutputThatEndsTheJobStopsTheOthers(t *testing.T) {
 	t.Parallel()
 	seed := func(in map[string]any) float64 { v, _ := in["seed"].(float64); return v }
-	s, cog := engineStack(t, cogtest.Options{
-		Slots:   4,
-		BusyFor: func(in map[string]any) bool { return seed(in) == 6 },
-		RunFor: func(in map[string]any) time.Duration {
-			if seed(in) == 5 {
-				return 0 // the first image, which comes with the plan
-			}
-			return time.Minute
+	for _, tc := range []struct {
+		name    string
+		o       cogtest.Options
+		code    string
+		sent    int // predictions the server took in
+		history string
+	}{
+		{
+			name: "the engine stays busy for image 2",
+			o:    cogtest.Options{BusyFor: func(in map[string]any) bool { return seed(in) == 6 }},
+			code: "capacity_busy", sent: 3, history: "parallel_capacity_busy",
 		},
-	}, stackOptions{})
-	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl",
-		map[string]any{"prompt": "a shirt", "count": 4, "seed": 5})
-	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
-	id := res.json(t)["job_id"].(string)
-	began := time.Now()
-	job := s.waitTerminal(id)
-	require.Less(t, time.Since(began), 45*time.Second, "the job did not wait for the other predictions")
-	require.Equal(t, "failed", job["outcome"], "%v", job)
-	require.Equal(t, "capacity_busy", job["error"].(map[string]any)["code"], "%v", job)
-	require.Eventually(t, func() bool { return len(cog.Cancelled()) == 2 }, 10*time.Second, 20*time.Millisecond,
-		"the predictions of images 3 and 4 are cancelled on the engine")
-	require.Len(t, cog.Inputs(), 3, "image 2 never got in; nothing is sent after the job failed")
-	require.Equal(t, int64(100-4), s.balance(), "the image delivered before the job failed is charged")
-	require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
-	recordHistory(t, id, "parallel_capacity_busy")
+		{
+			name: "the model refuses image 2",
+			o: cogtest.Options{FailFor: func(in map[string]any) string {
+				if seed(in) == 6 {
+					return "NSFW content detected."
+				}
+				return ""
+			}},
+			code: "content_refused", sent: 4, history: "parallel_refused",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.o.Slots = 4
+			tc.o.RunFor = func(in map[string]any) time.Duration {
+				switch seed(in) {
+				case 5: // the first image, which comes with the plan
+					return time.Millisecond
+				case 6:
+					return 100 * time.Millisecond
+				}
+				return time.Minute
+			}
+			s, cog := engineStack(t, tc.o, stackOptions{})
+			res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl",
+				map[string]any{"prompt": "a shirt", "count": 4, "seed": 5})
+			require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+			id := res.json(t)["job_id"].(string)
+			began := time.Now()
+			job := s.waitTerminal(id)
+			require.Less(t, time.Since(began), 45*time.Second, "the job did not wait for the other predictions")
+			require.Equal(t, "failed", job["outcome"], "%v", job)
+			require.Equal(t, tc.code, job["error"].(map[string]any)["code"], "%v", job)
+			require.Eventually(t, func() bool { return len(cog.Cancelled()) == 2 }, 10*time.Second,
+				20*time.Millisecond, "the predictions of images 3 and 4 are cancelled on the engine")
+			require.Len(t, cog.Inputs(), tc.sent, "nothing is sent after the job failed")
+			require.Equal(t, int64(100-4), s.balance(), "the image delivered before the job failed is charged")
+			require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
+			recordHistory(t, id, tc.history)
+		})
+	}
 }
 
 func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {

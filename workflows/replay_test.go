@@ -27,7 +27,8 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"one_output.json",            // 1 output, queued
 		"outputs.json",               // 4 outputs, queued, with progress, one after another
 		"parallel.json",              // 4 outputs, queued, side by side (parallel-outputs 1)
-		"inline.json",                // 2 outputs, inline
+		"inline.json",                // 2 outputs, inline, side by side
+		"inline_sequential.json",     // 2 outputs, inline, one after another
 		"cancelled.json",             // cancelled after an output, queued, one after another
 		"cancelled_parallel.json",    // cancelled with outputs running side by side
 		"failed.json",                // nothing delivered, queued: planned by PlanJob
@@ -35,13 +36,16 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"start_timeout.json",         // the start deadline passed
 		"admitted_late.json",         // admitted after its handle was answered
 		"refused_after_handle.json",  // refused after its handle was answered
-		"succeeded_with_events.json", // with job events subscribed, queued
-		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
-		"engine_capacity_busy.json",  // an external engine stayed busy (engine-capacity-busy 1)
+		"succeeded_with_events.json", // with job events subscribed, queued, 3 side by side
+		// the same, one output after another
+		"succeeded_with_events_sequential.json",
+		"webhook_retried.json",      // a WebhookDeliveryWorkflow retried once
+		"engine_capacity_busy.json", // an external engine stayed busy (engine-capacity-busy 1)
 		// an engine stayed busy for one output of four side by side: the others are cancelled
 		// (parallel-capacity-busy 1), or, before that change, run to their end
 		"parallel_capacity_busy.json",
 		"parallel_capacity_busy_at_end.json",
+		"parallel_refused.json", // the model refused one output of four side by side: the others are cancelled
 	} {
 		require.True(t, names[want], "missing recorded history %s", want)
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	OutputURL string
 	// Fail, when set, fails every prediction with this error text.
 	Fail string
+	// FailFor, when set, is the error text a prediction of this input
+	// fails with (Fail when it answers "").
+	FailFor func(input map[string]any) string
 	// Busy answers the first Busy predictions 409, as a server busy with
 	// another one does.
 	Busy int
@@ -278,6 +281,10 @@ func (s *Server) run(p *prediction) {
 	if s.o.RunFor != nil && s.o.RunFor(p.Input) > 0 {
 		run = s.o.RunFor(p.Input)
 	}
+	fail := s.o.Fail
+	if s.o.FailFor != nil && s.o.FailFor(p.Input) != "" {
+		fail = s.o.FailFor(p.Input)
+	}
 	t := time.NewTimer(run)
 	defer t.Stop()
 	cancelled := false
@@ -293,8 +300,8 @@ func (s *Server) run(p *prediction) {
 		switch {
 		case cancelled:
 			p.Status = "canceled"
-		case s.o.Fail != "":
-			p.Status, p.Error = "failed", &s.o.Fail
+		case fail != "":
+			p.Status, p.Error = "failed", &fail
 		default:
 			p.Status, p.Output = "succeeded", s.output(p)
 		}
