@@ -102,6 +102,15 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	require.Contains(t, job, "&#34;seed&#34;: 1795588851700700231", "a file's data is shown")
 	require.Contains(t, job, "<li>kind: stripes</li><li>seed: 1795588851700700231</li>",
 		"its plain values on the card itself")
+	// The overview's chart: 130 credits charged today puts the axis's top
+	// at the round 200 above it, in quarters, and the day's bar at 65%.
+	require.NoError(t, db.Model(&models.Job{}).Where("id = ?", jobID).Update("charged_credits", 130).Error)
+	overview := do(h, http.MethodGet, "/app/", nil, cookie...).Body.String()
+	require.Contains(t, overview, `<div class="yaxis small muted" aria-hidden="true">`+
+		`<span>200</span><span>150</span><span>100</span><span>50</span><span>0</span></div>`)
+	require.Contains(t, overview, "(30 days, 130 in all)")
+	require.Regexp(t, `<rect x="\d+" y="35" width="8" height="65"><title>\d{4}-\d\d-\d\d: 130 credits</title>`,
+		overview, "the day's bar reaches 130 on the axis")
 	for _, path := range []string{"/app/jobs", "/app/"} {
 		list := do(h, http.MethodGet, path, nil, cookie...).Body.String()
 		require.Equal(t, listedOutputs, strings.Count(list, `<img src="/app/thumbs/`), "%s: a row's thumbnails", path)
