@@ -33,6 +33,13 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		)
 		res := contract.AdmitResult{Required: refusal.Required, Balance: refusal.Balance, Visible: refusal.Visible,
 			SpendLimit: refusal.Limit}
+		if refusal.Limit != nil {
+			// The limit that refused it was reached: its 100 % threshold, if
+			// this refusal recorded it (a retry sends the same deliveries).
+			if err := a.emitSpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
+				return contract.AdmitResult{}, err
+			}
+		}
 		if !refusal.Visible {
 			return res, nil // a refusal is the admit's answer, not a failure to retry
 		}

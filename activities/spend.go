@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"go.temporal.io/sdk/client"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -54,6 +55,15 @@ func (a *Activities) emitSpendThresholds(ctx context.Context, jobID, queue strin
 		}
 	}
 	return nil
+}
+
+// EmitSpendThresholds sends the spend.threshold events recorded for job
+// jobID with c, as a job's admit does: the API sends the 100 % a refused
+// batch recorded (models.BatchRefusal.JobID). Repeating it makes the same
+// deliveries.
+func EmitSpendThresholds(ctx context.Context, c client.Client, db *gorm.DB, jobID, queue string) error {
+	a := &Activities{DB: db, Temporal: c}
+	return a.emitSpendThresholds(ctx, jobID, queue)
 }
 
 // spendThresholdBody is the public body of a recorded threshold.

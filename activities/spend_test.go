@@ -22,8 +22,10 @@ import (
 // TestHoldCreditsSendsSpendThresholdsOnce: the admits that bring a day
 // limit's spend to 50, 80 and 100 % each start one signed spend.threshold
 // delivery to the endpoint subscribed to it (not to one that is not); a
-// retried admit starts the same delivery again and records nothing new; a
-// hold past the limit is refused with the limit and sends nothing.
+// retried admit starts the same delivery again and records nothing new. A
+// hold past the limit is refused with the limit and sends the 100 % (a
+// limit that stops submits is reached even when no hold lands on it),
+// once in the period.
 func TestHoldCreditsSendsSpendThresholdsOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -57,14 +59,21 @@ func TestHoldCreditsSendsSpendThresholdsOnce(t *testing.T) {
 
 	admit(t, env, acts, jobInput(u, 4, 4))
 	require.Len(t, started, 3, "90 %: 80 % reached")
-	res := mustExec[contract.AdmitResult](t, env, acts.HoldCredits, jobInput(u, 2, 2))
+	refused := jobInput(u, 2, 2)
+	res := mustExec[contract.AdmitResult](t, env, acts.HoldCredits, refused)
 	require.False(t, res.Admitted)
 	require.NotNil(t, res.SpendLimit)
 	require.Equal(t, contract.SpendAccount, res.SpendLimit.Scope)
 	require.EqualValues(t, 9, res.SpendLimit.Spent)
-	require.Len(t, started, 3, "a refused hold reaches nothing")
+	require.Len(t, started, 4, "the limit refused a hold: 100 %")
+	mustExec[contract.AdmitResult](t, env, acts.HoldCredits, refused)
+	require.Len(t, started, 5)
+	require.Equal(t, started[3], started[4], "a retried refusal starts the same delivery")
+	res = mustExec[contract.AdmitResult](t, env, acts.HoldCredits, jobInput(u, 3, 3))
+	require.False(t, res.Admitted)
+	require.Len(t, started, 5, "the period's 100 % is sent once")
 	admit(t, env, acts, jobInput(u, 1, 1))
-	require.Len(t, started, 4, "100 %")
+	require.Len(t, started, 5, "landing on the limit: 100 % was sent already")
 
 	var ds []models.WebhookDelivery
 	require.NoError(t, db.Where("event = ?", contract.EventSpendThreshold).Order("created_at").Find(&ds).Error)
@@ -83,6 +92,10 @@ func TestHoldCreditsSendsSpendThresholdsOnce(t *testing.T) {
 		pcts = append(pcts, body["threshold"].(float64))
 	}
 	require.Equal(t, []float64{50, 80, 100}, pcts)
+	var reached map[string]any
+	require.NoError(t, json.Unmarshal([]byte(ds[2].Body), &reached))
+	require.EqualValues(t, 9, reached["spent"], "what the period had spent when the limit refused a hold")
+	require.Equal(t, refused.JobID, reached["job_id"], "the job it refused")
 
 	_, err = env.ExecuteActivity(acts.Deliver, ds[0].ID)
 	require.NoError(t, err)

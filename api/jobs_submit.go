@@ -14,6 +14,7 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/go-ozzo/ozzo-validation/v4/is"
 
+	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -205,7 +206,9 @@ func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []b
 // submitter is the submit use case on the API's dependencies.
 func (h *jobHandlers) submitter() *submit.Service {
 	return &submit.Service{DB: h.d.DB, Temporal: h.d.Temporal, TaskQueue: h.d.TaskQueue, AdmitTimeout: h.d.AdmitTimeout,
-		Now: h.d.Now}
+		Now: h.d.Now, SendThresholds: func(ctx context.Context, jobID string) error {
+			return activities.EmitSpendThresholds(ctx, h.d.Temporal, h.d.DB, jobID, h.d.TaskQueue)
+		}}
 }
 
 // answerExisting answers the handle of an admitted job, or its outcome when

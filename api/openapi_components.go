@@ -174,15 +174,17 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		reflect.TypeFor[wire.SpendThresholdEvent](): {
 			"event": describe(enum([]string{contract.EventSpendThreshold}), "Vocabulary webhook_event."),
 			"threshold": describe(oa{"type": "integer", "enum": thresholds()},
-				"The percentage of the limit the spend reached."),
+				"The percentage of the limit the spend reached; 100 also when the limit first refuses a hold in "+
+					"the period."),
 			"scope":       vocab("spend_scope"),
 			"period":      vocab("spend_period"),
 			"credit_type": vocab("credit_type"),
 			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),
 			"limit":       describe(integer(), "The limit's credits per period."),
 			"spent": describe(integer(), "What the period's jobs hold or were charged once the job named by job_id "+
-				"was admitted."),
-			"job_id": describe(str(), "The job whose hold reached the threshold."),
+				"was admitted, or when its hold was refused (then below limit)."),
+			"job_id": describe(str(), "The job whose hold reached the threshold, or the one the limit refused (no "+
+				"job is made for it unless its handle was already answered)."),
 		},
 		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
 		reflect.TypeFor[apierr.Ctx](): {

@@ -22,8 +22,9 @@ import (
 // keys of one account, under the account's daily limit of ten jobs and the
 // first key's monthly limit of four, never hold or charge more than either
 // limit; the submits past them answer 402 spend_limit_reached naming the
-// limit, and the thresholds reached arrive once each as signed
-// spend.threshold events.
+// limit, and the thresholds reached (50, 80 and 100 % of the account's:
+// its refusals reached it) arrive once each as signed spend.threshold
+// events.
 func TestSpendLimitsHoldAcrossABurstFromTwoKeys(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
@@ -126,18 +127,22 @@ func TestSpendLimitsHoldAcrossABurstFromTwoKeys(t *testing.T) {
 	require.Equal(t, 10, jobs, "as many as fit are admitted; a refused submit holds nothing")
 	require.Equal(t, int64(100000)-total, s.balance(), "the balance lost only what the admitted hold or were charged")
 
-	// The account reached 50 and 80 % of its limit (10 of 10.5 jobs); the
-	// first key what its jobs brought it to.
-	want := 2
+	// The account reached 50 and 80 % of its limit (10 of 10.5 jobs) and
+	// 100 % when it refused a submit (at least ten of the second key's
+	// were); the first key what its jobs brought it to (the 100 % of a
+	// key limit that refuses lands on it).
+	want := map[string]bool{}
 	for _, pct := range contract.SpendThresholds {
+		want[fmt.Sprint(contract.SpendAccount, contract.SpendDay, pct)] = true
 		if first*100 >= int64(pct)*keyLimit {
-			want++
+			want[fmt.Sprint(contract.SpendKey, contract.SpendMonth, pct)] = true
 		}
 	}
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= want }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= len(want) }, 30*time.Second,
+		50*time.Millisecond)
 	time.Sleep(500 * time.Millisecond) // nothing more arrives
 	got := rcv.deliveries()
-	require.Len(t, got, want, "each threshold once")
+	require.Len(t, got, len(want), "each threshold once")
 	set := s.jwks(t)
 	seen := map[string]bool{}
 	for _, d := range got {
@@ -146,5 +151,9 @@ func TestSpendLimitsHoldAcrossABurstFromTwoKeys(t *testing.T) {
 		key := fmt.Sprint(d.event["scope"], d.event["period"], d.event["threshold"])
 		require.False(t, seen[key], "a threshold arrives once: %v", d.event)
 		seen[key] = true
+		if d.event["threshold"] == float64(100) && d.event["scope"] == contract.SpendAccount {
+			require.LessOrEqual(t, d.event["spent"], float64(accountLimit), "what the period had spent")
+		}
 	}
+	require.Equal(t, want, seen, "50, 80 and 100 % of the account's limit")
 }

@@ -69,6 +69,9 @@ type BatchRefusal struct {
 	CreditType        string
 	Required, Balance int64
 	Limit             *contract.SpendLimitHit
+	// JobID is the job whose hold Limit refused (never written): the 100 %
+	// threshold the refusal recorded names it (ThresholdsOfJob).
+	JobID string
 }
 
 func (r *BatchRefusal) Error() string {
@@ -80,14 +83,17 @@ func (r *BatchRefusal) Error() string {
 // transaction under the account's lock: every hold or none. It answers a
 // *BatchRefusal, writing nothing, when a credit type's balance does not
 // cover the sum, or when a job would pass a spend limit of the account or
-// its key (counting the batch's jobs before it); the thresholds its jobs
-// reach are recorded as Admit records them, for each job's admit to send.
+// its key (counting the batch's jobs before it; the refusal records the
+// limit's 100 % threshold, as Admit's does, for the caller to send); the
+// thresholds its jobs reach are recorded as Admit records them, for each
+// job's admit to send.
 // A batch whose id exists already (a retried request) is left as it is and
 // answered with created false: nothing is held twice. The jobs' workflows
 // are started afterwards; their admits find the jobs admitted.
 func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int,
 	now time.Time) (bool, error) {
 	created := false
+	var refusal *BatchRefusal
 	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, b.UserID); err != nil {
 			return err
@@ -116,6 +122,11 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 				return &BatchRefusal{CreditType: ct, Required: need[ct], Balance: max(available, 0)}
 			}
 		}
+		// A limit's refusal undoes what the batch wrote but records the
+		// limit reached (limitRefused).
+		if err := tx.SavePoint(batchWrites).Error; err != nil {
+			return fmt.Errorf("savepoint: %w", err)
+		}
 		b.CreatedAt = now
 		if err := tx.Create(b).Error; err != nil {
 			return fmt.Errorf("insert batch: %w", err)
@@ -125,12 +136,14 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 		for i, j := range jobs {
 			// Job by job, as Admit holds each: the spend limits count the
 			// batch's jobs written before this one.
-			hit, limits, err := checkSpend(tx, j, now)
+			over, limits, err := checkSpend(tx, j, now)
 			if err != nil {
 				return err
 			}
-			if hit != nil {
-				return &BatchRefusal{CreditType: j.CreditType, Required: need[j.CreditType], Limit: hit}
+			if over != nil {
+				refusal = &BatchRefusal{CreditType: j.CreditType, Required: need[j.CreditType],
+					Limit: over.hit(j.HeldCredits, now), JobID: j.ID}
+				return limitRefused(tx, &over.limit, j.ID, now)
 			}
 			held, entries, err := hold(tx, j.UserID, j.CreditType, j.ID, j.HeldCredits, now)
 			if err != nil {
@@ -162,7 +175,27 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 		created = true
 		return nil
 	})
+	if err == nil && refusal != nil {
+		return false, refusal
+	}
 	return created, err
+}
+
+// batchWrites is the savepoint before a batch's writes.
+const batchWrites = "batch_writes"
+
+// limitRefused undoes the writes of a batch (to its savepoint) whose job
+// jobID limit l refuses, and records the limit reached with the period's
+// spend without the batch (markLimitReached).
+func limitRefused(tx *gorm.DB, l *SpendLimit, jobID string, now time.Time) error {
+	if err := tx.RollbackTo(batchWrites).Error; err != nil {
+		return fmt.Errorf("undo the batch's writes: %w", err)
+	}
+	spent, err := periodSpend(tx, l, now)
+	if err != nil {
+		return err
+	}
+	return markLimitReached(tx, l, jobID, spent, now)
 }
 
 // BatchByID reads one batch of a user; an unknown id wraps ErrNotFound.

@@ -123,7 +123,8 @@ func balance(t *testing.T, db *gorm.DB, userID uint64) int64 {
 
 // TestBatchIsHeldToTheSpendLimits: a batch whose jobs together would pass
 // the account's day limit is refused whole, naming the limit, and writes
-// nothing; one within it records the thresholds its jobs reach.
+// nothing but the limit's 100 % threshold (once); one within it records
+// the thresholds its jobs reach.
 func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
 	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
@@ -146,6 +147,17 @@ func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
 		_, err = models.BatchByID(ctx, db, u.ID, b.ID)
 		require.ErrorIs(t, err, models.ErrNotFound)
 		require.EqualValues(t, 100, balance(t, db, u.ID), "nothing held")
+		require.Equal(t, jobs[2].ID, refusal.JobID)
+		reached, err := models.ThresholdsOfJob(ctx, db, refusal.JobID)
+		require.NoError(t, err)
+		require.Len(t, reached, 1, "the limit refused a hold: its 100 % is recorded, naming the refused job")
+		require.Equal(t, 100, reached[0].Percent)
+		require.EqualValues(t, 0, reached[0].Spent, "the period's spend, without the batch's undone jobs")
+		_, err = models.CreateBatch(ctx, db, b, jobs, indexes, now)
+		require.ErrorAs(t, err, &refusal, "refused again")
+		var n int64
+		require.NoError(t, db.Model(&models.SpendThreshold{}).Where("user_id = ?", u.ID).Count(&n).Error)
+		require.EqualValues(t, 1, n, "once in the period")
 
 		jobs, indexes = batchJobs(u, 2, 10)
 		_, err = models.CreateBatch(ctx, db, b, jobs, indexes, now)

@@ -142,7 +142,8 @@ func (r *RefusedAdmit) refusal(visible bool) *AdmitRefusal {
 // limits (checkSpend): a hold that would pass one is refused like one the
 // balance does not cover (AdmitRefusal.Limit set), and an admitted hold
 // records the limit thresholds it reaches (markThresholds), once per
-// period.
+// period; a refused one records the 100 % of the limit that refused it
+// (markLimitReached), for its admit to send like the others.
 func Admit(
 	ctx context.Context,
 	db *gorm.DB,
@@ -189,14 +190,17 @@ func Admit(
 			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found}
 			return refuse(tx, job, refusal, refusedError, now)
 		}
-		hit, limits, err := checkSpend(tx, job, now)
+		over, limits, err := checkSpend(tx, job, now)
 		if err != nil {
 			return err
 		}
-		if hit != nil {
+		if over != nil {
 			refusal = &AdmitRefusal{Required: job.HeldCredits, Balance: max(st.Available, 0), Visible: found,
-				Limit: hit}
-			return refuse(tx, job, refusal, refusedError, now)
+				Limit: over.hit(job.HeldCredits, now)}
+			if err := refuse(tx, job, refusal, refusedError, now); err != nil {
+				return err
+			}
+			return markLimitReached(tx, &over.limit, job.ID, over.spent, now)
 		}
 		// The hold takes its credits out of the batches now, so settlement
 		// charges the batches it reserved even if they expire meanwhile.

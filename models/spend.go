@@ -208,11 +208,19 @@ type limitSpend struct {
 	spent int64
 }
 
+// hit is the refusal's account of ls refusing a hold of required credits.
+func (ls *limitSpend) hit(required int64, now time.Time) *contract.SpendLimitHit {
+	l := &ls.limit
+	return &contract.SpendLimitHit{Scope: l.Scope(), APIKeyID: l.APIKeyID, Period: l.Period,
+		CreditType: l.CreditType, Limit: l.Credits, Spent: ls.spent, Required: required,
+		ResetsAt: contract.PeriodEnd(l.Period, now)}
+}
+
 // checkSpend reads, under the account's lock (Admit), the limits that count
 // job and their spend; it answers the first limit the job's hold would
-// pass (account limits first, days before months), or nil and the limits
-// for markThresholds.
-func checkSpend(tx *gorm.DB, job *Job, now time.Time) (*contract.SpendLimitHit, []limitSpend, error) {
+// pass (account limits first, days before months) with its spend, or nil
+// and the limits for markThresholds.
+func checkSpend(tx *gorm.DB, job *Job, now time.Time) (*limitSpend, []limitSpend, error) {
 	if job.HeldCredits <= 0 {
 		return nil, nil, nil
 	}
@@ -229,13 +237,11 @@ func checkSpend(tx *gorm.DB, job *Job, now time.Time) (*contract.SpendLimitHit, 
 	}
 	out := make([]limitSpend, 0, len(limits))
 	for i, l := range limits {
-		spent := spent[i]
-		if spent+job.HeldCredits > l.Credits {
-			return &contract.SpendLimitHit{Scope: l.Scope(), APIKeyID: l.APIKeyID, Period: l.Period,
-				CreditType: l.CreditType, Limit: l.Credits, Spent: spent, Required: job.HeldCredits,
-				ResetsAt: contract.PeriodEnd(l.Period, now)}, nil, nil
+		ls := limitSpend{limit: l, spent: spent[i]}
+		if ls.spent+job.HeldCredits > l.Credits {
+			return &ls, nil, nil
 		}
-		out = append(out, limitSpend{limit: l, spent: spent})
+		out = append(out, ls)
 	}
 	return nil, out, nil
 }
@@ -251,25 +257,47 @@ func markThresholds(tx *gorm.DB, job *Job, limits []limitSpend, now time.Time) e
 			continue
 		}
 		after := ls.spent + job.HeldCredits
-		start := contract.PeriodStart(l.Period, now)
 		for _, pct := range contract.SpendThresholds {
 			if after*100 < int64(pct)*l.Credits {
 				break
 			}
-			row := SpendThreshold{ID: NewID("evt_"), LimitID: l.ID, Window: l.Period + ":" + start.Format(time.DateOnly),
-				Percent: pct, UserID: l.UserID, JobID: job.ID, APIKeyID: l.APIKeyID, CreditType: l.CreditType,
-				Period: l.Period, Limit: l.Credits, Spent: after, PeriodStart: start,
-				ResetsAt: contract.PeriodEnd(l.Period, now), CreatedAt: now}
-			if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
-				return fmt.Errorf("record spend threshold: %w", err)
+			if err := recordThreshold(tx, &l, job.ID, pct, after, now); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// ThresholdsOfJob lists the spend thresholds the job's admit crossed, in
-// the order they were recorded.
+// markLimitReached records the 100 % threshold of limit l when it refuses
+// the hold of job jobID (spent is its period's spend, without the hold):
+// a limit that stops submits says so, once per limit and period like
+// every threshold, though a hold seldom lands on it exactly. A limit of
+// zero says so too: it refuses every hold.
+func markLimitReached(tx *gorm.DB, l *SpendLimit, jobID string, spent int64, now time.Time) error {
+	return recordThreshold(tx, l, jobID, reachedPercent, spent, now)
+}
+
+// reachedPercent is the threshold of a limit reached: its last.
+const reachedPercent = 100
+
+// recordThreshold records that job jobID took limit l's period to pct %
+// (spent), unless that threshold of the period is recorded already.
+func recordThreshold(tx *gorm.DB, l *SpendLimit, jobID string, pct int, spent int64, now time.Time) error {
+	start := contract.PeriodStart(l.Period, now)
+	row := SpendThreshold{ID: NewID("evt_"), LimitID: l.ID, Window: l.Period + ":" + start.Format(time.DateOnly),
+		Percent: pct, UserID: l.UserID, JobID: jobID, APIKeyID: l.APIKeyID, CreditType: l.CreditType,
+		Period: l.Period, Limit: l.Credits, Spent: spent, PeriodStart: start,
+		ResetsAt: contract.PeriodEnd(l.Period, now), CreatedAt: now}
+	if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+		return fmt.Errorf("record spend threshold: %w", err)
+	}
+	return nil
+}
+
+// ThresholdsOfJob lists the spend thresholds the job's admit crossed (or,
+// for a refused job, the 100 % its refusal recorded), in the order they
+// were recorded.
 func ThresholdsOfJob(ctx context.Context, db *gorm.DB, jobID string) ([]SpendThreshold, error) {
 	var out []SpendThreshold
 	err := db.WithContext(ctx).Where("job_id = ?", jobID).Order("limit_id, percent").Find(&out).Error

@@ -157,7 +157,8 @@ func TestSpendLimitsRefuseAHoldThatWouldPassThem(t *testing.T) {
 
 // TestSpendThresholdsAreRecordedOncePerPeriod: each of 50, 80 and 100 % of
 // a limit is recorded by the admit that reaches it, once in its period
-// even when spend falls and rises again, and again in the next period.
+// even when spend falls and rises again, and again in the next period;
+// 100 % is also recorded by the first hold the limit refuses.
 func TestSpendThresholdsAreRecordedOncePerPeriod(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -191,10 +192,54 @@ func TestSpendThresholdsAreRecordedOncePerPeriod(t *testing.T) {
 		admit(4, now) // 10: 100 %
 		require.Equal(t, []int{50, 80, 100}, thresholds(t, db, day), "each once")
 		require.Empty(t, thresholds(t, db, month), "14 of 100")
+		refuse := func(hold int64, at time.Time) *models.Job {
+			j := newJob(u, hold, 1)
+			j.APIKeyID = key
+			_, err := models.Admit(ctx, db, j, at, nil)
+			var refusal *models.AdmitRefusal
+			require.ErrorAs(t, err, &refusal)
+			require.NotNil(t, refusal.Limit)
+			return j
+		}
+		over := refuse(1, now)
+		crossed, err = models.ThresholdsOfJob(ctx, db, over.ID)
+		require.NoError(t, err)
+		require.Empty(t, crossed, "100 % was reached already in the period")
 		admit(10, now.Add(24*time.Hour))
 		var n int64
 		require.NoError(t, db.Model(&models.SpendThreshold{}).Where("limit_id = ?", day.ID).Count(&n).Error)
 		require.EqualValues(t, 6, n, "the next day records its own thresholds")
+
+		// A limit that refuses a hold has been reached, though no hold
+		// landed on it: its 100 % is recorded by the first refusal of the
+		// period, then 80 % when spend gets there.
+		third := now.Add(48 * time.Hour)
+		admit(6, third)
+		refused := refuse(5, third)
+		crossed, err = models.ThresholdsOfJob(ctx, db, refused.ID)
+		require.NoError(t, err)
+		require.Len(t, crossed, 1)
+		require.Equal(t, 100, crossed[0].Percent)
+		require.Equal(t, day.ID, crossed[0].LimitID)
+		require.EqualValues(t, 6, crossed[0].Spent, "what the period had spent when it refused")
+		_, err = models.Admit(ctx, db, refused, third, nil)
+		require.Error(t, err, "a retried admit answers the same refusal")
+		again, err := models.ThresholdsOfJob(ctx, db, refused.ID)
+		require.NoError(t, err)
+		require.Equal(t, crossed, again, "and records nothing new")
+		refuse(9, third)
+		admit(2, third)
+		var pcts []int
+		require.NoError(t, db.Model(&models.SpendThreshold{}).Where("limit_id = ? AND period_start = ?", day.ID,
+			contract.PeriodStart(contract.SpendDay, third)).Order("created_at, percent").Pluck("percent", &pcts).Error)
+		require.ElementsMatch(t, []int{50, 100, 80}, pcts, "each once")
+		require.Empty(t, thresholds(t, db, month), "the month's limit refused nothing")
+
+		// A limit of zero refuses every hold: reached at once.
+		zero := setLimit(t, db, u, key, contract.SpendDay, 0)
+		refuse(1, third)
+		refuse(1, third)
+		require.Equal(t, []int{100}, thresholds(t, db, zero))
 	})
 }
 
@@ -246,7 +291,8 @@ func TestSpendLimitsHoldUnderAConcurrentBurst(t *testing.T) {
 	require.EqualValues(t, accountLimit/hold*hold, held, "as many as fit are admitted")
 	require.Equal(t, 40-int(held/hold), refused)
 	require.Equal(t, int64(10000)-held, available(t, db, u, now), "the refused held nothing")
-	want := []int{50, 80} // the account's 48 of 50 is 96 %
+	// The account's 48 of 50 is 96 %; the holds it refused reached 100 %.
+	want := []int{50, 80, 100}
 	for _, pct := range contract.SpendThresholds {
 		if admitted[keys[0]]*100 >= int64(pct)*keyLimit {
 			want = append(want, pct)

@@ -115,6 +115,7 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 		if errors.As(err, &refusal) {
 			key.release(ctx)
 			if refusal.Limit != nil {
+				s.sendThresholds(ctx, refusal.JobID, log)
 				return BatchResult{}, apierr.SpendLimitError(*refusal.Limit)
 			}
 			return BatchResult{}, Insufficient(refusal.Required, refusal.Balance, refusal.CreditType)
@@ -148,6 +149,17 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 		return BatchResult{BatchID: b.ID, Started: true}, nil
 	case <-timer.C:
 		return BatchResult{BatchID: b.ID}, nil
+	}
+}
+
+// sendThresholds sends the spend.threshold events a refusal recorded for
+// job jobID; a failure is logged: the refusal is the answer.
+func (s *Service) sendThresholds(ctx context.Context, jobID string, log *zap.Logger) {
+	if s.SendThresholds == nil || jobID == "" {
+		return
+	}
+	if err := s.SendThresholds(context.WithoutCancel(ctx), jobID); err != nil {
+		log.Warn("spend.threshold not sent", zap.String("job_id", jobID), zap.Error(err))
 	}
 }
 

@@ -43,6 +43,10 @@ type Service struct {
 	AdmitTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// SendThresholds sends the spend.threshold events recorded for a job
+	// id (activities.EmitSpendThresholds): the 100 % a batch's refusal by
+	// a spend limit recorded. Nil sends none.
+	SendThresholds func(ctx context.Context, jobID string) error
 }
 
 // Request is one submit, its input validated and priced by the caller.

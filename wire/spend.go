@@ -10,7 +10,8 @@ type SpendThresholdEvent struct {
 	OccurredAt time.Time `json:"occurred_at"`
 	Event      string    `json:"event"`
 	APIVersion string    `json:"api_version"`
-	// Threshold is the percentage of the limit the period's spend reached.
+	// Threshold is the percentage of the limit the period's spend reached;
+	// 100 also when the limit first refuses a hold in the period.
 	Threshold int `json:"threshold"`
 	// Scope is account or key; APIKeyID names the key of a key's limit.
 	Scope      string  `json:"scope"`
@@ -18,7 +19,8 @@ type SpendThresholdEvent struct {
 	Period     string  `json:"period"`
 	CreditType string  `json:"credit_type"`
 	// Limit is the limit's credits; Spent what the period had spent once
-	// the job named by JobID was admitted.
+	// the job named by JobID was admitted, or when the limit refused its
+	// hold (then below Limit).
 	Limit       int64     `json:"limit"`
 	Spent       int64     `json:"spent"`
 	PeriodStart time.Time `json:"period_start"`
