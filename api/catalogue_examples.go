@@ -9,6 +9,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // exampleFileView is one file of an example: its address, type and data.
@@ -30,7 +31,9 @@ type exampleRequest struct {
 
 // exampleView is one example: the request sent, the files sent with it
 // (none for tasks that take no files) and the files it delivered, which are
-// made by running the task on the request.
+// made by running the task on the request — none for a task whose steps
+// run on an operator's model server (tasks.Definition.ExampleOutputsServed):
+// a public read never runs a prediction.
 type exampleView struct {
 	Name           string             `json:"name"`
 	Title          string             `json:"title"`
@@ -50,10 +53,12 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 	}
 	items := make([]exampleView, 0, len(d.Examples))
 	for i, ex := range d.Examples {
-		outs, err := d.ExampleOutputs(c.Request.Context(), i)
-		if err != nil {
-			fail(c, err)
-			return
+		var outs []tasks.Output
+		if d.ExampleOutputsServed() {
+			if outs, err = d.ExampleOutputs(c.Request.Context(), i); err != nil {
+				fail(c, err)
+				return
+			}
 		}
 		v := exampleView{Name: ex.Name, Title: ex.Title, Description: ex.Description,
 			Request:   exampleRequest{Method: http.MethodPost, Path: "/v1/tasks/" + d.Name, Body: ex.Input},
@@ -109,7 +114,7 @@ func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 		return
 	}
 	for i, ex := range d.Examples {
-		if ex.Name != c.Param("example") {
+		if ex.Name != c.Param("example") || !d.ExampleOutputsServed() {
 			continue
 		}
 		outs, err := d.ExampleOutputs(c.Request.Context(), i)

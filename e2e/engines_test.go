@@ -60,6 +60,7 @@ func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.status, path)
 		require.Contains(t, string(res.body), "image.generate_sdxl", path)
 	}
+	requireExamplesRunNoPrediction(t, s, cog, "image.generate_sdxl")
 
 	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl?webhook_url="+url.QueryEscape(rcv.srv.URL+"/hook"),
 		map[string]any{"prompt": "a sage linen shirt on an oak chair", "count": 2, "seed": 5}, "Prefer", "wait=30")
@@ -82,6 +83,27 @@ func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {
 	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
 	require.Equal(t, "job.succeeded", rcv.events()[0])
 	verify(t, s.jwks(t), rcv.deliveries()[0])
+}
+
+// requireExamplesRunNoPrediction reads task's examples, and a file of its
+// first, without a key: the requests are listed, no file is made, and the
+// engine is not asked.
+func requireExamplesRunNoPrediction(t *testing.T, s *testStack, cog *cogtest.Server, task string) {
+	t.Helper()
+	before := len(cog.Requests())
+	res := s.do(http.MethodGet, "/v1/tasks/"+task+"/examples", nil)
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	items := res.json(t)["items"].([]any)
+	require.NotEmpty(t, items)
+	for _, it := range items {
+		ex := it.(map[string]any)
+		require.NotEmpty(t, ex["request"].(map[string]any)["body"])
+		require.Empty(t, ex["files_delivered"], "a public read runs no prediction")
+	}
+	name := items[0].(map[string]any)["name"].(string)
+	res = s.do(http.MethodGet, "/v1/tasks/"+task+"/examples/"+name+"/files/0", nil)
+	require.Equal(t, http.StatusNotFound, res.status, "%s", res.body)
+	require.Len(t, cog.Requests(), before, "the engine was not asked")
 }
 
 func TestCancelledJobCancelsItsPrediction(t *testing.T) {
@@ -198,6 +220,7 @@ func TestAnOutputThatEndsTheJobStopsTheOthers(t *testing.T) {
 func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
 	t.Parallel()
 	s, cog := engineStack(t, cogtest.Options{}, stackOptions{})
+	requireExamplesRunNoPrediction(t, s, cog, "pattern.generate")
 	input := pattern(2)
 	res := s.submit(input, "Prefer", "wait=30")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)

@@ -94,7 +94,8 @@ type TaskConfig struct {
 	// PricePerOutput is the service credits one delivered output costs.
 	PricePerOutput int64         `json:"price_per_output" yaml:"price_per_output"`
 	Outputs        OutputsConfig `json:"outputs" yaml:"outputs"`
-	// Examples are real requests, served with the files the engine makes.
+	// Examples are real requests. The catalogue lists them without files:
+	// a public read never runs a prediction (ExampleOutputsServed).
 	Examples []ExampleConfig `json:"examples" yaml:"examples"`
 	Binding  `json:",inline" yaml:",inline"`
 }

@@ -422,6 +422,7 @@ func TestConfiguredTasksPassTheConformanceSuite(t *testing.T) {
 		d, err := r.Lookup(name)
 		require.NoError(t, err)
 		require.Implements(t, (*tasks.EngineRunner)(nil), d.Runner)
+		require.False(t, d.ExampleOutputsServed(), "the catalogue never runs a prediction")
 		t.Run(name, func(t *testing.T) { taskstest.CheckTask(t, d) })
 	}
 }

@@ -25,6 +25,18 @@ type ExampleFile struct {
 	Data      func() []byte `json:"-"`
 }
 
+// ExampleOutputsServed says whether the catalogue serves the files its
+// examples make. It does not for a task whose steps run on an engine
+// (EngineRunner): making them would be a live prediction on the
+// operator's model server, run by the api process for any caller of a
+// public endpoint and charged to nobody. Such a task's examples show the
+// request alone; its files are made by jobs. ExampleOutputs still runs
+// them, for the conformance tests.
+func (d *Definition) ExampleOutputsServed() bool {
+	_, onEngine := d.Runner.(EngineRunner)
+	return !onEngine
+}
+
 // ExampleOutputs runs example n through Validate, Plan and every Step and
 // returns its files. Results are cached: the runners are deterministic.
 func (d *Definition) ExampleOutputs(ctx context.Context, n int) ([]Output, error) {
