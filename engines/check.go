@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -14,14 +15,20 @@ import (
 
 // check holds a task whose steps run on an engine to the promises every
 // task keeps, as far as they can be checked without running the model:
-// its schemas compile as draft 2020-12 and its input schema is closed; its
-// docs have their parts; every example is a valid input whose plan has an
+// it costs at least one credit an output; its schemas compile as draft
+// 2020-12 and its input schema is closed and uses only keywords whose
+// violation answers a documented code and field; its docs have their parts
+// and known spec keys; every example is a valid input whose plan has an
 // output and whose outputs' data (the binding's meta) is valid against the
 // outputSchema; the binding reads only fields of the input schema and
 // names known media types. The registry's own checks (names, category,
 // vocabularies) run when the task is added. The tests run the whole
 // conformance suite (taskstest) on configured tasks against a Cog server.
 func check(d *tasks.Definition, b Binding, meta func(map[string]any, int, map[string]any) map[string]any) error {
+	if d.Pricing.Option == "" && d.Pricing.PerOutput < 1 {
+		return fmt.Errorf("price_per_output must be at least 1 credit, not %d: a job is charged per output "+
+			"delivered", d.Pricing.PerOutput)
+	}
 	var in map[string]any
 	if err := json.Unmarshal(d.InputSchema, &in); err != nil {
 		return fmt.Errorf("input schema: %w", err)
@@ -32,6 +39,13 @@ func check(d *tasks.Definition, b Binding, meta func(map[string]any, int, map[st
 	}
 	if _, err := tasks.CompileSchema(d.Name+"/input", d.InputSchema); err != nil {
 		return fmt.Errorf("input schema: %w", err)
+	}
+	if err := checkKeywords(in); err != nil {
+		return fmt.Errorf("input schema: %w", err)
+	}
+	var outDoc map[string]any
+	if err := json.Unmarshal(d.OutputSchema, &outDoc); err != nil || outDoc["$schema"] != tasks.SchemaDialect {
+		return fmt.Errorf("the output schema must be a draft 2020-12 schema ($schema %s)", tasks.SchemaDialect)
 	}
 	out, err := tasks.CompileSchema(d.Name+"/output", d.OutputSchema)
 	if err != nil {
@@ -95,6 +109,78 @@ func checkDocs(d *tasks.Definition) error {
 	for _, f := range doc.Outputs.CountDependsOn {
 		if !bytes.Contains(d.InputSchema, []byte(`"`+f+`"`)) {
 			return fmt.Errorf("outputs.count_depends_on names %q, not a field of the input", f)
+		}
+	}
+	for _, r := range doc.Specs {
+		if !slices.Contains(tasks.SpecKeys, r.Key) {
+			return fmt.Errorf("docs: spec key %q is not one of %v", r.Key, tasks.SpecKeys)
+		}
+	}
+	return nil
+}
+
+// The keywords an input schema may use, where: those whose violation the
+// service answers with a documented code and field (the bounds the
+// conformance suite breaks one by one, tasks/taskstest/bounds.go), the
+// structure it descends into, and annotations. Anything else (const,
+// format, multipleOf, if/then, $ref, …) would be validated but answered
+// with a code the task's docs do not promise.
+var (
+	annotationKeywords = []string{"title", "description", "default", "examples", tasks.VocabKeyword,
+		tasks.AliasesKeyword, tasks.RefKeyword}
+	topKeywords = []string{"$schema", "title", "description", "type", "properties",
+		"additionalProperties", "required", "allOf"}
+	propertyKeywords = []string{"type", "enum", "minimum", "maximum", "pattern", "minLength", "maxLength",
+		"contains", "minItems", "maxItems", "uniqueItems", "items", "properties", "oneOf", "required",
+		"additionalProperties"}
+	itemKeywords = []string{"type", "pattern", "enum", "maxLength", "minimum", "maximum", "minItems",
+		"maxItems", "items", "properties", "required", "additionalProperties"}
+)
+
+// checkKeywords holds an input schema to those keywords.
+func checkKeywords(schema map[string]any) error {
+	for k := range schema {
+		if !slices.Contains(topKeywords, k) {
+			return fmt.Errorf("keyword %q at the top is not one the service answers for (%v)", k, topKeywords)
+		}
+	}
+	return checkProperties(schema, "")
+}
+
+// checkProperties checks the properties of an object schema at path.
+func checkProperties(schema map[string]any, path string) error {
+	props, _ := schema["properties"].(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		p, _ := props[name].(map[string]any)
+		if err := checkProperty(p, path+name, propertyKeywords); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkProperty checks the schema p of field, which may use allowed.
+func checkProperty(p map[string]any, field string, allowed []string) error {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		if !slices.Contains(allowed, k) && !slices.Contains(annotationKeywords, k) {
+			return fmt.Errorf("keyword %q of %s is not one whose violation the service answers with a "+
+				"documented code", k, field)
+		}
+	}
+	if err := checkProperties(p, field+"."); err != nil {
+		return err
+	}
+	if items, ok := p["items"].(map[string]any); ok {
+		if err := checkProperty(items, field+"[]", itemKeywords); err != nil {
+			return err
+		}
+	}
+	if branches, ok := p["oneOf"].([]any); ok {
+		for _, b := range branches {
+			branch, _ := b.(map[string]any)
+			if err := checkProperty(branch, field, propertyKeywords); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -444,6 +444,22 @@ func TestATaskThatFailsItsChecksIsRefusedAndNotServed(t *testing.T) {
 			"not a field of the input schema"},
 		{"no docs", func(tc *engines.TaskConfig) { tc.Docs.Lead = "" }, "docs need"},
 		{"a built-in's name", func(tc *engines.TaskConfig) { tc.Name = "image.resize" }, "registered twice"},
+		{"free", func(tc *engines.TaskConfig) { tc.PricePerOutput = 0 }, "price_per_output must be at least 1"},
+		{"a negative price", func(tc *engines.TaskConfig) { tc.PricePerOutput = -4 },
+			"price_per_output must be at least 1"},
+		{"a keyword with no documented code", func(tc *engines.TaskConfig) {
+			prop(tc, "prompt")["format"] = "uri"
+		}, `keyword "format" of prompt`},
+		{"a bound on list items with no documented code", func(tc *engines.TaskConfig) {
+			tc.InputSchema["properties"].(map[string]any)["tags"] = map[string]any{"type": "array",
+				"items": map[string]any{"type": "string", "minLength": 2}}
+		}, `keyword "minLength" of tags[]`},
+		{"a top-level condition", func(tc *engines.TaskConfig) {
+			tc.InputSchema["if"] = map[string]any{"required": []any{"seed"}}
+		}, `keyword "if" at the top`},
+		{"another dialect for the output", func(tc *engines.TaskConfig) {
+			tc.OutputSchema = map[string]any{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+		}, "output schema must be a draft 2020-12 schema"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := example(t, srv.URL, func(c *engines.Config) { tc.edit(&c.Tasks[0]) })
@@ -457,6 +473,11 @@ func TestATaskThatFailsItsChecksIsRefusedAndNotServed(t *testing.T) {
 			require.NoError(t, err, "the built-in tasks are served")
 		})
 	}
+}
+
+// prop is the schema of field of a declared task's input.
+func prop(tc *engines.TaskConfig, field string) map[string]any {
+	return tc.InputSchema["properties"].(map[string]any)[field].(map[string]any)
 }
 
 func TestABuiltInTaskSwitchesToAnEngineAndBackByConfigurationAlone(t *testing.T) {
