@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,8 +11,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/converter"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/engines/cogtest"
 	"github.com/taskplatform/taskplatform/outbound"
@@ -78,11 +82,36 @@ func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {
 		seeds = append(seeds, in["seed"])
 	}
 	require.ElementsMatch(t, []any{float64(5), float64(6)}, seeds, "one prediction per output, seed + index")
+	require.Equal(t, []string{"sdxl", "sdxl"}, stepEngines(t, s, body["job_id"].(string)),
+		"each step's result names its engine (the Temporal UI shows it)")
 	require.Equal(t, int64(100-2*4), s.balance(), "4 credits an output, charged once each")
 	require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
 	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
 	require.Equal(t, "job.succeeded", rcv.events()[0])
 	verify(t, s.jwks(t), rcv.deliveries()[0])
+}
+
+// stepEngines are the Engine of every RunStep result in job id's history,
+// in order.
+func stepEngines(t *testing.T, s *testStack, id string) []string {
+	t.Helper()
+	steps := map[int64]bool{} // scheduled event ids of RunStep
+	out := []string{}
+	it := s.temporal.GetWorkflowHistory(context.Background(), id, "", false,
+		enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		require.NoError(t, err)
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			steps[ev.GetEventId()] = a.GetActivityType().GetName() == contract.ActivityRunStep
+		}
+		if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil && steps[a.GetScheduledEventId()] {
+			var res contract.StepResult
+			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(a.GetResult(), &res))
+			out = append(out, res.Engine)
+		}
+	}
+	return out
 }
 
 // requireExamplesRunNoPrediction reads task's examples, and a file of its
@@ -224,9 +253,11 @@ func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
 	input := pattern(2)
 	res := s.submit(input, "Prefer", "wait=30")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
-	files := res.json(t)["files"].([]any)
+	result := res.json(t)
+	files := result["files"].([]any)
 	require.Len(t, files, 2)
 	require.Len(t, cog.Inputs(), 2, "each output one prediction")
+	require.Equal(t, []string{"sdxl", "sdxl"}, stepEngines(t, s, result["job_id"].(string)))
 	require.EqualValues(t, 16, files[0].(map[string]any)["data"].(map[string]any)["width"],
 		"the model's image, not the built-in tile")
 	_, per := priceOf(t, input)
