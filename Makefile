@@ -42,8 +42,10 @@ docs-images:
 	DOCS_IMAGES=$(CURDIR)/docs/pictures go test -count=1 -run '^TestDocsImages$$' ./tasks/image ./tasks/resample ./tasks/photoshoot
 
 ## bench: one run, one report — the API beside a bare-Temporal baseline at 1, 16 and 64 clients,
-## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs, each side's submit alone.
-## Needs PostgreSQL (TP_TEST_DATABASE_URL); run it on a quiet machine. TP_BENCH_SCALE=0.1 for a quick check.
+## per-job costs, each task's work beside a bare PNG encode, RSS after 1,000 and 10,000 jobs, heavy 8-output jobs
+## one output at a time vs side by side and on two workers vs one (with their targets), each side's submit alone.
+## Needs PostgreSQL (TP_TEST_DATABASE_URL); run it on a quiet machine. TP_BENCH_SCALE=0.1 for a quick check,
+## TP_BENCH_HEAVY=only for the heavy-jobs table alone.
 bench: $(TEMPORAL)
 	go test -run '^$$' -bench '^BenchmarkJobs$$' -benchtime 1x -count 1 -timeout 30m ./e2e
 

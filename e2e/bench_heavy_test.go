@@ -91,25 +91,37 @@ func (p heavyPhase) cpuPerOutput() float64 {
 	return float64(p.cpu.Microseconds()) / 1000 / float64(p.outputs)
 }
 
-// heavyResults are the phases by job kind, mode and clients, and each
-// kind's one-output job by mode.
+// heavyFleetClients is the concurrency of the fleet row: two workers
+// beside one, "after" only.
+const heavyFleetClients = 16
+
+// heavyResults are the phases by job kind, mode and clients, each kind's
+// one-output job by mode, and each kind's 8-output jobs on two workers at
+// heavyFleetClients.
 type heavyResults struct {
 	phases map[string]map[string]map[int]heavyPhase
 	single map[string]map[string]heavyPhase
+	fleet  map[string]heavyPhase
 }
 
 // heavy runs the heavy-jobs table: for each mode a stack of its own (the
 // photoshoots library written, a 1600 × 1250 photo uploaded), and on it
 // each kind's one-output job at one client, then its 8-output jobs at each
-// level of heavyClients.
+// level of heavyClients; last, on a stack of two workers ("after"), each
+// kind's 8-output jobs at heavyFleetClients.
 func (r *benchRun) heavy() heavyResults {
-	res := heavyResults{phases: map[string]map[string]map[int]heavyPhase{}, single: map[string]map[string]heavyPhase{}}
+	res := heavyResults{phases: map[string]map[string]map[int]heavyPhase{}, single: map[string]map[string]heavyPhase{},
+		fleet: map[string]heavyPhase{}}
 	photo := productPNG(r.b, 1600, 1250)
-	for _, m := range heavyModes {
-		s := newBenchStack(r.b, 16, benchStackOptions{stepsPerJob: m.stepsPerJob, photoshoots: true})
-		run := &benchRun{b: r.b, cfg: r.cfg, stack: s, temporalPID: r.temporalPID}
+	stack := func(o benchStackOptions) (*benchRun, string) {
+		o.photoshoots = true
+		s := newBenchStack(r.b, 16, o)
 		ref, err := s.upload(context.Background(), "product.png", photo)
 		require.NoError(r.b, err, "upload the heavy jobs' photo")
+		return &benchRun{b: r.b, cfg: r.cfg, stack: s, temporalPID: r.temporalPID}, ref
+	}
+	for _, m := range heavyModes {
+		run, ref := stack(benchStackOptions{stepsPerJob: m.stepsPerJob})
 		for _, k := range heavyJobs {
 			if res.phases[k.name] == nil {
 				res.phases[k.name], res.single[k.name] = map[string]map[int]heavyPhase{}, map[string]heavyPhase{}
@@ -120,7 +132,14 @@ func (r *benchRun) heavy() heavyResults {
 				res.phases[k.name][m.name][c] = run.heavyPhase(k, ref, heavyOutputs, c, r.cfg.count(4+2*c, c), m.name)
 			}
 		}
+		r.errors = append(r.errors, run.errors...)
 	}
+	run, ref := stack(benchStackOptions{secondWorker: true})
+	c := heavyFleetClients
+	for _, k := range heavyJobs {
+		res.fleet[k.name] = run.heavyPhase(k, ref, heavyOutputs, c, r.cfg.count(4+2*c, c), "after, 2 workers")
+	}
+	r.errors = append(r.errors, run.errors...)
 	return res
 }
 
@@ -149,7 +168,7 @@ func (r *benchRun) heavyPhase(k heavyJob, photo string, outputs, c, n int, mode 
 		p.seconds = append(p.seconds, ms/1000)
 	}
 	r.noteErrors(&benchSide{name: "API"}, fmt.Sprintf("%s, %d outputs, %s, %d clients", k.name, outputs, mode, c), errs)
-	fmt.Fprintf(os.Stderr, "bench: heavy    %-36s %d outputs, %-6s %2d clients: %3d jobs in %5.1fs, p50 %.2fs, "+
+	fmt.Fprintf(os.Stderr, "bench: heavy    %-36s %d outputs, %-16s %2d clients: %3d jobs in %5.1fs, p50 %.2fs, "+
 		"%.1f ms CPU per output\n", k.name, outputs, mode, c, p.jobs, p.elapsed.Seconds(), pct(p.seconds, 50),
 		p.cpuPerOutput())
 	return p
@@ -182,6 +201,33 @@ func printHeavyTable(out io.Writer, res heavyResults) {
 		singles = append(singles, fmt.Sprintf("%s %.2f s", k.task, pct(s.seconds, 50)))
 	}
 	fmt.Fprintf(out, "a one-output job alone takes %s\n", strings.Join(singles, ", "))
+	printFleet(out, res)
+}
+
+// printFleet prints each kind's jobs/s at heavyFleetClients on two workers
+// beside one ("after"), and the heavy table's targets with what this run
+// measured.
+func printFleet(out io.Writer, res heavyResults) {
+	c := heavyFleetClients
+	fmt.Fprintf(out, "\nFleet, %d-output jobs at %d clients, \"after\" (2 workers: a second worker in this process "+
+		"on the same task queue, with its own activity slots, pollers and database pool — not a second OS process; "+
+		"the two share this process's CPUs):\n", heavyOutputs, c)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "job\tclients\tjobs\tjobs/s 1 worker\t2 workers\t2 workers/1 worker\t"+
+		"CPU/output 1 worker (ms)\t2 workers (ms)\t")
+	var fleet, alone []string
+	for _, k := range heavyJobs {
+		one, two := res.phases[k.name]["after"][c], res.fleet[k.name]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t%s\t%.1f\t%.1f\t\n", k.name, c, two.jobs, one.rate(), two.rate(),
+			ratio(two.rate(), one.rate()), one.cpuPerOutput(), two.cpuPerOutput())
+		fleet = append(fleet, fmt.Sprintf("%s %s", k.task, ratio(two.rate(), one.rate())))
+		b, a := res.phases[k.name]["before"][1], res.phases[k.name]["after"][1]
+		alone = append(alone, fmt.Sprintf("%s %s", k.task, ratio(pct(a.seconds, 50), pct(b.seconds, 50))))
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(out, "target: %d-output job at 1 client, p50 after/before ≤ 0.6: %s\n", heavyOutputs,
+		strings.Join(alone, ", "))
+	fmt.Fprintf(out, "target: jobs/s at %d clients, 2 workers / 1 worker ≥ 1.0: %s\n", c, strings.Join(fleet, ", "))
 }
 
 // upload sends a file to POST /v1/files and answers its file: handle.

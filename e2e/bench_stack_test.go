@@ -76,6 +76,10 @@ type benchStackOptions struct {
 	stepsPerJob int
 	// photoshoots writes the photoshoots library (backgrounds, poses).
 	photoshoots bool
+	// secondWorker starts a second worker in this process on the same task
+	// queue, as a second worker process of a fleet would poll it: its own
+	// activity slots, pollers and database pool, the same Temporal client.
+	secondWorker bool
 }
 
 func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStack {
@@ -134,6 +138,13 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	w := worker.New(tc, acts, worker.Options{TaskQueue: s.queue, NoSteps: opts.noSteps})
 	require.NoError(b, w.Start())
 	b.Cleanup(w.Stop)
+	if opts.secondWorker {
+		second := *acts
+		second.DB = openCounted(b, dsn, s.workerQueries)
+		w2 := worker.New(tc, &second, worker.Options{TaskQueue: s.queue, NoSteps: opts.noSteps})
+		require.NoError(b, w2.Start())
+		b.Cleanup(w2.Stop)
+	}
 
 	s.http = &http.Client{
 		Transport: &http.Transport{MaxIdleConns: 2 * clients, MaxIdleConnsPerHost: 2 * clients},

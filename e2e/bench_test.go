@@ -33,19 +33,29 @@ import (
 // CPU of this process and of the Temporal server, database round trips),
 // each task's own work beside a bare PNG encode of the same pixels, and the
 // process's memory after 1,000 and 10,000 completed jobs, heavy jobs of 8
-// outputs with one output at a time and side by side (heavy), and last
-// each side's submits when no steps run at all (admitAlone). The API and the
-// baseline run back to back, phase by phase, in this process.
+// outputs with one output at a time and side by side and on two workers
+// (heavy), and last each side's submits when no steps run at all
+// (admitAlone). The API and the baseline run back to back, phase by phase,
+// in this process.
 //
 // Run it alone (`make bench`); TP_BENCH_SCALE scales the job counts of the
 // table (0.1 for a quick check), TP_BENCH_RSS_JOBS the memory phase
 // (default 10000; 0 skips it), TP_BENCH_CLIENTS the concurrency levels,
 // TP_BENCH_TASKS=0 skips the tasks table, TP_BENCH_HEAVY=0 the heavy-jobs
-// table, and TP_BENCH_INLINE=0 runs every API job's steps on the steps
-// queue (no job inside its admit).
+// table (TP_BENCH_HEAVY=only runs nothing else), and TP_BENCH_INLINE=0 runs
+// every API job's steps on the steps queue (no job inside its admit).
 func BenchmarkJobs(b *testing.B) {
 	cfg := benchConfigFromEnv(b)
 	began := time.Now()
+	if cfg.heavyOnly {
+		temporalClient(b) // starts the package's dev server, whose CPU the table reads
+		r := &benchRun{b: b, cfg: cfg, temporalPID: temporalPID()}
+		heavy := r.heavy()
+		r.report(os.Stdout, began)
+		printHeavyTable(os.Stdout, heavy)
+		r.printErrors(os.Stdout)
+		return
+	}
 	var tasksRows []taskRow
 	if cfg.tasks {
 		tasksRows = benchTasks(b)
@@ -105,26 +115,35 @@ func BenchmarkJobs(b *testing.B) {
 	admits := r.admitAlone() // last: its jobs stay open on their steps queues
 
 	out := os.Stdout
-	fmt.Fprintf(
-		out,
-		"\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, "+
-			"TP_BENCH_RSS_JOBS=%d)\n",
-		time.Now().
-			UTC().
-			Format(time.RFC3339),
-		runtime.NumCPU(),
-		loadAverage(),
-		or(r.temporalPID, "not found"),
-		time.Since(began).Round(time.Second),
-		cfg.scale,
-		cfg.rssJobs,
-	)
+	r.report(out, began)
 	printLatencyTable(out, cfg, apiSide, baseSide)
 	printCostTable(out, apiSide, baseSide, hist)
 	printTasksTable(out, tasksRows)
 	printMemory(out, mem)
 	printHeavyTable(out, heavy)
 	printAdmitTable(out, cfg, admits)
+	r.printErrors(out)
+}
+
+// report prints the run's first line: when, on what, the load average,
+// how long it took and its knobs.
+func (r *benchRun) report(out io.Writer, began time.Time) {
+	fmt.Fprintf(
+		out,
+		"\ntaskplatform bench · %s · %d CPUs · load average %s · Temporal pid %s · took %s (TP_BENCH_SCALE=%g, "+
+			"TP_BENCH_RSS_JOBS=%d)\n",
+		time.Now().UTC().Format(time.RFC3339),
+		runtime.NumCPU(),
+		loadAverage(),
+		or(r.temporalPID, "not found"),
+		time.Since(began).Round(time.Second),
+		r.cfg.scale,
+		r.cfg.rssJobs,
+	)
+}
+
+// printErrors lists the failures of every phase, if any.
+func (r *benchRun) printErrors(out io.Writer) {
 	if len(r.errors) > 0 {
 		fmt.Fprintln(out, "\nFailures (the figures above count only what succeeded):")
 		for _, e := range r.errors {
@@ -143,13 +162,15 @@ type benchConfig struct {
 	// inline is false when TP_BENCH_INLINE=0 keeps every API job's steps
 	// on the steps queue.
 	inline bool
-	// heavy is false when TP_BENCH_HEAVY=0 skips the heavy-jobs table.
-	heavy bool
+	// heavy is false when TP_BENCH_HEAVY=0 skips the heavy-jobs table;
+	// heavyOnly is true when TP_BENCH_HEAVY=only runs nothing else.
+	heavy, heavyOnly bool
 }
 
 func benchConfigFromEnv(b *testing.B) benchConfig {
 	cfg := benchConfig{scale: 1, rssJobs: 10000, clients: []int{1, 16, 64}, tasks: os.Getenv("TP_BENCH_TASKS") != "0",
-		inline: os.Getenv("TP_BENCH_INLINE") != "0", heavy: os.Getenv("TP_BENCH_HEAVY") != "0"}
+		inline: os.Getenv("TP_BENCH_INLINE") != "0", heavy: os.Getenv("TP_BENCH_HEAVY") != "0",
+		heavyOnly: os.Getenv("TP_BENCH_HEAVY") == "only"}
 	if v := os.Getenv("TP_BENCH_SCALE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		require.NoError(b, err, "TP_BENCH_SCALE")
