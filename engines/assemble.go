@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -25,8 +26,16 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 		cfg = &Config{}
 	}
 	built := map[string]tasks.Engine{}
+	listens := map[string]string{} // webhook_listen → the engine that has it
 	for _, name := range slices.Sorted(maps.Keys(cfg.Engines)) {
 		e, err := New(name, cfg.Engines[name], cl)
+		if l := cfg.Engines[name].WebhookListen; err == nil && l != "" && !strings.HasSuffix(l, ":0") {
+			if other, taken := listens[l]; taken {
+				err = fmt.Errorf("engine %s: webhook_listen %s is engine %s's too; give each engine its own port",
+					name, l, other)
+			}
+			listens[l] = name
+		}
 		if err != nil {
 			log.Error("engine refused: its configuration does not hold", zap.String("engine", name), zap.Error(err))
 			continue

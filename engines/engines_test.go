@@ -145,12 +145,16 @@ func TestAsyncModeNeedsAWebhookListener(t *testing.T) {
 		{"a URL that is not http", func(e *engines.EngineConfig) { e.WebhookURL = "ftp://worker:5001" },
 			"not an http(s) address"},
 		{"sync with a listener", func(e *engines.EngineConfig) { e.Mode = "sync" }, "for mode async"},
+		{"another engine's port", func(e *engines.EngineConfig) { e.WebhookListen = "127.0.0.1:5001" },
+			"is engine a_first's too"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := example(t, "http://127.0.0.1:5000", func(c *engines.Config) {
 				e := c.Engines["sdxl"]
 				tc.edit(&e)
 				c.Engines["sdxl"] = e
+				c.Engines["a_first"] = engines.EngineConfig{Protocol: "cog", URL: "http://127.0.0.1:5002",
+					WebhookListen: "127.0.0.1:5001"}
 			})
 			r, logs := assemble(t, cfg, clients(false))
 			refused := logs.FilterMessage("engine refused: its configuration does not hold")
@@ -288,7 +292,7 @@ func TestEngineFailuresBecomeTheSpecsCodes(t *testing.T) {
 }
 
 func TestSlowStartIsBusyThenServes(t *testing.T) {
-	srv := fake(t, cogtest.Options{Setup: 300 * time.Millisecond})
+	srv := fake(t, cogtest.Options{Setup: 1500 * time.Millisecond})
 	r, _ := assemble(t, example(t, srv.URL, nil), clients(false))
 	d, err := r.Lookup("image.generate_sdxl")
 	require.NoError(t, err)
@@ -299,7 +303,7 @@ func TestSlowStartIsBusyThenServes(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := step(t, d, `{"prompt":"a shirt"}`, 0)
 		return err == nil
-	}, 5*time.Second, 100*time.Millisecond)
+	}, 10*time.Second, 100*time.Millisecond)
 }
 
 func TestCancelledStepCancelsItsPrediction(t *testing.T) {
