@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -248,5 +249,65 @@ func TestPendingJobIsAdmittedOrFailedInPlace(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, models.PendClosed, state)
 		require.EqualValues(t, 4, available(t, db, u, now), "nothing held by closed jobs")
+	})
+}
+
+// TestProgressNeverFallsWhenOutputsLandSideBySide: a job's outputs recorded
+// at once (its steps run side by side, on several workers), each twice (a
+// retried step), raise its progress to the outputs delivered and never
+// lower it, as a client polling the job sees it.
+func TestProgressNeverFallsWhenOutputsLandSideBySide(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	const outputs = 12
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		u := accountFor(t, db)
+		_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 100, nil, "test")
+		require.NoError(t, err)
+		j := newJob(u, 2*outputs, 2)
+		_, err = models.Admit(ctx, db, j, now, nil)
+		require.NoError(t, err)
+
+		progress := func() (int, error) {
+			var row models.Job
+			err := db.WithContext(ctx).Select("progress_done").Where("id = ?", j.ID).Take(&row).Error
+			return row.ProgressDone, err
+		}
+		stop, watched := make(chan struct{}), make(chan []int)
+		go func() {
+			var seen []int
+			for {
+				select {
+				case <-stop:
+					watched <- seen
+					return
+				default:
+				}
+				if n, err := progress(); err == nil {
+					seen = append(seen, n)
+				}
+			}
+		}()
+		errs := make([]error, 2*outputs)
+		var wg sync.WaitGroup
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = models.AddOutput(ctx, db, &models.File{ID: models.NewID(""), UserID: u.ID, JobID: j.ID,
+					Index: i % outputs, MediaType: "image/png", BlobKey: "k", Size: 1}, now)
+			}()
+		}
+		wg.Wait()
+		close(stop)
+		seen := <-watched
+		for _, err := range errs {
+			require.NoError(t, err)
+		}
+		require.IsNonDecreasing(t, seen, "progress never falls while outputs land")
+		done, err := progress()
+		require.NoError(t, err)
+		require.Equal(t, outputs, done, "every output counted once")
 	})
 }
