@@ -27,10 +27,12 @@ const BatchStartParallel = 8
 // batchStartSlots bound the admits of every batch a process starts.
 var batchStartSlots = make(chan struct{}, BatchStartParallel)
 
-// StartJobs starts the workflows of a batch's jobs on queue, at most
-// BatchStartParallel at once in the process, with send (the job's idempotent admit: its
-// workflow id is the job id, written with the batch). The jobs were
-// written admitted, so each admit finds its hold and holds nothing more.
+// StartJobs starts the workflows of a batch's jobs on queue, in the
+// order of ins (item order), at most BatchStartParallel at once in the
+// process (so jobs a few items apart may start in either order), with
+// send (the job's idempotent admit: its workflow id is the job id,
+// written with the batch). The jobs were written admitted, so each admit
+// finds its hold and holds nothing more.
 // A job that has left the queue already has its workflow and is skipped
 // by the caller; one whose workflow closed meanwhile counts as started.
 // It answers the first failure after trying every job.

@@ -79,17 +79,18 @@ func (r *BatchRefusal) Error() string {
 }
 
 // CreateBatch writes batch b and its jobs (in item order, indexes[i] the
-// request item of jobs[i]), each job queued with its credits held, in one
-// transaction under the account's lock: every hold or none. It answers a
-// *BatchRefusal, writing nothing, when a credit type's balance does not
-// cover the sum, or when a job would pass a spend limit of the account or
-// its key (counting the batch's jobs before it; the refusal records the
-// limit's 100 % threshold, as Admit's does, for the caller to send); the
-// thresholds its jobs reach are recorded as Admit records them, for each
-// job's admit to send.
-// A batch whose id exists already (a retried request) is left as it is and
-// answered with created false: nothing is held twice. The jobs' workflows
-// are started afterwards; their admits find the jobs admitted.
+// request item of jobs[i]; their created_at a microsecond apart, so they
+// queue in that order: itemTimes), each job queued with its credits held,
+// in one transaction under the account's lock: every hold or none. It
+// answers a *BatchRefusal, writing no batch, job or hold, when a credit
+// type's balance does not cover the sum, or when a job would pass a spend
+// limit of the account or its key (counting the batch's jobs before it;
+// the refusal records the limit's 100 % threshold, as Admit's does, for
+// the caller to send); the thresholds its jobs reach are recorded as Admit
+// records them, for each job's admit to send. A batch whose id exists
+// already (a retried request) is left as it is and answered with created
+// false: nothing is held twice. The jobs' workflows are started
+// afterwards; their admits find the jobs admitted.
 func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexes []int,
 	now time.Time) (bool, error) {
 	created := false
@@ -133,6 +134,7 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 		}
 		var ledger []LedgerEntry
 		items := make([]BatchItem, len(jobs))
+		at := itemTimes(now, len(jobs))
 		for i, j := range jobs {
 			// Job by job, as Admit holds each: the spend limits count the
 			// batch's jobs written before this one.
@@ -152,7 +154,7 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 			if held == nil {
 				held = []HeldBatch{}
 			}
-			j.HoldBatches, j.Lifecycle, j.Pending, j.CreatedAt = held, contract.LifecycleQueued, false, now
+			j.HoldBatches, j.Lifecycle, j.Pending, j.CreatedAt = held, contract.LifecycleQueued, false, at(i)
 			if err := tx.Create(j).Error; err != nil {
 				return fmt.Errorf("insert job: %w", err)
 			}
@@ -179,6 +181,20 @@ func CreateBatch(ctx context.Context, db *gorm.DB, b *Batch, jobs []*Job, indexe
 		return false, refusal
 	}
 	return created, err
+}
+
+// itemTimes gives the created_at of each of a batch's n jobs written at
+// now: now plus its place in microseconds (the database's resolution), so
+// the queue's order (created_at, then id) and the job list's are the
+// items' order, whatever their ids. A job counts in the spend period it
+// was written in, the one its limits were checked in: when now is within
+// n µs of the UTC midnight, the times end just before it instead.
+func itemTimes(now time.Time, n int) func(i int) time.Time {
+	base := now.Truncate(time.Microsecond)
+	if end := contract.PeriodEnd(contract.SpendDay, now); !base.Add(time.Duration(n) * time.Microsecond).Before(end) {
+		base = end.Add(-time.Duration(n) * time.Microsecond)
+	}
+	return func(i int) time.Time { return base.Add(time.Duration(i) * time.Microsecond) }
 }
 
 // batchWrites is the savepoint before a batch's writes.

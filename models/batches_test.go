@@ -2,6 +2,8 @@ package models_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -165,5 +167,70 @@ func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
 		crossed, err := models.ThresholdsOfJob(ctx, db, jobs[1].ID)
 		require.NoError(t, err)
 		require.Len(t, crossed, 2, "20 of 25: the 50 % and 80 % thresholds, reached by the second job")
+	})
+}
+
+// TestABatchQueuesInItemOrder: a batch's jobs hold their queue positions
+// in item order whatever their ids (a job's id is a hash), the job list
+// shows them newest first as it pages, and a batch written just before
+// the UTC midnight keeps every job in the day its limits were checked in.
+func TestABatchQueuesInItemOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		for _, tc := range []struct {
+			name string
+			now  time.Time
+		}{
+			{"midday", time.Date(2026, 11, 25, 12, 0, 0, 123456789, time.UTC)},
+			{"a microsecond before midnight", time.Date(2026, 11, 25, 23, 59, 59, 999999000, time.UTC)},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				u := accountFor(t, db)
+				_, err := models.Grant(ctx, db, u.ID, contract.CreditService, 1000, nil, "test")
+				require.NoError(t, err)
+				const n = 12
+				jobs, indexes := batchJobs(u, n, 1)
+				for i, j := range jobs {
+					j.ID = fmt.Sprintf("j_%02d_%s", n-i, j.ID) // ids fall as the items rise
+				}
+				b := &models.Batch{ID: models.NewID("b_"), UserID: u.ID, Mode: models.BatchAll, Jobs: n}
+				_, err = models.CreateBatch(ctx, db, b, jobs, indexes, tc.now)
+				require.NoError(t, err)
+
+				ids := make([]string, n)
+				for i, j := range jobs {
+					ids[i] = j.ID
+				}
+				spots, err := models.QueueSpots(ctx, db, ids)
+				require.NoError(t, err)
+				for i, j := range jobs {
+					row, err := models.JobByID(ctx, db, u.ID, j.ID)
+					require.NoError(t, err)
+					spot, err := models.QueuePosition(ctx, db, row)
+					require.NoError(t, err)
+					require.EqualValues(t, i+1, spot.Position, "item %d", i)
+					require.Equal(t, spot, spots[j.ID])
+					require.Equal(t, contract.PeriodStart(contract.SpendDay, tc.now),
+						contract.PeriodStart(contract.SpendDay, row.CreatedAt), "written in the day of the batch")
+				}
+
+				var listed []string
+				var after *models.Position
+				for {
+					page, err := models.ListJobs(ctx, db, u.ID, "", after, 5)
+					require.NoError(t, err)
+					for _, j := range page.Items {
+						listed = append(listed, j.ID)
+					}
+					if page.Next == nil {
+						break
+					}
+					after = page.Next
+				}
+				slices.Reverse(ids)
+				require.Equal(t, ids, listed, "newest first: the last item first, each once across pages")
+			})
+		}
 	})
 }
