@@ -120,6 +120,14 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 			}
 			return BatchResult{}, Insufficient(refusal.Required, refusal.Balance, refusal.CreditType)
 		}
+		// A failure, not a refusal: unless the batch is there (a taken-over
+		// key's first request wrote it, or the commit landed though its
+		// answer was lost), nothing was written and a retry with the key
+		// runs again at once rather than after the key's lease.
+		rctx := context.WithoutCancel(ctx)
+		if _, ferr := models.BatchByID(rctx, s.DB, b.UserID, b.ID); errors.Is(ferr, models.ErrNotFound) {
+			key.release(rctx)
+		}
 		return BatchResult{}, err
 	}
 	key.complete(ctx)
