@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/taskplatform/taskplatform/activities"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -212,4 +213,70 @@ func TestCancelABatchJobBeforeItStarts(t *testing.T) {
 	require.Equal(t, s.balance(), s.ledgerSum())
 	other := s.do(http.MethodGet, "/v1/jobs/"+second, nil).json(t)
 	require.Equal(t, "queued", other["lifecycle"], "the batch's other job still waits for its start")
+}
+
+// TestBatchIsHeldToTheSpendLimits: a batch whose jobs would take the
+// account past its day limit answers 402 spend_limit_reached naming the
+// limit (the batch's jobs before the one it refuses count), holds nothing
+// and makes no job or batch; the limit's 100 % spend.threshold arrives
+// once, signed, naming the refused item's job. A batch within the limit
+// is held and sends the thresholds it reaches.
+func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
+	t.Parallel()
+	rcv := newReceiver(t)
+	s := newStack(t, stackOptions{credits: 1000, rootCAs: rcv.pool()})
+	ctx := context.Background()
+	require.NoError(t, s.db.Create(&models.WebhookEndpoint{ID: models.NewID("whe_"), UserID: s.userID,
+		URL: rcv.srv.URL + "/spend", Events: contract.EventSpendThreshold}).Error)
+	hold, _ := priceOf(t, batchItems(1)[0].(map[string]any)["input"].(map[string]any))
+	limit := 2*hold + hold/2
+	_, err := models.SetSpendLimit(ctx, s.db, models.SpendLimit{UserID: s.userID, CreditType: contract.CreditService,
+		Period: contract.SpendDay, Credits: limit})
+	require.NoError(t, err)
+
+	res := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(3)}, "Idempotency-Key", "b-1")
+	require.Equal(t, http.StatusPaymentRequired, res.status, "%s", res.body)
+	e := res.json(t)["error"].(map[string]any)
+	require.Equal(t, "spend_limit_reached", e["code"])
+	c := e["ctx"].(map[string]any)
+	require.EqualValues(t, limit, c["limit"])
+	require.EqualValues(t, 2*hold, c["spent"], "the batch's first two jobs count")
+	require.EqualValues(t, hold, c["required"])
+	require.Equal(t, contract.SpendAccount, c["scope"])
+	require.Equal(t, contract.SpendDay, c["period"])
+	require.Equal(t, contract.CreditService, c["credit_type"])
+	resets, err := time.Parse(time.RFC3339, c["resets_at"].(string))
+	require.NoError(t, err)
+	require.True(t, resets.After(time.Now()))
+	require.EqualValues(t, 1000, s.balance(), "nothing held")
+	require.Empty(t, s.do(http.MethodGet, "/v1/jobs", nil).json(t)["items"], "no job was made")
+	batches, err := models.BatchesOf(ctx, s.db, s.userID, 0, 10)
+	require.NoError(t, err)
+	require.Empty(t, batches, "no batch was made")
+	again := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(3)}, "Idempotency-Key", "b-1")
+	require.Equal(t, http.StatusPaymentRequired, again.status, "the key was released: refused again, not in progress")
+
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 1 }, 30*time.Second, 50*time.Millisecond)
+	ok := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(2)})
+	require.Contains(t, []int{http.StatusCreated, http.StatusAccepted}, ok.status, "%s", ok.body)
+	require.EqualValues(t, 1000-2*hold, s.balance(), "within the limit: held")
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 3 }, 30*time.Second, 50*time.Millisecond)
+	time.Sleep(500 * time.Millisecond) // nothing more arrives
+	got := rcv.deliveries()
+	require.Len(t, got, 3, "100 % once, then 50 and 80 %")
+	set := s.jwks(t)
+	var thresholds []any
+	for _, d := range got {
+		verify(t, set, d)
+		require.Equal(t, contract.EventSpendThreshold, d.event["event"])
+		thresholds = append(thresholds, d.event["threshold"])
+	}
+	require.Equal(t, 100.0, thresholds[0], "sent before the second batch")
+	require.ElementsMatch(t, []any{50.0, 80.0}, thresholds[1:], "the second batch's second job reached both")
+	reached := got[0].event
+	require.EqualValues(t, 0, reached["spent"], "what the day had spent when the limit refused the batch")
+	jobID := reached["job_id"].(string)
+	require.NotEmpty(t, jobID)
+	require.Equal(t, http.StatusNotFound, s.do(http.MethodGet, "/v1/jobs/"+jobID, nil).status,
+		"the refused item's job was never made")
 }
