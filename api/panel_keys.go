@@ -34,7 +34,7 @@ const maxGraceSeconds = 30 * 24 * 3600
 // KeyView is an API key as the panel lists it; it never holds the secret.
 type KeyView struct {
 	ID         string     `json:"id"`
-	Name       string     `json:"name"`
+	Name       *string    `json:"name"`
 	Prefix     string     `json:"prefix"`
 	Scopes     []string   `json:"scopes"`
 	State      string     `json:"state"`
@@ -64,7 +64,7 @@ func KeyState(k *models.APIKey, now time.Time) string {
 func keyView(k *models.APIKey, now time.Time) KeyView {
 	v := KeyView{
 		ID:        k.ID,
-		Name:      k.Name,
+		Name:      KeyName(k.Name),
 		Prefix:    k.Hint,
 		Scopes:    strings.Split(k.Scopes, ","),
 		State:     KeyState(k, now),
@@ -308,3 +308,7 @@ func (p *panelHandlers) revokeKey(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, keyView(k, now))
 }
+
+// KeyName is a key's name as a KeyView carries it: nil when it has none, so
+// a key without a name answers "name": null, never an empty string.
+func KeyName(name string) *string { return nonEmpty(name) }

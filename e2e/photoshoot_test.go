@@ -151,7 +151,7 @@ func TestPhotoshootPackshots(t *testing.T) {
 		"Prefer",
 		"wait=60",
 	)
-	imgs, data := outputImages(t, res)
+	imgs, data := outputImages(t, s.result(res))
 	require.Len(t, imgs, 6)
 	white := color.NRGBA{255, 255, 255, 255}
 	for i, img := range imgs {
@@ -186,7 +186,7 @@ func TestPhotoshootPackshots(t *testing.T) {
 		"Prefer",
 		"wait=60",
 	)
-	imgs, data = outputImages(t, res)
+	imgs, data = outputImages(t, s.result(res))
 	require.Len(t, imgs, 3)
 	heights := make([]float64, 3)
 	for i, img := range imgs {
@@ -357,6 +357,7 @@ func TestPhotoshootUpscale(t *testing.T) {
 			"Prefer",
 			"wait=60",
 		)
+		res = s.result(res)
 		require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 		var out []string
 		for _, f := range res.json(t)["files"].([]any) {

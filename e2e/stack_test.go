@@ -289,27 +289,35 @@ func (s *testStack) submit(input map[string]any, headers ...string) response {
 	return s.do(http.MethodPost, "/v1/tasks/pattern.generate", input, headers...)
 }
 
-// waitTerminal polls a job until it ends.
+// waitTerminal polls a job until it ends, for at most a minute.
 func (s *testStack) waitTerminal(jobID string) map[string]any {
+	s.t.Helper()
+	return s.waitTerminalWithin(jobID, 60*time.Second)
+}
+
+// waitTerminalWithin polls a job until it ends, for at most d.
+func (s *testStack) waitTerminalWithin(jobID string, d time.Duration) map[string]any {
 	s.t.Helper()
 	var job map[string]any
 	require.Eventually(s.t, func() bool {
 		job = s.do(http.MethodGet, "/v1/jobs/"+jobID, nil).json(s.t)
 		return job["lifecycle"] == "terminal"
-	}, 60*time.Second, 100*time.Millisecond)
+	}, d, 100*time.Millisecond)
 	return job
 }
 
 // result is the job's result when res, a Prefer: wait answer, is the job
 // still running (202: a loaded machine outran the wait): a test of what a
-// job delivers reads it once the job ends.
+// job delivers reads it once the job ends. Heavy jobs (2048-px shots,
+// upscales) under the race detector beside three other tests can take
+// minutes, so it waits for up to four.
 func (s *testStack) result(res response) response {
 	s.t.Helper()
 	if res.status != http.StatusAccepted {
 		return res
 	}
 	id := res.json(s.t)["job_id"].(string)
-	s.waitTerminal(id)
+	s.waitTerminalWithin(id, 4*time.Minute)
 	return s.do(http.MethodGet, "/v1/jobs/"+id+"/result", nil)
 }
 

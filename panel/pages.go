@@ -261,7 +261,7 @@ func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error)
 		k := &keys[i]
 		out[i] = api.KeyView{
 			ID:        k.ID,
-			Name:      k.Name,
+			Name:      api.KeyName(k.Name),
 			Prefix:    k.Hint,
 			Scopes:    strings.Split(k.Scopes, ","),
 			State:     api.KeyState(k, now),
