@@ -152,6 +152,9 @@ func TestRunFormPickers(t *testing.T) {
 			map(i => i.value)`, &out)
 		return out
 	}
+	// Each picker fills on its own request: wait for the product's two
+	// images before reading them (a PDF would make a third).
+	s.waitFor(t, `document.querySelectorAll('[data-picker="product"] .pick:not([hidden]) input[name]').length >= 2`)
 	product := values("product")
 	require.ElementsMatch(t, []string{png.Handle(), upload.Handle()}, product, "images only: never the PDF %s",
 		pdf.Handle())
