@@ -43,8 +43,11 @@ const (
 const (
 	// lateAdmitBatch is how many intents one sweep claims at most.
 	lateAdmitBatch = 32
-	// lateAdmitParallel is how many claimed intents a sweep handles at once.
-	lateAdmitParallel = 8
+	// lateAdmitParallel is how many claimed intents a sweep handles at once:
+	// all it claims, as a send mostly waits for its workflow to accept it
+	// (seconds when a burst fills the job queue), and the jobs of a burst
+	// must be reached before their workflows' start deadlines.
+	lateAdmitParallel = lateAdmitBatch
 )
 
 // LateAdmits is the sweep that keeps the promise of a late 202: a job whose
@@ -52,8 +55,8 @@ const (
 // row and its intent, models.LateAdmit) is admitted, or ended, however long
 // Temporal was away and whatever became of the API process that answered
 // it. Every worker runs it (and dev). For each intent that is due it sends
-// the admit again — the idempotent update-with-start, only when the server
-// has no workflow for the job — with backoff until the admit decides the
+// the admit again — the idempotent update-with-start, whether or not the
+// server has the job's workflow — with backoff until the admit decides the
 // job (models.Admit drops the intent); once the deadline has passed it ends
 // the job failed internal (retryable, nothing held or charged) instead.
 // Whoever ended a late job without an admit (the deadline, a cancel, a
@@ -70,7 +73,7 @@ type LateAdmits struct {
 type SendAdmit func(ctx context.Context, in contract.JobInput, queue string) error
 
 // NewLateAdmits is the sweep of acts' database: it sends admits with send,
-// looks for workflows and starts event deliveries with acts.Temporal.
+// and starts event deliveries with acts.Temporal.
 func NewLateAdmits(acts *Activities, send SendAdmit, o LateAdmitOptions) *LateAdmits {
 	if o.Deadline <= 0 {
 		o.Deadline = DefaultLateAdmitDeadline
@@ -107,8 +110,8 @@ func (l *LateAdmits) Run(ctx context.Context) {
 // many it claimed. Sweeps of several workers claim disjoint intents.
 func (l *LateAdmits) Sweep(ctx context.Context) (int, error) {
 	now := l.acts.now()
-	// The lease outlasts the handling: a send is bounded by Wait, twice (a
-	// look for the workflow, then the send).
+	// The lease outlasts the handling of a claim (a send is bounded by Wait);
+	// a claim taken again by another sweep only sends the same admit twice.
 	claimed, err := models.ClaimLateAdmits(ctx, l.acts.DB, now, 2*l.o.Wait+l.o.Every, lateAdmitBatch)
 	if err != nil {
 		return 0, err
@@ -177,22 +180,18 @@ func (l *LateAdmits) handle(ctx context.Context, intent *models.LateAdmit, now t
 	l.retry(ctx, intent, now, log)
 }
 
-// sendAdmit makes sure the server has the job's workflow with its admit, within
-// wait: when there is none, the admit is sent with its start. A closed
-// workflow decided the job itself.
+// sendAdmit sends the job's admit again, with its start, within wait. It
+// is sent whether or not the server has the job's workflow: an admit that
+// was sent with the start but not yet accepted is not durable (a cut-off
+// submit or a lost workflow task drops it, and the workflow waits for it
+// until its start deadline), and a send again lands on the same admit (the
+// update id is fixed, an open workflow is used). A closed workflow decided
+// the job itself.
 func (l *LateAdmits) sendAdmit(ctx context.Context, intent *models.LateAdmit, job *models.Job,
 	wait time.Duration) error {
-	if l.acts.Temporal == nil {
-		return errors.New("no Temporal client to send admits with")
-	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	_, err := l.acts.Temporal.DescribeWorkflowExecution(ctx, job.ID, "")
-	var missing *serviceerror.NotFound
-	if !errors.As(err, &missing) {
-		return err // nil: the workflow holds the admit, which decides the job
-	}
-	err = l.send(ctx, intent.JobInput(job), intent.Queue)
+	err := l.send(ctx, intent.JobInput(job), intent.Queue)
 	var closed *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &closed) {
 		return nil

@@ -97,8 +97,19 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 // JobsOptions are the options of a job queue's worker (job workflows and
 // their local activities). `make bench` polls its baseline's queue with
 // the same.
+//
+// DeadlockDetectionTimeout is raised from the SDK's 1 s: job workflows do
+// no I/O, but they share the process with steps that render on every core,
+// and a workflow goroutine left waiting for a CPU for a second was taken
+// for a deadlock: the SDK failed the workflow task while that goroutine
+// still ran (seen in tests on a loaded 2-core machine, as TMPRL1101 and a
+// data race inside the SDK's dispatcher).
 func JobsOptions() sdkworker.Options {
-	return sdkworker.Options{MaxConcurrentWorkflowTaskPollers: 8, MaxConcurrentLocalActivityExecutionSize: 64}
+	return sdkworker.Options{
+		MaxConcurrentWorkflowTaskPollers:        8,
+		MaxConcurrentLocalActivityExecutionSize: 64,
+		DeadlockDetectionTimeout:                5 * time.Second,
+	}
 }
 
 // WorkerBaseBytes is the memory a worker takes besides its steps: the
