@@ -34,24 +34,27 @@ test: $(TEMPORAL) vet
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# PDF outputs are opened by a real reader: pdfinfo and pdftotext (Debian poppler-utils).
 	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y poppler-utils)
-	go test -count=1 -timeout 20m ./...
+	go test -count=1 -timeout 20m $(PLAIN_PKGS)
+	go test -count=1 -timeout 20m -run '$(RACE_SKIP)' ./api
 	go test -race $(RACE_FLAGS) -count=1 -timeout 20m -skip '$(RACE_SKIP)' $(RACE_PKGS)
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime 10s ./tasks/all
 
-# The race pass of `make test`: the packages whose goroutines share memory
-# (handlers, the worker, workflows, webhooks, streams, the ledger, the
-# engines, the SDK, the task registry and the tasks' goroutine pools). The
-# task families' pixel code and the process-level suites (e2e, cmd, panel)
-# run once, in the plain pass: under -race they took 45 of the suite's 57
-# CPU-minutes for no shared memory of their own. RACE_SKIP names the tests
-# of those packages that only render documentation (every task's examples,
-# the curated library, a generated client's build): they run in the plain
-# pass. modernc.org's SQLite is C translated to Go; like cgo's C, it is not
-# instrumented (its own locks guard it; database/sql above it is).
+# `make test` runs every test once: the packages whose goroutines share
+# memory (handlers, the worker, workflows, webhooks, streams, the ledger,
+# the engines, the SDK, the task registry and the tasks' goroutine pools)
+# under the race detector, the others without it. The task families'
+# pixel code and the process-level suites (e2e, cmd, panel) took 45 of the
+# suite's 57 CPU-minutes under -race, for no memory their goroutines
+# share. RACE_SKIP names the tests of the race packages that only render
+# documentation (every task's examples, the curated library, a generated
+# client's build): they run without it. modernc.org's SQLite is C
+# translated to Go; like cgo's C it is not instrumented (its own locks
+# guard it; database/sql above it is). The longest packages go first.
 RACE_PKGS := ./activities/... ./api/... ./client/... ./engines/... ./jobstream/... ./models/... ./outbound/... \
 	./signer/... ./submit/... ./telemetry/... ./worker/... ./workflows/... ./tasks ./tasks/resample ./tasks/pngenc
 RACE_SKIP := ^(TestRoutesAnswerAsDocumented|TestLibraryRecordsAnswerAsDocumented|TestGeneratedGoClientCompiles|TestCatalogueExamples)$$
 RACE_FLAGS := -gcflags=modernc.org/...=-race=false
+PLAIN_PKGS = ./e2e ./cmd/... $(filter-out $(shell go list $(RACE_PKGS)),$(shell go list ./...))
 
 ## race: every package under the race detector (about half an hour on 2 cores), beside `make test`'s race pass
 race: $(TEMPORAL)

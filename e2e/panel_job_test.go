@@ -27,13 +27,15 @@ func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
 		chromedp.WaitVisible(`#job[data-running="true"]`, chromedp.ByQuery),
 		chromedp.Evaluate(`window.pageOpened = "once"`, nil),
 	))
-	// While it runs: some outputs on the page, and the count says so.
+	// While it runs: some outputs on the page, and the count says so (the
+	// page draws an output and its count in one update; a loaded machine
+	// can show the poll the first before the second).
 	var running string
 	require.NoError(t, chromedp.Run(
 		ctx,
 		chromedp.Poll(
 			`document.querySelectorAll("#job-outputs img").length >= 1 && document.querySelector("#job").dataset.running === `+
-				`"true"`,
+				`"true" && /^[12] of 3/.test(document.querySelector("#job-count").textContent)`,
 			nil,
 			chromedp.WithPollingTimeout(time.Minute),
 		),
