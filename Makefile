@@ -43,11 +43,11 @@ test: $(TEMPORAL) vet
 # memory (handlers, the worker, workflows, webhooks, streams, the ledger,
 # the engines, the SDK, the task registry and the tasks' goroutine pools)
 # under the race detector, the others without it. The task families'
-# pixel code and the process-level suites (e2e, cmd, panel) took 45 of the
-# suite's 57 CPU-minutes under -race, for no memory their goroutines
-# share. RACE_SKIP names the tests of the race packages that only render
-# documentation (every task's examples, the curated library, a generated
-# client's build): they run without it. modernc.org's SQLite is C
+# pixel code and the process-level suites (e2e, cmd, panel) took 35 of the
+# test binaries' 42 CPU-minutes under -race, for no memory their
+# goroutines share. RACE_SKIP names the tests of the race packages that
+# only render documentation (every task's examples, the curated library, a
+# generated client's build): they run without it. modernc.org's SQLite is C
 # translated to Go; like cgo's C it is not instrumented (its own locks
 # guard it; database/sql above it is). The longest packages go first.
 RACE_PKGS := ./activities/... ./api/... ./client/... ./engines/... ./jobstream/... ./models/... ./outbound/... \
