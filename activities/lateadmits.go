@@ -40,15 +40,11 @@ const (
 	DefaultLateAdmitWait     = 10 * time.Second
 )
 
-const (
-	// lateAdmitBatch is how many intents one sweep claims at most.
-	lateAdmitBatch = 32
-	// lateAdmitParallel is how many claimed intents a sweep handles at once:
-	// all it claims, as a send mostly waits for its workflow to accept it
-	// (seconds when a burst fills the job queue), and the jobs of a burst
-	// must be reached before their workflows' start deadlines.
-	lateAdmitParallel = lateAdmitBatch
-)
+// lateAdmitBatch is how many intents one sweep claims at most. It handles
+// them all at once: a send mostly waits for its workflow to accept it
+// (seconds when a burst fills the job queue), and the jobs of a burst must
+// be reached before their workflows' start deadlines.
+const lateAdmitBatch = 32
 
 // LateAdmits is the sweep that keeps the promise of a late 202: a job whose
 // handle was answered before its admit decided (models.PendJob wrote its
@@ -110,20 +106,17 @@ func (l *LateAdmits) Run(ctx context.Context) {
 // many it claimed. Sweeps of several workers claim disjoint intents.
 func (l *LateAdmits) Sweep(ctx context.Context) (int, error) {
 	now := l.acts.now()
-	// The lease outlasts the handling of a claim (a send is bounded by Wait);
-	// a claim taken again by another sweep only sends the same admit twice.
+	// The lease outlasts the handling of the claims, all at once: a send is
+	// bounded by Wait, with room beside it for the reads and writes around
+	// it. A claim taken again by another sweep only sends the same admit
+	// twice.
 	claimed, err := models.ClaimLateAdmits(ctx, l.acts.DB, now, 2*l.o.Wait+l.o.Every, lateAdmitBatch)
 	if err != nil {
 		return 0, err
 	}
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, lateAdmitParallel)
 	for i := range claimed {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			l.handle(ctx, &claimed[i], now)
-		})
+		wg.Go(func() { l.handle(ctx, &claimed[i], now) })
 	}
 	wg.Wait()
 	l.sweepBatches(ctx)
