@@ -137,7 +137,11 @@ func (l *LateAdmits) handle(ctx context.Context, intent *models.LateAdmit, now t
 		l.retry(ctx, intent, now, log)
 		return
 	case intent.Ended == "" && !job.Pending:
-		l.drop(ctx, intent, log) // its admit decided it
+		// Its admit decided it, or a cancel ended it after the intent was
+		// read: only the first is dropped.
+		if err := models.DropDecidedLateAdmit(ctx, l.acts.DB, intent.JobID); err != nil && ctx.Err() == nil {
+			log.Warn("late admit not dropped", zap.Error(err))
+		}
 		return
 	case intent.Ended == "" && now.Sub(intent.CreatedAt) >= l.o.Deadline:
 		err := models.EndLateJob(ctx, l.acts.DB, job.ID, job.UserID, contract.OutcomeFailed,

@@ -70,6 +70,14 @@ func DropLateAdmit(ctx context.Context, db *gorm.DB, jobID string) error {
 	return db.WithContext(ctx).Delete(&LateAdmit{}, "job_id = ?", jobID).Error
 }
 
+// DropDecidedLateAdmit forgets the intent of a job its admit decided,
+// unless the job was ended without one meanwhile (a cancel between the
+// sweep's reads of the intent and of the job): that intent's terminal
+// event is still the sweep's to emit.
+func DropDecidedLateAdmit(ctx context.Context, db *gorm.DB, jobID string) error {
+	return db.WithContext(ctx).Delete(&LateAdmit{}, "job_id = ? AND ended = ''", jobID).Error
+}
+
 // ErrJobDecided is EndLateJob on a job its admit already decided.
 var ErrJobDecided = errors.New("the job's admit has decided it")
 
