@@ -226,7 +226,24 @@ func TestAnOutputThatEndsTheJobStopsTheOthers(t *testing.T) {
 				}
 				return time.Minute
 			}
+			// Image 2's answer waits until images 3 and 4 run on the
+			// engine, however late a loaded machine starts their steps.
+			others := make(chan struct{})
+			tc.o.Hold = func(in map[string]any) <-chan struct{} {
+				if seed(in) == 6 {
+					return others
+				}
+				return nil
+			}
 			s, cog := engineStack(t, tc.o, stackOptions{})
+			go func() {
+				defer close(others)
+				for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+					if running := seedsSent(cog, seed); running[7] && running[8] {
+						return
+					}
+				}
+			}()
 			res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl",
 				map[string]any{"prompt": "a shirt", "count": 4, "seed": 5})
 			require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
@@ -244,6 +261,15 @@ func TestAnOutputThatEndsTheJobStopsTheOthers(t *testing.T) {
 			recordHistory(t, id, tc.history)
 		})
 	}
+}
+
+// seedsSent is the set of seeds of the predictions cog took in.
+func seedsSent(cog *cogtest.Server, seed func(map[string]any) float64) map[float64]bool {
+	sent := map[float64]bool{}
+	for _, in := range cog.Inputs() {
+		sent[seed(in)] = true
+	}
+	return sent
 }
 
 func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {

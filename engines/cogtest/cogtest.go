@@ -66,6 +66,10 @@ type Options struct {
 	Redirect string
 	// DropWebhooks sends no webhook: an engine that lost them.
 	DropWebhooks bool
+	// Hold, when set, holds the answer to a create of an input until the
+	// channel it returns is closed (a nil channel: no hold), so a test can
+	// order what the engine answers.
+	Hold func(input map[string]any) <-chan struct{}
 }
 
 // Request is a prediction request as the server received it.
@@ -198,6 +202,15 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	if !s.ready() {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"detail": "model setup is not complete"})
 		return
+	}
+	if s.o.Hold != nil {
+		if held := s.o.Hold(req.Input); held != nil {
+			select {
+			case <-held:
+			case <-r.Context().Done():
+				return
+			}
+		}
 	}
 	s.mu.Lock()
 	if old := s.predictions[req.ID]; r.Method == http.MethodPut && old != nil && old.CompletedAt == nil {
