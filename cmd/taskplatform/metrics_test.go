@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -90,7 +91,15 @@ func TestDevServesDocumentedMetrics(t *testing.T) {
 	res.Body.Close()
 	require.Equal(t, http.StatusOK, res.StatusCode, "the job ends within the wait: %s", body)
 
+	// The answer comes once the job is settled; the SDK counts the
+	// workflow's completion a moment later, when its last task is done.
 	families, samples := scrape(t, dev.base)
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if len(values(samples, "temporal_workflow_completed_total", `workflow_type="JobWorkflow"`)) > 0 {
+			break
+		}
+		families, samples = scrape(t, dev.base)
+	}
 	served := slices.Sorted(maps.Keys(families))
 	for _, name := range documentedMetrics(t) {
 		if prefix, ok := strings.CutSuffix(name, "*"); ok {
@@ -117,7 +126,8 @@ func TestDevServesDocumentedMetrics(t *testing.T) {
 		values(samples, "taskplatform_outputs_delivered_total", `outcome="succeeded"`, `task="pattern.generate"`),
 		"with its two outputs",
 	)
-	require.NotEmpty(t, values(samples, "temporal_workflow_completed_total", `workflow_type="JobWorkflow"`))
+	require.NotEmpty(t, values(samples, "temporal_workflow_completed_total", `workflow_type="JobWorkflow"`),
+		"the job's workflow is counted as completed")
 }
 
 // values are the values of the samples of a family that carry every label
