@@ -81,24 +81,39 @@ const devServerStarts = 3
 // errDevServerExited is dialWhenUp's error when the child exits during start.
 var errDevServerExited = errors.New("the Temporal dev server exited during start")
 
-// exitedLog is what this child wrote to its log, at most its last 4 KiB.
-func (d *devServer) exitedLog() string {
+// ownLog is everything this child wrote to its log.
+func (d *devServer) ownLog() string {
 	raw, err := os.ReadFile(d.log)
 	if err != nil || int64(len(raw)) < d.logStart {
 		return ""
 	}
-	raw = raw[d.logStart:]
+	return string(raw[d.logStart:])
+}
+
+// exitedLog is what this child wrote to its log, at most its last 4 KiB.
+func (d *devServer) exitedLog() string {
+	raw := d.ownLog()
 	if len(raw) > 4<<10 {
 		raw = raw[len(raw)-4<<10:]
 	}
-	return strings.TrimSpace(string(raw))
+	return strings.TrimSpace(raw)
+}
+
+// lostPortLine is the line of this child's log that says a port it wanted
+// was taken, or "". It is searched in the whole of the child's lines: the
+// server's panic after it can run longer than the 4 KiB dev quotes.
+func (d *devServer) lostPortLine() string {
+	for line := range strings.Lines(d.ownLog()) {
+		if strings.Contains(line, "address already in use") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
 
 // lostAPort says whether the child exited during start because a port it
 // wanted was taken: starting it again picks other ports.
-func (d *devServer) lostAPort() bool {
-	return strings.Contains(d.exitedLog(), "address already in use")
-}
+func (d *devServer) lostAPort() bool { return d.lostPortLine() != "" }
 
 func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 	cli, err := findTemporalCLI(cfg)
@@ -183,6 +198,10 @@ func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
 			select {
 			case werr := <-child.done:
 				child.done <- werr
+				if line := child.lostPortLine(); line != "" {
+					return fmt.Errorf("%w (%v): a port it needed was taken by another process: %s; see %s",
+						errDevServerExited, werr, line, child.log)
+				}
 				return fmt.Errorf(
 					"%w (%v); see %s; it wrote:\n%s",
 					errDevServerExited,
