@@ -122,12 +122,10 @@ func checkDocs(d *tasks.Definition) error {
 // The keywords an input schema may use, where: those whose violation the
 // service answers with a documented code and field (the bounds the
 // conformance suite breaks one by one, tasks/taskstest/bounds.go), the
-// structure it descends into, and annotations. Anything else (const,
-// format, multipleOf, if/then, $ref, …) would be validated but answered
-// with a code the task's docs do not promise.
+// structure it descends into, and annotations (tasks.AnnotationKeywords).
+// Anything else (const, format, multipleOf, if/then, $ref, …) would be
+// validated but answered with a code the task's docs do not promise.
 var (
-	annotationKeywords = []string{"title", "description", "default", "examples", tasks.VocabKeyword,
-		tasks.AliasesKeyword, tasks.RefKeyword}
 	topKeywords = []string{"$schema", "title", "description", "type", "properties",
 		"additionalProperties", "required", "allOf"}
 	propertyKeywords = []string{"type", "enum", "minimum", "maximum", "pattern", "minLength", "maxLength",
@@ -162,7 +160,7 @@ func checkProperties(schema map[string]any, path string) error {
 // checkProperty checks the schema p of field, which may use allowed.
 func checkProperty(p map[string]any, field string, allowed []string) error {
 	for _, k := range slices.Sorted(maps.Keys(p)) {
-		if !slices.Contains(allowed, k) && !slices.Contains(annotationKeywords, k) {
+		if !slices.Contains(allowed, k) && !slices.Contains(tasks.AnnotationKeywords, k) {
 			return fmt.Errorf("keyword %q of %s is not one whose violation the service answers with a "+
 				"documented code", k, field)
 		}

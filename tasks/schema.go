@@ -25,6 +25,13 @@ const VocabKeyword = "x-vocab"
 // job with the value (Validate writes it in place of the alias).
 const AliasesKeyword = "x-aliases"
 
+// AnnotationKeywords are the keywords of a task's input schema that only
+// describe a field: no value violates them. Engine declarations are held
+// to them (engines), and the conformance suite breaks every other keyword
+// (tasks/taskstest).
+var AnnotationKeywords = []string{"title", "description", "default", "examples", VocabKeyword, AliasesKeyword,
+	RefKeyword}
+
 // obj is a JSON object under construction.
 type obj = map[string]any
 

@@ -24,16 +24,6 @@ type violation struct {
 	code    apierr.Code // the generic code before task rules
 }
 
-var annotations = map[string]bool{
-	"description":        true,
-	"default":            true,
-	"examples":           true,
-	"title":              true,
-	tasks.VocabKeyword:   true,
-	tasks.AliasesKeyword: true,
-	tasks.RefKeyword:     true,
-}
-
 // violations builds, from the published schema alone, one body per bound of
 // every property — top-level ones, those of object fields and those of the
 // object items of arrays — starting from the task's first example.
@@ -227,7 +217,7 @@ func (w *walker) property(p map[string]any, val any, field, gen string, set func
 		default:
 			require.True(
 				t,
-				annotations[kw] || structural[kw],
+				slices.Contains(tasks.AnnotationKeywords, kw) || structural[kw],
 				"%s: no violation for keyword %s of %s",
 				d.Name,
 				kw,
@@ -324,7 +314,7 @@ func (w *walker) items(p map[string]any, base any, field, generic string, wrap f
 		default:
 			require.True(
 				t,
-				annotations[ikw] || structural[ikw],
+				slices.Contains(tasks.AnnotationKeywords, ikw) || structural[ikw],
 				"%s: no violation for items keyword %s of %s",
 				d.Name,
 				ikw,
