@@ -50,7 +50,8 @@ test: $(TEMPORAL)
 # most under -race: those that check answers against the documentation
 # (every task's examples, the curated library, a generated client's
 # build, the routes), the rollups' agreement over 6,000 jobs, and the
-# upscaler's pixel checks; they run without it (test-plain). modernc.org's
+# upscaler's pixel checks; they run without it, after the race pass
+# (test-race, RACE_SKIP_PKGS). modernc.org's
 # SQLite is C translated to Go; like cgo's C it is not instrumented (its
 # own locks guard it; database/sql above it is). e2e, the longest
 # package, starts first; the race pass and the fuzz run beside it.

@@ -165,13 +165,9 @@ func (d *devProcess) temporalLog() string {
 
 // portTaken says dev stopped because a port it was given was taken
 // between the test choosing it and dev listening on it: by dev itself, or
-// by its Temporal child, whose bind failure its log holds (dev's own error
-// quotes only the log's last lines, the child's panic).
+// by its Temporal child (dev's error then quotes the child's bind failure).
 func (d *devProcess) portTaken() bool {
 	out := d.out.String()
-	if log, err := os.ReadFile(filepath.Join(d.dataDir, "temporal.log")); err == nil {
-		out += string(log)
-	}
 	return strings.Contains(out, "address already in use") || strings.Contains(out, "is in use")
 }
 
