@@ -77,33 +77,38 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	if err := a.emitSpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
 		return contract.AdmitResult{}, err
 	}
-	return contract.AdmitResult{
+	res := contract.AdmitResult{
 		Admitted:    true,
 		Required:    in.HeldCredits,
 		CreatedAt:   admitted.CreatedAt,
 		Events:      events,
-		Inline:      a.inline(in),
 		StepsPerJob: a.StepsPerJob,
-	}, nil
+	}
+	res.Inline, res.Plan = a.shape(in)
+	return res, nil
 }
 
-// inline says whether an admitted job runs inside its admit's workflow
-// task: its task is quick for its input (tasks.Quick), steps are not
-// slowed on purpose (TP_DEV_STEP_DELAY, so they stay cancellable) and this
-// worker runs steps at all.
-func (a *Activities) inline(in contract.JobInput) bool {
-	if a.StepDelay > 0 || a.NoInline {
-		return false
-	}
+// shape is how an admitted job's steps run. inline: inside its admit's
+// workflow task, when its task is quick for its input (tasks.Quick), steps
+// are not slowed on purpose (TP_DEV_STEP_DELAY, so they stay cancellable)
+// and this worker runs steps at all. Otherwise on the steps queue, with its
+// plan made here (the task's Plan reads only the input), so its first
+// outputs leave the queue together; plan is nil when the job's task or
+// input cannot be read (its first step then fails and says why).
+func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Plan) {
 	def, err := a.registry().ForJob(in.Task)
 	if err != nil {
-		return false
+		return false, nil
 	}
 	var input map[string]any
 	if err := json.Unmarshal(in.Input, &input); err != nil {
-		return false
+		return false, nil
 	}
-	return tasks.IsQuick(def, input)
+	if a.StepDelay <= 0 && !a.NoInline && tasks.IsQuick(def, input) {
+		return true, nil
+	}
+	p := a.plan(def.Runner.Plan(input))
+	return false, &p
 }
 
 // subscribed lists the job events someone subscribes to: the account's

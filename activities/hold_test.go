@@ -283,3 +283,38 @@ func TestCloseAdmissionReleasesAnAdmittedJob(t *testing.T) {
 	_, err = env.ExecuteActivity(acts.HoldCredits, in)
 	require.Equal(t, contract.ErrTypeAdmissionClosed, appError(t, err).Type())
 }
+
+// TestHoldCreditsPlansAQueuedJob: the admit answers the plan of a job whose
+// steps run on the steps queue, so its first outputs leave the queue
+// together, with the worker's capacity deadline for capacity-limited
+// outputs; a quick job runs inline and needs none.
+func TestHoldCreditsPlansAQueuedJob(t *testing.T) {
+	t.Parallel()
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		for _, tc := range []struct {
+			name     string
+			noInline bool
+			opts     []func(*contract.JobInput)
+			inline   bool
+			plan     *contract.Plan
+		}{
+			{name: "a quick job runs inline", inline: true},
+			{name: "a queued job", noInline: true,
+				plan: &contract.Plan{Steps: 2, Phase: "drawing tiles"}},
+			{name: "a job with a capacity-limited output",
+				opts: []func(*contract.JobInput){withTask("moodboard.create",
+					map[string]any{"name": "Spring", "images": []string{"file:a", "file:b", "file:c"}})},
+				plan: &contract.Plan{Steps: 2, Phase: "making the moodboard",
+					Capacity: map[int]string{1: contract.QueueAnalysis}, CapacityDeadline: time.Minute}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				acts := newActivities(t, db)
+				acts.NoInline, acts.CapacityDeadline = tc.noInline, time.Minute
+				env := newEnv(acts)
+				res := admit(t, env, acts, jobInput(newUser(t, db, 10), 6, 3, tc.opts...))
+				require.Equal(t, tc.inline, res.Inline)
+				require.Equal(t, tc.plan, res.Plan)
+			})
+		}
+	})
+}

@@ -30,18 +30,24 @@ func (a *Activities) PlanJob(ctx context.Context, jobID string) (contract.Plan, 
 // start moves a queued job to running and returns its plan.
 func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition,
 	input map[string]any) (contract.Plan, error) {
-	plan := def.Runner.Plan(input)
+	plan := a.plan(def.Runner.Plan(input))
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
 		return contract.Plan{}, fmt.Errorf("mark running: %w", err)
 	}
-	out := contract.Plan{Steps: plan.Steps, Phase: plan.Phase, Capacity: plan.Capacity}
-	if len(plan.Capacity) > 0 {
+	return plan, nil
+}
+
+// plan is a task's plan as the job workflow reads it, with this worker's
+// capacity deadline for a plan that has capacity-limited outputs.
+func (a *Activities) plan(p tasks.Plan) contract.Plan {
+	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity}
+	if len(p.Capacity) > 0 {
 		out.CapacityDeadline = a.CapacityDeadline
 		if out.CapacityDeadline <= 0 {
 			out.CapacityDeadline = DefaultCapacityDeadline
 		}
 	}
-	return out, nil
+	return out
 }
 
 // RunStep renders output Index of a job, stores it in the blob store and

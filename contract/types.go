@@ -47,6 +47,11 @@ type AdmitResult struct {
 	// admitting worker sets it (activities.Activities.StepsPerJob) and the
 	// history records it, so a replay takes the same bound.
 	StepsPerJob int `json:",omitempty"`
+	// Plan is the plan of a job whose steps run on the steps queue, made
+	// at admit, so its first outputs leave the queue together; nil for an
+	// inline job, and in histories recorded before it was made here (the
+	// job's first step then plans).
+	Plan *Plan `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

@@ -98,7 +98,8 @@ func TestSubmitWaitReturnsResultAndChargesDelivered(t *testing.T) {
 func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
 	t.Parallel()
 	s := newStack(t, stackOptions{credits: 100, stepDelay: 400 * time.Millisecond})
-	res := s.submit(pattern(4))
+	// 8 outputs, at most contract.StepsPerJob (4) at once: two waves.
+	res := s.submit(pattern(8))
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	h := res.json(t)
 	id := h["job_id"].(string)
@@ -143,7 +144,10 @@ func TestPreferWaitTimesOutIntoHandle(t *testing.T) {
 
 func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond})
+	// Two outputs at once: the cancel comes while the second pair runs (a
+	// step this short ends before its heartbeat hears of it), and the third
+	// never starts.
+	s := newStack(t, stackOptions{credits: 100, stepDelay: 700 * time.Millisecond, stepsPerJob: 2})
 	input := pattern(6)
 	hold, per := priceOf(t, input)
 	id := s.submit(input).json(t)["job_id"].(string)

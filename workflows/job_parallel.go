@@ -3,6 +3,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -10,14 +11,28 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// deliverParallel runs outputs 1.. of a planned job side by side, at most
-// stepsPerJob at once, so the workers of a fleet share one job.
-// Output 0 (first, firstErr) came with the plan. Outputs are recorded in
-// the task's order whatever order their steps end in. A cancel, an output
-// that could not get its capacity in time, refused content or an engine
-// that stayed busy (jobs started after versionParallelBusy) cancels every
-// running step and waits for them all to end before the job settles, so
-// settlement charges exactly the outputs that were delivered.
+// versionAdmitPlan is the change that plans a queued job at its admit
+// (contract.AdmitResult.Plan) and starts its first outputs together, each
+// leaving the queue under the job's start deadline, instead of planning in
+// output 1's step and starting the others once it ended. Only jobs planned
+// at admit with more than one output ask for it.
+const versionAdmitPlan = "outputs-from-admit"
+
+// deliverAll runs every output of a job planned at admit side by side, at
+// most stepsPerJob at once, so the workers of a fleet share one job from
+// its start. The outputs started before any step ended each leave the
+// queue under the job's start deadline; the job fails start_timeout when
+// every one of them missed it. One that missed it while another ran is
+// started again once the job is known to have left the queue, without a
+// deadline, as are capacity-limited outputs (never started before then).
+func (j *job) deliverAll(ctx workflow.Context, run runStep, plan *contract.Plan) (contract.SettleInput, error) {
+	p := newParallel(plan.Steps, 0)
+	return j.runParallel(ctx, run, plan, p)
+}
+
+// deliverParallel runs outputs 1.. of a job its first step planned side by
+// side, at most stepsPerJob at once. Output 0 (first, firstErr) came with
+// the plan.
 func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.Plan, d *deliveries,
 	first contract.StepResult, firstErr error) (contract.SettleInput, error) {
 	if f := contentRefused(firstErr); f != nil {
@@ -26,26 +41,39 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 	if f := d.busyNow(ctx, 0, firstErr); f != nil {
 		return j.fail(contract.OutcomeFailed, *f), nil
 	}
-	n := plan.Steps
-	outs, errs := make([]contract.StepResult, n), make([]error, n)
-	outs[0], errs[0] = first, firstErr
-	p := &parallel{n: n}
+	p := newParallel(plan.Steps, 1)
+	p.outs[0], p.errs[0], p.started = first, firstErr, true
 	if firstErr == nil {
 		p.delivered = 1
 	}
+	return j.runParallel(ctx, run, plan, p)
+}
+
+// runParallel runs p's pending outputs side by side, at most stepsPerJob
+// at once, and answers how to settle. Outputs are recorded in the task's
+// order whatever order their steps end in. A cancel, an output that could
+// not get its capacity in time, refused content or an engine that stayed
+// busy (jobs started after versionParallelBusy) cancels every running step
+// and waits for them all to end before the job settles, so settlement
+// charges exactly the outputs that were delivered.
+func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan,
+	p *parallel) (contract.SettleInput, error) {
+	d := &deliveries{steps: p.n}
 	sctx, stop := workflow.WithCancel(ctx)
 	defer stop()
 	sel := workflow.NewSelector(ctx)
 	limit := j.stepsPerJob()
-	for next := 1; ; {
-		for p.open() && next < n && p.running < limit {
-			i := next
-			next++
+	for {
+		for p.open() && p.running < limit {
+			i, start, ok := p.next(plan)
+			if !ok {
+				break
+			}
 			p.running++
-			sel.AddFuture(run(sctx, i, plan), func(f workflow.Future) {
+			sel.AddFuture(run(sctx, i, plan, start), func(f workflow.Future) {
 				p.running--
-				outs[i], errs[i] = stepResult(ctx, f)
-				if p.end(ctx, i, plan, d, errs[i]) {
+				p.outs[i], p.errs[i] = stepResult(ctx, f)
+				if p.end(ctx, i, plan, d, start) {
 					stop()
 				}
 			})
@@ -60,9 +88,11 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 		return contract.SettleInput{}, temporal.NewCanceledError()
 	case p.failure != nil:
 		return j.fail(contract.OutcomeFailed, *p.failure), nil
+	case !p.started:
+		return j.startTimeout(), nil
 	}
-	for i := range n {
-		if f := d.record(ctx, i, outs[i], errs[i]); f != nil {
+	for i := range p.n {
+		if f := d.record(ctx, i, p.outs[i], p.errs[i]); f != nil {
 			return j.fail(contract.OutcomeFailed, *f), nil
 		}
 	}
@@ -85,27 +115,83 @@ func (j *job) stepsPerJob() int {
 // parallel is the state of a job's outputs running side by side.
 type parallel struct {
 	n, running, delivered int
+	// outs and errs are each output's answer, by index.
+	outs []contract.StepResult
+	errs []error
+	// pending are the outputs still to start, in order; late are outputs
+	// that missed the start deadline before the job was known to have
+	// left the queue.
+	pending, late []int
+	// started is true once a step ended that had left the queue: steps
+	// started after it need no start deadline.
+	started bool
 	// cancelled is true once the job was cancelled, failure is set once an
 	// output ended the job: no further step starts.
 	cancelled bool
 	failure   *contract.Failure
 }
 
+// newParallel is the state of a job of n outputs whose outputs from..n-1
+// are still to run.
+func newParallel(n, from int) *parallel {
+	p := &parallel{n: n, outs: make([]contract.StepResult, n), errs: make([]error, n)}
+	for i := from; i < n; i++ {
+		p.pending = append(p.pending, i)
+	}
+	return p
+}
+
 // open says whether further steps may start.
 func (p *parallel) open() bool { return !p.cancelled && p.failure == nil }
+
+// next is the output to start now, and whether its step leaves the queue
+// (no step that left the queue has ended yet); ok is false when none may
+// start now. Before the job is known to have left the queue,
+// capacity-limited outputs wait, and once a step missed the start
+// deadline no further step starts (it would wait under a deadline of its
+// own).
+func (p *parallel) next(plan *contract.Plan) (i int, start, ok bool) {
+	if !p.started && len(p.late) > 0 {
+		return 0, false, false
+	}
+	for k, i := range p.pending {
+		if _, limited := plan.Capacity[i]; limited && !p.started {
+			continue
+		}
+		p.pending = slices.Delete(p.pending, k, k+1)
+		return i, !p.started, true
+	}
+	return 0, false, false
+}
 
 // end takes the answer of output i's step and says whether it ended the
 // job (the running steps are then cancelled). Steps that end after that
 // only drain. Any other failure leaves the output missing (d records it
-// once every step has ended).
-func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, d *deliveries, err error) bool {
+// once every step has ended). A step that left the queue (start) and
+// missed the start deadline is started again once the job has left the
+// queue.
+func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, d *deliveries, start bool) bool {
 	if !p.open() {
 		return false
 	}
+	err := p.errs[i]
 	capacity, limited := plan.Capacity[i]
 	switch {
 	case temporal.IsCanceledError(err) || ctx.Err() != nil:
 		p.cancelled = true
+		return true
+	case start && scheduleToStart(err):
+		p.late = append(p.late, i)
+		if p.started {
+			p.requeueLate()
+		}
+		return false
+	}
+	if !p.started {
+		p.started = true
+		p.requeueLate()
+	}
+	switch {
 	case limited && scheduleToStart(err):
 		p.failure = &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
 			"Output %d of %d could not get %s capacity in time; submit again later.", i+1, p.n, capacity)}
@@ -118,6 +204,14 @@ func (p *parallel) end(ctx workflow.Context, i int, plan *contract.Plan, d *deli
 		p.failure = d.busyNow(ctx, i, err)
 	}
 	return !p.open()
+}
+
+// requeueLate puts the outputs that missed the start deadline back among
+// the pending ones, in order.
+func (p *parallel) requeueLate() {
+	p.pending = append(p.pending, p.late...)
+	p.late = nil
+	slices.Sort(p.pending)
 }
 
 // versionParallelBusy is the change that ends a job whose outputs run side

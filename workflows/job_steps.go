@@ -18,9 +18,11 @@ var stepRetry = temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterv
 	MaximumAttempts: 3, NonRetryableErrorTypes: []string{contract.ErrTypeProcessing, contract.ErrTypeContentRefused}}
 
 // runStep starts output i's step on ctx and answers its future (a
-// contract.StepResult); plan is nil for the first step, which leaves the
-// queue and answers the plan.
-type runStep func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future
+// contract.StepResult). plan is nil for the first step of a job its first
+// step plans, which leaves the queue and answers the plan; start is true
+// for a step of a job planned at admit that starts before the job is known
+// to have left the queue, so it leaves the queue itself.
+type runStep func(ctx workflow.Context, i int, plan *contract.Plan, start bool) workflow.Future
 
 // stepResult waits for a step's future.
 func stepResult(ctx workflow.Context, f workflow.Future) (contract.StepResult, error) {
@@ -48,15 +50,16 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		WaitForCancellation: true,
 		RetryPolicy:         &stepRetry,
 	}
-	run := func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future {
+	run := func(ctx workflow.Context, i int, plan *contract.Plan, start bool) workflow.Future {
 		o := opts
 		in := j.stepInput(i, queue)
 		switch {
 		case plan == nil:
 			o.Summary, in.Start = "leave the queue, plan, output 1", true
-			if j.in.StartTimeoutSeconds > 0 {
-				o.ScheduleToStartTimeout = time.Duration(j.in.StartTimeoutSeconds) * time.Second
-			}
+			o.ScheduleToStartTimeout = j.startDeadline()
+		case start:
+			o.Summary, in.Start = fmt.Sprintf("leave the queue, output %d of %d", i+1, plan.Steps), true
+			o.ScheduleToStartTimeout = j.startDeadline()
 		default:
 			o.Summary = fmt.Sprintf("output %d of %d", i+1, plan.Steps)
 			if capacity, limited := plan.Capacity[i]; limited {
@@ -66,6 +69,19 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in)
 	}
 	return j.deliver(ctx, run, opts)
+}
+
+// startDeadline is how long a step that leaves the queue may wait for a
+// worker: the job's start deadline (X-Service-Start-Timeout), 0 for none.
+func (j *job) startDeadline() time.Duration {
+	return time.Duration(j.in.StartTimeoutSeconds) * time.Second
+}
+
+// startTimeout is the failure of a job that could not leave the queue
+// before its start deadline.
+func (j *job) startTimeout() contract.SettleInput {
+	return j.fail(contract.OutcomeFailed, contract.Failure{Code: contract.CodeStartTimeout,
+		Message: "The job could not start before its start deadline."})
 }
 
 // inlineSteps delivers the outputs of a quick job (AdmitResult.Inline)
@@ -81,7 +97,7 @@ func (j *job) inlineSteps(ctx workflow.Context) (contract.SettleInput, error) {
 		StartToCloseTimeout:    30 * time.Second,
 		RetryPolicy:            &stepRetry,
 	}
-	run := func(ctx workflow.Context, i int, plan *contract.Plan) workflow.Future {
+	run := func(ctx workflow.Context, i int, plan *contract.Plan, _ bool) workflow.Future {
 		o := opts
 		in := j.stepInput(i, queue)
 		if plan == nil {
@@ -103,20 +119,25 @@ func (j *job) stepInput(i int, queue string) contract.StepInput {
 		UserID: j.in.UserID, Task: j.in.Task, Input: j.in.Input}
 }
 
-// deliver runs the job's steps with run and answers how to settle: the
-// first step plans (PlanJob, with planOpts, plans a job whose first step
-// failed before answering), the other outputs run side by side
-// (deliverParallel; output by output in jobs started before that change),
-// each output delivered or not is recorded, and a cancel, a missed
+// deliver runs the job's steps with run and answers how to settle. A job
+// its admit planned (since versionAdmitPlan) runs every output side by
+// side from the start (deliverAll). Otherwise the first step plans
+// (PlanJob, with planOpts, plans a job whose first step failed before
+// answering) and the other outputs run side by side after it
+// (deliverParallel; output by output in jobs started before that change).
+// Each output delivered or not is recorded, and a cancel, a missed
 // deadline, refused content or an engine that stayed busy ends the job
 // there.
 func (j *job) deliver(ctx workflow.Context, run runStep,
 	planOpts workflow.ActivityOptions) (contract.SettleInput, error) {
-	out, err := stepResult(ctx, run(ctx, 0, nil))
+	if plan := j.admitted.Plan; plan != nil && plan.Steps > 1 &&
+		workflow.GetVersion(ctx, versionAdmitPlan, workflow.DefaultVersion, 1) == 1 {
+		return j.deliverAll(ctx, run, plan)
+	}
+	out, err := stepResult(ctx, run(ctx, 0, nil, true))
 	switch {
 	case scheduleToStart(err):
-		return j.fail(contract.OutcomeFailed, contract.Failure{Code: contract.CodeStartTimeout,
-			Message: "The job could not start before its start deadline."}), nil
+		return j.startTimeout(), nil
 	case temporal.IsCanceledError(err) || ctx.Err() != nil:
 		return contract.SettleInput{}, temporal.NewCanceledError()
 	}
@@ -135,7 +156,7 @@ func (j *job) deliver(ctx workflow.Context, run runStep,
 	}
 	for i := 0; i < plan.Steps; i++ {
 		if i > 0 {
-			out, err = stepResult(ctx, run(ctx, i, plan))
+			out, err = stepResult(ctx, run(ctx, i, plan, false))
 		}
 		capacity, limited := plan.Capacity[i]
 		switch {

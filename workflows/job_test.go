@@ -31,6 +31,8 @@ type jobEnv struct {
 	// inline is true when the hold says the job is quick: its steps must
 	// then run as local activities.
 	inline bool
+	// onSettle, when set, is called as the job settles.
+	onSettle func()
 }
 
 func newJobEnv(t *testing.T) *jobEnv { return newJobEnvInline(t, false) }
@@ -50,6 +52,9 @@ func newJobEnvAdmitting(t *testing.T, admit contract.AdmitResult) *jobEnv {
 	e.OnActivity(a.Settle, mock.Anything, mock.Anything).
 		Return(func(_ context.Context, in contract.SettleInput) (contract.SettleResult, error) {
 			e.settled = &in
+			if e.onSettle != nil {
+				e.onSettle()
+			}
 			return contract.SettleResult{}, nil
 		}).
 		Maybe()

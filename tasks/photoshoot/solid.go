@@ -24,60 +24,74 @@ const (
 // partial alpha inside the product is a part the cut-out was unsure of.
 func fillUnsureHoles(img *image.NRGBA) {
 	W, H := img.Rect.Dx(), img.Rect.Dy()
-	alpha := func(i int) uint8 { return img.Pix[(i/W)*img.Stride+(i%W)*4+3] }
-	low := func(i int) bool { return alpha(i) <= holeAlpha }
-	label := make([]int32, W*H) // 0 unvisited, -1 outside, >0 an enclosed region
-	var stack []int
-	flood := func(seed int, id int32) []int {
-		var members []int
-		stack = append(stack[:0], seed)
-		label[seed] = id
+	n := W * H
+	alpha := make([]uint8, n)
+	for y := range H {
+		row := img.Pix[y*img.Stride:]
+		for x := range W {
+			alpha[y*W+x] = row[4*x+3]
+		}
+	}
+	seen := make([]bool, n)
+	var stack, members []int32
+	push := func(j int) {
+		if !seen[j] && alpha[j] <= holeAlpha {
+			seen[j] = true
+			stack = append(stack, int32(j))
+		}
+	}
+	// flood marks the low-alpha region around seed seen; an enclosed
+	// region's pixels are kept in members (keep), the outside's need not be.
+	flood := func(seed int, keep bool) {
+		members = members[:0]
+		stack = append(stack[:0], int32(seed))
+		seen[seed] = true
 		for len(stack) > 0 {
-			i := stack[len(stack)-1]
+			i := int(stack[len(stack)-1])
 			stack = stack[:len(stack)-1]
-			members = append(members, i)
-			x, y := i%W, i/W
-			for _, n := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
-				if n[0] < 0 || n[1] < 0 || n[0] >= W || n[1] >= H {
-					continue
-				}
-				j := n[1]*W + n[0]
-				if label[j] == 0 && low(j) {
-					label[j] = id
-					stack = append(stack, j)
-				}
+			if keep {
+				members = append(members, int32(i))
+			}
+			if x := i % W; x > 0 {
+				push(i - 1)
+			}
+			if x := i % W; x < W-1 {
+				push(i + 1)
+			}
+			if i >= W {
+				push(i - W)
+			}
+			if i+W < n {
+				push(i + W)
 			}
 		}
-		return members
 	}
 	for x := range W {
 		for _, y := range []int{0, H - 1} {
-			if i := y*W + x; label[i] == 0 && low(i) {
-				flood(i, -1)
+			if i := y*W + x; !seen[i] && alpha[i] <= holeAlpha {
+				flood(i, false)
 			}
 		}
 	}
 	for y := range H {
 		for _, x := range []int{0, W - 1} {
-			if i := y*W + x; label[i] == 0 && low(i) {
-				flood(i, -1)
+			if i := y*W + x; !seen[i] && alpha[i] <= holeAlpha {
+				flood(i, false)
 			}
 		}
 	}
-	next := int32(1)
-	for i := range label {
-		if label[i] != 0 || !low(i) {
+	for i := range n {
+		if seen[i] || alpha[i] > holeAlpha {
 			continue
 		}
-		members := flood(i, next)
-		next++
+		flood(i, true)
 		sum := 0
 		for _, m := range members {
-			sum += int(alpha(m))
+			sum += int(alpha[m])
 		}
 		if float64(sum) > unsureMean*float64(len(members)) {
 			for _, m := range members {
-				img.Pix[(m/W)*img.Stride+(m%W)*4+3] = 255
+				img.Pix[int(m)/W*img.Stride+int(m)%W*4+3] = 255
 			}
 		}
 	}
