@@ -72,6 +72,10 @@ type Plan struct {
 	// CapacityDeadline is how long such a step may wait for capacity before
 	// the job fails capacity_busy.
 	CapacityDeadline time.Duration `json:",omitempty"`
+	// FirstAlone says the first output prepares what the others share
+	// (tasks.Plan.FirstAlone): a job planned at admit starts the others
+	// once it ended.
+	FirstAlone bool `json:",omitempty"`
 }
 
 // StepInput names one output of a job. The first step of a job (Start)

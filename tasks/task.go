@@ -55,6 +55,10 @@ type Plan struct {
 	// start within the queue's deadline fails the job capacity_busy,
 	// charged for what it delivered.
 	Capacity map[int]string
+	// FirstAlone says the first output prepares what the others share (a
+	// photoshoot's cut-out product, cached per worker): the others start
+	// once it ended, so none holds a step slot idle waiting for it.
+	FirstAlone bool
 }
 
 // Runner is the executable half of a task.

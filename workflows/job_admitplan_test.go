@@ -51,7 +51,9 @@ func TestAdmitPlanStartDeadline(t *testing.T) {
 		delays   []time.Duration
 		late     map[int]bool
 		capacity map[int]string
-		code     apierr.Code // "" for a job that succeeds
+		// firstAlone: the first output prepares what the others share.
+		firstAlone bool
+		code       apierr.Code // "" for a job that succeeds
 		// first are the outputs started together when the job was
 		// admitted, each leaving the queue; then the ones started after,
 		// none leaving it.
@@ -89,9 +91,25 @@ func TestAdmitPlanStartDeadline(t *testing.T) {
 			then:      []int{1},
 			delivered: []int{0, 1},
 		},
+		{
+			name:       "the first output prepares what the others share",
+			delays:     minutes(1, 1, 1, 1, 1),
+			firstAlone: true,
+			first:      []int{0},
+			then:       []int{1, 2, 3, 4},
+			delivered:  []int{0, 1, 2, 3, 4},
+		},
+		{
+			name:       "the first output that prepares the others misses the deadline",
+			delays:     minutes(1, 1, 1),
+			late:       map[int]bool{0: true},
+			firstAlone: true,
+			code:       apierr.StartTimeout,
+			first:      []int{0},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := parallelSteps{capacity: tc.capacity, late: tc.late}
+			p := parallelSteps{capacity: tc.capacity, late: tc.late, firstAlone: tc.firstAlone}
 			e := p.env(t, true, len(tc.delays), 0)
 			p.mock(e, tc.delays, make([]error, len(tc.delays)))
 			e.admitAt(0)

@@ -147,7 +147,8 @@ func (p *parallel) open() bool { return !p.cancelled && p.failure == nil }
 // next is the output to start now, and whether its step leaves the queue
 // (no step that left the queue has ended yet); ok is false when none may
 // start now. Before the job is known to have left the queue,
-// capacity-limited outputs wait, and once a step missed the start
+// capacity-limited outputs wait, as do all but the first when the first
+// prepares what they share (FirstAlone), and once a step missed the start
 // deadline no further step starts (it would wait under a deadline of its
 // own).
 func (p *parallel) next(plan *contract.Plan) (i int, start, ok bool) {
@@ -155,7 +156,7 @@ func (p *parallel) next(plan *contract.Plan) (i int, start, ok bool) {
 		return 0, false, false
 	}
 	for k, i := range p.pending {
-		if _, limited := plan.Capacity[i]; limited && !p.started {
+		if _, limited := plan.Capacity[i]; !p.started && (limited || plan.FirstAlone && i > 0) {
 			continue
 		}
 		p.pending = slices.Delete(p.pending, k, k+1)

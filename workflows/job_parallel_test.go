@@ -42,6 +42,8 @@ type parallelSteps struct {
 	// late are the outputs whose step, sent to leave the queue, misses the
 	// job's start deadline.
 	late map[int]bool
+	// firstAlone is the plan's FirstAlone.
+	firstAlone bool
 }
 
 // plannings are the two ways a job's outputs are planned: by its first
@@ -53,7 +55,8 @@ var plannings = []struct {
 
 // plan is the plan of a job of n outputs.
 func (p *parallelSteps) plan(n int) contract.Plan {
-	return contract.Plan{Steps: n, Phase: "drawing", Capacity: p.capacity, CapacityDeadline: time.Minute}
+	return contract.Plan{Steps: n, Phase: "drawing", Capacity: p.capacity, CapacityDeadline: time.Minute,
+		FirstAlone: p.firstAlone}
 }
 
 // env is a job environment for a job of n outputs, planned at admit when

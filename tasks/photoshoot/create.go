@@ -290,8 +290,9 @@ func shots(in *createInput) int {
 
 // Plan asks for one shot per pose and count. An input over maxOutputs is
 // refused at submit; the plan (and so the estimate) stops at the ceiling.
+// The first shot prepares the product the others share (productCache).
 func (createRunner) Plan(in *createInput) tasks.Plan {
-	return tasks.Plan{Steps: min(shots(in), maxOutputs), Phase: "compositing shots"}
+	return tasks.Plan{Steps: min(shots(in), maxOutputs), Phase: "compositing shots", FirstAlone: true}
 }
 
 // AdmitErrors is what Admit answers.
