@@ -16,7 +16,9 @@ import (
 func TestPanelJobPageFollowsAJobAndSaysWhyItFailed(t *testing.T) {
 	t.Parallel()
 	motif := motifServer(t, tinyPNG(t, 4, 4))
-	p := newPanelSite(t, stackOptions{credits: 100000, stepDelay: 1500 * time.Millisecond, rootCAs: poolOf(motif)})
+	// One output at a time, so the page shows each as it arrives.
+	p := newPanelSite(t, stackOptions{credits: 100000, stepDelay: 1500 * time.Millisecond, rootCAs: poolOf(motif),
+		stepsPerJob: 1})
 	p.signIn(t)
 	ctx := p.ctx
 	require.NoError(t, chromedp.Run(ctx,

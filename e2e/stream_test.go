@@ -169,7 +169,8 @@ func TestEventStreamOverHTTP(t *testing.T) {
 // errors are typed; a file is uploaded and used.
 func TestClientProgram(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, stackOptions{credits: 200, stepDelay: 300 * time.Millisecond})
+	// One output at a time: the cancel comes between outputs.
+	s := newStack(t, stackOptions{credits: 200, stepDelay: 300 * time.Millisecond, stepsPerJob: 1})
 	target, err := url.Parse(s.srv.URL)
 	require.NoError(t, err)
 	var mu sync.Mutex

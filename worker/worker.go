@@ -88,6 +88,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 			MaxConcurrentActivityTaskPollers: min(o.AnalysisCapacity, 2),
 			DisableWorkflowWorker:            true,
 			WorkerStopTimeout:                5 * time.Second,
+			MaxHeartbeatThrottleInterval:     StepHeartbeatInterval,
 		})
 		w.analysis.RegisterActivity(acts)
 	}
@@ -140,9 +141,19 @@ func StepsOptions(maxSteps int) sdkworker.Options {
 		MaxConcurrentActivityExecutionSize: maxSteps,
 		DisableWorkflowWorker:              true,
 		// On a clean stop, running steps get a moment to deliver.
-		WorkerStopTimeout: 5 * time.Second,
+		WorkerStopTimeout:            5 * time.Second,
+		MaxHeartbeatThrottleInterval: StepHeartbeatInterval,
 	}
 }
+
+// StepHeartbeatInterval is the longest a running step's heartbeat waits
+// to be sent (the SDK's default is 0.8 × the 3 s heartbeat timeout). A
+// cancel reaches a step only in a heartbeat's answer, so a cancelled job's
+// running steps — up to contract.StepsPerJob of them — stop within about
+// this long instead of delivering outputs nobody wants; a step heartbeats
+// every 500 ms (activities.heartbeating), so this costs at most two
+// heartbeats a second per step that runs that long.
+const StepHeartbeatInterval = 500 * time.Millisecond
 
 // Register adds every workflow and activity to a registry (a worker or a
 // test environment).
