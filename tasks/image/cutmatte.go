@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/taskplatform/taskplatform/tasks/colour"
+	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
 // The cut-out in five steps:
@@ -228,9 +229,11 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	deep := boolPool.get(n) // a candidate darker than deepShadow
 	defer boolPool.put(deep)
 	clear(deep)
-	for y := range H {
+	// Rows (here and below) splits the per-pixel passes across the CPUs:
+	// each row writes only its own pixels' flags.
+	resample.Rows(H, W, func(y int) {
 		if y%64 == 0 && ctx.Err() != nil {
-			return cutout{}, ctx.Err()
+			return
 		}
 		v := float64(y)/bd.h - 0.5
 		var a0, a1, a2 [3]float64 // the backdrop along the row: a0 + a1·u + a2·u²
@@ -262,13 +265,16 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			cand[i] = s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
 			deep[i] = cand[i] && s < deepShadow
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return cutout{}, err
 	}
 
 	// A shaded candidate within two pixels below a much brighter one is a
 	// dark line on a light part (a seam), not a shadow: shadows are soft.
 	lum := func(i int) float64 { p := px.Pix[4*i:]; return float64(p[0]) + float64(p[1]) + float64(p[2]) }
 	lumStep := 3 * max(2.5*tol, 20)
-	for y := range H {
+	resample.Rows(H, W, func(y int) {
 		for x := range W {
 			i := y*W + x
 			if !cand[i] || near[i] || !opaque(i) {
@@ -283,7 +289,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 				}
 			}
 		}
-	}
+	})
 
 	// 3. Regions: the flood from the border through candidates, stopping
 	// at steps sharper than a soft shadow's.
@@ -323,11 +329,13 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		neighbours(j, func(k int) { ok = ok && step2(j, k) <= stepMax2 })
 		return ok
 	}
-	for i := range n { // a deep shadow is entered only where it is smooth
-		if deep[i] && !smooth(i) {
-			cand[i] = false
+	resample.Rows(H, W, func(y int) { // a deep shadow is entered only where it is smooth
+		for i := y * W; i < y*W+W; i++ {
+			if deep[i] && !smooth(i) {
+				cand[i] = false
+			}
 		}
-	}
+	})
 	enter := func(i, j int) bool {
 		return !isBg[j] && cand[j] && (pix[4*i+3] < 128 || pix[4*j+3] < 128 || stepSq(pix, i, j) <= stepMax2)
 	}
@@ -528,8 +536,8 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 				wts[(dy+R)*(2*R+1)+dx+R] = 1 / float64(max(1, dx*dx+dy*dy))
 			}
 		}
-		for _, qi := range queue {
-			i := int(qi)
+		// matte is band pixel i's edge, false for none.
+		matte := func(i int) (edge, bool) {
 			x, y := i%W, i/W
 			p := col(i)
 			var bs, fs [3]float64
@@ -580,27 +588,26 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 					}
 				}
 				if farD < 0 {
-					continue
+					return edge{}, false
 				}
 				F = far
 			}
 			fb := [3]float64{F[0] - B[0], F[1] - B[1], F[2] - B[2]}
 			den := fb[0]*fb[0] + fb[1]*fb[1] + fb[2]*fb[2]
 			if den < tolRGB*tolRGB {
-				continue // product and backdrop too alike to unmix: keep the hard edge
+				return edge{}, false // product and backdrop too alike to unmix: keep the hard edge
 			}
 			a := ((p[0]-B[0])*fb[0] + (p[1]-B[1])*fb[1] + (p[2]-B[2])*fb[2]) / den
 			a = max(0, min(1, a))
 			if isBg[i] && a < 0.15 {
-				continue
+				return edge{}, false
 			}
 			e := edge{i: i, a: uint8(math.Round(255 * a))}
 			if !isBg[i] && a > 0.92 {
 				e.a = 255 // opaque, but without the backdrop's share of its colour
 			}
 			if e.a == 0 {
-				edges = append(edges, e)
-				continue
+				return e, true
 			}
 			// The colour: F solved from I = a·F + (1 − a)·B, leaning on the
 			// product's colour nearby where a is too low to solve it well.
@@ -611,7 +618,17 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 				c[ch] = w*v + (1-w)*F[ch]
 			}
 			e.r, e.g, e.b = clamp8(c[0]), clamp8(c[1]), clamp8(c[2])
-			edges = append(edges, e)
+			return e, true
+		}
+		// Each band pixel reads the pixels around it and writes only its
+		// own result; the edges are applied after, in the band's order.
+		found := make([]edge, len(queue))
+		ok := make([]bool, len(queue))
+		resample.Rows(len(queue), (2*R+1)*(2*R+1), func(k int) { found[k], ok[k] = matte(int(queue[k])) })
+		for k := range queue {
+			if ok[k] {
+				edges = append(edges, found[k])
+			}
 		}
 	}
 	for _, e := range edges {
@@ -619,23 +636,29 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		p := px.Pix[4*e.i:]
 		p[0], p[1], p[2] = e.r, e.g, e.b
 	}
+	objects := make([]int, H) // by row
+	resample.Rows(H, W, func(y int) {
+		for i := y * W; i < y*W+W; i++ {
+			p := px.Pix[4*i : 4*i+4]
+			a := uint8(int(alpha[i]) * int(p[3]) / 255)
+			if a > 0 {
+				objects[y]++
+			}
+			if shade != nil && shade[i] > 0 && a < 255 {
+				c, sa := withShadow([3]uint8{p[0], p[1], p[2]}, a, shade[i])
+				p[0], p[1], p[2], p[3] = c[0], c[1], c[2], sa
+				continue
+			}
+			if a == 0 {
+				p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+				continue
+			}
+			p[3] = a
+		}
+	})
 	object := 0
-	for i := range n {
-		p := px.Pix[4*i : 4*i+4]
-		a := uint8(int(alpha[i]) * int(p[3]) / 255)
-		if a > 0 {
-			object++
-		}
-		if shade != nil && shade[i] > 0 && a < 255 {
-			c, sa := withShadow([3]uint8{p[0], p[1], p[2]}, a, shade[i])
-			p[0], p[1], p[2], p[3] = c[0], c[1], c[2], sa
-			continue
-		}
-		if a == 0 {
-			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
-			continue
-		}
-		p[3] = a
+	for _, k := range objects {
+		object += k
 	}
 	objShare := float64(object) / float64(n)
 	if objShare < minObjectShare {

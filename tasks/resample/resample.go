@@ -162,7 +162,7 @@ func horizontal(src *image.NRGBA, width int, filter imaging.ResampleFilter, opaq
 	dst := newImage(width, H)
 	k := weights(width, W, filter)
 	up := width > W // see flat pixels below
-	rows(H, width, func(y int) {
+	Rows(H, width, func(y int) {
 		line, out := src.Pix[y*src.Stride:][:4*W], dst.Pix[y*dst.Stride:][:4*width]
 		var runs []uint16
 		if up {
@@ -217,7 +217,7 @@ func vertical(src *image.NRGBA, height int, filter imaging.ResampleFilter, opaqu
 	if height > H { // see flat pixels below
 		down = runsDown(src)
 	}
-	rows(height, W, func(y int) {
+	Rows(height, W, func(y int) {
 		taps, out := k.taps[y], dst.Pix[y*dst.Stride:][:4*W]
 		if len(taps) == 0 {
 			return
@@ -336,11 +336,12 @@ func put(d []uint8, r, g, b, a float64) {
 // clamp is imaging's rounding of a channel to a byte, without branches.
 func clamp(x float64) uint8 { return uint8(min(max(int64(x+0.5), 0), 255)) }
 
-// rows runs fn for every row below n, each width pixels wide: in bands
-// across the processors when there are a megapixel or more, where the
-// wait is worth waking them; in order on this one otherwise, as waking
-// them costs more than a small image's rows.
-func rows(n, width int, fn func(y int)) {
+// Rows runs fn for every row below n, each width pixels of work wide: in
+// bands across the processors when there are a megapixel or more, where
+// the wait is worth waking them; in order on this one otherwise, as waking
+// them costs more than a small image's rows. fn must touch only its own
+// row's output.
+func Rows(n, width int, fn func(y int)) {
 	procs := min(runtime.GOMAXPROCS(0), n/16+1)
 	if procs <= 1 || n*width < 1<<20 {
 		for y := range n {
