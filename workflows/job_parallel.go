@@ -26,8 +26,7 @@ const versionAdmitPlan = "outputs-from-admit"
 // started again once the job is known to have left the queue, without a
 // deadline, as are capacity-limited outputs (never started before then).
 func (j *job) deliverAll(ctx workflow.Context, run runStep, plan *contract.Plan) (contract.SettleInput, error) {
-	p := newParallel(plan.Steps, 0)
-	return j.runParallel(ctx, run, plan, p)
+	return j.runParallel(ctx, run, plan, newParallel(plan.Steps, 0), &deliveries{steps: plan.Steps})
 }
 
 // deliverParallel runs outputs 1.. of a job its first step planned side by
@@ -46,19 +45,18 @@ func (j *job) deliverParallel(ctx workflow.Context, run runStep, plan *contract.
 	if firstErr == nil {
 		p.delivered = 1
 	}
-	return j.runParallel(ctx, run, plan, p)
+	return j.runParallel(ctx, run, plan, p, d)
 }
 
 // runParallel runs p's pending outputs side by side, at most stepsPerJob
-// at once, and answers how to settle. Outputs are recorded in the task's
+// at once, and answers how to settle, recording every output in d. Outputs are recorded in the task's
 // order whatever order their steps end in. A cancel, an output that could
 // not get its capacity in time, refused content or an engine that stayed
 // busy (jobs started after versionParallelBusy) cancels every running step
 // and waits for them all to end before the job settles, so settlement
 // charges exactly the outputs that were delivered.
 func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan,
-	p *parallel) (contract.SettleInput, error) {
-	d := &deliveries{steps: p.n}
+	p *parallel, d *deliveries) (contract.SettleInput, error) {
 	sctx, stop := workflow.WithCancel(ctx)
 	defer stop()
 	sel := workflow.NewSelector(ctx)

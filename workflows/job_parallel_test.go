@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -195,9 +194,7 @@ func TestParallelCancelStopsEveryStep(t *testing.T) {
 			e.admitAt(0)
 			e.RegisterDelayedCallback(e.CancelWorkflow, 150*time.Second)
 			_, err := e.run()
-			var canceled *temporal.CanceledError
-			require.True(t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
-			require.Equal(t, contract.OutcomeCancelled, e.settled.Outcome)
+			e.requireCancelled(err)
 			require.Equal(t, []int{0, 1, 2}, p.delivered, "only what was delivered before the cancel")
 			require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6}, p.started)
 			require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")

@@ -122,6 +122,14 @@ func (e *jobEnv) run() (contract.JobResult, error) {
 	return res, err
 }
 
+// requireCancelled requires the workflow ended cancelled (err is its
+// error) and the job settled cancelled.
+func (e *jobEnv) requireCancelled(err error) {
+	var canceled *temporal.CanceledError
+	require.True(e.t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
+	require.Equal(e.t, contract.OutcomeCancelled, e.settled.Outcome)
+}
+
 func (e *jobEnv) settledError() contract.Failure {
 	require.NotNil(e.t, e.settled)
 	require.NotNil(e.t, e.settled.Failure)
@@ -282,8 +290,6 @@ func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	e.admitAt(0)
 	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
 	_, err := e.run()
-	var canceled *temporal.CanceledError
-	require.True(t, errors.As(err, &canceled), "the workflow ends cancelled, got %v", err)
-	require.Equal(t, contract.OutcomeCancelled, e.settled.Outcome)
+	e.requireCancelled(err)
 	require.Equal(t, string(apierr.Cancelled), e.settledError().Code)
 }
