@@ -17,8 +17,9 @@ type clientAddressKey struct{}
 // same error object, before next runs — a key in the query string refused
 // (and counted against the calling address), the size of the headers, plain
 // HTTP refused in production (TLS, or a trusted proxy saying
-// X-Forwarded-Proto: https), and a header the service reads that cannot be
-// read or is sent twice. next reads the calling address with ClientAddress.
+// X-Forwarded-Proto: https), a header the service reads that cannot be
+// read or is sent twice, and a path or query that is not UTF-8 text without
+// NUL. next reads the calling address with ClientAddress.
 func Front(d Deps, next http.Handler) http.Handler {
 	d.defaults()
 	gin.SetMode(gin.ReleaseMode)
@@ -37,6 +38,7 @@ func Front(d Deps, next http.Handler) http.Handler {
 		limitHeaders(fail),
 		requireTLS(d.Production, proxies, fail),
 		checkHeaders(fail),
+		refuseUnreadableText(fail),
 	)
 	r.Any("/*path", func(c *gin.Context) {
 		// Gin answers 200 unless next says otherwise.

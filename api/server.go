@@ -152,7 +152,7 @@ func NewRouter(d Deps) *gin.Engine {
 	auth := &authenticator{db: d.DB, now: d.now, limits: limits}
 	// In order: refuse a key in the URL before anything else runs, then the
 	// size of the headers, the transport, what the headers hold and the body
-	// size, then who is calling, the rate limit, the contract version, what
+	// size, text no database stores (path, query, JSON), then who is calling, the rate limit, the contract version, what
 	// the route's row of the route table needs and the media type. A refused
 	// key (in the URL or in a header) counts against the calling address; a
 	// request refused before it is identified counts as well (refuseEarly),
@@ -168,6 +168,7 @@ func NewRouter(d Deps) *gin.Engine {
 			early,
 		),
 		bodyLimit(early),
+		refuseUnreadableText(early),
 		auth.identify(),
 		limits.middleware(),
 		serviceVersion(),
