@@ -26,7 +26,24 @@ type OpenConfig struct {
 	URL string
 	// DataDir holds the SQLite file when URL is empty.
 	DataDir string
+	// MaxConns is the most PostgreSQL connections the process opens at
+	// once, idle ones and a job stream's LISTEN included; 0 means
+	// DefaultAPIConns. Ignored on SQLite (8).
+	MaxConns int
 }
+
+// The default PostgreSQL pool sizes per process. With PostgreSQL's default
+// max_connections of 100 (97 once its 3 superuser slots are kept), an API
+// and four workers hold at most 20 + 4 × 15 = 80, leaving room for migrate,
+// admin commands and psql.
+const (
+	DefaultAPIConns    = 20
+	DefaultWorkerConns = 15
+)
+
+// idleConnTime is how long an idle PostgreSQL connection is kept: a pool
+// that was busy gives its connections back to the server.
+const idleConnTime = 5 * time.Minute
 
 // SQLitePath is the dev database file under a data dir.
 func SQLitePath(dataDir string) string { return filepath.Join(dataDir, "taskplatform.db") }
@@ -64,8 +81,13 @@ func Open(ctx context.Context, cfg OpenConfig) (*gorm.DB, error) {
 	if cfg.URL == "" {
 		sqlDB.SetMaxOpenConns(8)
 	} else {
-		sqlDB.SetMaxOpenConns(40)
-		sqlDB.SetMaxIdleConns(20)
+		n := cfg.MaxConns
+		if n <= 0 {
+			n = DefaultAPIConns
+		}
+		sqlDB.SetMaxOpenConns(n)
+		sqlDB.SetMaxIdleConns(max(n/2, 1))
+		sqlDB.SetConnMaxIdleTime(idleConnTime)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -23,6 +23,7 @@ type config struct {
 	FilesBaseURL      string        // TP_FILES_BASE_URL
 	DataDir           string        // TP_DATA_DIR
 	DatabaseURL       string        // TP_DATABASE_URL
+	DatabaseMaxConns  int           // TP_DATABASE_MAX_CONNS (0: the process's default)
 	TemporalAddress   string        // TP_TEMPORAL_ADDRESS
 	TemporalAddrSet   bool          // TP_TEMPORAL_ADDRESS was set
 	TemporalNamespace string        // TP_TEMPORAL_NAMESPACE
@@ -61,6 +62,7 @@ var envVars = []string{
 	"TP_FILES_BASE_URL",
 	"TP_DATA_DIR",
 	"TP_DATABASE_URL",
+	"TP_DATABASE_MAX_CONNS",
 	"TP_TEMPORAL_ADDRESS",
 	"TP_TEMPORAL_NAMESPACE",
 	"TP_TEMPORAL_PORT",
@@ -125,6 +127,7 @@ func loadConfig() (config, error) {
 	intVar("TP_WORKER_MAX_STEPS", 0, &c.MaxConcurrentStep)
 	intVar("TP_ANALYSIS_CAPACITY", 2, &c.AnalysisCapacity)
 	intVar("TP_PRUNE_BATCH", 5000, &c.PruneBatch)
+	intVar("TP_DATABASE_MAX_CONNS", 0, &c.DatabaseMaxConns)
 	var window int
 	intVar("TP_RATE_WINDOW_SECONDS", 60, &window)
 	c.RateWindow = time.Duration(window) * time.Second

@@ -33,6 +33,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	require.False(t, c.AllowPrivateURLs)
 	require.Zero(t, c.DevStepDelay)
 	require.Equal(t, 10*time.Minute, c.LateAdmitDeadline)
+	require.Zero(t, c.DatabaseMaxConns, "0: the process's own default")
 }
 
 func TestLoadConfigValues(t *testing.T) {
@@ -46,8 +47,10 @@ func TestLoadConfigValues(t *testing.T) {
 	t.Setenv("TP_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7")
 	t.Setenv("TP_FILES_BASE_URL", "https://files.example.com/")
 	t.Setenv("TP_LATE_ADMIT_DEADLINE", "90s")
+	t.Setenv("TP_DATABASE_MAX_CONNS", "12")
 	c, err := loadConfig()
 	require.NoError(t, err)
+	require.Equal(t, 12, c.DatabaseMaxConns)
 	require.Equal(t, "http://0.0.0.0:9000", c.BaseURL)
 	require.Equal(t, "https://files.example.com", c.FilesBaseURL)
 	require.Equal(t, "127.0.0.1:17233", c.TemporalAddress, "dev dials its own server's port")

@@ -97,6 +97,9 @@ func runAPI(ctx context.Context, cfg config) int {
 // runWorker is `taskplatform worker`; it serves its metrics on TP_METRICS_ADDR.
 func runWorker(ctx context.Context, cfg config) int {
 	log := newLogger(false).With(zap.String("process", "worker"))
+	if cfg.DatabaseMaxConns == 0 {
+		cfg.DatabaseMaxConns = models.DefaultWorkerConns
+	}
 	s, code := productionStack(ctx, cfg, log)
 	if s == nil {
 		return code

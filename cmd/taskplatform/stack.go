@@ -146,7 +146,8 @@ func (s *stack) close() {
 }
 
 func (s *stack) openStores(ctx context.Context) error {
-	db, err := models.Open(ctx, models.OpenConfig{URL: s.cfg.DatabaseURL, DataDir: s.cfg.DataDir})
+	db, err := models.Open(ctx, models.OpenConfig{URL: s.cfg.DatabaseURL, DataDir: s.cfg.DataDir,
+		MaxConns: s.cfg.DatabaseMaxConns})
 	if err != nil {
 		return err
 	}
