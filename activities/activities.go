@@ -57,6 +57,9 @@ type Activities struct {
 	// logs them without sending. MailFrom is the sender address.
 	Mail     Mailer
 	MailFrom string
+	// Metrics are the business counters settlement adds to; nil counts
+	// nothing.
+	Metrics *JobMetrics
 }
 
 // DefaultCapacityDeadline is the capacity deadline when none is set.

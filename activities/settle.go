@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"go.temporal.io/sdk/activity"
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -44,10 +43,7 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	if !first {
 		return contract.SettleResult{Delivered: job.ProgressDone, Charged: job.ChargedCredits}, nil
 	}
-	m := activity.GetMetricsHandler(ctx).WithTags(map[string]string{"task": job.Task, "outcome": in.Outcome})
-	m.Counter("taskplatform_jobs_settled").Inc(1)
-	m.Counter("taskplatform_outputs_delivered").Inc(int64(job.ProgressDone))
-	m.Counter("taskplatform_credits_charged").Inc(job.ChargedCredits)
+	a.Metrics.settledJob(job.Task, in.Outcome, job.ProgressDone, job.ChargedCredits)
 	a.Log.Info(
 		"job settled",
 		zap.String("job_id", job.ID),

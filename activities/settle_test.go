@@ -2,11 +2,16 @@ package activities_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -28,6 +33,8 @@ func TestSettleChargesDeliveredOutputsOnce(t *testing.T) {
 			t.Parallel()
 			testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 				acts := newActivities(t, db)
+				reg := prometheus.NewRegistry()
+				acts.Metrics = activities.NewJobMetrics(reg)
 				env := newEnv(acts)
 				u := newUser(t, db, 10)
 				in := jobInput(u, 7, 3)
@@ -66,6 +73,15 @@ func TestSettleChargesDeliveredOutputsOnce(t *testing.T) {
 				require.Equal(t, rows, ledgerRows(t, db, in.JobID))
 				require.EqualValues(t, 10-tc.charged, available(t, db, u))
 				require.Equal(t, tc.outcome, *job(t, db, in.JobID).Outcome, "the first outcome stands")
+				counted := fmt.Sprintf(`# HELP taskplatform_jobs_settled_total Jobs settled, by task and outcome.
+# TYPE taskplatform_jobs_settled_total counter
+taskplatform_jobs_settled_total{outcome=%q,task=%q} 1
+# HELP taskplatform_credits_charged_total Credits charged at settlement, by task and outcome.
+# TYPE taskplatform_credits_charged_total counter
+taskplatform_credits_charged_total{outcome=%q,task=%q} %d
+`, tc.outcome, j.Task, tc.outcome, j.Task, tc.charged)
+				require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(counted),
+					"taskplatform_jobs_settled_total", "taskplatform_credits_charged_total"), "counted once, by task and outcome")
 			})
 		})
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -50,6 +51,10 @@ func writeError(c *gin.Context, err error) {
 	var ae *apierr.Error
 	switch {
 	case errors.As(err, &ae):
+	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
+		// The client left before the answer: nothing for an operator.
+		logger(c).Info("client left before the answer", zap.String("path", c.Request.URL.Path))
+		ae = apierr.New(apierr.Internal, "")
 	case errors.Is(err, models.ErrBadPosition):
 		ae = errBadCursor() // a cursor that decoded but names no position
 	case models.Unavailable(err):

@@ -9,8 +9,11 @@ import (
 )
 
 // clientAddressKey holds, in a request's context, the calling address the
-// front door read.
-type clientAddressKey struct{}
+// front door read; requestIDCtxKey its req_ id.
+type (
+	clientAddressKey struct{}
+	requestIDCtxKey  struct{}
+)
 
 // Front is the API's front door for what the process serves beside the
 // API's routes (the account panel's pages): the same rules, answered in the
@@ -44,6 +47,7 @@ func Front(d Deps, next http.Handler) http.Handler {
 		// Gin answers 200 unless next says otherwise.
 		c.Status(http.StatusOK)
 		ctx := context.WithValue(c.Request.Context(), clientAddressKey{}, c.ClientIP())
+		ctx = context.WithValue(ctx, requestIDCtxKey{}, requestIDOf(c))
 		next.ServeHTTP(c.Writer, c.Request.WithContext(ctx))
 	})
 	return r
@@ -62,4 +66,11 @@ func ClientAddress(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// RequestID is the req_ id Front gave r (answered in X-Request-ID); empty
+// without Front.
+func RequestID(r *http.Request) string {
+	id, _ := r.Context().Value(requestIDCtxKey{}).(string)
+	return id
 }

@@ -14,7 +14,8 @@ import (
 const loggerKey = "logger"
 
 // accessLog gives the request a logger carrying its request id and writes
-// one line per request.
+// one line per request: at INFO, but at DEBUG for the operator's probes and
+// scrapes (/healthz, /readyz, /metrics).
 func accessLog(base *zap.Logger) gin.HandlerFunc {
 	if base == nil {
 		base = zap.NewNop()
@@ -37,6 +38,10 @@ func accessLog(base *zap.Logger) gin.HandlerFunc {
 		}
 		if id := identityOf(c); id != nil && id.key != nil {
 			fields = append(fields, zap.String("api_key_id", id.key.ID))
+		}
+		if operational(c.Request.URL.Path) {
+			l.Debug("request", fields...) // probes and scrapes, every few seconds
+			return
 		}
 		l.Info("request", fields...)
 	}

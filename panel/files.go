@@ -168,12 +168,12 @@ func (p *panel) thumb(w http.ResponseWriter, r *http.Request, u *models.User) {
 		return
 	}
 	if err != nil || p.d.Blob == nil {
-		p.fail(w, errors.Join(err, errors.New("no bucket")))
+		p.fail(w, r, errors.Join(err, errors.New("no bucket")))
 		return
 	}
 	small, media, err := p.smallCopy(r, f)
 	if err != nil {
-		p.fail(w, err)
+		p.fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", media)

@@ -5,6 +5,7 @@
 package panel
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"html/template"
@@ -152,7 +153,7 @@ func (p *panel) raw(h func(w http.ResponseWriter, r *http.Request, u *models.Use
 			return
 		}
 		if err != nil {
-			p.fail(w, err)
+			p.fail(w, r, err)
 			return
 		}
 		h(w, r, u)
@@ -176,7 +177,7 @@ func (p *panel) view(v viewer, block string) http.HandlerFunc {
 			return
 		}
 		if err != nil {
-			p.fail(w, err)
+			p.fail(w, r, err)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -187,7 +188,7 @@ func (p *panel) view(v viewer, block string) http.HandlerFunc {
 			return
 		}
 		if err != nil {
-			p.fail(w, err)
+			p.fail(w, r, err)
 			return
 		}
 		if block != "" {
@@ -198,9 +199,16 @@ func (p *panel) view(v viewer, block string) http.HandlerFunc {
 	}
 }
 
-// fail answers an internal error without its text.
-func (p *panel) fail(w http.ResponseWriter, err error) {
-	p.d.Log.Error("panel page failed", zap.Error(err))
+// fail answers an internal error without its text, logged with the page's
+// path and request id. A browser that left the page (its request
+// cancelled) is no failure: logged at DEBUG, and nobody reads the answer.
+func (p *panel) fail(w http.ResponseWriter, r *http.Request, err error) {
+	fields := []zap.Field{zap.String("path", r.URL.Path), zap.String("request_id", api.RequestID(r))}
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		p.d.Log.Debug("panel page left before it was shown", fields...)
+		return
+	}
+	p.d.Log.Error("panel page failed", append(fields, zap.Error(err))...)
 	http.Error(w, "The page could not be shown; try again in a moment.", http.StatusInternalServerError)
 }
 
@@ -208,7 +216,8 @@ func (p *panel) fail(w http.ResponseWriter, err error) {
 func (p *panel) render(w http.ResponseWriter, name, block string, data any) {
 	t, ok := p.pages[name]
 	if !ok {
-		p.fail(w, errors.New("no template "+name))
+		p.d.Log.Error("panel page failed", zap.String("template", name))
+		http.Error(w, "The page could not be shown; try again in a moment.", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -53,13 +53,13 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 	now := p.now()
 	wait, err := models.CountSignInAttempt(r.Context(), p.d.DB, "addr:"+ip, signInPerAddress, signInWindow, now)
 	if err != nil {
-		p.fail(w, err)
+		p.fail(w, r, err)
 		return
 	}
 	account := "acct:" + strings.ToLower(email)
 	if wait == 0 {
 		if wait, err = models.ClaimSignIn(r.Context(), p.d.DB, account, signInBackoff, now); err != nil {
-			p.fail(w, err)
+			p.fail(w, r, err)
 			return
 		}
 	}
@@ -75,11 +75,11 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		p.fail(w, err)
+		p.fail(w, r, err)
 		return
 	}
 	if err := models.ForgetSignIn(r.Context(), p.d.DB, account); err != nil {
-		p.fail(w, err)
+		p.fail(w, r, err)
 		return
 	}
 	var previous string
@@ -88,7 +88,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	token, s, err := models.StartSession(r.Context(), p.d.DB, u.ID, previous, ip, now)
 	if err != nil {
-		p.fail(w, err)
+		p.fail(w, r, err)
 		return
 	}
 	http.SetCookie(
@@ -103,7 +103,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 func (p *panel) signOut(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(api.SessionCookie); err == nil {
 		if err := models.EndSession(r.Context(), p.d.DB, c.Value); err != nil {
-			p.fail(w, err)
+			p.fail(w, r, err)
 			return
 		}
 	}

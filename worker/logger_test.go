@@ -1,10 +1,14 @@
 package worker_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
@@ -40,4 +44,26 @@ func TestLoggerWritesThroughZap(t *testing.T) {
 		require.Equal(t, want.msg, entries[i].Message)
 		require.Equal(t, want.field, entries[i].ContextMap())
 	}
+}
+
+// TestCancellationIsNotAnError: the lines the SDK and the job workflow write
+// when a job is cancelled (each running step's "Activity error." at ERROR,
+// each step's "output not produced" at WARN, their error a cancellation) are
+// written at INFO with the job's id; any other error keeps its level.
+func TestCancellationIsNotAnError(t *testing.T) {
+	core, logs := observer.New(zapcore.DebugLevel)
+	l := worker.NewLogger(zap.New(core))
+	l.Error("Activity error.", "WorkflowID", "j_1", "ActivityType", "RunStep", "Error", context.Canceled)
+	log.With(l, "WorkflowID", "j_2").Warn("output not produced", "index", 0,
+		"error", fmt.Errorf("step: %w", temporal.NewCanceledError()))
+	l.Error("Activity error.", "WorkflowID", "j_3", "Error", errors.New("disk full"))
+	l.Warn("webhook not delivered", "error", errors.New("connection refused"))
+	entries := logs.AllUntimed()
+	require.Len(t, entries, 4)
+	require.Equal(t, zapcore.InfoLevel, entries[0].Level)
+	require.Equal(t, "j_1", entries[0].ContextMap()["job_id"])
+	require.Equal(t, zapcore.InfoLevel, entries[1].Level)
+	require.Equal(t, "j_2", entries[1].ContextMap()["job_id"])
+	require.Equal(t, zapcore.ErrorLevel, entries[2].Level)
+	require.Equal(t, zapcore.WarnLevel, entries[3].Level)
 }

@@ -84,6 +84,8 @@ type stack struct {
 	db       *gorm.DB
 	bucket   *blob.Bucket
 	registry *prometheus.Registry
+	// jobMetrics are the business counters settlement adds to, on registry.
+	jobMetrics *activities.JobMetrics
 	// telemetry reports the SDK's metrics on registry and, when
 	// OTEL_EXPORTER_OTLP_ENDPOINT is set, exports traces.
 	telemetry *telemetry.Telemetry
@@ -162,6 +164,7 @@ func (s *stack) openStores(ctx context.Context) error {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	s.jobMetrics = activities.NewJobMetrics(s.registry)
 	tel, err := telemetry.New(ctx, telemetry.Options{Service: "taskplatform", Registry: s.registry})
 	if err != nil {
 		return fmt.Errorf("telemetry: %w", err)
@@ -212,6 +215,7 @@ func (s *stack) activities() *activities.Activities {
 			),
 			Temporal:         s.temporal,
 			CapacityDeadline: s.cfg.AnalysisDeadline,
+			Metrics:          s.jobMetrics,
 		},
 		s.cfg.SMTPURL,
 	)
