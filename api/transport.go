@@ -25,8 +25,8 @@ func operational(path string) bool {
 }
 
 // requireTLS refuses plain HTTP in production: a request must arrive over
-// TLS or from a trusted proxy (TP_TRUSTED_PROXIES) that says
-// X-Forwarded-Proto: https; the header from any other peer is ignored. It
+// TLS or from a trusted proxy (TP_TRUSTED_PROXIES) whose X-Forwarded-Proto
+// ends in https (forwardedHTTPS); the header from any other peer is ignored. It
 // answers insecure_transport (through refuse) and never redirects.
 func requireTLS(production bool, proxies []netip.Prefix, refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
@@ -40,9 +40,20 @@ func requireTLS(production bool, proxies []netip.Prefix, refuse refusal) gin.Han
 	}
 }
 
+// forwardedHTTPS says whether the last X-Forwarded-Proto value (the last
+// element of the last header line) is https: the one the trusted proxy in
+// front of the service appended. The values before it were sent by the
+// client or by hops the service does not know, as with X-Forwarded-For.
 func forwardedHTTPS(r *http.Request) bool {
-	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-	return strings.EqualFold(strings.TrimSpace(first), "https")
+	lines := r.Header.Values("X-Forwarded-Proto")
+	if len(lines) == 0 {
+		return false
+	}
+	last := lines[len(lines)-1]
+	if i := strings.LastIndexByte(last, ','); i >= 0 {
+		last = last[i+1:]
+	}
+	return strings.EqualFold(strings.TrimSpace(last), "https")
 }
 
 // parseProxies reads TP_TRUSTED_PROXIES (IPs or CIDRs) into prefixes, as

@@ -119,6 +119,10 @@ func TestPanelRefusesWhatTheAPIRefuses(t *testing.T) {
 		},
 		{"a page over TLS", prod, stranger, true, "GET", "/app/sign-in", nil, nil, 200, ""},
 		{"a page through the TLS proxy", prod, proxy, false, "GET", "/app/sign-in", nil, https, 200, ""},
+		{"a client's https before the proxy's http", prod, proxy, false, "GET", "/app/sign-in", nil,
+			[]string{"X-Forwarded-Proto", "https, http"}, 400, "insecure_transport"},
+		{"a password with the client's https before the proxy's http", prod, proxy, false, "POST", "/app/sign-in",
+			signIn, []string{"X-Forwarded-Proto", "https", "X-Forwarded-Proto", "http"}, 400, "insecure_transport"},
 		{"a key in the query", dev, stranger, false, "GET", "/app/keys?key=" + key, nil, nil, 400, "api_key_in_query"},
 		{
 			"a key in the next of sign-in",
