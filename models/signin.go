@@ -11,7 +11,7 @@ import (
 
 // SignInAttempts counts the panel sign-in attempts of one subject: an
 // account (by its email, known or not, so the answers never tell them
-// apart) or a client address. Rows are changed under a row lock, so
+// apart) as tried from one client address, or a client address. Rows are changed under a row lock, so
 // attempts made at once by several API processes are counted one by one.
 type SignInAttempts struct {
 	Subject string `gorm:"primaryKey"`

@@ -6,15 +6,18 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/models"
 )
 
-// Sign-in limits: an account's wrong passwords slow its next attempts
-// (never a lockout: a right password works after the wait, at most
-// signInBackoff.Max), and a client address may make signInPerAddress
-// attempts in signInWindow, whichever accounts they name.
+// Sign-in limits: the wrong passwords an address sends for an account slow
+// that address's next attempts on that account (never a lockout: a right
+// password works after the wait, at most signInBackoff.Max); another
+// address — the owner's — is not slowed by them. And a client address may
+// make signInPerAddress attempts in signInWindow, whichever accounts they
+// name.
 var signInBackoff = models.SignInBackoff{Free: 5, Max: time.Minute, Forget: time.Hour}
 
 const (
@@ -49,6 +52,10 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		p.render(w, "signin", "layout", page{Title: "Sign in", Data: data})
 	}
+	if !readable(email) {
+		again(http.StatusBadRequest, "The email is not readable text.")
+		return
+	}
 	ip := api.ClientAddress(r)
 	now := p.now()
 	wait, err := models.CountSignInAttempt(r.Context(), p.d.DB, "addr:"+ip, signInPerAddress, signInWindow, now)
@@ -56,7 +63,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
-	account := "acct:" + strings.ToLower(email)
+	account := "acct:" + strings.ToLower(email) + " addr:" + ip
 	if wait == 0 {
 		if wait, err = models.ClaimSignIn(r.Context(), p.d.DB, account, signInBackoff, now); err != nil {
 			p.fail(w, r, err)
@@ -111,6 +118,10 @@ func (p *panel) signOut(w http.ResponseWriter, r *http.Request) {
 		SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)})
 	http.Redirect(w, r, "/app/sign-in", http.StatusSeeOther)
 }
+
+// readable says whether s is UTF-8 without NUL: text the database stores
+// as it was sent.
+func readable(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // inWords is a wait for people: "1 second", "40 seconds", "15 minutes".
 func inWords(secs int64) string {

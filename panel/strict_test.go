@@ -282,3 +282,36 @@ func TestWrongPasswordsSlowAnAccountWithoutLockingItsOwnerOut(t *testing.T) {
 		require.Equal(t, http.StatusUnauthorized, attempt(wrong).Code, "a right password cleared the failures")
 	}
 }
+
+// The owner keeps their door: wrong passwords sent for the account from
+// other addresses slow those addresses only. The owner's right password
+// from an address that has not failed signs in at once; an attacker's
+// address keeps its wait for that account, and a hostile email is refused
+// in the page, never a 500.
+func TestOthersWrongPasswordsDoNotSlowTheOwner(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
+	h, _ := newPanel(t, func(d *api.Deps) { d.Now = clk.now })
+	wrong := url.Values{"email": {"ada@example.com"}, "password": {"wrong password"}}
+	right := url.Values{"email": {"ada@example.com"}, "password": {password}}
+	attackers := []string{"198.51.100.1:4000", "198.51.100.2:4000", "198.51.100.3:4000"}
+	for _, a := range attackers {
+		for range signInBackoff.Free + 3 {
+			from(h, a, false, "POST", "/app/sign-in", wrong)
+		}
+		w := from(h, a, false, "POST", "/app/sign-in", right)
+		require.Equal(t, http.StatusTooManyRequests, w.Code, "the attacking address waits: %s", w.Body.String())
+	}
+	owner := from(h, "203.0.113.5:5000", false, "POST", "/app/sign-in", right)
+	require.Equal(t, http.StatusSeeOther, owner.Code, "the owner is not slowed: %s", owner.Body.String())
+	require.NotNil(t, sessionCookie(owner))
+	again := from(h, attackers[0], false, "POST", "/app/sign-in", right)
+	require.Equal(t, http.StatusTooManyRequests, again.Code, "the owner's sign-in clears no attacker's wait")
+
+	for _, email := range []string{"ada\x00@example.com", "ada\xff@example.com", "\xed\xa0\x80@example.com"} {
+		w := from(h, "203.0.113.6:5000", false, "POST", "/app/sign-in",
+			url.Values{"email": {email}, "password": {password}})
+		require.Equal(t, http.StatusBadRequest, w.Code, "%q: %s", email, w.Body.String())
+		require.Nil(t, sessionCookie(w))
+	}
+}
