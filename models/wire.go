@@ -79,7 +79,7 @@ func (j *Job) Manifest(base string, files []File) wire.Manifest {
 	for i := range files {
 		f := &files[i]
 		m.Outputs = append(m.Outputs, wire.ManifestFile{Index: f.Index, File: f.Handle(), MediaType: f.MediaType,
-			Bytes: f.Size, SHA256: nonEmpty(f.SHA256), Deleted: f.DeletedAt.Valid})
+			Bytes: f.Size, SHA256: nonEmpty(f.SHA256)})
 	}
 	return m
 }

@@ -8,7 +8,9 @@ const ManifestType = "tp-manifest+jws"
 // Manifest is what GET /v1/jobs/{job_id}/manifest signs once a job has
 // ended: the task and the contract version it ran under, a digest of its
 // input, the digest of every output it delivered and the credits it was
-// charged. The same job always gives the same manifest.
+// charged. The same job always gives the same manifest: it proves what was
+// delivered, so an output the account deletes later stays in it as it was
+// delivered (its handle then answers 404).
 type Manifest struct {
 	// Issuer is the service's public base address.
 	Issuer string `json:"iss"`
@@ -36,7 +38,4 @@ type ManifestFile struct {
 	// SHA256 is the digest of the bytes; null for an output stored before
 	// digests were kept.
 	SHA256 *string `json:"sha256"`
-	// Deleted is true when the account has deleted the file since; it was
-	// delivered and charged all the same.
-	Deleted bool `json:"deleted"`
 }
