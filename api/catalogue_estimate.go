@@ -28,17 +28,24 @@ type estimateView struct {
 // estimateValidity is how long an estimate's price is promised.
 const estimateValidity = time.Hour
 
-// estimate runs every check of the body a submit runs — the schema, the
-// image references and the task's own checks on the account's records —
-// and answers its cost ceiling; nothing is held or written and no job
-// starts.
+// estimate runs every check a submit runs before its hold — the headers
+// (X-Service-Max-Credits: 402 max_credits_exceeded above it, as a submit
+// answers), the schema, the image references and the task's own checks on
+// the account's records — and answers its cost ceiling; nothing is held or
+// written and no job starts.
 func (h *catalogueHandlers) estimate(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+	lim := contract.DefaultLimits()
+	opts, err := parseSubmitOptions(c, lim)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
 		fail(c, err)
 		return
@@ -48,11 +55,15 @@ func (h *catalogueHandlers) estimate(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	credits, creditType := d.Estimate(input)
+	if err := opts.overCeiling(credits); err != nil {
+		fail(c, err)
+		return
+	}
 	if err := h.d.admitRecords(c, d, "", input); err != nil {
 		fail(c, err)
 		return
 	}
-	credits, creditType := d.Estimate(input)
 	c.JSON(http.StatusOK, estimateView{Task: d.Name, Credits: credits, CreditType: creditType,
 		Outputs: d.Runner.Plan(input).Steps, PricePerOutput: d.PricePerOutput(input),
 		ValidUntil: h.d.now().Add(estimateValidity).Truncate(time.Second)})

@@ -55,16 +55,16 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 		o.wait, o.waitAsked = min(n, lim.PreferWait.MaxSeconds), true
 	}
 	if v := c.GetHeader("X-Service-Start-Timeout"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		n, err := plainInt(v)
 		if err != nil {
 			return o, apierr.New(apierr.InvalidRequest, "X-Service-Start-Timeout must be a whole number of seconds.").
 				WithField("X-Service-Start-Timeout")
 		}
-		o.startTimeout, o.startSent = n, true
+		o.startTimeout, o.startSent = int(min(n, 1<<31)), true
 	}
 	if v := c.GetHeader(maxCreditsHeader); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 0 {
+		n, err := plainInt(v)
+		if err != nil {
 			return o, apierr.New(apierr.InvalidRequest, maxCreditsHeader+" must be a whole number of credits, 0 or more.").
 				WithField(maxCreditsHeader)
 		}
@@ -79,6 +79,29 @@ func parseSubmitOptions(c *gin.Context, lim contract.Limits) (submitOptions, err
 		"Idempotency-Key": validation.Validate(o.idemKey, validation.Length(0, 255)),
 	}.Filter()
 	return o, firstFieldError(err)
+}
+
+// plainInt reads a header's whole number written as plain decimal digits:
+// a sign, a point, an exponent or another base ("+6", "6.0", "6e0",
+// "0x6") is refused rather than read as 6.
+func plainInt(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" || len(v) > 18 || strings.Trim(v, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// overCeiling is the 402 max_credits_exceeded of a job that would hold
+// credits above the request's X-Service-Max-Credits (nil when none was
+// sent or the hold is within it): a submit's and an estimate's alike.
+func (o submitOptions) overCeiling(credits int64) error {
+	if !o.maxSent || credits <= o.maxCredits {
+		return nil
+	}
+	return apierr.Newf(apierr.MaxCreditsExceeded,
+		"The job would hold %d credits, more than %s: %d; nothing was held.", credits, maxCreditsHeader,
+		o.maxCredits).WithMaxCredits(credits, o.maxCredits)
 }
 
 // firstFieldError turns ozzo errors into one invalid_request naming the field.
@@ -186,10 +209,8 @@ func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []b
 		return preparedJob{}, err
 	}
 	credits, creditType := def.Estimate(input)
-	if opts.maxSent && credits > opts.maxCredits {
-		return preparedJob{}, apierr.Newf(apierr.MaxCreditsExceeded,
-			"The job would hold %d credits, more than %s: %d; nothing was held.", credits, maxCreditsHeader,
-			opts.maxCredits).WithMaxCredits(credits, opts.maxCredits)
+	if err := opts.overCeiling(credits); err != nil {
+		return preparedJob{}, err
 	}
 	normalized, _ := json.Marshal(input)
 	id := identityOf(c)

@@ -295,6 +295,7 @@ func panelRoutes() []route {
 			freeObject("The task's input, as its inputSchema says."),
 			jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate")),
 			[]oa{pathParam("name", "The task's name.", str())},
+			http.StatusPaymentRequired,
 			http.StatusNotFound,
 			http.StatusGone,
 			http.StatusUnprocessableEntity,

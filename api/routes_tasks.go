@@ -102,10 +102,20 @@ func taskRoutes() []route {
 			op: operation{
 				id:      "task_estimate",
 				summary: "The cost ceiling of a request: checked like a submit, nothing held or written",
-				params:  []oa{name},
+				description: "The submit's headers are read as a submit reads them: a hold above X-Service-Max-Credits " +
+					"answers 402 max_credits_exceeded, a header that is not a plain whole number 422.",
+				params: []oa{name,
+					header(
+						maxCreditsHeader,
+						"The most credits the job may hold: above it the estimate answers 402 max_credits_exceeded, "+
+							"as the submit would.",
+						oa{"type": "integer", "minimum": 0},
+					),
+				},
 				body:    input,
 				answers: []response{jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate"))},
-				errors:  []int{http.StatusNotFound, http.StatusGone, http.StatusUnprocessableEntity},
+				errors: []int{http.StatusPaymentRequired, http.StatusNotFound, http.StatusGone,
+					http.StatusUnprocessableEntity},
 			},
 		},
 	)
