@@ -234,10 +234,13 @@ func (l *LateAdmits) drop(ctx context.Context, intent *models.LateAdmit, log *za
 }
 
 // admissionClosed is the public error of a job that was never admitted:
-// internal, retryable (submitting it again may succeed), nothing held.
+// internal, retryable (a new submit may succeed), nothing held. The submit's
+// Idempotency-Key answers this failed job for as long as it is remembered,
+// so the message asks for a new key.
 func admissionClosed(jobID string) []byte {
 	e := apierr.New(apierr.Internal,
-		"The job could not be admitted in time; nothing was held or charged. Submit it again.")
+		"The job could not be admitted in time; nothing was held or charged. Submit it again with a new "+
+			"Idempotency-Key: the key it was sent with answers this failed job.")
 	e.Retryable, e.JobID = true, jobID
 	body, _ := json.Marshal(e)
 	return body

@@ -170,6 +170,8 @@ func TestLateAdmitsEndAJobPastItsDeadline(t *testing.T) {
 		e := publicError(t, j)
 		require.Equal(t, "internal", e["code"])
 		require.Equal(t, true, e["retryable"])
+		require.Contains(t, e["message"], "with a new Idempotency-Key",
+			"a retry with the same key answers this failed job, so the message asks for a new one")
 		require.Equal(t, in.JobID, e["job_id"])
 		require.EqualValues(t, 20, available(t, db, u), "nothing held or charged")
 		require.Equal(t, available(t, db, u), ledgerSum(t, db, u))
