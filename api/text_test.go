@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -98,6 +102,27 @@ func TestHostileTextAnswersMalformedOnEveryRoute(t *testing.T) {
 					}
 				})
 			}
+			t.Run("cursors that decode to hostile text", func(t *testing.T) {
+				for _, rt := range routes {
+					if rt.method != http.MethodGet || !slices.ContainsFunc(rt.op.params,
+						func(p oa) bool { return p["name"] == "cursor" }) {
+						continue
+					}
+					base := fillPath(rt.path, -1, "")
+					if strings.Contains(rt.path, "{job_id}") {
+						base = strings.Replace(rt.path, "{job_id}", e.doneJob(t), 1)
+					}
+					for _, raw := range []string{"\x00", "a\x00b", "\xff", "\xc0\xaf", "\xed\xa0\x80",
+						"2026-01-01T00:00:00Z|\xff", "\xff|j_x", "5\x00"} {
+						cursor := base64.RawURLEncoding.EncodeToString([]byte(raw))
+						headers := creds[rt.access]
+						res := serve(e.r, request(rt.method, base+"?cursor="+cursor, nil, headers...))
+						require.True(t, res.code == http.StatusBadRequest || res.code == http.StatusUnprocessableEntity,
+							"%s %s cursor %q: %d %s", rt.method, base, raw, res.code, res.body)
+						require.Equal(t, "cursor", res.errObj(t)["field"], "%s: %s", base, res.body)
+					}
+				}
+			})
 			t.Run("every task's name field", func(t *testing.T) {
 				for _, def := range servedTasks().All() {
 					for _, bad := range hostileInJSON {
@@ -175,4 +200,17 @@ func matches(pattern, path string) bool {
 		}
 	}
 	return true
+}
+
+// doneJob makes a succeeded, settled job of the env's account and returns
+// its id.
+func (e *env) doneJob(t *testing.T) string {
+	t.Helper()
+	now, succeeded := time.Now().UTC(), contract.OutcomeSucceeded
+	j := &models.Job{ID: models.NewID("j_"), UserID: e.user.ID, APIKeyID: e.keyID, Task: "pattern.generate",
+		Input: "{}", Lifecycle: contract.LifecycleTerminal, Outcome: &succeeded, CreditType: contract.CreditService,
+		CreatedAt: now.Add(-time.Minute), StartedAt: new(now.Add(-time.Minute)), EndedAt: new(now),
+		SettledAt: new(now)}
+	require.NoError(t, e.db.Create(j).Error)
+	return j.ID
 }
