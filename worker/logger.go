@@ -13,10 +13,11 @@ import (
 type zapLogger struct{ s *zap.SugaredLogger }
 
 // NewLogger adapts a zap logger to the SDK's logger. A WARN or ERROR line
-// whose error is a cancellation (a job cancelled by its caller stops its
-// running steps, and the SDK logs each as "Activity error.") is written at
-// INFO with the job's id: a cancel is an expected outcome, not something
-// for an operator.
+// whose error is a cancellation is written at INFO with the job's id: a job
+// cancelled by its caller stops its running steps, and the SDK logs each
+// step's heartbeat that learns of it ("RecordActivityHeartbeat with error",
+// WARN) and its end ("Activity error.", ERROR). A cancel is an expected
+// outcome, not something for an operator.
 func NewLogger(l *zap.Logger) log.Logger {
 	if l == nil {
 		l = zap.NewNop()

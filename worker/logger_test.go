@@ -47,23 +47,26 @@ func TestLoggerWritesThroughZap(t *testing.T) {
 }
 
 // TestCancellationIsNotAnError: the lines the SDK and the job workflow write
-// when a job is cancelled (each running step's "Activity error." at ERROR,
-// each step's "output not produced" at WARN, their error a cancellation) are
-// written at INFO with the job's id; any other error keeps its level.
+// when a job is cancelled (each running step's heartbeat that learns of it
+// at WARN and its "Activity error." at ERROR, a step's "output not
+// produced" at WARN, their error a cancellation) are written at INFO with
+// the job's id; any other error keeps its level.
 func TestCancellationIsNotAnError(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	l := worker.NewLogger(zap.New(core))
 	l.Error("Activity error.", "WorkflowID", "j_1", "ActivityType", "RunStep", "Error", context.Canceled)
 	log.With(l, "WorkflowID", "j_2").Warn("output not produced", "index", 0,
 		"error", fmt.Errorf("step: %w", temporal.NewCanceledError()))
+	l.Warn("RecordActivityHeartbeat with error", "WorkflowID", "j_1", "Error", temporal.NewCanceledError())
 	l.Error("Activity error.", "WorkflowID", "j_3", "Error", errors.New("disk full"))
 	l.Warn("webhook not delivered", "error", errors.New("connection refused"))
 	entries := logs.AllUntimed()
-	require.Len(t, entries, 4)
+	require.Len(t, entries, 5)
 	require.Equal(t, zapcore.InfoLevel, entries[0].Level)
 	require.Equal(t, "j_1", entries[0].ContextMap()["job_id"])
 	require.Equal(t, zapcore.InfoLevel, entries[1].Level)
 	require.Equal(t, "j_2", entries[1].ContextMap()["job_id"])
-	require.Equal(t, zapcore.ErrorLevel, entries[2].Level)
-	require.Equal(t, zapcore.WarnLevel, entries[3].Level)
+	require.Equal(t, zapcore.InfoLevel, entries[2].Level, "the heartbeat that learns of the cancel")
+	require.Equal(t, zapcore.ErrorLevel, entries[3].Level)
+	require.Equal(t, zapcore.WarnLevel, entries[4].Level)
 }
