@@ -103,9 +103,9 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 		apiQueries:    new(atomic.Int64),
 		workerQueries: new(atomic.Int64),
 	}
-	db := openCounted(b, dsn, s.workerQueries)
+	db := openCounted(b, dsn, s.workerQueries, models.DefaultWorkerConns)
 	require.NoError(b, models.Migrate(ctx, db))
-	s.apiDB = openCounted(b, dsn, s.apiQueries)
+	s.apiDB = openCounted(b, dsn, s.apiQueries, models.DefaultAPIConns)
 
 	bucket, err := blob.OpenBucket(
 		ctx,
@@ -140,7 +140,7 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 	b.Cleanup(w.Stop)
 	if opts.secondWorker {
 		second := *acts
-		second.DB = openCounted(b, dsn, s.workerQueries)
+		second.DB = openCounted(b, dsn, s.workerQueries, models.DefaultWorkerConns)
 		w2 := worker.New(tc, &second, worker.Options{TaskQueue: s.queue, NoSteps: opts.noSteps})
 		require.NoError(b, w2.Start())
 		b.Cleanup(w2.Stop)
@@ -179,9 +179,11 @@ func (s *benchStack) post(ctx context.Context, task string, body []byte, wait bo
 	return res.StatusCode, raw, err
 }
 
-// openCounted opens a database handle whose round trips are counted in n.
-func openCounted(b *testing.B, dsn string, n *atomic.Int64) *gorm.DB {
-	db, err := models.Open(context.Background(), models.OpenConfig{URL: dsn})
+// openCounted opens a database handle whose round trips are counted in n,
+// with the pool of the process it stands for (maxConns, as
+// TP_DATABASE_MAX_CONNS sizes it).
+func openCounted(b *testing.B, dsn string, n *atomic.Int64, maxConns int) *gorm.DB {
+	db, err := models.Open(context.Background(), models.OpenConfig{URL: dsn, MaxConns: maxConns})
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = models.Close(db) })
 	sqlDB, err := db.DB()
