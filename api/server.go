@@ -151,12 +151,13 @@ func NewRouter(d Deps) *gin.Engine {
 	limits := newLimiter(&d)
 	auth := &authenticator{db: d.DB, now: d.now, limits: limits}
 	// In order: refuse a key in the URL before anything else runs, then the
-	// size of the headers, the transport, what the headers hold and the body
-	// size, text no database stores (path, query, JSON), then who is calling, the rate limit, the contract version, what
-	// the route's row of the route table needs and the media type. A refused
-	// key (in the URL or in a header) counts against the calling address; a
-	// request refused before it is identified counts as well (refuseEarly),
-	// so every answer carries the rate-limit headers.
+	// size of the headers, the transport, what the headers hold, the body
+	// size and a path or query no database stores, then who is calling, the
+	// rate limit, the contract version, what the route's row of the route
+	// table needs, the media type and a JSON body's text. A refused key (in
+	// the URL or in a header) counts against the calling address; a request
+	// refused before it is identified counts as well (refuseEarly), so every
+	// answer carries the rate-limit headers.
 	early := auth.refuseEarly
 	r.Use(
 		recoverer(d.Log),
@@ -174,6 +175,7 @@ func NewRouter(d Deps) *gin.Engine {
 		serviceVersion(),
 		authorize(d.Catalogue.Tasks(), newSessions(&d)),
 		requireJSON(),
+		refuseUnreadableBody(),
 	)
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })

@@ -14,13 +14,9 @@ import (
 )
 
 // refuseUnreadableText answers 400 malformed_request (through refuse),
-// naming the field, to text no handler could store: a path parameter, a
-// query parameter (name or value) or a string (member name or value) of a
-// JSON body that is not UTF-8, holds a NUL, or (in JSON) escapes a lone
-// UTF-16 surrogate such as \ud800, which a JSON decoder would silently turn
-// into U+FFFD. It runs before anything reads the database, so both
-// databases answer alike. A JSON body is read whole (it is already capped)
-// and handed on unchanged.
+// naming the field, to a path parameter or a query parameter (name or
+// value) no database stores as sent: not UTF-8, or holding a NUL. It runs
+// before anything reads the database, so both databases answer alike.
 func refuseUnreadableText(refuse refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		for _, p := range c.Params {
@@ -41,13 +37,26 @@ func refuseUnreadableText(refuse refusal) gin.HandlerFunc {
 				}
 			}
 		}
+		c.Next()
+	}
+}
+
+// refuseUnreadableBody answers 400 malformed_request, naming the field, to
+// a JSON body with a string (member name or value) no database stores as
+// sent: bytes that are not UTF-8, a NUL, or an escaped lone UTF-16
+// surrogate such as \ud800, which a JSON decoder would silently turn into
+// U+FFFD. It runs once the caller is identified (an anonymous caller is
+// not read a body for), before any handler; the body, already capped, is
+// read whole and handed on unchanged.
+func refuseUnreadableBody() gin.HandlerFunc {
+	return func(c *gin.Context) {
 		if c.FullPath() == "" || !hasBody(c.Request) || !jsonMediaType(c.GetHeader("Content-Type")) {
 			c.Next()
 			return
 		}
 		body, err := readBody(c)
 		if err != nil {
-			refuse(c, err)
+			fail(c, err)
 			return
 		}
 		if field, bad := unreadableJSON(body); bad {
@@ -55,7 +64,7 @@ func refuseUnreadableText(refuse refusal) gin.HandlerFunc {
 			if field != "" {
 				msg = "%s is not UTF-8 text without NUL (or escapes a lone surrogate)."
 			}
-			refuse(c, unreadable(field, msg))
+			fail(c, unreadable(field, msg))
 			return
 		}
 		c.Request.Body = io.NopCloser(bytes.NewReader(body))
