@@ -2,9 +2,11 @@ package panel
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,4 +40,24 @@ func TestBrowserLeavingIsNotAnError(t *testing.T) {
 	require.Len(t, left, 4)
 	require.Equal(t, "/app/", left[0].ContextMap()["path"])
 	require.Regexp(t, `^req_`, left[0].ContextMap()["request_id"])
+}
+
+// brokenPipe is a response whose browser has left: every write fails.
+type brokenPipe struct{ h http.Header }
+
+func (b brokenPipe) Header() http.Header     { return b.h }
+func (brokenPipe) Write([]byte) (int, error) { return 0, fmt.Errorf("write tcp: %w", syscall.EPIPE) }
+func (brokenPipe) WriteHeader(int)           {}
+
+// TestPageWrittenToALeftBrowserIsNotAnError: a page whose writes fail
+// because the browser left is logged at DEBUG; any other failure to write
+// a page stays an ERROR.
+func TestPageWrittenToALeftBrowserIsNotAnError(t *testing.T) {
+	core, logs := observer.New(zapcore.DebugLevel)
+	p := &panel{d: api.Deps{Log: zap.New(core)}, pages: parsePages()}
+	p.render(brokenPipe{http.Header{}}, "signin", "layout", page{Title: "Sign in", Data: signInData{}})
+	require.Equal(t, 1, logs.FilterLevelExact(zapcore.DebugLevel).Len(), "%v", logs.All())
+	require.Zero(t, logs.FilterLevelExact(zapcore.ErrorLevel).Len())
+	p.render(httptest.NewRecorder(), "signin", "no such block", nil)
+	require.Equal(t, 1, logs.FilterLevelExact(zapcore.ErrorLevel).Len(), "%v", logs.All())
 }

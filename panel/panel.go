@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -222,7 +223,11 @@ func (p *panel) render(w http.ResponseWriter, name, block string, data any) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := t.ExecuteTemplate(w, block, data); err != nil {
-		p.d.Log.Error("render", zap.String("page", name), zap.String("block", block), zap.Error(err))
+		level := zap.ErrorLevel
+		if errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) {
+			level = zap.DebugLevel // the browser left while the page was written
+		}
+		p.d.Log.Log(level, "render", zap.String("page", name), zap.String("block", block), zap.Error(err))
 	}
 }
 
