@@ -53,7 +53,7 @@ func StartTemporalAt(hostPort, dbFile string) (*testsuite.DevServer, error) {
 		ClientOptions:    &client.Options{Namespace: "default", HostPort: hostPort},
 		DBFilename:       dbFile,
 		SearchAttributes: temporal.NewSearchAttributes(attrs...),
-		ExtraArgs: []string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
-			"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"},
+		ExtraArgs: append([]string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+			"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"}, workflows.DevServerArgs()...),
 	})
 }
