@@ -16,14 +16,9 @@ import (
 // submitJobs submits n one-output pattern jobs with key and answers their ids.
 func (s *testStack) submitJobs(key string, n int, headers ...string) []string {
 	s.t.Helper()
-	mine := s.key
-	defer func() { s.key = mine }()
-	s.key = key
 	ids := make([]string, n)
 	for i := range ids {
-		res := s.submit(pattern(1), headers...)
-		require.Equal(s.t, http.StatusAccepted, res.status, "%s", res.body)
-		ids[i] = res.json(s.t)["job_id"].(string)
+		ids[i] = s.submitAs(key, headers)
 	}
 	return ids
 }
