@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -23,16 +24,21 @@ func (s *testStack) submitJobs(key string, n int, headers ...string) []string {
 	return ids
 }
 
-// startsOf waits for every job of ids to succeed and answers when each
-// started (started_at: its first step taken from the steps queue).
+// startsOf waits for every job of ids (of any account) to succeed and
+// answers when each started (started_at: its first step taken from the
+// steps queue).
 func (s *testStack) startsOf(ids []string) map[string]time.Time {
 	s.t.Helper()
 	out := make(map[string]time.Time, len(ids))
 	for _, id := range ids {
-		job := s.waitTerminalWithin(id, 3*time.Minute)
-		require.Equal(s.t, "succeeded", job["outcome"], "%s", id)
-		row, err := models.JobByIDAny(context.Background(), s.db, id)
-		require.NoError(s.t, err)
+		var row *models.Job
+		require.Eventually(s.t, func() bool {
+			var err error
+			row, err = models.JobByIDAny(context.Background(), s.db, id)
+			require.NoError(s.t, err)
+			return row.Lifecycle == contract.LifecycleTerminal
+		}, 3*time.Minute, 50*time.Millisecond, "job %s ends", id)
+		require.Equal(s.t, contract.OutcomeSucceeded, *row.Outcome, "%s", id)
 		require.NotNil(s.t, row.StartedAt)
 		out[id] = *row.StartedAt
 	}
