@@ -5,7 +5,7 @@ TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
 export TP_TEMPORAL_CLI ?= $(TEMPORAL)
 
-.PHONY: help run build test race bench bench-scale mutate vet migrate clean docs-images
+.PHONY: help run build test race bench bench-fairness bench-scale mutate vet migrate clean docs-images
 
 ## help: list the targets and what each does (the `## name:` lines of this Makefile)
 help:
@@ -91,6 +91,13 @@ docs-images:
 ## TP_BENCH_HEAVY=only for the heavy-jobs table alone.
 bench: $(TEMPORAL)
 	go test -run '^$$' -bench '^BenchmarkJobs$$' -benchtime 1x -count 1 -timeout 30m ./e2e
+
+## bench-fairness: account B's one-output job and Prefer: wait answer idle, behind account A's 200 submits and behind
+## A's batch of 500, with A's throughput, on a Temporal dev server with priority and fairness beside one first in,
+## first out (with the issue's targets). Needs PostgreSQL (TP_TEST_DATABASE_URL); TP_BENCH_SCALE=0.1 for a quick check,
+## TP_BENCH_STEP the time of every step (default 250ms).
+bench-fairness: $(TEMPORAL)
+	go test -run '^$$' -bench '^BenchmarkFairness$$' -benchtime 1x -count 1 -timeout 30m ./e2e
 
 ## bench-scale: costs as data grows — seeds a fresh PostgreSQL schema (TP_TEST_DATABASE_URL; dropped after) with one
 ## account's 1,000,000 jobs, 5,000,000 ledger rows, 2,000,000 calls and 1,000 credit batches beside 100 other accounts,

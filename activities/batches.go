@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
@@ -66,12 +65,20 @@ func StartJobs(ctx context.Context, send SendAdmit, ins []contract.JobInput, que
 	return first
 }
 
-// StartBatch starts the workflows of batch b's queued jobs and, once every
-// one is started, marks the batch started.
+// StartBatch starts the workflows of batch b's queued jobs, at the batch
+// priority with the account's weight, and, once every one is started, marks
+// the batch started.
 func StartBatch(ctx context.Context, db *gorm.DB, send SendAdmit, b *models.Batch, now func() time.Time) error {
 	ins, err := models.BatchJobInputs(ctx, db, b.ID, true)
 	if err != nil {
 		return err
+	}
+	weight, err := models.AccountWeight(ctx, db, b.UserID)
+	if err != nil {
+		return err
+	}
+	for i := range ins {
+		ins[i].Intent, ins[i].Weight = contract.IntentBatch, weight
 	}
 	if err := StartJobs(ctx, send, ins, b.Queue); err != nil {
 		return err
@@ -147,9 +154,8 @@ func (a *Activities) completeBatch(ctx context.Context, jobID, queue string) err
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return fmt.Errorf("record delivery: %w", err)
 		}
-		_, err := a.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: d.ID, TaskQueue: queue, StaticSummary: event + " of " + b.ID,
-		}, contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: event})
+		_, err := a.Temporal.ExecuteWorkflow(ctx, deliveryStart(ctx, a.DB, b.UserID, d.ID, queue, event+" of "+b.ID),
+			contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: event})
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if err != nil && !errors.As(err, &started) {
 			return fmt.Errorf("start delivery %s: %w", d.ID, err)

@@ -73,7 +73,7 @@ func StartDelivery(
 	}
 	_, err := c.ExecuteWorkflow(
 		ctx,
-		client.StartWorkflowOptions{ID: d.ID, TaskQueue: queue, StaticSummary: d.Event + " (" + why + ")"},
+		deliveryStart(ctx, db, d.UserID, d.ID, queue, d.Event+" ("+why+")"),
 		contract.WebhookDeliveryWorkflow,
 		contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event},
 	)

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -42,9 +41,8 @@ func (a *Activities) startDeliveries(ctx context.Context, deliveries []Delivery,
 		return errors.New("emit: no Temporal client to start deliveries with")
 	}
 	for _, d := range deliveries {
-		_, err := a.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: d.DeliveryID, TaskQueue: queue, StaticSummary: summary,
-		}, contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
+		_, err := a.Temporal.ExecuteWorkflow(ctx, deliveryStart(ctx, a.DB, d.UserID, d.DeliveryID, queue, summary),
+			contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if err != nil && !errors.As(err, &started) {
 			return fmt.Errorf("start delivery %s: %w", d.DeliveryID, err)

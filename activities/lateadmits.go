@@ -188,7 +188,9 @@ func (l *LateAdmits) sendAdmit(ctx context.Context, intent *models.LateAdmit, jo
 	wait time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	err := l.send(ctx, intent.JobInput(job), intent.Queue)
+	in := intent.JobInput(job)
+	in.Weight, _ = models.AccountWeight(ctx, l.acts.DB, job.UserID) // unread: the default weight
+	err := l.send(ctx, in, intent.Queue)
 	var closed *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &closed) {
 		return nil

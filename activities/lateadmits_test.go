@@ -98,6 +98,7 @@ func TestLateAdmitsSendTheAdmitAgainUntilItDecides(t *testing.T) {
 		n, err = sweep.Sweep(ctx)
 		require.NoError(t, err)
 		require.Equal(t, 1, n)
+		in.Weight = models.PlanWeight(u.Plan) // and the account's fairness weight
 		require.Equal(t, []contract.JobInput{in, in}, sends.inputs, "the admit is sent again, with the submit's input")
 		require.Equal(t, []string{"q1", "q1"}, sends.queues)
 
@@ -128,6 +129,7 @@ func TestLateAdmitsSendAgainToAWorkflowThatExists(t *testing.T) {
 	n, err := activities.NewLateAdmits(acts, sends.send, activities.LateAdmitOptions{}).Sweep(ctx)
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
+	in.Weight = models.PlanWeight(u.Plan)
 	require.Equal(t, []contract.JobInput{in}, sends.inputs, "the admit is sent to the open workflow")
 }
 

@@ -46,7 +46,7 @@ func (a *Activities) emitSpendThresholds(ctx context.Context, jobID, queue strin
 			if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 				return fmt.Errorf("record delivery: %w", err)
 			}
-			deliveries = append(deliveries, Delivery{DeliveryID: d.ID, EndpointID: ep.ID})
+			deliveries = append(deliveries, Delivery{DeliveryID: d.ID, EndpointID: ep.ID, UserID: th.UserID})
 		}
 		summary := fmt.Sprintf("%s %d%% of the %s %s limit", contract.EventSpendThreshold, th.Percent, th.Scope(),
 			th.Period)

@@ -48,6 +48,8 @@ type Event struct {
 type Delivery struct {
 	DeliveryID string
 	EndpointID string
+	// UserID is the account the delivery is of (its fairness key).
+	UserID uint64
 }
 
 // recordEvent writes one delivery per subscriber of a job event (registered
@@ -93,7 +95,7 @@ func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, err
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("record delivery: %w", err)
 		}
-		out = append(out, Delivery{DeliveryID: d.ID, EndpointID: t.endpointID})
+		out = append(out, Delivery{DeliveryID: d.ID, EndpointID: t.endpointID, UserID: job.UserID})
 	}
 	return out, nil
 }

@@ -217,11 +217,21 @@ func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []b
 	out := preparedJob{in: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID,
 		APIKeyID: id.keyID(), Input: normalized, CreditType: creditType, HeldCredits: credits,
 		PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout, WebhookURL: opts.webhookURL,
-		RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version()}}
+		RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version(),
+		Intent: submitIntent(opts), Weight: models.PlanWeight(id.user.Plan)}}
 	if _, ok := def.Runner.(tasks.Admitter); ok {
 		out.admitRecords = func(_ context.Context, jobID string) error { return h.d.admitRecords(c, def, jobID, input) }
 	}
 	return out, nil
+}
+
+// submitIntent is a submit's intent: a wait when the caller asked to wait
+// for the result (Prefer: wait).
+func submitIntent(opts submitOptions) string {
+	if opts.waitAsked && opts.wait > 0 {
+		return contract.IntentWait
+	}
+	return contract.IntentSubmit
 }
 
 // submitter is the submit use case on the API's dependencies.

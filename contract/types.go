@@ -19,6 +19,12 @@ type JobInput struct {
 	WebhookURL          string
 	RequestID           string
 	ServiceVersion      string
+	// Intent is why the job was submitted (IntentWait, IntentBatch; empty
+	// for an ordinary submit): it sets the job's priority on every queue.
+	Intent string `json:",omitempty"`
+	// Weight is the fairness weight of the account's plan; 0 means 1 (the
+	// default weight).
+	Weight float32 `json:",omitempty"`
 }
 
 // AdmitResult is the answer of the admit update and of the HoldCredits

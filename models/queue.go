@@ -32,8 +32,9 @@ type QueueSpot struct {
 	// Position is the job's place among its account's queued jobs, oldest
 	// first; 1 is the next to start.
 	Position int64
-	// Ahead is the number of queued jobs of every account submitted before
-	// it: the jobs the shared queue starts first.
+	// Ahead is the number of queued jobs the shared queue starts first
+	// under fairness (fairAhead): the account's older ones and, of each
+	// other account, as many as its weight takes while these start.
 	Ahead int64
 }
 
@@ -65,23 +66,27 @@ func MeasureQueue(ctx context.Context, db *gorm.DB) (QueueFleet, error) {
 	return f, nil
 }
 
-// QueuePosition reads where queued job j stands, in one query on the
+// QueuePosition reads where queued job j stands, in two reads of the
 // partial index of queued jobs (idx_jobs_queued): its position among its
-// account's queued jobs and the queued jobs of every account ahead of it.
+// account's queued jobs, and the queued jobs dispatched before it.
 func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) {
 	var out struct {
 		Position int64
-		Total    int64
 	}
 	err := db.WithContext(ctx).Model(&Job{}).
-		Select("COALESCE(SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) AS position, COUNT(*) AS total", j.UserID).
+		Select("COALESCE(SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) AS position", j.UserID).
 		Where("lifecycle = ?", contract.LifecycleQueued).
 		Where("created_at < ? OR (created_at = ? AND id <= ?)", j.CreatedAt, j.CreatedAt, j.ID).
 		Scan(&out).Error
 	if err != nil {
 		return QueueSpot{}, fmt.Errorf("queue position of %s: %w", j.ID, err)
 	}
-	return QueueSpot{Position: max(out.Position, 1), Ahead: max(out.Total-1, 0)}, nil
+	accounts, err := queuedAccounts(ctx, db)
+	if err != nil {
+		return QueueSpot{}, err
+	}
+	pos := max(out.Position, 1)
+	return QueueSpot{Position: pos, Ahead: fairAhead(accounts, j.UserID, pos)}, nil
 }
 
 // QueueSpots reads where each of the jobs ids stands that is still queued,
@@ -94,19 +99,25 @@ func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]Queu
 	}
 	var rows []struct {
 		ID       string
+		UserID   uint64
 		Position int64
-		Ahead    int64
 	}
-	err := db.WithContext(ctx).Raw(`SELECT id, position, ahead FROM (
-		SELECT id,
-			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS position,
-			ROW_NUMBER() OVER (ORDER BY created_at, id) - 1 AS ahead
+	err := db.WithContext(ctx).Raw(`SELECT id, user_id, position FROM (
+		SELECT id, user_id,
+			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS position
 		FROM jobs WHERE lifecycle = ?) q WHERE id IN ?`, contract.LifecycleQueued, ids).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("queue spots: %w", err)
 	}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	accounts, err := queuedAccounts(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range rows {
-		out[r.ID] = QueueSpot{Position: r.Position, Ahead: r.Ahead}
+		out[r.ID] = QueueSpot{Position: r.Position, Ahead: fairAhead(accounts, r.UserID, r.Position)}
 	}
 	return out, nil
 }

@@ -54,6 +54,49 @@ func TestQueuePositionCountsTheAccountsQueuedJobsInSubmitOrder(t *testing.T) {
 	})
 }
 
+// Under fairness an account's older backlog is not all ahead: of another
+// account's queued jobs, only as many as its plan's weight takes while the
+// job's own account's start are, submitted before or after.
+func TestQueueAheadFollowsFairDispatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	base := time.Now().UTC().Truncate(time.Millisecond)
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		flood := accountFor(t, db) // standard: weight 2
+		starter, err := models.CreateUser(ctx, db, models.NewID("u_")+"@example.com", models.PlanStarter)
+		require.NoError(t, err) // weight 1
+		u := accountFor(t, db)
+		add := func(owner *models.User, at time.Time) *models.Job {
+			j := newJob(owner, 2, 2)
+			j.Lifecycle, j.CreatedAt = contract.LifecycleQueued, at
+			require.NoError(t, db.Create(j).Error)
+			return j
+		}
+		for i := range 10 {
+			add(flood, base.Add(time.Duration(i)*time.Millisecond))
+			add(starter, base.Add(time.Duration(i)*time.Millisecond))
+		}
+		first := add(u, base.Add(time.Second))
+		second := add(u, base.Add(2*time.Second))
+		starterNext := add(starter, base.Add(3*time.Second)) // its 11th
+		for _, tc := range []struct {
+			job             *models.Job
+			position, ahead int64
+		}{
+			{first, 1, 0 + 1 + 0},          // of the flood 1 (same weight), of the starter 1 × 1/2
+			{second, 2, 1 + 2 + 1},         // its own first, the flood's 2, the starter's 2 × 1/2
+			{starterNext, 11, 10 + 10 + 2}, // its own 10, the flood's 10 (all), u's 2 (all)
+		} {
+			spot, err := models.QueuePosition(ctx, db, tc.job)
+			require.NoError(t, err)
+			require.Equal(t, models.QueueSpot{Position: tc.position, Ahead: tc.ahead}, spot)
+			spots, err := models.QueueSpots(ctx, db, []string{tc.job.ID})
+			require.NoError(t, err)
+			require.Equal(t, spot, spots[tc.job.ID], "the streams' read agrees")
+		}
+	})
+}
+
 func TestQueueETAIsRoundsOfTheMeasuredConcurrency(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -69,3 +69,23 @@ func TestUserNotFound(t *testing.T) {
 		require.ErrorIs(t, err, models.ErrNotFound)
 	})
 }
+
+// An account's fairness weight is its plan's: standard weighs twice a
+// starter account; an account missing weighs the default 1.
+func TestAccountWeight(t *testing.T) {
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		ctx := context.Background()
+		std, err := models.CreateUser(ctx, db, models.NewID("u_")+"@example.com", models.PlanStandard)
+		require.NoError(t, err)
+		starter, err := models.CreateUser(ctx, db, models.NewID("u_")+"@example.com", models.PlanStarter)
+		require.NoError(t, err)
+		for _, tc := range []struct {
+			id   uint64
+			want float32
+		}{{std.ID, 2}, {starter.ID, 1}, {starter.ID + 1000, 1}} {
+			w, err := models.AccountWeight(ctx, db, tc.id)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, w, "account %d", tc.id)
+		}
+	})
+}

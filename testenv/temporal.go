@@ -39,6 +39,17 @@ func StartTemporal() (*testsuite.DevServer, error) {
 // hostPort (empty: a free port) and persisted in dbFile (empty: in memory),
 // so a test can stop it and start it again with its workflows kept.
 func StartTemporalAt(hostPort, dbFile string) (*testsuite.DevServer, error) {
+	return startTemporal(hostPort, dbFile, workflows.DevServerArgs())
+}
+
+// StartTemporalFIFO starts a dev server as StartTemporal does but without
+// workflows.FairnessDynamicConfig: its task queues dispatch first in,
+// first out, as before priority and fairness (a benchmark's baseline).
+func StartTemporalFIFO() (*testsuite.DevServer, error) {
+	return startTemporal("", "", nil)
+}
+
+func startTemporal(hostPort, dbFile string, extra []string) (*testsuite.DevServer, error) {
 	cli, err := TemporalCLI()
 	if err != nil {
 		return nil, err
@@ -53,7 +64,7 @@ func StartTemporalAt(hostPort, dbFile string) (*testsuite.DevServer, error) {
 		ClientOptions:    &client.Options{Namespace: "default", HostPort: hostPort},
 		DBFilename:       dbFile,
 		SearchAttributes: temporal.NewSearchAttributes(attrs...),
-		ExtraArgs: []string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
-			"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"},
+		ExtraArgs: append([]string{"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+			"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"}, extra...),
 	})
 }

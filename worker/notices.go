@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // EnsureNoticeSchedule creates the weekly schedule that runs the
@@ -29,7 +30,8 @@ func EnsureNoticeSchedule(ctx context.Context, c client.Client, id, queue string
 		ID:   id,
 		Spec: client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: 7 * 24 * time.Hour}}},
 		Action: &client.ScheduleWorkflowAction{ID: id + "-run", Workflow: contract.NoticesWorkflow, TaskQueue: queue,
-			WorkflowExecutionTimeout: 24 * time.Hour},
+			WorkflowExecutionTimeout: 24 * time.Hour,
+			Priority:                 workflows.TemporalPriority(contract.HousekeepingPriority())},
 	})
 	var exists *serviceerror.AlreadyExists
 	if errors.Is(err, temporal.ErrScheduleAlreadyRunning) || errors.As(err, &exists) {

@@ -23,7 +23,8 @@ var SearchAttributes = []temporal.SearchAttributeKeyKeyword{AttrTask, AttrAccoun
 
 // StartOptions are the options a job workflow starts with on queue: the
 // job id as workflow id (a retried start lands on the same workflow), its
-// search attributes, and the summary and details the Temporal UI shows.
+// search attributes, the summary and details the Temporal UI shows, and its
+// priority (contract.JobPriority), which its activities inherit.
 func StartOptions(in contract.JobInput, queue string) client.StartWorkflowOptions {
 	return client.StartWorkflowOptions{
 		ID: in.JobID, TaskQueue: queue,
@@ -33,6 +34,7 @@ func StartOptions(in contract.JobInput, queue string) client.StartWorkflowOption
 			AttrTask.ValueSet(in.Task), AttrAccount.ValueSet(strconv.FormatUint(in.UserID, 10))),
 		StaticSummary: in.Task + " for account " + strconv.FormatUint(in.UserID, 10),
 		StaticDetails: "job " + in.JobID + " · key " + in.APIKeyID + " · request " + in.RequestID,
+		Priority:      TemporalPriority(contract.JobPriority(in)),
 	}
 }
 

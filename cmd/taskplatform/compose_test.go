@@ -16,6 +16,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/taskplatform/taskplatform/testenv"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // stringList is a compose field written as a string or a list of strings.
@@ -284,5 +285,34 @@ func TestDockerfile(t *testing.T) {
 	require.NoError(t, err)
 	for _, p := range []string{".git", "bin/", ".data/"} {
 		require.Contains(t, lines(string(ignore)), p, ".dockerignore keeps %s out of the build context", p)
+	}
+}
+
+// The compose Temporal gets the dynamic config that dispatches by priority
+// and by account: the mounted file is the one its DYNAMIC_CONFIG_FILE_PATH
+// names, and it sets every value workflows.FairnessDynamicConfig lists.
+func TestComposeTemporalDynamicConfig(t *testing.T) {
+	f, root := loadCompose(t)
+	temporal := f.Services["temporal"]
+	path := temporal.Environment["DYNAMIC_CONFIG_FILE_PATH"]
+	require.NotEmpty(t, path, "the temporal service names its dynamic config")
+	var mounted string
+	for _, v := range temporal.Volumes {
+		parts := strings.Split(v, ":")
+		if len(parts) >= 2 && parts[1] == "/etc/temporal/"+path {
+			mounted = parts[0]
+		}
+	}
+	require.NotEmpty(t, mounted, "%s is mounted into the temporal service: %v", path, temporal.Volumes)
+	raw, err := os.ReadFile(filepath.Join(root, mounted))
+	require.NoError(t, err)
+	var cfg map[string][]struct {
+		Value any `yaml:"value"`
+	}
+	require.NoError(t, yaml.Unmarshal(raw, &cfg))
+	for _, kv := range workflows.FairnessDynamicConfig {
+		key, want, _ := strings.Cut(kv, "=")
+		require.Len(t, cfg[key], 1, "%s sets %s", mounted, key)
+		require.Equal(t, want, fmt.Sprint(cfg[key][0].Value), "%s: %s", mounted, key)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
 	"github.com/taskplatform/taskplatform/tasks/records"
 	"github.com/taskplatform/taskplatform/worker"
+	"github.com/taskplatform/taskplatform/workflows"
 )
 
 const (
@@ -142,14 +143,16 @@ func startDevServer(cfg config, log *zap.Logger) (*devServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(cli, "server", "start-dev",
+	args := []string{"server", "start-dev",
 		"--db-filename", absPath(filepath.Join(cfg.DataDir, "temporal.db")),
 		"--ip", "127.0.0.1", "--port", strconv.Itoa(cfg.TemporalPort), "--ui-port", strconv.Itoa(cfg.TemporalUIPort),
 		"--namespace", cfg.TemporalNamespace, "--log-level", "warn", "--log-format", "pretty",
 		// One partition per task queue: at one machine's load, tasks forwarded
 		// between partitions cost seconds of submit latency (p99 2 s → 0.13 s).
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
-		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1")
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1"}
+	// Priority and fairness keys honoured (workflows.FairnessDynamicConfig).
+	cmd := exec.Command(cli, append(args, workflows.DevServerArgs()...)...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	var logStart int64
 	if st, err := logFile.Stat(); err == nil {
@@ -300,6 +303,7 @@ func runDev(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
+	checkPriority(ctx, s, cfg.TemporalNamespace, log)
 	defer startRetention(ctx, s.db, cfg.retention(), log)()
 
 	httpCtx, stopHTTP := context.WithCancel(ctx)

@@ -115,6 +115,7 @@ func runWorker(ctx context.Context, cfg config) int {
 	}
 	defer w.Stop()
 	ensureNotices(ctx, s, log)
+	checkPriority(ctx, s, cfg.TemporalNamespace, log)
 	defer startRetention(ctx, s.db, cfg.retention(), log)()
 	log.Info("worker running", zap.String("temporal", cfg.TemporalAddress), zap.String("metrics", cfg.MetricsAddr))
 	mux := http.NewServeMux()
