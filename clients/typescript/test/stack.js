@@ -13,7 +13,7 @@ export async function getJSON(path) {
   return res.json();
 }
 
-/** Every task of the catalogue with its examples' request bodies. */
+/** Every task of the catalogue. */
 export async function catalogue() {
   const out = [];
   let cursor = "";
