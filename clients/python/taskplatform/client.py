@@ -347,8 +347,13 @@ class Client:
         """The account's job events as signed webhook deliveries (GET /v1/events), from the moment it opens.
 
         Verify each with Verifier.verify(d.headers, d.body) as a webhook
-        endpoint would. Close the generator to stop.
+        endpoint would. A stream the service ends is opened again at once
+        (events in between are not sent again). Close the generator to stop.
         """
+        while True:
+            yield from self._listen_once()
+
+    def _listen_once(self) -> Iterator[ListenDelivery]:
         url = self.base_url + "/v1/events"
         req = urllib.request.Request(url, headers=self._headers(url, {"Accept": "text/event-stream"}, False))
         try:

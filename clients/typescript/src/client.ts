@@ -412,10 +412,16 @@ export class Client {
   /**
    * The account's job events as signed webhook deliveries (GET /v1/events),
    * from the moment the stream opens. Verify each with
-   * Verifier.verify(headers, body) as a webhook endpoint would. The loop
-   * ends when signal aborts (or when the caller breaks out).
+   * Verifier.verify(headers, body) as a webhook endpoint would. A stream
+   * the service ends is opened again at once (events in between are not
+   * sent again); the loop ends when signal aborts or the caller breaks out.
    */
   async *listen(signal?: AbortSignal): AsyncGenerator<ListenDelivery> {
+    // The service ends a stream after limits.event_streams.max_seconds: open the next one at once.
+    while (!signal?.aborted) yield* this.#listenOnce(signal);
+  }
+
+  async *#listenOnce(signal?: AbortSignal): AsyncGenerator<ListenDelivery> {
     const res = await this.#send(this.baseURL + "/v1/events", {
       method: "GET",
       path: "/v1/events",
