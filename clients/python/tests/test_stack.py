@@ -14,7 +14,7 @@ from taskplatform import (APIError, AuthenticationError, Client, InvalidRequestE
 
 BASE, KEY = os.environ.get("TP_BASE_URL"), os.environ.get("TP_API_KEY")
 assert BASE and KEY, "the stack tests need a running stack: set TP_BASE_URL and TP_API_KEY"
-INPUT = {"kind": "stripes", "colors": ["#1D3557", "#F1FAEE"], "size": 64}
+INPUT = {"kind": "stripes", "colors": ["#1D3557", "#F1FAEE"], "resolution": "512"}
 PNG = b"\x89PNG"
 
 

@@ -17,7 +17,7 @@ import {
 import { base, key } from "./stack.js";
 
 const client = new Client({ baseURL: base, apiKey: key });
-const input = { kind: "stripes", colors: ["#1D3557", "#F1FAEE"], size: 64 };
+const input = { kind: "stripes", colors: ["#1D3557", "#F1FAEE"], resolution: "512" };
 const PNG = [0x89, 0x50, 0x4e, 0x47];
 
 test("run submits, waits and downloads every file", async (t) => {
@@ -102,10 +102,10 @@ test("a signed delivery of the listen stream verifies as a webhook, with the win
   const stop = new AbortController();
   const stream = client.listen(stop.signal);
   const first = stream.next(); // opens the stream
-  await new Promise((r) => setTimeout(r, 500));
-  const sub = await client.submit("pattern.generate", input);
-  let next = first;
   try {
+    await new Promise((r) => setTimeout(r, 500));
+    const sub = await client.submit("pattern.generate", input);
+    let next = first;
     for (;;) {
       const { value: d, done } = await next;
       assert.ok(!done, "the stream ended before the job's terminal event");
