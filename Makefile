@@ -34,6 +34,8 @@ test: $(TEMPORAL)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# PDF outputs are opened by a real reader: pdfinfo and pdftotext (Debian poppler-utils).
 	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y poppler-utils)
+	@# The Python client's Ed25519 checks use Debian's python3-cryptography (TestOfficialClients).
+	/usr/bin/python3 -c 'import cryptography' 2>/dev/null || (apt-get update && apt-get install -y python3-cryptography)
 	@# -trimpath: build cache entries that do not depend on the checkout's folder, so a fresh
 	@# clone (CI) reuses what an earlier run compiled instead of compiling every package again.
 	GOFLAGS="$(GOFLAGS) -trimpath" $(MAKE) --no-print-directory vet

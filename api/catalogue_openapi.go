@@ -252,6 +252,13 @@ func taskOperation(o oa, op operation, d *tasks.Definition) oa {
 	case "task_read":
 		o["summary"] = "Read the " + d.Name + " catalogue entry"
 	}
+	if op.body != nil {
+		if media, ok := op.body["application/json"].(oa); ok {
+			if s, ok := media["schema"].(oa); ok && s["x-task"] == "input" {
+				o["requestBody"] = oa{"$ref": "#/components/requestBodies/" + d.Name + ".input"}
+			}
+		}
+	}
 	return o
 }
 
@@ -277,10 +284,24 @@ func addRoute(doc oa, path string, rt route, d *tasks.Definition) {
 
 // addTask adds a task's schemas, and its rows of the table under the
 // task's own path; all adds the job rows too (for its own document).
+//
+// The input schema is a request body component, written in place rather
+// than as a reference to a schema component: a field with a default is
+// optional in a request and always present in an answer, and generators
+// read a schema component as both (openapi-typescript's default options
+// make every field with a default required there, and optional under
+// requestBodies).
 func addTask(doc oa, d *tasks.Definition, all bool) {
-	schemas := doc["components"].(oa)["schemas"].(oa)
+	components := doc["components"].(oa)
+	schemas := components["schemas"].(oa)
 	in, out := d.Name+".input", d.Name+".output"
-	schemas[in] = json.RawMessage(d.InputSchema)
+	bodies, _ := components["requestBodies"].(oa)
+	if bodies == nil {
+		bodies = oa{}
+		components["requestBodies"] = bodies
+	}
+	bodies[in] = oa{"required": true, "description": "The input of " + d.Name + ".",
+		"content": oa{"application/json": oa{"schema": json.RawMessage(d.InputSchema)}}}
 	schemas[out] = json.RawMessage(d.OutputSchema)
 	if len(d.OutputSchema) == 0 {
 		schemas[out] = oa{"type": "null"}
