@@ -1,6 +1,8 @@
 package api
 
 import (
+	"fmt"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -79,5 +82,49 @@ func TestFilesBaseURLNamesEveryFileURL(t *testing.T) {
 		for _, item := range e.listAll(e.key, "/v1/refs/"+kind)[0] {
 			require.True(t, strings.HasPrefix(item["url"].(string), files+"/files/"), "%s: %v", kind, item)
 		}
+	}
+}
+
+// TestDeliveredFilesDownloadWithTheirType stores one output of every type a
+// task delivers and checks its URL, download name and Content-Type name
+// that type, so a swatch file or a video opens in its program as delivered.
+func TestDeliveredFilesDownloadWithTheirType(t *testing.T) {
+	t.Parallel()
+	e := newFileEnv(t, testenv.SQLite)
+	tests := []struct{ task, media, ext, disposition string }{
+		{"pattern.generate", "image/png", ".png", "inline"},
+		{"photoshoot.create", "image/jpeg", ".jpg", "inline"},
+		{"video.pattern_loop", "image/gif", ".gif", "inline"},
+		{"video.pattern_loop", "video/mp4", ".mp4", "attachment"},
+		{"video.slideshow", "video/mp4", ".mp4", "attachment"},
+		{"palette.generate", "image/svg+xml", ".svg", "attachment"},
+		{"palette.generate", "application/x-adobe-ase", ".ase", "attachment"},
+		{"palette.generate", "application/x-gimp-palette", ".gpl", "attachment"},
+		{"print.prepare", "application/pdf", ".pdf", "attachment"},
+	}
+	ctx := t.Context()
+	for i, tt := range tests {
+		t.Run(tt.media, func(t *testing.T) {
+			data := []byte("bytes of " + tt.media)
+			f := models.File{ID: models.NewID(""), UserID: e.user.ID, JobID: "j_types", Index: i, Task: tt.task,
+				MediaType: tt.media, BlobKey: fmt.Sprintf("jobs/j_types/%d%s", i, tt.ext), Size: int64(len(data)),
+				CreatedAt: time.Now().UTC()}
+			require.NoError(t, e.db.Create(&f).Error)
+			require.NoError(t, e.bucket.WriteAll(ctx, f.BlobKey, data, nil))
+
+			res := e.send(http.MethodGet, "/v1/files/art:"+f.ID, "", keyed(e.key)...)
+			require.Equal(t, http.StatusOK, res.code, "%s", res.body)
+			link := res.obj(t)["url"].(string)
+			require.Equal(t, tt.ext, path.Ext(link), link)
+
+			dl := e.send(http.MethodGet, "/files/"+path.Base(link), "")
+			require.Equal(t, http.StatusOK, dl.code, "%s", dl.body)
+			require.Equal(t, string(data), string(dl.body))
+			require.Equal(t, tt.media, dl.head.Get("Content-Type"))
+			kind, params, err := mime.ParseMediaType(dl.head.Get("Content-Disposition"))
+			require.NoError(t, err)
+			require.Equal(t, tt.disposition, kind)
+			require.Equal(t, f.ID+tt.ext, params["filename"])
+		})
 	}
 }

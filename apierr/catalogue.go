@@ -122,6 +122,8 @@ const (
 	ColourAdjusted       Code = "colour_adjusted"
 	LowResolution        Code = "low_resolution"
 	ArtworkCropped       Code = "artwork_cropped"
+	FineLines            Code = "fine_lines"
+	TileNotSeamless      Code = "tile_not_seamless"
 )
 
 var entries = []Entry{
@@ -680,6 +682,22 @@ var entries = []Entry{
 		false,
 		"Part of the artwork was cut, as asked (fit cover); the message gives how much of its width and height.",
 		"Leave fit at its default (contain) to keep all of the artwork.",
+	},
+	{
+		FineLines,
+		TypeWarning,
+		0,
+		false,
+		"A film has lines thinner than a screen holds; the message names the ink, the width in px and mm and the limit.",
+		"Thicken the lines, or print larger (width_mm) so they reach the limit.",
+	},
+	{
+		TileNotSeamless,
+		TypeWarning,
+		0,
+		false,
+		"The tile does not repeat seamlessly: its opposite edges differ, so the loop shows a seam; the message says by how much.",
+		"Send a seamless tile (pattern.generate makes them), or send mirror true to mirror it into one.",
 	},
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/all"
 )
 
@@ -17,5 +18,15 @@ func TestEveryBuiltInSchemaPassesTheKeywordCheck(t *testing.T) {
 		var in map[string]any
 		require.NoError(t, json.Unmarshal(d.InputSchema, &in))
 		require.NoError(t, checkKeywords(in), d.Name)
+	}
+}
+
+// TestEngineOutputsAreNamedByTheirType checks every type an engine's output
+// may be read as downloads under the extension the files' URLs use.
+func TestEngineOutputsAreNamedByTheirType(t *testing.T) {
+	for mt, ext := range extensions {
+		named, ok := models.Extension(mt)
+		require.True(t, ok, mt)
+		require.Equal(t, ext, named, mt)
 	}
 }

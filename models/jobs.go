@@ -613,16 +613,28 @@ func (j *Job) PublicPhase() string {
 }
 
 // extensions maps the media types outputs and uploads have to their file
-// extension.
+// extension: the one list a delivered file's URL and download name are
+// named from, so a swatch file or a video opens in its program as delivered.
 var extensions = map[string]string{
-	"image/png":        "png",
-	"image/svg+xml":    "svg",
-	"image/jpeg":       "jpg",
-	"application/json": "json",
-	"image/webp":       "webp",
-	"image/gif":        "gif",
-	"image/bmp":        "bmp",
-	"application/pdf":  "pdf",
+	"image/png":                  "png",
+	"image/svg+xml":              "svg",
+	"image/jpeg":                 "jpg",
+	"application/json":           "json",
+	"image/webp":                 "webp",
+	"image/gif":                  "gif",
+	"image/bmp":                  "bmp",
+	"application/pdf":            "pdf",
+	"video/mp4":                  "mp4",
+	"video/webm":                 "webm",
+	"application/x-adobe-ase":    "ase",
+	"application/x-gimp-palette": "gpl",
+}
+
+// Extension is the file extension (no dot) a file of mediaType is named
+// with; false for a type no output or upload has (named .bin).
+func Extension(mediaType string) (string, bool) {
+	ext, ok := extensions[mediaType]
+	return ext, ok
 }
 
 // URL is the file's public download address under base; a registered URL's

@@ -94,7 +94,7 @@ func (s filmSheet) film(on func(p int) bool, clean bool, lines []string) *image.
 	return out
 }
 
-// blackSpecks lists the 4-connected patches of black under minSpeck pixels
+// blackSpecks lists the 8-connected patches of black under minSpeck pixels
 // inside r of img, each as its pixels' offsets.
 func blackSpecks(img *image.Gray, r image.Rectangle) [][]int {
 	W := img.Rect.Dx()
@@ -113,7 +113,7 @@ func blackSpecks(img *image.Gray, r image.Rectangle) [][]int {
 				stack = stack[:len(stack)-1]
 				patch = append(patch, p)
 				px, py := p%W, p/W
-				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				for _, d := range touching {
 					u, v := px+d[0], py+d[1]
 					q := v*W + u
 					if (image.Point{u, v}).In(r) && !seen[q] && img.Pix[v*img.Stride+u] == 0 {

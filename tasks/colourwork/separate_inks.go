@@ -2,8 +2,10 @@ package colourwork
 
 import (
 	"context"
+	"errors"
 	"image"
 	"math"
+	"slices"
 
 	"github.com/disintegration/imaging"
 
@@ -13,8 +15,13 @@ import (
 // noInk marks a pixel of an inkMap that prints no ink (under half opacity).
 const noInk = imagetasks.Transparent
 
+// touching are the offsets of the 8 pixels touching a pixel at a side or
+// a corner: a 1-px diagonal line is one patch, as it prints.
+var touching = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+
 // minSpeck is the smallest patch of one ink a film keeps, in pixels
-// (4-connected): a screen does not hold a smaller one, and on a flat
+// (8-connected: touching at a side or a corner): a screen does not hold a
+// smaller one, and on a flat
 // design it is noise or a stray edge.
 const minSpeck = 6
 
@@ -44,51 +51,74 @@ type inkMap struct {
 	label, other []uint8
 	share        []uint8
 	rgb          [][3]float64 // each ink's colour, the mean of its flat pixels
+	flat         []int        // each ink's flat pixels: it and its 8 neighbours nearest the ink
+	nearShare    []float64    // each ink's share of the opaque pixels nearest it
 }
 
-// separateInks finds the design's inks (imagetasks.Quantise: k-means in
-// CIELAB, close inks merged, rare ones folded) and gives every pixel to the
+// separateInks finds the design's inks (candidateInks: k-means in CIELAB
+// at full resolution, close colours merged) and gives every pixel to the
 // ink it was drawn with. A flat pixel takes its nearest ink. A pixel on an
 // edge is explained by the inks around it — one of them, or a blend of two
 // — so an anti-aliased edge between two inks goes to the nearer of those
-// two, never to a third ink whose colour happens to match the blend. Last,
-// patches under minSpeck pixels join the ink around them.
+// two, never to a third ink whose colour happens to match the blend; a
+// candidate left with almost no pixels (a cluster of edge blends) is
+// dropped. Patches under minSpeck pixels join the ink around them. When
+// more than k inks are left, the closest pair a printer would print as one
+// ink (mixable) is merged until k are left; a design whose inks are all
+// distinct answers a *tooManyInks.
 func separateInks(ctx context.Context, img image.Image, k int) (*inkMap, error) {
-	q, err := imagetasks.Quantise(ctx, img, k, mergeDE, minCoverage)
+	px := readable(img)
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	rgb, err := candidateInks(ctx, px)
 	if err != nil {
 		return nil, err
 	}
-	px := readable(img)
-	W, H := px.Rect.Dx(), px.Rect.Dy()
-	m := &inkMap{w: W, h: H, label: make([]uint8, W*H), other: make([]uint8, W*H), share: make([]uint8, W*H)}
-	for _, c := range q.Colours {
-		m.rgb = append(m.rgb, [3]float64{float64(c.Colour.R), float64(c.Colour.G), float64(c.Colour.B)})
+	if len(rgb) == 0 {
+		return nil, errors.New("the image is fully transparent")
 	}
-	// A cluster k-means made of edge blends ends with almost no pixels once
-	// the edges are explained: it is dropped and the rest assigned again.
+	m := &inkMap{w: W, h: H, label: make([]uint8, W*H), other: make([]uint8, W*H), share: make([]uint8, W*H), rgb: rgb}
+	// The candidates are pruned on their nearest and flat pixels alone, then
+	// every pixel is labelled; a candidate labelling left with almost no
+	// pixels is dropped and the labelling made again.
+	full := false
 	for {
-		if err := m.assign(ctx, px); err != nil {
+		if err := m.assign(ctx, px, full); err != nil {
 			return nil, err
 		}
-		m.despeckle()
-		cov := m.coverage()
-		least := 0
-		for j := range cov {
-			if cov[j] < cov[least] {
-				least = j
+		cov := m.nearShare
+		if full {
+			m.despeckle()
+			cov = m.coverage()
+		}
+		kept := m.rgb[:0:0]
+		for j, c := range m.rgb {
+			if cov[j] >= candidateShare && !m.edgeBlend(j) && !m.variant(j, cov) {
+				kept = append(kept, c)
 			}
 		}
-		if len(m.rgb) <= 1 || cov[least] >= minCoverage/5 {
-			break
+		if len(kept) == len(m.rgb) || len(kept) == 0 {
+			if len(m.rgb) <= k {
+				if full {
+					break
+				}
+				full = true
+				continue
+			}
+			drop, ok := m.overLimit(cov)
+			if !ok {
+				return nil, &tooManyInks{inks: m.rgb, share: cov, limit: k}
+			}
+			kept = slices.Delete(slices.Clone(m.rgb), drop, drop+1)
 		}
-		m.rgb = append(m.rgb[:least:least], m.rgb[least+1:]...)
+		m.rgb = kept
 	}
 	return m, nil
 }
 
-// assign gives every pixel of px to one of m.rgb (see separateInks) and
-// sets each ink's colour to where its flat pixels are densest.
-func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
+// assign sets each ink's colour to where its flat pixels are densest,
+// counts each ink's flat and nearest pixels and, when label, gives every
+// pixel of px to one of m.rgb (see separateInks).
+func (m *inkMap) assign(ctx context.Context, px *image.NRGBA, label bool) error {
 	W, H, n := m.w, m.h, len(m.rgb)
 	at := func(p int) [3]float64 {
 		o := 4 * p
@@ -132,19 +162,55 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 	// the window narrowed from modeRadius each time it settles): the colour
 	// it was drawn in, not pulled toward its edges' blends or a gradient's
 	// middle.
-	radius := float64(modeRadius)
-	for range 32 {
-		moved := 0.0
-		sums, counts := make([][3]float64, n), make([]float64, n)
+	// The flat pixels are counted once by ink and colour (runs of one
+	// colour first): the rounds read the counts, not every pixel again.
+	type inkColour struct {
+		j uint8
+		c [3]float64
+		n float64
+	}
+	var seen []inkColour
+	{
+		at := make(map[uint64]int, 1024)
+		last, run := uint64(1<<40), 0.0
+		flush := func() {
+			if run == 0 {
+				return
+			}
+			i, ok := at[last]
+			if !ok {
+				i = len(seen)
+				at[last] = i
+				rgb := uint32(last)
+				seen = append(seen, inkColour{j: uint8(last >> 32),
+					c: [3]float64{float64(rgb >> 16), float64(rgb >> 8 & 0xFF), float64(rgb & 0xFF)}})
+			}
+			seen[i].n += run
+		}
 		for p, j := range flat {
 			if j == noInk {
 				continue
 			}
-			if c := at(p); dist(c, m.rgb[j]) <= radius {
+			o := 4 * p
+			key := uint64(j)<<32 | uint64(px.Pix[o])<<16 | uint64(px.Pix[o+1])<<8 | uint64(px.Pix[o+2])
+			if key != last {
+				flush()
+				last, run = key, 0
+			}
+			run++
+		}
+		flush()
+	}
+	radius := float64(modeRadius)
+	for range 32 {
+		moved := 0.0
+		sums, counts := make([][3]float64, n), make([]float64, n)
+		for _, s := range seen {
+			if dist(s.c, m.rgb[s.j]) <= radius {
 				for i := range 3 {
-					sums[j][i] += c[i]
+					sums[s.j][i] += s.n * s.c[i]
 				}
-				counts[j]++
+				counts[s.j] += s.n
 			}
 		}
 		for j := range n {
@@ -162,6 +228,26 @@ func (m *inkMap) assign(ctx context.Context, px *image.NRGBA) error {
 		}
 	}
 	classify() // with the inks' settled colours
+	m.flat = make([]int, n)
+	for _, j := range flat {
+		if j != noInk {
+			m.flat[j]++
+		}
+	}
+	m.nearShare = make([]float64, n)
+	opaque := 0.0
+	for _, j := range near {
+		if j != noInk {
+			m.nearShare[j]++
+			opaque++
+		}
+	}
+	for j := range m.nearShare {
+		m.nearShare[j] /= max(opaque, 1)
+	}
+	if !label {
+		return nil
+	}
 	far := orAround(flat, W, H, farRadius)
 	for y := range H {
 		if y%128 == 0 && ctx.Err() != nil {
@@ -360,7 +446,7 @@ func abs(v int) int {
 	return v
 }
 
-// despeckle gives every 4-connected patch of one ink under minSpeck pixels
+// despeckle gives every 8-connected patch of one ink under minSpeck pixels
 // to the ink most of its neighbours print, until none is left (a few
 // rounds: a patch joined to a speck may be a speck itself).
 func (m *inkMap) despeckle() {
@@ -387,7 +473,7 @@ func (m *inkMap) despeckle() {
 					patch = append(patch, int32(p))
 				}
 				x, y := p%W, p/W
-				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				for _, d := range touching {
 					u, v := x+d[0], y+d[1]
 					if u < 0 || v < 0 || u >= W || v >= H {
 						continue

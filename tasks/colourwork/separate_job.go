@@ -34,6 +34,9 @@ type separation struct {
 	halftone []bool // by label
 	scr      screen
 	job      string
+	// fine counts each ink's pixels on lines under fineLimit px wide.
+	fine      []int
+	fineLimit int
 }
 
 // newSeparation separates img for in.
@@ -76,6 +79,7 @@ func newSeparation(ctx context.Context, img image.Image, in *separateInput) (*se
 		return nil, fmt.Errorf("every ink of the design is the garment colour %s: there is nothing to print",
 			*in.Garment)
 	}
+	s.fine, s.fineLimit = m.fineLines(in.DPI)
 	s.sheet = newSheet(m.w, m.h, in.DPI, asciiLabel(s.job))
 	switch {
 	case in.TrapPx != nil:

@@ -165,7 +165,7 @@ type sepFigures struct {
 	strayPercent       float64 // of the film's ink farther than 1 px from the ink's true region
 	coverageErr        float64 // percentage points of the design
 	truthCov, gotCov   float64
-	specks             int // 4-connected patches under minSpeck pixels
+	specks             int // 8-connected patches under minSpeck pixels
 	matchedRGB         float64
 	missing, duplicate bool
 }
@@ -234,7 +234,7 @@ func measure(d truthDesign, truth, got []uint8, rgb [][3]float64) []sepFigures {
 	return out
 }
 
-// specks counts the 4-connected patches of ink j under minSpeck pixels.
+// specks counts the 8-connected patches of ink j under minSpeck pixels.
 func specks(labels []uint8, W, H int, j uint8) int {
 	seen := make([]bool, len(labels))
 	n := 0
@@ -249,7 +249,7 @@ func specks(labels []uint8, W, H int, j uint8) int {
 			stack = stack[:len(stack)-1]
 			size++
 			x, y := p%W, p/W
-			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			for _, d := range touching {
 				u, v := x+d[0], y+d[1]
 				if u >= 0 && v >= 0 && u < W && v < H && !seen[v*W+u] && labels[v*W+u] == j {
 					seen[v*W+u] = true

@@ -2,6 +2,7 @@ package palette
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // hsl is a colour as hue (degrees, [0, 360)), saturation and lightness ([0, 1]).
@@ -242,6 +244,19 @@ func textOn(hex string) string {
 	return "#FFFFFF"
 }
 
+// swatchRect draws a swatch filled with hex and, when it is light enough
+// to vanish on the white sheet (pdfsheet.Light, as on every sheet the
+// project draws), outlines it 1 px inside its edge in pdfsheet.SwatchRule.
+func swatchRect(b *strings.Builder, x, y, w, h int, hex string) {
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x, y, w, h, hex)
+	c := color.RGBAModel.Convert(tasks.ParseColour(hex)).(color.RGBA)
+	if pdfsheet.Light(c) {
+		r := pdfsheet.SwatchRule
+		fmt.Fprintf(b, `<rect x="%g" y="%g" width="%d" height="%d" fill="none" stroke="#%02X%02X%02X" stroke-width="1"/>`,
+			float64(x)+0.5, float64(y)+0.5, w-1, h-1, r.R, r.G, r.B)
+	}
+}
+
 // paletteSVG draws one scheme as a swatch sheet.
 func paletteSVG(title string, sw []swatch, shades [][]string, labels bool) []byte {
 	const cell, gap, top = 128, 8, 44
@@ -264,7 +279,7 @@ func paletteSVG(title string, sw []swatch, shades [][]string, labels bool) []byt
 	}
 	for i, s := range sw {
 		x := gap + i*(cell+gap)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x, top, cell, cell, s.hex)
+		swatchRect(&b, x, top, cell, cell, s.hex)
 		if labels {
 			fmt.Fprintf(
 				&b,
@@ -284,14 +299,7 @@ func paletteSVG(title string, sw []swatch, shades [][]string, labels bool) []byt
 			)
 		}
 		for r := range rows {
-			fmt.Fprintf(
-				&b,
-				`<rect x="%d" y="%d" width="%d" height="32" fill="%s"/>`,
-				x,
-				top+cell+gap+r*36,
-				cell,
-				shades[i][r],
-			)
+			swatchRect(&b, x, top+cell+gap+r*36, cell, 32, shades[i][r])
 		}
 	}
 	b.WriteString(`</svg>`)

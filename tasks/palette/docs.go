@@ -18,7 +18,8 @@ func docs() tasks.Docs {
 			"Feeding exact colours to pattern.generate.",
 		},
 		WhatYouGet: []string{
-			"One SVG swatch sheet per entry of schemes, in the order sent.",
+			"One SVG swatch sheet per entry of schemes, in the order sent; a swatch light enough to vanish on the white " +
+				"sheet (relative luminance above 0.75) is outlined, as on every sheet the project draws.",
 			"With formats, the same sheet also as an Adobe Swatch Exchange file (ase: a group per sheet, RGB colours named " +
 				"by role and hex, then their shade steps) and a GIMP/Inkscape palette (gpl), each file one output.",
 			"Each file's data: the scheme and its colours with role, hex, RGB, HSL and optional shade steps.",

@@ -3,6 +3,7 @@ package palette
 import (
 	"context"
 	"encoding/xml"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 func TestHarmonies(t *testing.T) {
@@ -196,4 +198,29 @@ func TestHarmoniesAreNoMoreSaturatedThanTheBase(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLightSwatchesAreOutlined: on a monochromatic sheet of #FFFFFF every
+// swatch and shade light enough to vanish on the white sheet is outlined,
+// and on a navy sheet the dark base is not.
+func TestLightSwatchesAreOutlined(t *testing.T) {
+	outlined := func(svg, hex string) bool {
+		cell := `width="128" height="128" fill="` + hex + `"/>`
+		i := strings.Index(svg, cell)
+		require.GreaterOrEqual(t, i, 0, hex)
+		rest := svg[i+len(cell):]
+		return strings.HasPrefix(rest, `<rect`) && strings.Contains(rest[:strings.Index(rest, "/>")], `stroke=`)
+	}
+	mono, ok := schemeByValue("monochromatic")
+	require.True(t, ok)
+	white := harmony(mono, "#FFFFFF")
+	svg := string(paletteSVG("white", white, nil, true))
+	for _, s := range white {
+		c := color.RGBAModel.Convert(tasks.ParseColour(s.hex)).(color.RGBA)
+		require.Equal(t, pdfsheet.Light(c), outlined(svg, s.hex), "%s %s", s.role, s.hex)
+	}
+	require.True(t, outlined(svg, "#FFFFFF"), "the white base is outlined")
+	navy := harmony(mono, "#1B2A4A")
+	svg = string(paletteSVG("navy", navy, nil, true))
+	require.False(t, outlined(svg, "#1B2A4A"))
 }

@@ -40,6 +40,16 @@ func repeat() *tasks.Definition {
 		"background": tasks.ColourSchema(
 			"The ground colour behind the motif, #RRGGBB; transparent parts of the motif show it.",
 		),
+		"knockout": obj{"type": "boolean", "default": true,
+			"description": "Knock out a plain backdrop: a motif with no transparency whose border is one plain colour (a " +
+				"JPEG on white) has that backdrop made transparent by image.remove_background's cut-out (tolerance 12, " +
+				"feather 2), so the ground shows around it instead of a box. The data's knockout says what was done. " +
+				"false keeps the motif as sent."},
+		"rotation": obj{"type": "number", "minimum": -180, "maximum": 180, "default": 0,
+			"description": "Turn every copy of the motif by this many degrees (clockwise)."},
+		"toss": obj{"type": "boolean", "default": false,
+			"description": "A tossed repeat: each of the tile's four copies turned by its own angle (0, 140, 250 and " +
+				"35 degrees, added to rotation), as scattered motifs are laid out."},
 	}
 	props["resolution"].(obj)["default"] = "1024"
 	props["background"].(obj)["default"] = "#FFFFFF"
@@ -70,8 +80,14 @@ func repeat() *tasks.Definition {
 					"description":      "The tile's side in pixels.",
 				},
 				"image": obj{"type": "string", "description": "The motif reference, as sent."},
+				"knockout": obj{"type": "string", "enum": []any{"removed", "transparent", "not_plain", "off"},
+					"description": "What became of the motif's backdrop: removed (a plain backdrop knocked out with the " +
+						"cut-out of image.remove_background; backdrop names its colour), transparent (the motif had " +
+						"transparency and was used as sent), not_plain (opaque, but its border is not one plain colour: used " +
+						"as sent) or off (knockout false)."},
+				"backdrop": tasks.ColourSchema("The backdrop colour knocked out, when knockout is removed."),
 			},
-			"required": []string{"layout", "index", "resolution", "image"},
+			"required": []string{"layout", "index", "resolution", "image", "knockout"},
 		}),
 		Runner:  tasks.Typed[repeatInput](repeatRunner{}),
 		Pricing: resolutionPricing,
@@ -99,6 +115,9 @@ type repeatInput struct {
 	Resolution string   `json:"resolution"`
 	MotifScale float64  `json:"motif_scale"`
 	Background string   `json:"background"`
+	Knockout   bool     `json:"knockout"`
+	Rotation   float64  `json:"rotation"`
+	Toss       bool     `json:"toss"`
 }
 
 // repeatRunner makes one tile per layout.
@@ -120,15 +139,19 @@ func (repeatRunner) Step(ctx context.Context, in *repeatInput, i int) (tasks.Out
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	res := in.Resolution
-	size := 1024
-	_, _ = fmt.Sscanf(res, "%d", &size)
-	png, err := renderRepeat(ctx, motif, layouts[i], size, in.MotifScale, tasks.ParseColour(in.Background))
+	meta := map[string]any{"layout": layouts[i], "index": i, "resolution": in.Resolution, "image": ref}
+	motif, err = knockOut(ctx, motif, in.Knockout, meta)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	return tasks.Output{Data: png, MediaType: "image/png", Ext: "png",
-		Meta: map[string]any{"layout": layouts[i], "index": i, "resolution": res, "image": ref}}, nil
+	size := 1024
+	_, _ = fmt.Sscanf(in.Resolution, "%d", &size)
+	png, err := renderRepeat(ctx, motif, layouts[i], size, in.MotifScale, tasks.ParseColour(in.Background),
+		turns(in))
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	return tasks.Output{Data: png, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 }
 
 // exampleLeaf draws the example motif: a leaf with a vein on a transparent ground.
@@ -157,15 +180,18 @@ func exampleLeaf() []byte {
 func repeatDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers " +
-			"use to hide the grid, a brick offset, or a mirror repeat. Each layout is one square PNG tile that continues " +
-			"across every edge.",
+			"use to hide the grid, a brick offset, or a mirror repeat, each copy turned by rotation and, tossed, by its own " +
+			"angle. A motif with no transparency on a plain backdrop (a JPEG on white) has that backdrop knocked out with " +
+			"image.remove_background's cut-out, so the ground colour shows around it. Each layout is one square PNG tile " +
+			"that continues across every edge.",
 		BuiltFor: []string{
 			"Turning a single drawn or generated motif into print-ready repeats.",
 			"Comparing layouts of one motif before choosing one for production.",
 		},
 		WhatYouGet: []string{
 			"One PNG tile per entry of layouts, in the order sent.",
-			"Each file's data: the layout, its position, the resolution and the motif reference.",
+			"Each file's data: the layout, its position, the resolution, the motif reference and what became of its " +
+				"backdrop (knockout: removed, with the backdrop colour; transparent; not_plain; off).",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "One tile per entry of layouts (1 to 4; default 1).",
@@ -196,7 +222,13 @@ func repeatDocs() tasks.Docs {
 			},
 		},
 		Limitations: []string{
-			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile.",
+			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile. Spacing is " +
+				"set by motif_scale (the motif's longest side as a share of a cell: 0.6 leaves 40 % of a cell between copies).",
+			"The knockout removes a backdrop only when the motif's border is one plain colour (image.remove_background's " +
+				"test, tolerance 12); a photo's busy backdrop is kept (knockout not_plain), and a motif colour equal to the " +
+				"backdrop and touching the border is knocked out with it. Measured on a JPEG (quality 85) red bar on white " +
+				"repeated on navy: under 0.5 % of the tile stays near white, against 36 % without the knockout.",
+			"Toss turns the four copies by fixed angles (0, 140, 250, 35 degrees): the same every time, not random.",
 			"URLs are fetched when the job runs, within limits.url_fetch; a motif that cannot be fetched or read fails the " +
 				"job with processing_failed.",
 		},

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"math"
 
 	"github.com/disintegration/imaging"
 
@@ -44,6 +45,7 @@ func renderRepeat(
 	size int,
 	scale float64,
 	bg color.Color,
+	angles [4]float64,
 ) ([]byte, error) {
 	places, ok := repeatLayouts[layout]
 	if !ok {
@@ -77,7 +79,7 @@ func renderRepeat(
 	}
 	tile := image.NewRGBA(image.Rect(0, 0, size, size))
 	draw.Draw(tile, tile.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
-	for _, p := range places {
+	for k, p := range places {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -85,6 +87,10 @@ func renderRepeat(
 		if p.mirror {
 			src = mirrored
 		}
+		if a := math.Mod(angles[k], 360); a != 0 {
+			src = turned(src, a)
+		}
+		w, h := src.Rect.Dx(), src.Rect.Dy()
 		cx, cy := int(p.x*cell)-w/2, int(p.y*cell)-h/2
 		for _, dy := range []int{-size, 0, size} {
 			for _, dx := range []int{-size, 0, size} {
@@ -100,6 +106,15 @@ func renderRepeat(
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// turned is img turned clockwise by deg degrees (Catmull-Rom) on a
+// transparent ground, as large as the turned motif needs.
+func turned(img *image.RGBA, deg float64) *image.RGBA {
+	t := imaging.Rotate(img, -deg, color.Transparent)
+	out := image.NewRGBA(t.Rect)
+	draw.Draw(out, out.Rect, t, t.Rect.Min, draw.Src)
+	return out
 }
 
 // over is draw.Draw(dst, r, src, image.Point{}, draw.Over) with the same

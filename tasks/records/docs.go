@@ -197,7 +197,8 @@ func fabricDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "fabric.create keeps a fabric as a record: its weight in g/m² (with its weight class and oz/yd²), its " +
 			"composition by fibre, its construction, a short code such as CO98EL2-DN-340, and its colour: the one you send " +
-			"(#RRGGBB or a colour name such as forest), else the main colour measured from a swatch photo, else none — the " +
+			"(#RRGGBB, a colour name such as forest, or words such as \"forest green\" read as the colour_name entry they " +
+			"name), else the main colour measured from a swatch photo, else none — the " +
 			"colour is never guessed, and the card says which. The job delivers a swatch card.",
 		BuiltFor: []string{
 			"Building a fabric library to plan ranges and techpacks on.",
@@ -233,6 +234,11 @@ func fabricDocs() tasks.Docs {
 			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
 			"A colour sent in colour is the fabric's colour even when a swatch photo is sent too; a colour is measured only " +
 				"from a photo, as its heaviest colour cluster, and lighting in the photo shifts it.",
+			"A colour in words is read as the colour_name entry whose value, label or everyday alias makes up most of its " +
+				"words, a colour's own word beating its family's (\"forest green\", \"bottle green\" and \"dark green\" are " +
+				"forest); the card data's colour_sent keeps the words and colour.name says what they were read as. Words " +
+				"naming no entry (\"greenish\") answer invalid_colour at submit, naming colour.",
+			"Width, shrinkage, price and minimum order are not fields of a fabric yet.",
 		},
 		Errors: tasks.ErrorList(append(validation, apierr.InvalidOption, apierr.InvalidWeight, apierr.InvalidColour,
 			apierr.ImageNotPublic,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,11 +194,30 @@ func givenColour(in *fabricInput) *KitColour {
 		return nil
 	}
 	v := strings.TrimSpace(*in.Colour)
+	if hexColour.MatchString(v) {
+		hex := strings.ToUpper(v)
+		return &KitColour{Hex: hex, Name: nearestName(labOfHex(hex))}
+	}
 	if n, ok := colour.NameByValue(v); ok {
 		return &KitColour{Hex: n.Hex, Name: n.Value}
 	}
-	hex := strings.ToUpper(v)
-	return &KitColour{Hex: hex, Name: nearestName(labOfHex(hex))}
+	if n, ok := colour.NameOfWords(v); ok {
+		return &KitColour{Hex: n.Hex, Name: n.Value}
+	}
+	return nil
+}
+
+// hexColour is a colour sent as #RRGGBB.
+var hexColour = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+
+// checkColour answers invalid_colour naming colour when it is neither
+// #RRGGBB nor words that name a colour_name entry.
+func checkColour(in *fabricInput) error {
+	if in.Colour == nil || givenColour(in) != nil {
+		return nil
+	}
+	return apierr.Newf(apierr.InvalidColour, "colour %q is neither #RRGGBB nor a colour in words the colour_name "+
+		"vocabulary knows (forest, navy blue, dusty rose…).", *in.Colour).WithField("colour")
 }
 
 // fieldsOf are the record fields of a fabric input before its swatch is read.
@@ -251,15 +271,13 @@ func fabric() *tasks.Definition {
 				"card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from " +
 				"this photo."},
 		"colour": obj{
-			"type": "string",
-			"description": "The fabric's colour: #RRGGBB or a colour_name value (forest, navy…). It is the record's colour " +
-				"as sent; without it the colour is measured from the swatch photo, and with neither the fabric has no colour " +
-				"(the card says so and draws the construction undyed).",
-			"oneOf": []any{
-				tasks.ColourSchema("The colour, #RRGGBB."),
-				tasks.VocabEnum(colourNameVocab(), "A named colour; its reference hex is the fabric's colour."),
-			},
-			"examples": []any{"#1F4A2C", "forest"},
+			"type": "string", "minLength": 1, "maxLength": 60,
+			"description": "The fabric's colour: #RRGGBB, a colour_name value (forest, navy…) or a colour in words " +
+				"(\"forest green\", \"dusty rose\"), read as the colour_name entry its words name (the data's colour.name " +
+				"says which, colour_sent what was sent); words that name no colour answer invalid_colour. It is the " +
+				"record's colour; without it the colour is measured from the swatch photo, and with neither the fabric has " +
+				"no colour (the card says so and draws the construction undyed).",
+			"examples": []any{"#1F4A2C", "forest", "forest green"},
 		},
 	}
 	return &tasks.Definition{
@@ -276,9 +294,9 @@ func fabric() *tasks.Definition {
 			{Field: "facts.weight_gsm", Keyword: "type", Code: apierr.InvalidWeight},
 			{Field: "facts.weight_gsm", Keyword: "minimum", Code: apierr.InvalidWeight},
 			{Field: "facts.weight_gsm", Keyword: "maximum", Code: apierr.InvalidWeight},
-			{Field: "colour", Keyword: "oneOf", Code: apierr.InvalidColour},
-			{Field: "colour", Keyword: "enum", Code: apierr.InvalidColour},
-			{Field: "colour", Keyword: "pattern", Code: apierr.InvalidColour},
+			{Field: "colour", Keyword: "type", Code: apierr.InvalidColour},
+			{Field: "colour", Keyword: "minLength", Code: apierr.InvalidColour},
+			{Field: "colour", Keyword: "maxLength", Code: apierr.InvalidColour},
 		}, nameRules...),
 		Docs:     fabricDocs(),
 		Examples: fabricExamples(),
@@ -313,6 +331,8 @@ func fabricOutput() []byte {
 			},
 			"colour": obj{"oneOf": []any{namedColourSchema("The fabric's colour."), obj{"type": "null"}},
 				"description": "The fabric's colour (see colour_source), null when neither a colour nor a swatch photo was sent."},
+			"colour_sent": obj{"type": "string", "description": "The colour as sent, when one was: #RRGGBB, or words " +
+				"read as colour.name."},
 			"colour_source": obj{"type": "string", "enum": []any{colourGiven, colourMeasured, colourNone},
 				"description": "given: the colour sent; measured: the main colour of the swatch photo; none: neither was sent."},
 		},
@@ -340,7 +360,9 @@ func (fabricRunner) Plan(*fabricInput) tasks.Plan {
 }
 
 // AdmitErrors is what Admit answers.
-func (fabricRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.NameRequired} }
+func (fabricRunner) AdmitErrors() []apierr.Code {
+	return []apierr.Code{apierr.NameRequired, apierr.InvalidColour}
+}
 
 // Admit checks the composition adds up to 100 with each fibre once and
 // opens the record.
@@ -349,6 +371,9 @@ func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in *fabricInput) e
 		return err
 	}
 	if err := checkComposition(in.Facts); err != nil {
+		return err
+	}
+	if err := checkColour(in); err != nil {
 		return err
 	}
 	return openRecord(ctx, env, KindFabric, strings.TrimSpace(in.Name), fieldsOf(in))
@@ -419,12 +444,13 @@ func (fabricRunner) Step(ctx context.Context, in *fabricInput, i int) (tasks.Out
 		Data:      data,
 		MediaType: "image/png",
 		Ext:       "png",
-		Meta:      fabricMeta(handleOf(ctx, KindFabric), name, fields),
+		Meta:      fabricMeta(handleOf(ctx, KindFabric), name, fields, in.Colour),
 	}, nil
 }
 
-func fabricMeta(handle any, name string, f FabricFields) map[string]any {
-	return obj{
+// fabricMeta is the card's data; sent is the colour as sent, if any.
+func fabricMeta(handle any, name string, f FabricFields, sent *string) map[string]any {
+	out := obj{
 		"fabric":        handle,
 		"index":         0,
 		"name":          name,
@@ -437,6 +463,10 @@ func fabricMeta(handle any, name string, f FabricFields) map[string]any {
 		"colour":        colourMeta(f.Colour),
 		"colour_source": cmp.Or(f.ColourSource, colourNone),
 	}
+	if sent != nil {
+		out["colour_sent"] = *sent
+	}
+	return out
 }
 
 // colourMeta is a fabric's colour as card data, or nil.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
@@ -68,14 +69,43 @@ func TestFabricColourIsTheCallers(t *testing.T) {
 	}
 }
 
-// TestFabricColourRefusesUnknownNames answers invalid_colour for a colour
-// that is neither #RRGGBB nor a colour_name value.
+// TestFabricColourRefusesUnknownNames answers invalid_colour at submit,
+// naming colour, for words that name no colour_name entry and for a
+// malformed hex.
 func TestFabricColourRefusesUnknownNames(t *testing.T) {
 	d := mustLookup(t, "fabric.create")
-	_, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":210,"composition":[{"fibre":"cotton",` +
-		`"percent":100}],"construction":"pique"},"colour":"greenish"}`))
-	require.Error(t, err)
-	require.Contains(t, err.Error(), "invalid_colour")
+	for _, c := range []string{"greenish", "sparkly", "#12345"} {
+		in, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":210,"composition":[{"fibre":"cotton",` +
+			`"percent":100}],"construction":"pique"},"colour":"` + c + `"}`))
+		require.NoError(t, err)
+		err = d.Runner.(tasks.Admitter).Admit(context.Background(), tasks.Env{}, in)
+		e := apierr.As(err)
+		require.Equal(t, apierr.InvalidColour, e.Code, c)
+		require.Equal(t, "colour", *e.Field, c)
+	}
+}
+
+// TestFabricColourReadsFreeNames: "forest green", "Bottle green" and
+// "dark green" are all the colour_name forest (#1F4A2C), and the data says
+// what was sent and what it was read as.
+func TestFabricColourReadsFreeNames(t *testing.T) {
+	d := mustLookup(t, "fabric.create")
+	for _, c := range []string{"forest green", "Bottle green", "dark green"} {
+		in, err := d.Validate([]byte(`{"name":"x","facts":{"weight_gsm":210,"composition":[{"fibre":"cotton",` +
+			`"percent":100}],"construction":"pique"},"colour":"` + c + `"}`))
+		require.NoError(t, err)
+		out, err := d.Runner.Step(context.Background(), in, 0)
+		require.NoError(t, err)
+		meta, _ := json.Marshal(out.Meta)
+		var data struct {
+			Colour struct{ Hex, Name string } `json:"colour"`
+			Sent   string                     `json:"colour_sent"`
+		}
+		require.NoError(t, json.Unmarshal(meta, &data))
+		require.Equal(t, "forest", data.Colour.Name, c)
+		require.Equal(t, "#1F4A2C", data.Colour.Hex, c)
+		require.Equal(t, c, data.Sent)
+	}
 }
 
 // dump writes an output under $TP_DUMP, when set, for a person to look at.

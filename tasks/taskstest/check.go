@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -55,7 +56,8 @@ func checkSchemas(t *testing.T, d *tasks.Definition) {
 }
 
 // checkExamples runs every example through the Runner and validates each
-// file's data against the published outputSchema.
+// file's data against the published outputSchema; every file's type has
+// the extension its URL and download name carry.
 func checkExamples(t *testing.T, d *tasks.Definition) {
 	out, err := tasks.CompileSchema(d.Name+"/output", d.OutputSchema)
 	require.NoError(t, err)
@@ -69,6 +71,9 @@ func checkExamples(t *testing.T, d *tasks.Definition) {
 		for _, f := range files {
 			require.NotEmpty(t, f.Data)
 			require.NotEmpty(t, f.MediaType)
+			ext, named := models.Extension(f.MediaType)
+			require.True(t, named, "%s example %s: %s downloads as .bin", d.Name, ex.Name, f.MediaType)
+			require.Equal(t, ext, f.Ext, "%s example %s: %s", d.Name, ex.Name, f.MediaType)
 			b, err := json.Marshal(f.Meta)
 			require.NoError(t, err)
 			meta, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))

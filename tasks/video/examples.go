@@ -115,3 +115,32 @@ func exampleWaves() *image.NRGBA {
 	}
 	return img
 }
+
+// stripesFile is a tile that is not seamless: a left-to-right ramp from
+// cream to teal with a dark band near its top, so its left and right edges
+// and its top and bottom edges differ.
+var stripesFile = tasks.ExampleFile{
+	Ref:       "file:example_ramp",
+	Name:      "ramp.png",
+	MediaType: "image/png",
+	Data:      sync.OnceValue(func() []byte { return pngOf(exampleRamp()) }),
+}
+
+// exampleRamp is 160 × 160 px: cream (#F4ECD6) on the left to teal
+// (#1E8080) on the right, with a navy band 20 px high 10 px from the top.
+func exampleRamp() *image.NRGBA {
+	const S = 160
+	img := image.NewNRGBA(image.Rect(0, 0, S, S))
+	for y := range S {
+		for x := range S {
+			t := float64(x) / (S - 1)
+			mix := func(a, b float64) uint8 { return uint8(math.Round(a + (b-a)*t)) }
+			c := color.NRGBA{mix(0xF4, 0x1E), mix(0xEC, 0x80), mix(0xD6, 0x80), 255}
+			if y >= 10 && y < 30 {
+				c = color.NRGBA{0x1B, 0x2A, 0x4A, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	return img
+}
