@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -26,7 +28,10 @@ func TestOfficialClients(t *testing.T) {
 	env := append(os.Environ(), "TP_BASE_URL="+dev.base, "TP_API_KEY="+dev.key(t))
 	run := func(t *testing.T, dir string, name string, args ...string) {
 		t.Helper()
-		cmd := exec.CommandContext(t.Context(), name, args...)
+		// A suite that hangs fails here, with its output, not at the package's timeout.
+		ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, name, args...)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s %s:\n%s", name, strings.Join(args, " "), out)

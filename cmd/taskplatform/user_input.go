@@ -20,6 +20,15 @@ type schemaNode struct {
 	AdditionalProperties json.RawMessage        `json:"additionalProperties"`
 	Default              json.RawMessage        `json:"default"`
 	Description          string                 `json:"description"`
+	// Enum, the bounds and the lengths are what tasks show prints as a
+	// field's allowed values.
+	Enum      []any    `json:"enum"`
+	Minimum   *float64 `json:"minimum"`
+	Maximum   *float64 `json:"maximum"`
+	MinItems  *int     `json:"minItems"`
+	MaxItems  *int     `json:"maxItems"`
+	MinLength *int     `json:"minLength"`
+	MaxLength *int     `json:"maxLength"`
 }
 
 // typeName is the node's type: the first that is not "null" when the

@@ -217,9 +217,9 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 	code, out, errs := f.cli(t, "tasks", "show", "pattern.generate")
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, "pattern.generate — Patterns\nunit: image\nprice: 2 image per image\n")
-	require.Regexp(t, `(?m)^count\s+integer\s+1$`, out)
-	require.Regexp(t, `(?m)^colors\s+array of string\s+-$`, out)
-	require.Regexp(t, `(?m)^tile\s+boolean\s+-$`, out)
+	require.Regexp(t, `(?m)^count\s+integer\s+1\s+\S`, out)
+	require.Regexp(t, `(?m)^colors\s+array of string\s+-\s+\S`, out)
+	require.Regexp(t, `(?m)^tile\s+boolean\s+-\s+-$`, out)
 
 	code, _, errs = f.cli(t, "tasks", "show", "nope")
 	require.Equal(t, 1, code)
@@ -234,18 +234,26 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 	require.True(t, strings.HasPrefix(out, "taskplatform "), out)
 }
 
-// TestFieldTableNamesRequiredFields: tasks show says which fields must be
-// sent (no default, listed in required) rather than a bare "-".
+// TestFieldTableNamesRequiredFields: tasks show lists the fields a task
+// needs first (no default, listed in required) and says so rather than a
+// bare "-", with each field's allowed values or bounds and, below the
+// table, its description.
 func TestFieldTableNamesRequiredFields(t *testing.T) {
 	t.Parallel()
 	var n schemaNode
-	require.NoError(t, json.Unmarshal([]byte(`{"type":"object","required":["colors"],"properties":{
-		"colors":{"type":"array","items":{"type":"string"}},"count":{"type":"integer","default":1},
-		"seed":{"type":["integer","null"]}}}`), &n))
+	require.NoError(t, json.Unmarshal([]byte(`{"type":"object","required":["kind","colors"],"properties":{
+		"colors":{"type":"array","items":{"type":"string"},"minItems":2,"maxItems":6,"description":"Hex colours."},
+		"count":{"type":"integer","default":1,"minimum":1,"maximum":8},
+		"kind":{"type":"string","enum":["a","b","c","d","e","f","g","h","i","j","k","l","m","n"]},
+		"seed":{"type":["integer","null"],"description":"Only for kind b."}}}`), &n))
 	var out strings.Builder
 	require.NoError(t, (&userRun{stdout: &out}).fieldTable(&n))
-	require.Equal(t, "FIELD   TYPE             DEFAULT\n"+
-		"colors  array of string  (required)\n"+
-		"count   integer          1\n"+
-		"seed    integer          -\n", out.String())
+	require.Equal(t, "FIELD   TYPE             DEFAULT     ALLOWED\n"+
+		"kind    string           (required)  a, b, c, d, e, f, g, h, i, j, k, l (and 2 more)\n"+
+		"colors  array of string  (required)  2 to 6 items\n"+
+		"count   integer          1           1 to 8\n"+
+		"seed    integer          -           -\n"+
+		"\n"+
+		"colors: Hex colours.\n"+
+		"seed: Only for kind b.\n", out.String())
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,13 +16,14 @@ import (
 	"github.com/taskplatform/taskplatform/client"
 )
 
-// tasksShow prints one task: its title, unit and every input field with
-// its type and default.
+// tasksShow prints one task: its title, unit, price and every input field
+// (fieldTable).
 func (r *userRun) tasksShow() *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:               "show TASK",
-		Short:             "one task: what it does, its price and its input fields with their types and defaults",
+		Use: "show TASK",
+		Short: "one task: what it does, its price and its input fields (needed ones first) with their types, " +
+			"defaults, allowed values and descriptions",
 		Args:              oneArg("TASK"),
 		ValidArgsFunction: r.completeTask,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -63,16 +65,23 @@ func (r *userRun) tasksShow() *cobra.Command {
 	return c
 }
 
-// fieldTable prints a schema's properties, sorted, with type and default;
-// a field the task needs and has no default for says "(required)".
+// fieldTable prints a schema's properties: the fields the task needs
+// first (in the order the schema requires them), then the others by name,
+// each with its type, default ("(required)" for a needed field without
+// one) and allowed values or bounds; then each field's description, which
+// says which variant uses it.
 func (r *userRun) fieldTable(n *schemaNode) error {
-	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FIELD\tTYPE\tDEFAULT")
 	names := make([]string, 0, len(n.Properties))
 	for p := range n.Properties {
-		names = append(names, p)
+		if !slices.Contains(n.Required, p) {
+			names = append(names, p)
+		}
 	}
 	slices.Sort(names)
+	required := slices.DeleteFunc(slices.Clone(n.Required), func(p string) bool { return n.Properties[p] == nil })
+	names = append(required, names...)
+	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIELD\tTYPE\tDEFAULT\tALLOWED")
 	for _, p := range names {
 		prop := n.Properties[p]
 		typ := prop.typeName()
@@ -87,9 +96,84 @@ func (r *userRun) fieldTable(n *schemaNode) error {
 		default:
 			def = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", p, typ, def)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p, typ, def, allowed(prop))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	described := false
+	for _, p := range names {
+		if d := strings.TrimSpace(n.Properties[p].Description); d != "" {
+			if !described {
+				fmt.Fprintln(r.stdout)
+				described = true
+			}
+			fmt.Fprintf(r.stdout, "%s: %s\n", p, d)
+		}
+	}
+	return nil
+}
+
+// allowedShown is the most enum values tasks show lists for one field.
+const allowedShown = 12
+
+// allowed is a field's allowed values (its enum, or its items' enum) or its
+// bounds, as one short phrase; "-" when the schema sets none.
+func allowed(n *schemaNode) string {
+	enum := n.Enum
+	if len(enum) == 0 && n.Items != nil {
+		enum = n.Items.Enum
+	}
+	if len(enum) > 0 {
+		vals := make([]string, 0, min(len(enum), allowedShown))
+		for _, v := range enum[:min(len(enum), allowedShown)] {
+			if v == nil {
+				v = "null"
+			}
+			vals = append(vals, fmt.Sprint(v))
+		}
+		out := strings.Join(vals, ", ")
+		if len(enum) > allowedShown {
+			out += fmt.Sprintf(" (and %d more)", len(enum)-allowedShown)
+		}
+		return out
+	}
+	var parts []string
+	if s := span(n.Minimum, n.Maximum, ""); s != "" {
+		parts = append(parts, s)
+	}
+	if s := span(floatOf(n.MinItems), floatOf(n.MaxItems), " items"); s != "" {
+		parts = append(parts, s)
+	}
+	if s := span(floatOf(n.MinLength), floatOf(n.MaxLength), " characters"); s != "" {
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// span is "lo to hi", "at least lo" or "up to hi", with unit after it.
+func span(lo, hi *float64, unit string) string {
+	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+	switch {
+	case lo != nil && hi != nil:
+		return num(*lo) + " to " + num(*hi) + unit
+	case lo != nil:
+		return "at least " + num(*lo) + unit
+	case hi != nil:
+		return "up to " + num(*hi) + unit
+	}
+	return ""
+}
+
+func floatOf(n *int) *float64 {
+	if n == nil {
+		return nil
+	}
+	f := float64(*n)
+	return &f
 }
 
 // jobCommands are jobs get, cancel and result. get and result always
