@@ -196,8 +196,10 @@ func (l *LateAdmits) sendAdmit(ctx context.Context, intent *models.LateAdmit, jo
 	return err
 }
 
-// emitEnded emits the terminal event of a late job ended without an admit,
-// once its row says so, and forgets the intent.
+// emitEnded emits the terminal event of a job ended without an admit (a
+// late job, or a batch's job cancelled before its workflow admitted it),
+// once its row says so, and its batch's batch.completed when it was the
+// last to end, and forgets the intent.
 func (l *LateAdmits) emitEnded(ctx context.Context, intent *models.LateAdmit, job *models.Job, now time.Time,
 	log *zap.Logger) {
 	event := contract.TerminalEvent[intent.Ended]
@@ -208,6 +210,13 @@ func (l *LateAdmits) emitEnded(ctx context.Context, intent *models.LateAdmit, jo
 	if err := l.acts.emit(ctx, job.ID, event, 0, []string{event}, intent.Queue); err != nil {
 		log.Warn("a late job's terminal event was not emitted; the sweep emits it again",
 			zap.String("event", event), zap.Error(err))
+		l.retry(ctx, intent, now, log)
+		return
+	}
+	// A batch's job cancelled before its workflow admitted it may be the
+	// last of its batch to end (models.CancelUnadmitted).
+	if err := l.acts.completeBatch(ctx, job.ID, intent.Queue); err != nil {
+		log.Warn("a batch's completion was not emitted; the sweep emits it again", zap.Error(err))
 		l.retry(ctx, intent, now, log)
 		return
 	}

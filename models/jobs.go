@@ -42,12 +42,18 @@ type Job struct {
 	// Pending marks a job whose handle was answered before its admit
 	// decided: the row is visible as queued and holds nothing yet; the admit
 	// holds its credits or fails it insufficient_credits (migration 0005).
-	Pending   bool `gorm:"not null;default:false"`
-	SettledAt *time.Time
-	StartedAt *time.Time
-	EndedAt   *time.Time
-	CreatedAt time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
-	UpdatedAt time.Time
+	Pending bool `gorm:"not null;default:false"`
+	// AdmittedAt is when the job's workflow admitted it (Admit): from then
+	// on its workflow runs it. A batch's job is written with its hold but
+	// nil here until its batch starts its workflow; until then a cancel
+	// ends it in the store (CancelUnadmitted) and it never runs, and the
+	// queue does not count it ahead of admitted jobs (migration 0020).
+	AdmittedAt *time.Time
+	SettledAt  *time.Time
+	StartedAt  *time.Time
+	EndedAt    *time.Time
+	CreatedAt  time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
+	UpdatedAt  time.Time
 }
 
 // File is one output a job delivered (an art: handle, JobID set), or a file
@@ -177,6 +183,14 @@ func Admit(
 				return err
 			}
 			if !existing.Pending {
+				// A batch's job: written with its hold, admitted now by
+				// its workflow's first admit.
+				if existing.AdmittedAt == nil {
+					existing.AdmittedAt = &now
+					if err := tx.Model(&Job{}).Where("id = ?", job.ID).Update("admitted_at", now).Error; err != nil {
+						return fmt.Errorf("admit batch job: %w", err)
+					}
+				}
 				out = &existing
 				return nil
 			}
@@ -211,6 +225,7 @@ func Admit(
 		}
 		job.Lifecycle = contract.LifecycleQueued
 		job.Pending = false
+		job.AdmittedAt = &now
 		if found {
 			job.CreatedAt = existing.CreatedAt
 			if err := tx.Select("*").Omit("created_at").Where("id = ?", job.ID).Updates(job).Error; err != nil {
@@ -525,47 +540,53 @@ func Settle(
 ) (job *Job, first bool, err error) {
 	var out Job
 	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		row, err := lockForSettle(tx, jobID)
-		if err != nil {
-			return err
-		}
-		out = row.Job
-		if out.SettledAt != nil {
-			return nil
-		}
-		first = true
-		delivered := row.Delivered
-		charged, entries, err := settleHold(tx, &out, min(out.PricePerOutput*delivered, out.HeldCredits))
-		if err != nil {
-			return fmt.Errorf("charge: %w", err)
-		}
-		if len(entries) > 0 {
-			if err := tx.Create(&entries).Error; err != nil {
-				return fmt.Errorf("write release and charges: %w", err)
-			}
-		}
-		upd := map[string]any{
-			"settled_at":      now,
-			"charged_credits": charged,
-			"lifecycle":       contract.LifecycleTerminal,
-			"outcome":         s.Outcome,
-			"ended_at":        now,
-			"updated_at":      now,
-			"progress_done":   delivered,
-			"pending":         false,
-		}
-		if present(s.Error) {
-			upd["error"] = string(s.Error)
-		}
-		if present(s.Summary) {
-			upd["summary"] = string(s.Summary)
-		}
-		if out.ProgressTotal == nil {
-			upd["progress_total"] = delivered
-		}
-		return tx.Model(&out).Clauses(clause.Returning{}).Updates(upd).Error
+		var err error
+		out, first, err = settle(tx, jobID, s, now)
+		return err
 	})
 	return &out, first, err
+}
+
+// settle is Settle inside transaction tx.
+func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (out Job, first bool, err error) {
+	row, err := lockForSettle(tx, jobID)
+	if err != nil {
+		return out, false, err
+	}
+	out = row.Job
+	if out.SettledAt != nil {
+		return out, false, nil
+	}
+	delivered := row.Delivered
+	charged, entries, err := settleHold(tx, &out, min(out.PricePerOutput*delivered, out.HeldCredits))
+	if err != nil {
+		return out, false, fmt.Errorf("charge: %w", err)
+	}
+	if len(entries) > 0 {
+		if err := tx.Create(&entries).Error; err != nil {
+			return out, false, fmt.Errorf("write release and charges: %w", err)
+		}
+	}
+	upd := map[string]any{
+		"settled_at":      now,
+		"charged_credits": charged,
+		"lifecycle":       contract.LifecycleTerminal,
+		"outcome":         s.Outcome,
+		"ended_at":        now,
+		"updated_at":      now,
+		"progress_done":   delivered,
+		"pending":         false,
+	}
+	if present(s.Error) {
+		upd["error"] = string(s.Error)
+	}
+	if present(s.Summary) {
+		upd["summary"] = string(s.Summary)
+	}
+	if out.ProgressTotal == nil {
+		upd["progress_total"] = delivered
+	}
+	return out, true, tx.Model(&out).Clauses(clause.Returning{}).Updates(upd).Error
 }
 
 // settleRow is a job's row and the outputs it delivered (deleted ones

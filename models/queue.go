@@ -66,27 +66,38 @@ func MeasureQueue(ctx context.Context, db *gorm.DB) (QueueFleet, error) {
 }
 
 // QueuePosition reads where queued job j stands, in one query on the
-// partial index of queued jobs (idx_jobs_queued): its position among its
-// account's queued jobs and the queued jobs of every account ahead of it.
+// partial index of queued jobs in admit order (idx_jobs_admitted): its
+// position among its account's queued jobs and the queued jobs of every
+// account ahead of it. Only what a workflow admitted is really queued
+// (AdmittedAt), in the order it was admitted; a job no workflow admitted
+// yet (a batch's job before its batch starts it, a late job before its
+// admit) stands behind every admitted one, among the others in submit
+// order, and is never counted ahead of an admitted job.
 func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) {
 	var out struct {
 		Position int64
 		Total    int64
 	}
-	err := db.WithContext(ctx).Model(&Job{}).
+	q := db.WithContext(ctx).Model(&Job{}).
 		Select("COALESCE(SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) AS position, COUNT(*) AS total", j.UserID).
-		Where("lifecycle = ?", contract.LifecycleQueued).
-		Where("created_at < ? OR (created_at = ? AND id <= ?)", j.CreatedAt, j.CreatedAt, j.ID).
-		Scan(&out).Error
-	if err != nil {
+		Where("lifecycle = ?", contract.LifecycleQueued)
+	const submitted = "created_at < ? OR (created_at = ? AND id <= ?)"
+	if j.AdmittedAt != nil {
+		q = q.Where("admitted_at < ? OR (admitted_at = ? AND ("+submitted+"))", *j.AdmittedAt, *j.AdmittedAt,
+			j.CreatedAt, j.CreatedAt, j.ID)
+	} else {
+		q = q.Where("admitted_at IS NOT NULL OR "+submitted, j.CreatedAt, j.CreatedAt, j.ID)
+	}
+	if err := q.Scan(&out).Error; err != nil {
 		return QueueSpot{}, fmt.Errorf("queue position of %s: %w", j.ID, err)
 	}
 	return QueueSpot{Position: max(out.Position, 1), Ahead: max(out.Total-1, 0)}, nil
 }
 
 // QueueSpots reads where each of the jobs ids stands that is still queued,
-// in one read of the queued jobs (a job's event streams ask it for every
-// queued job they follow at once). Jobs not queued are absent.
+// in the order QueuePosition counts, in one read of the queued jobs (a
+// job's event streams ask it for every queued job they follow at once).
+// Jobs not queued are absent.
 func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]QueueSpot, error) {
 	out := map[string]QueueSpot{}
 	if len(ids) == 0 {
@@ -99,8 +110,8 @@ func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]Queu
 	}
 	err := db.WithContext(ctx).Raw(`SELECT id, position, ahead FROM (
 		SELECT id,
-			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS position,
-			ROW_NUMBER() OVER (ORDER BY created_at, id) - 1 AS ahead
+			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY `+queueOrder+`) AS position,
+			ROW_NUMBER() OVER (ORDER BY `+queueOrder+`) - 1 AS ahead
 		FROM jobs WHERE lifecycle = ?) q WHERE id IN ?`, contract.LifecycleQueued, ids).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("queue spots: %w", err)
@@ -110,6 +121,10 @@ func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]Queu
 	}
 	return out, nil
 }
+
+// queueOrder is the order of the queued jobs: the admitted ones in admit
+// order, then the others in submit order.
+const queueOrder = "CASE WHEN admitted_at IS NULL THEN 1 ELSE 0 END, admitted_at, created_at, id"
 
 // ETA estimates the seconds until a job with ahead jobs before it starts:
 // ceil((ahead + 1) / running) × mean run time, the rounds of the fleet's
