@@ -2,15 +2,11 @@ package activities
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"github.com/taskplatform/taskplatform/events"
 	"slices"
 
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
 )
 
@@ -28,29 +24,7 @@ func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, eve
 	if err != nil || len(deliveries) == 0 {
 		return err
 	}
-	return a.startDeliveries(ctx, deliveries, event, event+" of "+jobID, queue)
-}
-
-// startDeliveries starts one delivery workflow per delivery of event on
-// queue (workflow id = delivery id, so a repeat starts none twice).
-func (a *Activities) startDeliveries(ctx context.Context, deliveries []Delivery, event, summary,
-	queue string) error {
-	if len(deliveries) == 0 {
-		return nil
-	}
-	if a.Temporal == nil {
-		return errors.New("emit: no Temporal client to start deliveries with")
-	}
-	for _, d := range deliveries {
-		_, err := a.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: d.DeliveryID, TaskQueue: queue, StaticSummary: summary,
-		}, contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if err != nil && !errors.As(err, &started) {
-			return fmt.Errorf("start delivery %s: %w", d.DeliveryID, err)
-		}
-	}
-	return nil
+	return a.emitter().Start(ctx, deliveries, event, event+" of "+jobID, queue)
 }
 
 // emitQuietly emits a started or progress event; a failure is logged, not
@@ -69,4 +43,10 @@ func (a *Activities) notify(ctx context.Context, jobID string) {
 	if err := jobstream.Notify(ctx, a.DB, jobID); err != nil {
 		a.Log.Warn("job stream not notified", zap.String("job_id", jobID), zap.Error(err))
 	}
+}
+
+// emitter is the events use case on the activities' database and Temporal
+// client.
+func (a *Activities) emitter() *events.Emitter {
+	return &events.Emitter{DB: a.DB, Temporal: a.Temporal}
 }

@@ -64,7 +64,7 @@ type LateAdmits struct {
 }
 
 // SendAdmit sends a late job's admit with the start of its workflow on
-// queue (the update-with-start of workflows.SendAdmit, waiting until the
+// queue (the update-with-start of jobstart.SendAdmit, waiting until the
 // workflow accepts it); the worker that runs the sweep gives it.
 type SendAdmit func(ctx context.Context, in contract.JobInput, queue string) error
 

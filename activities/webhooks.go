@@ -3,8 +3,6 @@ package activities
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +10,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -21,6 +18,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
 )
@@ -28,12 +26,6 @@ import (
 // EndpointDisableAfter is how many deliveries in a row an endpoint may fail
 // before it is disabled.
 const EndpointDisableAfter = 20
-
-// stableID derives an id from parts, so a retried emit makes the same rows.
-func stableID(prefix string, parts ...string) string {
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:])[:24])
-}
 
 // Event is one event of one job.
 type Event struct {
@@ -45,10 +37,7 @@ type Event struct {
 }
 
 // Delivery names one delivery an event made.
-type Delivery struct {
-	DeliveryID string
-	EndpointID string
-}
+type Delivery = events.Delivery
 
 // recordEvent writes one delivery per subscriber of a job event (registered
 // endpoints subscribed to it, and the job's webhook_url for terminal
@@ -58,7 +47,7 @@ func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, err
 	if err != nil {
 		return nil, err
 	}
-	eventID := stableID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
+	eventID := events.ID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
 	body, err := a.eventBody(ctx, job, eventID, in)
 	if err != nil {
 		return nil, err
@@ -80,7 +69,7 @@ func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, err
 	out := make([]Delivery, 0, len(targets))
 	for _, t := range targets {
 		d := &models.WebhookDelivery{
-			ID:         stableID("whd_", eventID, t.endpointID, t.url),
+			ID:         events.ID("whd_", eventID, t.endpointID, t.url),
 			EventID:    eventID,
 			UserID:     job.UserID,
 			EndpointID: t.endpointID,
@@ -286,31 +275,3 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 
 // maxEventFiles bounds the files a job.succeeded body lists.
 const maxEventFiles = 1000
-
-// NewPing is the delivery of a ping event to an endpoint: the same signed
-// request as a job event, with a body that names the endpoint.
-func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
-	eventID := stableID("evt_", ep.ID, contract.EventPing, now.Format(time.RFC3339Nano))
-	body, err := json.Marshal(
-		map[string]any{
-			"id":          eventID,
-			"occurred_at": now.UTC(),
-			"event":       contract.EventPing,
-			"api_version": apiVersion,
-			"endpoint_id": ep.ID,
-		},
-	)
-	if err != nil {
-		return nil, err
-	}
-	return &models.WebhookDelivery{
-		ID:         stableID("whd_", eventID, ep.ID),
-		EventID:    eventID,
-		UserID:     ep.UserID,
-		EndpointID: ep.ID,
-		URL:        ep.URL,
-		Event:      contract.EventPing,
-		Body:       string(body),
-		Status:     models.DeliveryPending,
-	}, nil
-}

@@ -24,6 +24,7 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
@@ -630,7 +631,7 @@ func TestDeliverPing(t *testing.T) {
 	u := newUser(t, db, 0)
 	ep := addEndpoint(t, db, u, recv.URL, contract.EventSucceeded)
 
-	ping, err := activities.NewPing(ep, time.Now(), "2025-01-01")
+	ping, err := events.NewPing(ep, time.Now(), "2025-01-01")
 	require.NoError(t, err)
 	require.NoError(t, models.CreateDelivery(context.Background(), db, ping))
 	_, err = env.ExecuteActivity(acts.Deliver, ping.ID)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/taskplatform/taskplatform/workflows"
+	"github.com/taskplatform/taskplatform/jobstart"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
@@ -43,8 +43,8 @@ func StartTemporalAt(hostPort, dbFile string) (*testsuite.DevServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	attrs := make([]temporal.SearchAttributeUpdate, 0, len(workflows.SearchAttributes))
-	for _, k := range workflows.SearchAttributes {
+	attrs := make([]temporal.SearchAttributeUpdate, 0, len(jobstart.SearchAttributes))
+	for _, k := range jobstart.SearchAttributes {
 		attrs = append(attrs, k.ValueSet(""))
 	}
 	return testsuite.StartDevServer(context.Background(), testsuite.DevServerOptions{

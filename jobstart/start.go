@@ -1,4 +1,8 @@
-package workflows
+// Package jobstart starts a job's workflow: its id, options and search
+// attributes, and the admit sent with its start (update-with-start). The
+// submit, the batch start and the workers' sweeps start jobs with it; the
+// job workflow (workflows) records its outcome in AttrOutcome.
+package jobstart
 
 import (
 	"context"
