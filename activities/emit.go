@@ -2,12 +2,13 @@ package activities
 
 import (
 	"context"
-	"github.com/taskplatform/taskplatform/events"
 	"slices"
 
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/jobstream"
+	"github.com/taskplatform/taskplatform/models"
 )
 
 // emit records a job event's deliveries and starts one delivery workflow per
@@ -16,15 +17,28 @@ import (
 // Emitting from the activity that caused the event costs the job workflow
 // no activity or child workflow of its own.
 func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, events []string, queue string) error {
-	a.notify(ctx, jobID)
-	if !slices.Contains(events, event) {
+	return a.emitEvent(ctx, Event{JobID: jobID, Event: event, Seq: seq}, events, queue)
+}
+
+// emitEnded emits the terminal event of job, its row as the caller just
+// wrote or read it (its body is built from it, not read again), as emit
+// does.
+func (a *Activities) emitEnded(ctx context.Context, job *models.Job, event string, events []string,
+	queue string) error {
+	return a.emitEvent(ctx, Event{JobID: job.ID, Job: job, Event: event}, events, queue)
+}
+
+func (a *Activities) emitEvent(ctx context.Context, in Event, events []string, queue string) error {
+	a.notify(ctx, in.JobID)
+	if !slices.Contains(events, in.Event) {
 		return nil
 	}
-	deliveries, err := a.recordEvent(ctx, Event{JobID: jobID, Event: event, Seq: seq, OccurredAt: a.now()})
+	in.OccurredAt = a.now()
+	deliveries, err := a.recordEvent(ctx, in)
 	if err != nil || len(deliveries) == 0 {
 		return err
 	}
-	return a.emitter().Start(ctx, deliveries, event, event+" of "+jobID, queue)
+	return a.emitter().Start(ctx, deliveries, in.Event, in.Event+" of "+in.JobID, queue)
 }
 
 // emitQuietly emits a started or progress event; a failure is logged, not

@@ -33,7 +33,7 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	if job.Outcome != nil {
 		// The terminal event, to whoever subscribed at admit; a retried
 		// settlement emits the same deliveries again, harmlessly.
-		if err := a.emit(ctx, job.ID, contract.TerminalEvent[*job.Outcome], 0, in.Events, in.Queue); err != nil {
+		if err := a.emitEnded(ctx, job, contract.TerminalEvent[*job.Outcome], in.Events, in.Queue); err != nil {
 			return contract.SettleResult{}, err
 		}
 		// The last job of a batch to end sends its batch.completed.

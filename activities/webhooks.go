@@ -34,6 +34,9 @@ type Event struct {
 	// Seq tells apart events of one kind (the output number for progress).
 	Seq        int
 	OccurredAt time.Time
+	// Job is the job's row as the caller just wrote or read it; nil: the
+	// event reads it.
+	Job *models.Job
 }
 
 // Delivery names one delivery an event made.
@@ -43,9 +46,11 @@ type Delivery = events.Delivery
 // endpoints subscribed to it, and the job's webhook_url for terminal
 // events), all carrying the same body and event id. Repeating it is safe.
 func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, error) {
-	job, err := models.JobByIDAny(ctx, a.DB, in.JobID)
-	if err != nil {
-		return nil, err
+	job, err := in.Job, error(nil)
+	if job == nil {
+		if job, err = models.JobByIDAny(ctx, a.DB, in.JobID); err != nil {
+			return nil, err
+		}
 	}
 	eventID := events.ID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
 	body, err := a.eventBody(ctx, job, eventID, in)
