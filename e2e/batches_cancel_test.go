@@ -87,10 +87,20 @@ func (s slowAdmits) UpdateWithStartWorkflow(ctx context.Context,
 // TestCancelAStartingBatchJobChargesNothing: while a healthy batch's
 // request is still starting its quick jobs, its last job, cancelled before
 // the start reaches it, ends cancelled and charged nothing when the start
-// then sends its admit; every other job runs and is charged.
+// then sends its admit; every other job runs and is charged. On both
+// databases.
 func TestCancelAStartingBatchJobChargesNothing(t *testing.T) {
 	t.Parallel()
-	s := newStack(t, stackOptions{credits: 1000,
+	for _, b := range []testenv.Backend{testenv.Postgres, testenv.SQLite} {
+		t.Run(string(b), func(t *testing.T) {
+			t.Parallel()
+			cancelAStartingBatchJob(t, b)
+		})
+	}
+}
+
+func cancelAStartingBatchJob(t *testing.T, backend testenv.Backend) {
+	s := newStack(t, stackOptions{backend: backend, credits: 1000,
 		temporal: func(c client.Client) client.Client { return slowAdmits{c, 600 * time.Millisecond} }})
 	_, per := priceOf(t, pattern(1))
 	const n = 24 // three rounds of the start's eight admits at once
