@@ -21,11 +21,13 @@ func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, eve
 }
 
 // emitEnded emits the terminal event of job, its row as the caller just
-// wrote or read it (its body is built from it, not read again), as emit
-// does.
-func (a *Activities) emitEnded(ctx context.Context, job *models.Job, event string, events []string,
-	queue string) error {
-	return a.emitEvent(ctx, Event{JobID: job.ID, Job: job, Event: event}, events, queue)
+// wrote or read it, and accountVersion the contract version its account is
+// pinned to ("" for none; nil: read it), as emit does: the body is built
+// from them, neither read again.
+func (a *Activities) emitEnded(ctx context.Context, job *models.Job, accountVersion *string, event string,
+	events []string, queue string) error {
+	return a.emitEvent(ctx, Event{JobID: job.ID, Job: job, AccountVersion: accountVersion, Event: event}, events,
+		queue)
 }
 
 func (a *Activities) emitEvent(ctx context.Context, in Event, events []string, queue string) error {

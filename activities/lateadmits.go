@@ -207,7 +207,7 @@ func (l *LateAdmits) emitEnded(ctx context.Context, intent *models.LateAdmit, jo
 		l.retry(ctx, intent, now, log) // the workflow that gave up is still settling it
 		return
 	}
-	if err := l.acts.emitEnded(ctx, job, event, []string{event}, intent.Queue); err != nil {
+	if err := l.acts.emitEnded(ctx, job, nil, event, []string{event}, intent.Queue); err != nil {
 		log.Warn("a late job's terminal event was not emitted; the sweep emits it again",
 			zap.String("event", event), zap.Error(err))
 		l.retry(ctx, intent, now, log)

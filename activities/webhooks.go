@@ -37,6 +37,9 @@ type Event struct {
 	// Job is the job's row as the caller just wrote or read it; nil: the
 	// event reads it.
 	Job *models.Job
+	// AccountVersion is the contract version the job's account is pinned
+	// to, read with Job ("" for none); nil: the event reads it.
+	AccountVersion *string
 }
 
 // Delivery names one delivery an event made.
@@ -251,12 +254,18 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 	// The body follows the version the account is pinned to (the job's
 	// own, for an account without a pin; the current one when neither is
 	// a version served).
+	pinned := in.AccountVersion
+	if pinned == nil {
+		switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
+		case err == nil:
+			pinned = &u.ServiceVersion
+		case !errors.Is(err, models.ErrNotFound):
+			return nil, err
+		}
+	}
 	version := j.ServiceVersion
-	switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
-	case err == nil && contract.KnownVersion(u.ServiceVersion):
-		version = u.ServiceVersion
-	case err != nil && !errors.Is(err, models.ErrNotFound):
-		return nil, err
+	if pinned != nil && contract.KnownVersion(*pinned) {
+		version = *pinned
 	}
 	version = contract.VersionOr(version)
 	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: version,

@@ -47,10 +47,11 @@ func CancelUnadmitted(ctx context.Context, db *gorm.DB, jobID string, userID uin
 		if err := closeAdmission(tx, jobID, userID, now); err != nil {
 			return err
 		}
-		out, _, err = settle(tx, jobID, Settlement{Outcome: contract.OutcomeCancelled, Error: failure}, now)
+		row, _, err := settle(tx, jobID, Settlement{Outcome: contract.OutcomeCancelled, Error: failure}, now)
 		if err != nil {
 			return err
 		}
+		out = row.Job
 		intent := LateAdmit{JobID: jobID, UserID: userID, Queue: b.Queue, Ended: contract.OutcomeCancelled,
 			NextAt: now.UTC(), CreatedAt: now.UTC()}
 		if err := tx.Create(&intent).Error; err != nil {

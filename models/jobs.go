@@ -538,33 +538,50 @@ func Settle(
 	s Settlement,
 	now time.Time,
 ) (job *Job, first bool, err error) {
-	var out Job
-	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	done, err := SettleWithAccount(ctx, db, jobID, s, now)
+	return done.Job, done.First, err
+}
+
+// Settled is a job Settle ended: its row as settled, whether this call
+// settled it, and the contract version its account is pinned to (empty:
+// none), read with the row, so its terminal event reads neither again.
+type Settled struct {
+	Job            *Job
+	First          bool
+	AccountVersion string
+}
+
+// SettleWithAccount is Settle answering the account's pinned version too.
+func SettleWithAccount(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (Settled,
+	error) {
+	var out settleRow
+	var first bool
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var err error
 		out, first, err = settle(tx, jobID, s, now)
 		return err
 	})
-	return &out, first, err
+	return Settled{Job: &out.Job, First: first, AccountVersion: out.AccountVersion}, err
 }
 
 // settle is Settle inside transaction tx.
-func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (out Job, first bool, err error) {
-	row, err := lockForSettle(tx, jobID)
+func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (row settleRow, first bool, err error) {
+	row, err = lockForSettle(tx, jobID)
 	if err != nil {
-		return out, false, err
+		return row, false, err
 	}
-	out = row.Job
+	out := &row.Job
 	if out.SettledAt != nil {
-		return out, false, nil
+		return row, false, nil
 	}
 	delivered := row.Delivered
-	charged, entries, err := settleHold(tx, &out, min(out.PricePerOutput*delivered, out.HeldCredits))
+	charged, entries, err := settleHold(tx, out, min(out.PricePerOutput*delivered, out.HeldCredits))
 	if err != nil {
-		return out, false, fmt.Errorf("charge: %w", err)
+		return row, false, fmt.Errorf("charge: %w", err)
 	}
 	if len(entries) > 0 {
 		if err := tx.Create(&entries).Error; err != nil {
-			return out, false, fmt.Errorf("write release and charges: %w", err)
+			return row, false, fmt.Errorf("write release and charges: %w", err)
 		}
 	}
 	upd := map[string]any{
@@ -586,22 +603,25 @@ func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (out Job, fi
 	if out.ProgressTotal == nil {
 		upd["progress_total"] = delivered
 	}
-	return out, true, tx.Model(&out).Clauses(clause.Returning{}).Updates(upd).Error
+	return row, true, tx.Model(out).Clauses(clause.Returning{}).Updates(upd).Error
 }
 
 // settleRow is a job's row and the outputs it delivered (deleted ones
-// included: they were delivered and are charged).
+// included: they were delivered and are charged), with the contract
+// version its account is pinned to.
 type settleRow struct {
 	Job
-	Delivered int64
+	Delivered      int64
+	AccountVersion string
 }
 
 // lockForSettle reads and locks a job's row with its delivered count in
 // one round trip. No output is recorded while a job settles: its workflow
 // settles after its last step ended.
 func lockForSettle(tx *gorm.DB, jobID string) (settleRow, error) {
-	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered FROM jobs WHERE " +
-		"jobs.id = ?"
+	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered, " +
+		"COALESCE((SELECT service_version FROM users WHERE users.id = jobs.user_id), '') AS account_version " +
+		"FROM jobs WHERE jobs.id = ?"
 	if IsPostgres(tx) {
 		q += " FOR UPDATE OF jobs"
 	}
