@@ -34,7 +34,7 @@ var batchStartSlots = make(chan struct{}, Parallel)
 // order of ins (item order), at most Parallel at once in the
 // process (so jobs a few items apart may start in either order), with
 // send (the job's idempotent admit: its workflow id is the job id,
-// written with the batch). The jobs were written admitted, so each admit
+// written with the batch). The jobs were written with their holds, so each admit
 // finds its hold and holds nothing more.
 // A job that has left the queue already has its workflow and is skipped
 // by the caller; one whose workflow closed meanwhile counts as started.
