@@ -5,86 +5,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/batchstart"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
 )
-
-// BatchStartParallel is how many admits of batches' jobs one process sends
-// at once, whatever the number of batches: each is a workflow start and a
-// hold read under the account's lock, so batches of a thousand neither
-// flood Temporal nor take every database connection.
-const BatchStartParallel = 8
-
-// batchStartSlots bound the admits of every batch a process starts.
-var batchStartSlots = make(chan struct{}, BatchStartParallel)
-
-// StartJobs starts the workflows of a batch's jobs on queue, in the
-// order of ins (item order), at most BatchStartParallel at once in the
-// process (so jobs a few items apart may start in either order), with
-// send (the job's idempotent admit: its workflow id is the job id,
-// written with the batch). The jobs were written admitted, so each admit
-// finds its hold and holds nothing more.
-// A job that has left the queue already has its workflow and is skipped
-// by the caller; one whose workflow closed meanwhile counts as started.
-// It answers the first failure after trying every job.
-func StartJobs(ctx context.Context, send SendAdmit, ins []contract.JobInput, queue string) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	for _, in := range ins {
-		select {
-		case batchStartSlots <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return ctx.Err()
-		}
-		wg.Go(func() {
-			defer func() { <-batchStartSlots }()
-			err := send(ctx, in, queue)
-			var closed *serviceerror.WorkflowExecutionAlreadyStarted
-			if err != nil && !errors.As(err, &closed) {
-				mu.Lock()
-				if first == nil {
-					first = fmt.Errorf("start job %s: %w", in.JobID, err)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return first
-}
-
-// StartBatch starts the workflows of batch b's queued jobs, at the batch
-// priority with the account's weight, and, once every one is started, marks
-// the batch started.
-func StartBatch(ctx context.Context, db *gorm.DB, send SendAdmit, b *models.Batch, now func() time.Time) error {
-	ins, err := models.BatchJobInputs(ctx, db, b.ID, true)
-	if err != nil {
-		return err
-	}
-	weight, err := models.AccountWeight(ctx, db, b.UserID)
-	if err != nil {
-		return err
-	}
-	for i := range ins {
-		ins[i].Intent, ins[i].Weight = contract.IntentBatch, weight
-	}
-	if err := StartJobs(ctx, send, ins, b.Queue); err != nil {
-		return err
-	}
-	return models.MarkBatchStarted(ctx, db, b.ID, now())
-}
 
 // DefaultBatchSweepAfter is how long after its write a batch not yet
 // marked started is the sweep's to start: its request starts it well
@@ -105,7 +37,7 @@ func (l *LateAdmits) sweepBatches(ctx context.Context) {
 	for i := range batches {
 		b := &batches[i]
 		sctx, cancel := context.WithTimeout(ctx, 2*l.o.Wait)
-		err := StartBatch(sctx, l.acts.DB, l.send, b, l.acts.now)
+		err := batchstart.Batch(sctx, l.acts.DB, batchstart.Send(l.send), b, l.acts.now)
 		cancel()
 		if err != nil {
 			l.acts.Log.Warn("a batch's jobs were not all started; the sweep starts them again",
@@ -125,7 +57,7 @@ func (a *Activities) completeBatch(ctx context.Context, jobID, queue string) err
 		return err
 	}
 	event := contract.EventBatchCompleted
-	eventID := stableID("evt_", b.ID, event)
+	eventID := events.ID("evt_", b.ID, event)
 	body, err := a.batchEventBody(ctx, b, eventID)
 	if err != nil {
 		return err
@@ -148,14 +80,14 @@ func (a *Activities) completeBatch(ctx context.Context, jobID, queue string) err
 		return errors.New("batch.completed: no Temporal client to start deliveries with")
 	}
 	for _, t := range targets {
-		d := &models.WebhookDelivery{ID: stableID("whd_", eventID, t.endpointID, t.url), EventID: eventID,
+		d := &models.WebhookDelivery{ID: events.ID("whd_", eventID, t.endpointID, t.url), EventID: eventID,
 			UserID: b.UserID, EndpointID: t.endpointID, URL: t.url, Event: event, Body: string(body),
 			Status: models.DeliveryPending}
 		if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 			return fmt.Errorf("record delivery: %w", err)
 		}
-		_, err := a.Temporal.ExecuteWorkflow(ctx, deliveryStart(ctx, a.DB, b.UserID, d.ID, queue, event+" of "+b.ID),
-			contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: event})
+		_, err := a.Temporal.ExecuteWorkflow(ctx, events.DeliveryStart(ctx, a.DB, b.UserID, d.ID, queue,
+			event+" of "+b.ID), contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: event})
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if err != nil && !errors.As(err, &started) {
 			return fmt.Errorf("start delivery %s: %w", d.ID, err)

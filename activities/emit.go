@@ -2,15 +2,13 @@ package activities
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 
-	"go.temporal.io/api/serviceerror"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/jobstream"
+	"github.com/taskplatform/taskplatform/models"
 )
 
 // emit records a job event's deliveries and starts one delivery workflow per
@@ -19,36 +17,30 @@ import (
 // Emitting from the activity that caused the event costs the job workflow
 // no activity or child workflow of its own.
 func (a *Activities) emit(ctx context.Context, jobID, event string, seq int, events []string, queue string) error {
-	a.notify(ctx, jobID)
-	if !slices.Contains(events, event) {
+	return a.emitEvent(ctx, Event{JobID: jobID, Event: event, Seq: seq}, events, queue)
+}
+
+// emitEnded emits the terminal event of job, its row as the caller just
+// wrote or read it, and accountVersion the contract version its account is
+// pinned to ("" for none; nil: read it), as emit does: the body is built
+// from them, neither read again.
+func (a *Activities) emitEnded(ctx context.Context, job *models.Job, accountVersion *string, event string,
+	events []string, queue string) error {
+	return a.emitEvent(ctx, Event{JobID: job.ID, Job: job, AccountVersion: accountVersion, Event: event}, events,
+		queue)
+}
+
+func (a *Activities) emitEvent(ctx context.Context, in Event, events []string, queue string) error {
+	a.notify(ctx, in.JobID)
+	if !slices.Contains(events, in.Event) {
 		return nil
 	}
-	deliveries, err := a.recordEvent(ctx, Event{JobID: jobID, Event: event, Seq: seq, OccurredAt: a.now()})
+	in.OccurredAt = a.now()
+	deliveries, err := a.recordEvent(ctx, in)
 	if err != nil || len(deliveries) == 0 {
 		return err
 	}
-	return a.startDeliveries(ctx, deliveries, event, event+" of "+jobID, queue)
-}
-
-// startDeliveries starts one delivery workflow per delivery of event on
-// queue (workflow id = delivery id, so a repeat starts none twice).
-func (a *Activities) startDeliveries(ctx context.Context, deliveries []Delivery, event, summary,
-	queue string) error {
-	if len(deliveries) == 0 {
-		return nil
-	}
-	if a.Temporal == nil {
-		return errors.New("emit: no Temporal client to start deliveries with")
-	}
-	for _, d := range deliveries {
-		_, err := a.Temporal.ExecuteWorkflow(ctx, deliveryStart(ctx, a.DB, d.UserID, d.DeliveryID, queue, summary),
-			contract.WebhookDeliveryWorkflow, contract.WebhookDeliveryInput{DeliveryID: d.DeliveryID, Event: event})
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if err != nil && !errors.As(err, &started) {
-			return fmt.Errorf("start delivery %s: %w", d.DeliveryID, err)
-		}
-	}
-	return nil
+	return a.emitter().Start(ctx, deliveries, in.Event, in.Event+" of "+in.JobID, queue)
 }
 
 // emitQuietly emits a started or progress event; a failure is logged, not
@@ -67,4 +59,10 @@ func (a *Activities) notify(ctx context.Context, jobID string) {
 	if err := jobstream.Notify(ctx, a.DB, jobID); err != nil {
 		a.Log.Warn("job stream not notified", zap.String("job_id", jobID), zap.Error(err))
 	}
+}
+
+// emitter is the events use case on the activities' database and Temporal
+// client.
+func (a *Activities) emitter() *events.Emitter {
+	return &events.Emitter{DB: a.DB, Temporal: a.Temporal}
 }

@@ -36,7 +36,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		if refusal.Limit != nil {
 			// The limit that refused it was reached: its 100 % threshold, if
 			// this refusal recorded it (a retry sends the same deliveries).
-			if err := a.emitSpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
+			if err := a.emitter().SpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
 				return contract.AdmitResult{}, err
 			}
 		}
@@ -74,7 +74,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}
-	if err := a.emitSpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
+	if err := a.emitter().SpendThresholds(ctx, in.JobID, activity.GetInfo(ctx).TaskQueue); err != nil {
 		return contract.AdmitResult{}, err
 	}
 	res := contract.AdmitResult{

@@ -64,7 +64,7 @@ type LateAdmits struct {
 }
 
 // SendAdmit sends a late job's admit with the start of its workflow on
-// queue (the update-with-start of workflows.SendAdmit, waiting until the
+// queue (the update-with-start of jobstart.SendAdmit, waiting until the
 // workflow accepts it); the worker that runs the sweep gives it.
 type SendAdmit func(ctx context.Context, in contract.JobInput, queue string) error
 
@@ -198,8 +198,10 @@ func (l *LateAdmits) sendAdmit(ctx context.Context, intent *models.LateAdmit, jo
 	return err
 }
 
-// emitEnded emits the terminal event of a late job ended without an admit,
-// once its row says so, and forgets the intent.
+// emitEnded emits the terminal event of a job ended without an admit (a
+// late job, or a batch's job cancelled before its workflow admitted it),
+// once its row says so, and its batch's batch.completed when it was the
+// last to end, and forgets the intent.
 func (l *LateAdmits) emitEnded(ctx context.Context, intent *models.LateAdmit, job *models.Job, now time.Time,
 	log *zap.Logger) {
 	event := contract.TerminalEvent[intent.Ended]
@@ -207,9 +209,16 @@ func (l *LateAdmits) emitEnded(ctx context.Context, intent *models.LateAdmit, jo
 		l.retry(ctx, intent, now, log) // the workflow that gave up is still settling it
 		return
 	}
-	if err := l.acts.emit(ctx, job.ID, event, 0, []string{event}, intent.Queue); err != nil {
+	if err := l.acts.emitEnded(ctx, job, nil, event, []string{event}, intent.Queue); err != nil {
 		log.Warn("a late job's terminal event was not emitted; the sweep emits it again",
 			zap.String("event", event), zap.Error(err))
+		l.retry(ctx, intent, now, log)
+		return
+	}
+	// A batch's job cancelled before its workflow admitted it may be the
+	// last of its batch to end (models.CancelUnadmitted).
+	if err := l.acts.completeBatch(ctx, job.ID, intent.Queue); err != nil {
+		log.Warn("a batch's completion was not emitted; the sweep emits it again", zap.Error(err))
 		l.retry(ctx, intent, now, log)
 		return
 	}

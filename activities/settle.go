@@ -25,14 +25,16 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	if in.Summary != nil {
 		settlement.Summary, _ = json.Marshal(in.Summary)
 	}
-	job, first, err := models.Settle(ctx, a.DB, in.JobID, settlement, a.now())
+	done, err := models.SettleWithAccount(ctx, a.DB, in.JobID, settlement, a.now())
+	job, first := done.Job, done.First
 	if err != nil {
 		return contract.SettleResult{}, fmt.Errorf("settle %s: %w", in.JobID, err)
 	}
 	if job.Outcome != nil {
 		// The terminal event, to whoever subscribed at admit; a retried
 		// settlement emits the same deliveries again, harmlessly.
-		if err := a.emit(ctx, job.ID, contract.TerminalEvent[*job.Outcome], 0, in.Events, in.Queue); err != nil {
+		if err := a.emitEnded(ctx, job, &done.AccountVersion, contract.TerminalEvent[*job.Outcome], in.Events,
+			in.Queue); err != nil {
 			return contract.SettleResult{}, err
 		}
 		// The last job of a batch to end sends its batch.completed.

@@ -3,8 +3,6 @@ package activities
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +10,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -21,6 +18,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
 )
@@ -29,12 +27,6 @@ import (
 // before it is disabled.
 const EndpointDisableAfter = 20
 
-// stableID derives an id from parts, so a retried emit makes the same rows.
-func stableID(prefix string, parts ...string) string {
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:])[:24])
-}
-
 // Event is one event of one job.
 type Event struct {
 	JobID string
@@ -42,25 +34,28 @@ type Event struct {
 	// Seq tells apart events of one kind (the output number for progress).
 	Seq        int
 	OccurredAt time.Time
+	// Job is the job's row as the caller just wrote or read it; nil: the
+	// event reads it.
+	Job *models.Job
+	// AccountVersion is the contract version the job's account is pinned
+	// to, read with Job ("" for none); nil: the event reads it.
+	AccountVersion *string
 }
 
 // Delivery names one delivery an event made.
-type Delivery struct {
-	DeliveryID string
-	EndpointID string
-	// UserID is the account the delivery is of (its fairness key).
-	UserID uint64
-}
+type Delivery = events.Delivery
 
 // recordEvent writes one delivery per subscriber of a job event (registered
 // endpoints subscribed to it, and the job's webhook_url for terminal
 // events), all carrying the same body and event id. Repeating it is safe.
 func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, error) {
-	job, err := models.JobByIDAny(ctx, a.DB, in.JobID)
-	if err != nil {
-		return nil, err
+	job, err := in.Job, error(nil)
+	if job == nil {
+		if job, err = models.JobByIDAny(ctx, a.DB, in.JobID); err != nil {
+			return nil, err
+		}
 	}
-	eventID := stableID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
+	eventID := events.ID("evt_", in.JobID, in.Event, strconv.Itoa(in.Seq))
 	body, err := a.eventBody(ctx, job, eventID, in)
 	if err != nil {
 		return nil, err
@@ -82,7 +77,7 @@ func (a *Activities) recordEvent(ctx context.Context, in Event) ([]Delivery, err
 	out := make([]Delivery, 0, len(targets))
 	for _, t := range targets {
 		d := &models.WebhookDelivery{
-			ID:         stableID("whd_", eventID, t.endpointID, t.url),
+			ID:         events.ID("whd_", eventID, t.endpointID, t.url),
 			EventID:    eventID,
 			UserID:     job.UserID,
 			EndpointID: t.endpointID,
@@ -259,12 +254,18 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 	// The body follows the version the account is pinned to (the job's
 	// own, for an account without a pin; the current one when neither is
 	// a version served).
+	pinned := in.AccountVersion
+	if pinned == nil {
+		switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
+		case err == nil:
+			pinned = &u.ServiceVersion
+		case !errors.Is(err, models.ErrNotFound):
+			return nil, err
+		}
+	}
 	version := j.ServiceVersion
-	switch u, err := models.UserByID(ctx, a.DB, j.UserID); {
-	case err == nil && contract.KnownVersion(u.ServiceVersion):
-		version = u.ServiceVersion
-	case err != nil && !errors.Is(err, models.ErrNotFound):
-		return nil, err
+	if pinned != nil && contract.KnownVersion(*pinned) {
+		version = *pinned
 	}
 	version = contract.VersionOr(version)
 	body := wire.Event{ID: eventID, OccurredAt: in.OccurredAt.UTC(), Event: in.Event, APIVersion: version,
@@ -288,31 +289,3 @@ func (a *Activities) eventBody(ctx context.Context, j *models.Job, eventID strin
 
 // maxEventFiles bounds the files a job.succeeded body lists.
 const maxEventFiles = 1000
-
-// NewPing is the delivery of a ping event to an endpoint: the same signed
-// request as a job event, with a body that names the endpoint.
-func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
-	eventID := stableID("evt_", ep.ID, contract.EventPing, now.Format(time.RFC3339Nano))
-	body, err := json.Marshal(
-		map[string]any{
-			"id":          eventID,
-			"occurred_at": now.UTC(),
-			"event":       contract.EventPing,
-			"api_version": apiVersion,
-			"endpoint_id": ep.ID,
-		},
-	)
-	if err != nil {
-		return nil, err
-	}
-	return &models.WebhookDelivery{
-		ID:         stableID("whd_", eventID, ep.ID),
-		EventID:    eventID,
-		UserID:     ep.UserID,
-		EndpointID: ep.ID,
-		URL:        ep.URL,
-		Event:      contract.EventPing,
-		Body:       string(body),
-		Status:     models.DeliveryPending,
-	}, nil
-}

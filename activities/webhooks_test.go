@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/mocks"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -24,6 +26,7 @@ import (
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/signer"
@@ -617,6 +620,25 @@ func TestEventBodyFollowsTheAccountVersion(t *testing.T) {
 				require.NotContains(t, e, "required")
 				require.NotContains(t, e, "balance")
 			}
+
+			// A settlement's terminal event reads the account's version with
+			// the job's row (models.SettleWithAccount): the same version.
+			settled := models.NewID("j_")
+			require.NoError(t, db.Create(&models.Job{ID: settled, UserID: u.ID, APIKeyID: "key_test",
+				Task: "pattern.generate", Input: "{}", Lifecycle: contract.LifecycleRunning,
+				CreditType: contract.CreditService, ServiceVersion: tc.job, HoldBatches: []models.HeldBatch{},
+				WebhookURL: "https://hooks.example.test/job", CreatedAt: time.Now().UTC()}).Error)
+			temporal := mocks.NewClient(t)
+			temporal.On("ExecuteWorkflow", mock.Anything, mock.Anything, contract.WebhookDeliveryWorkflow,
+				mock.Anything).Return(&mocks.WorkflowRun{}, nil).Once()
+			acts.Temporal = temporal
+			mustExec[contract.SettleResult](t, newEnv(acts), acts.Settle, contract.SettleInput{JobID: settled,
+				Outcome: contract.OutcomeFailed, Failure: &contract.Failure{Code: "internal", Message: "m"},
+				Events: []string{contract.EventFailed}, Queue: "q"})
+			var sent models.WebhookDelivery
+			require.NoError(t, db.Take(&sent, "job_id = ?", settled).Error)
+			require.NoError(t, json.Unmarshal([]byte(sent.Body), &body))
+			require.Equal(t, tc.want, body["api_version"], "the settled job's event")
 		})
 	}
 }
@@ -630,7 +652,7 @@ func TestDeliverPing(t *testing.T) {
 	u := newUser(t, db, 0)
 	ep := addEndpoint(t, db, u, recv.URL, contract.EventSucceeded)
 
-	ping, err := activities.NewPing(ep, time.Now(), "2025-01-01")
+	ping, err := events.NewPing(ep, time.Now(), "2025-01-01")
 	require.NoError(t, err)
 	require.NoError(t, models.CreateDelivery(context.Background(), db, ping))
 	_, err = env.ExecuteActivity(acts.Deliver, ping.ID)

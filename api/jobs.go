@@ -4,21 +4,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/cancel"
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 type jobHandlers struct{ d *Deps }
@@ -100,104 +95,18 @@ func (h *jobHandlers) answerOutcome(c *gin.Context, j *models.Job) {
 	fail(c, jobError(j))
 }
 
-// cancel answers PUT /v1/jobs/{id}/cancel by cancelling the job workflow,
-// or, for a late job no admit has decided, by ending it here.
+// cancel answers PUT /v1/jobs/{id}/cancel: the cancel use case decides
+// how the job ends (cancel.Service); the answer is the job's lifecycle at
+// that moment.
 func (h *jobHandlers) cancel(c *gin.Context) {
-	j, ok := h.load(c)
-	if !ok {
-		return
-	}
-	if j.Pending {
-		if j, ok = h.cancelLate(c, j); !ok {
-			return
-		}
-	}
-	if j.Lifecycle == contract.LifecycleTerminal {
-		fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
-		return
-	}
-	err := h.d.Temporal.CancelWorkflow(c.Request.Context(), j.ID, "")
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) && j.Lifecycle == contract.LifecycleQueued {
-		err = h.cancelUnstarted(c, j)
-	}
-	if errors.As(err, &nf) {
-		if fresh, ferr := models.JobByID(c.Request.Context(), h.d.DB, j.UserID, j.ID); ferr == nil &&
-			fresh.Lifecycle == contract.LifecycleTerminal {
-			fail(c, apierr.New(apierr.JobAlreadyEnded, "").WithJob(j.ID))
-			return
-		}
-	}
-	if err != nil && !errors.As(err, &nf) {
+	svc := &cancel.Service{DB: h.d.DB, Temporal: h.d.Temporal, Now: h.d.now}
+	j, err := svc.Cancel(c.Request.Context(), identityOf(c).user.ID, c.Param("job_id"), logger(c))
+	if err != nil {
 		fail(c, err)
 		return
 	}
-	c.JSON(
-		http.StatusAccepted,
-		gin.H{
-			"job_id":     j.ID,
-			"lifecycle":  j.Lifecycle,
-			"outcome":    j.Outcome,
-			"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID,
-		},
-	)
-}
-
-// cancelUnstarted cancels a queued batch job whose workflow its batch has
-// not started yet: the workflow is started now with the job's admit (its
-// hold was written with the batch, so the admit holds nothing more) and
-// cancelled at once, so the job ends cancelled by the one path every job
-// ends by, its hold released and job.cancelled sent, and the batch's
-// later start of it finds it already started. A job of no batch answers
-// the NotFound it came with.
-func (h *jobHandlers) cancelUnstarted(c *gin.Context, j *models.Job) error {
-	ctx := c.Request.Context()
-	b, err := models.BatchOfJob(ctx, h.d.DB, j.ID)
-	if errors.Is(err, models.ErrNotFound) {
-		return serviceerror.NewNotFound("workflow of job " + j.ID)
-	}
-	if err != nil {
-		return err
-	}
-	_, err = workflows.SendAdmit(ctx, h.d.Temporal, j.AdmitInput(), b.Queue, client.WorkflowUpdateStageAccepted)
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if err != nil && !errors.As(err, &started) {
-		return fmt.Errorf("start batch job %s to cancel it: %w", j.ID, err)
-	}
-	logger(c).Info("batch job started to be cancelled", zap.String("job_id", j.ID), zap.String("batch_id", b.ID))
-	return h.d.Temporal.CancelWorkflow(ctx, j.ID, "")
-}
-
-// cancelLate cancels a late job (its handle answered before its admit
-// decided) without asking Temporal, which may be away and may not have its
-// workflow: the job ends cancelled, nothing held, and its admission is
-// closed, so an admit that arrives later holds nothing and its workflow
-// ends without running; the late-admit sweep emits job.cancelled. When an
-// admit decided the job meanwhile, the job's fresh row is answered for its
-// workflow to be cancelled; ok is false when an answer was written.
-func (h *jobHandlers) cancelLate(c *gin.Context, j *models.Job) (*models.Job, bool) {
-	ctx := c.Request.Context()
-	cancelled, _ := json.Marshal(apierr.New(apierr.Cancelled, "The job was cancelled.").WithJob(j.ID))
-	err := models.EndLateJob(ctx, h.d.DB, j.ID, j.UserID, contract.OutcomeCancelled, cancelled, h.d.now())
-	if err != nil && !errors.Is(err, models.ErrJobDecided) {
-		fail(c, err)
-		return nil, false
-	}
-	fresh, ferr := models.JobByID(ctx, h.d.DB, j.UserID, j.ID)
-	if ferr != nil {
-		fail(c, ferr)
-		return nil, false
-	}
-	if err != nil {
-		return fresh, true // decided by its admit: its workflow is cancelled
-	}
-	logger(c).Info("late job cancelled before its admit", zap.String("job_id", j.ID))
-	if err := jobstream.Notify(ctx, h.d.DB, j.ID); err != nil {
-		logger(c).Warn("job stream not notified", zap.String("job_id", j.ID), zap.Error(err))
-	}
-	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": fresh.Lifecycle, "outcome": fresh.Outcome,
+	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": j.Lifecycle, "outcome": j.Outcome,
 		"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
-	return nil, false
 }
 
 // pageCursor is an opaque cursor: base64 of an offset position.

@@ -14,9 +14,9 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/go-ozzo/ozzo-validation/v4/is"
 
-	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/submit"
@@ -238,7 +238,7 @@ func submitIntent(opts submitOptions) string {
 func (h *jobHandlers) submitter() *submit.Service {
 	return &submit.Service{DB: h.d.DB, Temporal: h.d.Temporal, TaskQueue: h.d.TaskQueue, AdmitTimeout: h.d.AdmitTimeout,
 		Now: h.d.Now, SendThresholds: func(ctx context.Context, jobID string) error {
-			return activities.EmitSpendThresholds(ctx, h.d.Temporal, h.d.DB, jobID, h.d.TaskQueue)
+			return (&events.Emitter{DB: h.d.DB, Temporal: h.d.Temporal}).SpendThresholds(ctx, jobID, h.d.TaskQueue)
 		}}
 }
 

@@ -146,7 +146,8 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		},
 		reflect.TypeFor[wire.Queue](): {
 			"position": describe(oa{"type": "integer", "minimum": 1},
-				"The job's place among the account's queued jobs in submit order; 1 starts next."),
+				"The job's place among the account's queued jobs: the jobs a workflow admitted, in admit order, "+
+					"then those not admitted yet (a batch's job before its start reaches it); 1 starts next."),
 			"eta_seconds": describe(nullable(oa{"type": "integer", "minimum": 0}),
 				"Estimated seconds until the job starts: ceil((queued jobs of every account ahead + 1) / jobs running now) "+
 					"× the mean run time of the last 50 jobs that ended. An estimate, not a promise: see the README. "+

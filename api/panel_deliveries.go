@@ -8,8 +8,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -146,9 +146,9 @@ func (p *panelHandlers) replayDelivery(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	d, err := activities.ReplayOf(c.Request.Context(), p.d.DB, old.ID)
+	d, err := events.ReplayOf(c.Request.Context(), p.d.DB, old.ID)
 	if err == nil {
-		err = activities.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel replay")
+		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel replay")
 	}
 	if err != nil {
 		fail(c, err)

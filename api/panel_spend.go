@@ -1,19 +1,13 @@
 package api
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/spendlimits"
 )
 
 // SpendLimitView is a spend limit as the panel lists it, with what its
@@ -29,16 +23,12 @@ type SpendLimitView struct {
 	ResetsAt   time.Time `json:"resets_at"`
 }
 
-// spendLimitPrefix starts a spend limit's public id (as admin limit set
-// prints it).
-const spendLimitPrefix = "limit_"
-
 // SpendLimitViewOf is the view of a limit with its spend (the panel's
 // pages list them too).
 func SpendLimitViewOf(s models.SpendStatus) SpendLimitView { return spendLimitView(s) }
 
 func spendLimitView(s models.SpendStatus) SpendLimitView {
-	v := SpendLimitView{ID: spendLimitPrefix + strconv.FormatUint(s.ID, 10), Scope: s.Scope(), Period: s.Period,
+	v := SpendLimitView{ID: spendlimits.PublicID(s.ID), Scope: s.Scope(), Period: s.Period,
 		CreditType: s.CreditType, Credits: s.Credits, Spent: s.Spent, ResetsAt: s.ResetsAt.UTC()}
 	if s.APIKeyID != "" {
 		v.APIKeyID = &s.APIKeyID
@@ -54,10 +44,15 @@ type spendLimitBody struct {
 	Credits    *int64  `json:"credits"`
 }
 
+// spendLimits is the spend limits use case on the API's dependencies.
+func (p *panelHandlers) spendLimits() *spendlimits.Service {
+	return &spendlimits.Service{DB: p.d.DB, Now: p.d.now}
+}
+
 // listSpendLimits answers GET /v1/account/spend-limits: the account's
 // limits and their keys', each with its period's spend.
 func (p *panelHandlers) listSpendLimits(c *gin.Context) {
-	limits, err := models.SpendLimits(c.Request.Context(), p.d.DB, identityOf(c).user.ID, p.d.now())
+	limits, err := p.spendLimits().List(c.Request.Context(), identityOf(c).user.ID)
 	if err != nil {
 		fail(c, err)
 		return
@@ -77,87 +72,22 @@ func (p *panelHandlers) setSpendLimit(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ctype := contract.CreditService
-	if body.CreditType != nil {
-		ctype = *body.CreditType
-	}
-	var keyID string
+	l := spendlimits.Limit{Period: body.Period, CreditType: body.CreditType, Credits: body.Credits}
 	if body.APIKeyID != nil {
-		keyID = *body.APIKeyID
+		l.APIKeyID = *body.APIKeyID
 	}
-	switch {
-	case !slices.Contains(contract.SpendPeriods, body.Period):
-		fail(c, apierr.Newf(apierr.InvalidOption, "period is one of %s.", strings.Join(contract.SpendPeriods, ", ")).
-			WithField("period"))
-		return
-	case !slices.Contains(contract.CreditTypes, ctype):
-		fail(c, apierr.Newf(apierr.InvalidOption, "credit_type is one of %s.", strings.Join(contract.CreditTypes,
-			", ")).WithField("credit_type"))
-		return
-	case body.Credits == nil || *body.Credits < 0:
-		fail(c, apierr.New(apierr.InvalidRequest, "credits is required: 0 or more.").WithField("credits"))
-		return
-	}
-	ctx, userID := c.Request.Context(), identityOf(c).user.ID
-	l, err := models.SetSpendLimit(ctx, p.d.DB, models.SpendLimit{UserID: userID, APIKeyID: keyID,
-		CreditType: ctype, Period: body.Period, Credits: *body.Credits})
-	if errors.Is(err, models.ErrNotFound) {
-		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("api_key_id")
-	}
+	set, err := p.spendLimits().Set(c.Request.Context(), identityOf(c).user.ID, l)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	p.answerSpendLimit(c, l.ID)
-}
-
-// ownSpendLimit is the account's limit with id, with its spend; ok is
-// false when the account has none with it.
-func (p *panelHandlers) ownSpendLimit(c *gin.Context, id uint64) (models.SpendStatus, bool, error) {
-	limits, err := models.SpendLimits(c.Request.Context(), p.d.DB, identityOf(c).user.ID, p.d.now())
-	if err != nil {
-		return models.SpendStatus{}, false, err
-	}
-	for _, l := range limits {
-		if l.ID == id {
-			return l, true, nil
-		}
-	}
-	return models.SpendStatus{}, false, nil
-}
-
-// answerSpendLimit answers the account's limit id with its spend.
-func (p *panelHandlers) answerSpendLimit(c *gin.Context, id uint64) {
-	l, ok, err := p.ownSpendLimit(c, id)
-	if err == nil && !ok {
-		err = fmt.Errorf("spend limit %d not listed", id)
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, spendLimitView(l))
+	c.JSON(http.StatusOK, spendLimitView(set))
 }
 
 // clearSpendLimit answers DELETE /v1/account/spend-limits/{limit_id}: the
 // limit no longer applies; it answers the limit as it was.
 func (p *panelHandlers) clearSpendLimit(c *gin.Context) {
-	notFound := apierr.New(apierr.NotFound, "The account has no spend limit with this id.").WithField("limit_id")
-	raw, found := strings.CutPrefix(c.Param("limit_id"), spendLimitPrefix)
-	n, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil || !found {
-		fail(c, notFound)
-		return
-	}
-	l, ok, err := p.ownSpendLimit(c, n)
-	if err == nil && !ok {
-		err = notFound
-	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	_, err = models.ClearSpendLimit(c.Request.Context(), p.d.DB, l.UserID, l.APIKeyID, l.CreditType, l.Period)
+	l, err := p.spendLimits().Clear(c.Request.Context(), identityOf(c).user.ID, c.Param("limit_id"))
 	if err != nil {
 		fail(c, err)
 		return

@@ -9,9 +9,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 )
@@ -223,9 +223,9 @@ func (p *panelHandlers) pingEndpoint(c *gin.Context) {
 	if !ok {
 		return
 	}
-	d, err := activities.PingOf(c.Request.Context(), p.d.DB, ep, p.d.now(), CurrentVersion)
+	d, err := events.PingOf(c.Request.Context(), p.d.DB, ep, p.d.now(), CurrentVersion)
 	if err == nil {
-		err = activities.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel ping")
+		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel ping")
 	}
 	if err != nil {
 		fail(c, err)

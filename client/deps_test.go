@@ -76,3 +76,25 @@ func TestFamiliesReadRecordsThroughRecordread(t *testing.T) {
 	}
 	require.Equal(t, 1, readers, "tasks/all registers the records family")
 }
+
+// TestHTTPReachesTheWorkflowsThroughUseCasesOnly keeps the import
+// directions of the design: HTTP (api) and the use-case doors it calls
+// (submit, cancel, events, spendlimits, batchstart, jobstart) depend, directly or not,
+// on neither the workflow nor the activity package: a use case reaches a
+// job's workflow by starting, updating or cancelling it through a narrow
+// Temporal interface, and what the workers run stays theirs.
+func TestHTTPReachesTheWorkflowsThroughUseCasesOnly(t *testing.T) {
+	forbidden := []string{module + "activities", module + "workflows"}
+	for _, pkg := range []string{"api", "submit", "cancel", "events", "spendlimits", "batchstart", "jobstart"} {
+		t.Run(pkg, func(t *testing.T) {
+			out, err := exec.CommandContext(t.Context(), "go", "list", "-deps",
+				"-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "../"+pkg).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			deps := strings.Fields(string(out))
+			require.Contains(t, deps, module+pkg, "go list read the package")
+			for _, f := range forbidden {
+				require.NotContains(t, deps, f, "%s depends on %s; call a use case's door instead", pkg, f)
+			}
+		})
+	}
+}

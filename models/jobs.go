@@ -42,12 +42,18 @@ type Job struct {
 	// Pending marks a job whose handle was answered before its admit
 	// decided: the row is visible as queued and holds nothing yet; the admit
 	// holds its credits or fails it insufficient_credits (migration 0005).
-	Pending   bool `gorm:"not null;default:false"`
-	SettledAt *time.Time
-	StartedAt *time.Time
-	EndedAt   *time.Time
-	CreatedAt time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
-	UpdatedAt time.Time
+	Pending bool `gorm:"not null;default:false"`
+	// AdmittedAt is when the job's workflow admitted it (Admit): from then
+	// on its workflow runs it. A batch's job is written with its hold but
+	// nil here until its batch starts its workflow; until then a cancel
+	// ends it in the store (CancelUnadmitted) and it never runs, and the
+	// queue does not count it ahead of admitted jobs (migration 0020).
+	AdmittedAt *time.Time
+	SettledAt  *time.Time
+	StartedAt  *time.Time
+	EndedAt    *time.Time
+	CreatedAt  time.Time `gorm:"not null;index:idx_jobs_user_created,priority:2"`
+	UpdatedAt  time.Time
 }
 
 // File is one output a job delivered (an art: handle, JobID set), or a file
@@ -177,6 +183,14 @@ func Admit(
 				return err
 			}
 			if !existing.Pending {
+				// A batch's job: written with its hold, admitted now by
+				// its workflow's first admit.
+				if existing.AdmittedAt == nil {
+					existing.AdmittedAt = &now
+					if err := tx.Model(&Job{}).Where("id = ?", job.ID).Update("admitted_at", now).Error; err != nil {
+						return fmt.Errorf("admit batch job: %w", err)
+					}
+				}
 				out = &existing
 				return nil
 			}
@@ -211,6 +225,7 @@ func Admit(
 		}
 		job.Lifecycle = contract.LifecycleQueued
 		job.Pending = false
+		job.AdmittedAt = &now
 		if found {
 			job.CreatedAt = existing.CreatedAt
 			if err := tx.Select("*").Omit("created_at").Where("id = ?", job.ID).Updates(job).Error; err != nil {
@@ -523,64 +538,90 @@ func Settle(
 	s Settlement,
 	now time.Time,
 ) (job *Job, first bool, err error) {
-	var out Job
-	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		row, err := lockForSettle(tx, jobID)
-		if err != nil {
-			return err
-		}
-		out = row.Job
-		if out.SettledAt != nil {
-			return nil
-		}
-		first = true
-		delivered := row.Delivered
-		charged, entries, err := settleHold(tx, &out, min(out.PricePerOutput*delivered, out.HeldCredits))
-		if err != nil {
-			return fmt.Errorf("charge: %w", err)
-		}
-		if len(entries) > 0 {
-			if err := tx.Create(&entries).Error; err != nil {
-				return fmt.Errorf("write release and charges: %w", err)
-			}
-		}
-		upd := map[string]any{
-			"settled_at":      now,
-			"charged_credits": charged,
-			"lifecycle":       contract.LifecycleTerminal,
-			"outcome":         s.Outcome,
-			"ended_at":        now,
-			"updated_at":      now,
-			"progress_done":   delivered,
-			"pending":         false,
-		}
-		if present(s.Error) {
-			upd["error"] = string(s.Error)
-		}
-		if present(s.Summary) {
-			upd["summary"] = string(s.Summary)
-		}
-		if out.ProgressTotal == nil {
-			upd["progress_total"] = delivered
-		}
-		return tx.Model(&out).Clauses(clause.Returning{}).Updates(upd).Error
+	done, err := SettleWithAccount(ctx, db, jobID, s, now)
+	return done.Job, done.First, err
+}
+
+// Settled is a job Settle ended: its row as settled, whether this call
+// settled it, and the contract version its account is pinned to (empty:
+// none), read with the row, so its terminal event reads neither again.
+type Settled struct {
+	Job            *Job
+	First          bool
+	AccountVersion string
+}
+
+// SettleWithAccount is Settle answering the account's pinned version too.
+func SettleWithAccount(ctx context.Context, db *gorm.DB, jobID string, s Settlement, now time.Time) (Settled,
+	error) {
+	var out settleRow
+	var first bool
+	err := db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		out, first, err = settle(tx, jobID, s, now)
+		return err
 	})
-	return &out, first, err
+	return Settled{Job: &out.Job, First: first, AccountVersion: out.AccountVersion}, err
+}
+
+// settle is Settle inside transaction tx.
+func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (row settleRow, first bool, err error) {
+	row, err = lockForSettle(tx, jobID)
+	if err != nil {
+		return row, false, err
+	}
+	out := &row.Job
+	if out.SettledAt != nil {
+		return row, false, nil
+	}
+	delivered := row.Delivered
+	charged, entries, err := settleHold(tx, out, min(out.PricePerOutput*delivered, out.HeldCredits))
+	if err != nil {
+		return row, false, fmt.Errorf("charge: %w", err)
+	}
+	if len(entries) > 0 {
+		if err := tx.Create(&entries).Error; err != nil {
+			return row, false, fmt.Errorf("write release and charges: %w", err)
+		}
+	}
+	upd := map[string]any{
+		"settled_at":      now,
+		"charged_credits": charged,
+		"lifecycle":       contract.LifecycleTerminal,
+		"outcome":         s.Outcome,
+		"ended_at":        now,
+		"updated_at":      now,
+		"progress_done":   delivered,
+		"pending":         false,
+	}
+	if present(s.Error) {
+		upd["error"] = string(s.Error)
+	}
+	if present(s.Summary) {
+		upd["summary"] = string(s.Summary)
+	}
+	if out.ProgressTotal == nil {
+		upd["progress_total"] = delivered
+	}
+	return row, true, tx.Model(out).Clauses(clause.Returning{}).Updates(upd).Error
 }
 
 // settleRow is a job's row and the outputs it delivered (deleted ones
-// included: they were delivered and are charged).
+// included: they were delivered and are charged), with the contract
+// version its account is pinned to.
 type settleRow struct {
 	Job
-	Delivered int64
+	Delivered      int64
+	AccountVersion string
 }
 
 // lockForSettle reads and locks a job's row with its delivered count in
 // one round trip. No output is recorded while a job settles: its workflow
 // settles after its last step ended.
 func lockForSettle(tx *gorm.DB, jobID string) (settleRow, error) {
-	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered FROM jobs WHERE " +
-		"jobs.id = ?"
+	q := "SELECT jobs.*, (SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered, " +
+		"COALESCE((SELECT service_version FROM users WHERE users.id = jobs.user_id), '') AS account_version " +
+		"FROM jobs WHERE jobs.id = ?"
 	if IsPostgres(tx) {
 		q += " FOR UPDATE OF jobs"
 	}

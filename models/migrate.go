@@ -208,6 +208,14 @@ var migrations = []*gormigrate.Migration{
 			return nil
 		},
 	},
+	{
+		// When a job's workflow admitted it (issue 42): a batch's job no
+		// workflow admitted yet is cancelled in the store and never runs,
+		// and the queue counts only admitted jobs ahead (batchcancel.go,
+		// queue.go).
+		ID:      "0020_job_admitted_at",
+		Migrate: migrateAdmittedAt,
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

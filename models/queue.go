@@ -66,19 +66,30 @@ func MeasureQueue(ctx context.Context, db *gorm.DB) (QueueFleet, error) {
 	return f, nil
 }
 
-// QueuePosition reads where queued job j stands, in two reads of the
-// partial index of queued jobs (idx_jobs_queued): its position among its
-// account's queued jobs, and the queued jobs dispatched before it.
+// QueuePosition reads where queued job j stands, in one query on the
+// partial index of queued jobs in admit order (idx_jobs_admitted): its
+// position among its account's queued jobs; the queued jobs of other
+// accounts dispatched before it follow from that position under fairness
+// (fairAhead). Only what a workflow admitted is really queued
+// (AdmittedAt), in the order it was admitted; a job no workflow admitted
+// yet (a batch's job before its batch starts it, a late job before its
+// admit) stands behind every admitted one, among the others in submit
+// order, and is never counted ahead of an admitted job.
 func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) {
 	var out struct {
 		Position int64
 	}
-	err := db.WithContext(ctx).Model(&Job{}).
+	q := db.WithContext(ctx).Model(&Job{}).
 		Select("COALESCE(SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END), 0) AS position", j.UserID).
-		Where("lifecycle = ?", contract.LifecycleQueued).
-		Where("created_at < ? OR (created_at = ? AND id <= ?)", j.CreatedAt, j.CreatedAt, j.ID).
-		Scan(&out).Error
-	if err != nil {
+		Where("lifecycle = ?", contract.LifecycleQueued)
+	const submitted = "created_at < ? OR (created_at = ? AND id <= ?)"
+	if j.AdmittedAt != nil {
+		q = q.Where("admitted_at < ? OR (admitted_at = ? AND ("+submitted+"))", *j.AdmittedAt, *j.AdmittedAt,
+			j.CreatedAt, j.CreatedAt, j.ID)
+	} else {
+		q = q.Where("admitted_at IS NOT NULL OR "+submitted, j.CreatedAt, j.CreatedAt, j.ID)
+	}
+	if err := q.Scan(&out).Error; err != nil {
 		return QueueSpot{}, fmt.Errorf("queue position of %s: %w", j.ID, err)
 	}
 	accounts, err := queuedAccounts(ctx, db)
@@ -90,8 +101,9 @@ func QueuePosition(ctx context.Context, db *gorm.DB, j *Job) (QueueSpot, error) 
 }
 
 // QueueSpots reads where each of the jobs ids stands that is still queued,
-// in one read of the queued jobs (a job's event streams ask it for every
-// queued job they follow at once). Jobs not queued are absent.
+// in the order QueuePosition counts, in one read of the queued jobs (a
+// job's event streams ask it for every queued job they follow at once).
+// Jobs not queued are absent.
 func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]QueueSpot, error) {
 	out := map[string]QueueSpot{}
 	if len(ids) == 0 {
@@ -104,7 +116,7 @@ func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]Queu
 	}
 	err := db.WithContext(ctx).Raw(`SELECT id, user_id, position FROM (
 		SELECT id, user_id,
-			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY created_at, id) AS position
+			ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY `+queueOrder+`) AS position
 		FROM jobs WHERE lifecycle = ?) q WHERE id IN ?`, contract.LifecycleQueued, ids).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("queue spots: %w", err)
@@ -121,6 +133,10 @@ func QueueSpots(ctx context.Context, db *gorm.DB, ids []string) (map[string]Queu
 	}
 	return out, nil
 }
+
+// queueOrder is the order of the queued jobs: the admitted ones in admit
+// order, then the others in submit order.
+const queueOrder = "CASE WHEN admitted_at IS NULL THEN 1 ELSE 0 END, admitted_at, created_at, id"
 
 // ETA estimates the seconds until a job with ahead jobs before it starts:
 // ceil((ahead + 1) / running) × mean run time, the rounds of the fleet's

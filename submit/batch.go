@@ -12,11 +12,11 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/batchstart"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // BatchOperation is the idempotency keys' operation name of a batch.
@@ -133,7 +133,7 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 	key.complete(ctx)
 	log.Info("batch written", zap.String("batch_id", b.ID), zap.Int("jobs", len(jobs)))
 	send := func(ctx context.Context, in contract.JobInput, queue string) error {
-		_, err := workflows.SendAdmit(ctx, s.Temporal, in, queue, client.WorkflowUpdateStageAccepted)
+		_, err := jobstart.SendAdmit(ctx, s.Temporal, in, queue, client.WorkflowUpdateStageAccepted)
 		return err
 	}
 	// The jobs start apart from the request, so a client that goes away
@@ -143,7 +143,7 @@ func (s *Service) SubmitBatch(ctx context.Context, req BatchRequest) (BatchResul
 	go func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), batchStartTimeout)
 		defer cancel()
-		done <- activities.StartBatch(sctx, s.DB, send, &b, s.now)
+		done <- batchstart.Batch(sctx, s.DB, send, &b, s.now)
 	}()
 	timer := time.NewTimer(req.StartWithin)
 	defer timer.Stop()

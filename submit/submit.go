@@ -21,16 +21,16 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/models"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // Operation is the idempotency keys' operation name of a submit.
 const Operation = "tasks.submit"
 
 // Temporal is the part of a Temporal client a submit uses: the admit's
-// update-with-start (workflows.SendAdmit).
-type Temporal = workflows.Admitter
+// update-with-start (jobstart.SendAdmit).
+type Temporal = jobstart.Admitter
 
 // Service submits jobs.
 type Service struct {
@@ -44,7 +44,7 @@ type Service struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// SendThresholds sends the spend.threshold events recorded for a job
-	// id (activities.EmitSpendThresholds): the 100 % a batch's refusal by
+	// id (events.Emitter.SpendThresholds): the 100 % a batch's refusal by
 	// a spend limit recorded. Nil sends none.
 	SendThresholds func(ctx context.Context, jobID string) error
 }
@@ -135,7 +135,7 @@ func (s *Service) Submit(ctx context.Context, req Request) (Result, error) {
 func (s *Service) admit(ctx context.Context, in contract.JobInput) (contract.AdmitResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.AdmitTimeout)
 	defer cancel()
-	handle, err := workflows.SendAdmit(ctx, s.Temporal, in, s.TaskQueue, client.WorkflowUpdateStageCompleted)
+	handle, err := jobstart.SendAdmit(ctx, s.Temporal, in, s.TaskQueue, client.WorkflowUpdateStageCompleted)
 	if err != nil {
 		return contract.AdmitResult{}, err
 	}

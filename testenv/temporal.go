@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/workflows"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -54,8 +55,8 @@ func startTemporal(hostPort, dbFile string, extra []string) (*testsuite.DevServe
 	if err != nil {
 		return nil, err
 	}
-	attrs := make([]temporal.SearchAttributeUpdate, 0, len(workflows.SearchAttributes))
-	for _, k := range workflows.SearchAttributes {
+	attrs := make([]temporal.SearchAttributeUpdate, 0, len(jobstart.SearchAttributes))
+	for _, k := range jobstart.SearchAttributes {
 		attrs = append(attrs, k.ValueSet(""))
 	}
 	return testsuite.StartDevServer(context.Background(), testsuite.DevServerOptions{

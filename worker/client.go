@@ -12,8 +12,8 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/telemetry"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // Dial connects to Temporal with the SDK logging through zap, and
@@ -44,7 +44,7 @@ func Dial(
 // Attributes already present are fine.
 func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	attrs := map[string]enumspb.IndexedValueType{}
-	for _, k := range workflows.SearchAttributes {
+	for _, k := range jobstart.SearchAttributes {
 		attrs[k.GetName()] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
 	}
 	_, err := c.OperatorService().

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/taskplatform/taskplatform/contract"
-	"github.com/taskplatform/taskplatform/workflows"
+	"github.com/taskplatform/taskplatform/jobstart"
 )
 
 // EnsureNoticeSchedule creates the weekly schedule that runs the
@@ -31,7 +31,7 @@ func EnsureNoticeSchedule(ctx context.Context, c client.Client, id, queue string
 		Spec: client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: 7 * 24 * time.Hour}}},
 		Action: &client.ScheduleWorkflowAction{ID: id + "-run", Workflow: contract.NoticesWorkflow, TaskQueue: queue,
 			WorkflowExecutionTimeout: 24 * time.Hour,
-			Priority:                 workflows.TemporalPriority(contract.HousekeepingPriority())},
+			Priority:                 jobstart.TemporalPriority(contract.HousekeepingPriority())},
 	})
 	var exists *serviceerror.AlreadyExists
 	if errors.Is(err, temporal.ErrScheduleAlreadyRunning) || errors.As(err, &exists) {

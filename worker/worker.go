@@ -18,6 +18,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/workflows"
 )
@@ -63,7 +64,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 		queue = contract.TaskQueue
 	}
 	send := func(ctx context.Context, in contract.JobInput, queue string) error {
-		_, err := workflows.SendAdmit(ctx, c, in, queue, client.WorkflowUpdateStageAccepted)
+		_, err := jobstart.SendAdmit(ctx, c, in, queue, client.WorkflowUpdateStageAccepted)
 		return err
 	}
 	w := &Worker{jobs: sdkworker.New(c, queue, JobsOptions())}

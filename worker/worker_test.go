@@ -19,10 +19,10 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstart"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 	"github.com/taskplatform/taskplatform/worker"
-	"github.com/taskplatform/taskplatform/workflows"
 )
 
 // The package's Temporal dev server, started by the first test that needs it.
@@ -100,7 +100,7 @@ func TestRegisterSearchAttributes(t *testing.T) {
 	res, err := c.OperatorService().
 		ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "default"})
 	require.NoError(t, err)
-	for _, k := range workflows.SearchAttributes {
+	for _, k := range jobstart.SearchAttributes {
 		require.Equal(t, enumspb.INDEXED_VALUE_TYPE_KEYWORD, res.GetCustomAttributes()[k.GetName()], k.GetName())
 	}
 

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/jobstart"
 )
 
 // JobWorkflow is one job, read top to bottom:
@@ -123,7 +124,7 @@ func (j *job) end(ctx workflow.Context, res contract.JobResult) (contract.JobRes
 		ctx,
 		fmt.Sprintf("%s: %d outputs delivered, %d credits charged", res.Outcome, res.Delivered, res.Charged),
 	)
-	if err := workflow.UpsertTypedSearchAttributes(ctx, AttrOutcome.ValueSet(res.Outcome)); err != nil {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, jobstart.AttrOutcome.ValueSet(res.Outcome)); err != nil {
 		return res, err
 	}
 	return res, nil

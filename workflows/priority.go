@@ -1,11 +1,5 @@
 package workflows
 
-import (
-	"go.temporal.io/sdk/temporal"
-
-	"github.com/taskplatform/taskplatform/contract"
-)
-
 // FairnessDynamicConfig is the Temporal server's dynamic config (server
 // 1.29, as the pinned CLI's dev server) that makes its task queues honour
 // priority keys (the new matcher) and fairness keys; the dev servers of
@@ -21,9 +15,4 @@ func DevServerArgs() []string {
 		out = append(out, "--dynamic-config-value", v)
 	}
 	return out
-}
-
-// TemporalPriority is p as Temporal's start options take it.
-func TemporalPriority(p contract.Priority) temporal.Priority {
-	return temporal.Priority{PriorityKey: p.Level, FairnessKey: p.FairnessKey, FairnessWeight: p.Weight}
 }

@@ -11,8 +11,8 @@ import (
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
-	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/worker"
 )
@@ -84,15 +84,15 @@ func (r *adminRun) deliver(
 		return "", fmt.Errorf("%w (is taskplatform dev or a worker running?)", err)
 	}
 	defer c.Close()
-	if err := activities.StartDelivery(ctx, c, db, "", d, cmd); err != nil {
+	if err := events.StartDelivery(ctx, c, db, "", d, cmd); err != nil {
 		return "", err
 	}
 	return d.ID, nil
 }
 
-// replayDelivery is a new delivery of a stored one (activities.ReplayOf).
+// replayDelivery is a new delivery of a stored one (events.ReplayOf).
 func replayDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookDelivery, error) {
-	return activities.ReplayOf(ctx, db, id)
+	return events.ReplayOf(ctx, db, id)
 }
 
 // pingDelivery is a ping event to an endpoint.
@@ -103,5 +103,5 @@ func pingDelivery(ctx context.Context, db *gorm.DB, id string) (*models.WebhookD
 	} else if err != nil {
 		return nil, err
 	}
-	return activities.PingOf(ctx, db, &ep, time.Now(), api.CurrentVersion)
+	return events.PingOf(ctx, db, &ep, time.Now(), api.CurrentVersion)
 }

@@ -1,4 +1,8 @@
-package workflows
+// Package jobstart starts a job's workflow: its id, options and search
+// attributes, and the admit sent with its start (update-with-start). The
+// submit, the batch start and the workers' sweeps start jobs with it; the
+// job workflow (workflows) records its outcome in AttrOutcome.
+package jobstart
 
 import (
 	"context"
@@ -58,4 +62,9 @@ func SendAdmit(ctx context.Context, c Admitter, in contract.JobInput, queue stri
 		UpdateOptions: client.UpdateWorkflowOptions{UpdateID: contract.AdmitUpdateID, UpdateName: contract.UpdateAdmit,
 			WaitForStage: stage},
 	})
+}
+
+// TemporalPriority is p as Temporal's start options take it.
+func TemporalPriority(p contract.Priority) temporal.Priority {
+	return temporal.Priority{PriorityKey: p.Level, FairnessKey: p.FairnessKey, FairnessWeight: p.Weight}
 }

@@ -1,7 +1,8 @@
-package activities
+package events
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -73,7 +74,7 @@ func StartDelivery(
 	}
 	_, err := c.ExecuteWorkflow(
 		ctx,
-		deliveryStart(ctx, db, d.UserID, d.ID, queue, d.Event+" ("+why+")"),
+		DeliveryStart(ctx, db, d.UserID, d.ID, queue, d.Event+" ("+why+")"),
 		contract.WebhookDeliveryWorkflow,
 		contract.WebhookDeliveryInput{DeliveryID: d.ID, Event: d.Event},
 	)
@@ -81,4 +82,32 @@ func StartDelivery(
 		return fmt.Errorf("start the delivery: %w", err)
 	}
 	return nil
+}
+
+// NewPing is the delivery of a ping event to an endpoint: the same signed
+// request as a job event, with a body that names the endpoint.
+func NewPing(ep *models.WebhookEndpoint, now time.Time, apiVersion string) (*models.WebhookDelivery, error) {
+	eventID := ID("evt_", ep.ID, contract.EventPing, now.Format(time.RFC3339Nano))
+	body, err := json.Marshal(
+		map[string]any{
+			"id":          eventID,
+			"occurred_at": now.UTC(),
+			"event":       contract.EventPing,
+			"api_version": apiVersion,
+			"endpoint_id": ep.ID,
+		},
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &models.WebhookDelivery{
+		ID:         ID("whd_", eventID, ep.ID),
+		EventID:    eventID,
+		UserID:     ep.UserID,
+		EndpointID: ep.ID,
+		URL:        ep.URL,
+		Event:      contract.EventPing,
+		Body:       string(body),
+		Status:     models.DeliveryPending,
+	}, nil
 }

@@ -1,4 +1,4 @@
-package activities
+package events
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"go.temporal.io/sdk/client"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -14,21 +13,21 @@ import (
 	"github.com/taskplatform/taskplatform/wire"
 )
 
-// emitSpendThresholds sends the spend.threshold events a job's admit
+// SpendThresholds sends the spend.threshold events a job's admit
 // recorded (models.Admit writes each threshold once per limit and period)
 // to the account's endpoints subscribed to them, starting one delivery
 // workflow each on queue. A retried admit reads the same thresholds and
 // makes the same deliveries, so it is safe to repeat.
-func (a *Activities) emitSpendThresholds(ctx context.Context, jobID, queue string) error {
-	crossed, err := models.ThresholdsOfJob(ctx, a.DB, jobID)
+func (e *Emitter) SpendThresholds(ctx context.Context, jobID, queue string) error {
+	crossed, err := models.ThresholdsOfJob(ctx, e.DB, jobID)
 	if err != nil || len(crossed) == 0 {
 		return err
 	}
-	eps, err := models.EndpointsFor(ctx, a.DB, crossed[0].UserID, contract.EventSpendThreshold)
+	eps, err := models.EndpointsFor(ctx, e.DB, crossed[0].UserID, contract.EventSpendThreshold)
 	if err != nil || len(eps) == 0 {
 		return err
 	}
-	version, err := a.accountVersion(ctx, crossed[0].UserID)
+	version, err := e.accountVersion(ctx, crossed[0].UserID)
 	if err != nil {
 		return err
 	}
@@ -40,30 +39,21 @@ func (a *Activities) emitSpendThresholds(ctx context.Context, jobID, queue strin
 		}
 		var deliveries []Delivery
 		for _, ep := range eps {
-			d := &models.WebhookDelivery{ID: stableID("whd_", th.ID, ep.ID, ep.URL), EventID: th.ID,
+			d := &models.WebhookDelivery{ID: ID("whd_", th.ID, ep.ID, ep.URL), EventID: th.ID,
 				UserID: th.UserID, EndpointID: ep.ID, URL: ep.URL, Event: contract.EventSpendThreshold,
 				Body: string(body), Status: models.DeliveryPending}
-			if err := models.CreateDelivery(ctx, a.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
+			if err := models.CreateDelivery(ctx, e.DB, d); err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 				return fmt.Errorf("record delivery: %w", err)
 			}
 			deliveries = append(deliveries, Delivery{DeliveryID: d.ID, EndpointID: ep.ID, UserID: th.UserID})
 		}
 		summary := fmt.Sprintf("%s %d%% of the %s %s limit", contract.EventSpendThreshold, th.Percent, th.Scope(),
 			th.Period)
-		if err := a.startDeliveries(ctx, deliveries, contract.EventSpendThreshold, summary, queue); err != nil {
+		if err := e.Start(ctx, deliveries, contract.EventSpendThreshold, summary, queue); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// EmitSpendThresholds sends the spend.threshold events recorded for job
-// jobID with c, as a job's admit does: the API sends the 100 % a refused
-// batch recorded (models.BatchRefusal.JobID). Repeating it makes the same
-// deliveries.
-func EmitSpendThresholds(ctx context.Context, c client.Client, db *gorm.DB, jobID, queue string) error {
-	a := &Activities{DB: db, Temporal: c}
-	return a.emitSpendThresholds(ctx, jobID, queue)
 }
 
 // spendThresholdBody is the public body of a recorded threshold.
@@ -80,8 +70,8 @@ func spendThresholdBody(th *models.SpendThreshold, version string) wire.SpendThr
 
 // accountVersion is the contract version an account's event bodies follow:
 // its pin, else the current one.
-func (a *Activities) accountVersion(ctx context.Context, userID uint64) (string, error) {
-	u, err := models.UserByID(ctx, a.DB, userID)
+func (e *Emitter) accountVersion(ctx context.Context, userID uint64) (string, error) {
+	u, err := models.UserByID(ctx, e.DB, userID)
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return "", err
 	}
