@@ -4,8 +4,9 @@
 // output schema, breaking any bound of its input schema answers the
 // documented code and field, its docs list exactly the codes a call can
 // answer, its warnings are catalogued as warnings, its docs have their
-// shape, and its page as the catalogue serves it is one the API's OpenAPI
-// document accepts (no null where the document requires a value).
+// shape, its page as the catalogue serves it is one the API's OpenAPI
+// document accepts (no null where the document requires a value), and its
+// schemas and examples read the same to an OpenAPI 3.1 reader.
 package taskstest
 
 import (
@@ -43,6 +44,7 @@ func CheckTask(t *testing.T, d *tasks.Definition) {
 	t.Run("warnings", func(t *testing.T) { checkWarnings(t, d) })
 	t.Run("docs", func(t *testing.T) { checkDocs(t, d) })
 	t.Run("served", func(t *testing.T) { checkServed(t, d) })
+	t.Run("openapi", func(t *testing.T) { checkOpenAPI(t, d) })
 }
 
 // checkSchemas compiles both schemas as draft 2020-12; input schemas are closed.

@@ -1,6 +1,7 @@
 package taskstest
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,4 +33,20 @@ func TestNullFieldsFindsWhatTheDocumentRefuses(t *testing.T) {
 	require.Empty(t, NullFields([]tasks.Vocabulary{v}), "groups and used_in may be null")
 	v.Values = nil
 	require.Equal(t, []string{"[0].values"}, NullFields([]tasks.Vocabulary{v}))
+}
+
+// TestOpenAPIMismatchFindsWhatAnOpenAPIReaderRefuses: an example an
+// OpenAPI reader of the task's schema finds invalid is found; a valid one
+// is not.
+func TestOpenAPIMismatchFindsWhatAnOpenAPIReaderRefuses(t *testing.T) {
+	schema := func(props string) json.RawMessage {
+		return json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+			`"additionalProperties":false,"properties":{` + props + `}}`)
+	}
+	d := &tasks.Definition{Name: "x.y", InputSchema: schema(`"n":{"type":"integer","maximum":3}`),
+		Examples: []tasks.Example{{Name: "ok", Input: json.RawMessage(`{"n":2}`)}}}
+	require.NoError(t, OpenAPIMismatch(d))
+
+	d.Examples = append(d.Examples, tasks.Example{Name: "too many", Input: json.RawMessage(`{"n":4}`)})
+	require.ErrorContains(t, OpenAPIMismatch(d), "example too many")
 }
