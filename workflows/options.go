@@ -10,12 +10,12 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// The job workflow's activity options, one function per place an activity
-// runs: the hold (a local activity of the admit), a step on the steps queue
-// or a capacity-limited queue, a quick job's step (a local activity),
-// settlement (a local activity) and closing a job's admission (the
-// workflow's own queue). Every option that reaches an activity is set
-// here.
+// The workflows' activity options, one function per place an activity
+// runs. The job workflow's: the hold (a local activity of the admit), a
+// step on the steps queue or a capacity-limited queue, a quick job's step
+// (a local activity), settlement (a local activity) and closing a job's
+// admission (the workflow's own queue); then a webhook delivery's and the
+// deprecation notices'. Every option that reaches an activity is set here.
 
 // stepRetry is how a step that failed is retried: a few times, never when
 // the task said it cannot succeed with this input or refused its content.
@@ -93,4 +93,33 @@ func closeOptions() workflow.ActivityOptions {
 		Summary:             "close admission: the job never runs",
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 	}
+}
+
+// deliverOptions are the options of one webhook delivery of event:
+// WebhookBackoff, at most webhook.max_attempts attempts, never retried once
+// the receiver rejected it.
+func deliverOptions(event string) workflow.ActivityOptions {
+	policy := WebhookBackoff
+	policy.MaximumAttempts = int32(contract.DefaultWebhook().MaxAttempts)
+	policy.NonRetryableErrorTypes = []string{contract.ErrTypeWebhookRejected}
+	return workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second, RetryPolicy: &policy,
+		Summary: "deliver " + event}
+}
+
+// planNoticesOptions are the options of the week's PlanNotices.
+func planNoticesOptions() workflow.ActivityOptions {
+	return workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 5}}
+}
+
+// sendNoticeOptions are the options of one SendNotice: retried for hours,
+// further apart each time.
+func sendNoticeOptions() workflow.ActivityOptions {
+	return workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    10 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Hour,
+			MaximumAttempts:    20,
+		}}
 }
