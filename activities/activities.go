@@ -24,8 +24,8 @@ type Activities struct {
 	Log  *zap.Logger
 	// StepDelay is slept (heartbeating) before each task step; dev and tests only.
 	StepDelay time.Duration
-	// StepsPerJob bounds how many of a job this worker admits runs of its
-	// outputs at once after its plan; 0 means contract.StepsPerJob (the
+	// StepsPerJob bounds how many outputs of a job this worker admits run
+	// at once; 0 means contract.StepsPerJob (the
 	// service's limit). `make bench` sets 1 to time jobs as they ran before
 	// their outputs ran side by side.
 	StepsPerJob int

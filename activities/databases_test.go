@@ -73,28 +73,17 @@ var databasePaths = map[string]activityOnEveryDatabase{
 		require.Equal(t, contract.OutcomeFailed, *job(t, db, in.JobID).Outcome)
 		require.EqualValues(t, 10, available(t, db, u), "the hold is released")
 	},
-	"PlanJob": func(t *testing.T, db *gorm.DB) {
-		acts := newActivities(t, db)
-		env := newEnv(acts)
-		in := jobInput(newUser(t, db, 10), 6, 3)
-		admit(t, env, acts, in)
-		require.Equal(
-			t,
-			contract.Plan{Steps: 2, Phase: "drawing tiles"},
-			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID),
-		)
-		j := job(t, db, in.JobID)
-		require.Equal(t, contract.LifecycleRunning, j.Lifecycle)
-		require.NotNil(t, j.StartedAt)
-	},
 	"RunStep": func(t *testing.T, db *gorm.DB) {
 		acts := newActivities(t, db)
 		env := newEnv(acts)
 		in := jobInput(newUser(t, db, 10), 6, 3)
 		admit(t, env, acts, in)
-		mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
-		first := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
-		again := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
+		first := mustExec[contract.StepResult](t, env, acts.RunStep, leavingTheQueue(stepOf(in, 0)))
+		j := job(t, db, in.JobID)
+		require.Equal(t, contract.LifecycleRunning, j.Lifecycle, "the step that leaves the queue starts the job")
+		require.NotNil(t, j.StartedAt)
+		require.Equal(t, 2, *j.ProgressTotal)
+		again := mustExec[contract.StepResult](t, env, acts.RunStep, leavingTheQueue(stepOf(in, 0)))
 		require.Equal(t, first.FileID, again.FileID, "a step run twice stores one output")
 		require.Equal(t, 1, job(t, db, in.JobID).ProgressDone)
 	},

@@ -270,3 +270,17 @@ func addEndpoint(t *testing.T, db *gorm.DB, u *models.User, url string, events .
 func stepOf(in contract.JobInput, i int) contract.StepInput {
 	return contract.StepInput{JobID: in.JobID, Index: i, UserID: in.UserID, Task: in.Task, Input: in.Input}
 }
+
+// leavingTheQueue is step as the job workflow starts it before the job is
+// known to have left the queue: it moves the job to running.
+func leavingTheQueue(step contract.StepInput) contract.StepInput {
+	step.Start = true
+	return step
+}
+
+// markRunning moves a queued job to running with n outputs to deliver, as
+// the step that leaves the queue does.
+func markRunning(t *testing.T, db *gorm.DB, jobID string, n int) {
+	t.Helper()
+	require.NoError(t, models.MarkRunning(context.Background(), db, jobID, n, "drawing tiles", time.Now()))
+}

@@ -88,13 +88,14 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	return res, nil
 }
 
-// shape is how an admitted job's steps run. inline: inside its admit's
-// workflow task, when its task is quick for its input (tasks.Quick), steps
-// are not slowed on purpose (TP_DEV_STEP_DELAY, so they stay cancellable)
-// and this worker runs steps at all. Otherwise on the steps queue, with its
-// plan made here (the task's Plan reads only the input), so its first
-// outputs leave the queue together; plan is nil when the job's task or
-// input cannot be read (its first step then fails and says why).
+// shape is how an admitted job's steps run: its plan, made here (the
+// task's Plan reads only the input) so its first outputs start together,
+// and whether they run inline — inside its admit's workflow task, when
+// its task is quick for its input (tasks.Quick), steps are not slowed on
+// purpose (TP_DEV_STEP_DELAY, so they stay cancellable) and this worker
+// runs steps at all — or on the steps queue. plan is nil when the job's
+// task or input cannot be read on this worker: the job then fails without
+// a step.
 func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Plan) {
 	def, err := a.registry().ForJob(in.Task)
 	if err != nil {
@@ -104,11 +105,21 @@ func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Pl
 	if err := json.Unmarshal(in.Input, &input); err != nil {
 		return false, nil
 	}
-	if a.StepDelay <= 0 && !a.NoInline && tasks.IsQuick(def, input) {
-		return true, nil
-	}
 	p := a.plan(def.Runner.Plan(input))
-	return false, &p
+	return a.StepDelay <= 0 && !a.NoInline && tasks.IsQuick(def, input), &p
+}
+
+// plan is a task's plan as the job workflow reads it, with this worker's
+// capacity deadline for a plan that has capacity-limited outputs.
+func (a *Activities) plan(p tasks.Plan) contract.Plan {
+	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone}
+	if len(p.Capacity) > 0 {
+		out.CapacityDeadline = a.CapacityDeadline
+		if out.CapacityDeadline <= 0 {
+			out.CapacityDeadline = DefaultCapacityDeadline
+		}
+	}
+	return out
 }
 
 // subscribed lists the job events someone subscribes to: the account's

@@ -284,11 +284,11 @@ func TestCloseAdmissionReleasesAnAdmittedJob(t *testing.T) {
 	require.Equal(t, contract.ErrTypeAdmissionClosed, appError(t, err).Type())
 }
 
-// TestHoldCreditsPlansAQueuedJob: the admit answers the plan of a job whose
-// steps run on the steps queue, so its first outputs leave the queue
-// together, with the worker's capacity deadline for capacity-limited
-// outputs; a quick job runs inline and needs none.
-func TestHoldCreditsPlansAQueuedJob(t *testing.T) {
+// TestHoldCreditsPlansTheJob: the admit answers the plan of the job's
+// outputs, so its first outputs start together, with the worker's capacity
+// deadline for capacity-limited outputs, and whether a quick job runs
+// inline; a job whose task this worker does not know has no plan.
+func TestHoldCreditsPlansTheJob(t *testing.T) {
 	t.Parallel()
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		for _, tc := range []struct {
@@ -298,7 +298,8 @@ func TestHoldCreditsPlansAQueuedJob(t *testing.T) {
 			inline   bool
 			plan     *contract.Plan
 		}{
-			{name: "a quick job runs inline", inline: true},
+			{name: "a quick job runs inline", inline: true,
+				plan: &contract.Plan{Steps: 2, Phase: "drawing tiles"}},
 			{name: "a queued job", noInline: true,
 				plan: &contract.Plan{Steps: 2, Phase: "drawing tiles"}},
 			{name: "a job with a capacity-limited output",
@@ -306,6 +307,8 @@ func TestHoldCreditsPlansAQueuedJob(t *testing.T) {
 					map[string]any{"name": "Spring", "images": []string{"file:a", "file:b", "file:c"}})},
 				plan: &contract.Plan{Steps: 2, Phase: "making the moodboard",
 					Capacity: map[int]string{1: contract.QueueAnalysis}, CapacityDeadline: time.Minute}},
+			{name: "a task this worker does not know",
+				opts: []func(*contract.JobInput){withTask("pattern.nosuchtask", map[string]any{})}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				acts := newActivities(t, db)

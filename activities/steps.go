@@ -16,45 +16,22 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// PlanJob moves a queued job to running and plans its outputs, for a job
-// whose first step failed before answering the plan (RunStep plans
-// otherwise).
-func (a *Activities) PlanJob(ctx context.Context, jobID string) (contract.Plan, error) {
-	job, def, input, err := a.load(ctx, jobID)
-	if err != nil {
-		return contract.Plan{}, err
-	}
-	return a.start(ctx, job, def, input)
-}
-
-// start moves a queued job to running and returns its plan.
-func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition,
-	input map[string]any) (contract.Plan, error) {
-	plan := a.plan(def.Runner.Plan(input))
+// start moves a queued job to running with its plan's progress total and
+// phase (a job already running is left as it is).
+func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition, input map[string]any) error {
+	plan := def.Runner.Plan(input)
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
-		return contract.Plan{}, fmt.Errorf("mark running: %w", err)
+		return fmt.Errorf("mark running: %w", err)
 	}
-	return plan, nil
-}
-
-// plan is a task's plan as the job workflow reads it, with this worker's
-// capacity deadline for a plan that has capacity-limited outputs.
-func (a *Activities) plan(p tasks.Plan) contract.Plan {
-	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone}
-	if len(p.Capacity) > 0 {
-		out.CapacityDeadline = a.CapacityDeadline
-		if out.CapacityDeadline <= 0 {
-			out.CapacityDeadline = DefaultCapacityDeadline
-		}
-	}
-	return out
+	return nil
 }
 
 // RunStep renders output Index of a job, stores it in the blob store and
 // records it exactly once: a retried or repeated step returns the file the
-// first attempt recorded. The first step (Start) also moves the job to
-// running and returns its plan, so leaving the queue costs the job
-// workflow no activity of its own. Subscribed started and progress events
+// first attempt recorded. A step that leaves the queue (Start: one the
+// job workflow starts before it knows the job left the queue) also moves
+// the job to running, so leaving the queue costs the job workflow no
+// activity of its own. Subscribed started and progress events
 // are emitted from here.
 //
 // A failure reaches the caller in words (the job's error.message, or the
@@ -112,13 +89,10 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	if err != nil {
 		return contract.StepResult{}, err
 	}
-	var plan *contract.Plan
 	if in.Start {
-		p, err := a.start(ctx, job, def, input)
-		if err != nil {
+		if err := a.start(ctx, job, def, input); err != nil {
 			return contract.StepResult{}, err
 		}
-		plan = &p
 		a.emitQuietly(ctx, in.JobID, contract.EventStarted, 0, in.Events, in.Queue)
 	}
 	if err := a.delay(ctx); err != nil {
@@ -170,7 +144,7 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		zap.String("engine", out.Engine),
 	)
 	a.emitQuietly(ctx, in.JobID, contract.EventProgress, in.Index, in.Events, in.Queue)
-	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Plan: plan, Engine: out.Engine}, nil
+	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Engine: out.Engine}, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.
@@ -218,14 +192,6 @@ func heartbeating(ctx context.Context, note func() string, fn func() error) erro
 		}
 	}()
 	return fn()
-}
-
-func (a *Activities) load(ctx context.Context, jobID string) (*models.Job, *tasks.Definition, map[string]any, error) {
-	job, err := models.JobByIDAny(ctx, a.DB, jobID)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("load job: %w", err)
-	}
-	return a.parse(job)
 }
 
 // parse finds a job's task definition and decodes its stored input.

@@ -28,15 +28,12 @@ func TestRunStepStoresEachOutputOnce(t *testing.T) {
 	in := jobInput(u, 6, 3)
 	admit(t, env, acts, in)
 
-	plan := mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
-	require.Equal(t, contract.Plan{Steps: 2, Phase: "drawing tiles"}, plan)
+	first := mustExec[contract.StepResult](t, env, acts.RunStep, leavingTheQueue(stepOf(in, 0)))
 	j := job(t, db, in.JobID)
-	require.Equal(t, contract.LifecycleRunning, j.Lifecycle)
-	require.Equal(t, 2, *j.ProgressTotal)
+	require.Equal(t, contract.LifecycleRunning, j.Lifecycle, "the step that leaves the queue starts the job")
+	require.Equal(t, 2, *j.ProgressTotal, "with its plan's total")
 	require.Equal(t, "drawing tiles", j.PublicPhase())
 	require.NotNil(t, j.StartedAt)
-
-	first := mustExec[contract.StepResult](t, env, acts.RunStep, stepOf(in, 0))
 	require.NotEmpty(t, first.FileID)
 	f, err := models.FileByID(ctx, db, first.FileID)
 	require.NoError(t, err)
@@ -127,7 +124,6 @@ func TestRunStepFailsForGoodWhenTheTaskCannot(t *testing.T) {
 				),
 			)
 			admit(t, env, acts, in)
-			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 
 			_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
 			appErr := appError(t, err)
@@ -172,7 +168,6 @@ func TestRunStepRetriesWhatMayPass(t *testing.T) {
 		),
 	)
 	admit(t, env, acts, in)
-	mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
 	_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
 	require.False(t, appError(t, err).NonRetryable(), "a busy server may answer next time: %v", err)
 
@@ -190,17 +185,14 @@ func TestRunStepOfAnUnknownTaskFailsForGood(t *testing.T) {
 	in := jobInput(u, 6, 3, withTask("pattern.nosuchtask", map[string]any{}))
 	admit(t, env, acts, in)
 
-	for _, run := range []func() error{
-		func() error { _, err := env.ExecuteActivity(acts.PlanJob, in.JobID); return err },
-		func() error {
-			_, err := env.ExecuteActivity(acts.RunStep, stepOf(in, 0))
-			return err
-		},
-	} {
-		appErr := appError(t, run())
+	for _, step := range []contract.StepInput{leavingTheQueue(stepOf(in, 0)), stepOf(in, 1)} {
+		_, err := env.ExecuteActivity(acts.RunStep, step)
+		appErr := appError(t, err)
 		require.Equal(t, contract.ErrTypeProcessing, appErr.Type())
 		require.True(t, appErr.NonRetryable())
 	}
+	require.Equal(t, contract.LifecycleQueued, job(t, db, in.JobID).Lifecycle,
+		"a step that cannot run starts nothing")
 }
 
 func TestRunStepLoadsMotifs(t *testing.T) {

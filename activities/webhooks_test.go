@@ -207,7 +207,7 @@ func TestRecordEventBodies(t *testing.T) {
 			u := newUser(t, db, 10)
 			in := jobInput(u, 6, 3, withWebhook("https://hooks.example.test/job"))
 			admit(t, env, acts, in)
-			mustExec[contract.Plan](t, env, acts.PlanJob, in.JobID)
+			markRunning(t, db, in.JobID, 2)
 			files := deliverOutputs(t, db, job(t, db, in.JobID), 2)
 			mustExec[contract.SettleResult](
 				t,

@@ -296,11 +296,10 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 })
 
 // nullSlices name the slice fields (by JSON name) that may be written as
-// null: nil slices the handlers do not replace with empty ones.
-var nullSlices = map[reflect.Type][]string{
-	reflect.TypeFor[tasks.Docs]():       {"compares", "related"},
-	reflect.TypeFor[tasks.Vocabulary](): {"groups", "used_in"},
-}
+// null: nil slices the handlers do not replace with empty ones. The types
+// families bring say so themselves (tasks.NullSlices), so their conformance
+// suite holds them to the same table.
+var nullSlices = tasks.NullSlices
 
 // metaView is the body of GET /v1/meta: the service's limits and policies
 // and what every route needs from its caller.

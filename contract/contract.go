@@ -18,10 +18,9 @@ const TaskQueue = "taskplatform"
 // capacity-limited queue whose ScheduleToStart timeout is the start deadline.
 func StepsQueue(queue string) string { return queue + "-steps" }
 
-// StepsPerJob is how many of one job's outputs run at once after its plan
-// (the service's limit, and the default): the rest wait for one of them to
-// end, so a fleet of workers shares a job without one job taking every step
-// slot.
+// StepsPerJob is how many of one job's outputs run at once (the service's
+// limit, and the default): the rest wait for one of them to end, so a fleet
+// of workers shares a job without one job taking every step slot.
 const StepsPerJob = 4
 
 // QueueAnalysis is the capacity-limited queue of analysis steps (a
@@ -56,7 +55,6 @@ const AdmitWindow = 2 * time.Minute
 const (
 	ActivityHoldCredits    = "HoldCredits"
 	ActivityRunStep        = "RunStep"
-	ActivityPlanJob        = "PlanJob"
 	ActivitySettle         = "Settle"
 	ActivityCloseAdmission = "CloseAdmission"
 	ActivityDeliver        = "Deliver"

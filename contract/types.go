@@ -48,15 +48,15 @@ type AdmitResult struct {
 	// (tasks.Quick): it runs them and settles as local activities of the
 	// admit's workflow task, with no activity task.
 	Inline bool `json:",omitempty"`
-	// StepsPerJob bounds how many of the job's outputs run at once after
-	// its plan; 0 (or above the service's limit) means StepsPerJob. The
-	// admitting worker sets it (activities.Activities.StepsPerJob) and the
-	// history records it, so a replay takes the same bound.
+	// StepsPerJob bounds how many of the job's outputs run at once; 0 (or
+	// above the service's limit) means StepsPerJob. The admitting worker
+	// sets it (activities.Activities.StepsPerJob) and the history records
+	// it, so a replay takes the same bound.
 	StepsPerJob int `json:",omitempty"`
-	// Plan is the plan of a job whose steps run on the steps queue, made
-	// at admit, so its first outputs leave the queue together; nil for an
-	// inline job, and in histories recorded before it was made here (the
-	// job's first step then plans).
+	// Plan is the plan of an admitted job's outputs, made at admit, so its
+	// first outputs start together; nil when the admitting worker could
+	// not read the job's task or input (the job then fails internal
+	// without a step).
 	Plan *Plan `json:",omitempty"`
 }
 
@@ -67,8 +67,8 @@ type JobResult struct {
 	Charged   int64
 }
 
-// Plan is the plan of a job that left the queue: how many outputs it
-// delivers, its phase, and which steps need capacity.
+// Plan is the plan of a job's outputs: how many it delivers, its phase,
+// which steps need capacity and whether the first runs alone.
 type Plan struct {
 	Steps int
 	Phase string
@@ -79,13 +79,12 @@ type Plan struct {
 	// the job fails capacity_busy.
 	CapacityDeadline time.Duration `json:",omitempty"`
 	// FirstAlone says the first output prepares what the others share
-	// (tasks.Plan.FirstAlone): a job planned at admit starts the others
-	// once it ended.
+	// (tasks.Plan.FirstAlone): the job starts the others once it ended.
 	FirstAlone bool `json:",omitempty"`
 }
 
-// StepInput names one output of a job. The first step of a job (Start)
-// also moves it to running and plans its outputs; a step emits the job's
+// StepInput names one output of a job. A step started before the job is
+// known to have left the queue (Start) also moves it to running; a step emits the job's
 // started and progress events itself when someone subscribed to them
 // (Events, decided at admit), starting their deliveries on Queue.
 type StepInput struct {
@@ -109,12 +108,10 @@ type Warning struct {
 	Message string  `json:"message"`
 }
 
-// StepResult is the file a step delivered and any warnings for the summary;
-// the first step also returns the job's plan.
+// StepResult is the file a step delivered and any warnings for the summary.
 type StepResult struct {
 	FileID   string
 	Warnings []Warning `json:",omitempty"`
-	Plan     *Plan     `json:",omitempty"`
 	// Engine names the external engine that made the output ("" for a
 	// built-in one), so the step's result in the Temporal UI shows it.
 	Engine string `json:",omitempty"`

@@ -3,7 +3,6 @@ package workflows
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -21,9 +20,12 @@ import (
 //     hold that failed — closes its admission and ends holding nothing; a
 //     refused one ends, failed insufficient_credits when its handle had
 //     been answered;
-//  3. steps: the first step leaves the queue and plans, every output is
-//     one RunStep — on the steps queue, or for a quick job as local
-//     activities inside the workflow task that admitted it (job_steps.go);
+//  3. steps: the admit planned the job's outputs (AdmitResult.Plan); they
+//     run side by side, at most contract.StepsPerJob at once, each one
+//     RunStep — on the steps queue, the first ones leaving the queue under
+//     the job's start deadline, or for a quick job as local activities
+//     inside the workflow task that admitted it (job_steps.go,
+//     job_parallel.go);
 //  4. settle: a local activity charges what was delivered, releases the
 //     rest, writes the job's terminal state and emits its terminal event;
 //  5. the workflow ends as the job did: Failed with the job's public code,
@@ -42,7 +44,7 @@ func JobWorkflow(ctx workflow.Context, in contract.JobInput) (contract.JobResult
 		return j.refused(ctx)
 	}
 	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
-	settlement, err := j.runSteps(ctx)
+	settlement, err := j.deliver(ctx)
 	if temporal.IsCanceledError(err) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
 		settlement = j.fail(contract.OutcomeCancelled,
 			contract.Failure{Code: contract.CodeCancelled, Message: "The job was cancelled."})
@@ -64,16 +66,6 @@ type job struct {
 	failed *contract.Failure
 }
 
-// runSteps delivers the job's outputs where its admit said: inside the
-// admit's workflow task for a quick job, otherwise on the steps queue. It
-// answers how to settle.
-func (j *job) runSteps(ctx workflow.Context) (contract.SettleInput, error) {
-	if j.admitted.Inline {
-		return j.inlineSteps(ctx)
-	}
-	return j.queuedSteps(ctx)
-}
-
 // fail is the settlement of a job that failed or was cancelled with its
 // public error.
 func (j *job) fail(outcome string, f contract.Failure) contract.SettleInput {
@@ -90,12 +82,7 @@ func (j *job) settle(ctx workflow.Context, settlement contract.SettleInput) (con
 	settlement.Events, settlement.Queue = j.admitted.Events, workflow.GetInfo(ctx).TaskQueueName
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	lctx := workflow.WithLocalActivityOptions(dctx, workflow.LocalActivityOptions{
-		ScheduleToCloseTimeout: 10 * time.Minute,
-		StartToCloseTimeout:    30 * time.Second,
-		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
-		Summary:                "settle: charge delivered outputs, release the rest, emit the terminal event",
-	})
+	lctx := workflow.WithLocalActivityOptions(dctx, settleOptions())
 	var sr contract.SettleResult
 	if err := workflow.ExecuteLocalActivity(lctx, contract.ActivitySettle, settlement).Get(dctx, &sr); err != nil {
 		return contract.JobResult{}, fmt.Errorf("settle: %w", err)

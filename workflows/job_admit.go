@@ -22,14 +22,7 @@ func (j *job) admit(ctx workflow.Context) (contract.AdmitResult, error) {
 		j.holdErr = temporal.NewNonRetryableApplicationError("admit window passed", "admit_expired", nil)
 		return j.admitResult()
 	}
-	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		// Under a burst the account's lock (PostgreSQL) or the database
-		// file (SQLite) is contended: keep retrying the hold well inside the
-		// admit window rather than end the job never admitted.
-		ScheduleToCloseTimeout: contract.AdmitWindow * 3 / 4,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond,
-			MaximumInterval: 2 * time.Second},
-	})
+	lctx := workflow.WithLocalActivityOptions(ctx, holdOptions())
 	var res contract.AdmitResult
 	if err := workflow.ExecuteLocalActivity(lctx, contract.ActivityHoldCredits, j.in).Get(ctx, &res); err != nil {
 		j.holdErr = err
@@ -82,11 +75,7 @@ func (j *job) neverAdmitted(ctx workflow.Context) (contract.JobResult, error) {
 	workflow.GetLogger(ctx).Info("job never admitted; ending without a hold", "outcome", outcome)
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
-	dctx = workflow.WithActivityOptions(dctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		Summary:             "close admission: the job never runs",
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
-	})
+	dctx = workflow.WithActivityOptions(dctx, closeOptions())
 	in := contract.CloseInput{JobID: j.in.JobID, UserID: j.in.UserID}
 	if err := workflow.ExecuteActivity(dctx, contract.ActivityCloseAdmission, in).Get(dctx, nil); err != nil {
 		return contract.JobResult{}, fmt.Errorf("close admission: %w", err)

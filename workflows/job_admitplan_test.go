@@ -12,33 +12,21 @@ import (
 
 // TestAdmitPlanStartsTheFirstOutputsTogether: a job planned at admit does
 // not wait for its first output before starting the others, so 8 outputs
-// of a minute each take 2 minutes at 4 at once (3 when the first step
-// plans: 1, then 7 at 4 at once).
+// of a minute each take 2 minutes at 4 at once, the first 4 each leaving
+// the queue.
 func TestAdmitPlanStartsTheFirstOutputsTogether(t *testing.T) {
-	for _, tc := range []struct {
-		atAdmit bool
-		leaving []int
-		took    time.Duration
-	}{
-		{atAdmit: false, leaving: []int{0}, took: 3 * time.Minute},
-		{atAdmit: true, leaving: []int{0, 1, 2, 3}, took: 2 * time.Minute},
-	} {
-		t.Run(map[bool]string{false: "planned by the first step", true: "planned at admit"}[tc.atAdmit],
-			func(t *testing.T) {
-				var p parallelSteps
-				e := p.env(t, tc.atAdmit, 8, 0)
-				p.mock(e, minutes(1, 1, 1, 1, 1, 1, 1, 1), make([]error, 8))
-				e.admitAt(0)
-				start := e.Now()
-				res, err := e.run()
-				require.NoError(t, err)
-				require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
-				require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, p.delivered)
-				require.ElementsMatch(t, tc.leaving, p.leaving, "the steps that leave the queue")
-				require.Equal(t, contract.StepsPerJob, p.most)
-				require.Equal(t, tc.took, p.settledAt.Sub(start).Round(time.Minute))
-			})
-	}
+	var p parallelSteps
+	e := p.env(t, 8, 0)
+	p.mock(e, minutes(1, 1, 1, 1, 1, 1, 1, 1), make([]error, 8))
+	e.admitAt(0)
+	start := e.Now()
+	res, err := e.run()
+	require.NoError(t, err)
+	require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
+	require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, p.delivered)
+	require.ElementsMatch(t, []int{0, 1, 2, 3}, p.leaving, "the steps that leave the queue")
+	require.Equal(t, contract.StepsPerJob, p.most)
+	require.Equal(t, 2*time.Minute, p.settledAt.Sub(start).Round(time.Minute))
 }
 
 // TestAdmitPlanStartDeadline: the outputs a job planned at admit starts
@@ -110,7 +98,7 @@ func TestAdmitPlanStartDeadline(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := parallelSteps{capacity: tc.capacity, late: tc.late, firstAlone: tc.firstAlone}
-			e := p.env(t, true, len(tc.delays), 0)
+			e := p.env(t, len(tc.delays), 0)
 			p.mock(e, tc.delays, make([]error, len(tc.delays)))
 			e.admitAt(0)
 			res, err := e.run()

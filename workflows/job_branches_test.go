@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -80,7 +82,8 @@ func (e *jobEnv) closeAdmission(d time.Duration) *contract.CloseInput {
 // the admit's subscriptions and the job's queue to emit the terminal event.
 func TestJobWorkflowAnswersWhatSettlementCharged(t *testing.T) {
 	permanent := temporal.NewNonRetryableApplicationError("cannot draw", contract.ErrTypeProcessing, nil)
-	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6, Events: []string{contract.EventSucceeded}}}
+	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6, Events: []string{contract.EventSucceeded},
+		Plan: planOf(3)}}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
 		return contract.SettleResult{Delivered: 2, Charged: 4}, nil
 	})
@@ -151,15 +154,15 @@ func TestJobWorkflowHoldErrorEndsTheJobRefused(t *testing.T) {
 // workflow) answers the first admit's result; credits are held once.
 func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
 	h := &holdResult{
-		res: contract.AdmitResult{Admitted: true, Required: 6, Balance: 94, Events: []string{contract.EventSucceeded}},
+		res: contract.AdmitResult{Admitted: true, Required: 6, Balance: 94, Events: []string{contract.EventSucceeded},
+			Plan: planOf(1)},
 	}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
 		return contract.SettleResult{Delivered: 1, Charged: 2}, nil
 	})
-	plan := contract.Plan{Steps: 1, Phase: "drawing"}
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
 		After(time.Minute).
-		Return(contract.StepResult{FileID: "f", Plan: &plan}, nil)
+		Return(contract.StepResult{FileID: "f"}, nil)
 	var answers []contract.AdmitResult
 	var errs []error
 	for _, u := range []struct {
@@ -180,9 +183,10 @@ func TestJobWorkflowRepeatedAdmitHoldsOnce(t *testing.T) {
 	}
 }
 
-// TestJobWorkflowFailsWhenItCannotPlan: a first output that fails for good
-// leaves the plan to PlanJob; when that fails too the job fails internal
-// (retryable for the caller), settled with nothing delivered.
+// TestJobWorkflowFailsWhenItCannotPlan: a job its admit could not plan
+// (its task or input no longer reads on the admitting worker) runs no
+// step and fails internal (retryable for the caller), settled with
+// nothing delivered.
 func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6}}
 	e := bareJobEnv(
@@ -190,16 +194,18 @@ func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 		h,
 		func(contract.SettleInput) (contract.SettleResult, error) { return contract.SettleResult{}, nil },
 	)
-	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
-		Return(contract.StepResult{}, temporal.NewNonRetryableApplicationError("cannot read the input",
-			contract.ErrTypeProcessing, nil))
-	e.OnActivity(a.PlanJob, mock.Anything, "j_test").
-		Return(contract.Plan{}, temporal.NewNonRetryableApplicationError("job row missing", "internal", nil))
+	steps := 0
+	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		if info.ActivityType.Name == contract.ActivityRunStep {
+			steps++
+		}
+	})
 	e.admitAt(0)
 	_, err := e.run()
 	var ae *temporal.ApplicationError
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, string(apierr.Internal), ae.Type(), "the workflow ends Failed with the job's public code")
+	require.Zero(t, steps, "no step runs")
 	require.Equal(t, contract.OutcomeFailed, e.settled.Outcome)
 	require.Equal(
 		t,
@@ -211,7 +217,7 @@ func TestJobWorkflowFailsWhenItCannotPlan(t *testing.T) {
 // TestJobWorkflowSettleFailureFailsTheWorkflow: when settlement cannot be
 // made the workflow fails saying so, and does not claim an outcome.
 func TestJobWorkflowSettleFailureFailsTheWorkflow(t *testing.T) {
-	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6}}
+	h := &holdResult{res: contract.AdmitResult{Admitted: true, Required: 6, Plan: planOf(2)}}
 	e := bareJobEnv(t, h, func(contract.SettleInput) (contract.SettleResult, error) {
 		return contract.SettleResult{}, temporal.NewNonRetryableApplicationError(
 			"ledger unavailable",

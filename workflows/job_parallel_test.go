@@ -45,32 +45,21 @@ type parallelSteps struct {
 	firstAlone bool
 }
 
-// plannings are the two ways a job's outputs are planned: by its first
-// step (jobs admitted before versionAdmitPlan), or at its admit.
-var plannings = []struct {
-	name    string
-	atAdmit bool
-}{{"planned by the first step", false}, {"planned at admit", true}}
-
 // plan is the plan of a job of n outputs.
 func (p *parallelSteps) plan(n int) contract.Plan {
 	return contract.Plan{Steps: n, Phase: "drawing", Capacity: p.capacity, CapacityDeadline: time.Minute,
 		FirstAlone: p.firstAlone}
 }
 
-// env is a job environment for a job of n outputs, planned at admit when
-// atAdmit, run at most stepsPerJob at once (0: the service's limit).
-func (p *parallelSteps) env(t *testing.T, atAdmit bool, n, stepsPerJob int) *jobEnv {
-	admit := contract.AdmitResult{Admitted: true, Required: 6, StepsPerJob: stepsPerJob}
-	if atAdmit {
-		plan := p.plan(n)
-		admit.Plan = &plan
-	}
-	return newJobEnvAdmitting(t, admit)
+// env is a job environment for a job of n outputs, planned at admit, run
+// at most stepsPerJob at once (0: the service's limit).
+func (p *parallelSteps) env(t *testing.T, n, stepsPerJob int) *jobEnv {
+	plan := p.plan(n)
+	return newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6, StepsPerJob: stepsPerJob,
+		Plan: &plan})
 }
 
 func (p *parallelSteps) mock(e *jobEnv, delays []time.Duration, errs []error) {
-	plan := p.plan(len(delays))
 	p.running, p.cancelled = map[string]bool{}, map[string]bool{}
 	for i, d := range delays {
 		e.OnActivity(a.RunStep, mock.Anything, mock.MatchedBy(func(in contract.StepInput) bool { return in.Index == i })).
@@ -87,15 +76,9 @@ func (p *parallelSteps) mock(e *jobEnv, delays []time.Duration, errs []error) {
 					return contract.StepResult{}, errs[in.Index]
 				}
 				p.delivered = append(p.delivered, in.Index)
-				out := contract.StepResult{FileID: "f"}
-				if in.Start {
-					out.Plan = &plan
-				}
-				return out, nil
+				return contract.StepResult{FileID: "f"}, nil
 			})
 	}
-	// A first output that fails for good leaves the plan to PlanJob.
-	e.OnActivity(a.PlanJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
 	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, args converter.EncodedValues) {
 		if info.ActivityType.Name != contract.ActivityRunStep {
 			return
@@ -137,28 +120,24 @@ func minutes(ms ...int) []time.Duration {
 
 func TestParallelOutputsKeepTheTasksOrder(t *testing.T) {
 	permanent := temporal.NewNonRetryableApplicationError("cannot draw", contract.ErrTypeProcessing, nil)
-	for _, pl := range plannings {
-		t.Run(pl.name, func(t *testing.T) {
-			var p parallelSteps
-			e := p.env(t, pl.atAdmit, 7, 0)
-			// Later outputs end first; outputs 3 and 5 fail, 5 before 3.
-			p.mock(e, minutes(0, 7, 6, 5, 4, 3, 2), []error{nil, nil, permanent, nil, permanent, nil, nil})
-			e.admitAt(0)
-			res, err := e.run()
-			require.NoError(t, err)
-			require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
-			require.Equal(t, contract.StepsPerJob, p.most, "outputs run side by side, bounded per job")
-			require.NotEqual(t, p.started, p.ended, "steps ended out of order")
-			require.Equal(t, 0, p.runningAtSettle)
-			sum := e.settled.Summary
-			require.NotNil(t, sum)
-			require.Equal(t, 7, sum.Requested)
-			require.Equal(t, 5, sum.Delivered)
-			require.Len(t, sum.Warnings, 2)
-			require.Contains(t, sum.Warnings[0].Message, "Output 3 of 7", "warnings follow the task's order")
-			require.Contains(t, sum.Warnings[1].Message, "Output 5 of 7")
-		})
-	}
+	var p parallelSteps
+	e := p.env(t, 7, 0)
+	// Later outputs end first; outputs 3 and 5 fail, 5 before 3.
+	p.mock(e, minutes(0, 7, 6, 5, 4, 3, 2), []error{nil, nil, permanent, nil, permanent, nil, nil})
+	e.admitAt(0)
+	res, err := e.run()
+	require.NoError(t, err)
+	require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
+	require.Equal(t, contract.StepsPerJob, p.most, "outputs run side by side, bounded per job")
+	require.NotEqual(t, p.started, p.ended, "steps ended out of order")
+	require.Equal(t, 0, p.runningAtSettle)
+	sum := e.settled.Summary
+	require.NotNil(t, sum)
+	require.Equal(t, 7, sum.Requested)
+	require.Equal(t, 5, sum.Delivered)
+	require.Len(t, sum.Warnings, 2)
+	require.Contains(t, sum.Warnings[0].Message, "Output 3 of 7", "warnings follow the task's order")
+	require.Contains(t, sum.Warnings[1].Message, "Output 5 of 7")
 }
 
 // TestAdmitBoundsTheStepsPerJob: the admitting worker's bound on a job's
@@ -168,58 +147,48 @@ func TestAdmitBoundsTheStepsPerJob(t *testing.T) {
 	for _, tc := range []struct{ bound, most int }{
 		{0, contract.StepsPerJob}, {1, 1}, {2, 2}, {contract.StepsPerJob + 5, contract.StepsPerJob},
 	} {
-		for _, pl := range plannings {
-			t.Run(fmt.Sprintf("%d, %s", tc.bound, pl.name), func(t *testing.T) {
-				var p parallelSteps
-				e := p.env(t, pl.atAdmit, 9, tc.bound)
-				p.mock(e, minutes(1, 1, 1, 1, 1, 1, 1, 1, 1), make([]error, 9))
-				e.admitAt(0)
-				res, err := e.run()
-				require.NoError(t, err)
-				require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
-				require.Len(t, p.delivered, 9)
-				require.Equal(t, tc.most, p.most, "outputs at once")
-			})
-		}
+		t.Run(fmt.Sprint(tc.bound), func(t *testing.T) {
+			var p parallelSteps
+			e := p.env(t, 9, tc.bound)
+			p.mock(e, minutes(1, 1, 1, 1, 1, 1, 1, 1, 1), make([]error, 9))
+			e.admitAt(0)
+			res, err := e.run()
+			require.NoError(t, err)
+			require.Equal(t, contract.OutcomeSucceeded, res.Outcome)
+			require.Len(t, p.delivered, 9)
+			require.Equal(t, tc.most, p.most, "outputs at once")
+		})
 	}
 }
 
 func TestParallelCancelStopsEveryStep(t *testing.T) {
-	for _, pl := range plannings {
-		t.Run(pl.name, func(t *testing.T) {
-			var p parallelSteps
-			e := p.env(t, pl.atAdmit, 8, 0)
-			// Outputs 1 to 3 deliver before the cancel; 4 to 7 are running then, 8 never starts.
-			p.mock(e, minutes(0, 1, 2, 10, 10, 10, 10, 10), make([]error, 8))
-			e.admitAt(0)
-			e.RegisterDelayedCallback(e.CancelWorkflow, 150*time.Second)
-			_, err := e.run()
-			e.requireCancelled(err)
-			require.Equal(t, []int{0, 1, 2}, p.delivered, "only what was delivered before the cancel")
-			require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6}, p.started)
-			require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
-		})
-	}
+	var p parallelSteps
+	e := p.env(t, 8, 0)
+	// Outputs 1 to 3 deliver before the cancel; 4 to 7 are running then, 8 never starts.
+	p.mock(e, minutes(0, 1, 2, 10, 10, 10, 10, 10), make([]error, 8))
+	e.admitAt(0)
+	e.RegisterDelayedCallback(e.CancelWorkflow, 150*time.Second)
+	_, err := e.run()
+	e.requireCancelled(err)
+	require.Equal(t, []int{0, 1, 2}, p.delivered, "only what was delivered before the cancel")
+	require.ElementsMatch(t, []int{0, 1, 2, 3, 4, 5, 6}, p.started)
+	require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
 }
 
 func TestParallelRefusedContentStopsTheOtherSteps(t *testing.T) {
 	refused := temporal.NewNonRetryableApplicationError("refused", contract.ErrTypeContentRefused, nil)
-	for _, pl := range plannings {
-		t.Run(pl.name, func(t *testing.T) {
-			var p parallelSteps
-			e := p.env(t, pl.atAdmit, 6, 0)
-			p.mock(e, minutes(0, 10, 1, 10, 10, 10), []error{nil, nil, refused, nil, nil, nil})
-			e.admitAt(0)
-			_, err := e.run()
-			var ae *temporal.ApplicationError
-			require.ErrorAs(t, err, &ae)
-			require.Equal(t, string(apierr.ContentRefused), ae.Type())
-			require.Equal(t, string(apierr.ContentRefused), e.settledError().Code)
-			require.Equal(t, []int{0}, p.delivered)
-			require.ElementsMatch(t, []int{0, 1, 2, 3, 4}, p.started, "no step starts after the job failed")
-			require.Equal(t, 0, p.runningAtSettle)
-		})
-	}
+	var p parallelSteps
+	e := p.env(t, 6, 0)
+	p.mock(e, minutes(0, 10, 1, 10, 10, 10), []error{nil, nil, refused, nil, nil, nil})
+	e.admitAt(0)
+	_, err := e.run()
+	var ae *temporal.ApplicationError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, string(apierr.ContentRefused), ae.Type())
+	require.Equal(t, string(apierr.ContentRefused), e.settledError().Code)
+	require.Equal(t, []int{0}, p.delivered)
+	require.ElementsMatch(t, []int{0, 1, 2, 3, 4}, p.started, "no step starts after the job failed")
+	require.Equal(t, 0, p.runningAtSettle)
 }
 
 // TestParallelCapacityBusyStopsTheOtherSteps: an output that cannot get
@@ -235,12 +204,12 @@ func TestParallelCapacityBusyStopsTheOtherSteps(t *testing.T) {
 		name     string
 		errs     []error
 		capacity map[int]string
-		// started are the outputs whose step ever started (atAdmit: the
-		// ones that may have, when the job was planned at admit and they
-		// differ), ended the ones
-		// whose step ended by itself (the others were cancelled).
-		started, atAdmit, ended []int
-		message                 string
+		// started are the outputs whose step ever started (mayStart: the
+		// ones that may have, when they differ: those started with the
+		// first may be cancelled before their steps start), ended the
+		// ones whose step ended by itself (the others were cancelled).
+		started, mayStart, ended []int
+		message                  string
 	}{
 		{
 			name:    "an engine stays busy for output 3",
@@ -250,12 +219,12 @@ func TestParallelCapacityBusyStopsTheOtherSteps(t *testing.T) {
 			message: "Output 3 of 6 could not get the model server's capacity in time",
 		},
 		{
-			name:    "an engine stays busy for the first output",
-			errs:    []error{busy, nil, nil, nil, nil, nil},
-			started: []int{0},
-			atAdmit: []int{0, 1, 2, 3},
-			ended:   []int{0},
-			message: "Output 1 of 6 could not get the model server's capacity in time",
+			name:     "an engine stays busy for the first output",
+			errs:     []error{busy, nil, nil, nil, nil, nil},
+			started:  []int{0},
+			mayStart: []int{0, 1, 2, 3},
+			ended:    []int{0},
+			message:  "Output 1 of 6 could not get the model server's capacity in time",
 		},
 		{
 			name:     "output 3's analysis gets no slot before the capacity deadline",
@@ -266,30 +235,26 @@ func TestParallelCapacityBusyStopsTheOtherSteps(t *testing.T) {
 			message:  "Output 3 of 6 could not get analysis capacity in time",
 		},
 	} {
-		for _, pl := range plannings {
-			t.Run(tc.name+", "+pl.name, func(t *testing.T) {
-				p := parallelSteps{capacity: tc.capacity}
-				e := p.env(t, pl.atAdmit, 6, 0)
-				p.mock(e, minutes(0, 10, 1, 10, 10, 10), tc.errs)
-				e.admitAt(0)
-				_, err := e.run()
-				var ae *temporal.ApplicationError
-				require.ErrorAs(t, err, &ae)
-				require.Equal(t, string(apierr.CapacityBusy), ae.Type())
-				f := e.settledError()
-				require.Equal(t, string(apierr.CapacityBusy), f.Code)
-				require.Contains(t, f.Message, tc.message)
-				require.Equal(t, tc.ended, p.ended, "the running steps are cancelled, not waited for")
-				if pl.atAdmit && tc.atAdmit != nil {
-					// The outputs started with the first may be cancelled
-					// before their steps start.
-					require.Subset(t, tc.atAdmit, p.started, "no step starts after the job failed")
-					require.Subset(t, p.started, tc.started)
-				} else {
-					require.ElementsMatch(t, tc.started, p.started, "no step starts after the job failed")
-				}
-				require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
-			})
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			p := parallelSteps{capacity: tc.capacity}
+			e := p.env(t, 6, 0)
+			p.mock(e, minutes(0, 10, 1, 10, 10, 10), tc.errs)
+			e.admitAt(0)
+			_, err := e.run()
+			var ae *temporal.ApplicationError
+			require.ErrorAs(t, err, &ae)
+			require.Equal(t, string(apierr.CapacityBusy), ae.Type())
+			f := e.settledError()
+			require.Equal(t, string(apierr.CapacityBusy), f.Code)
+			require.Contains(t, f.Message, tc.message)
+			require.Equal(t, tc.ended, p.ended, "the running steps are cancelled, not waited for")
+			if tc.mayStart != nil {
+				require.Subset(t, tc.mayStart, p.started, "no step starts after the job failed")
+				require.Subset(t, p.started, tc.started)
+			} else {
+				require.ElementsMatch(t, tc.started, p.started, "no step starts after the job failed")
+			}
+			require.Equal(t, 0, p.runningAtSettle, "every running step ended before the job settled")
+		})
 	}
 }

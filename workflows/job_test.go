@@ -35,14 +35,19 @@ type jobEnv struct {
 	onSettle func()
 }
 
-func newJobEnv(t *testing.T) *jobEnv { return newJobEnvInline(t, false) }
+// planOf is the plan of a job of n outputs.
+func planOf(n int) *contract.Plan { return &contract.Plan{Steps: n, Phase: "drawing"} }
+
+// newJobEnv is a job environment whose hold admits a job of n outputs,
+// queued.
+func newJobEnv(t *testing.T, n int) *jobEnv { return newJobEnvInline(t, n, false) }
 
 // newJobEnvInline is newJobEnv for a job whose hold answers inline.
-func newJobEnvInline(t *testing.T, inline bool) *jobEnv {
-	return newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6, Inline: inline})
+func newJobEnvInline(t *testing.T, n int, inline bool) *jobEnv {
+	return newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6, Inline: inline, Plan: planOf(n)})
 }
 
-// newJobEnvAdmitting is newJobEnv for a job whose hold answers admit.
+// newJobEnvAdmitting is a job environment whose hold answers admit.
 func newJobEnvAdmitting(t *testing.T, admit contract.AdmitResult) *jobEnv {
 	var s testsuite.WorkflowTestSuite
 	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: admit.Inline}
@@ -62,9 +67,8 @@ func newJobEnvAdmitting(t *testing.T, admit contract.AdmitResult) *jobEnv {
 }
 
 // steps mocks the job's steps: output i fails with steps[i] (nil delivers
-// it); the first step plans len(steps) outputs, or fails with startErr.
+// it); a step that leaves the queue fails with startErr when it is set.
 func (e *jobEnv) steps(steps []error, startErr error) {
-	plan := contract.Plan{Steps: len(steps), Phase: "drawing"}
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
 		Return(func(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
 			require.Equal(e.t, "j_test", in.JobID)
@@ -74,7 +78,6 @@ func (e *jobEnv) steps(steps []error, startErr error) {
 				activity.GetInfo(ctx).IsLocalActivity,
 				"a quick job's steps run inside its admit's workflow task",
 			)
-			require.Equal(e.t, in.Index == 0, in.Start, "the first step leaves the queue and plans")
 			require.Equal(
 				e.t,
 				"pattern.generate",
@@ -85,15 +88,9 @@ func (e *jobEnv) steps(steps []error, startErr error) {
 			if in.Start && startErr != nil {
 				return contract.StepResult{}, startErr
 			}
-			out := contract.StepResult{FileID: "f"}
-			if in.Start {
-				out.Plan = &plan
-			}
-			return out, steps[in.Index]
+			return contract.StepResult{FileID: "f"}, steps[in.Index]
 		}).
 		Maybe()
-	// A first output that fails for good leaves the plan to PlanJob.
-	e.OnActivity(a.PlanJob, mock.Anything, "j_test").Return(plan, nil).Maybe()
 }
 
 // admitAt sends the admit update after d.
@@ -174,6 +171,7 @@ func TestJobWorkflow(t *testing.T) {
 		},
 		{
 			name:        "start deadline passes",
+			steps:       []error{nil, nil},
 			startErr:    temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START, nil),
 			wantOutcome: contract.OutcomeFailed,
 			wantCode:    apierr.StartTimeout,
@@ -189,7 +187,7 @@ func TestJobWorkflow(t *testing.T) {
 				name += ", inline"
 			}
 			t.Run(name, func(t *testing.T) {
-				e := newJobEnvInline(t, inline)
+				e := newJobEnvInline(t, len(tc.steps), inline)
 				e.steps(tc.steps, tc.startErr)
 				e.admitAt(0)
 				res, err := e.run()
@@ -242,7 +240,7 @@ func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
 }
 
 func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
-	e := newJobEnv(t)
+	e := newJobEnv(t, 1)
 	var closed *contract.CloseInput
 	e.OnActivity(a.CloseAdmission, mock.Anything, mock.Anything).
 		Return(func(_ context.Context, in contract.CloseInput) error {
@@ -276,17 +274,13 @@ func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 	require.Nil(t, e.settled, "nothing was held, nothing is settled")
 }
 
+// TestJobWorkflowCancelSettlesDelivered: a job cancelled while its second
+// wave of outputs runs (4 of 6 delivered after a minute) settles cancelled.
 func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
-	e := newJobEnv(t)
-	plan := contract.Plan{Steps: 3, Phase: "drawing"}
+	e := newJobEnv(t, 6)
 	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
 		After(time.Minute).
-		Return(func(_ context.Context, in contract.StepInput) (contract.StepResult, error) {
-			if in.Start {
-				return contract.StepResult{FileID: "f", Plan: &plan}, nil
-			}
-			return contract.StepResult{FileID: "f"}, nil
-		})
+		Return(contract.StepResult{FileID: "f"}, nil)
 	e.admitAt(0)
 	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
 	_, err := e.run()

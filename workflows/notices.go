@@ -1,9 +1,6 @@
 package workflows
 
 import (
-	"time"
-
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -16,18 +13,11 @@ import (
 // (a trigger, a crash) never mails an account twice in a week.
 func DeprecationNoticesWorkflow(ctx workflow.Context) error {
 	plan := contract.NoticesPlan{}
-	pctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 5}})
+	pctx := workflow.WithActivityOptions(ctx, planNoticesOptions())
 	if err := workflow.ExecuteActivity(pctx, contract.ActivityPlanNotices).Get(ctx, &plan); err != nil {
 		return err
 	}
-	sctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    10 * time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    time.Hour,
-			MaximumAttempts:    20,
-		}})
+	sctx := workflow.WithActivityOptions(ctx, sendNoticeOptions())
 	futures := make([]workflow.Future, len(plan.Pending))
 	for i, id := range plan.Pending {
 		futures[i] = workflow.ExecuteActivity(sctx, contract.ActivitySendNotice, id)

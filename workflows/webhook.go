@@ -24,14 +24,7 @@ func WebhookDeliveryWorkflow(
 	ctx workflow.Context,
 	in contract.WebhookDeliveryInput,
 ) (contract.WebhookDeliveryResult, error) {
-	policy := WebhookBackoff
-	policy.MaximumAttempts = int32(contract.DefaultWebhook().MaxAttempts)
-	policy.NonRetryableErrorTypes = []string{contract.ErrTypeWebhookRejected}
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &policy,
-		Summary:             "deliver " + in.Event,
-	})
+	ctx = workflow.WithActivityOptions(ctx, deliverOptions(in.Event))
 	err := workflow.ExecuteActivity(ctx, contract.ActivityDeliver, in.DeliveryID).Get(ctx, nil)
 	var ae *temporal.ApplicationError
 	if errors.As(err, &ae) {

@@ -3,8 +3,10 @@
 // compile as draft 2020-12, its examples run and their data matches the
 // output schema, breaking any bound of its input schema answers the
 // documented code and field, its docs list exactly the codes a call can
-// answer, its warnings are catalogued as warnings and its docs have their
-// shape.
+// answer, its warnings are catalogued as warnings, its docs have their
+// shape, its page as the catalogue serves it is one the API's OpenAPI
+// document accepts (no null where the document requires a value), and its
+// schemas and examples read the same to an OpenAPI 3.1 reader.
 package taskstest
 
 import (
@@ -21,9 +23,12 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// Check runs CheckTask on every runnable task of r, one subtest each.
+// Check runs CheckTask on every runnable task of r, one subtest each, and
+// holds the vocabularies, concepts and recipes r's families bring to what
+// the API's OpenAPI document requires of them.
 func Check(t *testing.T, r *tasks.Registry) {
 	t.Helper()
+	t.Run("served", func(t *testing.T) { checkFamilyServed(t, r) })
 	for _, d := range r.Runnable() {
 		t.Run(d.Name, func(t *testing.T) { CheckTask(t, d) })
 	}
@@ -39,6 +44,8 @@ func CheckTask(t *testing.T, d *tasks.Definition) {
 	t.Run("errors", func(t *testing.T) { checkErrors(t, d) })
 	t.Run("warnings", func(t *testing.T) { checkWarnings(t, d) })
 	t.Run("docs", func(t *testing.T) { checkDocs(t, d) })
+	t.Run("served", func(t *testing.T) { checkServed(t, d) })
+	t.Run("openapi", func(t *testing.T) { checkOpenAPI(t, d) })
 }
 
 // checkSchemas compiles both schemas as draft 2020-12; input schemas are closed.
