@@ -245,4 +245,20 @@ var mutations = []mutation{
 		To:   `cond += " AND api_key_id <> ?"`,
 		Pkg:  "./models", Run: "^TestSpendLimitsRefuseAHoldThatWouldPassThem$",
 	},
+	{
+		Name: "mp4-downloads-as-bin",
+		Bug:  "a delivered MP4 downloads as <id>.bin, so a video player does not open it",
+		File: "models/jobs.go",
+		From: `"video/mp4":                  "mp4",`,
+		To:   ``,
+		Pkg:  "./api", Run: "^TestDeliveredFilesDownloadWithTheirType$",
+	},
+	{
+		Name: "diagonal-hairlines-despeckled",
+		Bug:  "a 1-px diagonal line falls apart into specks and leaves its film",
+		File: "tasks/colourwork/separate_inks.go",
+		From: `var touching = [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}`,
+		To:   `var touching = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}`,
+		Pkg:  "./tasks/colourwork", Run: "^TestLineArtKeepsInksAndHairlines$",
+	},
 }

@@ -184,14 +184,36 @@ func (l *layout) colourways() {
 	l.y = y + 4
 }
 
+// sizeColumns lays out a table of n size columns beside the point of
+// measure on a page W wide, with fixed points of other columns: the point
+// column 220 pt wide and a size up to 80, the point column narrowed (to
+// 130 at least) so a size keeps minSizeCol, and the values set at 8.5 pt
+// instead of 10 in columns under 40 pt: a run of 16 sizes fits a
+// landscape page.
+func sizeColumns(W, fixed float64, n int) (pointW, colW, font float64) {
+	const minSizeCol = 34.0
+	avail := W - 2*margin - fixed
+	n = max(n, 1)
+	pointW = 220
+	if (avail-pointW)/float64(n) < minSizeCol {
+		pointW = max(130, avail-minSizeCol*float64(n))
+	}
+	colW = min(80, (avail-pointW)/float64(n))
+	font = 10
+	if colW < 40 {
+		font = 8.5
+	}
+	return pointW, colW, font
+}
+
 // measurementTable draws the graded measurements: one row per point of
 // measure, one column per size.
 func (l *layout) measurementTable() {
 	title := "Measurements (mm)"
 	y := l.section(title, 20+3*rowH)
 	s := l.s
-	pointW, tolW, refW := 220.0, 70.0, 28.0
-	colW := min(80, (s.W-2*margin-refW-pointW-tolW)/float64(max(len(l.p.sizes), 1)))
+	tolW, refW := 70.0, 28.0
+	pointW, colW, font := sizeColumns(s.W, refW+tolW, len(l.p.sizes))
 	x0 := margin + refW
 	head := func(y float64) float64 {
 		s.Text(margin, y, "Ref", 9, true, muted, refW)
@@ -217,7 +239,7 @@ func (l *layout) measurementTable() {
 			if ok {
 				text = mm(v)
 			}
-			s.Text(x0+pointW+tolW+float64(j)*colW, y, text, 10, false, ink, colW)
+			s.Text(x0+pointW+tolW+float64(j)*colW, y, text, font, false, ink, colW)
 		}
 		y += rowH
 	}

@@ -112,16 +112,23 @@ func (l *layout) gradingTable() {
 	s := l.s
 	sizes := l.p.sizes
 	base := sizes[(len(sizes)-1)/2]
-	refW, pointW, baseW := 28.0, 220.0, 70.0
-	steps := max(1, len(sizes)-1)
-	colW := min(80, (s.W-2*margin-refW-pointW-baseW)/float64(steps))
+	refW, baseW := 28.0, 70.0
+	pointW, colW, font := sizeColumns(s.W, refW+baseW, len(sizes)-1)
 	x0 := margin + refW
+	// A step's column is headed "S → M", or, too narrow for both, by the
+	// size it steps to (the caption says so).
+	stepHead := func(j int) string {
+		if colW < 60 {
+			return sizes[j]
+		}
+		return sizes[j-1] + " → " + sizes[j]
+	}
 	head := func(y float64) float64 {
 		s.Text(margin, y, "Ref", 9, true, muted, refW)
 		s.Text(x0, y, "Point of measure", 9, true, muted, pointW)
 		s.Text(x0+pointW, y, "Base "+base, 9, true, muted, baseW)
 		for j := 1; j < len(sizes); j++ {
-			s.Text(x0+pointW+baseW+float64(j-1)*colW, y, sizes[j-1]+" → "+sizes[j], 9, true, muted, colW-4)
+			s.Text(x0+pointW+baseW+float64(j-1)*colW, y, stepHead(j), 9, true, muted, colW-4)
 		}
 		s.Line(margin, y+14, s.W-margin, y+14, 0.5, rule)
 		return y + 20
@@ -145,11 +152,12 @@ func (l *layout) gradingTable() {
 			if okA && okC {
 				step = signed(c - a)
 			}
-			s.Text(x0+pointW+baseW+float64(j-1)*colW, y, step, 10, false, ink, colW-4)
+			s.Text(x0+pointW+baseW+float64(j-1)*colW, y, step, font, false, ink, colW-4)
 		}
 		y += rowH
 	}
-	s.Text(margin, y+2, "Steps are the change from one size to the next; the base size is the middle of the run.",
+	s.Text(margin, y+2, "Steps are the change from the size before to the size named; the base size is the middle of "+
+		"the run.",
 		7, false, muted, 0)
 	l.y = y + 12
 }

@@ -452,3 +452,36 @@ func TestTechpackPages(t *testing.T) {
 	}
 	require.Equal(t, len(in.Measurements), letters, "a callout per measurement")
 }
+
+// TestLongSizeRuns: a footwear run of 16 sizes (EU 35 to 50) with
+// four-digit, one-decimal measurements lays out on the techpack's page
+// with no words overlapping, every size and value in the text and none
+// cut short.
+func TestLongSizeRuns(t *testing.T) {
+	d := lookup(t, "techpack.create")
+	var body map[string]any
+	require.NoError(t, json.Unmarshal(d.Examples[0].Input, &body))
+	var meas []any
+	for i, point := range []string{"Foot length", "Ball girth", "Heel height", "Shaft height"} {
+		sizes := map[string]any{}
+		for j := range 16 {
+			sizes["EU "+strconv.Itoa(35+j)] = 1000.5 + float64(100*i+7*j)
+		}
+		meas = append(meas, map[string]any{"point": point, "tolerance_mm": 2, "sizes": sizes})
+	}
+	body["measurements"] = meas
+	raw, _ := json.Marshal(body)
+	in, err := d.Validate(raw)
+	require.NoError(t, err)
+	ctx := tasks.WithLoader(context.Background(), loaderOf(d.Examples[0].Files))
+	o, err := d.Runner.Step(ctx, in, 0)
+	require.NoError(t, err)
+	dump(t, "techpack_16_sizes.pdf", o.Data)
+	pagecheck.Check(t, o.Data, sheetTasks[1].page)
+	text := poppler(t, "pdftotext", o.Data, "-layout")
+	for j := range 16 {
+		require.Contains(t, text, "EU "+strconv.Itoa(35+j))
+	}
+	require.Contains(t, text, "1405.5", "the last value of the last size")
+	require.NotContains(t, text, "…", "no value or size name is cut short")
+}

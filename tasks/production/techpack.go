@@ -23,7 +23,7 @@ const (
 	maxColourways   = 8
 	maxWayColours   = 6
 	maxMeasurements = 40
-	maxSizes        = 10
+	maxSizes        = 16
 	maxSizeName     = 12
 	maxBOMRows      = 40
 	maxConstruction = 30
