@@ -13,9 +13,12 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
-// minBorderShare is how much of the image's border must be within the
-// tolerance of its median colour for the background to count as plain.
-const minBorderShare = 0.6
+// minBorderShare is the cut-out's confidence threshold: how much of the
+// image's border must be within the tolerance of the fitted backdrop for
+// the background to count as plain. Below it the cut-out is refused (not
+// charged): a product in a scene, or on a cluttered table, is cut out
+// badly more often than not.
+const minBorderShare = 0.8
 
 // minObjectShare is the smallest object a cut-out keeps: below, the image
 // is all background.
@@ -68,7 +71,8 @@ func removeBackground() *tasks.Definition {
 				"minimum": 0,
 				"maximum": 1,
 				"description": "How plain the backdrop was: the share of the image's border within tolerance of the fitted " +
-					"backdrop. Below 0.6 no cut-out is made; below 0.85 look at the result (a busy or cluttered backdrop).",
+					"backdrop. Below 0.8 no cut-out is made (the image gives no file and is not charged); between 0.8 and 0.9 look " +
+					"at the result (part of the border is busy or cluttered).",
 			},
 			"object_share": obj{
 				"type":        "number",
@@ -319,7 +323,7 @@ func cutoutDocs() tasks.Docs {
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
 			AbsentWhen: new(
-				"An image whose background is not separable (less than 60% of its border within tolerance of one smooth " +
+				"An image whose background is not separable (confidence under 0.8: less than 80% of its border within tolerance of one smooth " +
 					"backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; " +
 					"the summary carries output_not_produced naming the image and the reason. When no image works the job fails " +
 					"with processing_failed and the reason.",
@@ -337,7 +341,7 @@ func cutoutDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (under 60% of the border near one " +
+			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (confidence under 0.8: under 80% of the border near one " +
 				"smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the " +
 				"border was.",
 			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same " +
