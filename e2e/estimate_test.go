@@ -97,12 +97,6 @@ func TestEstimateWritesNothing(t *testing.T) {
 		}
 		for _, ex := range d.Examples {
 			res := s.do(http.MethodPost, "/v1/tasks/"+d.Name+"/estimate", string(ex.Input))
-			if d.Name == "photoshoot.upscale" {
-				// Its example's shot stands for one of the account's: a
-				// submit refuses it, and so does the estimate.
-				require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
-				continue
-			}
 			require.Equal(t, http.StatusOK, res.status, "%s %s: %s", d.Name, ex.Name, res.body)
 			estimated++
 		}

@@ -68,3 +68,28 @@ func TestAMarketplacePackshotNeverPastesThePhoto(t *testing.T) {
 	}
 	require.NoError(t, shoot(busy, marketplaceNone), "without a preset the photo is laid down whole")
 }
+
+// TestUpscaleTakesEveryShotCreateMakes: photoshoot.upscale takes at 2× the
+// tallest shot photoshoot.create makes (Zalando's 1801 × 2600, step 5 of
+// the catalogue_shoot recipe), and at 4× refuses a shot over 2048 px with
+// the way out instead of making a 75 MP image.
+func TestUpscaleTakesEveryShotCreateMakes(t *testing.T) {
+	r := tasks.NewRegistry()
+	require.NoError(t, r.Add(imgfam.Family()))
+	require.NoError(t, r.Add(Family()))
+	def, err := r.Lookup("photoshoot.upscale")
+	require.NoError(t, err)
+	zalando, _ := marketplaceOf("zalando")
+	for _, m := range marketplaces {
+		require.Empty(t, def.RefSides["images"].Check(m.w, m.h), m.value)
+	}
+	tall := image.NewNRGBA(image.Rect(0, 0, zalando.w, zalando.h))
+	data, err := encodeJPEG(tall)
+	require.NoError(t, err)
+	in, err := def.Validate([]byte(`{"images":["art:shot1"],"factor":"4"}`))
+	require.NoError(t, err)
+	_, err = def.Runner.Step(tasks.WithLoader(context.Background(), photoLoader(data)), in, 0)
+	var se *tasks.StepError
+	require.True(t, errors.As(err, &se), "%v", err)
+	require.Contains(t, se.Message, "factor 4 takes shots up to 2048 px a side: send factor 2")
+}
