@@ -475,3 +475,67 @@ func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []
 	}
 	return out
 }
+
+// closeInlets gives back to the product the narrow inlets of background
+// that reach deep into it: where a light stripe of the product (glass's
+// highlight) meets the backdrop with no edge, the flood runs down it. A
+// stretch of background the opening by a 7 × 7 box leaves out (under 7
+// px across) whose length is at least six times that is an inlet.
+func closeInlets(isBg []bool, W, H int) {
+	const r = 3
+	n := W * H
+	integral := func(f func(i int) bool) []int32 {
+		s := make([]int32, (W+1)*(H+1))
+		for y := range H {
+			row := int32(0)
+			for x := range W {
+				if f(y*W + x) {
+					row++
+				}
+				s[(y+1)*(W+1)+x+1] = s[y*(W+1)+x+1] + row
+			}
+		}
+		return s
+	}
+	box := func(s []int32, x, y int) int32 {
+		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
+		return s[y1*(W+1)+x1] - s[y0*(W+1)+x1] - s[y1*(W+1)+x0] + s[y0*(W+1)+x0]
+	}
+	bg := integral(func(i int) bool { return isBg[i] })
+	full := func(i int) bool { // the whole box is background, or off the image
+		x, y := i%W, i/W
+		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
+		return box(bg, x, y) == int32((x1-x0)*(y1-y0))
+	}
+	eroded := integral(full)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	inlet := func(i int) bool { return isBg[i] && box(eroded, i%W, i/W) == 0 }
+	var comp []int32
+	for i := range n {
+		if seen[i] || !inlet(i) {
+			continue
+		}
+		comp = append(comp[:0], int32(i))
+		seen[i] = true
+		x0, y0, x1, y1 := W, H, 0, 0
+		for h := 0; h < len(comp); h++ {
+			j := int(comp[h])
+			x, y := j%W, j/W
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			forNeighbours(j, W, H, func(k int) {
+				if !seen[k] && inlet(k) {
+					seen[k] = true
+					comp = append(comp, int32(k))
+				}
+			})
+		}
+		if max(x1-x0, y1-y0)+1 < 6*(2*r+1) {
+			continue
+		}
+		for _, j := range comp {
+			isBg[j] = false
+		}
+	}
+}

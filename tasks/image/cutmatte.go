@@ -22,7 +22,13 @@ import (
 //  3. Region connectivity: a flood from the border through candidates
 //     that stops at sharp steps (a product's outline, a seam), then
 //     enclosed regions that are the backdrop itself (a handle's hole), and
-//     specks removed.
+//     specks removed. It runs twice: once stopped by steps only, once by
+//     faint lines too (rimLines: a white mug's rim, a tee's hem); the
+//     second adds what it keeps only where that is a solid region whose
+//     tones do not continue the backdrop (keepCompact), never a shadow's
+//     tail or JPEG's ringing. White fills inside thin black outlines stay
+//     (inkBounded); narrow inlets of backdrop reaching into the product
+//     go back to it (closeInlets). See cutedges.go.
 //  4. Matting in a band around the outline: each pixel's alpha unmixed
 //     between the local backdrop and the local product colour.
 //  5. Colour decontamination: edge pixels get the product's colour
@@ -571,6 +577,8 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		return 4*nearby >= len(c) && !enclosedStats(c, open, lumRes, W).nearBackdrop(noise)
 	})
 	defer boolPool.put(isBg)
+
+	closeInlets(isBg, W, H)
 
 	var shade []float32
 	if keepShadow {

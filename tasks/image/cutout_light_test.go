@@ -243,11 +243,11 @@ func BenchmarkCutoutLight(b *testing.B) {
 
 // TestCutoutKeepsLightProducts holds the cut-out to the light set's
 // figures. Issue 46 asks IoU ≥ 0.93 on every image and a mean ≥ 0.97:
-// the holes and light-part figures meet it, and most images do; the
-// green glass bottle (its highlight meets the sweep with no edge at the
-// shoulder), the white mug as a JPEG at quality 75 (its thin handle) and
-// the beach ball (its white panels' shaded side) are at 0.90 to 0.93,
-// and the floors below hold them there (the benchmark prints each).
+// the mean, the holes and the light parts' mean meet it, and so do all
+// images but three, held here at their floors: the white mug as a JPEG at
+// quality 75 (0.90: the ringing breaks its thin handle) and the beach ball
+// (0.92 to 0.94, its white panels kept at 0.87 to 0.89 where their shaded
+// side passes through the backdrop's grey). The benchmark prints each.
 func TestCutoutKeepsLightProducts(t *testing.T) {
 	f := measureLight(t, "")
 	require.Empty(t, f.failed)
@@ -258,13 +258,14 @@ func TestCutoutKeepsLightProducts(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"mug_white_sweep", "tee_white_on_white", "tee_white_on_white_jpeg",
-		"drawing_white_fills", "drawing_white_fills_jpeg", "bag_off_centre_grey", "bag_off_centre_grey_jpeg"} {
+		"drawing_white_fills", "drawing_white_fills_jpeg", "glass_bottle_green", "glass_bottle_green_jpeg",
+		"bag_off_centre_grey", "bag_off_centre_grey_jpeg"} {
 		require.GreaterOrEqual(t, f.scores[name].iou, 0.93, "%s: the issue's IoU", name)
 		if f.scores[name].hasLight {
 			require.GreaterOrEqual(t, f.scores[name].light, 0.95, "%s: light parts kept", name)
 		}
 	}
-	require.GreaterOrEqual(t, f.meanIoU, 0.95, "mean IoU")
+	require.GreaterOrEqual(t, f.meanIoU, 0.97, "mean IoU")
 	require.GreaterOrEqual(t, f.light, 0.95, "light parts' mean alpha")
 	require.LessOrEqual(t, f.hole, 0.05, "enclosed backdrop's mean alpha")
 }
