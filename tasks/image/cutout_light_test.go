@@ -161,6 +161,31 @@ func lightScenes() []scene {
 		backdrop: sweep(rgbf{205, 205, 207}, rgbf{180, 180, 183}, H), parts: bag, hole: bagHole,
 		shadow: softShadow(75, 176, 50, 5, 0.4, 3), noise: 1.5})
 
+	// Shots added after the tuning, to check it holds: a white box with a
+	// grey edge and a lighter top on a white sweep (JPEG at quality 70), and
+	// a cream lampshade with a darker seam on a beige sweep.
+	box := union(rect(70, 100, 170, 185), func(x, y float64) bool {
+		return y >= 80 && y < 100 && x >= 70+(100-y) && x < 170+(100-y)*0.4 // the top, seen from above
+	})
+	top := func(x, y float64) bool { return y < 100 }
+	boxParts := []part{
+		{in: grown(box, 1), col: flat(rgbf{222, 222, 224})},
+		{in: box, col: litWhite(rgbf{246, 246, 246}, 70, 170, 0.08, 0.003), light: true},
+		{in: and(box, top), col: flat(rgbf{252, 252, 252}), light: true},
+	}
+	out = append(out, scene{name: "box_white_q70_check", w: W, h: H,
+		backdrop: sweep(rgbf{251, 251, 251}, rgbf{240, 240, 241}, H), parts: boxParts,
+		shadow: softShadow(118, 186, 55, 5, 0.3, 3), noise: 1.2, jpeg: true, quality: 70})
+	shadeShape := func(x, y float64) bool { return y >= 50 && y < 130 && math.Abs(x-120) < 30+0.45*(y-50) }
+	lamp := []part{
+		{in: grown(shadeShape, 1.2), col: flat(rgbf{200, 190, 170})},
+		{in: shadeShape, col: litWhite(rgbf{246, 238, 220}, 60, 180, 0.15, 0.01), light: true},
+		{in: rect(117, 131, 123, 185), col: flat(rgbf{90, 80, 70})},
+		{in: ellipse(120, 186, 28, 5), col: flat(rgbf{90, 80, 70})},
+	}
+	out = append(out, scene{name: "lamp_cream_on_beige_check", w: W, h: H, backdrop: plain(rgbf{238, 230, 214}),
+		parts: lamp, shadow: softShadow(120, 189, 32, 4, 0.35, 3), noise: 1.5})
+
 	// JPEG at quality 70 to 90.
 	for _, c := range []struct {
 		i, q int
