@@ -73,6 +73,7 @@ func rimLines(px *image.NRGBA, noise float64) []bool {
 	lum = tmp
 	depth := float32(max(3, 2.5*noise))
 	step := float32(max(6, 3*noise))
+	flat := min(depth/2, step/4) // nearer than this, no weak line or step can start
 	// 2: a strong line pixel, 1: a weak one (half the depth or step),
 	// kept only where it joins a strong one (hysteresis, as in Canny's
 	// detector, so a rim that fades for a few pixels stays closed).
@@ -88,6 +89,19 @@ func rimLines(px *image.NRGBA, noise float64) []bool {
 			i := y*W + x
 			c := lum[i]
 			if c < 0 {
+				continue
+			}
+			// A flat spot (every pixel one or two away along the four
+			// directions within flat of it) has neither line nor step.
+			still := true
+			for _, d := range dirs {
+				for _, s := range [4]int{-2, -1, 1, 2} {
+					if v := lum[(y+s*d[1])*W+x+s*d[0]] - c; v >= flat || v <= -flat {
+						still = false
+					}
+				}
+			}
+			if still {
 				continue
 			}
 			var got byte
