@@ -97,12 +97,6 @@ func TestEstimateWritesNothing(t *testing.T) {
 		}
 		for _, ex := range d.Examples {
 			res := s.do(http.MethodPost, "/v1/tasks/"+d.Name+"/estimate", string(ex.Input))
-			if d.Name == "photoshoot.upscale" {
-				// Its example's shot stands for one of the account's: a
-				// submit refuses it, and so does the estimate.
-				require.Equal(t, http.StatusUnprocessableEntity, res.status, "%s", res.body)
-				continue
-			}
 			require.Equal(t, http.StatusOK, res.status, "%s %s: %s", d.Name, ex.Name, res.body)
 			estimated++
 		}
@@ -145,6 +139,8 @@ type admitState struct {
 	artNotShot string
 	// othersUpload is an upload of another account.
 	othersUpload string
+	// artTall is a delivered file of 1801 × 2600 px.
+	artTall string
 	// tiny and small are uploads 4 and 20 px a side.
 	tiny, small string
 }
@@ -192,6 +188,18 @@ func newAdmitState(t *testing.T, s *testStack) admitState {
 	}
 	require.NoError(t, s.db.Create(art).Error)
 	st.artNotShot = art.Handle()
+	tall := &models.File{ // a Zalando shot's size, 1801 × 2600
+		ID:        models.NewID(""),
+		UserID:    s.userID,
+		JobID:     board,
+		Index:     1,
+		MediaType: "image/jpeg",
+		BlobKey:   "none",
+		Size:      1,
+		Data:      `{"width":1801,"height":2600}`,
+	}
+	require.NoError(t, s.db.Create(tall).Error)
+	st.artTall = tall.Handle()
 	st.tiny, st.small = s.uploadSolid(
 		color.RGBA{0xC8, 0x10, 0x2E, 0xff},
 		4,
@@ -300,6 +308,7 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 		},
 		"photoshoot.upscale": {
 			{"not a shot", map[string]any{"images": []string{st.artNotShot}}, apierr.ImageNotFromShoot},
+			{"a Zalando shot at 4×", map[string]any{"images": []string{st.artTall}, "factor": "4"}, apierr.RequestRefused},
 		},
 		"model.create": {
 			{"blank name", blank, apierr.NameRequired},

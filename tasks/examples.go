@@ -76,3 +76,8 @@ func (d *Definition) ExampleOutputs(ctx context.Context, n int) ([]Output, error
 // (file:example_…). They name no upload: any caller may send them, and a
 // job reads the bytes the catalogue serves for them.
 const ExampleFilePrefix = "file:example_"
+
+// ExampleArtPrefix starts the handles of example files that stand for a
+// file a job delivered (art:example_…, a shot photoshoot.upscale enlarges):
+// like ExampleFilePrefix's, any caller may send them.
+const ExampleArtPrefix = "art:example_"

@@ -257,9 +257,10 @@ func (r *Registry) Recipes() []Recipe {
 }
 
 // ExampleFile returns the file an example of any task sends under the
-// handle ref (file:example_…); ok is false for any other reference.
+// handle ref (file:example_… or art:example_…); ok is false for any other
+// reference.
 func (r *Registry) ExampleFile(ref string) (f ExampleFile, ok bool) {
-	if !strings.HasPrefix(ref, ExampleFilePrefix) {
+	if !strings.HasPrefix(ref, ExampleFilePrefix) && !strings.HasPrefix(ref, ExampleArtPrefix) {
 		return ExampleFile{}, false
 	}
 	for _, d := range r.All() {

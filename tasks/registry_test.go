@@ -151,13 +151,19 @@ func TestRegistryRefuses(t *testing.T) {
 func TestRegistryExampleFile(t *testing.T) {
 	d := task("x.one", CategoryVideo)
 	d.Examples = []Example{{Name: "e", Input: json.RawMessage(`{}`),
-		Files: []ExampleFile{{Ref: ExampleFilePrefix + "leaf", Data: func() []byte { return []byte("leaf") }}}}}
+		Files: []ExampleFile{
+			{Ref: ExampleFilePrefix + "leaf", Data: func() []byte { return []byte("leaf") }},
+			{Ref: ExampleArtPrefix + "shot", Data: func() []byte { return []byte("shot") }},
+		}}}
 	r := NewRegistry()
 	require.NoError(t, r.Add(Family{Name: "x", Tasks: []*Definition{d}}))
 	f, ok := r.ExampleFile("file:example_leaf")
 	require.True(t, ok)
 	require.Equal(t, []byte("leaf"), f.Data())
-	for _, ref := range []string{"file:example_nope", "file:leaf", "art:example_leaf"} {
+	f, ok = r.ExampleFile("art:example_shot") // a delivered file an example stands for
+	require.True(t, ok)
+	require.Equal(t, []byte("shot"), f.Data())
+	for _, ref := range []string{"file:example_nope", "file:leaf", "art:example_leaf", "art:shot", "file:example_shot"} {
 		_, ok := r.ExampleFile(ref)
 		require.False(t, ok, ref)
 	}

@@ -22,7 +22,13 @@ import (
 //  3. Region connectivity: a flood from the border through candidates
 //     that stops at sharp steps (a product's outline, a seam), then
 //     enclosed regions that are the backdrop itself (a handle's hole), and
-//     specks removed.
+//     specks removed. It runs twice: once stopped by steps only, once by
+//     faint lines too (rimLines: a white mug's rim, a tee's hem); the
+//     second adds what it keeps only where that is a solid region whose
+//     tones do not continue the backdrop (keepCompact), never a shadow's
+//     tail or JPEG's ringing. White fills inside thin black outlines stay
+//     (inkBounded); narrow inlets of backdrop reaching into the product
+//     go back to it (closeInlets). See cutedges.go.
 //  4. Matting in a band around the outline: each pixel's alpha unmixed
 //     between the local backdrop and the local product colour.
 //  5. Colour decontamination: edge pixels get the product's colour
@@ -208,15 +214,19 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 	}
 	share := float64(plain) / float64(len(xs))
+	noise := backdropNoise(bd, xs, ys, cols, tolRGB)
 	mid := bd.at(W/2, H/2)
 	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
 		return cutout{}, fmt.Errorf(
 			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or "+
-				"evenly graded backdrop (%s at the centre); a plain backdrop is needed, not a scene (or raise tolerance)",
+				"evenly graded backdrop (%s at the centre), a confidence of %.2f, under the %.2f a cut-out needs; a plain "+
+				"backdrop is needed, not a scene (or raise tolerance)",
 			100*share,
 			tol,
 			bgMid.Hex(),
+			share,
+			minBorderShare,
 		)
 	}
 
@@ -270,6 +280,27 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		return cutout{}, err
 	}
 
+	// A thin line darker than both its sides is a rim or a seam, never the
+	// backdrop: the flood stops there even where it is faint.
+	// A gap of a pixel or two in a faint line is closed: the line is
+	// widened by a pixel each way.
+	lines := rimLines(px, noise)
+	defer boolPool.put(lines)
+	rims := boolPool.get(n) // the lines widened
+	defer boolPool.put(rims)
+	clear(rims)
+	for i, r := range lines {
+		if !r {
+			continue
+		}
+		x, y := i%W, i/W
+		for yy := max(0, y-1); yy <= min(H-1, y+1); yy++ {
+			for xx := max(0, x-1); xx <= min(W-1, x+1); xx++ {
+				rims[yy*W+xx] = true
+			}
+		}
+	}
+
 	// A shaded candidate within two pixels below a much brighter one is a
 	// dark line on a light part (a seam), not a shadow: shadows are soft.
 	lum := func(i int) float64 { p := px.Pix[4*i:]; return float64(p[0]) + float64(p[1]) + float64(p[2]) }
@@ -291,24 +322,11 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 	})
 
-	// 3. Regions: the flood from the border through candidates, stopping
-	// at steps sharper than a soft shadow's.
-	isBg := boolPool.get(n)
-	defer boolPool.put(isBg)
-	clear(isBg)
 	stepMax := max(2.5*tol, 20)
 	stepMax2 := int(stepMax * stepMax)
 	pix := px.Pix
 	step2 := func(i, j int) int { return stepSq(pix, i, j) }
 	var queue []int32
-	for y := range H {
-		for x := range W {
-			if (x == 0 || y == 0 || x == W-1 || y == H-1) && cand[y*W+x] {
-				isBg[y*W+x] = true
-				queue = append(queue, int32(y*W+x))
-			}
-		}
-	}
 	neighbours := func(i int, f func(j int)) {
 		x, y := i%W, i/W
 		if x > 0 {
@@ -336,142 +354,231 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			}
 		}
 	})
-	enter := func(i, j int) bool {
-		return !isBg[j] && cand[j] && (pix[4*i+3] < 128 || pix[4*j+3] < 128 || stepSq(pix, i, j) <= stepMax2)
-	}
-	// A scanline flood: a popped pixel's row is filled left and right as
-	// far as the steps allow, then the run's pixels above and below are
-	// tried one by one. The set reached is the one a pixel-by-pixel flood
-	// reaches (the test between two pixels is symmetric).
-	for len(queue) > 0 {
-		i := int(queue[len(queue)-1])
-		queue = queue[:len(queue)-1]
-		y := i / W
-		l, r := i, i
-		for l > y*W && enter(l, l-1) {
-			l--
-			isBg[l] = true
-		}
-		for r < y*W+W-1 && enter(r, r+1) {
-			r++
-			isBg[r] = true
-		}
-		for k := l; k <= r; k++ {
-			if y > 0 && enter(k, k-W) {
-				isBg[k-W] = true
-				queue = append(queue, int32(k-W))
-			}
-			if y < H-1 && enter(k, k+W) {
-				isBg[k+W] = true
-				queue = append(queue, int32(k+W))
-			}
-		}
-	}
-	// The deep shadow's last pixels along the product are not smooth (the
-	// product's outline is next to them; JPEG's blocks): two steps of it
-	// go too.
-	for range 2 {
-		queue = queue[:0]
-		for i := range n {
-			if deep[i] && !isBg[i] {
-				take := false
-				neighbours(i, func(j int) { take = take || isBg[j] && step2(i, j) <= stepMax2 })
-				if take {
-					queue = append(queue, int32(i))
-				}
-			}
-		}
-		for _, i := range queue {
-			isBg[i] = true
-		}
-	}
-	// Enclosed regions that are the backdrop itself become background;
-	// specks of object left in the background go too.
 	seen := boolPool.get(n)
 	defer boolPool.put(seen)
-	clear(seen)
-	minHole := max(12, n/4000)
-	minSpeck := max(8, n/20000)
-	var comp []int32
-	grow := func(start int, member func(j int) bool) []int32 {
-		comp = comp[:0]
-		comp = append(comp, int32(start))
-		seen[start] = true
-		for h := 0; h < len(comp); h++ {
-			neighbours(int(comp[h]), func(j int) {
-				if !seen[j] && member(j) {
-					seen[j] = true
-					comp = append(comp, int32(j))
-				}
-			})
-		}
-		return comp
-	}
-	for i := range n {
-		if seen[i] || isBg[i] || !near[i] {
-			continue
-		}
-		c := grow(i, func(j int) bool { return !isBg[j] && near[j] })
-		if len(c) < minHole {
-			continue
-		}
-		// A hole shows the backdrop through the product: its colour is the
-		// backdrop's, and the product's outline is a step along most of its
-		// rim. A light part whose shading passes through the backdrop's
-		// tone (a white sole) fades smoothly into the rest of the part.
-		var d [3]float64
-		rim, sharp := 0, 0
-		for _, j := range c {
-			p, b := col(int(j)), bd.at(int(j)%W, int(j)/W)
-			for ch := range 3 {
-				d[ch] += p[ch] - b[ch]
+	nearAll, candAll := near, cand
+	// 3. Regions: the flood from the border through candidates, stopping
+	// at steps sharper than a soft shadow's; with walls, at the faint
+	// lines too.
+	segment := func(walls bool) []bool {
+		isBg := boolPool.get(n)
+		clear(isBg)
+		near, cand := nearAll, candAll
+		if walls {
+			near, cand = boolPool.get(n), boolPool.get(n)
+			defer boolPool.put(near)
+			defer boolPool.put(cand)
+			for i := range n {
+				near[i], cand[i] = nearAll[i] && !rims[i], candAll[i] && !rims[i]
 			}
-			neighbours(int(j), func(k int) {
-				if !near[k] || isBg[k] {
-					rim++
-					if step2(int(j), k) > stepMax2/4 {
-						sharp++
+		}
+		queue = queue[:0]
+		for y := range H {
+			for x := range W {
+				if (x == 0 || y == 0 || x == W-1 || y == H-1) && cand[y*W+x] {
+					isBg[y*W+x] = true
+					queue = append(queue, int32(y*W+x))
+				}
+			}
+		}
+		enter := func(i, j int) bool {
+			return !isBg[j] && cand[j] && (pix[4*i+3] < 128 || pix[4*j+3] < 128 || stepSq(pix, i, j) <= stepMax2)
+		}
+		// A scanline flood: a popped pixel's row is filled left and right as
+		// far as the steps allow, then the run's pixels above and below are
+		// tried one by one. The set reached is the one a pixel-by-pixel flood
+		// reaches (the test between two pixels is symmetric).
+		for len(queue) > 0 {
+			i := int(queue[len(queue)-1])
+			queue = queue[:len(queue)-1]
+			y := i / W
+			l, r := i, i
+			for l > y*W && enter(l, l-1) {
+				l--
+				isBg[l] = true
+			}
+			for r < y*W+W-1 && enter(r, r+1) {
+				r++
+				isBg[r] = true
+			}
+			for k := l; k <= r; k++ {
+				if y > 0 && enter(k, k-W) {
+					isBg[k-W] = true
+					queue = append(queue, int32(k-W))
+				}
+				if y < H-1 && enter(k, k+W) {
+					isBg[k+W] = true
+					queue = append(queue, int32(k+W))
+				}
+			}
+		}
+		// The deep shadow's last pixels along the product are not smooth (the
+		// product's outline is next to them; JPEG's blocks): two steps of it
+		// go too.
+		for range 2 {
+			queue = queue[:0]
+			for i := range n {
+				if deep[i] && !isBg[i] {
+					take := false
+					neighbours(i, func(j int) { take = take || isBg[j] && step2(i, j) <= stepMax2 })
+					if take {
+						queue = append(queue, int32(i))
 					}
 				}
-			})
-		}
-		m := float64(len(c))
-		if 2*sharp >= rim && math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])/m <= max(3, tol/4) {
-			for _, j := range c {
-				isBg[j] = true
+			}
+			for _, i := range queue {
+				isBg[i] = true
 			}
 		}
+		// Enclosed regions that are the backdrop itself become background;
+		// specks of object left in the background go too.
+		clear(seen)
+		minHole := max(12, n/4000)
+		lum3 := func(i int) float64 { return lum(i) / 3 }
+		lum3bg := func(c []int32) float64 { // the backdrop's luminance at a region's first pixel
+			b := bd.at(int(c[0])%W, int(c[0])/W)
+			return (b[0] + b[1] + b[2]) / 3
+		}
+		minSpeck := max(8, n/20000)
+		var comp []int32
+		grow := func(start int, member func(j int) bool) []int32 {
+			comp = comp[:0]
+			comp = append(comp, int32(start))
+			seen[start] = true
+			for h := 0; h < len(comp); h++ {
+				neighbours(int(comp[h]), func(j int) {
+					if !seen[j] && member(j) {
+						seen[j] = true
+						comp = append(comp, int32(j))
+					}
+				})
+			}
+			return comp
+		}
+		// A region of backdrop or shadow tones cut off only by faint lines
+		// (JPEG's ringing beside an edge, a shadow's grain) is the backdrop
+		// when it continues it: across the line its tone is the backdrop's
+		// beyond, and the line is shallow — a rim on a white product is
+		// deeper, and the product's shading does not continue the sweep.
+		shallow := max(8, 4*noise)
+		for i := range n {
+			if seen[i] || isBg[i] || !cand[i] {
+				continue
+			}
+			c := grow(i, func(j int) bool { return !isBg[j] && cand[j] })
+			if continuesAcross(c, px, bd, isBg, rims, cand, shallow) {
+				for _, j := range c {
+					isBg[j] = true
+				}
+			}
+		}
+		clear(seen)
+		for i := range n {
+			if seen[i] || isBg[i] || !near[i] {
+				continue
+			}
+			c := grow(i, func(j int) bool { return !isBg[j] && near[j] })
+			if len(c) < minHole {
+				continue
+			}
+			// A hole shows the backdrop through the product: its colour is the
+			// backdrop's, and the product's outline is a step along most of its
+			// rim. A light part whose shading passes through the backdrop's
+			// tone (a white sole) fades smoothly into the rest of the part.
+			inRegion := func(j int) bool { return !isBg[j] && near[j] }
+			if inkBounded(c, inRegion, lum3, lum3bg(c), W, H, max(5, min(W, H)/60)) {
+				continue // a drawn fill: white inside a black outline
+			}
+			var d [3]float64
+			rim, sharp := 0, 0
+			for _, j := range c {
+				p, b := col(int(j)), bd.at(int(j)%W, int(j)/W)
+				for ch := range 3 {
+					d[ch] += p[ch] - b[ch]
+				}
+				neighbours(int(j), func(k int) {
+					if !near[k] || isBg[k] {
+						rim++
+						if rims[k] || step2(int(j), k) > stepMax2/4 {
+							sharp++
+						}
+					}
+				})
+			}
+			m := float64(len(c))
+			if 2*sharp < rim || math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])/m > max(3, tol/4) {
+				continue
+			}
+			inner := func(j int) bool {
+				x, y := j%W, j/W
+				for _, o := range [4][2]int{{2, 0}, {-2, 0}, {0, 2}, {0, -2}} {
+					xx, yy := x+o[0], y+o[1]
+					if xx < 0 || yy < 0 || xx >= W || yy >= H || !inRegion(yy*W+xx) {
+						return false
+					}
+				}
+				return true
+			}
+			lumRes := func(j int) float64 { b := bd.at(j%W, j/W); return lum3(j) - (b[0]+b[1]+b[2])/3 }
+			st := enclosedStats(c, inner, lumRes, W)
+			if !walls || st.nearBackdrop(noise) {
+				for _, j := range c {
+					isBg[j] = true
+				}
+			}
+		}
+		clear(seen)
+		// A small patch apart from the product whose mean colour is a shade of
+		// the backdrop is shadow left behind: its pixels failed one by one
+		// where JPEG's colour bleeds from the product into a dark shadow.
+		shadowPatch := func(c []int32) bool {
+			var m [3]float64
+			sx, sy := 0, 0
+			for _, j := range c {
+				p := col(int(j))
+				for ch := range 3 {
+					m[ch] += p[ch] / float64(len(c))
+				}
+				sx, sy = sx+int(j)%W, sy+int(j)/W
+			}
+			b := bd.at(sx/len(c), sy/len(c))
+			s := (m[0]*b[0] + m[1]*b[1] + m[2]*b[2]) / max(b[0]*b[0]+b[1]*b[1]+b[2]*b[2], 1)
+			c0, c1, c2 := m[0]-s*b[0], m[1]-s*b[1], m[2]-s*b[2]
+			return s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
+		}
+		for i := range n {
+			if seen[i] || isBg[i] {
+				continue
+			}
+			c := grow(i, func(j int) bool { return !isBg[j] })
+			if len(c) < minSpeck || len(c) < n/500 && shadowPatch(c) {
+				for _, j := range c {
+					isBg[j] = true
+				}
+			}
+		}
+
+		return isBg
 	}
-	clear(seen)
-	// A small patch apart from the product whose mean colour is a shade of
-	// the backdrop is shadow left behind: its pixels failed one by one
-	// where JPEG's colour bleeds from the product into a dark shadow.
-	shadowPatch := func(c []int32) bool {
-		var m [3]float64
-		sx, sy := 0, 0
+	isBg := keepCompact(segment(false), segment(true), rims, W, H, func(c []int32) bool {
+		lumRes := func(j int) float64 {
+			p, b := px.Pix[4*j:], bd.at(j%W, j/W)
+			return (float64(p[0]) + float64(p[1]) + float64(p[2]) - b[0] - b[1] - b[2]) / 3
+		}
+		// A light part is partly in the backdrop's own tones; a region
+		// all in shadow tones is a shadow cut off by JPEG's ringing.
+		nearby := 0
 		for _, j := range c {
-			p := col(int(j))
-			for ch := range 3 {
-				m[ch] += p[ch] / float64(len(c))
-			}
-			sx, sy = sx+int(j)%W, sy+int(j)/W
-		}
-		b := bd.at(sx/len(c), sy/len(c))
-		s := (m[0]*b[0] + m[1]*b[1] + m[2]*b[2]) / max(b[0]*b[0]+b[1]*b[1]+b[2]*b[2], 1)
-		c0, c1, c2 := m[0]-s*b[0], m[1]-s*b[1], m[2]-s*b[2]
-		return s >= minShadow && s <= 1.05 && c0*c0+c1*c1+c2*c2 <= chroma2
-	}
-	for i := range n {
-		if seen[i] || isBg[i] {
-			continue
-		}
-		c := grow(i, func(j int) bool { return !isBg[j] })
-		if len(c) < minSpeck || len(c) < n/500 && shadowPatch(c) {
-			for _, j := range c {
-				isBg[j] = true
+			if nearAll[j] {
+				nearby++
 			}
 		}
-	}
+		open := func(j int) bool { return nearAll[j] && !rims[j] } // its tones, not the lines round it
+		return 4*nearby >= len(c) && !enclosedStats(c, open, lumRes, W).nearBackdrop(noise)
+	})
+	defer boolPool.put(isBg)
+
+	closeInlets(isBg, W, H)
 
 	var shade []float32
 	if keepShadow {

@@ -42,6 +42,7 @@ type scene struct {
 	hole     func(x, y float64) bool // backdrop enclosed by the product
 	noise    float64                 // Gaussian σ in 0..255
 	jpeg     bool
+	quality  int // JPEG quality (0: 85)
 	scale    int // pixels per unit of the shapes' coordinates (0: 1)
 }
 
@@ -138,7 +139,11 @@ func (s scene) render() truth {
 	t.img = px
 	if s.jpeg {
 		var buf bytes.Buffer
-		if err := jpeg.Encode(&buf, px, &jpeg.Options{Quality: 85}); err != nil {
+		q := s.quality
+		if q == 0 {
+			q = 85
+		}
+		if err := jpeg.Encode(&buf, px, &jpeg.Options{Quality: q}); err != nil {
 			panic(err)
 		}
 		m, err := jpeg.Decode(&buf)
@@ -615,8 +620,10 @@ func TestCutoutMeetsTheGroundTruth(t *testing.T) {
 }
 
 // TestCutoutFlagsABusyBackdrop: a product on a plain table in front of a
-// patterned wall is cut out with a low confidence; a patterned backdrop all
-// round is refused with the reason.
+// patterned wall that fills a quarter of the frame is under the confidence
+// threshold and refused with the reason (issue 46: a 0.63 scene was cut out
+// badly and charged); a small strip of wall is cut out with its lower
+// confidence; a patterned backdrop all round is refused.
 func TestCutoutFlagsABusyBackdrop(t *testing.T) {
 	pattern := func(x, y float64) rgbf {
 		k := math.Sin(x*0.35)*math.Cos(y*0.27) + math.Sin((x+y)*0.11)
@@ -629,9 +636,23 @@ func TestCutoutFlagsABusyBackdrop(t *testing.T) {
 		}
 		return rgbf{235, 235, 235}
 	}}
-	res, err := cutOut(context.Background(), wall.render().img, 12, 2)
+	_, err := cutOut(context.Background(), wall.render().img, 12, 2)
+	require.ErrorContains(t, err, "a confidence of 0.6", "a quarter of the image is a busy wall: under the threshold")
+	require.ErrorContains(t, err, "under the 0.80 a cut-out needs")
+
+	// A shorter strip of wall leaves the confidence above the threshold:
+	// the cut-out is made and says how plain the border was.
+	low := wall
+	low.backdrop = func(x, y float64) rgbf {
+		if y < 20 && x < 120 {
+			return pattern(x, y)
+		}
+		return rgbf{235, 235, 235}
+	}
+	res, err := cutOut(context.Background(), low.render().img, 12, 2)
 	require.NoError(t, err)
-	require.Less(t, res.confidence, 0.85, "half the border is a busy wall")
+	require.Less(t, res.confidence, 0.95, "part of the border is a busy wall")
+	require.GreaterOrEqual(t, res.confidence, minBorderShare)
 
 	busy := scene{name: "busy", w: 200, h: 200, parts: product, backdrop: pattern}
 	_, err = cutOut(context.Background(), busy.render().img, 12, 2)

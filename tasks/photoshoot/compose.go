@@ -32,6 +32,8 @@ type product struct {
 	// cut says whether a plain background was removed; false when the
 	// image is laid down whole (its background is not plain).
 	cut bool
+	// why is the cut-out's public reason when cut is false.
+	why string
 	// walking is img tilted for a walking pose, made once when first
 	// asked: a job's walking shots share it.
 	walking func() *image.NRGBA
@@ -67,7 +69,9 @@ func prepareProduct(ctx context.Context, src image.Image) (product, error) {
 		if ctx.Err() != nil {
 			return product{}, ctx.Err()
 		}
-		return newProduct(imaging.Clone(src), false), nil
+		p := newProduct(imaging.Clone(src), false)
+		p.why = err.Error() // the cut-out's reasons are public
+		return p, nil
 	}
 	fillUnsureHoles(out)
 	return newProduct(trim(out), true), nil

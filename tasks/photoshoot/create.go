@@ -408,6 +408,13 @@ func (createRunner) Step(ctx context.Context, in *createInput, i int) (tasks.Out
 	w, h := size(in)
 	sh := shot{bg: backdrop(in), pose: pose, variant: i % count, w: w, h: h, reflection: in.Reflection}
 	if m, ok := marketplaceOf(in.Marketplace); ok {
+		if !prod.cut {
+			// A marketplace takes the product alone, never the photo pasted
+			// whole: no shot, not charged, and the reason.
+			return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf(
+				"%s (%s) could not be cut out for the %s packshot: %s; send a shot on a plain backdrop or a transparent PNG.",
+				field, ref, in.Marketplace, prod.why)}
+		}
 		sh.market = &m
 	}
 	if in.ProductHeightCM != nil {

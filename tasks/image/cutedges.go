@@ -1,0 +1,555 @@
+package image
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"github.com/taskplatform/taskplatform/tasks/resample"
+)
+
+// What the cut-out reads beyond colour: the backdrop's noise, faint rim
+// lines that outline a light product, and whether a region enclosed by the
+// product continues the backdrop (a hole) or is a light part of it.
+
+// backdropNoise is the backdrop's noise σ in levels of luminance: the
+// median absolute residual of the border samples near the fitted surface,
+// scaled to a Gaussian's σ.
+func backdropNoise(bd *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64) float64 {
+	var res []float64
+	for i := range xs {
+		b := bd.at(xs[i], ys[i])
+		if dist3(cols[i], b) > tolRGB {
+			continue
+		}
+		res = append(res, math.Abs((cols[i][0]+cols[i][1]+cols[i][2]-b[0]-b[1]-b[2])/3))
+	}
+	if len(res) == 0 {
+		return 0
+	}
+	slices.Sort(res)
+	return 1.4826 * res[len(res)/2]
+}
+
+// minRidge is the length in pixels of the shortest rim line: shorter dark
+// lines are the backdrop's grain.
+const minRidge = 8
+
+// rimLines marks the pixels of thin lines darker than both their sides (a
+// light product's rim, a seam, a drawn outline) and the middles of sharp
+// steps (a light grey side against a white sweep): on the luminance
+// smoothed by a 1-2-1 kernel, a pixel at least depth below its neighbours
+// one or two pixels away on both sides along a row, a column or a
+// diagonal, or the steepest point of a step that is mostly made within a
+// pixel each side, in a line of at least minRidge pixels. Both follow the
+// backdrop's noise, so a rim 10 levels deep is found on a clean sweep; a
+// soft shadow has neither (its profile is a ramp over several pixels).
+func rimLines(px *image.NRGBA, noise float64) []bool {
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	n := W * H
+	lum := make([]float32, n)
+	tmp := make([]float32, n)
+	for i := range n {
+		p := px.Pix[4*i:]
+		v := (float32(p[0]) + float32(p[1]) + float32(p[2])) / 3
+		if p[3] < 128 {
+			v = -1 // transparent: no line
+		}
+		tmp[i] = v
+	}
+	resample.Rows(H, W, func(y int) {
+		for x := range W {
+			i := y*W + x
+			l, r := tmp[y*W+max(0, x-1)], tmp[y*W+min(W-1, x+1)]
+			lum[i] = (l + 2*tmp[i] + r) / 4
+		}
+	})
+	resample.Rows(H, W, func(y int) {
+		for x := range W {
+			u, d := lum[max(0, y-1)*W+x], lum[min(H-1, y+1)*W+x]
+			tmp[y*W+x] = (u + 2*lum[y*W+x] + d) / 4
+		}
+	})
+	lum = tmp
+	depth := float32(max(3, 2.5*noise))
+	step := float32(max(6, 3*noise))
+	flat := min(depth/2, step/4) // nearer than this, no weak line or step can start
+	// 2: a strong line pixel, 1: a weak one (half the depth or step),
+	// kept only where it joins a strong one (hysteresis, as in Canny's
+	// detector, so a rim that fades for a few pixels stays closed).
+	level := bytePool.get(n)
+	defer bytePool.put(level)
+	clear(level)
+	dirs := [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
+	resample.Rows(H, W, func(y int) {
+		if y < 2 || y >= H-2 {
+			return
+		}
+		for x := 2; x < W-2; x++ {
+			i := y*W + x
+			c := lum[i]
+			if c < 0 {
+				continue
+			}
+			// A flat spot (every pixel one or two away along the four
+			// directions within flat of it) has neither line nor step.
+			still := true
+			for _, d := range dirs {
+				for _, s := range [4]int{-2, -1, 1, 2} {
+					if v := lum[(y+s*d[1])*W+x+s*d[0]] - c; v >= flat || v <= -flat {
+						still = false
+					}
+				}
+			}
+			if still {
+				continue
+			}
+			var got byte
+			for _, d := range dirs {
+				var wide float32 // the dip four pixels away: a shadow's is far deeper than nearby
+				if y >= 4 && y < H-4 && x >= 4 && x < W-4 {
+					wide = min(lum[(y-4*d[1])*W+x-4*d[0]], lum[(y+4*d[1])*W+x+4*d[0]]) - c
+				}
+				for s := 1; s <= 2; s++ {
+					a := lum[(y-s*d[1])*W+x-s*d[0]]
+					b := lum[(y+s*d[1])*W+x+s*d[0]]
+					v := min(a, b) - c
+					if wide > 1.6*v {
+						continue
+					}
+					switch {
+					case v >= depth:
+						got = 2
+					case v >= depth/2:
+						got = max(got, 1)
+					}
+				}
+				if got < 2 && y >= 4 && y < H-4 && x >= 4 && x < W-4 {
+					got = max(got, sharpStep(lum, W, x, y, d, step))
+				}
+				if got == 2 {
+					break
+				}
+			}
+			level[i] = got
+		}
+	})
+	// Lines without a strong pixel, or shorter than minRidge, are grain.
+	line := boolPool.get(n)
+	clear(line)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	var comp []int32
+	for i := range n {
+		if level[i] == 0 || seen[i] {
+			continue
+		}
+		comp = append(comp[:0], int32(i))
+		seen[i] = true
+		strong := false
+		for h := 0; h < len(comp); h++ {
+			j := int(comp[h])
+			strong = strong || level[j] == 2
+			x, y := j%W, j/W
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= W || yy >= H {
+						continue
+					}
+					if k := yy*W + xx; level[k] > 0 && !seen[k] {
+						seen[k] = true
+						comp = append(comp, int32(k))
+					}
+				}
+			}
+		}
+		if strong && len(comp) >= minRidge {
+			for _, j := range comp {
+				line[j] = true
+			}
+		}
+	}
+	return line
+}
+
+// sharpStep is 2 where (x, y) is the middle of a sharp step along d (1
+// where the change is only half least):
+// the change across it (one pixel each side) is at least min, the most
+// of the nearby pixels' along d, and at least 0.7 of the change three
+// pixels each side (a ramp spreads its change wider).
+func sharpStep(lum []float32, W, x, y int, d [2]int, least float32) byte {
+	at := func(s int) float32 { return lum[(y+s*d[1])*W+x+s*d[0]] }
+	if at(-4) < 0 || at(4) < 0 || at(-2) < 0 || at(2) < 0 {
+		return 0
+	}
+	abs := func(v float32) float32 { return max(v, -v) }
+	c := abs(at(1) - at(-1))
+	if c < least/2 || c < abs(at(2)-at(0)) || c < abs(at(0)-at(-2)) || c < 0.55*abs(at(4)-at(-4)) {
+		return 0
+	}
+	if c >= least {
+		return 2
+	}
+	return 1
+}
+
+// regionStats is what tells an enclosed region of backdrop-coloured pixels
+// from a light part: the residual of its luminance against the backdrop
+// model (mean, spread, and the change a fitted plane makes across it).
+type regionStats struct {
+	mean, spread, tilt float64
+	n                  int
+}
+
+// enclosedStats measures the region c, leaving out pixels next to its rim
+// (an edge's ringing and anti-aliasing) when enough are left.
+func enclosedStats(c []int32, inner func(j int) bool, lumRes func(j int) float64, W int) regionStats {
+	use := make([]int32, 0, len(c))
+	for _, j := range c {
+		if inner(int(j)) {
+			use = append(use, j)
+		}
+	}
+	if len(use) < 20 {
+		use = c
+	}
+	var s regionStats
+	s.n = len(use)
+	// A least-squares plane r = a + b·x + c·y over the region.
+	var sx, sy, sr, sxx, syy, sxy, sxr, syr float64
+	x0, x1, y0, y1 := math.MaxInt, 0, math.MaxInt, 0
+	for _, j := range use {
+		x, y := int(j)%W, int(j)/W
+		x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+	}
+	cx, cy := float64(x0+x1)/2, float64(y0+y1)/2
+	for _, j := range use {
+		x, y, r := float64(int(j)%W)-cx, float64(int(j)/W)-cy, lumRes(int(j))
+		sx, sy, sr = sx+x, sy+y, sr+r
+		sxx, syy, sxy = sxx+x*x, syy+y*y, sxy+x*y
+		sxr, syr = sxr+x*r, syr+y*r
+	}
+	m := float64(s.n)
+	s.mean = sr / m
+	// Centred sums for the slope.
+	cxx, cyy, cxy := sxx-sx*sx/m, syy-sy*sy/m, sxy-sx*sy/m
+	cxr, cyr := sxr-sx*sr/m, syr-sy*sr/m
+	if det := cxx*cyy - cxy*cxy; det > 1e-9 {
+		b := (cxr*cyy - cyr*cxy) / det
+		c := (cyr*cxx - cxr*cxy) / det
+		s.tilt = math.Abs(b)*float64(x1-x0) + math.Abs(c)*float64(y1-y0)
+	}
+	var v float64
+	for _, j := range use {
+		d := lumRes(int(j)) - s.mean
+		v += d * d
+	}
+	s.spread = math.Sqrt(v / m)
+	return s
+}
+
+// continuesBackdrop tells whether a region's statistics are the backdrop's
+// own: its mean on the model, no shading across it, no texture beyond the
+// backdrop's noise.
+func (s regionStats) continuesBackdrop(noise float64) bool {
+	return math.Abs(s.mean) <= max(1.5, noise) && s.tilt <= max(3, 3*noise) && s.spread <= 1.3*noise+1
+}
+
+// nearBackdrop is continuesBackdrop with room for JPEG's blocks and
+// ringing: what is this close is never kept as a product's light part on
+// the strength of faint lines alone.
+func (s regionStats) nearBackdrop(noise float64) bool {
+	return math.Abs(s.mean) <= max(2.5, 1.5*noise) && s.tilt <= max(5, 4*noise) && s.spread <= 2*noise+2
+}
+
+// inkBounded tells whether region c is a fill inside a drawn outline: the
+// pixels along its rim are ink (under half the backdrop's luminance) and
+// the ink is a thin line: walking away from the region across it, the ink
+// ends within thin pixels on nearly all sides — a hole in a dark product
+// has the product's breadth of dark around it.
+func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, bgLum float64, W, H, thin int) bool {
+	ink := func(j int) bool { return lum(j) < bgLum/2 }
+	rim, inked, thinSides := 0, 0, 0
+	for _, j := range c {
+		x, y := int(j)%W, int(j)/W
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			xx, yy := x+d[0], y+d[1]
+			if xx < 0 || yy < 0 || xx >= W || yy >= H || inRegion(yy*W+xx) {
+				continue
+			}
+			rim++
+			// The outline's anti-aliased pixels come first.
+			for range 3 {
+				if ink(yy*W+xx) || inRegion(yy*W+xx) {
+					break
+				}
+				xx, yy = xx+d[0], yy+d[1]
+				if xx < 0 || yy < 0 || xx >= W || yy >= H {
+					break
+				}
+			}
+			if xx < 0 || yy < 0 || xx >= W || yy >= H || !ink(yy*W+xx) {
+				continue
+			}
+			inked++
+			steps := 0
+			for xx >= 0 && yy >= 0 && xx < W && yy < H && ink(yy*W+xx) && steps <= thin {
+				xx, yy, steps = xx+d[0], yy+d[1], steps+1
+			}
+			if steps <= thin {
+				thinSides++
+			}
+		}
+	}
+	return rim > 0 && 10*inked >= 8*rim && 5*thinSides >= 3*inked
+}
+
+// forNeighbours calls f with each 4-neighbour of pixel i.
+func forNeighbours(i, W, H int, f func(j int)) {
+	x, y := i%W, i/W
+	if x > 0 {
+		f(i - 1)
+	}
+	if x < W-1 {
+		f(i + 1)
+	}
+	if y > 0 {
+		f(i - W)
+	}
+	if y < H-1 {
+		f(i + W)
+	}
+}
+
+// continuesAcross tells whether region c (pixels of backdrop or shadow
+// tones the flood did not reach) continues the backdrop across the lines
+// around it: walking from its edge across a line (at most five pixels) to
+// the flooded backdrop, the line is shallower than shallow levels below
+// both sides and the two sides are the same shade of the backdrop, on at
+// least 85% of at least ten such crossings.
+func continuesAcross(c []int32, px *image.NRGBA, bd *backdrop, isBg, rims, inRegion []bool, shallow float64) bool {
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	lum := func(j int) float64 { p := px.Pix[4*j:]; return (float64(p[0]) + float64(p[1]) + float64(p[2])) / 3 }
+	shade := func(j int) float64 {
+		b := bd.at(j%W, j/W)
+		return lum(j) / max(1, (b[0]+b[1]+b[2])/3)
+	}
+	crossings, matches := 0, 0
+	for _, j32 := range c {
+		j := int(j32)
+		x, y := j%W, j/W
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			xx, yy := x+d[0], y+d[1]
+			if xx < 0 || yy < 0 || xx >= W || yy >= H || !rims[yy*W+xx] {
+				continue
+			}
+			low := lum(j)
+			k := -1
+			for range 5 {
+				low = min(low, lum(yy*W+xx))
+				xx, yy = xx+d[0], yy+d[1]
+				if xx < 0 || yy < 0 || xx >= W || yy >= H {
+					break
+				}
+				if isBg[yy*W+xx] {
+					k = yy*W + xx
+					break
+				}
+				if !rims[yy*W+xx] {
+					break
+				}
+			}
+			if k < 0 {
+				continue
+			}
+			crossings++
+			if min(lum(j), lum(k))-low < shallow && math.Abs(shade(j)-shade(k)) <= 0.03 {
+				matches++
+			}
+		}
+	}
+	return crossings >= 10 && 100*matches >= 85*crossings
+}
+
+// keepCompact joins the two segmentations, plain (the flood stopped by
+// steps only) and walled (stopped by faint lines too): the background is
+// plain's, less the regions walled keeps as object that are solid — a
+// white body inside its rim — and not a thin sliver (a shadow's tail,
+// JPEG's ringing beside an edge) nor the backdrop itself (own tells, for
+// a region, whether its tones are the product's). A region needs
+// coreShare of its pixels, and at least 20, with all of a 7 × 7 box
+// around them kept and off the lines (walls of lines alone are not a
+// product), and of it only what reconstruct keeps. walled goes back to
+// the pool.
+func keepCompact(plain, walled, lines []bool, W, H int, own func(c []int32) bool) []bool {
+	n := W * H
+	defer boolPool.put(walled)
+	sum := make([]int32, (W+1)*(H+1)) // the integral of walled's object off the lines
+	for y := range H {
+		row := int32(0)
+		for x := range W {
+			if !walled[y*W+x] && !lines[y*W+x] {
+				row++
+			}
+			sum[(y+1)*(W+1)+x+1] = sum[y*(W+1)+x+1] + row
+		}
+	}
+	const r = 3
+	core := func(i int) bool {
+		x, y := i%W, i/W
+		if x < r || y < r || x >= W-r || y >= H-r {
+			return false
+		}
+		x0, y0, x1, y1 := x-r, y-r, x+r+1, y+r+1
+		return sum[y1*(W+1)+x1]-sum[y0*(W+1)+x1]-sum[y1*(W+1)+x0]+sum[y0*(W+1)+x0] == (2*r+1)*(2*r+1)
+	}
+	extra := func(i int) bool { return plain[i] && !walled[i] }
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	var comp []int32
+	for i := range n {
+		if seen[i] || !extra(i) {
+			continue
+		}
+		comp = append(comp[:0], int32(i))
+		seen[i] = true
+		cores := 0
+		for h := 0; h < len(comp); h++ {
+			j := int(comp[h])
+			if core(j) {
+				cores++
+			}
+			forNeighbours(j, W, H, func(k int) {
+				if !seen[k] && extra(k) {
+					seen[k] = true
+					comp = append(comp, int32(k))
+				}
+			})
+		}
+		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
+			continue
+		}
+		kept := reconstruct(comp, core, lines, W, H)
+		if !own(kept) {
+			continue
+		}
+		for _, j := range kept {
+			plain[j] = false
+		}
+	}
+	return plain
+}
+
+// coreShare is the share of a region found only by faint lines that must
+// be solid (see keepCompact).
+const coreShare = 0.05
+
+// reconstruct is the part of region comp reached from its core pixels
+// without crossing more than three pixels of lines in a row: a handle,
+// however thin and however lined, joins its body, and so does its rim;
+// a sliver of lines alone along it (a shadow's tail, ringing) is left out.
+func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []int32 {
+	in := make(map[int32]bool, len(comp))
+	for _, j := range comp {
+		in[j] = true
+	}
+	got := make(map[int32]int, len(comp)) // lines crossed in a row to reach it
+	var front []int32
+	for _, j := range comp {
+		if core(int(j)) {
+			got[j] = 0
+			front = append(front, j)
+		}
+	}
+	for h := 0; h < len(front); h++ {
+		j := front[h]
+		d := got[j]
+		forNeighbours(int(j), W, H, func(k int) {
+			k32 := int32(k)
+			if !in[k32] {
+				return
+			}
+			e := 0
+			if lines[k] {
+				e = d + 1
+			}
+			if old, ok := got[k32]; e > 3 || ok && old <= e {
+				return
+			}
+			got[k32] = e
+			front = append(front, k32)
+		})
+	}
+	out := make([]int32, 0, len(got))
+	for j := range got {
+		out = append(out, j)
+	}
+	return out
+}
+
+// closeInlets gives back to the product the narrow inlets of background
+// that reach deep into it: where a light stripe of the product (glass's
+// highlight) meets the backdrop with no edge, the flood runs down it. A
+// stretch of background the opening by a 7 × 7 box leaves out (under 7
+// px across) whose length is at least six times that is an inlet.
+func closeInlets(isBg []bool, W, H int) {
+	const r = 3
+	n := W * H
+	integral := func(f func(i int) bool) []int32 {
+		s := make([]int32, (W+1)*(H+1))
+		for y := range H {
+			row := int32(0)
+			for x := range W {
+				if f(y*W + x) {
+					row++
+				}
+				s[(y+1)*(W+1)+x+1] = s[y*(W+1)+x+1] + row
+			}
+		}
+		return s
+	}
+	box := func(s []int32, x, y int) int32 {
+		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
+		return s[y1*(W+1)+x1] - s[y0*(W+1)+x1] - s[y1*(W+1)+x0] + s[y0*(W+1)+x0]
+	}
+	bg := integral(func(i int) bool { return isBg[i] })
+	full := func(i int) bool { // the whole box is background, or off the image
+		x, y := i%W, i/W
+		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
+		return box(bg, x, y) == int32((x1-x0)*(y1-y0))
+	}
+	eroded := integral(full)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	inlet := func(i int) bool { return isBg[i] && box(eroded, i%W, i/W) == 0 }
+	var comp []int32
+	for i := range n {
+		if seen[i] || !inlet(i) {
+			continue
+		}
+		comp = append(comp[:0], int32(i))
+		seen[i] = true
+		x0, y0, x1, y1 := W, H, 0, 0
+		for h := 0; h < len(comp); h++ {
+			j := int(comp[h])
+			x, y := j%W, j/W
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			forNeighbours(j, W, H, func(k int) {
+				if !seen[k] && inlet(k) {
+					seen[k] = true
+					comp = append(comp, int32(k))
+				}
+			})
+		}
+		if max(x1-x0, y1-y0)+1 < 6*(2*r+1) {
+			continue
+		}
+		for _, j := range comp {
+			isBg[j] = false
+		}
+	}
+}
