@@ -11,7 +11,9 @@ import (
 // word winning over its family's word (forest green is forest, not green).
 // It is false when none of the words names a colour.
 func NameOfWords(text string) (Name, bool) {
-	w := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	w := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
 	best, bestLen, found := Name{}, 0, false
 	for _, n := range names {
 		for _, p := range append([]string{n.Value, strings.ReplaceAll(n.Value, "_", " "), n.Label}, n.Aliases...) {

@@ -402,7 +402,8 @@ func orderVocab() tasks.Vocabulary {
 func separateDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "colour.separate prepares a flat-colour design for screen printing. It finds the design's spot colours at " +
-			"full resolution — k-means in CIELAB from a fixed seed over every pixel, so a 1-px line is its own colour, colours " +
+			"full resolution — k-means in CIELAB from a fixed seed over every pixel, so a 1-px line is its own colour, " +
+			"colours " +
 			"closer than ΔE2000 8 counted as one ink, a colour that is only the blend where two inks meet dropped — and " +
 			"gives every pixel to the ink it was drawn with: a flat pixel to its ink, a pixel on an anti-aliased edge to " +
 			"the nearer of the inks that meet there (never to a third ink whose colour matches the blend), and any patch " +
