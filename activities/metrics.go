@@ -19,10 +19,10 @@ func NewJobMetrics(reg prometheus.Registerer) *JobMetrics {
 		return c
 	}
 	return &JobMetrics{
-		settled:   counter("taskplatform_jobs_settled_total", "Jobs settled, by task and outcome."),
+		settled: counter("taskplatform_jobs_settled_total", "Jobs settled, by task and outcome."),
 		delivered: counter("taskplatform_outputs_delivered_total",
 			"Outputs delivered (and charged) by the settled jobs, by task and outcome."),
-		charged:   counter("taskplatform_credits_charged_total", "Credits charged at settlement, by task and outcome."),
+		charged: counter("taskplatform_credits_charged_total", "Credits charged at settlement, by task and outcome."),
 	}
 }
 

@@ -696,7 +696,7 @@ var entries = []Entry{
 		TypeWarning,
 		0,
 		false,
-		"The tile does not repeat seamlessly: its opposite edges differ, so the loop shows a seam; "+
+		"The tile does not repeat seamlessly: its opposite edges differ, so the loop shows a seam; " +
 			"the message says by how much.",
 		"Send a seamless tile (pattern.generate makes them), or send mirror true to mirror it into one.",
 	},

@@ -328,7 +328,8 @@ func cutoutDocs() tasks.Docs {
 			CountDependsOn: []string{"images"},
 			Order:          new("The order of images."),
 			AbsentWhen: new(
-				"An image whose background is not separable (confidence under 0.8: less than 80% of its border within tolerance of one smooth " +
+				"An image whose background is not separable (confidence under 0.8: less than 80% of its " +
+				"border within tolerance of one smooth " +
 					"backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; " +
 					"the summary carries output_not_produced naming the image and the reason. When no image works the job fails " +
 					"with processing_failed and the reason.",
@@ -346,7 +347,8 @@ func cutoutDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (confidence under 0.8: under 80% of the border near one " +
+			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (confidence " +
+			"under 0.8: under 80% of the border near one " +
 				"smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the " +
 				"border was.",
 			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same " +

@@ -102,7 +102,8 @@ func createDocs() tasks.Docs {
 			"No on-model shots: model is refused with request_refused; send a photograph of the garment worn as product.",
 			"The cut-out needs a plain, evenly lit background (a confidence of 0.8, as image.remove_background); without a " +
 				"marketplace preset an image without one is laid down whole, as a print (cut_out false); with a marketplace " +
-				"preset it gives no shot, is not charged, and the summary carries output_not_produced with the reason. A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
+				"preset it gives no shot, is not charged, and the summary carries output_not_produced with " +
+				"the reason. A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
 				"products as a transparent PNG.",
 			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a " +
 				"scene, as it would be in a photograph of the room.",
