@@ -329,7 +329,7 @@ func cutoutDocs() tasks.Docs {
 			Order:          new("The order of images."),
 			AbsentWhen: new(
 				"An image whose background is not separable (confidence under 0.8: less than 80% of its " +
-				"border within tolerance of one smooth " +
+					"border within tolerance of one smooth " +
 					"backdrop — a scene or busy photograph —, or nothing left but background) gives no file and is not charged; " +
 					"the summary carries output_not_produced naming the image and the reason. When no image works the job fails " +
 					"with processing_failed and the reason.",
@@ -348,7 +348,7 @@ func cutoutDocs() tasks.Docs {
 		}, commonSpecs()...),
 		Limitations: []string{
 			"Backdrops must be plain or evenly graded: on a scene or a busy photograph (confidence " +
-			"under 0.8: under 80% of the border near one " +
+				"under 0.8: under 80% of the border near one " +
 				"smooth backdrop) no cut-out is made and the summary says why; the output's confidence says how plain the " +
 				"border was.",
 			"Shadows are removed, or kept as a neutral layer with keep_shadow: a shadow is a darker backdrop of the same " +
