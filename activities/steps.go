@@ -133,6 +133,7 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	attempt := 1
 	if activity.IsActivity(ctx) {
 		attempt = int(activity.GetInfo(ctx).Attempt)
+		sctx = tasks.WithStopping(sctx, activity.GetWorkerStopChannel(ctx))
 	}
 	sctx = tasks.WithStep(sctx, tasks.Step{JobID: job.ID, Index: in.Index, Attempt: attempt})
 	sctx, note := tasks.WithStepNotes(sctx)

@@ -44,6 +44,10 @@ func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, 
 	if o.Slots > 1 {
 		e.Concurrency = o.Slots // the worker sends as many at once as the server runs
 	}
+	if o.AsURL {
+		e.UploadURL = cog.URL + "/files/" // its files are its upload store's: async
+	}
+	e.Wait = "2s" // a busy engine ends a step's attempt after 2 s
 	cfg.Engines["sdxl"] = e
 	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))

@@ -40,6 +40,11 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 			log.Error("engine refused: its configuration does not hold", zap.String("engine", name), zap.Error(err))
 			continue
 		}
+		if c := cfg.Engines[name]; c.WebhookListen != "" && c.UploadURL == "" {
+			log.Warn("engine in mode async has no upload_url: Cog answers async outputs as paths on its own disk, "+
+				"so its predictions are held open as in mode sync (outputs come back as data URIs)",
+				zap.String("engine", name))
+		}
 		built[name] = e
 	}
 	routed := map[string]bool{}
