@@ -76,6 +76,9 @@ type Plan struct {
 	// (tasks.Plan.FirstAlone): a job planned at admit starts the others
 	// once it ended.
 	FirstAlone bool `json:",omitempty"`
+	// Engine names the external engine every step runs on
+	// (tasks.Plan.Engine): its steps run on EngineQueue.
+	Engine string `json:",omitempty"`
 }
 
 // StepInput names one output of a job. The first step of a job (Start)

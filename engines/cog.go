@@ -125,6 +125,9 @@ const DefaultWait = 5 * time.Minute
 // DefaultMaxBytes bounds an output file when the engine's max_bytes is not set.
 const DefaultMaxBytes = 64 << 20
 
+// Slots is how many predictions a worker sends the engine at once.
+func (c *cog) Slots() int { return cap(c.slots) }
+
 // Name implements tasks.Engine.
 func (c *cog) Name() string { return c.name }
 

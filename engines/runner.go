@@ -25,8 +25,22 @@ type Runner struct {
 	allowed []string
 }
 
-// Plan implements tasks.Runner.
-func (r *Runner) Plan(input map[string]any) tasks.Plan { return r.plan(input) }
+// Plan implements tasks.Runner: the task's plan, every step on the engine's
+// queue.
+func (r *Runner) Plan(input map[string]any) tasks.Plan {
+	p := r.plan(input)
+	p.Engine = r.engine.Name()
+	return p
+}
+
+// EngineSlots is how many of the engine's steps one worker runs at once
+// (its concurrency).
+func (r *Runner) EngineSlots() int {
+	if s, ok := r.engine.(interface{ Slots() int }); ok {
+		return s.Slots()
+	}
+	return 1
+}
 
 // InputType implements tasks.TypedRunner: the built-in task's input type, or
 // a map for a task declared by configuration (its schema is its only shape).

@@ -50,6 +50,7 @@ type Worker struct {
 	jobs     sdkworker.Worker
 	steps    sdkworker.Worker
 	analysis sdkworker.Worker
+	engines  []sdkworker.Worker // one per external engine, on its own queue
 	late     *activities.LateAdmits
 	// stopLate ends the sweep and waits for it; nil while it is not running.
 	stopLate func()
@@ -91,6 +92,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 			MaxHeartbeatThrottleInterval:     StepHeartbeatInterval,
 		})
 		w.analysis.RegisterActivity(acts)
+		w.engines = engineWorkers(c, queue, acts)
 	}
 	return w
 }
@@ -188,6 +190,17 @@ func (w *Worker) Start() error {
 			w.jobs.Stop()
 			return fmt.Errorf("start analysis worker: %w", err)
 		}
+		for k, ew := range w.engines {
+			if err := ew.Start(); err != nil {
+				for _, started := range w.engines[:k] {
+					started.Stop()
+				}
+				w.analysis.Stop()
+				w.steps.Stop()
+				w.jobs.Stop()
+				return fmt.Errorf("start engine worker: %w", err)
+			}
+		}
 	}
 	if w.late == nil {
 		return nil
@@ -207,6 +220,9 @@ func (w *Worker) Stop() {
 	if w.stopLate != nil {
 		w.stopLate()
 		w.stopLate = nil
+	}
+	for _, ew := range w.engines {
+		ew.Stop()
 	}
 	if w.steps != nil {
 		w.analysis.Stop()

@@ -66,6 +66,7 @@ func (j *job) queuedSteps(ctx workflow.Context) (contract.SettleInput, error) {
 				o.TaskQueue, o.ScheduleToStartTimeout = contract.CapacityQueue(queue, capacity), plan.CapacityDeadline
 			}
 		}
+		j.onEngine(&o, queue)
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, o), contract.ActivityRunStep, in)
 	}
 	return j.deliver(ctx, run, opts)
