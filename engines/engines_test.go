@@ -1,8 +1,11 @@
 package engines_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -458,6 +461,7 @@ func TestOutputsOfTheWrongTypeOrSizeAreNotDelivered(t *testing.T) {
 	}{
 		{"not an image", []byte("<html>hello</html>"), 0},
 		{"over max_bytes", make([]byte, 4096), 1024},
+		{"a PNG whose pixels do not decode", truncatedPNG(t), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, cogtest.Options{Output: func(map[string]any) []byte { return tc.data }})
@@ -584,4 +588,17 @@ func TestJSONConfigurationReadsLikeYAML(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"engine":{}}`), 0o600))
 	_, err = engines.Load(path)
 	require.Error(t, err, "an unknown key is a mistake, not a silent default")
+}
+
+// truncatedPNG is a 512 × 512 PNG cut after its first 200 bytes: its
+// header reads, its pixels do not.
+func truncatedPNG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 512, 512))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, img))
+	return b.Bytes()[:200]
 }
