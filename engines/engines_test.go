@@ -602,3 +602,25 @@ func truncatedPNG(t *testing.T) []byte {
 	require.NoError(t, png.Encode(&b, img))
 	return b.Bytes()[:200]
 }
+
+func TestAModelOfSeveralFilesIsRefusedNotDroppedSilently(t *testing.T) {
+	srv := fake(t, cogtest.Options{Files: 3})
+	r, logs := assemble(t, example(t, srv.URL, nil), clients(false))
+	refused := logs.FilterMessage("engine refused: its model does not fit")
+	require.Equal(t, 1, refused.Len(), "refused at start-up, with the reason")
+	require.Contains(t, refused.All()[0].ContextMap()["error"], "List[Path]")
+	_, err := r.Lookup("image.generate_sdxl")
+	require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code)
+
+	t.Run("a list answered by a model that was not reachable at start-up fails the step", func(t *testing.T) {
+		late := fake(t, cogtest.Options{})
+		r, _ := assemble(t, example(t, late.URL, nil), clients(false))
+		d, err := r.Lookup("image.generate_sdxl")
+		require.NoError(t, err)
+		late.Files(2)
+		_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+		var se *tasks.StepError
+		require.ErrorAs(t, err, &se)
+		require.Equal(t, string(apierr.ProcessingFailed), se.Code)
+	})
+}

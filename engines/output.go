@@ -121,20 +121,24 @@ func (f files) dataURI(ref string) ([]byte, error) {
 // errNoFile is an output that names no file.
 var errNoFile = errors.New("the prediction's output names no file")
 
-// firstFile is the first file reference of a Cog-style output: a string, or
-// the first string of a list.
-func firstFile(output any) (string, error) {
+// outputFiles are the file references of a Cog-style output: a string, or
+// the strings of a list.
+func outputFiles(output any) ([]string, error) {
+	var refs []string
 	switch v := output.(type) {
 	case string:
 		if v != "" {
-			return v, nil
+			refs = append(refs, v)
 		}
 	case []any:
 		for _, e := range v {
 			if s, ok := e.(string); ok && s != "" {
-				return s, nil
+				refs = append(refs, s)
 			}
 		}
 	}
-	return "", fmt.Errorf("%w (%T)", errNoFile, output)
+	if len(refs) == 0 {
+		return nil, fmt.Errorf("%w (%T)", errNoFile, output)
+	}
+	return refs, nil
 }

@@ -148,6 +148,7 @@ func New(o Options) *Server {
 		made: map[int]map[string]any{}, busyLeft: o.Busy}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health-check", s.health)
+	mux.HandleFunc("GET /openapi.json", s.schema)
 	mux.HandleFunc("POST /predictions", s.create)
 	mux.HandleFunc("PUT /predictions/{id}", s.create)
 	mux.HandleFunc("POST /predictions/{id}/cancel", s.cancelPrediction)
@@ -211,6 +212,18 @@ func (s *Server) Restart() {
 	}
 	s.running = 0
 	s.started = time.Now()
+}
+
+// schema is the part of Cog's /openapi.json the engine reads: its Output
+// component, a list of files (List[Path]) when Files is set, else a file
+// (http.py, create_app: OutputType in the app's OpenAPI schema).
+func (s *Server) schema(w http.ResponseWriter, _ *http.Request) {
+	out := map[string]any{"title": "Output", "type": "string", "format": "uri"}
+	if s.o.Files > 0 {
+		out = map[string]any{"title": "Output", "type": "array",
+			"items": map[string]any{"type": "string", "format": "uri"}}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"components": map[string]any{"schemas": map[string]any{"Output": out}}})
 }
 
 // health answers as http.py's healthcheck does: the setup's state until it
@@ -502,4 +515,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Files makes the predictions from now on answer n files (a model
+// replaced by one with a List[Path] output).
+func (s *Server) Files(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.Files = n
 }
