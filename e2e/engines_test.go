@@ -51,6 +51,7 @@ func engineStackWith(t *testing.T, o cogtest.Options, so stackOptions,
 	if o.Slots > 1 {
 		e.Concurrency = o.Slots // the worker sends as many at once as the server runs
 	}
+	e.UploadURL = ""
 	if o.AsURL {
 		e.UploadURL = cog.URL + "/files/" // its files are its upload store's: async
 	}

@@ -54,6 +54,7 @@ func example(t *testing.T, url string, edit func(*engines.Config)) *engines.Conf
 	require.NoError(t, err)
 	for name, e := range cfg.Engines {
 		e.WebhookListen, e.WebhookURL = "127.0.0.1:0", "" // a free port per test
+		e.UploadURL = ""                                  // no upload store unless a test gives one
 		cfg.Engines[name] = e
 	}
 	if edit != nil {
