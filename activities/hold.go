@@ -112,7 +112,8 @@ func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Pl
 // plan is a task's plan as the job workflow reads it, with this worker's
 // capacity deadline for a plan that has capacity-limited outputs.
 func (a *Activities) plan(p tasks.Plan) contract.Plan {
-	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone}
+	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone,
+		Engine: p.Engine}
 	if len(p.Capacity) > 0 {
 		out.CapacityDeadline = a.CapacityDeadline
 		if out.CapacityDeadline <= 0 {

@@ -33,6 +33,11 @@ const QueueAnalysis = "analysis"
 // workflows on queue.
 func CapacityQueue(queue, name string) string { return queue + "-" + name }
 
+// EngineQueue is the task queue of the steps that run on the external
+// engine named engine, of job queue queue: each worker takes as many of
+// them at once as the engine's concurrency.
+func EngineQueue(queue, engine string) string { return queue + "-engine-" + engine }
+
 // The job workflow's workflow types.
 const (
 	JobWorkflow             = "JobWorkflow"

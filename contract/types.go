@@ -81,6 +81,9 @@ type Plan struct {
 	// FirstAlone says the first output prepares what the others share
 	// (tasks.Plan.FirstAlone): the job starts the others once it ended.
 	FirstAlone bool `json:",omitempty"`
+	// Engine names the external engine every step runs on
+	// (tasks.Plan.Engine): its steps run on EngineQueue.
+	Engine string `json:",omitempty"`
 }
 
 // StepInput names one output of a job. A step started before the job is

@@ -30,6 +30,13 @@ import (
 // server.
 func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, *cogtest.Server) {
 	t.Helper()
+	return engineStackWith(t, o, so, nil)
+}
+
+// engineStackWith is engineStack with the configuration edited first.
+func engineStackWith(t *testing.T, o cogtest.Options, so stackOptions,
+	edit func(*engines.Config)) (*testStack, *cogtest.Server) {
+	t.Helper()
 	cog := cogtest.New(o)
 	t.Cleanup(cog.Close)
 	raw, err := os.ReadFile(filepath.Join("..", "docs", "engines", "sdxl.yaml"))
@@ -44,7 +51,15 @@ func engineStack(t *testing.T, o cogtest.Options, so stackOptions) (*testStack, 
 	if o.Slots > 1 {
 		e.Concurrency = o.Slots // the worker sends as many at once as the server runs
 	}
+	e.UploadURL = ""
+	if o.AsURL {
+		e.UploadURL = cog.URL + "/files/" // its files are its upload store's: async
+	}
+	e.Wait = "2s" // a busy engine ends a step's attempt after 2 s
 	cfg.Engines["sdxl"] = e
+	if edit != nil {
+		edit(cfg)
+	}
 	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))
 	require.NoError(t, err)
@@ -300,4 +315,26 @@ func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
 	d, err := s.acts.Tasks.Lookup("pattern.generate")
 	require.NoError(t, err)
 	require.Implements(t, (*tasks.EngineRunner)(nil), d.Runner)
+}
+
+// TestEngineStepsLeaveTheBuiltInStepsSlotsFree: with one step slot in the
+// worker, a built-in job submitted while an engine's prediction runs
+// delivers before that prediction ends: engine steps wait and run on their
+// engine's own queue.
+func TestEngineStepsLeaveTheBuiltInStepsSlotsFree(t *testing.T) {
+	t.Parallel()
+	s, cog := engineStackWith(t, cogtest.Options{Run: 6 * time.Second}, stackOptions{maxSteps: 1, noInline: true},
+		func(c *engines.Config) { delete(c.Routes, "pattern.generate") })
+	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl", map[string]any{"prompt": "a shirt", "count": 2})
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	engineJob := res.json(t)["job_id"].(string)
+	require.Eventually(t, func() bool { return cog.Running() == 1 }, 10*time.Second, 20*time.Millisecond)
+	started := time.Now()
+	res = s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=30")
+	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
+	require.Len(t, res.json(t)["files"], 1, "%s", res.body)
+	require.Less(t, time.Since(started), 5*time.Second, "the built-in job did not wait behind the engine's")
+	require.Equal(t, 1, cog.Running(), "the engine's prediction still runs")
+	job := s.waitTerminal(engineJob)
+	require.Equal(t, "succeeded", job["outcome"], "%v", job)
 }

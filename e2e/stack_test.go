@@ -67,6 +67,8 @@ type stackOptions struct {
 	// slots; zero means the default.
 	capacityDeadline time.Duration
 	analysisCapacity int
+	// maxSteps is the workers' step slots; zero means the default.
+	maxSteps int
 	// temporal wraps the API's Temporal client (e.g. to cut calls off).
 	temporal func(client.Client) client.Client
 	// client is the stack's Temporal client (API, worker, activities); nil
@@ -92,17 +94,19 @@ type stackOptions struct {
 type testStack struct {
 	// analysisCapacity is passed to the stack's workers.
 	analysisCapacity int
-	t                testing.TB
-	db               *gorm.DB
-	queue            string
-	srv              *httptest.Server
-	acts             *activities.Activities
-	worker           *worker.Worker
-	userID           uint64
-	key              string
-	keyID            string
-	signer           *signer.Signer
-	lateAdmits       activities.LateAdmitOptions
+	// maxSteps is passed to the stack's workers (0: the default).
+	maxSteps   int
+	t          testing.TB
+	db         *gorm.DB
+	queue      string
+	srv        *httptest.Server
+	acts       *activities.Activities
+	worker     *worker.Worker
+	userID     uint64
+	key        string
+	keyID      string
+	signer     *signer.Signer
+	lateAdmits activities.LateAdmitOptions
 
 	// temporal is the Temporal client of the stack's worker and activities.
 	temporal client.Client
@@ -162,6 +166,7 @@ func newStack(t testing.TB, o stackOptions) *testStack {
 		StepsPerJob:      o.stepsPerJob,
 	}
 	s.analysisCapacity = o.analysisCapacity
+	s.maxSteps = o.maxSteps
 	var handler http.Handler
 	s.srv = httptest.NewServer(
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }),
@@ -211,7 +216,7 @@ func served() *catalogue.Catalogue { return catalogue.New(all.Registry()) }
 // startWorker starts a worker on the stack's queue (stopped at cleanup).
 func (s *testStack) startWorker(noSteps bool) *worker.Worker {
 	w := worker.New(s.temporal, s.acts, worker.Options{TaskQueue: s.queue, NoSteps: noSteps,
-		AnalysisCapacity: s.analysisCapacity, LateAdmits: s.lateAdmits})
+		AnalysisCapacity: s.analysisCapacity, MaxConcurrentSteps: s.maxSteps, LateAdmits: s.lateAdmits})
 	require.NoError(s.t, w.Start())
 	s.t.Cleanup(w.Stop)
 	s.worker = w

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -39,6 +40,20 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 		if err != nil {
 			log.Error("engine refused: its configuration does not hold", zap.String("engine", name), zap.Error(err))
 			continue
+		}
+		if err := checkModel(e); err != nil {
+			log.Error("engine refused: its model does not fit", zap.String("engine", name), zap.Error(err))
+			continue
+		}
+		if c := cfg.Engines[name]; c.UploadURL != "" && strings.HasSuffix(c.WebhookListen, ":0") {
+			log.Warn("engine in mode async listens for webhooks on a free port: a worker that restarts listens on "+
+				"another, and Cog retries the completion of a prediction to the old one for minutes, busy all "+
+				"the while; give webhook_listen a fixed port", zap.String("engine", name))
+		}
+		if c := cfg.Engines[name]; c.WebhookListen != "" && c.UploadURL == "" {
+			log.Warn("engine in mode async has no upload_url: Cog answers async outputs as paths on its own disk, "+
+				"so its predictions are held open as in mode sync (outputs come back as data URIs)",
+				zap.String("engine", name))
 		}
 		built[name] = e
 	}
@@ -163,3 +178,15 @@ func (a admitting) Admit(ctx context.Context, env tasks.Env, input map[string]an
 
 // AdmitErrors implements tasks.Admitter.
 func (a admitting) AdmitErrors() []apierr.Code { return a.admitter.AdmitErrors() }
+
+// checkModel asks an engine that can tell about its model (its schema)
+// whether its tasks can deliver what it makes, for a few seconds at most.
+func checkModel(e tasks.Engine) error {
+	c, ok := e.(interface{ Check(context.Context) error })
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return c.Check(ctx)
+}

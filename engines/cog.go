@@ -37,6 +37,9 @@ type cog struct {
 	hooks    *receiver // nil in sync mode
 	refusals []string
 	slots    chan struct{}
+	// waitFor is how long a step waits for a busy, loading or unreachable
+	// engine to take its prediction.
+	waitFor time.Duration
 }
 
 // cogPrediction is a prediction as a Cog server answers it.
@@ -87,30 +90,55 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 		if hooks, err = newReceiver(c.WebhookListen, c.WebhookURL, max); err != nil {
 			return nil, fmt.Errorf("engine %s: %w", name, err)
 		}
+		if c.UploadURL == "" {
+			// No upload store: Cog answers an async prediction's files as
+			// paths on its own disk (runner.py, PredictTask._upload_files)
+			// and a sync one's as data URIs (http.py, _predict), so the
+			// requests are held open as in sync mode.
+			hooks = nil
+		}
 	}
 	n := c.Concurrency
 	if n <= 0 {
 		n = 1
 	}
+	waitFor, err := duration(c.Wait, DefaultWait)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: wait: %w", name, err)
+	}
+	var store *url.URL
+	if c.UploadURL != "" {
+		if store, err = url.Parse(c.UploadURL); err != nil || (store.Scheme != "http" && store.Scheme != "https") ||
+			store.Host == "" {
+			return nil, fmt.Errorf("engine %s: upload_url %q is not an http(s) address", name, c.UploadURL)
+		}
+	}
 	own := cl.engine(base)
-	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals,
-		slots: make(chan struct{}, n), files: files{origin: base, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
+	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals, waitFor: waitFor,
+		slots: make(chan struct{}, n), files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
+
+// DefaultWait is how long a step waits for a busy, loading or unreachable
+// engine when the engine's wait is not set.
+const DefaultWait = 5 * time.Minute
 
 // DefaultMaxBytes bounds an output file when the engine's max_bytes is not set.
 const DefaultMaxBytes = 64 << 20
 
+// Slots is how many predictions a worker sends the engine at once.
+func (c *cog) Slots() int { return cap(c.slots) }
+
 // Name implements tasks.Engine.
 func (c *cog) Name() string { return c.name }
 
-// Predict implements tasks.Engine. A prediction that ends in error on this
-// side (the job was cancelled, the wait or the answer broke) is cancelled
-// on the engine too, so the model stops working for nobody.
+// Predict implements tasks.Engine. Every attempt of a step names the same
+// prediction (stepPredictionID), so an attempt retried after its worker
+// died joins the prediction the dead one made instead of starting a second
+// or cancelling it. The prediction is cancelled on the engine only when the
+// step itself is cancelled (the job was cancelled, or its time ran out),
+// not when this worker stops (a deploy): the next attempt joins it.
 func (c *cog) Predict(ctx context.Context, input map[string]any) (tasks.Prediction, error) {
-	id, earlier := c.ids(ctx)
-	if len(earlier) > 0 {
-		c.cancel(ctx, earlier...)
-	}
+	id := c.id(ctx)
 	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for a slot", c.name))
 	select {
 	case c.slots <- struct{}{}:
@@ -120,12 +148,10 @@ func (c *cog) Predict(ctx context.Context, input map[string]any) (tasks.Predicti
 	}
 	p, err := c.run(ctx, id, input)
 	if ctx.Err() != nil {
-		c.cancel(ctx, id)
+		if !tasks.Stopping(ctx) {
+			c.cancel(ctx, id)
+		}
 		return tasks.Prediction{}, ctx.Err()
-	}
-	var f *Failure
-	if err != nil && !(errors.As(err, &f) && f.Kind == Busy) { // busy: the engine made no prediction
-		c.cancel(ctx, id)
 	}
 	if err != nil {
 		return tasks.Prediction{}, err
@@ -133,32 +159,37 @@ func (c *cog) Predict(ctx context.Context, input map[string]any) (tasks.Predicti
 	return c.result(ctx, p)
 }
 
-// ids are the prediction id of this step's attempt and those of the earlier
-// attempts to cancel first. In sync mode the id is the step's, the same in
-// every attempt: a retried step whose prediction still runs (its worker
-// died) joins it (the idempotent create answers when it ends) instead of
-// starting a second. In async mode the webhooks of a prediction go to the
-// worker that created it, so each attempt makes its own, after cancelling
-// any an earlier attempt may have left running. Outside a worker's step
-// the id is fresh.
-func (c *cog) ids(ctx context.Context) (id string, earlier []string) {
+// id is the prediction id of this step: the step's, the same in every
+// attempt; outside a worker's step a fresh one.
+func (c *cog) id(ctx context.Context) string {
 	s, ok := tasks.StepOf(ctx)
 	if !ok {
-		return newPredictionID(), nil
+		return newPredictionID()
 	}
-	if c.hooks == nil {
-		return stepPredictionID(s.JobID, s.Index, 0), nil
-	}
-	for a := max(1, s.Attempt-maxEarlierAttempts); a < s.Attempt; a++ {
-		earlier = append(earlier, stepPredictionID(s.JobID, s.Index, a))
-	}
-	return stepPredictionID(s.JobID, s.Index, s.Attempt), earlier
+	return stepPredictionID(s.JobID, s.Index, 0)
 }
 
-// maxEarlierAttempts bounds the earlier attempts' predictions a step cancels.
-const maxEarlierAttempts = 5
+// probeEvery is how often a step whose prediction runs asks the engine
+// again about it (a repeated PUT of the same id): often enough that a
+// prediction the engine lost (it restarted) is run again within a minute.
+var probeEvery = 10 * time.Second
 
-// run creates prediction id and answers it once it has ended.
+// joinEvery is how often a sync step that joined a running prediction asks
+// again whether it still runs.
+var joinEvery = 2 * time.Second
+
+// run creates prediction id, or joins it when it already runs, and answers
+// it once it has ended. Cog's idempotent create, PUT /predictions/{id}, is
+// the whole protocol (v0.16.12 python/cog/server/http.py,
+// predict_idempotent): while a prediction of that id runs, it answers 202
+// and the prediction's state at once, whatever the request asked (so a
+// sync request answered 202 has joined a prediction an earlier attempt
+// made); while another runs, 409; otherwise it starts the prediction (held
+// open in sync mode, 202 in async mode). Cog keeps no prediction once it
+// has ended and serves no GET, so asking again is also how a step learns
+// that the engine lost its prediction (a restart): the PUT then starts it
+// again. A busy, loading or unreachable engine is waited for, up to the
+// engine's wait allowance, not counted as a failed attempt.
 func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPrediction, error) {
 	body := map[string]any{"id": id, "input": input}
 	var w *waiter
@@ -176,37 +207,116 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 	if err != nil {
 		return nil, fail(Failed, "encode the model input: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.base.String()+"/predictions/"+id,
+	var (
+		waitingSince time.Time // when the engine last stopped taking the prediction
+		backoff      = time.Second
+		asked        int // the PUTs answered with the prediction running
+	)
+	for {
+		p, err := c.put(ctx, id, raw, w != nil)
+		var f *Failure
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.As(err, &f) && (f.Kind == Busy || f.Kind == Unavailable):
+			if waitingSince.IsZero() {
+				waitingSince = time.Now()
+			}
+			if time.Since(waitingSince) >= c.waitFor {
+				return nil, err
+			}
+			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for the model server (%s) for %s", c.name,
+				waitReason(f), time.Since(waitingSince).Round(time.Second)))
+			if err := sleep(ctx, backoff); err != nil {
+				return nil, err
+			}
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		waitingSince, backoff = time.Time{}, time.Second
+		if ended(p.Status) {
+			if asked > 0 && w != nil {
+				c.cancel(ctx, id) // a repeated PUT may have started the prediction again as it ended
+			}
+			return p, nil
+		}
+		asked++
+		if w == nil { // sync, answered 202: an earlier attempt's prediction runs; wait for it to end
+			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): joined prediction %s, %s", c.name, id, p.Status))
+			if err := sleep(ctx, joinEvery); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if done, err := c.wait(ctx, id, p, w); err != nil || done != nil {
+			if done != nil && asked > 1 {
+				c.cancel(ctx, id)
+			}
+			return done, err
+		}
+	}
+}
+
+// put sends the idempotent create of prediction id and decodes its answer.
+// An async PUT is answered at once; it is bounded so a hung engine is asked
+// again.
+func (c *cog) put(ctx context.Context, id string, raw []byte, async bool) (*cogPrediction, error) {
+	rctx := ctx
+	if async {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(rctx, http.MethodPut, c.base.String()+"/predictions/"+id,
 		bytes.NewReader(raw))
 	if err != nil {
 		return nil, fail(Failed, "prediction request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if w != nil {
+	if async {
 		req.Header.Set("Prefer", "respond-async")
 	}
 	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s submitted", c.name, id))
-	p, err := c.do(req)
-	switch {
-	case err != nil:
-		return nil, err
-	case w != nil:
-		return c.wait(ctx, id, p, w)
-	case !ended(p.Status):
-		return nil, fail(Failed, "prediction %s: the engine answered a sync request with status %q", id, p.Status)
+	return c.do(req)
+}
+
+// waitReason words a failure the step waits through.
+func waitReason(f *Failure) string {
+	if f.Kind == Busy {
+		return "busy or loading"
 	}
-	return p, nil
+	return "not answering"
+}
+
+// sleep waits d, or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // wait waits for the webhook that says prediction id has ended, noting its
-// state for the step's heartbeats. A step's StartToClose timeout bounds it.
+// state for the step's heartbeats, for probeEvery at most: nil, nil means
+// the engine is to be asked again.
 func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) (*cogPrediction, error) {
 	started := time.Now()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	if hp := w.latest(); hp != nil {
+		p = hp
+	}
 	for !ended(p.Status) {
-		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s for %s", c.name, id, p.Status,
-			time.Since(started).Round(time.Second)))
+		if time.Since(started) >= probeEvery {
+			return nil, nil
+		}
+		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -242,9 +352,9 @@ func (c *cog) do(req *http.Request) (*cogPrediction, error) {
 	switch code := resp.StatusCode; {
 	case code == http.StatusConflict || code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable:
 		return nil, fail(Busy, "%s %s: status %d", req.Method, req.URL.Path, code)
-	case code >= 500:
+	case code == http.StatusBadGateway || code == http.StatusGatewayTimeout:
 		return nil, fail(Unavailable, "%s %s: status %d", req.Method, req.URL.Path, code)
-	case code >= 300:
+	case code >= 300: // 500 too: Cog's answer to an output its predictor's type does not allow
 		return nil, fail(Failed, "%s %s: status %d: %.200s", req.Method, req.URL.Path, code, raw)
 	}
 	var p cogPrediction
@@ -269,10 +379,16 @@ func (c *cog) result(ctx context.Context, p *cogPrediction) (tasks.Prediction, e
 		}
 		return tasks.Prediction{}, fail(Failed, "prediction %s %s: %.300s", p.ID, p.Status, msg)
 	}
-	ref, err := firstFile(p.Output)
+	refs, err := outputFiles(p.Output)
 	if err != nil {
 		return tasks.Prediction{}, fail(Failed, "prediction %s: %w", p.ID, err)
 	}
+	if len(refs) > 1 { // never a silent drop of the others
+		return tasks.Prediction{}, fail(Failed, "prediction %s answered %d files: a step delivers the one file "+
+			"of its prediction (a model with a List[Path] output is refused at start-up when it is reachable)",
+			p.ID, len(refs))
+	}
+	ref := refs[0]
 	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s succeeded; reading its output", c.name, p.ID))
 	data, err := c.files.read(ctx, ref)
 	if err != nil {
@@ -320,4 +436,42 @@ func stepPredictionID(job string, index, attempt int) string {
 // padding (26 characters).
 func predictionID(b []byte) string {
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}
+
+// ErrListOutput is a model whose output is a list of files: each step
+// delivers one prediction's one file, so its routes and tasks are refused.
+var ErrListOutput = errors.New("the model answers a list of files (a List[Path] output); each output of a " +
+	"task is one prediction's one file, so nothing would deliver the others")
+
+// Check reads the model's schema (Cog's GET /openapi.json, its Output
+// component) where the engine answers within the context: a model whose
+// output is a list is ErrListOutput. An engine that does not answer is
+// not refused for it (it may be starting); a list it answers later fails
+// its steps instead.
+func (c *cog) Check(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base.String()+"/openapi.json", nil)
+	if err != nil {
+		return nil
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Output struct {
+					Type string `json:"type"`
+				} `json:"Output"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&doc) != nil {
+		return nil
+	}
+	if doc.Components.Schemas.Output.Type == "array" {
+		return ErrListOutput
+	}
+	return nil
 }

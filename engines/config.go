@@ -49,9 +49,21 @@ type EngineConfig struct {
 	// (http://worker-1:5001); empty means http:// and the address
 	// listened on, which must then name a host (not 0.0.0.0).
 	WebhookURL string `json:"webhook_url" yaml:"webhook_url"`
+	// UploadURL is where the engine stores its outputs in async mode: the
+	// address its --upload-url names (https://store.internal/upload/).
+	// Outputs under it are trusted like the engine's own URL (http on a
+	// private network included). Without it Cog answers an async
+	// prediction's files as paths on its own disk, so an async engine
+	// without an upload store holds each request open as in sync mode,
+	// where Cog answers files as data URIs.
+	UploadURL string `json:"upload_url" yaml:"upload_url"`
 	// Concurrency is how many predictions one worker sends it at once
 	// (1 when zero: a Cog server runs one at a time unless built for more).
 	Concurrency int `json:"concurrency" yaml:"concurrency"`
+	// Wait is how long a step waits for the engine to take its prediction
+	// while it is busy with another, loading its model or not answering (a
+	// Go duration; DefaultWait when empty). Waiting is not a failed attempt.
+	Wait string `json:"wait" yaml:"wait"`
 	// MaxBytes bounds an output file (DefaultMaxBytes when zero).
 	MaxBytes int64 `json:"max_bytes" yaml:"max_bytes"`
 	// Refusals are texts of the model's error that mean it refused the

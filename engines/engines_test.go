@@ -1,8 +1,11 @@
 package engines_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -51,6 +54,7 @@ func example(t *testing.T, url string, edit func(*engines.Config)) *engines.Conf
 	require.NoError(t, err)
 	for name, e := range cfg.Engines {
 		e.WebhookListen, e.WebhookURL = "127.0.0.1:0", "" // a free port per test
+		e.UploadURL = ""                                  // no upload store unless a test gives one
 		cfg.Engines[name] = e
 	}
 	if edit != nil {
@@ -89,16 +93,24 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 		name  string
 		mode  string
 		asURL bool
+		// async says the requests ask Prefer: respond-async.
+		async bool
 	}{
-		{"async, data URI", "async", false},
-		{"async, URL on the engine", "async", true},
-		{"sync, data URI", "sync", false},
-		{"sync, URL on the engine", "sync", true},
+		// Cog answers an async prediction's files as paths on its disk
+		// without an upload store: the engine holds the request open.
+		{"async, no upload store: data URI", "async", false, false},
+		{"async, upload store", "async", true, true},
+		{"sync, data URI", "sync", false, false},
+		{"sync, URL on the engine", "sync", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, cogtest.Options{AsURL: tc.asURL, Run: 50 * time.Millisecond})
 			cfg := example(t, srv.URL, func(c *engines.Config) {
-				c.Engines["sdxl"] = mode(c.Engines["sdxl"], tc.mode)
+				e := mode(c.Engines["sdxl"], tc.mode)
+				if tc.async {
+					e.UploadURL = srv.URL + "/files/"
+				}
+				c.Engines["sdxl"] = e
 			})
 			r, _ := assemble(t, cfg, clients(false))
 			d, err := r.Lookup("image.generate_sdxl")
@@ -117,8 +129,8 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 			reqs := srv.Requests()
 			require.Len(t, reqs, 1)
 			require.Equal(t, http.MethodPut, reqs[0].Method, "the idempotent create")
-			require.Equal(t, tc.mode == "async", reqs[0].Async)
-			if tc.mode == "sync" {
+			require.Equal(t, tc.async, reqs[0].Async)
+			if !tc.async {
 				require.Empty(t, reqs[0].Webhook)
 				require.Empty(t, srv.Webhooks())
 				return
@@ -189,20 +201,24 @@ func stepOf(ctx context.Context, t *testing.T, d *tasks.Definition, attempt int)
 	return err
 }
 
-func TestARetriedStepDoesNotLeaveTwoPredictionsRunning(t *testing.T) {
-	for _, tc := range []struct {
-		mode string
-		// inputs is how many predictions the engine made; cancelled how
-		// many it was asked to cancel.
-		inputs, cancelled int
-	}{
-		{"sync", 1, 0},  // the second attempt joins the first's prediction
-		{"async", 2, 1}, // the second cancels the first's and makes its own
-	} {
-		t.Run(tc.mode, func(t *testing.T) {
-			srv := fake(t, cogtest.Options{Run: 300 * time.Millisecond, Slots: 2})
+// withStore is an engine in mode m whose async outputs go to the fake's
+// files (its upload store).
+func withStore(e engines.EngineConfig, m string, srv *cogtest.Server) engines.EngineConfig {
+	e = mode(e, m)
+	if m == "async" {
+		e.UploadURL = srv.URL + "/files/"
+	}
+	return e
+}
+
+func TestARetriedStepJoinsTheRunningPrediction(t *testing.T) {
+	defer engines.SetPolling(300*time.Millisecond, 100*time.Millisecond)()
+	for _, m := range []string{"sync", "async"} {
+		t.Run(m, func(t *testing.T) {
+			// One prediction at a time, as Cog: a second create would be 409.
+			srv := fake(t, cogtest.Options{Run: time.Second, AsURL: m == "async"})
 			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
-				e := mode(c.Engines["sdxl"], tc.mode)
+				e := withStore(c.Engines["sdxl"], m, srv)
 				e.Concurrency = 2 // the two attempts stand for two worker processes
 				c.Engines["sdxl"] = e
 			}), clients(false))
@@ -211,13 +227,73 @@ func TestARetriedStepDoesNotLeaveTwoPredictionsRunning(t *testing.T) {
 			// The first attempt's worker "dies": its step is left waiting.
 			ctx, stop := context.WithCancel(context.Background())
 			first := make(chan error, 1)
-			go func() { first <- stepOf(ctx, t, d, 1) }()
+			go func() { first <- stepOf(tasks.WithStopping(ctx, ctx.Done()), t, d, 1) }()
 			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
+			started := time.Now()
 			require.NoError(t, stepOf(context.Background(), t, d, 2))
-			require.Len(t, srv.Inputs(), tc.inputs)
-			require.Len(t, srv.Cancelled(), tc.cancelled)
+			require.Empty(t, srv.Cancelled(), "the running prediction is joined, never cancelled")
+			reqs := srv.Requests()
+			require.GreaterOrEqual(t, len(reqs), 2)
+			require.Equal(t, reqs[0].Path, reqs[1].Path, "both attempts name the same prediction")
+			if m == "async" {
+				require.Len(t, srv.Inputs(), 1, "the joined prediction's end is the step's")
+			} else {
+				// Cog keeps no ended prediction and a sync one's answer went to
+				// the dead worker: once it ends, it is made again.
+				require.Len(t, srv.Inputs(), 2)
+				require.GreaterOrEqual(t, time.Since(started), 1500*time.Millisecond, "made after, not beside")
+			}
 			stop()
 			<-first
+			require.Empty(t, srv.Cancelled(), "a worker that stops leaves its prediction to the next attempt")
+		})
+	}
+}
+
+func TestAPredictionTheEngineLostIsRunAgain(t *testing.T) {
+	defer engines.SetPolling(500*time.Millisecond, 100*time.Millisecond)()
+	for _, m := range []string{"sync", "async"} {
+		t.Run(m, func(t *testing.T) {
+			srv := fake(t, cogtest.Options{Run: time.Second, Setup: 0, AsURL: m == "async"})
+			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
+				c.Engines["sdxl"] = withStore(c.Engines["sdxl"], m, srv)
+			}), clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			done := make(chan error, 1)
+			go func() { done <- stepOf(context.Background(), t, d, 1) }()
+			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
+			time.Sleep(300 * time.Millisecond)
+			srv.Restart() // the engine forgets the prediction, and no webhook ever comes
+			select {
+			case err := <-done:
+				require.NoError(t, err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("the lost prediction was waited out instead of run again")
+			}
+			require.Len(t, srv.Inputs(), 2, "made again after the restart")
+		})
+	}
+}
+
+func TestABusyOrLoadingEngineIsWaitedFor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    cogtest.Options
+	}{
+		{"busy with another client's prediction (409)", cogtest.Options{Busy: 3}},
+		{"loading its model (409, health STARTING)", cogtest.Options{Setup: 1500 * time.Millisecond}},
+		{"loading behind a proxy (503)", cogtest.Options{Setup: 1500 * time.Millisecond, Unavailable503: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fake(t, tc.o)
+			r, _ := assemble(t, example(t, srv.URL, nil), clients(false))
+			d, err := r.Lookup("image.generate_sdxl")
+			require.NoError(t, err)
+			_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+			require.NoError(t, err, "a busy model is a queue, not a failed attempt")
+			require.Greater(t, len(srv.Requests()), 1)
+			require.Len(t, srv.Inputs(), 1)
 		})
 	}
 }
@@ -228,34 +304,31 @@ func TestAWaitThatBreaksCancelsThePrediction(t *testing.T) {
 		mode string
 		o    cogtest.Options
 		cl   func(engines.Clients) engines.Clients
-		ctx  time.Duration
 	}{
 		{"sync: the answer never comes", "sync", cogtest.Options{Run: time.Minute},
 			func(c engines.Clients) engines.Clients {
 				c.Engine = &http.Client{Timeout: 300 * time.Millisecond}
 				return c
-			}, 0},
-		{"async: the webhook never comes", "async", cogtest.Options{Run: time.Minute, DropWebhooks: true},
-			func(c engines.Clients) engines.Clients { return c }, 500 * time.Millisecond},
+			}},
+		{"async: the webhook never comes", "async", cogtest.Options{Run: time.Minute, DropWebhooks: true, AsURL: true},
+			func(c engines.Clients) engines.Clients { return c }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, tc.o)
 			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
-				c.Engines["sdxl"] = mode(c.Engines["sdxl"], tc.mode)
+				c.Engines["sdxl"] = withStore(c.Engines["sdxl"], tc.mode, srv)
 			}), tc.cl(clients(false)))
 			d, err := r.Lookup("image.generate_sdxl")
 			require.NoError(t, err)
-			ctx := context.Background()
-			if tc.ctx > 0 { // the step's StartToClose timeout
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.ctx)
-				defer cancel()
-			}
+			// The step's StartToClose timeout.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
 			err = stepOf(ctx, t, d, 1)
 			require.Error(t, err)
 			require.Eventually(t, func() bool { return len(srv.Cancelled()) == 1 }, 5*time.Second,
 				10*time.Millisecond, "the model does not keep working for nobody")
 			require.Eventually(t, func() bool { return srv.Running() == 0 }, 5*time.Second, 10*time.Millisecond)
+			require.Len(t, srv.Inputs(), 1, "one prediction, joined while it ran")
 		})
 	}
 }
@@ -271,13 +344,20 @@ func TestEngineFailuresBecomeTheSpecsCodes(t *testing.T) {
 		{"model error", cogtest.Options{Fail: "CUDA out of memory"}, true, apierr.ProcessingFailed, false},
 		{"safety checker", cogtest.Options{Fail: "NSFW content detected. Try again."}, true, apierr.ContentRefused,
 			false},
-		{"busy, task allows capacity_busy", cogtest.Options{Busy: 1}, true, apierr.CapacityBusy, true},
-		{"busy, task does not", cogtest.Options{Busy: 1}, false, apierr.ProcessingFailed, true},
-		{"still loading (503)", cogtest.Options{Setup: time.Hour}, true, apierr.CapacityBusy, true},
+		{"busy past the engine's wait, task allows capacity_busy", cogtest.Options{Busy: 100}, true,
+			apierr.CapacityBusy, true},
+		{"busy past the engine's wait, task does not", cogtest.Options{Busy: 100}, false, apierr.ProcessingFailed,
+			true},
+		{"loading past the engine's wait", cogtest.Options{Setup: time.Hour}, true, apierr.CapacityBusy, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, tc.o)
-			cfg := example(t, srv.URL, func(c *engines.Config) { c.Tasks[0].CapacityBusy = tc.busy })
+			cfg := example(t, srv.URL, func(c *engines.Config) {
+				c.Tasks[0].CapacityBusy = tc.busy
+				e := c.Engines["sdxl"]
+				e.Wait = "1s"
+				c.Engines["sdxl"] = e
+			})
 			r, _ := assemble(t, cfg, clients(false))
 			d, err := r.Lookup("image.generate_sdxl")
 			require.NoError(t, err)
@@ -289,21 +369,6 @@ func TestEngineFailuresBecomeTheSpecsCodes(t *testing.T) {
 			require.NotContains(t, se.Message, "CUDA", "the engine's own words stay in the logs")
 		})
 	}
-}
-
-func TestSlowStartIsBusyThenServes(t *testing.T) {
-	srv := fake(t, cogtest.Options{Setup: 1500 * time.Millisecond})
-	r, _ := assemble(t, example(t, srv.URL, nil), clients(false))
-	d, err := r.Lookup("image.generate_sdxl")
-	require.NoError(t, err)
-	_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
-	var se *tasks.StepError
-	require.ErrorAs(t, err, &se)
-	require.True(t, se.Temporary, "a loading model is worth another attempt")
-	require.Eventually(t, func() bool {
-		_, err := step(t, d, `{"prompt":"a shirt"}`, 0)
-		return err == nil
-	}, 10*time.Second, 100*time.Millisecond)
 }
 
 func TestCancelledStepCancelsItsPrediction(t *testing.T) {
@@ -397,6 +462,7 @@ func TestOutputsOfTheWrongTypeOrSizeAreNotDelivered(t *testing.T) {
 	}{
 		{"not an image", []byte("<html>hello</html>"), 0},
 		{"over max_bytes", make([]byte, 4096), 1024},
+		{"a PNG whose pixels do not decode", truncatedPNG(t), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, cogtest.Options{Output: func(map[string]any) []byte { return tc.data }})
@@ -523,4 +589,39 @@ func TestJSONConfigurationReadsLikeYAML(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"engine":{}}`), 0o600))
 	_, err = engines.Load(path)
 	require.Error(t, err, "an unknown key is a mistake, not a silent default")
+}
+
+// truncatedPNG is a 512 × 512 PNG cut after its first 200 bytes: its
+// header reads, its pixels do not.
+func truncatedPNG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 512, 512))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, img))
+	return b.Bytes()[:200]
+}
+
+func TestAModelOfSeveralFilesIsRefusedNotDroppedSilently(t *testing.T) {
+	srv := fake(t, cogtest.Options{Files: 3})
+	r, logs := assemble(t, example(t, srv.URL, nil), clients(false))
+	refused := logs.FilterMessage("engine refused: its model does not fit")
+	require.Equal(t, 1, refused.Len(), "refused at start-up, with the reason")
+	require.Contains(t, refused.All()[0].ContextMap()["error"], "List[Path]")
+	_, err := r.Lookup("image.generate_sdxl")
+	require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code)
+
+	t.Run("a list answered by a model that was not reachable at start-up fails the step", func(t *testing.T) {
+		late := fake(t, cogtest.Options{})
+		r, _ := assemble(t, example(t, late.URL, nil), clients(false))
+		d, err := r.Lookup("image.generate_sdxl")
+		require.NoError(t, err)
+		late.Files(2)
+		_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
+		var se *tasks.StepError
+		require.ErrorAs(t, err, &se)
+		require.Equal(t, string(apierr.ProcessingFailed), se.Code)
+	})
 }

@@ -14,10 +14,12 @@ import (
 )
 
 // files reads the files an engine answers, as a data URI or a URL: a URL
-// on the engine's own origin through the engine's client, any other
-// through the SSRF-safe fetch client, both at most maxBytes.
+// on the engine's own origin or its upload store's through a client that
+// trusts them as configured, any other through the SSRF-safe fetch client,
+// both at most maxBytes.
 type files struct {
 	origin   *url.URL
+	store    *url.URL // the upload store's, nil for none
 	own      *http.Client
 	fetch    *http.Client
 	maxBytes int64
@@ -29,12 +31,15 @@ func (f files) read(ctx context.Context, ref string) ([]byte, error) {
 		return f.dataURI(ref)
 	}
 	u, err := url.Parse(ref)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Host == "" { // a path on the engine's disk: it has no upload store (upload_url)
 		return nil, fail(Failed, "output %.60q is neither a data URI nor a URL", ref)
 	}
 	client := f.fetch
-	if u.Scheme == f.origin.Scheme && u.Host == f.origin.Host {
+	switch {
+	case u.Scheme == f.origin.Scheme && u.Host == f.origin.Host:
 		client = f.own
+	case f.store != nil && u.Scheme == f.store.Scheme && u.Host == f.store.Host:
+		client = f.storeClient()
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -64,6 +69,23 @@ func (f files) read(ctx context.Context, ref string) ([]byte, error) {
 		return nil, fail(Unavailable, "read output %s: %w", u.Redacted(), err)
 	}
 	return data, nil
+}
+
+// storeClient reads the upload store: trusted like the engine, and like it
+// followed only within its own origin.
+func (f files) storeClient() *http.Client {
+	cl := *f.own
+	origin := f.store
+	cl.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {
+			return fmt.Errorf("%w: to %s", ErrRedirectOffEngine, req.URL.Redacted())
+		}
+		if len(via) >= maxEngineRedirects {
+			return fmt.Errorf("engines: stopped after %d redirects", maxEngineRedirects)
+		}
+		return nil
+	}
+	return &cl
 }
 
 // dataURI decodes data:[<type>][;base64],<data>.
@@ -99,20 +121,24 @@ func (f files) dataURI(ref string) ([]byte, error) {
 // errNoFile is an output that names no file.
 var errNoFile = errors.New("the prediction's output names no file")
 
-// firstFile is the first file reference of a Cog-style output: a string, or
-// the first string of a list.
-func firstFile(output any) (string, error) {
+// outputFiles are the file references of a Cog-style output: a string, or
+// the strings of a list.
+func outputFiles(output any) ([]string, error) {
+	var refs []string
 	switch v := output.(type) {
 	case string:
 		if v != "" {
-			return v, nil
+			refs = append(refs, v)
 		}
 	case []any:
 		for _, e := range v {
 			if s, ok := e.(string); ok && s != "" {
-				return s, nil
+				refs = append(refs, s)
 			}
 		}
 	}
-	return "", fmt.Errorf("%w (%T)", errNoFile, output)
+	if len(refs) == 0 {
+		return nil, fmt.Errorf("%w (%T)", errNoFile, output)
+	}
+	return refs, nil
 }

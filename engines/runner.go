@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"net/http"
 	"reflect"
 	"slices"
@@ -25,8 +26,22 @@ type Runner struct {
 	allowed []string
 }
 
-// Plan implements tasks.Runner.
-func (r *Runner) Plan(input map[string]any) tasks.Plan { return r.plan(input) }
+// Plan implements tasks.Runner: the task's plan, every step on the engine's
+// queue.
+func (r *Runner) Plan(input map[string]any) tasks.Plan {
+	p := r.plan(input)
+	p.Engine = r.engine.Name()
+	return p
+}
+
+// EngineSlots is how many of the engine's steps one worker runs at once
+// (its concurrency).
+func (r *Runner) EngineSlots() int {
+	if s, ok := r.engine.(interface{ Slots() int }); ok {
+		return s.Slots()
+	}
+	return 1
+}
 
 // InputType implements tasks.TypedRunner: the built-in task's input type, or
 // a map for a task declared by configuration (its schema is its only shape).
@@ -62,13 +77,11 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 	}
 	facts := map[string]any{}
 	if imageType(mt) {
-		h, err := imagefile.ReadHeader(p.Data)
-		facts["width"], facts["height"] = h.Width, h.Height
-		if err == nil {
-			if be := h.Check(); be != nil {
-				err = be
-			}
-		}
+		// Decoded in full within the pixel budget, as an upload is: a file
+		// whose header reads but whose pixels do not is not delivered, nor
+		// charged.
+		size, err := imagefile.Reduce(p.Data, func(img image.Image) image.Point { return img.Bounds().Size() })
+		facts["width"], facts["height"] = size.X, size.Y
 		if err != nil {
 			return tasks.Output{}, &tasks.StepError{Code: string(apierr.ProcessingFailed),
 				Message: "the model answered an image the service cannot read",

@@ -95,3 +95,26 @@ func StepOf(ctx context.Context) (Step, bool) {
 	s, ok := ctx.Value(stepKey{}).(Step)
 	return s, ok && s.JobID != ""
 }
+
+type stopKey struct{}
+
+// WithStopping tells the step run under ctx that stop closes when its worker
+// stops (a deploy): a step whose context then ends was not cancelled, and
+// leaves work it started on a model server for its next attempt to join.
+func WithStopping(ctx context.Context, stop <-chan struct{}) context.Context {
+	return context.WithValue(ctx, stopKey{}, stop)
+}
+
+// Stopping says whether the worker running the step under ctx is stopping.
+func Stopping(ctx context.Context) bool {
+	stop, _ := ctx.Value(stopKey{}).(<-chan struct{})
+	if stop == nil {
+		return false
+	}
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}

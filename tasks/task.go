@@ -59,6 +59,10 @@ type Plan struct {
 	// photoshoot's cut-out product, cached per worker): the others start
 	// once it ended, so none holds a step slot idle waiting for it.
 	FirstAlone bool
+	// Engine names the external engine every step of the job runs on: the
+	// steps wait on that engine's own task queue, with its capacity, and
+	// never take the built-in steps' slots.
+	Engine string
 }
 
 // Runner is the executable half of a task.

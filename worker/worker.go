@@ -51,6 +51,7 @@ type Worker struct {
 	jobs     sdkworker.Worker
 	steps    sdkworker.Worker
 	analysis sdkworker.Worker
+	engines  []sdkworker.Worker // one per external engine, on its own queue
 	late     *activities.LateAdmits
 	// stopLate ends the sweep and waits for it; nil while it is not running.
 	stopLate func()
@@ -92,6 +93,7 @@ func New(c client.Client, acts *activities.Activities, o Options) *Worker {
 			MaxHeartbeatThrottleInterval:     StepHeartbeatInterval,
 		})
 		w.analysis.RegisterActivity(acts)
+		w.engines = engineWorkers(c, queue, acts)
 	}
 	return w
 }
@@ -189,6 +191,17 @@ func (w *Worker) Start() error {
 			w.jobs.Stop()
 			return fmt.Errorf("start analysis worker: %w", err)
 		}
+		for k, ew := range w.engines {
+			if err := ew.Start(); err != nil {
+				for _, started := range w.engines[:k] {
+					started.Stop()
+				}
+				w.analysis.Stop()
+				w.steps.Stop()
+				w.jobs.Stop()
+				return fmt.Errorf("start engine worker: %w", err)
+			}
+		}
 	}
 	if w.late == nil {
 		return nil
@@ -208,6 +221,9 @@ func (w *Worker) Stop() {
 	if w.stopLate != nil {
 		w.stopLate()
 		w.stopLate = nil
+	}
+	for _, ew := range w.engines {
+		ew.Stop()
 	}
 	if w.steps != nil {
 		w.analysis.Stop()

@@ -38,7 +38,8 @@ func holdOptions() workflow.LocalActivityOptions {
 // job workflow's queue. A step that leaves the queue (start) waits for a
 // worker at most the job's start deadline (0: none); an output the plan
 // puts on a capacity-limited queue (a moodboard's analysis) waits there at
-// most the plan's capacity deadline for a slot.
+// most the plan's capacity deadline for a slot; a job whose task runs on an
+// external engine puts its steps on that engine's own queue.
 func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 	startDeadline time.Duration) workflow.ActivityOptions {
 	o := workflow.ActivityOptions{
@@ -55,6 +56,9 @@ func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 	}
 	if capacity, limited := plan.Capacity[i]; limited {
 		o.TaskQueue, o.ScheduleToStartTimeout = contract.CapacityQueue(queue, capacity), plan.CapacityDeadline
+	}
+	if plan.Engine != "" {
+		o.TaskQueue = contract.EngineQueue(queue, plan.Engine)
 	}
 	return o
 }

@@ -1,17 +1,21 @@
 // Package cogtest is a Cog prediction server for tests, in process on
-// loopback (httptest): the HTTP protocol of github.com/replicate/cog
-// (docs/http.md) as a model server speaks it — GET /health-check;
-// POST /predictions and its idempotent form PUT /predictions/{id} (a PUT
-// naming a prediction still running answers that one instead of starting a
-// second), answered when the prediction ends or, with Prefer:
-// respond-async, at once with 202; the request's webhook called with the
-// prediction's JSON on start and on completion (webhook_events_filter
-// honoured, the completion retried as Cog retries it), since Cog serves no
-// GET /predictions/{id} to poll; POST /predictions/{id}/cancel; outputs as
-// data URIs or as URLs the server serves; one prediction at a time (409
-// while busy, as Cog answers); 503 while its model loads. No GPU, no
-// model: each prediction answers a small PNG whose colour depends on its
-// input.
+// loopback (httptest), answering as the real one does: Cog's Python HTTP
+// server at tag v0.16.12 (python/cog/server/http.py, runner.py,
+// webhook.py), each behaviour cited where it is made. GET /health-check
+// (STARTING while the model loads, BUSY while a prediction runs, READY);
+// POST /predictions and its idempotent form PUT /predictions/{id}: a PUT
+// naming a prediction still running answers its state at once with 202,
+// whatever it asked; otherwise the prediction is answered when it ends or,
+// with Prefer: respond-async, at once with 202; 409 while another runs or
+// the model loads; the request's webhook called with the prediction's JSON
+// on start and on completion (webhook_events_filter honoured, the
+// completion retried as Cog retries it, the server busy meanwhile), since
+// Cog serves no GET /predictions/{id}; an ended prediction is forgotten;
+// POST /predictions/{id}/cancel (404 for one it does not run); outputs as
+// data URIs in sync mode, local paths in async mode without an upload URL,
+// as Cog answers them; Restart forgets everything, as a restarted server
+// does. No GPU, no model: each prediction answers small PNGs whose colour
+// depends on its input.
 package cogtest
 
 import (
@@ -26,7 +30,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -34,11 +37,27 @@ import (
 // Options shape a server's behaviour.
 type Options struct {
 	// Setup is how long the model takes to load: until then health-check
-	// says STARTING and predictions answer 503.
+	// says STARTING and predictions answer 409, as Cog answers them
+	// (runner.py, _raise_if_busy: "setup is not complete" is a
+	// RunnerBusyError, which http.py's _predict answers 409).
 	Setup time.Duration
+	// Unavailable503, with Setup, answers 503 while the model loads, as a
+	// proxy in front of a loading server (or Cog's later Rust server) does.
+	Unavailable503 bool
+	// UploadURL stands for Cog's --upload-url: async outputs are PUT there
+	// as files and answered as the URL the store gives. Without it an async
+	// prediction answers its files as the server's local paths
+	// (runner.py, PredictTask._upload_files returns the output as the
+	// predictor made it) and a sync one as data URIs (http.py, _predict:
+	// upload_files with files.upload_file, which makes a data URI).
+	UploadURL string
+	// Files is how many files a prediction answers (a List[Path] output)
+	// when more than one.
+	Files int
 	// Run is how long each prediction runs (status processing).
 	Run time.Duration
-	// AsURL answers outputs as URLs on the server instead of data URIs.
+	// AsURL answers outputs as URLs on the server instead of data URIs
+	// (as a server with an upload store on its own origin does).
 	AsURL bool
 	// OutputURL, when set, is the output of every prediction (a URL on
 	// another host, to try the address rules).
@@ -91,7 +110,8 @@ type Server struct {
 	started time.Time
 
 	mu          sync.Mutex
-	predictions map[string]*prediction
+	predictions map[string]*prediction // running, or sending their completion
+	made        map[int]map[string]any // every prediction's input, by serial
 	running     int
 	busyLeft    int
 	cancelled   []string
@@ -112,8 +132,11 @@ type prediction struct {
 	CompletedAt *time.Time     `json:"completed_at,omitempty"`
 	done        chan struct{}
 	cancel      chan struct{}
+	killed      chan struct{}
 	webhook     string
 	events      []string
+	async       bool
+	serial      int
 }
 
 // New starts a server; it is closed when the test ends (Close).
@@ -121,13 +144,15 @@ func New(o Options) *Server {
 	if o.Slots <= 0 {
 		o.Slots = 1
 	}
-	s := &Server{o: o, started: time.Now(), predictions: map[string]*prediction{}, busyLeft: o.Busy}
+	s := &Server{o: o, started: time.Now(), predictions: map[string]*prediction{},
+		made: map[int]map[string]any{}, busyLeft: o.Busy}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health-check", s.health)
+	mux.HandleFunc("GET /openapi.json", s.schema)
 	mux.HandleFunc("POST /predictions", s.create)
 	mux.HandleFunc("PUT /predictions/{id}", s.create)
 	mux.HandleFunc("POST /predictions/{id}/cancel", s.cancelPrediction)
-	mux.HandleFunc("GET /files/{id}", s.file)
+	mux.HandleFunc("GET /files/{n}/{k}", s.file)
 	s.Server = httptest.NewServer(mux)
 	return s
 }
@@ -169,12 +194,48 @@ func (s *Server) Running() int {
 	return s.running
 }
 
-func (s *Server) ready() bool { return time.Since(s.started) >= s.o.Setup }
+func (s *Server) ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.started) >= s.o.Setup
+}
 
+// Restart stands for the server killed and started again: every prediction
+// is forgotten without a webhook, a sync request waiting for one has its
+// connection broken, and the model loads again (Setup).
+func (s *Server) Restart() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, p := range s.predictions {
+		close(p.killed)
+		delete(s.predictions, id)
+	}
+	s.running = 0
+	s.started = time.Now()
+}
+
+// schema is the part of Cog's /openapi.json the engine reads: its Output
+// component, a list of files (List[Path]) when Files is set, else a file
+// (http.py, create_app: OutputType in the app's OpenAPI schema).
+func (s *Server) schema(w http.ResponseWriter, _ *http.Request) {
+	out := map[string]any{"title": "Output", "type": "string", "format": "uri"}
+	if s.o.Files > 0 {
+		out = map[string]any{"title": "Output", "type": "array",
+			"items": map[string]any{"type": "string", "format": "uri"}}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"components": map[string]any{"schemas": map[string]any{"Output": out}}})
+}
+
+// health answers as http.py's healthcheck does: the setup's state until it
+// has succeeded, then BUSY while a prediction runs (runner.is_busy) or
+// READY.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	status := "READY"
-	if !s.ready() {
+	switch {
+	case !s.ready():
 		status = "STARTING"
+	case s.Running() > 0:
+		status = "BUSY"
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": status})
 }
@@ -186,7 +247,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		Webhook string         `json:"webhook"`
 		Events  []string       `json:"webhook_events_filter"`
 	}
-	async := strings.Contains(r.Header.Get("Prefer"), "respond-async")
+	// http.py compares the header itself: prefer == "respond-async".
+	async := r.Header.Get("Prefer") == "respond-async"
 	err := json.NewDecoder(r.Body).Decode(&req)
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Async: async, Webhook: req.Webhook,
@@ -197,11 +259,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if id := r.PathValue("id"); id != "" {
+		if req.ID != "" && req.ID != id { // http.py, predict_idempotent
+			writeJSON(w, http.StatusUnprocessableEntity,
+				map[string]any{"detail": "prediction ID must match the ID supplied in the URL"})
+			return
+		}
 		req.ID = id
-	}
-	if !s.ready() {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"detail": "model setup is not complete"})
-		return
 	}
 	if s.o.Hold != nil {
 		if held := s.o.Hold(req.Input); held != nil {
@@ -213,46 +276,56 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Lock()
-	if old := s.predictions[req.ID]; r.Method == http.MethodPut && old != nil && old.CompletedAt == nil {
-		s.mu.Unlock() // the idempotent create of a prediction still running: that one
-		s.answer(w, r, old, async)
+	// http.py, predict_idempotent: "If the prediction service is already
+	// running a prediction with a matching ID, return its current state",
+	// 202, sync or async request alike, its webhook left as it was.
+	if old := s.predictions[req.ID]; r.Method == http.MethodPut && old != nil {
+		snap := *old
+		s.mu.Unlock()
+		writeJSON(w, http.StatusAccepted, snap)
 		return
 	}
-	if s.o.BusyFor != nil && s.o.BusyFor(req.Input) {
+	// runner.py, _raise_if_busy: a loading model or a running prediction
+	// is a RunnerBusyError, which http.py's _predict answers 409.
+	if time.Since(s.started) < s.o.Setup {
 		s.mu.Unlock()
+		if s.o.Unavailable503 {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"detail": "model setup is not complete"})
+			return
+		}
 		writeJSON(w, http.StatusConflict, map[string]any{"detail": "Already running a prediction"})
 		return
 	}
-	if s.busyLeft > 0 || s.running >= s.o.Slots {
-		if s.busyLeft > 0 {
-			s.busyLeft--
-		}
+	busy := s.o.BusyFor != nil && s.o.BusyFor(req.Input)
+	if s.busyLeft > 0 {
+		s.busyLeft--
+		busy = true
+	}
+	if busy || s.running >= s.o.Slots {
 		s.mu.Unlock()
 		writeJSON(w, http.StatusConflict, map[string]any{"detail": "Already running a prediction"})
 		return
 	}
 	if req.ID == "" {
-		req.ID = fmt.Sprintf("p%d", len(s.predictions)+1)
+		req.ID = fmt.Sprintf("p%d", len(s.inputs)+1)
 	}
 	p := &prediction{ID: req.ID, Status: "starting", Input: req.Input, CreatedAt: time.Now().UTC(),
-		done: make(chan struct{}), cancel: make(chan struct{}), webhook: req.Webhook, events: req.Events}
+		done: make(chan struct{}), cancel: make(chan struct{}), killed: make(chan struct{}), webhook: req.Webhook,
+		events: req.Events, async: async, serial: len(s.inputs) + 1}
 	s.predictions[p.ID] = p
+	s.made[p.serial] = p.Input
 	s.inputs = append(s.inputs, req.Input)
 	s.running++
 	s.mu.Unlock()
 	go s.run(p)
-	s.answer(w, r, p, async)
-}
-
-// answer is the answer to a create of p: 202 at once when async, else p
-// once it has ended.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, p *prediction, async bool) {
-	if async {
+	if async { // http.py, _predict: respond_async answers 202 at once
 		writeJSON(w, http.StatusAccepted, s.snapshot(p))
 		return
 	}
 	select {
 	case <-p.done:
+	case <-p.killed:
+		panic(http.ErrAbortHandler) // the server died: the connection breaks
 	case <-r.Context().Done():
 		return
 	}
@@ -260,8 +333,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, p *prediction, a
 }
 
 // notify sends p's webhook for event when the request asked for one and
-// its filter lets the event through (no filter: every event). The
-// completion is retried a few times, as Cog retries it.
+// its filter lets the event through (webhook.py, webhook_caller_filtered;
+// no filter: every event). A terminal one is retried (webhook.py,
+// requests_session_with_retries: on a failed connection or 429/5xx, 12
+// times over about five minutes; here a few times, quicker).
 func (s *Server) notify(p *prediction, event string, retry bool) {
 	if p.webhook == "" || s.o.DropWebhooks || (len(p.events) > 0 && !slices.Contains(p.events, event)) {
 		return
@@ -275,18 +350,25 @@ func (s *Server) notify(p *prediction, event string, retry bool) {
 		resp, err := http.Post(p.webhook, "application/json", bytes.NewReader(raw))
 		if err == nil {
 			_ = resp.Body.Close()
-			if resp.StatusCode < 300 {
+			if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
 				return
 			}
 		}
 		if !retry {
 			return
 		}
-		time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+		select {
+		case <-p.killed:
+			return
+		case <-time.After(time.Duration(100<<attempt) * time.Millisecond):
+		}
 	}
 }
 
-// run is the model working on p.
+// run is the model working on p. As in runner.py, the completion webhook
+// is sent (PredictTask.succeeded, failed, canceled) before the prediction
+// is done and forgotten (Runner._task_done_callback): until then the
+// server is busy and a PUT of its id answers its ended state.
 func (s *Server) run(p *prediction) {
 	s.notify(p, "start", false)
 	s.set(p, func() { p.Status = "processing"; p.Logs = "loading weights\n" })
@@ -305,6 +387,8 @@ func (s *Server) run(p *prediction) {
 	case <-t.C:
 	case <-p.cancel:
 		cancelled = true
+	case <-p.killed:
+		return
 	}
 	s.set(p, func() {
 		now := time.Now().UTC()
@@ -318,29 +402,50 @@ func (s *Server) run(p *prediction) {
 		default:
 			p.Status, p.Output = "succeeded", s.output(p)
 		}
-		s.running--
 	})
-	close(p.done)
 	s.notify(p, "completed", true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-p.killed:
+		return
+	default:
+	}
+	close(p.done)
+	delete(s.predictions, p.ID)
+	s.running--
 }
 
+// output is what an ended prediction answers: a file as a string, or
+// Files of them as a list (a List[Path] output).
 func (s *Server) output(p *prediction) any {
-	if s.o.OutputURL != "" {
-		return []any{s.o.OutputURL}
+	n := max(s.o.Files, 1)
+	refs := make([]any, n)
+	for k := range refs {
+		switch {
+		case s.o.OutputURL != "":
+			refs[k] = s.o.OutputURL
+		case s.o.AsURL:
+			refs[k] = fmt.Sprintf("%s/files/%d/%d", s.URL, p.serial, k)
+		case p.async: // no upload URL: the predictor's own path (runner.py, _upload_files)
+			refs[k] = fmt.Sprintf("/tmp/cogtest%d/out-%d.png", p.serial, k)
+		default: // files.py, upload_file: a data URI
+			refs[k] = "data:image/png;base64," + base64.StdEncoding.EncodeToString(s.file1(p.Input, k))
+		}
 	}
-	if s.o.AsURL {
-		return []any{s.URL + "/files/" + p.ID}
+	if s.o.Files == 0 {
+		return refs[0]
 	}
-	return []any{"data:image/png;base64," + base64.StdEncoding.EncodeToString(s.file1(p.Input))}
+	return refs
 }
 
-// file1 is the file a prediction of input makes.
-func (s *Server) file1(input map[string]any) []byte {
+// file1 is file k of a prediction of input.
+func (s *Server) file1(input map[string]any, k int) []byte {
 	if s.o.Output != nil {
 		return s.o.Output(input)
 	}
 	raw, _ := json.Marshal(input)
-	sum := sha256.Sum256(raw)
+	sum := sha256.Sum256(append(raw, byte(k)))
 	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
 	for i := range img.Pix {
 		img.Pix[i] = sum[i%3]
@@ -363,32 +468,38 @@ func (s *Server) snapshot(p *prediction) prediction {
 	return *p
 }
 
-func (s *Server) lookup(id string) *prediction {
+// cancelPrediction answers as runner.py's cancel: 404 for an id the server
+// does not run (unknown, or ended), else the prediction is cancelled.
+func (s *Server) cancelPrediction(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.predictions[id]
-}
-
-func (s *Server) cancelPrediction(w http.ResponseWriter, r *http.Request) {
-	p := s.lookup(r.PathValue("id"))
-	if p == nil {
-		writeJSON(w, http.StatusNotFound, map[string]any{"detail": "Not Found"})
+	p := s.predictions[r.PathValue("id")]
+	if p == nil || p.CompletedAt != nil {
+		writeJSON(w, http.StatusNotFound, map[string]any{})
 		return
 	}
-	s.mu.Lock()
 	s.cancelled = append(s.cancelled, p.ID)
 	select {
 	case <-p.cancel:
 	default:
 		close(p.cancel)
 	}
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]any{})
 }
 
+// file serves file k of prediction n (AsURL): an upload store's copy,
+// kept after the prediction is forgotten.
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
-	p := s.lookup(r.PathValue("id"))
-	if p == nil {
+	var n, k int
+	if _, err := fmt.Sscan(r.PathValue("n"), &n); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	_, _ = fmt.Sscan(r.PathValue("k"), &k)
+	s.mu.Lock()
+	input, ok := s.made[n]
+	s.mu.Unlock()
+	if !ok {
 		http.NotFound(w, r)
 		return
 	}
@@ -397,11 +508,19 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")
-	_, _ = w.Write(s.file1(p.Input))
+	_, _ = w.Write(s.file1(input, k))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Files makes the predictions from now on answer n files (a model
+// replaced by one with a List[Path] output).
+func (s *Server) Files(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.Files = n
 }
