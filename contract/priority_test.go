@@ -17,7 +17,8 @@ func TestJobPriority(t *testing.T) {
 			t.Fatalf("levels out of order: %+v", order)
 		}
 	}
-	if wait.FairnessKey != "account-7" || submit.FairnessKey != wait.FairnessKey || delivery.FairnessKey != wait.FairnessKey {
+	if wait.FairnessKey != "account-7" || submit.FairnessKey != wait.FairnessKey ||
+		delivery.FairnessKey != wait.FairnessKey {
 		t.Fatalf("account 7's work shares one fairness key: %+v", order)
 	}
 	if batch.FairnessKey == wait.FairnessKey || house.FairnessKey == wait.FairnessKey {
