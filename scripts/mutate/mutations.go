@@ -266,7 +266,7 @@ var mutations = []mutation{
 		Bug:  "a queued job's ETA counts another account's whole older backlog that fairness dispatches beside it",
 		File: "models/queue_fair.go",
 		From: "ahead += min(a.Queued, int64(math.Floor(float64(position)*float64(a.Weight)/own)))",
-		To:   "ahead += a.Queued",
+		To:   "ahead += min(a.Queued, int64(math.Floor(float64(position)*float64(a.Weight)/own))+a.Queued)",
 		Pkg:  "./models", Run: "^TestQueueAheadFollowsFairDispatch$",
 	},
 }
