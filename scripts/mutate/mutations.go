@@ -261,4 +261,28 @@ var mutations = []mutation{
 		To:   `var touching = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}`,
 		Pkg:  "./tasks/colourwork", Run: "^TestLineArtKeepsInksAndHairlines$",
 	},
+	{
+		Name: "jobs-start-without-priority",
+		Bug:  "one account's backlog makes every other account's job wait behind it (first in, first out)",
+		File: "jobstart/start.go",
+		From: "Priority:      TemporalPriority(contract.JobPriority(in)),",
+		To:   "",
+		Pkg:  "./e2e", Run: "^TestFairnessOneAccountsBacklogDoesNotHoldAnother$",
+	},
+	{
+		Name: "prefer-wait-at-the-submit-level",
+		Bug:  "a Prefer: wait submit waits behind the account's ordinary submits and batches",
+		File: "contract/priority.go",
+		From: "\t\tlevel = LevelWait\n",
+		To:   "\t\tlevel = LevelSubmit\n",
+		Pkg:  "./e2e", Run: "^TestPriorityWaitBeforeSubmitBeforeBatch$",
+	},
+	{
+		Name: "queue-eta-counts-every-older-job",
+		Bug:  "a queued job's ETA counts another account's whole older backlog that fairness dispatches beside it",
+		File: "models/queue_fair.go",
+		From: "ahead += min(a.Queued, int64(math.Floor(float64(position)*float64(a.Weight)/own)))",
+		To:   "ahead += min(a.Queued, int64(math.Floor(float64(position)*float64(a.Weight)/own))+a.Queued)",
+		Pkg:  "./models", Run: "^TestQueueAheadFollowsFairDispatch$",
+	},
 }
