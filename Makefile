@@ -43,7 +43,7 @@ test: $(TEMPORAL)
 
 # `make test` runs every test once, in two passes side by side: the
 # packages whose goroutines share memory (handlers, the worker, workflows,
-# webhooks, streams, the ledger, the engines, the SDK, the task registry
+# webhooks, streams, the ledger, the engines, the SDK, the use cases HTTP calls, the task registry
 # and the tasks' goroutine pools) under the race detector, the others
 # without it. The task families' pixel code and the process-level suites
 # (e2e, cmd, panel) took 35 of the test binaries' 42 CPU-minutes under
@@ -58,7 +58,8 @@ test: $(TEMPORAL)
 # own locks guard it; database/sql above it is). e2e, the longest
 # package, starts first; the race pass and the fuzz run beside it.
 RACE_PKGS := ./activities/... ./api/... ./client/... ./engines/... ./jobstream/... ./models/... ./outbound/... \
-	./signer/... ./submit/... ./telemetry/... ./worker/... ./workflows/... ./tasks ./tasks/resample ./tasks/pngenc
+	./signer/... ./submit/... ./telemetry/... ./worker/... ./workflows/... ./tasks ./tasks/resample ./tasks/pngenc \
+	./batchstart ./cancel ./events ./jobstart ./spendlimits
 RACE_SKIP := ^(TestRoutesAnswerAsDocumented|TestLibraryRecordsAnswerAsDocumented|TestGeneratedGoClientCompiles|$\
 	TestCatalogueExamples|TestCommonErrorsAnswerAsDocumented|TestEventStreamAnswersAsDocumented|$\
 	TestMetricsFromRollupsAgreeWithTheRows|TestUpscaleIsSharperThanLanczos|TestUpscaleBandsJoinWithoutSeams|$\

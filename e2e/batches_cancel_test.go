@@ -33,8 +33,11 @@ func TestCancelAnInterruptedBatchJobChargesNothing(t *testing.T) {
 	for _, b := range []testenv.Backend{testenv.Postgres, testenv.SQLite} {
 		t.Run(string(b), func(t *testing.T) {
 			t.Parallel()
+			// The sweep waits 30 s after the batch's write: the cancel below
+			// must come before it, even on a loaded machine (a batch's
+			// answer took 14 s under make test's load).
 			s := newStack(t, stackOptions{backend: b, credits: 100,
-				lateAdmits: activities.LateAdmitOptions{BatchAfter: 2 * time.Second},
+				lateAdmits: activities.LateAdmitOptions{BatchAfter: 30 * time.Second},
 				temporal:   func(c client.Client) client.Client { return refuseAdmits{c} }})
 			_, per := priceOf(t, pattern(1))
 			res := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(3)})

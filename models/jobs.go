@@ -658,6 +658,7 @@ func (j *Job) PublicPhase() string {
 // named from, so a swatch file or a video opens in its program as delivered.
 var extensions = map[string]string{
 	"image/png":                  "png",
+	"text/plain":                 "txt",
 	"image/svg+xml":              "svg",
 	"image/jpeg":                 "jpg",
 	"application/json":           "json",
