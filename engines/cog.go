@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -173,11 +174,18 @@ func (c *cog) id(ctx context.Context) string {
 // probeEvery is how often a step whose prediction runs asks the engine
 // again about it (a repeated PUT of the same id): often enough that a
 // prediction the engine lost (it restarted) is run again within a minute.
-var probeEvery = 10 * time.Second
+var probeEvery = every(10 * time.Second)
 
 // joinEvery is how often a sync step that joined a running prediction asks
 // again whether it still runs.
-var joinEvery = 2 * time.Second
+var joinEvery = every(2 * time.Second)
+
+// every is an interval tests may shorten while steps read it.
+func every(d time.Duration) *atomic.Int64 {
+	v := new(atomic.Int64)
+	v.Store(int64(d))
+	return v
+}
 
 // run creates prediction id, or joins it when it already runs, and answers
 // it once it has ended. Cog's idempotent create, PUT /predictions/{id}, is
@@ -246,7 +254,7 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 		asked++
 		if w == nil { // sync, answered 202: an earlier attempt's prediction runs; wait for it to end
 			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): joined prediction %s, %s", c.name, id, p.Status))
-			if err := sleep(ctx, joinEvery); err != nil {
+			if err := sleep(ctx, time.Duration(joinEvery.Load())); err != nil {
 				return nil, err
 			}
 			continue
@@ -314,7 +322,7 @@ func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) 
 		p = hp
 	}
 	for !ended(p.Status) {
-		if time.Since(started) >= probeEvery {
+		if time.Since(started) >= time.Duration(probeEvery.Load()) {
 			return nil, nil
 		}
 		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))

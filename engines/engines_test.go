@@ -212,7 +212,10 @@ func withStore(e engines.EngineConfig, m string, srv *cogtest.Server) engines.En
 }
 
 func TestARetriedStepJoinsTheRunningPrediction(t *testing.T) {
-	defer engines.SetPolling(300*time.Millisecond, 100*time.Millisecond)()
+	// The async attempt asks again only after the 1-s prediction's webhook
+	// came, even on a loaded machine: a PUT after its end would start it
+	// again (and cancel that second run).
+	defer engines.SetPolling(3*time.Second, 100*time.Millisecond)()
 	for _, m := range []string{"sync", "async"} {
 		t.Run(m, func(t *testing.T) {
 			// One prediction at a time, as Cog: a second create would be 409.
