@@ -250,19 +250,58 @@ func (r *userRun) printJSON(v any) error {
 	return e.Encode(v)
 }
 
-// versionCmd prints the CLI's module version.
+// versionCmd prints the CLI's version line (versionLine).
 func (r *userRun) versionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use: "version", Short: "the CLI's version", Args: noArgs,
+		Use: "version", Short: "the CLI's version and commit", Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			fmt.Fprintln(r.stdout, "taskplatform", v)
+			fmt.Fprintln(r.stdout, "taskplatform", buildVersion())
 			return nil
 		},
 	}
+}
+
+// buildVersion is the running binary's version (versionLine).
+func buildVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionLine(bi)
+}
+
+// versionLine is the module version and the commit the binary was built
+// from, as the Go toolchain stamps them (vcs.revision, vcs.time,
+// vcs.modified): "v1.2.0 (commit 0123abcd4567, 2026-11-28, modified)".
+// A build without that stamp (go run, a test binary) says so.
+func versionLine(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "(devel) (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v + " (no commit recorded: built outside its git checkout or with -buildvcs=false)"
+	}
+	parts := []string{"commit " + rev[:min(12, len(rev))]}
+	if t, err := time.Parse(time.RFC3339, at); err == nil {
+		parts = append(parts, t.UTC().Format(time.DateOnly))
+	}
+	if modified {
+		parts = append(parts, "modified")
+	}
+	return v + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // printPrice prints a task's price: per output, or per value of the
