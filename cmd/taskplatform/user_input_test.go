@@ -43,6 +43,12 @@ func newFakeAPI(t *testing.T, extra http.Handler) *fakeAPI {
 		_, _ = io.WriteString(w, `{"items":[{"task":"pattern.generate","credit_type":"image","unit":"image",`+
 			`"per_output":2,"prices":[]}],"has_more":false}`)
 	})
+	mux.HandleFunc("GET /v1/tasks/pattern.generate/examples", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `{"task":"pattern.generate","has_more":false,"items":[`+
+			`{"name":"stripes","title":"Navy stripes","request":{"method":"POST","path":"/v1/tasks/pattern.generate",`+
+			`"body":{"colors":["#1F3A5F","#F2C14E"],"count":3,"resolution":"2048","opts":{"seed":7},"base_color":"it's"}},`+
+			`"files_sent":[]}]}`)
+	})
 	mux.HandleFunc("POST /v1/tasks/{task}/estimate", func(w http.ResponseWriter, r *http.Request) {
 		f.posted = map[string]any{}
 		_ = json.NewDecoder(r.Body).Decode(&f.posted)

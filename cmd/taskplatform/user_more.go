@@ -52,7 +52,15 @@ func (r *userRun) tasksShow() *cobra.Command {
 				fmt.Fprintln(r.stdout)
 				var n schemaNode
 				_ = json.Unmarshal(t.InputSchema, &n)
-				return r.fieldTable(&n)
+				if err := r.fieldTable(&n); err != nil {
+					return err
+				}
+				exs, err := cl.TaskExamples(c.Context(), t.Name)
+				if err != nil {
+					return err
+				}
+				r.printExample(exs, t.Name, &n)
+				return nil
 			}
 			if best := nearest(args[0], names); best != "" {
 				return fmt.Errorf("no task %q: did you mean %s? (taskplatform tasks lists them)", args[0], best)
