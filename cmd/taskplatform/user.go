@@ -75,6 +75,8 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
 	if hint := r.taskHint(cmd, err); hint != "" {
 		fmt.Fprintln(r.stderr, hint)
+	} else if hint := codeHint(err); hint != "" {
+		fmt.Fprintln(r.stderr, hint)
 	}
 	var setup *setupError
 	if errors.As(err, &setup) {
@@ -82,10 +84,22 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 	}
 	var usage *usageError
 	if errors.As(err, &usage) {
-		fmt.Fprint(r.stderr, cmd.UsageString())
+		fmt.Fprintln(r.stderr, "taskplatform:", usageHint(cmd))
 		return 2
 	}
 	return 1
+}
+
+// usageHint is the one line after a usage error, in place of the whole
+// usage, which would bury the line that says what was wrong: the command's
+// --help and, for a task's input (run, estimate), the command that lists
+// the task's fields.
+func usageHint(cmd *cobra.Command) string {
+	help := "see '" + cmd.CommandPath() + " --help'"
+	if args := cmd.Flags().Args(); len(args) > 0 && (cmd.Name() == "run" || cmd.Name() == "estimate") {
+		return "see 'taskplatform tasks show " + args[0] + "' for its fields, " + help[4:] + " for the flags"
+	}
+	return help
 }
 
 // setupError is a command used rightly in an environment that lacks
@@ -105,7 +119,7 @@ func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 func describeError(err error) string {
 	var e *client.Error
 	if errors.As(err, &e) {
-		msg := e.Message
+		msg := cliAdvice(e.Message)
 		// The field once: "colors must be array" already names it.
 		if e.Field != "" && !strings.HasPrefix(msg, e.Field) {
 			msg = e.Field + ": " + msg

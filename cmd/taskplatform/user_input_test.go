@@ -263,3 +263,22 @@ func TestFieldTableNamesRequiredFields(t *testing.T) {
 		"colors: Hex colours.\n"+
 		"seed: Only for kind b.\n", out.String())
 }
+
+// TestUsageErrorIsOneLineAndAHint: a misused command prints what was wrong
+// and one line naming the CLI command that helps, not its whole usage.
+func TestUsageErrorIsOneLineAndAHint(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	code, _, errs := f.cli(t, "estimate", "pattern.generate", "--set", "count=two")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: --set count=two: expected an integer\n"+
+		"taskplatform: see 'taskplatform tasks show pattern.generate' for its fields, "+
+		"'taskplatform estimate --help' for the flags\n", errs)
+	code, _, errs = f.cli(t, "jobs", "get")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: expected one argument: JOB\ntaskplatform: see 'taskplatform jobs get --help'\n", errs)
+	code, _, errs = f.cli(t, "run", "pattern.generate", "--nope")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: unknown flag: --nope\n"+
+		"taskplatform: see 'taskplatform tasks show pattern.generate' for its fields, "+
+		"'taskplatform run --help' for the flags\n", errs)
+}
