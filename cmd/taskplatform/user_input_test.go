@@ -233,6 +233,15 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 
 	code, out, errs = f.cli(t, "jobs", "get", "job_1")
 	require.Equal(t, 0, code, errs)
+	require.Equal(t, "job         job_1\n"+
+		"task        pattern.generate\n"+
+		"status      succeeded\n"+
+		"progress    2 of 2 (done)\n"+
+		"credits     4 image charged\n"+
+		"time (UTC)  created 2026-11-25 04:00:00\n"+
+		"files       taskplatform jobs result job_1 lists them\n", out)
+	code, out, errs = f.cli(t, "jobs", "get", "job_1", "--json")
+	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, `"outcome": "succeeded"`)
 
 	code, out, _ = f.cli(t, "version")

@@ -103,7 +103,8 @@ func TestUserJobsResult(t *testing.T) {
 	code, out, errs := f.cli(t, "jobs", "result", "job_2")
 	require.Equal(t, 1, code)
 	require.Empty(t, out)
-	require.Equal(t, "taskplatform: The job has not ended yet. (result_not_ready)\n", errs)
+	require.Equal(t, "taskplatform: The job has not ended yet. (result_not_ready)\n"+
+		"taskplatform: taskplatform jobs get JOB shows where the job is\n", errs)
 }
 
 // TestUserJSONOutputs: with --json, jobs, jobs get, tasks, tasks show and
@@ -166,4 +167,29 @@ func TestUserJSONOutputs(t *testing.T) {
 		require.Empty(t, out, args)
 		require.Contains(t, errs, "choose one", args)
 	}
+}
+
+// TestJobViewFailedJob: a failed job reads as failed with its phase, its
+// charge and the error's message and code, and its place in line while
+// it waits.
+func TestJobViewFailedJob(t *testing.T) {
+	t.Parallel()
+	var j wire.Job
+	require.NoError(t, json.Unmarshal([]byte(`{"job_id":"job_2","task":"pattern.generate","lifecycle":"terminal",`+
+		`"outcome":"failed","progress":{"done":0,"total":8,"phase":"render"},`+
+		`"credits":{"credit_type":"image","held":16,"charged":0},"created_at":"2026-11-25T04:00:00Z",`+
+		`"started_at":"2026-11-25T04:00:01Z","ended_at":"2026-11-25T04:00:09Z",`+
+		`"error":{"code":"engine_failed","type":"server_error","message":"The engine stopped.","retryable":true}}`), &j))
+	var out strings.Builder
+	require.NoError(t, jobView(&out, &j))
+	require.Contains(t, out.String(), "status      failed\nprogress    0 of 8 (render)\ncredits     0 image charged\n")
+	require.Contains(t, out.String(), "time (UTC)  created 2026-11-25 04:00:00, started 04:00:01, ended 04:00:09\n")
+	require.Contains(t, out.String(), "error       The engine stopped. (engine_failed)\n")
+	require.NotContains(t, out.String(), "files")
+
+	pos := int64(3)
+	j = wire.Job{JobID: "job_3", Lifecycle: "queued", Queue: &wire.Queue{Position: pos}}
+	out.Reset()
+	require.NoError(t, jobView(&out, &j))
+	require.Contains(t, out.String(), "status      queued: 3rd in line\n")
 }

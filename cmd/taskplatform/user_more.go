@@ -184,13 +184,13 @@ func floatOf(n *int) *float64 {
 	return &f
 }
 
-// jobCommands are jobs get, cancel and result. get and result always
-// print JSON; their --json is accepted so that every command a script
-// calls takes it.
+// jobCommands are jobs get, cancel and result. get prints the job for a
+// reader (jobView), the record with --json; result always prints JSON, and
+// its --json is accepted so that every command a script calls takes it.
 func (r *userRun) jobCommands() []*cobra.Command {
 	var web, getJSON, cancelJSON, resultJSON bool
 	get := &cobra.Command{
-		Use: "get JOB", Short: "one job's record as JSON; --web opens its page in the panel", Args: oneArg("JOB"),
+		Use: "get JOB", Short: "one job: status, progress, credits, times and error; --json the record, --web its page", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if web && getJSON {
 				return &usageError{"--web prints an address, --json the record: choose one"}
@@ -209,11 +209,14 @@ func (r *userRun) jobCommands() []*cobra.Command {
 				r.openWeb(u)
 				return nil
 			}
-			return r.printJSON(j)
+			if getJSON {
+				return r.printJSON(j)
+			}
+			return jobView(r.stdout, j)
 		},
 	}
 	get.Flags().BoolVar(&web, "web", false, "print the job's page in the account panel and open it in a browser")
-	get.Flags().BoolVar(&getJSON, "json", false, "print the record as JSON (the default)")
+	get.Flags().BoolVar(&getJSON, "json", false, "print the job's record as one JSON object")
 	cancel := &cobra.Command{
 		Use: "cancel JOB", Short: "ask a job to stop; prints the job and its lifecycle when asked", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
