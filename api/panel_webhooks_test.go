@@ -25,7 +25,7 @@ func TestLoopbackReceiverPointsToListen(t *testing.T) {
 		"http://localhost:3000/hook": "url must be an https:// address. To receive events on your own " +
 			"machine, run `taskplatform webhooks listen --forward-to localhost:3000/hook`: it forwards the " +
 			"account's events there, signed.",
-		"https://10.0.0.7/hooks/a": "run `taskplatform webhooks listen --forward-to 10.0.0.7/hooks/a`",
+		"https://10.0.0.7/hooks/a":  "run `taskplatform webhooks listen --forward-to 10.0.0.7/hooks/a`",
 		"http://93.184.216.34/hook": "url must be an https:// address.",
 	} {
 		res := e.send(http.MethodPost, "/v1/account/webhooks", fmt.Sprintf(`{"url":%q}`, raw), h...)
