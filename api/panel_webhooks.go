@@ -91,6 +91,10 @@ func (p *panelHandlers) checkEvents(events []string) (string, error) {
 	known := p.d.taskCatalogue().VocabValues("webhook_event")
 	var out []string
 	for _, e := range events {
+		if e == contract.EventPing {
+			return "", apierr.New(apierr.InvalidOption, "ping is not subscribed to: it is sent on request "+
+				"(POST /v1/account/webhooks/{endpoint_id}/ping, Send ping in the panel).").WithField("events")
+		}
 		if !slices.Contains(known, e) {
 			return "", apierr.Newf(apierr.InvalidOption, "Unknown event %q; events are %s.", e, strings.Join(known, ", ")).
 				WithField("events")

@@ -37,3 +37,16 @@ func TestLoopbackReceiverPointsToListen(t *testing.T) {
 		}
 	}
 }
+
+// TestPingIsNotSubscribable: an endpoint cannot subscribe to ping, which
+// is sent on request; the refusal names events.
+func TestPingIsNotSubscribable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	h := with(e.signIn(), "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin")
+	res := e.send(http.MethodPost, "/v1/account/webhooks",
+		`{"url":"https://93.184.216.34/hooks/a","events":["job.succeeded","ping"]}`, h...)
+	require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s", res.body)
+	require.Equal(t, "events", res.errObj(t)["field"])
+	require.Contains(t, res.errObj(t)["message"], "ping is not subscribed to")
+}

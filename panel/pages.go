@@ -319,7 +319,11 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 	if err != nil {
 		return "", "", nil, err
 	}
-	data := webhooksData{Events: p.d.Catalogue.VocabValues("webhook_event"), Filter: map[string]string{},
+	// ping is sent on request ("Send ping"), never subscribed to; the
+	// delivery log's filter offers it on its own.
+	events := slices.DeleteFunc(slices.Clone(p.d.Catalogue.VocabValues("webhook_event")),
+		func(e string) bool { return e == contract.EventPing })
+	data := webhooksData{Events: events, Filter: map[string]string{},
 		Statuses: []string{
 			models.DeliveryPending,
 			models.DeliveryDelivered,
