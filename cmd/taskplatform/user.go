@@ -326,7 +326,8 @@ func (r *userRun) runCmd() *cobra.Command {
 		},
 	}
 	in.add(c)
-	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
+	c.Flags().StringVarP(&out, "out", "o", "",
+		"folder the outputs are downloaded into (default: a folder named after the job, such as ./job_…)")
 	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the job's end as one JSON object on standard output (for scripts)")
 	c.Flags().BoolVar(&web, "web", false, "open the job's page in the account panel (its address is printed on stderr)")
@@ -466,6 +467,9 @@ func (r *userRun) askCancel(ctx context.Context, c *client.Client, jobID string)
 // (downloaded whatever the outcome: a cancelled or failed job's were
 // charged too).
 func (r *userRun) finish(ctx context.Context, c *client.Client, jobID, out string) error {
+	if out == "" {
+		out = jobID
+	}
 	j, err := c.Job(ctx, jobID)
 	if err != nil {
 		return err

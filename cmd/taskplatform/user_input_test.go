@@ -291,3 +291,24 @@ func TestUsageErrorIsOneLineAndAHint(t *testing.T) {
 		"taskplatform: see 'taskplatform tasks show pattern.generate' for its fields, "+
 		"'taskplatform run --help' for the flags\n", errs)
 }
+
+// TestUserRunWithoutOutMakesTheJobsFolder: run without --out saves the
+// outputs into a folder of their own, named after the job, not among the
+// files of the current folder.
+func TestUserRunWithoutOutMakesTheJobsFolder(t *testing.T) {
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	f := jobsAPI(t)
+	code, out, errs := f.cli(t, "run", "pattern.generate", "--set", "count=2", "--set", "colors=red")
+	require.Equal(t, 0, code, errs)
+	a, b := filepath.Join("job_1", "job_1_0.png"), filepath.Join("job_1", "job_1_1.jpg")
+	require.Equal(t, "job_1\nsucceeded: 2 output(s), 4 image charged\n"+a+"\n"+b+"\n", out)
+	entries, err := os.ReadDir(cwd)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	require.Equal(t, "job_1", entries[0].Name())
+	for _, p := range []string{a, b} {
+		_, err := os.Stat(filepath.Join(cwd, p))
+		require.NoError(t, err)
+	}
+}
