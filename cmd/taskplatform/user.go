@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -589,7 +591,9 @@ func (r *userRun) jobsCmd() *cobra.Command {
 	return c
 }
 
-func jobLine(j wire.Job) string {
+// jobCells are a job's columns in the jobs table: JOB, TASK, STATE,
+// DONE, PHASE, CREATED.
+func jobCells(j wire.Job) []string {
 	state := j.Lifecycle
 	if j.Outcome != nil {
 		state = *j.Outcome
@@ -598,16 +602,46 @@ func jobLine(j wire.Job) string {
 	if j.Progress.Total != nil {
 		total = strconv.Itoa(*j.Progress.Total)
 	}
-	return fmt.Sprintf(
-		"%s\t%s\t%s\t%d/%s\t%s\t%s",
-		j.JobID,
-		j.Task,
-		state,
-		j.Progress.Done,
-		total,
-		j.Progress.Phase,
-		j.CreatedAt.UTC().Format(time.RFC3339),
-	)
+	return []string{j.JobID, j.Task, state, fmt.Sprintf("%d/%s", j.Progress.Done, total), j.Progress.Phase,
+		j.CreatedAt.UTC().Format(time.RFC3339)}
+}
+
+// jobsHeader is the jobs table's header; jobsMinWidths the least width of
+// each column, so that the lines --follow prints later, one at a time,
+// line up with it: an id, the longest task names, every outcome, 12/12,
+// a long phase.
+var (
+	jobsHeader    = []string{"JOB", "TASK", "STATE", "DONE", "PHASE", "CREATED"}
+	jobsMinWidths = []int{26, 20, 9, 7, 12, 20}
+)
+
+// jobsTable lays out the jobs table with widths fixed once, from the
+// header, the first page and jobsMinWidths.
+type jobsTable struct{ widths []int }
+
+func newJobsTable(rows [][]string) *jobsTable {
+	t := &jobsTable{widths: slices.Clone(jobsMinWidths)}
+	for _, row := range append([][]string{jobsHeader}, rows...) {
+		for i, c := range row {
+			t.widths[i] = max(t.widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	return t
+}
+
+// line is one row, each column but the last padded to its width and two
+// spaces apart.
+func (t *jobsTable) line(cells []string) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i == len(cells)-1 {
+			b.WriteString(c)
+			break
+		}
+		b.WriteString(c)
+		b.WriteString(strings.Repeat(" ", max(t.widths[i]-utf8.RuneCountInString(c), 0)+2))
+	}
+	return b.String()
 }
 
 func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow bool) error {
@@ -615,18 +649,19 @@ func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow 
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tTASK\tSTATE\tDONE\tPHASE\tCREATED")
+	rows := make([][]string, len(page.Items))
+	for i, j := range page.Items {
+		rows[i] = jobCells(j)
+	}
+	table := newJobsTable(rows)
+	fmt.Fprintln(r.stdout, table.line(jobsHeader))
 	seen := map[string]string{}
-	for i := len(page.Items) - 1; i >= 0; i-- {
-		line := jobLine(page.Items[i])
-		seen[page.Items[i].JobID] = line
+	for i, j := range page.Items {
+		seen[j.JobID] = table.line(rows[i])
+		fmt.Fprintln(r.stdout, seen[j.JobID])
 	}
-	for _, j := range page.Items {
-		fmt.Fprintln(tw, seen[j.JobID])
-	}
-	if err := tw.Flush(); err != nil || !follow {
-		return err
+	if !follow {
+		return nil
 	}
 	tick := time.NewTicker(2 * time.Second)
 	defer tick.Stop()
@@ -644,14 +679,11 @@ func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow 
 			return err
 		}
 		for i := len(page.Items) - 1; i >= 0; i-- {
-			line := jobLine(page.Items[i])
+			line := table.line(jobCells(page.Items[i]))
 			if seen[page.Items[i].JobID] != line {
 				seen[page.Items[i].JobID] = line
-				fmt.Fprintln(tw, line)
+				fmt.Fprintln(r.stdout, line)
 			}
-		}
-		if err := tw.Flush(); err != nil {
-			return err
 		}
 	}
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -193,3 +197,43 @@ func TestJobViewFailedJob(t *testing.T) {
 	require.NoError(t, jobView(&out, &j))
 	require.Contains(t, out.String(), "status      queued: 3rd in line\n")
 }
+
+// TestJobsFollowLinesUpWithItsHeader: the lines jobs --follow prints as
+// jobs change start each column where the header put it, however long
+// the new values are (a task name, an outcome).
+func TestJobsFollowLinesUpWithItsHeader(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		job := `{"job_id":"j_01","task":"image.resize","lifecycle":"running","outcome":null,` +
+			`"progress":{"done":1,"total":8,"phase":"render"},"created_at":"2026-11-25T04:01:00Z"}`
+		if calls.Add(1) > 1 {
+			job = `{"job_id":"j_01","task":"image.resize","lifecycle":"terminal","outcome":"cancelled",` +
+				`"progress":{"done":12,"total":12,"phase":"done"},"created_at":"2026-11-25T04:01:00Z"}`
+		}
+		_, _ = io.WriteString(w, `{"items":[`+job+`],"has_more":false}`)
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(t.Context())
+	out := &syncBuffer{}
+	done := make(chan int)
+	go func() {
+		done <- userMain(ctx, []string{"jobs", "--follow"}, &userRun{stdin: strings.NewReader(""), stdout: out,
+			stderr: io.Discard, env: func(string) string { return "" }, client: client.New(srv.URL, "tpk_x")})
+	}()
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "\n") >= 3 }, 10*time.Second,
+		50*time.Millisecond)
+	cancel()
+	require.Equal(t, 0, <-done)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 3, out.String())
+	for _, col := range []string{"TASK", "STATE", "DONE", "PHASE", "CREATED"} {
+		at := strings.Index(lines[0], col)
+		for _, l := range lines[1:] {
+			require.Equal(t, " ", l[at-1:at], "column %s in %q", col, l)
+			require.NotEqual(t, " ", l[at:at+1], "column %s in %q", col, l)
+		}
+	}
+	require.Contains(t, lines[2], "cancelled")
+}
+
