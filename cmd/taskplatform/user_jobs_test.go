@@ -236,4 +236,3 @@ func TestJobsFollowLinesUpWithItsHeader(t *testing.T) {
 	}
 	require.Contains(t, lines[2], "cancelled")
 }
-
