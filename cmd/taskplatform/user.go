@@ -209,7 +209,9 @@ func (r *userRun) commands() []*cobra.Command {
 	jobs, tasks := r.jobsCmd(), r.tasksCmd()
 	jobs.AddCommand(r.jobCommands()...)
 	tasks.AddCommand(r.tasksShow())
-	return []*cobra.Command{r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd()}
+	cmds := []*cobra.Command{r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd()}
+	r.addJQ(cmds)
+	return cmds
 }
 
 func noArgs(_ *cobra.Command, args []string) error {
