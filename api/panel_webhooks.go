@@ -2,7 +2,9 @@ package api
 
 import (
 	"errors"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -49,15 +51,38 @@ type endpointBody struct {
 }
 
 // checkURL refuses a receiver that is not https:// or does not resolve to
-// public addresses (private ones in dev and tests only).
-func (p *panelHandlers) checkURL(c *gin.Context, url string) error {
-	if !strings.HasPrefix(url, "https://") || len(url) > 2048 {
-		return apierr.New(apierr.InvalidRequest, "url must be an https:// address.").WithField("url")
+// public addresses (private ones in dev and tests only). A receiver on the
+// caller's own machine (localhost, a loopback or private address) is
+// pointed to `taskplatform webhooks listen`, which forwards the account's
+// events there.
+func (p *panelHandlers) checkURL(c *gin.Context, raw string) error {
+	if !strings.HasPrefix(raw, "https://") || len(raw) > 2048 {
+		return apierr.New(apierr.InvalidRequest, "url must be an https:// address."+listenHint(raw, false)).WithField("url")
 	}
-	if err := outbound.CheckURL(c.Request.Context(), url, p.d.AllowPrivateURLs); err != nil {
-		return apierr.New(apierr.InvalidRequest, "url must resolve to public addresses only.").WithField("url")
+	if err := outbound.CheckURL(c.Request.Context(), raw, p.d.AllowPrivateURLs); err != nil {
+		return apierr.New(apierr.InvalidRequest, "url must resolve to public addresses only."+
+			listenHint(raw, errors.Is(err, outbound.ErrNotPublic))).WithField("url")
 	}
 	return nil
+}
+
+// listenHint is the advice after a refused receiver on the caller's own
+// machine (local, or its host named so): run `taskplatform webhooks
+// listen`, forwarding to that address; empty for any other receiver.
+func listenHint(raw string, notPublic bool) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	local := host == "localhost" || strings.HasSuffix(host, ".localhost") ||
+		ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
+	if !local && !notPublic {
+		return ""
+	}
+	return " To receive events on your own machine, run `taskplatform webhooks listen --forward-to " +
+		u.Host + u.EscapedPath() + "`: it forwards the account's events there, signed."
 }
 
 // checkEvents is events without repeats, each a webhook_event of the
@@ -66,6 +91,10 @@ func (p *panelHandlers) checkEvents(events []string) (string, error) {
 	known := p.d.taskCatalogue().VocabValues("webhook_event")
 	var out []string
 	for _, e := range events {
+		if e == contract.EventPing {
+			return "", apierr.New(apierr.InvalidOption, "ping is not subscribed to: it is sent on request "+
+				"(POST /v1/account/webhooks/{endpoint_id}/ping, Send ping in the panel).").WithField("events")
+		}
 		if !slices.Contains(known, e) {
 			return "", apierr.Newf(apierr.InvalidOption, "Unknown event %q; events are %s.", e, strings.Join(known, ", ")).
 				WithField("events")

@@ -385,6 +385,29 @@ func (c *Client) Task(ctx context.Context, name string) (*Task, error) {
 	return &ts[0], nil
 }
 
+// TaskExample is one of a task's examples: a real request and the
+// files it sends, as GET /v1/tasks/{name}/examples serves it.
+type TaskExample struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Request     struct {
+		Body json.RawMessage `json:"body"`
+	} `json:"request"`
+	FilesSent []json.RawMessage `json:"files_sent"`
+}
+
+// TaskExamples lists a task's examples.
+func (c *Client) TaskExamples(ctx context.Context, name string) ([]TaskExample, error) {
+	var page struct {
+		Items []TaskExample `json:"items"`
+	}
+	if err := c.getJSON(ctx, "/v1/tasks/"+url.PathEscape(name)+"/examples", &page); err != nil {
+		return nil, err
+	}
+	return page.Items, nil
+}
+
 // price sets each task's Price from the price list.
 func (c *Client) price(ctx context.Context, ts []Task) error {
 	ps, err := c.Prices(ctx)

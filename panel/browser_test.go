@@ -255,3 +255,25 @@ func TestPagesFitAPhone(t *testing.T) {
 	}
 	require.Empty(t, wide, "pages that scroll sideways on a %d px phone", width)
 }
+
+// TestJobOutputsKeepTheirImagesWhileTheJobRuns: the job page refreshes its
+// live part every second while the job runs; an output already shown keeps
+// its image element (its thumbnail loaded once), so it never blanks while
+// it would load again.
+func TestJobOutputsKeepTheirImagesWhileTheJobRuns(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	id := jobOf(t, s.db, s.user, contract.LifecycleRunning, "", 1, 4, nil, nil)
+	s.open(t, "/app/jobs/"+id)
+	var replaced, kept bool
+	s.run(t,
+		chromedp.WaitVisible("figure.file img", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector("figure.file img").kept = true;
+			document.querySelector("#job").old = true`, nil),
+		chromedp.Poll(`!document.querySelector("#job").old`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Evaluate(`!document.querySelector("#job").old`, &replaced),
+		chromedp.Evaluate(`document.querySelector("figure.file img").kept === true`, &kept),
+	)
+	require.True(t, replaced, "the live part was refreshed")
+	require.True(t, kept, "the output kept its image element")
+}

@@ -66,3 +66,17 @@ func ids(re *regexp.Regexp, body string) []string {
 	}
 	return out
 }
+
+// TestPingIsNotOfferedAsASubscription: the webhooks page offers the job
+// and account events to subscribe to, never ping (sent on request, Send
+// ping); the delivery log's filter still offers ping, once.
+func TestPingIsNotOfferedAsASubscription(t *testing.T) {
+	t.Parallel()
+	h, _, _, cookie := signedInPanel(t)
+	res := do(h, http.MethodGet, "/app/webhooks", nil, cookie...)
+	require.Equal(t, http.StatusOK, res.Code)
+	body := res.Body.String()
+	require.Contains(t, body, `name="events" value="job.succeeded"`)
+	require.NotContains(t, body, `value="ping"`)
+	require.Equal(t, 1, strings.Count(body, ">ping</option>"), "the log filter offers ping once")
+}

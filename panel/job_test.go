@@ -104,7 +104,7 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 		outputs int
 	}{
 		{"succeeded", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 3, 3, nil, nil),
-			[]string{"3 of 3 outputs delivered", "succeeded"}, []string{"null", `class="alert"`, "Cancel job"}, 3},
+			[]string{"3 of 3 outputs delivered", "succeeded", `<span id="job-phase" class="muted">done</span>`}, []string{"null", `class="alert"`, "Cancel job"}, 3},
 		{"running", jobOf(t, db, u, contract.LifecycleRunning, "", 3, 12, nil, nil),
 			[]string{
 				"3 of 12 outputs delivered",
@@ -114,6 +114,7 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 		{"failed", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeFailed, 0, 1, unreachable, nil),
 			[]string{
 				"0 of 1 output delivered",
+				`<span id="job-phase" class="muted">failed during rendering</span>`,
 				"The image at images[0] could not be fetched: the connection was refused.",
 				"processing_failed",
 				`href="/v1/errors#processing_failed"`,
@@ -135,6 +136,7 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 			),
 			[]string{
 				"3 of 12 outputs delivered",
+				`<span id="job-phase" class="muted">cancelled during rendering</span>`,
 				`href="/v1/errors#cancelled"`,
 				"cancelled",
 			},

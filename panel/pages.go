@@ -172,6 +172,8 @@ type jobData struct {
 	Deliveries []deliveryRow
 	Input      string
 	Running    bool
+	// Phase is the label beside the progress bar (jobPhase).
+	Phase string
 	// Error is a failed or cancelled job's error object; nil otherwise.
 	Error *apierr.Error
 	// Fix is what the error catalogue advises for Error's code.
@@ -196,6 +198,7 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 		Job:     jobRow{Job: j.Wire(p.d.FilesBaseURL), KeyID: j.APIKeyID},
 		Input:   indented(j.Input),
 		Running: j.Lifecycle != contract.LifecycleTerminal,
+		Phase:   jobPhase(j),
 	}
 	if j.Error != nil {
 		var e apierr.Error
@@ -219,6 +222,23 @@ func (p *panel) job(_ http.ResponseWriter, r *http.Request, u *models.User) (str
 		return "", "", nil, err
 	}
 	return "job", "Job " + j.ID, data, nil
+}
+
+// jobPhase is the label beside a job's progress: the phase the API
+// answers while the job waits or runs and once it succeeded ("done"); for a
+// failed or cancelled job, how it ended and in which phase ("failed during
+// render", "cancelled while queued"), which the API's "done" would hide.
+func jobPhase(j *models.Job) string {
+	if j.Lifecycle != contract.LifecycleTerminal || j.Outcome == nil || *j.Outcome == contract.OutcomeSucceeded {
+		return j.PublicPhase()
+	}
+	switch j.Phase {
+	case "":
+		return *j.Outcome
+	case contract.LifecycleQueued:
+		return *j.Outcome + " while queued"
+	}
+	return *j.Outcome + " during " + j.Phase
 }
 
 // deliveryRow is one delivery of the log: its view, with the body sent.
@@ -319,7 +339,11 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 	if err != nil {
 		return "", "", nil, err
 	}
-	data := webhooksData{Events: p.d.Catalogue.VocabValues("webhook_event"), Filter: map[string]string{},
+	// ping is sent on request ("Send ping"), never subscribed to; the
+	// delivery log's filter offers it on its own.
+	events := slices.DeleteFunc(slices.Clone(p.d.Catalogue.VocabValues("webhook_event")),
+		func(e string) bool { return e == contract.EventPing })
+	data := webhooksData{Events: events, Filter: map[string]string{},
 		Statuses: []string{
 			models.DeliveryPending,
 			models.DeliveryDelivered,

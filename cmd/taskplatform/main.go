@@ -30,7 +30,7 @@ for users of the API (TP_API_KEY, TP_BASE_URL; "taskplatform run --help"):
   taskplatform jobs [--follow] | jobs get [--web]|cancel|result JOB
   taskplatform files upload PATH | files list [--kind art] | files download HANDLE… [--out DIR]
   taskplatform tasks | tasks show TASK
-  taskplatform version
+  taskplatform version | --version    the CLI's version and the commit it was built from
   taskplatform estimate TASK [--input file.json | -] [--set key=value …]
   taskplatform webhooks listen --forward-to localhost:3000/hook [--events e1,e2] [--json]
   taskplatform completion bash|zsh|fish   a shell completion script ("taskplatform completion bash --help")
@@ -132,6 +132,8 @@ func (p *process) root() *cobra.Command {
 		},
 		RunE: func(*cobra.Command, []string) error { return &usageError{"missing command"} },
 	}
+	root.Version = buildVersion()
+	root.SetVersionTemplate("taskplatform {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	// The overview is the root's help; every other command has cobra's,
 	// and admin's groups the admin overview (admin.tree): each once.

@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -75,6 +77,8 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 	fmt.Fprintln(r.stderr, "taskplatform:", describeError(err))
 	if hint := r.taskHint(cmd, err); hint != "" {
 		fmt.Fprintln(r.stderr, hint)
+	} else if hint := codeHint(err); hint != "" {
+		fmt.Fprintln(r.stderr, hint)
 	}
 	var setup *setupError
 	if errors.As(err, &setup) {
@@ -82,10 +86,22 @@ func (r *userRun) report(cmd *cobra.Command, err error) int {
 	}
 	var usage *usageError
 	if errors.As(err, &usage) {
-		fmt.Fprint(r.stderr, cmd.UsageString())
+		fmt.Fprintln(r.stderr, "taskplatform:", usageHint(cmd))
 		return 2
 	}
 	return 1
+}
+
+// usageHint is the one line after a usage error, in place of the whole
+// usage, which would bury the line that says what was wrong: the command's
+// --help and, for a task's input (run, estimate), the command that lists
+// the task's fields.
+func usageHint(cmd *cobra.Command) string {
+	help := "see '" + cmd.CommandPath() + " --help'"
+	if args := cmd.Flags().Args(); len(args) > 0 && (cmd.Name() == "run" || cmd.Name() == "estimate") {
+		return "see 'taskplatform tasks show " + args[0] + "' for its fields, " + help[4:] + " for the flags"
+	}
+	return help
 }
 
 // setupError is a command used rightly in an environment that lacks
@@ -105,7 +121,7 @@ func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
 func describeError(err error) string {
 	var e *client.Error
 	if errors.As(err, &e) {
-		msg := e.Message
+		msg := cliAdvice(e.Message)
 		// The field once: "colors must be array" already names it.
 		if e.Field != "" && !strings.HasPrefix(msg, e.Field) {
 			msg = e.Field + ": " + msg
@@ -193,7 +209,9 @@ func (r *userRun) commands() []*cobra.Command {
 	jobs, tasks := r.jobsCmd(), r.tasksCmd()
 	jobs.AddCommand(r.jobCommands()...)
 	tasks.AddCommand(r.tasksShow())
-	return []*cobra.Command{r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd()}
+	cmds := []*cobra.Command{r.runCmd(), jobs, files, tasks, r.estimateCmd(), r.webhooksCmd(), r.versionCmd()}
+	r.addJQ(cmds)
+	return cmds
 }
 
 func noArgs(_ *cobra.Command, args []string) error {
@@ -312,7 +330,8 @@ func (r *userRun) runCmd() *cobra.Command {
 		},
 	}
 	in.add(c)
-	c.Flags().StringVarP(&out, "out", "o", ".", "folder the outputs are downloaded into")
+	c.Flags().StringVarP(&out, "out", "o", "",
+		"folder the outputs are downloaded into (default: a folder named after the job, such as ./job_…)")
 	c.Flags().BoolVar(&wait, "wait", true, "follow the job to its end and download its outputs")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the job's end as one JSON object on standard output (for scripts)")
 	c.Flags().BoolVar(&web, "web", false, "open the job's page in the account panel (its address is printed on stderr)")
@@ -452,6 +471,9 @@ func (r *userRun) askCancel(ctx context.Context, c *client.Client, jobID string)
 // (downloaded whatever the outcome: a cancelled or failed job's were
 // charged too).
 func (r *userRun) finish(ctx context.Context, c *client.Client, jobID, out string) error {
+	if out == "" {
+		out = jobID
+	}
 	j, err := c.Job(ctx, jobID)
 	if err != nil {
 		return err
@@ -571,7 +593,9 @@ func (r *userRun) jobsCmd() *cobra.Command {
 	return c
 }
 
-func jobLine(j wire.Job) string {
+// jobCells are a job's columns in the jobs table: JOB, TASK, STATE,
+// DONE, PHASE, CREATED.
+func jobCells(j wire.Job) []string {
 	state := j.Lifecycle
 	if j.Outcome != nil {
 		state = *j.Outcome
@@ -580,16 +604,46 @@ func jobLine(j wire.Job) string {
 	if j.Progress.Total != nil {
 		total = strconv.Itoa(*j.Progress.Total)
 	}
-	return fmt.Sprintf(
-		"%s\t%s\t%s\t%d/%s\t%s\t%s",
-		j.JobID,
-		j.Task,
-		state,
-		j.Progress.Done,
-		total,
-		j.Progress.Phase,
-		j.CreatedAt.UTC().Format(time.RFC3339),
-	)
+	return []string{j.JobID, j.Task, state, fmt.Sprintf("%d/%s", j.Progress.Done, total), j.Progress.Phase,
+		j.CreatedAt.UTC().Format(time.RFC3339)}
+}
+
+// jobsHeader is the jobs table's header; jobsMinWidths the least width of
+// each column, so that the lines --follow prints later, one at a time,
+// line up with it: an id, the longest task names, every outcome, 12/12,
+// a long phase.
+var (
+	jobsHeader    = []string{"JOB", "TASK", "STATE", "DONE", "PHASE", "CREATED"}
+	jobsMinWidths = []int{26, 20, 9, 7, 12, 20}
+)
+
+// jobsTable lays out the jobs table with widths fixed once, from the
+// header, the first page and jobsMinWidths.
+type jobsTable struct{ widths []int }
+
+func newJobsTable(rows [][]string) *jobsTable {
+	t := &jobsTable{widths: slices.Clone(jobsMinWidths)}
+	for _, row := range append([][]string{jobsHeader}, rows...) {
+		for i, c := range row {
+			t.widths[i] = max(t.widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	return t
+}
+
+// line is one row, each column but the last padded to its width and two
+// spaces apart.
+func (t *jobsTable) line(cells []string) string {
+	var b strings.Builder
+	for i, c := range cells {
+		if i == len(cells)-1 {
+			b.WriteString(c)
+			break
+		}
+		b.WriteString(c)
+		b.WriteString(strings.Repeat(" ", max(t.widths[i]-utf8.RuneCountInString(c), 0)+2))
+	}
+	return b.String()
 }
 
 func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow bool) error {
@@ -597,18 +651,19 @@ func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow 
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(r.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tTASK\tSTATE\tDONE\tPHASE\tCREATED")
+	rows := make([][]string, len(page.Items))
+	for i, j := range page.Items {
+		rows[i] = jobCells(j)
+	}
+	table := newJobsTable(rows)
+	fmt.Fprintln(r.stdout, table.line(jobsHeader))
 	seen := map[string]string{}
-	for i := len(page.Items) - 1; i >= 0; i-- {
-		line := jobLine(page.Items[i])
-		seen[page.Items[i].JobID] = line
+	for i, j := range page.Items {
+		seen[j.JobID] = table.line(rows[i])
+		fmt.Fprintln(r.stdout, seen[j.JobID])
 	}
-	for _, j := range page.Items {
-		fmt.Fprintln(tw, seen[j.JobID])
-	}
-	if err := tw.Flush(); err != nil || !follow {
-		return err
+	if !follow {
+		return nil
 	}
 	tick := time.NewTicker(2 * time.Second)
 	defer tick.Stop()
@@ -626,14 +681,11 @@ func (r *userRun) jobs(ctx context.Context, c *client.Client, limit int, follow 
 			return err
 		}
 		for i := len(page.Items) - 1; i >= 0; i-- {
-			line := jobLine(page.Items[i])
+			line := table.line(jobCells(page.Items[i]))
 			if seen[page.Items[i].JobID] != line {
 				seen[page.Items[i].JobID] = line
-				fmt.Fprintln(tw, line)
+				fmt.Fprintln(r.stdout, line)
 			}
-		}
-		if err := tw.Flush(); err != nil {
-			return err
 		}
 	}
 }

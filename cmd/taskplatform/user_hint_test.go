@@ -52,3 +52,33 @@ func TestUnknownTaskNamesTheNearest(t *testing.T) {
 		require.Contains(t, stderr.String(), tc.want, tc.args)
 	}
 }
+
+// TestHintsNameCommandsNotEndpoints: the service's advice to call an HTTP
+// endpoint is printed as the CLI command that does the same, or left out;
+// refusals with a command that helps get it on the next line.
+func TestHintsNameCommandsNotEndpoints(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]string{
+		`No task is named "x"; list tasks at GET /v1/tasks.`:                     "No task is named \"x\"; list tasks at `taskplatform tasks`.",
+		"No file file:ab belongs to the account; upload it with POST /v1/files.": "No file file:ab belongs to the account; upload it with `taskplatform files upload PATH`.",
+		`No vocabulary is named "v"; list them at GET /v1/vocab.`:                `No vocabulary is named "v".`,
+		"colors must be an array.":                                               "colors must be an array.",
+	} {
+		require.Equal(t, want, cliAdvice(msg))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, `{"error":{"code":"job_not_found","type":"not_found",`+
+			`"message":"No job has this id.","retryable":false}}`)
+	}))
+	t.Cleanup(srv.Close)
+	var stdout, stderr strings.Builder
+	code := userMain(context.Background(), []string{"jobs", "get", "job_x"}, &userRun{stdin: strings.NewReader(""),
+		stdout: &stdout, stderr: &stderr, env: func(k string) string {
+			return map[string]string{"TP_BASE_URL": srv.URL, "TP_API_KEY": "tpk_x"}[k]
+		}})
+	require.Equal(t, 1, code)
+	require.Equal(t, "taskplatform: No job has this id. (job_not_found)\n"+
+		"taskplatform: taskplatform jobs lists your recent jobs\n", stderr.String())
+}

@@ -43,6 +43,12 @@ func newFakeAPI(t *testing.T, extra http.Handler) *fakeAPI {
 		_, _ = io.WriteString(w, `{"items":[{"task":"pattern.generate","credit_type":"image","unit":"image",`+
 			`"per_output":2,"prices":[]}],"has_more":false}`)
 	})
+	mux.HandleFunc("GET /v1/tasks/pattern.generate/examples", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, `{"task":"pattern.generate","has_more":false,"items":[`+
+			`{"name":"stripes","title":"Navy stripes","request":{"method":"POST","path":"/v1/tasks/pattern.generate",`+
+			`"body":{"colors":["#1F3A5F","#F2C14E"],"count":3,"resolution":"2048","opts":{"seed":7},"base_color":"it's"}},`+
+			`"files_sent":[]}]}`)
+	})
 	mux.HandleFunc("POST /v1/tasks/{task}/estimate", func(w http.ResponseWriter, r *http.Request) {
 		f.posted = map[string]any{}
 		_ = json.NewDecoder(r.Body).Decode(&f.posted)
@@ -227,6 +233,15 @@ func TestUserTaskShowJobsVersion(t *testing.T) {
 
 	code, out, errs = f.cli(t, "jobs", "get", "job_1")
 	require.Equal(t, 0, code, errs)
+	require.Equal(t, "job         job_1\n"+
+		"task        pattern.generate\n"+
+		"status      succeeded\n"+
+		"progress    2 of 2 (done)\n"+
+		"credits     4 image charged\n"+
+		"time (UTC)  created 2026-11-25 04:00:00\n"+
+		"files       taskplatform jobs result job_1 lists them\n", out)
+	code, out, errs = f.cli(t, "jobs", "get", "job_1", "--json")
+	require.Equal(t, 0, code, errs)
 	require.Contains(t, out, `"outcome": "succeeded"`)
 
 	code, out, _ = f.cli(t, "version")
@@ -256,4 +271,44 @@ func TestFieldTableNamesRequiredFields(t *testing.T) {
 		"\n"+
 		"colors: Hex colours.\n"+
 		"seed: Only for kind b.\n", out.String())
+}
+
+// TestUsageErrorIsOneLineAndAHint: a misused command prints what was wrong
+// and one line naming the CLI command that helps, not its whole usage.
+func TestUsageErrorIsOneLineAndAHint(t *testing.T) {
+	f := newFakeAPI(t, nil)
+	code, _, errs := f.cli(t, "estimate", "pattern.generate", "--set", "count=two")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: --set count=two: expected an integer\n"+
+		"taskplatform: see 'taskplatform tasks show pattern.generate' for its fields, "+
+		"'taskplatform estimate --help' for the flags\n", errs)
+	code, _, errs = f.cli(t, "jobs", "get")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: expected one argument: JOB\ntaskplatform: see 'taskplatform jobs get --help'\n", errs)
+	code, _, errs = f.cli(t, "run", "pattern.generate", "--nope")
+	require.Equal(t, 2, code)
+	require.Equal(t, "taskplatform: unknown flag: --nope\n"+
+		"taskplatform: see 'taskplatform tasks show pattern.generate' for its fields, "+
+		"'taskplatform run --help' for the flags\n", errs)
+}
+
+// TestUserRunWithoutOutMakesTheJobsFolder: run without --out saves the
+// outputs into a folder of their own, named after the job, not among the
+// files of the current folder.
+func TestUserRunWithoutOutMakesTheJobsFolder(t *testing.T) {
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	f := jobsAPI(t)
+	code, out, errs := f.cli(t, "run", "pattern.generate", "--set", "count=2", "--set", "colors=red")
+	require.Equal(t, 0, code, errs)
+	a, b := filepath.Join("job_1", "job_1_0.png"), filepath.Join("job_1", "job_1_1.jpg")
+	require.Equal(t, "job_1\nsucceeded: 2 output(s), 4 image charged\n"+a+"\n"+b+"\n", out)
+	entries, err := os.ReadDir(cwd)
+	require.NoError(t, err)
+	require.Len(t, entries, 1)
+	require.Equal(t, "job_1", entries[0].Name())
+	for _, p := range []string{a, b} {
+		_, err := os.Stat(filepath.Join(cwd, p))
+		require.NoError(t, err)
+	}
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -103,7 +107,8 @@ func TestUserJobsResult(t *testing.T) {
 	code, out, errs := f.cli(t, "jobs", "result", "job_2")
 	require.Equal(t, 1, code)
 	require.Empty(t, out)
-	require.Equal(t, "taskplatform: The job has not ended yet. (result_not_ready)\n", errs)
+	require.Equal(t, "taskplatform: The job has not ended yet. (result_not_ready)\n"+
+		"taskplatform: taskplatform jobs get JOB shows where the job is\n", errs)
 }
 
 // TestUserJSONOutputs: with --json, jobs, jobs get, tasks, tasks show and
@@ -166,4 +171,68 @@ func TestUserJSONOutputs(t *testing.T) {
 		require.Empty(t, out, args)
 		require.Contains(t, errs, "choose one", args)
 	}
+}
+
+// TestJobViewFailedJob: a failed job reads as failed with its phase, its
+// charge and the error's message and code, and its place in line while
+// it waits.
+func TestJobViewFailedJob(t *testing.T) {
+	t.Parallel()
+	var j wire.Job
+	require.NoError(t, json.Unmarshal([]byte(`{"job_id":"job_2","task":"pattern.generate","lifecycle":"terminal",`+
+		`"outcome":"failed","progress":{"done":0,"total":8,"phase":"render"},`+
+		`"credits":{"credit_type":"image","held":16,"charged":0},"created_at":"2026-11-25T04:00:00Z",`+
+		`"started_at":"2026-11-25T04:00:01Z","ended_at":"2026-11-25T04:00:09Z",`+
+		`"error":{"code":"engine_failed","type":"server_error","message":"The engine stopped.","retryable":true}}`), &j))
+	var out strings.Builder
+	require.NoError(t, jobView(&out, &j))
+	require.Contains(t, out.String(), "status      failed\nprogress    0 of 8 (render)\ncredits     0 image charged\n")
+	require.Contains(t, out.String(), "time (UTC)  created 2026-11-25 04:00:00, started 04:00:01, ended 04:00:09\n")
+	require.Contains(t, out.String(), "error       The engine stopped. (engine_failed)\n")
+	require.NotContains(t, out.String(), "files")
+
+	pos := int64(3)
+	j = wire.Job{JobID: "job_3", Lifecycle: "queued", Queue: &wire.Queue{Position: pos}}
+	out.Reset()
+	require.NoError(t, jobView(&out, &j))
+	require.Contains(t, out.String(), "status      queued: 3rd in line\n")
+}
+
+// TestJobsFollowLinesUpWithItsHeader: the lines jobs --follow prints as
+// jobs change start each column where the header put it, however long
+// the new values are (a task name, an outcome).
+func TestJobsFollowLinesUpWithItsHeader(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		job := `{"job_id":"j_01","task":"image.resize","lifecycle":"running","outcome":null,` +
+			`"progress":{"done":1,"total":8,"phase":"render"},"created_at":"2026-11-25T04:01:00Z"}`
+		if calls.Add(1) > 1 {
+			job = `{"job_id":"j_01","task":"image.resize","lifecycle":"terminal","outcome":"cancelled",` +
+				`"progress":{"done":12,"total":12,"phase":"done"},"created_at":"2026-11-25T04:01:00Z"}`
+		}
+		_, _ = io.WriteString(w, `{"items":[`+job+`],"has_more":false}`)
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(t.Context())
+	out := &syncBuffer{}
+	done := make(chan int)
+	go func() {
+		done <- userMain(ctx, []string{"jobs", "--follow"}, &userRun{stdin: strings.NewReader(""), stdout: out,
+			stderr: io.Discard, env: func(string) string { return "" }, client: client.New(srv.URL, "tpk_x")})
+	}()
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "\n") >= 3 }, 10*time.Second,
+		50*time.Millisecond)
+	cancel()
+	require.Equal(t, 0, <-done)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	require.Len(t, lines, 3, out.String())
+	for _, col := range []string{"TASK", "STATE", "DONE", "PHASE", "CREATED"} {
+		at := strings.Index(lines[0], col)
+		for _, l := range lines[1:] {
+			require.Equal(t, " ", l[at-1:at], "column %s in %q", col, l)
+			require.NotEqual(t, " ", l[at:at+1], "column %s in %q", col, l)
+		}
+	}
+	require.Contains(t, lines[2], "cancelled")
 }

@@ -52,7 +52,15 @@ func (r *userRun) tasksShow() *cobra.Command {
 				fmt.Fprintln(r.stdout)
 				var n schemaNode
 				_ = json.Unmarshal(t.InputSchema, &n)
-				return r.fieldTable(&n)
+				if err := r.fieldTable(&n); err != nil {
+					return err
+				}
+				exs, err := cl.TaskExamples(c.Context(), t.Name)
+				if err != nil {
+					return err
+				}
+				r.printExample(exs, t.Name, &n)
+				return nil
 			}
 			if best := nearest(args[0], names); best != "" {
 				return fmt.Errorf("no task %q: did you mean %s? (taskplatform tasks lists them)", args[0], best)
@@ -176,13 +184,13 @@ func floatOf(n *int) *float64 {
 	return &f
 }
 
-// jobCommands are jobs get, cancel and result. get and result always
-// print JSON; their --json is accepted so that every command a script
-// calls takes it.
+// jobCommands are jobs get, cancel and result. get prints the job for a
+// reader (jobView), the record with --json; result always prints JSON, and
+// its --json is accepted so that every command a script calls takes it.
 func (r *userRun) jobCommands() []*cobra.Command {
 	var web, getJSON, cancelJSON, resultJSON bool
 	get := &cobra.Command{
-		Use: "get JOB", Short: "one job's record as JSON; --web opens its page in the panel", Args: oneArg("JOB"),
+		Use: "get JOB", Short: "one job: status, progress, credits, times and error; --json the record, --web its page", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if web && getJSON {
 				return &usageError{"--web prints an address, --json the record: choose one"}
@@ -201,11 +209,14 @@ func (r *userRun) jobCommands() []*cobra.Command {
 				r.openWeb(u)
 				return nil
 			}
-			return r.printJSON(j)
+			if getJSON {
+				return r.printJSON(j)
+			}
+			return jobView(r.stdout, j)
 		},
 	}
 	get.Flags().BoolVar(&web, "web", false, "print the job's page in the account panel and open it in a browser")
-	get.Flags().BoolVar(&getJSON, "json", false, "print the record as JSON (the default)")
+	get.Flags().BoolVar(&getJSON, "json", false, "print the job's record as one JSON object")
 	cancel := &cobra.Command{
 		Use: "cancel JOB", Short: "ask a job to stop; prints the job and its lifecycle when asked", Args: oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -250,19 +261,58 @@ func (r *userRun) printJSON(v any) error {
 	return e.Encode(v)
 }
 
-// versionCmd prints the CLI's module version.
+// versionCmd prints the CLI's version line (versionLine).
 func (r *userRun) versionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use: "version", Short: "the CLI's version", Args: noArgs,
+		Use: "version", Short: "the CLI's version and commit", Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			fmt.Fprintln(r.stdout, "taskplatform", v)
+			fmt.Fprintln(r.stdout, "taskplatform", buildVersion())
 			return nil
 		},
 	}
+}
+
+// buildVersion is the running binary's version (versionLine).
+func buildVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionLine(bi)
+}
+
+// versionLine is the module version and the commit the binary was built
+// from, as the Go toolchain stamps them (vcs.revision, vcs.time,
+// vcs.modified): "v1.2.0 (commit 0123abcd4567, 2026-11-28, modified)".
+// A build without that stamp (go run, a test binary) says so.
+func versionLine(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "(devel) (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v + " (no commit recorded: built outside its git checkout or with -buildvcs=false)"
+	}
+	parts := []string{"commit " + rev[:min(12, len(rev))]}
+	if t, err := time.Parse(time.RFC3339, at); err == nil {
+		parts = append(parts, t.UTC().Format(time.DateOnly))
+	}
+	if modified {
+		parts = append(parts, "modified")
+	}
+	return v + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // printPrice prints a task's price: per output, or per value of the

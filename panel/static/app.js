@@ -92,7 +92,15 @@ function refreshJob(live) {
     return r.ok ? r.text() : null;
   }).then(function (html) {
     if (html === null) return false;
+    // The outputs already shown keep their image elements: a new element
+    // would load its thumbnail again and show blank meanwhile.
+    var shown = {};
+    live.querySelectorAll("figure.file img").forEach(function (img) { shown[img.getAttribute("src")] = img; });
     live.innerHTML = html;
+    live.querySelectorAll("figure.file img").forEach(function (img) {
+      var old = shown[img.getAttribute("src")];
+      if (old) img.replaceWith(old);
+    });
     bind(live);
     var job = live.querySelector("#job");
     return !!job && job.getAttribute("data-running") === "true";

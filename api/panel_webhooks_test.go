@@ -1,0 +1,52 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/testenv"
+)
+
+// TestLoopbackReceiverPointsToListen: registering a receiver on the
+// caller's own machine is refused naming url, and the message says to run
+// `taskplatform webhooks listen` forwarding to that address; a public
+// address that is refused for another reason gets no such advice.
+func TestLoopbackReceiverPointsToListen(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	h := with(e.signIn(), "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin")
+	for raw, want := range map[string]string{
+		"https://127.0.0.1:3000/hook": "url must resolve to public addresses only. To receive events on your own " +
+			"machine, run `taskplatform webhooks listen --forward-to 127.0.0.1:3000/hook`: it forwards the " +
+			"account's events there, signed.",
+		"http://localhost:3000/hook": "url must be an https:// address. To receive events on your own " +
+			"machine, run `taskplatform webhooks listen --forward-to localhost:3000/hook`: it forwards the " +
+			"account's events there, signed.",
+		"https://10.0.0.7/hooks/a":  "run `taskplatform webhooks listen --forward-to 10.0.0.7/hooks/a`",
+		"http://93.184.216.34/hook": "url must be an https:// address.",
+	} {
+		res := e.send(http.MethodPost, "/v1/account/webhooks", fmt.Sprintf(`{"url":%q}`, raw), h...)
+		require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s: %s", raw, res.body)
+		require.Equal(t, "url", res.errObj(t)["field"])
+		require.Contains(t, res.errObj(t)["message"], want, raw)
+		if raw == "http://93.184.216.34/hook" {
+			require.NotContains(t, res.errObj(t)["message"], "listen")
+		}
+	}
+}
+
+// TestPingIsNotSubscribable: an endpoint cannot subscribe to ping, which
+// is sent on request; the refusal names events.
+func TestPingIsNotSubscribable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	h := with(e.signIn(), "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin")
+	res := e.send(http.MethodPost, "/v1/account/webhooks",
+		`{"url":"https://93.184.216.34/hooks/a","events":["job.succeeded","ping"]}`, h...)
+	require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s", res.body)
+	require.Equal(t, "events", res.errObj(t)["field"])
+	require.Contains(t, res.errObj(t)["message"], "ping is not subscribed to")
+}
