@@ -187,3 +187,24 @@ func (p *publisher) URL(_ context.Context, base string, data []byte, mt string, 
 	p.data, p.types, p.expires = append(p.data, data), append(p.types, mt), append(p.expires, exp)
 	return base + "/files/engine/grant-" + string(rune('0'+len(p.data))), nil
 }
+
+func TestADeclaredTaskHandsTheModelItsFileField(t *testing.T) {
+	srv := fake(t, cogtest.Options{})
+	cfg := example(t, srv.URL, func(c *engines.Config) {
+		tc := &c.Tasks[0]
+		tc.InputSchema["properties"].(map[string]any)["image"] = map[string]any{"type": "string",
+			"pattern": tasks.RefPattern, tasks.RefKeyword: true, "description": "An image to start from."}
+		tc.Input["image"] = "$image"
+	})
+	r, logs := assemble(t, cfg, clients(false))
+	require.Zero(t, logs.FilterMessageSnippet("refused").Len(), logs.All())
+	d, err := r.Lookup("image.generate_sdxl")
+	require.NoError(t, err)
+	red := pngOf(t, color.RGBA{R: 255, A: 255})
+	ctx := tasks.WithLoader(context.Background(), taskstest.Files{"file:red": red})
+	in, err := d.Validate([]byte(`{"prompt":"a chair","image":"file:red"}`))
+	require.NoError(t, err)
+	_, err = d.Runner.Step(ctx, in, 0)
+	require.NoError(t, err)
+	require.Equal(t, "data:image/png;base64,"+base64.StdEncoding.EncodeToString(red), srv.Inputs()[0]["image"])
+}
