@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -100,6 +101,7 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	}
 	var out tasks.Output
 	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
+	sctx = engines.WithInputURLs(sctx, engineInputs{a: a})
 	sctx = tasks.WithEnv(
 		sctx,
 		tasks.Env{UserID: job.UserID, JobID: job.ID, DB: a.DB, Blob: a.Blob, FilesBaseURL: a.FilesBaseURL, Now: a.Now},

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -8,12 +10,15 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"gocloud.dev/gcerrors"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
+	"github.com/taskplatform/taskplatform/signer"
 )
 
 // fileCSP confines a stored file opened in a browser: no script, no
@@ -82,4 +87,63 @@ func fileHeaders(h http.Header, f *models.File) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", fileCSP)
 	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": path.Base(f.URL(""))}))
+}
+
+// engineInput serves a model server the service's copy of a caller's file:
+// the blob the URL's signed grant names, until the grant expires. Anything
+// else — a grant not signed by the service's key, of another type, for
+// another blob, or expired — is 404, as a file that is not there.
+func engineInput(d *Deps) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		g, ok := engineGrant(d, c.Param("grant"), d.now())
+		if !ok {
+			fail(c, apierr.New(apierr.FileNotFound, ""))
+			return
+		}
+		r, err := d.Blob.NewReader(c.Request.Context(), g.Key, nil)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			fail(c, apierr.New(apierr.FileNotFound, ""))
+			return
+		}
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		defer r.Close()
+		c.Header("Content-Type", g.MediaType)
+		c.Header("X-Content-Type-Options", "nosniff")
+		c.Header("Content-Security-Policy", fileCSP)
+		c.Header("Cache-Control", "private, no-store")
+		c.Header("Content-Length", strconv.FormatInt(r.Size(), 10))
+		c.Status(http.StatusOK)
+		_, _ = io.Copy(c.Writer, r)
+	}
+}
+
+// engineGrant is the grant of an engine input URL that holds at now.
+func engineGrant(d *Deps, compact string, now time.Time) (contract.EngineInput, bool) {
+	var g contract.EngineInput
+	if d.Signer == nil {
+		return g, false
+	}
+	j, err := signer.ParseCompact(compact)
+	if err != nil {
+		return g, false
+	}
+	payload, err := signer.VerifyJWS(d.Signer.JWKS(), j)
+	if err != nil {
+		return g, false
+	}
+	var h struct {
+		Typ string `json:"typ"`
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(j.Protected)
+	if err != nil || json.Unmarshal(raw, &h) != nil || h.Typ != contract.EngineInputType {
+		return g, false
+	}
+	if json.Unmarshal(payload, &g) != nil || !strings.HasPrefix(g.Key, contract.EngineInputPrefix) ||
+		now.Unix() >= g.Expires {
+		return g, false
+	}
+	return g, true
 }

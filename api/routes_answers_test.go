@@ -46,6 +46,8 @@ type routesEnv struct {
 	doc                           *openapi3.T
 	queued, running, done, failed string
 	art, upload                   string
+	// engineInput is the path of an engine input URL that holds.
+	engineInput string
 }
 
 // curated is the curated library drawn once for the package's tests: each
@@ -69,6 +71,11 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 	// photoshoots libraries, which an estimate reads as a submit does.
 	require.NoError(t, curated.Seed(ctx, e.db, e.fileEnv.bucket))
 	require.NoError(t, photoshoot.SeedLibrary(ctx, e.db, e.fileEnv.bucket))
+	require.NoError(t, e.fileEnv.bucket.WriteAll(ctx, contract.EngineInputPrefix+"probe", pngBytes(t), nil))
+	grant, err := json.Marshal(contract.EngineInput{Key: contract.EngineInputPrefix + "probe", MediaType: "image/png",
+		Expires: now.Add(time.Hour).Unix()})
+	require.NoError(t, err)
+	e.engineInput = contract.EngineInputPath + signer.New(key).SignJWS(contract.EngineInputType, grant).Compact()
 
 	row := func(lifecycle string, outcome *string) *models.Job {
 		j := &models.Job{
@@ -171,6 +178,8 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		{row: "GET /metrics", path: "/metrics", status: 200},
 		{row: "GET /files/{blob}", path: blob, status: 200},
 		{row: "GET /files/{blob}", path: "/files/nothing.png", status: 404},
+		{row: "GET /files/engine/{grant}", path: e.engineInput, status: 200},
+		{row: "GET /files/engine/{grant}", path: "/files/engine/nothing", status: 404},
 		{row: "GET /.well-known/jwks.json", path: "/.well-known/jwks.json", status: 200},
 
 		{row: "GET /v1/tasks", path: "/v1/tasks", status: 200},

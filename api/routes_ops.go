@@ -43,6 +43,14 @@ func opsRoutes() []route {
 				params:  []oa{pathParam("blob", "The file's id with its extension, as in its url.", str())},
 				answers: []response{bytesAnswer("The file's bytes in its stored media type.", "*/*")},
 				errors:  []int{http.StatusNotFound}}},
+		route{method: http.MethodGet, path: "/files/engine/{grant}", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc { return engineInput(h.d) },
+			op: operation{id: "engine_input", summary: "A caller's file, for the model server an engine step runs on",
+				description: "The URL is signed by the service, names one file and expires with the step; a grant " +
+					"that does not hold answers 404.",
+				params:  []oa{pathParam("grant", "The signed grant (a compact JWS) of the URL.", str())},
+				answers: []response{bytesAnswer("The file's bytes in the type read from them.", "*/*")},
+				errors:  []int{http.StatusNotFound}}},
 		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Signer == nil {

@@ -114,7 +114,8 @@ func route(d *tasks.Definition, b Binding, built map[string]tasks.Engine) error 
 		types = DefaultMediaTypes
 	}
 	inner := d.Runner
-	er := &Runner{engine: e, bind: b, plan: inner.Plan, inType: reflect.TypeFor[map[string]any](), allowed: types}
+	er := &Runner{engine: e, bind: b, plan: inner.Plan, inType: reflect.TypeFor[map[string]any](), allowed: types,
+		refs: refFields(d)}
 	if tr, ok := inner.(tasks.TypedRunner); ok {
 		er.inType = tr.InputType()
 	}
@@ -160,7 +161,7 @@ func (r *Runner) meta(input map[string]any, i int, output map[string]any) map[st
 }
 
 // checkedOutput are the facts of an output the start-up check maps meta with.
-var checkedOutput = map[string]any{"width": 1, "height": 1}
+var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1}
 
 // admitting is the Runner of a routed task whose built-in Runner checks
 // the account's records at submit: the check stays.

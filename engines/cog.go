@@ -41,6 +41,8 @@ type cog struct {
 	// waitFor is how long a step waits for a busy, loading or unreachable
 	// engine to take its prediction.
 	waitFor time.Duration
+	// in is how a caller's files reach the model.
+	in inputFiles
 }
 
 // cogPrediction is a prediction as a Cog server answers it.
@@ -114,8 +116,20 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 			return nil, fmt.Errorf("engine %s: upload_url %q is not an http(s) address", name, c.UploadURL)
 		}
 	}
+	in := inputFiles{mode: c.Inputs, base: strings.TrimRight(c.InputBaseURL, "/")}
+	switch {
+	case in.mode == "":
+		in.mode = InputsDataURI
+	case in.mode != InputsDataURI && in.mode != InputsURL:
+		return nil, fmt.Errorf("engine %s: inputs %q is neither data_uri nor url", name, c.Inputs)
+	}
+	if in.base != "" {
+		if u, err := url.Parse(in.base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("engine %s: input_base_url %q is not an http(s) address", name, c.InputBaseURL)
+		}
+	}
 	own := cl.engine(base)
-	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals, waitFor: waitFor,
+	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals, waitFor: waitFor, in: in,
 		slots: make(chan struct{}, n),
 		files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
@@ -126,6 +140,9 @@ const DefaultWait = 5 * time.Minute
 
 // DefaultMaxBytes bounds an output file when the engine's max_bytes is not set.
 const DefaultMaxBytes = 64 << 20
+
+// inputFiles is how a caller's files reach the model.
+func (c *cog) inputFiles() inputFiles { return c.in }
 
 // Slots is how many predictions a worker sends the engine at once.
 func (c *cog) Slots() int { return cap(c.slots) }

@@ -57,6 +57,15 @@ type EngineConfig struct {
 	// without an upload store holds each request open as in sync mode,
 	// where Cog answers files as data URIs.
 	UploadURL string `json:"upload_url" yaml:"upload_url"`
+	// Inputs is how a caller's file mapped to the model ("$image" of a
+	// file-reference field) reaches it: data_uri (the default) sends its
+	// bytes in the prediction's input; url sends a signed URL of the
+	// service's copy, for that one file, expiring with the step.
+	Inputs string `json:"inputs" yaml:"inputs"`
+	// InputBaseURL is the service's address as the model server reaches it,
+	// for inputs: url (http://api.internal:8080); empty means the public
+	// files base (TP_FILES_BASE_URL).
+	InputBaseURL string `json:"input_base_url" yaml:"input_base_url"`
 	// Concurrency is how many predictions one worker sends it at once
 	// (1 when zero: a Cog server runs one at a time unless built for more).
 	Concurrency int `json:"concurrency" yaml:"concurrency"`

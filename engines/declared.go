@@ -69,6 +69,7 @@ func declare(tc TaskConfig, engine tasks.Engine) (*tasks.Definition, error) {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: count + "; each output is one prediction."},
 		},
 		Related: []tasks.Related{}, Compares: nil}
+	d.Runner.(*Runner).refs = refFields(d)
 	if tc.Docs.Prompting != "" {
 		d.Docs.Prompting = &tc.Docs.Prompting
 	}

@@ -1,19 +1,27 @@
 package engines
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Mapping builds an engine's input (or an output's data) from a task's
 // validated input and the step's index. A string value "$field" is the
 // input's field (left out when the input has none), "$index" the step's
-// index (0-based), "$field+index" the numeric field plus the index (a seed
-// that differs per output), "$output.width" and "$output.height" (in an
-// output's data) the pixel size of the image the engine made, and "$$…" the
-// literal string "$…"; objects and lists are mapped value by value;
-// anything else is sent as written.
+// index (0-based), "$field[2]" and "$field[$index]" an element of a list
+// field (the step's index picks one per output), "$field+index" the numeric
+// field plus the index (a seed that differs per output), "$output.width"
+// and "$output.height" (in an output's data) the pixel size of the image
+// the engine made, "$output.format" its format (png, jpeg, webp, gif),
+// "$output.source_width" and "$output.source_height" the pixel size of the
+// first file handed to the model, and "$$…" the literal string "$…"; objects and lists are
+// mapped value by value; anything else is sent as written. A field that
+// holds file references (x-ref: a handle or a URL the caller wrote) is
+// never sent as written: the Runner fetches the file under the service's
+// rules and hands the model its own copy (inputs.go).
 type Mapping map[string]any
 
 // Apply maps a task's validated input for output i.
@@ -21,12 +29,14 @@ func (m Mapping) Apply(input map[string]any, i int) map[string]any {
 	return m.apply(scope{input: input, i: i})
 }
 
-// scope is what a mapping reads: the input, the step's index, and the
-// output's facts once the engine has answered.
+// scope is what a mapping reads: the input, the step's index, the output's
+// facts once the engine has answered, and the input fields that hold file
+// references.
 type scope struct {
 	input  map[string]any
 	i      int
 	output map[string]any
+	refs   map[string]bool
 }
 
 func (m Mapping) apply(sc scope) map[string]any {
@@ -82,10 +92,69 @@ func mapString(s string, sc scope) (any, bool) {
 		}
 		return v, true
 	case strings.HasPrefix(s, "$"):
-		v, ok := input[s[1:]]
-		return v, ok
+		return field(s[1:], sc)
 	}
 	return s, true
+}
+
+// field is "$name" or "$name[k]" (k a number or $index) of the input; a
+// file reference is a fileRef the Runner resolves.
+func field(s string, sc scope) (any, bool) {
+	name, at, indexed := strings.Cut(strings.TrimSuffix(s, "]"), "[")
+	v, ok := sc.input[name]
+	if !ok {
+		return nil, false
+	}
+	path := name
+	if indexed {
+		k := sc.i
+		if at != "$index" {
+			n, err := strconv.Atoi(at)
+			if err != nil || n < 0 {
+				return nil, false
+			}
+			k = n
+		}
+		list := asList(v)
+		if k >= len(list) {
+			return nil, false
+		}
+		v, path = list[k], fmt.Sprintf("%s[%d]", name, k)
+	}
+	if !sc.refs[name] {
+		return v, true
+	}
+	if list := asList(v); list != nil {
+		out := make([]any, len(list))
+		for j, e := range list {
+			out[j] = fileRef{Field: fmt.Sprintf("%s[%d]", name, j), Ref: fmt.Sprint(e)}
+		}
+		return out, true
+	}
+	return fileRef{Field: path, Ref: fmt.Sprint(v)}, true
+}
+
+// asList is a list field's elements, nil for anything else.
+func asList(v any) []any {
+	switch x := v.(type) {
+	case []any:
+		return x
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	}
+	return nil
+}
+
+// fileRef is a file reference of the input, at its public field path
+// (images[0]), that the Runner turns into a URL or data URI the model can
+// read.
+type fileRef struct {
+	Field string
+	Ref   string
 }
 
 // Fields are the input fields the mapping reads, sorted.
@@ -97,7 +166,8 @@ func (m Mapping) Fields() []string {
 		case string:
 			if strings.HasPrefix(x, "$") && !strings.HasPrefix(x, "$$") && x != "$index" &&
 				!strings.HasPrefix(x, "$output.") {
-				seen[strings.TrimSuffix(x[1:], "+index")] = true
+				name, _, _ := strings.Cut(strings.TrimSuffix(x[1:], "+index"), "[")
+				seen[name] = true
 			}
 		case map[string]any:
 			for _, e := range x {

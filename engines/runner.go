@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -24,6 +25,8 @@ type Runner struct {
 	plan    func(map[string]any) tasks.Plan
 	inType  reflect.Type
 	allowed []string
+	// refs are the input fields that hold file references.
+	refs map[string]bool
 }
 
 // Plan implements tasks.Runner: the task's plan, every step on the engine's
@@ -61,7 +64,12 @@ func (r *Runner) EngineErrors() []apierr.Code {
 
 // Step implements tasks.Runner: one prediction, one output.
 func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
-	p, err := r.engine.Predict(ctx, r.bind.Input.Apply(input, i))
+	facts := map[string]any{}
+	mapped, err := r.files().resolve(ctx, r.bind.Input.apply(scope{input: input, i: i, refs: r.refs}), facts)
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	p, err := r.engine.Predict(ctx, mapped.(map[string]any))
 	if err != nil {
 		if ctx.Err() != nil {
 			return tasks.Output{}, ctx.Err()
@@ -75,8 +83,8 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 			Message: "the model answered a file of a type this task does not deliver",
 			Err:     fmt.Errorf("engine %s: prediction %s answered %s", r.engine.Name(), p.ID, mt)}
 	}
-	facts := map[string]any{}
 	if imageType(mt) {
+		facts["format"] = strings.TrimPrefix(mt, "image/")
 		// Decoded in full within the pixel budget, as an upload is: a file
 		// whose header reads but whose pixels do not is not delivered, nor
 		// charged.
@@ -89,6 +97,24 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 		}
 	}
 	return tasks.Output{Data: p.Data, MediaType: mt, Ext: ext, Meta: r.meta(input, i, facts), Engine: r.engine.Name()}, nil
+}
+
+// files is how the engine hands a caller's files on: data URIs unless it
+// says otherwise.
+func (r *Runner) files() inputFiles {
+	if e, ok := r.engine.(interface{ inputFiles() inputFiles }); ok {
+		return e.inputFiles()
+	}
+	return inputFiles{mode: InputsDataURI}
+}
+
+// refFields are a task's input fields that hold file references, as a set.
+func refFields(d *tasks.Definition) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range d.RefFields() {
+		out[f] = true
+	}
+	return out
 }
 
 // DefaultMeta is an output's data when the configuration maps none: the
