@@ -202,8 +202,39 @@ func packshotScene() cropScene {
 		[][2]int{{9, 16}, {1, 1}, {4, 5}}}
 }
 
+// streetScene is a row of facades of five colours with a grid of dark
+// windows — a border of many colours and much detail — and a small person
+// in a navy coat on the pavement, right of the middle, 1600 × 900.
+func streetScene() cropScene {
+	const W, H = 1600, 900
+	px, top, feet := 1180.0, 540.0, 820.0
+	facades := [][3]float64{{230, 220, 195}, {170, 195, 215}, {205, 160, 70}, {150, 150, 150}, {156, 74, 58}}
+	img := paint(W, H, func(x, y int) color.NRGBA {
+		fx, fy := float64(x), float64(y)
+		n := 3 * grain(x, y)
+		f := facades[x/320]
+		c := rgb(f[0], f[1], f[2], n)
+		if mx, my := x%320%100, y%130; y > 60 && y < 600 && x%320 > 30 && mx > 30 && mx < 90 && my > 40 && my < 110 {
+			c = rgb(48, 53, 64, n) // windows
+		}
+		if fy >= 650 {
+			c = rgb(120, 118, 112, n+6*grain(x/9, y/9)) // pavement
+		}
+		if math.Hypot(fx-px, fy-top-30) < 28 { // head
+			c = rgb(200, 150, 120, n)
+		}
+		if fy >= top+58 && fy < feet && math.Abs(fx-px) < 30+0.1*(fy-top) { // coat
+			c = rgb(42, 58, 90, n)
+		}
+		return c
+	})
+	half := 30 + 0.1*(feet-top)
+	return cropScene{"person on a street of coloured facades", img,
+		image.Rect(int(px-half), int(top), int(px+half), int(feet)), [][2]int{{9, 16}, {4, 5}, {1, 1}}}
+}
+
 func cropScenes() []cropScene {
-	return []cropScene{rocketScene(), catScene(), smallSubjectScene(), offCentreScene(), packshotScene()}
+	return []cropScene{rocketScene(), catScene(), smallSubjectScene(), offCentreScene(), packshotScene(), streetScene()}
 }
 
 // keptShare is the share of the subject's box inside the crop.
