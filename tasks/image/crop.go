@@ -262,8 +262,9 @@ func cropDocs() tasks.Docs {
 				"faces. Measured on rendered scenes with a known subject box (a rocket beside a brighter, busier lit " +
 				"gantry; a cat's head with its eyes near the crop's edge beside a striped cushion; a small kite far " +
 				"off-centre; a figure low in a tall frame; a bottle left on a white sweep; a small person before facades " +
-				"of five colours with rows of dark windows; 17 crops in 9:16, 4:5, 3:4, 1:1 and 16:9) it keeps 1.00 of " +
-				"the subject's box in every crop.",
+				"of five colours with rows of dark windows; a white cut-out near the edge of a transparent frame; 19 " +
+				"crops in 9:16, 4:5, 3:4, 1:1 and 16:9) it keeps 1.00 of the subject's box in every crop. On a " +
+				"transparent image the opaque pixels are the subject.",
 			"A subject the same colour as the frame's border (a grey product touching a grey frame edge on all sides), " +
 				"or a subject wider than the crop, is not kept whole: the crop holds the subject's most salient part.",
 			"The crop is always the largest of its ratio: there is no zoom.",

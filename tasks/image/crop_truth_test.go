@@ -233,8 +233,23 @@ func streetScene() cropScene {
 		image.Rect(int(px-half), int(top), int(px+half), int(feet)), [][2]int{{9, 16}, {4, 5}, {1, 1}}}
 }
 
+// cutOutScene is a cut-out: a transparent frame with an opaque white
+// sneaker-like shape near its right edge, 1200 × 800.
+func cutOutScene() cropScene {
+	const W, H = 1200, 800
+	img := paint(W, H, func(x, y int) color.NRGBA {
+		if fx, fy := float64(x), float64(y); math.Hypot((fx-930)/180, (fy-500)/90) < 1 || (fx > 800 && fx < 960 &&
+			fy > 380 && fy < 500) {
+			return rgb(248, 248, 246, grain(x, y))
+		}
+		return color.NRGBA{}
+	})
+	return cropScene{"white cut-out on transparency", img, image.Rect(750, 380, 1110, 590), [][2]int{{1, 1}, {4, 5}}}
+}
+
 func cropScenes() []cropScene {
-	return []cropScene{rocketScene(), catScene(), smallSubjectScene(), offCentreScene(), packshotScene(), streetScene()}
+	return []cropScene{rocketScene(), catScene(), smallSubjectScene(), offCentreScene(), packshotScene(), streetScene(),
+		cutOutScene()}
 }
 
 // keptShare is the share of the subject's box inside the crop.
