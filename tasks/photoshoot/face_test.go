@@ -170,3 +170,28 @@ func TestPortraitsAreFacesAsJPEG(t *testing.T) {
 		require.True(t, readPhoto(jpg).found, "skin %s, hair %s", c[1], c[2])
 	}
 }
+
+// TestHairOnAVignettedBackdropIsNotTheBackdrop: brown hair on a light
+// grey backdrop darkened towards the corners (a vignette, so the border's
+// grey is not the grey beside the head) reads brown, not the backdrop's
+// grey, within ΔE 6 of the drawn hair (the vignette shades it a little).
+func TestHairOnAVignettedBackdropIsNotTheBackdrop(t *testing.T) {
+	hair := hexColour("#5A3A22")
+	photo := portrait(hexColour("#DAD6D2"), hexColour("#E0B896"), hair, hexColour("#2F3E4F"), "short")
+	b := photo.Rect
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			dx, dy := float64(x)/float64(b.Dx())-0.5, float64(y)/float64(b.Dy())-0.45
+			f := 1 - 0.55*(dx*dx+dy*dy)
+			o := photo.PixOffset(x, y)
+			for k := range 3 {
+				photo.Pix[o+k] = uint8(float64(photo.Pix[o+k]) * f)
+			}
+		}
+	}
+	keep(t, "vignette", photo)
+	r := readPhoto(photo)
+	require.True(t, r.found)
+	got := tonesOf([]toneRead{r})
+	require.Less(t, imgfam.DeltaE(hexColour(got.hair), hair), 6.0, "hair %s", got.hair)
+}
