@@ -416,3 +416,33 @@ func TestPhotoshootAnswersAsDocumented(t *testing.T) {
 	}
 	check(http.MethodGet, "/v1/refs/{kind}", "/v1/refs/model?base=model:md_ava&q=a", nil, http.StatusOK)
 }
+
+// TestModelStyleOfNoPersonIsRefusedNotCharged: model.create of a photo of
+// a cup (a tan body, a dark round top, on white) fails with the reason
+// naming the photo; no model credit is spent and the style's record ends
+// failed, not listed as ready.
+func TestModelStyleOfNoPersonIsRefusedNotCharged(t *testing.T) {
+	t.Parallel()
+	s := shootStack(t, 100)
+	_, err := models.Grant(context.Background(), s.db, s.userID, contract.CreditModel, 25, nil, "test")
+	require.NoError(t, err)
+	cup := fill(300, 300, color.White, image.Rect(90, 80, 210, 260), color.NRGBA{200, 162, 124, 255})
+	for y := 70; y < 100; y++ {
+		for x := 90; x < 210; x++ {
+			if (x-150)*(x-150)/36+(y-85)*(y-85)*4 < 100*4 {
+				cup.Set(x, y, color.NRGBA{74, 44, 26, 255})
+			}
+		}
+	}
+	photo := s.upload("cup.png", pngOf(t, cup))
+	res := s.do(http.MethodPost, "/v1/tasks/model.create",
+		map[string]any{"name": "Cup", "base": "model:md_ava", "images": []string{photo}})
+	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
+	job := s.waitTerminal(res.json(t)["job_id"].(string))
+	require.Equal(t, "failed", job["outcome"], "%v", job)
+	require.Contains(t, job["error"].(map[string]any)["message"], "images[0] ("+photo+") shows no face")
+	require.Equal(t, int64(25), s.modelBalance(), "nothing charged")
+	for _, item := range s.do(http.MethodGet, "/v1/refs/model?base=model:md_ava", nil).json(t)["items"].([]any) {
+		require.NotEqual(t, "ready", item.(map[string]any)["status"], "%v", item)
+	}
+}

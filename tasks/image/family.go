@@ -172,8 +172,8 @@ func anchorVocab() tasks.Vocabulary {
 			{
 				Value: "attention",
 				Label: "Attention",
-				Description: "Content-aware: the crop that holds the most detail, saturated colour and skin tones (smartcrop's " +
-					"scoring), wherever it is.",
+				Description: "Content-aware: the crop centred on the main subject — the solid region whose colour stands " +
+					"out most from the frame's border — wherever it is.",
 				ChooseWhen: "the subject is not in the middle",
 				Default:    true,
 			},

@@ -99,7 +99,9 @@ func createDocs() tasks.Docs {
 		Limitations: []string{
 			"No generative model: the product is not relit or re-rendered, and no view is invented; a pose whose view has no " +
 				"photograph (product_back, product_side, product_three_quarter) is refused with request_refused.",
-			"No on-model shots: model is refused with request_refused; send a photograph of the garment worn as product.",
+			"No on-model shots: model is refused with request_refused, also when an operator routes photoshoot.create to " +
+				"an engine (a route keeps the built-in task's checks, and no on-model engine is wired); send a " +
+				"photograph of the garment worn as product.",
 			"The cut-out needs a plain, evenly lit background (a confidence of 0.8, as image.remove_background); without a " +
 				"marketplace preset an image without one is laid down whole, as a print (cut_out false); with a marketplace " +
 				"preset it gives no shot, is not charged, and the summary carries output_not_produced with " +
@@ -158,12 +160,14 @@ func createExamples() []tasks.Example {
 func modelDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis, not a " +
-			"generative model: it finds the face in each reference photo (skin-hued pixels in CIELAB, away from the photo's " +
-			"backdrop, the region around the tone nearest the photo's middle), reads the skin as the median of that region " +
-			"without its highlights and shadows, reads the hair in a band above and around the face, applies the proportion " +
-			"changes you ask within fixed bounds, keeps the result as model:<id> with base set, and draws a style card. " +
-			"photoshoot.create makes no on-model shots, so a style is a record of tones and proportions. It is priced in " +
-			"model credits.",
+			"generative model: it finds the face in each reference photo — skin-hued pixels in CIELAB, away from the " +
+			"photo's backdrop (the border's colour, followed across a graded wall), the region around the tone nearest " +
+			"the photo's middle, holding two eyes and a mouth — and refuses a photo that shows none. It reads the skin " +
+			"as the median of that face without its highlights and shadows, the hair in hair colours above and beside " +
+			"the face (not a cap, a hat or the backdrop), applies the proportion changes you ask within fixed bounds, " +
+			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create refuses model (no " +
+			"on-model engine is wired, with or without TP_ENGINES), so a style is a record of tones and proportions. It " +
+			"is priced in model credits.",
 		BuiltFor: []string{
 			"Recording a house model's skin and hair tones, read from portraits, as named colours with their hex.",
 			"Size-inclusive proportions of a base: taller, broader or with fuller hips, within bounds.",
@@ -198,10 +202,23 @@ func modelDocs() tasks.Docs {
 		Limitations: []string{
 			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure " +
 				"and hair style.",
-			"The face read is the skin-toned region nearest the middle of each photo: send portraits with the face near the " +
-				"middle. Skin under strongly coloured light reads as lit.",
-			"Hair the colour of the backdrop (white hair on a white wall) or no hair is not read: the base's is kept " +
-				"(hair_source base); so is the skin when no face is found (skin_source base).",
+			"A photo with no face is refused: the job fails with processing_failed naming the photo, no card is made, " +
+				"nothing is charged and the style's record ends failed. A face is the skin-toned region nearest the " +
+				"middle (at least 150 px read at 256 px, at least 0.75 as tall as wide) holding two eyes — each a white " +
+				"(chroma under 14, L* over 60 and over the skin's) with a pupil or iris at least 30 L* darker, 0.1–8 % of " +
+				"the face box, the pair level within 10 % of its height, 20–70 % of its width apart, centred within 15 % " +
+				"in its upper 15–60 % — and a mouth: at least 0.4 % of the box, below the eyes and in the middle, 8 ΔE " +
+				"or more from the skin, redder or darker. All must hold. A face in profile, with eyes closed or behind " +
+				"sunglasses, or too small for its eyes' whites to show at 256 px is refused as no face.",
+			"Measured on synthesised portraits: 7 bare-headed (skin from very dark #3B2519 to very " +
+				"light #F2D4C2; black, brown, auburn, blond, white hair; 6 of them also as JPEG) and 4 under a cap or a hat (navy, red, green, blue) are all read as faces, " +
+				"skin and hair within ΔE 5 of the drawn tones; brown hair on a vignetted light grey " +
+				"backdrop reads brown (ΔE under 6; read against the border's grey alone it read #CAC6C2); a coffee cup, a cat's face (eyes with no white), a " +
+				"bottle, a drawn smiley and a skin-coloured wall are all refused.",
+			"Hair is read in hair colours only — black, grey, white (chroma under 12) or a brown, blond, auburn or red hue " +
+				"(h 15–100°, chroma up to 65) — so a cap or hat of another colour is left out, but so is dyed blue or " +
+				"pink hair, and a black, white or brown hat is read as hair. Hair the colour of the backdrop or no hair " +
+				"is not read: the base's is kept (hair_source base). Skin under strongly coloured light reads as lit.",
 			fmt.Sprintf(
 				"Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.",
 				maxHeightAdjust,

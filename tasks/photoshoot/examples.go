@@ -110,8 +110,8 @@ func exampleTee() *image.NRGBA {
 	return img
 }
 
-// examplePortrait is a reference photo for model.create: a face with dark
-// brown hair against a blue wall, 400 × 500 px.
+// examplePortrait is a reference photo for model.create: a face (eyes,
+// brows, lips) with dark brown hair against a blue wall, 400 × 500 px.
 func examplePortrait() *image.NRGBA {
 	img := sweep(400, 500, hexColour("#7FA6C9"))
 	hair, skin, top := hexColour("#4A3020"), hexColour("#C98E6B"), hexColour("#2F3E4F")
@@ -120,6 +120,12 @@ func examplePortrait() *image.NRGBA {
 	capsule(img, 200, 300, 200, 420, 40, skin)
 	ellipse(img, 200, 210, 88, 112, skin)
 	ellipse(img, 200, 120, 98, 50, hair)
+	for _, dx := range []float64{-34, 34} { // eyes and brows
+		ellipse(img, 200+dx, 200, 13, 7, hexColour("#FAFAF8"))
+		ellipse(img, 200+dx, 200, 6, 6, hexColour("#3A2A20"))
+		capsule(img, 200+dx-14, 180, 200+dx+14, 178, 3, hair)
+	}
+	ellipse(img, 200, 272, 24, 8, hexColour("#A8545A")) // lips
 	return img
 }
 

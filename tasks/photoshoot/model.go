@@ -233,7 +233,8 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 		return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: "base: not a base model"}
 	}
 	var photos []image.Image
-	for _, r := range tasks.ListRefs("images", in.Images) {
+	refs := tasks.ListRefs("images", in.Images)
+	for _, r := range refs {
 		// Each photo is read at sampleSide, one at a time.
 		img, err := tasks.ReduceImage(ctx, r, imgfam.InputSides, func(full image.Image) image.Image {
 			return imaging.Fit(full, sampleSide, sampleSide, imaging.Box)
@@ -245,7 +246,14 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	}
 	reads := make([]toneRead, len(photos))
 	for i, p := range photos {
-		reads[i] = readPhoto(p)
+		if reads[i] = readPhoto(p); !reads[i].found {
+			// No style is sold that was not read from a person: no output,
+			// so nothing is charged, and the saved style's record fails.
+			return tasks.Output{}, &tasks.StepError{Code: contract.ErrTypeProcessing, Message: fmt.Sprintf(
+				"%s (%s) shows no face: model.create reads skin and hair from a face seen from the front, both eyes "+
+					"open and the mouth visible, against a plain background. Send a portrait, or leave this photo out.",
+				refs[i].Field, refs[i].Ref)}
+		}
 	}
 	t := tonesOf(reads)
 	body := base.Body

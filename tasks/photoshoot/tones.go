@@ -43,11 +43,19 @@ const (
 	minFacePixels  = 150
 	minHairShare   = 0.04
 	trimPercentile = 0.15
+	backdropStepDE = 1.5
+	backdropSpanDE = 25
+	hairGreyChroma = 12
+	hairHueMin     = 15
+	hairHueMax     = 100
+	hairChromaMax  = 65
 )
 
 // toneRead is what one photo shows: the face and hair regions found (for
 // the style card) and their pixels' colours.
 type toneRead struct {
+	// found says a face was found (isFace).
+	found      bool
 	face, hair image.Rectangle
 	skinPx     []colour.Lab
 	hairPx     []colour.Lab
@@ -59,6 +67,45 @@ func isSkinLab(c colour.Lab) bool {
 	return c.L >= skinLMin && ch >= skinChromaMin && ch <= skinChromaMax && h >= skinHueMin && h <= skinHueMax
 }
 
+// isHairLab is the hair-colour rule: black, grey or white (chroma under
+// hairGreyChroma), or a hue of brown, blond, auburn or red
+// (hairHueMin–hairHueMax°, chroma up to hairChromaMax). A cap or hat of
+// another colour (navy, green, a bright red) is not read as hair.
+func isHairLab(c colour.Lab) bool {
+	h, ch := c.Hue(), c.Chroma()
+	return ch < hairGreyChroma || (h >= hairHueMin && h <= hairHueMax && ch <= hairChromaMax)
+}
+
+// floodBackdrop widens back (the pixels near the border's colour bg) to
+// everything reached from them by steps under backdropStepDE and within
+// backdropSpanDE of bg: a graded or vignetted backdrop, not only its
+// median colour. Hair or a top of another colour stops it, and it takes
+// no skin-coloured pixel (a beige wall as light as the face).
+func floodBackdrop(back []bool, lab []colour.Lab, bg colour.Lab, W, H int) {
+	var stack []int
+	for i, b := range back {
+		if b {
+			stack = append(stack, i)
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%W, i/W
+		for _, n := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
+			if n[0] < 0 || n[1] < 0 || n[0] >= W || n[1] >= H {
+				continue
+			}
+			j := n[1]*W + n[0]
+			if !back[j] && !isSkinLab(lab[j]) && colour.DeltaE(lab[j], lab[i]) < backdropStepDE &&
+				colour.DeltaE(lab[j], bg) < backdropSpanDE {
+				back[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+}
+
 // readPhoto finds the face and hair of one photo read at sampleSide.
 func readPhoto(p image.Image) toneRead {
 	img := imaging.Fit(p, sampleSide, sampleSide, imaging.Box)
@@ -66,7 +113,6 @@ func readPhoto(p image.Image) toneRead {
 	bg := colour.LabOf(borderColour(img))
 	lab := make([]colour.Lab, W*H)
 	back := make([]bool, W*H)
-	cand := make([]bool, W*H)
 	for y := range H {
 		for x := range W {
 			o := img.PixOffset(x, y)
@@ -77,8 +123,12 @@ func readPhoto(p image.Image) toneRead {
 			}
 			lab[i] = colour.LabOf8(img.Pix[o], img.Pix[o+1], img.Pix[o+2])
 			back[i] = colour.DeltaE(lab[i], bg) < backdropDE
-			cand[i] = !back[i] && isSkinLab(lab[i])
 		}
+	}
+	floodBackdrop(back, lab, bg, W, H)
+	cand := make([]bool, W*H)
+	for i := range cand {
+		cand[i] = !back[i] && isSkinLab(lab[i])
 	}
 	seed, ok := skinSeed(cand, lab, W, H)
 	if !ok {
@@ -102,6 +152,10 @@ func readPhoto(p image.Image) toneRead {
 	// neck and shoulders in skin below it (shaded by the chin) are not read.
 	fh := min(box.Dy(), box.Dx()*4/3)
 	out.face = image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
+	if !isFace(face, out.face, lab, seed, W) {
+		return toneRead{}
+	}
+	out.found = true
 	for _, i := range face {
 		if i/W < out.face.Max.Y {
 			out.skinPx = append(out.skinPx, lab[i])
@@ -112,13 +166,16 @@ func readPhoto(p image.Image) toneRead {
 	for _, i := range face {
 		inFace[i] = true
 	}
-	out.hair = image.Rect(box.Min.X-box.Dx()/4, box.Min.Y-fh/2, box.Max.X+box.Dx()/4, box.Min.Y+fh/4).
+	out.hair = image.Rect(box.Min.X-box.Dx()/4, box.Min.Y-fh/2, box.Max.X+box.Dx()/4, box.Min.Y+fh/2).
 		Intersect(img.Rect)
 	for y := out.hair.Min.Y; y < out.hair.Max.Y; y++ {
 		for x := out.hair.Min.X; x < out.hair.Max.X; x++ {
 			i := y*W + x
-			if back[i] || inFace[i] || colour.DeltaE(lab[i], skin) < hairSkinDE {
+			if back[i] || inFace[i] || colour.DeltaE(lab[i], skin) < hairSkinDE || !isHairLab(lab[i]) {
 				continue
+			}
+			if y >= box.Min.Y && x >= box.Min.X && x < box.Max.X {
+				continue // beside the face only, not over its features
 			}
 			out.hairPx = append(out.hairPx, lab[i])
 		}

@@ -1,0 +1,240 @@
+package image
+
+import (
+	"cmp"
+	"image"
+	"image/color"
+	"math"
+	"slices"
+
+	"github.com/taskplatform/taskplatform/tasks/colour"
+)
+
+// saliency is where a photo's main subject is, read on a small copy: how
+// far each pixel's colour, smoothed, is from the backdrop — the colours
+// that fill the frame's border (a plain sweep, a sky, a wall) — and then
+// which salient region is the subject: the one with the most salience,
+// counted only as far as the region is solid (a lattice or scattered
+// lamps fill little of their box, a body fills most of it).
+type saliency struct {
+	w, h int
+	v    []float64 // per pixel, 0 for the backdrop
+}
+
+// borderShareMin is the least share of the border a colour must fill to
+// count as backdrop (a subject touching the frame fills less).
+const borderShareMin = 0.04
+
+// saliencyOf reads img (small: every pixel is visited several times).
+func saliencyOf(img image.Image) saliency {
+	b := img.Bounds()
+	W, H := b.Dx(), b.Dy()
+	lab := make([]colour.Lab, W*H)
+	alpha := make([]float64, W*H)
+	for y := range H {
+		for x := range W {
+			c := color.NRGBAModel.Convert(img.At(b.Min.X+x, b.Min.Y+y)).(color.NRGBA)
+			lab[y*W+x] = colour.LabOf8(c.R, c.G, c.B)
+			alpha[y*W+x] = float64(c.A) / 255
+		}
+	}
+	r := max(1, max(W, H)/100)
+	lab = boxBlurLab(boxBlurLab(lab, W, H, r), W, H, r)
+	// The backdrop's colours: the border ring's colours binned by 8 ΔE,
+	// each bin filling at least borderShareMin, as its mean.
+	ring := max(2, max(W, H)/50)
+	type bin struct {
+		sum colour.Lab
+		n   float64
+	}
+	bins := map[[3]int]*bin{}
+	var total float64
+	for y := range H {
+		for x := range W {
+			if x >= ring && x < W-ring && y >= ring && y < H-ring {
+				continue
+			}
+			i := y*W + x
+			if alpha[i] < 0.5 {
+				continue
+			}
+			c := lab[i]
+			k := [3]int{int(math.Floor(c.L / 8)), int(math.Floor(c.A / 8)), int(math.Floor(c.B / 8))}
+			if bins[k] == nil {
+				bins[k] = &bin{}
+			}
+			bins[k].sum.L += c.L
+			bins[k].sum.A += c.A
+			bins[k].sum.B += c.B
+			bins[k].n++
+			total++
+		}
+	}
+	var backdrop []colour.Lab
+	for _, bn := range bins {
+		if bn.n >= borderShareMin*total {
+			backdrop = append(backdrop, colour.Lab{L: bn.sum.L / bn.n, A: bn.sum.A / bn.n, B: bn.sum.B / bn.n})
+		}
+	}
+	s := saliency{w: W, h: H, v: make([]float64, W*H)}
+	for i, c := range lab {
+		if len(backdrop) == 0 { // a transparent border: the opaque pixels are the subject
+			s.v[i] = alpha[i]
+			continue
+		}
+		d := math.Inf(1)
+		for _, bc := range backdrop {
+			d = min(d, math.Sqrt((c.L-bc.L)*(c.L-bc.L)+(c.A-bc.A)*(c.A-bc.A)+(c.B-bc.B)*(c.B-bc.B)))
+		}
+		// Differences under 10 ΔE are the backdrop's own shading and grain.
+		s.v[i] = math.Max(0, d-10) * alpha[i]
+	}
+	return s
+}
+
+// boxBlurLab averages each pixel's (2r+1)² neighbourhood, edges clamped.
+func boxBlurLab(in []colour.Lab, W, H, r int) []colour.Lab {
+	tmp, out := make([]colour.Lab, W*H), make([]colour.Lab, W*H)
+	avg := func(get func(k int) colour.Lab, n, k int) colour.Lab {
+		var s colour.Lab
+		for d := -r; d <= r; d++ {
+			c := get(min(n-1, max(0, k+d)))
+			s.L, s.A, s.B = s.L+c.L, s.A+c.A, s.B+c.B
+		}
+		f := float64(2*r + 1)
+		return colour.Lab{L: s.L / f, A: s.A / f, B: s.B / f}
+	}
+	for y := range H {
+		for x := range W {
+			tmp[y*W+x] = avg(func(k int) colour.Lab { return in[y*W+k] }, W, x)
+		}
+	}
+	for y := range H {
+		for x := range W {
+			out[y*W+x] = avg(func(k int) colour.Lab { return tmp[k*W+x] }, H, y)
+		}
+	}
+	return out
+}
+
+// region is a connected salient region.
+type region struct {
+	box  image.Rectangle
+	mass float64 // its salience
+	px   int     // its pixels
+}
+
+// score is the region's salience weighted by its solidity (the share of
+// its box it fills) and, mildly, by nearness to the middle.
+func (r region) score(W, H int) float64 {
+	fill := float64(r.px) / float64(r.box.Dx()*r.box.Dy())
+	c := r.box.Min.Add(r.box.Max).Div(2)
+	dx, dy := float64(c.X)/float64(W)-0.5, float64(c.Y)/float64(H)-0.5
+	return r.mass * fill * (1 - 0.4*(dx*dx+dy*dy))
+}
+
+// regions are the connected groups of pixels whose salience is over a
+// third of the strongest (8-connected, joined across 1-px gaps).
+func (s saliency) regions() []region {
+	var top float64
+	for _, v := range s.v {
+		top = max(top, v)
+	}
+	if top == 0 {
+		return nil
+	}
+	on := make([]bool, len(s.v))
+	for i, v := range s.v {
+		on[i] = v > top/3
+	}
+	label := make([]int32, len(s.v))
+	var out []region
+	for i := range on {
+		if !on[i] || label[i] != 0 {
+			continue
+		}
+		out = append(out, region{box: image.Rect(i%s.w, i/s.w, i%s.w+1, i/s.w+1)})
+		id := int32(len(out))
+		rg := &out[id-1]
+		stack := []int{i}
+		label[i] = id
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%s.w, j/s.w
+			rg.box = rg.box.Union(image.Rect(x, y, x+1, y+1))
+			rg.mass += s.v[j]
+			rg.px++
+			for dy := -2; dy <= 2; dy++ {
+				for dx := -2; dx <= 2; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= s.w || ny >= s.h {
+						continue
+					}
+					if k := ny*s.w + nx; on[k] && label[k] == 0 {
+						label[k] = id
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// subjectSpan is the span [lo, hi) along one axis (x when alongX) that a
+// window of the given length should hold: the subject's, widened by the
+// other strong regions while they fit, or when the subject alone does not
+// fit, the window's position holding most of its salience.
+func (s saliency) subjectSpan(alongX bool, window int) (lo, hi int, ok bool) {
+	rs := s.regions()
+	if len(rs) == 0 {
+		return 0, 0, false
+	}
+	slices.SortStableFunc(rs, func(a, b region) int { return cmp.Compare(b.score(s.w, s.h), a.score(s.w, s.h)) })
+	best := 0
+	span := func(r image.Rectangle) (int, int) {
+		if alongX {
+			return r.Min.X, r.Max.X
+		}
+		return r.Min.Y, r.Max.Y
+	}
+	lo, hi = span(rs[best].box)
+	if hi-lo > window { // too big for the window: its heaviest part
+		n := s.w
+		if !alongX {
+			n = s.h
+		}
+		profile := make([]float64, n+1)
+		for i, v := range s.v {
+			k := i % s.w
+			if !alongX {
+				k = i / s.w
+			}
+			if k >= lo && k < hi {
+				profile[k+1] += v
+			}
+		}
+		for k := 1; k <= n; k++ {
+			profile[k] += profile[k-1]
+		}
+		at := lo
+		for p := lo; p+window <= hi; p++ {
+			if profile[p+window]-profile[p] > profile[at+window]-profile[at] {
+				at = p
+			}
+		}
+		return at, at + window, true
+	}
+	top := rs[best].score(s.w, s.h)
+	for i, r := range rs {
+		if i == best || r.score(s.w, s.h) < top/2 {
+			continue
+		}
+		a, b := span(r.box)
+		if max(hi, b)-min(lo, a) <= window {
+			lo, hi = min(lo, a), max(hi, b)
+		}
+	}
+	return lo, hi, true
+}
