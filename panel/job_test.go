@@ -104,7 +104,8 @@ func TestJobPageTellsTheTruthAboutAJob(t *testing.T) {
 		outputs int
 	}{
 		{"succeeded", jobOf(t, db, u, contract.LifecycleTerminal, contract.OutcomeSucceeded, 3, 3, nil, nil),
-			[]string{"3 of 3 outputs delivered", "succeeded", `<span id="job-phase" class="muted">done</span>`}, []string{"null", `class="alert"`, "Cancel job"}, 3},
+			[]string{"3 of 3 outputs delivered", "succeeded", `<span id="job-phase" class="muted">done</span>`},
+			[]string{"null", `class="alert"`, "Cancel job"}, 3},
 		{"running", jobOf(t, db, u, contract.LifecycleRunning, "", 3, 12, nil, nil),
 			[]string{
 				"3 of 12 outputs delivered",

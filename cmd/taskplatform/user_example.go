@@ -126,6 +126,7 @@ func (r *userRun) printExample(exs []client.TaskExample, task string, schema *sc
 	}
 	fmt.Fprintf(r.stdout, "\nexample — %s:\n  %s\n", title, strings.ReplaceAll(cmd, "\n", "\n  "))
 	if len(ex.FilesSent) > 0 {
-		fmt.Fprintln(r.stdout, "  (put your own file handles from `taskplatform files upload PATH` in place of the example's)")
+		fmt.Fprintln(r.stdout,
+			"  (put your own file handles from `taskplatform files upload PATH` in place of the example's)")
 	}
 }

@@ -14,14 +14,18 @@ import (
 	"github.com/taskplatform/taskplatform/client"
 )
 
+// keyHint is the hint of a refused or missing API key.
+const keyHint = "set TP_API_KEY to an API key of your account (an operator makes one: " +
+	"taskplatform admin key create --user EMAIL)"
+
 // codeHints are the CLI commands that help after a refusal: the service's
 // own advice names HTTP endpoints, which a user of the CLI does not call.
 var codeHints = map[apierr.Code]string{
 	apierr.JobNotFound:     "taskplatform jobs lists your recent jobs",
 	apierr.FileNotFound:    "taskplatform files list lists your uploads, --kind art your jobs' files",
 	apierr.ResultNotReady:  "taskplatform jobs get JOB shows where the job is",
-	apierr.InvalidAPIKey:   "set TP_API_KEY to an API key of your account (an operator makes one: taskplatform admin key create --user EMAIL)",
-	apierr.Unauthenticated: "set TP_API_KEY to an API key of your account (an operator makes one: taskplatform admin key create --user EMAIL)",
+	apierr.InvalidAPIKey:   keyHint,
+	apierr.Unauthenticated: keyHint,
 }
 
 // codeHint is the line after a refusal whose code has a CLI command that

@@ -59,10 +59,11 @@ func TestUnknownTaskNamesTheNearest(t *testing.T) {
 func TestHintsNameCommandsNotEndpoints(t *testing.T) {
 	t.Parallel()
 	for msg, want := range map[string]string{
-		`No task is named "x"; list tasks at GET /v1/tasks.`:                     "No task is named \"x\"; list tasks at `taskplatform tasks`.",
-		"No file file:ab belongs to the account; upload it with POST /v1/files.": "No file file:ab belongs to the account; upload it with `taskplatform files upload PATH`.",
-		`No vocabulary is named "v"; list them at GET /v1/vocab.`:                `No vocabulary is named "v".`,
-		"colors must be an array.":                                               "colors must be an array.",
+		`No task is named "x"; list tasks at GET /v1/tasks.`: "No task is named \"x\"; list tasks at `taskplatform tasks`.",
+		"No file file:ab belongs to the account; upload it with POST /v1/files.": "No file file:ab belongs to the account; " +
+			"upload it with `taskplatform files upload PATH`.",
+		`No vocabulary is named "v"; list them at GET /v1/vocab.`: `No vocabulary is named "v".`,
+		"colors must be an array.":                                "colors must be an array.",
 	} {
 		require.Equal(t, want, cliAdvice(msg))
 	}

@@ -190,7 +190,9 @@ func floatOf(n *int) *float64 {
 func (r *userRun) jobCommands() []*cobra.Command {
 	var web, getJSON, cancelJSON, resultJSON bool
 	get := &cobra.Command{
-		Use: "get JOB", Short: "one job: status, progress, credits, times and error; --json the record, --web its page", Args: oneArg("JOB"),
+		Use:   "get JOB",
+		Short: "one job: status, progress, credits, times and error; --json the record, --web its page",
+		Args:  oneArg("JOB"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if web && getJSON {
 				return &usageError{"--web prints an address, --json the record: choose one"}

@@ -35,7 +35,8 @@ func TestVersionFlagMatchesVersionCommand(t *testing.T) {
 	var out1, out2, errs bytes.Buffer
 	env := func(string) string { return "" }
 	require.Equal(t, 0, execute(t.Context(), []string{"version"}, strings.NewReader(""), &out1, &errs, env), errs.String())
-	require.Equal(t, 0, execute(t.Context(), []string{"--version"}, strings.NewReader(""), &out2, &errs, env), errs.String())
+	require.Equal(t, 0, execute(t.Context(), []string{"--version"}, strings.NewReader(""), &out2, &errs, env),
+		errs.String())
 	require.Equal(t, "taskplatform "+buildVersion()+"\n", out1.String())
 	require.Equal(t, out1.String(), out2.String())
 }

@@ -211,9 +211,11 @@ func modelDocs() tasks.Docs {
 				"or more from the skin, redder or darker. All must hold. A face in profile, with eyes closed or behind " +
 				"sunglasses, or too small for its eyes' whites to show at 256 px is refused as no face.",
 			"Measured on synthesised portraits: 7 bare-headed (skin from very dark #3B2519 to very " +
-				"light #F2D4C2; black, brown, auburn, blond, white hair; 6 of them also as JPEG) and 4 under a cap or a hat (navy, red, green, blue) are all read as faces, " +
+				"light #F2D4C2; black, brown, auburn, blond, white hair; 6 of them also as JPEG) and 4 under a cap or a hat " +
+				"(navy, red, green, blue) are all read as faces, " +
 				"skin and hair within ΔE 5 of the drawn tones; brown hair on a vignetted light grey " +
-				"backdrop reads brown (ΔE under 6; read against the border's grey alone it read #CAC6C2); a coffee cup, a cat's face (eyes with no white), a " +
+				"backdrop reads brown (ΔE under 6; read against the border's grey alone it read #CAC6C2); a coffee cup, " +
+				"a cat's face (eyes with no white), a " +
 				"bottle, a drawn smiley and a skin-coloured wall are all refused.",
 			"Hair is read in hair colours only — black, grey, white (chroma under 12) or a brown, blond, auburn or red hue " +
 				"(h 15–100°, chroma up to 65) — so a cap or hat of another colour is left out, but so is dyed blue or " +
