@@ -150,7 +150,7 @@ func TestAsyncModeNeedsAWebhookListener(t *testing.T) {
 		want string
 	}{
 		{"async without a listener", func(e *engines.EngineConfig) { e.WebhookListen = "" },
-			"mode async needs webhook_listen"},
+			"mode async needs the service's address for webhooks"},
 		{"every interface, no URL", func(e *engines.EngineConfig) { e.WebhookListen = "0.0.0.0:5001" },
 			"set webhook_url"},
 		{"not an address", func(e *engines.EngineConfig) { e.WebhookListen = "5001" }, "not a host:port"},
