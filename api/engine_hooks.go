@@ -7,9 +7,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
-	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/enginehooks"
 )
+
+// engineHookRoute is the route of engineHook, whose bodies may be longer
+// than other requests' (enginehooks.MaxBytes).
+const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"
 
 // engineHook answers POST /engines/predictions/{prediction_id}/{token}: a
 // model server's webhook of an async prediction (docs/engines/README.md).
@@ -17,7 +20,7 @@ import (
 // the authentication. 204 once stored, 404 for an address no step made.
 func engineHook(d *Deps) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+		body, err := readJSONBody(c, enginehooks.MaxBytes)
 		if err != nil {
 			fail(c, err)
 			return

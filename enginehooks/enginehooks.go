@@ -31,15 +31,29 @@ var ErrUnknown = errors.New("enginehooks: no such prediction")
 // ErrBadBody is a webhook whose body is not a prediction.
 var ErrBadBody = errors.New("enginehooks: the body is not a prediction")
 
-// Record stores the webhook body of prediction id, addressed with token.
+// MaxBytes bounds a webhook's body: Cog sends the prediction with all its
+// logs so far, which a chatty model makes long.
+const MaxBytes = 16 << 20
+
+// keptLogs is how much of a prediction's logs is stored: their end.
+const keptLogs = 4 << 10
+
+// Record stores the webhook body of prediction id, addressed with token,
+// with the end of its logs only.
 func Record(ctx context.Context, db *gorm.DB, id, token string, body []byte) error {
-	var p struct {
-		Status string `json:"status"`
-	}
-	if err := json.Unmarshal(body, &p); err != nil || p.Status == "" {
+	var p map[string]json.RawMessage
+	var status, logs string
+	if err := json.Unmarshal(body, &p); err != nil || json.Unmarshal(p["status"], &status) != nil || status == "" {
 		return ErrBadBody
 	}
-	err := models.RecordEngineCompletion(ctx, db, id, token, p.Status, body)
+	if json.Unmarshal(p["logs"], &logs) == nil && len(logs) > keptLogs {
+		p["logs"], _ = json.Marshal(strings.ToValidUTF8(logs[len(logs)-keptLogs:], ""))
+		var err error
+		if body, err = json.Marshal(p); err != nil {
+			return ErrBadBody
+		}
+	}
+	err := models.RecordEngineCompletion(ctx, db, id, token, status, body)
 	if errors.Is(err, models.ErrNotFound) {
 		return ErrUnknown
 	}

@@ -2,6 +2,7 @@ package enginehooks_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -40,7 +41,15 @@ func TestAWebhookReachesTheStepOnAnyProcess(t *testing.T) {
 				enginehooks.ErrUnknown)
 			require.ErrorIs(t, enginehooks.Record(ctx, db, "p1", token, []byte(`[1]`)), enginehooks.ErrBadBody)
 
-			require.NoError(t, enginehooks.Record(ctx, db, "p1", token, []byte(`{"status":"processing"}`)))
+			long := `{"status":"processing","logs":"` + strings.Repeat("a", 10000) + `end"}`
+			require.NoError(t, enginehooks.Record(ctx, db, "p1", token, []byte(long)))
+			got, err = s.Latest(ctx, "p1")
+			require.NoError(t, err)
+			var p struct{ Status, Logs string }
+			require.NoError(t, json.Unmarshal(got, &p))
+			require.Equal(t, "processing", p.Status)
+			require.Len(t, p.Logs, 4096, "the end of a chatty model's logs is kept")
+			require.True(t, strings.HasSuffix(p.Logs, "aend"))
 			require.NoError(t, enginehooks.Record(ctx, db, "p1", token, []byte(`{"status":"succeeded","output":"u"}`)))
 			require.NoError(t, enginehooks.Record(ctx, db, "p1", token, []byte(`{"status":"processing"}`)))
 			got, err = s.Latest(ctx, "p1")
