@@ -109,6 +109,9 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	attempt := 1
 	if activity.IsActivity(ctx) {
 		attempt = int(activity.GetInfo(ctx).Attempt)
+		// A step that ends because its worker stops (a deploy) leaves an
+		// engine's prediction to the next attempt (engines/cog.go).
+		sctx = tasks.WithStopping(sctx, activity.GetWorkerStopChannel(ctx))
 	}
 	sctx = tasks.WithStep(sctx, tasks.Step{JobID: job.ID, Index: in.Index, Attempt: attempt})
 	sctx, note := tasks.WithStepNotes(sctx)

@@ -171,8 +171,19 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 	upload := e.fileEnv.upload(e.key, part{"file", "c.png", string(pngBytes(t))}).obj(t)
 	blob := strings.TrimPrefix(upload["url"].(string), "https://api.example.test")
 	readOnly, _ := e.newKey(e.user.ID, []string{models.ScopeFilesRead}, nil)
+	hook, err := models.ExpectEngineCompletion(t.Context(), e.db, "pred_1")
+	require.NoError(t, err)
+	hook = "/engines/predictions/pred_1/" + hook
+	noKeyJSON := []string{"Content-Type", "application/json"}
 
 	probes := []probe{
+		{row: "POST /engines/predictions/{prediction_id}/{token}", path: hook, body: `{"status":"succeeded"}`,
+			headers: noKeyJSON, status: 204},
+		{row: "POST /engines/predictions/{prediction_id}/{token}", path: hook + "0", body: `{"status":"failed"}`,
+			headers: noKeyJSON, status: 404},
+		{row: "POST /engines/predictions/{prediction_id}/{token}", path: hook, body: `[]`, headers: noKeyJSON,
+			status: 422},
+		{row: "POST /engines/predictions/{prediction_id}/{token}", path: hook, body: `{}`, status: 415},
 		{row: "GET /healthz", path: "/healthz", status: 200},
 		{row: "GET /readyz", path: "/readyz", status: 503},
 		{row: "GET /metrics", path: "/metrics", status: 200},

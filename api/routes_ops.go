@@ -51,6 +51,17 @@ func opsRoutes() []route {
 				params:  []oa{pathParam("grant", "The signed grant (a compact JWS) of the URL.", str())},
 				answers: []response{bytesAnswer("The file's bytes in the type read from them.", "*/*")},
 				errors:  []int{http.StatusNotFound}}},
+		route{method: http.MethodPost, path: "/engines/predictions/{prediction_id}/{token}", access: AccessPublic,
+			handle: func(h *handlers) gin.HandlerFunc { return engineHook(h.d) },
+			op: operation{id: "engine_prediction_hook",
+				summary: "A model server's webhook of an async prediction (the address the service gave it)",
+				description: "For the operator's engines (TP_ENGINES), not for callers: the body is the prediction " +
+					"as the Cog HTTP protocol reports it. The token, made for that one prediction, authenticates it.",
+				params: []oa{pathParam("prediction_id", "The prediction's id.", str()),
+					pathParam("token", "The prediction's token.", str())},
+				answers: []response{{status: http.StatusNoContent, description: "Stored for the step that waits."}},
+				errors: []int{http.StatusUnprocessableEntity, http.StatusNotFound, http.StatusRequestEntityTooLarge,
+					http.StatusUnsupportedMediaType}}},
 		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Signer == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/enginehooks"
 )
 
 // operational says whether a path is an operator endpoint (probes and
@@ -195,6 +196,8 @@ func bodyLimit(refuse refusal) gin.HandlerFunc {
 			limit, code = lim.Upload.MaxBytes+multipartOverhead, apierr.FileTooLarge
 		case route == batchRoute:
 			limit = lim.Batches.MaxBodyBytes
+		case route == engineHookRoute:
+			limit = enginehooks.MaxBytes
 		}
 		if c.Request.ContentLength > limit {
 			c.Header("Connection", "close")

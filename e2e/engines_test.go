@@ -16,8 +16,10 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/converter"
 	"go.uber.org/zap/zaptest"
+	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/enginehooks"
 	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/engines/cogtest"
 	"github.com/taskplatform/taskplatform/outbound"
@@ -60,11 +62,18 @@ func engineStackWith(t *testing.T, o cogtest.Options, so stackOptions,
 	if edit != nil {
 		edit(cfg)
 	}
-	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second})}
+	// An async engine without webhook_listen reports to the stack's API
+	// (its address is known once the stack has started).
+	var s *testStack
+	hooks := &enginehooks.Store{DB: func() *gorm.DB { return s.db }}
+	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second}),
+		Completions: hooks}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))
 	require.NoError(t, err)
 	so.credits = 100
-	return newStack(t, so), cog
+	s = newStack(t, so)
+	hooks.Base = s.srv.URL
+	return s, cog
 }
 
 func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {

@@ -35,7 +35,8 @@ type cog struct {
 	base     *url.URL
 	http     *http.Client
 	files    files
-	hooks    *receiver // nil in sync mode
+	hooks    *receiver   // a listener of this worker's (webhook_listen); nil otherwise
+	route    Completions // the service's own webhook address; nil otherwise
 	refusals []string
 	slots    chan struct{}
 	// waitFor is how long a step waits for a busy, loading or unreachable
@@ -78,11 +79,19 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 		max = DefaultMaxBytes
 	}
 	var hooks *receiver
+	var route Completions
 	switch {
+	case c.Mode == "async" && c.WebhookListen == "" && c.WebhookURL != "":
+		return nil, fmt.Errorf("engine %s: webhook_url needs webhook_listen; without both the engine reports to "+
+			"the service's own address (TP_ENGINE_CALLBACK_URL)", name)
 	case c.Mode == "async" && c.WebhookListen == "":
-		return nil, fmt.Errorf("engine %s: mode async needs webhook_listen (and webhook_url when the engine "+
-			"reaches this worker at another address): a Cog server reports an async prediction only by "+
-			"webhook; without them the mode is sync", name)
+		if cl.Completions == nil {
+			return nil, fmt.Errorf("engine %s: mode async needs the service's address for webhooks "+
+				"(TP_ENGINE_CALLBACK_URL): a Cog server reports an async prediction only by webhook", name)
+		}
+		if c.UploadURL != "" { // else held open, as below
+			route = cl.Completions
+		}
 	case c.Mode == "sync" && (c.WebhookListen != "" || c.WebhookURL != ""):
 		return nil, fmt.Errorf("engine %s: webhook_listen and webhook_url are for mode async, not sync", name)
 	case c.Mode != "" && c.Mode != "sync" && c.Mode != "async":
@@ -129,8 +138,8 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 		}
 	}
 	own := cl.engine(base)
-	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals, waitFor: waitFor, in: in,
-		slots: make(chan struct{}, n),
+	return &cog{name: name, base: base, http: own, hooks: hooks, route: route, refusals: c.Refusals,
+		waitFor: waitFor, in: in, slots: make(chan struct{}, n),
 		files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
 
@@ -219,6 +228,16 @@ func every(d time.Duration) *atomic.Int64 {
 func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPrediction, error) {
 	body := map[string]any{"id": id, "input": input}
 	var w *waiter
+	if c.route != nil {
+		done, hook, stop, err := c.watch(ctx, id)
+		if err != nil || done != nil {
+			return done, err
+		}
+		defer stop()
+		w = hook
+		body["webhook"] = hook.address
+		body["webhook_events_filter"] = cogEvents
+	}
 	if c.hooks != nil {
 		base, err := c.hooks.url()
 		if err != nil {

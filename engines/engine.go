@@ -7,6 +7,7 @@
 package engines
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -61,6 +62,25 @@ type Clients struct {
 	// may run for minutes; its context bounds it). Whichever it is, a
 	// redirect away from the engine's origin is refused (engine).
 	Engine *http.Client
+	// Completions takes async predictions' webhooks at the service's own
+	// address (package enginehooks): an async engine without
+	// webhook_listen reports there. Nil: such an engine is refused.
+	Completions Completions
+}
+
+// Completions are the webhooks of async predictions as the service took
+// them, on any process: a step reads its prediction's there, so the
+// prediction does not depend on the worker that made it.
+type Completions interface {
+	// Expect makes prediction id known and answers the webhook address
+	// the engine is to report it to, the same in every attempt.
+	Expect(ctx context.Context, id string) (string, error)
+	// Latest is the prediction's latest webhook body, nil before the first.
+	Latest(ctx context.Context, id string) ([]byte, error)
+	// Reset forgets what was reported, keeping the address valid.
+	Reset(ctx context.Context, id string) error
+	// Forget deletes what is kept of the prediction.
+	Forget(ctx context.Context, id string) error
 }
 
 // ErrRedirectOffEngine is a redirect from an engine's address to another

@@ -130,9 +130,10 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 // reported, and a signal that it changed. An ended state is final: a late
 // or repeated webhook does not undo it.
 type waiter struct {
-	mu     sync.Mutex
-	p      *cogPrediction
-	notify chan struct{}
+	address string // the webhook's address (the service's route)
+	mu      sync.Mutex
+	p       *cogPrediction
+	notify  chan struct{}
 }
 
 func (w *waiter) put(p *cogPrediction) {

@@ -216,6 +216,14 @@ var migrations = []*gormigrate.Migration{
 		ID:      "0020_job_admitted_at",
 		Migrate: migrateAdmittedAt,
 	},
+	{
+		// The webhooks of engines' async predictions, taken by the API for
+		// whichever worker runs the step (issue 44).
+		ID: "0021_engine_completions",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&EngineCompletion{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -21,6 +21,7 @@ type config struct {
 	HTTPAddr          string        // TP_HTTP_ADDR
 	BaseURL           string        // TP_BASE_URL
 	FilesBaseURL      string        // TP_FILES_BASE_URL
+	EngineCallbackURL string        // TP_ENGINE_CALLBACK_URL
 	DataDir           string        // TP_DATA_DIR
 	DatabaseURL       string        // TP_DATABASE_URL
 	DatabaseMaxConns  int           // TP_DATABASE_MAX_CONNS (0: the process's default)
@@ -60,6 +61,7 @@ var envVars = []string{
 	"TP_HTTP_ADDR",
 	"TP_BASE_URL",
 	"TP_FILES_BASE_URL",
+	"TP_ENGINE_CALLBACK_URL",
 	"TP_DATA_DIR",
 	"TP_DATABASE_URL",
 	"TP_DATABASE_MAX_CONNS",
@@ -182,6 +184,7 @@ func loadConfig() (config, error) {
 	}
 	c.BaseURL = env("TP_BASE_URL", "http://"+c.HTTPAddr)
 	c.FilesBaseURL = strings.TrimSuffix(env("TP_FILES_BASE_URL", c.BaseURL), "/")
+	c.EngineCallbackURL = strings.TrimSuffix(env("TP_ENGINE_CALLBACK_URL", c.BaseURL), "/")
 	if c.BlobURL == "" {
 		// Types live in the files table: no metadata sidecar file per blob.
 		// A write's temporary file is made beside its blob, not in TMPDIR:
@@ -200,6 +203,9 @@ func loadConfig() (config, error) {
 	check("TP_HTTP_ADDR", c.HTTPAddr, validation.Required, validation.By(hostPort))
 	if env("TP_FILES_BASE_URL", "") != "" {
 		check("TP_FILES_BASE_URL", c.FilesBaseURL, validation.By(httpBase))
+	}
+	if env("TP_ENGINE_CALLBACK_URL", "") != "" {
+		check("TP_ENGINE_CALLBACK_URL", c.EngineCallbackURL, validation.By(httpBase))
 	}
 	if _, err := logLevel(); err != nil {
 		errs["TP_LOG_LEVEL"] = errors.New("must be debug, info, warn or error")

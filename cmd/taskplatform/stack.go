@@ -27,6 +27,7 @@ import (
 	"github.com/taskplatform/taskplatform/api"
 	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/enginehooks"
 	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
@@ -111,6 +112,11 @@ func (s *stack) taskRegistry() *tasks.Registry {
 		return s.tasks
 	}
 	cl := engines.Clients{Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing())}
+	if hooks, err := enginehooks.NewStore(func() *gorm.DB { return s.db }, s.cfg.EngineCallbackURL); err == nil {
+		cl.Completions = hooks
+	} else {
+		s.log.Warn("engines: async engines without webhook_listen are left out", zap.Error(err))
+	}
 	r, err := engines.Assemble(s.cfg.Engines, all.Families(), cl, s.log)
 	if err != nil {
 		panic(err) // a family that does not register: every test run catches it

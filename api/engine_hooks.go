@@ -1,0 +1,40 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/enginehooks"
+)
+
+// engineHookRoute is the route of engineHook, whose bodies may be longer
+// than other requests' (enginehooks.MaxBytes).
+const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"
+
+// engineHook answers POST /engines/predictions/{prediction_id}/{token}: a
+// model server's webhook of an async prediction (docs/engines/README.md).
+// No API key: the token in the address, made for that one prediction, is
+// the authentication. 204 once stored, 404 for an address no step made.
+func engineHook(d *Deps) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		body, err := readJSONBody(c, enginehooks.MaxBytes)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		err = enginehooks.Record(c.Request.Context(), d.DB, c.Param("prediction_id"), c.Param("token"), body)
+		switch {
+		case errors.Is(err, enginehooks.ErrUnknown):
+			fail(c, errNotFound)
+		case errors.Is(err, enginehooks.ErrBadBody):
+			fail(c, apierr.New(apierr.InvalidRequest, "The body is not a prediction."))
+		case err != nil:
+			fail(c, err)
+		default:
+			c.Status(http.StatusNoContent)
+		}
+	}
+}
