@@ -291,7 +291,10 @@ func TestAPredictionTheEngineLostIsRunAgain(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("the lost prediction was waited out instead of run again")
 			}
-			require.Len(t, srv.Inputs(), 2, "made again after the restart")
+			// Made again after the restart. On a loaded machine an async step
+			// may ask again after the re-run ended and before its webhook
+			// came: Cog then starts it a third time (the step cancels that).
+			require.GreaterOrEqual(t, len(srv.Inputs()), 2, "made again after the restart")
 		})
 	}
 }
