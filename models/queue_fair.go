@@ -16,7 +16,7 @@ type accountQueue struct {
 	Weight float32
 }
 
-// queuedAccounts reads how many admitted jobs each account with any queued has, and
+// queuedAccounts reads how many jobs each account with any queued has, and
 // its plan's weight, in one read of the partial index of queued jobs.
 func queuedAccounts(ctx context.Context, db *gorm.DB) (map[uint64]accountQueue, error) {
 	var rows []struct {
@@ -26,7 +26,7 @@ func queuedAccounts(ctx context.Context, db *gorm.DB) (map[uint64]accountQueue, 
 	}
 	err := db.WithContext(ctx).Model(&Job{}).Select("jobs.user_id, users.plan, COUNT(*) AS n").
 		Joins("JOIN users ON users.id = jobs.user_id").Where("jobs.lifecycle = ?", contract.LifecycleQueued).
-		Where("jobs.admitted_at IS NOT NULL").Group("jobs.user_id, users.plan").Scan(&rows).Error
+		Group("jobs.user_id, users.plan").Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("queued jobs by account: %w", err)
 	}

@@ -30,7 +30,7 @@ type holdResult struct {
 // the settlement it records in e.settled.
 func bareJobEnv(t *testing.T, h *holdResult, settle func(contract.SettleInput) (contract.SettleResult, error)) *jobEnv {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e := &jobEnv{TestWorkflowEnvironment: newTestEnv(&s), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/apierr"
@@ -50,7 +51,7 @@ func newJobEnvInline(t *testing.T, n int, inline bool) *jobEnv {
 // newJobEnvAdmitting is a job environment whose hold answers admit.
 func newJobEnvAdmitting(t *testing.T, admit contract.AdmitResult) *jobEnv {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t, inline: admit.Inline}
+	e := &jobEnv{TestWorkflowEnvironment: newTestEnv(&s), t: t, inline: admit.Inline}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(admit, nil).Maybe()
@@ -228,7 +229,7 @@ func TestJobWorkflow(t *testing.T) {
 
 func TestJobWorkflowRefusedAdmitHoldsNothing(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e := &jobEnv{TestWorkflowEnvironment: newTestEnv(&s), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).Return(contract.AdmitResult{Required: 6, Balance: 1}, nil)
@@ -261,7 +262,7 @@ func TestJobWorkflowNeverAdmittedEndsByItself(t *testing.T) {
 
 func TestJobWorkflowRefusalAfterTheHandleFailsTheJob(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
-	e := &jobEnv{TestWorkflowEnvironment: s.NewTestWorkflowEnvironment(), t: t}
+	e := &jobEnv{TestWorkflowEnvironment: newTestEnv(&s), t: t}
 	e.RegisterWorkflow(JobWorkflow)
 	e.RegisterActivity(&activities.Activities{})
 	e.OnActivity(a.HoldCredits, mock.Anything, mock.Anything).
@@ -286,4 +287,13 @@ func TestJobWorkflowCancelSettlesDelivered(t *testing.T) {
 	_, err := e.run()
 	e.requireCancelled(err)
 	require.Equal(t, string(apierr.Cancelled), e.settledError().Code)
+}
+
+// newTestEnv is a test environment whose deadlock detection waits as long
+// as the job workers' (worker.JobsOptions): under make test's load a
+// workflow goroutine can wait for a CPU for a second without a deadlock.
+func newTestEnv(s *testsuite.WorkflowTestSuite) *testsuite.TestWorkflowEnvironment {
+	env := s.NewTestWorkflowEnvironment()
+	env.SetWorkerOptions(sdkworker.Options{DeadlockDetectionTimeout: 5 * time.Second})
+	return env
 }
