@@ -115,7 +115,8 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	}
 	own := cl.engine(base)
 	return &cog{name: name, base: base, http: own, hooks: hooks, refusals: c.Refusals, waitFor: waitFor,
-		slots: make(chan struct{}, n), files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
+		slots: make(chan struct{}, n),
+		files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
 
 // DefaultWait is how long a step waits for a busy, loading or unreachable
