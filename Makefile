@@ -1,5 +1,8 @@
 # taskplatform — `make run` starts the whole stack, `make test` runs every test.
 TEMPORAL_CLI_VERSION := v1.5.1
+# golangci-lint (.golangci.yml), run by `make vet` through `go run …@version`: go.mod stays the server's own,
+# and Go caches the built linter, so only the first run builds it.
+GOLANGCI_LINT_VERSION := v2.15.0
 BIN := $(CURDIR)/bin
 TEMPORAL := $(BIN)/temporal
 APP := $(BIN)/taskplatform
@@ -113,9 +116,10 @@ bench-scale:
 mutate: $(TEMPORAL)
 	go run ./scripts/mutate
 
-## vet: go vet, gofmt and the 120-column limit over the module (part of `make test`)
+## vet: go vet, golangci-lint (.golangci.yml), gofmt and the 120-column limit over the module (part of `make test`)
 vet:
 	go vet ./...
+	go run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
 	test -z "$$(gofmt -l .)"
 	@long=$$(LC_ALL=C.UTF-8 awk 'length > 120 {print FILENAME ":" FNR}' $$(git ls-files '*.go')); \
 		test -z "$$long" || { echo "Go lines over 120 columns:"; echo "$$long"; exit 1; }

@@ -65,7 +65,7 @@ func writeError(c *gin.Context, err error) {
 		ae = apierr.New(apierr.Internal, "")
 	}
 	out := *ae
-	out.WithDefaultRetryAfter()
+	_ = out.WithDefaultRetryAfter() // sets out's Retry-After in place
 	contractOf(c).errorObject(&out)
 	rid := requestIDOf(c)
 	out.RequestID = &rid

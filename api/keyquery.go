@@ -20,7 +20,7 @@ func rejectKeyInQuery(l *limiter) gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		l.count(c, addressOf(c))
+		_ = l.count(c, addressOf(c)) // counted only: the answer is api_key_in_query either way
 		fail(c, apierr.New(apierr.APIKeyInQuery, ""))
 	}
 }

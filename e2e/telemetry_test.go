@@ -67,7 +67,7 @@ func (st spanTree) path(s tracetest.SpanStub) []string {
 func attr(s tracetest.SpanStub, key string) string {
 	for _, kv := range s.Attributes {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""

@@ -105,8 +105,7 @@ func TestLoopback(t *testing.T) {
 
 func TestRedirects(t *testing.T) {
 	plain := newPlainServer(t)
-	var s *server
-	s = newTLSServer(t, func(w http.ResponseWriter, r *http.Request) {
+	s := newTLSServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/final":
 			_, _ = io.WriteString(w, "final")

@@ -228,24 +228,6 @@ func readOnly(img image.Image) *image.NRGBA {
 	return imaging.Clone(img)
 }
 
-// copyTarget is img's pixels to read (readOnly's) and an image of the same
-// size at the origin to write the result to: a new one when src shares
-// img's pixels, else src itself, already a copy.
-func copyTarget(img image.Image) (src, dst *image.NRGBA) {
-	src = readOnly(img)
-	switch m := img.(type) {
-	case *image.NRGBA:
-		if m == src {
-			return src, image.NewNRGBA(src.Rect)
-		}
-	case *image.RGBA:
-		if len(m.Pix) > 0 && len(src.Pix) > 0 && &m.Pix[0] == &src.Pix[0] {
-			return src, image.NewNRGBA(src.Rect)
-		}
-	}
-	return src, src
-}
-
 // cloneNRGBA is imaging.Clone(img): its pixels as non-premultiplied RGBA
 // at the origin, in a new image. A YCbCr image (a decoded JPEG) is
 // converted by image/draw, which gives the same bytes several times

@@ -168,6 +168,8 @@ func dist3(a, b [3]float64) float64 {
 // no object is left.
 // With keepShadow the shadow is not dropped but drawn again behind the
 // product as a soft neutral layer (see cutshadow.go).
+//
+//nolint:gocyclo // being cut into its named stages by issue 43 (another branch); left whole here to merge cleanly.
 func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool) (cutout, error) {
 	src := newCutSource(img)
 	W, H := src.w, src.h
@@ -191,9 +193,6 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	for y := range H {
 		for x := range W {
 			if x >= band && x < W-band && y >= band && y < H-band {
-				if y >= band && y < H-band {
-					x = W - band - 1 // skip the inside of the row
-				}
 				continue
 			}
 			if k++; k%step != 0 || !opaque(y*W+x) {

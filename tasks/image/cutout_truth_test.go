@@ -190,10 +190,6 @@ func and(a, b func(x, y float64) bool) func(x, y float64) bool {
 	return func(x, y float64) bool { return a(x, y) && b(x, y) }
 }
 
-func not(a func(x, y float64) bool) func(x, y float64) bool {
-	return func(x, y float64) bool { return !a(x, y) }
-}
-
 // shaded is a colour lit from the left across [x0, x1], with a fine texture.
 func shaded(c rgbf, x0, x1, texture float64) func(x, y float64) rgbf {
 	return func(x, y float64) rgbf {

@@ -18,11 +18,6 @@ func hexToOKLCH(hex string) oklch {
 	return oklch{o.L, o.C, o.H}
 }
 
-// linearRGB is c in linear sRGB, possibly out of [0, 1].
-func (c oklch) linearRGB() (r, g, b float64) { return c.lch().Lab().Linear() }
-
-func (c oklch) inGamut() bool { return c.lch().InGamut() }
-
 // hex is c as #RRGGBB, gamut-mapped first: chroma is reduced, lightness
 // and hue kept, until the colour is inside sRGB.
 func (c oklch) hex() string { return c.lch().Hex() }

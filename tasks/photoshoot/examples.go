@@ -32,12 +32,6 @@ var (
 		MediaType: "image/png",
 		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleToteSide()) }),
 	}
-	teeFile = tasks.ExampleFile{
-		Ref:       "file:example_ps_tee",
-		Name:      "tee.png",
-		MediaType: "image/png",
-		Data:      sync.OnceValue(func() []byte { return pngBytes(exampleTee()) }),
-	}
 	faceFile = tasks.ExampleFile{
 		Ref:       "file:example_ps_portrait",
 		Name:      "portrait.png",
@@ -95,18 +89,6 @@ func exampleToteSide() *image.NRGBA {
 	teal := hexColour("#1F7A74")
 	capsule(img, 240, 190, 240, 80, 10, darker(teal, 0.15))
 	polygon(img, [][2]float64{{205, 190}, {275, 190}, {285, 500}, {195, 500}}, darker(teal, 0.12))
-	return img
-}
-
-// exampleTee is a coral T-shirt laid flat on a white sweep, 520 × 560 px.
-func exampleTee() *image.NRGBA {
-	img := sweep(520, 560, color.NRGBA{250, 250, 248, 255})
-	coral := hexColour("#E0604E")
-	// Body, then sleeves (convex parts).
-	polygon(img, [][2]float64{{170, 70}, {350, 70}, {370, 140}, {370, 500}, {150, 500}, {150, 140}}, coral)
-	polygon(img, [][2]float64{{350, 70}, {470, 150}, {420, 240}, {368, 205}}, coral)
-	polygon(img, [][2]float64{{170, 70}, {152, 205}, {100, 240}, {50, 150}}, coral)
-	ellipse(img, 260, 70, 48, 26, color.NRGBA{250, 250, 248, 255})
 	return img
 }
 

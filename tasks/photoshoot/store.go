@@ -14,9 +14,6 @@ var stored = map[string]recordstore.Kind{
 	kindModel:      {Name: kindModel, IDPrefix: "ms_"},
 }
 
-// recordID is the id of the record of kind a job makes.
-func recordID(kind, jobID string) string { return stored[kind].ID(jobID) }
-
 // handleOf is the handle of the record of kind the step's job makes, or
 // nil in a catalogue example.
 func handleOf(ctx context.Context, kind string) any { return stored[kind].HandleOf(ctx) }

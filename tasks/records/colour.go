@@ -1,15 +1,12 @@
 package records
 
 import (
-	"fmt"
 	"image/color"
 	"slices"
 
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
-
-func hexOf(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
 
 // labOfHex reads a #RRGGBB colour.
 func labOfHex(hex string) colour.Lab { return colour.LabOf(tasks.ParseColour(hex)) }

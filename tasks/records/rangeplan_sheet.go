@@ -29,12 +29,11 @@ var cardGround = color.RGBA{0xF1, 0xEE, 0xE8, 0xff}
 // block is one piece of the line sheet's flow: the title, the totals, a
 // section heading or a row of cards.
 type block struct {
-	h     float64
-	draw  func(s *pdfsheet.Sheet, y float64)
-	keep  bool // kept on one page with the next block (a heading)
-	page  int
-	y     float64
-	label string
+	h    float64
+	draw func(s *pdfsheet.Sheet, y float64)
+	keep bool // kept on one page with the next block (a heading)
+	page int
+	y    float64
 }
 
 // lineSheet lays a range plan out the way a buyer's line sheet is: the

@@ -20,7 +20,6 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 )
@@ -118,14 +117,6 @@ func text(dst draw.Image, x, y int, s string, size int, bold bool, c color.Color
 	d.Dot = fixed.P(x, y)
 	d.DrawString(s)
 	return d.MeasureString(s).Ceil()
-}
-
-// readable is black or white, whichever reads better on bg.
-func readable(bg color.RGBA) color.Color {
-	if colour.LabOf8(bg.R, bg.G, bg.B).L > 60 {
-		return color.RGBA{0x1A, 0x1A, 0x1A, 0xff}
-	}
-	return color.White
 }
 
 // encodePNG writes img as PNG.
