@@ -293,7 +293,7 @@ func (separateRunner) Step(ctx context.Context, in *separateInput, i int) (tasks
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	job, err := separations.get(ctx, data, in, func() (*separation, error) {
+	job, err := separationOf(ctx, data, in, func() (*separation, error) {
 		img, err := imagetasks.Decode(r, data)
 		if err != nil {
 			return nil, err

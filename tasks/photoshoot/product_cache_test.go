@@ -17,7 +17,8 @@ import (
 // photo once; another job, or changed bytes, prepare their own; a failed
 // preparation is not kept; the cache stays within its bytes.
 func TestProductCache(t *testing.T) {
-	c := &products{max: 3 * 100 * 100 * 4, entries: map[productKey]*productEntry{}}
+	const max = 3 * 100 * 100 * 4
+	c := newProducts(max)
 	var made atomic.Int32
 	prepare := func() (product, error) {
 		made.Add(1)
@@ -54,8 +55,8 @@ func TestProductCache(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 4, made.Load(), "a failed preparation is not kept")
 
-	require.Len(t, c.lru, 3, "the oldest product is dropped beyond the cache's bytes")
-	require.LessOrEqual(t, c.size, c.max)
+	require.Equal(t, 3, c.Len(), "the oldest product is dropped beyond the cache's bytes")
+	require.LessOrEqual(t, c.Size(), max)
 	_, err = c.get(job("j_a"), photo, prepare)
 	require.NoError(t, err)
 	require.EqualValues(t, 5, made.Load(), "the least recently used product was the one dropped")
