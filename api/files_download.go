@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -53,13 +54,8 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 			fail(c, err)
 			return
 		}
-		r, err := d.Blob.NewReader(c.Request.Context(), f.BlobKey, nil)
-		if gcerrors.Code(err) == gcerrors.NotFound {
-			fail(c, apierr.New(apierr.FileNotFound, ""))
-			return
-		}
-		if err != nil {
-			fail(c, err)
+		r, ok := openBlob(c, d, f.BlobKey)
+		if !ok {
 			return
 		}
 		defer r.Close()
@@ -100,13 +96,8 @@ func engineInput(d *Deps) gin.HandlerFunc {
 			fail(c, apierr.New(apierr.FileNotFound, ""))
 			return
 		}
-		r, err := d.Blob.NewReader(c.Request.Context(), g.Key, nil)
-		if gcerrors.Code(err) == gcerrors.NotFound {
-			fail(c, apierr.New(apierr.FileNotFound, ""))
-			return
-		}
-		if err != nil {
-			fail(c, err)
+		r, ok := openBlob(c, d, g.Key)
+		if !ok {
 			return
 		}
 		defer r.Close()
@@ -146,4 +137,19 @@ func engineGrant(d *Deps, compact string, now time.Time) (contract.EngineInput, 
 		return g, false
 	}
 	return g, true
+}
+
+// openBlob opens the stored blob key, or answers file_not_found when the
+// store has none (or the store's error) and false.
+func openBlob(c *gin.Context, d *Deps, key string) (*blob.Reader, bool) {
+	r, err := d.Blob.NewReader(c.Request.Context(), key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		fail(c, apierr.New(apierr.FileNotFound, ""))
+		return nil, false
+	}
+	if err != nil {
+		fail(c, err)
+		return nil, false
+	}
+	return r, true
 }
