@@ -110,17 +110,17 @@ func TestValidateDefaults(t *testing.T) {
 		want map[string]any
 	}{
 		{`{"colors":["#000000"]}`, map[string]any{"colors": []any{"#000000"}, "kind": "stripes", "count": int64(1),
-			"resolution": "1024", "seed": int64(0), "use_case": "general", "stripe_angle": int64(0)}},
+			"resolution": "1024", "seed": int64(0), "use_case": "general", "stripe_angle": int64(0), "format": "png"}},
 		{
 			`{"colors":["#000000"],"kind":"dots"}`,
 			map[string]any{"colors": []any{"#000000"}, "kind": "dots", "count": int64(1),
 				"resolution": "1024", "seed": int64(0), "use_case": "general", "dot_size": 0.5,
-				"dot_layout": "half_drop"},
+				"dot_layout": "half_drop", "format": "png"},
 		},
 		{
 			`{"colors":["#000000"],"kind":"chevron","amplitude":1}`,
 			map[string]any{"colors": []any{"#000000"}, "kind": "chevron", "count": int64(1),
-				"resolution": "1024", "seed": int64(0), "use_case": "general", "amplitude": int64(1)},
+				"resolution": "1024", "seed": int64(0), "use_case": "general", "amplitude": int64(1), "format": "png"},
 		},
 	}
 	for _, tc := range tests {

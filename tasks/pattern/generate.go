@@ -3,6 +3,7 @@ package pattern
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
@@ -86,6 +87,8 @@ func outputSchema() json.RawMessage {
 				"description": "Motif repeats across the tile side, as drawn.",
 			},
 			"use_case": obj{"type": "string", tasks.VocabKeyword: "use_case"},
+			"format": obj{"type": "string", "enum": []any{"png", "svg", "pdf"},
+				"description": "The file's format: png, or svg and pdf of the same tile as vector shapes."},
 			"seamless": obj{
 				"const":       true,
 				"description": "The left edge continues the right, the top continues the bottom.",
@@ -102,6 +105,7 @@ func outputSchema() json.RawMessage {
 			"resolution",
 			"repeats",
 			"use_case",
+			"format",
 			"seamless",
 		},
 	})
@@ -113,6 +117,16 @@ var wovenKinds = []string{"gingham", "buffalo_check", "windowpane"}
 // refuseGenerate refuses a woven check of more colours than it weaves:
 // drawing some of them and dropping the rest would not be what was asked.
 func refuseGenerate(in *generateInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	if in.Format != "png" && !slices.Contains(vectorKinds, in.Kind) {
+		return apierr.Newf(apierr.RequestRefused, "kind %s is a twill texture of single threads and is drawn as PNG "+
+			"only; format %s is made for kinds %s. Send format png, or one of those kinds.",
+			in.Kind, in.Format, strings.Join(vectorKinds, ", ")).WithField("format")
+	}
+	if in.Format != "png" && slices.Contains(wovenKinds, in.Kind) && len(in.Colors) < 2 {
+		return apierr.Newf(apierr.RequestRefused, "kind %s as %s needs a ground colour: its mixed tones would be "+
+			"see-through on a transparent ground. Send 2 or 3 colours, or format png.", in.Kind, in.Format).
+			WithField("colors")
+	}
 	if slices.Contains(wovenKinds, in.Kind) && len(in.Colors) > 3 {
 		return apierr.Newf(apierr.RequestRefused, "kind %s weaves a ground and at most two band colours "+
 			"(vertical, horizontal); %d colours were sent: send 1 to 3, or use kind plaid for more.",
@@ -156,6 +170,7 @@ func generate() *tasks.Definition {
 		"description": "Width of a windowpane line as a fraction of one repeat. Only for kind windowpane."}
 	props["amplitude"] = obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.5,
 		"description": "Height of the zigzag or wave as a fraction of one repeat. Only for kinds chevron and waves."}
+	props["format"] = tasks.FieldEnum(formatOptions(), "The file format of each tile.")
 	v := &tasks.Variant{Field: "kind", Default: "stripes", Only: map[string][]string{
 		"stripe_angle": {"stripes"}, "dot_size": {"dots"}, "amplitude": {"chevron", "waves"},
 		"dot_layout": {"dots"}, "stripe_widths": {"stripes"}, "line_width": {"windowpane"},

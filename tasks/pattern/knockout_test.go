@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
@@ -129,4 +131,63 @@ func TestRotationAndTossTurnTheCopies(t *testing.T) {
 		distinct[[2]int{int(math.Round(float64(s[0]) / 8)), int(math.Round(float64(s[1]) / 8))}] = true
 	}
 	require.GreaterOrEqual(t, len(distinct), 3, "the copies are turned differently: %v", shapes)
+}
+
+// spacing sets the gap a designer measures between copies: a 2:1 red
+// block laid out in a grid on navy with spacing 56 leaves 56 px of navy
+// between copies across (the block's long side) and the rest of the cell
+// down; the data says both; a spacing with no room for the motif is
+// refused naming spacing.
+func TestSpacingIsTheGapBetweenCopies(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 100, 50))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:i+4], []uint8{200, 30, 40, 255})
+	}
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, img))
+	// gaps are the lengths of the navy runs between red runs along a line.
+	gaps := func(tile image.Image, across bool, at int) []int {
+		var out []int
+		run, seenRed := 0, false
+		for p := range 512 {
+			x, y := p, at
+			if !across {
+				x, y = at, p
+			}
+			r, _, _, _ := tile.At(x, y).RGBA()
+			if r>>8 > 100 {
+				if seenRed && run > 0 {
+					out = append(out, run)
+				}
+				seenRed, run = true, 0
+			} else if seenRed {
+				run++
+			}
+		}
+		return out
+	}
+	for _, sp := range []int{0, 56, 120} {
+		body := fmt.Sprintf(`{"image":"file:m","layouts":["grid"],"resolution":"512","background":"#1B2A4A",`+
+			`"knockout":false,"spacing":%d}`, sp)
+		tile, meta := repeatTile(t, body, buf.Bytes())
+		long, short := 256-sp, (256-sp)/2
+		require.Equal(t, map[string]any{"across": float64(256 - long), "down": float64(256 - short)}, meta["gap_px"])
+		across, down := gaps(tile, true, 128), gaps(tile, false, 128)
+		if sp == 0 {
+			require.Empty(t, across, "copies edge to edge leave no navy between them")
+			continue
+		}
+		require.Len(t, across, 1, "two copies across, one gap")
+		require.InDelta(t, sp, across[0], 1, "gap across")
+		require.Len(t, down, 1)
+		require.InDelta(t, 256-short, down[0], 1, "gap down")
+	}
+	d := mustLookup(t, "pattern.repeat")
+	_, err := d.Validate([]byte(`{"image":"file:m","resolution":"512","spacing":249}`))
+	var e *apierr.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, apierr.RequestRefused, e.Code)
+	require.Contains(t, e.Message, "at most 248")
+	_, err = d.Validate([]byte(`{"image":"file:m","resolution":"1024","spacing":249}`))
+	require.NoError(t, err)
 }

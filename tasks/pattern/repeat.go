@@ -47,6 +47,11 @@ func repeat() *tasks.Definition {
 				"false keeps the motif as sent."},
 		"rotation": obj{"type": "number", "minimum": -180, "maximum": 180, "default": 0,
 			"description": "Turn every copy of the motif by this many degrees (clockwise)."},
+		"spacing": obj{"type": "integer", "minimum": 0, "maximum": 1016,
+			"description": "The gap between neighbouring copies, in pixels of the tile, measured along the motif's " +
+				"longest side before any turn: the motif is scaled so its longest side is a cell (half the tile) minus " +
+				"spacing. When sent it replaces motif_scale; 0 sets copies edge to edge. At most the cell minus 8 px " +
+				"(248 at 512, 504 at 1024, 1016 at 2048). The data's gap_px says the gaps across and down as drawn."},
 		"toss": obj{"type": "boolean", "default": false,
 			"description": "A tossed repeat: each of the tile's four copies turned by its own angle (0, 140, 250 and " +
 				"35 degrees, added to rotation), as scattered motifs are laid out."},
@@ -86,11 +91,16 @@ func repeat() *tasks.Definition {
 						"transparency and was used as sent), not_plain (opaque, but its border is not one plain colour: used " +
 						"as sent) or off (knockout false)."},
 				"backdrop": tasks.ColourSchema("The backdrop colour knocked out, when knockout is removed."),
+				"gap_px": obj{"type": "object", "description": "The gaps between the bounding boxes of neighbouring " +
+					"copies, in pixels, before any turn: across (between columns) and down (within a column).",
+					"properties": obj{"across": obj{"type": "integer"}, "down": obj{"type": "integer"}},
+					"required":   []string{"across", "down"}, "additionalProperties": false},
 			},
-			"required": []string{"layout", "index", "resolution", "image", "knockout"},
+			"required": []string{"layout", "index", "resolution", "image", "knockout", "gap_px"},
 		}),
 		Runner:  tasks.Typed[repeatInput](repeatRunner{}),
 		Pricing: resolutionPricing,
+		Refuse:  tasks.Refusal(refuseRepeat),
 		ErrorRules: []tasks.ErrorRule{
 			{Field: "background", Keyword: "pattern", Code: apierr.InvalidColour},
 			{Field: "background", Keyword: "type", Code: apierr.InvalidColour},
@@ -118,6 +128,35 @@ type repeatInput struct {
 	Knockout   bool     `json:"knockout"`
 	Rotation   float64  `json:"rotation"`
 	Toss       bool     `json:"toss"`
+	Spacing    *int     `json:"spacing"`
+}
+
+// tileSide is the tile's side in pixels.
+func (in *repeatInput) tileSide() int {
+	size := 1024
+	_, _ = fmt.Sscanf(in.Resolution, "%d", &size)
+	return size
+}
+
+// scale is the motif's longest side as a share of a cell: motif_scale, or
+// what leaves spacing between copies.
+func (in *repeatInput) scale() float64 {
+	if in.Spacing == nil {
+		return in.MotifScale
+	}
+	cell := in.tileSide() / 2
+	return float64(cell-*in.Spacing) / float64(cell)
+}
+
+// refuseRepeat refuses a spacing that leaves no room for the motif.
+func refuseRepeat(in *repeatInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	cell := in.tileSide() / 2
+	if in.Spacing != nil && *in.Spacing > cell-8 {
+		return apierr.Newf(apierr.RequestRefused, "spacing %d px leaves no room for the motif: a %s px tile has "+
+			"cells of %d px, so spacing is at most %d. Send a smaller spacing or a larger resolution.",
+			*in.Spacing, in.Resolution, cell, cell-8).WithField("spacing")
+	}
+	return nil
 }
 
 // repeatRunner makes one tile per layout.
@@ -144,13 +183,13 @@ func (repeatRunner) Step(ctx context.Context, in *repeatInput, i int) (tasks.Out
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	size := 1024
-	_, _ = fmt.Sscanf(in.Resolution, "%d", &size)
-	png, err := renderRepeat(ctx, motif, layouts[i], size, in.MotifScale, tasks.ParseColour(in.Background),
+	size := in.tileSide()
+	png, gap, err := renderRepeat(ctx, motif, layouts[i], size, in.scale(), tasks.ParseColour(in.Background),
 		turns(in))
 	if err != nil {
 		return tasks.Output{}, err
 	}
+	meta["gap_px"] = map[string]any{"across": gap.X, "down": gap.Y}
 	return tasks.Output{Data: png, MediaType: "image/png", Ext: "png", Meta: meta}, nil
 }
 
@@ -180,8 +219,8 @@ func exampleLeaf() []byte {
 func repeatDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers " +
-			"use to hide the grid, a brick offset, or a mirror repeat, each copy turned by rotation and, tossed, by its own " +
-			"angle. A motif with no transparency on a plain backdrop (a JPEG on white) has that backdrop knocked out with " +
+			"use to hide the grid, a brick offset, or a mirror repeat, spaced by spacing (the gap between copies in " +
+			"pixels), each copy turned by rotation and, tossed, by its own angle. A motif with no transparency on a plain backdrop (a JPEG on white) has that backdrop knocked out with " +
 			"image.remove_background's cut-out, so the ground colour shows around it. Each layout is one square PNG tile " +
 			"that continues across every edge.",
 		BuiltFor: []string{
@@ -191,7 +230,8 @@ func repeatDocs() tasks.Docs {
 		WhatYouGet: []string{
 			"One PNG tile per entry of layouts, in the order sent.",
 			"Each file's data: the layout, its position, the resolution, the motif reference and what became of its " +
-				"backdrop (knockout: removed, with the backdrop colour; transparent; not_plain; off).",
+				"backdrop (knockout: removed, with the backdrop colour; transparent; not_plain; off) and the gaps between " +
+				"copies as drawn (gap_px: across and down).",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "One tile per entry of layouts (1 to 4; default 1).",
@@ -222,8 +262,10 @@ func repeatDocs() tasks.Docs {
 			},
 		},
 		Limitations: []string{
-			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile. Spacing is " +
-				"set by motif_scale (the motif's longest side as a share of a cell: 0.6 leaves 40 % of a cell between copies).",
+			"Each tile holds four copies of the motif (2 × 2 cells); larger repeats come from tiling the tile. The gap " +
+				"between copies is set by spacing in pixels (exact along the motif's longest side, larger along the other) " +
+				"or by motif_scale (0.6 leaves 40 % of a cell); one spacing for both directions, as the tile is square. " +
+				"Gaps are measured between bounding boxes before rotation or toss turn the copies.",
 			"The knockout removes a backdrop only when the motif's border is one plain colour (image.remove_background's " +
 				"test, tolerance 12); a photo's busy backdrop is kept (knockout not_plain), and a motif colour equal to the " +
 				"backdrop and touching the border is knocked out with it. Measured on a JPEG (quality 85) red bar on white " +

@@ -46,16 +46,17 @@ func renderRepeat(
 	scale float64,
 	bg color.Color,
 	angles [4]float64,
-) ([]byte, error) {
+) ([]byte, image.Point, error) {
 	places, ok := repeatLayouts[layout]
 	if !ok {
-		return nil, fmt.Errorf("repeat: unknown layout %q", layout)
+		return nil, image.Point{}, fmt.Errorf("repeat: unknown layout %q", layout)
 	}
 	cell := float64(size) / 2
 	mb := motif.Bounds()
 	longest := max(mb.Dx(), mb.Dy())
 	w := max(1, int(float64(mb.Dx())*cell*scale/float64(longest)))
 	h := max(1, int(float64(mb.Dy())*cell*scale/float64(longest)))
+	gap := image.Pt(size/2-w, size/2-h)
 	// Catmull-Rom, alpha-weighted (tasks/resample: a motif's flat ground
 	// and shapes are copied, only its edges filtered), premultiplied for
 	// the tile.
@@ -81,7 +82,7 @@ func renderRepeat(
 	draw.Draw(tile, tile.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
 	for k, p := range places {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, gap, err
 		}
 		src := scaled
 		if p.mirror {
@@ -103,9 +104,9 @@ func renderRepeat(
 	// and DefaultCompression saves only 6–10 % of the bytes for up to
 	// twice the encode time (make bench, tasks table).
 	if err := pngenc.Encoder(png.BestSpeed).Encode(&buf, tile); err != nil {
-		return nil, err
+		return nil, gap, err
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), gap, nil
 }
 
 // turned is img turned clockwise by deg degrees (Catmull-Rom) on a

@@ -27,6 +27,7 @@ type generateInput struct {
 	DotLayout    string   `json:"dot_layout"`
 	StripeWidths []int    `json:"stripe_widths"`
 	LineWidth    float64  `json:"line_width"`
+	Format       string   `json:"format"`
 }
 
 // stripesInput is a pattern.stripes request, defaults applied: the fields
@@ -61,11 +62,8 @@ func (runner) Plan(in *generateInput) tasks.Plan {
 // Step draws tile i.
 func (runner) Step(ctx context.Context, in *generateInput, i int) (tasks.Output, error) {
 	s := newSpec(in, i)
-	img, err := s.renderSmooth(ctx)
-	if err != nil {
-		return tasks.Output{}, err
-	}
-	data, err := encodePNG(img)
+	f := formatOf(in.Format)
+	data, err := s.file(ctx, f.value)
 	if err != nil {
 		return tasks.Output{}, err
 	}
@@ -73,11 +71,11 @@ func (runner) Step(ctx context.Context, in *generateInput, i int) (tasks.Output,
 	for j, c := range colors {
 		colors[j] = strings.ToUpper(c)
 	}
-	return tasks.Output{Data: data, MediaType: "image/png", Ext: "png", Meta: map[string]any{
+	return tasks.Output{Data: data, MediaType: f.mediaType, Ext: f.ext, Meta: map[string]any{
 		"kind": s.kind, "index": i, "seed": int64(s.seed), "colors": colors,
 		"transparent_ground": len(colors) == 1, "width": s.size, "height": s.size,
 		"resolution": strconv.Itoa(s.size), "repeats": s.repeats,
-		"use_case": in.UseCase, "seamless": true,
+		"use_case": in.UseCase, "format": f.value, "seamless": true,
 	}}, nil
 }
 
