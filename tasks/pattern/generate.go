@@ -3,6 +3,7 @@ package pattern
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -87,6 +88,12 @@ func outputSchema() json.RawMessage {
 				"description": "Motif repeats across the tile side, as drawn.",
 			},
 			"use_case": obj{"type": "string", tasks.VocabKeyword: "use_case"},
+			"sett": obj{"type": "string",
+				"description": "The tartan's thread count as woven (kind plaid with a sett): each stripe's code and threads."},
+			"sett_threads": obj{"type": "integer", "minimum": 2,
+				"description": "Threads of one woven repeat of the sett (a symmetric sett there and back)."},
+			"sett_colors": obj{"type": "object", "additionalProperties": tasks.ColourSchema("The colour of a code."),
+				"description": "Each colour code of the sett and the colour it was woven in."},
 			"format": obj{"type": "string", "enum": []any{"png", "svg", "pdf"},
 				"description": "The file's format: png, or svg and pdf of the same tile as vector shapes."},
 			"seamless": obj{
@@ -117,6 +124,11 @@ var wovenKinds = []string{"gingham", "buffalo_check", "windowpane"}
 // refuseGenerate refuses a woven check of more colours than it weaves:
 // drawing some of them and dropping the rest would not be what was asked.
 func refuseGenerate(in *generateInput, _ map[string]tasks.ImageSize) *apierr.Error {
+	if in.Sett != nil {
+		if e := refuseSett(in); e != nil {
+			return e
+		}
+	}
 	if in.Format != "png" && !slices.Contains(vectorKinds, in.Kind) {
 		return apierr.Newf(apierr.RequestRefused, "kind %s is a twill texture of single threads and is drawn as PNG "+
 			"only; format %s is made for kinds %s. Send format png, or one of those kinds.",
@@ -131,6 +143,26 @@ func refuseGenerate(in *generateInput, _ map[string]tasks.ImageSize) *apierr.Err
 		return apierr.Newf(apierr.RequestRefused, "kind %s weaves a ground and at most two band colours "+
 			"(vertical, horizontal); %d colours were sent: send 1 to 3, or use kind plaid for more.",
 			in.Kind, len(in.Colors)).WithField("colors")
+	}
+	return nil
+}
+
+// refuseSett checks a sett: its notation, one colour per code, and
+// threads of at least a pixel at the resolution.
+func refuseSett(in *generateInput) *apierr.Error {
+	st, e := parseSett(*in.Sett)
+	if e != nil {
+		return e
+	}
+	if len(st.codes) != len(in.Colors) {
+		return apierr.Newf(apierr.RequestRefused, "the sett %s names %d colours (%s, in order of first appearance); "+
+			"%d colours were sent: send one colour per code, in that order.", st, len(st.codes),
+			strings.Join(st.codes, ", "), len(in.Colors)).WithField("colors")
+	}
+	size, _ := strconv.Atoi(in.Resolution)
+	if n := len(st.threads()); size > 0 && n > size {
+		return apierr.Newf(apierr.RequestRefused, "the sett weaves %d threads a repeat: at resolution %s a thread "+
+			"would be under 1 px. Send a larger resolution or a shorter sett.", n, in.Resolution).WithField("sett")
 	}
 	return nil
 }
@@ -171,9 +203,18 @@ func generate() *tasks.Definition {
 	props["amplitude"] = obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.5,
 		"description": "Height of the zigzag or wave as a fraction of one repeat. Only for kinds chevron and waves."}
 	props["format"] = tasks.FieldEnum(formatOptions(), "The file format of each tile.")
+	props["sett"] = obj{"type": "string", "minLength": 2, "maxLength": 400, "examples": []any{"K4 R24 K24 Y4"},
+		"description": "A tartan's thread count: stripes of a colour code (1 to 3 letters) and a number of threads, " +
+			"from one pivot to the other, as \"K4 R24 K24 Y4\". The codes name colors in order of first appearance " +
+			"(send one colour per code: K, R, Y above take colors[0], [1], [2]). Symmetric by default: woven there and " +
+			"back, the first and last stripes (the pivots, which a slash may mark: K/4) once each; \"...\" at an end " +
+			"marks an asymmetric sett, woven as written. Woven as a 2/2 twill, the same sett in warp and weft, at least " +
+			"3 px a thread when the resolution allows. Only for kind plaid; without it the seed draws the sett."}
+	props["colors"].(obj)["description"] = props["colors"].(obj)["description"].(string) + " With a sett, one " +
+		"colour per colour code, in the order the codes first appear."
 	v := &tasks.Variant{Field: "kind", Default: "stripes", Only: map[string][]string{
 		"stripe_angle": {"stripes"}, "dot_size": {"dots"}, "amplitude": {"chevron", "waves"},
-		"dot_layout": {"dots"}, "stripe_widths": {"stripes"}, "line_width": {"windowpane"},
+		"dot_layout": {"dots"}, "stripe_widths": {"stripes"}, "line_width": {"windowpane"}, "sett": {"plaid"},
 	}}
 	return &tasks.Definition{
 		Name: "pattern.generate", Title: "Generate a repeat pattern",

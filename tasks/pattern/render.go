@@ -113,7 +113,8 @@ var kinds = []kind{
 		"plaid",
 		"Plaid",
 		"woven",
-		"A tartan sett in a 2/2 twill: mirrored bands of every colour; band widths vary with the seed.",
+		"A tartan sett in a 2/2 twill: mirrored bands of every colour, widths from the seed, or woven thread by thread " +
+			"from a thread count you send (sett, as \"K4 R24 K24 Y4\").",
 		nil,
 		plaidAt,
 		plaidRows,

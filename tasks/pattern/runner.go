@@ -28,6 +28,7 @@ type generateInput struct {
 	StripeWidths []int    `json:"stripe_widths"`
 	LineWidth    float64  `json:"line_width"`
 	Format       string   `json:"format"`
+	Sett         *string  `json:"sett"`
 }
 
 // stripesInput is a pattern.stripes request, defaults applied: the fields
@@ -51,6 +52,19 @@ func (in *stripesInput) generate() *generateInput {
 	}
 }
 
+// parsedSett is the input's sett, nil when none was sent or it does not
+// parse (refused at submit).
+func (in *generateInput) parsedSett() *sett {
+	if in.Sett == nil {
+		return nil
+	}
+	st, e := parseSett(*in.Sett)
+	if e != nil {
+		return nil
+	}
+	return st
+}
+
 // runner draws pattern.generate's tiles.
 type runner struct{}
 
@@ -71,12 +85,20 @@ func (runner) Step(ctx context.Context, in *generateInput, i int) (tasks.Output,
 	for j, c := range colors {
 		colors[j] = strings.ToUpper(c)
 	}
-	return tasks.Output{Data: data, MediaType: f.mediaType, Ext: f.ext, Meta: map[string]any{
+	meta := map[string]any{
 		"kind": s.kind, "index": i, "seed": int64(s.seed), "colors": colors,
 		"transparent_ground": len(colors) == 1, "width": s.size, "height": s.size,
 		"resolution": strconv.Itoa(s.size), "repeats": s.repeats,
 		"use_case": in.UseCase, "format": f.value, "seamless": true,
-	}}, nil
+	}
+	if st := in.parsedSett(); st != nil && s.kind == "plaid" {
+		named := map[string]any{}
+		for j, c := range st.codes {
+			named[c] = colors[j]
+		}
+		meta["sett"], meta["sett_threads"], meta["sett_colors"] = st.String(), len(s.sett), named
+	}
+	return tasks.Output{Data: data, MediaType: f.mediaType, Ext: f.ext, Meta: meta}, nil
 }
 
 // stripesRunner draws pattern.stripes' tiles with pattern.generate's
@@ -145,6 +167,9 @@ func newSpec(in *generateInput, i int) *spec {
 		}
 	}
 	s.sett = append(append([]int(nil), half...), reversed(half)...)
+	if st := in.parsedSett(); st != nil {
+		s.sett = st.threads()
+	}
 	n := useCaseRepeats(in.UseCase)
 	if pk.value == "buffalo_check" {
 		n = max(1, n/2)

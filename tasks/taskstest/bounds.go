@@ -119,7 +119,7 @@ func (w *walker) object(
 				if !slices.Contains(d.Variant.Only[name], val) && d.Variant.Only[name] != nil {
 					b := with(d.Variant.Field, val)
 					if def, ok := p["default"]; ok || b[name] == nil {
-						b[name] = def
+						b[name] = orExample(p, def)
 					}
 					w.add(name+" with "+val, b, name, name, "false", apierr.FieldNotSupported)
 				}
@@ -127,7 +127,7 @@ func (w *walker) object(
 			if d.Variant.Only[name] != nil && !slices.Contains(d.Variant.Only[name], d.Variant.Default) {
 				b := maps.Clone(base)
 				delete(b, d.Variant.Field)
-				b[name] = p["default"]
+				b[name] = orExample(p, p["default"])
 				w.add(name+" with default variant", b, name, name, "false", apierr.FieldNotSupported)
 			}
 		}
@@ -355,6 +355,16 @@ func validItem(t *testing.T, p map[string]any, base any) any {
 	}
 	t.Fatalf("no valid item for %v", p)
 	return nil
+}
+
+// orExample is v, or, when v is nil (a field with no default the base
+// example leaves out), the field's first schema example: a null would be
+// read as absent and break no rule.
+func orExample(p map[string]any, v any) any {
+	if ex, _ := p["examples"].([]any); v == nil && len(ex) > 0 {
+		return ex[0]
+	}
+	return v
 }
 
 // variantValues are the values of the variant field, its aliases left out.
