@@ -221,8 +221,8 @@ func repeatDocs() tasks.Docs {
 		Lead: "pattern.repeat lays one motif out as a seamless repeat: the classic grid, the half-drop textile designers " +
 			"use to hide the grid, a brick offset, or a mirror repeat, spaced by spacing (the gap between copies in " +
 			"pixels), each copy turned by rotation and, tossed, by its own angle. A motif with no transparency on a " +
-			"plain backdrop (a JPEG on white) has that backdrop knocked out with image.remove_background's cut-out, so the ground colour shows around it. Each layout is one square PNG tile " +
-			"that continues across every edge.",
+			"plain backdrop (a JPEG on white) has that backdrop knocked out with image.remove_background's cut-out, so " +
+			"the ground colour shows around it. Each layout is one square PNG tile that continues across every edge.",
 		BuiltFor: []string{
 			"Turning a single drawn or generated motif into print-ready repeats.",
 			"Comparing layouts of one motif before choosing one for production.",
