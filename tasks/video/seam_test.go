@@ -93,3 +93,29 @@ func TestNonSeamlessTileWarnsOrMirrors(t *testing.T) {
 		require.Less(t, step(x), 8.0, "no seam at x %d", x)
 	}
 }
+
+// A loop sent without a format is an MP4 where the server has ffmpeg — a
+// small file that opens in a player as delivered — and a GIF where it has
+// not; both tasks and the served vocabulary say the same default.
+func TestLoopsPreferMP4WhereFFmpegIs(t *testing.T) {
+	f := files{"file:t": wavesFile.Data()}
+	body := `{"tile":"file:t","seconds":4,"size":"480x480"}`
+	mp4 := run(t, withFFmpeg(t), "video.pattern_loop", body, f)
+	require.Equal(t, "video/mp4", mp4.MediaType)
+	require.Equal(t, "mp4", mp4.Ext)
+	gif := run(t, Options{}, "video.pattern_loop", body, f)
+	require.Equal(t, "image/gif", gif.MediaType)
+	require.Equal(t, "gif", gif.Ext)
+	require.Less(t, 10*len(mp4.Data), len(gif.Data), "the MP4 is a tenth of the GIF or less")
+	for _, o := range []Options{withFFmpeg(t), {}} {
+		want := map[bool]string{true: "mp4", false: "gif"}[o.FFmpeg != ""]
+		require.Equal(t, want, *formatVocab(o).Default)
+		for name, body := range map[string]string{
+			"video.pattern_loop": `{"tile":"file:t"}`, "video.slideshow": `{"images":["file:a","file:b"]}`,
+		} {
+			in, err := task(t, o, name).Validate([]byte(body))
+			require.NoError(t, err, name)
+			require.Equal(t, want, in["format"], name)
+		}
+	}
+}

@@ -39,7 +39,7 @@ func slideshow(o Options) *tasks.Definition {
 		"size":       tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
 		"fit":        tasks.FieldEnum(frameFits(), "How each image fills a frame of another aspect ratio."),
 		"background": tasks.ColourSchema("The colour around images with fit contain, #RRGGBB."),
-		"format":     tasks.VocabEnum(formatVocab(), "The file format. "+o.formats()),
+		"format":     tasks.VocabEnum(formatVocab(o), "The file format. "+o.formats()),
 	}
 	props["background"].(obj)["default"] = "#FFFFFF"
 	refuse := tasks.Refusal(func(in *slideInput, _ map[string]tasks.ImageSize) *apierr.Error {
