@@ -43,7 +43,7 @@ func TestVideoSlideshowGIFAndMP4(t *testing.T) {
 	res := s.do(
 		http.MethodPost,
 		"/v1/tasks/video.slideshow",
-		map[string]any{"images": slides, "frame_ms": 800, "transition": "cut", "size": "480x480"},
+		map[string]any{"images": slides, "frame_ms": 800, "transition": "cut", "size": "480x480", "format": "gif"},
 		"Prefer",
 		"wait=60",
 	)
@@ -134,7 +134,7 @@ func TestVideoPatternLoopFromAnArtHandle(t *testing.T) {
 	res := s.do(
 		http.MethodPost,
 		"/v1/tasks/video.pattern_loop",
-		map[string]any{"tile": handle, "direction": "diagonal", "seconds": 2, "size": "480x480"},
+		map[string]any{"tile": handle, "direction": "diagonal", "seconds": 2, "size": "480x480", "format": "gif"},
 		"Prefer",
 		"wait=60",
 	)
