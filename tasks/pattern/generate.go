@@ -129,11 +129,6 @@ func refuseGenerate(in *generateInput, _ map[string]tasks.ImageSize) *apierr.Err
 			return e
 		}
 	}
-	if in.Format != "png" && !slices.Contains(vectorKinds, in.Kind) {
-		return apierr.Newf(apierr.RequestRefused, "kind %s is a twill texture of single threads and is drawn as PNG "+
-			"only; format %s is made for kinds %s. Send format png, or one of those kinds.",
-			in.Kind, in.Format, strings.Join(vectorKinds, ", ")).WithField("format")
-	}
 	if in.Format != "png" && slices.Contains(wovenKinds, in.Kind) && len(in.Colors) < 2 {
 		return apierr.Newf(apierr.RequestRefused, "kind %s as %s needs a ground colour: its mixed tones would be "+
 			"see-through on a transparent ground. Send 2 or 3 colours, or format png.", in.Kind, in.Format).

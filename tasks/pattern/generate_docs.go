@@ -20,8 +20,7 @@ func generateDocs() tasks.Docs {
 		},
 		WhatYouGet: []string{
 			"count square PNG tiles at the chosen resolution, each seamless in both directions; or, with format svg or " +
-				"pdf, the same tiles as vector shapes (kinds stripes, checks, dots, chevron, waves, diamonds, gingham, " +
-				"buffalo_check and windowpane).",
+				"pdf, the same tiles as vector shapes, every kind.",
 			"Each file's data: kind, colours, seed, repeats and size, so any tile can be drawn again.",
 		},
 		Outputs: tasks.DocsOutputs{
@@ -41,8 +40,8 @@ func generateDocs() tasks.Docs {
 				Text: "PNG (format png, the default), 8-bit RGB with anti-aliased edges; RGBA with a transparent ground " +
 					"when one colour is sent. SVG 1.1 (format svg) or PDF 1.4 (format pdf): the same tile as vector shapes, " +
 					"one <rect>, <circle> or <path> per band, check, dot, diamond or line (a path per zigzag or wave band, " +
-					"waves as cubic Béziers), filled in the colours sent, cut by the tile's edge with one clip path; no " +
-					"<pattern> element.",
+					"waves as cubic Béziers; houndstooth and plaid a <rect> per weft stripe and per float over it), " +
+					"filled in the colours sent, cut by the tile's edge with one clip path; no <pattern> element.",
 			},
 			{
 				Key:   "output_resolution",
@@ -86,11 +85,13 @@ func generateDocs() tasks.Docs {
 				"colour of the thread the twill lifts.",
 			"stripe_widths are relative widths within one repeat; the repeat's width is the tile side divided by repeats, so " +
 				"bands land on sub-pixel edges and are anti-aliased there.",
-			"SVG and PDF are made for stripes, checks, dots, chevron, waves, diamonds, gingham, buffalo_check and windowpane; " +
-				"houndstooth and plaid are textures of single threads in a twill and stay PNG (format svg or pdf answers " +
-				"request_refused). A woven check as a vector needs 2 or 3 colours (its mixed tones need a ground). Measured " +
-				"(go test -run VectorPDF ./tasks/pattern, 13 tiles of every vector kind): the PDF rendered by poppler at one " +
-				"pixel a point is the PNG away from edges (0 pixels another colour), 0.1 to 2.0 of 255 apart on average.",
+			"SVG and PDF are made for every kind; houndstooth and plaid are drawn thread by thread: a rectangle per weft " +
+				"stripe, then a rectangle per float of another colour (measured at 512 px: houndstooth 6 repeats 29 KB, " +
+				"the sett K4 R24 K24 Y4 119 KB of SVG). A browser that anti-aliases each shape on its own may show faint " +
+				"hairlines where floats of one colour meet across threads (seen in Chromium). A " +
+				"woven check as a vector needs 2 or 3 colours (its mixed tones need a ground; request_refused otherwise). " +
+				"Measured (go test -run VectorPDF ./tasks/pattern, 15 tiles of every kind): the PDF rendered by poppler " +
+				"at one pixel a point is the PNG away from edges (0 pixels another colour), 0.1 to 2.3 of 255 apart on average.",
 			"A vector tile is the tile, not a repeat swatch: shapes that cross an edge are cut by a clip path and continue " +
 				"on the opposite edge; lay copies side by side (or make an Illustrator pattern swatch of the artwork) for a " +
 				"repeat. Waves are 8 cubic Béziers a repeat, within 0.0004 of a repeat of the PNG's cosine (measured: 0.00032).",

@@ -265,6 +265,11 @@ func twill(ti, tj int) bool { return mod(ti+tj, 4) < 2 }
 func houndstoothAt(s *spec, x, y int) uint8 {
 	ti, _ := s.cellAt(x, 8*s.repeats)
 	tj, _ := s.cellAt(y, 8*s.repeats)
+	return houndstoothThread(s, ti, tj)
+}
+
+// houndstoothThread is the colour where warp thread ti crosses weft tj.
+func houndstoothThread(s *spec, ti, tj int) uint8 {
 	dark := mod(tj, 8) < 4
 	if twill(ti, tj) {
 		dark = mod(ti, 8) < 4
@@ -279,6 +284,12 @@ func plaidAt(s *spec, x, y int) uint8 {
 	t := len(s.sett)
 	ti, _ := s.cellAt(x, t*s.repeats)
 	tj, _ := s.cellAt(y, t*s.repeats)
+	return plaidThread(s, ti, tj)
+}
+
+// plaidThread is the colour where warp thread ti crosses weft tj.
+func plaidThread(s *spec, ti, tj int) uint8 {
+	t := len(s.sett)
 	if twill(ti, tj) {
 		return uint8(s.sett[mod(ti, t)])
 	}

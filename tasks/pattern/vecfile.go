@@ -176,8 +176,8 @@ var fileFormats = []fileFormat{
 	{"png", "image/png", "png", "a raster tile at resolution, anti-aliased.", "the tile goes on screen or to a printer " +
 		"as an image"},
 	{"svg", "image/svg+xml", "svg", "the same tile as vector shapes: one <rect>, <circle> or <path> per band, check, " +
-		"dot or diamond, cut by the tile's edge; no <pattern> element.", "you edit or recolour the tile in Illustrator, " +
-		"Inkscape or Figma, or scale it without loss"},
+		"dot, diamond, weft stripe or float, cut by the tile's edge; no <pattern> element.",
+		"you edit or recolour the tile in Illustrator, Inkscape or Figma, or scale it without loss"},
 	{"pdf", "application/pdf", "pdf", "the same vector shapes on one page, resolution points square.",
 		"a print shop or a layout program takes PDF"},
 }

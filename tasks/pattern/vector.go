@@ -4,8 +4,10 @@ import (
 	"math"
 )
 
-// A vector tile is the same pattern as the PNG drawn as shapes: the
-// continuous picture the PNG's 4 × 4 samples per pixel are taken from.
+// A vector tile is the same pattern as the PNG drawn as shapes, for every
+// kind: the continuous picture the PNG's 4 × 4 samples per pixel are taken
+// from. The twills (houndstooth, plaid) are drawn thread by thread, a
+// rectangle per run of crossings of one colour along a weft thread.
 // Tile position (u, v) in pixels reads the pattern at cell coordinates
 // ((u+sx)·n/size, (v+sy)·n/size): cell c spans [c, c+1). Shapes are cut
 // only by the tile's edge (a clip the files declare), so each stays one
@@ -32,13 +34,6 @@ type shape struct {
 	path   []seg
 }
 
-// vectorKinds are the kinds drawn as vectors: every kind whose edges are
-// lines, circles and curves on the cell grid. The twill kinds (houndstooth,
-// plaid) are textures of single threads and stay PNG.
-var vectorKinds = []string{
-	"stripes", "checks", "dots", "chevron", "waves", "diamonds", "gingham", "buffalo_check", "windowpane",
-}
-
 // vectorView maps cell coordinates to tile pixels.
 type vectorView struct {
 	s        *spec
@@ -48,12 +43,73 @@ type vectorView struct {
 	loY, hiY int     // the cells visible down
 }
 
-func newView(s *spec) vectorView {
-	v := vectorView{s: s, cell: float64(s.size) / float64(s.repeats)}
+func newView(s *spec) vectorView { return cellView(s, s.repeats) }
+
+// cellView is the view of n cells across the tile (motif repeats, or
+// threads of a weave).
+func cellView(s *spec, n int) vectorView {
+	v := vectorView{s: s, cell: float64(s.size) / float64(n)}
 	v.x0, v.y0 = float64(s.sx)/v.cell, float64(s.sy)/v.cell
-	v.lo, v.hiX = int(math.Floor(v.x0)), int(math.Floor(v.x0))+s.repeats
-	v.loY, v.hiY = int(math.Floor(v.y0)), int(math.Floor(v.y0))+s.repeats
+	v.lo, v.hiX = int(math.Floor(v.x0)), int(math.Floor(v.x0))+n
+	v.loY, v.hiY = int(math.Floor(v.y0)), int(math.Floor(v.y0))+n
 	return v
+}
+
+// woven draws a twill thread by thread: under each weft thread a
+// full-width rectangle of the row's commonest colour (one rectangle for
+// rows in a row of one such colour: a weft stripe), then over it each run
+// of crossings of another colour (the floats), a run the same as the one
+// above it lengthening that rectangle. A solid block of one colour is then
+// inside one rectangle, with no seam between threads.
+func (s *spec) woven(threads int, at func(s *spec, ti, tj int) uint8) []shape {
+	v := cellView(s, threads)
+	type run struct {
+		from, to int
+		col      uint8
+	}
+	var out []shape
+	open := map[run]int{} // float runs of the row above → their rectangle in out
+	ground, groundAt := -1, -1
+	row := make([]uint8, v.hiX-v.lo+1)
+	for tj := v.loY; tj <= v.hiY; tj++ {
+		var count [256]int
+		for i := range row {
+			row[i] = at(s, v.lo+i, tj)
+			count[row[i]]++
+		}
+		base := 0
+		for c, n := range count {
+			if n > count[base] {
+				base = c
+			}
+		}
+		if base == ground {
+			out[groundAt].rect[3] += v.cell
+		} else {
+			ground, groundAt, open = base, len(out), map[run]int{}
+			out = append(out, shape{col: uint8(base), rect: []float64{0, v.at(0, float64(tj)).y, float64(s.size), v.cell}})
+		}
+		next := map[run]int{}
+		for i := 0; i < len(row); {
+			c, end := row[i], i+1
+			for end < len(row) && row[end] == c {
+				end++
+			}
+			if int(c) != base {
+				r := run{i, end, c}
+				if k, ok := open[r]; ok {
+					out[k].rect[3] += v.cell
+					next[r] = k
+				} else {
+					next[r] = len(out)
+					out = append(out, v.box(c, float64(v.lo+i), float64(tj), float64(end-i), 1))
+				}
+			}
+			i = end
+		}
+		open = next
+	}
+	return out
 }
 
 // at is the tile point of cell coordinates (X, Y).
@@ -106,6 +162,10 @@ func (s *spec) shapes() []shape {
 		return v.bands(func(f float64) float64 { return math.Abs(2*f - 1) }, 2)
 	case "waves":
 		return v.bands(func(f float64) float64 { return (1 - math.Cos(2*math.Pi*f)) / 2 }, 8)
+	case "houndstooth":
+		return s.woven(8*s.repeats, houndstoothThread)
+	case "plaid":
+		return s.woven(len(s.sett)*s.repeats, plaidThread)
 	case "diamonds":
 		out := v.ground()
 		for cy := v.loY; cy <= v.hiY; cy++ {

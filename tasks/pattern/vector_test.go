@@ -37,6 +37,8 @@ var vectorBodies = []string{
 	`{"kind":"gingham","colors":["#FFFFFF","#C8102E"],"seed":3,"resolution":"512"}`,
 	`{"kind":"buffalo_check","colors":["#111111","#B22222"],"seed":1,"resolution":"512"}`,
 	`{"kind":"windowpane","colors":["#EDE6D6","#1C2E5A","#B22222"],"line_width":0.06,"seed":5,"resolution":"512"}`,
+	`{"kind":"houndstooth","colors":["#F5F1E6","#111111"],"repeats":6,"seed":3,"resolution":"512"}`,
+	`{"kind":"plaid","colors":["#111111","#C8102E","#E8C547"],"sett":"K4 R24 K24 Y4","seed":2,"resolution":"512"}`,
 	`{"kind":"stripes","colors":["#C8102E"],"stripe_angle":45,"seed":4,"resolution":"512"}`,
 }
 
@@ -204,20 +206,20 @@ func TestVectorPDFRendersAsThePNG(t *testing.T) {
 	}
 }
 
-// Kinds drawn thread by thread stay PNG: asking them for SVG is refused,
-// naming the field.
-func TestTwillKindsRefuseVectors(t *testing.T) {
+// A woven check with one colour has no ground for its mixed tones: as a
+// vector it is refused, naming colors.
+func TestOneColourWovenCheckRefusesVectors(t *testing.T) {
 	d := mustLookup(t, "pattern.generate")
 	for _, body := range []string{
-		`{"kind":"plaid","colors":["#0B3D2E","#B22222"],"format":"svg"}`,
-		`{"kind":"houndstooth","colors":["#F5F1E6","#111111"],"format":"pdf"}`,
 		`{"kind":"gingham","colors":["#C8102E"],"format":"svg"}`,
+		`{"kind":"windowpane","colors":["#1C2E5A"],"format":"pdf"}`,
 	} {
 		_, err := d.Validate([]byte(body))
 		var e *apierr.Error
 		require.ErrorAs(t, err, &e, body)
 		require.Equal(t, apierr.RequestRefused, e.Code, body)
-		require.Contains(t, e.Message, "format png", body)
+		require.Contains(t, e.Message, "Send 2 or 3 colours", body)
+		require.Equal(t, "colors", *e.Field, body)
 	}
 }
 
