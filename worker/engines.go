@@ -204,8 +204,11 @@ func (q *queueSlots) MarkSlotUsed(sdkworker.SlotMarkUsedInfo) {}
 
 // ReleaseSlot implements sdkworker.SlotSupplier: the slot is freed for
 // every worker.
-func (q *queueSlots) ReleaseSlot(info sdkworker.SlotReleaseInfo) {
-	h, ok := info.Permit().UserData.(*heldSlot)
+func (q *queueSlots) ReleaseSlot(info sdkworker.SlotReleaseInfo) { q.release(info.Permit()) }
+
+// release frees permit p's slot.
+func (q *queueSlots) release(p *sdkworker.SlotPermit) {
+	h, ok := p.UserData.(*heldSlot)
 	if !ok {
 		return
 	}
