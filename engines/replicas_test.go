@@ -117,3 +117,18 @@ func TestEveryAttemptOfAStepGoesToTheSameReplica(t *testing.T) {
 	}
 	require.Len(t, used, 2, "the steps spread over both replicas: %v", used)
 }
+
+func TestALoadingModelIsWaitedForItsSetupAllowanceNotTheBusyWait(t *testing.T) {
+	srv := fake(t, cogtest.Options{Setup: 2 * time.Second})
+	cfg := example(t, srv.URL, func(c *engines.Config) {
+		e := mode(c.Engines["sdxl"], "sync")
+		e.Wait, e.Setup = "500ms", "20s" // health STARTING: 409s waited for up to 20 s, not 0.5 s
+		c.Engines["sdxl"] = e
+	})
+	r, _ := assemble(t, cfg, clients(false))
+	d, err := r.Lookup("image.generate_sdxl")
+	require.NoError(t, err)
+	require.NoError(t, stepOfJob(context.Background(), t, d, "j_setup"))
+	require.Len(t, srv.Inputs(), 1)
+	require.Greater(t, len(srv.Requests()), 1, "the loading model's 409s were waited through")
+}
