@@ -82,8 +82,12 @@ type Plan struct {
 	// (tasks.Plan.FirstAlone): the job starts the others once it ended.
 	FirstAlone bool `json:",omitempty"`
 	// Engine names the external engine every step runs on
-	// (tasks.Plan.Engine): its steps run on EngineQueue.
+	// (tasks.Plan.Engine): its steps run on EngineQueue, waiting there at
+	// most CapacityDeadline for a slot of the engine's capacity.
 	Engine string `json:",omitempty"`
+	// StepTimeout is how long one of its steps may run (the engine's); 0
+	// for the service's default.
+	StepTimeout time.Duration `json:",omitempty"`
 }
 
 // StepInput names one output of a job. A step started before the job is

@@ -29,11 +29,25 @@ import (
 // way). A prediction is cancelled with POST /predictions/{id}/cancel.
 // Outputs are URLs or data URIs. A Cog server runs one prediction at a
 // time unless built for more: the engine sends at most Concurrency at once
-// from this process and waits, heartbeating, for a slot.
+// to each replica, counted across every worker through the shared leases
+// (replicas.go), and waits, heartbeating, for a slot.
 type cog struct {
-	name     string
+	name string
+	// base and http are the replica a prediction runs on (at): the first
+	// replica until Predict picks one.
 	base     *url.URL
 	http     *http.Client
+	replicas []*replica
+	at       *replica
+	// leases count each replica's predictions across every worker (nil:
+	// this process's slots only); lease is the slot a prediction holds.
+	leases     Leases
+	lease      *lease
+	perReplica int
+	// setupFor is how long a step waits for a replica that is loading its
+	// model (health STARTING) to take its prediction.
+	setupFor time.Duration
+	limits   Limits
 	files    files
 	hooks    *receiver   // a listener of this worker's (webhook_listen); nil otherwise
 	route    Completions // the service's own webhook address; nil otherwise
@@ -70,10 +84,11 @@ const (
 var cogEvents = []string{"start", "completed"}
 
 func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
-	base, err := url.Parse(strings.TrimRight(c.URL, "/"))
-	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("engine %s: url %q is not an http(s) address", name, c.URL)
+	replicas, err := newReplicas(name, c, cl)
+	if err != nil {
+		return nil, err
 	}
+	base := replicas[0].base
 	max := c.MaxBytes
 	if max <= 0 {
 		max = DefaultMaxBytes
@@ -118,6 +133,14 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: wait: %w", name, err)
 	}
+	setupFor, err := duration(c.Setup, DefaultSetup)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: setup: %w", name, err)
+	}
+	limits, err := c.limits(setupFor, waitFor)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", name, err)
+	}
 	var store *url.URL
 	if c.UploadURL != "" {
 		if store, err = url.Parse(c.UploadURL); err != nil || (store.Scheme != "http" && store.Scheme != "https") ||
@@ -137,9 +160,10 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 			return nil, fmt.Errorf("engine %s: input_base_url %q is not an http(s) address", name, c.InputBaseURL)
 		}
 	}
-	own := cl.engine(base)
-	return &cog{name: name, base: base, http: own, hooks: hooks, route: route, refusals: c.Refusals,
-		waitFor: waitFor, in: in, slots: make(chan struct{}, n),
+	own := replicas[0].http
+	return &cog{name: name, base: base, http: own, replicas: replicas, at: replicas[0], leases: cl.Leases,
+		perReplica: n, setupFor: setupFor, limits: limits, hooks: hooks, route: route, refusals: c.Refusals,
+		waitFor: waitFor, in: in, slots: make(chan struct{}, n*len(replicas)),
 		files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
 
@@ -153,8 +177,12 @@ const DefaultMaxBytes = 64 << 20
 // inputFiles is how a caller's files reach the model.
 func (c *cog) inputFiles() inputFiles { return c.in }
 
-// Slots is how many predictions a worker sends the engine at once.
+// Slots is how many predictions the engine runs at once: its replicas ×
+// its concurrency, shared by every worker.
 func (c *cog) Slots() int { return cap(c.slots) }
+
+// Limits are the engine's time limits (Limits).
+func (c *cog) Limits() Limits { return c.limits }
 
 // Name implements tasks.Engine.
 func (c *cog) Name() string { return c.name }
@@ -168,23 +196,32 @@ func (c *cog) Name() string { return c.name }
 func (c *cog) Predict(ctx context.Context, input map[string]any) (tasks.Prediction, error) {
 	id := c.id(ctx)
 	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for a slot", c.name))
-	select {
-	case c.slots <- struct{}{}:
-		defer func() { <-c.slots }()
-	case <-ctx.Done():
-		return tasks.Prediction{}, ctx.Err()
+	if c.leases == nil {
+		select {
+		case c.slots <- struct{}{}:
+			defer func() { <-c.slots }()
+		case <-ctx.Done():
+			return tasks.Prediction{}, ctx.Err()
+		}
 	}
-	p, err := c.run(ctx, id, input)
+	r, l, err := c.claim(ctx, id)
+	if err != nil {
+		return tasks.Prediction{}, err
+	}
+	on := *c
+	on.use(r, l)
+	defer func() { on.lease.letGo(ctx) }()
+	p, err := on.run(ctx, id, input)
 	if ctx.Err() != nil {
 		if !tasks.Stopping(ctx) {
-			c.cancel(ctx, id)
+			on.cancel(ctx, id)
 		}
 		return tasks.Prediction{}, ctx.Err()
 	}
 	if err != nil {
 		return tasks.Prediction{}, err
 	}
-	return c.result(ctx, p)
+	return on.result(ctx, p)
 }
 
 // id is the prediction id of this step: the step's, the same in every
@@ -264,10 +301,14 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.As(err, &f) && (f.Kind == Busy || f.Kind == Unavailable):
+			if f.Kind == Unavailable && c.move(ctx, id) {
+				waitingSince, backoff = time.Time{}, time.Second
+				continue
+			}
 			if waitingSince.IsZero() {
 				waitingSince = time.Now()
 			}
-			if time.Since(waitingSince) >= c.waitFor {
+			if time.Since(waitingSince) >= c.waitAllowance(ctx) {
 				return nil, err
 			}
 			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for the model server (%s) for %s", c.name,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -34,6 +35,12 @@ type EngineConfig struct {
 	// address rules that guard every other outbound request do not apply
 	// to it, nor to output URLs on the same origin.
 	URL string `json:"url" yaml:"url"`
+	// URLs are the replicas of one model, in place of URL
+	// ([http://gpu-1:5000, http://gpu-2:5000]), each trusted as URL is:
+	// predictions spread over them by id, every attempt of a step on the
+	// same one unless it is down (its GET /health-check does not answer,
+	// or answers SETUP_FAILED, DEFUNCT or UNHEALTHY).
+	URLs []string `json:"urls" yaml:"urls"`
 	// Mode is sync (one request held open until the prediction ends; the
 	// default without WebhookListen) or async (Prefer: respond-async, the
 	// prediction's end reported by the engine's webhook to WebhookListen;
@@ -66,13 +73,29 @@ type EngineConfig struct {
 	// for inputs: url (http://api.internal:8080); empty means the public
 	// files base (TP_FILES_BASE_URL).
 	InputBaseURL string `json:"input_base_url" yaml:"input_base_url"`
-	// Concurrency is how many predictions one worker sends it at once
-	// (1 when zero: a Cog server runs one at a time unless built for more).
+	// Concurrency is how many predictions each replica runs at once (1
+	// when zero: a Cog server runs one at a time unless built for more).
+	// The engine's capacity, replicas × concurrency, is shared by every
+	// worker process: no more predictions are in flight at once.
 	Concurrency int `json:"concurrency" yaml:"concurrency"`
 	// Wait is how long a step waits for the engine to take its prediction
-	// while it is busy with another, loading its model or not answering (a
-	// Go duration; DefaultWait when empty). Waiting is not a failed attempt.
+	// while it is busy with another client's, or not answering (a Go
+	// duration; DefaultWait when empty). Waiting is not a failed attempt.
 	Wait string `json:"wait" yaml:"wait"`
+	// Setup is how long a step waits for a replica that is loading its
+	// model (health STARTING, predictions answered 409 or 503) to take its
+	// prediction (a Go duration; DefaultSetup when empty).
+	Setup string `json:"setup" yaml:"setup"`
+	// Timeout is how long one prediction may run (a Go duration;
+	// DefaultTimeout when empty). A step may take Timeout and the longer
+	// of Wait and Setup before Temporal times it out.
+	Timeout string `json:"timeout" yaml:"timeout"`
+	// QueueWait is how long a step may wait in the engine's queue for a
+	// free slot before its job fails capacity_busy (a Go duration;
+	// DefaultQueueWait when empty). A job's start deadline
+	// (X-Service-Start-Timeout) is shorter when the caller sets it so: its
+	// first steps then fail it start_timeout.
+	QueueWait string `json:"queue_wait" yaml:"queue_wait"`
 	// MaxBytes bounds an output file (DefaultMaxBytes when zero).
 	MaxBytes int64 `json:"max_bytes" yaml:"max_bytes"`
 	// Refusals are texts of the model's error that mean it refused the
@@ -172,4 +195,39 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("engines: %s: %w", path, err)
 	}
 	return &c, nil
+}
+
+// Limits are an engine's time limits as the job workflow applies them.
+type Limits struct {
+	// Step is how long one step may run on the engine: its prediction's
+	// timeout and the longer of its wait and setup allowances.
+	Step time.Duration
+	// Queue is how long a step may wait for a free slot in the engine's
+	// queue before the job fails capacity_busy.
+	Queue time.Duration
+}
+
+// The defaults of an engine's time limits.
+const (
+	// DefaultSetup is how long a step waits for a replica loading its model.
+	DefaultSetup = 5 * time.Minute
+	// DefaultTimeout is how long one prediction may run: the built-in
+	// steps' timeout.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultQueueWait is how long a step waits for a slot in the
+	// engine's queue.
+	DefaultQueueWait = 10 * time.Minute
+)
+
+// limits reads the engine's time limits, with its setup and wait allowances.
+func (c EngineConfig) limits(setup, wait time.Duration) (Limits, error) {
+	timeout, err := duration(c.Timeout, DefaultTimeout)
+	if err != nil {
+		return Limits{}, fmt.Errorf("timeout: %w", err)
+	}
+	queue, err := duration(c.QueueWait, DefaultQueueWait)
+	if err != nil {
+		return Limits{}, fmt.Errorf("queue_wait: %w", err)
+	}
+	return Limits{Step: timeout + max(setup, wait), Queue: queue}, nil
 }

@@ -66,6 +66,9 @@ type Clients struct {
 	// address (package enginehooks): an async engine without
 	// webhook_listen reports there. Nil: such an engine is refused.
 	Completions Completions
+	// Leases count each replica's predictions across every worker
+	// (models.EngineLeases). Nil: each process counts its own.
+	Leases Leases
 }
 
 // Completions are the webhooks of async predictions as the service took

@@ -371,14 +371,15 @@ func TestEngineFailuresBecomeTheSpecsCodes(t *testing.T) {
 			apierr.CapacityBusy, true},
 		{"busy past the engine's wait, task does not", cogtest.Options{Busy: 100}, false, apierr.ProcessingFailed,
 			true},
-		{"loading past the engine's wait", cogtest.Options{Setup: time.Hour}, true, apierr.CapacityBusy, true},
+		{"loading past the engine's setup allowance", cogtest.Options{Setup: time.Hour}, true, apierr.CapacityBusy,
+			true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := fake(t, tc.o)
 			cfg := example(t, srv.URL, func(c *engines.Config) {
 				c.Tasks[0].CapacityBusy = tc.busy
 				e := c.Engines["sdxl"]
-				e.Wait = "1s"
+				e.Wait, e.Setup = "1s", "1500ms"
 				c.Engines["sdxl"] = e
 			})
 			r, _ := assemble(t, cfg, clients(false))

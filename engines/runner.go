@@ -34,11 +34,14 @@ type Runner struct {
 func (r *Runner) Plan(input map[string]any) tasks.Plan {
 	p := r.plan(input)
 	p.Engine = r.engine.Name()
+	if l, ok := r.engine.(interface{ Limits() Limits }); ok {
+		p.StepTimeout, p.QueueWait = l.Limits().Step, l.Limits().Queue
+	}
 	return p
 }
 
-// EngineSlots is how many of the engine's steps one worker runs at once
-// (its concurrency).
+// EngineSlots is how many of the engine's steps run at once, across every
+// worker: its replicas × its concurrency.
 func (r *Runner) EngineSlots() int {
 	if s, ok := r.engine.(interface{ Slots() int }); ok {
 		return s.Slots()
@@ -53,13 +56,10 @@ func (r *Runner) InputType() reflect.Type { return r.inType }
 // EngineName implements tasks.EngineRunner.
 func (r *Runner) EngineName() string { return r.engine.Name() }
 
-// EngineErrors implements tasks.EngineRunner: a refusal always, capacity_busy
-// when the task allows it.
+// EngineErrors implements tasks.EngineRunner: a refusal, and capacity_busy
+// (a step that found no free slot of the engine within its queue wait).
 func (r *Runner) EngineErrors() []apierr.Code {
-	if r.bind.CapacityBusy {
-		return []apierr.Code{apierr.ContentRefused, apierr.CapacityBusy}
-	}
-	return []apierr.Code{apierr.ContentRefused}
+	return []apierr.Code{apierr.ContentRefused, apierr.CapacityBusy}
 }
 
 // Step implements tasks.Runner: one prediction, one output.

@@ -224,6 +224,14 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&EngineCompletion{})
 		},
 	},
+	{
+		// Each external engine's capacity, shared by every worker: the
+		// slots of its queue and of each replica, leased (issue 44).
+		ID: "0022_engine_leases",
+		Migrate: func(tx *gorm.DB) error {
+			return tx.AutoMigrate(&EngineLease{})
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -63,6 +64,11 @@ type Plan struct {
 	// steps wait on that engine's own task queue, with its capacity, and
 	// never take the built-in steps' slots.
 	Engine string
+	// StepTimeout is how long one step may run (0: the service's default),
+	// QueueWait how long a step may wait in its engine's queue for a slot
+	// before the job fails capacity_busy (0: as long as the job's start
+	// deadline lets it); both the engine's.
+	StepTimeout, QueueWait time.Duration
 }
 
 // Runner is the executable half of a task.

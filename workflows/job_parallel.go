@@ -3,6 +3,7 @@ package workflows
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -30,6 +31,7 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 	defer stop()
 	sel := workflow.NewSelector(ctx)
 	p := newParallel(plan)
+	p.startDeadline = j.startDeadline()
 	limit := j.stepsPerJob()
 	for {
 		for p.open() && p.running < limit {
@@ -93,6 +95,8 @@ type parallel struct {
 	// output ended the job: no further step starts.
 	cancelled bool
 	failure   *contract.Failure
+	// startDeadline is the job's (X-Service-Start-Timeout), 0 for none.
+	startDeadline time.Duration
 }
 
 // newParallel is the state of a job whose outputs are all still to run.
@@ -144,7 +148,7 @@ func (p *parallel) end(ctx workflow.Context, i int, start bool) bool {
 	case temporal.IsCanceledError(err) || ctx.Err() != nil:
 		p.cancelled = true
 		return true
-	case start && scheduleToStart(err):
+	case start && scheduleToStart(err) && p.startMissed():
 		p.late = append(p.late, i)
 		if p.started {
 			p.requeueLate()
@@ -161,6 +165,18 @@ func (p *parallel) end(ctx workflow.Context, i int, start bool) bool {
 	}
 	p.failure = stepFailure(i, p.n, p.plan, err)
 	return !p.open()
+}
+
+// startMissed says whether a step that leaves the queue and did not start
+// in time missed the job's start deadline: always, but for a job on an
+// external engine whose queue wait is the shorter (that fails the job
+// capacity_busy, stepFailure).
+func (p *parallel) startMissed() bool {
+	if p.plan.Engine == "" {
+		return true
+	}
+	_, start := engineWait(p.plan, true, p.startDeadline)
+	return start
 }
 
 // requeueLate puts the outputs that missed the start deadline back among

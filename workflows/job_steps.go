@@ -72,8 +72,9 @@ func scheduleToStart(err error) bool {
 
 // stepFailure is the failure of output i of n whose step ended the job:
 // refused content, an external engine that stayed busy through its
-// retries (for a task that allows it), or a capacity-limited output that
-// got no slot before the plan's capacity deadline; nil for any other
+// retries (for a task that allows it), a step that got no slot of its
+// external engine before the engine's queue wait, or a capacity-limited
+// output that got no slot before the plan's capacity deadline; nil for any other
 // answer (the output is then missing, or delivered).
 func stepFailure(i, n int, plan *contract.Plan, err error) *contract.Failure {
 	var ae *temporal.ApplicationError
@@ -84,6 +85,9 @@ func stepFailure(i, n int, plan *contract.Plan, err error) *contract.Failure {
 	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeCapacityBusy:
 		return &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
 			"Output %d of %d could not get the model server's capacity in time; submit again later.", i+1, n)}
+	case plan.Engine != "" && scheduleToStart(err):
+		return &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
+			"Output %d of %d could not get a slot of the model server in time; submit again later.", i+1, n)}
 	case limited && scheduleToStart(err):
 		return &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
 			"Output %d of %d could not get %s capacity in time; submit again later.", i+1, n, capacity)}

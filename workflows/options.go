@@ -39,7 +39,11 @@ func holdOptions() workflow.LocalActivityOptions {
 // worker at most the job's start deadline (0: none); an output the plan
 // puts on a capacity-limited queue (a moodboard's analysis) waits there at
 // most the plan's capacity deadline for a slot; a job whose task runs on an
-// external engine puts its steps on that engine's own queue.
+// external engine puts its steps on that engine's own queue, where they
+// wait for a slot of the engine's capacity at most the engine's queue wait
+// (the plan's capacity deadline) or, for a step that leaves the queue, the
+// job's start deadline when that is shorter (engineWait), and run for the
+// engine's step timeout.
 func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 	startDeadline time.Duration) workflow.ActivityOptions {
 	o := workflow.ActivityOptions{
@@ -59,8 +63,24 @@ func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 	}
 	if plan.Engine != "" {
 		o.TaskQueue = contract.EngineQueue(queue, plan.Engine)
+		o.ScheduleToStartTimeout, _ = engineWait(plan, start, startDeadline)
+		if plan.StepTimeout > 0 {
+			o.StartToCloseTimeout = plan.StepTimeout
+		}
 	}
 	return o
+}
+
+// engineWait is how long a step of a job on an external engine waits in the
+// engine's queue for a slot (0: no bound), and whether that bound is the
+// job's start deadline (the step leaves the queue, and the caller's
+// deadline is the shorter): missing it fails the job start_timeout, else
+// capacity_busy.
+func engineWait(plan *contract.Plan, start bool, startDeadline time.Duration) (time.Duration, bool) {
+	if start && startDeadline > 0 && (plan.CapacityDeadline <= 0 || startDeadline <= plan.CapacityDeadline) {
+		return startDeadline, true
+	}
+	return plan.CapacityDeadline, false
 }
 
 // inlineStepOptions are the options of output i's step of a quick job, a

@@ -111,7 +111,8 @@ func (s *stack) taskRegistry() *tasks.Registry {
 		s.tasks = all.Registry()
 		return s.tasks
 	}
-	cl := engines.Clients{Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing())}
+	cl := engines.Clients{Fetch: fetchClient(s.cfg.AllowPrivateURLs, s.telemetry.Tracing()),
+		Leases: models.EngineLeases{DB: func() *gorm.DB { return s.db }}}
 	if hooks, err := enginehooks.NewStore(func() *gorm.DB { return s.db }, s.cfg.EngineCallbackURL); err == nil {
 		cl.Completions = hooks
 	} else {

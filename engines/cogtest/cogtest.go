@@ -41,6 +41,12 @@ type Options struct {
 	// (runner.py, _raise_if_busy: "setup is not complete" is a
 	// RunnerBusyError, which http.py's _predict answers 409).
 	Setup time.Duration
+	// SetupFailed stands for a model whose setup() raised, on a server
+	// kept up (--await-explicit-shutdown): health-check answers
+	// SETUP_FAILED (http.py, _handle_setup_done and _maybe_shutdown) and a
+	// prediction 500, the worker's InvalidStateException that http.py does
+	// not catch (worker.py, predict: _assert_state(WorkerState.READY)).
+	SetupFailed bool
 	// Unavailable503, with Setup, answers 503 while the model loads, as a
 	// proxy in front of a loading server (or Cog's later Rust server) does.
 	Unavailable503 bool
@@ -232,6 +238,8 @@ func (s *Server) schema(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	status := "READY"
 	switch {
+	case s.o.SetupFailed:
+		status = "SETUP_FAILED"
 	case !s.ready():
 		status = "STARTING"
 	case s.Running() > 0:
@@ -283,6 +291,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		snap := *old
 		s.mu.Unlock()
 		writeJSON(w, http.StatusAccepted, snap)
+		return
+	}
+	if s.o.SetupFailed {
+		s.mu.Unlock()
+		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
 	// runner.py, _raise_if_busy: a loading model or a running prediction
