@@ -321,6 +321,27 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 	}
 	toFrame(lines, rims, W, H)
+	// Shadow tones (a grey body, glass) are walled by the lines widened
+	// by two: a gap of up to four pixels where the product's outline meets
+	// its own shadow is closed for them.
+	wide := boolPool.get(n)
+	defer boolPool.put(wide)
+	copy(wide, rims)
+	resample.Rows(H, W, func(y int) {
+		for x := range W {
+			if rims[y*W+x] {
+				continue
+			}
+			for yy := max(0, y-1); yy <= min(H-1, y+1) && !wide[y*W+x]; yy++ {
+				for xx := max(0, x-1); xx <= min(W-1, x+1); xx++ {
+					if rims[yy*W+xx] {
+						wide[y*W+x] = true
+						break
+					}
+				}
+			}
+		}
+	})
 
 	// A shaded candidate within two pixels below a much brighter one is a
 	// dark line on a light part (a seam), not a shadow: shadows are soft.
@@ -390,7 +411,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			defer boolPool.put(near)
 			defer boolPool.put(cand)
 			for i := range n {
-				near[i], cand[i] = nearAll[i] && !rims[i], candAll[i] && !rims[i]
+				near[i], cand[i] = nearAll[i] && !rims[i], candAll[i] && !rims[i] && (nearAll[i] || !wide[i])
 			}
 		}
 		queue = queue[:0]
@@ -604,7 +625,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			return false
 		}
 		// Or its outline is a step all round (glass, a grey body).
-		return 4*nearby >= len(c) || sharpShare(c, walledSeg, lum3, W, H, max(12, 4*noise)) >= 0.45
+		return 4*nearby >= len(c) || sharpShare(c, walledSeg, lum3, W, H, max(12, 4*noise)) >= 0.3
 	})
 	defer boolPool.put(isBg)
 

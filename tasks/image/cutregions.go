@@ -107,8 +107,9 @@ func toFrame(lines, rims []bool, W, H int) {
 
 // sharpShare is the share of region c's rim where it meets the
 // background (isBg) across which the luminance changes by at least least
-// levels, from the region's pixel one in to the background's two out
-// (across the lines between them, up to four pixels): a
+// levels, from the region's pixel one in to the first background pixel
+// (across the lines between them, up to four pixels), and beyond which
+// the background is flat (under half that over three more pixels): a
 // product's outline is a step all round, a shadow cut off by JPEG's
 // ringing fades into the backdrop on its open side.
 func sharpShare(c []int32, isBg []bool, lum func(j int) float64, W, H int, least float64) float64 {
@@ -140,8 +141,12 @@ func sharpShare(c []int32, isBg []bool, lum func(j int) float64, W, H int, least
 				continue
 			}
 			rim++
+			if x2, y2 := xx+d[0], yy+d[1]; x2 >= 0 && y2 >= 0 && x2 < W && y2 < H && isBg[y2*W+x2] {
+				xx, yy = x2, y2 // past the outline's mixed pixel
+			}
 			out := yy*W + xx
-			for range 2 {
+			first := out
+			for range 3 {
 				xx, yy = xx+d[0], yy+d[1]
 				if xx < 0 || yy < 0 || xx >= W || yy >= H || !isBg[yy*W+xx] {
 					break
@@ -152,7 +157,9 @@ func sharpShare(c []int32, isBg []bool, lum func(j int) float64, W, H int, least
 			if xi, yi := x-d[0], y-d[1]; xi >= 0 && yi >= 0 && xi < W && yi < H && in[yi*W+xi] {
 				inner = yi*W + xi
 			}
-			if v := lum(inner) - lum(out); v >= least || v <= -least {
+			// A step, not a ramp: beyond it the backdrop is flat.
+			v, beyond := lum(inner)-lum(first), lum(first)-lum(out)
+			if (v >= least || v <= -least) && beyond < least/2 && beyond > -least/2 {
 				sharp++
 			}
 		}
