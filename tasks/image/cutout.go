@@ -309,7 +309,7 @@ func cutoutDocs() tasks.Docs {
 			"rendered packshots (go test -bench CutoutQuality ./tasks/image) it scores a " +
 			"mean IoU of 0.994 (lowest 0.974), a mean alpha error under 1/255, shadows and enclosed gaps at alpha ≤ 0.01, " +
 			"light parts at 0.99; on the light set (-bench CutoutLight: white on white, light on grey, drawings, glass, " +
-			"JPEG at quality 70 to 90) a mean IoU of 0.972 (lowest 0.899), light parts kept at 0.972, enclosed gaps at " +
+			"JPEG at quality 70 to 90) a mean IoU of 0.970 (lowest 0.899), light parts kept at 0.972, enclosed gaps at " +
 			"0.001; on the varied light set (-bench CutoutVaried: 16 shots tuned on, 7 held out and only measured) " +
 			"a mean IoU of 0.914 tuned and 0.870 held out (lowest 0.04 and 0.48), light parts kept at 0.979 and " +
 			"0.726; and soft edges that carry on average 0.03 of the backdrop's colour onto a new background " +

@@ -124,35 +124,11 @@ func sharpShare(c []int32, isBg []bool, lum func(j int) float64, W, H int, least
 		j := int(j32)
 		x, y := j%W, j/W
 		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			xx, yy := x+d[0], y+d[1]
-			if xx < 0 || yy < 0 || xx >= W || yy >= H || in[yy*W+xx] {
-				continue
-			}
-			for range 4 { // across the outline's lines
-				if isBg[yy*W+xx] || in[yy*W+xx] {
-					break
-				}
-				xx, yy = xx+d[0], yy+d[1]
-				if xx < 0 || yy < 0 || xx >= W || yy >= H {
-					break
-				}
-			}
-			if xx < 0 || yy < 0 || xx >= W || yy >= H || !isBg[yy*W+xx] {
+			first, out, ok := beyondLines(x, y, d, in, isBg, W, H)
+			if !ok {
 				continue
 			}
 			rim++
-			if x2, y2 := xx+d[0], yy+d[1]; x2 >= 0 && y2 >= 0 && x2 < W && y2 < H && isBg[y2*W+x2] {
-				xx, yy = x2, y2 // past the outline's mixed pixel
-			}
-			out := yy*W + xx
-			first := out
-			for range 3 {
-				xx, yy = xx+d[0], yy+d[1]
-				if xx < 0 || yy < 0 || xx >= W || yy >= H || !isBg[yy*W+xx] {
-					break
-				}
-				out = yy*W + xx
-			}
 			inner := j
 			if xi, yi := x-d[0], y-d[1]; xi >= 0 && yi >= 0 && xi < W && yi < H && in[yi*W+xi] {
 				inner = yi*W + xi
@@ -165,4 +141,39 @@ func sharpShare(c []int32, isBg []bool, lum func(j int) float64, W, H int, least
 		}
 	}
 	return float64(sharp) / float64(max(rim, 1))
+}
+
+// beyondLines walks from region pixel (x, y) along d across the lines
+// next to it (up to four pixels) to the background: first is its second
+// pixel (past the outline's mixed one) and out the background pixel
+// three further, or the last one before it ends. ok is false when the
+// walk meets the region again or no background.
+func beyondLines(x, y int, d [2]int, in, isBg []bool, W, H int) (first, out int, ok bool) {
+	inside := func(x, y int) bool { return x >= 0 && y >= 0 && x < W && y < H }
+	xx, yy := x+d[0], y+d[1]
+	if !inside(xx, yy) || in[yy*W+xx] {
+		return 0, 0, false
+	}
+	for range 4 { // across the outline's lines
+		if isBg[yy*W+xx] || in[yy*W+xx] || !inside(xx+d[0], yy+d[1]) {
+			break
+		}
+		xx, yy = xx+d[0], yy+d[1]
+	}
+	if !isBg[yy*W+xx] {
+		return 0, 0, false
+	}
+	if x2, y2 := xx+d[0], yy+d[1]; inside(x2, y2) && isBg[y2*W+x2] {
+		xx, yy = x2, y2
+	}
+	first = yy*W + xx
+	out = first
+	for range 3 {
+		xx, yy = xx+d[0], yy+d[1]
+		if !inside(xx, yy) || !isBg[yy*W+xx] {
+			break
+		}
+		out = yy*W + xx
+	}
+	return first, out, true
 }
