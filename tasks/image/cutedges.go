@@ -274,7 +274,6 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 			if xx < 0 || yy < 0 || xx >= W || yy >= H || inRegion(yy*W+xx) {
 				continue
 			}
-			rim++
 			// The outline's anti-aliased pixels come first.
 			for range 3 {
 				if ink(yy*W+xx) || inRegion(yy*W+xx) {
@@ -285,7 +284,12 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 					break
 				}
 			}
-			if xx < 0 || yy < 0 || xx >= W || yy >= H || !ink(yy*W+xx) {
+			out := xx < 0 || yy < 0 || xx >= W || yy >= H
+			if !out && inRegion(yy*W+xx) {
+				continue // a speck inside the region (JPEG's ringing), not its rim
+			}
+			rim++
+			if out || !ink(yy*W+xx) {
 				continue
 			}
 			inked++

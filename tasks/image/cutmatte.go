@@ -59,6 +59,8 @@ func (b *backdrop) at(x, y int) [3]float64 {
 func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*backdrop, error) {
 	b := &backdrop{w: float64(W), h: float64(H)}
 	// The first round fits the samples near the border's median colour.
+	// Should too few be that near (a strong gradient), it takes those
+	// within twice that.
 	var med [3]float64
 	for ch := range 3 {
 		v := make([]float64, len(cols))
@@ -68,10 +70,15 @@ func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*ba
 		med[ch] = median(v)
 	}
 	use := make([]bool, len(xs))
-	for i := range use {
-		use[i] = dist3(cols[i], med) <= 4*tolRGB
+	for _, k := range []float64{1, 2, 4} { // the nearest third or more
+		for i := range use {
+			use[i] = dist3(cols[i], med) <= k*tolRGB
+		}
+		if 3*count(use) >= len(use) {
+			break
+		}
 	}
-	for round := range 3 {
+	for round := range fitRounds {
 		var ata [6][6]float64
 		var atb [3][6]float64
 		used := 0
@@ -99,15 +106,29 @@ func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*ba
 		for ch := range 3 {
 			b.c[ch] = solve6(ata, atb[ch])
 		}
-		if round == 2 {
+		if round == fitRounds-1 {
 			break
 		}
 		for i := range xs {
-			use[i] = dist3(cols[i], b.at(xs[i], ys[i])) <= 2*tolRGB
+			use[i] = dist3(cols[i], b.at(xs[i], ys[i])) <= 1.5*tolRGB
 		}
 	}
 	return b, nil
 }
+
+// count is the number of true values in v.
+func count(v []bool) int {
+	k := 0
+	for _, b := range v {
+		if b {
+			k++
+		}
+	}
+	return k
+}
+
+// fitRounds is how many times fitBackdrop fits the surface.
+const fitRounds = 4
 
 // solve6 solves a·x = y by Gaussian elimination with partial pivoting.
 func solve6(a [6][6]float64, y [6]float64) [6]float64 {
@@ -299,6 +320,28 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			}
 		}
 	}
+	toFrame(lines, rims, W, H)
+	// Shadow tones (a grey body, glass) are walled by the lines widened
+	// by two: a gap of up to four pixels where the product's outline meets
+	// its own shadow is closed for them.
+	wide := boolPool.get(n)
+	defer boolPool.put(wide)
+	copy(wide, rims)
+	resample.Rows(H, W, func(y int) {
+		for x := range W {
+			if rims[y*W+x] {
+				continue
+			}
+			for yy := max(0, y-1); yy <= min(H-1, y+1) && !wide[y*W+x]; yy++ {
+				for xx := max(0, x-1); xx <= min(W-1, x+1); xx++ {
+					if rims[yy*W+xx] {
+						wide[y*W+x] = true
+						break
+					}
+				}
+			}
+		}
+	})
 
 	// A shaded candidate within two pixels below a much brighter one is a
 	// dark line on a light part (a seam), not a shadow: shadows are soft.
@@ -368,7 +411,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			defer boolPool.put(near)
 			defer boolPool.put(cand)
 			for i := range n {
-				near[i], cand[i] = nearAll[i] && !rims[i], candAll[i] && !rims[i]
+				near[i], cand[i] = nearAll[i] && !rims[i], candAll[i] && !rims[i] && (nearAll[i] || !wide[i])
 			}
 		}
 		queue = queue[:0]
@@ -410,6 +453,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 					queue = append(queue, int32(k+W))
 				}
 			}
+		}
+		if walls {
+			keepMainFlood(isBg, W, H)
 		}
 		// The deep shadow's last pixels along the product are not smooth (the
 		// product's outline is next to them; JPEG's blocks): two steps of it
@@ -559,7 +605,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 
 		return isBg
 	}
-	isBg := keepCompact(segment(false), segment(true), rims, W, H, func(c []int32) bool {
+	plainSeg, walledSeg := segment(false), segment(true)
+	lum3 := func(i int) float64 { return lum(i) / 3 }
+	isBg := keepCompact(plainSeg, walledSeg, rims, W, H, func(c []int32) bool {
 		lumRes := func(j int) float64 {
 			p, b := px.Pix[4*j:], bd.at(j%W, j/W)
 			return (float64(p[0]) + float64(p[1]) + float64(p[2]) - b[0] - b[1] - b[2]) / 3
@@ -573,7 +621,11 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			}
 		}
 		open := func(j int) bool { return nearAll[j] && !rims[j] } // its tones, not the lines round it
-		return 4*nearby >= len(c) && !enclosedStats(c, open, lumRes, W).nearBackdrop(noise)
+		if enclosedStats(c, open, lumRes, W).nearBackdrop(noise) {
+			return false
+		}
+		// Or its outline is a step all round (glass, a grey body).
+		return 4*nearby >= len(c) || sharpShare(c, walledSeg, lum3, W, H, max(12, 4*noise)) >= 0.3
 	})
 	defer boolPool.put(isBg)
 

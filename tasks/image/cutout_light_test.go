@@ -207,9 +207,14 @@ type lightFigures struct {
 
 // measureLight cuts out the light set with the task's defaults.
 func measureLight(tb testing.TB, dir string) lightFigures {
+	return measureScenes(tb, lightScenes(), dir)
+}
+
+// measureScenes cuts out scenes with the task's defaults and measures
+// them; dir, when not empty, receives each input and cut-out.
+func measureScenes(tb testing.TB, scenes []scene, dir string) lightFigures {
 	f := lightFigures{minIoU: 1, scores: map[string]cutScore{}}
 	var nli, nho int
-	scenes := lightScenes()
 	for _, s := range scenes {
 		t := s.render()
 		res, err := cutOut(context.Background(), t.img, 12, 2)
