@@ -40,3 +40,21 @@ func TestCalloutsMeasureTheGarment(t *testing.T) {
 		})
 	}
 }
+
+// TestCalloutsLeaveOtherPartsOff checks that a point naming a part the
+// sketch cannot find (a fringe, a pocket, a hood) is not drawn at all,
+// while the body's own points still are: "D Fringe length" was drawn over
+// the whole garment as its length.
+func TestCalloutsLeaveOtherPartsOff(t *testing.T) {
+	f := traceFlat(context.Background(), records.ProductShot("t_shirt", "#1B2A4A", "#FFFFFF", 480))
+	b := readBody(f)
+	for _, point := range []string{"D Fringe length", "Pocket width", "Hood height", "Pom-pom diameter",
+		"Cuff length", "Collar height", "Embroidery width", "Brim depth"} {
+		_, ok := b.callout(point)
+		require.False(t, ok, "%q is not placed", point)
+	}
+	for _, point := range []string{"A Body length", "B Chest width", "Sleeve length", "Hem width"} {
+		_, ok := b.callout(point)
+		require.True(t, ok, "%q is placed", point)
+	}
+}
