@@ -21,7 +21,6 @@ const (
 	BoxText  = "text"
 	BoxFill  = "fill"
 	BoxImage = "image"
-	BoxPath  = "path"
 )
 
 // Boxes lists what the sheet has drawn, in order.
@@ -107,5 +106,5 @@ func (s *Sheet) Curve(x0, y0, x1, y1, x2, y2, x3, y3, width float64, c color.RGB
 }
 
 // Drawing records a box of vector drawing (a flat sketch's paths) among
-// the sheet's boxes.
-func (s *Sheet) Drawing(x, y, w, h float64) { s.record(BoxPath, x, y, w, h, "") }
+// the sheet's boxes, as a picture: callouts may sit on it, text may not.
+func (s *Sheet) Drawing(x, y, w, h float64) { s.record(BoxImage, x, y, w, h, "") }

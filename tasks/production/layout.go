@@ -150,12 +150,15 @@ func (l *layout) fabricCard() {
 		{"Construction", label(f.Facts.Construction)},
 	}
 	rows = append(rows, [2]string{"Colour", recordread.ColourLine(f.FabricFields)})
+	rows = append(rows, recordread.TradeRows(f.Trade, func(code string, v float64) string {
+		return fmt.Sprintf("%s %.2f", code, v)
+	})...)
 	for i, r := range rows {
 		ry := y + 36 + float64(i)*24
 		s.Text(x, ry, r[0], 10, true, muted, 0)
 		s.Text(x+120, ry, r[1], 11, false, ink, s.W-x-margin-120)
 	}
-	l.y = y + side
+	l.y = y + max(side, 36+float64(len(rows))*24)
 }
 
 // colourways draws each colourway as swatches with hex, sRGB and CMYK.
