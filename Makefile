@@ -37,6 +37,9 @@ test: $(TEMPORAL)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	@# PDF outputs are opened by a real reader: pdfinfo and pdftotext (Debian poppler-utils).
 	command -v pdftotext >/dev/null || (apt-get update && apt-get install -y poppler-utils)
+	@# CMYK is converted through Ghostscript's CMYK ICC profile (Debian libgs-common) and checked against
+	@# Little CMS's figures; `make run` does not need it (the formula fallback, labelled).
+	test -f /usr/share/color/icc/ghostscript/default_cmyk.icc || (apt-get update && apt-get install -y libgs-common)
 	@# The Python client's Ed25519 checks use Debian's python3-cryptography (TestOfficialClients).
 	/usr/bin/python3 -c 'import cryptography' 2>/dev/null || (apt-get update && apt-get install -y python3-cryptography)
 	@# -trimpath: build cache entries that do not depend on the checkout's folder, so a fresh

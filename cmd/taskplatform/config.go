@@ -14,6 +14,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/engines"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
 // config is every TP_* variable the binary reads.
@@ -87,6 +88,7 @@ var envVars = []string{
 	"TP_DELIVERY_RETENTION",
 	"TP_PRUNE_BATCH",
 	"TP_ENGINES",
+	"TP_CMYK_PROFILE",
 }
 
 func env(name, def string) string {
@@ -142,6 +144,10 @@ func loadConfig() (config, error) {
 		if _, err := activities.NewSMTP(c.SMTPURL); err != nil {
 			errs["TP_SMTP_URL"] = err
 		}
+	}
+	// The CMYK conversion of every sheet and print file (colour.SetPress).
+	if err := colour.SetPress(env("TP_CMYK_PROFILE", "auto")); err != nil {
+		errs["TP_CMYK_PROFILE"] = err
 	}
 	if d, err := time.ParseDuration(env("TP_ANALYSIS_DEADLINE", "1m")); err != nil || d <= 0 {
 		errs["TP_ANALYSIS_DEADLINE"] = fmt.Errorf("must be a positive Go duration such as 30s")

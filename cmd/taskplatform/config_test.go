@@ -136,3 +136,18 @@ func TestLoadConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadConfigRefusesABadCMYKProfile: a profile that cannot be read or
+// is not a CMYK output profile stops the start with the variable named.
+func TestLoadConfigRefusesABadCMYKProfile(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("TP_CMYK_PROFILE", t.TempDir()+"/missing.icc")
+	_, err := loadConfig()
+	require.ErrorContains(t, err, "TP_CMYK_PROFILE")
+	t.Setenv("TP_CMYK_PROFILE", "formula")
+	_, err = loadConfig()
+	require.NoError(t, err)
+	t.Setenv("TP_CMYK_PROFILE", "")
+	_, err = loadConfig()
+	require.NoError(t, err)
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
@@ -31,12 +32,15 @@ const (
 // slug outside the bleed, and one line of text (set in the embedded Go
 // font) says what the file is.
 type Print struct {
-	Title    string
-	TrimWMM  float64 // the trim size
-	TrimHMM  float64
-	BleedMM  float64 // on each side
-	Art      *image.NRGBA
-	CMYK     bool   // the art in DeviceCMYK by ToCMYK, else DeviceRGB
+	Title   string
+	TrimWMM float64 // the trim size
+	TrimHMM float64
+	BleedMM float64 // on each side
+	Art     *image.NRGBA
+	CMYK    bool // the art in DeviceCMYK through Press, else DeviceRGB
+	// Press converts the art to CMYK; with an ICC profile, the profile is
+	// embedded as the PDF's output intent.
+	Press    colour.Press
 	Slug     string // the slug line, ASCII
 	Compress int    // zlib level of the image
 }
@@ -57,20 +61,6 @@ func (p Print) Boxes() Boxes {
 		Bleed: [4]float64{(s - b) * k, (s - b) * k, w - (s-b)*k, h - (s-b)*k},
 		Trim:  [4]float64{s * k, s * k, w - s*k, h - s*k},
 	}
-}
-
-// ToCMYK is the print file's conversion of an sRGB colour to CMYK, the
-// naive full grey-component replacement without an ICC profile: with the
-// channels as 0–1, K = 1 − max(R, G, B) and C = (1 − R − K) / (1 − K), M and
-// Y likewise from G and B; black is K alone. It is the formula
-// colour.CMYK labels colours with, at 8 bits a channel.
-func ToCMYK(r, g, b uint8) (c, m, y, k uint8) {
-	mx := max(r, g, b)
-	if mx == 0 {
-		return 0, 0, 0, 255
-	}
-	f := func(v uint8) uint8 { return uint8((int(mx-v)*255 + int(mx)/2) / int(mx)) }
-	return f(r), f(g), f(b), 255 - mx
 }
 
 // Bytes writes the page as a PDF 1.6 file.
@@ -95,8 +85,23 @@ func (p Print) Bytes() ([]byte, error) {
 	}
 	b := p.Art.Rect
 	box := func(v [4]float64) string { return fmt.Sprintf("[%.3f %.3f %.3f %.3f]", v[0], v[1], v[2], v[3]) }
+	catalog := "<< /Type /Catalog /Pages 2 0 R >>"
+	var extra []string
+	if profile := p.Press.ICC(); p.CMYK && profile != nil {
+		// The output intent: the profile the CMYK values were made for, as
+		// a preflight and a RIP read it (object 9).
+		data, err := deflate(profile, zlib.BestCompression)
+		if err != nil {
+			return nil, err
+		}
+		name := escape(ascii(p.Press.ProfileName()))
+		catalog = fmt.Sprintf("<< /Type /Catalog /Pages 2 0 R /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFX "+
+			"/OutputConditionIdentifier (Custom) /OutputCondition (%s) /Info (%s) /DestOutputProfile 9 0 R >>] >>",
+			name, name)
+		extra = append(extra, stream("/N 4 /Alternate /DeviceCMYK /Filter /FlateDecode", data))
+	}
 	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
+		catalog,
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox %s /CropBox %s /BleedBox %s /TrimBox %s "+
 			"/Resources << /XObject << /Art 5 0 R >> /Font << /F1 6 0 R >> >> /Contents 4 0 R >>",
@@ -111,9 +116,11 @@ func (p Print) Bytes() ([]byte, error) {
 			metrics.bbox[0], metrics.bbox[1], metrics.bbox[2], metrics.bbox[3],
 			metrics.ascent, metrics.descent, metrics.capHeight),
 		stream(fmt.Sprintf("/Length1 %d /Filter /FlateDecode", len(goregular.TTF)), ff),
-		fmt.Sprintf("<< /Title (%s) /Creator (taskplatform print.prepare) /Producer (taskplatform pdfsheet) "+
-			"/Trapped /False >>", escape(ascii(p.Title))),
 	}
+	objs = append(objs, extra...)
+	objs = append(objs,
+		fmt.Sprintf("<< /Title (%s) /Creator (taskplatform print.prepare) /Producer (taskplatform pdfsheet) "+
+			"/Trapped /False >>", escape(ascii(p.Title))))
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.6\n%\xe2\xe3\xcf\xd3\n")
 	offsets := make([]int, len(objs))
@@ -185,7 +192,7 @@ func (p Print) imageStream() ([]byte, error) {
 		for x := range W {
 			r, g, b := src[4*x], src[4*x+1], src[4*x+2]
 			if p.CMYK {
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = ToCMYK(r, g, b)
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = p.Press.Pixel(r, g, b)
 			} else {
 				row[3*x], row[3*x+1], row[3*x+2] = r, g, b
 			}

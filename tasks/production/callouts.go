@@ -3,6 +3,7 @@ package production
 import (
 	"math"
 	"strings"
+	"unicode"
 )
 
 // segment is a measurement line on a flat, in the flat's pixels.
@@ -121,6 +122,9 @@ func (b body) callout(point string) (segment, bool) {
 		}
 		return false
 	}
+	if namesPart(p) {
+		return segment{}, false
+	}
 	h := float64(b.bottom - b.top)
 	if b.bottoms {
 		switch {
@@ -177,6 +181,29 @@ func (b body) callout(point string) (segment, bool) {
 		return segment{x, float64(b.top), x, float64(b.bottom)}, true
 	}
 	return segment{}, false
+}
+
+// parts are words naming a part of a garment other than its body: a
+// point of measure that names one ("Fringe length", "Pocket width", "Hood
+// height") measures that part, which the sketch cannot find, so it is not
+// drawn rather than drawn over the whole garment.
+var parts = []string{"fringe", "pom", "tassel", "brim", "peak", "visor", "cuff", "pocket", "collar", "hood",
+	"strap", "zip", "placket", "label", "logo", "loop", "tab", "button", "flap", "yoke", "drawcord", "drawstring",
+	"belt", "print", "embroider", "trim", "lining", "heel", "sole", "toe", "lace", "shaft", "crown", "frill",
+	"ruffle", "handle", "vent", "slit", "pleat", "dart", "facing", "gusset", "kangaroo"}
+
+// namesPart tells whether the lower-cased point names one of parts as a
+// word of its own (or a word's start: "pockets", "embroidery").
+func namesPart(p string) bool {
+	words := strings.FieldsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, w := range words {
+		for _, part := range parts {
+			if strings.HasPrefix(w, part) && (len(w)-len(part) <= 3 || part == "embroider") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // shoulderPoint is the right shoulder's outer point.

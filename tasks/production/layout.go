@@ -150,12 +150,15 @@ func (l *layout) fabricCard() {
 		{"Construction", label(f.Facts.Construction)},
 	}
 	rows = append(rows, [2]string{"Colour", recordread.ColourLine(f.FabricFields)})
+	rows = append(rows, recordread.TradeRows(f.Trade, func(code string, v float64) string {
+		return fmt.Sprintf("%s %.2f", code, v)
+	})...)
 	for i, r := range rows {
 		ry := y + 36 + float64(i)*24
 		s.Text(x, ry, r[0], 10, true, muted, 0)
 		s.Text(x+120, ry, r[1], 11, false, ink, s.W-x-margin-120)
 	}
-	l.y = y + side
+	l.y = y + max(side, 36+float64(len(rows))*24)
 }
 
 // colourways draws each colourway as swatches with hex, sRGB and CMYK.
@@ -174,13 +177,11 @@ func (l *layout) colourways() {
 			s.Swatch(x, y+18, sw, 60, c)
 			s.Text(x, y+82, hex, 10, true, ink, sw)
 			s.Text(x, y+96, fmt.Sprintf("sRGB %d %d %d", c.R, c.G, c.B), 8, false, muted, sw)
-			s.Text(x, y+108, colour.CMYKLabel(tasks.ParseColour(hex))+" (approx.)", 8, false, muted, sw)
+			s.Text(x, y+108, colour.CMYKLabel(tasks.ParseColour(hex)), 8, false, muted, sw)
 		}
 		y += blockH
 	}
-	s.Text(margin, y-8,
-		"CMYK values are a plain conversion without an ICC profile; ask the printer or dye house for profiled values.",
-		7, false, muted, 0)
+	s.Text(margin, y-8, cmykNote(colour.CurrentPress()), 7, false, muted, 0)
 	l.y = y + 4
 }
 
@@ -304,4 +305,14 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// cmykNote says under the swatches how their CMYK values were made.
+func cmykNote(p colour.Press) string {
+	if p.Profiled() {
+		return "CMYK through the ICC profile " + p.ProfileName() + " (relative colorimetric); a press with another " +
+			"profile needs its own values."
+	}
+	return "CMYK values marked (formula) are a plain conversion without an ICC profile; ask the printer or dye house " +
+		"for profiled values."
 }

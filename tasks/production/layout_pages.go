@@ -2,6 +2,7 @@ package production
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 )
@@ -28,7 +29,8 @@ func (l *layout) flatSketches() {
 		scale := min(boxW/float64(f.w), boxH/float64(f.h))
 		fw, fh := float64(f.w)*scale, float64(f.h)*scale
 		ox, oy := x+(boxW-fw)/2, y+(boxH-fh)/2
-		s.Image(f.img, ox, oy, fw, fh)
+		l.drawFlat(f, ox, oy, scale)
+		s.Drawing(ox, oy, fw, fh)
 		how := "backdrop removed"
 		if !f.removed {
 			how = "backdrop not plain: traced whole"
@@ -66,6 +68,25 @@ func (l *layout) flatSketches() {
 		ly += 12.5
 	}
 }
+
+// drawFlat draws a flat as vector paths: the outlines of its colour areas
+// (seams, stripes, panels) in thin grey, then the silhouette's outline in
+// ink, each a closed run of Bézier curves.
+func (l *layout) drawFlat(f flat, ox, oy, scale float64) {
+	draw := func(rings [][]bezier, width float64, c color.RGBA) {
+		for _, ring := range rings {
+			for _, b := range ring {
+				l.s.Curve(ox+b.a.x*scale, oy+b.a.y*scale, ox+b.b.x*scale, oy+b.b.y*scale,
+					ox+b.c.x*scale, oy+b.c.y*scale, ox+b.d.x*scale, oy+b.d.y*scale, width, c)
+			}
+		}
+	}
+	draw(f.details, 0.6, seamInk)
+	draw(f.outlines(), 1.3, ink)
+}
+
+// seamInk is the colour of a flat's inner lines.
+var seamInk = color.RGBA{0x80, 0x80, 0x80, 0xff}
 
 // drawCallout draws a measurement line with end ticks and its letter,
 // the letter beside the line where it meets no label already placed

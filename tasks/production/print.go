@@ -14,6 +14,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
@@ -296,6 +297,13 @@ func (printRunner) Step(ctx context.Context, in *printInput, i int) (tasks.Outpu
 		meta["format"] = "pdf"
 		meta["page_width_pt"], meta["page_height_pt"] = round2(w), round2(h)
 		meta["colour_space"] = in.ColourSpace
+		if in.ColourSpace == "cmyk" {
+			press := colour.CurrentPress()
+			meta["cmyk_conversion"] = press.Method()
+			if press.Profiled() {
+				meta["output_intent"] = press.ProfileName()
+			}
+		}
 		return tasks.Output{Data: data, MediaType: "application/pdf", Ext: "pdf", Meta: meta}, nil
 	}
 	return tasks.Output{}, fmt.Errorf("print.prepare: no output %d", i)

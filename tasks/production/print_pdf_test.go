@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
@@ -173,7 +174,7 @@ func TestCMYKFormula(t *testing.T) {
 		{color.NRGBA{128, 128, 128, 255}, [4]uint8{0, 0, 0, 127}},
 		{color.NRGBA{0, 128, 255, 255}, [4]uint8{255, 127, 0, 0}},
 	} {
-		c, m, y, k := pdfsheet.ToCMYK(tc.in.R, tc.in.G, tc.in.B)
+		c, m, y, k := colour.FormulaPixel(tc.in.R, tc.in.G, tc.in.B)
 		require.Equal(t, tc.want, [4]uint8{c, m, y, k}, "%v", tc.in)
 	}
 }

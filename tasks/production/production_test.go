@@ -92,7 +92,7 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	require.InDelta(t, 595.28, h, 0.5)
 	txt := poppler(t, "pdftotext", pdf.Data)
 	for _, want := range []string{"Harbour Breton tee", "180 g/m²", "5.3 oz/yd²", "CO95EL5-JE-180", "Chest width",
-		"#1B2A4A", "sRGB 27 42 74", "C64 M43 Y0 K71"} {
+		"#1B2A4A", "sRGB 27 42 74", "C95 M81 Y40 K66", "CMYK through the ICC profile Artifex CMYK SWOP Profile"} {
 		require.Contains(t, txt, want)
 	}
 	var in struct {
@@ -121,7 +121,9 @@ func TestTechpackIsAReadablePDF(t *testing.T) {
 	require.Len(t, ways, 2)
 	first := ways[0].(map[string]any)["colours"].([]any)[0].(map[string]any)
 	require.Equal(t, []any{float64(27), float64(42), float64(74)}, first["srgb"])
-	require.Equal(t, []any{float64(64), float64(43), float64(0), float64(71)}, first["cmyk"])
+	// Through Ghostscript's CMYK profile: transicc -t1 gives 94.99 81.00 39.54 65.78.
+	require.Equal(t, []any{float64(95), float64(81), float64(40), float64(66)}, first["cmyk"])
+	require.Equal(t, "ICC Artifex CMYK SWOP Profile (relative colorimetric)", ways[0].(map[string]any)["cmyk_conversion"])
 }
 
 // TestLongTablesContinue sends more rows than a page holds: the tables go

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
@@ -24,10 +25,12 @@ func colourSpaceVocab() tasks.Vocabulary {
 			},
 			{
 				Value: "cmyk",
-				Label: "CMYK (naive conversion)",
-				Description: "The art converted to DeviceCMYK by a plain formula without an ICC profile: " +
-					cmykFormula + " Colours will not match a profiled conversion; bright RGB greens, blues and " +
-					"oranges fall outside any press's gamut and print duller.",
+				Label: "CMYK (ICC profile)",
+				Description: "The art converted to DeviceCMYK through the service's CMYK ICC profile (TP_CMYK_PROFILE; " +
+					"by default Ghostscript's Artifex CMYK SWOP Profile where Debian's libgs-common is installed), " +
+					"relative colorimetric, with the profile embedded as the PDF's output intent. Without a profile, " +
+					"by the formula fallback, which the file's data and slug line say: " + cmykFormula +
+					" Bright RGB greens, blues and oranges fall outside any press's gamut and print duller.",
 				ChooseWhen: "the printer insists on CMYK and will not convert RGB itself",
 			},
 		},
@@ -47,14 +50,16 @@ const cmykFormula = "with R, G and B as 0–1, K = 1 − max(R, G, B), C = (1 �
 // answers the page size in points.
 func printPDF(art *image.NRGBA, p printSize, in *printInput) ([]byte, float64, float64, error) {
 	space := strings.ToUpper(in.ColourSpace)
+	press := colour.CurrentPress()
 	if in.ColourSpace == "cmyk" {
-		space += " (naive GCR, no ICC profile)"
+		space += " " + press.Method()
 	}
 	slug := fmt.Sprintf("%s | trim %g x %g mm | bleed %g mm | %d dpi | %s",
 		in.Image, p.wMM, p.hMM, p.b, p.dpi, space)
 	doc := pdfsheet.Print{
 		Title:   fmt.Sprintf("Print file %g x %g mm, %g mm bleed, %d dpi (%s)", p.wMM, p.hMM, p.b, p.dpi, in.Image),
 		TrimWMM: p.wMM, TrimHMM: p.hMM, BleedMM: p.b, Art: art, CMYK: in.ColourSpace == "cmyk", Slug: slug,
+		Press:    press,
 		Compress: int(png.BestSpeed),
 	}
 	data, err := doc.Bytes()

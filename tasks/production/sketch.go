@@ -3,33 +3,45 @@ package production
 import (
 	"context"
 	"image"
-	"image/color"
-	"math"
+	"slices"
 
 	"github.com/disintegration/imaging"
 
+	"github.com/taskplatform/taskplatform/tasks/colour"
 	imagetask "github.com/taskplatform/taskplatform/tasks/image"
 )
 
 // sketchSide is the longest side, in pixels, a flat sketch is traced at.
 const sketchSide = 720
 
-// flat is a flat sketch traced from a style image: line art on white, the
-// garment's silhouette (the pixels that are not backdrop) and whether the
-// backdrop could be removed.
+// flat is a flat sketch traced from a style image: the garment's
+// silhouette (the pixels that are not backdrop), each garment pixel's
+// colour area, whether the backdrop could be removed, and the areas'
+// outlines as vector curves.
 type flat struct {
-	img     *image.RGBA
 	mask    []bool
+	area    []int8
 	w, h    int
 	removed bool
+	details [][]bezier
 }
 
 func (f flat) in(x, y int) bool { return x >= 0 && y >= 0 && x < f.w && y < f.h && f.mask[y*f.w+x] }
 
+// Colour areas: at most flatAreas colours, merged while nearer than
+// areaMergeDE (a garment's shading stays one area), an area drawn when it
+// holds minAreaShare of the garment.
+const (
+	flatAreas    = 4
+	areaMergeDE  = 14
+	minAreaShare = 0.004
+)
+
 // traceFlat cuts the style image's plain backdrop away (image.remove_
-// background's cut-out) and draws the garment as a flat: its outline in
-// black, its seams and inner edges in grey, on white, cropped to the
-// garment. A busy backdrop cannot be removed: the whole image is traced.
+// background's cut-out) and reads the garment as a flat: its silhouette,
+// cropped to the garment, and the outlines of its colour areas (panels,
+// stripes, trims) as Bézier curves. A busy backdrop cannot be removed: the
+// whole image is traced.
 func traceFlat(ctx context.Context, src image.Image) flat {
 	small := imaging.Fit(src, sketchSide, sketchSide, imaging.Linear)
 	b := small.Bounds()
@@ -44,37 +56,59 @@ func traceFlat(ctx context.Context, src image.Image) flat {
 			f.mask[i] = true
 		}
 	}
-	light := make([]float64, w*h)
-	for y := range h {
-		for x := range w {
-			r, g, bl, _ := small.At(b.Min.X+x, b.Min.Y+y).RGBA()
-			light[y*w+x] = (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 65535
+	f.area = colourAreas(small, f.mask)
+	f = f.crop()
+	total := 0
+	for _, m := range f.mask {
+		if m {
+			total++
 		}
 	}
-	f.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	for i := range f.img.Pix {
-		f.img.Pix[i] = 0xff
+	for k := range int8(flatAreas) {
+		f.details = append(f.details, rings(f.w, f.h, func(x, y int) bool {
+			return f.mask[y*f.w+x] && f.area[y*f.w+x] == k
+		}, int(minAreaShare*float64(total)))...)
 	}
-	seam := color.RGBA{0x70, 0x70, 0x70, 0xff}
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			if !f.in(x, y) {
-				continue
-			}
-			if !f.in(x-1, y) || !f.in(x+1, y) || !f.in(x, y-1) || !f.in(x, y+1) {
-				dot(f.img, x, y, color.RGBA{0x1A, 0x1A, 0x1A, 0xff})
-				continue
-			}
-			// Sobel on lightness: a seam, a stripe's edge, a placket.
-			at := func(dx, dy int) float64 { return light[(y+dy)*w+x+dx] }
-			gx := at(1, -1) + 2*at(1, 0) + at(1, 1) - at(-1, -1) - 2*at(-1, 0) - at(-1, 1)
-			gy := at(-1, 1) + 2*at(0, 1) + at(1, 1) - at(-1, -1) - 2*at(0, -1) - at(1, -1)
-			if math.Hypot(gx, gy) > 0.9 {
-				f.img.SetRGBA(x, y, seam)
-			}
+	return f
+}
+
+// colourAreas clusters the garment's colours (CIELAB k-means, shading
+// merged) and answers each pixel's cluster, −1 off the garment.
+func colourAreas(img *image.NRGBA, mask []bool) []int8 {
+	b := img.Bounds()
+	w := b.Dx()
+	hist := map[[3]uint8]float64{}
+	for i, m := range mask {
+		if m {
+			c := img.NRGBAAt(b.Min.X+i%w, b.Min.Y+i/w)
+			hist[[3]uint8{c.R &^ 7, c.G &^ 7, c.B &^ 7}]++
 		}
 	}
-	return f.crop()
+	keys := make([][3]uint8, 0, len(hist))
+	for k := range hist {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [3]uint8) int {
+		return int(a[0])<<16 | int(a[1])<<8 | int(a[2]) - (int(b[0])<<16 | int(b[1])<<8 | int(b[2]))
+	})
+	pts := make([]colour.Weighted, len(keys))
+	for i, k := range keys {
+		pts[i] = colour.Weighted{C: colour.LabOf8(k[0]+4, k[1]+4, k[2]+4), W: hist[k]}
+	}
+	swatches := colour.Cluster(pts, flatAreas, areaMergeDE, 0.02)
+	centres := make([]colour.Lab, len(swatches))
+	for i, s := range swatches {
+		centres[i] = s.C
+	}
+	area := make([]int8, len(mask))
+	for i, m := range mask {
+		area[i] = -1
+		if m && len(centres) > 0 {
+			c := img.NRGBAAt(b.Min.X+i%w, b.Min.Y+i/w)
+			area[i] = int8(colour.Nearest(centres, colour.LabOf8(c.R, c.G, c.B)))
+		}
+	}
+	return area
 }
 
 // garmentMask is the garment of a cut-out: every pixel the backdrop
@@ -117,17 +151,6 @@ func garmentMask(cut *image.NRGBA) []bool {
 	return mask
 }
 
-// dot paints a 2 × 2 px point: the outline reads at print size.
-func dot(img *image.RGBA, x, y int, c color.RGBA) {
-	for dy := range 2 {
-		for dx := range 2 {
-			if image.Pt(x+dx, y+dy).In(img.Bounds()) {
-				img.SetRGBA(x+dx, y+dy, c)
-			}
-		}
-	}
-}
-
 // crop cuts the flat to its garment with a small border.
 func (f flat) crop() flat {
 	minX, minY, maxX, maxY := f.w, f.h, -1, -1
@@ -143,12 +166,12 @@ func (f flat) crop() flat {
 	}
 	pad := 8
 	r := image.Rect(max(0, minX-pad), max(0, minY-pad), min(f.w, maxX+pad+1), min(f.h, maxY+pad+1))
-	out := flat{w: r.Dx(), h: r.Dy(), removed: f.removed, mask: make([]bool, r.Dx()*r.Dy())}
-	out.img = image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	out := flat{w: r.Dx(), h: r.Dy(), removed: f.removed, mask: make([]bool, r.Dx()*r.Dy()),
+		area: make([]int8, r.Dx()*r.Dy())}
 	for y := range out.h {
 		for x := range out.w {
 			out.mask[y*out.w+x] = f.mask[(y+r.Min.Y)*f.w+x+r.Min.X]
-			out.img.SetRGBA(x, y, f.img.RGBAAt(x+r.Min.X, y+r.Min.Y))
+			out.area[y*out.w+x] = f.area[(y+r.Min.Y)*f.w+x+r.Min.X]
 		}
 	}
 	return out

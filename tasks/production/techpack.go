@@ -498,7 +498,7 @@ func summary(p pack, r resolved, pages int) map[string]any {
 		cs := []any{}
 		for _, hex := range w.Colours {
 			rgb := tasks.ParseColour(hex)
-			k := colour.CMYK(tasks.ParseColour(hex))
+			k := colour.CurrentPress().CMYK(tasks.ParseColour(hex))
 			cs = append(
 				cs,
 				obj{
@@ -508,7 +508,7 @@ func summary(p pack, r resolved, pages int) map[string]any {
 				},
 			)
 		}
-		ways = append(ways, obj{"name": w.Name, "colours": cs})
+		ways = append(ways, obj{"name": w.Name, "colours": cs, "cmyk_conversion": colour.CurrentPress().Method()})
 	}
 	var meas []any
 	for _, m := range p.measurements {

@@ -19,11 +19,12 @@ func techpackOutput() json.RawMessage {
 			"description": "R, G, B, 0 to 255.",
 		},
 		"cmyk": obj{
-			"type":        "array",
-			"items":       obj{"type": "integer", "minimum": 0, "maximum": 100},
-			"minItems":    4,
-			"maxItems":    4,
-			"description": "C, M, Y, K percentages, a plain conversion without an ICC profile.",
+			"type":     "array",
+			"items":    obj{"type": "integer", "minimum": 0, "maximum": 100},
+			"minItems": 4,
+			"maxItems": 4,
+			"description": "C, M, Y, K percentages through the service's CMYK ICC profile, or the formula " +
+				"fallback: the colourway's cmyk_conversion says which.",
 		},
 	}}
 	return tasks.MustJSON(obj{
@@ -144,8 +145,9 @@ func techpackDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "techpack.create lays one style out as a techpack a factory can quote and sample from: a multi-page PDF on " +
 			"A4 landscape with a cover of the style images, a flat sketch (front and back) traced from the style images with " +
-			"their backdrop removed and every point of measure called out on it by the letter of its row in the measurement " +
-			"table, a fabric card filled from a fabric record, colourway swatches with hex, sRGB and approximate CMYK " +
+			"their backdrop removed, drawn as vector curves, and every point of measure it can place called out on it by " +
+			"the letter of its row in the measurement " +
+			"table, a fabric card filled from a fabric record, colourway swatches with hex, sRGB and ICC-profiled CMYK " +
 			"values, the graded measurement table, the grade rules (each point's step from size to size), the bill of " +
 			"materials and numbered construction notes. Every page carries the style code and name, the version and date at " +
 			"its head and its page number at its foot. It is deterministic layout of what you send and what your records " +
@@ -155,7 +157,8 @@ func techpackDocs() tasks.Docs {
 			"Keeping one printable record of a style's fabric, colours, grading and trims beside its range plan.",
 		},
 		WhatYouGet: []string{
-			"One PDF: cover (name, range plan, fabric, style images, notes); flat sketch (line art traced from the first two " +
+			"One PDF: cover (name, range plan, fabric, style images, notes); flat sketch (vector line art traced from the " +
+				"first two " +
 				"style images — front, back — with the measurement lines and their letters; a point whose name the sketch " +
 				"cannot place, such as a pocket's position, is listed as in the table only); fabric card (swatch drawn from the " +
 				"fabric's construction and colour, code, weight in g/m² and oz/yd², composition, construction, colour and its " +
@@ -205,8 +208,10 @@ func techpackDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: "1."},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"CMYK values are a plain conversion (K = 1 − max(R, G, B)) without an ICC profile: approximations to brief a " +
-				"supplier, not press values.",
+			"CMYK values are converted through one CMYK ICC profile, the service's (TP_CMYK_PROFILE; by default " +
+				"Ghostscript's Artifex CMYK SWOP Profile where Debian's libgs-common is installed), relative colorimetric " +
+				"without black point compensation: values for that profile, not for every press. Without a profile they " +
+				"are a plain formula (K = 1 − max(R, G, B)), marked (formula) on the sheet.",
 			"The fabric card draws the fabric's construction in its measured colour; it is not a photo of the cloth.",
 			"Size columns run in size order (XXS to 5XL, then numeric sizes, then other names), not in the order sent: a " +
 				"JSON object keeps no order.",
@@ -214,11 +219,16 @@ func techpackDocs() tasks.Docs {
 			"Style images are fetched when the job runs, within limits.url_fetch.",
 			"The flat sketch is traced from the style images, not drawn by a designer: the backdrop is removed as " +
 				"image.remove_background does (a busy backdrop cannot be, and the whole image is traced, as the sketch says); " +
-				"the outline is drawn in black and inner edges (seams, stripes) in grey.",
+				"it is drawn as vector paths, not pixels: the silhouette's edge is followed round, simplified (Douglas–Peucker, " +
+				"1.4 px at 720 px) and fitted with cubic Bézier curves, corners (a turn of 28° or more) kept sharp, in " +
+				"black; the outlines of its colour areas (up to 4 colours, shading merged; stripes, panels, trims) the same " +
+				"way in grey. On product shots of known outline a curve's middle lies within 0.9 px of the true edge, with " +
+				"about one curve a side; seams sewn in the garment's own colour show no line.",
 			"Measurement lines are placed from the silhouette by the point's name: chest or bust, waist, hip, hem or sweep, " +
 				"shoulder, neck, sleeve, armhole and length on tops and dresses; waist, hip or seat, rise, inseam, thigh, knee, " +
-				"leg opening and length or outseam on trousers. Other points are listed beside the sketch and measured by the " +
-				"table alone.",
+				"leg opening and length or outseam on trousers. A point that names another part (fringe, pom-pom, pocket, " +
+				"hood, cuff, collar, brim, strap and the like) is not drawn; such points, and any other the sketch cannot " +
+				"place, are listed beside the sketch and measured by the table alone.",
 			"Without style_code the head of each page names the style only; without date it carries the day the job ran (UTC).",
 		},
 		Errors: tasks.ErrorList(

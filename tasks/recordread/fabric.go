@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
@@ -83,6 +84,9 @@ type FabricFields struct {
 	Colour *KitColour `json:"colour"`
 	// ColourSource says where Colour comes from: given, measured or none.
 	ColourSource string `json:"colour_source,omitempty"`
+	// Trade is what a buyer orders by: width, shrinkage, price and
+	// minimum order; nil when none was sent.
+	Trade *FabricTrade `json:"trade,omitempty"`
 }
 
 // The values of a fabric's colour_source.
@@ -110,4 +114,60 @@ func ColourLine(f FabricFields) string {
 		return "Not given (drawn undyed)"
 	}
 	return f.Colour.Hex + " · " + colour.Label(f.Colour.Name) + " · " + colourSourceText(f)
+}
+
+// FabricTrade is a fabric's buying facts; each is nil when not sent.
+type FabricTrade struct {
+	// WidthCM is the usable (cuttable) width, in centimetres.
+	WidthCM *float64 `json:"width_cm,omitempty"`
+	// ShrinkLengthPct and ShrinkWidthPct are the shrinkage after washing
+	// along the length (warp) and across the width (weft), in percent.
+	ShrinkLengthPct *float64 `json:"shrinkage_length_pct,omitempty"`
+	ShrinkWidthPct  *float64 `json:"shrinkage_width_pct,omitempty"`
+	// PricePerM is the price of one metre in Currency.
+	PricePerM *float64 `json:"price_per_m,omitempty"`
+	Currency  *string  `json:"currency,omitempty"`
+	// MinOrderM is the minimum order, in metres.
+	MinOrderM *float64 `json:"minimum_order_m,omitempty"`
+}
+
+// metresPerYard converts lengths for the card's yard figures.
+const metresPerYard = 0.9144
+
+// TradeRows are a card's rows of a fabric's buying facts, those sent,
+// with yards and inches beside metres and centimetres; money writes a
+// price in a currency.
+func TradeRows(t *FabricTrade, money func(code string, v float64) string) [][2]string {
+	if t == nil {
+		return nil
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	var rows [][2]string
+	if t.WidthCM != nil {
+		rows = append(rows, [2]string{"Width", fmt.Sprintf("%s cm · %.0f in usable", num(*t.WidthCM),
+			*t.WidthCM/2.54)})
+	}
+	if t.ShrinkLengthPct != nil || t.ShrinkWidthPct != nil {
+		side := func(v *float64) string {
+			if v == nil {
+				return "–"
+			}
+			return num(*v) + "%"
+		}
+		rows = append(rows, [2]string{"Shrinkage", fmt.Sprintf("length %s · width %s after washing",
+			side(t.ShrinkLengthPct), side(t.ShrinkWidthPct))})
+	}
+	if t.PricePerM != nil {
+		code := ""
+		if t.Currency != nil {
+			code = *t.Currency
+		}
+		rows = append(rows, [2]string{"Price", fmt.Sprintf("%s / m · %s / yd", money(code, *t.PricePerM),
+			money(code, *t.PricePerM*metresPerYard))})
+	}
+	if t.MinOrderM != nil {
+		rows = append(rows, [2]string{"Minimum order", fmt.Sprintf("%s m · %.0f yd", num(*t.MinOrderM),
+			*t.MinOrderM/metresPerYard)})
+	}
+	return rows
 }

@@ -199,7 +199,10 @@ func fabricDocs() tasks.Docs {
 			"composition by fibre, its construction, a short code such as CO98EL2-DN-340, and its colour: the one you send " +
 			"(#RRGGBB, a colour name such as forest, or words such as \"forest green\" read as the colour_name entry they " +
 			"name), else the main colour measured from a swatch photo, else none — the " +
-			"colour is never guessed, and the card says which. The job delivers a swatch card.",
+			"colour is never guessed, and the card says which. What a buyer orders by goes in trade: usable width (cm), " +
+			"shrinkage after washing (length and width, %), price a metre with its currency and minimum order (m); the " +
+			"card and the techpack's fabric page print what is sent, with inches and yards beside. The job delivers a " +
+			"swatch card.",
 		BuiltFor: []string{
 			"Building a fabric library to plan ranges and techpacks on.",
 			"Labelling: composition written with the ISO 2076 / EU fibre codes.",
@@ -208,7 +211,10 @@ func fabricDocs() tasks.Docs {
 			"The record fabric:<id>, creating until the card is drawn, then ready.",
 			"One PNG swatch card (1200 × 1440 px): the swatch (your photo, or the construction drawn in the fabric's colour, " +
 				"undyed ecru when it has none), name, code, composition, construction, weight, and the colour with its source " +
-				"(as given, measured from the swatch photo, or not given); light colours are outlined so white shows on the card.",
+				"(as given, measured from the swatch photo, or not given); light colours are outlined so white shows on the " +
+				"card. " +
+				"Each trade fact sent adds a row (64 px): Width (cm and in), Shrinkage, Price (a metre and a yard), Minimum " +
+				"order (m and yd).",
 		},
 		Outputs: tasks.DocsOutputs{Count: "One card.", CountDependsOn: []string{}},
 		Specs: specs(
@@ -222,7 +228,7 @@ func fabricDocs() tasks.Docs {
 				),
 			},
 			[2]string{"output_format", "PNG."},
-			[2]string{"output_resolution", "1200 × 1440 px."},
+			[2]string{"output_resolution", "1200 × 1440 px, 64 px taller for each trade row."},
 			[2]string{"outputs_per_job", "1."},
 			[2]string{"watermark", "None."},
 			[2]string{"commercial_use", "Allowed."},
@@ -232,6 +238,8 @@ func fabricDocs() tasks.Docs {
 		Limitations: []string{
 			"Weight classes: light under 170 g/m², medium 170 to 270, heavy over 270.",
 			"Percentages must add up to 100 (to 0.01) with each fibre once, else invalid_request names facts.composition.",
+			"trade.price_per_m needs trade.currency (request_refused naming trade.currency); prices are not converted " +
+				"between currencies, and the width is the usable width as sent, not measured.",
 			"A colour sent in colour is the fabric's colour even when a swatch photo is sent too; a colour is measured only " +
 				"from a photo, as its heaviest colour cluster, and lighting in the photo shifts it.",
 			"A colour in words is read as the colour_name entry whose value, label or everyday alias makes up most of its " +
@@ -250,10 +258,13 @@ func fabricDocs() tasks.Docs {
 func fabricExamples() []tasks.Example {
 	return []tasks.Example{
 		{Name: "stretch_denim", Title: "A stretch denim without a photo",
-			Description: "98% cotton, 2% elastane, 340 g/m² in the colour sent: the card draws a denim twill in it.",
+			Description: "98% cotton, 2% elastane, 340 g/m² in the colour sent, with width, shrinkage, price and " +
+				"minimum order: the card draws a denim twill in it and lists the buying facts.",
 			Input: json.RawMessage(
 				`{"name":"Stretch denim, mid blue","facts":{"weight_gsm":340,"composition":[{"fibre":"cotton","percent":98},` +
-					`{"fibre":"elastane","percent":2}],"construction":"denim"},"colour":"denim"}`,
+					`{"fibre":"elastane","percent":2}],"construction":"denim"},"colour":"denim",` +
+					`"trade":{"width_cm":150,"shrinkage_length_pct":3,"shrinkage_width_pct":2,"price_per_m":7.2,` +
+					`"currency":"EUR","minimum_order_m":300}}`,
 			)},
 		{Name: "camel_twill", Title: "A camel twill from a swatch photo",
 			Description: "The swatch's colour is measured and named.",
@@ -282,8 +293,9 @@ func rangePlanDocs() tasks.Docs {
 		WhatYouGet: []string{
 			"The record range_plan:<id> (season, currency, items, totals per type and per drop, the plan's value, cost and " +
 				"margin), creating until the overview is drawn, then ready.",
-			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, five cards a row, as many " +
-				"pages as the items need, each page numbered.",
+			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, six cards a row, as many " +
+				"pages as the items need, each page numbered; a style's name wraps onto up to three lines (80 characters " +
+				"fit) rather than being cut.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "Two: PNG, then PDF.",
@@ -310,6 +322,8 @@ func rangePlanDocs() tasks.Docs {
 			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the " +
 				"account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
 			"Swatches are drawn from the fabric's construction and colour, not from its photo.",
+			"A drop starts on a new page when its heading and first row of cards do not fit under the previous drop, so a " +
+				"page can end with up to one card row's height (about 230 pt) left empty.",
 			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are " +
 				"small thumbnails beside its first.",
 			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a " +

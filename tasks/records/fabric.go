@@ -181,10 +181,11 @@ func fabricCode(f FabricFacts) string {
 // fabricInput is a fabric.create request. The record keeps its facts as
 // sent, so they decode into the record's FabricFacts.
 type fabricInput struct {
-	Name   string      `json:"name"`
-	Facts  FabricFacts `json:"facts"`
-	Swatch *string     `json:"swatch"`
-	Colour *string     `json:"colour"`
+	Name   string       `json:"name"`
+	Facts  FabricFacts  `json:"facts"`
+	Swatch *string      `json:"swatch"`
+	Colour *string      `json:"colour"`
+	Trade  *FabricTrade `json:"trade"`
 }
 
 // givenColour is the colour a fabric input states, #RRGGBB or a
@@ -224,7 +225,7 @@ func checkColour(in *fabricInput) error {
 func fieldsOf(in *fabricInput) FabricFields {
 	f := in.Facts
 	out := FabricFields{Facts: f, Code: fabricCode(f), WeightClass: weightClass(f.WeightGSM),
-		WeightOz: round(float64(f.WeightGSM)/33.906, 1), Swatch: in.Swatch, ColourSource: colourNone}
+		WeightOz: round(float64(f.WeightGSM)/33.906, 1), Swatch: in.Swatch, ColourSource: colourNone, Trade: in.Trade}
 	if c := givenColour(in); c != nil {
 		out.Colour, out.ColourSource = c, colourGiven
 	}
@@ -279,6 +280,7 @@ func fabric() *tasks.Definition {
 				"no colour (the card says so and draws the construction undyed).",
 			"examples": []any{"#1F4A2C", "forest", "forest green"},
 		},
+		"trade": tradeSchema(),
 	}
 	return &tasks.Definition{
 		Name: "fabric.create", Title: "Create a fabric",
@@ -333,6 +335,8 @@ func fabricOutput() []byte {
 				"description": "The fabric's colour (see colour_source), null when neither a colour nor a swatch photo was sent."},
 			"colour_sent": obj{"type": "string", "description": "The colour as sent, when one was: #RRGGBB, or words " +
 				"read as colour.name."},
+			"trade": obj{"type": "object", "description": "The buying facts sent (width_cm, shrinkage_length_pct, " +
+				"shrinkage_width_pct, price_per_m, currency, minimum_order_m); absent when none was."},
 			"colour_source": obj{"type": "string", "enum": []any{colourGiven, colourMeasured, colourNone},
 				"description": "given: the colour sent; measured: the main colour of the swatch photo; none: neither was sent."},
 		},
@@ -361,7 +365,7 @@ func (fabricRunner) Plan(*fabricInput) tasks.Plan {
 
 // AdmitErrors is what Admit answers.
 func (fabricRunner) AdmitErrors() []apierr.Code {
-	return []apierr.Code{apierr.NameRequired, apierr.InvalidColour}
+	return []apierr.Code{apierr.NameRequired, apierr.InvalidColour, apierr.RequestRefused}
 }
 
 // Admit checks the composition adds up to 100 with each fibre once and
@@ -374,6 +378,9 @@ func (fabricRunner) Admit(ctx context.Context, env tasks.Env, in *fabricInput) e
 		return err
 	}
 	if err := checkColour(in); err != nil {
+		return err
+	}
+	if err := checkTrade(in.Trade); err != nil {
 		return err
 	}
 	return openRecord(ctx, env, KindFabric, strings.TrimSpace(in.Name), fieldsOf(in))
@@ -463,6 +470,9 @@ func fabricMeta(handle any, name string, f FabricFields, sent *string) map[strin
 		"colour":        colourMeta(f.Colour),
 		"colour_source": cmp.Or(f.ColourSource, colourNone),
 	}
+	if f.Trade != nil {
+		out["trade"] = tradeMeta(f.Trade)
+	}
 	if sent != nil {
 		out["colour_sent"] = *sent
 	}
@@ -506,7 +516,7 @@ func labelOf(value string) string {
 // swatchCard draws the swatch with the fabric's facts under it.
 func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 	const width, pad = 1200, 48
-	out := canvas(width, 1440, paper)
+	out := canvas(width, 1440+64*len(tradeRows(f.Trade)), paper)
 	cover(out, image.Rect(pad, pad, width-pad, pad+900), sw)
 	y := pad + 900 + 80
 	text(out, pad, y, name, 52, true, ink, width-2*pad)
@@ -521,6 +531,7 @@ func swatchCard(name string, f FabricFields, sw image.Image) image.Image {
 		{"Weight", fmt.Sprintf("%d g/m² · %.1f oz/yd² · %s", f.Facts.WeightGSM, f.WeightOz, f.WeightClass)},
 		{"Colour", recordread.ColourLine(f)},
 	}
+	rows = append(rows, tradeRows(f.Trade)...)
 	for i, r := range rows {
 		ry := y + 130 + i*64
 		fill(out, image.Rect(pad, ry-44, width-pad, ry-43), rule)

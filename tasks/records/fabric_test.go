@@ -130,3 +130,39 @@ func meanLab(img image.Image, r image.Rectangle) colour.Lab {
 	}
 	return sum.Scale(1 / n)
 }
+
+// TestFabricTradeFacts sends a buyer's facts: the card grows a row for
+// each, with the yard and inch figures beside the metric ones, the data
+// repeats them, and a price without its currency is refused.
+func TestFabricTradeFacts(t *testing.T) {
+	d := mustLookup(t, "fabric.create")
+	body := `{"name":"Forest twill","colour":"forest green",` +
+		`"facts":{"weight_gsm":240,"composition":[{"fibre":"cotton","percent":100}],"construction":"twill"},` +
+		`"trade":{"width_cm":150,"shrinkage_length_pct":3,"shrinkage_width_pct":2,"price_per_m":8.5,` +
+		`"currency":"EUR","minimum_order_m":300}}`
+	in, err := d.Validate([]byte(body))
+	require.NoError(t, err)
+	out, err := d.Runner.Step(context.Background(), in, 0)
+	require.NoError(t, err)
+	dump(t, "fabric_trade.png", out.Data)
+	card, err := png.Decode(bytes.NewReader(out.Data))
+	require.NoError(t, err)
+	require.Equal(t, 1440+4*64, card.Bounds().Dy(), "a row for each of width, shrinkage, price and minimum order")
+	fab, err := tasks.Decode[fabricInput](in)
+	require.NoError(t, err)
+	rows := tradeRows(fab.Trade)
+	require.Equal(t, [][2]string{
+		{"Width", "150 cm · 59 in usable"},
+		{"Shrinkage", "length 3% · width 2% after washing"},
+		{"Price", "€8.50 / m · €7.77 / yd"},
+		{"Minimum order", "300 m · 328 yd"},
+	}, rows)
+	meta, _ := json.Marshal(out.Meta)
+	require.Contains(t, string(meta), `"trade":{"currency":"EUR","minimum_order_m":300,"price_per_m":8.5,`+
+		`"shrinkage_length_pct":3,"shrinkage_width_pct":2,"width_cm":150}`)
+	require.Contains(t, string(meta), `"name":"forest"`, "forest green is read as the colour_name entry forest")
+
+	var refused *apierr.Error
+	require.ErrorAs(t, checkTrade(&FabricTrade{PricePerM: new(8.5)}), &refused)
+	require.Equal(t, "trade.currency", *refused.Field)
+}

@@ -93,3 +93,7 @@ func mix(a, b color.RGBA, t float64) color.RGBA {
 	ch := func(x, y uint8) uint8 { return uint8(float64(x)*(1-t) + float64(y)*t + 0.5) }
 	return color.RGBA{ch(a.R, b.R), ch(a.G, b.G), ch(a.B, b.B), 0xff}
 }
+
+// Silhouette is the outline ProductShot draws a garment kind from, on a
+// unit square: the ground truth of tests that trace it.
+func Silhouette(kind string) [][2]float64 { return silhouettes[kind] }

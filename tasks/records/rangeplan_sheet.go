@@ -15,11 +15,13 @@ import (
 const (
 	lsMargin  = 30.0
 	lsFooter  = 34.0 // room kept under the content for the page footer
-	lsCols    = 5
-	lsGap     = 12.0
-	lsImageH  = 138.0
-	lsTextH   = 88.0
-	lsRowGap  = 12.0
+	lsCols    = 6
+	lsGap     = 10.0
+	lsImageH  = 124.0
+	lsTextH   = 88.0 // a card's text under its image, its name on one line
+	lsNameLH  = 11.5 // each further line of a wrapped name
+	lsNameMax = 3    // the most lines of a name
+	lsRowGap  = 10.0
 	lsHeadH   = 26.0 // a section heading
 	lsTableRH = 13.0 // a totals row
 )
@@ -114,7 +116,12 @@ func (l lineSheet) blocks(s *pdfsheet.Sheet) []block {
 		}})
 		for i := 0; i < len(sec); i += lsCols {
 			row := sec[i:min(i+lsCols, len(sec))]
-			out = append(out, block{h: lsImageH + lsTextH + lsRowGap, draw: func(s *pdfsheet.Sheet, y float64) {
+			lines := 1
+			for _, it := range row {
+				lines = max(lines, len(nameLines(s, it.Name, cardWidth(s))))
+			}
+			h := lsImageH + lsTextH + float64(lines-1)*lsNameLH + lsRowGap
+			out = append(out, block{h: h, draw: func(s *pdfsheet.Sheet, y float64) {
 				w := cardWidth(s)
 				for j, it := range row {
 					l.card(s, lsMargin+float64(j)*(w+lsGap), y, w, it)
@@ -123,6 +130,17 @@ func (l lineSheet) blocks(s *pdfsheet.Sheet) []block {
 		}
 	}
 	return out
+}
+
+// nameLines wraps a style's name to the card's width, on up to lsNameMax
+// lines (a name of 80 characters fits; a longer word is cut with …).
+func nameLines(s *pdfsheet.Sheet, name string, w float64) []string {
+	lines := s.Wrap(name, 9, true, w)
+	if len(lines) > lsNameMax {
+		lines = lines[:lsNameMax]
+		lines[lsNameMax-1] += " …"
+	}
+	return lines
 }
 
 func cardWidth(s *pdfsheet.Sheet) float64 {
@@ -245,8 +263,11 @@ func (l lineSheet) sectionHead(s *pdfsheet.Sheet, y float64, sec []PlanItem, byD
 func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	l.cardImage(s, x, y, w, it)
 	ty := y + lsImageH + 6
-	s.Text(x, ty, it.Name, 9.5, true, ink, w)
-	ty += 13
+	for _, line := range nameLines(s, it.Name, w) {
+		s.Text(x, ty, line, 9, true, ink, w)
+		ty += lsNameLH
+	}
+	ty += 1
 	g, _ := garmentLimit(it.Type)
 	line := g.label
 	f := l.fabric(it)
