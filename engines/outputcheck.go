@@ -56,20 +56,15 @@ func (r *Runner) checkOutput(input map[string]any, i, k int, data []byte, source
 }
 
 // statedSize says whether an output's data states a pixel size other than
-// the image's (size), and words the size it states: its width and height,
-// or its resolution (the side of a square tile, "512") for a side it
-// does not give.
+// the image's (size), and words the size it states: its resolution (the
+// side of a square tile, "512"), its width, its height, each held to the
+// image on its own.
 func statedSize(meta map[string]any, size image.Point) (said string, wrong bool) {
+	if side, ok := whole(meta["resolution"]); ok && (side != size.X || side != size.Y) {
+		return fmt.Sprintf("%d × %d", side, side), true
+	}
 	w, hasW := whole(meta["width"])
 	h, hasH := whole(meta["height"])
-	if side, ok := whole(meta["resolution"]); ok {
-		if !hasW {
-			w, hasW = side, true
-		}
-		if !hasH {
-			h, hasH = side, true
-		}
-	}
 	if !hasW {
 		w = size.X
 	}
