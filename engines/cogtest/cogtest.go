@@ -422,7 +422,10 @@ func (s *Server) run(p *prediction) {
 }
 
 // output is what an ended prediction answers: a file as a string, or
-// Files of them as a list (a List[Path] output).
+// Files of them as a JSON array in the predictor's order (a List[Path]
+// output): json.py's upload_files maps a list element by element, each
+// file to a data URI (sync, files.upload_file) or to the upload store's
+// URL (--upload-url).
 func (s *Server) output(p *prediction) any {
 	n := max(s.o.Files, 1)
 	refs := make([]any, n)
