@@ -99,7 +99,6 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	if err := a.delay(ctx); err != nil {
 		return contract.StepResult{}, err
 	}
-	var out tasks.Output
 	sctx := tasks.WithLoader(ctx, refLoader{a: a, userID: job.UserID})
 	sctx = engines.WithInputURLs(sctx, engineInputs{a: a})
 	sctx = tasks.WithEnv(
@@ -115,8 +114,10 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	}
 	sctx = tasks.WithStep(sctx, tasks.Step{JobID: job.ID, Index: in.Index, Attempt: attempt})
 	sctx, note := tasks.WithStepNotes(sctx)
+	var outs []tasks.Output
+	var short error // why a step of several outputs made fewer
 	err = heartbeating(ctx, note, func() (err error) {
-		out, err = def.Runner.Step(sctx, input, in.Index)
+		outs, short, err = render(sctx, def.Runner, input, in)
 		return err
 	})
 	if err != nil {
@@ -125,31 +126,84 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		}
 		return contract.StepResult{}, fmt.Errorf("render output %d: %w", in.Index, err)
 	}
-	key := fmt.Sprintf("jobs/%s/%d.%s", job.ID, in.Index, out.Ext)
+	var res contract.StepResult
+	for k, out := range outs {
+		id, err := a.record(ctx, job, in, in.Index+k, out)
+		if err != nil {
+			return contract.StepResult{}, err
+		}
+		if k == 0 {
+			res.FileID, res.Engine = id, out.Engine
+		} else {
+			res.More = append(res.More, id)
+		}
+		res.Warnings = append(res.Warnings, out.Warnings...)
+	}
+	if short != nil {
+		var se *tasks.StepError
+		res.Missing = internalReason
+		if errors.As(short, &se) {
+			res.Missing = se.Message
+		}
+		a.Log.Warn("outputs not produced", zap.String("job_id", job.ID), zap.Int("index", in.Index+len(outs)),
+			zap.Int("made", len(outs)), zap.Int("planned", in.Outputs), zap.Error(short))
+	}
+	return res, nil
+}
+
+// render makes the outputs of a step: its one output, or the several of a
+// step that makes more (in.Outputs, a GroupRunner), with why it made fewer.
+func render(ctx context.Context, r tasks.Runner, input map[string]any, in contract.StepInput) (
+	outs []tasks.Output, short, err error) {
+	if g, ok := r.(tasks.GroupRunner); ok && in.Outputs > 1 {
+		outs, err = g.StepGroup(ctx, input, in.Index, in.Outputs)
+		switch {
+		case len(outs) > in.Outputs:
+			return nil, nil, fmt.Errorf("%d outputs made of the %d planned", len(outs), in.Outputs)
+		case len(outs) < in.Outputs && err == nil:
+			err = fmt.Errorf("%d outputs made of the %d planned", len(outs), in.Outputs)
+		}
+		if len(outs) > 0 && ctx.Err() == nil {
+			return outs, err, nil
+		}
+		return nil, nil, err
+	}
+	out, err := r.Step(ctx, input, in.Index)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []tasks.Output{out}, nil, nil
+}
+
+// record stores output i of a job and records it exactly once, answering
+// its file's id; its subscribers get a progress event.
+func (a *Activities) record(ctx context.Context, job *models.Job, in contract.StepInput, i int,
+	out tasks.Output) (string, error) {
+	key := fmt.Sprintf("jobs/%s/%d.%s", job.ID, i, out.Ext)
 	if err := a.Blob.WriteAll(ctx, key, out.Data, nil); err != nil {
-		return contract.StepResult{}, fmt.Errorf("store output %d: %w", in.Index, err)
+		return "", fmt.Errorf("store output %d: %w", i, err)
 	}
 	meta, _ := json.Marshal(out.Meta)
 	f, err := models.AddOutput(
 		ctx,
 		a.DB,
-		&models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: in.Index,
+		&models.File{ID: models.NewID(""), UserID: job.UserID, JobID: job.ID, Index: i,
 			Task: job.Task, MediaType: out.MediaType, BlobKey: key, Size: int64(len(out.Data)),
 			SHA256: models.Digest(out.Data), Data: string(meta)},
 		a.now(),
 	)
 	if err != nil {
-		return contract.StepResult{}, fmt.Errorf("record output %d: %w", in.Index, err)
+		return "", fmt.Errorf("record output %d: %w", i, err)
 	}
 	a.Log.Info(
 		"output delivered",
 		zap.String("job_id", job.ID),
-		zap.Int("index", in.Index),
+		zap.Int("index", i),
 		zap.String("file_id", f.ID),
 		zap.String("engine", out.Engine),
 	)
-	a.emitQuietly(ctx, in.JobID, contract.EventProgress, in.Index, in.Events, in.Queue)
-	return contract.StepResult{FileID: f.ID, Warnings: out.Warnings, Engine: out.Engine}, nil
+	a.emitQuietly(ctx, in.JobID, contract.EventProgress, i, in.Events, in.Queue)
+	return f.ID, nil
 }
 
 // delay sleeps StepDelay while heartbeating, and stops when cancelled.

@@ -88,7 +88,14 @@ type Plan struct {
 	// StepTimeout is how long one of its steps may run (the engine's); 0
 	// for the service's default.
 	StepTimeout time.Duration `json:",omitempty"`
+	// PerStep is how many outputs each step makes (tasks.Plan.PerStep), 0
+	// meaning one: the step of output i (a multiple of it) makes outputs
+	// i … i+PerStep-1.
+	PerStep int `json:",omitempty"`
 }
+
+// Group is how many outputs each step of the plan makes (at least one).
+func (p *Plan) Group() int { return max(p.PerStep, 1) }
 
 // StepInput names one output of a job. A step started before the job is
 // known to have left the queue (Start) also moves it to running; a step emits the job's
@@ -100,6 +107,9 @@ type StepInput struct {
 	Start  bool     `json:",omitempty"`
 	Events []string `json:",omitempty"`
 	Queue  string   `json:",omitempty"`
+	// Outputs is how many outputs the step makes, from Index on
+	// (Plan.PerStep); 0 means one.
+	Outputs int `json:",omitempty"`
 	// UserID, Task and Input are the job's own (its JobInput), so a step
 	// needs no read of the job's row.
 	UserID uint64
@@ -116,8 +126,14 @@ type Warning struct {
 }
 
 // StepResult is the file a step delivered and any warnings for the summary.
+// A step that makes several outputs (StepInput.Outputs) answers the first
+// one's file as FileID and the next ones' as More, in order; Missing says,
+// in the caller's words, why it made fewer than asked (those after the
+// delivered ones are not produced and not charged).
 type StepResult struct {
 	FileID   string
+	More     []string  `json:",omitempty"`
+	Missing  string    `json:",omitempty"`
 	Warnings []Warning `json:",omitempty"`
 	// Engine names the external engine that made the output ("" for a
 	// built-in one), so the step's result in the Temporal UI shows it.

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -26,7 +25,7 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	built := map[string]tasks.Engine{}
+	built := map[string]model{}
 	listens := map[string]string{} // webhook_listen → the engine that has it
 	for _, name := range slices.Sorted(maps.Keys(cfg.Engines)) {
 		e, err := New(name, cfg.Engines[name], cl)
@@ -41,10 +40,6 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 			log.Error("engine refused: its configuration does not hold", zap.String("engine", name), zap.Error(err))
 			continue
 		}
-		if err := checkModel(e); err != nil {
-			log.Error("engine refused: its model does not fit", zap.String("engine", name), zap.Error(err))
-			continue
-		}
 		if c := cfg.Engines[name]; c.UploadURL != "" && strings.HasSuffix(c.WebhookListen, ":0") {
 			log.Warn("engine in mode async listens for webhooks on a free port: a worker that restarts listens on "+
 				"another, and Cog retries the completion of a prediction to the old one for minutes, busy all "+
@@ -55,7 +50,9 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 				"so its predictions are held open as in mode sync (outputs come back as data URIs)",
 				zap.String("engine", name))
 		}
-		built[name] = e
+		m := model{engine: e}
+		m.list, m.known = modelOutput(e)
+		built[name] = m
 	}
 	routed := map[string]bool{}
 	for fi := range families {
@@ -95,13 +92,33 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 	return r, nil
 }
 
-// route puts a built-in task's steps on the binding's engine: its plan,
-// input checks and admit stay the built-in task's; each output is one
-// prediction; its docs list the engine's failure codes.
-func route(d *tasks.Definition, b Binding, built map[string]tasks.Engine) error {
-	e, ok := built[b.Engine]
+// model is a usable engine and what it told of its model at start-up:
+// whether it answers a list of files (known: it told).
+type model struct {
+	engine      tasks.Engine
+	list, known bool
+}
+
+// binding finds the binding's engine and holds the binding to its model.
+func binding(b Binding, built map[string]model) (tasks.Engine, error) {
+	m, ok := built[b.Engine]
 	if !ok {
-		return fmt.Errorf("no usable engine is named %q", b.Engine)
+		return nil, fmt.Errorf("no usable engine is named %q", b.Engine)
+	}
+	if err := fitsModel(b, m.list, m.known); err != nil {
+		return nil, fmt.Errorf("engine %s: %w", b.Engine, err)
+	}
+	return m.engine, nil
+}
+
+// route puts a built-in task's steps on the binding's engine: its plan,
+// input checks and admit stay the built-in task's; each planned output is
+// one prediction (or files_per_prediction outputs of one); its docs list
+// the engine's failure codes.
+func route(d *tasks.Definition, b Binding, built map[string]model) error {
+	e, err := binding(b, built)
+	if err != nil {
+		return err
 	}
 	if d.Removed || d.Runner == nil {
 		return fmt.Errorf("task %s is removed", d.Name)
@@ -113,9 +130,13 @@ func route(d *tasks.Definition, b Binding, built map[string]tasks.Engine) error 
 	if len(types) == 0 {
 		types = DefaultMediaTypes
 	}
+	per, err := readPerPrediction(b.FilesPerPrediction, d.InputSchema)
+	if err != nil {
+		return err
+	}
 	inner := d.Runner
-	er := &Runner{engine: e, bind: b, plan: inner.Plan, inType: reflect.TypeFor[map[string]any](), allowed: types,
-		refs: refFields(d)}
+	er := &Runner{engine: e, bind: b, plan: inner.Plan, per: per, inType: reflect.TypeFor[map[string]any](),
+		allowed: types, refs: refFields(d)}
 	if tr, ok := inner.(tasks.TypedRunner); ok {
 		er.inType = tr.InputType()
 	}
@@ -128,15 +149,21 @@ func route(d *tasks.Definition, b Binding, built map[string]tasks.Engine) error 
 		d.Runner = er
 	}
 	d.Docs.Errors = tasks.ErrorList(slices.Concat(d.Docs.Errors, er.EngineErrors())...)
+	if b.FilesPerPrediction != nil {
+		d.Docs.Outputs.Count += " × " + per.docs() + " (each prediction answers that many files, each an output)"
+		if per.field != "" && !slices.Contains(d.Docs.Outputs.CountDependsOn, per.field) {
+			d.Docs.Outputs.CountDependsOn = append(slices.Clone(d.Docs.Outputs.CountDependsOn), per.field)
+		}
+	}
 	return nil
 }
 
 // addDeclared builds a declared task, checks it and adds it as a family
 // of its own.
-func addDeclared(r *tasks.Registry, tc TaskConfig, built map[string]tasks.Engine) error {
-	e, ok := built[tc.Engine]
-	if !ok {
-		return fmt.Errorf("no usable engine is named %q", tc.Engine)
+func addDeclared(r *tasks.Registry, tc TaskConfig, built map[string]model) error {
+	e, err := binding(tc.Binding, built)
+	if err != nil {
+		return err
 	}
 	if len(tc.Input) == 0 {
 		return fmt.Errorf("input maps nothing to engine %s", tc.Engine)
@@ -161,7 +188,8 @@ func (r *Runner) meta(input map[string]any, i int, output map[string]any) map[st
 }
 
 // checkedOutput are the facts of an output the start-up check maps meta with.
-var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1}
+var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1,
+	"file": 0}
 
 // admitting is the Runner of a routed task whose built-in Runner checks
 // the account's records at submit: the check stays.
@@ -179,15 +207,3 @@ func (a admitting) Admit(ctx context.Context, env tasks.Env, input map[string]an
 
 // AdmitErrors implements tasks.Admitter.
 func (a admitting) AdmitErrors() []apierr.Code { return a.admitter.AdmitErrors() }
-
-// checkModel asks an engine that can tell about its model (its schema)
-// whether its tasks can deliver what it makes, for a few seconds at most.
-func checkModel(e tasks.Engine) error {
-	c, ok := e.(interface{ Check(context.Context) error })
-	if !ok {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	return c.Check(ctx)
-}

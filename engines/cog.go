@@ -3,9 +3,6 @@ package engines
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -469,19 +466,18 @@ func (c *cog) result(ctx context.Context, p *cogPrediction) (tasks.Prediction, e
 	if err != nil {
 		return tasks.Prediction{}, fail(Failed, "prediction %s: %w", p.ID, err)
 	}
-	if len(refs) > 1 { // never a silent drop of the others
-		return tasks.Prediction{}, fail(Failed, "prediction %s answered %d files: a step delivers the one file "+
-			"of its prediction (a model with a List[Path] output is refused at start-up when it is reachable)",
-			p.ID, len(refs))
-	}
-	ref := refs[0]
-	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s succeeded; reading its output", c.name, p.ID))
-	data, err := c.files.read(ctx, ref)
-	if err != nil {
-		return tasks.Prediction{}, err
+	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s succeeded; reading its %d output(s)", c.name,
+		p.ID, len(refs)))
+	files := make([][]byte, 0, len(refs))
+	for _, ref := range refs {
+		data, err := c.files.read(ctx, ref)
+		if err != nil {
+			return tasks.Prediction{}, err
+		}
+		files = append(files, data)
 	}
 	secs, _ := p.Metrics["predict_time"].(float64)
-	return tasks.Prediction{ID: p.ID, Data: data, Seconds: secs}, nil
+	return tasks.Prediction{ID: p.ID, Files: files, Seconds: secs}, nil
 }
 
 // cancel asks the engine to cancel predictions ids, on a context of its
@@ -501,63 +497,4 @@ func (c *cog) cancel(ctx context.Context, ids ...string) {
 			_ = resp.Body.Close()
 		}
 	}
-}
-
-// newPredictionID is a fresh prediction id; the engine is told it, so a
-// prediction can be cancelled before its first answer.
-func newPredictionID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return predictionID(b)
-}
-
-// stepPredictionID is the prediction id of a step's attempt (0: of every
-// attempt).
-func stepPredictionID(job string, index, attempt int) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d", job, index, attempt))
-	return predictionID(sum[:16])
-}
-
-// predictionID writes 16 bytes as Cog suggests: base32, lower case, no
-// padding (26 characters).
-func predictionID(b []byte) string {
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
-}
-
-// ErrListOutput is a model whose output is a list of files: each step
-// delivers one prediction's one file, so its routes and tasks are refused.
-var ErrListOutput = errors.New("the model answers a list of files (a List[Path] output); each output of a " +
-	"task is one prediction's one file, so nothing would deliver the others")
-
-// Check reads the model's schema (Cog's GET /openapi.json, its Output
-// component) where the engine answers within the context: a model whose
-// output is a list is ErrListOutput. An engine that does not answer is
-// not refused for it (it may be starting); a list it answers later fails
-// its steps instead.
-func (c *cog) Check(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base.String()+"/openapi.json", nil)
-	if err != nil {
-		return nil
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil
-	}
-	defer func() { _ = resp.Body.Close() }()
-	var doc struct {
-		Components struct {
-			Schemas struct {
-				Output struct {
-					Type string `json:"type"`
-				} `json:"Output"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&doc) != nil {
-		return nil
-	}
-	if doc.Components.Schemas.Output.Type == "array" {
-		return ErrListOutput
-	}
-	return nil
 }

@@ -119,6 +119,17 @@ type Binding struct {
 	// CapacityBusy lets an engine that stays overloaded through a step's
 	// retries fail the job capacity_busy (else the output is not produced).
 	CapacityBusy bool `json:"capacity_busy" yaml:"capacity_busy"`
+	// FilesPerPrediction is how many files each prediction answers, for a
+	// model whose output is a list of files (Cog's List[Path]): a whole
+	// number, or "$field" of an integer input field. Each file is an
+	// output of its own, planned, held and charged as such, in order; a
+	// job's outputs are its predictions times this. Absent means one file,
+	// and a model that answers a list is then refused at start-up (that
+	// route or task only). A prediction that answers fewer files delivers
+	// those, the rest not produced and not charged; one that answers more
+	// fails its outputs (none delivered or charged), as the declaration is
+	// wrong.
+	FilesPerPrediction any `json:"files_per_prediction" yaml:"files_per_prediction"`
 }
 
 // TaskConfig declares a task.
@@ -154,8 +165,9 @@ type DocsConfig struct {
 	Prompting   string   `json:"prompting" yaml:"prompting"`
 }
 
-// OutputsConfig is a declared task's output count rule: Count outputs, or
-// as many as the integer input field CountField says.
+// OutputsConfig is a declared task's output count rule: Count predictions,
+// or as many as the integer input field CountField says; each answers
+// Binding.FilesPerPrediction files (one when absent), each an output.
 type OutputsConfig struct {
 	Count      int    `json:"count" yaml:"count"`
 	CountField string `json:"count_field" yaml:"count_field"`

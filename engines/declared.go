@@ -47,6 +47,22 @@ func declare(tc TaskConfig, engine tasks.Engine) (*tasks.Definition, error) {
 	if err != nil {
 		return nil, err
 	}
+	per, err := readPerPrediction(tc.FilesPerPrediction, in)
+	if err != nil {
+		return nil, err
+	}
+	perJob := fmt.Sprintf("%s; each output is one prediction.", count)
+	if tc.FilesPerPrediction != nil {
+		if most := maxPredictions(tc) * per.max; most > MaxDeclaredOutputs {
+			return nil, fmt.Errorf("outputs: up to %d outputs a job (predictions × files_per_prediction), more "+
+				"than %d", most, MaxDeclaredOutputs)
+		}
+		count = fmt.Sprintf("%s × %s", count, per.docs())
+		perJob = fmt.Sprintf("%s: each prediction answers %s files, each one output.", count, per.docs())
+		if per.field != "" && !slices.Contains(dependsOn, per.field) {
+			dependsOn = append(dependsOn, per.field)
+		}
+	}
 	unit := tc.Unit
 	if unit == "" {
 		unit = "image"
@@ -58,15 +74,15 @@ func declare(tc TaskConfig, engine tasks.Engine) (*tasks.Definition, error) {
 	d := &tasks.Definition{Name: tc.Name, Title: tc.Title, Description: tc.Description, Category: tc.Category,
 		Unit: unit, InputSchema: in, OutputSchema: out,
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, PerOutput: tc.PricePerOutput}}
-	d.Runner = &Runner{engine: engine, bind: tc.Binding, plan: plan, inType: reflect.TypeFor[map[string]any](),
-		allowed: types}
+	d.Runner = &Runner{engine: engine, bind: tc.Binding, plan: plan, per: per,
+		inType: reflect.TypeFor[map[string]any](), allowed: types}
 	d.Docs = tasks.Docs{Lead: tc.Docs.Lead, BuiltFor: tc.Docs.BuiltFor, WhatYouGet: tc.Docs.WhatYouGet,
 		Limitations: append([]string{"Made by the model server " + engine.Name() + " the operator runs: " +
 			"what it makes, and how reproducible it is, is the model's."}, tc.Docs.Limitations...),
 		Outputs: tasks.DocsOutputs{Count: count, CountDependsOn: dependsOn},
 		Specs: []tasks.SpecRow{
 			{Key: "output_format", Title: "Output format", Text: strings.Join(types, ", ") + ", as the model makes it."},
-			{Key: "outputs_per_job", Title: "Outputs per job", Text: count + "; each output is one prediction."},
+			{Key: "outputs_per_job", Title: "Outputs per job", Text: perJob},
 		},
 		Related: []tasks.Related{}, Compares: nil}
 	d.Runner.(*Runner).refs = refFields(d)
@@ -129,6 +145,17 @@ func countRule(tc TaskConfig) (plan func(map[string]any) tasks.Plan, count strin
 	}
 	return nil, "", nil, fmt.Errorf("outputs: count must be 1 to %d, or count_field name an input field",
 		MaxDeclaredOutputs)
+}
+
+// maxPredictions is the most predictions a job of a declared task makes.
+func maxPredictions(tc TaskConfig) int {
+	if tc.Outputs.CountField == "" {
+		return tc.Outputs.Count
+	}
+	p, _ := tc.InputSchema["properties"].(map[string]any)
+	f, _ := p[tc.Outputs.CountField].(map[string]any)
+	n, _ := number(f["maximum"])
+	return int(n)
 }
 
 func number(v any) (float64, bool) {

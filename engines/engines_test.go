@@ -509,7 +509,7 @@ func TestOutputsOfTheWrongTypeOrSizeAreNotDelivered(t *testing.T) {
 // task passes on the declared task and the routed one, their examples made
 // by the Cog server.
 func TestConfiguredTasksPassTheConformanceSuite(t *testing.T) {
-	srv := fake(t, cogtest.Options{})
+	srv := fake(t, cogtest.Options{Sized: true})
 	r, logs := assemble(t, example(t, srv.URL, nil), clients(false))
 	require.Zero(t, logs.FilterLevelExact(zap.ErrorLevel).Len(), logs.All())
 	for _, name := range []string{"image.generate_sdxl", "pattern.generate"} {
@@ -575,7 +575,7 @@ func prop(tc *engines.TaskConfig, field string) map[string]any {
 }
 
 func TestABuiltInTaskSwitchesToAnEngineAndBackByConfigurationAlone(t *testing.T) {
-	srv := fake(t, cogtest.Options{})
+	srv := fake(t, cogtest.Options{Sized: true})
 	body := `{"kind":"stripes","colors":["#1F3A5F","#F2C14E"],"seed":3,"resolution":"512"}`
 	routed, _ := assemble(t, example(t, srv.URL, nil), clients(false))
 	d, err := routed.Lookup("pattern.generate")
@@ -583,7 +583,7 @@ func TestABuiltInTaskSwitchesToAnEngineAndBackByConfigurationAlone(t *testing.T)
 	out, err := step(t, d, body, 0)
 	require.NoError(t, err)
 	require.Equal(t, "sdxl", out.Engine)
-	require.Equal(t, 16, out.Meta["width"], "the size of the image the model made")
+	require.Equal(t, 512, out.Meta["width"], "the size of the image the model made")
 	require.Len(t, srv.Inputs(), 1)
 
 	back, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) { c.Routes = nil }), clients(false))
@@ -626,26 +626,4 @@ func truncatedPNG(t *testing.T) []byte {
 	var b bytes.Buffer
 	require.NoError(t, png.Encode(&b, img))
 	return b.Bytes()[:200]
-}
-
-func TestAModelOfSeveralFilesIsRefusedNotDroppedSilently(t *testing.T) {
-	srv := fake(t, cogtest.Options{Files: 3})
-	r, logs := assemble(t, example(t, srv.URL, nil), clients(false))
-	refused := logs.FilterMessage("engine refused: its model does not fit")
-	require.Equal(t, 1, refused.Len(), "refused at start-up, with the reason")
-	require.Contains(t, refused.All()[0].ContextMap()["error"], "List[Path]")
-	_, err := r.Lookup("image.generate_sdxl")
-	require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code)
-
-	t.Run("a list answered by a model that was not reachable at start-up fails the step", func(t *testing.T) {
-		late := fake(t, cogtest.Options{})
-		r, _ := assemble(t, example(t, late.URL, nil), clients(false))
-		d, err := r.Lookup("image.generate_sdxl")
-		require.NoError(t, err)
-		late.Files(2)
-		_, err = step(t, d, `{"prompt":"a shirt"}`, 0)
-		var se *tasks.StepError
-		require.ErrorAs(t, err, &se)
-		require.Equal(t, string(apierr.ProcessingFailed), se.Code)
-	})
 }

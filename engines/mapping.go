@@ -10,12 +10,15 @@ import (
 
 // Mapping builds an engine's input (or an output's data) from a task's
 // validated input and the step's index. A string value "$field" is the
-// input's field (left out when the input has none), "$index" the step's
-// index (0-based), "$field[2]" and "$field[$index]" an element of a list
+// input's field (left out when the input has none), "$index" the index
+// (0-based) of the prediction in a model's input and of the output in an
+// output's data (the same unless predictions answer several files),
+// "$field[2]" and "$field[$index]" an element of a list
 // field (the step's index picks one per output), "$field+index" the numeric
 // field plus the index (a seed that differs per output), "$output.width"
 // and "$output.height" (in an output's data) the pixel size of the image
 // the engine made, "$output.format" its format (png, jpeg, webp, gif),
+// "$output.file" its place among its prediction's files (from 0),
 // "$output.source_width" and "$output.source_height" the pixel size of the
 // first file handed to the model, and "$$…" the literal string "$…"; objects and lists are
 // mapped value by value; anything else is sent as written. A field that

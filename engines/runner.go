@@ -4,25 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"net/http"
 	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
-	"github.com/taskplatform/taskplatform/tasks/imagefile"
 )
 
 // Runner is the Runner of a task whose steps run on an engine: each step
-// is one prediction making one output, its type read from the bytes and
-// held to the task's media types, its size to the engine's limit and, for
-// an image, to the pixel budget.
+// is one prediction making one output, or several when its model answers
+// a list of files (Binding.FilesPerPrediction); each is checked like an
+// upload (check.go's checkOutput) before it is stored or charged.
 type Runner struct {
 	engine  tasks.Engine
 	bind    Binding
 	plan    func(map[string]any) tasks.Plan
+	per     perPrediction
 	inType  reflect.Type
 	allowed []string
 	// refs are the input fields that hold file references.
@@ -31,11 +27,23 @@ type Runner struct {
 
 // Plan implements tasks.Runner: the task's plan, every step on the engine's
 // queue.
+// With several files a prediction (FilesPerPrediction), each of the
+// task's planned predictions makes that many outputs.
 func (r *Runner) Plan(input map[string]any) tasks.Plan {
 	p := r.plan(input)
 	p.Engine = r.engine.Name()
 	if l, ok := r.engine.(interface{ Limits() Limits }); ok {
 		p.StepTimeout, p.QueueWait = l.Limits().Step, l.Limits().Queue
+	}
+	if n := r.per.count(input); n > 1 {
+		p.Steps, p.PerStep = p.Steps*n, n
+		if len(p.Capacity) > 0 {
+			byOutput := make(map[int]string, len(p.Capacity))
+			for i, q := range p.Capacity {
+				byOutput[i*n] = q
+			}
+			p.Capacity = byOutput
+		}
 	}
 	return p
 }
@@ -62,41 +70,58 @@ func (r *Runner) EngineErrors() []apierr.Code {
 	return []apierr.Code{apierr.ContentRefused, apierr.CapacityBusy}
 }
 
-// Step implements tasks.Runner: one prediction, one output.
+// Step implements tasks.Runner: output i, of the prediction that makes it.
 func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
-	facts := map[string]any{}
-	mapped, err := r.files().resolve(ctx, r.bind.Input.apply(scope{input: input, i: i, refs: r.refs}), facts)
+	n := r.per.count(input)
+	outs, err := r.StepGroup(ctx, input, i-i%n, n)
+	if k := i % n; k < len(outs) {
+		return outs[k], nil
+	}
+	return tasks.Output{}, err
+}
+
+// StepGroup implements tasks.GroupRunner: prediction i/n, whose files are
+// outputs i … i+n-1. In the model's input "$index" is the prediction's
+// index; in an output's data, the output's. A prediction that answers
+// more files than n delivers none (the declaration is wrong); one that
+// answers fewer, or whose k-th file does not pass the checks, delivers the
+// files before it and says why the rest were not made.
+func (r *Runner) StepGroup(ctx context.Context, input map[string]any, i, n int) ([]tasks.Output, error) {
+	source := map[string]any{}
+	mapped, err := r.files().resolve(ctx, r.bind.Input.apply(scope{input: input, i: i / n, refs: r.refs}), source)
 	if err != nil {
-		return tasks.Output{}, err
+		return nil, err
 	}
 	p, err := r.engine.Predict(ctx, mapped.(map[string]any))
 	if err != nil {
 		if ctx.Err() != nil {
-			return tasks.Output{}, ctx.Err()
+			return nil, ctx.Err()
 		}
-		return tasks.Output{}, r.stepError(err)
+		return nil, r.stepError(err)
 	}
-	mt := http.DetectContentType(p.Data)
-	ext, known := extensions[mt]
-	if !known || !slices.Contains(r.allowed, mt) {
-		return tasks.Output{}, &tasks.StepError{Code: string(apierr.ProcessingFailed),
-			Message: "the model answered a file of a type this task does not deliver",
-			Err:     fmt.Errorf("engine %s: prediction %s answered %s", r.engine.Name(), p.ID, mt)}
+	if len(p.Files) > n {
+		return nil, &tasks.StepError{Code: string(apierr.ProcessingFailed),
+			Message: fmt.Sprintf("the model answered %d files, more than the %d each of its predictions delivers "+
+				"for this task", len(p.Files), n),
+			Err: fmt.Errorf("engine %s: prediction %s answered %d files where files_per_prediction is %d: set it "+
+				"to what the model answers", r.engine.Name(), p.ID, len(p.Files), n)}
 	}
-	if imageType(mt) {
-		facts["format"] = strings.TrimPrefix(mt, "image/")
-		// Decoded in full within the pixel budget, as an upload is: a file
-		// whose header reads but whose pixels do not is not delivered, nor
-		// charged.
-		size, err := imagefile.Reduce(p.Data, func(img image.Image) image.Point { return img.Bounds().Size() })
-		facts["width"], facts["height"] = size.X, size.Y
+	outs := make([]tasks.Output, 0, len(p.Files))
+	for k, data := range p.Files {
+		out, err := r.checkOutput(input, i+k, k, data, source, p.ID)
 		if err != nil {
-			return tasks.Output{}, &tasks.StepError{Code: string(apierr.ProcessingFailed),
-				Message: "the model answered an image the service cannot read",
-				Err:     fmt.Errorf("engine %s: prediction %s: %w", r.engine.Name(), p.ID, err)}
+			return outs, err
 		}
+		outs = append(outs, out)
 	}
-	return tasks.Output{Data: p.Data, MediaType: mt, Ext: ext, Meta: r.meta(input, i, facts), Engine: r.engine.Name()}, nil
+	if len(outs) < n {
+		return outs, &tasks.StepError{Code: string(apierr.ProcessingFailed),
+			Message: fmt.Sprintf("the model answered %d of the %d files its prediction delivers for this task",
+				len(outs), n),
+			Err: fmt.Errorf("engine %s: prediction %s answered %d files where files_per_prediction is %d",
+				r.engine.Name(), p.ID, len(outs), n)}
+	}
+	return outs, nil
 }
 
 // files is how the engine hands a caller's files on: data URIs unless it

@@ -9,24 +9,26 @@ import (
 
 // Engine is where a task's steps run when they do not run on its built-in
 // Runner: a model server the operator runs (package engines holds the
-// protocols and reads the operator's configuration). One Predict makes one
-// output, so each output of such a task is one step, stored and charged
-// once like any other.
+// protocols and reads the operator's configuration). One Predict is one
+// prediction, which answers one file or, for a model with a list output,
+// several; each file is one output, stored and charged once like any other
+// (GroupRunner, Plan.PerStep).
 type Engine interface {
 	// Name is the operator's name of the engine, shown in logs, in the
 	// step's result and in its heartbeats (the Temporal UI).
 	Name() string
-	// Predict runs the model on its own input and answers one file. It
+	// Predict runs the model on its own input and answers its files. It
 	// stops, and cancels the prediction, when ctx ends.
 	Predict(ctx context.Context, input map[string]any) (Prediction, error)
 }
 
-// Prediction is one file an engine made.
+// Prediction is the files one prediction of an engine made.
 type Prediction struct {
 	// ID is the engine's id of the prediction ("" when it gave none).
 	ID string
-	// Data is the file's bytes as the engine answered them, unchecked.
-	Data []byte
+	// Files are the files' bytes as the engine answered them, in its
+	// order, unchecked: one, or the elements of a list output.
+	Files [][]byte
 	// Seconds is the time the model ran, as the engine reports it.
 	Seconds float64
 }

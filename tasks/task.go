@@ -69,6 +69,22 @@ type Plan struct {
 	// before the job fails capacity_busy (0: as long as the job's start
 	// deadline lets it); both the engine's.
 	StepTimeout, QueueWait time.Duration
+	// PerStep is how many outputs each step makes (a model's prediction
+	// that answers a list of files), 0 or 1 meaning one: step k makes
+	// outputs k×PerStep … k×PerStep+PerStep-1, in order, and Steps (the
+	// outputs, held and charged one by one) is a multiple of it. The
+	// Runner is then a GroupRunner.
+	PerStep int
+}
+
+// GroupRunner is a Runner whose steps each make Plan.PerStep outputs.
+type GroupRunner interface {
+	Runner
+	// StepGroup renders outputs i … i+n-1 of a validated input (i a
+	// multiple of n). It may answer fewer outputs, the first ones, with a
+	// *StepError saying why the rest were not made: they are then not
+	// produced and not charged. No output and an error is a failed step.
+	StepGroup(ctx context.Context, input map[string]any, i, n int) ([]Output, error)
 }
 
 // Runner is the executable half of a task.

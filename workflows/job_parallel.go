@@ -43,6 +43,7 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 			sel.AddFuture(run(sctx, i, start), func(f workflow.Future) {
 				p.running--
 				p.errs[i] = f.Get(ctx, &p.outs[i])
+				p.spread(i)
 				if p.end(ctx, i, start) {
 					stop()
 				}
@@ -103,10 +104,31 @@ type parallel struct {
 func newParallel(plan *contract.Plan) *parallel {
 	n := plan.Steps
 	p := &parallel{plan: plan, n: n, outs: make([]contract.StepResult, n), errs: make([]error, n)}
-	for i := range n {
+	for i := 0; i < n; i += plan.Group() {
 		p.pending = append(p.pending, i)
 	}
 	return p
+}
+
+// spread gives each further output of the step of output i (one that
+// makes several, plan.PerStep) its answer: its file, or the step's error,
+// or — past the files the step made — a processing failure in the step's
+// words (not produced, not charged).
+func (p *parallel) spread(i int) {
+	for k := 1; k < p.plan.Group() && i+k < p.n; k++ {
+		switch more := p.outs[i].More; {
+		case p.errs[i] != nil:
+			p.errs[i+k] = p.errs[i]
+		case k <= len(more):
+			p.outs[i+k] = contract.StepResult{FileID: more[k-1], Engine: p.outs[i].Engine}
+		default:
+			reason := p.outs[i].Missing
+			if reason == "" {
+				reason = "the step made fewer outputs than planned"
+			}
+			p.errs[i+k] = temporal.NewNonRetryableApplicationError(reason, contract.ErrTypeProcessing, nil)
+		}
+	}
 }
 
 // open says whether further steps may start.
@@ -160,7 +182,11 @@ func (p *parallel) end(ctx workflow.Context, i int, start bool) bool {
 		p.requeueLate()
 	}
 	if err == nil {
-		p.delivered++
+		for k := range p.plan.Group() {
+			if i+k < p.n && p.errs[i+k] == nil {
+				p.delivered++
+			}
+		}
 		workflow.SetCurrentDetails(ctx, fmt.Sprintf("running: %d of %d outputs delivered", p.delivered, p.n))
 	}
 	p.failure = stepFailure(i, p.n, p.plan, err)

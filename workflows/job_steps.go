@@ -47,8 +47,12 @@ func (j *job) deliver(ctx workflow.Context) (contract.SettleInput, error) {
 // and the events its subscribers want (the step emits started and
 // progress itself).
 func (j *job) stepInput(i int, queue string, start bool) contract.StepInput {
-	return contract.StepInput{JobID: j.in.JobID, Index: i, Start: start, Events: j.admitted.Events, Queue: queue,
+	in := contract.StepInput{JobID: j.in.JobID, Index: i, Start: start, Events: j.admitted.Events, Queue: queue,
 		UserID: j.in.UserID, Task: j.in.Task, Input: j.in.Input}
+	if n := j.admitted.Plan.Group(); n > 1 {
+		in.Outputs = n
+	}
+	return in
 }
 
 // startDeadline is how long a step that leaves the queue may wait for a

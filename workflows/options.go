@@ -52,10 +52,10 @@ func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 		HeartbeatTimeout:    3 * time.Second,
 		WaitForCancellation: true,
 		RetryPolicy:         &stepRetry,
-		Summary:             fmt.Sprintf("output %d of %d", i+1, plan.Steps),
+		Summary:             "output " + outputsOf(i, plan),
 	}
 	if start {
-		o.Summary = fmt.Sprintf("leave the queue, output %d of %d", i+1, plan.Steps)
+		o.Summary = "leave the queue, output " + outputsOf(i, plan)
 		o.ScheduleToStartTimeout = startDeadline
 	}
 	if capacity, limited := plan.Capacity[i]; limited {
@@ -83,6 +83,15 @@ func engineWait(plan *contract.Plan, start bool, startDeadline time.Duration) (t
 	return plan.CapacityDeadline, false
 }
 
+// outputsOf names the outputs of the step of output i: "2 of 6", or "1–3
+// of 6" for a step that makes several (plan.PerStep).
+func outputsOf(i int, plan *contract.Plan) string {
+	if n := plan.Group(); n > 1 {
+		return fmt.Sprintf("%d–%d of %d", i+1, min(i+n, plan.Steps), plan.Steps)
+	}
+	return fmt.Sprintf("%d of %d", i+1, plan.Steps)
+}
+
 // inlineStepOptions are the options of output i's step of a quick job, a
 // local activity inside the workflow task that admitted it.
 func inlineStepOptions(i int, plan *contract.Plan, start bool) workflow.LocalActivityOptions {
@@ -90,10 +99,10 @@ func inlineStepOptions(i int, plan *contract.Plan, start bool) workflow.LocalAct
 		ScheduleToCloseTimeout: 2 * time.Minute,
 		StartToCloseTimeout:    30 * time.Second,
 		RetryPolicy:            &stepRetry,
-		Summary:                fmt.Sprintf("output %d of %d (inline)", i+1, plan.Steps),
+		Summary:                "output " + outputsOf(i, plan) + " (inline)",
 	}
 	if start {
-		o.Summary = fmt.Sprintf("leave the queue, output %d of %d (inline)", i+1, plan.Steps)
+		o.Summary = "leave the queue, output " + outputsOf(i, plan) + " (inline)"
 	}
 	return o
 }

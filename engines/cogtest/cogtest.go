@@ -30,6 +30,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -84,6 +85,10 @@ type Options struct {
 	RunFor func(input map[string]any) time.Duration
 	// Slots is how many predictions run at once (1 when zero).
 	Slots int
+	// Sized answers images of the input's width × height (a number, or a
+	// string of digits, which Cog's pydantic input model coerces to an
+	// int), as an image model does; otherwise 16 × 16.
+	Sized bool
 	// Output, when set, makes the file of a prediction from its input.
 	Output func(input map[string]any) []byte
 	// Redirect, when set, answers every request for a file the server
@@ -430,7 +435,10 @@ func (s *Server) run(p *prediction) {
 }
 
 // output is what an ended prediction answers: a file as a string, or
-// Files of them as a list (a List[Path] output).
+// Files of them as a JSON array in the predictor's order (a List[Path]
+// output): json.py's upload_files maps a list element by element, each
+// file to a data URI (sync, files.upload_file) or to the upload store's
+// URL (--upload-url).
 func (s *Server) output(p *prediction) any {
 	n := max(s.o.Files, 1)
 	refs := make([]any, n)
@@ -452,14 +460,19 @@ func (s *Server) output(p *prediction) any {
 	return refs
 }
 
-// file1 is file k of a prediction of input.
+// file1 is file k of a prediction of input: width × height pixels when
+// Sized and the input asks for them, else 16 × 16.
 func (s *Server) file1(input map[string]any, k int) []byte {
 	if s.o.Output != nil {
 		return s.o.Output(input)
 	}
 	raw, _ := json.Marshal(input)
 	sum := sha256.Sum256(append(raw, byte(k)))
-	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
+	w, h := 16, 16
+	if s.o.Sized {
+		w, h = side(input["width"]), side(input["height"])
+	}
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for i := range img.Pix {
 		img.Pix[i] = sum[i%3]
 	}
@@ -467,6 +480,15 @@ func (s *Server) file1(input map[string]any, k int) []byte {
 	var b bytes.Buffer
 	_ = png.Encode(&b, img)
 	return b.Bytes()
+}
+
+// side is an image side the input asks for, 16 when it asks none.
+func side(v any) int {
+	n, err := strconv.Atoi(fmt.Sprint(v))
+	if err != nil || n < 1 || n > 4096 {
+		return 16
+	}
+	return n
 }
 
 func (s *Server) set(p *prediction, f func()) {
