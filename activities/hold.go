@@ -113,7 +113,7 @@ func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Pl
 // capacity deadline for a plan that has capacity-limited outputs.
 func (a *Activities) plan(p tasks.Plan) contract.Plan {
 	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone,
-		Engine: p.Engine}
+		Engine: p.Engine, Fallback: p.Fallback}
 	if len(p.Capacity) > 0 {
 		out.CapacityDeadline = a.CapacityDeadline
 		if out.CapacityDeadline <= 0 {

@@ -96,6 +96,9 @@ type Binding struct {
 	// CapacityBusy lets an engine that stays overloaded through a step's
 	// retries fail the job capacity_busy (else the output is not produced).
 	CapacityBusy bool `json:"capacity_busy" yaml:"capacity_busy"`
+	// Routing is how a route shares its task with the built-in engine
+	// (routing.go): a fallback, or the jobs with a field.
+	Routing `json:",inline" yaml:",inline"`
 }
 
 // TaskConfig declares a task.

@@ -65,7 +65,11 @@ func (r *Runner) EngineErrors() []apierr.Code {
 // Step implements tasks.Runner: one prediction, one output.
 func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
 	facts := map[string]any{}
-	mapped, err := r.files().resolve(ctx, r.bind.Input.apply(scope{input: input, i: i, refs: r.refs}), facts)
+	filled, err := fillRecords(ctx, r.bind.Input.apply(scope{input: input, i: i, refs: r.refs}))
+	if err != nil {
+		return tasks.Output{}, err
+	}
+	mapped, err := r.files().resolve(ctx, filled, facts)
 	if err != nil {
 		return tasks.Output{}, err
 	}

@@ -63,6 +63,11 @@ type Plan struct {
 	// steps wait on that engine's own task queue, with its capacity, and
 	// never take the built-in steps' slots.
 	Engine string
+	// Fallback names the external engine an output goes to when its
+	// built-in step hands it off (HandOff: the built-in output's confidence
+	// was under the route's threshold). The steps run on the built-in
+	// queue; a handed-off output runs a second step on the engine's queue.
+	Fallback string
 }
 
 // Runner is the executable half of a task.
