@@ -70,6 +70,9 @@ func share(d *tasks.Definition, b Binding, er *Runner, builtin tasks.Runner) (ro
 		if err := addEngineProperty(d); err != nil {
 			return nil, err
 		}
+		if err := relaxRequired(d, b.Meta); err != nil {
+			return nil, err
+		}
 		liftRefusal(d, b.When)
 		return &whenRunner{Runner: er, builtin: builtin, field: b.When}, nil
 	}
@@ -156,10 +159,17 @@ func (w *whenRunner) Admit(ctx context.Context, env tasks.Env, input map[string]
 			return err
 		}
 	}
-	if a, ok := w.builtin.(tasks.Admitter); ok {
-		return a.Admit(ctx, env, input)
+	a, ok := w.builtin.(tasks.Admitter)
+	switch {
+	case !ok:
+		return nil
+	case w.takes(input):
+		// Every check of the built-in task, none of its writes: the
+		// built-in engine's record of the job (a photoshoot) is not made by
+		// the model's job.
+		env.DryRun = true
 	}
-	return nil
+	return a.Admit(ctx, env, input)
 }
 
 // AdmitErrors implements tasks.Admitter.
@@ -229,6 +239,30 @@ func addEngineProperty(d *tasks.Definition) error {
 	}
 	props["engine"] = map[string]any{"type": "string", "description": "The external engine (the operator's model " +
 		"server) that made this output; absent when the task's built-in engine made it."}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	d.OutputSchema = raw
+	return nil
+}
+
+// relaxRequired keeps, of the output data's required fields, those meta
+// maps: a model's output has the data its route maps, never a made-up
+// value for the rest. The built-in engine's outputs still have them all.
+func relaxRequired(d *tasks.Definition, meta Mapping) error {
+	var doc map[string]any
+	if err := json.Unmarshal(d.OutputSchema, &doc); err != nil {
+		return fmt.Errorf("output schema: %w", err)
+	}
+	req, _ := doc["required"].([]any)
+	keep := []any{}
+	for _, k := range req {
+		if _, mapped := meta[fmt.Sprint(k)]; mapped {
+			keep = append(keep, k)
+		}
+	}
+	doc["required"] = keep
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return err
