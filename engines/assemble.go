@@ -170,7 +170,8 @@ func (r *Runner) meta(input map[string]any, i int, output map[string]any) map[st
 }
 
 // checkedOutput are the facts of an output the start-up check maps meta with.
-var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1}
+var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1,
+	"scale": 2}
 
 // admitting is the Runner of a routed task whose built-in Runner checks
 // the account's records at submit: the check stays.

@@ -17,7 +17,10 @@ import (
 // and "$output.height" (in an output's data) the pixel size of the image
 // the engine made, "$output.format" its format (png, jpeg, webp, gif),
 // "$output.source_width" and "$output.source_height" the pixel size of the
-// first file handed to the model, and "$$…" the literal string "$…"; objects and lists are
+// first file handed to the model, "$output.scale" the output's width over
+// that file's (when whole), "$model.skin" and "$model.images[0]" a field of
+// the record whose handle the input field model holds (records.go), and
+// "$$…" the literal string "$…"; objects and lists are
 // mapped value by value; anything else is sent as written. A field that
 // holds file references (x-ref: a handle or a URL the caller wrote) is
 // never sent as written: the Runner fetches the file under the service's

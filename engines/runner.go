@@ -94,6 +94,9 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 		// charged.
 		size, err := imagefile.Reduce(p.Data, func(img image.Image) image.Point { return img.Bounds().Size() })
 		facts["width"], facts["height"] = size.X, size.Y
+		if sw, ok := facts["source_width"].(int); ok && sw > 0 && size.X%sw == 0 {
+			facts["scale"] = size.X / sw // a whole enlargement: "$output.scale"
+		}
 		if err != nil {
 			return tasks.Output{}, &tasks.StepError{Code: string(apierr.ProcessingFailed),
 				Message: "the model answered an image the service cannot read",
