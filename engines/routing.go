@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -62,6 +65,9 @@ func share(d *tasks.Definition, b Binding, er *Runner, builtin tasks.Runner) (ro
 		if err := addEngineProperty(d); err != nil {
 			return nil, err
 		}
+		d.Docs.Limitations = append(d.Docs.Limitations, fmt.Sprintf("On this service an output whose %s is under "+
+			"%g (or that the built-in step refuses for it) is made by the operator's engine %s instead, charged once: "+
+			"its data names the engine.", f.Field, f.Below, er.engine.Name()))
 		return &fallbackRunner{Runner: er, builtin: builtin, fallback: f}, nil
 	case b.When != "":
 		if !hasProperty(d.InputSchema, b.When, "") {
@@ -74,6 +80,10 @@ func share(d *tasks.Definition, b Binding, er *Runner, builtin tasks.Runner) (ro
 			return nil, err
 		}
 		liftRefusal(d, b.When)
+		d.Docs.Limitations = append(d.Docs.Limitations, fmt.Sprintf("On this service the jobs with %s run on the "+
+			"operator's engine %s, one prediction an output: its data holds only what the route maps (%s) and "+
+			"engine; the built-in engine's record of the job is not made.", b.When, er.engine.Name(),
+			strings.Join(slices.Sorted(maps.Keys(b.Meta)), ", ")))
 		return &whenRunner{Runner: er, builtin: builtin, field: b.When}, nil
 	}
 	return er, nil

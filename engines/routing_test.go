@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,8 @@ func TestAFallbackRouteKeepsPlainPackshotsBuiltIn(t *testing.T) {
 	p := d.Runner.Plan(in)
 	require.Equal(t, "", p.Engine, "the steps run on the built-in queue")
 	require.Equal(t, "cut", p.Fallback)
+	require.Contains(t, strings.Join(d.Docs.Limitations, " "), "under 0.9 (or that the built-in step refuses for it) "+
+		"is made by the operator's engine cut", "the served page says where the hard outputs go")
 
 	out, err := d.Runner.Step(ctx, in, 0)
 	require.NoError(t, err)
@@ -159,6 +162,8 @@ func TestPhotoshootWithAModelRunsOnTheOnModelEngine(t *testing.T) {
 	in, err := d.Validate(body)
 	require.NoError(t, err)
 	require.Equal(t, "tryon", d.Runner.Plan(in).Engine)
+	require.Contains(t, strings.Join(d.Docs.Limitations, " "), "the jobs with model run on the operator's engine tryon")
+	require.NotContains(t, strings.Join(plain.Docs.Limitations, " "), "engine tryon")
 	without, err := d.Validate([]byte(`{"product":"file:shirt"}`))
 	require.NoError(t, err)
 	require.Empty(t, d.Runner.Plan(without).Engine, "a packshot without a model stays built-in")
