@@ -108,5 +108,6 @@ func TestAHandedOffOutputTheEngineFailsIsNotProduced(t *testing.T) {
 	require.NotNil(t, sum)
 	require.Equal(t, 1, sum.Delivered)
 	require.Len(t, sum.Warnings, 1)
-	require.Contains(t, sum.Warnings[0].Message, "Output 1 of 2 was not produced and was not charged: the model could not make it")
+	require.Contains(t, sum.Warnings[0].Message,
+		"Output 1 of 2 was not produced and was not charged: the model could not make it")
 }

@@ -166,9 +166,9 @@ func modelDocs() tasks.Docs {
 			"the photo's middle, holding two eyes and a mouth — and refuses a photo that shows none. It reads the skin " +
 			"as the median of that face without its highlights and shadows, the hair in hair colours above and beside " +
 			"the face (not a cap, a hat or the backdrop), applies the proportion changes you ask within fixed bounds, " +
-			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create takes model only where the " +
-			"operator routes it to an on-model engine (its page says whether), and refuses it otherwise; elsewhere a " +
-			"style is a record of tones and proportions. It " +
+			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create takes model only " +
+			"where the operator routes it to an on-model engine (its page says whether), and refuses it otherwise; " +
+			"elsewhere a style is a record of tones and proportions. It " +
 			"is priced in model credits.",
 		BuiltFor: []string{
 			"Recording a house model's skin and hair tones, read from portraits, as named colours with their hex.",
