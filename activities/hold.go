@@ -113,7 +113,7 @@ func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Pl
 // capacity deadline for a plan that has capacity-limited outputs.
 func (a *Activities) plan(p tasks.Plan) contract.Plan {
 	out := contract.Plan{Steps: p.Steps, Phase: p.Phase, Capacity: p.Capacity, FirstAlone: p.FirstAlone,
-		Engine: p.Engine, StepTimeout: p.StepTimeout, PerStep: p.PerStep}
+		Engine: p.Engine, StepTimeout: p.StepTimeout, PerStep: p.PerStep, Fallback: p.Fallback}
 	if p.Engine != "" { // the engine's own queue wait
 		out.CapacityDeadline = p.QueueWait
 	}

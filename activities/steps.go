@@ -113,6 +113,9 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		sctx = tasks.WithStopping(sctx, activity.GetWorkerStopChannel(ctx))
 	}
 	sctx = tasks.WithStep(sctx, tasks.Step{JobID: job.ID, Index: in.Index, Attempt: attempt})
+	if in.OnEngine {
+		sctx = tasks.WithOnEngine(sctx)
+	}
 	sctx, note := tasks.WithStepNotes(sctx)
 	var outs []tasks.Output
 	var short error // why a step of several outputs made fewer
@@ -120,6 +123,14 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		outs, short, err = render(sctx, def.Runner, input, in)
 		return err
 	})
+	var handOff *tasks.HandOff
+	if errors.As(err, &handOff) && !in.OnEngine {
+		// Not delivered, so neither stored nor charged: the job runs the
+		// output again on the route's engine.
+		a.Log.Info("output handed off to the engine", zap.String("job_id", job.ID), zap.Int("index", in.Index),
+			zap.String("reason", handOff.Reason))
+		return contract.StepResult{HandOff: handOff.Reason}, nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return contract.StepResult{}, ctx.Err()

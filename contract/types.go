@@ -92,6 +92,10 @@ type Plan struct {
 	// meaning one: the step of output i (a multiple of it) makes outputs
 	// i … i+PerStep-1.
 	PerStep int `json:",omitempty"`
+	// Fallback names the external engine of the outputs a built-in step
+	// hands off (tasks.Plan.Fallback, StepResult.HandOff): each runs a
+	// second step on that engine's EngineQueue.
+	Fallback string `json:",omitempty"`
 }
 
 // Group is how many outputs each step of the plan makes (at least one).
@@ -115,6 +119,9 @@ type StepInput struct {
 	UserID uint64
 	Task   string
 	Input  json.RawMessage
+	// OnEngine says the step runs on the plan's Fallback engine an output
+	// its built-in step handed off (StepResult.HandOff).
+	OnEngine bool `json:",omitempty"`
 }
 
 // Warning is one entry of a job summary's warnings: a catalogued code of
@@ -138,6 +145,10 @@ type StepResult struct {
 	// Engine names the external engine that made the output ("" for a
 	// built-in one), so the step's result in the Temporal UI shows it.
 	Engine string `json:",omitempty"`
+	// HandOff is set, with the reason, when the built-in step did not
+	// deliver its output but handed it to the plan's Fallback engine
+	// (FileID is then empty): the job runs the output again there.
+	HandOff string `json:",omitempty"`
 }
 
 // Summary is a job result's summary: counts and warnings, present only when

@@ -2,6 +2,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -140,13 +141,18 @@ func route(d *tasks.Definition, b Binding, built map[string]model) error {
 	if tr, ok := inner.(tasks.TypedRunner); ok {
 		er.inType = tr.InputType()
 	}
+	run, err := share(d, b, er, inner)
+	if err != nil {
+		return err
+	}
 	if err := check(d, b, er.meta); err != nil {
 		return err
 	}
-	if a, ok := inner.(tasks.Admitter); ok {
-		d.Runner = admitting{Runner: er, admitter: a}
+	_, own := run.(tasks.Admitter)
+	if a, ok := inner.(tasks.Admitter); ok && !own {
+		d.Runner = admitting{routed: run, admitter: a}
 	} else {
-		d.Runner = er
+		d.Runner = run
 	}
 	d.Docs.Errors = tasks.ErrorList(slices.Concat(d.Docs.Errors, er.EngineErrors())...)
 	if b.FilesPerPrediction != nil {
@@ -167,6 +173,9 @@ func addDeclared(r *tasks.Registry, tc TaskConfig, built map[string]model) error
 	}
 	if len(tc.Input) == 0 {
 		return fmt.Errorf("input maps nothing to engine %s", tc.Engine)
+	}
+	if tc.Fallback != nil || tc.When != "" {
+		return errors.New("fallback and when are a route's: a declared task runs on its engine only")
 	}
 	d, err := declare(tc, e)
 	if err != nil {
@@ -189,12 +198,12 @@ func (r *Runner) meta(input map[string]any, i int, output map[string]any) map[st
 
 // checkedOutput are the facts of an output the start-up check maps meta with.
 var checkedOutput = map[string]any{"width": 1, "height": 1, "format": "png", "source_width": 1, "source_height": 1,
-	"file": 0}
+	"file": 0, "scale": 2}
 
 // admitting is the Runner of a routed task whose built-in Runner checks
 // the account's records at submit: the check stays.
 type admitting struct {
-	*Runner
+	routed
 	admitter tasks.Admitter
 }
 

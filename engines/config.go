@@ -130,6 +130,9 @@ type Binding struct {
 	// fails its outputs (none delivered or charged), as the declaration is
 	// wrong.
 	FilesPerPrediction any `json:"files_per_prediction" yaml:"files_per_prediction"`
+	// Routing is how a route shares its task with the built-in engine
+	// (routing.go): a fallback, or the jobs with a field.
+	Routing `json:",inline" yaml:",inline"`
 }
 
 // TaskConfig declares a task.

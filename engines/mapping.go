@@ -20,7 +20,10 @@ import (
 // the engine made, "$output.format" its format (png, jpeg, webp, gif),
 // "$output.file" its place among its prediction's files (from 0),
 // "$output.source_width" and "$output.source_height" the pixel size of the
-// first file handed to the model, and "$$…" the literal string "$…"; objects and lists are
+// first file handed to the model, "$output.scale" the output's width over
+// that file's (when whole), "$model.skin" and "$model.images[0]" a field of
+// the record whose handle the input field model holds (records.go), and
+// "$$…" the literal string "$…"; objects and lists are
 // mapped value by value; anything else is sent as written. A field that
 // holds file references (x-ref: a handle or a URL the caller wrote) is
 // never sent as written: the Runner fetches the file under the service's
@@ -104,6 +107,9 @@ func mapString(s string, sc scope) (any, bool) {
 // file reference is a fileRef the Runner resolves.
 func field(s string, sc scope) (any, bool) {
 	name, at, indexed := strings.Cut(strings.TrimSuffix(s, "]"), "[")
+	if head, rest, dotted := strings.Cut(name, "."); dotted {
+		return record(head, rest, at, indexed, sc)
+	}
 	v, ok := sc.input[name]
 	if !ok {
 		return nil, false
@@ -137,6 +143,29 @@ func field(s string, sc scope) (any, bool) {
 	return fileRef{Field: path, Ref: fmt.Sprint(v)}, true
 }
 
+// record is "$name.path" or "$name.path[k]": field path (its element k) of
+// the record whose handle the input's field name holds, read by the
+// Runner (records.go). Outside a step's input (an output's data) it maps
+// to nothing.
+func record(name, path, at string, indexed bool, sc scope) (any, bool) {
+	ref, ok := sc.input[name].(string)
+	if !ok || sc.refs == nil {
+		return nil, false
+	}
+	k := -1
+	if indexed {
+		k = sc.i
+		if at != "$index" {
+			n, err := strconv.Atoi(at)
+			if err != nil || n < 0 {
+				return nil, false
+			}
+			k = n
+		}
+	}
+	return recordRef{Field: name, Ref: ref, Path: path, Index: k}, true
+}
+
 // asList is a list field's elements, nil for anything else.
 func asList(v any) []any {
 	switch x := v.(type) {
@@ -160,8 +189,20 @@ type fileRef struct {
 	Ref   string
 }
 
-// Fields are the input fields the mapping reads, sorted.
+// Fields are the input fields the mapping reads, sorted ("$model.skin"
+// reads model).
 func (m Mapping) Fields() []string {
+	seen := map[string]bool{}
+	for _, p := range m.paths() {
+		head, _, _ := strings.Cut(p, ".")
+		seen[head] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// paths are the names the mapping reads, a record's field with its input
+// field ("model.skin"), sorted.
+func (m Mapping) paths() []string {
 	seen := map[string]bool{}
 	var walk func(v any)
 	walk = func(v any) {

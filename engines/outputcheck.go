@@ -39,6 +39,9 @@ func (r *Runner) checkOutput(input map[string]any, i, k int, data []byte, source
 		var err error
 		size, err = imagefile.Reduce(data, func(img image.Image) image.Point { return img.Bounds().Size() })
 		facts["width"], facts["height"] = size.X, size.Y
+		if sw, ok := facts["source_width"].(int); ok && sw > 0 && size.X%sw == 0 {
+			facts["scale"] = size.X / sw // a whole enlargement: "$output.scale"
+		}
 		if err != nil {
 			return tasks.Output{}, &tasks.StepError{Code: string(apierr.ProcessingFailed),
 				Message: "the model answered an image the service cannot read",

@@ -88,7 +88,11 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 // files before it and says why the rest were not made.
 func (r *Runner) StepGroup(ctx context.Context, input map[string]any, i, n int) ([]tasks.Output, error) {
 	source := map[string]any{}
-	mapped, err := r.files().resolve(ctx, r.bind.Input.apply(scope{input: input, i: i / n, refs: r.refs}), source)
+	filled, err := fillRecords(ctx, r.bind.Input.apply(scope{input: input, i: i / n, refs: r.refs}))
+	if err != nil {
+		return nil, err
+	}
+	mapped, err := r.files().resolve(ctx, filled, source)
 	if err != nil {
 		return nil, err
 	}

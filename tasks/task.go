@@ -75,6 +75,11 @@ type Plan struct {
 	// outputs, held and charged one by one) is a multiple of it. The
 	// Runner is then a GroupRunner.
 	PerStep int
+	// Fallback names the external engine an output goes to when its
+	// built-in step hands it off (HandOff: the built-in output's confidence
+	// was under the route's threshold). The steps run on the built-in
+	// queue; a handed-off output runs a second step on the engine's queue.
+	Fallback string
 }
 
 // GroupRunner is a Runner whose steps each make Plan.PerStep outputs.

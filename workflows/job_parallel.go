@@ -21,6 +21,11 @@ import (
 // first output prepares what the others share (plan.FirstAlone), every
 // other output (none starts before then).
 //
+// An output whose built-in step handed it off (StepResult.HandOff: its
+// confidence was under the route's threshold) runs a second step on the
+// plan's Fallback engine, before any output still to start; only that
+// step's answer counts, so it is stored and charged once.
+//
 // Outputs are recorded in the task's order whatever order their steps end
 // in. A cancel, or an output that ends the job (stepFailure: refused
 // content, an engine that stayed busy, no capacity before the deadline),
@@ -35,12 +40,12 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 	limit := j.stepsPerJob()
 	for {
 		for p.open() && p.running < limit {
-			i, start, ok := p.next()
+			i, start, onEngine, ok := p.next()
 			if !ok {
 				break
 			}
 			p.running++
-			sel.AddFuture(run(sctx, i, start), func(f workflow.Future) {
+			sel.AddFuture(run(sctx, i, start, onEngine), func(f workflow.Future) {
 				p.running--
 				p.errs[i] = f.Get(ctx, &p.outs[i])
 				p.spread(i)
@@ -87,8 +92,9 @@ type parallel struct {
 	errs []error
 	// pending are the outputs still to start, in order; late are outputs
 	// that missed the start deadline before the job was known to have
-	// left the queue.
-	pending, late []int
+	// left the queue; handed are outputs a built-in step handed off, still
+	// to start on the Fallback engine.
+	pending, late, handed []int
 	// started is true once a step ended that had left the queue: steps
 	// started after it need no start deadline.
 	started bool
@@ -134,25 +140,30 @@ func (p *parallel) spread(i int) {
 // open says whether further steps may start.
 func (p *parallel) open() bool { return !p.cancelled && p.failure == nil }
 
-// next is the output to start now, and whether its step leaves the queue
-// (no step that left the queue has ended yet); ok is false when none may
-// start now. Before the job is known to have left the queue,
+// next is the output to start now, whether its step leaves the queue
+// (no step that left the queue has ended yet) and whether it runs on the
+// Fallback engine (an output handed off, started first); ok is false when
+// none may start now. Before the job is known to have left the queue,
 // capacity-limited outputs wait, as do all but the first when the first
 // prepares what they share (FirstAlone), and once a step missed the start
 // deadline no further step starts (it would wait under a deadline of its
 // own).
-func (p *parallel) next() (i int, start, ok bool) {
+func (p *parallel) next() (i int, start, onEngine, ok bool) {
+	if len(p.handed) > 0 {
+		i, p.handed = p.handed[0], p.handed[1:]
+		return i, false, true, true
+	}
 	if !p.started && len(p.late) > 0 {
-		return 0, false, false
+		return 0, false, false, false
 	}
 	for k, i := range p.pending {
 		if _, limited := p.plan.Capacity[i]; !p.started && (limited || p.plan.FirstAlone && i > 0) {
 			continue
 		}
 		p.pending = slices.Delete(p.pending, k, k+1)
-		return i, !p.started, true
+		return i, !p.started, false, true
 	}
-	return 0, false, false
+	return 0, false, false, false
 }
 
 // end takes the answer of output i's step and says whether it ended the
@@ -180,6 +191,11 @@ func (p *parallel) end(ctx workflow.Context, i int, start bool) bool {
 	if !p.started {
 		p.started = true
 		p.requeueLate()
+	}
+	if err == nil && p.outs[i].HandOff != "" && p.plan.Fallback != "" {
+		p.handed = append(p.handed, i)
+		p.outs[i] = contract.StepResult{}
+		return false
 	}
 	if err == nil {
 		for k := range p.plan.Group() {

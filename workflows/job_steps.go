@@ -15,8 +15,10 @@ import (
 // runStep starts output i's step on ctx and answers its future (a
 // contract.StepResult). start is true for a step that starts before the
 // job is known to have left the queue: it leaves the queue itself (moves
-// the job to running) under the job's start deadline.
-type runStep func(ctx workflow.Context, i int, start bool) workflow.Future
+// the job to running) under the job's start deadline. onEngine is true for
+// the second step of an output its built-in step handed off
+// (StepResult.HandOff): it runs on the plan's Fallback engine's queue.
+type runStep func(ctx workflow.Context, i int, start, onEngine bool) workflow.Future
 
 // deliver runs the outputs the admit planned (AdmitResult.Plan) side by
 // side and answers how to settle: on the steps queue, or for a quick job
@@ -31,8 +33,13 @@ func (j *job) deliver(ctx workflow.Context) (contract.SettleInput, error) {
 			contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}), nil
 	}
 	queue := workflow.GetInfo(ctx).TaskQueueName
-	run := func(ctx workflow.Context, i int, start bool) workflow.Future {
+	run := func(ctx workflow.Context, i int, start, onEngine bool) workflow.Future {
 		in := j.stepInput(i, queue, start)
+		if onEngine {
+			in.OnEngine = true
+			return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, engineStepOptions(queue, i, plan)),
+				contract.ActivityRunStep, in)
+		}
 		if j.admitted.Inline {
 			lctx := workflow.WithLocalActivityOptions(ctx, inlineStepOptions(i, plan, start))
 			return workflow.ExecuteLocalActivity(lctx, contract.ActivityRunStep, in)

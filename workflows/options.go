@@ -92,6 +92,22 @@ func outputsOf(i int, plan *contract.Plan) string {
 	return fmt.Sprintf("%d of %d", i+1, plan.Steps)
 }
 
+// engineStepOptions are the options of the second step of output i, which
+// its built-in step handed off (StepResult.HandOff): on the queue of the
+// plan's Fallback engine, as a routed task's steps are, never taking a
+// built-in step's slot. The job has left the queue by then: no start
+// deadline.
+func engineStepOptions(queue string, i int, plan *contract.Plan) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		TaskQueue:           contract.EngineQueue(queue, plan.Fallback),
+		StartToCloseTimeout: 10 * time.Minute,
+		HeartbeatTimeout:    3 * time.Second,
+		WaitForCancellation: true,
+		RetryPolicy:         &stepRetry,
+		Summary:             fmt.Sprintf("output %d of %d on engine %s (handed off)", i+1, plan.Steps, plan.Fallback),
+	}
+}
+
 // inlineStepOptions are the options of output i's step of a quick job, a
 // local activity inside the workflow task that admitted it.
 func inlineStepOptions(i int, plan *contract.Plan, start bool) workflow.LocalActivityOptions {

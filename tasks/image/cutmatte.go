@@ -7,6 +7,7 @@ import (
 	"image"
 	"math"
 
+	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
@@ -238,7 +239,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	mid := bd.at(W/2, H/2)
 	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
-		return cutout{}, fmt.Errorf(
+		return cutout{}, &tasks.LowConfidence{Confidence: share, Err: fmt.Errorf(
 			"the background cannot be separated: only %.0f%% of the image's border is within tolerance %g of a plain or "+
 				"evenly graded backdrop (%s at the centre), a confidence of %.2f, under the %.2f a cut-out needs; a plain "+
 				"backdrop is needed, not a scene (or raise tolerance)",
@@ -247,7 +248,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 			bgMid.Hex(),
 			share,
 			minBorderShare,
-		)
+		)}
 	}
 
 	// 2. Candidates: near the backdrop, or a shadow of it.

@@ -123,7 +123,9 @@ func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Out
 	}
 	res, err := cutOutMatte(ctx, src.img, in.Tolerance, in.Feather, in.KeepShadow)
 	if err != nil {
-		return tasks.Output{}, failf(r.Field, r.Ref, "%v", err)
+		se := failf(r.Field, r.Ref, "%v", err).(*tasks.StepError)
+		se.Err = err // a route with a fallback reads the confidence of a refusal (tasks.LowConfidence)
+		return tasks.Output{}, se
 	}
 	enc, err := encode(res.img, "png", 0, src.icc)
 	if err != nil {

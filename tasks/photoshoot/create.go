@@ -66,8 +66,9 @@ func create() *tasks.Definition {
 			"description": "Adds a faint reflection of the product on a glossy studio floor under its contact shadow (studio " +
 				"only; not with marketplace amazon)."},
 		"model": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
-			"description": "Not made: on-model shots are refused with request_refused (a garment worn by a person needs a " +
-				"photograph of one). Send a photograph of the garment worn as product instead."},
+			"description": "A saved style (model.create) to shoot the garment on. Refused with request_refused unless the " +
+				"operator routes such jobs to an on-model engine (this task's limitations say whether); without one, send " +
+				"a photograph of the garment worn as product."},
 		"poses": obj{"oneOf": []any{
 			obj{"type": "array", "minItems": 1, "maxItems": maxPoses,
 				"items": obj{
@@ -223,7 +224,8 @@ type createInput struct {
 	Marketplace         string   `json:"marketplace"`
 	ProductHeightCM     *float64 `json:"product_height_cm"`
 	Reflection          bool     `json:"reflection"`
-	// Model is refused (refuseCreate): it is in the schema to say so.
+	// Model is refused (refuseCreate) unless a route takes the jobs with
+	// one to an on-model engine (engines, when: model).
 	Model        *string  `json:"model"`
 	Poses        poseList `json:"poses"`
 	CountPerPose int      `json:"count_per_pose"`

@@ -33,8 +33,9 @@ func createDocs() tasks.Docs {
 			"image.remove_background; a transparent PNG is its own cut-out), makes the product opaque inside its outline, " +
 			"and lays it on a studio colour — framed by Amazon's, Zalando's or Shopify's published rules when marketplace " +
 			"asks — or stands it at its real size on the floor of one of the library's drawn scenes, with one soft contact " +
-			"shadow cast from its own silhouette. It makes no on-model shots: a garment worn by a person needs a photograph " +
-			"of one, so model is refused. Every view is a photograph you sent: a back is never the front mirrored.",
+			"shadow cast from its own silhouette. It makes no on-model shots itself: model is refused unless the operator " +
+			"routes the jobs with a model to an on-model engine (TP_ENGINES, a route with when: model), which the " +
+			"limitations below then name. Every view is a photograph you sent: a back is never the front mirrored.",
 		BuiltFor: []string{
 			"Marketplace main images: Amazon (pure white, 85 % fill, 2000 px square), Zalando (1801 × 2600 on white) and " +
 				"Shopify (2048 px square) in one call.",
@@ -99,9 +100,9 @@ func createDocs() tasks.Docs {
 		Limitations: []string{
 			"No generative model: the product is not relit or re-rendered, and no view is invented; a pose whose view has no " +
 				"photograph (product_back, product_side, product_three_quarter) is refused with request_refused.",
-			"No on-model shots: model is refused with request_refused, also when an operator routes photoshoot.create to " +
-				"an engine (a route keeps the built-in task's checks, and no on-model engine is wired); send a " +
-				"photograph of the garment worn as product.",
+			"No on-model shots of its own: model is refused with request_refused unless the operator routes the jobs " +
+				"with a model to an on-model engine (docs/engines/onmodel.yaml); where one does, a limitation below names " +
+				"it. Without one, send a photograph of the garment worn as product.",
 			"The cut-out needs a plain, evenly lit background (a confidence of 0.8, as image.remove_background); without a " +
 				"marketplace preset an image without one is laid down whole, as a print (cut_out false); with a marketplace " +
 				"preset it gives no shot, is not charged, and the summary carries output_not_produced with " +
@@ -165,8 +166,9 @@ func modelDocs() tasks.Docs {
 			"the photo's middle, holding two eyes and a mouth — and refuses a photo that shows none. It reads the skin " +
 			"as the median of that face without its highlights and shadows, the hair in hair colours above and beside " +
 			"the face (not a cap, a hat or the backdrop), applies the proportion changes you ask within fixed bounds, " +
-			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create refuses model (no " +
-			"on-model engine is wired, with or without TP_ENGINES), so a style is a record of tones and proportions. It " +
+			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create takes model only " +
+			"where the operator routes it to an on-model engine (its page says whether), and refuses it otherwise; " +
+			"elsewhere a style is a record of tones and proportions. It " +
 			"is priced in model credits.",
 		BuiltFor: []string{
 			"Recording a house model's skin and hair tones, read from portraits, as named colours with their hex.",
