@@ -95,7 +95,8 @@ func outputSchema() json.RawMessage {
 			"sett_colors": obj{"type": "object", "additionalProperties": tasks.ColourSchema("The colour of a code."),
 				"description": "Each colour code of the sett and the colour it was woven in."},
 			"format": obj{"type": "string", "enum": []any{"png", "svg", "pdf"},
-				"description": "The file's format: png, or svg and pdf of the same tile as vector shapes."},
+				"description": "The file's format: png, or svg and pdf of the same tile as vector shapes (the " +
+					"built-in renderer always says; a route to a model may not)."},
 			"seamless": obj{
 				"const":       true,
 				"description": "The left edge continues the right, the top continues the bottom.",
@@ -112,7 +113,6 @@ func outputSchema() json.RawMessage {
 			"resolution",
 			"repeats",
 			"use_case",
-			"format",
 			"seamless",
 		},
 	})
