@@ -133,10 +133,9 @@ func readPhoto(p image.Image) toneRead {
 	}
 	var out toneRead
 	var face []int
-	var box image.Rectangle
 	found := false
 	for _, c := range skinSeeds(cand, lab, W, H) {
-		if face, box, out.face, found = faceOf(cand, lab, c, W, H); found {
+		if face, out.face, found = faceOf(cand, lab, c, W, H); found {
 			break
 		}
 	}
@@ -144,7 +143,7 @@ func readPhoto(p image.Image) toneRead {
 		return toneRead{}
 	}
 	out.found = true
-	face, box = refineFace(cand, lab, face, out.face, W, H)
+	face, box := refineFace(cand, lab, face, out.face, W, H)
 	mid := cheeks(out.face)
 	for _, i := range face {
 		if image.Pt(i%W, i/W).In(mid) {
@@ -159,17 +158,16 @@ func readPhoto(p image.Image) toneRead {
 }
 
 // faceOf grows the face from a skin tone seed: the largest region of
-// the candidates within faceDE of it, its box, the box cut to a face's
-// height (a neck and shoulders in skin below it are not read), and
+// the candidates within faceDE of it, its box cut to a face's height (a neck and shoulders in skin below it are not read), and
 // whether it shows a face (isFace).
-func faceOf(cand []bool, lab []colour.Lab, seed colour.Lab, W, H int) ([]int, image.Rectangle, image.Rectangle, bool) {
+func faceOf(cand []bool, lab []colour.Lab, seed colour.Lab, W, H int) ([]int, image.Rectangle, bool) {
 	near := make([]bool, len(cand))
 	for i, c := range cand {
 		near[i] = c && colour.DeltaE(lab[i], seed) < faceDE
 	}
 	face := largestRegion(near, W, H)
 	if len(face) < minFacePixels {
-		return nil, image.Rectangle{}, image.Rectangle{}, false
+		return nil, image.Rectangle{}, false
 	}
 	box := image.Rectangle{Min: image.Pt(W, H)}
 	for _, i := range face {
@@ -180,7 +178,7 @@ func faceOf(cand []bool, lab []colour.Lab, seed colour.Lab, W, H int) ([]int, im
 	// A head is about as tall as it is wide.
 	fh := min(box.Dy(), box.Dx()*4/3)
 	head := image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
-	return face, box, head, isFace(face, head, lab, seed, W)
+	return face, head, isFace(face, head, lab, seed, W)
 }
 
 // skinSeeds are the skin tones the candidates centre on, the likeliest
