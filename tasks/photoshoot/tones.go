@@ -158,7 +158,8 @@ func readPhoto(p image.Image) toneRead {
 }
 
 // faceOf grows the face from a skin tone seed: the largest region of
-// the candidates within faceDE of it, its box cut to a face's height (a neck and shoulders in skin below it are not read), and
+// the candidates within faceDE of it, its box cut to a face's height (a
+// neck and shoulders in skin below it are not read), and
 // whether it shows a face (isFace).
 func faceOf(cand []bool, lab []colour.Lab, seed colour.Lab, W, H int) ([]int, image.Rectangle, bool) {
 	near := make([]bool, len(cand))
