@@ -262,8 +262,11 @@ func cropDocs() tasks.Docs {
 				"faces. Measured on rendered scenes with a known subject box (a rocket beside a brighter, busier lit " +
 				"gantry; a cat's head with its eyes near the crop's edge beside a striped cushion; a small kite far " +
 				"off-centre; a figure low in a tall frame; a bottle left on a white sweep; a small person before facades " +
-				"of five colours with rows of dark windows; a white cut-out near the edge of a transparent frame; 19 " +
-				"crops in 9:16, 4:5, 3:4, 1:1 and 16:9) it keeps 1.00 of the subject's box in every crop. On a " +
+				"of five colours with rows of dark windows; a white cut-out near the edge of a transparent frame; a " +
+				"cat's face filling the frame, its far eye in shadow; 21 crops in 9:16, 4:5, 3:4, 1:1 and 16:9) it " +
+				"keeps 1.00 of the subject's box in every crop. " +
+				"Weaker salient regions next to the subject (a second eye in shadow, a nose) are kept with it when they " +
+				"fit, the crop as near centred on the subject as holds them. On a " +
 				"transparent image the opaque pixels are the subject.",
 			"A subject the same colour as the frame's border (a grey product touching a grey frame edge on all sides), " +
 				"or a subject wider than the crop, is not kept whole: the crop holds the subject's most salient part.",

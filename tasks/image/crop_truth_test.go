@@ -249,7 +249,7 @@ func cutOutScene() cropScene {
 
 func cropScenes() []cropScene {
 	return []cropScene{rocketScene(), catScene(), smallSubjectScene(), offCentreScene(), packshotScene(), streetScene(),
-		cutOutScene()}
+		cutOutScene(), catCloseUpScene()}
 }
 
 // keptShare is the share of the subject's box inside the crop.
@@ -299,4 +299,42 @@ func BenchmarkCropSubjectShare(b *testing.B) {
 			})
 		}
 	}
+}
+
+// catCloseUpScene is a tabby's face filling a 3:2 frame, as a close-up
+// photo shows it: fur (the frame's border) all round, the lit eye a large
+// yellow-green iris with its pupil, the far eye smaller and in shadow
+// (its iris darker and duller, so it stands out far less), a pink nose
+// low between them; 1350 × 900. The subject is both eyes and the nose: a
+// 4:5 crop must not cut through the eye in shadow.
+func catCloseUpScene() cropScene {
+	const W, H = 1350, 900
+	type eye struct{ cx, cy, rx, ry, pr float64 }
+	eyes := []eye{{480, 330, 95, 80, 30}, {905, 345, 62, 56, 18}}
+	irises := []color.NRGBA{rgb(185, 190, 95, 0), rgb(120, 122, 78, 0)}
+	img := paint(W, H, func(x, y int) color.NRGBA {
+		fx, fy := float64(x), float64(y)
+		n := 6*grain(x, y) + 10*math.Sin(fx/23+3*math.Sin(fy/90)) // fur and its stripes
+		c := rgb(150, 122, 92, n)
+		if fx > 1150 {
+			c = rgb(205, 196, 186, 3*grain(x, y)) // a pale room beyond the ear
+		}
+		for i, e := range eyes {
+			d := math.Hypot((fx-e.cx)/e.rx, (fy-e.cy)/e.ry)
+			switch {
+			case math.Hypot(fx-e.cx, (fy-e.cy)*e.rx/e.ry) < e.pr:
+				c = rgb(15, 14, 12, grain(x, y))
+			case d < 1:
+				ic := irises[i]
+				c = rgb(float64(ic.R), float64(ic.G), float64(ic.B), 4*grain(x, y))
+			case d < 1.12:
+				c = rgb(60, 45, 35, grain(x, y)) // the lid's dark rim
+			}
+		}
+		if math.Hypot((fx-720)/55, (fy-700)/32) < 1 {
+			c = rgb(200, 110, 100, grain(x, y)) // the nose
+		}
+		return c
+	})
+	return cropScene{"cat close-up, far eye in shadow", img, image.Rect(374, 240, 976, 732), [][2]int{{4, 5}, {1, 1}}}
 }

@@ -184,8 +184,10 @@ func (s saliency) regions() []region {
 
 // subjectSpan is the span [lo, hi) along one axis (x when alongX) that a
 // window of the given length should hold: the subject's, widened by the
-// other strong regions while they fit, or when the subject alone does not
-// fit, the window's position holding most of its salience.
+// other salient regions (companionShare) near it (no further from the
+// span than its length) while they fit, with a margin, the window placed
+// as near centred on the subject as holds them all; or, when the subject
+// alone does not fit, the window's position holding most of its salience.
 func (s saliency) subjectSpan(alongX bool, window int) (lo, hi int, ok bool) {
 	rs := s.regions()
 	if len(rs) == 0 {
@@ -200,41 +202,60 @@ func (s saliency) subjectSpan(alongX bool, window int) (lo, hi int, ok bool) {
 		return r.Min.Y, r.Max.Y
 	}
 	lo, hi = span(rs[best].box)
+	mainLo, mainHi := lo, hi
 	if hi-lo > window { // too big for the window: its heaviest part
-		n := s.w
-		if !alongX {
-			n = s.h
-		}
-		profile := make([]float64, n+1)
-		for i, v := range s.v {
-			k := i % s.w
-			if !alongX {
-				k = i / s.w
-			}
-			if k >= lo && k < hi {
-				profile[k+1] += v
-			}
-		}
-		for k := 1; k <= n; k++ {
-			profile[k] += profile[k-1]
-		}
-		at := lo
-		for p := lo; p+window <= hi; p++ {
-			if profile[p+window]-profile[p] > profile[at+window]-profile[at] {
-				at = p
-			}
-		}
-		return at, at + window, true
+		return s.heaviest(alongX, lo, hi, window)
 	}
 	top := rs[best].score(s.w, s.h)
 	for i, r := range rs {
-		if i == best || r.score(s.w, s.h) < top/2 {
+		if i == best || r.score(s.w, s.h) < top*companionShare {
 			continue
 		}
 		a, b := span(r.box)
-		if max(hi, b)-min(lo, a) <= window {
+		near := a-hi <= hi-lo && lo-b <= hi-lo // a feature of the subject, not a lamp across the frame
+		if near && max(hi, b)-min(lo, a) <= window {
 			lo, hi = min(lo, a), max(hi, b)
 		}
 	}
-	return lo, hi, true
+	// A margin around the span while it fits: a region's strongest pixels
+	// are its core (an eye's iris), its rim lies a little outside.
+	margin := min((hi-lo)/8, (window-(hi-lo))/2)
+	lo, hi = lo-margin, hi+margin
+	// The window is centred on the main subject as far as it holds the
+	// whole span.
+	at := min(max((mainLo+mainHi)/2-window/2, hi-window), lo)
+	return at, at + window, true
 }
+
+// heaviest is the window's position in [lo, hi) holding most salience.
+func (s saliency) heaviest(alongX bool, lo, hi, window int) (int, int, bool) {
+	n := s.w
+	if !alongX {
+		n = s.h
+	}
+	profile := make([]float64, n+1)
+	for i, v := range s.v {
+		k := i % s.w
+		if !alongX {
+			k = i / s.w
+		}
+		if k >= lo && k < hi {
+			profile[k+1] += v
+		}
+	}
+	for k := 1; k <= n; k++ {
+		profile[k] += profile[k-1]
+	}
+	at := lo
+	for p := lo; p+window <= hi; p++ {
+		if profile[p+window]-profile[p] > profile[at+window]-profile[at] {
+			at = p
+		}
+	}
+	return at, at + window, true
+}
+
+// companionShare is the least score, as a share of the subject's, of a
+// region kept beside it when both fit: a face's second eye in shadow
+// scores a twentieth of the lit one's, and is still the face.
+const companionShare = 0.04

@@ -162,10 +162,12 @@ func modelDocs() tasks.Docs {
 	return tasks.Docs{
 		Lead: "model.create derives a saved style of one of the library's base models. It is image analysis, not a " +
 			"generative model: it finds the face in each reference photo — skin-hued pixels in CIELAB, away from the " +
-			"photo's backdrop (the border's colour, followed across a graded wall), the region around the tone nearest " +
-			"the photo's middle, holding two eyes and a mouth — and refuses a photo that shows none. It reads the skin " +
-			"as the median of that face without its highlights and shadows, the hair in hair colours above and beside " +
-			"the face (not a cap, a hat or the backdrop), applies the proportion changes you ask within fixed bounds, " +
+			"photo's backdrop (the border's colour, followed across a graded wall), the region around a skin tone " +
+			"(the likeliest near the photo's middle first, then the commonest anywhere, until one holds two eyes and a " +
+			"mouth) — and refuses a photo that shows none. It reads the skin as the median of the face's cheeks and " +
+			"nose without highlights and shadows, the hair from the hair-coloured pixels touching the face above its " +
+			"middle (the hairline, the temples) and the pixels of that tone above and beside it (not a cap, a hat or " +
+			"the backdrop), applies the proportion changes you ask within fixed bounds, " +
 			"keeps the result as model:<id> with base set, and draws a style card. photoshoot.create takes model only " +
 			"where the operator routes it to an on-model engine (its page says whether), and refuses it otherwise; " +
 			"elsewhere a style is a record of tones and proportions. It " +
@@ -187,7 +189,7 @@ func modelDocs() tasks.Docs {
 			{
 				Key:   "input_formats",
 				Title: "Input formats",
-				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; read at 256 px.",
+				Text:  "PNG, JPEG, WebP, GIF (first frame) or BMP, 16 to 8192 px a side; read at 512 px.",
 			},
 			{
 				Key:   "input_count",
@@ -205,20 +207,22 @@ func modelDocs() tasks.Docs {
 			"Tones only: faces, features and hair styles are not copied from the photos; the style keeps its base's figure " +
 				"and hair style.",
 			"A photo with no face is refused: the job fails with processing_failed naming the photo, no card is made, " +
-				"nothing is charged and the style's record ends failed. A face is the skin-toned region nearest the " +
-				"middle (at least 150 px read at 256 px, at least 0.75 as tall as wide) holding two eyes — each a white " +
+				"nothing is charged and the style's record ends failed. A face is a skin-toned region (at least 150 px " +
+				"read at 512 px, at least 0.75 as tall as wide) holding two eyes — each a white " +
 				"(chroma under 14, L* over 60 and over the skin's) with a pupil or iris at least 30 L* darker, 0.1–8 % of " +
 				"the face box, the pair level within 10 % of its height, 20–70 % of its width apart, centred within 15 % " +
 				"in its upper 15–60 % — and a mouth: at least 0.4 % of the box, below the eyes and in the middle, 8 ΔE " +
 				"or more from the skin, redder or darker. All must hold. A face in profile, with eyes closed or behind " +
-				"sunglasses, or too small for its eyes' whites to show at 256 px is refused as no face.",
+				"sunglasses, or too small for its eyes' whites to show at 512 px is refused as no face.",
 			"Measured on synthesised portraits: 7 bare-headed (skin from very dark #3B2519 to very " +
 				"light #F2D4C2; black, brown, auburn, blond, white hair; 6 of them also as JPEG) and 4 under a cap or a hat " +
 				"(navy, red, green, blue) are all read as faces, " +
 				"skin and hair within ΔE 5 of the drawn tones; brown hair on a vignetted light grey " +
 				"backdrop reads brown (ΔE under 6; read against the border's grey alone it read #CAC6C2); a coffee cup, " +
 				"a cat's face (eyes with no white), a " +
-				"bottle, a drawn smiley and a skin-coloured wall are all refused.",
+				"bottle, a drawn smiley and a skin-coloured wall are all refused. 3 studio portraits with the face high " +
+				"in the frame, brown or black hair and a mottled grey-beige backdrop near the hair's colour read the " +
+				"skin within ΔE 3.3 and the hair within ΔE 0.1.",
 			"Hair is read in hair colours only — black, grey, white (chroma under 12) or a brown, blond, auburn or red hue " +
 				"(h 15–100°, chroma up to 65) — so a cap or hat of another colour is left out, but so is dyed blue or " +
 				"pink hair, and a black, white or brown hat is read as hair. Hair the colour of the backdrop or no hair " +

@@ -26,7 +26,7 @@ const (
 	maxHeightAdjust = 0.4
 	maxWidthAdjust  = 0.15
 	// sampleSide is the side reference photos are read at.
-	sampleSide = 256
+	sampleSide = 512
 )
 
 // adjustments are the proportions model.create may change, with their

@@ -3,6 +3,7 @@ package photoshoot
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/disintegration/imaging"
@@ -130,17 +131,44 @@ func readPhoto(p image.Image) toneRead {
 	for i := range cand {
 		cand[i] = !back[i] && isSkinLab(lab[i])
 	}
-	seed, ok := skinSeed(cand, lab, W, H)
-	if !ok {
+	var out toneRead
+	var face []int
+	found := false
+	for _, c := range skinSeeds(cand, lab, W, H) {
+		if face, out.face, found = faceOf(cand, lab, c, W, H); found {
+			break
+		}
+	}
+	if !found {
 		return toneRead{}
 	}
-	for i, c := range cand {
-		cand[i] = c && colour.DeltaE(lab[i], seed) < faceDE
+	out.found = true
+	face, box := refineFace(cand, lab, face, out.face, W, H)
+	mid := cheeks(out.face)
+	for _, i := range face {
+		if image.Pt(i%W, i/W).In(mid) {
+			out.skinPx = append(out.skinPx, lab[i])
+		}
 	}
-	face := largestRegion(cand, W, H)
-	var out toneRead
+	out.hair, out.hairPx = readHair(lab, back, face, box, medianLab(out.skinPx), W, H)
+	if float64(len(out.hairPx)) < minHairShare*float64(len(face)) {
+		out.hairPx, out.hair = nil, image.Rectangle{}
+	}
+	return out
+}
+
+// faceOf grows the face from a skin tone seed: the largest region of
+// the candidates within faceDE of it, its box cut to a face's height (a
+// neck and shoulders in skin below it are not read), and
+// whether it shows a face (isFace).
+func faceOf(cand []bool, lab []colour.Lab, seed colour.Lab, W, H int) ([]int, image.Rectangle, bool) {
+	near := make([]bool, len(cand))
+	for i, c := range cand {
+		near[i] = c && colour.DeltaE(lab[i], seed) < faceDE
+	}
+	face := largestRegion(near, W, H)
 	if len(face) < minFacePixels {
-		return out
+		return nil, image.Rectangle{}, false
 	}
 	box := image.Rectangle{Min: image.Pt(W, H)}
 	for _, i := range face {
@@ -148,55 +176,26 @@ func readPhoto(p image.Image) toneRead {
 		box.Min.X, box.Min.Y = min(box.Min.X, x), min(box.Min.Y, y)
 		box.Max.X, box.Max.Y = max(box.Max.X, x+1), max(box.Max.Y, y+1)
 	}
-	// The face's own height: a head is about as tall as it is wide, so a
-	// neck and shoulders in skin below it (shaded by the chin) are not read.
+	// A head is about as tall as it is wide.
 	fh := min(box.Dy(), box.Dx()*4/3)
-	out.face = image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
-	if !isFace(face, out.face, lab, seed, W) {
-		return toneRead{}
-	}
-	out.found = true
-	for _, i := range face {
-		if i/W < out.face.Max.Y {
-			out.skinPx = append(out.skinPx, lab[i])
-		}
-	}
-	skin := medianLab(out.skinPx)
-	inFace := make([]bool, W*H)
-	for _, i := range face {
-		inFace[i] = true
-	}
-	out.hair = image.Rect(box.Min.X-box.Dx()/4, box.Min.Y-fh/2, box.Max.X+box.Dx()/4, box.Min.Y+fh/2).
-		Intersect(img.Rect)
-	for y := out.hair.Min.Y; y < out.hair.Max.Y; y++ {
-		for x := out.hair.Min.X; x < out.hair.Max.X; x++ {
-			i := y*W + x
-			if back[i] || inFace[i] || colour.DeltaE(lab[i], skin) < hairSkinDE || !isHairLab(lab[i]) {
-				continue
-			}
-			if y >= box.Min.Y && x >= box.Min.X && x < box.Max.X {
-				continue // beside the face only, not over its features
-			}
-			out.hairPx = append(out.hairPx, lab[i])
-		}
-	}
-	if float64(len(out.hairPx)) < minHairShare*float64(len(face)) {
-		out.hairPx, out.hair = nil, image.Rectangle{}
-	}
-	return out
+	head := image.Rect(box.Min.X, box.Min.Y, box.Max.X, box.Min.Y+fh)
+	return face, head, isFace(face, head, lab, seed, W)
 }
 
-// skinSeed is the skin tone the candidates centre on: the fullest cell
-// of a histogram of their colours (12 units of L*, 6 of a* and b*: the
-// shading across a face moves L* most), each candidate
-// weighted by its nearness to where a portrait's face is (the middle,
-// a little above centre), then moved three times to the weighted mean of
-// the candidates within faceDE of it. A hair, a top or a wall of a
-// skin-like hue around the face weighs less than the face.
-func skinSeed(cand []bool, lab []colour.Lab, W, H int) (colour.Lab, bool) {
+// skinSeeds are the skin tones the candidates centre on, the likeliest
+// first: the fullest cells of a histogram of their colours (12 units of
+// L*, 6 of a* and b*: the shading across a face moves L* most), each
+// candidate weighted by its nearness to where a portrait's face is (the
+// middle, a little above centre), then the fullest cells unweighted (a
+// face high or to the side of the frame); each moved three times to the
+// weighted mean of the candidates within faceDE of it. A hair, a top or a
+// mottled wall of a skin-like hue weighs less than the face in the first;
+// the face is tried from each seed until one shows a face (isFace), so a
+// wall the prior favours does not hide the face beside it.
+func skinSeeds(cand []bool, lab []colour.Lab, W, H int) []colour.Lab {
 	type cell struct{ l, a, b int }
 	weight := make([]float64, len(cand))
-	hist := map[cell]float64{}
+	hist, flat := map[cell]float64{}, map[cell]float64{}
 	sx, sy := 0.08*float64(W), 0.08*float64(H)
 	for i, c := range cand {
 		if !c {
@@ -205,35 +204,51 @@ func skinSeed(cand []bool, lab []colour.Lab, W, H int) (colour.Lab, bool) {
 		dx, dy := float64(i%W)-0.5*float64(W), float64(i/W)-0.42*float64(H)
 		weight[i] = math.Exp(-dx*dx/(2*sx*sx) - dy*dy/(2*sy*sy))
 		p := lab[i]
-		hist[cell{int(p.L / 12), int(math.Floor(p.A / 6)), int(math.Floor(p.B / 6))}] += weight[i]
+		k := cell{int(p.L / 12), int(math.Floor(p.A / 6)), int(math.Floor(p.B / 6))}
+		hist[k] += weight[i]
+		flat[k]++
 	}
-	var best cell
-	bestW := 0.0
-	for k, w := range hist {
-		if w > bestW || (w == bestW && (k.l < best.l || (k.l == best.l && (k.a < best.a ||
-			(k.a == best.a && k.b < best.b))))) {
-			best, bestW = k, w
-		}
-	}
-	if bestW == 0 {
-		return colour.Lab{}, false
-	}
-	seed := colour.Lab{L: (float64(best.l) + 0.5) * 12, A: (float64(best.a) + 0.5) * 6, B: (float64(best.b) + 0.5) * 6}
-	for range 3 {
-		var sum colour.Lab
-		tw := 0.0
-		for i, c := range cand {
-			if c && colour.DeltaE(lab[i], seed) < faceDE {
-				sum, tw = sum.Add(lab[i], weight[i]), tw+weight[i]
+	ranked := func(h map[cell]float64) []cell {
+		var cells []cell
+		for k, w := range h {
+			if w > 0 {
+				cells = append(cells, k)
 			}
 		}
-		if tw == 0 {
-			break
-		}
-		seed = sum.Scale(1 / tw)
+		sort.Slice(cells, func(i, j int) bool {
+			a, b := cells[i], cells[j]
+			if h[a] != h[b] {
+				return h[a] > h[b]
+			}
+			return a.l < b.l || (a.l == b.l && (a.a < b.a || (a.a == b.a && a.b < b.b)))
+		})
+		return cells[:min(len(cells), seedCells)]
 	}
-	return seed, true
+	var seeds []colour.Lab
+	for _, k := range append(ranked(hist), ranked(flat)...) {
+		seed := colour.Lab{L: (float64(k.l) + 0.5) * 12, A: (float64(k.a) + 0.5) * 6, B: (float64(k.b) + 0.5) * 6}
+		for range 3 {
+			var sum colour.Lab
+			tw := 0.0
+			for i, c := range cand {
+				if w := max(weight[i], 1e-3); c && colour.DeltaE(lab[i], seed) < faceDE {
+					sum, tw = sum.Add(lab[i], w), tw+w
+				}
+			}
+			if tw == 0 {
+				break
+			}
+			seed = sum.Scale(1 / tw)
+		}
+		if !slices.ContainsFunc(seeds, func(s colour.Lab) bool { return colour.DeltaE(s, seed) < faceDE/4 }) {
+			seeds = append(seeds, seed)
+		}
+	}
+	return seeds
 }
+
+// seedCells is how many histogram cells of each ranking skinSeeds tries.
+const seedCells = 4
 
 // largestRegion is the largest 4-connected region of set, as indices.
 func largestRegion(set []bool, W, H int) []int {
