@@ -47,7 +47,8 @@ func concepts() []tasks.Concept {
 			Long: "model:<id> is a parametric croquis — height in heads, shoulder, waist and hip widths, skin tone, hair " +
 				"colour and style — drawn by the service's code. Base models are in the library; model.create derives a saved " +
 				"style of a base (skin and hair tones read from reference photos, proportions adjusted within bounds), listed " +
-				"at GET /v1/refs/model?base=model:<id>. photoshoot.create makes no on-model shots: it refuses model.",
+				"at GET /v1/refs/model?base=model:<id>. photoshoot.create makes on-model shots only where the operator " +
+				"routes the jobs with a model to an on-model engine (its page says whether); otherwise it refuses model.",
 			Related: []string{"pose"}},
 	}
 }
