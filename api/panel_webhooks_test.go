@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -49,4 +50,29 @@ func TestPingIsNotSubscribable(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s", res.body)
 	require.Equal(t, "events", res.errObj(t)["field"])
 	require.Contains(t, res.errObj(t)["message"], "ping is not subscribed to")
+}
+
+// TestTestEventKindsAreTheCatalogues: the panel's test event is sent as
+// ping or any kind an endpoint receives; another kind or a body that is
+// not JSON is refused before anything is delivered.
+func TestTestEventKindsAreTheCatalogues(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	h := with(e.signIn(), "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin")
+	res := e.send(http.MethodPost, "/v1/account/webhooks", `{"url":"https://93.184.216.34/hooks/a"}`, h...)
+	require.Equal(t, http.StatusCreated, res.code, "%s", res.body)
+	ping := "/v1/account/webhooks/" + res.obj(t)["id"].(string) + "/ping"
+
+	bad := e.send(http.MethodPost, ping, `{"event":"job.exploded"}`, h...)
+	require.Equal(t, http.StatusUnprocessableEntity, bad.code, "%s", bad.body)
+	require.Equal(t, "invalid_option", bad.errCode(t))
+	require.Equal(t, "event", bad.errObj(t)["field"])
+	for _, kind := range []string{"ping", "job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled",
+		"spend.threshold", "batch.completed"} {
+		require.Contains(t, bad.errObj(t)["message"], kind, "the refusal lists every kind")
+	}
+	require.Equal(t, http.StatusBadRequest, e.send(http.MethodPost, ping, `[`, h...).code)
+	var n int64
+	require.NoError(t, e.db.Model(&models.WebhookDelivery{}).Count(&n).Error)
+	require.Zero(t, n, "nothing was delivered")
 }
