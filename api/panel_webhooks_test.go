@@ -1,11 +1,17 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/api/openapicheck"
+	"github.com/taskplatform/taskplatform/events"
 
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -75,4 +81,27 @@ func TestTestEventKindsAreTheCatalogues(t *testing.T) {
 	var n int64
 	require.NoError(t, e.db.Model(&models.WebhookDelivery{}).Count(&n).Error)
 	require.Zero(t, n, "nothing was delivered")
+}
+
+// TestTestEventsHaveTheirKindsShape: the sample body of every kind is
+// valid against the schema the document gives that kind's real events.
+func TestTestEventsHaveTheirKindsShape(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	doc := servedDoc(t, "/v1/openapi.json", false)
+	ep := &models.WebhookEndpoint{ID: "whe_sample", UserID: e.user.ID, URL: "https://93.184.216.34/hooks"}
+	for _, kind := range events.SampleKinds()[1:] {
+		d, ok, err := events.SampleOf(t.Context(), e.db, ep, kind, time.Now(), CurrentVersion)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, kind, d.Event)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal([]byte(d.Body), &body))
+		require.Equal(t, kind, body["event"])
+		hook := doc.Webhooks[kind]
+		require.NotNil(t, hook, "the document has the %s webhook", kind)
+		schema := hook.Post.RequestBody.Value.Content["application/json"].Schema
+		require.NoError(t, schema.Value.VisitJSON(body, openapi3.EnableJSONSchema2020()), "%s: %s", kind, d.Body)
+		openapicheck.CheckValues(t, schema, body, kind+" sample "+d.Body)
+	}
 }

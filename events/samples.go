@@ -74,13 +74,16 @@ func sampleBody(kind, eventID string, now time.Time, version string) any {
 	case contract.EventSpendThreshold:
 		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 		return wire.SpendThresholdEvent{ID: eventID, OccurredAt: now, Event: kind, APIVersion: version, Threshold: 80,
-			Scope: "account", Period: "month", CreditType: "standard", Limit: 1000, Spent: 800,
-			PeriodStart: start, ResetsAt: start.AddDate(0, 1, 0), JobID: "job_sample"}
+			Scope: contract.SpendAccount, Period: contract.SpendMonth, CreditType: contract.CreditService,
+			Limit: 1000, Spent: 800, PeriodStart: start, ResetsAt: start.AddDate(0, 1, 0), JobID: "job_sample"}
 	case contract.EventBatchCompleted:
+		succeeded := contract.OutcomeSucceeded
 		return wire.BatchEvent{ID: eventID, OccurredAt: now, Event: kind, APIVersion: version,
-			Batch: wire.Batch{BatchID: "batch_sample", Mode: "all", Status: wire.BatchCompleted, CreatedAt: now,
+			Batch: wire.Batch{BatchID: "batch_sample", Mode: models.BatchAll, Status: wire.BatchCompleted, CreatedAt: now,
 				CompletedAt: &now, Counts: wire.BatchCounts{Jobs: 1, Succeeded: 1},
-				Credits: []wire.BatchCredit{}, Jobs: []wire.BatchJob{}, Refused: []wire.RefusedItem{}}}
+				Credits: []wire.BatchCredit{}, Refused: []wire.RefusedItem{}, StatusURL: "/v1/batches/batch_sample",
+				Jobs: []wire.BatchJob{{JobID: "job_sample", Task: "pattern.generate",
+					Lifecycle: contract.LifecycleTerminal, Outcome: &succeeded}}}}
 	}
 	total := 1
 	ev := wire.Event{ID: eventID, OccurredAt: now, Event: kind, APIVersion: version, JobID: "job_sample",
