@@ -5,6 +5,11 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# The Go SDK's modules, which go.mod replaces with their folders.
+COPY client/go.mod client/go.sum client/
+COPY contract/go.mod contract/
+COPY signer/go.mod signer/go.sum signer/
+COPY wire/go.mod wire/
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \

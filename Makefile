@@ -63,8 +63,13 @@ test: $(TEMPORAL)
 # SQLite is C translated to Go; like cgo's C it is not instrumented (its
 # own locks guard it; database/sql above it is). e2e, the longest
 # package, starts first; the race pass and the fuzz run beside it.
-RACE_PKGS := ./activities/... ./api/... ./client/... ./engines/... ./jobstream/... ./models/... ./outbound/... \
-	./signer/... ./submit/... ./telemetry/... ./worker/... ./workflows/... ./tasks ./tasks/resample ./tasks/pngenc \
+# The Go SDK's modules (client and the packages it imports, each with its
+# own go.mod so a user's go get pulls nothing of the server's): `./...`
+# stops at their folders, so they are named by import path.
+SDK_MODULES := client contract signer wire
+SDK_PKGS := $(addprefix github.com/taskplatform/taskplatform/,$(addsuffix /...,$(SDK_MODULES)))
+RACE_PKGS := ./activities/... ./api/... $(SDK_PKGS) ./engines/... ./jobstream/... ./models/... ./outbound/... \
+	./submit/... ./telemetry/... ./worker/... ./workflows/... ./tasks ./tasks/resample ./tasks/pngenc \
 	./batchstart ./cancel ./events ./jobstart ./spendlimits
 RACE_SKIP := ^(TestRoutesAnswerAsDocumented|TestLibraryRecordsAnswerAsDocumented|TestGeneratedGoClientCompiles|$\
 	TestCatalogueExamples|TestCommonErrorsAnswerAsDocumented|TestEventStreamAnswersAsDocumented|$\
@@ -119,10 +124,15 @@ bench-scale:
 mutate: $(TEMPORAL)
 	go run ./scripts/mutate
 
-## vet: go vet, golangci-lint (.golangci.yml), gofmt and the 120-column limit over the module (part of `make test`)
+## vet: go vet, golangci-lint (.golangci.yml), gofmt and the 120-column limit over the module and the SDK's
+## modules (part of `make test`)
 vet:
-	go vet ./...
+	go vet ./... $(SDK_PKGS)
 	go run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...
+	for m in $(SDK_MODULES); do \
+		(cd $$m && go run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION) run ./...) \
+			|| exit 1; \
+	done
 	test -z "$$(gofmt -l .)"
 	@long=$$(LC_ALL=C.UTF-8 awk 'length > 120 {print FILENAME ":" FNR}' $$(git ls-files '*.go')); \
 		test -z "$$long" || { echo "Go lines over 120 columns:"; echo "$$long"; exit 1; }

@@ -25,6 +25,10 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/stretchr/testify v1.12.1
+	github.com/taskplatform/taskplatform/client v0.1.0
+	github.com/taskplatform/taskplatform/contract v0.1.0
+	github.com/taskplatform/taskplatform/signer v0.1.0
+	github.com/taskplatform/taskplatform/wire v0.1.0
 	go.opentelemetry.io/contrib/instrumentation/github.com/gin-gonic/gin/otelgin v0.65.0
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.71.0
 	go.opentelemetry.io/otel v1.47.0
@@ -178,7 +182,7 @@ require (
 	go.shabbyrobe.org/gocovmerge v0.0.0-20230507111327-fa4f82cfbf4d // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/arch v0.23.0 // indirect
-	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/mod v0.41.0
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
@@ -198,4 +202,14 @@ require (
 	modernc.org/mathutil v1.5.0 // indirect
 	modernc.org/memory v1.5.0 // indirect
 	modernc.org/sqlite v1.23.1 // indirect
+)
+
+// The SDK is its own modules (client and the wire types, contract and signer it
+// imports), so a user's go get of the client pulls none of the server's
+// dependencies; the server builds them from this checkout.
+replace (
+	github.com/taskplatform/taskplatform/client => ./client
+	github.com/taskplatform/taskplatform/contract => ./contract
+	github.com/taskplatform/taskplatform/signer => ./signer
+	github.com/taskplatform/taskplatform/wire => ./wire
 )

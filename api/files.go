@@ -51,6 +51,7 @@ type uploadRecord struct {
 	MediaType  *string   `json:"media_type"`
 	Size       *int64    `json:"size"`
 	ExternalID *string   `json:"external_id"`
+	Name       *string   `json:"name"`
 	CreatedAt  time.Time `json:"created_at"`
 	Deletable  bool      `json:"deletable"`
 }
@@ -60,6 +61,7 @@ func (h *fileHandlers) uploadRecord(f *models.File) uploadRecord {
 		File:       f.Handle(),
 		URL:        f.URL(h.filesBaseURL),
 		ExternalID: nonEmpty(f.ExternalID),
+		Name:       nonEmpty(f.Name),
 		CreatedAt:  f.CreatedAt.UTC(),
 	}
 	if f.SourceURL == "" {

@@ -69,7 +69,8 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 
 // fileHeaders sets the headers that keep a stored file inert: its stored
 // type with sniffing off, a sandboxing CSP, and a disposition that shows
-// images in place and downloads everything else.
+// images in place and downloads everything else, named as the upload was
+// (else by the URL's last element).
 func fileHeaders(h http.Header, f *models.File) {
 	media := f.MediaType
 	if media == "" {
@@ -82,7 +83,24 @@ func fileHeaders(h http.Header, f *models.File) {
 	h.Set("Content-Type", media)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", fileCSP)
-	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": path.Base(f.URL(""))}))
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": downloadName(f)}))
+}
+
+// downloadName is the file name a download is saved under: an upload's
+// own name, with the stored type's extension added when the name ends in
+// another (page.html read as a GIF saves as page.html.gif, never as a page
+// a browser would open as HTML); else the URL's last element.
+func downloadName(f *models.File) string {
+	own := path.Base(f.URL(""))
+	if f.Name == "" {
+		return own
+	}
+	ext := path.Ext(own)
+	got := strings.ToLower(path.Ext(f.Name))
+	if got == ext || (ext == ".jpg" && got == ".jpeg") {
+		return f.Name
+	}
+	return f.Name + ext
 }
 
 // engineInput serves a model server the service's copy of a caller's file:

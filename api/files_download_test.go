@@ -31,10 +31,13 @@ func TestFilesDownloadIsInert(t *testing.T) {
 	tests := []struct {
 		name, filename, data string
 		media, disposition   string
+		saveAs               string
 	}{
-		{"png shows inline", "a.png", string(pngBytes(t)), "image/png", "inline"},
-		{"pdf downloads", "doc.pdf", pdfWithScript, "application/pdf", "attachment"},
-		{"gif/html polyglot stays a gif", "page.html", polyglotGIF, "image/gif", "inline"},
+		{"png shows inline", "a.png", string(pngBytes(t)), "image/png", "inline", "a.png"},
+		{"pdf downloads", "doc.pdf", pdfWithScript, "application/pdf", "attachment", "doc.pdf"},
+		// Saved, the polyglot must not become a page a browser opens as HTML.
+		{"gif/html polyglot stays a gif", "page.html", polyglotGIF, "image/gif", "inline", "page.html.gif"},
+		{"a jpeg keeps .jpeg", "photo.JPEG", "\xFF\xD8\xFF\xE0rest", "image/jpeg", "inline", "photo.JPEG"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +60,9 @@ func TestFilesDownloadIsInert(t *testing.T) {
 					strings.HasPrefix(dl.head.Get("Content-Disposition"), tt.disposition+";"),
 					dl.head.Get("Content-Disposition"),
 				)
-				require.Contains(t, dl.head.Get("Content-Disposition"), `filename=`+path.Base(link))
+				_, params, err := mime.ParseMediaType(dl.head.Get("Content-Disposition"))
+				require.NoError(t, err)
+				require.Equal(t, tt.saveAs, params["filename"], "the upload's own name, with its stored type's extension")
 			}
 		})
 	}

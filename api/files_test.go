@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob"
@@ -143,6 +144,7 @@ func TestFilesUploadStoresBytesAndAnswersARecord(t *testing.T) {
 			require.Equal(t, "image/png", rec["media_type"])
 			require.EqualValues(t, len(img), rec["size"])
 			require.Equal(t, "SKU-42", rec["external_id"])
+			require.Equal(t, "shoe.png", rec["name"], "the upload keeps its file name")
 			require.Equal(t, false, rec["deletable"])
 			require.NotEmpty(t, rec["created_at"])
 			require.Equal(t, []string{"uploads/" + strings.TrimPrefix(handle, "file:")}, e.uploads())
@@ -153,6 +155,7 @@ func TestFilesUploadStoresBytesAndAnswersARecord(t *testing.T) {
 			require.Equal(t, http.StatusOK, dl.code)
 			require.Equal(t, img, dl.body, "the download is the bytes uploaded")
 			require.Equal(t, "image/png", dl.head.Get("Content-Type"))
+			require.Equal(t, `inline; filename=shoe.png`, dl.head.Get("Content-Disposition"))
 
 			read := e.send(http.MethodGet, "/v1/files/"+handle, "", keyed(e.key)...)
 			require.Equal(t, http.StatusOK, read.code, "%s", read.body)
@@ -170,6 +173,7 @@ func TestFilesUploadStoresBytesAndAnswersARecord(t *testing.T) {
 			require.Equal(t, http.StatusCreated, plain.code, "%s", plain.body)
 			require.Equal(t, "image/bmp", plain.obj(t)["media_type"])
 			require.Nil(t, plain.obj(t)["external_id"])
+			require.Nil(t, plain.obj(t)["name"], "a part without a file name keeps none")
 		})
 	}
 }
@@ -485,7 +489,7 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 			for i := range 4 {
 				res := e.upload(
 					e.key,
-					part{"file", "a.png", img},
+					part{"file", []string{"a.png", "a.png", "a.png", "Red Shoe.png"}[i], img},
 					part{"external_id", "", []string{"SKU-1", "sku-2", "other", ""}[i]},
 				)
 				require.Equal(t, http.StatusCreated, res.code, "%s", res.body)
@@ -509,7 +513,7 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 			first := pages[2][0]
 			require.Equal(
 				t,
-				map[string]any{"file": made[0], "url": first["url"], "name": "file", "external_id": "SKU-1",
+				map[string]any{"file": made[0], "url": first["url"], "name": "a.png", "external_id": "SKU-1",
 					"gender": nil, "base": nil, "kind": nil, "deletable": false},
 				first,
 			)
@@ -528,6 +532,12 @@ func TestRefsListsFilesNewestFirstInPages(t *testing.T) {
 				[]string{made[4]},
 				handles(e.listAll(e.key, "/v1/refs/file?q=dress.png")),
 				"q matches the source URL",
+			)
+			require.Equal(
+				t,
+				[]string{made[3]},
+				handles(e.listAll(e.key, "/v1/refs/file?q=red%20SHOE")),
+				"q matches the upload's file name",
 			)
 			require.Empty(t, handles(e.listAll(e.key, "/v1/refs/file?q=%25")), "q is literal text")
 			require.Empty(t, handles(e.listAll(e.key, "/v1/refs/art")), "uploads are not art")
@@ -738,5 +748,29 @@ func TestFilesDeleteOnlyOwnArt(t *testing.T) {
 				"the upload is kept",
 			)
 		})
+	}
+}
+
+func TestUploadNameKeepsOnlyTheFileName(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 200) + ".png" // 404 bytes
+	for raw, want := range map[string]string{
+		"shoe.png":                "shoe.png",
+		`C:\Users\ana\shoe 2.png`: "shoe 2.png",
+		"../../etc/passwd":        "passwd",
+		"  spaced.png  ":          "spaced.png",
+		"tab\tand\nnewline.png":   "tabandnewline.png",
+		"invoice\u202egnp.exe":    "invoicegnp.exe",
+		"bad\xffutf8.png":         "badutf8.png",
+		"..":                      "",
+		"dir/":                    "",
+		"":                        "",
+		"sku/été.jpg":             "été.jpg",
+		long:                      strings.Repeat("é", 127),
+	} {
+		got := uploadName(raw)
+		require.Equal(t, want, got, "%q", raw)
+		require.LessOrEqual(t, len(got), maxFileName)
+		require.True(t, utf8.ValidString(got))
 	}
 }

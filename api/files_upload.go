@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,6 +32,8 @@ const (
 	maxSourceURL = 2048
 	// sniffLen is how many leading bytes decide an upload's media type.
 	sniffLen = 512
+	// maxFileName bounds a kept upload name, in bytes.
+	maxFileName = 255
 )
 
 // create answers POST /v1/files: multipart/form-data uploads bytes (part
@@ -94,6 +97,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 				fail(c, apierr.New(apierr.InvalidRequest, "Send one file per request.").WithField("file"))
 				return
 			}
+			f.Name = uploadName(part.FileName())
 			f.MediaType, f.Size, err = h.store(c, f.BlobKey, part)
 			if err != nil {
 				fail(c, err)
@@ -258,6 +262,34 @@ func isBMP(b []byte) bool {
 		return true
 	}
 	return false
+}
+
+// uploadName is the file name an upload keeps: the last element of the
+// part's filename (a browser or client may send a path, with either
+// slash), without control characters, Unicode format characters (a
+// right-to-left override that would disguise the extension) or surrounding
+// spaces, and at most maxFileName bytes of whole characters. "", "." and
+// ".." keep no name.
+func uploadName(raw string) string {
+	raw = strings.ToValidUTF8(raw, "")
+	if i := strings.LastIndexAny(raw, `/\`); i >= 0 {
+		raw = raw[i+1:]
+	}
+	raw = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, raw)
+	for len(raw) > maxFileName {
+		_, size := utf8.DecodeLastRuneInString(raw)
+		raw = raw[:len(raw)-size]
+	}
+	raw = strings.TrimSpace(raw)
+	if raw == "." || raw == ".." {
+		return ""
+	}
+	return raw
 }
 
 // checkExternalID validates the caller's own id of a file: at most 100

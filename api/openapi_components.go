@@ -234,6 +234,12 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 				"were kept"),
 			"bytes": describe(integer(), "The file's size in bytes."),
 		},
+		reflect.TypeFor[uploadRecord](): {
+			"name": describe(nullable(oa{"type": "string", "maxLength": maxFileName}),
+				"An upload's file name as its multipart part sent it: its last path element, without control "+
+					"characters; the download's Content-Disposition gives it back. Null for a registered URL and "+
+					"an upload sent without one."),
+		},
 		reflect.TypeFor[wire.ManifestFile](): {
 			"sha256": digest("of the output's bytes; null for an output stored before digests were kept"),
 		},

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -246,15 +247,39 @@ func (p *panelHandlers) enableEndpoint(c *gin.Context) {
 }
 
 // pingEndpoint answers POST /v1/account/webhooks/{endpoint_id}/ping: a
-// signed test event, delivered and logged like any event.
+// signed test event, delivered and logged like any event — ping, or with
+// a body {"event": kind} a sample event of any kind an endpoint can
+// receive (as `stripe trigger` sends one).
 func (p *panelHandlers) pingEndpoint(c *gin.Context) {
 	ep, ok := p.ownEndpoint(c)
 	if !ok {
 		return
 	}
-	d, err := events.PingOf(c.Request.Context(), p.d.DB, ep, p.d.now(), CurrentVersion)
+	kind := contract.EventPing
+	if c.Request.ContentLength != 0 {
+		body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		var in struct {
+			Event *string `json:"event"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil {
+			fail(c, apierr.New(apierr.MalformedRequest, `The body must be a JSON object such as {"event": "job.failed"}.`))
+			return
+		}
+		if in.Event != nil {
+			kind = *in.Event
+		}
+	}
+	d, known, err := events.SampleOf(c.Request.Context(), p.d.DB, ep, kind, p.d.now(), CurrentVersion)
+	if err == nil && !known {
+		err = apierr.Newf(apierr.InvalidOption, "event must be one of %s.", strings.Join(events.SampleKinds(), ", ")).
+			WithField("event")
+	}
 	if err == nil {
-		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel ping")
+		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel test event")
 	}
 	if err != nil {
 		fail(c, err)

@@ -1,12 +1,19 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/openapicheck"
+	"github.com/taskplatform/taskplatform/events"
+
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -49,4 +56,52 @@ func TestPingIsNotSubscribable(t *testing.T) {
 	require.Equal(t, http.StatusUnprocessableEntity, res.code, "%s", res.body)
 	require.Equal(t, "events", res.errObj(t)["field"])
 	require.Contains(t, res.errObj(t)["message"], "ping is not subscribed to")
+}
+
+// TestTestEventKindsAreTheCatalogues: the panel's test event is sent as
+// ping or any kind an endpoint receives; another kind or a body that is
+// not JSON is refused before anything is delivered.
+func TestTestEventKindsAreTheCatalogues(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	h := with(e.signIn(), "Content-Type", "application/json", "Sec-Fetch-Site", "same-origin")
+	res := e.send(http.MethodPost, "/v1/account/webhooks", `{"url":"https://93.184.216.34/hooks/a"}`, h...)
+	require.Equal(t, http.StatusCreated, res.code, "%s", res.body)
+	ping := "/v1/account/webhooks/" + res.obj(t)["id"].(string) + "/ping"
+
+	bad := e.send(http.MethodPost, ping, `{"event":"job.exploded"}`, h...)
+	require.Equal(t, http.StatusUnprocessableEntity, bad.code, "%s", bad.body)
+	require.Equal(t, "invalid_option", bad.errCode(t))
+	require.Equal(t, "event", bad.errObj(t)["field"])
+	for _, kind := range []string{"ping", "job.started", "job.progress", "job.succeeded", "job.failed", "job.cancelled",
+		"spend.threshold", "batch.completed"} {
+		require.Contains(t, bad.errObj(t)["message"], kind, "the refusal lists every kind")
+	}
+	require.Equal(t, http.StatusBadRequest, e.send(http.MethodPost, ping, `[`, h...).code)
+	var n int64
+	require.NoError(t, e.db.Model(&models.WebhookDelivery{}).Count(&n).Error)
+	require.Zero(t, n, "nothing was delivered")
+}
+
+// TestTestEventsHaveTheirKindsShape: the sample body of every kind is
+// valid against the schema the document gives that kind's real events.
+func TestTestEventsHaveTheirKindsShape(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.SQLite)
+	doc := servedDoc(t, "/v1/openapi.json", false)
+	ep := &models.WebhookEndpoint{ID: "whe_sample", UserID: e.user.ID, URL: "https://93.184.216.34/hooks"}
+	for _, kind := range events.SampleKinds()[1:] {
+		d, ok, err := events.SampleOf(t.Context(), e.db, ep, kind, time.Now(), CurrentVersion)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, kind, d.Event)
+		var body map[string]any
+		require.NoError(t, json.Unmarshal([]byte(d.Body), &body))
+		require.Equal(t, kind, body["event"])
+		hook := doc.Webhooks[kind]
+		require.NotNil(t, hook, "the document has the %s webhook", kind)
+		schema := hook.Post.RequestBody.Value.Content["application/json"].Schema
+		require.NoError(t, schema.Value.VisitJSON(body, openapi3.EnableJSONSchema2020()), "%s: %s", kind, d.Body)
+		openapicheck.CheckValues(t, schema, body, kind+" sample "+d.Body)
+	}
 }

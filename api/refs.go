@@ -132,10 +132,13 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	writePage(c, items, next)
 }
 
-// refItem is the reference item of an art: or file: row; its name falls
-// back to the kind, and only art: items can be deleted.
+// refItem is the reference item of an art: or file: row; its name is an
+// upload's file name, else the kind, and only art: items can be deleted.
 func (h *fileHandlers) refItem(kind string, f *models.File) refItem {
 	name, deletable := kind, kind == kindArt
+	if f.Name != "" {
+		name = f.Name
+	}
 	it := refItem{File: f.Handle(), URL: f.URL(h.filesBaseURL), Name: &name, Deletable: &deletable}
 	if kind == kindFile {
 		it.ExternalID = nonEmpty(f.ExternalID)

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -221,16 +222,19 @@ func panelRoutes() []route {
 			http.MethodPost,
 			"/v1/account/webhooks/{endpoint_id}/ping",
 			"webhook_ping",
-			"Send a signed ping event",
+			"Send a signed test event: ping, or a sample event of the kind named",
 			panelAPI((*panelHandlers).pingEndpoint),
-			nil,
+			object(oa{"event": describe(enum(events.SampleKinds()),
+				"The kind of the test event (default ping): a sample body of that kind's shape naming made-up "+
+					"ids (job_sample, batch_sample), signed and delivered as any event.")}),
 			jsonAnswer(
 				http.StatusAccepted,
-				"The ping's delivery, in the delivery log.",
+				"The test event's delivery, in the delivery log.",
 				sent,
 			),
 			endpointID,
 			http.StatusNotFound,
+			http.StatusUnprocessableEntity,
 		),
 		row(
 			http.MethodPost,

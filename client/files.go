@@ -18,18 +18,22 @@ import (
 // FileRecord is an uploaded or registered file: its handle (file:…), which
 // any task input accepts.
 type FileRecord struct {
-	File       string    `json:"file"`
-	URL        string    `json:"url"`
-	MediaType  *string   `json:"media_type"`
-	Size       *int64    `json:"size"`
-	ExternalID *string   `json:"external_id"`
-	CreatedAt  time.Time `json:"created_at"`
-	Deletable  bool      `json:"deletable"`
+	File       string  `json:"file"`
+	URL        string  `json:"url"`
+	MediaType  *string `json:"media_type"`
+	Size       *int64  `json:"size"`
+	ExternalID *string `json:"external_id"`
+	// Name is an upload's file name as it was sent (its last path
+	// element); nil for a registered URL.
+	Name      *string   `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+	Deletable bool      `json:"deletable"`
 }
 
 // Upload sends a file's bytes (at most limits.upload.max_bytes of
-// /v1/meta; the type is read from the bytes); externalID is your own id of
-// it, or empty. A retried upload after a network error may leave a second
+// /v1/meta; the type is read from the bytes) under the file name of name's
+// last element, which the file keeps; externalID is your own id of it, or
+// empty. A retried upload after a network error may leave a second
 // file: uploads are not idempotent.
 func (c *Client) Upload(ctx context.Context, name string, r io.Reader, externalID string) (*FileRecord, error) {
 	data, err := io.ReadAll(io.LimitReader(r, contract.DefaultLimits().Upload.MaxBytes+1))

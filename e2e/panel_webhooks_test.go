@@ -16,8 +16,9 @@ import (
 // TestPanelWebhooks walks the webhooks page in headless chromium against a
 // local https receiver: register an endpoint, ping it, see a job's delivery
 // in the delivery log and replay it (same event id, a signature that
-// verifies), and enable the endpoint again after it was disabled. A job run
-// from the panel's form is never sent to the endpoint.
+// verifies), enable the endpoint again after it was disabled, and send it a
+// test event of a chosen kind. A job run from the panel's form is never
+// sent to the endpoint.
 func TestPanelWebhooks(t *testing.T) {
 	t.Parallel()
 	rcv := newReceiver(t)
@@ -136,5 +137,34 @@ func TestPanelWebhooks(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, ep.Disabled)
 	require.Zero(t, ep.Failures, "enabling resets the failure count")
+
+	// A test event of a kind chosen on the page (as stripe trigger sends
+	// one): a signed sample job.failed reaches the receiver, and the log
+	// shows it delivered.
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.SetValue("#test-"+id, "job.failed", chromedp.ByQuery),
+		chromedp.Click(endpoint+` form.test-event button`, chromedp.ByQuery),
+	))
+	failed := func() []delivery {
+		var out []delivery
+		for _, d := range rcv.deliveries() {
+			if d.event["event"] == "job.failed" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	require.Eventually(t, func() bool { return len(failed()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	sample := failed()[0]
+	require.Equal(t, "job_sample", sample.event["job_id"], "a sample names no real job")
+	require.Equal(t, "failed", sample.event["outcome"])
+	require.Equal(t, "processing_failed", sample.event["error"].(map[string]any)["code"])
+	verify(t, s.jwks(t), sample)
+	p.reloadUntil(
+		t,
+		"/app/webhooks?event=job.failed",
+		`document.querySelectorAll("tr.delivery .pill.delivered").length === 1`,
+		30*time.Second,
+	)
 	shoot(t, ctx, "webhooks")
 }

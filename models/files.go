@@ -90,7 +90,8 @@ func ListFiles(ctx context.Context, db *gorm.DB, q FileQuery) (Page[File], error
 	}
 	if q.Text != "" {
 		pat := "%" + escapeLike(strings.ToLower(q.Text)) + "%"
-		tx = tx.Where(`(LOWER(external_id) LIKE ? ESCAPE '\' OR LOWER(source_url) LIKE ? ESCAPE '\')`, pat, pat)
+		tx = tx.Where(`(LOWER(external_id) LIKE ? ESCAPE '\' OR LOWER(source_url) LIKE ? ESCAPE '\' OR `+
+			`LOWER(name) LIKE ? ESCAPE '\')`, pat, pat, pat)
 	}
 	return newestFirst(
 		tx,

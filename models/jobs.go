@@ -79,8 +79,12 @@ type File struct {
 	SourceURL string `gorm:"not null;default:'';uniqueIndex:idx_files_user_source,priority:2,where:source_url <> ''"`
 	// ExternalID is the caller's own id of a file: handle, or empty.
 	ExternalID string `gorm:"not null;default:''"`
-	CreatedAt  time.Time
-	DeletedAt  gorm.DeletedAt `gorm:"index"`
+	// Name is an upload's file name as its multipart part sent it,
+	// sanitised (migration 0023); empty for a registered URL, an output
+	// and an upload stored before names were kept.
+	Name      string `gorm:"not null;default:''"`
+	CreatedAt time.Time
+	DeletedAt gorm.DeletedAt `gorm:"index"`
 }
 
 // AdmitRefusal is a hold the balance does not cover, or (Limit set) one

@@ -232,6 +232,20 @@ var migrations = []*gormigrate.Migration{
 			return tx.AutoMigrate(&EngineLease{})
 		},
 	},
+	{
+		// An upload keeps the file name it was sent with (issue 48): its
+		// record and its download's Content-Disposition give it back.
+		ID: "0023_file_name",
+		Migrate: func(tx *gorm.DB) error {
+			if tx.Migrator().HasColumn(&File{}, "Name") {
+				return nil
+			}
+			if err := tx.Migrator().AddColumn(&File{}, "Name"); err != nil {
+				return fmt.Errorf("add files.name: %w", err)
+			}
+			return nil
+		},
+	},
 }
 
 func migrator(db *gorm.DB) *gormigrate.Gormigrate {

@@ -37,6 +37,11 @@ type fileView struct {
 	Label string
 	// Pages is a PDF's page count when its data says it; 0 otherwise.
 	Pages int
+	// Width and Height are an image's pixels when its data says them (an
+	// upload's always does); 0 otherwise. Its card sizes the image's box
+	// from them, so the box has the image's shape before the thumbnail
+	// arrives.
+	Width, Height int
 	// Size is the file's size for people (1.2 MB); "" for a registered URL.
 	Size string
 	// Data is the file's data (the task's output metadata), indented; ""
@@ -96,16 +101,28 @@ func viewFile(f *models.File, base string) fileView {
 	if v.Data == "{}" {
 		v.Data = ""
 	}
-	if f.MediaType == pdfType {
-		var d struct {
-			Pages int `json:"pages"`
-		}
-		if json.Unmarshal([]byte(f.Data), &d) == nil {
+	if f.Name != "" {
+		v.Name = f.Name
+	}
+	var d struct {
+		Pages         int `json:"pages"`
+		Width, Height int
+	}
+	if json.Unmarshal([]byte(f.Data), &d) == nil {
+		if f.MediaType == pdfType {
 			v.Pages = d.Pages
+		}
+		if v.Image && d.Width > 0 && d.Height > 0 {
+			v.Width, v.Height = d.Width, d.Height
 		}
 	}
 	return v
 }
+
+// FitWidth is the width in CSS pixels of the image's box at height h:
+// the card shows the box (checkered) at the image's own shape while its
+// thumbnail loads, never a blank square that changes shape.
+func (v fileView) FitWidth(h int) int { return (h*v.Width + v.Height - 1) / v.Height }
 
 // docLabel names a file type for its icon: PDF, SVG, JSON.
 func docLabel(media string) string {

@@ -49,7 +49,8 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	}
 	big := store(0, "image/png", full.Bytes(), `{"kind":"stripes","seed":1795588851700700231}`)
 	pdf := store(1, "application/pdf", []byte("%PDF-1.4\n%%EOF\n"), `{"pages":3}`)
-	for i := 2; i < 6; i++ {
+	sized := store(2, "image/png", full.Bytes(), `{"width":2048,"height":1024}`)
+	for i := 3; i < 6; i++ {
 		store(i, "image/png", full.Bytes(), `{}`)
 	}
 
@@ -98,6 +99,12 @@ func TestOutputsShowThumbnailsNotOriginals(t *testing.T) {
 	job := do(h, http.MethodGet, "/app/jobs/"+jobID, nil, cookie...).Body.String()
 	require.Contains(t, job, `src="/app/thumbs/`+big.ID+`"`)
 	require.NotContains(t, job, `<img src="`+big.URL("http://panel.test"), "the 2048-px original is only a link")
+	// While its thumbnail loads, an image of known size shows a box of its
+	// shape (2:1, 300 px wide at the frame's 150 px), not a blank square.
+	require.Contains(t, job, `<img src="/app/thumbs/`+sized.ID+`" alt="`+sized.Handle()+`" loading="lazy" class="sized" `+
+		`width="2048" height="1024" style="aspect-ratio:2048/1024;width:min(100%,300px)">`)
+	require.Regexp(t, `<img src="/app/thumbs/`+big.ID+`" alt="[^"]+" loading="lazy">`, job,
+		"an image whose data has no size keeps the frame's box")
 	require.Contains(t, job, "3 pages", "a PDF shows its page count")
 	require.Contains(t, job, "&#34;seed&#34;: 1795588851700700231", "a file's data is shown")
 	require.Contains(t, job, "<li>kind: stripes</li><li>seed: 1795588851700700231</li>",

@@ -323,8 +323,11 @@ func (p *panel) keys(_ http.ResponseWriter, r *http.Request, u *models.User) (st
 
 // webhooksData is the webhooks page's.
 type webhooksData struct {
-	Endpoints  []api.EndpointView
-	Events     []string
+	Endpoints []api.EndpointView
+	Events    []string
+	// TestKinds are the kinds a test event is sent as: ping first, then
+	// every event of the vocabulary webhook_event.
+	TestKinds  []string
 	Statuses   []string
 	Deliveries []deliveryRow
 	Filter     map[string]string
@@ -339,11 +342,12 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 	if err != nil {
 		return "", "", nil, err
 	}
-	// ping is sent on request ("Send ping"), never subscribed to; the
+	// ping is sent on request (a test event), never subscribed to; the
 	// delivery log's filter offers it on its own.
 	events := slices.DeleteFunc(slices.Clone(p.d.Catalogue.VocabValues("webhook_event")),
 		func(e string) bool { return e == contract.EventPing })
-	data := webhooksData{Events: events, Filter: map[string]string{},
+	data := webhooksData{Events: events, TestKinds: append([]string{contract.EventPing}, events...),
+		Filter: map[string]string{},
 		Statuses: []string{
 			models.DeliveryPending,
 			models.DeliveryDelivered,

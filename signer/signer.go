@@ -2,7 +2,7 @@
 // keys as a JWKS, and implements the receiver's verification algorithm of the
 // spec (section Events, Signature verification). It is crypto only — the
 // standard library and nothing of ours — so the Go client can import it;
-// the keys' storage is signer/keystore.
+// the keys' storage is keystore.
 package signer
 
 import (

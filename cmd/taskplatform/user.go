@@ -710,6 +710,8 @@ func (r *userRun) filesUpload() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The handle alone on stdout, for $(taskplatform files upload …).
+			fmt.Fprintln(r.stderr, uploadedLine(rec))
 			fmt.Fprintln(r.stdout, rec.File)
 			return nil
 		},

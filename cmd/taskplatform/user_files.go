@@ -161,3 +161,17 @@ func refName(it client.RefItem) string {
 	}
 	return name
 }
+
+// uploadedLine tells what files upload stored: the name the file keeps,
+// the type read from its bytes, its size and its handle.
+func uploadedLine(rec *client.FileRecord) string {
+	name := deref(rec.Name)
+	if name == "" {
+		name = "a file without a name"
+	}
+	var size int64
+	if rec.Size != nil {
+		size = *rec.Size
+	}
+	return fmt.Sprintf("uploaded %s (%s, %d bytes) as %s", name, deref(rec.MediaType), size, rec.File)
+}

@@ -20,7 +20,7 @@ func filesListDownload(t *testing.T, env []string, uploaded, motif string) {
 	r := runBinary(t, env, "files", "list")
 	require.Zero(t, r.code, r.stderr)
 	require.Regexp(t, `(?m)^FILE\s+NAME\s+URL$`, r.stdout)
-	require.Regexp(t, `(?m)^`+regexp.QuoteMeta(uploaded)+`\s`, r.stdout, "the upload is listed")
+	require.Regexp(t, `(?m)^`+regexp.QuoteMeta(uploaded)+`\s+motif\.png\s`, r.stdout, "the upload is listed by its name")
 
 	r = runBinary(t, env, "files", "list", "--kind", "art", "--json")
 	require.Zero(t, r.code, r.stderr)

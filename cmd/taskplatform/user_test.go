@@ -155,6 +155,8 @@ func TestUserCLI(t *testing.T) {
 	require.Zero(t, r.code, r.stderr)
 	require.Regexp(t, `^file:\S+\n$`, r.stdout)
 	uploaded := strings.TrimSpace(r.stdout)
+	require.Regexp(t, `^uploaded motif\.png \(image/png, \d+ bytes\) as `+regexp.QuoteMeta(uploaded)+`\n$`, r.stderr,
+		"the upload keeps its file name")
 
 	out := t.TempDir()
 	r = runBinary(t, env, append([]string{"run", "pattern.generate", "--set", "count=1", "--out", out}, stripes...)...)

@@ -86,7 +86,7 @@ var mutations = []mutation{
 		File: "signer/signer.go",
 		From: `return []byte(deliveryID + "\n" + userID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:]))`,
 		To:   `return []byte(deliveryID + "\n" + userID + "\n" + timestamp + "\n" + hex.EncodeToString(sum[:16]))`,
-		Pkg:  "./signer", Run: "^TestREADMETestVector$",
+		Pkg:  "github.com/taskplatform/taskplatform/signer", Run: "^TestREADMETestVector$",
 	},
 
 	// What the issue's "Also" list implies.

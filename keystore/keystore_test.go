@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/keystore"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
-	"github.com/taskplatform/taskplatform/signer/keystore"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
