@@ -18,12 +18,12 @@ import (
 	"github.com/taskplatform/taskplatform/signer"
 )
 
-// readmeVector reads the signature test vector the README publishes for
+// readmeVector reads the signature test vector the guide publishes (docs/webhooks.md) for
 // receivers: the value after each label of its text block.
 func readmeVector(t *testing.T) map[string]string {
 	t.Helper()
 	root := ".." // the repository: signer is a module of its own, tested in its folder
-	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
+	raw, err := os.ReadFile(filepath.Join(root, "docs", "webhooks.md"))
 	require.NoError(t, err)
 	v := map[string]string{}
 	for _, label := range []string{"jwk.x", "X-Service-Request-Id", "X-Service-User-Id", "X-Service-Timestamp", "body",

@@ -5,8 +5,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,20 +16,18 @@ import (
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
-// metricRow is a metric name in the README's table: the first cell of a
+// metricRow is a metric name in the operations page's table: the first cell of a
 // row under "### Metrics", in backquotes; a name ending in * is a prefix.
 var metricRow = regexp.MustCompile("^\\| `([a-z_:*]+)`")
 
-// documentedMetrics are the names the README's metrics table lists.
+// documentedMetrics are the names the metrics table of docs/operations.md lists.
 func documentedMetrics(t *testing.T) []string {
 	t.Helper()
-	root, err := testenv.RepoRoot()
-	require.NoError(t, err)
-	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
+	raw, err := testenv.GuidePageText("docs/operations.md")
 	require.NoError(t, err)
 	var names []string
 	in := false
-	for _, line := range strings.Split(string(raw), "\n") {
+	for _, line := range strings.Split(raw, "\n") {
 		switch {
 		case strings.HasPrefix(line, "#"):
 			in = line == "### Metrics"
@@ -41,7 +37,7 @@ func documentedMetrics(t *testing.T) []string {
 			}
 		}
 	}
-	require.NotEmpty(t, names, "README has a metrics table under ### Metrics")
+	require.NotEmpty(t, names, "docs/operations.md has a metrics table under ### Metrics")
 	return names
 }
 

@@ -19,15 +19,16 @@ import (
 // <!-- readme-test: skip — reason --> on the line before the block.
 var readmeSkip = regexp.MustCompile(`^<!-- readme-test: skip — (\S.*) -->$`)
 
-// shBlock is one ```sh block of the README.
+// shBlock is one ```sh block of a page of the guide (testenv.GuidePages).
 type shBlock struct {
+	page string // the page holding it, from the repository's root
 	line int    // the line of its opening fence
 	code string // what it runs
 	skip string // why it is not run; empty for a block the test runs
 }
 
-// readmeBlocks are the README's shell blocks, in order.
-func readmeBlocks(t *testing.T, text string) []shBlock {
+// readmeBlocks are a page's shell blocks, in order.
+func readmeBlocks(t *testing.T, page, text string) []shBlock {
 	t.Helper()
 	var blocks []shBlock
 	lines := strings.Split(text, "\n")
@@ -35,7 +36,7 @@ func readmeBlocks(t *testing.T, text string) []shBlock {
 		if lines[i] != "```sh" {
 			continue
 		}
-		b := shBlock{line: i + 1}
+		b := shBlock{page: page, line: i + 1}
 		if i > 0 {
 			if m := readmeSkip.FindStringSubmatch(lines[i-1]); m != nil {
 				b.skip = m[1]
@@ -45,14 +46,15 @@ func readmeBlocks(t *testing.T, text string) []shBlock {
 		for i++; i < len(lines) && lines[i] != "```"; i++ {
 			code = append(code, lines[i])
 		}
-		require.Less(t, i, len(lines), "README line %d: the block never closes", b.line)
+		require.Less(t, i, len(lines), "%s line %d: the block never closes", page, b.line)
 		b.code = strings.Join(code, "\n") + "\n"
 		blocks = append(blocks, b)
 	}
 	return blocks
 }
 
-// TestReadmeCommandsRun runs the README's shell blocks, as written, in a
+// TestReadmeCommandsRun runs the shell blocks of the README and of every
+// page of docs/ it links (testenv.GuidePages, in reading order), as written, in a
 // folder laid out like a clone after `make run`: bin/taskplatform, and a
 // dev stack whose data dir is .data (its dev.env holds the key and the
 // address), on a free port rather than 8080, changing nothing. Blocks marked
@@ -61,16 +63,17 @@ func readmeBlocks(t *testing.T, text string) []shBlock {
 // fails its block.
 func TestReadmeCommandsRun(t *testing.T) {
 	t.Parallel()
-	root, err := testenv.RepoRoot()
+	pages, err := testenv.Guide()
 	require.NoError(t, err)
-	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
-	require.NoError(t, err)
-	blocks := readmeBlocks(t, string(raw))
+	var blocks []shBlock
+	for _, p := range pages {
+		blocks = append(blocks, readmeBlocks(t, p.Path, p.Text)...)
+	}
 
 	var run []shBlock
 	for _, b := range blocks {
 		if b.skip != "" {
-			t.Logf("README line %d: skipped: %s", b.line, b.skip)
+			t.Logf("%s line %d: skipped: %s", b.page, b.line, b.skip)
 			continue
 		}
 		run = append(run, b)
@@ -97,8 +100,8 @@ func TestReadmeCommandsRun(t *testing.T) {
 		cmd.Dir = dir
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
 		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "README line %d:\n%s\noutput:\n%s", b.line, code, out)
-		t.Logf("README line %d ran:\n%s", b.line, out)
+		require.NoError(t, err, "%s line %d:\n%s\noutput:\n%s", b.page, b.line, code, out)
+		t.Logf("%s line %d ran:\n%s", b.page, b.line, out)
 	}
 }
 
