@@ -306,9 +306,13 @@ func seedsSent(cog *cogtest.Server, seed func(map[string]any) float64) map[float
 
 func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
 	t.Parallel()
-	s, cog := engineStack(t, cogtest.Options{}, stackOptions{})
+	// The model makes the size it is asked (the route maps resolution to
+	// width and height), as an image model does: an output of another size
+	// than its data states is refused.
+	s, cog := engineStack(t, cogtest.Options{Sized: true}, stackOptions{})
 	requireExamplesRunNoPrediction(t, s, cog, "pattern.generate")
 	input := pattern(2)
+	input["resolution"] = "512"
 	res := s.submit(input, "Prefer", "wait=30")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	result := res.json(t)
@@ -316,8 +320,8 @@ func TestBuiltInTaskRoutedToAnEngineRunsOnIt(t *testing.T) {
 	require.Len(t, files, 2)
 	require.Len(t, cog.Inputs(), 2, "each output one prediction")
 	require.Equal(t, []string{"sdxl", "sdxl"}, stepEngines(t, s, result["job_id"].(string)))
-	require.EqualValues(t, 16, files[0].(map[string]any)["data"].(map[string]any)["width"],
-		"the model's image, not the built-in tile")
+	require.EqualValues(t, 512, files[0].(map[string]any)["data"].(map[string]any)["width"],
+		"the model's image, of the size asked")
 	_, per := priceOf(t, input)
 	require.Equal(t, 100-2*per, s.balance())
 	require.Equal(t, s.balance(), s.ledgerSum())

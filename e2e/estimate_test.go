@@ -349,6 +349,8 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 					map[string]any{"fibre": "cotton", "percent": 50},
 					map[string]any{"fibre": "cotton", "percent": 50},
 				}}}, apierr.InvalidRequest},
+			{"a price without its currency", map[string]any{"trade": map[string]any{"price_per_m": 8.5}},
+				apierr.RequestRefused},
 		},
 		"range_plan.create": {
 			{"blank name", blank, apierr.NameRequired},

@@ -71,11 +71,11 @@ func TestRunFormFollowsTheSchema(t *testing.T) {
 	var fields []string
 	s.eval(t, `Array.from(document.querySelectorAll("#run-form .field")).map(f => f.dataset.field)`, &fields)
 	require.Equal(t, []string{"kind", "colors", "count", "resolution", "seed", "repeats", "use_case", "stripe_angle",
-		"dot_size", "amplitude", "dot_layout", "stripe_widths", "line_width"}, fields,
+		"dot_size", "amplitude", "dot_layout", "stripe_widths", "line_width", "format", "sett"}, fields,
 		"the variant field, the required colours, then the task's own order")
 	s.eval(t, visibleFields, &fields)
 	require.Equal(t, []string{"kind", "colors", "count", "resolution", "seed", "repeats", "use_case", "stripe_angle",
-		"stripe_widths"}, fields, "the default kind (stripes) shows its own fields only")
+		"stripe_widths", "format"}, fields, "the default kind (stripes) shows its own fields only")
 	s.run(t, chromedp.SetValue("#in-kind", "waves", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("in-kind").dispatchEvent(new Event("change", {bubbles: true}))`,
 			nil))

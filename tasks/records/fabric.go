@@ -335,8 +335,7 @@ func fabricOutput() []byte {
 				"description": "The fabric's colour (see colour_source), null when neither a colour nor a swatch photo was sent."},
 			"colour_sent": obj{"type": "string", "description": "The colour as sent, when one was: #RRGGBB, or words " +
 				"read as colour.name."},
-			"trade": obj{"type": "object", "description": "The buying facts sent (width_cm, shrinkage_length_pct, " +
-				"shrinkage_width_pct, price_per_m, currency, minimum_order_m); absent when none was."},
+			"trade": tradeData(),
 			"colour_source": obj{"type": "string", "enum": []any{colourGiven, colourMeasured, colourNone},
 				"description": "given: the colour sent; measured: the main colour of the swatch photo; none: neither was sent."},
 		},

@@ -31,6 +31,15 @@ func tradeSchema() obj {
 	}
 }
 
+// tradeData is the schema of the trade facts in a fabric's data: the
+// input's fields, as sent; absent when none was.
+func tradeData() obj {
+	t := tradeSchema()
+	t["description"] = "The buying facts sent (width_cm, shrinkage_length_pct, shrinkage_width_pct, price_per_m, " +
+		"currency, minimum_order_m); absent when none was."
+	return t
+}
+
 // checkTrade answers request_refused when a price comes without its
 // currency.
 func checkTrade(t *FabricTrade) error {
