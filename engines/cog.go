@@ -397,6 +397,16 @@ func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) 
 	}
 	for !ended(p.Status) {
 		if time.Since(started) >= time.Duration(probeEvery.Load()) {
+			// Cog sends the webhook of a prediction's end before it takes
+			// another (runner.py, PredictTask.succeeded): once the store has
+			// no end, a PUT cannot start the prediction again, as it would
+			// if it had ended since the last read.
+			if w.refresh != nil {
+				w.refresh(ctx)
+			}
+			if hp := w.latest(); hp != nil && ended(hp.Status) {
+				return hp, nil
+			}
 			return nil, nil
 		}
 		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))

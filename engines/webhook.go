@@ -1,6 +1,7 @@
 package engines
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -131,6 +132,9 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 // or repeated webhook does not undo it.
 type waiter struct {
 	address string // the webhook's address (the service's route)
+	// refresh, when set, reads what the service has taken since the last
+	// read (the route's store, read every watchEvery otherwise).
+	refresh func(ctx context.Context)
 	mu      sync.Mutex
 	p       *cogPrediction
 	notify  chan struct{}
