@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -113,6 +115,9 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	case c.WebhookListen != "":
 		if hooks, err = newReceiver(c.WebhookListen, c.WebhookURL, max); err != nil {
 			return nil, fmt.Errorf("engine %s: %w", name, err)
+		}
+		if strings.HasSuffix(c.WebhookListen, ":0") {
+			hooks.remember = filepath.Join(os.TempDir(), "taskplatform-webhook-"+url.PathEscape(name)+".port")
 		}
 		if c.UploadURL == "" {
 			// No upload store: Cog answers an async prediction's files as
