@@ -42,9 +42,10 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 			continue
 		}
 		if c := cfg.Engines[name]; c.UploadURL != "" && strings.HasSuffix(c.WebhookListen, ":0") {
-			log.Warn("engine in mode async listens for webhooks on a free port: a worker that restarts listens on "+
-				"another, and Cog retries the completion of a prediction to the old one for minutes, busy all "+
-				"the while; give webhook_listen a fixed port", zap.String("engine", name))
+			log.Warn("engine in mode async listens for webhooks on a free port: a worker that restarts listens "+
+				"on the port it last had if it is still free (kept in the temporary directory); if not, Cog "+
+				"retries the completion of a prediction to the old one for minutes, busy all the while; give "+
+				"webhook_listen a fixed port", zap.String("engine", name))
 		}
 		if c := cfg.Engines[name]; c.WebhookListen != "" && c.UploadURL == "" {
 			log.Warn("engine in mode async has no upload_url: Cog answers async outputs as paths on its own disk, "+

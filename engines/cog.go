@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -113,6 +115,9 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	case c.WebhookListen != "":
 		if hooks, err = newReceiver(c.WebhookListen, c.WebhookURL, max); err != nil {
 			return nil, fmt.Errorf("engine %s: %w", name, err)
+		}
+		if strings.HasSuffix(c.WebhookListen, ":0") {
+			hooks.remember = filepath.Join(os.TempDir(), "taskplatform-webhook-"+url.PathEscape(name)+".port")
 		}
 		if c.UploadURL == "" {
 			// No upload store: Cog answers an async prediction's files as
@@ -397,6 +402,16 @@ func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) 
 	}
 	for !ended(p.Status) {
 		if time.Since(started) >= time.Duration(probeEvery.Load()) {
+			// Cog sends the webhook of a prediction's end before it takes
+			// another (runner.py, PredictTask.succeeded): once the store has
+			// no end, a PUT cannot start the prediction again, as it would
+			// if it had ended since the last read.
+			if w.refresh != nil {
+				w.refresh(ctx)
+			}
+			if hp := w.latest(); hp != nil && ended(hp.Status) {
+				return hp, nil
+			}
 			return nil, nil
 		}
 		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))

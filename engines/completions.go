@@ -42,6 +42,11 @@ func (c *cog) watch(ctx context.Context, id string) (done *cogPrediction, w *wai
 	w = &waiter{address: address, notify: make(chan struct{}, 1)}
 	wctx, cancel := context.WithCancel(ctx)
 	finished := make(chan struct{})
+	w.refresh = func(ctx context.Context) {
+		if p, err := c.reported(ctx, id); err == nil && p != nil {
+			w.put(p)
+		}
+	}
 	go func() {
 		defer close(finished)
 		t := time.NewTicker(time.Duration(watchEvery.Load()))
@@ -52,9 +57,7 @@ func (c *cog) watch(ctx context.Context, id string) (done *cogPrediction, w *wai
 				return
 			case <-t.C:
 			}
-			if p, err := c.reported(wctx, id); err == nil && p != nil {
-				w.put(p)
-			}
+			w.refresh(wctx)
 		}
 	}()
 	stop = func() {

@@ -8,8 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/engines"
+	"github.com/taskplatform/taskplatform/engines/cogtest"
 )
 
 // serviceHooks stands for the service's webhook route and its store
@@ -79,4 +83,25 @@ func modeClients(t *testing.T, m string) engines.Clients {
 		cl.Completions = newServiceHooks(t)
 	}
 	return cl
+}
+
+// A probe (the repeated PUT that finds a lost prediction) that comes after
+// the prediction ended and its webhook was stored, but before the step's
+// next read of the store, must not start the model again: the step reads
+// the store first.
+func TestAProbeAfterTheEndDoesNotRunTheModelAgain(t *testing.T) {
+	// The store read every 5 s, the probe after 1.2 s: the 1-s prediction
+	// has ended, and its webhook is stored, when the probe is due.
+	defer engines.SetPolling(1200*time.Millisecond, 5*time.Second)()
+	srv := fake(t, cogtest.Options{Run: time.Second, Setup: 0, AsURL: true})
+	r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) {
+		c.Engines["sdxl"] = withStore(c.Engines["sdxl"], "async-service", srv)
+	}), modeClients(t, "async-service"))
+	d, err := r.Lookup("image.generate_sdxl")
+	require.NoError(t, err)
+	started := time.Now()
+	require.NoError(t, stepOf(context.Background(), t, d, 1))
+	require.Less(t, time.Since(started), 4*time.Second, "the end was read at the probe, not at the next read")
+	require.Len(t, srv.Inputs(), 1, "the model ran once")
+	require.Empty(t, srv.Cancelled(), "nothing was started again, so nothing was cancelled")
 }

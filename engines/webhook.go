@@ -1,6 +1,7 @@
 package engines
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +28,12 @@ type receiver struct {
 	public   string
 	token    string
 	maxBytes int64
+	// remember, for a listen on a free port (":0"), is the file keeping the
+	// port this engine's listener last had: a restarted worker listens
+	// there again, so Cog's retries of a webhook to the dead one are
+	// answered (404: a new token) at once instead of refused for minutes,
+	// its prediction server busy all the while.
+	remember string
 
 	mu      sync.Mutex
 	base    string // {public}/{token} once listening
@@ -64,9 +72,16 @@ func (r *receiver) url() (string, error) {
 	if r.base != "" {
 		return r.base, nil
 	}
-	ln, err := net.Listen("tcp", r.listen)
+	ln, err := r.listenAgain()
+	if err != nil {
+		ln, err = net.Listen("tcp", r.listen)
+	}
 	if err != nil {
 		return "", fmt.Errorf("listen for webhooks on %s: %w", r.listen, err)
+	}
+	if r.remember != "" {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		_ = os.WriteFile(r.remember, []byte(port), 0o600) // lost, the next start takes a free port
 	}
 	public := r.public
 	if public == "" {
@@ -76,6 +91,20 @@ func (r *receiver) url() (string, error) {
 	go func() { _ = srv.Serve(ln) }()
 	r.base = public + "/" + r.token
 	return r.base, nil
+}
+
+// listenAgain listens on the port this engine's listener last had, when
+// it listens on a free one and remembers it.
+func (r *receiver) listenAgain() (net.Listener, error) {
+	if r.remember == "" {
+		return nil, os.ErrNotExist
+	}
+	port, err := os.ReadFile(r.remember)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := net.SplitHostPort(r.listen)
+	return net.Listen("tcp", net.JoinHostPort(host, strings.TrimSpace(string(port))))
 }
 
 // wait registers the step waiting for prediction id, before the
@@ -131,6 +160,9 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 // or repeated webhook does not undo it.
 type waiter struct {
 	address string // the webhook's address (the service's route)
+	// refresh, when set, reads what the service has taken since the last
+	// read (the route's store, read every watchEvery otherwise).
+	refresh func(ctx context.Context)
 	mu      sync.Mutex
 	p       *cogPrediction
 	notify  chan struct{}

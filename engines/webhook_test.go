@@ -1,7 +1,10 @@
 package engines
 
 import (
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,4 +38,35 @@ func TestWebhookReceiverHandsOnlyItsOwnWebhooksToTheWaitingStep(t *testing.T) {
 	}
 	require.Equal(t, http.StatusNoContent, post(base+"/p1", `{"id":"p1","status":"processing"}`))
 	require.Equal(t, cogSucceeded, w.latest().Status, "a late webhook does not undo the end")
+}
+
+// A worker listening for webhooks on a free port listens again on the port
+// it had before a restart, so Cog's retries of a webhook to the dead
+// listener are answered at once; a port another process took is left.
+func TestAWebhookListenerOnAFreePortTakesItsLastPortAgain(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cog.port")
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	_, port, _ := net.SplitHostPort(free.Addr().String())
+	require.NoError(t, free.Close())
+	require.NoError(t, os.WriteFile(file, []byte(port), 0o600))
+
+	r, err := newReceiver("127.0.0.1:0", "", 1<<20)
+	require.NoError(t, err)
+	r.remember = file
+	base, err := r.url()
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(base, "http://127.0.0.1:"+port+"/"), base)
+
+	// That port is now taken (by r): the next listener takes a free one and
+	// remembers it.
+	again, err := newReceiver("127.0.0.1:0", "", 1<<20)
+	require.NoError(t, err)
+	again.remember = file
+	other, err := again.url()
+	require.NoError(t, err)
+	require.False(t, strings.HasPrefix(other, "http://127.0.0.1:"+port+"/"), other)
+	kept, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(other, "http://127.0.0.1:"+string(kept)+"/"), "%s remembered %s", other, kept)
 }
