@@ -154,10 +154,21 @@ func crowded(t *testing.T, withDrops bool) {
 // TestRangePlanRefusals refuses what a line sheet cannot show honestly.
 func TestRangePlanRefusals(t *testing.T) {
 	d := mustLookup(t, "range_plan.create")
+	var items []any
+	for i := range 16 {
+		var refs []string
+		for j := range 4 {
+			refs = append(refs, fmt.Sprintf("file:look_%d_%d", i, j))
+		}
+		items = append(items, map[string]any{"type": "top", "name": "a", "quantity": 1, "images": refs})
+	}
+	items = append([]any{map[string]any{"type": "top", "name": "again", "quantity": 1,
+		"images": []string{"file:look_0_0", "file:look_0_1"}}}, items...) // named twice, counted once
+	many, err := json.Marshal(map[string]any{"name": "x", "season": "SS27", "items": items})
+	require.NoError(t, err)
 	for _, tc := range []struct{ body, field string }{
 		{`{"name":"x","season":"SS27","items":[{"type":"dress","name":"a","quantity":1,"price":10}]}`, "currency"},
-		{`{"name":"x","season":"SS27","images":["file:a"],"items":[{"type":"dress","name":"a","quantity":1,` +
-			`"images":["file:b"]}]}`, "items[0].images[0]"},
+		{string(many), "items[16].images[0]"}, // the 61st different image
 	} {
 		_, err := d.Validate([]byte(tc.body))
 		require.Error(t, err, tc.body)
