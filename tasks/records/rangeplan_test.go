@@ -154,6 +154,7 @@ func crowded(t *testing.T, withDrops bool) {
 // TestRangePlanRefusals refuses what a line sheet cannot show honestly.
 func TestRangePlanRefusals(t *testing.T) {
 	d := mustLookup(t, "range_plan.create")
+	require.Equal(t, []string{"items[].images"}, d.RefFields(), "an item names its images: checked and loaded there")
 	var items []any
 	for i := range 16 {
 		var refs []string
