@@ -178,3 +178,34 @@ func TestRangePlanRefusals(t *testing.T) {
 		require.Equal(t, tc.field, *e.Field)
 	}
 }
+
+// TestRangePlanDropsFlowOn lays out four drops of one card row each: a
+// drop's heading and cards continue on the page the last drop ended on
+// whenever a row fits there, so the first page holds the title, the totals
+// and drop 1, the second drops 2 and 3, the third drop 4. No page is left
+// with room for a heading and a row before its next drop.
+func TestRangePlanDropsFlowOn(t *testing.T) {
+	var items []planItemInput
+	for i := range 8 {
+		drop := fmt.Sprintf("Drop %d", i/2+1)
+		items = append(items, planItemInput{Type: "t_shirt", Name: fmt.Sprintf("Tee %d", i), Quantity: 10, Drop: &drop})
+	}
+	plan := planOf(&rangePlanInput{Name: "Flow", Season: "SS27", Items: items})
+	s, blocks := lineSheet{name: "Flow", plan: plan}.render()
+	var headings []int
+	for i, b := range blocks {
+		if b.keep {
+			headings = append(headings, b.page)
+		}
+		if i > 0 && b.page > blocks[i-1].page {
+			free := s.H - lsFooter - (blocks[i-1].y + blocks[i-1].h)
+			need := b.h
+			if b.keep {
+				need += blocks[i+1].h
+			}
+			require.Less(t, free, need, "block %d starts page %d with %.0f pt free on the page before", i, b.page, free)
+		}
+	}
+	require.Equal(t, []int{1, 2, 2, 3}, headings, "the page each drop's heading is on")
+	require.Equal(t, 3, s.Pages())
+}
