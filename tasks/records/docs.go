@@ -322,8 +322,9 @@ func rangePlanDocs() tasks.Docs {
 			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the " +
 				"account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
 			"Swatches are drawn from the fabric's construction and colour, not from its photo.",
-			"A drop starts on a new page when its heading and first row of cards do not fit under the previous drop, so a " +
-				"page can end with up to one card row's height (about 230 pt) left empty.",
+			"Drops flow on: a drop's heading and cards continue on the page the previous drop ended on whenever its " +
+				"heading and first row of cards fit there, so a page ends with less than a heading and a row (about 250 pt " +
+				"of the 531 pt a page holds) left empty; the example's first page holds the totals and drop 1 (84 pt left).",
 			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are " +
 				"small thumbnails beside its first.",
 			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a " +
