@@ -53,6 +53,9 @@ func TestEstimateRefusesWhatSubmitRefuses(t *testing.T) {
 				seen[strings.Fields(want)[0]] = true
 				if tc.code != "" {
 					require.Equal(t, string(tc.code), strings.Fields(want)[0], "%s: %s", tc.name, raw)
+					if tc.field != "" {
+						require.Equal(t, tc.field, strings.Fields(want)[2], "%s: %s", tc.name, raw)
+					}
 				}
 			}
 			want := []apierr.Code{}
@@ -117,11 +120,13 @@ func answerOf(r response) string {
 	return fmt.Sprintf("%v %d %v", e["code"], r.status, e["field"])
 }
 
-// estimateCase is one request body; code, when set, is what it must answer.
+// estimateCase is one request body; code, when set, is what it must
+// answer, naming field when that is set too.
 type estimateCase struct {
-	name string
-	body map[string]any
-	code apierr.Code
+	name  string
+	body  map[string]any
+	code  apierr.Code
+	field string
 }
 
 // admitState holds the account's records and files in the states the
@@ -237,13 +242,13 @@ func estimateCases(t *testing.T, d *tasks.Definition, st admitState) []estimateC
 			{"https://no-such-host.invalid/look.png", apierr.ImageNotPublic}, {st.tiny, ""}, {st.small, ""},
 		}
 		for _, r := range refs {
-			body := withRef(t, d, field, r.ref)
+			body, path := withRef(t, d, field, r.ref)
 			if raw, err := json.Marshal(body); err == nil {
 				if _, err := d.Validate(raw); err != nil {
 					r.code = "" // the field takes no such reference (art: handles only, say)
 				}
 			}
-			out = append(out, estimateCase{name: field + " " + r.ref, body: body, code: r.code})
+			out = append(out, estimateCase{name: field + " " + r.ref, body: body, code: r.code, field: path})
 		}
 	}
 	for _, r := range admitRefusals(st)[d.Name] {
@@ -349,10 +354,11 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 					map[string]any{"fibre": "cotton", "percent": 50},
 					map[string]any{"fibre": "cotton", "percent": 50},
 				}}}, apierr.InvalidRequest},
-			{"a price without its currency", map[string]any{"trade": map[string]any{"price_per_m": 8.5}},
+			{"a price without its currency", map[string]any{"trade": map[string]any{"price_per_m": 12}},
 				apierr.RequestRefused},
 		},
 		"range_plan.create": {
+			{"prices without a currency", map[string]any{"currency": nil}, apierr.RequestRefused},
 			{"blank name", blank, apierr.NameRequired},
 			{"17 t-shirts", map[string]any{"items": tees}, apierr.TooManyItems},
 			{"16 t-shirts", map[string]any{"items": tees[:16]}, ""},
@@ -367,7 +373,8 @@ func admitRefusals(st admitState) map[string][]admitRefusal {
 // (a field may take art: handles only, say).
 func takesRef(t *testing.T, d *tasks.Definition, ref string) bool {
 	for _, field := range d.RefFields() {
-		raw, err := json.Marshal(withRef(t, d, field, ref))
+		body, _ := withRef(t, d, field, ref)
+		raw, err := json.Marshal(body)
 		require.NoError(t, err)
 		if _, err := d.Validate(raw); err == nil {
 			return true
@@ -398,34 +405,55 @@ func with(t *testing.T, d *tasks.Definition, set map[string]any) map[string]any 
 
 // withRef is the first example that sends reference field (or the first
 // example) with ref in the field: in place of its first item when the
-// field is a list.
-func withRef(t *testing.T, d *tasks.Definition, field, ref string) map[string]any {
+// field is a list. A field of an array's objects (items[].images) is set
+// in the array's first object. It answers the body and the path of the
+// reference set (images[0], items[0].images[0]), the field a refusal names.
+func withRef(t *testing.T, d *tasks.Definition, field, ref string) (map[string]any, string) {
+	head, rest, nested := strings.Cut(field, "[].")
 	body := decodeBody(t, d.Examples[0].Input)
 	for _, ex := range d.Examples {
-		if b := decodeBody(t, ex.Input); b[field] != nil {
+		if b := decodeBody(t, ex.Input); b[head] != nil {
 			body = b
 			break
 		}
 	}
-	switch v := body[field].(type) {
+	var schema refSchema
+	require.NoError(t, json.Unmarshal(d.InputSchema, &schema))
+	if !nested {
+		return body, setRef(body, schema.Properties[field], field, ref, "")
+	}
+	list, _ := body[head].([]any)
+	list = slices.Clone(list)
+	if len(list) == 0 {
+		list = []any{map[string]any{}}
+	}
+	item := maps.Clone(list[0].(map[string]any))
+	list[0], body[head] = item, list
+	return body, setRef(item, schema.Properties[head].Items.Properties[rest], rest, ref, head+"[0].")
+}
+
+// refSchema is the part of an input schema withRef reads.
+type refSchema struct {
+	Type       any                   `json:"type"`
+	Items      *refSchema            `json:"items"`
+	Properties map[string]*refSchema `json:"properties"`
+}
+
+// setRef puts ref in field of obj (in place of a list's first item) and
+// answers its path after prefix.
+func setRef(obj map[string]any, schema *refSchema, field, ref, prefix string) string {
+	switch v := obj[field].(type) {
 	case []any:
 		list := slices.Clone(v)
 		list[0] = ref
-		body[field] = list
+		obj[field] = list
+		return prefix + field + "[0]"
 	case nil:
-		var schema struct {
-			Properties map[string]struct {
-				Type any `json:"type"`
-			} `json:"properties"`
+		if schema != nil && schema.Type == "array" {
+			obj[field] = []any{ref}
+			return prefix + field + "[0]"
 		}
-		require.NoError(t, json.Unmarshal(d.InputSchema, &schema))
-		if schema.Properties[field].Type == "array" {
-			body[field] = []any{ref}
-		} else {
-			body[field] = ref
-		}
-	default:
-		body[field] = ref
 	}
-	return body
+	obj[field] = ref
+	return prefix + field
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
 )
@@ -99,57 +100,89 @@ func (f fixtureLoader) Load(_ context.Context, ref string) ([]byte, error) {
 	return nil, &StepError{Code: "processing_failed", Message: "unknown example file " + ref}
 }
 
-// RefKeyword marks a top-level input field that holds an image reference;
-// the API checks at submit that a handle is the caller's and a URL public.
+// RefKeyword marks an input field that holds an image reference; the API
+// checks at submit that a handle is the caller's and a URL public. It sits
+// on a top-level field or on a field of the objects of a top-level array
+// (items[].images).
 const RefKeyword = "x-ref"
 
-// RefFields lists the top-level input fields that hold image references:
-// a string, or an array of them (the field's schema carries x-ref either
-// way; its items are references).
+// RefFields lists the input fields that hold image references: a string,
+// or an array of them (the field's schema carries x-ref either way; its
+// items are references). A field of the objects an array holds is named by
+// its path, the array's name and [] before it: items[].images.
 func (d *Definition) RefFields() []string {
-	var s struct {
-		Properties map[string]map[string]any `json:"properties"`
-	}
+	var s refSchema
 	if err := json.Unmarshal(d.InputSchema, &s); err != nil {
 		return nil
 	}
-	var out []string
-	for name, p := range s.Properties {
-		if _, ok := p[RefKeyword]; ok {
-			out = append(out, name)
-		}
-	}
+	out := s.refFields("")
 	slices.Sort(out)
 	return out
 }
 
+// refSchema is the part of a schema the reference walk reads.
+type refSchema struct {
+	Ref        any                  `json:"x-ref"`
+	Items      *refSchema           `json:"items"`
+	Properties map[string]refSchema `json:"properties"`
+}
+
+// refFields lists the reference fields of an object schema's properties,
+// each after prefix; an array of objects is walked into.
+func (s refSchema) refFields(prefix string) []string {
+	var out []string
+	for name, p := range s.Properties {
+		switch {
+		case p.Ref != nil:
+			out = append(out, prefix+name)
+		case p.Items != nil && p.Items.Properties != nil:
+			out = append(out, p.Items.refFields(prefix+name+"[].")...)
+		}
+	}
+	return out
+}
+
 // Ref is one image reference of an input: its public field path (image,
-// images[2]) and the reference as sent.
+// images[2], items[0].images[1]) and the reference as sent.
 type Ref struct {
 	Field string
 	Ref   string
 }
 
-// Refs lists the image references of field in a validated input: the
-// string itself, or each item of an array in order.
+// Refs lists the image references of field (one of RefFields) in a
+// validated input: the string itself, or each item of an array in order;
+// for a field of an array's objects (items[].images), those of each object
+// in order, named by their place (items[0].images[1]).
 func Refs(in map[string]any, field string) []Ref {
+	return refsAt(in, field, "")
+}
+
+// refsAt lists the references of field in in, each named after prefix.
+func refsAt(in map[string]any, field, prefix string) []Ref {
+	if head, rest, nested := strings.Cut(field, "[]."); nested {
+		var out []Ref
+		list, _ := in[head].([]any)
+		for i, x := range list {
+			if m, ok := x.(map[string]any); ok {
+				out = append(out, refsAt(m, rest, fmt.Sprintf("%s%s[%d].", prefix, head, i))...)
+			}
+		}
+		return out
+	}
+	name := prefix + field
 	switch v := in[field].(type) {
 	case string:
-		return []Ref{{Field: field, Ref: v}}
+		return []Ref{{Field: name, Ref: v}}
 	case []any:
 		var out []Ref
 		for i, x := range v {
 			if s, ok := x.(string); ok {
-				out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", field, i), Ref: s})
+				out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", name, i), Ref: s})
 			}
 		}
 		return out
 	case []string:
-		var out []Ref
-		for i, s := range v {
-			out = append(out, Ref{Field: fmt.Sprintf("%s[%d]", field, i), Ref: s})
-		}
-		return out
+		return ListRefs(name, v)
 	}
 	return nil
 }

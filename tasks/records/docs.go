@@ -322,14 +322,16 @@ func rangePlanDocs() tasks.Docs {
 			"A fabric must be the account's or curated (GET /v1/refs/fabric?curated=true); a brand kit must be the " +
 				"account's, and a kit whose looks are still being analysed answers brand_kit_look_not_ready.",
 			"Swatches are drawn from the fabric's construction and colour, not from its photo.",
-			"A drop starts on a new page when its heading and first row of cards do not fit under the previous drop, so a " +
-				"page can end with up to one card row's height (about 230 pt) left empty.",
+			"Drops flow on: a drop's heading and cards continue on the page the previous drop ended on whenever its " +
+				"heading and first row of cards fit there, so a page ends with less than a heading and a row (about 250 pt " +
+				"of the 531 pt a page holds) left empty; the example's first page holds the totals and drop 1 (84 pt left).",
 			"Images are shown whole (never cropped or stretched) on a light ground; an item's second to fourth images are " +
 				"small thumbnails beside its first.",
 			"Value is units × price over the items with a price; margin is (value − cost) / value over the items with both a " +
 				"price and a cost. Prices and costs need the plan's currency (request_refused otherwise).",
-			"Every image an item shows is listed once in the plan's images (where its access is checked); an item image not " +
-				"listed there answers request_refused naming items[i].images[j]. At most 8 drops.",
+			"An item names its own images (items[i].images), each checked at submit like any image field (another " +
+				"account's or a missing file answers invalid_request naming items[i].images[j]); an image two items " +
+				"name is loaded once. At most 60 different images and 8 drops.",
 		},
 		Errors: tasks.ErrorList(
 			append(
@@ -357,10 +359,7 @@ func rangePlanExamples() []tasks.Example {
 	return []tasks.Example{{Name: "harbour_range", Title: "A summer line sheet in two drops",
 		Description: "Eight styles in five types, two delivery drops, with product shots, prices, costs and size runs " +
 			"on fabrics of the curated library.",
-		Input: json.RawMessage(`{"name":"Harbour SS27","season":"SS27","currency":"EUR","images":[` +
-			`"file:example_rp_tee_navy","file:example_rp_tee_ecru","file:example_rp_trouser",` +
-			`"file:example_rp_shirt","file:example_rp_dress","file:example_rp_jacket","file:example_rp_tee_black",` +
-			`"file:example_rp_trouser_navy"],"items":[` +
+		Input: json.RawMessage(`{"name":"Harbour SS27","season":"SS27","currency":"EUR","items":[` +
 			`{"type":"t_shirt","name":"Breton tee","fabric":"fabric:fb_cur_jersey_white","colours":["#1B2A4A","#FAFAF7"],` +
 			`"colourway":"Navy/Ecru","quantity":400,"images":["file:example_rp_tee_navy","file:example_rp_tee_ecru"],` +
 			`"price":45,"cost":14.5,"sizes":["XS","S","M","L","XL"],"drop":"Drop 1 · Feb"},` +

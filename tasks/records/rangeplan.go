@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"slices"
 	"strings"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -88,7 +87,6 @@ type rangePlanInput struct {
 	Season   string          `json:"season"`
 	Items    []planItemInput `json:"items"`
 	BrandKit *string         `json:"brand_kit"`
-	Images   []string        `json:"images"`
 	Currency *string         `json:"currency"`
 }
 
@@ -107,8 +105,7 @@ type planItemInput struct {
 	Colourway *string  `json:"colourway"`
 }
 
-// planOf reads a validated input (its image indexes checked by
-// refusePlan).
+// planOf reads a validated input.
 func planOf(in *rangePlanInput) RangePlanFields {
 	out := RangePlanFields{Season: in.Season, BrandKit: in.BrandKit}
 	if in.Currency != nil {
@@ -126,11 +123,7 @@ func planOf(in *rangePlanInput) RangePlanFields {
 			c = strings.ToUpper(c)
 			p.Colours = append(p.Colours, KitColour{Hex: c, Name: nearestName(labOfHex(c))})
 		}
-		for _, ref := range it.Images {
-			if slices.Contains(in.Images, ref) {
-				p.Images = append(p.Images, ref)
-			}
-		}
+		p.Images = append(p.Images, it.Images...)
 		if it.Drop != nil {
 			p.Drop = strings.TrimSpace(*it.Drop)
 		}
@@ -150,16 +143,17 @@ const (
 	maxDrops      = 8
 )
 
-// refusePlan refuses image indexes past the plan's images, prices without
-// a currency and more drops than a sheet lays out.
+// refusePlan refuses more distinct images than a plan draws, prices
+// without a currency and more drops than a sheet lays out.
 func refusePlan(in *rangePlanInput, _ map[string]tasks.ImageSize) *apierr.Error {
 	drops := map[string]bool{}
+	images := map[string]bool{}
 	for i, it := range in.Items {
 		for j, ref := range it.Images {
-			if !slices.Contains(in.Images, ref) {
+			if images[ref] = true; len(images) > maxPlanImages {
 				f := fmt.Sprintf("items[%d].images[%d]", i, j)
-				return apierr.Newf(apierr.RequestRefused, "%s is not one of the plan's images; list every image "+
-					"once in images, then name it in the items that show it.", f).WithField(f)
+				return apierr.Newf(apierr.RequestRefused, "%s is the plan's image %d; a range plan shows at most %d "+
+					"different images (an image two items name counts once).", f, len(images), maxPlanImages).WithField(f)
 			}
 		}
 		if in.Currency == nil && (it.Price != nil || it.Cost != nil) {
@@ -201,11 +195,13 @@ func rangePlan() *tasks.Definition {
 				"description": "Colourways, up to 6.",
 			},
 			"quantity": obj{"type": "integer", "minimum": 1, "maximum": 100000, "description": "Units planned."},
-			"images": obj{"type": "array", "minItems": 1, "maxItems": maxItemImages,
+			"images": obj{"type": "array", "minItems": 1, "maxItems": maxItemImages, tasks.RefKeyword: "image",
 				"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-					"description": "One of the plan's images, as it is written there."},
-				"description": fmt.Sprintf("The item's images: up to %d of the plan's images (each sent once "+
-					"in images, where its access is checked); the first leads the item's card.", maxItemImages)},
+					"description": "A file: handle (POST /v1/files), an art: handle a job delivered " +
+						"(a photoshoot's shots are art: handles) or a public https URL."},
+				"description": fmt.Sprintf("The item's images, up to %d; the first leads the item's card. "+
+					"An image two items show is named in each and loaded once; at most %d different images "+
+					"in a plan.", maxItemImages, maxPlanImages)},
 			"price": obj{"type": "number", "minimum": 0, "maximum": 1000000,
 				"description": "The selling price of one unit, in the plan's currency."},
 			"cost": obj{"type": "number", "minimum": 0, "maximum": 1000000,
@@ -232,12 +228,6 @@ func rangePlan() *tasks.Definition {
 		"items": obj{"type": "array", "minItems": 1, "maxItems": 60, "items": item,
 			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. " +
 				"At most so many of one type: " + limitsText() + "."},
-		"images": obj{"type": "array", "minItems": 1, "maxItems": maxPlanImages, tasks.RefKeyword: "image",
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-				"description": "A file: handle (POST /v1/files), an art: handle a job delivered " +
-					"(a photoshoot's shots are art: handles) or a public https URL."},
-			"description": fmt.Sprintf("The plan's images, up to %d: each image an item shows "+
-				"(items[].images names them as written here).", maxPlanImages)},
 		"currency": obj{"type": "string", "enum": currencyCodes(),
 			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
 		"brand_kit": obj{"type": "string", "pattern": tasks.HandlePattern(KindBrandKit),
@@ -253,7 +243,7 @@ func rangePlan() *tasks.Definition {
 			"A range plan: season and items.", props, []string{"name", "season", "items"}, nil)),
 		OutputSchema: rangePlanOutput(),
 		Runner:       tasks.Typed[rangePlanInput](rangePlanRunner{}),
-		RefSides:     map[string]tasks.ImageSides{"images": imageSides},
+		RefSides:     map[string]tasks.ImageSides{"items[].images": imageSides},
 		Refuse:       tasks.Refusal(refusePlan),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
 		ErrorRules: append([]tasks.ErrorRule{
@@ -419,17 +409,17 @@ func (rangePlanRunner) Step(ctx context.Context, in *rangePlanInput, i int) (tas
 	return tasks.Output{}, fmt.Errorf("range_plan.create: no output %d", i)
 }
 
-// planImages reads the plan's images that items use, each once, at most
-// planImageSide a side: reference → image.
+// planImages reads the images the items show, each once (named by the
+// first item that shows it), at most planImageSide a side: reference →
+// image.
 func planImages(ctx context.Context, in *rangePlanInput) (map[string]image.Image, error) {
 	out := map[string]image.Image{}
-	for _, it := range in.Items {
-		for _, ref := range it.Images {
-			k := slices.Index(in.Images, ref)
-			if k < 0 || out[ref] != nil {
+	for i, it := range in.Items {
+		for _, r := range tasks.ListRefs(fmt.Sprintf("items[%d].images", i), it.Images) {
+			ref := r.Ref
+			if out[ref] != nil {
 				continue
 			}
-			r := tasks.Ref{Field: fmt.Sprintf("images[%d]", k), Ref: ref}
 			img, err := tasks.ReduceImage(ctx, r, imageSides, func(full image.Image) image.Image {
 				return fit(full, planImageSide)
 			})

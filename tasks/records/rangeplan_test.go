@@ -154,10 +154,22 @@ func crowded(t *testing.T, withDrops bool) {
 // TestRangePlanRefusals refuses what a line sheet cannot show honestly.
 func TestRangePlanRefusals(t *testing.T) {
 	d := mustLookup(t, "range_plan.create")
+	require.Equal(t, []string{"items[].images"}, d.RefFields(), "an item names its images: checked and loaded there")
+	var items []any
+	for i := range 16 {
+		var refs []string
+		for j := range 4 {
+			refs = append(refs, fmt.Sprintf("file:look_%d_%d", i, j))
+		}
+		items = append(items, map[string]any{"type": "top", "name": "a", "quantity": 1, "images": refs})
+	}
+	items = append([]any{map[string]any{"type": "top", "name": "again", "quantity": 1,
+		"images": []string{"file:look_0_0", "file:look_0_1"}}}, items...) // named twice, counted once
+	many, err := json.Marshal(map[string]any{"name": "x", "season": "SS27", "items": items})
+	require.NoError(t, err)
 	for _, tc := range []struct{ body, field string }{
 		{`{"name":"x","season":"SS27","items":[{"type":"dress","name":"a","quantity":1,"price":10}]}`, "currency"},
-		{`{"name":"x","season":"SS27","images":["file:a"],"items":[{"type":"dress","name":"a","quantity":1,` +
-			`"images":["file:b"]}]}`, "items[0].images[0]"},
+		{string(many), "items[16].images[0]"}, // the 61st different image
 	} {
 		_, err := d.Validate([]byte(tc.body))
 		require.Error(t, err, tc.body)
@@ -165,4 +177,35 @@ func TestRangePlanRefusals(t *testing.T) {
 		require.Equal(t, apierr.RequestRefused, e.Code)
 		require.Equal(t, tc.field, *e.Field)
 	}
+}
+
+// TestRangePlanDropsFlowOn lays out four drops of one card row each: a
+// drop's heading and cards continue on the page the last drop ended on
+// whenever a row fits there, so the first page holds the title, the totals
+// and drop 1, the second drops 2 and 3, the third drop 4. No page is left
+// with room for a heading and a row before its next drop.
+func TestRangePlanDropsFlowOn(t *testing.T) {
+	var items []planItemInput
+	for i := range 8 {
+		drop := fmt.Sprintf("Drop %d", i/2+1)
+		items = append(items, planItemInput{Type: "t_shirt", Name: fmt.Sprintf("Tee %d", i), Quantity: 10, Drop: &drop})
+	}
+	plan := planOf(&rangePlanInput{Name: "Flow", Season: "SS27", Items: items})
+	s, blocks := lineSheet{name: "Flow", plan: plan}.render()
+	var headings []int
+	for i, b := range blocks {
+		if b.keep {
+			headings = append(headings, b.page)
+		}
+		if i > 0 && b.page > blocks[i-1].page {
+			free := s.H - lsFooter - (blocks[i-1].y + blocks[i-1].h)
+			need := b.h
+			if b.keep {
+				need += blocks[i+1].h
+			}
+			require.Less(t, free, need, "block %d starts page %d with %.0f pt free on the page before", i, b.page, free)
+		}
+	}
+	require.Equal(t, []int{1, 2, 2, 3}, headings, "the page each drop's heading is on")
+	require.Equal(t, 3, s.Pages())
 }
