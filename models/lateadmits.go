@@ -52,8 +52,11 @@ func ClaimLateAdmits(ctx context.Context, db *gorm.DB, now time.Time, lease time
 		pick += " FOR UPDATE SKIP LOCKED"
 	}
 	var out []LateAdmit
-	claim := "UPDATE late_admits SET next_at = ?, attempts = attempts + 1 WHERE job_id IN (" + pick + ") RETURNING *"
-	err := db.WithContext(ctx).Raw(claim, now.Add(lease).UTC(), now.UTC(), n).Scan(&out).Error
+	// The pick is a CTE, evaluated once: as an IN (…) subquery PostgreSQL
+	// may run it again per row it joins, claiming more than n rows.
+	claim := "WITH picked AS (" + pick + ") UPDATE late_admits SET next_at = ?, attempts = attempts + 1 " +
+		"WHERE job_id IN (SELECT job_id FROM picked) RETURNING *"
+	err := db.WithContext(ctx).Raw(claim, now.UTC(), n, now.Add(lease).UTC()).Scan(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("claim late admits: %w", err)
 	}
