@@ -380,7 +380,7 @@ func cutoutDocs() tasks.Docs {
 				"faint rim at the handle. White fills inside a drawn outline are kept also where the outline meets a " +
 				"coloured fill (a drawn house's walls under a red roof: 1.000). A region a faint " +
 				"outline keeps is the product when its tones do not continue the backdrop's, or when its outline is a " +
-				"step onto a flat backdrop along at least 30% of it (clear glass: 0.95 and 0.98). A product touching the " +
+				"step onto a flat backdrop along at least 30% of it (clear glass: 0.976 and 0.974). A product touching the " +
 				"frame is closed by its outline and the frame (a white jug: 0.986, a white tee: 0.986).",
 			"The confidence threshold is 0.8: the share of the border within tolerance of the fitted backdrop. Under it " +
 				"the image gives no file, is not charged, and the summary says why (a product in a scene or before a busy wall).",
