@@ -295,6 +295,9 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 			inked++
 			steps := 0
 			for xx >= 0 && yy >= 0 && xx < W && yy < H && ink(yy*W+xx) && steps <= thin {
+				if steps >= 2 && lum(yy*W+xx)-lum((yy-2*d[1])*W+xx-2*d[0]) > inkRise {
+					break // the line ends in another fill (a roof, a door): still a drawn line
+				}
 				xx, yy, steps = xx+d[0], yy+d[1], steps+1
 			}
 			if steps <= thin {
@@ -304,6 +307,11 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 	}
 	return rim > 0 && 10*inked >= 8*rim && 5*thinSides >= 3*inked
 }
+
+// inkRise is the rise in luminance over two pixels (levels) that ends a
+// drawn line where it meets a darker-than-paper fill: the outline is the
+// darkest, a fill beside it (a red roof, a brown door) is lighter.
+const inkRise = 25
 
 // forNeighbours calls f with each 4-neighbour of pixel i.
 func forNeighbours(i, W, H int, f func(j int)) {

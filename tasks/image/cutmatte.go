@@ -458,6 +458,10 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if walls {
 			keepMainFlood(isBg, W, H)
 		}
+		bodiesInShadow(isBg, near, func(j int) float64 { return lum(j) / 3 }, func(j int) float64 {
+			b := bd.at(j%W, j/W)
+			return (b[0] + b[1] + b[2]) / 3
+		}, W, H)
 		// The deep shadow's last pixels along the product are not smooth (the
 		// product's outline is next to them; JPEG's blocks): two steps of it
 		// go too.

@@ -263,12 +263,10 @@ func BenchmarkCutoutVaried(b *testing.B) {
 // at floors a little under what they score (go test -bench CutoutVaried):
 // the docs' limitations name them. Every other image is held to 0.93.
 var variedShort = map[string]float64{
-	"t_mug_white_q70":         0.90, // JPEG 70's ringing breaks the faint rim at the handle
-	"t_kettle_hole_white_q85": 0.03, // a grey body as dark as its own contact shadow goes with it
-	"h_mug_white_grey_q75":    0.90,
-	"h_tee_cream_white_q80":   0.90,
-	"h_ball6_offwhite_q85":    0.78,
-	"h_drawn_house_q80":       0.46,
+	"t_mug_white_q70":       0.90, // JPEG 70's ringing breaks the faint rim at the handle
+	"h_mug_white_grey_q75":  0.90,
+	"h_tee_cream_white_q80": 0.90,
+	"h_ball6_offwhite_q85":  0.78, // a white panel shaded through the backdrop's tone into its contact shadow
 }
 
 // TestCutoutKeepsVariedLightProducts holds both halves of the varied set
@@ -278,7 +276,7 @@ func TestCutoutKeepsVariedLightProducts(t *testing.T) {
 	for _, c := range []struct {
 		held              bool
 		mean, light, hole float64
-	}{{false, 0.90, 0.96, 0.05}, {true, 0.85, 0.70, 0.05}} {
+	}{{false, 0.96, 0.97, 0.05}, {true, 0.93, 0.90, 0.05}} {
 		f := measureVaried(t, c.held, "")
 		require.Empty(t, f.failed)
 		for name, s := range f.scores {
