@@ -370,21 +370,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	pix := px.Pix
 	step2 := func(i, j int) int { return stepSq(pix, i, j) }
 	var queue []int32
-	neighbours := func(i int, f func(j int)) {
-		x, y := i%W, i/W
-		if x > 0 {
-			f(i - 1)
-		}
-		if x < W-1 {
-			f(i + 1)
-		}
-		if y > 0 {
-			f(i - W)
-		}
-		if y < H-1 {
-			f(i + W)
-		}
-	}
+	neighbours := func(i int, f func(j int)) { forNeighbours(i, W, H, f) }
 	smooth := func(j int) bool { // no step sharper than a shadow's on any side
 		ok := true
 		neighbours(j, func(k int) { ok = ok && step2(j, k) <= stepMax2 })
