@@ -12,6 +12,37 @@ import (
 	"gorm.io/gorm/clause"
 )
 
+// File is one output a job delivered (an art: handle, JobID set), or a file
+// of the caller's (a file: handle, JobID empty): uploaded bytes (BlobKey
+// set) or a registered public URL (SourceURL set, no bytes stored).
+type File struct {
+	ID     string `gorm:"primaryKey"`
+	UserID uint64 `gorm:"not null;index;uniqueIndex:idx_files_user_source,priority:1,where:source_url <> ''"`
+	JobID  string `gorm:"not null;default:'';uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Index  int    `gorm:"column:idx;not null;default:0;uniqueIndex:idx_files_job_index,where:job_id <> ''"`
+	Task   string `gorm:"not null;default:''"`
+	// MediaType is empty for a registered URL (its bytes are not read yet).
+	MediaType string `gorm:"not null"`
+	BlobKey   string `gorm:"not null"`
+	Size      int64  `gorm:"not null"`
+	// SHA256 is the lowercase hex SHA-256 of the stored bytes, written with
+	// them (migration 0015); empty for a registered URL and for rows stored
+	// before it.
+	SHA256 string `gorm:"column:sha256;not null;default:''"`
+	Data   string `gorm:"not null;default:'{}'"`
+	// SourceURL is the public https address of a registered URL; a user
+	// registers one address once (migration 0004_files).
+	SourceURL string `gorm:"not null;default:'';uniqueIndex:idx_files_user_source,priority:2,where:source_url <> ''"`
+	// ExternalID is the caller's own id of a file: handle, or empty.
+	ExternalID string `gorm:"not null;default:''"`
+	// Name is an upload's file name as its multipart part sent it,
+	// sanitised (migration 0023); empty for a registered URL, an output
+	// and an upload stored before names were kept.
+	Name      string `gorm:"not null;default:''"`
+	CreatedAt time.Time
+	DeletedAt gorm.DeletedAt `gorm:"index"`
+}
+
 // CreateUpload writes the row of uploaded bytes (a file: handle); the
 // caller has stored the bytes at f.BlobKey. CreatedAt is kept to the
 // microsecond, as PostgreSQL stores it, so f reads the same as the row.
@@ -125,3 +156,62 @@ func JobOutputs(ctx context.Context, db *gorm.DB, jobID string) ([]File, error) 
 	}
 	return out, nil
 }
+
+// extensions maps the media types outputs and uploads have to their file
+// extension: the one list a delivered file's URL and download name are
+// named from, so a swatch file or a video opens in its program as delivered.
+var extensions = map[string]string{
+	"image/png":                  "png",
+	"text/plain":                 "txt",
+	"image/svg+xml":              "svg",
+	"image/jpeg":                 "jpg",
+	"application/json":           "json",
+	"image/webp":                 "webp",
+	"image/gif":                  "gif",
+	"image/bmp":                  "bmp",
+	"application/pdf":            "pdf",
+	"video/mp4":                  "mp4",
+	"video/webm":                 "webm",
+	"application/x-adobe-ase":    "ase",
+	"application/x-gimp-palette": "gpl",
+}
+
+// Extension is the file extension (no dot) a file of mediaType is named
+// with; false for a type no output or upload has (named .bin).
+func Extension(mediaType string) (string, bool) {
+	ext, ok := extensions[mediaType]
+	return ext, ok
+}
+
+// URL is the file's public download address under base; a registered URL's
+// address is its source.
+func (f *File) URL(base string) string {
+	if f.SourceURL != "" {
+		return f.SourceURL
+	}
+	ext, ok := extensions[f.MediaType]
+	if !ok {
+		ext = "bin"
+	}
+	return base + "/files/" + f.ID + "." + ext
+}
+
+// ThumbKey is the bucket key of the file's small copy shown by the panel,
+// of type ext (png for an image, svg for a PDF's icon); deleting the file
+// deletes its ThumbKeys too.
+func (f *File) ThumbKey(ext string) string { return "thumbs/" + f.ID + "." + ext }
+
+// ThumbKeys are the bucket keys a small copy of the file may be kept at.
+func (f *File) ThumbKeys() []string { return []string{f.ThumbKey("png"), f.ThumbKey("svg")} }
+
+// Kind is the handle kind of the file: art for a job's output, file for an
+// upload or a registered URL.
+func (f *File) Kind() string {
+	if f.JobID != "" {
+		return "art"
+	}
+	return "file"
+}
+
+// Handle is the file's public reference, kind:id.
+func (f *File) Handle() string { return f.Kind() + ":" + f.ID }

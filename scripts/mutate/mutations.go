@@ -58,7 +58,7 @@ var mutations = []mutation{
 	{
 		Name: "deleted-output-not-charged",
 		Bug:  "an output deleted before settlement is delivered but not charged",
-		File: "models/jobs.go",
+		File: "models/settle.go",
 		From: `(SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id) AS delivered`,
 		To:   `(SELECT COUNT(*) FROM files WHERE files.job_id = jobs.id AND files.deleted_at IS NULL) AS delivered`,
 		Pkg:  "./models", Run: "^TestAnOutputDeletedBeforeSettlementIsStillCharged$",
@@ -248,7 +248,7 @@ var mutations = []mutation{
 	{
 		Name: "mp4-downloads-as-bin",
 		Bug:  "a delivered MP4 downloads as <id>.bin, so a video player does not open it",
-		File: "models/jobs.go",
+		File: "models/files.go",
 		From: `"video/mp4":                  "mp4",`,
 		To:   ``,
 		Pkg:  "./api", Run: "^TestDeliveredFilesDownloadWithTheirType$",
