@@ -175,3 +175,33 @@ func uploadedLine(rec *client.FileRecord) string {
 	}
 	return fmt.Sprintf("uploaded %s (%s, %d bytes) as %s", name, deref(rec.MediaType), size, rec.File)
 }
+
+func (r *userRun) filesUpload() *cobra.Command {
+	var externalID string
+	c := &cobra.Command{
+		Use:   "upload PATH",
+		Short: "upload a file; prints its handle (file:…), which any task input accepts",
+		Args:  oneArg("PATH"),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := r.connect(true)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			rec, err := cl.Upload(c.Context(), args[0], f, externalID)
+			if err != nil {
+				return err
+			}
+			// The handle alone on stdout, for $(taskplatform files upload …).
+			fmt.Fprintln(r.stderr, uploadedLine(rec))
+			fmt.Fprintln(r.stdout, rec.File)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&externalID, "external-id", "", "your own id of the file (for example a product code)")
+	return c
+}

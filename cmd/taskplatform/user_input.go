@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/taskplatform/taskplatform/client"
 )
 
@@ -175,4 +178,69 @@ func (r *userRun) input(ctx context.Context, in *inputFlags, task string) (map[s
 		}
 	}
 	return in.body(r.stdin, schema)
+}
+
+// inputFlags are --input and --set, shared by run and estimate.
+type inputFlags struct {
+	file string
+	sets []string
+}
+
+func (f *inputFlags) add(c *cobra.Command) {
+	c.Flags().StringVarP(&f.file, "input", "i", "", "the task input: a JSON file, or - for standard input")
+	c.Flags().
+		StringArrayVar(&f.sets, "set", nil, "set one input field: key=value, typed by the task's input schema (a.b=… nests)")
+}
+
+// body is the task input: the file's object with every --set applied, its
+// value typed by the property's type in schema (nil: JSON when it parses).
+func (f *inputFlags) body(stdin io.Reader, schema *schemaNode) (map[string]any, error) {
+	in := map[string]any{}
+	if f.file != "" {
+		var raw []byte
+		var err error
+		if f.file == "-" {
+			raw, err = io.ReadAll(stdin)
+		} else {
+			raw, err = os.ReadFile(f.file)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, &usageError{"--input is not a JSON object: " + err.Error()}
+		}
+	}
+	for _, s := range f.sets {
+		key, value, ok := strings.Cut(s, "=")
+		if !ok || key == "" {
+			return nil, &usageError{fmt.Sprintf("--set %q: expected key=value", s)}
+		}
+		obj, node := in, schema
+		parts := strings.Split(key, ".")
+		for i, p := range parts {
+			var prop *schemaNode
+			if node != nil {
+				prop = node.Properties[p]
+				if prop == nil && node.closed() {
+					return nil, unknownField(key, p, node)
+				}
+			}
+			if i == len(parts)-1 {
+				v, err := setValue(key, value, prop)
+				if err != nil {
+					return nil, err
+				}
+				obj[p] = v
+				break
+			}
+			next, ok := obj[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				obj[p] = next
+			}
+			obj, node = next, prop
+		}
+	}
+	return in, nil
 }
