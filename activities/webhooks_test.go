@@ -122,26 +122,7 @@ func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 			{contract.EventCancelled, 0, []string{""}},
 		} {
 			first := emit(t, acts, in.JobID, tc.event, tc.seq)
-			var endpoints []string
-			for _, d := range first {
-				endpoints = append(endpoints, d.EndpointID)
-				row := delivery(t, db, d.DeliveryID)
-				require.Equal(t, tc.event, row.Event)
-				require.Equal(t, in.JobID, row.JobID)
-				require.Equal(t, u.ID, row.UserID)
-				require.Equal(t, models.DeliveryPending, row.Status)
-				require.Equal(t, delivery(t, db, first[0].DeliveryID).EventID, row.EventID, "one event, one id")
-				require.Equal(
-					t,
-					delivery(t, db, first[0].DeliveryID).Body,
-					row.Body,
-					"every subscriber gets the same body",
-				)
-				if d.EndpointID == "" {
-					require.Equal(t, in.WebhookURL, row.URL)
-				}
-			}
-			require.Equal(t, tc.want, endpoints, tc.event)
+			require.Equal(t, tc.want, deliveredTo(t, db, in, u.ID, tc.event, first), tc.event)
 
 			// Emitting again (a retried activity) makes the same deliveries, no more.
 			require.Equal(t, first, emit(t, acts, in.JobID, tc.event, tc.seq), tc.event)
@@ -173,6 +154,36 @@ func TestRecordEventMakesOneDeliveryPerSubscriber(t *testing.T) {
 		require.NotEqual(t, one[0].DeliveryID, two[0].DeliveryID)
 		require.NotEqual(t, delivery(t, db, one[0].DeliveryID).EventID, delivery(t, db, two[0].DeliveryID).EventID)
 	})
+}
+
+// deliveredTo checks the deliveries ds of one event of job in: each a
+// pending row of user userID, all with one event id and one body, the
+// job's own to its webhook_url. It returns the endpoint ids delivered to
+// ("" is the job's webhook_url).
+func deliveredTo(
+	t *testing.T,
+	db *gorm.DB,
+	in contract.JobInput,
+	userID uint64,
+	event string,
+	ds []activities.Delivery,
+) []string {
+	t.Helper()
+	var endpoints []string
+	for _, d := range ds {
+		endpoints = append(endpoints, d.EndpointID)
+		row := delivery(t, db, d.DeliveryID)
+		require.Equal(t, event, row.Event)
+		require.Equal(t, in.JobID, row.JobID)
+		require.Equal(t, userID, row.UserID)
+		require.Equal(t, models.DeliveryPending, row.Status)
+		require.Equal(t, delivery(t, db, ds[0].DeliveryID).EventID, row.EventID, "one event, one id")
+		require.Equal(t, delivery(t, db, ds[0].DeliveryID).Body, row.Body, "every subscriber gets the same body")
+		if d.EndpointID == "" {
+			require.Equal(t, in.WebhookURL, row.URL)
+		}
+	}
+	return endpoints
 }
 
 func TestRecordEventBodies(t *testing.T) {

@@ -186,13 +186,7 @@ func TestMarkEndpointResult(t *testing.T) {
 	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				ep := models.WebhookEndpoint{
-					ID:     models.NewID("we_"),
-					UserID: 1,
-					URL:    "https://a.example/hook",
-					Events: "job.succeeded",
-				}
-				require.NoError(t, db.Create(&ep).Error)
+				ep := createEndpoint(t, db)
 				for i, m := range tt.marks {
 					require.NoError(t, models.MarkEndpointResult(ctx, db, ep.ID, m.ok, tt.disableAfter), "mark %d", i)
 					var got models.WebhookEndpoint
@@ -208,29 +202,7 @@ func TestMarkEndpointResult(t *testing.T) {
 			})
 		}
 
-		t.Run("concurrent failures count each one", func(t *testing.T) {
-			ep := models.WebhookEndpoint{
-				ID:     models.NewID("we_"),
-				UserID: 1,
-				URL:    "https://a.example/hook",
-				Events: "job.succeeded",
-			}
-			require.NoError(t, db.Create(&ep).Error)
-			var wg sync.WaitGroup
-			errs := make([]error, 5)
-			for i := range errs {
-				wg.Go(func() { errs[i] = models.MarkEndpointResult(ctx, db, ep.ID, false, 5) })
-			}
-			wg.Wait()
-			for _, err := range errs {
-				require.NoError(t, err)
-			}
-			var got models.WebhookEndpoint
-			require.NoError(t, db.Where("id = ?", ep.ID).Take(&got).Error)
-			require.Equal(t, 5, got.Failures)
-			require.True(t, got.Disabled)
-			require.Equal(t, "5 consecutive failed deliveries", got.DisabledReason)
-		})
+		t.Run("concurrent failures count each one", func(t *testing.T) { countsConcurrentFailures(t, db) })
 
 		t.Run("unknown and empty ids", func(t *testing.T) {
 			require.ErrorIs(t, models.MarkEndpointResult(ctx, db, "we_missing", false, 3), models.ErrNotFound)
@@ -238,6 +210,40 @@ func TestMarkEndpointResult(t *testing.T) {
 			require.NoError(t, models.MarkEndpointResult(ctx, db, "", false, 3), "a per-request URL has no endpoint")
 		})
 	})
+}
+
+// countsConcurrentFailures: five failures marked at once each count, and
+// the fifth disables the endpoint.
+func countsConcurrentFailures(t *testing.T, db *gorm.DB) {
+	ctx := context.Background()
+	ep := createEndpoint(t, db)
+	var wg sync.WaitGroup
+	errs := make([]error, 5)
+	for i := range errs {
+		wg.Go(func() { errs[i] = models.MarkEndpointResult(ctx, db, ep.ID, false, 5) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	var got models.WebhookEndpoint
+	require.NoError(t, db.Where("id = ?", ep.ID).Take(&got).Error)
+	require.Equal(t, 5, got.Failures)
+	require.True(t, got.Disabled)
+	require.Equal(t, "5 consecutive failed deliveries", got.DisabledReason)
+}
+
+// createEndpoint writes an enabled endpoint of user 1 for job.succeeded.
+func createEndpoint(t *testing.T, db *gorm.DB) models.WebhookEndpoint {
+	t.Helper()
+	ep := models.WebhookEndpoint{
+		ID:     models.NewID("we_"),
+		UserID: 1,
+		URL:    "https://a.example/hook",
+		Events: "job.succeeded",
+	}
+	require.NoError(t, db.Create(&ep).Error)
+	return ep
 }
 
 func TestCreateSigningKeyIfAbsent(t *testing.T) {
