@@ -67,8 +67,8 @@ var mutations = []mutation{
 		Name: "webhook-408-429-not-retried",
 		Bug:  "a receiver answering 408 or 429 never gets the event",
 		File: "activities/webhooks.go",
-		From: "case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests || " +
-			"res.StatusCode >= 500:",
+		From: "case res.StatusCode == http.StatusRequestTimeout || res.StatusCode == http.StatusTooManyRequests ||\n" +
+			"\t\tres.StatusCode >= 500:",
 		To:  "case res.StatusCode >= 500:",
 		Pkg: "./activities", Run: "^TestDeliver$",
 	},
