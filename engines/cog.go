@@ -79,8 +79,13 @@ const (
 )
 
 // cogEvents are the webhook events an async prediction asks for: its start
-// (shown in the step's heartbeat) and its end.
-var cogEvents = []string{"start", "completed"}
+// (shown in the step's heartbeat), its logs (the model's progress, in the
+// job's progress.phase: a logs webhook carries the prediction with all its
+// logs so far, sent at each line the model prints, at most every 0.5 s:
+// runner.py PredictTask.append_logs, webhook.py webhook_caller and
+// ResponseThrottler) and its end. Not "output": the step reads a list
+// model's files from the completion.
+var cogEvents = []string{"start", "logs", "completed"}
 
 func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	replicas, err := newReplicas(name, c, cl)
@@ -414,7 +419,8 @@ func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) 
 			}
 			return nil, nil
 		}
-		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))
+		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s%s", c.name, id, p.Status,
+			logNote(ctx, p.Logs)))
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()

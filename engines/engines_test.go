@@ -135,9 +135,9 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 				require.Empty(t, srv.Webhooks())
 				return
 			}
-			require.Equal(t, []string{"start", "completed"}, reqs[0].Events)
+			require.Equal(t, []string{"start", "logs", "completed"}, reqs[0].Events)
 			require.True(t, strings.HasPrefix(reqs[0].Webhook, "http://127.0.0.1:"), reqs[0].Webhook)
-			require.Equal(t, []string{"start starting", "completed succeeded"}, srv.Webhooks(),
+			require.Equal(t, []string{"start processing", "completed succeeded"}, srv.Webhooks(),
 				"the end is learnt from the webhook: Cog serves no GET /predictions/{id}")
 		})
 	}
