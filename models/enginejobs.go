@@ -25,3 +25,18 @@ func RestorePhase(ctx context.Context, db *gorm.DB, id, was, phase string, now t
 		Where("id = ? AND lifecycle = ? AND phase = ?", id, contract.LifecycleRunning, was).
 		Updates(map[string]any{"phase": phase, "updated_at": now}).Error
 }
+
+// QueuedJobsOf lists up to limit admitted jobs of the tasks names, other
+// than except, that are queued: none of their steps has started (their id,
+// task and input only).
+func QueuedJobsOf(ctx context.Context, db *gorm.DB, names []string, except string, limit int) ([]Job, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	var jobs []Job
+	err := db.WithContext(ctx).Select("id", "task", "input").
+		Where("task IN ? AND lifecycle = ? AND admitted_at IS NOT NULL AND NOT pending AND id <> ?", names,
+			contract.LifecycleQueued, except).
+		Order("created_at").Limit(limit).Find(&jobs).Error
+	return jobs, err
+}
