@@ -187,6 +187,15 @@ func (s *Server) run(p *prediction) {
 			s.log(p, fmt.Sprintf("progress %d/%d\n", i, steps))
 		}
 	}
+	if refs, ok := s.output(p).([]any); ok && !cancelled && fail == "" {
+		// A list output: runner.py, PredictTask.append_output appends each
+		// file as the worker reports it and sends an output webhook
+		// (throttled), before the completion.
+		for _, ref := range refs {
+			s.set(p, func() { out, _ := p.Output.([]any); p.Output = append(out, ref) })
+			s.notify(p, "output", false)
+		}
+	}
 	s.set(p, func() {
 		now := time.Now().UTC()
 		p.CompletedAt = &now
