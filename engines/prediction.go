@@ -19,9 +19,9 @@ import (
 // prediction the engine lost (it restarted) is run again within a minute.
 var probeEvery = every(10 * time.Second)
 
-// joinEvery is how often a sync step that joined a running prediction asks
-// again whether it still runs.
-var joinEvery = every(2 * time.Second)
+// joinEvery is how often a sync step that found an earlier attempt's
+// prediction (and cancelled it) asks again whether Cog has let it go.
+var joinEvery = every(500 * time.Millisecond)
 
 // every is an interval tests may shorten while steps read it.
 func every(d time.Duration) *atomic.Int64 {
