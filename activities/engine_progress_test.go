@@ -74,55 +74,55 @@ func hookRoute(t *testing.T, db *gorm.DB) *httptest.Server {
 func TestAnEngineStepsModelProgressIsTheJobsPhase(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := testenv.DB(t, testenv.SQLite)
-	srv := cogtest.New(cogtest.Options{Run: 6 * time.Second, Progress: 12, AsURL: true})
-	t.Cleanup(srv.Close)
-	store, err := enginehooks.NewStore(func() *gorm.DB { return db }, hookRoute(t, db).URL)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "engines.yaml")
-	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(slowTask, "URL", srv.URL)), 0o600))
-	cfg, err := engines.Load(path)
-	require.NoError(t, err)
-	reg, err := engines.Assemble(cfg, all.Families(), engines.Clients{
-		Fetch: outbound.New(outbound.Options{AllowPrivate: true}), Completions: store}, zap.NewNop())
-	require.NoError(t, err)
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		srv := cogtest.New(cogtest.Options{Run: 6 * time.Second, Progress: 12, AsURL: true})
+		t.Cleanup(srv.Close)
+		store, err := enginehooks.NewStore(func() *gorm.DB { return db }, hookRoute(t, db).URL)
+		require.NoError(t, err)
+		path := filepath.Join(t.TempDir(), "engines.yaml")
+		require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(slowTask, "URL", srv.URL)), 0o600))
+		cfg, err := engines.Load(path)
+		require.NoError(t, err)
+		reg, err := engines.Assemble(cfg, all.Families(), engines.Clients{
+			Fetch: outbound.New(outbound.Options{AllowPrivate: true}), Completions: store}, zap.NewNop())
+		require.NoError(t, err)
 
-	acts := newActivities(t, db)
-	acts.Tasks = reg
-	env := newEnv(acts)
-	u := newUser(t, db, 100)
-	in := jobInput(u, 2, 2, withTask("image.slow", map[string]any{"seed": 1}))
-	admit(t, env, acts, in)
+		acts := newActivities(t, db)
+		acts.Tasks = reg
+		env := newEnv(acts)
+		u := newUser(t, db, 100)
+		in := jobInput(u, 2, 2, withTask("image.slow", map[string]any{"seed": 1}))
+		admit(t, env, acts, in)
 
-	done := make(chan contract.StepResult, 1)
-	go func() {
-		done <- mustExec[contract.StepResult](t, env, acts.RunStep, leavingTheQueue(stepOf(in, 0)))
-	}()
-	var phases []string
-	var out contract.StepResult
-	for out.FileID == "" {
-		select {
-		case out = <-done:
-		case <-time.After(100 * time.Millisecond):
-			job, err := models.JobByIDAny(ctx, db, in.JobID)
-			require.NoError(t, err)
-			if len(phases) == 0 || phases[len(phases)-1] != job.Phase {
-				phases = append(phases, job.Phase)
+		done := make(chan contract.StepResult, 1)
+		go func() {
+			done <- mustExec[contract.StepResult](t, env, acts.RunStep, leavingTheQueue(stepOf(in, 0)))
+		}()
+		var phases []string
+		var out contract.StepResult
+		for out.FileID == "" {
+			select {
+			case out = <-done:
+			case <-time.After(100 * time.Millisecond):
+				job, err := models.JobByIDAny(ctx, db, in.JobID)
+				require.NoError(t, err)
+				if len(phases) == 0 || phases[len(phases)-1] != job.Phase {
+					phases = append(phases, job.Phase)
+				}
 			}
 		}
-	}
-	t.Log(phases)
-	var shown []string
-	for _, p := range phases {
-		if strings.HasPrefix(p, "generating (model ") {
-			require.Regexp(t, `^generating \(model \d+/12\)$`, p)
-			shown = append(shown, p)
+		var shown []string
+		for _, p := range phases {
+			if strings.HasPrefix(p, "generating (model ") {
+				require.Regexp(t, `^generating \(model \d+/12\)$`, p)
+				shown = append(shown, p)
+			}
 		}
-	}
-	require.GreaterOrEqual(t, len(shown), 2, "the model's progress was shown as it rose: %v", phases)
-	require.LessOrEqual(t, len(shown), 4, "written at most every 2 s over 6 s: %v", phases)
-	job, err := models.JobByIDAny(ctx, db, in.JobID)
-	require.NoError(t, err)
-	require.Equal(t, "generating", job.Phase, "the plan's phase once the step has its output")
-	require.Len(t, srv.Inputs(), 1, "the model ran once")
+		require.GreaterOrEqual(t, len(shown), 2, "the model's progress was shown as it rose: %v", phases)
+		require.LessOrEqual(t, len(shown), 4, "written at most every 2 s over 6 s: %v", phases)
+		job, err := models.JobByIDAny(ctx, db, in.JobID)
+		require.NoError(t, err)
+		require.Equal(t, "generating", job.Phase, "the plan's phase once the step has its output")
+		require.Len(t, srv.Inputs(), 1, "the model ran once")
+	})
 }

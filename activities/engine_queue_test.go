@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
+	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/engines"
@@ -39,45 +40,46 @@ func TestAJobBeyondItsEnginesQueueLimitFailsAtOnceUncharged(t *testing.T) {
 		zap.NewNop())
 	require.NoError(t, err)
 
-	db := testenv.DB(t, testenv.SQLite)
-	acts := newActivities(t, db)
-	acts.Tasks = reg
-	env := newEnv(acts)
-	u := newUser(t, db, 100)
-	submit := func() (contract.JobInput, contract.AdmitResult) {
-		in := jobInput(u, 2, 2, withTask("image.slow", map[string]any{"seed": 1}))
-		return in, admit(t, env, acts, in)
-	}
-	a, res := submit()
-	require.Nil(t, res.Busy, "the first job takes the free slot")
-	_, res = submit()
-	require.Nil(t, res.Busy, "one job may wait")
-	c, res := submit()
-	require.NotNil(t, res.Busy, "a second waiting job is beyond the limit")
-	require.Equal(t, contract.CodeCapacityBusy, res.Busy.Code)
-	require.Equal(t, "The model server is busy: 1 jobs already wait for it; submit again later.", res.Busy.Message)
-	require.EqualValues(t, 94, available(t, db, u), "three holds of 2")
-	settled := mustExec[contract.SettleResult](t, env, acts.Settle,
-		contract.SettleInput{JobID: c.JobID, Outcome: contract.OutcomeFailed, Failure: res.Busy})
-	require.Zero(t, settled.Charged)
-	require.EqualValues(t, 96, available(t, db, u), "the refused job's hold given back")
-	require.Contains(t, *job(t, db, c.JobID).Error, "capacity_busy")
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		acts := newActivities(t, db)
+		acts.Tasks = reg
+		env := newEnv(acts)
+		u := newUser(t, db, 100)
+		submit := func() (contract.JobInput, contract.AdmitResult) {
+			in := jobInput(u, 2, 2, withTask("image.slow", map[string]any{"seed": 1}))
+			return in, admit(t, env, acts, in)
+		}
+		a, res := submit()
+		require.Nil(t, res.Busy, "the first job takes the free slot")
+		_, res = submit()
+		require.Nil(t, res.Busy, "one job may wait")
+		c, res := submit()
+		require.NotNil(t, res.Busy, "a second waiting job is beyond the limit")
+		require.Equal(t, contract.CodeCapacityBusy, res.Busy.Code)
+		require.Equal(t, "The model server is busy: 1 jobs already wait for it; submit again later.", res.Busy.Message)
+		require.EqualValues(t, 94, available(t, db, u), "three holds of 2")
+		settled := mustExec[contract.SettleResult](t, env, acts.Settle,
+			contract.SettleInput{JobID: c.JobID, Outcome: contract.OutcomeFailed, Failure: res.Busy})
+		require.Zero(t, settled.Charged)
+		require.EqualValues(t, 96, available(t, db, u), "the refused job's hold given back")
+		require.Contains(t, *job(t, db, c.JobID).Error, "capacity_busy")
 
-	// The first job runs, its prediction holding the engine's one slot.
-	markRunning(t, db, a.JobID, 1)
-	_, ok, err := models.AcquireEngineLease(ctx, db, "slow", url, 1, "p_a", time.Now(), time.Minute)
-	require.NoError(t, err)
-	require.True(t, ok)
-	_, res = submit()
-	require.NotNil(t, res.Busy, "one job waits for the busy slot already")
+		// The first job runs, its prediction holding the engine's one slot.
+		markRunning(t, db, a.JobID, 1)
+		_, ok, err := models.AcquireEngineLease(ctx, db, "slow", url, 1, "p_a", time.Now(), time.Minute)
+		require.NoError(t, err)
+		require.True(t, ok)
+		_, res = submit()
+		require.NotNil(t, res.Busy, "one job waits for the busy slot already")
 
-	// Without a limit the same job waits.
-	loaded.Engines["slow"] = withQueueLimit(loaded.Engines["slow"], 0)
-	acts.Tasks, err = engines.Assemble(loaded, all.Families(), engines.Clients{Fetch: outbound.New(outbound.Options{})},
-		zap.NewNop())
-	require.NoError(t, err)
-	_, res = submit()
-	require.Nil(t, res.Busy)
+		// Without a limit the same job waits.
+		loaded.Engines["slow"] = withQueueLimit(loaded.Engines["slow"], 0)
+		acts.Tasks, err = engines.Assemble(loaded, all.Families(), engines.Clients{Fetch: outbound.New(outbound.Options{})},
+			zap.NewNop())
+		require.NoError(t, err)
+		_, res = submit()
+		require.Nil(t, res.Busy)
+	})
 }
 
 func withQueueLimit(e engines.EngineConfig, n int) engines.EngineConfig {

@@ -49,7 +49,7 @@ func TestAnAsyncPredictionsLogsReportItsProgressWhileItRuns(t *testing.T) {
 	started := time.Now()
 	require.NoError(t, stepOf(ctx, t, d, 1))
 	took := time.Since(started)
-	require.Less(t, took, 4500*time.Millisecond, "the step ended with its prediction")
+	require.Less(t, took, 8*time.Second, "the step ended with its prediction, not at the next probe (10 s)")
 	got := seen.all()
 	require.GreaterOrEqual(t, len(got), 3, "progress reported as it came: %v", got)
 	require.Equal(t, "1/6", got[0], "the first progress line")
