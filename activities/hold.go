@@ -85,6 +85,17 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 		StepsPerJob: a.StepsPerJob,
 	}
 	res.Inline, res.Plan = a.shape(in)
+	if res.Plan != nil && res.Plan.Engine != "" {
+		if def, err := a.registry().ForJob(in.Task); err == nil {
+			if res.Busy, err = a.engineBusy(ctx, in.JobID, def, res.Plan); err != nil {
+				return contract.AdmitResult{}, err
+			}
+		}
+		if res.Busy != nil {
+			a.Log.Info("job refused: its engine's queue is full", zap.String("job_id", in.JobID),
+				zap.String("engine", res.Plan.Engine))
+		}
+	}
 	return res, nil
 }
 

@@ -117,12 +117,16 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 		sctx = tasks.WithOnEngine(sctx)
 	}
 	sctx, note := tasks.WithStepNotes(sctx)
+	// An engine's model progress, in the job's progress.phase.
+	progress := a.newModelProgress(ctx, job.ID, func() string { return def.Runner.Plan(input).Phase })
+	sctx = engines.WithProgress(sctx, progress)
 	var outs []tasks.Output
 	var short error // why a step of several outputs made fewer
 	err = heartbeating(ctx, note, func() (err error) {
 		outs, short, err = render(sctx, def.Runner, input, in)
 		return err
 	})
+	progress.Stop()
 	var handOff *tasks.HandOff
 	if errors.As(err, &handOff) && !in.OnEngine {
 		// Not delivered, so neither stored nor charged: the job runs the

@@ -58,6 +58,11 @@ type AdmitResult struct {
 	// not read the job's task or input (the job then fails internal
 	// without a step).
 	Plan *Plan `json:",omitempty"`
+	// Busy is the failure of an admitted job that does not wait: the
+	// external engine its plan names already has its queue limit of jobs
+	// waiting (capacity_busy). The job fails without a step, its hold
+	// released, nothing charged.
+	Busy *Failure `json:",omitempty"`
 }
 
 // JobResult is how a job workflow ended.

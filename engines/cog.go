@@ -1,18 +1,13 @@
 package engines
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/taskplatform/taskplatform/tasks"
@@ -67,6 +62,9 @@ type cogPrediction struct {
 	Error   any            `json:"error"`
 	Logs    string         `json:"logs"`
 	Metrics map[string]any `json:"metrics"`
+	// accepted is an answer 202: the prediction was already running (or
+	// an async create).
+	accepted bool
 }
 
 // The statuses of a Cog prediction.
@@ -79,8 +77,13 @@ const (
 )
 
 // cogEvents are the webhook events an async prediction asks for: its start
-// (shown in the step's heartbeat) and its end.
-var cogEvents = []string{"start", "completed"}
+// (shown in the step's heartbeat), its logs (the model's progress, in the
+// job's progress.phase: a logs webhook carries the prediction with all its
+// logs so far, sent at each line the model prints, at most every 0.5 s:
+// runner.py PredictTask.append_logs, webhook.py webhook_caller and
+// ResponseThrottler) and its end. Not "output": the step reads a list
+// model's files from the completion.
+var cogEvents = []string{"start", "logs", "completed"}
 
 func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	replicas, err := newReplicas(name, c, cl)
@@ -190,11 +193,13 @@ func (c *cog) Limits() Limits { return c.limits }
 func (c *cog) Name() string { return c.name }
 
 // Predict implements tasks.Engine. Every attempt of a step names the same
-// prediction (stepPredictionID), so an attempt retried after its worker
-// died joins the prediction the dead one made instead of starting a second
-// or cancelling it. The prediction is cancelled on the engine only when the
-// step itself is cancelled (the job was cancelled, or its time ran out),
-// not when this worker stops (a deploy): the next attempt joins it.
+// prediction (stepPredictionID), so an async attempt retried after its
+// worker died joins the prediction the dead one made instead of starting a
+// second or cancelling it. The prediction is cancelled on the engine when
+// the step itself is cancelled (the job was cancelled, or its time ran
+// out), not when this worker stops (a deploy): the next attempt joins it;
+// or, in sync mode, by that next attempt, as its answer cannot reach it
+// (run).
 func (c *cog) Predict(ctx context.Context, input map[string]any) (tasks.Prediction, error) {
 	id := c.id(ctx)
 	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for a slot", c.name))
@@ -234,232 +239,6 @@ func (c *cog) id(ctx context.Context) string {
 		return newPredictionID()
 	}
 	return stepPredictionID(s.JobID, s.Index, 0)
-}
-
-// probeEvery is how often a step whose prediction runs asks the engine
-// again about it (a repeated PUT of the same id): often enough that a
-// prediction the engine lost (it restarted) is run again within a minute.
-var probeEvery = every(10 * time.Second)
-
-// joinEvery is how often a sync step that joined a running prediction asks
-// again whether it still runs.
-var joinEvery = every(2 * time.Second)
-
-// every is an interval tests may shorten while steps read it.
-func every(d time.Duration) *atomic.Int64 {
-	v := new(atomic.Int64)
-	v.Store(int64(d))
-	return v
-}
-
-// run creates prediction id, or joins it when it already runs, and answers
-// it once it has ended. Cog's idempotent create, PUT /predictions/{id}, is
-// the whole protocol (v0.16.12 python/cog/server/http.py,
-// predict_idempotent): while a prediction of that id runs, it answers 202
-// and the prediction's state at once, whatever the request asked (so a
-// sync request answered 202 has joined a prediction an earlier attempt
-// made); while another runs, 409; otherwise it starts the prediction (held
-// open in sync mode, 202 in async mode). Cog keeps no prediction once it
-// has ended and serves no GET, so asking again is also how a step learns
-// that the engine lost its prediction (a restart): the PUT then starts it
-// again. A busy, loading or unreachable engine is waited for, up to the
-// engine's wait allowance, not counted as a failed attempt.
-func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPrediction, error) {
-	body := map[string]any{"id": id, "input": input}
-	var w *waiter
-	if c.route != nil {
-		done, hook, stop, err := c.watch(ctx, id)
-		if err != nil || done != nil {
-			return done, err
-		}
-		defer stop()
-		w = hook
-		body["webhook"] = hook.address
-		body["webhook_events_filter"] = cogEvents
-	}
-	if c.hooks != nil {
-		base, err := c.hooks.url()
-		if err != nil {
-			return nil, fail(Unavailable, "webhook receiver: %w", err)
-		}
-		w = c.hooks.wait(id)
-		defer c.hooks.done(id)
-		body["webhook"] = base + "/" + id
-		body["webhook_events_filter"] = cogEvents
-	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, fail(Failed, "encode the model input: %w", err)
-	}
-	var (
-		waitingSince time.Time // when the engine last stopped taking the prediction
-		backoff      = time.Second
-		asked        int // the PUTs answered with the prediction running
-	)
-	for {
-		p, err := c.put(ctx, id, raw, w != nil)
-		var f *Failure
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case errors.As(err, &f) && (f.Kind == Busy || f.Kind == Unavailable):
-			if f.Kind == Unavailable && c.move(ctx, id) {
-				waitingSince, backoff = time.Time{}, time.Second
-				continue
-			}
-			if waitingSince.IsZero() {
-				waitingSince = time.Now()
-			}
-			if time.Since(waitingSince) >= c.waitAllowance(ctx) {
-				return nil, err
-			}
-			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for the model server (%s) for %s", c.name,
-				waitReason(f), time.Since(waitingSince).Round(time.Second)))
-			if err := sleep(ctx, backoff); err != nil {
-				return nil, err
-			}
-			backoff = min(2*backoff, 5*time.Second)
-			continue
-		case err != nil:
-			return nil, err
-		}
-		waitingSince, backoff = time.Time{}, time.Second
-		if ended(p.Status) {
-			if asked > 0 && w != nil {
-				c.cancel(ctx, id) // a repeated PUT may have started the prediction again as it ended
-			}
-			return p, nil
-		}
-		asked++
-		if w == nil { // sync, answered 202: an earlier attempt's prediction runs; wait for it to end
-			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): joined prediction %s, %s", c.name, id, p.Status))
-			if err := sleep(ctx, time.Duration(joinEvery.Load())); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if done, err := c.wait(ctx, id, p, w); err != nil || done != nil {
-			if done != nil && asked > 1 {
-				c.cancel(ctx, id)
-			}
-			return done, err
-		}
-	}
-}
-
-// put sends the idempotent create of prediction id and decodes its answer.
-// An async PUT is answered at once; it is bounded so a hung engine is asked
-// again.
-func (c *cog) put(ctx context.Context, id string, raw []byte, async bool) (*cogPrediction, error) {
-	rctx := ctx
-	if async {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-	}
-	req, err := http.NewRequestWithContext(rctx, http.MethodPut, c.base.String()+"/predictions/"+id,
-		bytes.NewReader(raw))
-	if err != nil {
-		return nil, fail(Failed, "prediction request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if async {
-		req.Header.Set("Prefer", "respond-async")
-	}
-	tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s submitted", c.name, id))
-	return c.do(req)
-}
-
-// waitReason words a failure the step waits through.
-func waitReason(f *Failure) string {
-	if f.Kind == Busy {
-		return "busy or loading"
-	}
-	return "not answering"
-}
-
-// sleep waits d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// wait waits for the webhook that says prediction id has ended, noting its
-// state for the step's heartbeats, for probeEvery at most: nil, nil means
-// the engine is to be asked again.
-func (c *cog) wait(ctx context.Context, id string, p *cogPrediction, w *waiter) (*cogPrediction, error) {
-	started := time.Now()
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	if hp := w.latest(); hp != nil {
-		p = hp
-	}
-	for !ended(p.Status) {
-		if time.Since(started) >= time.Duration(probeEvery.Load()) {
-			// Cog sends the webhook of a prediction's end before it takes
-			// another (runner.py, PredictTask.succeeded): once the store has
-			// no end, a PUT cannot start the prediction again, as it would
-			// if it had ended since the last read.
-			if w.refresh != nil {
-				w.refresh(ctx)
-			}
-			if hp := w.latest(); hp != nil && ended(hp.Status) {
-				return hp, nil
-			}
-			return nil, nil
-		}
-		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): prediction %s %s", c.name, id, p.Status))
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-w.notify:
-			p = w.latest()
-		case <-tick.C:
-		}
-	}
-	return p, nil
-}
-
-func ended(status string) bool {
-	return status == cogSucceeded || status == cogFailed || status == cogCanceled
-}
-
-// do sends a request and decodes the prediction it answers.
-func (c *cog) do(req *http.Request) (*cogPrediction, error) {
-	resp, err := c.http.Do(req)
-	if err != nil {
-		if req.Context().Err() != nil {
-			return nil, req.Context().Err()
-		}
-		if errors.Is(err, ErrRedirectOffEngine) {
-			return nil, fail(Failed, "%s %s: %w", req.Method, req.URL.Path, err)
-		}
-		return nil, fail(Unavailable, "%s %s: %w", req.Method, req.URL.Path, err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.files.maxBytes*4/3+(1<<20)))
-	if err != nil {
-		return nil, fail(Unavailable, "%s %s: read: %w", req.Method, req.URL.Path, err)
-	}
-	switch code := resp.StatusCode; {
-	case code == http.StatusConflict || code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable:
-		return nil, fail(Busy, "%s %s: status %d", req.Method, req.URL.Path, code)
-	case code == http.StatusBadGateway || code == http.StatusGatewayTimeout:
-		return nil, fail(Unavailable, "%s %s: status %d", req.Method, req.URL.Path, code)
-	case code >= 300: // 500 too: Cog's answer to an output its predictor's type does not allow
-		return nil, fail(Failed, "%s %s: status %d: %.200s", req.Method, req.URL.Path, code, raw)
-	}
-	var p cogPrediction
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fail(Failed, "%s %s: answer is not a prediction: %w", req.Method, req.URL.Path, err)
-	}
-	return &p, nil
 }
 
 // result reads the file of an ended prediction.

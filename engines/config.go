@@ -96,6 +96,12 @@ type EngineConfig struct {
 	// (X-Service-Start-Timeout) is shorter when the caller sets it so: its
 	// first steps then fail it start_timeout.
 	QueueWait string `json:"queue_wait" yaml:"queue_wait"`
+	// QueueLimit is how many jobs may wait for the engine's capacity (its
+	// slots all taken) before a new job routed to it fails at once
+	// capacity_busy, its hold released (0: no limit, the jobs wait up to
+	// QueueWait). A job counts as waiting while it is queued: none of its
+	// steps has started.
+	QueueLimit int `json:"queue_limit" yaml:"queue_limit"`
 	// MaxBytes bounds an output file (DefaultMaxBytes when zero).
 	MaxBytes int64 `json:"max_bytes" yaml:"max_bytes"`
 	// Refusals are texts of the model's error that mean it refused the
@@ -220,6 +226,9 @@ type Limits struct {
 	// Queue is how long a step may wait for a free slot in the engine's
 	// queue before the job fails capacity_busy.
 	Queue time.Duration
+	// QueueLimit is how many jobs may wait for a free slot before a new
+	// one fails capacity_busy at once (0: no limit).
+	QueueLimit int
 }
 
 // The defaults of an engine's time limits.
@@ -244,5 +253,8 @@ func (c EngineConfig) limits(setup, wait time.Duration) (Limits, error) {
 	if err != nil {
 		return Limits{}, fmt.Errorf("queue_wait: %w", err)
 	}
-	return Limits{Step: timeout + max(setup, wait), Queue: queue}, nil
+	if c.QueueLimit < 0 {
+		return Limits{}, fmt.Errorf("queue_limit %d is negative", c.QueueLimit)
+	}
+	return Limits{Step: timeout + max(setup, wait), Queue: queue, QueueLimit: c.QueueLimit}, nil
 }

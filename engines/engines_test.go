@@ -135,9 +135,9 @@ func TestDeclaredTaskRunsOnCogSyncAndAsyncWithURLAndDataURIOutputs(t *testing.T)
 				require.Empty(t, srv.Webhooks())
 				return
 			}
-			require.Equal(t, []string{"start", "completed"}, reqs[0].Events)
+			require.Equal(t, []string{"start", "logs", "completed"}, reqs[0].Events)
 			require.True(t, strings.HasPrefix(reqs[0].Webhook, "http://127.0.0.1:"), reqs[0].Webhook)
-			require.Equal(t, []string{"start starting", "completed succeeded"}, srv.Webhooks(),
+			require.Equal(t, []string{"start processing", "completed succeeded"}, srv.Webhooks(),
 				"the end is learnt from the webhook: Cog serves no GET /predictions/{id}")
 		})
 	}
@@ -247,25 +247,26 @@ func TestARetriedStepJoinsTheRunningPrediction(t *testing.T) {
 				require.ErrorIs(t, <-first, context.Canceled)
 				stopped = true
 			}
-			started := time.Now()
 			require.NoError(t, stepOf(context.Background(), t, d, 2))
-			require.Empty(t, srv.Cancelled(), "the running prediction is joined, never cancelled")
 			reqs := srv.Requests()
 			require.GreaterOrEqual(t, len(reqs), 2)
 			require.Equal(t, reqs[0].Path, reqs[1].Path, "both attempts name the same prediction")
 			if m != "sync" {
+				require.Empty(t, srv.Cancelled(), "the running prediction is joined, never cancelled")
 				require.Len(t, srv.Inputs(), 1, "the joined prediction's end is the step's")
 			} else {
-				// Cog keeps no ended prediction and a sync one's answer went to
-				// the dead worker: once it ends, it is made again.
+				// Cog keeps no ended prediction and a sync one's answer goes to
+				// the dead worker: it is cancelled at once and made again.
+				require.Len(t, srv.Cancelled(), 1, "the orphan is cancelled, not waited out")
 				require.Len(t, srv.Inputs(), 2)
-				require.GreaterOrEqual(t, time.Since(started), 1500*time.Millisecond, "made after, not beside")
 			}
 			stop()
 			if !stopped {
 				<-first //nolint:errcheck // the stopped worker's step may end either way; the next attempt is checked
 			}
-			require.Empty(t, srv.Cancelled(), "a worker that stops leaves its prediction to the next attempt")
+			if m != "sync" {
+				require.Empty(t, srv.Cancelled(), "a worker that stops leaves its prediction to the next attempt")
+			}
 		})
 	}
 }

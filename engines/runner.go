@@ -57,6 +57,15 @@ func (r *Runner) EngineSlots() int {
 	return 1
 }
 
+// EngineQueueLimit is how many jobs may wait for the engine's capacity
+// before a new one fails capacity_busy at once (0: no limit).
+func (r *Runner) EngineQueueLimit() int {
+	if l, ok := r.engine.(interface{ Limits() Limits }); ok {
+		return l.Limits().QueueLimit
+	}
+	return 0
+}
+
 // InputType implements tasks.TypedRunner: the built-in task's input type, or
 // a map for a task declared by configuration (its schema is its only shape).
 func (r *Runner) InputType() reflect.Type { return r.inType }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
@@ -31,6 +32,11 @@ type EngineCompletion struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
+
+// RunningWrites is how often, at most, a running prediction's webhook is
+// stored: the later ones within it are answered but not kept (its end is
+// always kept).
+var RunningWrites = 2 * time.Second
 
 // endedStatuses are the statuses a later webhook does not overwrite.
 var endedStatuses = []string{"succeeded", "failed", "canceled"}
@@ -69,9 +75,15 @@ func RecordEngineCompletion(ctx context.Context, db *gorm.DB, id, token, status 
 	if subtle.ConstantTimeCompare([]byte(row.Token), []byte(token)) != 1 {
 		return ErrNotFound
 	}
-	err = db.WithContext(ctx).Model(&EngineCompletion{}).
-		Where("prediction_id = ? AND status NOT IN ?", id, endedStatuses).
-		Updates(map[string]any{"status": status, "body": body, "updated_at": time.Now()}).Error
+	now := time.Now()
+	q := db.WithContext(ctx).Model(&EngineCompletion{}).
+		Where("prediction_id = ? AND status NOT IN ?", id, endedStatuses)
+	if !slices.Contains(endedStatuses, status) {
+		// A running prediction's logs come at every line its model prints
+		// (Cog: at most every 0.5 s): one of them is kept per RunningWrites.
+		q = q.Where("status = '' OR updated_at < ?", now.Add(-RunningWrites))
+	}
+	err = q.Updates(map[string]any{"status": status, "body": body, "updated_at": now}).Error
 	if err != nil {
 		return fmt.Errorf("engine completion %s: %w", id, err)
 	}

@@ -131,6 +131,10 @@ func HeldEngineLanes(ctx context.Context, db *gorm.DB, engine, holder string) ([
 	return lanes, nil
 }
 
+// EngineQueueLane is the lane of an engine's queue slots among its
+// leases (the worker's slot supplier); the other lanes are its replicas'.
+const EngineQueueLane = "queue"
+
 // EngineLanesInUse counts the slots of each lane of engine held now.
 func EngineLanesInUse(ctx context.Context, db *gorm.DB, engine string, now time.Time) (map[string]int, error) {
 	var rows []struct {

@@ -112,7 +112,7 @@ type queueSlots struct {
 }
 
 // queueLane is the lane of an engine's queue slots among its leases.
-const queueLane = "queue"
+const queueLane = models.EngineQueueLane
 
 func newQueueSlots(db *gorm.DB, engine string, capacity int, log *zap.Logger) *queueSlots {
 	b := make([]byte, 6)

@@ -1,11 +1,14 @@
 package workflows
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -46,4 +49,24 @@ func TestAnEngineStepWaitsForASlotUnderTheShorterDeadline(t *testing.T) {
 	built := stepOptions("q", 0, &contract.Plan{Steps: 1}, true, 30*time.Second)
 	require.Equal(t, contract.StepsQueue("q"), built.TaskQueue)
 	require.Equal(t, 10*time.Minute, built.StartToCloseTimeout, "a built-in step keeps the default")
+}
+
+// A job its admit found beyond its engine's queue limit fails
+// capacity_busy without a step.
+func TestAJobBeyondItsEnginesQueueLimitRunsNoStep(t *testing.T) {
+	busy := &contract.Failure{Code: contract.CodeCapacityBusy, Message: "The model server is busy."}
+	e := newJobEnvAdmitting(t, contract.AdmitResult{Admitted: true, Required: 6,
+		Plan: &contract.Plan{Steps: 3, Engine: "gpu"}, Busy: busy})
+	steps := 0
+	e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		if info.ActivityType.Name == contract.ActivityRunStep {
+			steps++
+		}
+	})
+	e.admitAt(0)
+	_, err := e.run()
+	require.Error(t, err, "the job failed")
+	require.Equal(t, contract.OutcomeFailed, e.settled.Outcome)
+	require.Zero(t, steps, "no step ran")
+	require.Equal(t, *busy, e.settledError())
 }

@@ -32,6 +32,9 @@ func (j *job) deliver(ctx workflow.Context) (contract.SettleInput, error) {
 		return j.fail(contract.OutcomeFailed,
 			contract.Failure{Code: contract.CodeInternal, Message: "The job could not start."}), nil
 	}
+	if j.admitted.Busy != nil { // its engine's queue is full (queue_limit)
+		return j.fail(contract.OutcomeFailed, *j.admitted.Busy), nil
+	}
 	queue := workflow.GetInfo(ctx).TaskQueueName
 	run := func(ctx workflow.Context, i int, start, onEngine bool) workflow.Future {
 		in := j.stepInput(i, queue, start)
