@@ -124,6 +124,7 @@ const (
 	ArtworkCropped       Code = "artwork_cropped"
 	FineLines            Code = "fine_lines"
 	TileNotSeamless      Code = "tile_not_seamless"
+	GIFReduced           Code = "gif_reduced"
 )
 
 var entries = []Entry{
@@ -699,6 +700,15 @@ var entries = []Entry{
 		"The tile does not repeat seamlessly: its opposite edges differ, so the loop shows a seam; " +
 			"the message says by how much.",
 		"Send a seamless tile (pattern.generate makes them), or send mirror true to mirror it into one.",
+	},
+	{
+		GIFReduced,
+		TypeWarning,
+		0,
+		false,
+		"A GIF would have passed the size its task's docs give, so it was made at a lower frame rate or with fewer " +
+			"colours; the message says which, its size, and whether it is still over.",
+		"Ask for format mp4 (a fraction of the size at full quality), a smaller size or a shorter loop.",
 	},
 }
 

@@ -75,6 +75,8 @@ func patternLoop(o Options) *tasks.Definition {
 				"width":  obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
 				"height": obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
 				"frames": obj{"type": "integer", "minimum": 1, "description": "The number of frames of one loop."},
+				"fps": obj{"type": "integer", "minimum": 1, "description": "Frames per second: 30 for MP4; 20 for GIF, " +
+					"10 where 20 would pass the GIF size cap (see limitations)."},
 				"duration_ms": obj{
 					"type":        "integer",
 					"minimum":     1,
@@ -107,6 +109,7 @@ func patternLoop(o Options) *tasks.Definition {
 				"width",
 				"height",
 				"frames",
+				"fps",
 				"duration_ms",
 				"direction",
 				"step_px",
@@ -174,9 +177,9 @@ type motion struct {
 	dx, dy       int // the view's move per frame, in steps: the pattern moves the other way
 }
 
-func loopMotion(in *loopInput, tile image.Rectangle) motion {
+func loopMotion(in *loopInput, tile image.Rectangle, fps int) motion {
 	W, H := size(in.Size)
-	n := loopFrames(in)
+	n := in.Seconds * fps
 	want := float64(min(W, H)) / float64(in.Repeats)
 	m := motion{frames: n, step: max(1, int(math.Round(want/float64(n))))}
 	length := m.step * n
@@ -231,21 +234,17 @@ func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Outpu
 	case !seams.seamless():
 		warnings = append(warnings, seams.warning())
 	}
-	m := loopMotion(in, src.Bounds())
-	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
-		return tasks.Output{}, failf(
-			ref,
-			"the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)",
-			m.tileW,
-			m.tileH,
-		)
-	}
-	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
-	tile = imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
 	W, H := size(in.Size)
 	format := in.Format
 	var enc encoded
+	var m motion
+	fps := mp4FPS
 	if format == "mp4" {
+		m, err = fitMotion(in, src.Bounds(), mp4FPS, ref)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		tile := loopTile(src, m)
 		data, err := encodeMP4(ctx, r.o.FFmpeg, W, H, frameSource{count: m.frames, frame: func(k int) *image.NRGBA {
 			return window(tile, m, k, W, H)
 		}})
@@ -254,32 +253,36 @@ func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Outpu
 		}
 		enc = encoded{data, "video/mp4", "mp4"}
 	} else {
-		// One palette for the whole loop, the tile dithered once: every
-		// frame is then an exact shift of the last, so the loop closes
-		// pixel for pixel.
-		h := histogramOf(tile)
-		pal := h.medianCut(256)
-		pt := dither(tile, pal, h.lookup(pal))
-		frames := make([]*image.Paletted, m.frames)
-		delays := make([]int, m.frames)
-		for k := range frames {
-			if err := ctx.Err(); err != nil {
-				return tasks.Output{}, err
-			}
-			frames[k], delays[k] = windowPaletted(pt, m, k, W, H), 100/gifFPS
-		}
-		data, err := encodeGIF(ctx, frames, delays)
+		g, err := loopGIF(ctx, in, src, ref)
 		if err != nil {
 			return tasks.Output{}, err
 		}
-		enc = encoded{data, "image/gif", "gif"}
+		enc, m, fps = encoded{g.data, "image/gif", "gif"}, g.m, g.level.fps
+		if g.warning != nil {
+			warnings = append(warnings, *g.warning)
+		}
 	}
-	fps := map[string]int{"gif": gifFPS, "mp4": mp4FPS}[format]
 	return tasks.Output{Data: enc.data, MediaType: enc.mediaType, Ext: enc.ext, Meta: map[string]any{
 		"format": format, "size": in.Size, "width": W, "height": H,
-		"frames": m.frames, "duration_ms": m.frames * 1000 / fps, "direction": in.Direction,
+		"frames": m.frames, "fps": fps, "duration_ms": m.frames * 1000 / fps, "direction": in.Direction,
 		"step_px": m.step, "tile_px": m.step * m.frames, "seamless": seams.seamless(), "mirrored": in.Mirror,
 	}, Warnings: warnings}, nil
+}
+
+// fitMotion is loopMotion at fps, refused for a tile whose aspect ratio
+// would make it too long to scroll.
+func fitMotion(in *loopInput, tile image.Rectangle, fps int, ref tasks.Ref) (motion, error) {
+	m := loopMotion(in, tile, fps)
+	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
+		return m, failf(ref, "the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)", m.tileW, m.tileH)
+	}
+	return m, nil
+}
+
+// loopTile is the tile scaled to the motion's tile size, on white.
+func loopTile(src image.Image, m motion) *image.NRGBA {
+	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
+	return imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
 }
 
 // maxSide is the longest frame side of the size vocabulary.
