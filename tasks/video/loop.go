@@ -144,6 +144,14 @@ func patternLoop(o Options) *tasks.Definition {
 				`{"tile":"file:example_ramp","direction":"left","seconds":1,"size":"480x480","mirror":true}`,
 			),
 			Files: []tasks.ExampleFile{stripesFile},
+		}, {
+			Name: "fine_detail_gif", Title: "A tile of fine detail as GIF",
+			Description: "A tile of fine detail in many colours: at full quality its GIF would pass the size cap, so it is " +
+				"made at 10 frames per second and 32 colours, warned gif_reduced (as MP4 it keeps full quality).",
+			Input: json.RawMessage(
+				`{"tile":"file:example_detail","direction":"left","seconds":1,"size":"480x480","format":"gif"}`,
+			),
+			Files: []tasks.ExampleFile{detailFile},
 		}},
 	}
 }
@@ -328,7 +336,8 @@ func loopDocs(o Options) tasks.Docs {
 			"— for backgrounds, banners and product pages. The tile is scaled so that it moves exactly one tile length over " +
 			"the loop, a whole number of pixels per frame: the frame after the last is the first, so the loop plays on " +
 			"repeat without a jump. A GIF uses one palette for the whole loop and the tile is dithered once, so every frame " +
-			"is an exact shift of the one before.",
+			"is an exact shift of the one before; it keeps to a size cap, at a lower frame rate and fewer colours where " +
+			"it must (warned gif_reduced).",
 		BuiltFor: []string{
 			"Moving backgrounds from pattern.generate or pattern.repeat tiles.",
 			"Showing a print in motion on a product page or in a social post.",
@@ -347,7 +356,7 @@ func loopDocs(o Options) tasks.Docs {
 			o,
 			"One tile, which should be seamless (its edges continue each other); transparent parts show white.",
 			"One video per job.",
-			"size (default 720x720). MP4 at 30 frames per second, GIF at 20; one loop is seconds long (1 to 20). The tile is "+
+			"size (default 720x720). MP4 at 30 frames per second, GIF at 20 (10 where 20 would pass the size cap); one loop is seconds long (1 to 20). The tile is "+
 				"scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels "+
 				"per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
 		),
@@ -357,12 +366,17 @@ func loopDocs(o Options) tasks.Docs {
 				"neighbouring columns (rows) inside it; mirror true mirrors it into a seamless block of four. A seam no " +
 				"stronger than the tile's own sharpest edge (a photo with a hard edge inside) is not flagged.",
 			"Diagonal motion scales the tile to a square.",
-			"GIF has no motion compression: every frame is stored whole, and a tile with fine detail in many colours " +
-				"is dithered pixel by pixel. Measured at 720 × 720 (go test -run '^$' -bench LoopSizes ./tasks/video), " +
-				"3 s and 4 s: the flat two-colour wave example 5.4 and 7.1 MB as GIF, 0.13 and 0.14 MB as MP4; the ramp " +
-				"mirrored 6.2 and 8.2 MB, 0.04 MB as MP4; a tile of fine many-coloured detail 23 and 31 MB as GIF, 0.19 " +
+			"GIF has no motion compression: a scrolling frame changes almost everywhere, so each is stored nearly whole " +
+				"(one palette for the loop, each frame after the first only as the rectangle that changed, unchanged " +
+				"pixels transparent). A GIF loop is kept to 4 bytes per frame pixel and second of loop (8.3 MB for 4 s " +
+				"at 720 × 720, 6.2 MB for 3 s): where full quality (20 fps, 255 colours, Floyd–Steinberg) would pass " +
+				"that, it is made at 10 fps, then at 10 fps with 32 colours in an ordered dither, warned gif_reduced, " +
+				"and the warning says when even that stays over. Measured at 720 × 720 (go test -run '^$' -bench " +
+				"LoopSizes ./tasks/video), 3 s and 4 s: the flat two-colour wave example 5.3 and 7.1 MB as GIF at " +
+				"20 fps, 0.13 and 0.14 MB as MP4; the ramp mirrored 6.1 and 8.1 MB at 20 fps, 0.04 MB as MP4; a tile " +
+				"of fine many-coloured detail 5.2 and 6.9 MB at 10 fps and 32 colours (31 MB at full quality), 0.19 " +
 				"and 0.17 MB as MP4. MP4 is the default where this server has ffmpeg; ask for gif only where images " +
-				"alone are allowed, and keep such loops short and small.",
+				"alone are allowed.",
 			"MP4 is lossy: its last and first frames join without a jump, but not bit for bit.",
 		},
 		Errors: tasks.ErrorList(
@@ -371,6 +385,7 @@ func loopDocs(o Options) tasks.Docs {
 			apierr.ImageNotPublic,
 			apierr.RequestRefused,
 			apierr.TileNotSeamless,
+			apierr.GIFReduced,
 		),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "before"},

@@ -62,7 +62,7 @@ func TestGIFLoopStoresOnlyWhatChanged(t *testing.T) {
 
 func TestDetailedGIFLoopIsReducedToItsCapAndSaysSo(t *testing.T) {
 	out := run(t, Options{}, "video.pattern_loop", `{"tile":"file:d","seconds":2,"size":"480x480","format":"gif"}`,
-		files{"file:d": pngOf(detailedTile())})
+		files{"file:d": detailFile.Data()})
 	limit := 4 * 480 * 480 * 2
 	require.LessOrEqual(t, len(out.Data), limit, "the GIF keeps to the documented cap")
 	require.Equal(t, 10, out.Meta["fps"])
