@@ -368,12 +368,13 @@ func loopDocs(o Options) tasks.Docs {
 			"Diagonal motion scales the tile to a square.",
 			"GIF has no motion compression: a scrolling frame changes almost everywhere, so each is stored nearly whole " +
 				"(one palette for the loop, each frame after the first only as the rectangle that changed, unchanged " +
-				"pixels transparent). A GIF loop is kept to 4 bytes per frame pixel and second of loop (8.3 MB for 4 s " +
-				"at 720 × 720, 6.2 MB for 3 s): where full quality (20 fps, 255 colours, Floyd–Steinberg) would pass " +
-				"that, it is made at 10 fps, then at 10 fps with 32 colours in an ordered dither, warned gif_reduced, " +
-				"and the warning says when even that stays over. Measured at 720 × 720 (go test -run '^$' -bench " +
-				"LoopSizes ./tasks/video), 3 s and 4 s: the flat two-colour wave example 5.3 and 7.1 MB as GIF at " +
-				"20 fps, 0.13 and 0.14 MB as MP4; the ramp mirrored 6.1 and 8.1 MB at 20 fps, 0.04 MB as MP4; a tile " +
+				"pixels transparent), in the fewest colours (15, 31, 63, 127 or 255) that hold the tile within 2 of " +
+				"255 on average. A GIF loop is kept to 4 bytes per frame pixel and second of loop (8.3 MB for 4 s " +
+				"at 720 × 720, 6.2 MB for 3 s): where full quality (20 fps, up to 255 colours, Floyd–Steinberg) would " +
+				"pass that, it is made at 10 fps, then at 10 fps with 32 colours in an ordered dither, warned " +
+				"gif_reduced, and the warning says when even that stays over. Measured at 720 × 720 (go test -run '^$' " +
+				"-bench LoopSizes ./tasks/video), 3 s and 4 s: the flat two-colour wave example 4.1 and 5.5 MB as GIF " +
+				"at 20 fps, 0.13 and 0.14 MB as MP4; the ramp mirrored 5.8 and 7.8 MB at 20 fps, 0.04 MB as MP4; a tile " +
 				"of fine many-coloured detail 5.2 and 6.9 MB at 10 fps and 32 colours (31 MB at full quality), 0.19 " +
 				"and 0.17 MB as MP4. MP4 is the default where this server has ffmpeg; ask for gif only where images " +
 				"alone are allowed.",

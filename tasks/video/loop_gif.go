@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
+	"math"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
@@ -58,7 +60,7 @@ func loopGIF(ctx context.Context, in *loopInput, src image.Image, ref tasks.Ref)
 		// frame is then an exact shift of the last, so the loop closes
 		// pixel for pixel.
 		h := histogramOf(tile)
-		pal := h.medianCut(lv.colours)
+		pal := h.fewestColours(lv.colours)
 		lut := h.lookup(pal)
 		pal = loopPalette(pal)
 		var pt *image.Paletted
@@ -101,4 +103,35 @@ func gifWarning(g gifLoop, limit int) *contract.Warning {
 	}
 	msg += " Format mp4 keeps full quality at a fraction of the size."
 	return &contract.Warning{Code: string(apierr.GIFReduced), Field: &field, Message: msg}
+}
+
+// paletteError is the most a palette may miss a tile's colours by, on
+// average over its pixels (RGB distance), for fewestColours to take it.
+const paletteError = 2.0
+
+// fewestColours is the smallest palette of 15, 31, 63 or 127 colours (a
+// GIF's codes of 4 to 7 bits) that holds the tile's colours within
+// paletteError on average, else one of at most most colours: a tile of a
+// few flat colours compresses in far fewer bits a pixel.
+func (h *histogram) fewestColours(most int) color.Palette {
+	var total float64
+	for _, c := range h.used {
+		total += float64(h.n[c])
+	}
+	for n := 15; n < most; n = 2*n + 1 {
+		pal := h.medianCut(n)
+		lut := h.lookup(pal)
+		var miss float64
+		for _, c := range h.used {
+			p := lut.rgb[lut.at(c)]
+			dr := float64(h.channel(c, 0)) - float64(p[0])
+			dg := float64(h.channel(c, 1)) - float64(p[1])
+			db := float64(h.channel(c, 2)) - float64(p[2])
+			miss += float64(h.n[c]) * math.Sqrt(dr*dr+dg*dg+db*db)
+		}
+		if miss <= paletteError*total {
+			return pal
+		}
+	}
+	return h.medianCut(most)
 }

@@ -6,8 +6,10 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"image/png"
 	"testing"
 
+	"github.com/disintegration/imaging"
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/apierr"
@@ -85,4 +87,12 @@ func TestFlatGIFLoopKeepsFullQuality(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, g.Image, 40)
 	require.NotNil(t, g.Config.ColorModel, "one global palette")
+	require.LessOrEqual(t, len(g.Config.ColorModel.(color.Palette)), 16,
+		"two flat colours and their edges: 15 colours and the transparent one, 4-bit codes")
+}
+
+func TestManyColouredTileKeepsAFullPalette(t *testing.T) {
+	img, err := png.Decode(bytes.NewReader(detailFile.Data()))
+	require.NoError(t, err)
+	require.Len(t, histogramOf(imaging.Clone(img)).fewestColours(255), 255)
 }
