@@ -12,7 +12,7 @@ import (
 // A scrolling loop's frames share one palette, so the GIF carries it once
 // (a global colour table) and each frame after the first stores only what
 // changed on screen: the rectangle of changed pixels, the pixels inside it
-// that still show (nearly) the right colour left transparent. Runs of
+// that already show the right colour left transparent. Runs of
 // transparent pixels compress to almost nothing; a frame is stored whole
 // where that is smaller.
 
@@ -26,25 +26,16 @@ func loopPalette(pal color.Palette) color.Palette {
 
 // frameDiff writes frame over what the screen shows (shown, updated in
 // place) and returns the frame to store: the bounding rectangle of the
-// pixels that differ from the screen by more than tol (a squared RGB
-// distance), every other pixel inside it transparent. rgb holds the
-// palette's colours, clear the transparent index.
-func frameDiff(shown, frame *image.Paletted, rgb [][3]int32, tol int32, clear uint8) *image.Paletted {
+// pixels that differ from the screen, every other pixel inside it clear
+// (the transparent index).
+func frameDiff(shown, frame *image.Paletted, clear uint8) *image.Paletted {
 	W, H := frame.Rect.Dx(), frame.Rect.Dy()
-	keep := func(a, b uint8) bool {
-		if a == b {
-			return true
-		}
-		p, q := rgb[a], rgb[b]
-		dr, dg, db := p[0]-q[0], p[1]-q[1], p[2]-q[2]
-		return dr*dr+dg*dg+db*db <= tol
-	}
 	box := image.Rectangle{}
 	for y := range H {
 		s, f := shown.Pix[y*shown.Stride:][:W], frame.Pix[y*frame.Stride:][:W]
 		lo, hi := -1, -1
 		for x := range W {
-			if !keep(s[x], f[x]) {
+			if s[x] != f[x] {
 				if lo < 0 {
 					lo = x
 				}
@@ -63,7 +54,7 @@ func frameDiff(shown, frame *image.Paletted, rgb [][3]int32, tol int32, clear ui
 		s, f := shown.Pix[y*shown.Stride:], frame.Pix[y*frame.Stride:]
 		o := out.Pix[(y-box.Min.Y)*out.Stride:]
 		for x := box.Min.X; x < box.Max.X; x++ {
-			if keep(s[x], f[x]) {
+			if s[x] == f[x] {
 				o[x-box.Min.X] = clear
 				continue
 			}
@@ -98,16 +89,10 @@ func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return l
 // encodeLoopGIF writes the frames of a loop, all on pal (whose last entry
 // is transparent), each shown for delay hundredths of a second, looping
 // forever: the first frame whole, each next one as its change over the
-// screen (frameDiff, tol 0 for exact frames) or whole where that is
-// smaller.
-func encodeLoopGIF(ctx context.Context, frames []*image.Paletted, pal color.Palette, delay int, tol int32) ([]byte, error) {
+// screen (frameDiff) or whole where that compresses better.
+func encodeLoopGIF(ctx context.Context, frames []*image.Paletted, pal color.Palette, delay int) ([]byte, error) {
 	if len(frames) == 0 {
 		return nil, nil
-	}
-	rgb := make([][3]int32, len(pal))
-	for i, c := range pal {
-		r, g, b, _ := c.RGBA()
-		rgb[i] = [3]int32{int32(r >> 8), int32(g >> 8), int32(b >> 8)}
 	}
 	clearIdx := uint8(len(pal) - 1)
 	rect := frames[0].Rect
@@ -121,7 +106,7 @@ func encodeLoopGIF(ctx context.Context, frames []*image.Paletted, pal color.Pale
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d := frameDiff(shown, f, rgb, tol, clearIdx)
+		d := frameDiff(shown, f, clearIdx)
 		if d.Rect.Eq(rect) && lzwSize(f) <= lzwSize(d) {
 			d = f // the whole frame compresses better than its change
 			copy(shown.Pix, f.Pix)

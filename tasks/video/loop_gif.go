@@ -73,7 +73,7 @@ func loopGIF(ctx context.Context, in *loopInput, src image.Image, ref tasks.Ref)
 		for k := range frames {
 			frames[k] = windowPaletted(pt, m, k, W, H)
 		}
-		data, err := encodeLoopGIF(ctx, frames, pal, 100/lv.fps, 0)
+		data, err := encodeLoopGIF(ctx, frames, pal, 100/lv.fps)
 		if err != nil {
 			return g, err
 		}

@@ -49,7 +49,7 @@ func TestGIFLoopStoresOnlyWhatChanged(t *testing.T) {
 		}
 		frames = append(frames, f)
 	}
-	data, err := encodeLoopGIF(context.Background(), frames, pal, 5, 0)
+	data, err := encodeLoopGIF(context.Background(), frames, pal, 5)
 	require.NoError(t, err)
 	g, err := gif.DecodeAll(bytes.NewReader(data))
 	require.NoError(t, err)
