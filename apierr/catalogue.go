@@ -124,6 +124,7 @@ const (
 	ArtworkCropped       Code = "artwork_cropped"
 	FineLines            Code = "fine_lines"
 	TileNotSeamless      Code = "tile_not_seamless"
+	GIFReduced           Code = "gif_reduced"
 )
 
 // entries is the catalogue, in the order GET /v1/errors serves it: each

@@ -131,4 +131,13 @@ var warningEntries = []Entry{
 			"the message says by how much.",
 		"Send a seamless tile (pattern.generate makes them), or send mirror true to mirror it into one.",
 	},
+{
+		GIFReduced,
+		TypeWarning,
+		0,
+		false,
+		"A GIF would have passed the size its task's docs give, so it was made at a lower frame rate or with fewer " +
+			"colours; the message says which, its size, and whether it is still over.",
+		"Ask for format mp4 (a fraction of the size at full quality), a smaller size or a shorter loop.",
+	},
 }

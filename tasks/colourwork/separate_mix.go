@@ -179,3 +179,40 @@ func (m *inkMap) between(j int) bool {
 	}
 	return false
 }
+
+// chromaBleed says whether ink j is JPEG's chroma subsampling at a thin
+// line of one ink over another (a 1-px navy line across orange comes out
+// a dark brown): with fewer than minFlat flat pixels of its own, it has the
+// lightness of an ink A (within bleedL) and a colour (a*, b*) on the way
+// from A's to another ink B's (within bleedAB, 10 to 90 % of the way) —
+// the lightness kept at full resolution, the colour averaged over 2 × 2
+// pixels.
+func (m *inkMap) chromaBleed(j int) bool {
+	if m.flat[j] >= minFlat {
+		return false
+	}
+	c := labOf(m.rgb[j])
+	for a := range m.rgb {
+		la := labOf(m.rgb[a])
+		if a == j || math.Abs(c.L-la.L) > bleedL {
+			continue
+		}
+		for b := range m.rgb {
+			if b == j || b == a {
+				continue
+			}
+			lb := labOf(m.rgb[b])
+			t, r := blend([3]float64{c.A, c.B, 0}, [3]float64{la.A, la.B, 0}, [3]float64{lb.A, lb.B, 0})
+			if r <= bleedAB && t > 0.1 && t < 0.9 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The bounds of a chroma bleed (CIELAB units).
+const (
+	bleedL  = 10.0
+	bleedAB = 8.0
+)

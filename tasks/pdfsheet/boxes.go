@@ -96,15 +96,6 @@ func (s *Sheet) Callout(x, y float64, str string, size float64, c color.RGBA) {
 	s.record(BoxCallout, x-w/2, y-h/2, w, h, str)
 }
 
-// Curve strokes one cubic Bézier curve from (x0, y0) through the controls
-// (x1, y1) and (x2, y2) to (x3, y3), width points wide: a vector path, not
-// pixels.
-func (s *Sheet) Curve(x0, y0, x1, y1, x2, y2, x3, y3, width float64, c color.RGBA) {
-	s.pdf.SetLineWidth(width)
-	s.pdf.SetStrokeColor(c.R, c.G, c.B)
-	s.pdf.Curve(x0, y0, x1, y1, x2, y2, x3, y3, "D")
-}
-
 // Drawing records a box of vector drawing (a flat sketch's paths) among
 // the sheet's boxes, as a picture: callouts may sit on it, text may not.
 func (s *Sheet) Drawing(x, y, w, h float64) { s.record(BoxImage, x, y, w, h, "") }

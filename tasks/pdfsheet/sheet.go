@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"io"
 
 	"github.com/signintech/gopdf"
 	xdraw "golang.org/x/image/draw"
@@ -33,6 +34,8 @@ type Sheet struct {
 	// page is the current page, from 1; boxes what was drawn (Boxes).
 	page  int
 	boxes []Box
+	// forms are the streams of the pages placed by Paths.
+	forms []*io.ReadSeeker
 }
 
 // A4 starts a PDF of one A4 page, landscape or portrait.

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 	"strings"
+
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // flatSketches draws the flats traced from the first two style images
@@ -30,7 +32,6 @@ func (l *layout) flatSketches() {
 		fw, fh := float64(f.w)*scale, float64(f.h)*scale
 		ox, oy := x+(boxW-fw)/2, y+(boxH-fh)/2
 		l.drawFlat(f, ox, oy, scale)
-		s.Drawing(ox, oy, fw, fh)
 		how := "backdrop removed"
 		if !f.removed {
 			how = "backdrop not plain: traced whole"
@@ -71,18 +72,22 @@ func (l *layout) flatSketches() {
 
 // drawFlat draws a flat as vector paths: the outlines of its colour areas
 // (seams, stripes, panels) in thin grey, then the silhouette's outline in
-// ink, each a closed run of Bézier curves.
+// ink, each a closed run of Bézier curves drawn as one PDF path.
 func (l *layout) drawFlat(f flat, ox, oy, scale float64) {
-	draw := func(rings [][]bezier, width float64, c color.RGBA) {
+	at := func(p pt) [2]float64 { return [2]float64{ox + p.x*scale, oy + p.y*scale} }
+	path := func(rings [][]bezier, width float64, c color.RGBA) pdfsheet.Path {
+		out := pdfsheet.Path{Width: width, Colour: c}
 		for _, ring := range rings {
+			var r []pdfsheet.Cubic
 			for _, b := range ring {
-				l.s.Curve(ox+b.a.x*scale, oy+b.a.y*scale, ox+b.b.x*scale, oy+b.b.y*scale,
-					ox+b.c.x*scale, oy+b.c.y*scale, ox+b.d.x*scale, oy+b.d.y*scale, width, c)
+				r = append(r, pdfsheet.Cubic{at(b.a), at(b.b), at(b.c), at(b.d)})
 			}
+			out.Rings = append(out.Rings, r)
 		}
+		return out
 	}
-	draw(f.details, 0.6, seamInk)
-	draw(f.outlines(), 1.3, ink)
+	l.s.Paths(ox, oy, float64(f.w)*scale, float64(f.h)*scale,
+		[]pdfsheet.Path{path(f.details, 0.6, seamInk), path(f.outlines(), 1.3, ink)})
 }
 
 // seamInk is the colour of a flat's inner lines.

@@ -293,9 +293,11 @@ func rangePlanDocs() tasks.Docs {
 		WhatYouGet: []string{
 			"The record range_plan:<id> (season, currency, items, totals per type and per drop, the plan's value, cost and " +
 				"margin), creating until the overview is drawn, then ready.",
-			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, six cards a row, as many " +
-				"pages as the items need, each page numbered; a style's name wraps onto up to three lines (80 characters " +
-				"fit) rather than being cut.",
+			"File 0: the overview PNG (1800 px wide); file 1: the PDF line sheet, A4 landscape, each page numbered. A drop " +
+				"(its heading and a row of cards) continues on the page the last one ended on whenever it fits, and the " +
+				"cards are sized for it: six a row with 124 pt images, or, where that saves a page, smaller (down to " +
+				"seven a row with 70 pt images), so the example's two drops of four styles fit one page. A style's name " +
+				"wraps onto up to three lines (80 characters fit) rather than being cut.",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          "Two: PNG, then PDF.",

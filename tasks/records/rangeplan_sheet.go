@@ -15,16 +15,30 @@ import (
 const (
 	lsMargin  = 30.0
 	lsFooter  = 34.0 // room kept under the content for the page footer
-	lsCols    = 6
 	lsGap     = 10.0
-	lsImageH  = 124.0
-	lsTextH   = 88.0 // a card's text under its image, its name on one line
+	lsTextH   = 76.0 // a card's text under its image, its name on one line
 	lsNameLH  = 11.5 // each further line of a wrapped name
+	lsLineH   = 10.0 // each line of a card's facts
 	lsNameMax = 3    // the most lines of a name
 	lsRowGap  = 10.0
-	lsHeadH   = 26.0 // a section heading
-	lsTableRH = 13.0 // a totals row
+	lsTitleH  = 46.0 // the plan's name and figures
+	lsHeadH   = 24.0 // a section heading
+	lsTableRH = 11.0 // a totals row
 )
+
+// grid is the size of the cards: how many across a page and the height of
+// their image box.
+type grid struct {
+	cols   int
+	imageH float64
+}
+
+// grids are the card sizes a line sheet may take, in order of preference
+// (large images first, then more cards a row): it takes the first of those
+// that need the fewest pages, so a plan of two drops of a row each fits one
+// page and no page is left half empty for want of a few points. Cards stay
+// at least 103 pt wide, where a card's price line fits.
+var grids = []grid{{6, 124}, {6, 104}, {7, 92}, {6, 86}, {7, 80}, {6, 70}, {7, 70}}
 
 var cardGround = color.RGBA{0xF1, 0xEE, 0xE8, 0xff}
 
@@ -42,6 +56,7 @@ type block struct {
 // totals first, then the styles as cards, image first, by drop (or by
 // garment type when no item names a drop).
 type lineSheet struct {
+	g       grid
 	name    string
 	plan    RangePlanFields
 	fabrics map[string]*Fabric
@@ -60,8 +75,15 @@ func planPDF(name string, plan RangePlanFields, fabrics map[string]*Fabric, kit 
 // render draws the sheet and answers it with its blocks as placed.
 func (l lineSheet) render() (*pdfsheet.Sheet, []block) {
 	s := pdfsheet.A4(l.name+" line sheet", true)
-	blocks := l.blocks(s)
-	pages := place(blocks, s.H)
+	var blocks []block
+	pages := 0
+	for _, g := range grids {
+		l.g = g
+		b := l.blocks(s)
+		if p := place(b, s.H); pages == 0 || p < pages {
+			blocks, pages = b, p
+		}
+	}
 	for i := range blocks {
 		for s.Pages() < blocks[i].page {
 			s.Page()
@@ -106,7 +128,7 @@ func (l lineSheet) footer(s *pdfsheet.Sheet, p, pages int) {
 
 // blocks are the sheet's blocks in order.
 func (l lineSheet) blocks(s *pdfsheet.Sheet) []block {
-	out := []block{{h: 58, draw: l.title}}
+	out := []block{{h: lsTitleH, draw: l.title}}
 	out = append(out, l.totalsBlock(s))
 	hasDrop := hasDrops(l.plan.Items)
 	for _, sec := range sections(l.plan.Items) {
@@ -114,15 +136,15 @@ func (l lineSheet) blocks(s *pdfsheet.Sheet) []block {
 		out = append(out, block{h: lsHeadH, keep: true, draw: func(s *pdfsheet.Sheet, y float64) {
 			l.sectionHead(s, y, sec, hasDrop)
 		}})
-		for i := 0; i < len(sec); i += lsCols {
-			row := sec[i:min(i+lsCols, len(sec))]
+		for i := 0; i < len(sec); i += l.g.cols {
+			row := sec[i:min(i+l.g.cols, len(sec))]
 			lines := 1
 			for _, it := range row {
-				lines = max(lines, len(nameLines(s, it.Name, cardWidth(s))))
+				lines = max(lines, len(nameLines(s, it.Name, l.cardWidth(s))))
 			}
-			h := lsImageH + lsTextH + float64(lines-1)*lsNameLH + lsRowGap
+			h := l.g.imageH + lsTextH + float64(lines-1)*lsNameLH + lsRowGap
 			out = append(out, block{h: h, draw: func(s *pdfsheet.Sheet, y float64) {
-				w := cardWidth(s)
+				w := l.cardWidth(s)
 				for j, it := range row {
 					l.card(s, lsMargin+float64(j)*(w+lsGap), y, w, it)
 				}
@@ -143,8 +165,8 @@ func nameLines(s *pdfsheet.Sheet, name string, w float64) []string {
 	return lines
 }
 
-func cardWidth(s *pdfsheet.Sheet) float64 {
-	return (s.W - 2*lsMargin - (lsCols-1)*lsGap) / lsCols
+func (l lineSheet) cardWidth(s *pdfsheet.Sheet) float64 {
+	return (s.W - 2*lsMargin - float64(l.g.cols-1)*lsGap) / float64(l.g.cols)
 }
 
 // title writes the plan's name, its figures and the brand kit's colours.
@@ -168,7 +190,7 @@ func (l lineSheet) title(s *pdfsheet.Sheet, y float64) {
 	if l.kit != nil {
 		parts = append(parts, "brand kit "+l.kit.Name)
 	}
-	s.Text(lsMargin, y+30, strings.Join(parts, " · "), 10, false, muted, inner)
+	s.Text(lsMargin, y+27, strings.Join(parts, " · "), 10, false, muted, inner)
 }
 
 // totalRow is one row of a totals table.
@@ -190,7 +212,7 @@ func (l lineSheet) totalsBlock(s *pdfsheet.Sheet) block {
 	}
 	all := totalRow{"All", len(l.plan.Items), l.plan.Quantity, l.plan.Sum}
 	rows := max(len(types), len(drops)) + 1
-	h := 16 + 14 + float64(rows)*lsTableRH + 20
+	h := 14 + 12 + float64(rows)*lsTableRH + 4 + 14
 	return block{h: h, draw: func(s *pdfsheet.Sheet, y float64) {
 		half := (s.W - 2*lsMargin - 24) / 2
 		l.table(s, lsMargin, y, half, "By type", types, all)
@@ -203,7 +225,7 @@ func (l lineSheet) totalsBlock(s *pdfsheet.Sheet) block {
 // table writes one totals table w points wide: its rows, then all.
 func (l lineSheet) table(s *pdfsheet.Sheet, x, y, w float64, title string, rows []totalRow, all totalRow) {
 	s.Text(x, y, title, 11, true, ink, w)
-	y += 16
+	y += 14
 	// Right edges of the number columns.
 	cols := []float64{x + w - 250, x + w - 190, x + w - 60, x + w}
 	heads := []string{"Styles", "Units", "Value", "Margin"}
@@ -211,8 +233,8 @@ func (l lineSheet) table(s *pdfsheet.Sheet, x, y, w float64, title string, rows 
 	for i, h := range heads {
 		s.TextRight(cols[i], y, h, 7.5, true, muted)
 	}
-	s.Line(x, y+11, x+w, y+11, 0.4, rule)
-	y += 14
+	s.Line(x, y+10, x+w, y+10, 0.4, rule)
+	y += 12
 	row := func(r totalRow, bold bool) {
 		s.Text(x, y, r.label, 8.5, bold, ink, cols[0]-x-50)
 		cells := []string{fmt.Sprint(r.items), formatUnits(r.units), "–", "–"}
@@ -255,14 +277,14 @@ func (l lineSheet) sectionHead(s *pdfsheet.Sheet, y float64, sec []PlanItem, byD
 	w := s.TextWidth(label, 13, true)
 	s.Text(lsMargin, y+2, label, 13, true, ink, 0)
 	s.Text(lsMargin+w+12, y+5, strings.Join(parts, " · "), 9, false, muted, s.W-2*lsMargin-w-12)
-	s.Line(lsMargin, y+19, s.W-lsMargin, y+19, 0.5, rule)
+	s.Line(lsMargin, y+18, s.W-lsMargin, y+18, 0.5, rule)
 }
 
 // card draws one style: its image (or its fabric, or its colour), then its
 // name, type and fabric, colourway, sizes, price and units.
 func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	l.cardImage(s, x, y, w, it)
-	ty := y + lsImageH + 6
+	ty := y + l.g.imageH + 5
 	for _, line := range nameLines(s, it.Name, w) {
 		s.Text(x, ty, line, 9, true, ink, w)
 		ty += lsNameLH
@@ -275,11 +297,11 @@ func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 		line += " · " + f.Name
 	}
 	s.Text(x, ty, line, 7.5, false, muted, w)
-	ty += 11
+	ty += lsLineH
 	if f != nil {
 		s.Text(x, ty, f.Code, 7, false, muted, w)
 	}
-	ty += 11
+	ty += lsLineH
 	cx := x
 	for _, c := range it.Colours {
 		s.Swatch(cx, ty, 12, 9, tasks.ParseColour(c.Hex))
@@ -296,11 +318,11 @@ func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	if name != "" && x+w-cx-3 > 20 {
 		s.Text(cx+3, ty+0.5, name, 7, false, ink, x+w-cx-3)
 	}
-	ty += 14
+	ty += 12.5
 	if len(it.Sizes) > 0 {
 		s.Text(x, ty, "Sizes "+strings.Join(it.Sizes, " "), 7.5, false, ink, w)
 	}
-	ty += 11
+	ty += lsLineH
 	var money []string
 	if it.Price != nil {
 		money = append(money, formatMoney(l.plan.Currency, *it.Price))
@@ -314,7 +336,7 @@ func (l lineSheet) card(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	if len(money) > 0 {
 		s.Text(x, ty, strings.Join(money, " · "), 7.5, false, ink, w)
 	}
-	ty += 11
+	ty += lsLineH
 	qty := formatUnits(it.Quantity) + " units"
 	if it.Price != nil {
 		qty += " · " + formatMoney(l.plan.Currency, float64(it.Quantity)**it.Price)
@@ -342,23 +364,27 @@ func (l lineSheet) cardImage(s *pdfsheet.Sheet, x, y, w float64, it PlanItem) {
 	}
 	switch {
 	case len(imgs) > 0:
-		s.Rect(x, y, w, lsImageH, cardGround)
+		h := l.g.imageH
+		s.Rect(x, y, w, h, cardGround)
 		thumbs := 0.0
 		if len(imgs) > 1 {
 			thumbs = 34
 		}
-		fx, fy, fw, fh := contain(imgs[0].Bounds(), x, y, w-thumbs, lsImageH)
+		fx, fy, fw, fh := contain(imgs[0].Bounds(), x, y, w-thumbs, h)
 		s.Image(imgs[0], fx, fy, fw, fh)
 		for k, img := range imgs[1:] {
+			if 4+float64(k)*34+30 > h {
+				break // no room for more thumbnails in the box
+			}
 			tx, ty, tw, th := contain(img.Bounds(), x+w-30, y+4+float64(k)*34, 26, 30)
 			s.Image(img, tx, ty, tw, th)
 		}
 	case l.fabric(it) != nil:
-		s.Image(l.fabric(it).Swatch(300), x, y, w, lsImageH)
+		s.Image(l.fabric(it).Swatch(300), x, y, w, l.g.imageH)
 	case len(it.Colours) > 0:
-		s.Swatch(x, y, w, lsImageH, tasks.ParseColour(it.Colours[0].Hex))
+		s.Swatch(x, y, w, l.g.imageH, tasks.ParseColour(it.Colours[0].Hex))
 	default:
-		s.Outline(x, y, w, lsImageH, rule)
+		s.Outline(x, y, w, l.g.imageH, rule)
 	}
 }
 

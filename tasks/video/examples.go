@@ -119,6 +119,34 @@ func exampleWaves() *image.NRGBA {
 // stripesFile is a tile that is not seamless: a left-to-right ramp from
 // cream to teal with a dark band near its top, so its left and right edges
 // and its top and bottom edges differ.
+// detailFile is a tile of fine detail in many colours, the hardest case
+// for a GIF loop.
+var detailFile = tasks.ExampleFile{
+	Ref:       "file:example_detail",
+	Name:      "detail.png",
+	MediaType: "image/png",
+	Data:      sync.OnceValue(func() []byte { return pngOf(detailedTile()) }),
+}
+
+// detailedTile is a 256 px seamless tile with fine detail in many
+// colours: a sum of periodic waves of several frequencies, the hardest
+// case for a GIF (every pixel dithered).
+func detailedTile() *image.NRGBA {
+	const n = 256
+	img := image.NewNRGBA(image.Rect(0, 0, n, n))
+	for y := range n {
+		for x := range n {
+			u, v := 2*math.Pi*float64(x)/n, 2*math.Pi*float64(y)/n
+			a := math.Sin(3*u+2*v) + math.Sin(7*u-5*v)/2 + math.Sin(13*u+11*v)/3
+			b := math.Cos(5*u-3*v) + math.Sin(17*v+9*u)/2
+			img.SetNRGBA(x, y, color.NRGBA{
+				uint8(128 + 60*a), uint8(128 + 70*b), uint8(128 + 40*(a-b)), 255,
+			})
+		}
+	}
+	return img
+}
+
 var stripesFile = tasks.ExampleFile{
 	Ref:       "file:example_ramp",
 	Name:      "ramp.png",

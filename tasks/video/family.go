@@ -124,8 +124,8 @@ func specs(o Options, input, count, resolution string) []tasks.SpecRow {
 			Key:   "output_format",
 			Title: "Output format",
 			Text: "MP4 (format mp4: H.264 High, yuv420p, 30 fps, no audio; the default where the server has ffmpeg) or " +
-				"animated GIF (format gif, the default where it has not: 256 colours per frame, Floyd–Steinberg dithered, " +
-				"loops forever). " + o.formats(),
+				"animated GIF (format gif, the default where it has not: up to 256 colours, Floyd–Steinberg dithered, " +
+				"loops forever; a pattern loop keeps to a size cap, see its limitations). " + o.formats(),
 		},
 		{Key: "output_resolution", Title: "Output resolution", Text: resolution},
 		{Key: "outputs_per_job", Title: "Outputs per job", Text: count},

@@ -75,6 +75,8 @@ func patternLoop(o Options) *tasks.Definition {
 				"width":  obj{"type": "integer", "minimum": 1, "description": "The frame width in pixels."},
 				"height": obj{"type": "integer", "minimum": 1, "description": "The frame height in pixels."},
 				"frames": obj{"type": "integer", "minimum": 1, "description": "The number of frames of one loop."},
+				"fps": obj{"type": "integer", "minimum": 1, "description": "Frames per second: 30 for MP4; 20 for GIF, " +
+					"10 where 20 would pass the GIF size cap (see limitations)."},
 				"duration_ms": obj{
 					"type":        "integer",
 					"minimum":     1,
@@ -107,6 +109,7 @@ func patternLoop(o Options) *tasks.Definition {
 				"width",
 				"height",
 				"frames",
+				"fps",
 				"duration_ms",
 				"direction",
 				"step_px",
@@ -141,6 +144,14 @@ func patternLoop(o Options) *tasks.Definition {
 				`{"tile":"file:example_ramp","direction":"left","seconds":1,"size":"480x480","mirror":true}`,
 			),
 			Files: []tasks.ExampleFile{stripesFile},
+		}, {
+			Name: "fine_detail_gif", Title: "A tile of fine detail as GIF",
+			Description: "A tile of fine detail in many colours: at full quality its GIF would pass the size cap, so it is " +
+				"made at 10 frames per second and 32 colours, warned gif_reduced (as MP4 it keeps full quality).",
+			Input: json.RawMessage(
+				`{"tile":"file:example_detail","direction":"left","seconds":1,"size":"480x480","format":"gif"}`,
+			),
+			Files: []tasks.ExampleFile{detailFile},
 		}},
 	}
 }
@@ -174,9 +185,9 @@ type motion struct {
 	dx, dy       int // the view's move per frame, in steps: the pattern moves the other way
 }
 
-func loopMotion(in *loopInput, tile image.Rectangle) motion {
+func loopMotion(in *loopInput, tile image.Rectangle, fps int) motion {
 	W, H := size(in.Size)
-	n := loopFrames(in)
+	n := in.Seconds * fps
 	want := float64(min(W, H)) / float64(in.Repeats)
 	m := motion{frames: n, step: max(1, int(math.Round(want/float64(n))))}
 	length := m.step * n
@@ -231,21 +242,17 @@ func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Outpu
 	case !seams.seamless():
 		warnings = append(warnings, seams.warning())
 	}
-	m := loopMotion(in, src.Bounds())
-	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
-		return tasks.Output{}, failf(
-			ref,
-			"the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)",
-			m.tileW,
-			m.tileH,
-		)
-	}
-	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
-	tile = imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
 	W, H := size(in.Size)
 	format := in.Format
 	var enc encoded
+	var m motion
+	fps := mp4FPS
 	if format == "mp4" {
+		m, err = fitMotion(in, src.Bounds(), mp4FPS, ref)
+		if err != nil {
+			return tasks.Output{}, err
+		}
+		tile := loopTile(src, m)
 		data, err := encodeMP4(ctx, r.o.FFmpeg, W, H, frameSource{count: m.frames, frame: func(k int) *image.NRGBA {
 			return window(tile, m, k, W, H)
 		}})
@@ -254,32 +261,36 @@ func (r loopRunner) Step(ctx context.Context, in *loopInput, i int) (tasks.Outpu
 		}
 		enc = encoded{data, "video/mp4", "mp4"}
 	} else {
-		// One palette for the whole loop, the tile dithered once: every
-		// frame is then an exact shift of the last, so the loop closes
-		// pixel for pixel.
-		h := histogramOf(tile)
-		pal := h.medianCut(256)
-		pt := dither(tile, pal, h.lookup(pal))
-		frames := make([]*image.Paletted, m.frames)
-		delays := make([]int, m.frames)
-		for k := range frames {
-			if err := ctx.Err(); err != nil {
-				return tasks.Output{}, err
-			}
-			frames[k], delays[k] = windowPaletted(pt, m, k, W, H), 100/gifFPS
-		}
-		data, err := encodeGIF(ctx, frames, delays)
+		g, err := loopGIF(ctx, in, src, ref)
 		if err != nil {
 			return tasks.Output{}, err
 		}
-		enc = encoded{data, "image/gif", "gif"}
+		enc, m, fps = encoded{g.data, "image/gif", "gif"}, g.m, g.level.fps
+		if g.warning != nil {
+			warnings = append(warnings, *g.warning)
+		}
 	}
-	fps := map[string]int{"gif": gifFPS, "mp4": mp4FPS}[format]
 	return tasks.Output{Data: enc.data, MediaType: enc.mediaType, Ext: enc.ext, Meta: map[string]any{
 		"format": format, "size": in.Size, "width": W, "height": H,
-		"frames": m.frames, "duration_ms": m.frames * 1000 / fps, "direction": in.Direction,
+		"frames": m.frames, "fps": fps, "duration_ms": m.frames * 1000 / fps, "direction": in.Direction,
 		"step_px": m.step, "tile_px": m.step * m.frames, "seamless": seams.seamless(), "mirrored": in.Mirror,
 	}, Warnings: warnings}, nil
+}
+
+// fitMotion is loopMotion at fps, refused for a tile whose aspect ratio
+// would make it too long to scroll.
+func fitMotion(in *loopInput, tile image.Rectangle, fps int, ref tasks.Ref) (motion, error) {
+	m := loopMotion(in, tile, fps)
+	if m.tileW > 4*maxSide || m.tileH > 4*maxSide {
+		return m, failf(ref, "the tile's aspect ratio is too extreme to scroll (%d × %d px in the video)", m.tileW, m.tileH)
+	}
+	return m, nil
+}
+
+// loopTile is the tile scaled to the motion's tile size, on white.
+func loopTile(src image.Image, m motion) *image.NRGBA {
+	tile := imaging.Resize(src, m.tileW, m.tileH, imaging.Lanczos)
+	return imaging.Overlay(imaging.New(m.tileW, m.tileH, color.White), tile, image.Point{}, 1)
 }
 
 // maxSide is the longest frame side of the size vocabulary.
@@ -325,7 +336,8 @@ func loopDocs(o Options) tasks.Docs {
 			"— for backgrounds, banners and product pages. The tile is scaled so that it moves exactly one tile length over " +
 			"the loop, a whole number of pixels per frame: the frame after the last is the first, so the loop plays on " +
 			"repeat without a jump. A GIF uses one palette for the whole loop and the tile is dithered once, so every frame " +
-			"is an exact shift of the one before.",
+			"is an exact shift of the one before; it keeps to a size cap, at a lower frame rate and fewer colours where " +
+			"it must (warned gif_reduced).",
 		BuiltFor: []string{
 			"Moving backgrounds from pattern.generate or pattern.repeat tiles.",
 			"Showing a print in motion on a product page or in a social post.",
@@ -344,7 +356,7 @@ func loopDocs(o Options) tasks.Docs {
 			o,
 			"One tile, which should be seamless (its edges continue each other); transparent parts show white.",
 			"One video per job.",
-			"size (default 720x720). MP4 at 30 frames per second, GIF at 20; one loop is seconds long (1 to 20). The tile is "+
+			"size (default 720x720). MP4 at 30 frames per second, GIF at 20 (10 where 20 would pass the size cap); one loop is seconds long (1 to 20). The tile is "+
 				"scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels "+
 				"per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
 		),
@@ -354,12 +366,18 @@ func loopDocs(o Options) tasks.Docs {
 				"neighbouring columns (rows) inside it; mirror true mirrors it into a seamless block of four. A seam no " +
 				"stronger than the tile's own sharpest edge (a photo with a hard edge inside) is not flagged.",
 			"Diagonal motion scales the tile to a square.",
-			"GIF has no motion compression: every frame is stored whole, and a tile with fine detail in many colours " +
-				"is dithered pixel by pixel. Measured at 720 × 720 (go test -run '^$' -bench LoopSizes ./tasks/video), " +
-				"3 s and 4 s: the flat two-colour wave example 5.4 and 7.1 MB as GIF, 0.13 and 0.14 MB as MP4; the ramp " +
-				"mirrored 6.2 and 8.2 MB, 0.04 MB as MP4; a tile of fine many-coloured detail 23 and 31 MB as GIF, 0.19 " +
+			"GIF has no motion compression: a scrolling frame changes almost everywhere, so each is stored nearly whole " +
+				"(one palette for the loop, each frame after the first only as the rectangle that changed, unchanged " +
+				"pixels transparent), in the fewest colours (15, 31, 63, 127 or 255) that hold the tile within 2 of " +
+				"255 on average. A GIF loop is kept to 4 bytes per frame pixel and second of loop (8.3 MB for 4 s " +
+				"at 720 × 720, 6.2 MB for 3 s): where full quality (20 fps, up to 255 colours, Floyd–Steinberg) would " +
+				"pass that, it is made at 10 fps, then at 10 fps with 32 colours in an ordered dither, warned " +
+				"gif_reduced, and the warning says when even that stays over. Measured at 720 × 720 (go test -run '^$' " +
+				"-bench LoopSizes ./tasks/video), 3 s and 4 s: the flat two-colour wave example 4.1 and 5.5 MB as GIF " +
+				"at 20 fps, 0.13 and 0.14 MB as MP4; the ramp mirrored 5.8 and 7.8 MB at 20 fps, 0.04 MB as MP4; a tile " +
+				"of fine many-coloured detail 5.2 and 6.9 MB at 10 fps and 32 colours (31 MB at full quality), 0.19 " +
 				"and 0.17 MB as MP4. MP4 is the default where this server has ffmpeg; ask for gif only where images " +
-				"alone are allowed, and keep such loops short and small.",
+				"alone are allowed.",
 			"MP4 is lossy: its last and first frames join without a jump, but not bit for bit.",
 		},
 		Errors: tasks.ErrorList(
@@ -368,6 +386,7 @@ func loopDocs(o Options) tasks.Docs {
 			apierr.ImageNotPublic,
 			apierr.RequestRefused,
 			apierr.TileNotSeamless,
+			apierr.GIFReduced,
 		),
 		Related: []tasks.Related{
 			{Task: "pattern.generate", Relation: "before"},

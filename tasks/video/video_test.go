@@ -323,7 +323,6 @@ func TestPatternLoopIsSeamless(t *testing.T) {
 			g, err := gif.DecodeAll(bytes.NewReader(out.Data))
 			require.NoError(t, err)
 			require.Len(t, g.Image, gifFPS)
-			require.Equal(t, g.Image[0].Palette, g.Image[len(g.Image)-1].Palette)
 			for _, d := range g.Delay {
 				require.Equal(t, 5, d)
 			}
@@ -331,11 +330,12 @@ func TestPatternLoopIsSeamless(t *testing.T) {
 			require.Equal(t, gifFPS*step, out.Meta["tile_px"])
 			v := directions[dir]
 			dx, dy := v[0]*step, v[1]*step
-			first, last := g.Image[0], g.Image[len(g.Image)-1]
+			shown := screens(g)
+			first, last := shown[0], shown[len(shown)-1]
 			// The frame after the last is the first: the last shifted by
 			// one step is the first.
 			require.True(t, shifted(last, first, dx, dy), "the loop closes")
-			require.True(t, shifted(first, g.Image[1], dx, dy), "each frame is one step on")
+			require.True(t, shifted(first, shown[1], dx, dy), "each frame is one step on")
 			require.False(t, shifted(last, first, 0, 0), "and the pattern does move")
 		})
 	}
