@@ -131,7 +131,7 @@ var warningEntries = []Entry{
 			"the message says by how much.",
 		"Send a seamless tile (pattern.generate makes them), or send mirror true to mirror it into one.",
 	},
-{
+	{
 		GIFReduced,
 		TypeWarning,
 		0,
