@@ -107,7 +107,7 @@ func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []
 			if lines[k] {
 				e = d + 1
 			}
-			if old, ok := got[k32]; e > 3 || ok && old <= e {
+			if old, ok := got[k32]; e > maxLineCross || ok && old <= e {
 				return
 			}
 			got[k32] = e
@@ -184,3 +184,6 @@ func closeInlets(isBg []bool, W, H int) {
 		}
 	}
 }
+
+// maxLineCross is how many pixels of lines in a row reconstruct crosses.
+const maxLineCross = 3

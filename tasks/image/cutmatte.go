@@ -144,7 +144,34 @@ func (st *cutState) ownTones(c []int32, walled []bool) bool {
 	if enclosedStats(c, open, lumRes, W).nearBackdrop(st.noise) {
 		return false
 	}
-	return 4*nearby >= len(c) || sharpShare(c, walled, st.lum3, W, st.H, max(12, 4*st.noise)) >= 0.3
+	return 4*nearby >= len(c) || st.notAShade(c) || sharpShare(c, walled, st.lum3, W, st.H, max(12, 4*st.noise)) >= 0.3
+}
+
+// notAShade tells whether region c's mean colour cannot be a shadow on
+// the backdrop: it is brighter than the backdrop there, or its own hue
+// (its chromaticity off the backdrop's by more than JPEG's and the
+// noise's shifts) — a pale pink or blue product, a cream one on white.
+func (st *cutState) notAShade(c []int32) bool {
+	var d [3]float64
+	var bb [3]float64
+	for _, j := range c {
+		p, b := st.col(int(j)), st.bd.at(int(j)%st.W, int(j)/st.W)
+		for ch := range 3 {
+			d[ch] += p[ch] - b[ch]
+			bb[ch] += b[ch]
+		}
+	}
+	m := float64(len(c))
+	for ch := range 3 {
+		d[ch], bb[ch] = d[ch]/m, bb[ch]/m
+	}
+	if (d[0]+d[1]+d[2])/3 > max(3, 2*st.noise) {
+		return true
+	}
+	// The mean colour less its shade of the backdrop: the chroma left.
+	p := [3]float64{bb[0] + d[0], bb[1] + d[1], bb[2] + d[2]}
+	s := (p[0]*bb[0] + p[1]*bb[1] + p[2]*bb[2]) / max(bb[0]*bb[0]+bb[1]*bb[1]+bb[2]*bb[2], 1)
+	return dist3(p, [3]float64{s * bb[0], s * bb[1], s * bb[2]}) > max(5, 3*st.noise)
 }
 
 // compose writes the cut-out into st.px: the soft edges' alpha and

@@ -39,9 +39,25 @@ func (st *cutState) segment(walled bool) []bool {
 	defer boolPool.put(s.seen)
 	s.isBg = boolPool.get(n)
 	clear(s.isBg)
-	s.floodBorder()
 	if walled {
+		// The walls widened by gapClose close a gap of up to twice that
+		// in a faint outline (where its rim turns into a step onto its own
+		// shadow, JPEG's ringing); the band they add outside the lines is
+		// flooded after.
+		band := dilate(st.rims, st.W, st.H, gapClose)
+		cand := s.cand
+		s.cand = boolPool.get(n)
+		for i := range n {
+			s.cand[i] = cand[i] && !band[i]
+		}
+		s.floodBorder()
+		boolPool.put(s.cand)
+		s.cand = cand
+		s.spreadInto(band)
+		boolPool.put(band)
 		keepMainFlood(s.isBg, st.W, st.H)
+	} else {
+		s.floodBorder()
 	}
 	bodiesInShadow(s.isBg, s.near, st.lum3, func(j int) float64 { return st.bd.lum(j, st.W) }, st.W, st.H)
 	s.takeDeepFringe()
@@ -93,6 +109,70 @@ func (s *segmentation) floodBorder() {
 				s.queue = append(s.queue, int32(k+W))
 			}
 		}
+	}
+}
+
+// gapClose is how far the walled flood's walls are widened past the
+// lines' own pixel each way.
+const gapClose = 4
+
+// dilate is mask grown by a (2r+1)-pixel square; it goes back to the pool
+// with boolPool.put.
+func dilate(mask []bool, W, H, r int) []bool {
+	n := W * H
+	rows, out := boolPool.get(n), boolPool.get(n)
+	defer boolPool.put(rows)
+	for y := range H {
+		last := -1 << 30 // the last set pixel at or left of x+r
+		row := mask[y*W : y*W+W]
+		for x := range W + r {
+			if x < W && row[x] {
+				last = x
+			}
+			if xx := x - r; xx >= 0 {
+				rows[y*W+xx] = last >= xx-r
+			}
+		}
+	}
+	for x := range W {
+		last := -1 << 30
+		for y := range H + r {
+			if y < H && rows[y*W+x] {
+				last = y
+			}
+			if yy := y - r; yy >= 0 {
+				out[yy*W+x] = last >= yy-r
+			}
+		}
+	}
+	return out
+}
+
+// spreadInto floods on from the background into the candidates of band
+// only, through steps no sharper than a soft shadow's, at most 2 × gapClose
+// steps: the band outside the lines is the backdrop's, the band inside
+// them (reached through a gap) is not walked round.
+func (s *segmentation) spreadInto(band []bool) {
+	W, H, isBg := s.W, s.H, s.isBg
+	s.queue = s.queue[:0]
+	for i := range s.n {
+		if isBg[i] {
+			s.queue = append(s.queue, int32(i))
+		}
+	}
+	next := []int32(nil)
+	for range 2 * gapClose {
+		next = next[:0]
+		for _, i32 := range s.queue {
+			i := int(i32)
+			forNeighbours(i, W, H, func(j int) {
+				if !isBg[j] && band[j] && s.cand[j] && s.step2(i, j) <= s.stepMax2 {
+					isBg[j] = true
+					next = append(next, int32(j))
+				}
+			})
+		}
+		s.queue, next = next, s.queue
 	}
 }
 
