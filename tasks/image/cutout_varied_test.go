@@ -218,6 +218,22 @@ func moreTunedScenes() []scene {
 		backdrop: sweep(rgbf{236, 236, 238}, rgbf{222, 222, 225}, 240),
 		parts: []part{{in: grown(tee, 1.2), col: flat(rgbf{214, 214, 216})},
 			{in: tee, col: litWhite(rgbf{252, 252, 251}, 0, 150, 0.1, 0.01), light: true}}})
+	// A white dish on a white sweep, a rim 14 levels down that turns into a
+	// step onto its contact shadow, JPEG 85 (added in the second round).
+	dish := ellipse(125, 130, 75, 40)
+	out = append(out, scene{name: "t_dish_white_q85", w: 250, h: 240, jpeg: true, quality: 85, noise: 1.1,
+		backdrop: sweep(rgbf{250, 250, 250}, rgbf{238, 238, 239}, 240),
+		parts: []part{{in: grown(dish, 1.3), col: flat(rgbf{236, 236, 237})},
+			{in: dish, col: litWhite(rgbf{250, 250, 249}, 60, 200, 0.12, 0.004), light: true}},
+		shadow: softShadow(125, 168, 60, 5, 0.3, 4)})
+	// A pale pink sweater on white, a hem 14 levels down, JPEG 75.
+	sw := union(rect(80, 70, 170, 200),
+		func(x, y float64) bool { return y >= 70 && y < 110 && math.Abs(x-125) < 80-(y-70)*0.5 })
+	out = append(out, scene{name: "t_sweater_pink_q75", w: 250, h: 240, jpeg: true, quality: 75, noise: 1,
+		backdrop: plain(rgbf{250, 250, 250}),
+		parts: []part{{in: grown(sw, 1.2), col: flat(rgbf{236, 226, 228})},
+			{in: sw, col: litWhite(rgbf{250, 238, 240}, 45, 205, 0.1, 0.008), light: true}},
+		shadow: softShadow(125, 201, 60, 6, 0.2, 5)})
 	// A grey kettle with a handle hole on a white sweep, JPEG 85.
 	kettle := union(ellipse(110, 150, 50, 45), rect(75, 95, 145, 150))
 	khandle := and(ring(110, 90, 22, 28), func(x, y float64) bool { return y < 96 })
