@@ -23,11 +23,12 @@ type cutState struct {
 	tol, tolRGB, noise float64
 	stepMax2           int // the squared RGB step sharper than a soft shadow's
 
-	near []bool // within tolerance of the backdrop model
-	cand []bool // near, or a shadow of the backdrop
-	deep []bool // a candidate darker than deepShadow
-	rims []bool // the faint lines widened by a pixel each way
-	wide []bool // the lines widened by two (walls for shadow tones)
+	near  []bool // within tolerance of the backdrop model
+	cand  []bool // near, or a shadow of the backdrop
+	deep  []bool // a candidate darker than deepShadow
+	lines []bool // the faint lines (rimLines)
+	rims  []bool // the lines widened by a pixel each way
+	wide  []bool // the lines widened by two (walls for shadow tones)
 }
 
 // col is pixel i's colour.
@@ -56,7 +57,7 @@ func (st *cutState) neighbours(i int, f func(j int)) { forNeighbours(i, st.W, st
 
 // release gives the stages' masks back to the pool.
 func (st *cutState) release() {
-	for _, m := range [][]bool{st.near, st.cand, st.deep, st.rims, st.wide} {
+	for _, m := range [][]bool{st.near, st.cand, st.deep, st.lines, st.rims, st.wide} {
 		if m != nil {
 			boolPool.put(m)
 		}
@@ -133,8 +134,8 @@ func (st *cutState) candidates() {
 // shadow is closed for shadow tones (a grey body, glass).
 func (st *cutState) walls() {
 	W, H, n := st.W, st.H, st.n
-	lines := rimLines(st.px, st.noise)
-	defer boolPool.put(lines)
+	st.lines = rimLines(st.px, st.noise)
+	lines := st.lines
 	st.rims = boolPool.get(n)
 	rims := st.rims
 	clear(rims)

@@ -14,7 +14,7 @@ package image
 // around them kept and off the lines (walls of lines alone are not a
 // product), and of it only what reconstruct keeps. walled goes back to
 // the pool.
-func keepCompact(plain, walled, lines []bool, W, H int, own func(c []int32) bool) []bool {
+func keepCompact(plain, walled, lines, thin []bool, W, H int, own func(c []int32) bool) []bool {
 	n := W * H
 	defer boolPool.put(walled)
 	sum := make([]int32, (W+1)*(H+1)) // the integral of walled's object off the lines
@@ -68,10 +68,19 @@ func keepCompact(plain, walled, lines []bool, W, H int, own func(c []int32) bool
 			continue
 		}
 		for _, j := range kept {
-			plain[j] = false
+			if !lines[j] || thin[j] || !touches(walled, int(j), W, H) {
+				plain[j] = false // but the lines' widening onto the backdrop beside them
+			}
 		}
 	}
 	return plain
+}
+
+// touches tells whether a 4-neighbour of pixel i is set in m.
+func touches(m []bool, i, W, H int) bool {
+	t := false
+	forNeighbours(i, W, H, func(j int) { t = t || m[j] })
+	return t
 }
 
 // coreShare is the share of a region found only by faint lines that must
@@ -186,4 +195,4 @@ func closeInlets(isBg []bool, W, H int) {
 }
 
 // maxLineCross is how many pixels of lines in a row reconstruct crosses.
-const maxLineCross = 3
+const maxLineCross = 6

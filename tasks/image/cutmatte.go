@@ -116,7 +116,7 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 // goes back to the pool with boolPool.put.
 func (st *cutState) background() []bool {
 	plainSeg, walledSeg := st.segment(false), st.segment(true)
-	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.W, st.H, func(c []int32) bool {
+	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.lines, st.W, st.H, func(c []int32) bool {
 		return st.ownTones(c, walledSeg)
 	})
 	closeInlets(isBg, st.W, st.H)
