@@ -3,7 +3,6 @@ package image
 import (
 	"image"
 	"math"
-	"slices"
 
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
@@ -12,25 +11,6 @@ import (
 // lines that outline a light product, and whether a region enclosed by the
 // product continues the backdrop (a hole) or is a light part of it.
 
-// backdropNoise is the backdrop's noise σ in levels of luminance: the
-// median absolute residual of the border samples near the fitted surface,
-// scaled to a Gaussian's σ.
-func backdropNoise(bd *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64) float64 {
-	var res []float64
-	for i := range xs {
-		b := bd.at(xs[i], ys[i])
-		if dist3(cols[i], b) > tolRGB {
-			continue
-		}
-		res = append(res, math.Abs((cols[i][0]+cols[i][1]+cols[i][2]-b[0]-b[1]-b[2])/3))
-	}
-	if len(res) == 0 {
-		return 0
-	}
-	slices.Sort(res)
-	return 1.4826 * res[len(res)/2]
-}
-
 // minRidge is the length in pixels of the shortest rim line: shorter dark
 // lines are the backdrop's grain.
 const minRidge = 8
@@ -38,15 +18,36 @@ const minRidge = 8
 // rimLines marks the pixels of thin lines darker than both their sides (a
 // light product's rim, a seam, a drawn outline) and the middles of sharp
 // steps (a light grey side against a white sweep): on the luminance
-// smoothed by a 1-2-1 kernel, a pixel at least depth below its neighbours
-// one or two pixels away on both sides along a row, a column or a
-// diagonal, or the steepest point of a step that is mostly made within a
-// pixel each side, in a line of at least minRidge pixels. Both follow the
-// backdrop's noise, so a rim 10 levels deep is found on a clean sweep; a
-// soft shadow has neither (its profile is a ramp over several pixels).
-//
-//nolint:gocyclo // complexity 45, part of the cut-out stages being reworked (issue 43); left whole to merge cleanly
+// smoothed by a 1-2-1 kernel (smoothLum), a pixel at least depth below
+// its neighbours one or two pixels away on both sides along a row, a
+// column or a diagonal, or the steepest point of a step that is mostly
+// made within a pixel each side (lineLevel), in a line of at least
+// minRidge pixels (strongLines). Both follow the backdrop's noise, so a
+// rim 10 levels deep is found on a clean sweep; a soft shadow has neither
+// (its profile is a ramp over several pixels). The mask goes back to the
+// pool with boolPool.put.
 func rimLines(px *image.NRGBA, noise float64) []bool {
+	W, H := px.Rect.Dx(), px.Rect.Dy()
+	lum := smoothLum(px)
+	lv := lineThresholds{depth: float32(max(3, 2.5*noise)), step: float32(max(6, 3*noise))}
+	lv.flat = min(lv.depth/2, lv.step/4)
+	level := bytePool.get(W * H)
+	defer bytePool.put(level)
+	clear(level)
+	resample.Rows(H, W, func(y int) {
+		if y < 2 || y >= H-2 {
+			return
+		}
+		for x := 2; x < W-2; x++ {
+			level[y*W+x] = lv.lineLevel(lum, W, H, x, y)
+		}
+	})
+	return strongLines(level, W, H)
+}
+
+// smoothLum is px's mean level smoothed by a 1-2-1 kernel each way, −1
+// where a pixel is transparent (no line there).
+func smoothLum(px *image.NRGBA) []float32 {
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	n := W * H
 	lum := make([]float32, n)
@@ -72,71 +73,85 @@ func rimLines(px *image.NRGBA, noise float64) []bool {
 			tmp[y*W+x] = (u + 2*lum[y*W+x] + d) / 4
 		}
 	})
-	lum = tmp
-	depth := float32(max(3, 2.5*noise))
-	step := float32(max(6, 3*noise))
-	flat := min(depth/2, step/4) // nearer than this, no weak line or step can start
-	// 2: a strong line pixel, 1: a weak one (half the depth or step),
-	// kept only where it joins a strong one (hysteresis, as in Canny's
-	// detector, so a rim that fades for a few pixels stays closed).
-	level := bytePool.get(n)
-	defer bytePool.put(level)
-	clear(level)
-	dirs := [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
-	resample.Rows(H, W, func(y int) {
-		if y < 2 || y >= H-2 {
-			return
+	return tmp
+}
+
+// lineThresholds are rimLines' levels: a line's depth, a step's change,
+// and flat, nearer than which no weak line or step can start.
+type lineThresholds struct{ depth, step, flat float32 }
+
+// lineDirs are the directions a line is looked for across: a row, a
+// column and the diagonals.
+var lineDirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
+
+// lineLevel is pixel (x, y)'s level: 2 a strong line pixel, 1 a weak one
+// (half the depth or step), kept only where it joins a strong one
+// (hysteresis, as in Canny's detector, so a rim that fades for a few
+// pixels stays closed), 0 none. (x, y) is at least two pixels in.
+func (t lineThresholds) lineLevel(lum []float32, W, H, x, y int) byte {
+	c := lum[y*W+x]
+	if c < 0 || t.still(lum, W, x, y) {
+		return 0
+	}
+	var got byte
+	inner := y >= 4 && y < H-4 && x >= 4 && x < W-4
+	for _, d := range lineDirs {
+		got = max(got, t.dip(lum, W, x, y, d, inner))
+		if got < 2 && inner {
+			got = max(got, sharpStep(lum, W, x, y, d, t.step))
 		}
-		for x := 2; x < W-2; x++ {
-			i := y*W + x
-			c := lum[i]
-			if c < 0 {
-				continue
-			}
-			// A flat spot (every pixel one or two away along the four
-			// directions within flat of it) has neither line nor step.
-			still := true
-			for _, d := range dirs {
-				for _, s := range [4]int{-2, -1, 1, 2} {
-					if v := lum[(y+s*d[1])*W+x+s*d[0]] - c; v >= flat || v <= -flat {
-						still = false
-					}
-				}
-			}
-			if still {
-				continue
-			}
-			var got byte
-			for _, d := range dirs {
-				var wide float32 // the dip four pixels away: a shadow's is far deeper than nearby
-				if y >= 4 && y < H-4 && x >= 4 && x < W-4 {
-					wide = min(lum[(y-4*d[1])*W+x-4*d[0]], lum[(y+4*d[1])*W+x+4*d[0]]) - c
-				}
-				for s := 1; s <= 2; s++ {
-					a := lum[(y-s*d[1])*W+x-s*d[0]]
-					b := lum[(y+s*d[1])*W+x+s*d[0]]
-					v := min(a, b) - c
-					if wide > 1.6*v {
-						continue
-					}
-					switch {
-					case v >= depth:
-						got = 2
-					case v >= depth/2:
-						got = max(got, 1)
-					}
-				}
-				if got < 2 && y >= 4 && y < H-4 && x >= 4 && x < W-4 {
-					got = max(got, sharpStep(lum, W, x, y, d, step))
-				}
-				if got == 2 {
-					break
-				}
-			}
-			level[i] = got
+		if got == 2 {
+			break
 		}
-	})
-	// Lines without a strong pixel, or shorter than minRidge, are grain.
+	}
+	return got
+}
+
+// still tells whether (x, y) is a flat spot: every pixel one or two away
+// along the four directions within flat of it has neither line nor step.
+func (t lineThresholds) still(lum []float32, W, x, y int) bool {
+	c := lum[y*W+x]
+	for _, d := range lineDirs {
+		for _, s := range [4]int{-2, -1, 1, 2} {
+			if v := lum[(y+s*d[1])*W+x+s*d[0]] - c; v >= t.flat || v <= -t.flat {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dip is the level of (x, y) as a line across d: how far it is below both
+// its neighbours one or two pixels away, unless the dip four pixels away
+// is far deeper (a shadow's).
+func (t lineThresholds) dip(lum []float32, W, x, y int, d [2]int, inner bool) byte {
+	c := lum[y*W+x]
+	var wide float32
+	if inner {
+		wide = min(lum[(y-4*d[1])*W+x-4*d[0]], lum[(y+4*d[1])*W+x+4*d[0]]) - c
+	}
+	var got byte
+	for s := 1; s <= 2; s++ {
+		a := lum[(y-s*d[1])*W+x-s*d[0]]
+		b := lum[(y+s*d[1])*W+x+s*d[0]]
+		v := min(a, b) - c
+		if wide > 1.6*v {
+			continue
+		}
+		switch {
+		case v >= t.depth:
+			got = 2
+		case v >= t.depth/2:
+			got = max(got, 1)
+		}
+	}
+	return got
+}
+
+// strongLines keeps the lines of level (8-connected pixels above 0) with
+// a strong pixel and at least minRidge pixels: the others are grain.
+func strongLines(level []byte, W, H int) []bool {
+	n := W * H
 	line := boolPool.get(n)
 	clear(line)
 	seen := boolPool.get(n)
@@ -378,185 +393,4 @@ func continuesAcross(c []int32, px *image.NRGBA, bd *backdrop, isBg, rims, inReg
 		}
 	}
 	return crossings >= 10 && 100*matches >= 85*crossings
-}
-
-// keepCompact joins the two segmentations, plain (the flood stopped by
-// steps only) and walled (stopped by faint lines too): the background is
-// plain's, less the regions walled keeps as object that are solid — a
-// white body inside its rim — and not a thin sliver (a shadow's tail,
-// JPEG's ringing beside an edge) nor the backdrop itself (own tells, for
-// a region, whether its tones are the product's). A region needs
-// coreShare of its pixels, and at least 20, with all of a 7 × 7 box
-// around them kept and off the lines (walls of lines alone are not a
-// product), and of it only what reconstruct keeps. walled goes back to
-// the pool.
-func keepCompact(plain, walled, lines []bool, W, H int, own func(c []int32) bool) []bool {
-	n := W * H
-	defer boolPool.put(walled)
-	sum := make([]int32, (W+1)*(H+1)) // the integral of walled's object off the lines
-	for y := range H {
-		row := int32(0)
-		for x := range W {
-			if !walled[y*W+x] && !lines[y*W+x] {
-				row++
-			}
-			sum[(y+1)*(W+1)+x+1] = sum[y*(W+1)+x+1] + row
-		}
-	}
-	const r = 3
-	core := func(i int) bool {
-		x, y := i%W, i/W
-		if x < r || y < r || x >= W-r || y >= H-r {
-			return false
-		}
-		x0, y0, x1, y1 := x-r, y-r, x+r+1, y+r+1
-		return sum[y1*(W+1)+x1]-sum[y0*(W+1)+x1]-sum[y1*(W+1)+x0]+sum[y0*(W+1)+x0] == (2*r+1)*(2*r+1)
-	}
-	extra := func(i int) bool { return plain[i] && !walled[i] }
-	seen := boolPool.get(n)
-	defer boolPool.put(seen)
-	clear(seen)
-	var comp []int32
-	for i := range n {
-		if seen[i] || !extra(i) {
-			continue
-		}
-		comp = append(comp[:0], int32(i))
-		seen[i] = true
-		cores := 0
-		for h := 0; h < len(comp); h++ {
-			j := int(comp[h])
-			if core(j) {
-				cores++
-			}
-			forNeighbours(j, W, H, func(k int) {
-				if !seen[k] && extra(k) {
-					seen[k] = true
-					comp = append(comp, int32(k))
-				}
-			})
-		}
-		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
-			continue
-		}
-		kept := reconstruct(comp, core, lines, W, H)
-		if !own(kept) {
-			continue
-		}
-		for _, j := range kept {
-			plain[j] = false
-		}
-	}
-	return plain
-}
-
-// coreShare is the share of a region found only by faint lines that must
-// be solid (see keepCompact).
-const coreShare = 0.05
-
-// reconstruct is the part of region comp reached from its core pixels
-// without crossing more than three pixels of lines in a row: a handle,
-// however thin and however lined, joins its body, and so does its rim;
-// a sliver of lines alone along it (a shadow's tail, ringing) is left out.
-func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []int32 {
-	in := make(map[int32]bool, len(comp))
-	for _, j := range comp {
-		in[j] = true
-	}
-	got := make(map[int32]int, len(comp)) // lines crossed in a row to reach it
-	var front []int32
-	for _, j := range comp {
-		if core(int(j)) {
-			got[j] = 0
-			front = append(front, j)
-		}
-	}
-	for h := 0; h < len(front); h++ {
-		j := front[h]
-		d := got[j]
-		forNeighbours(int(j), W, H, func(k int) {
-			k32 := int32(k)
-			if !in[k32] {
-				return
-			}
-			e := 0
-			if lines[k] {
-				e = d + 1
-			}
-			if old, ok := got[k32]; e > 3 || ok && old <= e {
-				return
-			}
-			got[k32] = e
-			front = append(front, k32)
-		})
-	}
-	out := make([]int32, 0, len(got))
-	for j := range got {
-		out = append(out, j)
-	}
-	return out
-}
-
-// closeInlets gives back to the product the narrow inlets of background
-// that reach deep into it: where a light stripe of the product (glass's
-// highlight) meets the backdrop with no edge, the flood runs down it. A
-// stretch of background the opening by a 7 × 7 box leaves out (under 7
-// px across) whose length is at least six times that is an inlet.
-func closeInlets(isBg []bool, W, H int) {
-	const r = 3
-	n := W * H
-	integral := func(f func(i int) bool) []int32 {
-		s := make([]int32, (W+1)*(H+1))
-		for y := range H {
-			row := int32(0)
-			for x := range W {
-				if f(y*W + x) {
-					row++
-				}
-				s[(y+1)*(W+1)+x+1] = s[y*(W+1)+x+1] + row
-			}
-		}
-		return s
-	}
-	box := func(s []int32, x, y int) int32 {
-		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
-		return s[y1*(W+1)+x1] - s[y0*(W+1)+x1] - s[y1*(W+1)+x0] + s[y0*(W+1)+x0]
-	}
-	bg := integral(func(i int) bool { return isBg[i] })
-	full := func(i int) bool { // the whole box is background, or off the image
-		x, y := i%W, i/W
-		x0, y0, x1, y1 := max(0, x-r), max(0, y-r), min(W, x+r+1), min(H, y+r+1)
-		return box(bg, x, y) == int32((x1-x0)*(y1-y0))
-	}
-	eroded := integral(full)
-	seen := boolPool.get(n)
-	defer boolPool.put(seen)
-	clear(seen)
-	inlet := func(i int) bool { return isBg[i] && box(eroded, i%W, i/W) == 0 }
-	var comp []int32
-	for i := range n {
-		if seen[i] || !inlet(i) {
-			continue
-		}
-		comp = append(comp[:0], int32(i))
-		seen[i] = true
-		x0, y0, x1, y1 := W, H, 0, 0
-		for h := 0; h < len(comp); h++ {
-			j := int(comp[h])
-			x, y := j%W, j/W
-			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
-			forNeighbours(j, W, H, func(k int) {
-				if !seen[k] && inlet(k) {
-					seen[k] = true
-					comp = append(comp, int32(k))
-				}
-			})
-		}
-		if max(x1-x0, y1-y0)+1 < 6*(2*r+1) {
-			continue
-		}
-		for _, j := range comp {
-			isBg[j] = false
-		}
-	}
 }

@@ -272,30 +272,24 @@ func BenchmarkCutoutLight(b *testing.B) {
 }
 
 // TestCutoutKeepsLightProducts holds the cut-out to the light set's
-// figures. Issue 46 asks IoU ≥ 0.93 on every image and a mean ≥ 0.97:
-// the mean, the holes and the light parts' mean meet it, and so do all
-// images but three, held here at their floors: the white mug as a JPEG at
-// quality 75 (0.90: the ringing breaks its thin handle) and the beach ball
-// (0.92 to 0.94, its white panels kept at 0.87 to 0.89 where their shaded
-// side passes through the backdrop's grey). The benchmark prints each.
+// figures, issue 46's: IoU ≥ 0.93 on every image, a mean ≥ 0.97, light
+// parts kept at 0.95 or more on average (on every image but the beach
+// ball as a JPEG, 0.92, whose white panels' shaded side passes through
+// the backdrop's grey) and enclosed backdrop at 0.05 or less. The
+// benchmark prints each.
 func TestCutoutKeepsLightProducts(t *testing.T) {
 	f := measureLight(t, "")
 	require.Empty(t, f.failed)
 	for name, s := range f.scores {
-		require.GreaterOrEqual(t, s.iou, 0.89, "%s: IoU of alpha ≥ 0.5", name)
+		require.GreaterOrEqual(t, s.iou, 0.93, "%s: IoU of alpha ≥ 0.5", name)
 		if s.hasHole {
 			require.LessOrEqual(t, s.hole, 0.05, "%s: enclosed backdrop's alpha", name)
 		}
-	}
-	for _, name := range []string{"mug_white_sweep", "tee_white_on_white", "tee_white_on_white_jpeg",
-		"drawing_white_fills", "drawing_white_fills_jpeg", "glass_bottle_green", "glass_bottle_green_jpeg",
-		"bag_off_centre_grey", "bag_off_centre_grey_jpeg"} {
-		require.GreaterOrEqual(t, f.scores[name].iou, 0.93, "%s: the issue's IoU", name)
-		if f.scores[name].hasLight {
-			require.GreaterOrEqual(t, f.scores[name].light, 0.95, "%s: light parts kept", name)
+		if s.hasLight {
+			require.GreaterOrEqual(t, s.light, 0.9, "%s: light parts kept", name) // the beach ball as a JPEG: 0.92
 		}
 	}
-	require.GreaterOrEqual(t, f.meanIoU, 0.97, "mean IoU")
-	require.GreaterOrEqual(t, f.light, 0.95, "light parts' mean alpha")
+	require.GreaterOrEqual(t, f.meanIoU, 0.975, "mean IoU")
+	require.GreaterOrEqual(t, f.light, 0.98, "light parts' mean alpha")
 	require.LessOrEqual(t, f.hole, 0.05, "enclosed backdrop's mean alpha")
 }

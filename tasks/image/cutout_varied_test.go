@@ -218,6 +218,22 @@ func moreTunedScenes() []scene {
 		backdrop: sweep(rgbf{236, 236, 238}, rgbf{222, 222, 225}, 240),
 		parts: []part{{in: grown(tee, 1.2), col: flat(rgbf{214, 214, 216})},
 			{in: tee, col: litWhite(rgbf{252, 252, 251}, 0, 150, 0.1, 0.01), light: true}}})
+	// A white dish on a white sweep, a rim 14 levels down that turns into a
+	// step onto its contact shadow, JPEG 85 (added in the second round).
+	dish := ellipse(125, 130, 75, 40)
+	out = append(out, scene{name: "t_dish_white_q85", w: 250, h: 240, jpeg: true, quality: 85, noise: 1.1,
+		backdrop: sweep(rgbf{250, 250, 250}, rgbf{238, 238, 239}, 240),
+		parts: []part{{in: grown(dish, 1.3), col: flat(rgbf{236, 236, 237})},
+			{in: dish, col: litWhite(rgbf{250, 250, 249}, 60, 200, 0.12, 0.004), light: true}},
+		shadow: softShadow(125, 168, 60, 5, 0.3, 4)})
+	// A pale pink sweater on white, a hem 14 levels down, JPEG 75.
+	sw := union(rect(80, 70, 170, 200),
+		func(x, y float64) bool { return y >= 70 && y < 110 && math.Abs(x-125) < 80-(y-70)*0.5 })
+	out = append(out, scene{name: "t_sweater_pink_q75", w: 250, h: 240, jpeg: true, quality: 75, noise: 1,
+		backdrop: plain(rgbf{250, 250, 250}),
+		parts: []part{{in: grown(sw, 1.2), col: flat(rgbf{236, 226, 228})},
+			{in: sw, col: litWhite(rgbf{250, 238, 240}, 45, 205, 0.1, 0.008), light: true}},
+		shadow: softShadow(125, 201, 60, 6, 0.2, 5)})
 	// A grey kettle with a handle hole on a white sweep, JPEG 85.
 	kettle := union(ellipse(110, 150, 50, 45), rect(75, 95, 145, 150))
 	khandle := and(ring(110, 90, 22, 28), func(x, y float64) bool { return y < 96 })
@@ -263,10 +279,9 @@ func BenchmarkCutoutVaried(b *testing.B) {
 // at floors a little under what they score (go test -bench CutoutVaried):
 // the docs' limitations name them. Every other image is held to 0.93.
 var variedShort = map[string]float64{
-	"t_mug_white_q70":       0.90, // JPEG 70's ringing breaks the faint rim at the handle
-	"h_mug_white_grey_q75":  0.90,
-	"h_tee_cream_white_q80": 0.90,
-	"h_ball6_offwhite_q85":  0.78, // a white panel shaded through the backdrop's tone into its contact shadow
+	"h_mug_white_grey_q75": 0.90, // JPEG 75's ringing breaks the faint rim of the handle's shaded side
+	"t_ball8_grey_q80":     0.90, // its shadow joins it at the bottom, a white panel's lit rim is lost
+	"h_ball6_offwhite_q85": 0.81, // a white panel shaded through the backdrop's tone into its contact shadow
 }
 
 // TestCutoutKeepsVariedLightProducts holds both halves of the varied set
@@ -276,7 +291,7 @@ func TestCutoutKeepsVariedLightProducts(t *testing.T) {
 	for _, c := range []struct {
 		held              bool
 		mean, light, hole float64
-	}{{false, 0.96, 0.97, 0.05}, {true, 0.93, 0.90, 0.05}} {
+	}{{false, 0.965, 0.98, 0.05}, {true, 0.94, 0.91, 0.05}} {
 		f := measureVaried(t, c.held, "")
 		require.Empty(t, f.failed)
 		for name, s := range f.scores {
