@@ -1,4 +1,4 @@
-package photoshoot
+package faces
 
 import (
 	"image"
@@ -8,7 +8,7 @@ import (
 )
 
 // A face, for model.create, is the skin region readPhoto finds (at least
-// minFacePixels at sampleSide, at least minFaceAspect as tall as wide)
+// MinPixels at Side, at least minFaceAspect as tall as wide)
 // holding, inside its outline, two eyes and a mouth, measured on the face
 // box (its width W, its height fh):
 //
