@@ -147,9 +147,12 @@ type cutout struct {
 	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
 }
 
-// cutOut makes the background of img transparent; see cutmatte.go.
+// cutOut makes the background of img transparent; see cutmatte.go. A
+// see-through body stays opaque, the backdrop seen through it baked in:
+// the other families (packshots, knockouts) lay the product on opaque
+// canvases as it was photographed.
 func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
-	return cutOutGlass(ctx, img, tol, feather, false)
+	return cutOutMatte(ctx, img, tol, feather, false)
 }
 
 // cutOutGlass is the cut-out (cutmatte.go) with its see-through bodies
@@ -380,7 +383,8 @@ func cutoutDocs() tasks.Docs {
 				"continue inside them: on a graded backdrop (a lit sweep, at least 15 levels of it across the body, as the " +
 				"border shows it) a body whose colours follow the backdrop behind it (I = αF + (1 − α)B, each channel's " +
 				"slope alike) gets alpha 1 − slope, each pixel's alpha projected on its tint, at least 0.15 (never a hole), " +
-				"and its colour un-mixed, F = (I − (1 − α)B)/α, so it composites right on any background; rims, caps, " +
+				"and its colour un-mixed, F = (I − (1 − α)B)/α, so it composites right on any background (photoshoot.create's " +
+				"packshots lay it opaque, as photographed on its backdrop); rims, caps, " +
 				"labels and highlights off the body's colour line stay opaque. The alpha is the body's opacity in the " +
 				"one-layer matting model: how much of the backdrop it hides, not a refraction. On the glass set (-bench " +
 				"CutoutGlass: green, amber, clear and frosted glass on lit sweeps, PNG and JPEG) the mean alpha error inside " +

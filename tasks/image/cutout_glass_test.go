@@ -115,7 +115,7 @@ func measureGlass(tb testing.TB, dir string) map[string]glassScore {
 	out := map[string]glassScore{}
 	for _, s := range glassScenes() {
 		t := s.render()
-		res, err := cutOut(context.Background(), t.img, 12, 2)
+		res, err := cutOutGlass(context.Background(), t.img, 12, 2, false)
 		require.NoError(tb, err, s.name)
 		out[s.name] = scoreGlass(t, res)
 		if dir != "" {
@@ -174,7 +174,7 @@ func TestGlassNeedsTheBackdropSeenThrough(t *testing.T) {
 	for k := range s.parts {
 		s.parts[k].alpha = nil
 	}
-	res, err := cutOut(context.Background(), s.render().img, 12, 2)
+	res, err := cutOutGlass(context.Background(), s.render().img, 12, 2, false)
 	require.NoError(t, err)
 	require.Zero(t, res.seeThrough)
 	b := res.img.Bounds()
