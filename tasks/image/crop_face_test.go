@@ -21,7 +21,7 @@ func faceScene(fx, fy float64) (*image.NRGBA, image.Rectangle) {
 	img := paint(W, H, func(x, y int) color.NRGBA {
 		px, py := float64(x), float64(y)
 		n := 3 * grain(x, y)
-		c := rgb(120, 110, 100, n+4*grain(x/5, y/5)) // a wall
+		c := rgb(120, 110, 100, n+4*grain(x/5, y/5))     // a wall
 		if px > 80 && px < 520 && py > 120 && py < 620 { // the window, bright, with mullions
 			c = rgb(250, 250, 245, n)
 			if math.Mod(px-80, 110) < 8 || math.Mod(py-120, 125) < 8 {
