@@ -65,48 +65,15 @@ func withGlass(src image.Image, res cutout, tol float64) cutout {
 		return res
 	}
 	n := W * H
-	solid := func(i int) bool { return cut.Pix[4*i+3] == 255 }
-	inner := make([]bool, n)
-	object := 0
-	for y := range H {
-		for x := range W {
-			i := y*W + x
-			if cut.Pix[4*i+3] > 0 {
-				object++
-			}
-			if x < 2 || y < 2 || x >= W-2 || y >= H-2 || !solid(i) {
-				continue
-			}
-			inner[i] = solid(i-2) && solid(i+2) && solid(i-2*W) && solid(i+2*W) && solid(i-1) && solid(i+1) &&
-				solid(i-W) && solid(i+W)
-		}
-	}
+	inner, object := innerPixels(cut)
 	diff := func(i int) ([3]float64, [3]float64) {
 		b := bd.at(i%W, i/W)
 		p := cut.Pix[4*i:]
 		return [3]float64{float64(p[0]) - b[0], float64(p[1]) - b[1], float64(p[2]) - b[2]}, b
 	}
-	// The common tint: the mean direction of the inner pixels darker than
-	// the backdrop in every channel by more than the noise.
-	var u [3]float64
-	for i := range n {
-		if !inner[i] {
-			continue
-		}
-		d, _ := diff(i)
-		if d[0] < -3 && d[1] < -3 && d[2] < -3 {
-			l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-			for ch := range 3 {
-				u[ch] += d[ch] / l
-			}
-		}
-	}
-	ul := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
-	if ul == 0 {
+	u, ok := tintDirection(inner, diff)
+	if !ok {
 		return res
-	}
-	for ch := range 3 {
-		u[ch] /= ul
 	}
 	member := make([]bool, n)
 	for i := range n {
@@ -153,6 +120,56 @@ func withGlass(src image.Image, res cutout, tol float64) cutout {
 		res.seeThrough = float64(made) / float64(max(object, 1))
 	}
 	return res
+}
+
+// innerPixels marks the cut-out's opaque pixels two pixels in from its
+// outline, and counts the object's pixels (alpha above 0).
+func innerPixels(cut *image.NRGBA) ([]bool, int) {
+	W, H := cut.Rect.Dx(), cut.Rect.Dy()
+	solid := func(i int) bool { return cut.Pix[4*i+3] == 255 }
+	inner := make([]bool, W*H)
+	object := 0
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			if cut.Pix[4*i+3] > 0 {
+				object++
+			}
+			if x < 2 || y < 2 || x >= W-2 || y >= H-2 || !solid(i) {
+				continue
+			}
+			inner[i] = solid(i-2) && solid(i+2) && solid(i-2*W) && solid(i+2*W) && solid(i-1) && solid(i+1) &&
+				solid(i-W) && solid(i+W)
+		}
+	}
+	return inner, object
+}
+
+// tintDirection is the object's common tint, the mean direction of I − B
+// over the inner pixels darker than the backdrop in every channel by more
+// than the noise; false when none is.
+func tintDirection(inner []bool, diff func(i int) ([3]float64, [3]float64)) ([3]float64, bool) {
+	var u [3]float64
+	for i, in := range inner {
+		if !in {
+			continue
+		}
+		d, _ := diff(i)
+		if d[0] < -3 && d[1] < -3 && d[2] < -3 {
+			l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+			for ch := range 3 {
+				u[ch] += d[ch] / l
+			}
+		}
+	}
+	ul := math.Sqrt(u[0]*u[0] + u[1]*u[1] + u[2]*u[2])
+	if ul == 0 {
+		return u, false
+	}
+	for ch := range 3 {
+		u[ch] /= ul
+	}
+	return u, true
 }
 
 // bodyTint is the tint F and alpha of a see-through body, solved from how
