@@ -83,3 +83,16 @@ func TestCropKeepsFacesWhole(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCropWithFaces is the attention crop of the 1600 × 900 room with
+// a face (saliency and the face detector): go test -run '^$' -bench
+// CropWithFaces ./tasks/image.
+func BenchmarkCropWithFaces(b *testing.B) {
+	img, _ := faceScene(1350, 330)
+	cw, ch := cropSize(1600, 900, 9, 16)
+	for b.Loop() {
+		if _, err := cropRect(img, cw, ch, "attention"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
