@@ -69,7 +69,7 @@ func TestCropKeepsFacesWhole(t *testing.T) {
 	dir := os.Getenv("CROP_DIR")
 	for _, at := range [][2]float64{{1350, 330}, {980, 250}, {250, 380}} {
 		img, face := faceScene(at[0], at[1])
-		_, _, ok := faceSpan(img, true)
+		_, _, ok := faceSpan(img, img, true)
 		require.True(t, ok, "the face at %v is found", at)
 		for _, r := range [][2]int{{9, 16}, {4, 5}, {1, 1}} {
 			cw, ch := cropSize(1600, 900, r[0], r[1])
