@@ -327,7 +327,9 @@ func cropDocs() tasks.Docs {
 			"attention finds the subject by colour contrast with the frame's border; it does not recognise objects. " +
 				"It keeps one face whole (with headroom: half the head's height above it, a fifth below): a face in " +
 				"profile, with eyes closed or too small to show the whites of its eyes on a copy 512 px long (under about " +
-				"a twentieth of the image's long side) is not found, and with several faces the largest is the one kept. " +
+				"a twentieth of the image's long side) is not found, nor is every drawn face (some sizes' eye whites blur " +
+				"out on that copy); a face not found leaves the crop to the saliency alone. With several faces the " +
+				"largest is the one kept. " +
 				"On rendered rooms with a face 70 × 90 px in 1600 × 900, off the centre beside a brighter window and lamp, " +
 				"the face is kept whole in 9:16, 4:5 and 1:1 crops wherever it stands (TestCropKeepsFacesWhole). " +
 				"The detector runs only where the attention copy shows skin tones (0.1 % of it or more) and then adds " +
