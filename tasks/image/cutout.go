@@ -388,8 +388,8 @@ func cutoutDocs() tasks.Docs {
 				"labels and highlights off the body's colour line stay opaque. The alpha is the body's opacity in the " +
 				"one-layer matting model: how much of the backdrop it hides, not a refraction. On the glass set (-bench " +
 				"CutoutGlass: green, amber, clear and frosted glass on lit sweeps, PNG and JPEG) the mean alpha error inside " +
-				"the silhouette is 0.04 to 0.09 (0.15 for clear glass), and the cut-out over a new background is within 3 to " +
-				"8 levels of the truth (14 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
+				"the silhouette is 0.04 to 0.09 (0.15 to 0.16 for clear glass), and the cut-out over a new background is within " +
+				"3 to 8 levels of the truth on average (14 to 15 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
 				"glass body cannot be told from an opaque one of its tint: it comes out opaque, the backdrop seen through it " +
 				"baked in. An opaque product shaded just as the sweep behind it is graded could be read as see-through. " +
 				"Clear glass as pale as the backdrop can lose its pale parts (the clear bottle's shoulders on a lit sweep: " +

@@ -120,6 +120,7 @@ func measureGlass(tb testing.TB, dir string) map[string]glassScore {
 		out[s.name] = scoreGlass(t, res)
 		if dir != "" {
 			writePNG(tb, filepath.Join(dir, s.name+"_side.png"), sideBySide(t.img, res.img))
+			writePNG(tb, filepath.Join(dir, s.name+"_out.png"), res.img)
 		}
 	}
 	return out
