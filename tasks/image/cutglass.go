@@ -108,13 +108,7 @@ func withGlass(src image.Image, res cutout, tol float64) cutout {
 		if !ok {
 			continue
 		}
-		body := comp[:0]
-		for k, j := range comp {
-			if on[k] {
-				body = append(body, j)
-			}
-		}
-		made += unmixBody(cut, body, f, a, diff)
+		made += unmixBody(cut, comp, on, f, a, diff)
 	}
 	if made > 0 {
 		res.seeThrough = float64(made) / float64(max(object, 1))
@@ -305,8 +299,12 @@ func leastAlpha(d, b [3]float64) float64 {
 }
 
 // unmixBody writes the alpha and un-mixed colour of a see-through body's
-// pixels (comp, tint f); it returns how many pixels it made see-through.
-func unmixBody(cut *image.NRGBA, comp []int32, f [3]float64, body float64,
+// pixels (comp, tint f, alpha body): those on the body's line (on), and
+// those off it that are the same glass denser (a rim where it bends the
+// light: along the tint, projecting to more than the body's alpha, where
+// the tint is far enough from the backdrop to tell); it returns how many
+// pixels it made see-through.
+func unmixBody(cut *image.NRGBA, comp []int32, on []bool, f [3]float64, body float64,
 	diff func(i int) ([3]float64, [3]float64)) int {
 	made := make([]int, len(comp))
 	resample.Rows(len(comp), 16, func(k int) {
@@ -314,12 +312,18 @@ func unmixBody(cut *image.NRGBA, comp []int32, f [3]float64, body float64,
 		d, b := diff(i)
 		fb := [3]float64{f[0] - b[0], f[1] - b[1], f[2] - b[2]}
 		den := fb[0]*fb[0] + fb[1]*fb[1] + fb[2]*fb[2]
+		if !on[k] && den < glassNear*glassNear {
+			return // off the body's line where its tint is too near the backdrop to tell: opaque
+		}
 		// Where the backdrop is near the tint the projection tells little:
 		// it leans on the body's alpha there.
 		w := min(1, math.Sqrt(den)/glassNear)
 		a := body
 		if den > 0 {
 			a = w*(d[0]*fb[0]+d[1]*fb[1]+d[2]*fb[2])/den + (1-w)*body
+		}
+		if !on[k] && a < body {
+			return // off the line and not a denser part of the glass (a rim): opaque
 		}
 		a = max(glassFloor, leastAlpha(d, b), min(1, a))
 		if a >= 0.98 {

@@ -382,14 +382,15 @@ func cutoutDocs() tasks.Docs {
 			"See-through parts (glass, clear film) keep their transparency as alpha where the backdrop is seen to " +
 				"continue inside them: on a graded backdrop (a lit sweep, at least 15 levels of it across the body, as the " +
 				"border shows it) a body whose colours follow the backdrop behind it (I = αF + (1 − α)B, each channel's " +
-				"slope alike) gets alpha 1 − slope, each pixel's alpha projected on its tint, at least 0.15 (never a hole), " +
+				"slope alike) gets alpha 1 − slope, each pixel's alpha projected on its tint (a rim, denser, more), at least " +
+				"0.15 (never a hole), " +
 				"and its colour un-mixed, F = (I − (1 − α)B)/α, so it composites right on any background (photoshoot.create's " +
 				"packshots lay it opaque, as photographed on its backdrop); rims, caps, " +
 				"labels and highlights off the body's colour line stay opaque. The alpha is the body's opacity in the " +
 				"one-layer matting model: how much of the backdrop it hides, not a refraction. On the glass set (-bench " +
 				"CutoutGlass: green, amber, clear and frosted glass on lit sweeps, PNG and JPEG) the mean alpha error inside " +
-				"the silhouette is 0.04 to 0.09 (0.15 to 0.16 for clear glass), and the cut-out over a new background is within " +
-				"3 to 8 levels of the truth on average (14 to 15 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
+				"the silhouette is 0.04 to 0.07 (0.12 to 0.13 for clear glass), and the cut-out over a new background is within " +
+				"3 to 7 levels of the truth on average (12 to 13 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
 				"glass body cannot be told from an opaque one of its tint: it comes out opaque, the backdrop seen through it " +
 				"baked in. An opaque product shaded just as the sweep behind it is graded could be read as see-through. " +
 				"Clear glass as pale as the backdrop can lose its pale parts (the clear bottle's shoulders on a lit sweep: " +
