@@ -1,6 +1,7 @@
 package image
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"os"
@@ -181,4 +182,22 @@ func TestGlassNeedsTheBackdropSeenThrough(t *testing.T) {
 	require.Zero(t, res.seeThrough)
 	b := res.img.Bounds()
 	require.Equal(t, uint8(255), res.img.NRGBAAt(b.Dx()/2, 120).A, "the body's middle is opaque")
+}
+
+// BenchmarkCutoutGlassStep is the see-through step alone (withGlass) on
+// the green bottle drawn 8 times larger (1920 × 1920): go test -run '^$'
+// -bench CutoutGlassStep ./tasks/image.
+func BenchmarkCutoutGlassStep(b *testing.B) {
+	s := glassScenes()[0]
+	s.scale = 8
+	img := s.render().img
+	res, err := cutOutMatte(context.Background(), img, 12, 2, false)
+	require.NoError(b, err)
+	keep := bytes.Clone(res.img.Pix)
+	for b.Loop() {
+		copy(res.img.Pix, keep)
+		if withGlass(img, res, 12).seeThrough == 0 {
+			b.Fatal("the bottle is not see-through")
+		}
+	}
 }
