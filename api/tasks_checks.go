@@ -113,6 +113,8 @@ func (d *Deps) admitRecords(c *gin.Context, def *tasks.Definition, jobID string,
 	if !ok {
 		return nil
 	}
-	return a.Admit(c.Request.Context(), tasks.Env{UserID: identityOf(c).user.ID, JobID: jobID, DB: d.DB, Blob: d.Blob,
+	// A stored file can be read by the task's own checks (a packshot's product).
+	ctx := tasks.WithLoader(c.Request.Context(), storedFiles{d: d, userID: identityOf(c).user.ID})
+	return a.Admit(ctx, tasks.Env{UserID: identityOf(c).user.ID, JobID: jobID, DB: d.DB, Blob: d.Blob,
 		FilesBaseURL: d.FilesBaseURL, Now: d.now, DryRun: jobID == ""}, input)
 }

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"math"
 
 	"github.com/disintegration/imaging"
 
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/colour"
+	"github.com/taskplatform/taskplatform/tasks/faces"
 	"github.com/taskplatform/taskplatform/tasks/resample"
 )
 
@@ -98,7 +101,8 @@ const attentionSide = 256
 
 // cropRect places a cw × ch crop in img: in the middle, or centred on the
 // main subject's span (saliencyOf, subjectSpan) read on a copy at most
-// attentionSide px long, its position scaled back; the crop keeps its
+// attentionSide px long, its position scaled back, then moved as little as
+// keeps a face whole with its headroom (faceSpan); the crop keeps its
 // exact size, so its aspect ratio is the one asked.
 func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, error) {
 	b := img.Bounds()
@@ -126,16 +130,76 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 		if alongX {
 			window, f, at = int(math.Round(float64(cw)*fx)), fx, &x
 		}
+		size := ch
+		if alongX {
+			size = cw
+		}
 		if lo, hi, ok := saliencyOf(small).subjectSpan(alongX, max(1, window)); ok {
-			size := ch
-			if alongX {
-				size = cw
-			}
 			*at = int(math.Round(float64(lo+hi)/2/f)) - size/2
+		}
+		if lo, hi, ok := faceSpan(img, small, alongX); ok { // a face is kept whole, with headroom
+			if hi-lo <= size {
+				*at = min(max(*at, hi-size), lo)
+			} else {
+				*at = (lo+hi)/2 - size/2
+			}
 		}
 		x, y = min(max(0, x), b.Dx()-cw), min(max(0, y), b.Dy()-ch)
 	}
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
+}
+
+// minSkinShare is the share of skin-toned pixels (faces.IsSkinLab) the
+// attention copy must show for the face detector to run: a face a
+// twentieth of the image wide covers more.
+const minSkinShare = 0.001
+
+// showsSkin says whether at least minSkinShare of small's pixels are
+// skin-toned.
+func showsSkin(small image.Image) bool {
+	b := small.Bounds()
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(small.At(x, y)).(color.NRGBA)
+			if c.A >= 128 && faces.IsSkinLab(colour.LabOf8(c.R, c.G, c.B)) {
+				n++
+			}
+		}
+	}
+	return float64(n) >= minSkinShare*float64(b.Dx()*b.Dy())
+}
+
+// faceSpan is the span, along x (alongX) or y in img's pixels, of the face
+// img shows (small, its attention copy, showing skin) (faces.Find, read on a copy faces.Side px long) with its
+// headroom: the head's box widened by a quarter of its width each side
+// and raised by half its height (hair), and a fifth of its height below
+// (the chin); false when img shows no face.
+func faceSpan(img, small image.Image, alongX bool) (lo, hi int, ok bool) {
+	if !showsSkin(small) {
+		return 0, 0, false // no face to look for: the detector's cost is spared
+	}
+	b := img.Bounds()
+	src, pre := img, 1.0
+	if long := max(b.Dx(), b.Dy()); long > 2*faces.Side {
+		// Picked down to twice the read size first: Find's box filter over a
+		// large photo costs more than the crop.
+		pre = float64(2*faces.Side) / float64(long)
+		src = imaging.Resize(img, max(1, int(float64(b.Dx())*pre)), max(1, int(float64(b.Dy())*pre)),
+			imaging.NearestNeighbor)
+	}
+	f, found := faces.Find(src)
+	if !found {
+		return 0, 0, false
+	}
+	k := 1 / (f.Scale * pre) // the image's pixels per pixel of the copy
+	h := f.Head
+	if alongX {
+		lo, hi = int(float64(h.Min.X)*k-0.25*float64(h.Dx())*k), int(float64(h.Max.X)*k+0.25*float64(h.Dx())*k)
+		return max(0, lo), min(b.Dx(), hi), true
+	}
+	lo, hi = int(float64(h.Min.Y)*k-0.5*float64(h.Dy())*k), int(float64(h.Max.Y)*k+0.2*float64(h.Dy())*k)
+	return max(0, lo), min(b.Dy(), hi), true
 }
 
 // cropInput is an image.crop request, defaults applied; quality is set
@@ -218,7 +282,9 @@ func cropDocs() tasks.Docs {
 			"backdrop (the colours filling the frame's border: a sweep, a sky, a wall), grouped into regions, the subject " +
 			"being the region with the most salience counted as far as it is solid — a body, not a lattice of lamps or " +
 			"the brightest clutter — so a small or off-centre subject stays whole in the frame; with centre it is the " +
-			"middle. Pixels are copied as they are: nothing is resampled.",
+			"middle. Where the image shows a face (the face detector model.create uses: a skin-toned region with two " +
+			"eyes with whites and a mouth), the crop is then moved as little as keeps that face whole with its hair " +
+			"above it. Pixels are copied as they are: nothing is resampled.",
 		BuiltFor: []string{
 			"Turning wide photos into square marketplace images or vertical stories without cutting off the product.",
 			"Cropping a batch of images to one format for a catalogue or a feed.",
@@ -258,8 +324,16 @@ func cropDocs() tasks.Docs {
 			{Key: "outputs_per_job", Title: "Outputs per job", Text: fmt.Sprintf("1 to %d (images).", maxImages)},
 		}, commonSpecs()...),
 		Limitations: []string{
-			"attention finds the subject by colour contrast with the frame's border; it does not recognise objects or " +
-				"faces. Measured on rendered scenes with a known subject box (a rocket beside a brighter, busier lit " +
+			"attention finds the subject by colour contrast with the frame's border; it does not recognise objects. " +
+				"It keeps one face whole (with headroom: half the head's height above it, a fifth below): a face in " +
+				"profile, with eyes closed or too small to show the whites of its eyes on a copy 512 px long (under about " +
+				"a twentieth of the image's long side) is not found, nor is every drawn face (some sizes' eye whites blur " +
+				"out on that copy); a face not found leaves the crop to the saliency alone. With several faces the " +
+				"largest is the one kept. " +
+				"On rendered rooms with a face 70 × 90 px in 1600 × 900, off the centre beside a brighter window and lamp, " +
+				"the face is kept whole in 9:16, 4:5 and 1:1 crops wherever it stands (TestCropKeepsFacesWhole). " +
+				"The detector runs only where the attention copy shows skin tones (0.1 % of it or more) and then adds " +
+				"about 0.2 s of CPU to a crop (-bench CropWithFaces). Measured on rendered scenes with a known subject box (a rocket beside a brighter, busier lit " +
 				"gantry; a cat's head with its eyes near the crop's edge beside a striped cushion; a small kite far " +
 				"off-centre; a figure low in a tall frame; a bottle left on a white sweep; a small person before facades " +
 				"of five colours with rows of dark windows; a white cut-out near the edge of a transparent frame; a " +

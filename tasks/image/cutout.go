@@ -121,7 +121,7 @@ func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Out
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	res, err := cutOutMatte(ctx, src.img, in.Tolerance, in.Feather, in.KeepShadow)
+	res, err := cutOutGlass(ctx, src.img, in.Tolerance, in.Feather, in.KeepShadow)
 	if err != nil {
 		se := failf(r.Field, r.Ref, "%v", err).(*tasks.StepError)
 		se.Err = err // a route with a fallback reads the confidence of a refusal (tasks.LowConfidence)
@@ -144,11 +144,25 @@ type cutout struct {
 	background  colour.Lab
 	objectShare float64
 	confidence  float64 // the share of the border near the fitted backdrop
+	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
 }
 
-// cutOut makes the background of img transparent; see cutmatte.go.
+// cutOut makes the background of img transparent; see cutmatte.go. A
+// see-through body stays opaque, the backdrop seen through it baked in:
+// the other families (packshots, knockouts) lay the product on opaque
+// canvases as it was photographed.
 func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cutout, error) {
 	return cutOutMatte(ctx, img, tol, feather, false)
+}
+
+// cutOutGlass is the cut-out (cutmatte.go) with its see-through bodies
+// given their alpha (cutglass.go).
+func cutOutGlass(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool) (cutout, error) {
+	res, err := cutOutMatte(ctx, img, tol, feather, keepShadow)
+	if err != nil {
+		return res, err
+	}
+	return withGlass(img, res, tol), nil
 }
 
 // flood is every pixel connected to a seed (4-neighbours) through near
@@ -367,8 +381,22 @@ func cutoutDocs() tasks.Docs {
 				"tone, that stretch goes with the backdrop.",
 			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim; a gap darkened by a shadow " +
 				"may stay.",
-			"See-through parts (glass, clear film) come out opaque, the backdrop seen through them baked in: alpha is " +
-				"unmixed only along the outline, not inside the product. A narrow run of backdrop (under 7 px across, at " +
+			"See-through parts (glass, clear film) keep their transparency as alpha where the backdrop is seen to " +
+				"continue inside them: on a graded backdrop (a lit sweep, at least 15 levels of it across the body, as the " +
+				"border shows it) a body whose colours follow the backdrop behind it (I = αF + (1 − α)B, each channel's " +
+				"slope alike) gets alpha 1 − slope, each pixel's alpha projected on its tint (a rim, denser, more), at least " +
+				"0.15 (never a hole), " +
+				"and its colour un-mixed, F = (I − (1 − α)B)/α, so it composites right on any background (photoshoot.create's " +
+				"packshots lay it opaque, as photographed on its backdrop); rims, caps, " +
+				"labels and highlights off the body's colour line stay opaque. The alpha is the body's opacity in the " +
+				"one-layer matting model: how much of the backdrop it hides, not a refraction. On the glass set (-bench " +
+				"CutoutGlass: green, amber, clear and frosted glass on lit sweeps, PNG and JPEG) the mean alpha error inside " +
+				"the silhouette is 0.04 to 0.07 (0.12 to 0.13 for clear glass), and the cut-out over a new background is within " +
+				"3 to 7 levels of the truth on average (12 to 13 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
+				"glass body cannot be told from an opaque one of its tint: it comes out opaque, the backdrop seen through it " +
+				"baked in. An opaque product shaded just as the sweep behind it is graded could be read as see-through. " +
+				"Clear glass as pale as the backdrop can lose its pale parts (the clear bottle's shoulders on a lit sweep: " +
+				"silhouette IoU 0.77). A narrow run of backdrop (under 7 px across, at " +
 				"least 42 px long) reaching into the product is given back to it: a highlight that meets the backdrop " +
 				"with no edge does not cut the body (the green glass bottle of the light set: IoU 0.998); a real gap that " +
 				"narrow and long is filled too.",

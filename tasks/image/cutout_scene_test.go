@@ -28,6 +28,9 @@ type part struct {
 	in    func(x, y float64) bool
 	col   func(x, y float64) rgbf
 	light bool // a part close to the backdrop colour that must be kept
+	// alpha, when set, is the part's own opacity (a see-through body): it
+	// is composited over the backdrop, its truth alpha coverage × alpha.
+	alpha func(x, y float64) float64
 }
 
 // scene is a packshot to render.
@@ -55,6 +58,7 @@ type truth struct {
 	light  []bool    // inside a light part, alpha 1
 	bg     []rgbf    // the backdrop's colour (shadow included) at the pixel
 	shade  []float64 // the shadow's density at the pixel: 1 − its factor
+	cover  []float64 // the share of the pixel the product covers, 0..1
 }
 
 func (s scene) render() truth {
@@ -63,7 +67,7 @@ func (s scene) render() truth {
 	n := W * H
 	t := truth{name: s.name, alpha: make([]float64, n), fg: make([]rgbf, n),
 		shadow: make([]bool, n), hole: make([]bool, n), light: make([]bool, n), bg: make([]rgbf, n),
-		shade: make([]float64, n)}
+		shade: make([]float64, n), cover: make([]float64, n)}
 	px := image.NewNRGBA(image.Rect(0, 0, W, H))
 	rng := rand.New(rand.NewPCG(uint64(len(s.name)), 7))
 	const ss = 4
@@ -71,24 +75,38 @@ func (s scene) render() truth {
 		for x := range W {
 			i := y*W + x
 			var acc, fg rgbf
-			cov := 0
+			cov, opa := 0, 0.0
 			allLight, anyHole := true, false
 			for sy := range ss {
 				for sx := range ss {
 					fx, fy := (float64(x)+(float64(sx)+0.5)/ss)/k, (float64(y)+(float64(sy)+0.5)/ss)/k
 					var c rgbf
-					hit := false
+					hit, pa := false, 1.0
 					for k := len(s.parts) - 1; k >= 0; k-- { // the last part is on top
 						if p := s.parts[k]; p.in(fx, fy) {
 							c, hit = p.col(fx, fy), true
 							allLight = allLight && p.light
+							if p.alpha != nil {
+								pa = p.alpha(fx, fy)
+							}
 							break
+						}
+					}
+					own := c
+					if hit && pa < 1 { // the backdrop seen through the part
+						b, sh := s.backdrop(fx, fy), 1.0
+						if s.shadow != nil {
+							sh = s.shadow(fx, fy)
+						}
+						for ch := range 3 {
+							c[ch] = pa*c[ch] + (1-pa)*b[ch]*sh
 						}
 					}
 					if hit {
 						cov++
+						opa += pa
 						for ch := range 3 {
-							fg[ch] += c[ch]
+							fg[ch] += pa * own[ch]
 						}
 					} else {
 						b, sh := s.backdrop(fx, fy), 1.0
@@ -106,11 +124,11 @@ func (s scene) render() truth {
 					}
 				}
 			}
-			a := float64(cov) / (ss * ss)
-			t.alpha[i] = a
+			a := opa / (ss * ss)
+			t.alpha[i], t.cover[i] = a, float64(cov)/(ss*ss)
 			if cov > 0 {
-				for ch := range 3 {
-					fg[ch] /= float64(cov)
+				for ch := range 3 { // the parts' own colour, by their opacity
+					fg[ch] /= max(opa, 1e-9)
 				}
 			}
 			t.fg[i] = fg

@@ -298,10 +298,13 @@ func (createRunner) Plan(in *createInput) tasks.Plan {
 }
 
 // AdmitErrors is what Admit answers.
-func (createRunner) AdmitErrors() []apierr.Code { return []apierr.Code{apierr.TooManyOutputs} }
+func (createRunner) AdmitErrors() []apierr.Code {
+	return []apierr.Code{apierr.TooManyOutputs, apierr.RequestRefused}
+}
 
 // Admit checks the backdrop and poses against the library, bounds the
-// shots, and opens the photoshoot record.
+// shots, refuses a marketplace packshot of a product that clearly cannot
+// be cut out (refuseUncuttable), and opens the photoshoot record.
 func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) error {
 	bg := in.Background
 	if strings.HasPrefix(bg, kindBackground+":") {
@@ -333,6 +336,9 @@ func (createRunner) Admit(ctx context.Context, env tasks.Env, in *createInput) e
 			"at most %d. Send fewer poses or a lower count_per_pose.",
 			n, len(resolvePoses(in.Poses.Refs, "")), max(in.CountPerPose, 1), maxOutputs).
 			WithField(field)
+	}
+	if err := refuseUncuttable(ctx, in); err != nil {
+		return err
 	}
 	return openRecord(ctx, env, kindPhotoshoot, "Photoshoot", shootFields(in))
 }

@@ -105,8 +105,12 @@ func createDocs() tasks.Docs {
 				"it. Without one, send a photograph of the garment worn as product.",
 			"The cut-out needs a plain, evenly lit background (a confidence of 0.8, as image.remove_background); without a " +
 				"marketplace preset an image without one is laid down whole, as a print (cut_out false); with a marketplace " +
-				"preset it gives no shot, is not charged, and the summary carries output_not_produced with " +
-				"the reason. A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
+				"preset a stored product image (a file: handle) that clearly cannot be cut out — its border's confidence " +
+				"under 0.75 on a copy 256 px long, or nothing against its backdrop — is refused at submit with " +
+				"request_refused naming the image and the reason (no job, nothing held; an estimate refuses it too); one " +
+				"nearer the threshold, or sent as a URL, gives no shot, is not charged, and the summary carries " +
+				"output_not_produced with the reason. A see-through body (glass) is laid down opaque, as photographed on " +
+				"its backdrop (image.remove_background gives it its alpha instead). A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
 				"products as a transparent PNG.",
 			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a " +
 				"scene, as it would be in a photograph of the room.",

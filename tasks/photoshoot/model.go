@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/faces"
 	imgfam "github.com/taskplatform/taskplatform/tasks/image"
 )
 
@@ -26,7 +26,7 @@ const (
 	maxHeightAdjust = 0.4
 	maxWidthAdjust  = 0.15
 	// sampleSide is the side reference photos are read at.
-	sampleSide = 512
+	sampleSide = faces.Side
 )
 
 // adjustments are the proportions model.create may change, with their
@@ -288,37 +288,4 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
 		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
 	}}, nil
-}
-
-// borderColour is the median colour of an image's border, by channel.
-func borderColour(img *image.NRGBA) color.NRGBA {
-	var rs, gs, bs []int
-	b := img.Rect
-	add := func(x, y int) {
-		o := img.PixOffset(x, y)
-		rs, gs, bs = append(rs, int(img.Pix[o])), append(gs, int(img.Pix[o+1])), append(bs, int(img.Pix[o+2]))
-	}
-	for x := b.Min.X; x < b.Max.X; x++ {
-		add(x, b.Min.Y)
-		add(x, b.Max.Y-1)
-	}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		add(b.Min.X, y)
-		add(b.Max.X-1, y)
-	}
-	return color.NRGBA{uint8(medianInt(rs)), uint8(medianInt(gs)), uint8(medianInt(bs)), 255}
-}
-
-func medianInt(v []int) int {
-	counts := [256]int{}
-	for _, x := range v {
-		counts[x]++
-	}
-	seen := 0
-	for i, c := range counts {
-		if seen += c; seen*2 > len(v) {
-			return i
-		}
-	}
-	return 0
 }

@@ -1,4 +1,4 @@
-package photoshoot
+package faces
 
 import (
 	"image"
@@ -7,8 +7,8 @@ import (
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
 
-// A face, for model.create, is the skin region readPhoto finds (at least
-// minFacePixels at sampleSide, at least minFaceAspect as tall as wide)
+// A face (for model.create and image.crop) is the skin region Find grows (at least
+// MinPixels at Side, at least minFaceAspect as tall as wide)
 // holding, inside its outline, two eyes and a mouth, measured on the face
 // box (its width W, its height fh):
 //
