@@ -56,11 +56,7 @@ func (h *jobHandlers) listen(c *gin.Context) {
 	ctx := c.Request.Context()
 	id := identityOf(c)
 	user := id.user
-	var keyID string
-	var keyExpires *time.Time
-	if k := id.key; k != nil {
-		keyID, keyExpires = k.ID, k.ExpiresAt
-	}
+	keyID := id.keyID()
 	opened := h.d.now()
 	sub, err := jobstream.SubscribeAccount(ctx, h.d.DB, user.ID, keyID)
 	if err != nil {
@@ -85,7 +81,7 @@ func (h *jobHandlers) listen(c *gin.Context) {
 	hd.Set("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	w := &sseWriter{c: c}
-	w.comment("events of the account, from now on")
+	w.Comment("events of the account, from now on")
 	w.retry()
 	// sent is the last sequence number sent of each job seen.
 	sent := map[string]int64{}
@@ -106,40 +102,10 @@ func (h *jobHandlers) listen(c *gin.Context) {
 		}
 		sent[j.ID] = last
 	}
-	heartbeat := time.NewTicker(StreamHeartbeat)
-	defer heartbeat.Stop()
-	maxAge := time.NewTimer(StreamMaxAge)
-	defer maxAge.Stop()
-	keyEnds := time.NewTimer(untilExpiry(keyExpires, h.d.now()))
-	defer keyEnds.Stop()
-	for w.err == nil {
-		select {
-		case <-ctx.Done():
-			return
-		case <-maxAge.C:
-			return
-		case <-heartbeat.C:
-			w.comment("heartbeat")
-			if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil && !alive {
-				w.comment(keyEnded)
-				return
-			}
-		case <-sub.KeyChanged:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-keyEnds.C:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-sub.Ready:
-			for _, s := range sub.Take() {
-				send(s)
-			}
-		}
-	}
+	h.stream(sub, lease, id.key).Run(ctx, w, func(s *jobstream.Snapshot) bool {
+		send(s)
+		return false
+	}, nil)
 }
 
 // deliver writes one event as the delivery a webhook endpoint would get:

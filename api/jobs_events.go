@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,11 +29,6 @@ var StreamHeartbeat = 15 * time.Second
 // ends too).
 var StreamMaxAge = time.Duration(contract.DefaultLimits().EventStreams.MaxSeconds) * time.Second
 
-// streamLease is how long a stream's lease outlives its last renewal (one
-// per heartbeat): the slot of a stream whose process died is free again
-// after it.
-func streamLease() time.Duration { return 3 * StreamHeartbeat }
-
 // events answers GET /v1/jobs/{job_id}/events: the job's events as
 // text/event-stream, from its row and then as the activities record
 // changes (jobstream), ending after the terminal event. Last-Event-ID
@@ -49,11 +43,7 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	last, fresh := lastEventID(c.GetHeader("Last-Event-ID"))
-	var keyID string
-	var keyExpires *time.Time
-	if k := identityOf(c).key; k != nil {
-		keyID, keyExpires = k.ID, k.ExpiresAt
-	}
+	keyID := identityOf(c).keyID()
 	// Subscribe before reading, so no change after the read is missed.
 	sub, err := jobstream.Subscribe(ctx, h.d.DB, j.ID, keyID)
 	if err != nil {
@@ -86,7 +76,7 @@ func (h *jobHandlers) events(c *gin.Context) {
 	hd.Set("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	w := &sseWriter{c: c}
-	w.comment("events of " + j.ID)
+	w.Comment("events of " + j.ID)
 	w.retry()
 	// cur is the job as last read; sentQueue the queue state last sent.
 	cur := snap
@@ -116,58 +106,19 @@ func (h *jobHandlers) events(c *gin.Context) {
 	if send(snap) || w.err != nil {
 		return
 	}
-	heartbeat := time.NewTicker(StreamHeartbeat)
-	defer heartbeat.Stop()
-	maxAge := time.NewTimer(StreamMaxAge)
-	defer maxAge.Stop()
-	// keyEnds fires when the key expires (a roll's grace ends): the stream
-	// ends with it.
-	keyEnds := time.NewTimer(untilExpiry(keyExpires, h.d.now()))
-	defer keyEnds.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-maxAge.C:
-			return
-		case <-heartbeat.C:
-			w.comment("heartbeat")
-			if lease != nil {
-				if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil &&
-					!alive {
-					w.comment(keyEnded)
-					return
-				}
-			}
-		case <-sub.KeyChanged:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-keyEnds.C:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case s := <-sub.C:
-			if s.Err != nil {
-				// The client resumes with Last-Event-ID.
-				return
-			}
-			if send(s) {
-				return
-			}
-		case st := <-sub.Queue:
-			sendQueue(st)
-		}
-		if w.err != nil {
-			return
-		}
-	}
+	h.stream(sub, lease, identityOf(c).key).Run(ctx, w, send, sendQueue)
 }
 
-// keyEnded is the comment a stream ends with when its key stops working.
-const keyEnded = "the key was revoked or has expired"
+// stream is the loop of a stream open on sub with lease (nil: none) and
+// key (nil: a session).
+func (h *jobHandlers) stream(sub *jobstream.Sub, lease *models.EventStream, key *models.APIKey) *jobstream.Stream {
+	s := &jobstream.Stream{DB: h.d.DB, Sub: sub, Lease: lease, Now: h.d.now, Heartbeat: StreamHeartbeat,
+		MaxAge: StreamMaxAge}
+	if key != nil {
+		s.KeyID, s.KeyExpires = key.ID, key.ExpiresAt
+	}
+	return s
+}
 
 // openStream takes a stream's lease, or answers 429 too_many_streams.
 func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobID string) (*models.EventStream, error) {
@@ -180,7 +131,7 @@ func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobI
 		jobID,
 		models.StreamLimits{PerKey: lim.MaxPerKey, PerAccount: lim.MaxPerAccount},
 		h.d.now(),
-		streamLease(),
+		jobstream.LeaseFor(StreamHeartbeat),
 	)
 	var tooMany *models.TooManyStreams
 	if errors.As(err, &tooMany) {
@@ -210,33 +161,6 @@ func (h *jobHandlers) closeStream(ctx context.Context, lease *models.EventStream
 	}
 }
 
-// keyEnded reads the stream's key again after it changed or its expiry
-// came: true when it no longer works. Otherwise keyEnds is set to its
-// (possibly new) expiry.
-func (h *jobHandlers) keyEnded(ctx context.Context, keyID string, keyEnds *time.Timer) bool {
-	if keyID == "" {
-		return false
-	}
-	now := h.d.now()
-	usable, expires, err := models.KeyUsable(ctx, h.d.DB, keyID, now)
-	if err != nil {
-		return false // read again at the next change, expiry or renewal
-	}
-	if usable {
-		keyEnds.Reset(untilExpiry(expires, now))
-	}
-	return !usable
-}
-
-// untilExpiry is the time from now to a key's expiry; for a key that never
-// expires, longer than any stream.
-func untilExpiry(expires *time.Time, now time.Time) time.Duration {
-	if expires == nil {
-		return math.MaxInt64
-	}
-	return expires.Sub(now)
-}
-
 // lastEventID reads Last-Event-ID: a sequence number; fresh when absent or
 // not one.
 func lastEventID(v string) (last int64, fresh bool) {
@@ -263,7 +187,11 @@ func (w *sseWriter) write(s string) {
 	}
 }
 
-func (w *sseWriter) comment(text string) { w.write(": " + text + "\n\n") }
+// Comment writes a comment line.
+func (w *sseWriter) Comment(text string) { w.write(": " + text + "\n\n") }
+
+// Failed says a write failed: the client went away.
+func (w *sseWriter) Failed() bool { return w.err != nil }
 
 // retry asks EventSource clients to reconnect after 3 s.
 func (w *sseWriter) retry() { w.write("retry: 3000\n\n") }

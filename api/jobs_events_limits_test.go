@@ -208,7 +208,7 @@ func endedByKey(t *testing.T, events <-chan sse) {
 			if ev.comment == "heartbeat" {
 				continue
 			}
-			require.Equal(t, keyEnded, ev.comment)
+			require.Equal(t, jobstream.KeyEnded, ev.comment)
 			requireEnded(t, events)
 			return
 		case <-late:
