@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,7 +31,7 @@ func TestEstimateHonoursThePriceCeiling(t *testing.T) {
 			credits := int64(priced.obj(t)["credits"].(float64))
 			require.Positive(t, credits)
 
-			under := itoa(credits - 1)
+			under := strconv.FormatInt(credits-1, 10)
 			for _, path := range []string{estimate, submit} {
 				res := call(path, maxCreditsHeader, under)
 				require.Equal(t, http.StatusPaymentRequired, res.code, "%s: %s", path, res.body)
@@ -40,8 +41,8 @@ func TestEstimateHonoursThePriceCeiling(t *testing.T) {
 				require.EqualValues(t, credits, ctx["required"], "%s", res.body)
 				require.EqualValues(t, credits-1, ctx["max_credits"], "%s", res.body)
 			}
-			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, itoa(credits)).code, "at the ceiling")
-			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, "0"+itoa(credits)).code)
+			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, strconv.FormatInt(credits, 10)).code, "at the ceiling")
+			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, "0"+strconv.FormatInt(credits, 10)).code)
 
 			for _, bad := range []string{"+6", "6.0", "0x6", "6e0", "-1", "1_0", "٦", "6 6", "99999999999999999999"} {
 				for _, path := range []string{estimate, submit} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -165,10 +166,10 @@ func operationOf(rt route, d *tasks.Definition) oa {
 		o["description"] = op.description
 	}
 	switch rt.access {
-	case AccessKey:
+	case middleware.AccessKey:
 		o["security"] = []any{oa{"bearerAuth": []any{rt.scope}}, oa{"xApiKey": []any{rt.scope}}}
 		o["x-scope"] = rt.scope
-	case AccessSession:
+	case middleware.AccessSession:
 		o["security"] = []any{oa{"panelSession": []any{}}}
 	default:
 		o["security"] = []any{oa{}}
@@ -358,7 +359,7 @@ func newDoc(title, description, base string) oa {
 					"name":        "x-api-key",
 					"description": "The API key in the x-api-key header.",
 				},
-				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": SessionCookie,
+				"panelSession": oa{"type": "apiKey", "in": "cookie", "name": middleware.SessionCookie,
 					"description": "A signed-in account panel session (sign in at /app/sign-in); state-changing requests must come " +
 						"from the panel's own origin."},
 			},
@@ -381,7 +382,7 @@ func TaskOpenAPI(d *tasks.Definition, base string) map[string]any {
 func ServiceOpenAPI(reg *tasks.Registry, base string) map[string]any {
 	doc := newDoc("Task Platform API", "Named tasks on images and designs, run as durable jobs.", base)
 	for _, rt := range routes {
-		if rt.access != AccessSession {
+		if rt.access != middleware.AccessSession {
 			addRoute(doc, rt.path, rt, nil)
 		}
 	}
@@ -403,7 +404,7 @@ func PanelOpenAPI(reg *tasks.Registry, base string) map[string]any {
 		base,
 	)
 	for _, rt := range routes {
-		if rt.access == AccessSession {
+		if rt.access == middleware.AccessSession {
 			addRoute(doc, rt.path, rt, nil)
 		}
 	}
@@ -468,7 +469,7 @@ func pruned(doc oa) oa {
 func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, TaskOpenAPI(d, h.d.BaseURL))

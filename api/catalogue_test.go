@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -447,22 +448,19 @@ func TestCatalogueMeta(t *testing.T) {
 func estimateRouter(scopes string) *gin.Engine {
 	r := gin.New()
 	d := &Deps{BaseURL: testBase, Catalogue: servedCatalogue()}
-	r.Use(requestID(), renderErrors(), func(c *gin.Context) {
-		c.Set(
-			keyCtxKey,
-			&identity{
-				key:  &models.APIKey{ID: "key_test", Scopes: scopes},
-				user: &models.User{ID: 1, Plan: models.PlanStandard},
-			},
-		)
-	}, authorize(servedTasks(), newSessions(d)))
-	register(r, newHandlers(d, newLimiter(d)))
+	r.Use(middleware.AssignRequestID(), middleware.RenderErrors(), func(c *gin.Context) {
+		middleware.SetIdentity(c, &middleware.Identity{
+			Key:  &models.APIKey{ID: "key_test", Scopes: scopes},
+			User: &models.User{ID: 1, Plan: models.PlanStandard},
+		})
+	}, middleware.Authorize(servedTasks(), middleware.NewSessions(d.DB, d.now), ruleOf))
+	register(r, newHandlers(d, middleware.NewLimiter(d.DB, d.RateLimit, d.RateWindow)))
 	return r
 }
 
 func TestCatalogueEstimate(t *testing.T) {
 	t.Parallel()
-	r := estimateRouter(scopeTasksRun)
+	r := estimateRouter(models.ScopeTasksRun)
 	tests := []struct {
 		task, body string
 		status     int

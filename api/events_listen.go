@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
@@ -29,7 +30,7 @@ func listenRoute() route {
 	return route{
 		method: http.MethodGet,
 		path:   "/v1/events",
-		access: AccessKey,
+		access: middleware.AccessKey,
 		scope:  models.ScopeJobsRead,
 		handle: func(h *handlers) gin.HandlerFunc {
 			if h.d.Signer == nil {
@@ -54,19 +55,19 @@ type listenFrame struct {
 // webhook bodies do.
 func (h *jobHandlers) listen(c *gin.Context) {
 	ctx := c.Request.Context()
-	id := identityOf(c)
-	user := id.user
-	keyID := id.keyID()
+	id := middleware.IdentityOf(c)
+	user := id.User
+	keyID := id.KeyID()
 	opened := h.d.now()
 	sub, err := jobstream.SubscribeAccount(ctx, h.d.DB, user.ID, keyID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer sub.Close()
 	lease, err := h.openStream(ctx, user.ID, keyID, "")
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer h.closeStream(ctx, lease)
@@ -102,7 +103,7 @@ func (h *jobHandlers) listen(c *gin.Context) {
 		}
 		sent[j.ID] = last
 	}
-	h.stream(sub, lease, id.key).Run(ctx, w, func(s *jobstream.Snapshot) bool {
+	h.stream(sub, lease, id.Key).Run(ctx, w, func(s *jobstream.Snapshot) bool {
 		send(s)
 		return false
 	}, nil)

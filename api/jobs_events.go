@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
@@ -43,17 +44,17 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	last, fresh := lastEventID(c.GetHeader("Last-Event-ID"))
-	keyID := identityOf(c).keyID()
+	keyID := middleware.IdentityOf(c).KeyID()
 	// Subscribe before reading, so no change after the read is missed.
 	sub, err := jobstream.Subscribe(ctx, h.d.DB, j.ID, keyID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer sub.Close()
 	snap, err := jobstream.Load(ctx, h.d.DB, j.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if !fresh && last >= jobstream.SeqTerminal && snap.Ended() {
@@ -62,8 +63,8 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	var lease *models.EventStream
 	if !snap.Ended() { // an ended job's stream ends at once: no lease
-		if lease, err = h.openStream(ctx, identityOf(c).user.ID, keyID, j.ID); err != nil {
-			fail(c, err)
+		if lease, err = h.openStream(ctx, middleware.IdentityOf(c).User.ID, keyID, j.ID); err != nil {
+			middleware.Fail(c, err)
 			return
 		}
 		defer h.closeStream(ctx, lease)
@@ -106,7 +107,7 @@ func (h *jobHandlers) events(c *gin.Context) {
 	if send(snap) || w.err != nil {
 		return
 	}
-	h.stream(sub, lease, identityOf(c).key).Run(ctx, w, send, sendQueue)
+	h.stream(sub, lease, middleware.IdentityOf(c).Key).Run(ctx, w, send, sendQueue)
 }
 
 // stream is the loop of a stream open on sub with lease (nil: none) and

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -50,7 +51,7 @@ var components = []struct {
 	{"ArtRecord", reflect.TypeFor[fileRecord]()},
 	{"RefItem", reflect.TypeFor[refItem]()},
 	{"Balance", reflect.TypeFor[models.Balance]()},
-	{"RateLimit", reflect.TypeFor[rateLimitRow]()},
+	{"RateLimit", reflect.TypeFor[middleware.RateLimitRow]()},
 	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
 	{"RequestLogEntry", reflect.TypeFor[requestView]()},
 	{"JWKS", reflect.TypeFor[signer.JWKS]()},
@@ -129,10 +130,10 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		}
 	}
 	var pers []string
-	for _, r := range (&limiter{}).rows() {
+	for _, r := range (&middleware.Limiter{}).Rows() {
 		pers = append(pers, r.Per)
 	}
-	accesses := []Access{AccessPublic, AccessKey, AccessSession}
+	accesses := []middleware.Access{middleware.AccessPublic, middleware.AccessKey, middleware.AccessSession}
 	schemaDoc := freeObject("A JSON Schema, draft 2020-12.")
 	return map[reflect.Type]oa{
 		reflect.TypeFor[wire.Job](): {
@@ -275,7 +276,7 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		reflect.TypeFor[exampleFileView](): {
 			"data": nullable(freeObject("The file's data, valid against the task's outputSchema.")),
 		},
-		reflect.TypeFor[rateLimitRow](): {"per": enum(pers)},
+		reflect.TypeFor[middleware.RateLimitRow](): {"per": enum(pers)},
 		reflect.TypeFor[requestView](): {
 			"route": describe(nullable(str()),
 				"The route the path matched, written /v1/jobs/{job_id}; null when it matched none."),

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 )
 
@@ -34,9 +35,9 @@ var docTags = []oa{
 // accessText is what an operation's description says about its caller.
 func accessText(rt route) string {
 	switch rt.access {
-	case AccessKey:
+	case middleware.AccessKey:
 		return "Needs an API key holding the `" + rt.scope + "` scope."
-	case AccessSession:
+	case middleware.AccessSession:
 		return "Needs a signed-in panel session; API keys are refused with `session_required`."
 	default:
 		return "Needs no key; a key that is sent is still checked."
@@ -144,7 +145,7 @@ func webhookEvent(schema any) oa {
 
 // panelDocRoute is the route of the panel's own OpenAPI document.
 func panelDocRoute(document oa) route {
-	return route{method: http.MethodGet, path: "/v1/panel/openapi.json", access: AccessPublic,
+	return route{method: http.MethodGet, path: "/v1/panel/openapi.json", access: middleware.AccessPublic,
 		handle: catalogue((*catalogueHandlers).panelOpenAPI),
 		op: operation{
 			id:      "panel_openapi",

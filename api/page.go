@@ -5,14 +5,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
-
-// errBadCursor answers a cursor that does not decode to a position.
-func errBadCursor() *apierr.Error {
-	return apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor")
-}
 
 // listQuery reads limit (1 to maxN, default def) and cursor of a
 // newest-first listing.
@@ -27,7 +22,7 @@ func listQuery(c *gin.Context, def, maxN int) (int, *models.Position, error) {
 	}
 	pos, err := models.ParsePosition(cur)
 	if err != nil {
-		return 0, nil, errBadCursor()
+		return 0, nil, middleware.ErrBadCursor()
 	}
 	return limit, &pos, nil
 }

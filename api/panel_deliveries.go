@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
@@ -94,13 +95,13 @@ func timeParam(c *gin.Context, name string) (*time.Time, error) {
 func (p *panelHandlers) listDeliveries(c *gin.Context) {
 	limit, after, err := listQuery(c, 20, 100)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	q := models.DeliveryQuery{UserID: identityOf(c).user.ID, Event: c.Query("event"), Status: c.Query("status"),
+	q := models.DeliveryQuery{UserID: middleware.IdentityOf(c).User.ID, Event: c.Query("event"), Status: c.Query("status"),
 		EndpointID: c.Query("endpoint_id"), JobID: c.Query("job_id"), After: after, Limit: limit}
 	if q.Status != "" && !slices.Contains(deliveryStatuses, q.Status) {
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(apierr.InvalidOption, "status is one of pending, delivered, failed, skipped.").
 				WithField("status"),
@@ -111,12 +112,12 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 		q.End, err = timeParam(c, "end")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	page, err := models.ListDeliveries(c.Request.Context(), p.d.DB, q)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	ids := make([]string, len(page.Items))
@@ -125,7 +126,7 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 	}
 	attempts, err := models.AttemptsOf(c.Request.Context(), p.d.DB, ids)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]DeliveryView, len(page.Items))
@@ -139,11 +140,11 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 // the stored body again as a new delivery with the same event id.
 func (p *panelHandlers) replayDelivery(c *gin.Context) {
 	old, err := models.DeliveryByID(c.Request.Context(), p.d.DB, c.Param("delivery_id"))
-	if errors.Is(err, models.ErrNotFound) || (err == nil && old.UserID != identityOf(c).user.ID) {
+	if errors.Is(err, models.ErrNotFound) || (err == nil && old.UserID != middleware.IdentityOf(c).User.ID) {
 		err = apierr.New(apierr.NotFound, "The account has no delivery with this id.").WithField("delivery_id")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	d, err := events.ReplayOf(c.Request.Context(), p.d.DB, old.ID)
@@ -151,7 +152,7 @@ func (p *panelHandlers) replayDelivery(c *gin.Context) {
 		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel replay")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusAccepted, gin.H{"delivery_id": d.ID, "event_id": d.EventID})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
@@ -144,9 +145,9 @@ type keyRollBody struct {
 
 // listKeys answers GET /v1/account/keys: every key of the account.
 func (p *panelHandlers) listKeys(c *gin.Context) {
-	keys, err := models.KeysOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID)
+	keys, err := models.KeysOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	now := p.d.now()
@@ -162,12 +163,12 @@ func (p *panelHandlers) listKeys(c *gin.Context) {
 func (p *panelHandlers) createKey(c *gin.Context) {
 	var body keyCreateBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	for _, s := range body.Scopes {
 		if !slices.Contains(models.AllScopes, s) {
-			fail(
+			middleware.Fail(
 				c,
 				apierr.Newf(apierr.InvalidOption, "Unknown scope %q; scopes are %s.", s, strings.Join(models.AllScopes, ", ")).
 					WithField("scopes"),
@@ -177,18 +178,18 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 	}
 	now := p.d.now()
 	if body.ExpiresAt != nil && !body.ExpiresAt.After(now) {
-		fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
+		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
 		return
 	}
 	name, err := models.KeyName(body.Name)
 	if err != nil {
-		fail(c, keyNameError(err))
+		middleware.Fail(c, keyNameError(err))
 		return
 	}
 	k, secret, err := models.CreateNamedKey(
 		c.Request.Context(),
 		p.d.DB,
-		identityOf(c).user.ID,
+		middleware.IdentityOf(c).User.ID,
 		name,
 		slices.Compact(slices.Sorted(slices.Values(body.Scopes))),
 		utc(body.ExpiresAt),
@@ -203,7 +204,7 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 		)
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusCreated, NewKeyView{KeyView: keyView(k, now), Key: secret})
@@ -211,12 +212,12 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 
 // ownKey is the account's key named in the path, or a 404.
 func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
-	k, err := models.KeyOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("key_id"))
+	k, err := models.KeyOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"))
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false
 	}
 	return k, true
@@ -227,19 +228,19 @@ func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
 func (p *panelHandlers) renameKey(c *gin.Context) {
 	var body keyRenameBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if body.Name == nil {
-		fail(c, apierr.New(apierr.InvalidRequest, "name is required; an empty name clears it.").WithField("name"))
+		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "name is required; an empty name clears it.").WithField("name"))
 		return
 	}
-	k, err := models.RenameKey(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("key_id"), *body.Name)
+	k, err := models.RenameKey(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"), *body.Name)
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
 	}
 	if err != nil {
-		fail(c, keyNameError(err))
+		middleware.Fail(c, keyNameError(err))
 		return
 	}
 	c.JSON(http.StatusOK, keyView(k, p.d.now()))
@@ -250,11 +251,11 @@ func (p *panelHandlers) renameKey(c *gin.Context) {
 func (p *panelHandlers) rollKey(c *gin.Context) {
 	var body keyRollBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if body.GracePeriodSeconds == nil || *body.GracePeriodSeconds < 0 || *body.GracePeriodSeconds > maxGraceSeconds {
-		fail(
+		middleware.Fail(
 			c,
 			apierr.Newf(apierr.InvalidRequest, "grace_period_seconds is required: 0 to %d seconds.", maxGraceSeconds).
 				WithField("grace_period_seconds"),
@@ -279,7 +280,7 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 			WithField("key_id")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	jobstream.KeyChanged(c.Request.Context(), p.d.DB, old.ID) // its streams end with its grace
@@ -297,7 +298,7 @@ func (p *panelHandlers) revokeKey(c *gin.Context) {
 	if k.RevokedAt == nil {
 		if err := models.RevokeKey(c.Request.Context(), p.d.DB, k.ID, now); err != nil &&
 			!errors.Is(err, models.ErrNotFound) {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		jobstream.KeyChanged(c.Request.Context(), p.d.DB, k.ID)

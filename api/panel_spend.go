@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/spendlimits"
 )
@@ -52,9 +53,9 @@ func (p *panelHandlers) spendLimits() *spendlimits.Service {
 // listSpendLimits answers GET /v1/account/spend-limits: the account's
 // limits and their keys', each with its period's spend.
 func (p *panelHandlers) listSpendLimits(c *gin.Context) {
-	limits, err := p.spendLimits().List(c.Request.Context(), identityOf(c).user.ID)
+	limits, err := p.spendLimits().List(c.Request.Context(), middleware.IdentityOf(c).User.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	out := make([]SpendLimitView, len(limits))
@@ -69,16 +70,16 @@ func (p *panelHandlers) listSpendLimits(c *gin.Context) {
 func (p *panelHandlers) setSpendLimit(c *gin.Context) {
 	var body spendLimitBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	l := spendlimits.Limit{Period: body.Period, CreditType: body.CreditType, Credits: body.Credits}
 	if body.APIKeyID != nil {
 		l.APIKeyID = *body.APIKeyID
 	}
-	set, err := p.spendLimits().Set(c.Request.Context(), identityOf(c).user.ID, l)
+	set, err := p.spendLimits().Set(c.Request.Context(), middleware.IdentityOf(c).User.ID, l)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, spendLimitView(set))
@@ -87,9 +88,9 @@ func (p *panelHandlers) setSpendLimit(c *gin.Context) {
 // clearSpendLimit answers DELETE /v1/account/spend-limits/{limit_id}: the
 // limit no longer applies; it answers the limit as it was.
 func (p *panelHandlers) clearSpendLimit(c *gin.Context) {
-	l, err := p.spendLimits().Clear(c.Request.Context(), identityOf(c).user.ID, c.Param("limit_id"))
+	l, err := p.spendLimits().Clear(c.Request.Context(), middleware.IdentityOf(c).User.ID, c.Param("limit_id"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, spendLimitView(l))

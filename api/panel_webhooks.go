@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/events"
@@ -109,9 +110,9 @@ func (p *panelHandlers) checkEvents(events []string) (string, error) {
 
 // listEndpoints answers GET /v1/account/webhooks.
 func (p *panelHandlers) listEndpoints(c *gin.Context) {
-	eps, err := models.EndpointsOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID)
+	eps, err := models.EndpointsOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	out := make([]EndpointView, len(eps))
@@ -126,25 +127,25 @@ func (p *panelHandlers) listEndpoints(c *gin.Context) {
 func (p *panelHandlers) createEndpoint(c *gin.Context) {
 	var body endpointBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if body.URL == nil || *body.URL == "" {
-		fail(c, apierr.New(apierr.InvalidRequest, "url is required.").WithField("url"))
+		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "url is required.").WithField("url"))
 		return
 	}
 	if err := p.checkURL(c, *body.URL); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	events, err := p.checkEvents(body.Events)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	ep := &models.WebhookEndpoint{UserID: identityOf(c).user.ID, URL: *body.URL, Events: events}
+	ep := &models.WebhookEndpoint{UserID: middleware.IdentityOf(c).User.ID, URL: *body.URL, Events: events}
 	if err := models.CreateEndpoint(c.Request.Context(), p.d.DB, ep); err != nil {
-		fail(c, endpointRefusal(err))
+		middleware.Fail(c, endpointRefusal(err))
 		return
 	}
 	c.JSON(http.StatusCreated, endpointView(ep))
@@ -170,12 +171,12 @@ func endpointRefusal(err error) error {
 
 // ownEndpoint is the account's endpoint named in the path, or a 404.
 func (p *panelHandlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bool) {
-	ep, err := models.EndpointOfUser(c.Request.Context(), p.d.DB, identityOf(c).user.ID, c.Param("endpoint_id"))
+	ep, err := models.EndpointOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("endpoint_id"))
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no webhook endpoint with this id.").WithField("endpoint_id")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false
 	}
 	return ep, true
@@ -186,7 +187,7 @@ func (p *panelHandlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bo
 func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	var body endpointBody
 	if err := decodeBody(c, &body); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	ep, ok := p.ownEndpoint(c)
@@ -196,14 +197,14 @@ func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	var url string
 	if body.URL != nil {
 		if err := p.checkURL(c, *body.URL); err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		url = *body.URL
 	}
 	events, err := p.checkEvents(body.Events)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if body.Events != nil && events == "" {
@@ -211,7 +212,7 @@ func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	}
 	ep, err = models.UpdateEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID, url, events)
 	if err != nil {
-		fail(c, endpointRefusal(err))
+		middleware.Fail(c, endpointRefusal(err))
 		return
 	}
 	c.JSON(http.StatusOK, endpointView(ep))
@@ -224,7 +225,7 @@ func (p *panelHandlers) deleteEndpoint(c *gin.Context) {
 		return
 	}
 	if err := models.DeleteEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"id": ep.ID, "deleted": true})
@@ -238,7 +239,7 @@ func (p *panelHandlers) enableEndpoint(c *gin.Context) {
 		return
 	}
 	if err := models.EnableEndpoint(c.Request.Context(), p.d.DB, ep.ID); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if ep, ok = p.ownEndpoint(c); ok {
@@ -259,14 +260,14 @@ func (p *panelHandlers) pingEndpoint(c *gin.Context) {
 	if c.Request.ContentLength != 0 {
 		body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		var in struct {
 			Event *string `json:"event"`
 		}
 		if err := json.Unmarshal(body, &in); err != nil {
-			fail(c, apierr.New(apierr.MalformedRequest, `The body must be a JSON object such as {"event": "job.failed"}.`))
+			middleware.Fail(c, apierr.New(apierr.MalformedRequest, `The body must be a JSON object such as {"event": "job.failed"}.`))
 			return
 		}
 		if in.Event != nil {
@@ -282,7 +283,7 @@ func (p *panelHandlers) pingEndpoint(c *gin.Context) {
 		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel test event")
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusAccepted, gin.H{"delivery_id": d.ID, "event_id": d.EventID})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -27,7 +28,7 @@ func accountRoutes() []route {
 		return route{
 			method: http.MethodGet,
 			path:   path,
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeAccountRead,
 			handle: handle,
 			op: operation{
@@ -50,7 +51,7 @@ func accountRoutes() []route {
 			object(oa{"balances": arrayOf(ref("Balance")), "as_of": dateTime()}, "balances", "as_of"),
 		),
 		read("/v1/account/limits", "account_limits", "Request-rate limits",
-			func(h *handlers) gin.HandlerFunc { return h.limits.limits(h.d.now) }, nil,
+			func(h *handlers) gin.HandlerFunc { return h.limits.Answer(h.d.now) }, nil,
 			object(oa{"rate_limits": arrayOf(ref("RateLimit")), "as_of": dateTime()}, "rate_limits", "as_of")),
 		read(
 			"/v1/account/usage",

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
@@ -59,7 +60,7 @@ func newRoutesEnv(t *testing.T) *routesEnv {
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	e.fileEnv = newFileEnv(t, testenv.Postgres, func(d *Deps) {
-		d.Metrics, d.Signer = NewHTTPMetrics(prometheus.NewRegistry()), signer.New(key)
+		d.Metrics, d.Signer = middleware.NewHTTPMetrics(prometheus.NewRegistry()), signer.New(key)
 		d.BaseURL = "https://api.example.test"
 	})
 	ctx, now := context.Background(), time.Now().UTC()
@@ -383,7 +384,7 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 		probes = append(probes, probe{row: "GET /v1/concepts/{name}", path: "/v1/concepts/" + c.Name, status: 200})
 	}
 	for _, rt := range routes {
-		if rt.access == AccessSession {
+		if rt.access == middleware.AccessSession {
 			probes = append(
 				probes,
 				probe{
@@ -408,7 +409,7 @@ func TestRoutesAnswerAsDocumented(t *testing.T) {
 	}
 	for _, rt := range routes {
 		row := rt.method + " " + rt.path
-		if rt.access != AccessSession && !needsTemporal[row] {
+		if rt.access != middleware.AccessSession && !needsTemporal[row] {
 			require.True(t, answered[row], "%s is a row of the route table (api/routes.go) that no probe calls "+
 				"with a success answer: add a probe{row: %q, …, status: 2xx} to the probes of "+
 				"TestRoutesAnswerAsDocumented in api/routes_answers_test.go (or, when its success needs a "+
@@ -520,7 +521,7 @@ func TestCommonErrorsAnswerAsDocumented(t *testing.T) {
 			"GET /v1/meta",
 			"/v1/meta",
 			open,
-			[]string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)},
+			[]string{"X-Filler", strings.Repeat("a", middleware.MaxHeaderBytes)},
 			431,
 		},
 		{"rate limited", "GET /v1/account/limits", "/v1/account/limits", limited, keyed(limited.key), 429},

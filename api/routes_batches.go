@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -31,7 +32,7 @@ func batchRoutes() []route {
 		route{
 			method: http.MethodPost,
 			path:   "/v1/batches",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeTasksRun,
 			handle: jobs((*jobHandlers).createBatch),
 			op: operation{id: "batch_create", summary: "Run many tasks in one call: every hold or none",
@@ -64,7 +65,7 @@ func batchRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/batches/{batch_id}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).getBatch),
 			op: operation{id: "batch_read", summary: "A batch's progress and outcomes: its jobs by state, outputs, credits",

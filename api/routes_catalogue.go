@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/taskplatform/taskplatform/api/middleware"
 )
 
 // catalogue adapts a catalogue handler method to the route table.
@@ -24,7 +25,7 @@ func catalogueRoutes() []route {
 		"webhooks": freeObject("The job events a webhook endpoint receives, by event kind.")},
 		"openapi", "info", "paths", "components")
 	read := func(path, id, summary string, h func(*catalogueHandlers, *gin.Context), body oa, errs ...int) route {
-		return route{method: http.MethodGet, path: path, access: AccessPublic, handle: catalogue(h),
+		return route{method: http.MethodGet, path: path, access: middleware.AccessPublic, handle: catalogue(h),
 			op: operation{
 				id:      id,
 				summary: summary,
@@ -41,7 +42,7 @@ func catalogueRoutes() []route {
 		return route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/{name}/examples/{example}/" + kind + "/{index}",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue(h),
 			op: operation{id: id, summary: summary,
 				params: []oa{name, pathParam("example", "The example's name.", str()),
@@ -66,7 +67,7 @@ func catalogueRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/llms.txt",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).llmsIndex),
 			op: operation{
 				id:      "tasks_llms",
@@ -95,7 +96,7 @@ func catalogueRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/{name}/llms.txt",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).taskLLMs),
 			op: operation{
 				id:      "task_llms",
@@ -200,7 +201,7 @@ func catalogueRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/changelog.atom",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).changelogAtom),
 			op: operation{
 				id:      "changelog_atom",

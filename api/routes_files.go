@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -60,7 +61,7 @@ func fileRoutes() []route {
 		route{
 			method: http.MethodPost,
 			path:   "/v1/files",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeFilesWrite,
 			handle: files((*fileHandlers).create),
 			op: operation{
@@ -78,7 +79,7 @@ func fileRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/files/{ref}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeFilesRead,
 			handle: files((*fileHandlers).get),
 			op: operation{id: "file_read", summary: "One file or record by handle", params: []oa{handle},
@@ -95,7 +96,7 @@ func fileRoutes() []route {
 		route{
 			method: http.MethodDelete,
 			path:   "/v1/files/{ref}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeFilesWrite,
 			handle: files((*fileHandlers).delete),
 			op: operation{
@@ -118,7 +119,7 @@ func fileRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/refs/{kind}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeFilesRead,
 			handle: files((*fileHandlers).refs),
 			op: operation{id: "refs_list", summary: "The account's reference items of one kind, newest first",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -23,7 +24,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).list),
 			op: operation{
@@ -39,7 +40,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs/{job_id}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).get),
 			op: operation{
@@ -53,7 +54,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs/{job_id}/result",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).result),
 			op: operation{
@@ -67,7 +68,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs/{job_id}/files",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).files),
 			op: operation{id: "job_files", summary: "The outputs a job delivered so far, whatever its outcome",
@@ -85,7 +86,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs/{job_id}/manifest",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Signer == nil {
@@ -109,7 +110,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/jobs/{job_id}/events",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsRead,
 			handle: jobs((*jobHandlers).events),
 			op:     eventStreamOperation(jobID),
@@ -118,7 +119,7 @@ func jobRoutes() []route {
 		route{
 			method: http.MethodPut,
 			path:   "/v1/jobs/{job_id}/cancel",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeJobsCancel,
 			handle: jobs((*jobHandlers).cancel),
 			op: operation{

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -43,7 +44,7 @@ func taskRoutes() []route {
 		route{
 			method: http.MethodPost,
 			path:   "/v1/tasks/{name}",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeTasksRun,
 			handle: jobs((*jobHandlers).submit),
 			op: operation{id: "task_submit", summary: "Run a task: a job starts and its handle is answered at once",
@@ -96,7 +97,7 @@ func taskRoutes() []route {
 		route{
 			method: http.MethodPost,
 			path:   "/v1/tasks/{name}/estimate",
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeTasksRun,
 			handle: catalogue((*catalogueHandlers).estimate),
 			op: operation{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
@@ -49,7 +50,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 		inPanel := panel.Paths.Value(rt.path) != nil && panel.Paths.Value(rt.path).GetOperation(rt.method) != nil
 		require.Equal(
 			t,
-			rt.access == AccessSession,
+			rt.access == middleware.AccessSession,
 			inPanel,
 			"%s %s: in the panel's document only if session-only",
 			rt.method,
@@ -57,7 +58,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 		)
 		require.Equal(
 			t,
-			rt.access != AccessSession,
+			rt.access != middleware.AccessSession,
 			inService,
 			"%s %s: in the service's document unless session-only",
 			rt.method,
@@ -95,7 +96,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 			require.Equal(t, slices.Compact(want), statuses(op))
 
 			require.Equal(t, string(rt.access), op.Extensions["x-access"])
-			if rt.access == AccessKey {
+			if rt.access == middleware.AccessKey {
 				require.Equal(t, rt.scope, op.Extensions["x-scope"])
 				require.Equal(t, []string{rt.scope}, (*op.Security)[0]["bearerAuth"])
 			}

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"context"
@@ -22,28 +22,30 @@ const (
 	DefaultRateWindow = time.Minute
 )
 
-// limiter is the fixed-window request limit. Every request made with a key
+// Limiter is the fixed-window request limit. Every request made with a key
 // counts against that key; a request without one counts against the
 // calling address (c.ClientIP()), with the same limit and window, and so
 // does a request whose key was refused or sent in the URL. The
 // counts live in PostgreSQL (rate_windows) and the window comes from the
 // database clock, so every API process shares them.
-type limiter struct {
+type Limiter struct {
 	db        *gorm.DB
 	limit     int64
 	window    time.Duration
 	nextPrune atomic.Int64 // unix nanos of this process's next prune
 }
 
-func newLimiter(d *Deps) *limiter {
-	return &limiter{db: d.DB, limit: int64(d.RateLimit), window: d.RateWindow}
+// NewLimiter counts limit requests per window on db; a nil db counts
+// nothing.
+func NewLimiter(db *gorm.DB, limit int, window time.Duration) *Limiter {
+	return &Limiter{db: db, limit: int64(limit), window: window}
 }
 
 // subject is what the request counts against, and false when it counts
 // against nothing (a keyless operator probe).
-func (l *limiter) subject(c *gin.Context) (string, bool) {
-	if id := identityOf(c); id != nil {
-		return "key:" + id.key.ID, true
+func (l *Limiter) subject(c *gin.Context) (string, bool) {
+	if id := IdentityOf(c); id != nil {
+		return "key:" + id.Key.ID, true
 	}
 	if operational(c.Request.URL.Path) {
 		return "", false
@@ -54,13 +56,13 @@ func (l *limiter) subject(c *gin.Context) (string, bool) {
 // addressOf is the subject of the calls counted against the calling address.
 func addressOf(c *gin.Context) string { return "ip:" + c.ClientIP() }
 
-// middleware counts the request against its key or address; one call over
+// Middleware counts the request against its key or address; one call over
 // the limit answers 429 rate_limited.
-func (l *limiter) middleware() gin.HandlerFunc {
+func (l *Limiter) Middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if subject, ok := l.subject(c); ok {
-			if over := l.count(c, subject); over != nil {
-				fail(c, over)
+			if over := l.Count(c, subject); over != nil {
+				Fail(c, over)
 				return
 			}
 		}
@@ -68,29 +70,29 @@ func (l *limiter) middleware() gin.HandlerFunc {
 	}
 }
 
-// refuse answers err to a request whose key was refused (unreadable,
+// Refuse answers err to a request whose key was refused (unreadable,
 // invalid, or sent with an Origin) after counting it against the calling
 // address; over the limit it answers 429 instead, so guessing keys is
 // limited like any keyless call.
-func (l *limiter) refuse(c *gin.Context, err error) {
-	if over := l.count(c, addressOf(c)); over != nil {
+func (l *Limiter) Refuse(c *gin.Context, err error) {
+	if over := l.Count(c, addressOf(c)); over != nil {
 		err = over
 	}
-	fail(c, err)
+	Fail(c, err)
 }
 
-// count adds the call to subject's window and sets X-RateLimit-Limit,
+// Count adds the call to subject's window and sets X-RateLimit-Limit,
 // -Remaining and -Reset on the answer, errors included. It returns the 429
 // rate_limited (with Retry-After) to answer when the call is over the limit.
 // A database failure counts nothing (logged): the limit protects the
 // service, it is not a ledger.
-func (l *limiter) count(c *gin.Context, subject string) *apierr.Error {
+func (l *Limiter) Count(c *gin.Context, subject string) *apierr.Error {
 	if l.db == nil {
 		return nil
 	}
 	hit, err := models.HitRate(c.Request.Context(), l.db, subject, l.window)
 	if err != nil {
-		logger(c).Warn("rate limit not counted", zap.Error(err))
+		Logger(c).Warn("rate limit not counted", zap.Error(err))
 		return nil
 	}
 	l.maybePrune(c)
@@ -107,7 +109,7 @@ func (l *limiter) count(c *gin.Context, subject string) *apierr.Error {
 }
 
 // maybePrune deletes ended windows, at most once per window per process.
-func (l *limiter) maybePrune(c *gin.Context) {
+func (l *Limiter) maybePrune(c *gin.Context) {
 	now := time.Now().UnixNano()
 	next := l.nextPrune.Load()
 	if now < next || !l.nextPrune.CompareAndSwap(next, now+int64(l.window)) {
@@ -116,29 +118,29 @@ func (l *limiter) maybePrune(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 5*time.Second)
 	defer cancel()
 	if _, err := models.PruneRateWindows(ctx, l.db, l.window); err != nil {
-		logger(c).Warn("prune rate windows", zap.Error(err))
+		Logger(c).Warn("prune rate windows", zap.Error(err))
 	}
 }
 
-// rateLimitRow is one row of GET /v1/account/limits.
-type rateLimitRow struct {
+// RateLimitRow is one row of GET /v1/account/limits.
+type RateLimitRow struct {
 	Per           string `json:"per"`
 	Limit         int64  `json:"limit"`
 	WindowSeconds int64  `json:"window_seconds"`
 }
 
-// rows are the limits as GET /v1/account/limits answers them.
-func (l *limiter) rows() []rateLimitRow {
+// Rows are the limits as GET /v1/account/limits answers them.
+func (l *Limiter) Rows() []RateLimitRow {
 	w := int64(l.window / time.Second)
-	return []rateLimitRow{
+	return []RateLimitRow{
 		{Per: "api_key", Limit: l.limit, WindowSeconds: w},
 		{Per: "ip", Limit: l.limit, WindowSeconds: w},
 	}
 }
 
-// limits answers GET /v1/account/limits.
-func (l *limiter) limits(now func() time.Time) gin.HandlerFunc {
+// Answer answers GET /v1/account/limits.
+func (l *Limiter) Answer(now func() time.Time) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		c.JSON(http.StatusOK, gin.H{"as_of": now(), "rate_limits": l.rows()})
+		c.JSON(http.StatusOK, gin.H{"as_of": now(), "rate_limits": l.Rows()})
 	}
 }

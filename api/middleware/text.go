@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"bytes"
@@ -13,26 +13,26 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 )
 
-// refuseUnreadableText answers 400 malformed_request (through refuse),
+// RefuseUnreadableText answers 400 malformed_request (through refuse),
 // naming the field, to a path parameter or a query parameter (name or
 // value) no database stores as sent: not UTF-8, or holding a NUL. It runs
 // before anything reads the database, so both databases answer alike.
-func refuseUnreadableText(refuse refusal) gin.HandlerFunc {
+func RefuseUnreadableText(refuse Refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		for _, p := range c.Params {
 			if !storableText(p.Value) {
-				refuse(c, unreadable(p.Key, "The %s in the path is not UTF-8 text without NUL."))
+				refuse(c, Unreadable(p.Key, "The %s in the path is not UTF-8 text without NUL."))
 				return
 			}
 		}
 		for name, values := range c.Request.URL.Query() {
 			if !storableText(name) {
-				refuse(c, unreadable("", "A query parameter's name is not UTF-8 text without NUL."))
+				refuse(c, Unreadable("", "A query parameter's name is not UTF-8 text without NUL."))
 				return
 			}
 			for _, v := range values {
 				if !storableText(v) {
-					refuse(c, unreadable(name, "The %s parameter is not UTF-8 text without NUL."))
+					refuse(c, Unreadable(name, "The %s parameter is not UTF-8 text without NUL."))
 					return
 				}
 			}
@@ -41,22 +41,22 @@ func refuseUnreadableText(refuse refusal) gin.HandlerFunc {
 	}
 }
 
-// refuseUnreadableBody answers 400 malformed_request, naming the field, to
+// RefuseUnreadableBody answers 400 malformed_request, naming the field, to
 // a JSON body with a string (member name or value) no database stores as
 // sent: bytes that are not UTF-8, a NUL, or an escaped lone UTF-16
 // surrogate such as \ud800, which a JSON decoder would silently turn into
 // U+FFFD. It runs once the caller is identified (an anonymous caller is
 // not read a body for), before any handler; the body, already capped, is
 // read whole and handed on unchanged.
-func refuseUnreadableBody() gin.HandlerFunc {
+func RefuseUnreadableBody() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if c.FullPath() == "" || !hasBody(c.Request) || !jsonMediaType(c.GetHeader("Content-Type")) {
+		if c.FullPath() == "" || !hasBody(c.Request) || !JSONMediaType(c.GetHeader("Content-Type")) {
 			c.Next()
 			return
 		}
-		body, err := readBody(c)
+		body, err := ReadBody(c)
 		if err != nil {
-			fail(c, err)
+			Fail(c, err)
 			return
 		}
 		if field, bad := unreadableJSON(body); bad {
@@ -64,7 +64,7 @@ func refuseUnreadableBody() gin.HandlerFunc {
 			if field != "" {
 				msg = "%s is not UTF-8 text without NUL (or escapes a lone surrogate)."
 			}
-			fail(c, unreadable(field, msg))
+			Fail(c, Unreadable(field, msg))
 			return
 		}
 		c.Request.Body = io.NopCloser(bytes.NewReader(body))
@@ -72,10 +72,10 @@ func refuseUnreadableBody() gin.HandlerFunc {
 	}
 }
 
-// unreadable is the 400 malformed_request naming field (when known): msg
+// Unreadable is the 400 malformed_request naming field (when known): msg
 // places the field's name with %s. A field is a route's parameter, a
 // query name already found readable, or a JSON path whose names are.
-func unreadable(field, msg string) *apierr.Error {
+func Unreadable(field, msg string) *apierr.Error {
 	if field == "" {
 		return apierr.New(apierr.MalformedRequest, msg)
 	}
@@ -96,7 +96,7 @@ type jsonFrame struct {
 	name  string
 }
 
-// unreadableJSON finds the first string of a JSON document (a member name
+// UnreadableJSON finds the first string of a JSON document (a member name
 // or a value) that is not storable text: bytes that are not UTF-8, a NUL
 // (raw or \u0000), or a \u escape of a lone surrogate. field is its path
 // (name, colors[2], a.b); a bad member name is placed at its object's path.

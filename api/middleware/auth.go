@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"errors"
@@ -14,6 +14,21 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
+// Access says what a route needs from the caller.
+type Access string
+
+// The kinds of access a route can need.
+const (
+	// AccessPublic needs no key; a key that is sent is still checked.
+	AccessPublic Access = "none"
+	// AccessKey needs a key holding the route's scope, on a plan with API
+	// access.
+	AccessKey Access = "key"
+	// AccessSession needs a signed-in panel session: every key is refused
+	// with session_required.
+	AccessSession Access = "session"
+)
+
 const keyCtxKey = "identity"
 
 // Scopes named by the routes.
@@ -24,17 +39,24 @@ const (
 	scopeAccountRead = models.ScopeAccountRead
 )
 
-// identity is who a keyed request acts as.
-type identity struct {
-	key  *models.APIKey
-	user *models.User
+// Identity is who a keyed request acts as.
+type Identity struct {
+	Key  *models.APIKey
+	User *models.User
 }
 
-type authenticator struct {
+// Authenticator identifies the caller: a key it checks on db, or none.
+type Authenticator struct {
 	db  *gorm.DB
 	now func() time.Time
 	// limits counts the refused keys against the calling address.
-	limits *limiter
+	limits *Limiter
+}
+
+// NewAuthenticator checks keys on db at now; limits counts the refused
+// keys against the calling address.
+func NewAuthenticator(db *gorm.DB, now func() time.Time, limits *Limiter) *Authenticator {
+	return &Authenticator{db: db, now: now, limits: limits}
 }
 
 // presentedKey reads the key from Authorization (Key or Bearer) or x-api-key.
@@ -65,13 +87,13 @@ func presentedKey(c *gin.Context) (string, bool, error) {
 	return found[0], true, nil
 }
 
-// identify checks a key when one is sent, on every route, keyless reads
+// Identify checks a key when one is sent, on every route, keyless reads
 // included; routes that need a key add require.
-func (a *authenticator) identify() gin.HandlerFunc {
+func (a *Authenticator) Identify() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		secret, sent, err := presentedKey(c)
 		if err != nil {
-			a.limits.refuse(c, err)
+			a.limits.Refuse(c, err)
 			return
 		}
 		if !sent {
@@ -79,27 +101,27 @@ func (a *authenticator) identify() gin.HandlerFunc {
 			return
 		}
 		if c.GetHeader("Origin") != "" {
-			a.limits.refuse(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
+			a.limits.Refuse(c, apierr.New(apierr.APIKeyNotAllowedHere, ""))
 			return
 		}
 		key, user, err := models.SecretKeyAuth(c.Request.Context(), a.db, secret, a.now())
 		if errors.Is(err, models.ErrKeyInvalid) {
-			a.limits.refuse(c, apierr.New(apierr.InvalidAPIKey, ""))
+			a.limits.Refuse(c, apierr.New(apierr.InvalidAPIKey, ""))
 			return
 		}
 		if err != nil {
-			fail(c, err)
+			Fail(c, err)
 			return
 		}
-		c.Set(keyCtxKey, &identity{key: key, user: user})
+		c.Set(keyCtxKey, &Identity{Key: key, User: user})
 		c.Next()
 	}
 }
 
-// refusal answers an error to a request refused before it is identified.
-type refusal func(c *gin.Context, err error)
+// Refusal answers an error to a request refused before it is identified.
+type Refusal func(c *gin.Context, err error)
 
-// refuseEarly answers err to a request refused before identify and the rate
+// RefuseEarly answers err to a request refused before identify and the rate
 // limit run (headers too large, plain HTTP, unreadable headers, a body over
 // the limit). The call still counts, as every call does: against its key
 // when it carries a valid one, else against the calling address (a keyless
@@ -107,20 +129,20 @@ type refusal func(c *gin.Context, err error)
 // X-RateLimit-Limit, -Remaining and -Reset like any other. One call over
 // the limit answers 429 rate_limited instead, as a refused key does, so
 // keys cannot be tried through early refusals beyond the address's limit.
-func (a *authenticator) refuseEarly(c *gin.Context, err error) {
+func (a *Authenticator) RefuseEarly(c *gin.Context, err error) {
 	if subject, ok := a.earlySubject(c); ok {
-		if over := a.limits.count(c, subject); over != nil {
+		if over := a.limits.Count(c, subject); over != nil {
 			err = over
 		}
 	}
-	fail(c, err)
+	Fail(c, err)
 }
 
 // earlySubject is what a request refused before identify counts against:
 // its key when it presents one valid key (without an Origin, and none of
 // singleHeaders sent twice), else the calling address; false for a keyless
 // operator probe or without a database.
-func (a *authenticator) earlySubject(c *gin.Context) (string, bool) {
+func (a *Authenticator) earlySubject(c *gin.Context) (string, bool) {
 	if a.db == nil {
 		return "", false
 	}
@@ -140,15 +162,15 @@ func (a *authenticator) earlySubject(c *gin.Context) (string, bool) {
 // no key, a plan without API access, a missing scope, or a task the plan
 // does not run (routes naming a task in :name).
 func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
-	id := identityOf(c)
+	id := IdentityOf(c)
 	if id == nil {
 		return apierr.New(apierr.Unauthenticated, "")
 	}
-	plan := models.PlanOf(id.user.Plan)
+	plan := models.PlanOf(id.User.Plan)
 	if !plan.APIAccess {
 		return apierr.New(apierr.APIAccessNotIncluded, "")
 	}
-	if !id.key.HasScope(scope) {
+	if !id.Key.HasScope(scope) {
 		return apierr.Newf(apierr.ScopeMissing, "The key lacks the scope %s.", scope)
 	}
 	if name := c.Param("name"); name != "" && scope == scopeTasksRun {
@@ -164,31 +186,35 @@ func checkKey(c *gin.Context, reg *tasks.Registry, scope string) error {
 	return nil
 }
 
-// authorize enforces what the matched route's row of the route table needs.
+// Rule is what a route needs from its caller: its row of the route table
+// (api/routes.go), found by method and Gin path; false for no row.
+type Rule func(method, fullPath string) (access Access, scope string, ok bool)
+
+// Authorize enforces what the matched route's row of the route table needs.
 // Unmatched paths (404, 405) pass through to their handlers.
-func authorize(reg *tasks.Registry, sess *sessions) gin.HandlerFunc {
+func Authorize(reg *tasks.Registry, sess *Sessions, rule Rule) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.FullPath() == "" {
 			c.Next()
 			return
 		}
-		rs, ok := scopeOf(c.Request.Method, c.FullPath())
+		access, scope, ok := rule(c.Request.Method, c.FullPath())
 		switch {
 		case !ok:
-			logger(
+			Logger(
 				c,
 			).Error("route has no row in the route table (api/routes.go); refused", zap.String("route",
 				c.Request.Method+" "+c.FullPath()))
-			fail(c, apierr.New(apierr.Internal, ""))
-		case rs.access == AccessSession:
-			if err := sess.admit(c); err != nil {
-				fail(c, err)
+			Fail(c, apierr.New(apierr.Internal, ""))
+		case access == AccessSession:
+			if err := sess.Admit(c); err != nil {
+				Fail(c, err)
 				return
 			}
 			c.Next()
-		case rs.access == AccessKey:
-			if err := checkKey(c, reg, rs.scope); err != nil {
-				fail(c, err)
+		case access == AccessKey:
+			if err := checkKey(c, reg, scope); err != nil {
+				Fail(c, err)
 				return
 			}
 			c.Next()
@@ -198,9 +224,13 @@ func authorize(reg *tasks.Registry, sess *sessions) gin.HandlerFunc {
 	}
 }
 
-func identityOf(c *gin.Context) *identity {
+func IdentityOf(c *gin.Context) *Identity {
 	if v, ok := c.Get(keyCtxKey); ok {
-		return v.(*identity)
+		return v.(*Identity)
 	}
 	return nil
 }
+
+// SetIdentity makes id the caller of the request (as Identify and a panel
+// session do).
+func SetIdentity(c *gin.Context, id *Identity) { c.Set(keyCtxKey, id) }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"net/http"
@@ -13,10 +13,10 @@ import (
 // HTTP server's own (plain-text) limit must sit well above it.
 const MaxHeaderBytes = 32 << 10
 
-// limitHeaders answers 431 headers_too_large (through refuse) to a request
+// LimitHeaders answers 431 headers_too_large (through refuse) to a request
 // whose request line and headers are over MaxHeaderBytes, and closes the
 // connection.
-func limitHeaders(refuse refusal) gin.HandlerFunc {
+func LimitHeaders(refuse Refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if n := headerBytes(c.Request); n > MaxHeaderBytes {
 			c.Header("Connection", "close")

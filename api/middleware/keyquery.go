@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"encoding/hex"
@@ -11,17 +11,17 @@ import (
 	"github.com/taskplatform/taskplatform/models"
 )
 
-// rejectKeyInQuery refuses, before anything else runs, a URL whose query
+// RejectKeyInQuery refuses, before anything else runs, a URL whose query
 // string carries a key: the key may have leaked. The refusal counts against
 // the calling address but is always answered api_key_in_query.
-func rejectKeyInQuery(l *limiter) gin.HandlerFunc {
+func RejectKeyInQuery(l *Limiter) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if !keyInQuery(c.Request.URL.RawQuery) {
 			c.Next()
 			return
 		}
-		_ = l.count(c, addressOf(c)) // counted only: the answer is api_key_in_query either way
-		fail(c, apierr.New(apierr.APIKeyInQuery, ""))
+		_ = l.Count(c, addressOf(c)) // counted only: the answer is api_key_in_query either way
+		Fail(c, apierr.New(apierr.APIKeyInQuery, ""))
 	}
 }
 

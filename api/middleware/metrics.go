@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"net/http"
@@ -49,13 +49,13 @@ func NewHTTPMetrics(reg *prometheus.Registry) *HTTPMetrics {
 	return m
 }
 
-// watchBacklog adds the gauges of the service's queued and running jobs,
+// WatchBacklog adds the gauges of the service's queued and running jobs,
 // read from db at each scrape.
-func (m *HTTPMetrics) watchBacklog(db *gorm.DB, now func() time.Time) {
+func (m *HTTPMetrics) WatchBacklog(db *gorm.DB, now func() time.Time) {
 	m.backlog.Do(func() { m.reg.MustRegister(newBacklogCollector(db, now)) })
 }
 
-func (m *HTTPMetrics) middleware() gin.HandlerFunc {
+func (m *HTTPMetrics) Middleware() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
@@ -68,3 +68,6 @@ func (m *HTTPMetrics) middleware() gin.HandlerFunc {
 		m.latency.WithLabelValues(c.Request.Method, route, status).Observe(time.Since(start).Seconds())
 	}
 }
+
+// Handler serves the metrics in the Prometheus text exposition format.
+func (m *HTTPMetrics) Handler() http.Handler { return m.handler }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"net/http"
@@ -11,12 +11,12 @@ import (
 	"github.com/taskplatform/taskplatform/telemetry"
 )
 
-// tracing starts a server span per API request (named by method and
+// Tracing starts a server span per API request (named by method and
 // route) and puts it on the request's context, where the Temporal client's
 // interceptor finds it: a submit's span is the root of its job's trace. A
 // caller's W3C traceparent makes it the span's parent. Probes and /metrics
 // are not traced; the HTTP metrics are HTTPMetrics', not the middleware's.
-func tracing(tp trace.TracerProvider) gin.HandlerFunc {
+func Tracing(tp trace.TracerProvider) gin.HandlerFunc {
 	return otelgin.Middleware(
 		"taskplatform",
 		otelgin.WithTracerProvider(tp),

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"context"
@@ -125,25 +125,26 @@ func (l *RequestLog) write(rows []models.RequestLog) {
 	}
 }
 
-// recordRequests logs every call made with a valid key once its answer is
-// decided: to rl in the background, or, with no rl, synchronously after
-// the handler. It sits outside the error renderer so it sees final statuses.
-func recordRequests(d *Deps) gin.HandlerFunc {
+// RecordRequests logs every call made with a valid key once its answer is
+// decided: to rl in the background, or, with no rl, synchronously on db
+// after the handler. It sits outside the error renderer so it sees final
+// statuses. A nil db logs nothing.
+func RecordRequests(db *gorm.DB, rl *RequestLog, now func() time.Time) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		start := d.now()
+		start := now()
 		began := time.Now()
 		c.Next()
-		id := identityOf(c)
-		if id == nil || id.key == nil || d.DB == nil {
+		id := IdentityOf(c)
+		if id == nil || id.Key == nil || db == nil {
 			return
 		}
 		route := c.FullPath()
 		row := models.RequestLog{
-			RequestID: requestIDOf(c),
-			UserID:    id.user.ID,
-			APIKeyID:  id.key.ID,
+			RequestID: RequestIDOf(c),
+			UserID:    id.User.ID,
+			APIKeyID:  id.Key.ID,
 			Method:    c.Request.Method,
-			Route: routePattern(
+			Route: RoutePattern(
 				route,
 			),
 			Path:            c.Request.URL.Path,
@@ -151,20 +152,20 @@ func recordRequests(d *Deps) gin.HandlerFunc {
 			ErrorCode:       c.GetString(errorCodeKey),
 			DurationMS:      time.Since(began).Milliseconds(),
 			ClientRequestID: c.Writer.Header().Get("X-Client-Request-ID"),
-			ServiceVersion:  versionOf(c),
+			ServiceVersion:  VersionOf(c),
 			CreatedAt:       start.Truncate(time.Microsecond),
 		}
 		if strings.HasPrefix(route, "/v1/tasks/:") {
 			row.Task = c.Param("name")
 		}
-		if d.RequestLog != nil {
-			d.RequestLog.Record(row)
+		if rl != nil {
+			rl.Record(row)
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 5*time.Second)
 		defer cancel()
-		if err := models.InsertRequestLogs(ctx, d.DB, []models.RequestLog{row}); err != nil {
-			logger(c).Error("request log row lost", zap.Error(err))
+		if err := models.InsertRequestLogs(ctx, db, []models.RequestLog{row}); err != nil {
+			Logger(c).Error("request log row lost", zap.Error(err))
 		}
 	}
 }

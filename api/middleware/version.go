@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"encoding/json"
@@ -17,18 +17,18 @@ const versionKey = "service_version"
 // may name. The list is contract.Versions, the one list, served at GET /v1/meta.
 func knownVersion(v string) bool { return contract.KnownVersion(v) }
 
-// serviceVersion decides the contract version of a request: the
+// ServiceVersion decides the contract version of a request: the
 // Service-Version header when sent, else the version pinned to the key's
 // account, else the current one; it is echoed in Service-Version. A header
 // that is not a YYYY-MM-DD date, or names no known version, answers 400
 // unsupported_version. It runs after identify, which finds the account.
-func serviceVersion() gin.HandlerFunc {
+func ServiceVersion() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		v := versionOf(c)
+		v := VersionOf(c)
 		c.Header("Service-Version", v)
 		if h, sent := c.Request.Header["Service-Version"]; sent {
 			if len(h) != 1 {
-				fail(
+				Fail(
 					c,
 					apierr.New(apierr.UnsupportedVersion, "Send one Service-Version header.").
 						WithField("Service-Version"),
@@ -36,7 +36,7 @@ func serviceVersion() gin.HandlerFunc {
 				return
 			}
 			if _, err := time.Parse(time.DateOnly, h[0]); err != nil {
-				fail(
+				Fail(
 					c,
 					apierr.Newf(apierr.UnsupportedVersion, "Service-Version must be a date written YYYY-MM-DD, not %q.", h[0]).
 						WithField("Service-Version"),
@@ -44,10 +44,10 @@ func serviceVersion() gin.HandlerFunc {
 				return
 			}
 			if !knownVersion(h[0]) {
-				fail(
+				Fail(
 					c,
 					apierr.Newf(apierr.UnsupportedVersion, "%s is not a contract version; the current one is %s.", h[0],
-						CurrentVersion).
+						contract.CurrentVersion).
 						WithField("Service-Version"),
 				)
 				return
@@ -60,45 +60,45 @@ func serviceVersion() gin.HandlerFunc {
 	}
 }
 
-// versionOf is the contract version the request is served under; before
-// serviceVersion has run (an early error), the account's pin or the current.
-func versionOf(c *gin.Context) string {
+// VersionOf is the contract version the request is served under; before
+// ServiceVersion has run (an early error), the account's pin or the current.
+func VersionOf(c *gin.Context) string {
 	if v := c.GetString(versionKey); v != "" {
 		return v
 	}
-	if id := identityOf(c); id != nil && knownVersion(id.user.ServiceVersion) {
-		return id.user.ServiceVersion
+	if id := IdentityOf(c); id != nil && knownVersion(id.User.ServiceVersion) {
+		return id.User.ServiceVersion
 	}
-	return CurrentVersion
+	return contract.CurrentVersion
 }
 
-// dated is the one place where behaviour that depends on the contract
+// Dated is the one place where behaviour that depends on the contract
 // version is decided: each decision is a method, and handlers ask
-// contractOf(c) instead of comparing dates themselves. A breaking change to
+// ContractOf(c) instead of comparing dates themselves. A breaking change to
 // shared behaviour adds a version to contract.VersionHistory (which writes
 // its changelog entry) and a method here.
-type dated struct{ version string }
+type Dated struct{ version string }
 
-// creditsAtTop says whether the error object carries required and balance
+// CreditsAtTop says whether the error object carries required and balance
 // at its top level (from contract.VersionCreditsAtTop on, as the spec's
 // error object has them; ctx holds them in every version).
-func (k dated) creditsAtTop() bool { return contract.CreditsAtTop(k.version) }
+func (k Dated) CreditsAtTop() bool { return contract.CreditsAtTop(k.version) }
 
-// errorObject writes an error object as the contract has it.
-func (k dated) errorObject(e *apierr.Error) {
-	if !k.creditsAtTop() {
+// ErrorObject writes an error object as the contract has it.
+func (k Dated) ErrorObject(e *apierr.Error) {
+	if !k.CreditsAtTop() {
 		e.Required, e.Balance = nil, nil
 	}
 }
 
-// jobError writes a job's stored error object as the contract has it.
-func (k dated) jobError(raw json.RawMessage) json.RawMessage { return wire.ErrorIn(raw, k.version) }
+// JobError writes a job's stored error object as the contract has it.
+func (k Dated) JobError(raw json.RawMessage) json.RawMessage { return wire.ErrorIn(raw, k.version) }
 
-// contractOf is the contract a request is served under.
-func contractOf(c *gin.Context) dated { return dated{version: versionOf(c)} }
+// ContractOf is the contract a request is served under.
+func ContractOf(c *gin.Context) Dated { return Dated{version: VersionOf(c)} }
 
 // Version is the dated version, as echoed in Service-Version.
-func (k dated) Version() string { return k.version }
+func (k Dated) Version() string { return k.version }
 
-// atLeast says whether the contract is v or later (dates compare as text).
-func (k dated) atLeast(v string) bool { return k.version >= v }
+// AtLeast says whether the contract is v or later (dates compare as text).
+func (k Dated) AtLeast(v string) bool { return k.version >= v }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"regexp"
@@ -13,10 +13,10 @@ const requestIDKey = "request_id"
 
 var clientRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
-// requestID gives every request the service's own req_ id, answered in
+// AssignRequestID gives every request the service's own req_ id, answered in
 // X-Request-ID; a valid caller X-Request-ID is echoed in X-Client-Request-ID
 // and anything else is ignored.
-func requestID() gin.HandlerFunc {
+func AssignRequestID() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := models.NewID("req_")
 		c.Set(requestIDKey, id)
@@ -28,6 +28,6 @@ func requestID() gin.HandlerFunc {
 	}
 }
 
-func requestIDOf(c *gin.Context) string { return c.GetString(requestIDKey) }
+func RequestIDOf(c *gin.Context) string { return c.GetString(requestIDKey) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"errors"
@@ -15,23 +15,24 @@ import (
 // SessionCookie is the cookie that carries a panel session's token.
 const SessionCookie = "tp_session"
 
-// sessions admits the routes of the account panel: a signed-in session,
+// Sessions admits the routes of the account panel: a signed-in session,
 // never a key, and for a state-changing request only from the panel's own
 // origin.
-type sessions struct {
+type Sessions struct {
 	db   *gorm.DB
 	now  func() time.Time
 	csrf *http.CrossOriginProtection
 }
 
-func newSessions(d *Deps) *sessions {
-	return &sessions{db: d.DB, now: d.now, csrf: http.NewCrossOriginProtection()}
+// NewSessions admits the panel's sessions stored on db.
+func NewSessions(db *gorm.DB, now func() time.Time) *Sessions {
+	return &Sessions{db: db, now: now, csrf: http.NewCrossOriginProtection()}
 }
 
-// admit checks a request to a session route and, when it may go on, sets
+// Admit checks a request to a session route and, when it may go on, sets
 // its identity to the signed-in user (no key).
-func (s *sessions) admit(c *gin.Context) error {
-	if identityOf(c) != nil {
+func (s *Sessions) Admit(c *gin.Context) error {
+	if IdentityOf(c) != nil {
 		return apierr.New(
 			apierr.SessionRequired,
 			"This is done in the account panel with a signed-in session; API keys are refused here.",
@@ -48,15 +49,15 @@ func (s *sessions) admit(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Set(keyCtxKey, &identity{user: user})
+	c.Set(keyCtxKey, &Identity{User: user})
 	return nil
 }
 
-// keyID is the id of the key a request acts with; empty for a panel
+// KeyID is the id of the key a request acts with; empty for a panel
 // session (a job it starts is started in the app).
-func (id *identity) keyID() string {
-	if id.key == nil {
+func (id *Identity) KeyID() string {
+	if id.Key == nil {
 		return ""
 	}
-	return id.key.ID
+	return id.Key.ID
 }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"errors"
@@ -25,11 +25,11 @@ func operational(path string) bool {
 	return path == "/healthz" || path == "/readyz" || path == "/metrics"
 }
 
-// requireTLS refuses plain HTTP in production: a request must arrive over
+// RequireTLS refuses plain HTTP in production: a request must arrive over
 // TLS or from a trusted proxy (TP_TRUSTED_PROXIES) whose X-Forwarded-Proto
 // ends in https (forwardedHTTPS); the header from any other peer is ignored. It
 // answers insecure_transport (through refuse) and never redirects.
-func requireTLS(production bool, proxies []netip.Prefix, refuse refusal) gin.HandlerFunc {
+func RequireTLS(production bool, proxies []netip.Prefix, refuse Refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		r := c.Request
 		secure := r.TLS != nil || (fromProxy(r, proxies) && forwardedHTTPS(r))
@@ -57,9 +57,9 @@ func forwardedHTTPS(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(last), "https")
 }
 
-// parseProxies reads TP_TRUSTED_PROXIES (IPs or CIDRs) into prefixes, as
+// ParseProxies reads TP_TRUSTED_PROXIES (IPs or CIDRs) into prefixes, as
 // Gin's SetTrustedProxies reads the same list.
-func parseProxies(list []string) ([]netip.Prefix, error) {
+func ParseProxies(list []string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, s := range list {
 		s = strings.TrimSpace(s)
@@ -136,11 +136,11 @@ func headerSentTwice(h http.Header) bool {
 	return false
 }
 
-// checkHeaders answers 400 malformed_request to a header the service reads
+// CheckHeaders answers 400 malformed_request to a header the service reads
 // but cannot (through refuse): a value that is not UTF-8, a Content-Type
 // that does not parse, or one of singleHeaders sent more than once.
 // X-Request-ID is never refused (an unusable one is ignored).
-func checkHeaders(refuse refusal) gin.HandlerFunc {
+func CheckHeaders(refuse Refusal) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		for _, name := range singleHeaders {
 			if len(c.Request.Header.Values(name)) > 1 {
@@ -180,20 +180,20 @@ func checkHeaders(refuse refusal) gin.HandlerFunc {
 // uploadRoutes take multipart bodies up to limits.upload.max_bytes.
 var uploadRoutes = map[string]bool{"POST /v1/files": true}
 
-// multipartOverhead is the room left for multipart framing around an upload.
-const multipartOverhead = 64 << 10
+// MultipartOverhead is the room left for multipart framing around an upload.
+const MultipartOverhead = 64 << 10
 
-// bodyLimit answers 413 body_too_large (through refuse) at once when
+// BodyLimit answers 413 body_too_large (through refuse) at once when
 // Content-Length is over the limit, and caps every other body (chunked ones
 // included) so that a handler reading it stops at the limit instead of
 // reading it whole.
-func bodyLimit(refuse refusal) gin.HandlerFunc {
+func BodyLimit(refuse Refusal) gin.HandlerFunc {
 	lim := contract.DefaultLimits()
 	return func(c *gin.Context) {
 		limit, code := lim.Request.MaxBodyBytes, apierr.BodyTooLarge
-		switch route := c.Request.Method + " " + routePattern(c.FullPath()); {
+		switch route := c.Request.Method + " " + RoutePattern(c.FullPath()); {
 		case uploadRoutes[route]:
-			limit, code = lim.Upload.MaxBytes+multipartOverhead, apierr.FileTooLarge
+			limit, code = lim.Upload.MaxBytes+MultipartOverhead, apierr.FileTooLarge
 		case route == batchRoute:
 			limit = lim.Batches.MaxBodyBytes
 		case route == engineHookRoute:
@@ -216,37 +216,37 @@ func hasBody(r *http.Request) bool {
 	return r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody)
 }
 
-// jsonMediaType says whether a Content-Type is JSON.
-func jsonMediaType(ct string) bool {
+// JSONMediaType says whether a Content-Type is JSON.
+func JSONMediaType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// requireJSON answers 415 unsupported_media_type to a body that is not JSON
+// RequireJSON answers 415 unsupported_media_type to a body that is not JSON
 // (uploads may also be multipart/form-data).
-func requireJSON() gin.HandlerFunc {
+func RequireJSON() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if !hasBody(c.Request) || c.FullPath() == "" {
 			c.Next()
 			return
 		}
 		ct := c.GetHeader("Content-Type")
-		if jsonMediaType(ct) {
+		if JSONMediaType(ct) {
 			c.Next()
 			return
 		}
 		if mt, _, _ := mime.ParseMediaType(ct); mt == "multipart/form-data" &&
-			uploadRoutes[c.Request.Method+" "+routePattern(c.FullPath())] {
+			uploadRoutes[c.Request.Method+" "+RoutePattern(c.FullPath())] {
 			c.Next()
 			return
 		}
-		fail(c, apierr.New(apierr.UnsupportedMediaType, "Send the body as Content-Type: application/json."))
+		Fail(c, apierr.New(apierr.UnsupportedMediaType, "Send the body as Content-Type: application/json."))
 	}
 }
 
-// readBody reads the whole (already capped) body: over the cap is 413
+// ReadBody reads the whole (already capped) body: over the cap is 413
 // body_too_large, a broken stream is 400 malformed_request.
-func readBody(c *gin.Context) ([]byte, error) {
+func ReadBody(c *gin.Context) ([]byte, error) {
 	if c.Request.Body == nil {
 		return nil, nil
 	}
@@ -261,3 +261,24 @@ func readBody(c *gin.Context) ([]byte, error) {
 	}
 	return body, nil
 }
+
+// RoutePattern writes a Gin route (":id", "*path") the way the table does
+// ("{id}").
+func RoutePattern(ginPath string) string {
+	parts := strings.Split(ginPath, "/")
+	for i, p := range parts {
+		if p != "" && (p[0] == ':' || p[0] == '*') {
+			parts[i] = "{" + p[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+
+// batchRoute is the route of a batch submit, whose body may be larger
+// than a submit's (limits.batches.max_body_bytes).
+const batchRoute = "POST /v1/batches"
+
+// engineHookRoute is the route of engineHook, whose bodies may be longer
+// than other requests' (enginehooks.MaxBytes).
+const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"fmt"
@@ -13,16 +13,16 @@ import (
 
 const loggerKey = "logger"
 
-// accessLog gives the request a logger carrying its request id and writes
+// AccessLog gives the request a logger carrying its request id and writes
 // one line per request: at INFO, but at DEBUG for the operator's probes and
 // scrapes (/healthz, /readyz, /metrics).
-func accessLog(base *zap.Logger) gin.HandlerFunc {
+func AccessLog(base *zap.Logger) gin.HandlerFunc {
 	if base == nil {
 		base = zap.NewNop()
 	}
 	return func(c *gin.Context) {
 		start := time.Now()
-		l := base.With(zap.String("request_id", requestIDOf(c)))
+		l := base.With(zap.String("request_id", RequestIDOf(c)))
 		c.Set(loggerKey, l)
 		c.Next()
 		route := c.FullPath()
@@ -36,8 +36,8 @@ func accessLog(base *zap.Logger) gin.HandlerFunc {
 			zap.Int("status", c.Writer.Status()),
 			zap.Duration("duration", time.Since(start)),
 		}
-		if id := identityOf(c); id != nil && id.key != nil {
-			fields = append(fields, zap.String("api_key_id", id.key.ID))
+		if id := IdentityOf(c); id != nil && id.Key != nil {
+			fields = append(fields, zap.String("api_key_id", id.Key.ID))
 		}
 		if operational(c.Request.URL.Path) {
 			l.Debug("request", fields...) // probes and scrapes, every few seconds
@@ -47,23 +47,23 @@ func accessLog(base *zap.Logger) gin.HandlerFunc {
 	}
 }
 
-func logger(c *gin.Context) *zap.Logger {
+func Logger(c *gin.Context) *zap.Logger {
 	if l, ok := c.Get(loggerKey); ok {
 		return l.(*zap.Logger)
 	}
 	return zap.NewNop()
 }
 
-// recoverer turns a panic into a logged internal error instead of a dropped
+// Recoverer turns a panic into a logged internal error instead of a dropped
 // connection.
-func recoverer(base *zap.Logger) gin.HandlerFunc {
+func Recoverer(base *zap.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer func() {
 			if r := recover(); r != nil {
 				if r == http.ErrAbortHandler {
 					panic(r)
 				}
-				logger(c).Error("panic in handler", zap.String("panic", fmt.Sprint(r)), zap.Stack("stack"))
+				Logger(c).Error("panic in handler", zap.String("panic", fmt.Sprint(r)), zap.Stack("stack"))
 				writeError(c, apierr.New(apierr.Internal, ""))
 			}
 		}()

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"context"
@@ -16,27 +16,27 @@ import (
 const errorCodeKey = "error_code"
 
 var (
-	errNotFound         = apierr.New(apierr.NotFound, "")
-	errMethodNotAllowed = apierr.New(apierr.MethodNotAllowed, "")
+	ErrNotFound         = apierr.New(apierr.NotFound, "")
+	ErrMethodNotAllowed = apierr.New(apierr.MethodNotAllowed, "")
 )
 
-// errUnavailable answers a request the database could not serve (down,
+// ErrUnavailable answers a request the database could not serve (down,
 // unreachable, too slow): retry the same request later.
-func errUnavailable() *apierr.Error {
+func ErrUnavailable() *apierr.Error {
 	return apierr.New(apierr.ServiceUnavailable, "The service's database is not answering; retry in a moment.")
 }
 
-// fail records err for the error middleware and stops the chain. err is an
+// Fail records err for the error middleware and stops the chain. err is an
 // *apierr.Error to answer; anything else is logged and answered as internal.
-func fail(c *gin.Context, err error) {
+func Fail(c *gin.Context, err error) {
 	_ = c.Error(err)
 	c.Abort()
 }
 
-// renderErrors is the one place errors become responses: the last error a
+// RenderErrors is the one place errors become responses: the last error a
 // handler recorded is rendered in the { "error": {...} } shape with the
 // request id and the X-Service-Error-Type header.
-func renderErrors() gin.HandlerFunc {
+func RenderErrors() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		c.Next()
 		if len(c.Errors) == 0 || c.Writer.Written() {
@@ -53,21 +53,21 @@ func writeError(c *gin.Context, err error) {
 	case errors.As(err, &ae):
 	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
 		// The client left before the answer: nothing for an operator.
-		logger(c).Info("client left before the answer", zap.String("path", c.Request.URL.Path))
+		Logger(c).Info("client left before the answer", zap.String("path", c.Request.URL.Path))
 		ae = apierr.New(apierr.Internal, "")
 	case errors.Is(err, models.ErrBadPosition):
-		ae = errBadCursor() // a cursor that decoded but names no position
+		ae = ErrBadCursor() // a cursor that decoded but names no position
 	case models.Unavailable(err):
-		logger(c).Error("database unavailable", zap.Error(err))
-		ae = errUnavailable()
+		Logger(c).Error("database unavailable", zap.Error(err))
+		ae = ErrUnavailable()
 	default:
-		logger(c).Error("request failed", zap.Error(err))
+		Logger(c).Error("request failed", zap.Error(err))
 		ae = apierr.New(apierr.Internal, "")
 	}
 	out := *ae
 	_ = out.WithDefaultRetryAfter() // sets out's Retry-After in place
-	contractOf(c).errorObject(&out)
-	rid := requestIDOf(c)
+	ContractOf(c).ErrorObject(&out)
+	rid := RequestIDOf(c)
 	out.RequestID = &rid
 	status := out.Status
 	if status == 0 {
@@ -78,8 +78,13 @@ func writeError(c *gin.Context, err error) {
 	}
 	c.Header("X-Service-Error-Type", string(out.Type))
 	if c.Writer.Header().Get("Service-Version") == "" {
-		c.Header("Service-Version", versionOf(c))
+		c.Header("Service-Version", VersionOf(c))
 	}
 	c.Set(errorCodeKey, string(out.Code))
 	c.AbortWithStatusJSON(status, apierr.Envelope{Error: &out})
+}
+
+// ErrBadCursor answers a cursor that does not decode to a position.
+func ErrBadCursor() *apierr.Error {
+	return apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor")
 }
