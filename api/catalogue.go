@@ -132,3 +132,20 @@ func (h *catalogueHandlers) changelogAtom(c *gin.Context) {
 func (h *catalogueHandlers) meta(c *gin.Context) {
 	c.JSON(http.StatusOK, metaView{contract.DefaultMeta(), scopeRows()})
 }
+
+func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
+	if err != nil {
+		middleware.Fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, TaskOpenAPI(d, h.d.BaseURL))
+}
+
+func (h *catalogueHandlers) panelOpenAPI(c *gin.Context) {
+	c.JSON(http.StatusOK, PanelOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
+}
+
+func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {
+	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
+}

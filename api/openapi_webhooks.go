@@ -9,51 +9,6 @@ import (
 	"github.com/taskplatform/taskplatform/contract"
 )
 
-// docTags are the document's global tags, in the order a reader meets them.
-var docTags = []oa{
-	{
-		"name":        "tasks",
-		"description": "Submit a named task as a job, or estimate its price; each task also has its own path.",
-	},
-	{"name": "jobs", "description": "Read, list, wait on, stream and cancel jobs, and read their results."},
-	{"name": "batches", "description": "Submit up to limits.batches.max_items tasks in one call and follow them."},
-	{"name": "files", "description": "Upload files, read and delete file and art handles, download delivered files."},
-	{"name": "account", "description": "The calling key's account: balance, usage, metrics and request log."},
-	{
-		"name": "catalogue",
-		"description": "The public reference: tasks, vocabularies, concepts, recipes, errors, prices, " +
-			"the changelog and these documents. No key needed.",
-	},
-	{"name": "operations", "description": "Health, readiness, metrics and the webhook signing keys."},
-	{
-		"name":        "panel",
-		"description": "The account panel's own operations, for a signed-in session only (GET /v1/panel/openapi.json).",
-	},
-	{"name": "webhooks", "description": "The signed job events a webhook endpoint receives."},
-}
-
-// accessText is what an operation's description says about its caller.
-func accessText(rt route) string {
-	switch rt.access {
-	case middleware.AccessKey:
-		return "Needs an API key holding the `" + rt.scope + "` scope."
-	case middleware.AccessSession:
-		return "Needs a signed-in panel session; API keys are refused with `session_required`."
-	default:
-		return "Needs no key; a key that is sent is still checked."
-	}
-}
-
-// describeOperation completes an operation's description: the route's own
-// text, or its summary, then who may call it.
-func describeOperation(o oa, rt route) {
-	text, _ := o["description"].(string)
-	if text == "" {
-		text = strings.TrimSuffix(rt.op.summary, ".") + "."
-	}
-	o["description"] = text + "\n\n" + accessText(rt)
-}
-
 // webhookHeaders are the headers every signed delivery carries.
 func webhookHeaders() []any {
 	h := func(name, description string, schema oa) oa {

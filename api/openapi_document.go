@@ -2,12 +2,9 @@ package api
 
 import (
 	"encoding/json"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
@@ -17,145 +14,6 @@ import (
 
 // The OpenAPI 3.1 documents are written from the route table, and the task
 // schemas they embed are the schemas Validate enforces.
-
-// operation is how a route is documented.
-type operation struct {
-	id, summary, description, tag string
-	// params are the query and header parameters, and the path parameters
-	// that say more than a string; the others are read from the path.
-	params []oa
-	// body is the request body's media type objects by content type; nil
-	// takes none.
-	body oa
-	// answers are the answers other than errors.
-	answers []response
-	// errors are the error statuses of the route beyond commonErrors.
-	errors []int
-}
-
-// response is one documented answer other than an error.
-type response struct {
-	status      int
-	description string
-	content     oa // media type objects by content type; nil for none
-	headers     oa // schemas by header name
-}
-
-// commonErrors are the statuses every route can answer from the middleware
-// in front of it: a key or header refused (400, 401, 403), a body too large
-// or not JSON (413, 415), the rate limit (429), headers too large (431), and
-// failures of the service or its database (500, 503).
-var commonErrors = []int{
-	http.StatusBadRequest,
-	http.StatusUnauthorized,
-	http.StatusForbidden,
-	http.StatusRequestEntityTooLarge,
-	http.StatusUnsupportedMediaType,
-	http.StatusTooManyRequests,
-	http.StatusRequestHeaderFieldsTooLarge,
-	http.StatusInternalServerError,
-	http.StatusServiceUnavailable,
-}
-
-// tagged sets the tag of routes.
-func tagged(tag string, rows ...route) []route {
-	for i := range rows {
-		rows[i].op.tag = tag
-	}
-	return rows
-}
-
-func jsonAnswer(status int, description string, schema oa) response {
-	return response{status: status, description: description, content: oa{"application/json": oa{"schema": schema}}}
-}
-
-func textAnswer(description string) response {
-	return response{status: http.StatusOK, description: description, content: oa{"text/plain": oa{"schema": str()}}}
-}
-
-// bytesAnswer is a 200 of raw bytes in one of the media types.
-func bytesAnswer(description string, media ...string) response {
-	content := oa{}
-	for _, m := range media {
-		content[m] = oa{"schema": oa{"type": "string", "format": "binary"}}
-	}
-	return response{status: http.StatusOK, description: description, content: content}
-}
-
-func param(in, name, description string, schema oa) oa {
-	return oa{"name": name, "in": in, "description": description, "schema": schema}
-}
-
-func query(name, description string, schema oa) oa {
-	return param("query", name, description, schema)
-}
-
-func header(name, description string, schema oa) oa {
-	return param("header", name, description, schema)
-}
-
-func pathParam(name, description string, schema oa) oa {
-	p := param("path", name, description, schema)
-	p["required"] = true
-	return p
-}
-
-// pageParams are limit (1 to maxN, default def) and cursor.
-func pageParams(def, maxN int) []oa {
-	return []oa{
-		query("limit", "Page size.", oa{"type": "integer", "minimum": 1, "maximum": maxN, "default": def}),
-		query("cursor", "The next_cursor of the previous page.", str()),
-	}
-}
-
-// perTask marks a schema that a task's document replaces with the task's
-// own: its input, or its result.
-func perTask(kind string, generic oa) oa {
-	out := make(oa, len(generic)+1)
-	for k, v := range generic {
-		out[k] = v
-	}
-	out["x-task"] = kind
-	return out
-}
-
-// forTask writes v with the perTask schemas of d, or with the generic ones
-// when d is nil.
-func forTask(v any, d *tasks.Definition) any {
-	switch x := v.(type) {
-	case oa:
-		if kind, ok := x["x-task"].(string); ok {
-			if d != nil {
-				return ref(d.Name + "." + kind)
-			}
-			out := make(oa, len(x))
-			for k, v := range x {
-				if k != "x-task" {
-					out[k] = v
-				}
-			}
-			return out
-		}
-		out := make(oa, len(x))
-		for k, v := range x {
-			out[k] = forTask(v, d)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, v := range x {
-			out[i] = forTask(v, d)
-		}
-		return out
-	case []oa:
-		out := make([]any, len(x))
-		for i, v := range x {
-			out[i] = forTask(v, d)
-		}
-		return out
-	}
-	return v
-}
 
 // operationOf writes a route's operation; d names the task when the route
 // is written under one task's path.
@@ -466,19 +324,47 @@ func pruned(doc oa) oa {
 	return doc
 }
 
-func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
-	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
-	if err != nil {
-		middleware.Fail(c, err)
-		return
+// docTags are the document's global tags, in the order a reader meets them.
+var docTags = []oa{
+	{
+		"name":        "tasks",
+		"description": "Submit a named task as a job, or estimate its price; each task also has its own path.",
+	},
+	{"name": "jobs", "description": "Read, list, wait on, stream and cancel jobs, and read their results."},
+	{"name": "batches", "description": "Submit up to limits.batches.max_items tasks in one call and follow them."},
+	{"name": "files", "description": "Upload files, read and delete file and art handles, download delivered files."},
+	{"name": "account", "description": "The calling key's account: balance, usage, metrics and request log."},
+	{
+		"name": "catalogue",
+		"description": "The public reference: tasks, vocabularies, concepts, recipes, errors, prices, " +
+			"the changelog and these documents. No key needed.",
+	},
+	{"name": "operations", "description": "Health, readiness, metrics and the webhook signing keys."},
+	{
+		"name":        "panel",
+		"description": "The account panel's own operations, for a signed-in session only (GET /v1/panel/openapi.json).",
+	},
+	{"name": "webhooks", "description": "The signed job events a webhook endpoint receives."},
+}
+
+// accessText is what an operation's description says about its caller.
+func accessText(rt route) string {
+	switch rt.access {
+	case middleware.AccessKey:
+		return "Needs an API key holding the `" + rt.scope + "` scope."
+	case middleware.AccessSession:
+		return "Needs a signed-in panel session; API keys are refused with `session_required`."
+	default:
+		return "Needs no key; a key that is sent is still checked."
 	}
-	c.JSON(http.StatusOK, TaskOpenAPI(d, h.d.BaseURL))
 }
 
-func (h *catalogueHandlers) panelOpenAPI(c *gin.Context) {
-	c.JSON(http.StatusOK, PanelOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
-}
-
-func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {
-	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
+// describeOperation completes an operation's description: the route's own
+// text, or its summary, then who may call it.
+func describeOperation(o oa, rt route) {
+	text, _ := o["description"].(string)
+	if text == "" {
+		text = strings.TrimSuffix(rt.op.summary, ".") + "."
+	}
+	o["description"] = text + "\n\n" + accessText(rt)
 }
