@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -103,7 +104,7 @@ type requestView struct {
 // requests answers GET /v1/account/requests: calls made by the account's
 // keys, newest first, optionally of one key and in [start, end), cursor-paged.
 func (h *accountHandlers) requests(c *gin.Context) {
-	limit, after, err := listQuery(c, 20, 100)
+	limit, after, err := paging.Query(c, 20, 100)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
@@ -131,7 +132,7 @@ func (h *accountHandlers) requests(c *gin.Context) {
 			Status: r.Status, ErrorCode: nonEmpty(r.ErrorCode), DurationMS: r.DurationMS, ServiceVersion: r.ServiceVersion,
 			CreatedAt: r.CreatedAt.UTC()})
 	}
-	writePage(c, items, page.Next)
+	paging.Write(c, items, page.Next)
 }
 
 // groupFields name the group of a metrics row, per group_by.

@@ -54,7 +54,7 @@ func (h *jobHandlers) createBatch(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	raw, err := readJSONBody(c, lim.Batches.MaxBodyBytes)
+	raw, err := middleware.ReadJSONBody(c, lim.Batches.MaxBodyBytes)
 	if err != nil {
 		middleware.Fail(c, err)
 		return

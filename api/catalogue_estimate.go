@@ -46,7 +46,7 @@ func (h *catalogueHandlers) estimate(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
 		middleware.Fail(c, err)
 		return

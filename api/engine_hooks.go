@@ -17,7 +17,7 @@ import (
 // the authentication. 204 once stored, 404 for an address no step made.
 func engineHook(d *Deps) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		body, err := readJSONBody(c, enginehooks.MaxBytes)
+		body, err := middleware.ReadJSONBody(c, enginehooks.MaxBytes)
 		if err != nil {
 			middleware.Fail(c, err)
 			return

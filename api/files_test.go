@@ -22,6 +22,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
 
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -601,8 +602,8 @@ func TestRefsQueryRules(t *testing.T) {
 				{"/v1/refs/file?limit=101", 422, "invalid_request", "limit"},
 				{"/v1/refs/file?limit=ten", 422, "invalid_request", "limit"},
 				{"/v1/refs/file?cursor=%21%21", 422, "invalid_request", "cursor"},
-				{"/v1/refs/file?cursor=" + encodeCursor("nope"), 422, "invalid_request", "cursor"},
-				{"/v1/refs/pose?cursor=" + encodeCursor("nope"), 422, "invalid_request", "cursor"},
+				{"/v1/refs/file?cursor=" + paging.EncodeCursor("nope"), 422, "invalid_request", "cursor"},
+				{"/v1/refs/pose?cursor=" + paging.EncodeCursor("nope"), 422, "invalid_request", "cursor"},
 				{"/v1/refs/files", 404, "not_found", nil},
 				{"/v1/refs/Art", 404, "not_found", nil},
 			} {

@@ -314,7 +314,7 @@ func checkExternalID(s string) error {
 // register records a public https URL once per account: every call answers
 // 201, the same URL again with the same handle.
 func (h *fileHandlers) register(c *gin.Context) {
-	body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 	if err != nil {
 		middleware.Fail(c, err)
 		return

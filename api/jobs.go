@@ -1,15 +1,14 @@
 package api
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/cancel"
 	"github.com/taskplatform/taskplatform/contract"
@@ -110,38 +109,9 @@ func (h *jobHandlers) cancel(c *gin.Context) {
 		"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
 }
 
-// pageCursor is an opaque cursor: base64 of an offset position.
-func encodeCursor(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
-
-func decodeCursor(c *gin.Context) (string, error) {
-	raw := c.Query("cursor")
-	if raw == "" {
-		return "", nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	if err != nil || len(b) == 0 {
-		return "", apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").
-			WithField("cursor")
-	}
-	return string(b), nil
-}
-
-func pageLimit(c *gin.Context, def, maxN int) (int, error) {
-	v := c.Query("limit")
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxN {
-		return 0, apierr.Newf(apierr.InvalidRequest, "limit must be a whole number from 1 to %d.", maxN).
-			WithField("limit")
-	}
-	return n, nil
-}
-
 // list answers GET /v1/jobs, newest first, cursor-paged, filter api_key_id.
 func (h *jobHandlers) list(c *gin.Context) {
-	limit, after, err := listQuery(c, 20, 100)
+	limit, after, err := paging.Query(c, 20, 100)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
@@ -168,5 +138,5 @@ func (h *jobHandlers) list(c *gin.Context) {
 		}
 		items = append(items, v)
 	}
-	writePage(c, items, page.Next)
+	paging.Write(c, items, page.Next)
 }

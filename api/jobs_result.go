@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -82,13 +83,13 @@ func (h *jobHandlers) filesPage(
 	j *models.Job,
 	def int,
 ) (files []models.File, more bool, next string, ok bool) {
-	limit, err := pageLimit(c, def, 100)
+	limit, err := paging.Limit(c, def, 100)
 	if err != nil {
 		middleware.Fail(c, err)
 		return nil, false, "", false
 	}
 	after := -1
-	if cur, err := decodeCursor(c); err != nil {
+	if cur, err := paging.DecodeCursor(c); err != nil {
 		middleware.Fail(c, err)
 		return nil, false, "", false
 	} else if cur != "" {
@@ -103,7 +104,7 @@ func (h *jobHandlers) filesPage(
 		return nil, false, "", false
 	}
 	if more {
-		next = encodeCursor(strconv.Itoa(files[len(files)-1].Index))
+		next = paging.EncodeCursor(strconv.Itoa(files[len(files)-1].Index))
 	}
 	return files, more, next, true
 }

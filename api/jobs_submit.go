@@ -124,18 +124,6 @@ func firstFieldError(err error) error {
 	return apierr.Newf(apierr.InvalidRequest, "%s: %s.", first, errs[first].Error()).WithField(first)
 }
 
-// readJSONBody reads a JSON body within the size limit: 415 for another
-// media type, 413 body_too_large over the limit (see readBody).
-func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
-	if !middleware.JSONMediaType(c.GetHeader("Content-Type")) {
-		return nil, apierr.New(apierr.UnsupportedMediaType, "Send the task input as Content-Type: application/json.")
-	}
-	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	}
-	return middleware.ReadBody(c)
-}
-
 // submit answers POST /v1/tasks/{name}: it parses and validates the
 // request, hands the job to the submit use case (idempotency, admission, the
 // admit, the late path) and answers the handle or, with Prefer: wait, the
@@ -156,7 +144,7 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
 		middleware.Fail(c, err)
 		return

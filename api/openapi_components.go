@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -164,7 +165,7 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"queue": describe(ref("JobQueue"), "On job.queue only: where the queued job stands now, as its read "+
 				"says."),
 		},
-		reflect.TypeFor[SpendLimitView](): {
+		reflect.TypeFor[panelapi.SpendLimitView](): {
 			"id":          describe(str(), "limit_…"),
 			"scope":       vocab("spend_scope"),
 			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),

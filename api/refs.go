@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -45,7 +46,7 @@ func (h *fileHandlers) parseRefsQuery(c *gin.Context, kind string) (refsQuery, e
 	rq := refsQuery{kind: kind}
 	rk, _ := h.kinds.of(kind)
 	var err error
-	if rq.limit, rq.after, err = listQuery(c, 20, 100); err != nil {
+	if rq.limit, rq.after, err = paging.Query(c, 20, 100); err != nil {
 		return rq, err
 	}
 	if rq.base = c.Query("base"); rq.base != "" {
@@ -130,7 +131,7 @@ func (h *fileHandlers) refs(c *gin.Context) {
 			return
 		}
 	}
-	writePage(c, items, next)
+	paging.Write(c, items, next)
 }
 
 // refItem is the reference item of an art: or file: row; its name is an

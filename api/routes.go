@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 )
 
 // RouteScope is what one route needs, as GET /v1/meta lists it under
@@ -39,6 +40,7 @@ type handlers struct {
 	jobs      *jobHandlers
 	files     *fileHandlers
 	catalogue *catalogueHandlers
+	panel     *panelapi.Handlers
 }
 
 func newHandlers(d *Deps, l *middleware.Limiter) *handlers {
@@ -55,6 +57,9 @@ func newHandlers(d *Deps, l *middleware.Limiter) *handlers {
 			kinds:        newRecordKinds(d.taskCatalogue().Tasks()),
 		},
 		catalogue: &catalogueHandlers{d: d},
+		panel: &panelapi.Handlers{DB: d.DB, Temporal: d.Temporal, TaskQueue: d.TaskQueue,
+			AllowPrivateURLs: d.AllowPrivateURLs, WebhookEvents: d.taskCatalogue().VocabValues("webhook_event"),
+			Now: d.now},
 	}
 }
 

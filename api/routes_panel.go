@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -95,4 +96,11 @@ func keyNameSchema() oa {
 	s := describe(str(), "The key's label, trimmed; may be empty.")
 	s["maxLength"] = models.MaxKeyNameLen
 	return s
+}
+
+// panelAPI adapts a method of the panel's JSON API to the route table.
+func panelAPI(f func(*panelapi.Handlers, *gin.Context)) func(*handlers) gin.HandlerFunc {
+	return func(h *handlers) gin.HandlerFunc {
+		return func(c *gin.Context) { f(h.panel, c) }
+	}
 }

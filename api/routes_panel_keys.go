@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -15,15 +16,15 @@ func panelKeyRoutes() []route {
 			path:    "/v1/account/keys",
 			id:      "keys_list",
 			summary: "List the account's API keys",
-			handle:  panelAPI((*panelHandlers).listKeys),
-			answer:  jsonAnswer(http.StatusOK, "Every key, oldest first; never a secret.", items(schemaOf[KeyView]())),
+			handle:  panelAPI((*panelapi.Handlers).ListKeys),
+			answer:  jsonAnswer(http.StatusOK, "Every key, oldest first; never a secret.", items(schemaOf[panelapi.KeyView]())),
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/keys",
 			id:      "key_create",
 			summary: "Create an API key",
-			handle:  panelAPI((*panelHandlers).createKey),
+			handle:  panelAPI((*panelapi.Handlers).CreateKey),
 			body: object(
 				oa{
 					"name":       keyNameSchema(),
@@ -34,7 +35,7 @@ func panelKeyRoutes() []route {
 			answer: jsonAnswer(
 				http.StatusCreated,
 				"The key with its secret, shown this once.",
-				schemaOf[NewKeyView](),
+				schemaOf[panelapi.NewKeyView](),
 			),
 			errors: []int{http.StatusUnprocessableEntity},
 		},
@@ -43,12 +44,12 @@ func panelKeyRoutes() []route {
 			path:    "/v1/account/keys/{key_id}/roll",
 			id:      "key_roll",
 			summary: "Roll an API key, keeping the old one for a grace period",
-			handle:  panelAPI((*panelHandlers).rollKey),
+			handle:  panelAPI((*panelapi.Handlers).RollKey),
 			body:    object(oa{"grace_period_seconds": integer()}, "grace_period_seconds"),
 			answer: jsonAnswer(
 				http.StatusCreated,
 				"The successor with its secret, shown this once.",
-				schemaOf[NewKeyView](),
+				schemaOf[panelapi.NewKeyView](),
 			),
 			params: keyID,
 			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
@@ -58,9 +59,9 @@ func panelKeyRoutes() []route {
 			path:    "/v1/account/keys/{key_id}",
 			id:      "key_rename",
 			summary: "Rename an API key",
-			handle:  panelAPI((*panelHandlers).renameKey),
+			handle:  panelAPI((*panelapi.Handlers).RenameKey),
 			body:    object(oa{"name": keyNameSchema()}, "name"),
-			answer:  jsonAnswer(http.StatusOK, "The renamed key.", schemaOf[KeyView]()),
+			answer:  jsonAnswer(http.StatusOK, "The renamed key.", schemaOf[panelapi.KeyView]()),
 			params:  keyID,
 			errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
@@ -69,8 +70,8 @@ func panelKeyRoutes() []route {
 			path:    "/v1/account/keys/{key_id}",
 			id:      "key_revoke",
 			summary: "Revoke an API key at once",
-			handle:  panelAPI((*panelHandlers).revokeKey),
-			answer:  jsonAnswer(http.StatusOK, "The revoked key.", schemaOf[KeyView]()),
+			handle:  panelAPI((*panelapi.Handlers).RevokeKey),
+			answer:  jsonAnswer(http.StatusOK, "The revoked key.", schemaOf[panelapi.KeyView]()),
 			params:  keyID,
 			errors:  []int{http.StatusNotFound},
 		},
@@ -85,16 +86,16 @@ func panelSpendRoutes() []route {
 			path:    "/v1/account/spend-limits",
 			id:      "spend_limits_list",
 			summary: "List the account's and its keys' spend limits, each with its current period's spend",
-			handle:  panelAPI((*panelHandlers).listSpendLimits),
+			handle:  panelAPI((*panelapi.Handlers).ListSpendLimits),
 			answer: jsonAnswer(http.StatusOK, "The account's limits first, then each key's.",
-				items(schemaOf[SpendLimitView]())),
+				items(schemaOf[panelapi.SpendLimitView]())),
 		},
 		panelRow{
 			method:  http.MethodPut,
 			path:    "/v1/account/spend-limits",
 			id:      "spend_limit_set",
 			summary: "Set the spend limit of the account or one of its keys for a day or a month",
-			handle:  panelAPI((*panelHandlers).setSpendLimit),
+			handle:  panelAPI((*panelapi.Handlers).SetSpendLimit),
 			body: object(
 				oa{
 					"api_key_id": describe(nullable(str()), "A key of the account (key_…); absent or null: the account's own "+
@@ -106,7 +107,7 @@ func panelSpendRoutes() []route {
 				},
 				"period", "credits",
 			),
-			answer: jsonAnswer(http.StatusOK, "The limit, created or replaced.", schemaOf[SpendLimitView]()),
+			answer: jsonAnswer(http.StatusOK, "The limit, created or replaced.", schemaOf[panelapi.SpendLimitView]()),
 			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
@@ -114,8 +115,8 @@ func panelSpendRoutes() []route {
 			path:    "/v1/account/spend-limits/{limit_id}",
 			id:      "spend_limit_clear",
 			summary: "Remove a spend limit",
-			handle:  panelAPI((*panelHandlers).clearSpendLimit),
-			answer:  jsonAnswer(http.StatusOK, "The limit as it was.", schemaOf[SpendLimitView]()),
+			handle:  panelAPI((*panelapi.Handlers).ClearSpendLimit),
+			answer:  jsonAnswer(http.StatusOK, "The limit as it was.", schemaOf[panelapi.SpendLimitView]()),
 			params:  []oa{pathParam("limit_id", "The limit, limit_….", str())},
 			errors:  []int{http.StatusNotFound},
 		},

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/events"
 )
 
@@ -19,7 +20,7 @@ func panelWebhookRoutes() []route {
 	sent := object(oa{"delivery_id": str(), "event_id": str()}, "delivery_id", "event_id")
 	deliveryFilters := append(pageParams(20, 100),
 		query("event", "Only this event.", vocab("webhook_event")),
-		query("status", "Only deliveries in this status.", enum(deliveryStatuses)),
+		query("status", "Only deliveries in this status.", enum(panelapi.DeliveryStatuses)),
 		query("endpoint_id", "Only deliveries to this endpoint.", str()),
 		query("job_id", "Only deliveries of this job.", str()),
 		query("start", "Created at or after, ISO-8601.", dateTime()),
@@ -30,20 +31,20 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhooks",
 			id:      "webhooks_list",
 			summary: "List the account's webhook endpoints",
-			handle:  panelAPI((*panelHandlers).listEndpoints),
-			answer:  jsonAnswer(http.StatusOK, "Every endpoint, oldest first.", items(schemaOf[EndpointView]())),
+			handle:  panelAPI((*panelapi.Handlers).ListEndpoints),
+			answer:  jsonAnswer(http.StatusOK, "Every endpoint, oldest first.", items(schemaOf[panelapi.EndpointView]())),
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/webhooks",
 			id:      "webhook_create",
 			summary: "Register a webhook endpoint",
-			handle:  panelAPI((*panelHandlers).createEndpoint),
+			handle:  panelAPI((*panelapi.Handlers).CreateEndpoint),
 			body:    endpointBody,
 			answer: jsonAnswer(
 				http.StatusCreated,
 				"The endpoint.",
-				schemaOf[EndpointView](),
+				schemaOf[panelapi.EndpointView](),
 			),
 			errors: []int{http.StatusUnprocessableEntity},
 		},
@@ -52,12 +53,12 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhooks/{endpoint_id}",
 			id:      "webhook_update",
 			summary: "Change an endpoint's url or events",
-			handle:  panelAPI((*panelHandlers).updateEndpoint),
+			handle:  panelAPI((*panelapi.Handlers).UpdateEndpoint),
 			body:    endpointBody,
 			answer: jsonAnswer(
 				http.StatusOK,
 				"The endpoint.",
-				schemaOf[EndpointView](),
+				schemaOf[panelapi.EndpointView](),
 			),
 			params: endpointID,
 			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
@@ -67,7 +68,7 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhooks/{endpoint_id}",
 			id:      "webhook_delete",
 			summary: "Remove an endpoint",
-			handle:  panelAPI((*panelHandlers).deleteEndpoint),
+			handle:  panelAPI((*panelapi.Handlers).DeleteEndpoint),
 			answer: jsonAnswer(
 				http.StatusOK,
 				"Removed.",
@@ -81,7 +82,7 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhooks/{endpoint_id}/ping",
 			id:      "webhook_ping",
 			summary: "Send a signed test event: ping, or a sample event of the kind named",
-			handle:  panelAPI((*panelHandlers).pingEndpoint),
+			handle:  panelAPI((*panelapi.Handlers).PingEndpoint),
 			body: object(oa{"event": describe(enum(events.SampleKinds()),
 				"The kind of the test event (default ping): a sample body of that kind's shape naming made-up "+
 					"ids (job_sample, batch_sample), signed and delivered as any event.")}),
@@ -98,8 +99,8 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhooks/{endpoint_id}/enable",
 			id:      "webhook_enable",
 			summary: "Re-enable an endpoint, resetting its failure count",
-			handle:  panelAPI((*panelHandlers).enableEndpoint),
-			answer:  jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[EndpointView]()),
+			handle:  panelAPI((*panelapi.Handlers).EnableEndpoint),
+			answer:  jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[panelapi.EndpointView]()),
 			params:  endpointID,
 			errors:  []int{http.StatusNotFound},
 		},
@@ -108,11 +109,11 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhook-deliveries",
 			id:      "webhook_deliveries",
 			summary: "The delivery log, newest first, with each delivery's attempts",
-			handle:  panelAPI((*panelHandlers).listDeliveries),
+			handle:  panelAPI((*panelapi.Handlers).ListDeliveries),
 			answer: jsonAnswer(
 				http.StatusOK,
 				"One page of deliveries.",
-				page(schemaOf[DeliveryView]()),
+				page(schemaOf[panelapi.DeliveryView]()),
 			),
 			params: deliveryFilters,
 			errors: []int{http.StatusUnprocessableEntity},
@@ -122,7 +123,7 @@ func panelWebhookRoutes() []route {
 			path:    "/v1/account/webhook-deliveries/{delivery_id}/replay",
 			id:      "webhook_replay",
 			summary: "Send a delivery's stored body again (new delivery id, same event id)",
-			handle:  panelAPI((*panelHandlers).replayDelivery),
+			handle:  panelAPI((*panelapi.Handlers).ReplayDelivery),
 			answer:  jsonAnswer(http.StatusAccepted, "The new delivery.", sent),
 			params:  []oa{pathParam("delivery_id", "The delivery, whd_….", str())},
 			errors:  []int{http.StatusNotFound},

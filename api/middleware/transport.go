@@ -274,7 +274,6 @@ func RoutePattern(ginPath string) string {
 	return strings.Join(parts, "/")
 }
 
-
 // batchRoute is the route of a batch submit, whose body may be larger
 // than a submit's (limits.batches.max_body_bytes).
 const batchRoute = "POST /v1/batches"
@@ -282,3 +281,15 @@ const batchRoute = "POST /v1/batches"
 // engineHookRoute is the route of engineHook, whose bodies may be longer
 // than other requests' (enginehooks.MaxBytes).
 const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"
+
+// ReadJSONBody reads a JSON body within the size limit: 415 for another
+// media type, 413 body_too_large over the limit (see readBody).
+func ReadJSONBody(c *gin.Context, limit int64) ([]byte, error) {
+	if !JSONMediaType(c.GetHeader("Content-Type")) {
+		return nil, apierr.New(apierr.UnsupportedMediaType, "Send the task input as Content-Type: application/json.")
+	}
+	if c.Request.Body != nil {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
+	}
+	return ReadBody(c)
+}

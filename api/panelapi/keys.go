@@ -1,4 +1,4 @@
-package api
+package panelapi
 
 import (
 	"encoding/json"
@@ -9,25 +9,35 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
+	"go.temporal.io/sdk/client"
 )
 
-// panelHandlers answer the session-only routes of the account panel. They
-// call the same model functions as the admin commands.
-type panelHandlers struct{ d *Deps }
-
-// panelAPI adapts a panel handler method to the route table.
-func panelAPI(f func(*panelHandlers, *gin.Context)) func(*handlers) gin.HandlerFunc {
-	return func(h *handlers) gin.HandlerFunc {
-		p := &panelHandlers{d: h.d}
-		return func(c *gin.Context) { f(p, c) }
-	}
+// Handlers serve the account panel's JSON API (/v1/account/… with a
+// signed-in session): keys, spend limits, webhook endpoints and their
+// deliveries. The route table (api/routes_panel_*.go) routes to their
+// methods; the front door has admitted the session before they run.
+type Handlers struct {
+	DB *gorm.DB
+	// Temporal and TaskQueue start webhook deliveries (a test event, a
+	// replay).
+	Temporal  client.Client
+	TaskQueue string
+	// AllowPrivateURLs lets endpoint URLs reach private addresses (dev and
+	// tests only).
+	AllowPrivateURLs bool
+	// WebhookEvents are the event kinds an endpoint may subscribe to.
+	WebhookEvents []string
+	Now           func() time.Time
 }
+
+func (p *Handlers) now() time.Time { return p.Now().UTC() }
 
 // maxGraceSeconds bounds grace_period_seconds of a key roll (30 days).
 const maxGraceSeconds = 30 * 24 * 3600
@@ -90,7 +100,7 @@ func utc(t *time.Time) *time.Time {
 // decodeBody reads a JSON object body into v; unknown fields are refused
 // with field_not_accepted naming the field.
 func decodeBody(c *gin.Context, v any) error {
-	body, err := readJSONBody(c, 64<<10)
+	body, err := middleware.ReadJSONBody(c, 64<<10)
 	if err != nil {
 		return err
 	}
@@ -143,14 +153,14 @@ type keyRollBody struct {
 	GracePeriodSeconds *int64 `json:"grace_period_seconds"`
 }
 
-// listKeys answers GET /v1/account/keys: every key of the account.
-func (p *panelHandlers) listKeys(c *gin.Context) {
-	keys, err := models.KeysOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID)
+// ListKeys answers GET /v1/account/keys: every key of the account.
+func (p *Handlers) ListKeys(c *gin.Context) {
+	keys, err := models.KeysOfUser(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
 	}
-	now := p.d.now()
+	now := p.now()
 	out := make([]KeyView, len(keys))
 	for i := range keys {
 		out[i] = keyView(&keys[i], now)
@@ -158,9 +168,9 @@ func (p *panelHandlers) listKeys(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"items": out})
 }
 
-// createKey answers POST /v1/account/keys with the new key, its secret
+// CreateKey answers POST /v1/account/keys with the new key, its secret
 // shown once.
-func (p *panelHandlers) createKey(c *gin.Context) {
+func (p *Handlers) CreateKey(c *gin.Context) {
 	var body keyCreateBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -176,7 +186,7 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 			return
 		}
 	}
-	now := p.d.now()
+	now := p.now()
 	if body.ExpiresAt != nil && !body.ExpiresAt.After(now) {
 		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "expires_at must be in the future.").WithField("expires_at"))
 		return
@@ -188,12 +198,12 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 	}
 	k, secret, err := models.CreateNamedKey(
 		c.Request.Context(),
-		p.d.DB,
+		p.DB,
 		middleware.IdentityOf(c).User.ID,
 		name,
 		slices.Compact(slices.Sorted(slices.Values(body.Scopes))),
 		utc(body.ExpiresAt),
-		CurrentVersion,
+		contract.CurrentVersion,
 	)
 	if errors.Is(err, models.ErrTooManyKeys) {
 		err = apierr.Newf(
@@ -211,8 +221,8 @@ func (p *panelHandlers) createKey(c *gin.Context) {
 }
 
 // ownKey is the account's key named in the path, or a 404.
-func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
-	k, err := models.KeyOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"))
+func (p *Handlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
+	k, err := models.KeyOfUser(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"))
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
 	}
@@ -223,9 +233,9 @@ func (p *panelHandlers) ownKey(c *gin.Context) (*models.APIKey, bool) {
 	return k, true
 }
 
-// renameKey answers PATCH /v1/account/keys/{key_id} with the key under its
+// RenameKey answers PATCH /v1/account/keys/{key_id} with the key under its
 // new name; an empty name clears it.
-func (p *panelHandlers) renameKey(c *gin.Context) {
+func (p *Handlers) RenameKey(c *gin.Context) {
 	var body keyRenameBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -235,7 +245,7 @@ func (p *panelHandlers) renameKey(c *gin.Context) {
 		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "name is required; an empty name clears it.").WithField("name"))
 		return
 	}
-	k, err := models.RenameKey(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"), *body.Name)
+	k, err := models.RenameKey(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID, c.Param("key_id"), *body.Name)
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no key with this id.").WithField("key_id")
 	}
@@ -243,12 +253,12 @@ func (p *panelHandlers) renameKey(c *gin.Context) {
 		middleware.Fail(c, keyNameError(err))
 		return
 	}
-	c.JSON(http.StatusOK, keyView(k, p.d.now()))
+	c.JSON(http.StatusOK, keyView(k, p.now()))
 }
 
-// rollKey answers POST /v1/account/keys/{key_id}/roll with the successor;
+// RollKey answers POST /v1/account/keys/{key_id}/roll with the successor;
 // the old key stays valid for grace_period_seconds.
-func (p *panelHandlers) rollKey(c *gin.Context) {
+func (p *Handlers) RollKey(c *gin.Context) {
 	var body keyRollBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -266,14 +276,14 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 	if !ok {
 		return
 	}
-	now := p.d.now()
+	now := p.now()
 	k, secret, err := models.RollKey(
 		c.Request.Context(),
-		p.d.DB,
+		p.DB,
 		old.ID,
 		time.Duration(*body.GracePeriodSeconds)*time.Second,
 		now,
-		CurrentVersion,
+		contract.CurrentVersion,
 	)
 	if errors.Is(err, models.ErrKeyInactive) {
 		err = apierr.New(apierr.InvalidRequest, "A revoked or expired key cannot be rolled; create a new key.").
@@ -283,25 +293,25 @@ func (p *panelHandlers) rollKey(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	jobstream.KeyChanged(c.Request.Context(), p.d.DB, old.ID) // its streams end with its grace
+	jobstream.KeyChanged(c.Request.Context(), p.DB, old.ID) // its streams end with its grace
 	c.JSON(http.StatusCreated, NewKeyView{KeyView: keyView(k, now), Key: secret})
 }
 
-// revokeKey answers DELETE /v1/account/keys/{key_id}: the key stops
+// RevokeKey answers DELETE /v1/account/keys/{key_id}: the key stops
 // working at once and its event streams end; jobs it started run on.
-func (p *panelHandlers) revokeKey(c *gin.Context) {
+func (p *Handlers) RevokeKey(c *gin.Context) {
 	k, ok := p.ownKey(c)
 	if !ok {
 		return
 	}
-	now := p.d.now()
+	now := p.now()
 	if k.RevokedAt == nil {
-		if err := models.RevokeKey(c.Request.Context(), p.d.DB, k.ID, now); err != nil &&
+		if err := models.RevokeKey(c.Request.Context(), p.DB, k.ID, now); err != nil &&
 			!errors.Is(err, models.ErrNotFound) {
 			middleware.Fail(c, err)
 			return
 		}
-		jobstream.KeyChanged(c.Request.Context(), p.d.DB, k.ID)
+		jobstream.KeyChanged(c.Request.Context(), p.DB, k.ID)
 	}
 	k, ok = p.ownKey(c)
 	if !ok {
@@ -313,3 +323,11 @@ func (p *panelHandlers) revokeKey(c *gin.Context) {
 // KeyName is a key's name as a KeyView carries it: nil when it has none, so
 // a key without a name answers "name": null, never an empty string.
 func KeyName(name string) *string { return nonEmpty(name) }
+
+// nonEmpty is s, or nil for the empty string.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,4 +1,4 @@
-package api
+package panelapi
 
 import (
 	"encoding/json"
@@ -57,11 +57,11 @@ type endpointBody struct {
 // caller's own machine (localhost, a loopback or private address) is
 // pointed to `taskplatform webhooks listen`, which forwards the account's
 // events there.
-func (p *panelHandlers) checkURL(c *gin.Context, raw string) error {
+func (p *Handlers) checkURL(c *gin.Context, raw string) error {
 	if !strings.HasPrefix(raw, "https://") || len(raw) > 2048 {
 		return apierr.New(apierr.InvalidRequest, "url must be an https:// address."+listenHint(raw, false)).WithField("url")
 	}
-	if err := outbound.CheckURL(c.Request.Context(), raw, p.d.AllowPrivateURLs); err != nil {
+	if err := outbound.CheckURL(c.Request.Context(), raw, p.AllowPrivateURLs); err != nil {
 		return apierr.New(apierr.InvalidRequest, "url must resolve to public addresses only."+
 			listenHint(raw, errors.Is(err, outbound.ErrNotPublic))).WithField("url")
 	}
@@ -89,8 +89,8 @@ func listenHint(raw string, notPublic bool) string {
 
 // checkEvents is events without repeats, each a webhook_event of the
 // vocabulary; none is an empty list.
-func (p *panelHandlers) checkEvents(events []string) (string, error) {
-	known := p.d.taskCatalogue().VocabValues("webhook_event")
+func (p *Handlers) checkEvents(events []string) (string, error) {
+	known := p.WebhookEvents
 	var out []string
 	for _, e := range events {
 		if e == contract.EventPing {
@@ -108,9 +108,9 @@ func (p *panelHandlers) checkEvents(events []string) (string, error) {
 	return strings.Join(out, ","), nil
 }
 
-// listEndpoints answers GET /v1/account/webhooks.
-func (p *panelHandlers) listEndpoints(c *gin.Context) {
-	eps, err := models.EndpointsOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID)
+// ListEndpoints answers GET /v1/account/webhooks.
+func (p *Handlers) ListEndpoints(c *gin.Context) {
+	eps, err := models.EndpointsOfUser(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
@@ -122,9 +122,9 @@ func (p *panelHandlers) listEndpoints(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"items": out})
 }
 
-// createEndpoint answers POST /v1/account/webhooks: a new endpoint, by
+// CreateEndpoint answers POST /v1/account/webhooks: a new endpoint, by
 // default subscribed to the terminal events.
-func (p *panelHandlers) createEndpoint(c *gin.Context) {
+func (p *Handlers) CreateEndpoint(c *gin.Context) {
 	var body endpointBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -144,7 +144,7 @@ func (p *panelHandlers) createEndpoint(c *gin.Context) {
 		return
 	}
 	ep := &models.WebhookEndpoint{UserID: middleware.IdentityOf(c).User.ID, URL: *body.URL, Events: events}
-	if err := models.CreateEndpoint(c.Request.Context(), p.d.DB, ep); err != nil {
+	if err := models.CreateEndpoint(c.Request.Context(), p.DB, ep); err != nil {
 		middleware.Fail(c, endpointRefusal(err))
 		return
 	}
@@ -170,8 +170,8 @@ func endpointRefusal(err error) error {
 }
 
 // ownEndpoint is the account's endpoint named in the path, or a 404.
-func (p *panelHandlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bool) {
-	ep, err := models.EndpointOfUser(c.Request.Context(), p.d.DB, middleware.IdentityOf(c).User.ID, c.Param("endpoint_id"))
+func (p *Handlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bool) {
+	ep, err := models.EndpointOfUser(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID, c.Param("endpoint_id"))
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no webhook endpoint with this id.").WithField("endpoint_id")
 	}
@@ -182,9 +182,9 @@ func (p *panelHandlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bo
 	return ep, true
 }
 
-// updateEndpoint answers PATCH /v1/account/webhooks/{endpoint_id}: a new
+// UpdateEndpoint answers PATCH /v1/account/webhooks/{endpoint_id}: a new
 // url or a new list of events.
-func (p *panelHandlers) updateEndpoint(c *gin.Context) {
+func (p *Handlers) UpdateEndpoint(c *gin.Context) {
 	var body endpointBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -210,7 +210,7 @@ func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	if body.Events != nil && events == "" {
 		events = models.DefaultEndpointEvents
 	}
-	ep, err = models.UpdateEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID, url, events)
+	ep, err = models.UpdateEndpoint(c.Request.Context(), p.DB, ep.UserID, ep.ID, url, events)
 	if err != nil {
 		middleware.Fail(c, endpointRefusal(err))
 		return
@@ -218,27 +218,27 @@ func (p *panelHandlers) updateEndpoint(c *gin.Context) {
 	c.JSON(http.StatusOK, endpointView(ep))
 }
 
-// deleteEndpoint answers DELETE /v1/account/webhooks/{endpoint_id}.
-func (p *panelHandlers) deleteEndpoint(c *gin.Context) {
+// DeleteEndpoint answers DELETE /v1/account/webhooks/{endpoint_id}.
+func (p *Handlers) DeleteEndpoint(c *gin.Context) {
 	ep, ok := p.ownEndpoint(c)
 	if !ok {
 		return
 	}
-	if err := models.DeleteEndpoint(c.Request.Context(), p.d.DB, ep.UserID, ep.ID); err != nil {
+	if err := models.DeleteEndpoint(c.Request.Context(), p.DB, ep.UserID, ep.ID); err != nil {
 		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"id": ep.ID, "deleted": true})
 }
 
-// enableEndpoint answers POST /v1/account/webhooks/{endpoint_id}/enable:
+// EnableEndpoint answers POST /v1/account/webhooks/{endpoint_id}/enable:
 // enabled again, its failure count reset.
-func (p *panelHandlers) enableEndpoint(c *gin.Context) {
+func (p *Handlers) EnableEndpoint(c *gin.Context) {
 	ep, ok := p.ownEndpoint(c)
 	if !ok {
 		return
 	}
-	if err := models.EnableEndpoint(c.Request.Context(), p.d.DB, ep.ID); err != nil {
+	if err := models.EnableEndpoint(c.Request.Context(), p.DB, ep.ID); err != nil {
 		middleware.Fail(c, err)
 		return
 	}
@@ -247,18 +247,18 @@ func (p *panelHandlers) enableEndpoint(c *gin.Context) {
 	}
 }
 
-// pingEndpoint answers POST /v1/account/webhooks/{endpoint_id}/ping: a
+// PingEndpoint answers POST /v1/account/webhooks/{endpoint_id}/ping: a
 // signed test event, delivered and logged like any event — ping, or with
 // a body {"event": kind} a sample event of any kind an endpoint can
 // receive (as `stripe trigger` sends one).
-func (p *panelHandlers) pingEndpoint(c *gin.Context) {
+func (p *Handlers) PingEndpoint(c *gin.Context) {
 	ep, ok := p.ownEndpoint(c)
 	if !ok {
 		return
 	}
 	kind := contract.EventPing
 	if c.Request.ContentLength != 0 {
-		body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+		body, err := middleware.ReadJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 		if err != nil {
 			middleware.Fail(c, err)
 			return
@@ -274,13 +274,13 @@ func (p *panelHandlers) pingEndpoint(c *gin.Context) {
 			kind = *in.Event
 		}
 	}
-	d, known, err := events.SampleOf(c.Request.Context(), p.d.DB, ep, kind, p.d.now(), CurrentVersion)
+	d, known, err := events.SampleOf(c.Request.Context(), p.DB, ep, kind, p.now(), contract.CurrentVersion)
 	if err == nil && !known {
 		err = apierr.Newf(apierr.InvalidOption, "event must be one of %s.", strings.Join(events.SampleKinds(), ", ")).
 			WithField("event")
 	}
 	if err == nil {
-		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel test event")
+		err = events.StartDelivery(c.Request.Context(), p.Temporal, p.DB, p.TaskQueue, d, "panel test event")
 	}
 	if err != nil {
 		middleware.Fail(c, err)

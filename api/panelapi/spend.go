@@ -1,4 +1,4 @@
-package api
+package panelapi
 
 import (
 	"net/http"
@@ -46,13 +46,13 @@ type spendLimitBody struct {
 }
 
 // spendLimits is the spend limits use case on the API's dependencies.
-func (p *panelHandlers) spendLimits() *spendlimits.Service {
-	return &spendlimits.Service{DB: p.d.DB, Now: p.d.now}
+func (p *Handlers) spendLimits() *spendlimits.Service {
+	return &spendlimits.Service{DB: p.DB, Now: p.now}
 }
 
-// listSpendLimits answers GET /v1/account/spend-limits: the account's
+// ListSpendLimits answers GET /v1/account/spend-limits: the account's
 // limits and their keys', each with its period's spend.
-func (p *panelHandlers) listSpendLimits(c *gin.Context) {
+func (p *Handlers) ListSpendLimits(c *gin.Context) {
 	limits, err := p.spendLimits().List(c.Request.Context(), middleware.IdentityOf(c).User.ID)
 	if err != nil {
 		middleware.Fail(c, err)
@@ -65,9 +65,9 @@ func (p *panelHandlers) listSpendLimits(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"items": out})
 }
 
-// setSpendLimit answers PUT /v1/account/spend-limits: it sets the limit of
+// SetSpendLimit answers PUT /v1/account/spend-limits: it sets the limit of
 // the account (or of api_key_id), period and credit type to credits.
-func (p *panelHandlers) setSpendLimit(c *gin.Context) {
+func (p *Handlers) SetSpendLimit(c *gin.Context) {
 	var body spendLimitBody
 	if err := decodeBody(c, &body); err != nil {
 		middleware.Fail(c, err)
@@ -85,9 +85,9 @@ func (p *panelHandlers) setSpendLimit(c *gin.Context) {
 	c.JSON(http.StatusOK, spendLimitView(set))
 }
 
-// clearSpendLimit answers DELETE /v1/account/spend-limits/{limit_id}: the
+// ClearSpendLimit answers DELETE /v1/account/spend-limits/{limit_id}: the
 // limit no longer applies; it answers the limit as it was.
-func (p *panelHandlers) clearSpendLimit(c *gin.Context) {
+func (p *Handlers) ClearSpendLimit(c *gin.Context) {
 	l, err := p.spendLimits().Clear(c.Request.Context(), middleware.IdentityOf(c).User.ID, c.Param("limit_id"))
 	if err != nil {
 		middleware.Fail(c, err)

@@ -1,4 +1,4 @@
-package api
+package panelapi
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/events"
 	"github.com/taskplatform/taskplatform/models"
@@ -67,8 +68,8 @@ func DeliveryViewOf(d *models.WebhookDelivery, attempts []models.WebhookAttempt)
 	return v
 }
 
-// deliveryStatuses are the statuses the log filters on.
-var deliveryStatuses = []string{
+// DeliveryStatuses are the statuses the log filters on.
+var DeliveryStatuses = []string{
 	models.DeliveryPending,
 	models.DeliveryDelivered,
 	models.DeliveryFailed,
@@ -90,17 +91,17 @@ func timeParam(c *gin.Context, name string) (*time.Time, error) {
 	return &t, nil
 }
 
-// listDeliveries answers GET /v1/account/webhook-deliveries, newest first,
+// ListDeliveries answers GET /v1/account/webhook-deliveries, newest first,
 // filtered by event, status, endpoint, job and time range.
-func (p *panelHandlers) listDeliveries(c *gin.Context) {
-	limit, after, err := listQuery(c, 20, 100)
+func (p *Handlers) ListDeliveries(c *gin.Context) {
+	limit, after, err := paging.Query(c, 20, 100)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
 	}
 	q := models.DeliveryQuery{UserID: middleware.IdentityOf(c).User.ID, Event: c.Query("event"), Status: c.Query("status"),
 		EndpointID: c.Query("endpoint_id"), JobID: c.Query("job_id"), After: after, Limit: limit}
-	if q.Status != "" && !slices.Contains(deliveryStatuses, q.Status) {
+	if q.Status != "" && !slices.Contains(DeliveryStatuses, q.Status) {
 		middleware.Fail(
 			c,
 			apierr.New(apierr.InvalidOption, "status is one of pending, delivered, failed, skipped.").
@@ -115,7 +116,7 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	page, err := models.ListDeliveries(c.Request.Context(), p.d.DB, q)
+	page, err := models.ListDeliveries(c.Request.Context(), p.DB, q)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
@@ -124,7 +125,7 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 	for i, d := range page.Items {
 		ids[i] = d.ID
 	}
-	attempts, err := models.AttemptsOf(c.Request.Context(), p.d.DB, ids)
+	attempts, err := models.AttemptsOf(c.Request.Context(), p.DB, ids)
 	if err != nil {
 		middleware.Fail(c, err)
 		return
@@ -133,13 +134,13 @@ func (p *panelHandlers) listDeliveries(c *gin.Context) {
 	for i := range page.Items {
 		items[i] = DeliveryViewOf(&page.Items[i], attempts[page.Items[i].ID])
 	}
-	writePage(c, items, page.Next)
+	paging.Write(c, items, page.Next)
 }
 
-// replayDelivery answers POST /v1/account/webhook-deliveries/{delivery_id}/replay:
+// ReplayDelivery answers POST /v1/account/webhook-deliveries/{delivery_id}/replay:
 // the stored body again as a new delivery with the same event id.
-func (p *panelHandlers) replayDelivery(c *gin.Context) {
-	old, err := models.DeliveryByID(c.Request.Context(), p.d.DB, c.Param("delivery_id"))
+func (p *Handlers) ReplayDelivery(c *gin.Context) {
+	old, err := models.DeliveryByID(c.Request.Context(), p.DB, c.Param("delivery_id"))
 	if errors.Is(err, models.ErrNotFound) || (err == nil && old.UserID != middleware.IdentityOf(c).User.ID) {
 		err = apierr.New(apierr.NotFound, "The account has no delivery with this id.").WithField("delivery_id")
 	}
@@ -147,9 +148,9 @@ func (p *panelHandlers) replayDelivery(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	d, err := events.ReplayOf(c.Request.Context(), p.d.DB, old.ID)
+	d, err := events.ReplayOf(c.Request.Context(), p.DB, old.ID)
 	if err == nil {
-		err = events.StartDelivery(c.Request.Context(), p.d.Temporal, p.d.DB, p.d.TaskQueue, d, "panel replay")
+		err = events.StartDelivery(c.Request.Context(), p.Temporal, p.DB, p.TaskQueue, d, "panel replay")
 	}
 	if err != nil {
 		middleware.Fail(c, err)
