@@ -111,7 +111,10 @@ func (h *accountHandlers) requests(c *gin.Context) {
 	}
 	f := models.RequestFilter{APIKeyID: c.Query("api_key_id")}
 	if f.APIKeyID != "" && !strings.HasPrefix(f.APIKeyID, "key_") {
-		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "api_key_id is a key id such as key_….").WithField("api_key_id"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidRequest, "api_key_id is a key id such as key_….").WithField("api_key_id"),
+		)
 		return
 	}
 	for field, dst := range map[string]*time.Time{"start": &f.Start, "end": &f.End} {
@@ -152,7 +155,10 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 	groupBy := c.DefaultQuery("group_by", models.GroupDay)
 	field, ok := groupFields[groupBy]
 	if !ok {
-		middleware.Fail(c, apierr.New(apierr.InvalidOption, "group_by is one of day, task, key, error.").WithField("group_by"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidOption, "group_by is one of day, task, key, error.").WithField("group_by"),
+		)
 		return
 	}
 	start, end, err := reportWindow(c, asOf)

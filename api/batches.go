@@ -88,13 +88,18 @@ func (h *jobHandlers) createBatch(c *gin.Context) {
 		req.AdmitRecords = append(req.AdmitRecords, job.admitRecords)
 	}
 	if len(refused) > 0 && (body.Mode == models.BatchAll || len(req.Jobs) == 0) {
-		middleware.Fail(c, apierr.Newf(apierr.BatchRefused, "%d of the batch's %d items were refused; nothing was held or started.",
-			len(refused), len(body.Items)).WithItems(refused))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.BatchRefused, "%d of the batch's %d items were refused; nothing was held or started.",
+				len(refused), len(body.Items)).WithItems(refused),
+		)
 		return
 	}
 	id := middleware.IdentityOf(c)
 	req.Batch = models.Batch{ID: models.NewID("b_"), UserID: id.User.ID, APIKeyID: id.KeyID(), Mode: body.Mode,
-		Jobs: len(req.Jobs), Refused: refusedJSON(refused), WebhookURL: body.WebhookURL, RequestID: middleware.RequestIDOf(c)}
+		Jobs: len(
+			req.Jobs,
+		), Refused: refusedJSON(refused), WebhookURL: body.WebhookURL, RequestID: middleware.RequestIDOf(c)}
 	req.Fingerprint = batchFingerprint(body, req.Jobs)
 	res, err := h.submitter().SubmitBatch(c.Request.Context(), req)
 	if err != nil {
@@ -117,7 +122,8 @@ func (h *jobHandlers) prepareItem(c *gin.Context, item batchItem, opts submitOpt
 		return preparedJob{}, err
 	}
 	if err := validation.Validate(item.WebhookURL, webhookURLRules...); err != nil {
-		return preparedJob{}, apierr.Newf(apierr.InvalidRequest, "webhook_url: %s.", err.Error()).WithField("webhook_url")
+		return preparedJob{}, apierr.Newf(apierr.InvalidRequest, "webhook_url: %s.", err.Error()).
+			WithField("webhook_url")
 	}
 	if err := h.checkWebhookURL(c, item.WebhookURL); err != nil {
 		return preparedJob{}, err

@@ -54,7 +54,10 @@ func (h *catalogueHandlers) listVocab(c *gin.Context) {
 func (h *catalogueHandlers) getVocab(c *gin.Context) {
 	v, ok := h.d.taskCatalogue().Vocabulary(c.Param("name"))
 	if !ok {
-		middleware.Fail(c, apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")),
+		)
 		return
 	}
 	c.JSON(http.StatusOK, v)
@@ -67,7 +70,10 @@ func (h *catalogueHandlers) listConcepts(c *gin.Context) {
 func (h *catalogueHandlers) getConcept(c *gin.Context) {
 	v, ok := h.d.taskCatalogue().Concept(c.Param("name"))
 	if !ok {
-		middleware.Fail(c, apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")),
+		)
 		return
 	}
 	c.JSON(http.StatusOK, v)

@@ -41,7 +41,12 @@ func TestEstimateHonoursThePriceCeiling(t *testing.T) {
 				require.EqualValues(t, credits, ctx["required"], "%s", res.body)
 				require.EqualValues(t, credits-1, ctx["max_credits"], "%s", res.body)
 			}
-			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, strconv.FormatInt(credits, 10)).code, "at the ceiling")
+			require.Equal(
+				t,
+				http.StatusOK,
+				call(estimate, maxCreditsHeader, strconv.FormatInt(credits, 10)).code,
+				"at the ceiling",
+			)
 			require.Equal(t, http.StatusOK, call(estimate, maxCreditsHeader, "0"+strconv.FormatInt(credits, 10)).code)
 
 			for _, bad := range []string{"+6", "6.0", "0x6", "6e0", "-1", "1_0", "٦", "6 6", "99999999999999999999"} {

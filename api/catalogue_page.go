@@ -22,7 +22,10 @@ func paginate[T any](c *gin.Context, all []T, key func(T) string, def int) {
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxCataloguePage {
-			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "limit must be a whole number from 1 to 100.").WithField("limit"))
+			middleware.Fail(
+				c,
+				apierr.New(apierr.InvalidRequest, "limit must be a whole number from 1 to 100.").WithField("limit"),
+			)
 			return
 		}
 		limit = n

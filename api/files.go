@@ -109,7 +109,10 @@ func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, erro
 func (h *fileHandlers) get(c *gin.Context) {
 	kind, id, ok := h.parseHandle(c.Param("ref"))
 	if !ok {
-		middleware.Fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."),
+		)
 		return
 	}
 	if _, ok := h.kinds.of(kind); ok {

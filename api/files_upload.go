@@ -129,7 +129,10 @@ func (h *fileHandlers) upload(c *gin.Context) {
 		}
 	}
 	if !stored {
-		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"),
+		)
 		return
 	}
 	f.Data = imageSizeData(c.Request.Context(), h.blob, f.BlobKey)
@@ -321,7 +324,10 @@ func (h *fileHandlers) register(c *gin.Context) {
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
-		middleware.Fail(c, apierr.New(apierr.MalformedRequest, "The body must be a JSON object such as {\"url\": \"https://…\"}."))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.MalformedRequest, "The body must be a JSON object such as {\"url\": \"https://…\"}."),
+		)
 		return
 	}
 	names := make([]string, 0, len(fields))
@@ -354,7 +360,10 @@ func (h *fileHandlers) register(c *gin.Context) {
 	var ext string
 	if raw, ok := fields["external_id"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &ext) != nil {
-			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "external_id must be a string.").WithField("external_id"))
+			middleware.Fail(
+				c,
+				apierr.New(apierr.InvalidRequest, "external_id must be a string.").WithField("external_id"),
+			)
 			return
 		}
 		if err := checkExternalID(ext); err != nil {

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
@@ -207,9 +208,9 @@ func (w *sseWriter) event(f jobstream.Frame) {
 }
 
 // eventStreamOperation documents GET /v1/jobs/{job_id}/events.
-func eventStreamOperation(jobID oa) operation {
-	stream := describe(
-		str(),
+func eventStreamOperation(jobID oa) openapi.Operation {
+	stream := openapi.Describe(
+		openapi.Str(),
 		"Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
 			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of "+
 			"JSON, "+
@@ -219,40 +220,40 @@ func eventStreamOperation(jobID oa) operation {
 			strconv.Itoa(int(jobstream.QueueETAShare*100))+" % and "+strconv.Itoa(jobstream.QueueETASeconds)+" s from the "+
 			"last one sent. Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
 	)
-	stream["x-event-data"] = ref("JobEvent")
-	ok := response{
-		status: http.StatusOK,
-		description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
+	stream["x-event-data"] = openapi.Ref("JobEvent")
+	ok := openapi.Response{
+		Status: http.StatusOK,
+		Description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
 			"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after " +
 			"the terminal event.",
-		content: oa{"text/event-stream": oa{"schema": stream}},
-		headers: oa{"Cache-Control": describe(str(), "no-cache")},
+		Content: oa{"text/event-stream": oa{"schema": stream}},
+		Headers: oa{"Cache-Control": openapi.Describe(openapi.Str(), "no-cache")},
 	}
-	return operation{
-		id:      "job_events",
-		summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
-		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
+	return openapi.Operation{
+		ID:      "job_events",
+		Summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
+		Description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
 			"job.cancelled), " +
 			"in order, without polling, and while the job is queued job.queue with its queue position and estimated " +
 			"start. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
 			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 " +
 			"too_many_streams beyond); " +
 			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
-		params: []oa{
+		Params: []oa{
 			jobID,
-			header(
+			openapi.Header(
 				"Last-Event-ID",
 				"The id of the last event received: the stream resumes after it.",
 				oa{"type": "string", "pattern": "^[0-9]+$"},
 			),
 		},
-		answers: []response{
+		Answers: []openapi.Response{
 			ok,
 			{
-				status:      http.StatusNoContent,
-				description: "Last-Event-ID names the terminal event of an ended job: nothing follows.",
+				Status:      http.StatusNoContent,
+				Description: "Last-Event-ID names the terminal event of an ended job: nothing follows.",
 			},
 		},
-		errors: []int{http.StatusNotFound},
+		Errors: []int{http.StatusNotFound},
 	}
 }

@@ -94,7 +94,8 @@ func (h *jobHandlers) filesPage(
 		return nil, false, "", false
 	} else if cur != "" {
 		if after, err = strconv.Atoi(cur); err != nil {
-			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").
+				WithField("cursor"))
 			return nil, false, "", false
 		}
 	}

@@ -154,7 +154,12 @@ func (h *jobHandlers) submit(c *gin.Context) {
 		middleware.Fail(c, err)
 		return
 	}
-	req := submit.Request{Job: job.in, IdempotencyKey: opts.idemKey, Log: middleware.Logger(c), AdmitRecords: job.admitRecords}
+	req := submit.Request{
+		Job:            job.in,
+		IdempotencyKey: opts.idemKey,
+		Log:            middleware.Logger(c),
+		AdmitRecords:   job.admitRecords,
+	}
 	res, err := h.submitter().Submit(c.Request.Context(), req)
 	switch {
 	case err != nil:

@@ -6,26 +6,27 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/contract"
 )
 
 // webhookHeaders are the headers every signed delivery carries.
 func webhookHeaders() []any {
 	h := func(name, description string, schema oa) oa {
-		p := header(name, description, schema)
+		p := openapi.Header(name, description, schema)
 		p["required"] = true
 		return p
 	}
 	return []any{
-		h("X-Service-Request-Id", "The delivery id (whd_…), the first line of the signed message.", str()),
-		h("X-Service-User-Id", "The account id, the second line of the signed message.", str()),
+		h("X-Service-Request-Id", "The delivery id (whd_…), the first line of the signed message.", openapi.Str()),
+		h("X-Service-User-Id", "The account id, the second line of the signed message.", openapi.Str()),
 		h(
 			"X-Service-Timestamp",
 			"Unix seconds, the third line of the signed message; refuse it outside your window.",
-			str(),
+			openapi.Str(),
 		),
 		h("X-Service-Signature", "Base64 Ed25519 signature of the four-line message; verify it with a key of "+
-			"/.well-known/jwks.json.", str()),
+			"/.well-known/jwks.json.", openapi.Str()),
 	}
 }
 
@@ -90,7 +91,7 @@ func webhookEvent(schema any) oa {
 	delete(outProps, "queue")
 	if ev, ok := outProps["event"].(oa); ok {
 		ev = maps.Clone(ev)
-		ev["enum"] = enum(contract.JobEvents)["enum"]
+		ev["enum"] = openapi.Enum(contract.JobEvents)["enum"]
 		ev["description"] = "Vocabulary webhook_event."
 		outProps["event"] = ev
 	}
@@ -102,11 +103,11 @@ func webhookEvent(schema any) oa {
 func panelDocRoute(document oa) route {
 	return route{method: http.MethodGet, path: "/v1/panel/openapi.json", access: middleware.AccessPublic,
 		handle: catalogue((*catalogueHandlers).panelOpenAPI),
-		op: operation{
-			id:      "panel_openapi",
-			summary: "The OpenAPI document of the account panel's session-only operations",
-			description: "The panel's own operations, kept out of /v1/openapi.json so that clients generated from " +
+		op: openapi.Operation{
+			ID:      "panel_openapi",
+			Summary: "The OpenAPI document of the account panel's session-only operations",
+			Description: "The panel's own operations, kept out of /v1/openapi.json so that clients generated from " +
 				"that document hold only what an API key can call.",
-			answers: []response{jsonAnswer(http.StatusOK, "The document.", document)},
+			Answers: []openapi.Response{openapi.JSONAnswer(http.StatusOK, "The document.", document)},
 		}}
 }

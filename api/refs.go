@@ -94,7 +94,10 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
 	kinds := h.kinds.refKinds()
 	if !slices.Contains(kinds, kind) {
-		middleware.Fail(c, apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are %s.", kind, strings.Join(kinds, ", ")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are %s.", kind, strings.Join(kinds, ", ")),
+		)
 		return
 	}
 	rq, err := h.parseRefsQuery(c, kind)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/panelapi"
 )
 
@@ -28,7 +29,7 @@ type route struct {
 	// handle picks the route's handler; nil leaves the route out of a
 	// router whose Deps lack what it serves (metrics, the signer).
 	handle func(h *handlers) gin.HandlerFunc
-	op     operation
+	op     openapi.Operation
 }
 
 // handlers are the resource handlers of one router.
@@ -122,17 +123,6 @@ func ginPath(pattern string) string {
 		}
 	}
 	return strings.Join(parts, "/")
-}
-
-// pathParams are the parameter names of a table path, in order.
-func pathParams(pattern string) []string {
-	var out []string
-	for _, p := range strings.Split(pattern, "/") {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			out = append(out, p[1:len(p)-1])
-		}
-	}
-	return out
 }
 
 // shape blanks the parameter names of a table or Gin path.

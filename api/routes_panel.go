@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
@@ -34,36 +35,36 @@ func panelRows(rows ...panelRow) []route {
 // panelRoutes needs to say of a route whose caller is a signed-in session
 // and whose one answer is JSON.
 type panelRow struct {
-	method, path, id, summary string
+	method, path, ID, Summary string
 	handle                    func(*handlers) gin.HandlerFunc
-	// body is the JSON request body's schema; nil takes none.
-	body   oa
-	answer response
-	// params are the path and query parameters that say more than a string.
-	params []oa
-	// errors are the error statuses beyond the common ones.
-	errors []int
+	// Body is the JSON request body's schema; nil takes none.
+	Body   oa
+	answer openapi.Response
+	// Params are the path and query parameters that say more than a string.
+	Params []oa
+	// Errors are the error statuses beyond the common ones.
+	Errors []int
 }
 
 // route is the row of the route table p says.
 func (p panelRow) route() route {
-	op := operation{
-		id:      p.id,
-		summary: p.summary + " (account panel only)",
-		params:  p.params,
-		answers: []response{p.answer},
-		errors:  p.errors,
-		description: "Needs a signed-in panel session (cookie " + middleware.SessionCookie + "); every API key is " +
+	op := openapi.Operation{
+		ID:      p.ID,
+		Summary: p.Summary + " (account panel only)",
+		Params:  p.Params,
+		Answers: []openapi.Response{p.answer},
+		Errors:  p.Errors,
+		Description: "Needs a signed-in panel session (cookie " + middleware.SessionCookie + "); every API key is " +
 			"refused with 403 session_required, and a state-changing request from another origin with 403.",
 	}
-	if p.body != nil {
-		op.body = oa{"application/json": oa{"schema": p.body}}
+	if p.Body != nil {
+		op.Body = oa{"application/json": oa{"schema": p.Body}}
 	}
 	return route{method: p.method, path: p.path, access: middleware.AccessSession, handle: p.handle, op: op}
 }
 
 // items is a list answer's schema: {"items": [s...]}.
-func items(s oa) oa { return object(oa{"items": arrayOf(s)}, "items") }
+func items(s oa) oa { return openapi.Object(oa{"items": openapi.ArrayOf(s)}, "items") }
 
 // appSubmit starts a job from the panel: the same submit as POST
 // /v1/tasks/{name}, with no key, after the plan's task permissions.
@@ -93,7 +94,7 @@ func appOnly(h *handlers, next gin.HandlerFunc) gin.HandlerFunc {
 
 // keyNameSchema is a key's name in a request body.
 func keyNameSchema() oa {
-	s := describe(str(), "The key's label, trimmed; may be empty.")
+	s := openapi.Describe(openapi.Str(), "The key's label, trimmed; may be empty.")
 	s["maxLength"] = models.MaxKeyNameLen
 	return s
 }

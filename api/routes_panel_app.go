@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 )
 
 // panelAppRoutes run tasks, read and cancel jobs and manage files from the
@@ -16,67 +17,85 @@ func panelAppRoutes() []route {
 			panelRow{
 				method:  http.MethodPost,
 				path:    "/v1/account/tasks/{name}",
-				id:      "app_task_submit",
-				summary: "Start a job in the app; registered endpoints never receive its events",
+				ID:      "app_task_submit",
+				Summary: "Start a job in the app; registered endpoints never receive its events",
 				handle:  func(h *handlers) gin.HandlerFunc { return appSubmit(h) },
-				body:    freeObject("The task's input, as its inputSchema says."),
-				answer: jsonAnswer(
+				Body:    openapi.FreeObject("The task's input, as its inputSchema says."),
+				answer: openapi.JSONAnswer(
 					http.StatusAccepted,
 					"The job's handle.",
-					ref("Job"),
+					openapi.Ref("Job"),
 				),
-				params: []oa{pathParam("name", "The task's name.", str())},
-				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusPaymentRequired},
+				Params: []oa{openapi.PathParam("name", "The task's name.", openapi.Str())},
+				Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusPaymentRequired},
 			},
 			panelRow{
 				method:  http.MethodPost,
 				path:    "/v1/account/tasks/{name}/estimate",
-				id:      "app_task_estimate",
-				summary: "The cost ceiling of a run from the app: checked like a submit, nothing held or written",
+				ID:      "app_task_estimate",
+				Summary: "The cost ceiling of a run from the app: checked like a submit, nothing held or written",
 				handle:  func(h *handlers) gin.HandlerFunc { return appOnly(h, catalogue((*catalogueHandlers).estimate)(h)) },
-				body:    freeObject("The task's input, as its inputSchema says."),
-				answer:  jsonAnswer(http.StatusOK, "Price per output × outputs planned.", ref("Estimate")),
-				params:  []oa{pathParam("name", "The task's name.", str())},
-				errors:  []int{http.StatusPaymentRequired, http.StatusNotFound, http.StatusGone, http.StatusUnprocessableEntity},
+				Body:    openapi.FreeObject("The task's input, as its inputSchema says."),
+				answer: openapi.JSONAnswer(
+					http.StatusOK,
+					"Price per output × outputs planned.",
+					openapi.Ref("Estimate"),
+				),
+				Params: []oa{openapi.PathParam("name", "The task's name.", openapi.Str())},
+				Errors: []int{
+					http.StatusPaymentRequired,
+					http.StatusNotFound,
+					http.StatusGone,
+					http.StatusUnprocessableEntity,
+				},
 			},
 			panelRow{
 				method:  http.MethodGet,
 				path:    "/v1/account/jobs/{job_id}",
-				id:      "app_job_read",
-				summary: "One job of the account, whichever key or the app started it",
+				ID:      "app_job_read",
+				Summary: "One job of the account, whichever key or the app started it",
 				handle:  func(h *handlers) gin.HandlerFunc { return h.jobs.get },
-				answer:  jsonAnswer(http.StatusOK, "The job.", ref("Job")),
-				errors:  []int{http.StatusNotFound},
+				answer:  openapi.JSONAnswer(http.StatusOK, "The job.", openapi.Ref("Job")),
+				Errors:  []int{http.StatusNotFound},
 			},
 			panelRow{
 				method:  http.MethodPost,
 				path:    "/v1/account/jobs/{job_id}/cancel",
-				id:      "app_job_cancel",
-				summary: "Cancel a job of the account",
+				ID:      "app_job_cancel",
+				Summary: "Cancel a job of the account",
 				handle:  func(h *handlers) gin.HandlerFunc { return h.jobs.cancel },
-				answer: jsonAnswer(
+				answer: openapi.JSONAnswer(
 					http.StatusAccepted,
 					"Cancellation requested.",
-					object(
-						oa{"job_id": str(), "lifecycle": lifecycle(), "outcome": nullable(outcome()), "status_url": str()},
+					openapi.Object(
+						oa{
+							"job_id":     openapi.Str(),
+							"lifecycle":  lifecycle(),
+							"outcome":    openapi.Nullable(outcome()),
+							"status_url": openapi.Str(),
+						},
 						"job_id",
 					),
 				),
-				errors: []int{http.StatusNotFound},
+				Errors: []int{http.StatusNotFound},
 			},
 			panelRow{
 				method:  http.MethodGet,
 				path:    "/v1/account/refs/{kind}",
-				id:      "app_refs_list",
-				summary: "The account's reference items of one kind, for the run form's pickers",
+				ID:      "app_refs_list",
+				Summary: "The account's reference items of one kind, for the run form's pickers",
 				handle: files(
 					(*fileHandlers).refs,
 				),
-				answer: jsonAnswer(http.StatusOK, "One page of reference items.", page(ref("RefItem"))),
-				params: append(
-					[]oa{pathParam("kind", "The kind of handle.", ref("RefKind"))},
-					pageParams(20, 100)...),
-				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+				answer: openapi.JSONAnswer(
+					http.StatusOK,
+					"One page of reference items.",
+					openapi.Page(openapi.Ref("RefItem")),
+				),
+				Params: append(
+					[]oa{openapi.PathParam("kind", "The kind of handle.", openapi.Ref("RefKind"))},
+					openapi.PageParams(20, 100)...),
+				Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 			},
 		),
 		[]route{appUploadRoute()},
@@ -84,14 +103,18 @@ func panelAppRoutes() []route {
 			panelRow{
 				method:  http.MethodDelete,
 				path:    "/v1/account/files/{ref}",
-				id:      "app_file_delete",
-				summary: "Delete a file a job delivered (art: handles only)",
+				ID:      "app_file_delete",
+				Summary: "Delete a file a job delivered (art: handles only)",
 				handle: files(
 					(*fileHandlers).delete,
 				),
-				answer: jsonAnswer(http.StatusOK, "Deleted.", object(oa{"file": str(), "deleted": boolean()}, "file", "deleted")),
-				params: []oa{pathParam("ref", "An art: handle.", str())},
-				errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+				answer: openapi.JSONAnswer(
+					http.StatusOK,
+					"Deleted.",
+					openapi.Object(oa{"file": openapi.Str(), "deleted": openapi.Boolean()}, "file", "deleted"),
+				),
+				Params: []oa{openapi.PathParam("ref", "An art: handle.", openapi.Str())},
+				Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 			},
 		),
 	)
@@ -105,16 +128,20 @@ func appUploadRoute() route {
 		path:   "/v1/account/files",
 		access: middleware.AccessSession,
 		handle: files((*fileHandlers).create),
-		op: operation{id: "app_file_create", summary: "Upload a file from the app (account panel only)",
-			description: "Needs a signed-in panel session; every API key is refused with 403 session_required.",
-			body: oa{
+		op: openapi.Operation{ID: "app_file_create", Summary: "Upload a file from the app (account panel only)",
+			Description: "Needs a signed-in panel session; every API key is refused with 403 session_required.",
+			Body: oa{
 				"multipart/form-data": oa{
-					"schema": object(oa{"file": oa{"type": "string", "format": "binary"}}, "file"),
+					"schema": openapi.Object(oa{"file": oa{"type": "string", "format": "binary"}}, "file"),
 				},
 			},
-			answers: []response{
-				jsonAnswer(http.StatusCreated, "The file's record and handle (file:<id>).", ref("FileRecord")),
+			Answers: []openapi.Response{
+				openapi.JSONAnswer(
+					http.StatusCreated,
+					"The file's record and handle (file:<id>).",
+					openapi.Ref("FileRecord"),
+				),
 			},
-			errors: []int{http.StatusUnprocessableEntity}},
+			Errors: []int{http.StatusUnprocessableEntity}},
 	}
 }

@@ -3,77 +3,85 @@ package api
 import (
 	"net/http"
 
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/models"
 )
 
 // panelKeyRoutes manage the account's API keys.
 func panelKeyRoutes() []route {
-	keyID := []oa{pathParam("key_id", "The key, key_….", str())}
+	keyID := []oa{openapi.PathParam("key_id", "The key, key_….", openapi.Str())}
 	return panelRows(
 		panelRow{
 			method:  http.MethodGet,
 			path:    "/v1/account/keys",
-			id:      "keys_list",
-			summary: "List the account's API keys",
+			ID:      "keys_list",
+			Summary: "List the account's API keys",
 			handle:  panelAPI((*panelapi.Handlers).ListKeys),
-			answer:  jsonAnswer(http.StatusOK, "Every key, oldest first; never a secret.", items(schemaOf[panelapi.KeyView]())),
+			answer: openapi.JSONAnswer(
+				http.StatusOK,
+				"Every key, oldest first; never a secret.",
+				items(openapi.SchemaOf[panelapi.KeyView]()),
+			),
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/keys",
-			id:      "key_create",
-			summary: "Create an API key",
+			ID:      "key_create",
+			Summary: "Create an API key",
 			handle:  panelAPI((*panelapi.Handlers).CreateKey),
-			body: object(
+			Body: openapi.Object(
 				oa{
-					"name":       keyNameSchema(),
-					"scopes":     describe(arrayOf(enum(models.AllScopes)), "Default: every scope."),
-					"expires_at": nullable(dateTime()),
+					"name": keyNameSchema(),
+					"scopes": openapi.Describe(
+						openapi.ArrayOf(openapi.Enum(models.AllScopes)),
+						"Default: every scope.",
+					),
+					"expires_at": openapi.Nullable(openapi.DateTime()),
 				},
 			),
-			answer: jsonAnswer(
+			answer: openapi.JSONAnswer(
 				http.StatusCreated,
 				"The key with its secret, shown this once.",
-				schemaOf[panelapi.NewKeyView](),
+				openapi.SchemaOf[panelapi.NewKeyView](),
 			),
-			errors: []int{http.StatusUnprocessableEntity},
+			Errors: []int{http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/keys/{key_id}/roll",
-			id:      "key_roll",
-			summary: "Roll an API key, keeping the old one for a grace period",
+			ID:      "key_roll",
+			Summary: "Roll an API key, keeping the old one for a grace period",
 			handle:  panelAPI((*panelapi.Handlers).RollKey),
-			body:    object(oa{"grace_period_seconds": integer()}, "grace_period_seconds"),
-			answer: jsonAnswer(
+			Body:    openapi.Object(oa{"grace_period_seconds": openapi.Integer()}, "grace_period_seconds"),
+			answer: openapi.JSONAnswer(
 				http.StatusCreated,
 				"The successor with its secret, shown this once.",
-				schemaOf[panelapi.NewKeyView](),
+				openapi.SchemaOf[panelapi.NewKeyView](),
 			),
-			params: keyID,
-			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			Params: keyID,
+			Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodPatch,
 			path:    "/v1/account/keys/{key_id}",
-			id:      "key_rename",
-			summary: "Rename an API key",
+			ID:      "key_rename",
+			Summary: "Rename an API key",
 			handle:  panelAPI((*panelapi.Handlers).RenameKey),
-			body:    object(oa{"name": keyNameSchema()}, "name"),
-			answer:  jsonAnswer(http.StatusOK, "The renamed key.", schemaOf[panelapi.KeyView]()),
-			params:  keyID,
-			errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			Body:    openapi.Object(oa{"name": keyNameSchema()}, "name"),
+			answer:  openapi.JSONAnswer(http.StatusOK, "The renamed key.", openapi.SchemaOf[panelapi.KeyView]()),
+			Params:  keyID,
+			Errors:  []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodDelete,
 			path:    "/v1/account/keys/{key_id}",
-			id:      "key_revoke",
-			summary: "Revoke an API key at once",
+			ID:      "key_revoke",
+			Summary: "Revoke an API key at once",
 			handle:  panelAPI((*panelapi.Handlers).RevokeKey),
-			answer:  jsonAnswer(http.StatusOK, "The revoked key.", schemaOf[panelapi.KeyView]()),
-			params:  keyID,
-			errors:  []int{http.StatusNotFound},
+			answer:  openapi.JSONAnswer(http.StatusOK, "The revoked key.", openapi.SchemaOf[panelapi.KeyView]()),
+			Params:  keyID,
+			Errors:  []int{http.StatusNotFound},
 		},
 	)
 }
@@ -84,41 +92,55 @@ func panelSpendRoutes() []route {
 		panelRow{
 			method:  http.MethodGet,
 			path:    "/v1/account/spend-limits",
-			id:      "spend_limits_list",
-			summary: "List the account's and its keys' spend limits, each with its current period's spend",
+			ID:      "spend_limits_list",
+			Summary: "List the account's and its keys' spend limits, each with its current period's spend",
 			handle:  panelAPI((*panelapi.Handlers).ListSpendLimits),
-			answer: jsonAnswer(http.StatusOK, "The account's limits first, then each key's.",
-				items(schemaOf[panelapi.SpendLimitView]())),
+			answer: openapi.JSONAnswer(http.StatusOK, "The account's limits first, then each key's.",
+				items(openapi.SchemaOf[panelapi.SpendLimitView]())),
 		},
 		panelRow{
 			method:  http.MethodPut,
 			path:    "/v1/account/spend-limits",
-			id:      "spend_limit_set",
-			summary: "Set the spend limit of the account or one of its keys for a day or a month",
+			ID:      "spend_limit_set",
+			Summary: "Set the spend limit of the account or one of its keys for a day or a month",
 			handle:  panelAPI((*panelapi.Handlers).SetSpendLimit),
-			body: object(
+			Body: openapi.Object(
 				oa{
-					"api_key_id": describe(nullable(str()), "A key of the account (key_…); absent or null: the account's own "+
-						"limit, which counts every key's jobs and the app's."),
+					"api_key_id": openapi.Describe(
+						openapi.Nullable(openapi.Str()),
+						"A key of the account (key_…); absent or null: the account's own "+
+							"limit, which counts every key's jobs and the app's.",
+					),
 					"period":      vocab("spend_period"),
-					"credit_type": describe(vocab("credit_type"), "Default: service_credits."),
-					"credits": describe(oa{"type": "integer", "minimum": 0}, "The most credits the period's jobs may "+
-						"hold or be charged; a submit whose hold would pass it answers 402 spend_limit_reached."),
+					"credit_type": openapi.Describe(vocab("credit_type"), "Default: service_credits."),
+					"credits": openapi.Describe(
+						oa{"type": "integer", "minimum": 0},
+						"The most credits the period's jobs may "+
+							"hold or be charged; a submit whose hold would pass it answers 402 spend_limit_reached.",
+					),
 				},
 				"period", "credits",
 			),
-			answer: jsonAnswer(http.StatusOK, "The limit, created or replaced.", schemaOf[panelapi.SpendLimitView]()),
-			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			answer: openapi.JSONAnswer(
+				http.StatusOK,
+				"The limit, created or replaced.",
+				openapi.SchemaOf[panelapi.SpendLimitView](),
+			),
+			Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodDelete,
 			path:    "/v1/account/spend-limits/{limit_id}",
-			id:      "spend_limit_clear",
-			summary: "Remove a spend limit",
+			ID:      "spend_limit_clear",
+			Summary: "Remove a spend limit",
 			handle:  panelAPI((*panelapi.Handlers).ClearSpendLimit),
-			answer:  jsonAnswer(http.StatusOK, "The limit as it was.", schemaOf[panelapi.SpendLimitView]()),
-			params:  []oa{pathParam("limit_id", "The limit, limit_….", str())},
-			errors:  []int{http.StatusNotFound},
+			answer: openapi.JSONAnswer(
+				http.StatusOK,
+				"The limit as it was.",
+				openapi.SchemaOf[panelapi.SpendLimitView](),
+			),
+			Params: []oa{openapi.PathParam("limit_id", "The limit, limit_….", openapi.Str())},
+			Errors: []int{http.StatusNotFound},
 		},
 	)
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/events"
 )
@@ -10,123 +11,127 @@ import (
 // panelWebhookRoutes manage the webhook endpoints and read and replay their
 // deliveries.
 func panelWebhookRoutes() []route {
-	endpointID := []oa{pathParam("endpoint_id", "The endpoint, whe_….", str())}
-	endpointBody := object(
+	endpointID := []oa{openapi.PathParam("endpoint_id", "The endpoint, whe_….", openapi.Str())}
+	endpointBody := openapi.Object(
 		oa{
-			"url":    describe(str(), "An https:// address."),
-			"events": describe(arrayOf(vocab("webhook_event")), "Default: the terminal events."),
+			"url":    openapi.Describe(openapi.Str(), "An https:// address."),
+			"events": openapi.Describe(openapi.ArrayOf(vocab("webhook_event")), "Default: the terminal events."),
 		},
 	)
-	sent := object(oa{"delivery_id": str(), "event_id": str()}, "delivery_id", "event_id")
-	deliveryFilters := append(pageParams(20, 100),
-		query("event", "Only this event.", vocab("webhook_event")),
-		query("status", "Only deliveries in this status.", enum(panelapi.DeliveryStatuses)),
-		query("endpoint_id", "Only deliveries to this endpoint.", str()),
-		query("job_id", "Only deliveries of this job.", str()),
-		query("start", "Created at or after, ISO-8601.", dateTime()),
-		query("end", "Created before, ISO-8601.", dateTime()))
+	sent := openapi.Object(oa{"delivery_id": openapi.Str(), "event_id": openapi.Str()}, "delivery_id", "event_id")
+	deliveryFilters := append(openapi.PageParams(20, 100),
+		openapi.Query("event", "Only this event.", vocab("webhook_event")),
+		openapi.Query("status", "Only deliveries in this status.", openapi.Enum(panelapi.DeliveryStatuses)),
+		openapi.Query("endpoint_id", "Only deliveries to this endpoint.", openapi.Str()),
+		openapi.Query("job_id", "Only deliveries of this job.", openapi.Str()),
+		openapi.Query("start", "Created at or after, ISO-8601.", openapi.DateTime()),
+		openapi.Query("end", "Created before, ISO-8601.", openapi.DateTime()))
 	return panelRows(
 		panelRow{
 			method:  http.MethodGet,
 			path:    "/v1/account/webhooks",
-			id:      "webhooks_list",
-			summary: "List the account's webhook endpoints",
+			ID:      "webhooks_list",
+			Summary: "List the account's webhook endpoints",
 			handle:  panelAPI((*panelapi.Handlers).ListEndpoints),
-			answer:  jsonAnswer(http.StatusOK, "Every endpoint, oldest first.", items(schemaOf[panelapi.EndpointView]())),
+			answer: openapi.JSONAnswer(
+				http.StatusOK,
+				"Every endpoint, oldest first.",
+				items(openapi.SchemaOf[panelapi.EndpointView]()),
+			),
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/webhooks",
-			id:      "webhook_create",
-			summary: "Register a webhook endpoint",
+			ID:      "webhook_create",
+			Summary: "Register a webhook endpoint",
 			handle:  panelAPI((*panelapi.Handlers).CreateEndpoint),
-			body:    endpointBody,
-			answer: jsonAnswer(
+			Body:    endpointBody,
+			answer: openapi.JSONAnswer(
 				http.StatusCreated,
 				"The endpoint.",
-				schemaOf[panelapi.EndpointView](),
+				openapi.SchemaOf[panelapi.EndpointView](),
 			),
-			errors: []int{http.StatusUnprocessableEntity},
+			Errors: []int{http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodPatch,
 			path:    "/v1/account/webhooks/{endpoint_id}",
-			id:      "webhook_update",
-			summary: "Change an endpoint's url or events",
+			ID:      "webhook_update",
+			Summary: "Change an endpoint's url or events",
 			handle:  panelAPI((*panelapi.Handlers).UpdateEndpoint),
-			body:    endpointBody,
-			answer: jsonAnswer(
+			Body:    endpointBody,
+			answer: openapi.JSONAnswer(
 				http.StatusOK,
 				"The endpoint.",
-				schemaOf[panelapi.EndpointView](),
+				openapi.SchemaOf[panelapi.EndpointView](),
 			),
-			params: endpointID,
-			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			Params: endpointID,
+			Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodDelete,
 			path:    "/v1/account/webhooks/{endpoint_id}",
-			id:      "webhook_delete",
-			summary: "Remove an endpoint",
+			ID:      "webhook_delete",
+			Summary: "Remove an endpoint",
 			handle:  panelAPI((*panelapi.Handlers).DeleteEndpoint),
-			answer: jsonAnswer(
+			answer: openapi.JSONAnswer(
 				http.StatusOK,
 				"Removed.",
-				object(oa{"id": str(), "deleted": boolean()}, "id", "deleted"),
+				openapi.Object(oa{"id": openapi.Str(), "deleted": openapi.Boolean()}, "id", "deleted"),
 			),
-			params: endpointID,
-			errors: []int{http.StatusNotFound},
+			Params: endpointID,
+			Errors: []int{http.StatusNotFound},
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/webhooks/{endpoint_id}/ping",
-			id:      "webhook_ping",
-			summary: "Send a signed test event: ping, or a sample event of the kind named",
+			ID:      "webhook_ping",
+			Summary: "Send a signed test event: ping, or a sample event of the kind named",
 			handle:  panelAPI((*panelapi.Handlers).PingEndpoint),
-			body: object(oa{"event": describe(enum(events.SampleKinds()),
+			Body: openapi.Object(oa{"event": openapi.Describe(openapi.Enum(events.SampleKinds()),
 				"The kind of the test event (default ping): a sample body of that kind's shape naming made-up "+
 					"ids (job_sample, batch_sample), signed and delivered as any event.")}),
-			answer: jsonAnswer(
+			answer: openapi.JSONAnswer(
 				http.StatusAccepted,
 				"The test event's delivery, in the delivery log.",
 				sent,
 			),
-			params: endpointID,
-			errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
+			Params: endpointID,
+			Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/webhooks/{endpoint_id}/enable",
-			id:      "webhook_enable",
-			summary: "Re-enable an endpoint, resetting its failure count",
+			ID:      "webhook_enable",
+			Summary: "Re-enable an endpoint, resetting its failure count",
 			handle:  panelAPI((*panelapi.Handlers).EnableEndpoint),
-			answer:  jsonAnswer(http.StatusOK, "The endpoint.", schemaOf[panelapi.EndpointView]()),
-			params:  endpointID,
-			errors:  []int{http.StatusNotFound},
+			answer:  openapi.JSONAnswer(http.StatusOK, "The endpoint.", openapi.SchemaOf[panelapi.EndpointView]()),
+			Params:  endpointID,
+			Errors:  []int{http.StatusNotFound},
 		},
 		panelRow{
 			method:  http.MethodGet,
 			path:    "/v1/account/webhook-deliveries",
-			id:      "webhook_deliveries",
-			summary: "The delivery log, newest first, with each delivery's attempts",
+			ID:      "webhook_deliveries",
+			Summary: "The delivery log, newest first, with each delivery's attempts",
 			handle:  panelAPI((*panelapi.Handlers).ListDeliveries),
-			answer: jsonAnswer(
+			answer: openapi.JSONAnswer(
 				http.StatusOK,
 				"One page of deliveries.",
-				page(schemaOf[panelapi.DeliveryView]()),
+				openapi.Page(openapi.SchemaOf[panelapi.DeliveryView]()),
 			),
-			params: deliveryFilters,
-			errors: []int{http.StatusUnprocessableEntity},
+			Params: deliveryFilters,
+			Errors: []int{http.StatusUnprocessableEntity},
 		},
 		panelRow{
 			method:  http.MethodPost,
 			path:    "/v1/account/webhook-deliveries/{delivery_id}/replay",
-			id:      "webhook_replay",
-			summary: "Send a delivery's stored body again (new delivery id, same event id)",
+			ID:      "webhook_replay",
+			Summary: "Send a delivery's stored body again (new delivery id, same event id)",
 			handle:  panelAPI((*panelapi.Handlers).ReplayDelivery),
-			answer:  jsonAnswer(http.StatusAccepted, "The new delivery.", sent),
-			params:  []oa{pathParam("delivery_id", "The delivery, whd_….", str())},
-			errors:  []int{http.StatusNotFound},
+			answer:  openapi.JSONAnswer(http.StatusAccepted, "The new delivery.", sent),
+			Params:  []oa{openapi.PathParam("delivery_id", "The delivery, whd_….", openapi.Str())},
+			Errors:  []int{http.StatusNotFound},
 		},
 	)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
@@ -86,11 +87,11 @@ func TestRoutesAreDocumented(t *testing.T) {
 					names = append(names, p.Value.Name)
 				}
 			}
-			require.Equal(t, pathParams(rt.path), names, "the same path parameters, in order")
+			require.Equal(t, openapi.PathParams(rt.path), names, "the same path parameters, in order")
 
-			want := errorStatuses(rt.op)
-			for _, a := range rt.op.answers {
-				want = append(want, a.status)
+			want := openapi.ErrorStatuses(rt.op)
+			for _, a := range rt.op.Answers {
+				want = append(want, a.Status)
 			}
 			slices.Sort(want)
 			require.Equal(t, slices.Compact(want), statuses(op))
@@ -103,7 +104,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 		})
 	}
 	for _, d := range servedTasks().Runnable() {
-		for _, key := range taskRows {
+		for _, key := range openapi.TaskRows {
 			if strings.Contains(key, "{name}") {
 				delete(documented, strings.Replace(key, "{name}", d.Name, 1))
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
 )
@@ -76,7 +77,7 @@ func TestRoutePatterns(t *testing.T) {
 	require.Equal(
 		t,
 		[]string{"name", "example", "index"},
-		pathParams("/v1/tasks/{name}/examples/{example}/files/{index}"),
+		openapi.PathParams("/v1/tasks/{name}/examples/{example}/files/{index}"),
 	)
 	require.Equal(
 		t,

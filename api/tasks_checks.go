@@ -114,6 +114,10 @@ func (d *Deps) admitRecords(c *gin.Context, def *tasks.Definition, jobID string,
 	if !ok {
 		return nil
 	}
-	return a.Admit(c.Request.Context(), tasks.Env{UserID: middleware.IdentityOf(c).User.ID, JobID: jobID, DB: d.DB, Blob: d.Blob,
-		FilesBaseURL: d.FilesBaseURL, Now: d.now, DryRun: jobID == ""}, input)
+	return a.Admit(
+		c.Request.Context(),
+		tasks.Env{UserID: middleware.IdentityOf(c).User.ID, JobID: jobID, DB: d.DB, Blob: d.Blob,
+			FilesBaseURL: d.FilesBaseURL, Now: d.now, DryRun: jobID == ""},
+		input,
+	)
 }

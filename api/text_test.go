@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
@@ -76,7 +77,7 @@ func TestHostileTextAnswersMalformedOnEveryRoute(t *testing.T) {
 			}
 			for _, rt := range routes {
 				t.Run(rt.method+" "+rt.path, func(t *testing.T) {
-					params := pathParams(rt.path)
+					params := openapi.PathParams(rt.path)
 					for _, bad := range hostileInURL {
 						for i, name := range params {
 							refused(t, rt.method, fillPath(rt.path, i, bad), "", name)
@@ -84,14 +85,14 @@ func TestHostileTextAnswersMalformedOnEveryRoute(t *testing.T) {
 						base := fillPath(rt.path, -1, "")
 						refused(t, rt.method, base+"?other="+bad, "", "other")
 						refused(t, rt.method, base+"?"+bad+"=1", "", "")
-						for _, p := range rt.op.params {
+						for _, p := range rt.op.Params {
 							if p["in"] == "query" {
 								name := p["name"].(string)
 								refused(t, rt.method, base+"?"+name+"="+bad, "", name)
 							}
 						}
 					}
-					if rt.op.body["application/json"] == nil {
+					if rt.op.Body["application/json"] == nil {
 						return
 					}
 					base := fillPath(rt.path, -1, "")
@@ -105,7 +106,7 @@ func TestHostileTextAnswersMalformedOnEveryRoute(t *testing.T) {
 			}
 			t.Run("cursors that decode to hostile text", func(t *testing.T) {
 				for _, rt := range routes {
-					if rt.method != http.MethodGet || !slices.ContainsFunc(rt.op.params,
+					if rt.method != http.MethodGet || !slices.ContainsFunc(rt.op.Params,
 						func(p oa) bool { return p["name"] == "cursor" }) {
 						continue
 					}

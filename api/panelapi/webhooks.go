@@ -59,7 +59,8 @@ type endpointBody struct {
 // events there.
 func (p *Handlers) checkURL(c *gin.Context, raw string) error {
 	if !strings.HasPrefix(raw, "https://") || len(raw) > 2048 {
-		return apierr.New(apierr.InvalidRequest, "url must be an https:// address."+listenHint(raw, false)).WithField("url")
+		return apierr.New(apierr.InvalidRequest, "url must be an https:// address."+listenHint(raw, false)).
+			WithField("url")
 	}
 	if err := outbound.CheckURL(c.Request.Context(), raw, p.AllowPrivateURLs); err != nil {
 		return apierr.New(apierr.InvalidRequest, "url must resolve to public addresses only."+
@@ -171,7 +172,12 @@ func endpointRefusal(err error) error {
 
 // ownEndpoint is the account's endpoint named in the path, or a 404.
 func (p *Handlers) ownEndpoint(c *gin.Context) (*models.WebhookEndpoint, bool) {
-	ep, err := models.EndpointOfUser(c.Request.Context(), p.DB, middleware.IdentityOf(c).User.ID, c.Param("endpoint_id"))
+	ep, err := models.EndpointOfUser(
+		c.Request.Context(),
+		p.DB,
+		middleware.IdentityOf(c).User.ID,
+		c.Param("endpoint_id"),
+	)
 	if errors.Is(err, models.ErrNotFound) {
 		err = apierr.New(apierr.NotFound, "The account has no webhook endpoint with this id.").WithField("endpoint_id")
 	}
@@ -267,7 +273,10 @@ func (p *Handlers) PingEndpoint(c *gin.Context) {
 			Event *string `json:"event"`
 		}
 		if err := json.Unmarshal(body, &in); err != nil {
-			middleware.Fail(c, apierr.New(apierr.MalformedRequest, `The body must be a JSON object such as {"event": "job.failed"}.`))
+			middleware.Fail(
+				c,
+				apierr.New(apierr.MalformedRequest, `The body must be a JSON object such as {"event": "job.failed"}.`),
+			)
 			return
 		}
 		if in.Event != nil {
