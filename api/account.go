@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -18,9 +19,9 @@ type accountHandlers struct {
 // balance answers GET /v1/account/balance.
 func (h *accountHandlers) balance(c *gin.Context) {
 	now := h.now()
-	bals, err := models.Balances(c.Request.Context(), h.db, identityOf(c).user.ID, now)
+	bals, err := models.Balances(c.Request.Context(), h.db, middleware.IdentityOf(c).User.ID, now)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"balances": bals, "as_of": now})

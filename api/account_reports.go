@@ -7,6 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -72,12 +74,12 @@ func (h *accountHandlers) usage(c *gin.Context) {
 	asOf := h.now()
 	start, end, err := reportWindow(c, asOf)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	rows, err := models.Usage(c.Request.Context(), h.db, identityOf(c).user.ID, start, end)
+	rows, err := models.Usage(c.Request.Context(), h.db, middleware.IdentityOf(c).User.ID, start, end)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"as_of": asOf, "start": start, "end": end, "items": rows})
@@ -102,25 +104,28 @@ type requestView struct {
 // requests answers GET /v1/account/requests: calls made by the account's
 // keys, newest first, optionally of one key and in [start, end), cursor-paged.
 func (h *accountHandlers) requests(c *gin.Context) {
-	limit, after, err := listQuery(c, 20, 100)
+	limit, after, err := paging.Query(c, 20, 100)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	f := models.RequestFilter{APIKeyID: c.Query("api_key_id")}
 	if f.APIKeyID != "" && !strings.HasPrefix(f.APIKeyID, "key_") {
-		fail(c, apierr.New(apierr.InvalidRequest, "api_key_id is a key id such as key_….").WithField("api_key_id"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidRequest, "api_key_id is a key id such as key_….").WithField("api_key_id"),
+		)
 		return
 	}
 	for field, dst := range map[string]*time.Time{"start": &f.Start, "end": &f.End} {
 		if *dst, _, err = queryTime(c, field); err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 	}
-	page, err := models.ListRequests(c.Request.Context(), h.db, identityOf(c).user.ID, f, after, limit)
+	page, err := models.ListRequests(c.Request.Context(), h.db, middleware.IdentityOf(c).User.ID, f, after, limit)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]requestView, 0, len(page.Items))
@@ -130,7 +135,7 @@ func (h *accountHandlers) requests(c *gin.Context) {
 			Status: r.Status, ErrorCode: nonEmpty(r.ErrorCode), DurationMS: r.DurationMS, ServiceVersion: r.ServiceVersion,
 			CreatedAt: r.CreatedAt.UTC()})
 	}
-	writePage(c, items, page.Next)
+	paging.Write(c, items, page.Next)
 }
 
 // groupFields name the group of a metrics row, per group_by.
@@ -150,19 +155,22 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 	groupBy := c.DefaultQuery("group_by", models.GroupDay)
 	field, ok := groupFields[groupBy]
 	if !ok {
-		fail(c, apierr.New(apierr.InvalidOption, "group_by is one of day, task, key, error.").WithField("group_by"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidOption, "group_by is one of day, task, key, error.").WithField("group_by"),
+		)
 		return
 	}
 	start, end, err := reportWindow(c, asOf)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	rows, err := models.Metrics(
 		c.Request.Context(),
 		h.db,
 		models.MetricsQuery{
-			UserID:    identityOf(c).user.ID,
+			UserID:    middleware.IdentityOf(c).User.ID,
 			GroupBy:   groupBy,
 			Start:     start,
 			End:       end,
@@ -170,7 +178,7 @@ func (h *accountHandlers) metrics(c *gin.Context) {
 		},
 	)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]gin.H, 0, len(rows))

@@ -13,16 +13,13 @@ import (
 	"github.com/gin-gonic/gin"
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/submit"
 	"github.com/taskplatform/taskplatform/wire"
 )
-
-// batchRoute is the route of a batch submit, whose body may be larger
-// than a submit's (limits.batches.max_body_bytes).
-const batchRoute = "POST /v1/batches"
 
 // batchStartWithin bounds how long a batch request waits for its jobs'
 // workflows to start; past it the answer is 202 with status starting and
@@ -54,24 +51,24 @@ func (h *jobHandlers) createBatch(c *gin.Context) {
 	lim := contract.DefaultLimits()
 	opts, err := parseSubmitOptions(c, lim)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	raw, err := readJSONBody(c, lim.Batches.MaxBodyBytes)
+	raw, err := middleware.ReadJSONBody(c, lim.Batches.MaxBodyBytes)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	body, err := parseBatchBody(raw, lim.Batches)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if err := h.checkWebhookURL(c, body.WebhookURL); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	req := submit.BatchRequest{IdempotencyKey: opts.idemKey, StartWithin: batchStartWithin, Log: logger(c)}
+	req := submit.BatchRequest{IdempotencyKey: opts.idemKey, StartWithin: batchStartWithin, Log: middleware.Logger(c)}
 	var refused []apierr.ItemError
 	for i, item := range body.Items {
 		job, err := h.prepareItem(c, item, opts)
@@ -84,29 +81,34 @@ func (h *jobHandlers) createBatch(c *gin.Context) {
 			refused = append(refused, apierr.ItemError{Index: i, Error: itemError(c, ae)})
 			continue
 		case err != nil:
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		req.Jobs, req.Indexes = append(req.Jobs, job.in), append(req.Indexes, i)
 		req.AdmitRecords = append(req.AdmitRecords, job.admitRecords)
 	}
 	if len(refused) > 0 && (body.Mode == models.BatchAll || len(req.Jobs) == 0) {
-		fail(c, apierr.Newf(apierr.BatchRefused, "%d of the batch's %d items were refused; nothing was held or started.",
-			len(refused), len(body.Items)).WithItems(refused))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.BatchRefused, "%d of the batch's %d items were refused; nothing was held or started.",
+				len(refused), len(body.Items)).WithItems(refused),
+		)
 		return
 	}
-	id := identityOf(c)
-	req.Batch = models.Batch{ID: models.NewID("b_"), UserID: id.user.ID, APIKeyID: id.keyID(), Mode: body.Mode,
-		Jobs: len(req.Jobs), Refused: refusedJSON(refused), WebhookURL: body.WebhookURL, RequestID: requestIDOf(c)}
+	id := middleware.IdentityOf(c)
+	req.Batch = models.Batch{ID: models.NewID("b_"), UserID: id.User.ID, APIKeyID: id.KeyID(), Mode: body.Mode,
+		Jobs: len(
+			req.Jobs,
+		), Refused: refusedJSON(refused), WebhookURL: body.WebhookURL, RequestID: middleware.RequestIDOf(c)}
 	req.Fingerprint = batchFingerprint(body, req.Jobs)
 	res, err := h.submitter().SubmitBatch(c.Request.Context(), req)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	b, err := models.BatchByID(c.Request.Context(), h.d.DB, id.user.ID, res.BatchID)
+	b, err := models.BatchByID(c.Request.Context(), h.d.DB, id.User.ID, res.BatchID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	h.answerBatch(c, b, http.StatusCreated)
@@ -120,7 +122,8 @@ func (h *jobHandlers) prepareItem(c *gin.Context, item batchItem, opts submitOpt
 		return preparedJob{}, err
 	}
 	if err := validation.Validate(item.WebhookURL, webhookURLRules...); err != nil {
-		return preparedJob{}, apierr.Newf(apierr.InvalidRequest, "webhook_url: %s.", err.Error()).WithField("webhook_url")
+		return preparedJob{}, apierr.Newf(apierr.InvalidRequest, "webhook_url: %s.", err.Error()).
+			WithField("webhook_url")
 	}
 	if err := h.checkWebhookURL(c, item.WebhookURL); err != nil {
 		return preparedJob{}, err
@@ -136,7 +139,7 @@ func (h *jobHandlers) prepareItem(c *gin.Context, item batchItem, opts submitOpt
 // itemError is an item's refusal as its submit would answer it.
 func itemError(c *gin.Context, e *apierr.Error) *apierr.Error {
 	out := *e
-	contractOf(c).errorObject(&out)
+	middleware.ContractOf(c).ErrorObject(&out)
 	return &out
 }
 
@@ -190,13 +193,13 @@ func batchFingerprint(body batchBody, jobs []contract.JobInput) string {
 
 // getBatch answers GET /v1/batches/{batch_id}.
 func (h *jobHandlers) getBatch(c *gin.Context) {
-	b, err := models.BatchByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("batch_id"))
+	b, err := models.BatchByID(c.Request.Context(), h.d.DB, middleware.IdentityOf(c).User.ID, c.Param("batch_id"))
 	if errors.Is(err, models.ErrNotFound) {
-		fail(c, apierr.New(apierr.BatchNotFound, ""))
+		middleware.Fail(c, apierr.New(apierr.BatchNotFound, ""))
 		return
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	h.answerBatch(c, b, http.StatusOK)
@@ -207,7 +210,7 @@ func (h *jobHandlers) getBatch(c *gin.Context) {
 func (h *jobHandlers) answerBatch(c *gin.Context, b *models.Batch, status int) {
 	rec, err := models.BatchRecord(c.Request.Context(), h.d.DB, b, h.d.BaseURL)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if status == http.StatusCreated && rec.Status == wire.BatchStarting {

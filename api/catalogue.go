@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -27,7 +28,7 @@ func (h *catalogueHandlers) listTasks(c *gin.Context) {
 func (h *catalogueHandlers) getTask(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, catalog.View(d))
@@ -40,7 +41,7 @@ func (h *catalogueHandlers) llmsIndex(c *gin.Context) {
 func (h *catalogueHandlers) taskLLMs(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.Data(http.StatusOK, "text/plain; charset=utf-8", []byte(catalog.LLMsText(d, h.d.BaseURL)))
@@ -53,7 +54,10 @@ func (h *catalogueHandlers) listVocab(c *gin.Context) {
 func (h *catalogueHandlers) getVocab(c *gin.Context) {
 	v, ok := h.d.taskCatalogue().Vocabulary(c.Param("name"))
 	if !ok {
-		fail(c, apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No vocabulary is named %q; list them at GET /v1/vocab.", c.Param("name")),
+		)
 		return
 	}
 	c.JSON(http.StatusOK, v)
@@ -66,7 +70,10 @@ func (h *catalogueHandlers) listConcepts(c *gin.Context) {
 func (h *catalogueHandlers) getConcept(c *gin.Context) {
 	v, ok := h.d.taskCatalogue().Concept(c.Param("name"))
 	if !ok {
-		fail(c, apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No concept is named %q; list them at GET /v1/concepts.", c.Param("name")),
+		)
 		return
 	}
 	c.JSON(http.StatusOK, v)
@@ -122,7 +129,7 @@ func (h *catalogueHandlers) changelog(c *gin.Context) {
 func (h *catalogueHandlers) changelogAtom(c *gin.Context) {
 	feed, err := h.d.taskCatalogue().ChangelogAtom(h.d.BaseURL)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.Data(http.StatusOK, "application/atom+xml; charset=utf-8", feed)
@@ -130,4 +137,21 @@ func (h *catalogueHandlers) changelogAtom(c *gin.Context) {
 
 func (h *catalogueHandlers) meta(c *gin.Context) {
 	c.JSON(http.StatusOK, metaView{contract.DefaultMeta(), scopeRows()})
+}
+
+func (h *catalogueHandlers) taskOpenAPI(c *gin.Context) {
+	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
+	if err != nil {
+		middleware.Fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, TaskOpenAPI(d, h.d.BaseURL))
+}
+
+func (h *catalogueHandlers) panelOpenAPI(c *gin.Context) {
+	c.JSON(http.StatusOK, PanelOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
+}
+
+func (h *catalogueHandlers) serviceOpenAPI(c *gin.Context) {
+	c.JSON(http.StatusOK, ServiceOpenAPI(h.d.taskCatalogue().Tasks(), h.d.BaseURL))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 )
 
@@ -36,32 +37,32 @@ const estimateValidity = time.Hour
 func (h *catalogueHandlers) estimate(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	lim := contract.DefaultLimits()
 	opts, err := parseSubmitOptions(c, lim)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	input, err := h.d.checkInput(c, d, body)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	credits, creditType := d.Estimate(input)
 	if err := opts.overCeiling(credits); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if err := h.d.admitRecords(c, d, "", input); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, estimateView{Task: d.Name, Credits: credits, CreditType: creditType,

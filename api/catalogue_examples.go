@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -48,7 +49,7 @@ type exampleView struct {
 func (h *catalogueHandlers) examples(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]exampleView, 0, len(d.Examples))
@@ -56,7 +57,7 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 		var outs []tasks.Output
 		if d.ExampleOutputsServed() {
 			if outs, err = d.ExampleOutputs(c.Request.Context(), i); err != nil {
-				fail(c, err)
+				middleware.Fail(c, err)
 				return
 			}
 		}
@@ -88,7 +89,7 @@ func (h *catalogueHandlers) examples(c *gin.Context) {
 func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	for _, ex := range d.Examples {
@@ -100,7 +101,7 @@ func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
 		c.Data(http.StatusOK, ex.Files[j].MediaType, ex.Files[j].Data())
 		return
 	}
-	fail(
+	middleware.Fail(
 		c,
 		apierr.New(apierr.NotFound, "The example sends no such file; list them at GET /v1/tasks/"+d.Name+"/examples."),
 	)
@@ -110,7 +111,7 @@ func (h *catalogueHandlers) exampleSentFile(c *gin.Context) {
 func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 	d, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	for i, ex := range d.Examples {
@@ -119,7 +120,7 @@ func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 		}
 		outs, err := d.ExampleOutputs(c.Request.Context(), i)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		j, err := strconv.Atoi(c.Param("index"))
@@ -130,7 +131,7 @@ func (h *catalogueHandlers) exampleFile(c *gin.Context) {
 		c.Data(http.StatusOK, outs[j].MediaType, outs[j].Data)
 		return
 	}
-	fail(
+	middleware.Fail(
 		c,
 		apierr.New(apierr.NotFound, "The example has no such file; list them at GET /v1/tasks/"+d.Name+"/examples."),
 	)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 )
 
@@ -21,7 +22,10 @@ func paginate[T any](c *gin.Context, all []T, key func(T) string, def int) {
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxCataloguePage {
-			fail(c, apierr.New(apierr.InvalidRequest, "limit must be a whole number from 1 to 100.").WithField("limit"))
+			middleware.Fail(
+				c,
+				apierr.New(apierr.InvalidRequest, "limit must be a whole number from 1 to 100.").WithField("limit"),
+			)
 			return
 		}
 		limit = n
@@ -36,7 +40,7 @@ func paginate[T any](c *gin.Context, all []T, key func(T) string, def int) {
 			}
 		}
 		if start < 0 {
-			fail(
+			middleware.Fail(
 				c,
 				apierr.New(apierr.InvalidRequest, "The cursor is not valid or has expired; restart the listing without it.").
 					WithField("cursor"),

@@ -6,13 +6,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/enginehooks"
 )
-
-// engineHookRoute is the route of engineHook, whose bodies may be longer
-// than other requests' (enginehooks.MaxBytes).
-const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"
 
 // engineHook answers POST /engines/predictions/{prediction_id}/{token}: a
 // model server's webhook of an async prediction (docs/engines/README.md).
@@ -20,19 +17,19 @@ const engineHookRoute = "POST /engines/predictions/{prediction_id}/{token}"
 // the authentication. 204 once stored, 404 for an address no step made.
 func engineHook(d *Deps) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		body, err := readJSONBody(c, enginehooks.MaxBytes)
+		body, err := middleware.ReadJSONBody(c, enginehooks.MaxBytes)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		err = enginehooks.Record(c.Request.Context(), d.DB, c.Param("prediction_id"), c.Param("token"), body)
 		switch {
 		case errors.Is(err, enginehooks.ErrUnknown):
-			fail(c, errNotFound)
+			middleware.Fail(c, middleware.ErrNotFound)
 		case errors.Is(err, enginehooks.ErrBadBody):
-			fail(c, apierr.New(apierr.InvalidRequest, "The body is not a prediction."))
+			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "The body is not a prediction."))
 		case err != nil:
-			fail(c, err)
+			middleware.Fail(c, err)
 		default:
 			c.Status(http.StatusNoContent)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -45,8 +46,8 @@ func TestDatabaseOutageIs503(t *testing.T) {
 func errorRouter(err error) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	r.Use(requestID(), renderErrors())
-	r.GET("/", func(c *gin.Context) { fail(c, err) })
+	r.Use(middleware.AssignRequestID(), middleware.RenderErrors())
+	r.GET("/", func(c *gin.Context) { middleware.Fail(c, err) })
 	return r
 }
 

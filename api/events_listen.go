@@ -9,6 +9,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
 	"github.com/taskplatform/taskplatform/models"
@@ -29,7 +31,7 @@ func listenRoute() route {
 	return route{
 		method: http.MethodGet,
 		path:   "/v1/events",
-		access: AccessKey,
+		access: middleware.AccessKey,
 		scope:  models.ScopeJobsRead,
 		handle: func(h *handlers) gin.HandlerFunc {
 			if h.d.Signer == nil {
@@ -54,23 +56,19 @@ type listenFrame struct {
 // webhook bodies do.
 func (h *jobHandlers) listen(c *gin.Context) {
 	ctx := c.Request.Context()
-	id := identityOf(c)
-	user := id.user
-	var keyID string
-	var keyExpires *time.Time
-	if k := id.key; k != nil {
-		keyID, keyExpires = k.ID, k.ExpiresAt
-	}
+	id := middleware.IdentityOf(c)
+	user := id.User
+	keyID := id.KeyID()
 	opened := h.d.now()
 	sub, err := jobstream.SubscribeAccount(ctx, h.d.DB, user.ID, keyID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer sub.Close()
 	lease, err := h.openStream(ctx, user.ID, keyID, "")
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer h.closeStream(ctx, lease)
@@ -85,7 +83,7 @@ func (h *jobHandlers) listen(c *gin.Context) {
 	hd.Set("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	w := &sseWriter{c: c}
-	w.comment("events of the account, from now on")
+	w.Comment("events of the account, from now on")
 	w.retry()
 	// sent is the last sequence number sent of each job seen.
 	sent := map[string]int64{}
@@ -106,40 +104,10 @@ func (h *jobHandlers) listen(c *gin.Context) {
 		}
 		sent[j.ID] = last
 	}
-	heartbeat := time.NewTicker(StreamHeartbeat)
-	defer heartbeat.Stop()
-	maxAge := time.NewTimer(StreamMaxAge)
-	defer maxAge.Stop()
-	keyEnds := time.NewTimer(untilExpiry(keyExpires, h.d.now()))
-	defer keyEnds.Stop()
-	for w.err == nil {
-		select {
-		case <-ctx.Done():
-			return
-		case <-maxAge.C:
-			return
-		case <-heartbeat.C:
-			w.comment("heartbeat")
-			if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil && !alive {
-				w.comment(keyEnded)
-				return
-			}
-		case <-sub.KeyChanged:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-keyEnds.C:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-sub.Ready:
-			for _, s := range sub.Take() {
-				send(s)
-			}
-		}
-	}
+	h.stream(sub, lease, id.Key).Run(ctx, w, func(s *jobstream.Snapshot) bool {
+		send(s)
+		return false
+	}, nil)
 }
 
 // deliver writes one event as the delivery a webhook endpoint would get:
@@ -178,33 +146,39 @@ func (h *jobHandlers) deliver(w *sseWriter, s *jobstream.Snapshot, f jobstream.F
 }
 
 // listenOperation documents GET /v1/events.
-func listenOperation() operation {
-	frame := object(oa{
-		"headers": describe(oa{"type": "object", "additionalProperties": str()},
+func listenOperation() openapi.Operation {
+	frame := openapi.Object(oa{
+		"headers": openapi.Describe(oa{"type": "object", "additionalProperties": openapi.Str()},
 			"The delivery's headers: Content-Type, X-Service-Request-Id (whl_…), X-Service-User-Id, "+
 				"X-Service-Timestamp and X-Service-Signature, as a registered endpoint receives them."),
-		"body": describe(str(), "The raw body, exactly the bytes signed: a JobEvent as a webhook carries it."),
+		"body": openapi.Describe(
+			openapi.Str(),
+			"The raw body, exactly the bytes signed: a JobEvent as a webhook carries it.",
+		),
 	}, "headers", "body")
-	stream := describe(str(), "Server-sent events. Each event is `id:` its delivery id, `event:` the event's kind and "+
-		"`data:` one line of JSON: the delivery's headers and raw body (a JSON string), so a forwarder POSTs the body "+
-		"with those headers and the receiver verifies it as any webhook (signed by a key of /.well-known/jwks.json). "+
-		"Comment lines (`: heartbeat`) keep the stream open while nothing happens.")
+	stream := openapi.Describe(
+		openapi.Str(),
+		"Server-sent events. Each event is `id:` its delivery id, `event:` the event's kind and "+
+			"`data:` one line of JSON: the delivery's headers and raw body (a JSON string), so a forwarder POSTs the body "+
+			"with those headers and the receiver verifies it as any webhook (signed by a key of /.well-known/jwks.json). "+
+			"Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
+	)
 	stream["x-event-data"] = frame
-	return operation{
-		id:      "events_listen",
-		summary: "A live stream of the account's job events, each signed as a webhook delivery (server-sent events)",
-		description: "Beyond the spec, for local development (`taskplatform webhooks listen --forward-to URL`): every " +
+	return openapi.Operation{
+		ID:      "events_listen",
+		Summary: "A live stream of the account's job events, each signed as a webhook delivery (server-sent events)",
+		Description: "Beyond the spec, for local development (`taskplatform webhooks listen --forward-to URL`): every " +
 			"job event of the account (job.started, job.progress, job.succeeded, job.failed, job.cancelled) from the " +
 			"moment the stream opens — a job already running from its current state, none that had ended — with the " +
 			"body in the account's pinned version. Nothing is registered and the service dials nothing, so it works " +
 			"behind NAT, with no https receiver. A reconnect starts again from its own moment (no Last-Event-ID). " +
 			"It counts against limits.event_streams of GET /v1/meta (429 too_many_streams beyond), ends after " +
 			"limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
-		answers: []response{{
-			status:      http.StatusOK,
-			description: "The account's job events as they happen, until the stream ends.",
-			content:     oa{"text/event-stream": oa{"schema": stream}},
-			headers:     oa{"Cache-Control": describe(str(), "no-cache")},
+		Answers: []openapi.Response{{
+			Status:      http.StatusOK,
+			Description: "The account's job events as they happen, until the stream ends.",
+			Content:     oa{"text/event-stream": oa{"schema": stream}},
+			Headers:     oa{"Cache-Control": openapi.Describe(openapi.Str(), "no-cache")},
 		}},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/gcerrors"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
@@ -97,7 +98,7 @@ func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, erro
 	if kind != kindArt && kind != kindFile {
 		return nil, errNoSuchHandle
 	}
-	f, err := models.UserFile(c.Request.Context(), h.db, identityOf(c).user.ID, id)
+	f, err := models.UserFile(c.Request.Context(), h.db, middleware.IdentityOf(c).User.ID, id)
 	if errors.Is(err, models.ErrNotFound) || (err == nil && (f.JobID != "") != (kind == kindArt)) {
 		return nil, errNoSuchHandle
 	}
@@ -108,7 +109,10 @@ func (h *fileHandlers) load(c *gin.Context, kind, id string) (*models.File, erro
 func (h *fileHandlers) get(c *gin.Context) {
 	kind, id, ok := h.parseHandle(c.Param("ref"))
 	if !ok {
-		fail(c, apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.FileNotFound, "Handles are written <kind>:<id>, for example file:abc or art:abc."),
+		)
 		return
 	}
 	if _, ok := h.kinds.of(kind); ok {
@@ -117,7 +121,7 @@ func (h *fileHandlers) get(c *gin.Context) {
 	}
 	f, err := h.load(c, kind, id)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if kind == kindFile {
@@ -144,19 +148,19 @@ var errNotDeletable = apierr.New(
 func (h *fileHandlers) delete(c *gin.Context) {
 	kind, id, ok := h.parseHandle(c.Param("ref"))
 	if !ok || kind != kindArt {
-		fail(c, errNotDeletable)
+		middleware.Fail(c, errNotDeletable)
 		return
 	}
-	f, err := models.UserOutput(c.Request.Context(), h.db, identityOf(c).user.ID, id)
+	f, err := models.UserOutput(c.Request.Context(), h.db, middleware.IdentityOf(c).User.ID, id)
 	switch {
 	case errors.Is(err, models.ErrNotFound):
-		fail(c, errNotDeletable)
+		middleware.Fail(c, errNotDeletable)
 		return
 	case err != nil:
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	case f.DeletedAt.Valid:
-		fail(c, errNoSuchHandle)
+		middleware.Fail(c, errNoSuchHandle)
 		return
 	}
 	// The bytes go first: if the row's delete then fails, its URL already
@@ -165,13 +169,13 @@ func (h *fileHandlers) delete(c *gin.Context) {
 		// The panel's small copies go with the original.
 		for _, key := range append(f.ThumbKeys(), f.BlobKey) {
 			if err := h.blob.Delete(c.Request.Context(), key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-				fail(c, err)
+				middleware.Fail(c, err)
 				return
 			}
 		}
 	}
 	if err := h.db.WithContext(c.Request.Context()).Delete(f).Error; err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"file": f.Handle(), "deleted": true})

@@ -16,6 +16,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -47,11 +48,11 @@ func blobDownload(d *Deps) gin.HandlerFunc {
 		f, err := models.FileByID(c.Request.Context(), d.DB, id)
 		if errors.Is(err, models.ErrNotFound) || (err == nil && f.BlobKey == "") {
 			// A registered URL keeps no bytes here: its url is its source.
-			fail(c, apierr.New(apierr.FileNotFound, ""))
+			middleware.Fail(c, apierr.New(apierr.FileNotFound, ""))
 			return
 		}
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		r, ok := openBlob(c, d, f.BlobKey)
@@ -111,7 +112,7 @@ func engineInput(d *Deps) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		g, ok := engineGrant(d, c.Param("grant"), d.now())
 		if !ok {
-			fail(c, apierr.New(apierr.FileNotFound, ""))
+			middleware.Fail(c, apierr.New(apierr.FileNotFound, ""))
 			return
 		}
 		r, ok := openBlob(c, d, g.Key)
@@ -162,11 +163,11 @@ func engineGrant(d *Deps, compact string, now time.Time) (contract.EngineInput, 
 func openBlob(c *gin.Context, d *Deps, key string) (*blob.Reader, bool) {
 	r, err := d.Blob.NewReader(c.Request.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
-		fail(c, apierr.New(apierr.FileNotFound, ""))
+		middleware.Fail(c, apierr.New(apierr.FileNotFound, ""))
 		return nil, false
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false
 	}
 	return r, true

@@ -19,6 +19,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"gocloud.dev/blob"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -46,10 +47,10 @@ func (h *fileHandlers) create(c *gin.Context) {
 	switch {
 	case mt == "multipart/form-data":
 		h.upload(c)
-	case jsonMediaType(ct):
+	case middleware.JSONMediaType(ct):
 		h.register(c)
 	default:
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(
 				apierr.UnsupportedMediaType,
@@ -64,7 +65,7 @@ func (h *fileHandlers) create(c *gin.Context) {
 func (h *fileHandlers) upload(c *gin.Context) {
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(
 				apierr.MalformedRequest,
@@ -73,7 +74,7 @@ func (h *fileHandlers) upload(c *gin.Context) {
 		)
 		return
 	}
-	f := models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, Data: "null"}
+	f := models.File{ID: models.NewID(""), UserID: middleware.IdentityOf(c).User.ID, Data: "null"}
 	f.BlobKey = "uploads/" + f.ID
 	stored := false
 	done := false
@@ -88,38 +89,38 @@ func (h *fileHandlers) upload(c *gin.Context) {
 			break
 		}
 		if err != nil {
-			fail(c, bodyReadError(c, err))
+			middleware.Fail(c, bodyReadError(c, err))
 			return
 		}
 		switch name := part.FormName(); name {
 		case "file":
 			if stored {
-				fail(c, apierr.New(apierr.InvalidRequest, "Send one file per request.").WithField("file"))
+				middleware.Fail(c, apierr.New(apierr.InvalidRequest, "Send one file per request.").WithField("file"))
 				return
 			}
 			f.Name = uploadName(part.FileName())
 			f.MediaType, f.Size, err = h.store(c, f.BlobKey, part)
 			if err != nil {
-				fail(c, err)
+				middleware.Fail(c, err)
 				return
 			}
 			stored = true
 		case "external_id":
 			v, err := io.ReadAll(io.LimitReader(part, 4*maxExternalID+1))
 			if err != nil {
-				fail(c, bodyReadError(c, err))
+				middleware.Fail(c, bodyReadError(c, err))
 				return
 			}
 			if err := checkExternalID(string(v)); err != nil {
-				fail(c, err)
+				middleware.Fail(c, err)
 				return
 			}
 			f.ExternalID = string(v)
 		case "":
-			fail(c, apierr.New(apierr.MalformedRequest, "Every multipart part needs a form-data name."))
+			middleware.Fail(c, apierr.New(apierr.MalformedRequest, "Every multipart part needs a form-data name."))
 			return
 		default:
-			fail(
+			middleware.Fail(
 				c,
 				apierr.Newf(apierr.FieldNotAccepted, "An upload takes the parts file and external_id, not %q.", name).
 					WithField(name),
@@ -128,12 +129,15 @@ func (h *fileHandlers) upload(c *gin.Context) {
 		}
 	}
 	if !stored {
-		fail(c, apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.InvalidRequest, "Send the bytes in a multipart part named file.").WithField("file"),
+		)
 		return
 	}
 	f.Data = imageSizeData(c.Request.Context(), h.blob, f.BlobKey)
 	if err := models.CreateUpload(c.Request.Context(), h.db, &f, h.now()); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	done = true
@@ -313,14 +317,17 @@ func checkExternalID(s string) error {
 // register records a public https URL once per account: every call answers
 // 201, the same URL again with the same handle.
 func (h *fileHandlers) register(c *gin.Context) {
-	body, err := readJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, contract.DefaultLimits().Request.MaxBodyBytes)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
-		fail(c, apierr.New(apierr.MalformedRequest, "The body must be a JSON object such as {\"url\": \"https://…\"}."))
+		middleware.Fail(
+			c,
+			apierr.New(apierr.MalformedRequest, "The body must be a JSON object such as {\"url\": \"https://…\"}."),
+		)
 		return
 	}
 	names := make([]string, 0, len(fields))
@@ -330,7 +337,7 @@ func (h *fileHandlers) register(c *gin.Context) {
 	sort.Strings(names)
 	for _, name := range names {
 		if name != "url" && name != "external_id" {
-			fail(
+			middleware.Fail(
 				c,
 				apierr.Newf(apierr.FieldNotAccepted, "Registering a URL takes url and external_id, not %q.", name).
 					WithField(name),
@@ -340,40 +347,43 @@ func (h *fileHandlers) register(c *gin.Context) {
 	}
 	var src string
 	if raw, ok := fields["url"]; !ok || string(raw) == "null" {
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(apierr.InvalidRequest, "url is required: the public https:// address of the file.").
 				WithField("url"),
 		)
 		return
 	} else if json.Unmarshal(raw, &src) != nil || src == "" {
-		fail(c, apierr.New(apierr.InvalidRequest, "url must be a non-empty string.").WithField("url"))
+		middleware.Fail(c, apierr.New(apierr.InvalidRequest, "url must be a non-empty string.").WithField("url"))
 		return
 	}
 	var ext string
 	if raw, ok := fields["external_id"]; ok && string(raw) != "null" {
 		if json.Unmarshal(raw, &ext) != nil {
-			fail(c, apierr.New(apierr.InvalidRequest, "external_id must be a string.").WithField("external_id"))
+			middleware.Fail(
+				c,
+				apierr.New(apierr.InvalidRequest, "external_id must be a string.").WithField("external_id"),
+			)
 			return
 		}
 		if err := checkExternalID(ext); err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 	}
 	if err := h.checkSourceURL(c, src); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	f, _, err := models.RegisterURL(
 		c.Request.Context(),
 		h.db,
-		&models.File{ID: models.NewID(""), UserID: identityOf(c).user.ID, SourceURL: src,
+		&models.File{ID: models.NewID(""), UserID: middleware.IdentityOf(c).User.ID, SourceURL: src,
 			ExternalID: ext, Data: "null"},
 		h.now(),
 	)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusCreated, h.uploadRecord(f))

@@ -1,76 +1,21 @@
 package api
 
 import (
-	"context"
-	"net"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-)
 
-// clientAddressKey holds, in a request's context, the calling address the
-// front door read; requestIDCtxKey its req_ id.
-type (
-	clientAddressKey struct{}
-	requestIDCtxKey  struct{}
+	"github.com/taskplatform/taskplatform/api/middleware"
 )
 
 // Front is the API's front door for what the process serves beside the
-// API's routes (the account panel's pages): the same rules, answered in the
-// same error object, before next runs — a key in the query string refused
-// (and counted against the calling address), the size of the headers, plain
-// HTTP refused in production (TLS, or a trusted proxy saying
-// X-Forwarded-Proto: https), a header the service reads that cannot be
-// read or is sent twice, and a path or query that is not UTF-8 text without
-// NUL. next reads the calling address with ClientAddress.
+// API's routes (the account panel's pages): the rules of middleware.Front,
+// with d's logger, rate limit, transport and trusted proxies.
 func Front(d Deps, next http.Handler) http.Handler {
 	d.defaults()
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	proxies := trustProxies(r, &d)
-	r.HandleMethodNotAllowed = false
-	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
-	// The panel's pages take no key, so their other refusals count nothing
-	// (fail); the API's count against the key or address (refuseEarly).
-	r.Use(
-		requestID(),
-		accessLog(d.Log),
-		recoverer(d.Log),
-		renderErrors(),
-		rejectKeyInQuery(newLimiter(&d)),
-		limitHeaders(fail),
-		requireTLS(d.Production, proxies, fail),
-		checkHeaders(fail),
-		refuseUnreadableText(fail),
-	)
-	r.Any("/*path", func(c *gin.Context) {
-		// Gin answers 200 unless next says otherwise.
-		c.Status(http.StatusOK)
-		ctx := context.WithValue(c.Request.Context(), clientAddressKey{}, c.ClientIP())
-		ctx = context.WithValue(ctx, requestIDCtxKey{}, requestIDOf(c))
-		next.ServeHTTP(c.Writer, c.Request.WithContext(ctx))
-	})
+	middleware.Front(r, d.Log, middleware.NewLimiter(d.DB, d.RateLimit, d.RateWindow), d.Production, proxies, next)
 	return r
-}
-
-// ClientAddress is the calling address of a request that came through
-// Front: the peer, or the client a trusted proxy names (TP_TRUSTED_PROXIES)
-// — the address the API's per-address limits count. Without Front it is
-// the peer.
-func ClientAddress(r *http.Request) string {
-	if a, ok := r.Context().Value(clientAddressKey{}).(string); ok && a != "" {
-		return a
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// RequestID is the req_ id Front gave r (answered in X-Request-ID); empty
-// without Front.
-func RequestID(r *http.Request) string {
-	id, _ := r.Context().Value(requestIDCtxKey{}).(string)
-	return id
 }

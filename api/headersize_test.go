@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -23,31 +24,31 @@ func TestHeadersOverTheLimitAnswer431InTheErrorShape(t *testing.T) {
 		{
 			"one header near the limit",
 			"/v1/meta",
-			[]string{"X-Note", strings.Repeat("a", MaxHeaderBytes-200)},
+			[]string{"X-Note", strings.Repeat("a", middleware.MaxHeaderBytes-200)},
 			http.StatusOK,
 		},
 		{
 			"one header over the limit",
 			"/v1/meta",
-			[]string{"X-Note", strings.Repeat("a", MaxHeaderBytes)},
+			[]string{"X-Note", strings.Repeat("a", middleware.MaxHeaderBytes)},
 			http.StatusRequestHeaderFieldsTooLarge,
 		},
 		{
 			"many headers over the limit",
 			"/v1/meta",
-			manyHeaders(MaxHeaderBytes / 50),
+			manyHeaders(middleware.MaxHeaderBytes / 50),
 			http.StatusRequestHeaderFieldsTooLarge,
 		},
 		{
 			"long URL over the limit",
-			"/v1/meta?q=" + strings.Repeat("a", MaxHeaderBytes),
+			"/v1/meta?q=" + strings.Repeat("a", middleware.MaxHeaderBytes),
 			nil,
 			http.StatusRequestHeaderFieldsTooLarge,
 		},
 		{
 			"with a key",
 			"/v1/account/balance",
-			with(keyed(e.key), "X-Note", strings.Repeat("a", MaxHeaderBytes)),
+			with(keyed(e.key), "X-Note", strings.Repeat("a", middleware.MaxHeaderBytes)),
 			http.StatusRequestHeaderFieldsTooLarge,
 		},
 	}

@@ -1,14 +1,14 @@
 package api
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/cancel"
 	"github.com/taskplatform/taskplatform/contract"
@@ -23,20 +23,20 @@ type jobHandlers struct{ d *Deps }
 // answer.
 func (h *jobHandlers) view(c *gin.Context, q *queueReader, j *models.Job) (wire.Job, error) {
 	v := j.Wire(h.d.BaseURL)
-	v.Error = contractOf(c).jobError(v.Error)
+	v.Error = middleware.ContractOf(c).JobError(v.Error)
 	var err error
 	v.Queue, err = q.of(c.Request.Context(), j)
 	return v, err
 }
 
 func (h *jobHandlers) load(c *gin.Context) (*models.Job, bool) {
-	j, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, c.Param("job_id"))
+	j, err := models.JobByID(c.Request.Context(), h.d.DB, middleware.IdentityOf(c).User.ID, c.Param("job_id"))
 	if errors.Is(err, models.ErrNotFound) {
-		fail(c, apierr.New(apierr.JobNotFound, ""))
+		middleware.Fail(c, apierr.New(apierr.JobNotFound, ""))
 		return nil, false
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false
 	}
 	return j, true
@@ -48,7 +48,7 @@ func (h *jobHandlers) get(c *gin.Context) {
 		markStartTimeout(c, j)
 		v, err := h.view(c, &queueReader{d: h.d}, j)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		c.JSON(http.StatusOK, v)
@@ -92,7 +92,7 @@ func (h *jobHandlers) answerOutcome(c *gin.Context, j *models.Job) {
 		h.writeResult(c, j)
 		return
 	}
-	fail(c, jobError(j))
+	middleware.Fail(c, jobError(j))
 }
 
 // cancel answers PUT /v1/jobs/{id}/cancel: the cancel use case decides
@@ -100,61 +100,32 @@ func (h *jobHandlers) answerOutcome(c *gin.Context, j *models.Job) {
 // that moment.
 func (h *jobHandlers) cancel(c *gin.Context) {
 	svc := &cancel.Service{DB: h.d.DB, Temporal: h.d.Temporal, Now: h.d.now}
-	j, err := svc.Cancel(c.Request.Context(), identityOf(c).user.ID, c.Param("job_id"), logger(c))
+	j, err := svc.Cancel(c.Request.Context(), middleware.IdentityOf(c).User.ID, c.Param("job_id"), middleware.Logger(c))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusAccepted, gin.H{"job_id": j.ID, "lifecycle": j.Lifecycle, "outcome": j.Outcome,
 		"status_url": h.d.BaseURL + "/v1/jobs/" + j.ID})
 }
 
-// pageCursor is an opaque cursor: base64 of an offset position.
-func encodeCursor(v string) string { return base64.RawURLEncoding.EncodeToString([]byte(v)) }
-
-func decodeCursor(c *gin.Context) (string, error) {
-	raw := c.Query("cursor")
-	if raw == "" {
-		return "", nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	if err != nil || len(b) == 0 {
-		return "", apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").
-			WithField("cursor")
-	}
-	return string(b), nil
-}
-
-func pageLimit(c *gin.Context, def, maxN int) (int, error) {
-	v := c.Query("limit")
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxN {
-		return 0, apierr.Newf(apierr.InvalidRequest, "limit must be a whole number from 1 to %d.", maxN).
-			WithField("limit")
-	}
-	return n, nil
-}
-
 // list answers GET /v1/jobs, newest first, cursor-paged, filter api_key_id.
 func (h *jobHandlers) list(c *gin.Context) {
-	limit, after, err := listQuery(c, 20, 100)
+	limit, after, err := paging.Query(c, 20, 100)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	page, err := models.ListJobs(
 		c.Request.Context(),
 		h.d.DB,
-		identityOf(c).user.ID,
+		middleware.IdentityOf(c).User.ID,
 		c.Query("api_key_id"),
 		after,
 		limit,
 	)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]wire.Job, 0, len(page.Items))
@@ -162,10 +133,10 @@ func (h *jobHandlers) list(c *gin.Context) {
 	for i := range page.Items {
 		v, err := h.view(c, q, &page.Items[i])
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		items = append(items, v)
 	}
-	writePage(c, items, page.Next)
+	paging.Write(c, items, page.Next)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
@@ -30,11 +31,6 @@ var StreamHeartbeat = 15 * time.Second
 // ends too).
 var StreamMaxAge = time.Duration(contract.DefaultLimits().EventStreams.MaxSeconds) * time.Second
 
-// streamLease is how long a stream's lease outlives its last renewal (one
-// per heartbeat): the slot of a stream whose process died is free again
-// after it.
-func streamLease() time.Duration { return 3 * StreamHeartbeat }
-
 // events answers GET /v1/jobs/{job_id}/events: the job's events as
 // text/event-stream, from its row and then as the activities record
 // changes (jobstream), ending after the terminal event. Last-Event-ID
@@ -49,21 +45,17 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	last, fresh := lastEventID(c.GetHeader("Last-Event-ID"))
-	var keyID string
-	var keyExpires *time.Time
-	if k := identityOf(c).key; k != nil {
-		keyID, keyExpires = k.ID, k.ExpiresAt
-	}
+	keyID := middleware.IdentityOf(c).KeyID()
 	// Subscribe before reading, so no change after the read is missed.
 	sub, err := jobstream.Subscribe(ctx, h.d.DB, j.ID, keyID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	defer sub.Close()
 	snap, err := jobstream.Load(ctx, h.d.DB, j.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if !fresh && last >= jobstream.SeqTerminal && snap.Ended() {
@@ -72,8 +64,8 @@ func (h *jobHandlers) events(c *gin.Context) {
 	}
 	var lease *models.EventStream
 	if !snap.Ended() { // an ended job's stream ends at once: no lease
-		if lease, err = h.openStream(ctx, identityOf(c).user.ID, keyID, j.ID); err != nil {
-			fail(c, err)
+		if lease, err = h.openStream(ctx, middleware.IdentityOf(c).User.ID, keyID, j.ID); err != nil {
+			middleware.Fail(c, err)
 			return
 		}
 		defer h.closeStream(ctx, lease)
@@ -86,7 +78,7 @@ func (h *jobHandlers) events(c *gin.Context) {
 	hd.Set("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	w := &sseWriter{c: c}
-	w.comment("events of " + j.ID)
+	w.Comment("events of " + j.ID)
 	w.retry()
 	// cur is the job as last read; sentQueue the queue state last sent.
 	cur := snap
@@ -116,58 +108,19 @@ func (h *jobHandlers) events(c *gin.Context) {
 	if send(snap) || w.err != nil {
 		return
 	}
-	heartbeat := time.NewTicker(StreamHeartbeat)
-	defer heartbeat.Stop()
-	maxAge := time.NewTimer(StreamMaxAge)
-	defer maxAge.Stop()
-	// keyEnds fires when the key expires (a roll's grace ends): the stream
-	// ends with it.
-	keyEnds := time.NewTimer(untilExpiry(keyExpires, h.d.now()))
-	defer keyEnds.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-maxAge.C:
-			return
-		case <-heartbeat.C:
-			w.comment("heartbeat")
-			if lease != nil {
-				if alive, err := models.RenewStream(ctx, h.d.DB, lease.ID, h.d.now(), streamLease()); err == nil &&
-					!alive {
-					w.comment(keyEnded)
-					return
-				}
-			}
-		case <-sub.KeyChanged:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case <-keyEnds.C:
-			if h.keyEnded(ctx, keyID, keyEnds) {
-				w.comment(keyEnded)
-				return
-			}
-		case s := <-sub.C:
-			if s.Err != nil {
-				// The client resumes with Last-Event-ID.
-				return
-			}
-			if send(s) {
-				return
-			}
-		case st := <-sub.Queue:
-			sendQueue(st)
-		}
-		if w.err != nil {
-			return
-		}
-	}
+	h.stream(sub, lease, middleware.IdentityOf(c).Key).Run(ctx, w, send, sendQueue)
 }
 
-// keyEnded is the comment a stream ends with when its key stops working.
-const keyEnded = "the key was revoked or has expired"
+// stream is the loop of a stream open on sub with lease (nil: none) and
+// key (nil: a session).
+func (h *jobHandlers) stream(sub *jobstream.Sub, lease *models.EventStream, key *models.APIKey) *jobstream.Stream {
+	s := &jobstream.Stream{DB: h.d.DB, Sub: sub, Lease: lease, Now: h.d.now, Heartbeat: StreamHeartbeat,
+		MaxAge: StreamMaxAge}
+	if key != nil {
+		s.KeyID, s.KeyExpires = key.ID, key.ExpiresAt
+	}
+	return s
+}
 
 // openStream takes a stream's lease, or answers 429 too_many_streams.
 func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobID string) (*models.EventStream, error) {
@@ -180,7 +133,7 @@ func (h *jobHandlers) openStream(ctx context.Context, userID uint64, keyID, jobI
 		jobID,
 		models.StreamLimits{PerKey: lim.MaxPerKey, PerAccount: lim.MaxPerAccount},
 		h.d.now(),
-		streamLease(),
+		jobstream.LeaseFor(StreamHeartbeat),
 	)
 	var tooMany *models.TooManyStreams
 	if errors.As(err, &tooMany) {
@@ -210,33 +163,6 @@ func (h *jobHandlers) closeStream(ctx context.Context, lease *models.EventStream
 	}
 }
 
-// keyEnded reads the stream's key again after it changed or its expiry
-// came: true when it no longer works. Otherwise keyEnds is set to its
-// (possibly new) expiry.
-func (h *jobHandlers) keyEnded(ctx context.Context, keyID string, keyEnds *time.Timer) bool {
-	if keyID == "" {
-		return false
-	}
-	now := h.d.now()
-	usable, expires, err := models.KeyUsable(ctx, h.d.DB, keyID, now)
-	if err != nil {
-		return false // read again at the next change, expiry or renewal
-	}
-	if usable {
-		keyEnds.Reset(untilExpiry(expires, now))
-	}
-	return !usable
-}
-
-// untilExpiry is the time from now to a key's expiry; for a key that never
-// expires, longer than any stream.
-func untilExpiry(expires *time.Time, now time.Time) time.Duration {
-	if expires == nil {
-		return math.MaxInt64
-	}
-	return expires.Sub(now)
-}
-
 // lastEventID reads Last-Event-ID: a sequence number; fresh when absent or
 // not one.
 func lastEventID(v string) (last int64, fresh bool) {
@@ -263,7 +189,11 @@ func (w *sseWriter) write(s string) {
 	}
 }
 
-func (w *sseWriter) comment(text string) { w.write(": " + text + "\n\n") }
+// Comment writes a comment line.
+func (w *sseWriter) Comment(text string) { w.write(": " + text + "\n\n") }
+
+// Failed says a write failed: the client went away.
+func (w *sseWriter) Failed() bool { return w.err != nil }
 
 // retry asks EventSource clients to reconnect after 3 s.
 func (w *sseWriter) retry() { w.write("retry: 3000\n\n") }
@@ -278,9 +208,9 @@ func (w *sseWriter) event(f jobstream.Frame) {
 }
 
 // eventStreamOperation documents GET /v1/jobs/{job_id}/events.
-func eventStreamOperation(jobID oa) operation {
-	stream := describe(
-		str(),
+func eventStreamOperation(jobID oa) openapi.Operation {
+	stream := openapi.Describe(
+		openapi.Str(),
 		"Server-sent events. Each event is `id:` its sequence number (job.started 1, job.progress 1 + progress.done, "+
 			"the terminal event "+strconv.FormatInt(jobstream.SeqTerminal, 10)+"), `event:` its kind and `data:` one line of "+
 			"JSON, "+
@@ -290,40 +220,40 @@ func eventStreamOperation(jobID oa) operation {
 			strconv.Itoa(int(jobstream.QueueETAShare*100))+" % and "+strconv.Itoa(jobstream.QueueETASeconds)+" s from the "+
 			"last one sent. Comment lines (`: heartbeat`) keep the stream open while nothing happens.",
 	)
-	stream["x-event-data"] = ref("JobEvent")
-	ok := response{
-		status: http.StatusOK,
-		description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
+	stream["x-event-data"] = openapi.Ref("JobEvent")
+	ok := openapi.Response{
+		Status: http.StatusOK,
+		Description: "The job's events: without Last-Event-ID from its current state (an ended job's terminal event alone; " +
 			"a running job's job.started and latest job.progress), with it every event after that one; the stream ends after " +
 			"the terminal event.",
-		content: oa{"text/event-stream": oa{"schema": stream}},
-		headers: oa{"Cache-Control": describe(str(), "no-cache")},
+		Content: oa{"text/event-stream": oa{"schema": stream}},
+		Headers: oa{"Cache-Control": openapi.Describe(openapi.Str(), "no-cache")},
 	}
-	return operation{
-		id:      "job_events",
-		summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
-		description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
+	return openapi.Operation{
+		ID:      "job_events",
+		Summary: "A live stream of the job's events (server-sent events), ending after the terminal event",
+		Description: "Beyond the spec: the events webhooks carry (job.started, job.progress, job.succeeded, job.failed, " +
 			"job.cancelled), " +
 			"in order, without polling, and while the job is queued job.queue with its queue position and estimated " +
 			"start. Reconnect with Last-Event-ID to resume without gaps or repeats. " +
 			"One key, and one account, may hold limits.event_streams of GET /v1/meta streams open at once (429 " +
 			"too_many_streams beyond); " +
 			"a stream ends after limits.event_streams.max_seconds, and at once when its key is revoked or expires.",
-		params: []oa{
+		Params: []oa{
 			jobID,
-			header(
+			openapi.Header(
 				"Last-Event-ID",
 				"The id of the last event received: the stream resumes after it.",
 				oa{"type": "string", "pattern": "^[0-9]+$"},
 			),
 		},
-		answers: []response{
+		Answers: []openapi.Response{
 			ok,
 			{
-				status:      http.StatusNoContent,
-				description: "Last-Event-ID names the terminal event of an ended job: nothing follows.",
+				Status:      http.StatusNoContent,
+				Description: "Last-Event-ID names the terminal event of an ended job: nothing follows.",
 			},
 		},
-		errors: []int{http.StatusNotFound},
+		Errors: []int{http.StatusNotFound},
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/jobstream"
@@ -208,7 +209,7 @@ func endedByKey(t *testing.T, events <-chan sse) {
 			if ev.comment == "heartbeat" {
 				continue
 			}
-			require.Equal(t, keyEnded, ev.comment)
+			require.Equal(t, jobstream.KeyEnded, ev.comment)
 			requireEnded(t, events)
 			return
 		case <-late:
@@ -231,7 +232,7 @@ func TestRevokingAKeyEndsItsStreams(t *testing.T) {
 				t.Helper()
 				req, err := http.NewRequest(method, p.srv(0).URL+path, strings.NewReader(body))
 				require.NoError(t, err)
-				req.Header.Set("Cookie", SessionCookie+"="+token)
+				req.Header.Set("Cookie", middleware.SessionCookie+"="+token)
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Sec-Fetch-Site", "same-origin")
 				res, err := p.srv(0).Client().Do(req)

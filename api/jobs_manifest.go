@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/wire"
@@ -25,18 +26,18 @@ func (h *jobHandlers) manifest(c *gin.Context) {
 		return
 	}
 	if j.SettledAt == nil {
-		fail(c, apierr.New(apierr.ResultNotReady,
+		middleware.Fail(c, apierr.New(apierr.ResultNotReady,
 			"The job has not ended; its manifest is signed once it ends and its credits are settled.").WithJob(j.ID))
 		return
 	}
 	files, err := models.DeliveredFiles(c.Request.Context(), h.d.DB, j.ID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	payload, err := json.Marshal(j.Manifest(h.d.BaseURL, files))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	jws := h.d.Signer.SignJWS(wire.ManifestType, payload)

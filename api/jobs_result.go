@@ -6,6 +6,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -20,9 +22,9 @@ func (h *jobHandlers) result(c *gin.Context) {
 	}
 	switch {
 	case j.Lifecycle != contract.LifecycleTerminal:
-		fail(c, apierr.New(apierr.ResultNotReady, "").WithJob(j.ID))
+		middleware.Fail(c, apierr.New(apierr.ResultNotReady, "").WithJob(j.ID))
 	case *j.Outcome == contract.OutcomeCancelled:
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(apierr.Cancelled,
 				"The job was cancelled; the outputs it delivered are listed at /v1/jobs/"+j.ID+"/files.").
@@ -30,7 +32,7 @@ func (h *jobHandlers) result(c *gin.Context) {
 		)
 	case *j.Outcome == contract.OutcomeFailed:
 		markStartTimeout(c, j)
-		fail(
+		middleware.Fail(
 			c,
 			apierr.New(apierr.JobFailed, "The job failed; its error says why, and /v1/jobs/"+j.ID+"/files lists what it "+
 				"delivered.").
@@ -81,28 +83,29 @@ func (h *jobHandlers) filesPage(
 	j *models.Job,
 	def int,
 ) (files []models.File, more bool, next string, ok bool) {
-	limit, err := pageLimit(c, def, 100)
+	limit, err := paging.Limit(c, def, 100)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false, "", false
 	}
 	after := -1
-	if cur, err := decodeCursor(c); err != nil {
-		fail(c, err)
+	if cur, err := paging.DecodeCursor(c); err != nil {
+		middleware.Fail(c, err)
 		return nil, false, "", false
 	} else if cur != "" {
 		if after, err = strconv.Atoi(cur); err != nil {
-			fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").WithField("cursor"))
+			middleware.Fail(c, apierr.New(apierr.InvalidRequest, "The cursor is not valid; restart the listing.").
+				WithField("cursor"))
 			return nil, false, "", false
 		}
 	}
 	files, more, err = models.JobFiles(c.Request.Context(), h.d.DB, j.ID, after, limit)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return nil, false, "", false
 	}
 	if more {
-		next = encodeCursor(strconv.Itoa(files[len(files)-1].Index))
+		next = paging.EncodeCursor(strconv.Itoa(files[len(files)-1].Index))
 	}
 	return files, more, next, true
 }

@@ -14,6 +14,7 @@ import (
 	validation "github.com/go-ozzo/ozzo-validation/v4"
 	"github.com/go-ozzo/ozzo-validation/v4/is"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/events"
@@ -123,18 +124,6 @@ func firstFieldError(err error) error {
 	return apierr.Newf(apierr.InvalidRequest, "%s: %s.", first, errs[first].Error()).WithField(first)
 }
 
-// readJSONBody reads a JSON body within the size limit: 415 for another
-// media type, 413 body_too_large over the limit (see readBody).
-func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
-	if !jsonMediaType(c.GetHeader("Content-Type")) {
-		return nil, apierr.New(apierr.UnsupportedMediaType, "Send the task input as Content-Type: application/json.")
-	}
-	if c.Request.Body != nil {
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
-	}
-	return readBody(c)
-}
-
 // submit answers POST /v1/tasks/{name}: it parses and validates the
 // request, hands the job to the submit use case (idempotency, admission, the
 // admit, the late path) and answers the handle or, with Prefer: wait, the
@@ -142,34 +131,39 @@ func readJSONBody(c *gin.Context, limit int64) ([]byte, error) {
 func (h *jobHandlers) submit(c *gin.Context) {
 	def, err := h.d.taskCatalogue().Tasks().Lookup(c.Param("name"))
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	lim := contract.DefaultLimits()
 	opts, err := parseSubmitOptions(c, lim)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	if err := h.checkWebhookURL(c, opts.webhookURL); err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	body, err := readJSONBody(c, lim.Request.MaxBodyBytes)
+	body, err := middleware.ReadJSONBody(c, lim.Request.MaxBodyBytes)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	job, err := h.prepareJob(c, def, body, opts)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
-	req := submit.Request{Job: job.in, IdempotencyKey: opts.idemKey, Log: logger(c), AdmitRecords: job.admitRecords}
+	req := submit.Request{
+		Job:            job.in,
+		IdempotencyKey: opts.idemKey,
+		Log:            middleware.Logger(c),
+		AdmitRecords:   job.admitRecords,
+	}
 	res, err := h.submitter().Submit(c.Request.Context(), req)
 	switch {
 	case err != nil:
-		fail(c, err)
+		middleware.Fail(c, err)
 	case res.Admitted != nil:
 		h.answerJob(c, res.Admitted, opts) // just admitted: the row holds exactly what the admit wrote
 	default:
@@ -213,12 +207,12 @@ func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []b
 		return preparedJob{}, err
 	}
 	normalized, _ := json.Marshal(input)
-	id := identityOf(c)
-	out := preparedJob{in: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.user.ID,
-		APIKeyID: id.keyID(), Input: normalized, CreditType: creditType, HeldCredits: credits,
+	id := middleware.IdentityOf(c)
+	out := preparedJob{in: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.User.ID,
+		APIKeyID: id.KeyID(), Input: normalized, CreditType: creditType, HeldCredits: credits,
 		PricePerOutput: def.PricePerOutput(input), StartTimeoutSeconds: opts.startTimeout, WebhookURL: opts.webhookURL,
-		RequestID: requestIDOf(c), ServiceVersion: contractOf(c).Version(),
-		Intent: submitIntent(opts), Weight: models.PlanWeight(id.user.Plan)}}
+		RequestID: middleware.RequestIDOf(c), ServiceVersion: middleware.ContractOf(c).Version(),
+		Intent: submitIntent(opts), Weight: models.PlanWeight(id.User.Plan)}}
 	if _, ok := def.Runner.(tasks.Admitter); ok {
 		out.admitRecords = func(_ context.Context, jobID string) error { return h.d.admitRecords(c, def, jobID, input) }
 	}
@@ -245,9 +239,9 @@ func (h *jobHandlers) submitter() *submit.Service {
 // answerExisting answers the handle of an admitted job, or its outcome when
 // the caller asked to wait and the job ends in time.
 func (h *jobHandlers) answerExisting(c *gin.Context, jobID string, opts submitOptions) {
-	job, err := models.JobByID(c.Request.Context(), h.d.DB, identityOf(c).user.ID, jobID)
+	job, err := models.JobByID(c.Request.Context(), h.d.DB, middleware.IdentityOf(c).User.ID, jobID)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	h.answerJob(c, job, opts)
@@ -272,7 +266,7 @@ func (h *jobHandlers) answerJob(c *gin.Context, job *models.Job, opts submitOpti
 	}
 	v, err := h.view(c, &queueReader{d: h.d}, job)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	c.JSON(http.StatusAccepted, v)

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -22,7 +23,7 @@ func TestLogsAnOperatorActsOn(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	e := newEnv(t, testenv.SQLite, func(d *Deps) {
 		d.Log = zap.New(core)
-		d.Metrics = NewHTTPMetrics(prometheus.NewRegistry())
+		d.Metrics = middleware.NewHTTPMetrics(prometheus.NewRegistry())
 	})
 	for _, path := range []string{"/healthz", "/readyz", "/metrics"} {
 		e.send(http.MethodGet, path, "")

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -37,7 +38,7 @@ func TestMetricsShowTheBacklog(t *testing.T) {
 	for _, b := range testenv.Backends {
 		t.Run(string(b), func(t *testing.T) {
 			e := newEnv(t, b, func(d *Deps) {
-				d.Metrics, d.Now = NewHTTPMetrics(prometheus.NewRegistry()), func() time.Time { return now }
+				d.Metrics, d.Now = middleware.NewHTTPMetrics(prometheus.NewRegistry()), func() time.Time { return now }
 			})
 			scrape := func() map[string]string {
 				res := e.send(http.MethodGet, "/metrics", "")

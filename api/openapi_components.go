@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
@@ -50,7 +53,7 @@ var components = []struct {
 	{"ArtRecord", reflect.TypeFor[fileRecord]()},
 	{"RefItem", reflect.TypeFor[refItem]()},
 	{"Balance", reflect.TypeFor[models.Balance]()},
-	{"RateLimit", reflect.TypeFor[rateLimitRow]()},
+	{"RateLimit", reflect.TypeFor[middleware.RateLimitRow]()},
 	{"UsageRow", reflect.TypeFor[models.UsageRow]()},
 	{"RequestLogEntry", reflect.TypeFor[requestView]()},
 	{"JWKS", reflect.TypeFor[signer.JWKS]()},
@@ -64,7 +67,9 @@ var components = []struct {
 
 // digest is a nullable lowercase hex SHA-256, described by what it is of.
 func digest(of string) oa {
-	return nullable(describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"}, "The lowercase hex SHA-256 "+of+"."))
+	return openapi.Nullable(
+		openapi.Describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"}, "The lowercase hex SHA-256 "+of+"."),
+	)
 }
 
 // thresholds are contract.SpendThresholds as schema values.
@@ -96,25 +101,35 @@ var typeSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		types[i] = t.Type
 	}
 	return map[reflect.Type]oa{
-		reflect.TypeFor[time.Time]():          dateTime(),
-		reflect.TypeFor[json.RawMessage]():    {},
-		reflect.TypeFor[apierr.Code]():        describe(enum(codes), "A code of the error catalogue (GET /v1/errors)."),
-		reflect.TypeFor[apierr.Type]():        describe(enum(types), "Vocabulary error_type."),
-		reflect.TypeFor[catalog.ChangeKind](): describe(enum(catalog.ChangeKinds), "What the entry records."),
+		reflect.TypeFor[time.Time]():       openapi.DateTime(),
+		reflect.TypeFor[json.RawMessage](): {},
+		reflect.TypeFor[apierr.Code](): openapi.Describe(
+			openapi.Enum(codes),
+			"A code of the error catalogue (GET /v1/errors).",
+		),
+		reflect.TypeFor[apierr.Type](): openapi.Describe(openapi.Enum(types), "Vocabulary error_type."),
+		reflect.TypeFor[catalog.ChangeKind](): openapi.Describe(
+			openapi.Enum(catalog.ChangeKinds),
+			"What the entry records.",
+		),
 	}
 })
 
 // lifecycle and outcome are a job's lifecycle and its outcome, null until
 // the job ends.
-func lifecycle() oa { return describe(enum(contract.Lifecycles), "Vocabulary job_lifecycle.") }
+func lifecycle() oa {
+	return openapi.Describe(openapi.Enum(contract.Lifecycles), "Vocabulary job_lifecycle.")
+}
 func outcome() oa {
-	return nullable(describe(enum(contract.Outcomes), "Vocabulary job_outcome; null until the job ends."))
+	return openapi.Nullable(
+		openapi.Describe(openapi.Enum(contract.Outcomes), "Vocabulary job_outcome; null until the job ends."),
+	)
 }
 
 // vocab is a string schema taking the values of one of the service's own
 // vocabularies.
 func vocab(name string) oa {
-	return describe(enum(catalog.ServiceVocabValues(name)), "Vocabulary "+name+".")
+	return openapi.Describe(openapi.Enum(catalog.ServiceVocabValues(name)), "Vocabulary "+name+".")
 }
 
 // fieldSchemas override the schema of one field (by its JSON name) of a
@@ -129,113 +144,171 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 		}
 	}
 	var pers []string
-	for _, r := range (&limiter{}).rows() {
+	for _, r := range (&middleware.Limiter{}).Rows() {
 		pers = append(pers, r.Per)
 	}
-	accesses := []Access{AccessPublic, AccessKey, AccessSession}
-	schemaDoc := freeObject("A JSON Schema, draft 2020-12.")
+	accesses := []middleware.Access{middleware.AccessPublic, middleware.AccessKey, middleware.AccessSession}
+	schemaDoc := openapi.FreeObject("A JSON Schema, draft 2020-12.")
 	return map[reflect.Type]oa{
 		reflect.TypeFor[wire.Job](): {
-			"api_key_id": describe(nullable(str()),
+			"api_key_id": openapi.Describe(openapi.Nullable(openapi.Str()),
 				"The key that started the job (key_…); null for a job started in the app."),
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
-			"error":     nullable(ref("ErrorObject")),
-			"queue": describe(nullable(ref("JobQueue")),
+			"error":     openapi.Nullable(openapi.Ref("ErrorObject")),
+			"queue": openapi.Describe(openapi.Nullable(openapi.Ref("JobQueue")),
 				"Where the job stands while it is queued (beyond the spec); null once it has started or ended."),
 		},
 		reflect.TypeFor[wire.Queue](): {
-			"position": describe(oa{"type": "integer", "minimum": 1},
+			"position": openapi.Describe(oa{"type": "integer", "minimum": 1},
 				"The job's place among the account's queued jobs: the jobs a workflow admitted, in admit order, "+
 					"then those not admitted yet (a batch's job before its start reaches it); 1 starts next."),
-			"eta_seconds": describe(nullable(oa{"type": "integer", "minimum": 0}),
+			"eta_seconds": openapi.Describe(
+				openapi.Nullable(oa{"type": "integer", "minimum": 0}),
 				"Estimated seconds until the job starts: ceil((queued jobs of every account ahead + 1) / jobs running now) "+
 					"× the mean run time of the last 50 jobs that ended. An estimate, not a promise: see the README. "+
-					"Null while nothing runs or no job has ended to measure from."),
+					"Null while nothing runs or no job has ended to measure from.",
+			),
 		},
 		reflect.TypeFor[wire.Event](): {
-			"event": describe(enum(slices.Concat(contract.JobEvents, contract.StreamEvents)),
+			"event": openapi.Describe(openapi.Enum(slices.Concat(contract.JobEvents, contract.StreamEvents)),
 				"Vocabulary webhook_event; a job's event stream also sends stream_event's ("+
 					strings.Join(contract.StreamEvents, ", ")+"), never a webhook."),
 			"lifecycle": lifecycle(),
 			"outcome":   outcome(),
-			"error":     ref("ErrorObject"),
-			"queue": describe(ref("JobQueue"), "On job.queue only: where the queued job stands now, as its read "+
-				"says."),
+			"error":     openapi.Ref("ErrorObject"),
+			"queue": openapi.Describe(
+				openapi.Ref("JobQueue"),
+				"On job.queue only: where the queued job stands now, as its read "+
+					"says.",
+			),
 		},
-		reflect.TypeFor[SpendLimitView](): {
-			"id":          describe(str(), "limit_…"),
-			"scope":       vocab("spend_scope"),
-			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),
+		reflect.TypeFor[panelapi.SpendLimitView](): {
+			"id":    openapi.Describe(openapi.Str(), "limit_…"),
+			"scope": vocab("spend_scope"),
+			"api_key_id": openapi.Describe(
+				openapi.Nullable(openapi.Str()),
+				"The key whose limit it is (key_…); null for the account's.",
+			),
 			"period":      vocab("spend_period"),
 			"credit_type": vocab("credit_type"),
-			"spent":       describe(integer(), "What the current period's jobs hold or were charged."),
-			"resets_at":   describe(dateTime(), "When the current period ends."),
+			"spent":       openapi.Describe(openapi.Integer(), "What the current period's jobs hold or were charged."),
+			"resets_at":   openapi.Describe(openapi.DateTime(), "When the current period ends."),
 		},
 		reflect.TypeFor[wire.SpendThresholdEvent](): {
-			"event": describe(enum([]string{contract.EventSpendThreshold}), "Vocabulary webhook_event."),
-			"threshold": describe(oa{"type": "integer", "enum": thresholds()},
+			"event": openapi.Describe(
+				openapi.Enum([]string{contract.EventSpendThreshold}),
+				"Vocabulary webhook_event.",
+			),
+			"threshold": openapi.Describe(oa{"type": "integer", "enum": thresholds()},
 				"The percentage of the limit the spend reached; 100 also when the limit first refuses a hold in "+
 					"the period."),
 			"scope":       vocab("spend_scope"),
 			"period":      vocab("spend_period"),
 			"credit_type": vocab("credit_type"),
-			"api_key_id":  describe(nullable(str()), "The key whose limit it is (key_…); null for the account's."),
-			"limit":       describe(integer(), "The limit's credits per period."),
-			"spent": describe(integer(), "What the period's jobs hold or were charged once the job named by job_id "+
-				"was admitted, or when its hold was refused (then below limit)."),
-			"job_id": describe(str(), "The job whose hold reached the threshold, or the one the limit refused (no "+
-				"job is made for it unless its handle was already answered)."),
+			"api_key_id": openapi.Describe(
+				openapi.Nullable(openapi.Str()),
+				"The key whose limit it is (key_…); null for the account's.",
+			),
+			"limit": openapi.Describe(openapi.Integer(), "The limit's credits per period."),
+			"spent": openapi.Describe(
+				openapi.Integer(),
+				"What the period's jobs hold or were charged once the job named by job_id "+
+					"was admitted, or when its hold was refused (then below limit).",
+			),
+			"job_id": openapi.Describe(
+				openapi.Str(),
+				"The job whose hold reached the threshold, or the one the limit refused (no "+
+					"job is made for it unless its handle was already answered).",
+			),
 		},
-		reflect.TypeFor[apierr.Error](): {"input": describe(oa{"type": "null"}, "Reserved; null.")},
+		reflect.TypeFor[apierr.Error](): {"input": openapi.Describe(oa{"type": "null"}, "Reserved; null.")},
 		reflect.TypeFor[apierr.Ctx](): {
-			"limit":       describe(integer(), "spend_limit_reached: the limit's credits per period."),
-			"spent":       describe(integer(), "spend_limit_reached: what the period's jobs hold or were charged."),
-			"period":      describe(vocab("spend_period"), "spend_limit_reached: the limit's period (UTC)."),
-			"scope":       describe(vocab("spend_scope"), "spend_limit_reached: an account's or a key's limit."),
+			"limit": openapi.Describe(openapi.Integer(), "spend_limit_reached: the limit's credits per period."),
+			"spent": openapi.Describe(
+				openapi.Integer(),
+				"spend_limit_reached: what the period's jobs hold or were charged.",
+			),
+			"period": openapi.Describe(vocab("spend_period"), "spend_limit_reached: the limit's period (UTC)."),
+			"scope": openapi.Describe(
+				vocab("spend_scope"),
+				"spend_limit_reached: an account's or a key's limit.",
+			),
 			"credit_type": vocab("credit_type"),
-			"resets_at":   describe(dateTime(), "spend_limit_reached: when the period ends and its spend is 0 again."),
-			"items": describe(arrayOf(object(oa{"index": integer(),
-				"error": ref("ErrorObject")}, "index", "error")),
+			"resets_at": openapi.Describe(
+				openapi.DateTime(),
+				"spend_limit_reached: when the period ends and its spend is 0 again.",
+			),
+			"items": openapi.Describe(openapi.ArrayOf(openapi.Object(oa{"index": openapi.Integer(),
+				"error": openapi.Ref("ErrorObject")}, "index", "error")),
 				"batch_refused: every refused item of the batch, by its index in items, with the error its submit "+
 					"would answer."),
 		},
 		reflect.TypeFor[wire.Batch](): {
-			"mode": enum([]string{models.BatchAll, models.BatchPartial}),
-			"status": describe(enum([]string{wire.BatchStarting, wire.BatchRunning, wire.BatchCompleted}),
+			"mode": openapi.Enum([]string{models.BatchAll, models.BatchPartial}),
+			"status": openapi.Describe(
+				openapi.Enum([]string{wire.BatchStarting, wire.BatchRunning, wire.BatchCompleted}),
 				"starting: credits held, some jobs' workflows still being started; running: every job started, "+
-					"some not ended; completed: every job ended (batch.completed was sent)."),
-			"completed_at": describe(nullable(dateTime()), "When the last job ended; null until then."),
-			"refused": describe(arrayOf(object(oa{"index": integer(), "error": ref("ErrorObject")}, "index", "error")),
-				"The items refused in mode partial, by index, with the error each submit would answer."),
-			"jobs": describe(arrayOf(ref("BatchJob")), "Every job of the batch, in item order."),
+					"some not ended; completed: every job ended (batch.completed was sent).",
+			),
+			"completed_at": openapi.Describe(
+				openapi.Nullable(openapi.DateTime()),
+				"When the last job ended; null until then.",
+			),
+			"refused": openapi.Describe(
+				openapi.ArrayOf(
+					openapi.Object(
+						oa{"index": openapi.Integer(), "error": openapi.Ref("ErrorObject")},
+						"index",
+						"error",
+					),
+				),
+				"The items refused in mode partial, by index, with the error each submit would answer.",
+			),
+			"jobs": openapi.Describe(
+				openapi.ArrayOf(openapi.Ref("BatchJob")),
+				"Every job of the batch, in item order.",
+			),
 		},
 		reflect.TypeFor[wire.BatchJob](): {"lifecycle": lifecycle(), "outcome": outcome(),
-			"index": describe(integer(), "The item's index in the request's items.")},
+			"index": openapi.Describe(openapi.Integer(), "The item's index in the request's items.")},
 		reflect.TypeFor[wire.BatchCredit](): {"credit_type": vocab("credit_type")},
 		reflect.TypeFor[wire.BatchOutputs](): {
-			"total": describe(integer(), "Outputs planned: each started job's plan, each queued job's hold over its "+
-				"price."),
+			"total": openapi.Describe(
+				openapi.Integer(),
+				"Outputs planned: each started job's plan, each queued job's hold over its "+
+					"price.",
+			),
 		},
 		reflect.TypeFor[wire.BatchEvent](): {
-			"event": describe(enum([]string{contract.EventBatchCompleted}), "Vocabulary webhook_event."),
+			"event": openapi.Describe(
+				openapi.Enum([]string{contract.EventBatchCompleted}),
+				"Vocabulary webhook_event.",
+			),
 		},
 		reflect.TypeFor[wire.Credits](): {"credit_type": vocab("credit_type"),
-			"held": describe(integer(), "Credits the submit held; 0 while a late admit has not held them yet."),
-			"charged": nullable(
-				describe(
-					integer(),
+			"held": openapi.Describe(
+				openapi.Integer(),
+				"Credits the submit held; 0 while a late admit has not held them yet.",
+			),
+			"charged": openapi.Nullable(
+				openapi.Describe(
+					openapi.Integer(),
 					"Credits charged once the job ended: price × outputs delivered, never above the hold.",
 				),
 			)},
 		reflect.TypeFor[wire.File](): {
-			"data": nullable(freeObject("Valid against the task's outputSchema; null when the task reports none.")),
-			"sha256": digest("of the file's bytes, as the job's manifest signs it; null for a file stored before digests " +
-				"were kept"),
-			"bytes": describe(integer(), "The file's size in bytes."),
+			"data": openapi.Nullable(
+				openapi.FreeObject("Valid against the task's outputSchema; null when the task reports none."),
+			),
+			"sha256": digest(
+				"of the file's bytes, as the job's manifest signs it; null for a file stored before digests " +
+					"were kept",
+			),
+			"bytes": openapi.Describe(openapi.Integer(), "The file's size in bytes."),
 		},
 		reflect.TypeFor[uploadRecord](): {
-			"name": describe(nullable(oa{"type": "string", "maxLength": maxFileName}),
+			"name": openapi.Describe(openapi.Nullable(oa{"type": "string", "maxLength": maxFileName}),
 				"An upload's file name as its multipart part sent it: its last path element, without control "+
 					"characters; the download's Content-Disposition gives it back. Null for a registered URL and "+
 					"an upload sent without one."),
@@ -244,68 +317,80 @@ var fieldSchemas = sync.OnceValue(func() map[reflect.Type]oa {
 			"sha256": digest("of the output's bytes; null for an output stored before digests were kept"),
 		},
 		reflect.TypeFor[wire.Manifest](): {
-			"input_sha256": describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"},
+			"input_sha256": openapi.Describe(oa{"type": "string", "pattern": "^[0-9a-f]{64}$"},
 				"The lowercase hex SHA-256 of the job's input as stored: the validated JSON with defaults applied."),
 			"outcome": outcome(),
 		},
 		reflect.TypeFor[signer.JWS](): {
 			"payload": oa{"type": "string", "contentEncoding": "base64url", "contentMediaType": "application/json",
-				"contentSchema": ref("JobManifest"), "description": "Base64url of the JobManifest's JSON."},
-			"protected": describe(str(), `Base64url of {"alg":"EdDSA","kid":…,"typ":"tp-manifest+jws"}.`),
-			"signature": describe(str(), "Base64url of the Ed25519 signature of protected + \".\" + payload (RFC 8037)."),
+				"contentSchema": openapi.Ref("JobManifest"), "description": "Base64url of the JobManifest's JSON."},
+			"protected": openapi.Describe(
+				openapi.Str(),
+				`Base64url of {"alg":"EdDSA","kid":…,"typ":"tp-manifest+jws"}.`,
+			),
+			"signature": openapi.Describe(
+				openapi.Str(),
+				"Base64url of the Ed25519 signature of protected + \".\" + payload (RFC 8037).",
+			),
 		},
-		reflect.TypeFor[wire.Result](): {"summary": ref("Summary")},
+		reflect.TypeFor[wire.Result](): {"summary": openapi.Ref("Summary")},
 		reflect.TypeFor[contract.Warning](): {
-			"code": describe(enum(warnings), "A catalogued code of type warning; show an unknown one by its message."),
+			"code": openapi.Describe(
+				openapi.Enum(warnings),
+				"A catalogued code of type warning; show an unknown one by its message.",
+			),
 		},
 		reflect.TypeFor[estimateView]():       creditType,
 		reflect.TypeFor[catalog.PriceEntry](): creditType,
 		reflect.TypeFor[models.Balance]():     creditType,
 		reflect.TypeFor[models.UsageRow]():    creditType,
 		reflect.TypeFor[catalog.TaskView](): {
-			"category":     nullable(vocab("task_category")),
+			"category":     openapi.Nullable(vocab("task_category")),
 			"inputSchema":  schemaDoc,
-			"outputSchema": nullable(schemaDoc),
+			"outputSchema": openapi.Nullable(schemaDoc),
 		},
-		reflect.TypeFor[tasks.SpecRow](): {"key": enum(tasks.SpecKeys)},
+		reflect.TypeFor[tasks.SpecRow](): {"key": openapi.Enum(tasks.SpecKeys)},
 		reflect.TypeFor[tasks.RecipeStep](): {
-			"body": freeObject("The request body; valid input of task when task is named."),
+			"body": openapi.FreeObject("The request body; valid input of task when task is named."),
 		},
-		reflect.TypeFor[exampleRequest](): {"body": freeObject("The task input the example sends.")},
+		reflect.TypeFor[exampleRequest](): {"body": openapi.FreeObject("The task input the example sends.")},
 		reflect.TypeFor[exampleFileView](): {
-			"data": nullable(freeObject("The file's data, valid against the task's outputSchema.")),
+			"data": openapi.Nullable(openapi.FreeObject("The file's data, valid against the task's outputSchema.")),
 		},
-		reflect.TypeFor[rateLimitRow](): {"per": enum(pers)},
+		reflect.TypeFor[middleware.RateLimitRow](): {"per": openapi.Enum(pers)},
 		reflect.TypeFor[requestView](): {
-			"route": describe(nullable(str()),
+			"route": openapi.Describe(openapi.Nullable(openapi.Str()),
 				"The route the path matched, written /v1/jobs/{job_id}; null when it matched none."),
 		},
 		reflect.TypeFor[refItem](): {
-			"url": describe(str(),
+			"url": openapi.Describe(openapi.Str(),
 				"The preview image (a small copy when one exists); an empty string when the row has no image yet."),
 		},
 		reflect.TypeFor[recordView](): {
-			"kind": describe(str(), "The record's kind."),
-			"name": describe(nullable(str()), "The record's name; null for a kind whose records have none."),
-			"url": describe(str(), "The preview image: the record's first delivered image, a curated record's own; "+
-				"an empty string until there is one, as a reference item's."),
-			"status": enum(
+			"kind": openapi.Describe(openapi.Str(), "The record's kind."),
+			"name": openapi.Describe(
+				openapi.Nullable(openapi.Str()),
+				"The record's name; null for a kind whose records have none.",
+			),
+			"url": openapi.Describe(
+				openapi.Str(),
+				"The preview image: the record's first delivered image, a curated record's own; "+
+					"an empty string until there is one, as a reference item's.",
+			),
+			"status": openapi.Enum(
 				[]string{models.RecordAnalysing, models.RecordCreating, models.RecordReady, models.RecordFailed},
 			),
-			"analysis": describe(nullable(freeObject("")), "The record's analysis once ready; null otherwise."),
+			"analysis": openapi.Describe(
+				openapi.Nullable(openapi.FreeObject("")),
+				"The record's analysis once ready; null otherwise.",
+			),
 		},
 		reflect.TypeFor[RouteScope](): {
-			"auth":  enum(accesses),
-			"scope": enum(models.AllScopes),
+			"auth":  openapi.Enum(accesses),
+			"scope": openapi.Enum(models.AllScopes),
 		},
 	}
 })
-
-// nullSlices name the slice fields (by JSON name) that may be written as
-// null: nil slices the handlers do not replace with empty ones. The types
-// families bring say so themselves (tasks.NullSlices), so their conformance
-// suite holds them to the same table.
-var nullSlices = tasks.NullSlices
 
 // metaView is the body of GET /v1/meta: the service's limits and policies
 // and what every route needs from its caller.
@@ -318,11 +403,11 @@ type metaView struct {
 // type, the error envelope and the metrics row.
 func componentSchemas() oa {
 	out := oa{
-		"Error":      object(oa{"error": ref("ErrorObject")}, "error"),
+		"Error":      openapi.Object(oa{"error": openapi.Ref("ErrorObject")}, "error"),
 		"MetricsRow": metricsRowSchema(),
 	}
 	for _, c := range components {
-		out[c.name] = readSchema(c.t)
+		out[c.name] = openapi.ReadSchema(c.t)
 	}
 	return out
 }
@@ -330,11 +415,11 @@ func componentSchemas() oa {
 // metricsRowSchema is one row of GET /v1/account/metrics: the group's
 // field (named by group_by) and the figures of models.MetricsRow.
 func metricsRowSchema() oa {
-	s := readSchema(reflect.TypeFor[models.MetricsRow]())
+	s := openapi.ReadSchema(reflect.TypeFor[models.MetricsRow]())
 	props := s["properties"].(oa)
 	for _, field := range groupFields {
-		props[field] = describe(
-			nullable(str()),
+		props[field] = openapi.Describe(
+			openapi.Nullable(openapi.Str()),
 			"The row's group, present when group_by names it: the day, task, key id (null for jobs started in the app) or "+
 				"error code.",
 		)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -26,14 +27,14 @@ func recordSchemaName(kind string) string {
 // family declares them); and Record, one of them by kind.
 func addRecordKinds(doc oa, kinds recordKinds) {
 	schemas := doc["components"].(oa)["schemas"].(oa)
-	schemas["RefKind"] = describe(enum(kinds.refKinds()),
+	schemas["RefKind"] = openapi.Describe(openapi.Enum(kinds.refKinds()),
 		"A handle's kind: art and file name stored files, the others records.")
 	var oneOf []any
 	mapping := oa{}
 	for _, rk := range kinds.ordered {
 		name := recordSchemaName(rk.Name)
 		schemas[name] = recordKindSchema(rk)
-		oneOf = append(oneOf, ref(name))
+		oneOf = append(oneOf, openapi.Ref(name))
 		mapping[rk.Name] = "#/components/schemas/" + name
 	}
 	schemas["Record"] = oa{
@@ -44,15 +45,18 @@ func addRecordKinds(doc oa, kinds recordKinds) {
 
 // recordKindSchema is the read answer of a record of one kind.
 func recordKindSchema(rk tasks.RecordKind) oa {
-	common := readSchema(reflect.TypeFor[recordView]())
+	common := openapi.ReadSchema(reflect.TypeFor[recordView]())
 	props := oa{}
 	for k, v := range common["properties"].(oa) {
 		props[k] = v
 	}
-	props["kind"] = describe(enum([]string{rk.Name}), "The record's kind.")
+	props["kind"] = openapi.Describe(openapi.Enum([]string{rk.Name}), "The record's kind.")
 	props["analysis"] = oa{"type": "null", "description": "Always null: the kind has no analysis."}
 	if rk.Analysis != nil {
-		props["analysis"] = describe(nullable(rk.Analysis), "The record's analysis once it is ready; null until then.")
+		props["analysis"] = openapi.Describe(
+			openapi.Nullable(rk.Analysis),
+			"The record's analysis once it is ready; null until then.",
+		)
 	}
 	for name, s := range rk.Fields {
 		props[name] = s
@@ -63,7 +67,7 @@ func recordKindSchema(rk tasks.RecordKind) oa {
 			required = append(required, name)
 		}
 	}
-	out := object(props, required...)
+	out := openapi.Object(props, required...)
 	out["description"] = rk.Description
 	return out
 }

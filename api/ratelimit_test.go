@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
@@ -240,8 +241,8 @@ func TestEarlyRefusalsCarryRateLimitHeaders(t *testing.T) {
 	e := newEnv(t, testenv.SQLite, rateLimited(limit, time.Hour), func(d *Deps) { d.Production = true })
 	bad := models.KeyPrefix + "0000000000000000000000000000000000000000000"
 	overBody := contract.DefaultLimits().Request.MaxBodyBytes + 1
-	overUpload := contract.DefaultLimits().Upload.MaxBytes + multipartOverhead + 1
-	filler := []string{"X-Filler", strings.Repeat("a", MaxHeaderBytes)}
+	overUpload := contract.DefaultLimits().Upload.MaxBytes + middleware.MultipartOverhead + 1
+	filler := []string{"X-Filler", strings.Repeat("a", middleware.MaxHeaderBytes)}
 	multipart := []string{"Content-Type", "multipart/form-data; boundary=x"}
 	const submit, estimate = "/v1/tasks/pattern.generate", "/v1/tasks/pattern.generate/estimate"
 	tests := []struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -164,18 +165,18 @@ func (h *fileHandlers) recordViewOf(r *models.Record, job *models.Job, preview *
 // record or a curated one.
 func (h *fileHandlers) getRecord(c *gin.Context, kind, id string) {
 	ctx := c.Request.Context()
-	r, err := models.ReadRecord(ctx, h.db, identityOf(c).user.ID, kind, id)
+	r, err := models.ReadRecord(ctx, h.db, middleware.IdentityOf(c).User.ID, kind, id)
 	if errors.Is(err, models.ErrNotFound) {
-		fail(c, errNoSuchHandle)
+		middleware.Fail(c, errNoSuchHandle)
 		return
 	}
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	jobs, previews, err := models.RecordJobs(ctx, h.db, []models.Record{*r})
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	v := h.recordViewOf(r, jobs[r.JobID], previews[r.ID])
@@ -184,7 +185,7 @@ func (h *fileHandlers) getRecord(c *gin.Context, kind, id string) {
 		// photoshoot's images).
 		files, err := models.JobOutputs(ctx, h.db, r.JobID)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		images := make([]string, len(files))
@@ -209,7 +210,7 @@ func (h *fileHandlers) recordItems(
 	rk tasks.RecordKind,
 	rq refsQuery,
 ) ([]refItem, *models.Position, error) {
-	owner := identityOf(c).user.ID
+	owner := middleware.IdentityOf(c).User.ID
 	if rq.curated || rk.Listing.Library {
 		owner = models.CuratedUser
 	}

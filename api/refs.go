@@ -7,6 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/paging"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -44,7 +46,7 @@ func (h *fileHandlers) parseRefsQuery(c *gin.Context, kind string) (refsQuery, e
 	rq := refsQuery{kind: kind}
 	rk, _ := h.kinds.of(kind)
 	var err error
-	if rq.limit, rq.after, err = listQuery(c, 20, 100); err != nil {
+	if rq.limit, rq.after, err = paging.Query(c, 20, 100); err != nil {
 		return rq, err
 	}
 	if rq.base = c.Query("base"); rq.base != "" {
@@ -92,12 +94,15 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	kind := c.Param("kind")
 	kinds := h.kinds.refKinds()
 	if !slices.Contains(kinds, kind) {
-		fail(c, apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are %s.", kind, strings.Join(kinds, ", ")))
+		middleware.Fail(
+			c,
+			apierr.Newf(apierr.NotFound, "No reference kind %q; the kinds are %s.", kind, strings.Join(kinds, ", ")),
+		)
 		return
 	}
 	rq, err := h.parseRefsQuery(c, kind)
 	if err != nil {
-		fail(c, err)
+		middleware.Fail(c, err)
 		return
 	}
 	items := make([]refItem, 0, rq.limit)
@@ -107,7 +112,7 @@ func (h *fileHandlers) refs(c *gin.Context) {
 			c.Request.Context(),
 			h.db,
 			models.FileQuery{
-				UserID:  identityOf(c).user.ID,
+				UserID:  middleware.IdentityOf(c).User.ID,
 				Outputs: kind == kindArt,
 				Text:    rq.q,
 				After:   rq.after,
@@ -115,7 +120,7 @@ func (h *fileHandlers) refs(c *gin.Context) {
 			},
 		)
 		if err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 		for i := range page.Items {
@@ -125,11 +130,11 @@ func (h *fileHandlers) refs(c *gin.Context) {
 	}
 	if rk, ok := h.kinds.of(kind); ok {
 		if items, next, err = h.recordItems(c, rk, rq); err != nil {
-			fail(c, err)
+			middleware.Fail(c, err)
 			return
 		}
 	}
-	writePage(c, items, next)
+	paging.Write(c, items, next)
 }
 
 // refItem is the reference item of an art: or file: row; its name is an

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/testenv"
 )
 
@@ -18,7 +19,7 @@ func TestRequestIDOnEveryResponseLogLineAndErrorObject(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	e := newEnv(t, testenv.SQLite, func(d *Deps) { d.Log = zap.New(core) })
 	e.r.GET("/v1/panic", func(c *gin.Context) { panic("boom") })
-	scopeIndex["GET "+shape("/v1/panic")] = route{method: "GET", path: "/v1/panic", access: AccessPublic}
+	scopeIndex["GET "+shape("/v1/panic")] = route{method: "GET", path: "/v1/panic", access: middleware.AccessPublic}
 	t.Cleanup(func() { delete(scopeIndex, "GET "+shape("/v1/panic")) })
 
 	tests := []struct {

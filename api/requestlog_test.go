@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -16,7 +17,7 @@ import (
 func TestRequestLogLosesNothingOnClose(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t, testenv.Postgres)
-	rl := NewRequestLog(db, zaptest.NewLogger(t))
+	rl := middleware.NewRequestLog(db, zaptest.NewLogger(t))
 	const writers, each = 8, 300 // more than one batch, from many requests at once
 	var wg sync.WaitGroup
 	for w := range writers {
@@ -61,9 +62,9 @@ func TestRequestLogLosesNothingOnClose(t *testing.T) {
 
 func TestRequestLogRecordsKeyedCallsInTheBackground(t *testing.T) {
 	t.Parallel()
-	var rl *RequestLog
+	var rl *middleware.RequestLog
 	e := newEnv(t, testenv.SQLite, func(d *Deps) {
-		rl = NewRequestLog(d.DB, d.Log)
+		rl = middleware.NewRequestLog(d.DB, d.Log)
 		d.RequestLog = rl
 	})
 	t.Cleanup(func() { _ = rl.Close() })

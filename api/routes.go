@@ -5,30 +5,18 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-)
-
-// Access says what a route needs from the caller.
-type Access string
-
-// The kinds of access a route can need.
-const (
-	// AccessPublic needs no key; a key that is sent is still checked.
-	AccessPublic Access = "none"
-	// AccessKey needs a key holding the route's scope, on a plan with API
-	// access.
-	AccessKey Access = "key"
-	// AccessSession needs a signed-in panel session: every key is refused
-	// with session_required.
-	AccessSession Access = "session"
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 )
 
 // RouteScope is what one route needs, as GET /v1/meta lists it under
 // "scopes".
 type RouteScope struct {
-	Method string `json:"method"`
-	Path   string `json:"path"`
-	Access Access `json:"auth"`
-	Scope  string `json:"scope,omitempty"`
+	Method string            `json:"method"`
+	Path   string            `json:"path"`
+	Access middleware.Access `json:"auth"`
+	Scope  string            `json:"scope,omitempty"`
 }
 
 // route is one row of the route table: the method and path (parameters
@@ -36,26 +24,27 @@ type RouteScope struct {
 // operation.
 type route struct {
 	method, path string
-	access       Access
+	access       middleware.Access
 	scope        string
 	// handle picks the route's handler; nil leaves the route out of a
 	// router whose Deps lack what it serves (metrics, the signer).
 	handle func(h *handlers) gin.HandlerFunc
-	op     operation
+	op     openapi.Operation
 }
 
 // handlers are the resource handlers of one router.
 type handlers struct {
 	d         *Deps
-	limits    *limiter
+	limits    *middleware.Limiter
 	health    *health
 	account   *accountHandlers
 	jobs      *jobHandlers
 	files     *fileHandlers
 	catalogue *catalogueHandlers
+	panel     *panelapi.Handlers
 }
 
-func newHandlers(d *Deps, l *limiter) *handlers {
+func newHandlers(d *Deps, l *middleware.Limiter) *handlers {
 	return &handlers{d: d, limits: l,
 		health:  &health{db: d.DB, temporal: d.Temporal, library: d.Library},
 		account: &accountHandlers{db: d.DB, now: d.now},
@@ -69,6 +58,9 @@ func newHandlers(d *Deps, l *limiter) *handlers {
 			kinds:        newRecordKinds(d.taskCatalogue().Tasks()),
 		},
 		catalogue: &catalogueHandlers{d: d},
+		panel: &panelapi.Handlers{DB: d.DB, Temporal: d.Temporal, TaskQueue: d.TaskQueue,
+			AllowPrivateURLs: d.AllowPrivateURLs, WebhookEvents: d.taskCatalogue().VocabValues("webhook_event"),
+			Now: d.now},
 	}
 }
 
@@ -122,18 +114,6 @@ func scopeOf(method, fullPath string) (route, bool) {
 	return rt, ok
 }
 
-// routePattern writes a Gin route (":id", "*path") the way the table does
-// ("{id}").
-func routePattern(ginPath string) string {
-	parts := strings.Split(ginPath, "/")
-	for i, p := range parts {
-		if p != "" && (p[0] == ':' || p[0] == '*') {
-			parts[i] = "{" + p[1:] + "}"
-		}
-	}
-	return strings.Join(parts, "/")
-}
-
 // ginPath writes a table path ("{id}") the way Gin routes it (":id").
 func ginPath(pattern string) string {
 	parts := strings.Split(pattern, "/")
@@ -145,24 +125,19 @@ func ginPath(pattern string) string {
 	return strings.Join(parts, "/")
 }
 
-// pathParams are the parameter names of a table path, in order.
-func pathParams(pattern string) []string {
-	var out []string
-	for _, p := range strings.Split(pattern, "/") {
-		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
-			out = append(out, p[1:len(p)-1])
-		}
-	}
-	return out
-}
-
 // shape blanks the parameter names of a table or Gin path.
 func shape(path string) string {
-	parts := strings.Split(routePattern(path), "/")
+	parts := strings.Split(middleware.RoutePattern(path), "/")
 	for i, p := range parts {
 		if strings.HasPrefix(p, "{") {
 			parts[i] = "{}"
 		}
 	}
 	return strings.Join(parts, "/")
+}
+
+// ruleOf is what the matched route needs from its caller (middleware.Authorize).
+func ruleOf(method, fullPath string) (middleware.Access, string, bool) {
+	rt, ok := scopeOf(method, fullPath)
+	return rt.access, rt.scope, ok
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -18,8 +20,12 @@ func account(f func(*accountHandlers, *gin.Context)) func(*handlers) gin.Handler
 // accountRoutes are the account reads (scope account:read).
 func accountRoutes() []route {
 	window := []oa{
-		query("start", "Inclusive ISO-8601 date-time; no zone means UTC; default 30 days before end.", str()),
-		query("end", "Exclusive ISO-8601 date-time; no zone means UTC; default now.", str()),
+		openapi.Query(
+			"start",
+			"Inclusive ISO-8601 date-time; no zone means UTC; default 30 days before end.",
+			openapi.Str(),
+		),
+		openapi.Query("end", "Exclusive ISO-8601 date-time; no zone means UTC; default now.", openapi.Str()),
 	}
 	groups := slices.Sorted(maps.Keys(groupFields))
 	read := func(path, id, summary string, handle func(*handlers) gin.HandlerFunc, params []oa, body oa,
@@ -27,15 +33,15 @@ func accountRoutes() []route {
 		return route{
 			method: http.MethodGet,
 			path:   path,
-			access: AccessKey,
+			access: middleware.AccessKey,
 			scope:  models.ScopeAccountRead,
 			handle: handle,
-			op: operation{
-				id:      id,
-				summary: summary,
-				params:  params,
-				answers: []response{jsonAnswer(http.StatusOK, summary+".", body)},
-				errors:  errs,
+			op: openapi.Operation{
+				ID:      id,
+				Summary: summary,
+				Params:  params,
+				Answers: []openapi.Response{openapi.JSONAnswer(http.StatusOK, summary+".", body)},
+				Errors:  errs,
 			},
 		}
 	}
@@ -47,19 +53,37 @@ func accountRoutes() []route {
 			"Balances per credit type, the whole account's",
 			account((*accountHandlers).balance),
 			nil,
-			object(oa{"balances": arrayOf(ref("Balance")), "as_of": dateTime()}, "balances", "as_of"),
+			openapi.Object(
+				oa{"balances": openapi.ArrayOf(openapi.Ref("Balance")), "as_of": openapi.DateTime()},
+				"balances",
+				"as_of",
+			),
 		),
-		read("/v1/account/limits", "account_limits", "Request-rate limits",
-			func(h *handlers) gin.HandlerFunc { return h.limits.limits(h.d.now) }, nil,
-			object(oa{"rate_limits": arrayOf(ref("RateLimit")), "as_of": dateTime()}, "rate_limits", "as_of")),
+		read(
+			"/v1/account/limits",
+			"account_limits",
+			"Request-rate limits",
+			func(h *handlers) gin.HandlerFunc { return h.limits.Answer(h.d.now) },
+			nil,
+			openapi.Object(
+				oa{"rate_limits": openapi.ArrayOf(openapi.Ref("RateLimit")), "as_of": openapi.DateTime()},
+				"rate_limits",
+				"as_of",
+			),
+		),
 		read(
 			"/v1/account/usage",
 			"account_usage",
 			"Spend in [start, end) per task, key and credit type",
 			account((*accountHandlers).usage),
 			window,
-			object(
-				oa{"as_of": dateTime(), "start": dateTime(), "end": dateTime(), "items": arrayOf(ref("UsageRow"))},
+			openapi.Object(
+				oa{
+					"as_of": openapi.DateTime(),
+					"start": openapi.DateTime(),
+					"end":   openapi.DateTime(),
+					"items": openapi.ArrayOf(openapi.Ref("UsageRow")),
+				},
 				"as_of",
 				"start",
 				"end",
@@ -73,9 +97,12 @@ func accountRoutes() []route {
 			"Calls made by the account's keys, newest first",
 			account((*accountHandlers).requests),
 			append(
-				append(pageParams(20, 100), query("api_key_id", "Only the calls of this key (key_…).", str())),
+				append(
+					openapi.PageParams(20, 100),
+					openapi.Query("api_key_id", "Only the calls of this key (key_…).", openapi.Str()),
+				),
 				window...),
-			page(ref("RequestLogEntry")),
+			openapi.Page(openapi.Ref("RequestLogEntry")),
 			http.StatusUnprocessableEntity,
 		),
 		read(
@@ -83,14 +110,16 @@ func accountRoutes() []route {
 			"account_metrics",
 			"Jobs and calls per day, task, key or error code",
 			account((*accountHandlers).metrics),
-			append([]oa{query("group_by", "What one row covers; default day.", enum(groups))}, window...),
-			object(
+			append(
+				[]oa{openapi.Query("group_by", "What one row covers; default day.", openapi.Enum(groups))},
+				window...),
+			openapi.Object(
 				oa{
-					"as_of":    dateTime(),
-					"start":    dateTime(),
-					"end":      dateTime(),
-					"group_by": enum(groups),
-					"items":    arrayOf(ref("MetricsRow")),
+					"as_of":    openapi.DateTime(),
+					"start":    openapi.DateTime(),
+					"end":      openapi.DateTime(),
+					"group_by": openapi.Enum(groups),
+					"items":    openapi.ArrayOf(openapi.Ref("MetricsRow")),
 				},
 				"as_of",
 				"start",

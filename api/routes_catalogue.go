@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 )
 
 // catalogue adapts a catalogue handler method to the route table.
@@ -13,44 +15,59 @@ func catalogue(f func(*catalogueHandlers, *gin.Context)) func(*handlers) gin.Han
 
 // catalogueRoutes are the public reference reads: no key needed.
 func catalogueRoutes() []route {
-	name := pathParam("name", "A task name, such as pattern.generate.", str())
+	name := openapi.PathParam("name", "A task name, such as pattern.generate.", openapi.Str())
 	gone := []int{http.StatusNotFound, http.StatusGone}
-	document := object(oa{"openapi": str(), "info": freeObject("Title, description and version."),
-		"servers": arrayOf(object(oa{"url": str()}, "url")), "jsonSchemaDialect": str(),
-		"paths": freeObject(
-			"The operations by path.",
-		), "components": freeObject("Schemas, responses, parameters and security schemes."),
-		"tags":     arrayOf(object(oa{"name": str(), "description": str()}, "name", "description")),
-		"webhooks": freeObject("The job events a webhook endpoint receives, by event kind.")},
-		"openapi", "info", "paths", "components")
+	document := openapi.Object(
+		oa{"openapi": openapi.Str(), "info": openapi.FreeObject("Title, description and version."),
+			"servers": openapi.ArrayOf(
+				openapi.Object(oa{"url": openapi.Str()}, "url"),
+			), "jsonSchemaDialect": openapi.Str(),
+			"paths": openapi.FreeObject(
+				"The operations by path.",
+			), "components": openapi.FreeObject("Schemas, responses, parameters and security schemes."),
+			"tags": openapi.ArrayOf(
+				openapi.Object(oa{"name": openapi.Str(), "description": openapi.Str()}, "name", "description"),
+			),
+			"webhooks": openapi.FreeObject("The job events a webhook endpoint receives, by event kind.")},
+		"openapi",
+		"info",
+		"paths",
+		"components",
+	)
 	read := func(path, id, summary string, h func(*catalogueHandlers, *gin.Context), body oa, errs ...int) route {
-		return route{method: http.MethodGet, path: path, access: AccessPublic, handle: catalogue(h),
-			op: operation{
-				id:      id,
-				summary: summary,
-				answers: []response{jsonAnswer(http.StatusOK, summary+".", body)},
-				errors:  errs,
+		return route{method: http.MethodGet, path: path, access: middleware.AccessPublic, handle: catalogue(h),
+			op: openapi.Operation{
+				ID:      id,
+				Summary: summary,
+				Answers: []openapi.Response{openapi.JSONAnswer(http.StatusOK, summary+".", body)},
+				Errors:  errs,
 			}}
 	}
 	list := func(path, id, summary string, h func(*catalogueHandlers, *gin.Context), item oa, def int) route {
-		rt := read(path, id, summary, h, page(item), http.StatusUnprocessableEntity)
-		rt.op.params = pageParams(def, maxCataloguePage)
+		rt := read(path, id, summary, h, openapi.Page(item), http.StatusUnprocessableEntity)
+		rt.op.Params = openapi.PageParams(def, maxCataloguePage)
 		return rt
 	}
 	exampleFile := func(kind, id, summary string, h func(*catalogueHandlers, *gin.Context)) route {
 		return route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/{name}/examples/{example}/" + kind + "/{index}",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue(h),
-			op: operation{id: id, summary: summary,
-				params: []oa{name, pathParam("example", "The example's name.", str()),
-					pathParam("index", "The file's index in the example.", oa{"type": "integer", "minimum": 0})},
-				answers: []response{bytesAnswer("The file's bytes in its media type.", "*/*")}, errors: gone},
+			op: openapi.Operation{ID: id, Summary: summary,
+				Params: []oa{name, openapi.PathParam("example", "The example's name.", openapi.Str()),
+					openapi.PathParam(
+						"index",
+						"The file's index in the example.",
+						oa{"type": "integer", "minimum": 0},
+					)},
+				Answers: []openapi.Response{
+					openapi.BytesAnswer("The file's bytes in its media type.", "*/*"),
+				}, Errors: gone},
 		}
 	}
 	withName := func(rt route) route {
-		rt.op.params = append([]oa{name}, rt.op.params...)
+		rt.op.Params = append([]oa{name}, rt.op.Params...)
 		return rt
 	}
 	return tagged(
@@ -60,18 +77,18 @@ func catalogueRoutes() []route {
 			"tasks_list",
 			"Every runnable task with its schemas",
 			(*catalogueHandlers).listTasks,
-			ref("Task"),
+			openapi.Ref("Task"),
 			20,
 		),
 		route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/llms.txt",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).llmsIndex),
-			op: operation{
-				id:      "tasks_llms",
-				summary: "The plain-text task index for language models",
-				answers: []response{textAnswer("The index.")},
+			op: openapi.Operation{
+				ID:      "tasks_llms",
+				Summary: "The plain-text task index for language models",
+				Answers: []openapi.Response{openapi.TextAnswer("The index.")},
 			},
 		},
 		withName(
@@ -80,7 +97,7 @@ func catalogueRoutes() []route {
 				"task_read",
 				"One task; a removed one answers 410 task_removed",
 				(*catalogueHandlers).getTask,
-				ref("Task"),
+				openapi.Ref("Task"),
 				gone...),
 		),
 		withName(
@@ -95,14 +112,14 @@ func catalogueRoutes() []route {
 		route{
 			method: http.MethodGet,
 			path:   "/v1/tasks/{name}/llms.txt",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).taskLLMs),
-			op: operation{
-				id:      "task_llms",
-				summary: "One task's plain-text page for language models",
-				params:  []oa{name},
-				answers: []response{textAnswer("The task's page.")},
-				errors:  gone,
+			op: openapi.Operation{
+				ID:      "task_llms",
+				Summary: "One task's plain-text page for language models",
+				Params:  []oa{name},
+				Answers: []openapi.Response{openapi.TextAnswer("The task's page.")},
+				Errors:  gone,
 			},
 		},
 		withName(
@@ -111,8 +128,12 @@ func catalogueRoutes() []route {
 				"task_examples",
 				"The task's examples with the files they send and deliver",
 				(*catalogueHandlers).examples,
-				object(
-					oa{"task": str(), "items": arrayOf(ref("Example")), "has_more": boolean()},
+				openapi.Object(
+					oa{
+						"task":     openapi.Str(),
+						"items":    openapi.ArrayOf(openapi.Ref("Example")),
+						"has_more": openapi.Boolean(),
+					},
 					"task",
 					"items",
 					"has_more",
@@ -134,7 +155,7 @@ func catalogueRoutes() []route {
 			"vocab_list",
 			"All vocabularies",
 			(*catalogueHandlers).listVocab,
-			ref("Vocabulary"),
+			openapi.Ref("Vocabulary"),
 			maxCataloguePage,
 		),
 		withName(
@@ -143,7 +164,7 @@ func catalogueRoutes() []route {
 				"vocab_read",
 				"One vocabulary",
 				(*catalogueHandlers).getVocab,
-				ref("Vocabulary"),
+				openapi.Ref("Vocabulary"),
 				http.StatusNotFound,
 			),
 		),
@@ -152,7 +173,7 @@ func catalogueRoutes() []route {
 			"concepts_list",
 			"All concepts",
 			(*catalogueHandlers).listConcepts,
-			ref("Concept"),
+			openapi.Ref("Concept"),
 			maxCataloguePage,
 		),
 		withName(
@@ -161,7 +182,7 @@ func catalogueRoutes() []route {
 				"concept_read",
 				"One concept",
 				(*catalogueHandlers).getConcept,
-				ref("Concept"),
+				openapi.Ref("Concept"),
 				http.StatusNotFound,
 			),
 		),
@@ -170,7 +191,7 @@ func catalogueRoutes() []route {
 			"recipes_list",
 			"Multi-step walk-throughs over several tasks",
 			(*catalogueHandlers).listRecipes,
-			ref("Recipe"),
+			openapi.Ref("Recipe"),
 			maxCataloguePage,
 		),
 		list(
@@ -178,7 +199,7 @@ func catalogueRoutes() []route {
 			"errors_list",
 			"The error catalogue, warning codes included",
 			(*catalogueHandlers).listErrors,
-			ref("ErrorEntry"),
+			openapi.Ref("ErrorEntry"),
 			maxCataloguePage,
 		),
 		list(
@@ -186,7 +207,7 @@ func catalogueRoutes() []route {
 			"pricing_list",
 			"Every task's prices per option",
 			(*catalogueHandlers).pricing,
-			ref("PriceEntry"),
+			openapi.Ref("PriceEntry"),
 			maxCataloguePage,
 		),
 		list(
@@ -194,18 +215,20 @@ func catalogueRoutes() []route {
 			"changelog_list",
 			"The changelog, newest first: tasks added, deprecated and removed, and dated versions",
 			(*catalogueHandlers).changelog,
-			ref("ChangelogEntry"),
+			openapi.Ref("ChangelogEntry"),
 			50,
 		),
 		route{
 			method: http.MethodGet,
 			path:   "/v1/changelog.atom",
-			access: AccessPublic,
+			access: middleware.AccessPublic,
 			handle: catalogue((*catalogueHandlers).changelogAtom),
-			op: operation{
-				id:      "changelog_atom",
-				summary: "The changelog as an Atom feed",
-				answers: []response{bytesAnswer("The Atom 1.0 feed, newest first.", "application/atom+xml")},
+			op: openapi.Operation{
+				ID:      "changelog_atom",
+				Summary: "The changelog as an Atom feed",
+				Answers: []openapi.Response{
+					openapi.BytesAnswer("The Atom 1.0 feed, newest first.", "application/atom+xml"),
+				},
 			},
 		},
 		read(
@@ -213,7 +236,7 @@ func catalogueRoutes() []route {
 			"meta_read",
 			"Limits, webhook policy, versions and what every route needs",
 			(*catalogueHandlers).meta,
-			ref("Meta"),
+			openapi.Ref("Meta"),
 		),
 	)
 }

@@ -4,65 +4,93 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 )
 
 // opsRoutes are the operator endpoints and the public files and keys,
 // outside /v1.
 func opsRoutes() []route {
-	checks := object(oa{"database": str(), "temporal": str(), "library": str()}, "database", "temporal", "library")
-	probe := object(oa{"status": str(), "checks": checks}, "status", "checks")
-	return tagged("operations",
-		route{method: http.MethodGet, path: "/healthz", access: AccessPublic,
+	checks := openapi.Object(
+		oa{"database": openapi.Str(), "temporal": openapi.Str(), "library": openapi.Str()},
+		"database",
+		"temporal",
+		"library",
+	)
+	probe := openapi.Object(oa{"status": openapi.Str(), "checks": checks}, "status", "checks")
+	return tagged(
+		"operations",
+		route{method: http.MethodGet, path: "/healthz", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.live },
-			op: operation{id: "healthz", summary: "Liveness: the process is up",
-				answers: []response{
-					jsonAnswer(http.StatusOK, "The process is up.", object(oa{"status": str()}, "status")),
+			op: openapi.Operation{ID: "healthz", Summary: "Liveness: the process is up",
+				Answers: []openapi.Response{
+					openapi.JSONAnswer(
+						http.StatusOK,
+						"The process is up.",
+						openapi.Object(oa{"status": openapi.Str()}, "status"),
+					),
 				}}},
-		route{method: http.MethodGet, path: "/readyz", access: AccessPublic,
+		route{method: http.MethodGet, path: "/readyz", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return h.health.ready },
-			op: operation{
-				id:      "readyz",
-				summary: "Readiness: the database and Temporal answer and the libraries are written",
-				answers: []response{jsonAnswer(http.StatusOK, "Ready.", probe),
-					jsonAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)},
+			op: openapi.Operation{
+				ID:      "readyz",
+				Summary: "Readiness: the database and Temporal answer and the libraries are written",
+				Answers: []openapi.Response{openapi.JSONAnswer(http.StatusOK, "Ready.", probe),
+					openapi.JSONAnswer(http.StatusServiceUnavailable, "Not ready; checks names what is down.", probe)},
 			}},
-		route{method: http.MethodGet, path: "/metrics", access: AccessPublic,
+		route{method: http.MethodGet, path: "/metrics", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Metrics == nil {
 					return nil
 				}
-				return gin.WrapH(h.d.Metrics.handler)
+				return gin.WrapH(h.d.Metrics.Handler())
 			},
-			op: operation{id: "metrics", summary: "Prometheus metrics of the HTTP API (served when metrics are on)",
-				answers: []response{textAnswer("The Prometheus text exposition format.")}}},
-		route{method: http.MethodGet, path: "/files/{blob}", access: AccessPublic,
+			op: openapi.Operation{
+				ID:      "metrics",
+				Summary: "Prometheus metrics of the HTTP API (served when metrics are on)",
+				Answers: []openapi.Response{openapi.TextAnswer("The Prometheus text exposition format.")},
+			}},
+		route{method: http.MethodGet, path: "/files/{blob}", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return blobDownload(h.d) },
-			op: operation{id: "file_download", summary: "A stored file's bytes, at the url of its record",
-				description: "Served inert: the stored media type with nosniff, a sandboxing Content-Security-Policy, and " +
+			op: openapi.Operation{ID: "file_download", Summary: "A stored file's bytes, at the url of its record",
+				Description: "Served inert: the stored media type with nosniff, a sandboxing Content-Security-Policy, and " +
 					"attachment for non-images.",
-				params:  []oa{pathParam("blob", "The file's id with its extension, as in its url.", str())},
-				answers: []response{bytesAnswer("The file's bytes in its stored media type.", "*/*")},
-				errors:  []int{http.StatusNotFound}}},
-		route{method: http.MethodGet, path: "/files/engine/{grant}", access: AccessPublic,
+				Params: []oa{
+					openapi.PathParam("blob", "The file's id with its extension, as in its url.", openapi.Str()),
+				},
+				Answers: []openapi.Response{openapi.BytesAnswer("The file's bytes in its stored media type.", "*/*")},
+				Errors:  []int{http.StatusNotFound}}},
+		route{method: http.MethodGet, path: "/files/engine/{grant}", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return engineInput(h.d) },
-			op: operation{id: "engine_input", summary: "A caller's file, for the model server an engine step runs on",
-				description: "The URL is signed by the service, names one file and expires with the step; a grant " +
+			op: openapi.Operation{
+				ID:      "engine_input",
+				Summary: "A caller's file, for the model server an engine step runs on",
+				Description: "The URL is signed by the service, names one file and expires with the step; a grant " +
 					"that does not hold answers 404.",
-				params:  []oa{pathParam("grant", "The signed grant (a compact JWS) of the URL.", str())},
-				answers: []response{bytesAnswer("The file's bytes in the type read from them.", "*/*")},
-				errors:  []int{http.StatusNotFound}}},
-		route{method: http.MethodPost, path: "/engines/predictions/{prediction_id}/{token}", access: AccessPublic,
+				Params: []oa{
+					openapi.PathParam("grant", "The signed grant (a compact JWS) of the URL.", openapi.Str()),
+				},
+				Answers: []openapi.Response{openapi.BytesAnswer("The file's bytes in the type read from them.", "*/*")},
+				Errors:  []int{http.StatusNotFound},
+			}},
+		route{
+			method: http.MethodPost,
+			path:   "/engines/predictions/{prediction_id}/{token}",
+			access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc { return engineHook(h.d) },
-			op: operation{id: "engine_prediction_hook",
-				summary: "A model server's webhook of an async prediction (the address the service gave it)",
-				description: "For the operator's engines (TP_ENGINES), not for callers: the body is the prediction " +
+			op: openapi.Operation{ID: "engine_prediction_hook",
+				Summary: "A model server's webhook of an async prediction (the address the service gave it)",
+				Description: "For the operator's engines (TP_ENGINES), not for callers: the body is the prediction " +
 					"as the Cog HTTP protocol reports it. The token, made for that one prediction, authenticates it.",
-				params: []oa{pathParam("prediction_id", "The prediction's id.", str()),
-					pathParam("token", "The prediction's token.", str())},
-				answers: []response{{status: http.StatusNoContent, description: "Stored for the step that waits."}},
-				errors: []int{http.StatusUnprocessableEntity, http.StatusNotFound, http.StatusRequestEntityTooLarge,
-					http.StatusUnsupportedMediaType}}},
-		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: AccessPublic,
+				Params: []oa{openapi.PathParam("prediction_id", "The prediction's id.", openapi.Str()),
+					openapi.PathParam("token", "The prediction's token.", openapi.Str())},
+				Answers: []openapi.Response{
+					{Status: http.StatusNoContent, Description: "Stored for the step that waits."},
+				},
+				Errors: []int{http.StatusUnprocessableEntity, http.StatusNotFound, http.StatusRequestEntityTooLarge,
+					http.StatusUnsupportedMediaType}},
+		},
+		route{method: http.MethodGet, path: "/.well-known/jwks.json", access: middleware.AccessPublic,
 			handle: func(h *handlers) gin.HandlerFunc {
 				if h.d.Signer == nil {
 					return nil
@@ -72,7 +100,9 @@ func opsRoutes() []route {
 					c.JSON(http.StatusOK, h.d.Signer.JWKS())
 				}
 			},
-			op: operation{id: "jwks", summary: "Public keys (OKP, Ed25519) of webhook signatures",
-				answers: []response{jsonAnswer(http.StatusOK, "The key set, the signing key first.", ref("JWKS"))}}},
+			op: openapi.Operation{ID: "jwks", Summary: "Public keys (OKP, Ed25519) of webhook signatures",
+				Answers: []openapi.Response{
+					openapi.JSONAnswer(http.StatusOK, "The key set, the signing key first.", openapi.Ref("JWKS")),
+				}}},
 	)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/require"
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 )
 
@@ -49,7 +51,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 		inPanel := panel.Paths.Value(rt.path) != nil && panel.Paths.Value(rt.path).GetOperation(rt.method) != nil
 		require.Equal(
 			t,
-			rt.access == AccessSession,
+			rt.access == middleware.AccessSession,
 			inPanel,
 			"%s %s: in the panel's document only if session-only",
 			rt.method,
@@ -57,7 +59,7 @@ func TestRoutesAreDocumented(t *testing.T) {
 		)
 		require.Equal(
 			t,
-			rt.access != AccessSession,
+			rt.access != middleware.AccessSession,
 			inService,
 			"%s %s: in the service's document unless session-only",
 			rt.method,
@@ -85,24 +87,24 @@ func TestRoutesAreDocumented(t *testing.T) {
 					names = append(names, p.Value.Name)
 				}
 			}
-			require.Equal(t, pathParams(rt.path), names, "the same path parameters, in order")
+			require.Equal(t, openapi.PathParams(rt.path), names, "the same path parameters, in order")
 
-			want := errorStatuses(rt.op)
-			for _, a := range rt.op.answers {
-				want = append(want, a.status)
+			want := openapi.ErrorStatuses(rt.op)
+			for _, a := range rt.op.Answers {
+				want = append(want, a.Status)
 			}
 			slices.Sort(want)
 			require.Equal(t, slices.Compact(want), statuses(op))
 
 			require.Equal(t, string(rt.access), op.Extensions["x-access"])
-			if rt.access == AccessKey {
+			if rt.access == middleware.AccessKey {
 				require.Equal(t, rt.scope, op.Extensions["x-scope"])
 				require.Equal(t, []string{rt.scope}, (*op.Security)[0]["bearerAuth"])
 			}
 		})
 	}
 	for _, d := range servedTasks().Runnable() {
-		for _, key := range taskRows {
+		for _, key := range openapi.TaskRows {
 			if strings.Contains(key, "{name}") {
 				delete(documented, strings.Replace(key, "{name}", d.Name, 1))
 			}

@@ -7,6 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
+	"github.com/taskplatform/taskplatform/api/openapi"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/signer"
 )
@@ -17,7 +19,7 @@ func fullRouter(t *testing.T, d Deps) *Deps {
 	t.Helper()
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
-	d.Metrics, d.Signer = NewHTTPMetrics(prometheus.NewRegistry()), signer.New(key)
+	d.Metrics, d.Signer = middleware.NewHTTPMetrics(prometheus.NewRegistry()), signer.New(key)
 	return &d
 }
 
@@ -28,7 +30,7 @@ func TestScopesCoverEveryRouteOnce(t *testing.T) {
 	for _, rt := range r.Routes() {
 		_, ok := scopeOf(rt.Method, rt.Path)
 		require.True(t, ok, "route %s %s has no row in the route table", rt.Method, rt.Path)
-		registered[rt.Method+" "+routePattern(rt.Path)] = true
+		registered[rt.Method+" "+middleware.RoutePattern(rt.Path)] = true
 	}
 	require.Len(t, scopeIndex, len(routes), "no route has two rows")
 	known := map[string]bool{}
@@ -39,7 +41,7 @@ func TestScopesCoverEveryRouteOnce(t *testing.T) {
 		require.True(t, registered[rt.method+" "+rt.path], "%s %s is registered as written", rt.method, rt.path)
 		require.Equal(
 			t,
-			rt.access == AccessKey,
+			rt.access == middleware.AccessKey,
 			rt.scope != "",
 			"%s %s: keyed routes and only they name a scope",
 			rt.method,
@@ -69,13 +71,13 @@ func TestRoutePatterns(t *testing.T) {
 	t.Parallel()
 	for gin, pattern := range map[string]string{"/v1/jobs/:id/result": "/v1/jobs/{id}/result",
 		"/files/*path": "/files/{path}", "/v1/meta": "/v1/meta"} {
-		require.Equal(t, pattern, routePattern(gin))
+		require.Equal(t, pattern, middleware.RoutePattern(gin))
 	}
 	require.Equal(t, "/v1/jobs/:id", ginPath("/v1/jobs/{id}"))
 	require.Equal(
 		t,
 		[]string{"name", "example", "index"},
-		pathParams("/v1/tasks/{name}/examples/{example}/files/{index}"),
+		openapi.PathParams("/v1/tasks/{name}/examples/{example}/files/{index}"),
 	)
 	require.Equal(
 		t,

@@ -1,5 +1,5 @@
-// Package api is the HTTP surface: the Gin router, its middleware and one
-// handler file per resource.
+// Package api is the HTTP surface: the Gin router, the route table and one
+// handler file per resource; the front door is api/middleware.
 package api
 
 import (
@@ -13,6 +13,7 @@ import (
 	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/signer"
@@ -40,7 +41,7 @@ type Deps struct {
 	// RequestLog writes the calls made with keys in the background; the
 	// process Closes it after the HTTP server has shut down. Nil writes
 	// each row synchronously after its request.
-	RequestLog *RequestLog
+	RequestLog *middleware.RequestLog
 	// Production refuses plain HTTP: a request must come over TLS, or from
 	// one of TrustedProxies with X-Forwarded-Proto: https.
 	Production bool
@@ -54,7 +55,7 @@ type Deps struct {
 	// the peer address is the client and no peer vouches for TLS.
 	TrustedProxies []string
 	// Metrics registers the HTTP metrics; nil disables them.
-	Metrics *HTTPMetrics
+	Metrics *middleware.HTTPMetrics
 	// Tracing gives every request a server span; nil: no spans.
 	Tracing trace.TracerProvider
 	// Now is the clock; nil means time.Now.
@@ -102,10 +103,10 @@ func (d *Deps) defaults() {
 		d.TaskQueue = contract.TaskQueue
 	}
 	if d.RateLimit <= 0 {
-		d.RateLimit = DefaultRateLimit
+		d.RateLimit = middleware.DefaultRateLimit
 	}
 	if d.RateWindow < time.Second {
-		d.RateWindow = DefaultRateWindow
+		d.RateWindow = middleware.DefaultRateWindow
 	}
 }
 
@@ -113,7 +114,7 @@ func (d *Deps) defaults() {
 // and returns them as prefixes for requireTLS; an unreadable list is
 // logged and trusts nobody.
 func trustProxies(r *gin.Engine, d *Deps) []netip.Prefix {
-	proxies, err := parseProxies(d.TrustedProxies)
+	proxies, err := middleware.ParseProxies(d.TrustedProxies)
 	if err == nil {
 		err = r.SetTrustedProxies(d.TrustedProxies)
 	}
@@ -139,17 +140,17 @@ func NewRouter(d Deps) *gin.Engine {
 	r.RedirectTrailingSlash, r.RedirectFixedPath = false, false
 	r.ContextWithFallback = false
 	if d.Tracing != nil {
-		r.Use(tracing(d.Tracing))
+		r.Use(middleware.Tracing(d.Tracing))
 	}
-	r.Use(requestID(), accessLog(d.Log), recordRequests(&d))
+	r.Use(middleware.AssignRequestID(), middleware.AccessLog(d.Log), middleware.RecordRequests(d.DB, d.RequestLog, d.now))
 	if d.Metrics != nil {
 		if d.DB != nil {
-			d.Metrics.watchBacklog(d.DB, d.now)
+			d.Metrics.WatchBacklog(d.DB, d.now)
 		}
-		r.Use(d.Metrics.middleware())
+		r.Use(d.Metrics.Middleware())
 	}
-	limits := newLimiter(&d)
-	auth := &authenticator{db: d.DB, now: d.now, limits: limits}
+	limits := middleware.NewLimiter(d.DB, d.RateLimit, d.RateWindow)
+	auth := middleware.NewAuthenticator(d.DB, d.now, limits)
 	// In order: refuse a key in the URL before anything else runs, then the
 	// size of the headers, the transport, what the headers hold, the body
 	// size and a path or query no database stores, then who is calling, the
@@ -158,27 +159,27 @@ func NewRouter(d Deps) *gin.Engine {
 	// the URL or in a header) counts against the calling address; a request
 	// refused before it is identified counts as well (refuseEarly), so every
 	// answer carries the rate-limit headers.
-	early := auth.refuseEarly
+	early := auth.RefuseEarly
 	r.Use(
-		recoverer(d.Log),
-		renderErrors(),
-		rejectKeyInQuery(limits),
-		limitHeaders(early),
-		requireTLS(d.Production, proxies, early),
-		checkHeaders(
+		middleware.Recoverer(d.Log),
+		middleware.RenderErrors(),
+		middleware.RejectKeyInQuery(limits),
+		middleware.LimitHeaders(early),
+		middleware.RequireTLS(d.Production, proxies, early),
+		middleware.CheckHeaders(
 			early,
 		),
-		bodyLimit(early),
-		refuseUnreadableText(early),
-		auth.identify(),
-		limits.middleware(),
-		serviceVersion(),
-		authorize(d.Catalogue.Tasks(), newSessions(&d)),
-		requireJSON(),
-		refuseUnreadableBody(),
+		middleware.BodyLimit(early),
+		middleware.RefuseUnreadableText(early),
+		auth.Identify(),
+		limits.Middleware(),
+		middleware.ServiceVersion(),
+		middleware.Authorize(d.Catalogue.Tasks(), middleware.NewSessions(d.DB, d.now), ruleOf),
+		middleware.RequireJSON(),
+		middleware.RefuseUnreadableBody(),
 	)
-	r.NoRoute(func(c *gin.Context) { fail(c, errNotFound) })
-	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
+	r.NoRoute(func(c *gin.Context) { middleware.Fail(c, middleware.ErrNotFound) })
+	r.NoMethod(func(c *gin.Context) { middleware.Fail(c, middleware.ErrMethodNotAllowed) })
 
 	register(r, newHandlers(&d, limits))
 	return r

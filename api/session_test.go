@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/testenv"
 )
@@ -18,7 +19,7 @@ func (e *env) signIn() []string {
 	e.t.Helper()
 	token, _, err := models.StartSession(context.Background(), e.db, e.user.ID, "", "192.0.2.1", time.Now())
 	require.NoError(e.t, err)
-	return []string{"Cookie", SessionCookie + "=" + token}
+	return []string{"Cookie", middleware.SessionCookie + "=" + token}
 }
 
 func TestSessionRoutesAnswerSessionsOnly(t *testing.T) {
@@ -50,7 +51,7 @@ func TestSessionRoutesAnswerSessionsOnly(t *testing.T) {
 			http.MethodGet,
 			"/v1/account/webhook-deliveries",
 			"",
-			[]string{"Cookie", SessionCookie + "=forged"},
+			[]string{"Cookie", middleware.SessionCookie + "=forged"},
 			http.StatusForbidden,
 			"session_required",
 		},

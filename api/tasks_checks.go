@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
@@ -71,7 +72,7 @@ func (d *Deps) checkRef(
 		kind, id, _ := strings.Cut(ref, ":")
 		f, err := models.FileByID(c.Request.Context(), d.DB, id)
 		if errors.Is(err, models.ErrNotFound) ||
-			(err == nil && (f.UserID != identityOf(c).user.ID || f.Kind() != kind)) {
+			(err == nil && (f.UserID != middleware.IdentityOf(c).User.ID || f.Kind() != kind)) {
 			return apierr.Newf(apierr.InvalidRequest, "No file %s belongs to the account; upload it with POST /v1/files.", ref).
 				WithField(r.Field)
 		}
@@ -114,7 +115,8 @@ func (d *Deps) admitRecords(c *gin.Context, def *tasks.Definition, jobID string,
 		return nil
 	}
 	// A stored file can be read by the task's own checks (a packshot's product).
-	ctx := tasks.WithLoader(c.Request.Context(), storedFiles{d: d, userID: identityOf(c).user.ID})
-	return a.Admit(ctx, tasks.Env{UserID: identityOf(c).user.ID, JobID: jobID, DB: d.DB, Blob: d.Blob,
+	userID := middleware.IdentityOf(c).User.ID
+	ctx := tasks.WithLoader(c.Request.Context(), storedFiles{d: d, userID: userID})
+	return a.Admit(ctx, tasks.Env{UserID: userID, JobID: jobID, DB: d.DB, Blob: d.Blob,
 		FilesBaseURL: d.FilesBaseURL, Now: d.now, DryRun: jobID == ""}, input)
 }

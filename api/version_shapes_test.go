@@ -86,15 +86,3 @@ func TestServiceVersionsAnswerInTheirShape(t *testing.T) {
 		})
 	}
 }
-
-func TestDatedErrorObject(t *testing.T) {
-	t.Parallel()
-	for v, top := range map[string]bool{"": true, contract.FirstVersion: false, contract.VersionCreditsAtTop: true,
-		"2026-11-17": true} {
-		e := apierr.New(apierr.InsufficientCredits, "").WithCredits(3, 0)
-		dated{version: v}.errorObject(e)
-		require.Equal(t, top, e.Required != nil, v)
-		require.Equal(t, top, e.Balance != nil, v)
-		require.NotNil(t, e.Ctx.Required, v)
-	}
-}

@@ -80,12 +80,3 @@ func TestServiceVersionEchoedOnRateLimitRefusal(t *testing.T) {
 	require.Equal(t, 429, res.code)
 	require.Equal(t, older, res.head.Get("Service-Version"))
 }
-
-func TestContractDecisions(t *testing.T) {
-	k := dated{version: "2026-09-29"}
-	require.Equal(t, "2026-09-29", k.Version())
-	require.True(t, k.atLeast("2026-01-15"))
-	require.True(t, k.atLeast("2026-09-29"))
-	require.False(t, k.atLeast("2027-01-01"))
-	require.Contains(t, contract.Versions, CurrentVersion, "the current version is a known one")
-}

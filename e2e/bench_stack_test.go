@@ -32,6 +32,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -122,10 +123,10 @@ func newBenchStack(b *testing.B, clients int, opts benchStackOptions) *benchStac
 		http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }),
 	)
 	b.Cleanup(s.srv.Close)
-	requests := api.NewRequestLog(s.apiDB, log)
+	requests := middleware.NewRequestLog(s.apiDB, log)
 	b.Cleanup(func() { _ = requests.Close() })
 	handler = api.NewRouter(api.Deps{DB: s.apiDB, Temporal: tc, Blob: bucket, Log: log, BaseURL: s.srv.URL,
-		RateLimit: 1 << 30, RateWindow: time.Minute, Metrics: api.NewHTTPMetrics(reg), RequestLog: requests,
+		RateLimit: 1 << 30, RateWindow: time.Minute, Metrics: middleware.NewHTTPMetrics(reg), RequestLog: requests,
 		TaskQueue: s.queue, Signer: sg, AllowPrivateURLs: true, Catalogue: catalogue.New(all.Registry())})
 	acts := &activities.Activities{DB: db, Blob: bucket, Log: log, FilesBaseURL: s.srv.URL, Signer: sg,
 		Tasks: all.Registry(),

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/api/openapicheck"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -112,7 +113,7 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	require.NoError(t, err)
 	d := newDocumented(t, s)
 	key := []string{"Authorization", "Key " + s.key}
-	panel := []string{"Cookie", api.SessionCookie + "=" + token, "Sec-Fetch-Site", "same-origin"}
+	panel := []string{"Cookie", middleware.SessionCookie + "=" + token, "Sec-Fetch-Site", "same-origin"}
 	// get reads path (documented at docPath) with auth: a key, the panel's
 	// cookie or nothing.
 	get := func(docPath, path string, auth []string) response {

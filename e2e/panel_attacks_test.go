@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -25,7 +25,7 @@ func (p *panelSite) sessionCookie(t *testing.T) string {
 	require.NoError(t, chromedp.Run(p.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		cookies, err := network.GetCookies().WithURLs([]string{p.url}).Do(ctx)
 		for _, c := range cookies {
-			if c.Name == api.SessionCookie {
+			if c.Name == middleware.SessionCookie {
 				value = c.Value
 			}
 		}
@@ -51,7 +51,7 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 		t,
 		chromedp.Run(
 			ctx,
-			network.SetCookie(api.SessionCookie, planted).WithDomain(host.Hostname()).WithPath("/").WithHTTPOnly(true),
+			network.SetCookie(middleware.SessionCookie, planted).WithDomain(host.Hostname()).WithPath("/").WithHTTPOnly(true),
 		),
 	)
 	require.Equal(t, planted, p.sessionCookie(t))
@@ -63,7 +63,7 @@ func TestPanelRefusesFixationAndCrossSiteForms(t *testing.T) {
 	require.ErrorIs(t, err, models.ErrNoSession, "the planted token is not signed in")
 	req, err := http.NewRequest(http.MethodGet, p.url+"/v1/account/keys", nil)
 	require.NoError(t, err)
-	req.AddCookie(&http.Cookie{Name: api.SessionCookie, Value: planted})
+	req.AddCookie(&http.Cookie{Name: middleware.SessionCookie, Value: planted})
 	res, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()

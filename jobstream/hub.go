@@ -3,7 +3,6 @@ package jobstream
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/contract"
@@ -406,160 +404,4 @@ func (h *Hub) refresh(jobID string) {
 		js.dirty = false
 		hubsMu.Unlock()
 	}
-}
-
-// leftQueue marks a followed job as no longer queued (under hubsMu).
-func (h *Hub) leftQueue(js *jobSubs) {
-	if js.queued {
-		js.queued = false
-		h.queued--
-	}
-}
-
-// queueChanged schedules a read of where the followed queued jobs stand,
-// QueueRefresh from now, unless one is due already (under hubsMu): a job
-// changed, which may move them.
-func (h *Hub) queueChanged() {
-	if h.queued == 0 || h.queueRead {
-		return
-	}
-	h.queueRead = true
-	time.AfterFunc(QueueRefresh, h.refreshQueue)
-}
-
-// refreshQueue reads where the followed queued jobs stand, in one read for
-// all, and offers each its state. A failed read is dropped: the next change
-// reads again.
-func (h *Hub) refreshQueue() {
-	hubsMu.Lock()
-	h.queueRead = false
-	var ids []string
-	for id, js := range h.jobs {
-		if js.queued {
-			ids = append(ids, id)
-		}
-	}
-	hubsMu.Unlock()
-	if len(ids) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	states, err := readQueue(ctx, h.db, ids)
-	cancel()
-	if err != nil {
-		return
-	}
-	hubsMu.Lock()
-	defer hubsMu.Unlock()
-	for _, id := range ids {
-		js := h.jobs[id]
-		if js == nil || !js.queued {
-			continue
-		}
-		st, ok := states[id]
-		if !ok {
-			h.leftQueue(js) // its own change tells its streams
-			continue
-		}
-		for s := range js.subs {
-			s.offerQueue(st)
-		}
-	}
-}
-
-// listener holds one connection LISTENing on Channel while the hub has
-// streams. ready closes after the first LISTEN (err set if it failed).
-type listener struct {
-	ready  chan struct{}
-	err    error
-	cancel context.CancelFunc
-}
-
-// reconnectDelay is the wait before a lost listening connection is opened
-// again.
-const reconnectDelay = time.Second
-
-// startListener starts the hub's listener (under hubsMu).
-func (h *Hub) startListener() *listener {
-	ctx, cancel := context.WithCancel(context.Background())
-	l := &listener{ready: make(chan struct{}), cancel: cancel}
-	h.listener = l
-	go func() {
-		first := true
-		for {
-			err := h.listenOnce(ctx, func() {
-				if first {
-					first = false
-					close(l.ready)
-					return
-				}
-				// Notifications may have been lost while reconnecting.
-				h.wakeAll()
-			})
-			if ctx.Err() != nil {
-				if first {
-					l.err = ctx.Err()
-					close(l.ready)
-				}
-				return
-			}
-			if first {
-				l.err = err
-				close(l.ready)
-				hubsMu.Lock()
-				if h.listener == l {
-					h.listener = nil
-				}
-				hubsMu.Unlock()
-				cancel()
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(reconnectDelay):
-			}
-		}
-	}()
-	return l
-}
-
-// listenOnce LISTENs on one dedicated connection of the pool and wakes the
-// hub for each notification until ctx ends or the connection fails. The
-// connection is discarded afterwards, never returned to the pool listening.
-func (h *Hub) listenOnce(ctx context.Context, listening func()) error {
-	conn, err := h.key.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	var failure error
-	_ = conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			failure = fmt.Errorf("the PostgreSQL driver is %T, not pgx", dc)
-			return nil
-		}
-		pc := sc.Conn()
-		if _, err := pc.Exec(ctx, "LISTEN "+Channel); err != nil {
-			failure = err
-			return driver.ErrBadConn
-		}
-		listening()
-		for {
-			n, err := pc.WaitForNotification(ctx)
-			if err != nil {
-				failure = err
-				closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-				_ = pc.Close(closeCtx)
-				cancel()
-				return driver.ErrBadConn
-			}
-			h.wake(n.Payload)
-		}
-	})
-	if failure == nil {
-		failure = errors.New("listening connection closed")
-	}
-	return failure
 }

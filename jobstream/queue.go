@@ -99,3 +99,62 @@ func (s *Snapshot) QueueFrame(st QueueState) (Frame, bool) {
 	ev.Queue = st.Queue
 	return Frame{SeqQueue, ev}, true
 }
+
+// leftQueue marks a followed job as no longer queued (under hubsMu).
+func (h *Hub) leftQueue(js *jobSubs) {
+	if js.queued {
+		js.queued = false
+		h.queued--
+	}
+}
+
+// queueChanged schedules a read of where the followed queued jobs stand,
+// QueueRefresh from now, unless one is due already (under hubsMu): a job
+// changed, which may move them.
+func (h *Hub) queueChanged() {
+	if h.queued == 0 || h.queueRead {
+		return
+	}
+	h.queueRead = true
+	time.AfterFunc(QueueRefresh, h.refreshQueue)
+}
+
+// refreshQueue reads where the followed queued jobs stand, in one read for
+// all, and offers each its state. A failed read is dropped: the next change
+// reads again.
+func (h *Hub) refreshQueue() {
+	hubsMu.Lock()
+	h.queueRead = false
+	var ids []string
+	for id, js := range h.jobs {
+		if js.queued {
+			ids = append(ids, id)
+		}
+	}
+	hubsMu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
+	states, err := readQueue(ctx, h.db, ids)
+	cancel()
+	if err != nil {
+		return
+	}
+	hubsMu.Lock()
+	defer hubsMu.Unlock()
+	for _, id := range ids {
+		js := h.jobs[id]
+		if js == nil || !js.queued {
+			continue
+		}
+		st, ok := states[id]
+		if !ok {
+			h.leftQueue(js) // its own change tells its streams
+			continue
+		}
+		for s := range js.subs {
+			s.offerQueue(st)
+		}
+	}
+}

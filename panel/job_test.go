@@ -15,6 +15,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -39,7 +40,7 @@ func signedInPanelDrawing(
 	h, u := newPanelDrawing(t, pdftoppm, append(tweak, func(d *api.Deps) { db = d.DB })...)
 	w := do(h, http.MethodPost, "/app/sign-in", url.Values{"email": {"ada@example.com"}, "password": {password}})
 	require.Equal(t, http.StatusSeeOther, w.Code, w.Body.String())
-	return h, db, u, []string{"Cookie", api.SessionCookie + "=" + sessionCookie(w).Value}
+	return h, db, u, []string{"Cookie", middleware.SessionCookie + "=" + sessionCookie(w).Value}
 }
 
 // jobOf writes a job row of u with done of total outputs delivered.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/panelapi"
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
@@ -127,7 +127,7 @@ func (p *panel) overview(_ http.ResponseWriter, r *http.Request, u *models.User)
 // jobsData is the jobs page's.
 type jobsData struct {
 	Jobs           []jobRow
-	Keys           []api.KeyView
+	Keys           []panelapi.KeyView
 	KeyID, Outcome string
 	Outcomes       []string
 	Next           string
@@ -243,7 +243,7 @@ func jobPhase(j *models.Job) string {
 
 // deliveryRow is one delivery of the log: its view, with the body sent.
 type deliveryRow struct {
-	api.DeliveryView
+	panelapi.DeliveryView
 	// Payload is the body sent, indented.
 	Payload string
 }
@@ -265,26 +265,26 @@ func (p *panel) deliveries(r *http.Request, q models.DeliveryQuery) ([]deliveryR
 	out := make([]deliveryRow, len(page.Items))
 	for i := range page.Items {
 		d := &page.Items[i]
-		out[i] = deliveryRow{DeliveryView: api.DeliveryViewOf(d, attempts[d.ID]), Payload: indented(d.Body)}
+		out[i] = deliveryRow{DeliveryView: panelapi.DeliveryViewOf(d, attempts[d.ID]), Payload: indented(d.Body)}
 	}
 	return out, page.Next, nil
 }
 
-func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error) {
+func (p *panel) keyViews(r *http.Request, u *models.User) ([]panelapi.KeyView, error) {
 	keys, err := models.KeysOfUser(r.Context(), p.d.DB, u.ID)
 	if err != nil {
 		return nil, err
 	}
 	now := p.now()
-	out := make([]api.KeyView, len(keys))
+	out := make([]panelapi.KeyView, len(keys))
 	for i := range keys {
 		k := &keys[i]
-		out[i] = api.KeyView{
+		out[i] = panelapi.KeyView{
 			ID:        k.ID,
-			Name:      api.KeyName(k.Name),
+			Name:      panelapi.KeyName(k.Name),
 			Prefix:    k.Hint,
 			Scopes:    strings.Split(k.Scopes, ","),
-			State:     api.KeyState(k, now),
+			State:     panelapi.KeyState(k, now),
 			ExpiresAt: k.ExpiresAt,
 			RevokedAt: k.RevokedAt,
 			CreatedAt: k.CreatedAt,
@@ -297,9 +297,9 @@ func (p *panel) keyViews(r *http.Request, u *models.User) ([]api.KeyView, error)
 // keysData is the keys page's: the keys, and the spend limits of the
 // account and its keys with what they can be set to.
 type keysData struct {
-	Keys        []api.KeyView
+	Keys        []panelapi.KeyView
 	Scopes      []string
-	Limits      []api.SpendLimitView
+	Limits      []panelapi.SpendLimitView
 	Periods     []string
 	CreditTypes []string
 }
@@ -313,9 +313,9 @@ func (p *panel) keys(_ http.ResponseWriter, r *http.Request, u *models.User) (st
 	if err != nil {
 		return "", "", nil, err
 	}
-	views := make([]api.SpendLimitView, len(limits))
+	views := make([]panelapi.SpendLimitView, len(limits))
 	for i, l := range limits {
-		views[i] = api.SpendLimitViewOf(l)
+		views[i] = panelapi.SpendLimitViewOf(l)
 	}
 	return "keys", "API keys", keysData{Keys: keys, Scopes: models.AllScopes, Limits: views,
 		Periods: p.d.Catalogue.VocabValues("spend_period"), CreditTypes: p.d.Catalogue.VocabValues("credit_type")}, nil
@@ -323,7 +323,7 @@ func (p *panel) keys(_ http.ResponseWriter, r *http.Request, u *models.User) (st
 
 // webhooksData is the webhooks page's.
 type webhooksData struct {
-	Endpoints []api.EndpointView
+	Endpoints []panelapi.EndpointView
 	Events    []string
 	// TestKinds are the kinds a test event is sent as: ping first, then
 	// every event of the vocabulary webhook_event.
@@ -356,7 +356,7 @@ func (p *panel) webhooks(_ http.ResponseWriter, r *http.Request, u *models.User)
 		}}
 	for i := range eps {
 		ep := &eps[i]
-		v := api.EndpointView{
+		v := panelapi.EndpointView{
 			ID:        ep.ID,
 			URL:       ep.URL,
 			Events:    strings.Split(ep.Events, ","),

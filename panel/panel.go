@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	catalog "github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -145,7 +146,7 @@ func (p *panel) part(block string, v viewer) http.HandlerFunc { return p.view(v,
 func (p *panel) raw(h func(w http.ResponseWriter, r *http.Request, u *models.User)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var token string
-		if c, _ := r.Cookie(api.SessionCookie); c != nil {
+		if c, _ := r.Cookie(middleware.SessionCookie); c != nil {
 			token = c.Value
 		}
 		u, _, err := models.SessionUser(r.Context(), p.d.DB, token, p.now())
@@ -163,7 +164,7 @@ func (p *panel) raw(h func(w http.ResponseWriter, r *http.Request, u *models.Use
 
 func (p *panel) view(v viewer, block string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c, _ := r.Cookie(api.SessionCookie)
+		c, _ := r.Cookie(middleware.SessionCookie)
 		var token string
 		if c != nil {
 			token = c.Value
@@ -204,7 +205,7 @@ func (p *panel) view(v viewer, block string) http.HandlerFunc {
 // path and request id. A browser that left the page (its request
 // cancelled) is no failure: logged at DEBUG, and nobody reads the answer.
 func (p *panel) fail(w http.ResponseWriter, r *http.Request, err error) {
-	fields := []zap.Field{zap.String("path", r.URL.Path), zap.String("request_id", api.RequestID(r))}
+	fields := []zap.Field{zap.String("path", r.URL.Path), zap.String("request_id", middleware.RequestID(r))}
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		p.d.Log.Debug("panel page left before it was shown", fields...)
 		return

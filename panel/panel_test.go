@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/all"
@@ -63,7 +64,7 @@ func do(h http.Handler, method, path string, form url.Values, headers ...string)
 
 func sessionCookie(w *httptest.ResponseRecorder) *http.Cookie {
 	for _, c := range w.Result().Cookies() {
-		if c.Name == api.SessionCookie {
+		if c.Name == middleware.SessionCookie {
 			return c
 		}
 	}
@@ -105,7 +106,7 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 		"/app/sign-in",
 		url.Values{"email": {"Ada@Example.com"}, "password": {password}, "next": {"/app/keys"}},
 		"Cookie",
-		api.SessionCookie+"="+planted,
+		middleware.SessionCookie+"="+planted,
 	)
 	require.Equal(t, http.StatusSeeOther, ok.Code, ok.Body.String())
 	require.Equal(t, "/app/keys", ok.Header().Get("Location"))
@@ -117,11 +118,11 @@ func TestSignInRotatesTheSessionAndPagesRender(t *testing.T) {
 	require.Equal(
 		t,
 		http.StatusSeeOther,
-		do(h, http.MethodGet, "/app/keys", nil, "Cookie", api.SessionCookie+"="+planted).Code,
+		do(h, http.MethodGet, "/app/keys", nil, "Cookie", middleware.SessionCookie+"="+planted).Code,
 		"the planted token is still signed out",
 	)
 
-	cookie := api.SessionCookie + "=" + c.Value
+	cookie := middleware.SessionCookie + "=" + c.Value
 	for _, path := range []string{"/app/", "/app/jobs", "/app/run", "/app/run/pattern.stripes", "/app/run/image.resize",
 		"/app/files", "/app/files?kind=art", "/app/keys", "/app/webhooks?status=failed"} {
 		w := do(h, http.MethodGet, path, nil, "Cookie", cookie)

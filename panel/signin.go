@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/models"
 )
 
@@ -56,7 +56,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		again(http.StatusBadRequest, "The email is not readable text.")
 		return
 	}
-	ip := api.ClientAddress(r)
+	ip := middleware.ClientAddress(r)
 	now := p.now()
 	wait, err := models.CountSignInAttempt(r.Context(), p.d.DB, "addr:"+ip, signInPerAddress, signInWindow, now)
 	if err != nil {
@@ -90,7 +90,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var previous string
-	if c, err := r.Cookie(api.SessionCookie); err == nil {
+	if c, err := r.Cookie(middleware.SessionCookie); err == nil {
 		previous = c.Value
 	}
 	token, s, err := models.StartSession(r.Context(), p.d.DB, u.ID, previous, ip, now)
@@ -100,7 +100,7 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(
 		w,
-		&http.Cookie{Name: api.SessionCookie, Value: token, Path: "/", Expires: s.ExpiresAt, HttpOnly: true,
+		&http.Cookie{Name: middleware.SessionCookie, Value: token, Path: "/", Expires: s.ExpiresAt, HttpOnly: true,
 			SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)},
 	)
 	http.Redirect(w, r, data.Next, http.StatusSeeOther)
@@ -108,13 +108,13 @@ func (p *panel) signIn(w http.ResponseWriter, r *http.Request) {
 
 // signOut ends the session and clears its cookie.
 func (p *panel) signOut(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(api.SessionCookie); err == nil {
+	if c, err := r.Cookie(middleware.SessionCookie); err == nil {
 		if err := models.EndSession(r.Context(), p.d.DB, c.Value); err != nil {
 			p.fail(w, r, err)
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: api.SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+	http.SetCookie(w, &http.Cookie{Name: middleware.SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: p.secureCookie(r)})
 	http.Redirect(w, r, "/app/sign-in", http.StatusSeeOther)
 }

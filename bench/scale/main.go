@@ -30,6 +30,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 )
@@ -226,7 +227,7 @@ func measure(
 	if err != nil {
 		return nil, err
 	}
-	rl := api.NewRequestLog(db, nil)
+	rl := middleware.NewRequestLog(db, nil)
 	defer rl.Close()
 	r := api.NewRouter(api.Deps{DB: db, BaseURL: "https://bench.test", RateLimit: 1 << 30, RequestLog: rl})
 	get := func(path string) (map[string]any, error) {

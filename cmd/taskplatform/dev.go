@@ -18,6 +18,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/tasks/photoshoot"
@@ -225,7 +226,7 @@ func dialWhenUp(ctx context.Context, s *stack, child *devServer) error {
 // runDev is `taskplatform dev`: the whole stack in one process.
 func runDev(ctx context.Context, cfg config) int {
 	log := newLogger(true)
-	if err := api.CheckDevListenAddr(cfg.HTTPAddr); err != nil {
+	if err := middleware.CheckDevListenAddr(cfg.HTTPAddr); err != nil {
 		return fatal(log, "refusing to serve", err)
 	}
 	// The API's address is taken before anything is written: a port in use

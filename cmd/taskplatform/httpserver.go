@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 )
 
@@ -40,7 +40,7 @@ const slowestClient = 128 << 10
 //     30 s more to write the answer, so no allowed request is cut short; a
 //     download of an output file (no larger than an upload) fits too.
 //   - IdleTimeout 2 min between keep-alive requests.
-//   - MaxHeaderBytes is 8 × api.MaxHeaderBytes: the API answers headers over
+//   - MaxHeaderBytes is 8 × middleware.MaxHeaderBytes: the API answers headers over
 //     its own limit with 431 in the error shape, and only headers beyond
 //     this (and the 4 KiB net/http adds) get net/http's plain-text 431.
 func defaultServerLimits() serverLimits {
@@ -53,7 +53,7 @@ func defaultServerLimits() serverLimits {
 		ReadTimeout:       header + max(transfer, wait),
 		WriteTimeout:      transfer + wait + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    8 * api.MaxHeaderBytes,
+		MaxHeaderBytes:    8 * middleware.MaxHeaderBytes,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/contract"
 )
 
@@ -38,7 +39,7 @@ func TestServerLimitsFitUploadsAndWaits(t *testing.T) {
 	require.Greater(
 		t,
 		lim.MaxHeaderBytes,
-		api.MaxHeaderBytes,
+		middleware.MaxHeaderBytes,
 		"the API answers its own header limit in the error shape",
 	)
 	require.Positive(t, lim.IdleTimeout)
@@ -85,7 +86,7 @@ trickle:
 
 func TestServerAnswersLargeHeadersInTheErrorShape(t *testing.T) {
 	s := startServer(t, api.NewRouter(api.Deps{Log: zap.NewNop()}), defaultServerLimits())
-	for _, size := range []int{api.MaxHeaderBytes + 1, 4 * api.MaxHeaderBytes} {
+	for _, size := range []int{middleware.MaxHeaderBytes + 1, 4 * middleware.MaxHeaderBytes} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			req, err := http.NewRequest("GET", s.URL+"/v1/meta", nil)
 			require.NoError(t, err)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/taskplatform/taskplatform/activities"
 	"github.com/taskplatform/taskplatform/api"
+	"github.com/taskplatform/taskplatform/api/middleware"
 	"github.com/taskplatform/taskplatform/catalogue"
 	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/enginehooks"
@@ -91,7 +92,7 @@ type stack struct {
 	// OTEL_EXPORTER_OTLP_ENDPOINT is set, exports traces.
 	telemetry *telemetry.Telemetry
 	temporal  client.Client
-	requests  *api.RequestLog
+	requests  *middleware.RequestLog
 	signer    *signer.Signer
 	// library is the state of the libraries dev writes as it starts (nil:
 	// written before, by migrate); /readyz waits for it.
@@ -244,7 +245,7 @@ func fetchClient(allowPrivate bool, tp trace.TracerProvider) *http.Client {
 
 // router is the API with the account panel in front of it.
 func (s *stack) router(production bool) http.Handler {
-	s.requests = api.NewRequestLog(s.db, s.log)
+	s.requests = middleware.NewRequestLog(s.db, s.log)
 	return panel.Mount(
 		api.Deps{
 			DB:               s.db,
@@ -256,7 +257,7 @@ func (s *stack) router(production bool) http.Handler {
 			RateLimit:        s.cfg.RateLimit,
 			RateWindow:       s.cfg.RateWindow,
 			Production:       production,
-			Metrics:          api.NewHTTPMetrics(s.registry),
+			Metrics:          middleware.NewHTTPMetrics(s.registry),
 			Tracing:          s.telemetry.Tracing(),
 			RequestLog:       s.requests,
 			TrustedProxies:   s.cfg.TrustedProxies,

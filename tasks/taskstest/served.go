@@ -49,7 +49,7 @@ var rawMessage = reflect.TypeFor[json.RawMessage]()
 // slice or map of a field that is neither omitempty nor named by
 // tasks.NullSlices. Pointers, interfaces and raw JSON may be null (the
 // document writes them so). It walks v as the document's schemas are
-// written from Go types (api/openapi_schema.go): exported fields by JSON
+// written from Go types (api/openapi/schema.go): exported fields by JSON
 // name, embedded structs flattened.
 func NullFields(v any) []string {
 	var out []string
