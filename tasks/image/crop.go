@@ -333,7 +333,8 @@ func cropDocs() tasks.Docs {
 				"On rendered rooms with a face 70 × 90 px in 1600 × 900, off the centre beside a brighter window and lamp, " +
 				"the face is kept whole in 9:16, 4:5 and 1:1 crops wherever it stands (TestCropKeepsFacesWhole). " +
 				"The detector runs only where the attention copy shows skin tones (0.1 % of it or more) and then adds " +
-				"about 0.2 s of CPU to a crop (-bench CropWithFaces). Measured on rendered scenes with a known subject box (a rocket beside a brighter, busier lit " +
+				"about 0.2 s of CPU to a crop (-bench CropWithFaces). Measured on rendered scenes with a known subject box " +
+				"(a rocket beside a brighter, busier lit " +
 				"gantry; a cat's head with its eyes near the crop's edge beside a striped cushion; a small kite far " +
 				"off-centre; a figure low in a tall frame; a bottle left on a white sweep; a small person before facades " +
 				"of five colours with rows of dark windows; a white cut-out near the edge of a transparent frame; a " +

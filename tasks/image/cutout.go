@@ -392,7 +392,8 @@ func cutoutDocs() tasks.Docs {
 				"one-layer matting model: how much of the backdrop it hides, not a refraction. On the glass set (-bench " +
 				"CutoutGlass: green, amber, clear and frosted glass on lit sweeps, PNG and JPEG) the mean alpha error inside " +
 				"the silhouette is 0.04 to 0.07 (0.12 to 0.13 for clear glass), and the cut-out over a new background is within " +
-				"3 to 7 levels of the truth on average (12 to 13 for clear glass). On a flat backdrop nothing continues inside the outline and a " +
+				"3 to 7 levels of the truth on average (12 to 13 for clear glass). On a flat backdrop nothing continues " +
+				"inside the outline and a " +
 				"glass body cannot be told from an opaque one of its tint: it comes out opaque, the backdrop seen through it " +
 				"baked in. An opaque product shaded just as the sweep behind it is graded could be read as see-through. " +
 				"Clear glass as pale as the backdrop can lose its pale parts (the clear bottle's shoulders on a lit sweep: " +

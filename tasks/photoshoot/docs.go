@@ -110,7 +110,8 @@ func createDocs() tasks.Docs {
 				"request_refused naming the image and the reason (no job, nothing held; an estimate refuses it too); one " +
 				"nearer the threshold, or sent as a URL, gives no shot, is not charged, and the summary carries " +
 				"output_not_produced with the reason. A see-through body (glass) is laid down opaque, as photographed on " +
-				"its backdrop (image.remove_background gives it its alpha instead). A part in the backdrop's own colour with no seam around it is cut away with the backdrop: send such " +
+				"its backdrop (image.remove_background gives it its alpha instead). A part in the backdrop's own colour " +
+				"with no seam around it is cut away with the backdrop: send such " +
 				"products as a transparent PNG.",
 			"A scene needs product_height_cm; without it a scene is refused. A product much smaller than 35 cm is small in a " +
 				"scene, as it would be in a photograph of the room.",

@@ -221,7 +221,8 @@ func techpackDocs() tasks.Docs {
 				"image.remove_background does (a busy backdrop cannot be, and the whole image is traced, as the sketch says); " +
 				"it is drawn as vector paths, not pixels: the silhouette's edge is followed round, simplified (Douglas–Peucker, " +
 				"1.4 px at 720 px) and fitted with cubic Bézier curves, corners (a turn of 28° or more) kept sharp, each " +
-				"outline one closed PDF path (one stroke, clean joins), in black; the outlines of its colour areas (up to 4 colours, shading merged; stripes, panels, trims) the same " +
+				"outline one closed PDF path (one stroke, clean joins), in black; the outlines of its colour areas " +
+				"(up to 4 colours, shading merged; stripes, panels, trims) the same " +
 				"way in grey. On product shots of known outline a curve's middle lies within 0.9 px of the true edge, with " +
 				"about one curve a side; seams sewn in the garment's own colour show no line.",
 			"Measurement lines are placed from the silhouette by the point's name: chest or bust, waist, hip, hem or sweep, " +

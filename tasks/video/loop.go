@@ -356,7 +356,8 @@ func loopDocs(o Options) tasks.Docs {
 			o,
 			"One tile, which should be seamless (its edges continue each other); transparent parts show white.",
 			"One video per job.",
-			"size (default 720x720). MP4 at 30 frames per second, GIF at 20 (10 where 20 would pass the size cap); one loop is seconds long (1 to 20). The tile is "+
+			"size (default 720x720). MP4 at 30 frames per second, GIF at 20 (10 where 20 would pass the size cap); "+
+				"one loop is seconds long (1 to 20). The tile is "+
 				"scaled to about the frame's shorter side / repeats, adjusted so one tile length is a whole number of pixels "+
 				"per frame. A GIF holds at most 120 megapixels of frames in all; more answers 422 request_refused naming seconds.",
 		),

@@ -27,7 +27,11 @@ type gifLevel struct {
 // gifLevels are tried in turn until the GIF fits gifCapBytes: full
 // quality, half the frame rate, then 32 colours ordered-dithered (a fixed
 // pattern compresses far better than error diffusion's noise).
-var gifLevels = []gifLevel{{fps: gifFPS, colours: 255}, {fps: gifFPS / 2, colours: 255}, {fps: gifFPS / 2, colours: 32, spread: 16}}
+var gifLevels = []gifLevel{
+	{fps: gifFPS, colours: 255},
+	{fps: gifFPS / 2, colours: 255},
+	{fps: gifFPS / 2, colours: 32, spread: 16},
+}
 
 // gifLoop is a loop made as GIF: its bytes, motion and level, and the
 // warning when it is not at full quality or still over the cap.
