@@ -23,40 +23,16 @@ const onBrandDE = 10
 
 // brandKit makes a brand kit record: a brand sheet as PNG and PDF.
 func brandKit() *tasks.Definition {
-	props := obj{
-		"name": nameSchema("The brand or collection the kit is for."),
-		"colours": obj{
-			"type":        "array",
-			"items":       tasks.ColourSchema("A brand colour, #RRGGBB."),
-			"minItems":    1,
-			"maxItems":    12,
-			"description": "The brand's colours, most important first: 1 to 12.",
-		},
-		"moodboards": obj{"type": "array", "minItems": 1, "maxItems": 6, "uniqueItems": true,
-			"items": obj{
-				"type":     "string",
-				"pattern":  tasks.HandlePattern(KindMoodboard),
-				"examples": []any{"moodboard:mb_cur_coastal"},
-			},
-			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or " +
-				"the curated library's (curated=true), each analysed (status ready)."},
-		"looks": obj{"type": "array", "maxItems": 12, "uniqueItems": true,
-			"items": obj{"type": "string", "pattern": `^https?://\S+$`, "maxLength": 2048,
-				"examples": []any{"https://files.example.com/files/mb_cur_coastal_look0.jpg"}},
-			"description": "Looks the kit keeps: looks[].url values of the named moodboards' analysis."},
-		"notes": obj{
-			"type":        "string",
-			"maxLength":   2000,
-			"description": "Usage notes printed on the sheet: tone, do's and don'ts.",
-		},
-	}
 	return &tasks.Definition{
 		Name: "brand_kit.create", Title: "Create a brand kit",
 		Description: "Keeps a brand's colours, moodboards and chosen looks as a brand kit record, delivered as a brand " +
 			"sheet (PNG and a one-page PDF).",
 		Category: tasks.CategoryRecordsLibraries, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("brand_kit.create input",
-			"A brand kit: colours, moodboards and looks.", props, []string{"name", "colours", "moodboards"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[brandKitInput](
+			"brand_kit.create input",
+			"A brand kit: colours, moodboards and looks.",
+			nil,
+		)),
 		OutputSchema: brandKitOutput(),
 		Runner:       tasks.Typed[brandKitInput](brandKitRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
@@ -100,15 +76,6 @@ func brandKitOutput() []byte {
 		},
 		"required": []string{"brand_kit", "index", "format", "name", "colours", "moodboards", "looks"},
 	})
-}
-
-// brandKitInput is a brand_kit.create request.
-type brandKitInput struct {
-	Name       string   `json:"name"`
-	Colours    []string `json:"colours"`
-	Moodboards []string `json:"moodboards"`
-	Looks      []string `json:"looks"`
-	Notes      *string  `json:"notes"`
 }
 
 type brandKitRunner struct{}

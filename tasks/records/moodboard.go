@@ -52,35 +52,16 @@ func checkName(name string) error {
 
 // moodboard makes a moodboard record: a collage, then its analysis.
 func moodboard() *tasks.Definition {
-	props := obj{
-		"name": nameSchema("The moodboard's name, shown on its collage and in pickers."),
-		"images": obj{
-			"type":           "array",
-			"minItems":       minBoardImages,
-			"maxItems":       maxBoardImages,
-			tasks.RefKeyword: "image",
-			"items":          obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
-			"contains":       obj{"type": "string"},
-			"description": "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job " +
-				"delivered, or public https URLs. 3 to 24.",
-			"examples": []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}},
-		},
-		"description": obj{
-			"type":        "string",
-			"maxLength":   1000,
-			"description": "What the board is for; kept on the record.",
-		},
-		"ignore_backdrops": obj{"type": "boolean", "default": true,
-			"description": "Leave a product shot's plain backdrop (a white or light grey sweep most of the image's " +
-				"border shares) out of the palette and the look's colours; each look names the backdrop it left out."},
-	}
 	return &tasks.Definition{
 		Name: "moodboard.create", Title: "Create a moodboard",
 		Description: "Keeps 3 to 24 images as a moodboard record: a collage at once, then an analysis of its palette and " +
 			"of every look.",
 		Category: tasks.CategoryRecordsLibraries, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("moodboard.create input",
-			"A moodboard: its name and images.", props, []string{"name", "images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[moodboardInput](
+			"moodboard.create input",
+			"A moodboard: its name and images.",
+			nil,
+		)),
 		OutputSchema: moodboardOutput(),
 		Runner:       tasks.Typed[moodboardInput](moodboardRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
@@ -201,14 +182,6 @@ func moodboardOutput() []byte {
 		},
 		"required": []string{"moodboard", "index", "kind", "name", "images"},
 	})
-}
-
-// moodboardInput is a moodboard.create request.
-type moodboardInput struct {
-	Name            string   `json:"name"`
-	Images          []string `json:"images"`
-	Description     *string  `json:"description"`
-	IgnoreBackdrops bool     `json:"ignore_backdrops"`
 }
 
 // description is the board's description, "" when none was sent.
