@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"gocloud.dev/blob"
 	"gorm.io/gorm"
 
 	"github.com/taskplatform/taskplatform/models"
@@ -346,4 +347,48 @@ func CuratedHandles() map[string][]string {
 		out[KindFabric] = append(out[KindFabric], KindFabric+":"+f.id)
 	}
 	return out
+}
+
+// SeedCurated writes the curated library — moodboards with their looks,
+// collage and analysis, fabrics with their swatch and swatch card — into
+// db and bucket. Records already there are kept (one query finds them), so
+// running it again (each `taskplatform migrate` and `dev`) only adds what
+// is missing. The entries are drawn on every CPU at once: drawing them is
+// the seconds of a first start.
+func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	return new(Library).Seed(ctx, db, bucket)
+}
+
+// Seed writes the curated library into db and bucket as SeedCurated does,
+// drawing only the entries this Library has not drawn before.
+func (l *Library) Seed(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
+	var have []string
+	if err := db.WithContext(ctx).Model(&models.Record{}).
+		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{KindMoodboard, KindFabric}).
+		Pluck("id", &have).Error; err != nil {
+		return fmt.Errorf("read the curated library: %w", err)
+	}
+	known := map[string]bool{}
+	for _, id := range have {
+		known[id] = true
+	}
+	// Older library entries first, so listings (newest first) show them in
+	// the order above: each entry's time is fixed by its place.
+	at := time.Now().UTC().Add(-time.Duration(len(curatedBoards)+len(curatedFabrics)) * time.Second)
+	next := func() time.Time { at = at.Add(time.Second); return at }
+	var writes []func(context.Context) error
+	for i := len(curatedBoards) - 1; i >= 0; i-- {
+		b, when := curatedBoards[i], next()
+		if !known[b.id] {
+			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, l, when) })
+		}
+	}
+	for i := len(curatedFabrics) - 1; i >= 0; i-- {
+		f, when := curatedFabrics[i], next()
+		if !known[f.id] {
+			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, l, when) })
+		}
+	}
+	return onEveryCPU(ctx, writes)
 }
