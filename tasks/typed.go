@@ -91,9 +91,9 @@ type TypedRunner interface {
 // implements TaskQuick[In] or TaskAdmitter[In].
 func Typed[In any](t Task[In]) Runner { return typed[In]{t: t} }
 
-// Decode is the validated input in as an In: the decoding Definition.Input
-// runs, for a family that builds another task's input in Go.
-func Decode[In any](in map[string]any) (*In, error) {
+// decode is the validated input in as an In, unknown fields refused: the
+// decoding Definition.Input runs.
+func decode[In any](in map[string]any) (*In, error) {
 	raw, err := json.Marshal(in)
 	if err != nil {
 		return nil, fmt.Errorf("input of %T: %w", *new(In), err)
@@ -146,7 +146,7 @@ func (r typed[In]) Step(ctx context.Context, in Input, i int) (Output, error) {
 
 func (r typed[In]) InputType() reflect.Type { return reflect.TypeFor[In]() }
 
-func (r typed[In]) DecodeInput(fields map[string]any) (any, error) { return Decode[In](fields) }
+func (r typed[In]) DecodeInput(fields map[string]any) (any, error) { return decode[In](fields) }
 
 func (r typed[In]) Quick(in Input) bool {
 	q, ok := r.t.(TaskQuick[In])
