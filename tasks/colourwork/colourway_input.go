@@ -52,7 +52,7 @@ func (colourwayInput) FieldSchemas() map[string]any {
 			),
 			"examples": []any{[]any{[]any{"#1B2A4A", "#F4F1EA"}, []any{"#7D9471", "#F3EBDD"}}, "brand_kit:abc123"}},
 		"mappings": obj{
-			"type": "array", "minItems": 1, "maxItems": maxPalettes,
+			"minItems": 1, "maxItems": maxPalettes,
 			"items": imagetasks.MappingSchema(),
 			"description": fmt.Sprintf(
 				"Instead of palettes: 1 to %d explicit mappings, one colourway each, each a list of {from, to} pairs.",
@@ -60,7 +60,7 @@ func (colourwayInput) FieldSchemas() map[string]any {
 			),
 		},
 		"area": imagetasks.AreaSchema(),
-		"count": obj{"type": "integer", "minimum": 1, "maximum": maxPalettes,
+		"count": obj{"minimum": 1, "maximum": maxPalettes,
 			"description": fmt.Sprintf(
 				"With a brand kit only: how many colourways to draw from it, 1 to %d; %d when not sent.",
 				maxPalettes,

@@ -18,13 +18,13 @@ type input struct {
 // FieldSchemas implements tasks.Described: the schema keywords of each field.
 func (input) FieldSchemas() map[string]any {
 	props := obj{
-		"prompt": obj{"type": "string", "minLength": 1, "maxLength": maxPromptLength,
+		"prompt": obj{"minLength": 1, "maxLength": maxPromptLength,
 			"description": "The brief in plain words: colour names (vocabulary colour_name; a colour followed by ground or " +
 				"background is the ground), a pattern kind (pattern_kind and its aliases), a scale (design_scale) and a mood " +
 				"(design_mood).",
 			"examples": []any{"navy and mustard houndstooth, small scale, with a cream ground"}},
-		"references": obj{"type": "array", "maxItems": maxReferences, tasks.RefKeyword: "image",
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+		"references": obj{"maxItems": maxReferences, tasks.RefKeyword: "image",
+			"items": obj{"pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
 			"description": fmt.Sprintf(
 				"Up to %d reference images whose palettes fill in the colours the brief does not name.",
@@ -32,7 +32,6 @@ func (input) FieldSchemas() map[string]any {
 			),
 			"examples": []any{[]any{"file:abc123"}}},
 		"count": obj{
-			"type":        "integer",
 			"minimum":     1,
 			"maximum":     maxTiles,
 			"default":     1,
@@ -43,7 +42,6 @@ func (input) FieldSchemas() map[string]any {
 			"Side of the square tile in pixels; the price depends on it.",
 		),
 		"seed": obj{
-			"type":        "integer",
 			"minimum":     0,
 			"maximum":     4294967295,
 			"default":     0,

@@ -13,7 +13,6 @@ func (cutoutInput) FieldSchemas() map[string]any {
 	props := obj{
 		"images": imagesProp("cut out"),
 		"tolerance": obj{
-			"type":    "number",
 			"minimum": 1,
 			"maximum": 50,
 			"default": 12,
@@ -22,7 +21,6 @@ func (cutoutInput) FieldSchemas() map[string]any {
 				"colour.",
 		},
 		"feather": obj{
-			"type":    "integer",
 			"minimum": 0,
 			"maximum": 20,
 			"default": 2,
@@ -30,7 +28,6 @@ func (cutoutInput) FieldSchemas() map[string]any {
 				"soft, decontaminated edge); 0 gives a hard edge.",
 		},
 		"keep_shadow": obj{
-			"type":    "boolean",
 			"default": false,
 			"description": "Keep the product's shadow as a soft, neutral shadow layer behind it instead of removing it: its " +
 				"density is measured from the photo (how much it darkens the backdrop), smoothed, and drawn again in black at " +

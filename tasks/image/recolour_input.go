@@ -21,7 +21,7 @@ type recolourInput struct {
 // FieldSchemas implements tasks.Described: the schema keywords of each field.
 func (recolourInput) FieldSchemas() map[string]any {
 	props := obj{
-		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+		"image": obj{"pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a " +
 				"public https URL.",
 			"examples": []any{"file:abc123", "art:def456"}},

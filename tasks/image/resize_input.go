@@ -20,13 +20,11 @@ func (resizeInput) FieldSchemas() map[string]any {
 	props := obj{
 		"images": imagesProp("resize"),
 		"width": obj{
-			"type":        "integer",
 			"minimum":     1,
 			"maximum":     maxOutputSide,
 			"description": "The output width in pixels. Alone, the height follows the image's aspect ratio.",
 		},
 		"height": obj{
-			"type":        "integer",
 			"minimum":     1,
 			"maximum":     maxOutputSide,
 			"description": "The output height in pixels. Alone, the width follows the image's aspect ratio.",

@@ -16,17 +16,16 @@ func (input) FieldSchemas() map[string]any {
 	schemeItem := tasks.VocabEnum(schemeVocab(), "A colour harmony.")
 	props := obj{
 		"base_color": tasks.ColourSchema("The colour every scheme is built around, #RRGGBB."),
-		"schemes": obj{"type": "array", "items": schemeItem, "minItems": 1, "maxItems": 6, "uniqueItems": true,
+		"schemes": obj{"items": schemeItem, "minItems": 1, "maxItems": 6, "uniqueItems": true,
 			"default":     []any{"complementary", "analogous", "triadic"},
 			"description": "The harmonies to draw, one sheet each, in this order."},
-		"shades": obj{"type": "integer", "minimum": 0, "maximum": 4, "default": 0,
+		"shades": obj{"minimum": 0, "maximum": 4, "default": 0,
 			"description": "Rows of lighter, then darker, steps drawn under each colour."},
-		"formats": obj{"type": "array", "minItems": 1, "maxItems": len(fileFormats), "uniqueItems": true,
+		"formats": obj{"minItems": 1, "maxItems": len(fileFormats), "uniqueItems": true,
 			"items": tasks.FieldEnum(formatOptions(), "A file to deliver for each sheet:"), "default": []any{"svg"},
 			"description": "The files delivered for each sheet, in this order: each file is one output, " +
 				"charged as one."},
 		"labels": obj{
-			"type":        "boolean",
 			"default":     true,
 			"description": "Print the title, hex codes and roles on the sheet.",
 		},

@@ -27,7 +27,7 @@ type generateInput struct {
 func (generateInput) FieldSchemas() map[string]any {
 	props := fields()
 	props["kind"] = tasks.VocabEnum(kindVocab(), "The motif. Some fields apply to some kinds only.")
-	props["dot_size"] = obj{"type": "number", "minimum": 0.1, "maximum": 0.9, "default": 0.5,
+	props["dot_size"] = obj{"minimum": 0.1, "maximum": 0.9, "default": 0.5,
 		"description": "Dot diameter as a fraction of the cell. Only for kind dots."}
 	props["dot_layout"] = tasks.FieldEnum([]tasks.VocabValue{
 		{Value: "half_drop", Default: true, Description: "every other column of dots drops by half a cell, the classic " +
@@ -36,17 +36,17 @@ func (generateInput) FieldSchemas() map[string]any {
 		{Value: "grid", Description: "dots in straight rows and columns.",
 			ChooseWhen: "you want a formal, geometric spot"},
 	}, "The lattice the dots sit on. Only for kind dots.")
-	props["stripe_widths"] = obj{"type": "array", "minItems": 1, "maxItems": 24,
-		"items": obj{"type": "integer", "minimum": 1, "maximum": 100, "examples": []any{6, 1}},
+	props["stripe_widths"] = obj{"minItems": 1, "maxItems": 24,
+		"items": obj{"minimum": 1, "maximum": 100, "examples": []any{6, 1}},
 		"description": "Relative widths of the bands of one repeat, in order; band i is drawn in colors[i mod the " +
 			"number of colours], so [6, 1, 1, 1] with two colours is a wide band, then narrow ones alternating. " +
 			"Without it the widths vary with the seed. Only for kind stripes."}
-	props["line_width"] = obj{"type": "number", "minimum": 0.03, "maximum": 0.3, "default": 0.08,
+	props["line_width"] = obj{"minimum": 0.03, "maximum": 0.3, "default": 0.08,
 		"description": "Width of a windowpane line as a fraction of one repeat. Only for kind windowpane."}
-	props["amplitude"] = obj{"type": "number", "minimum": 0.1, "maximum": 1, "default": 0.5,
+	props["amplitude"] = obj{"minimum": 0.1, "maximum": 1, "default": 0.5,
 		"description": "Height of the zigzag or wave as a fraction of one repeat. Only for kinds chevron and waves."}
 	props["format"] = tasks.FieldEnum(formatOptions(), "The file format of each tile.")
-	props["sett"] = obj{"type": "string", "minLength": 2, "maxLength": 400, "examples": []any{"K4 R24 K24 Y4"},
+	props["sett"] = obj{"minLength": 2, "maxLength": 400, "examples": []any{"K4 R24 K24 Y4"},
 		"description": "A tartan's thread count: stripes of a colour code (1 to 3 letters) and a number of threads, " +
 			"from one pivot to the other, as \"K4 R24 K24 Y4\". The codes name colors in order of first appearance " +
 			"(send one colour per code: K, R, Y above take colors[0], [1], [2]). Symmetric by default: woven there and " +
@@ -62,12 +62,11 @@ func (generateInput) FieldSchemas() map[string]any {
 func fields() obj {
 	return obj{
 		"colors": obj{
-			"type": "array", "minItems": 1, "maxItems": 6, "items": tasks.ColourSchema("A colour, #RRGGBB."),
+			"minItems": 1, "maxItems": 6, "items": tasks.ColourSchema("A colour, #RRGGBB."),
 			"description": "The colours to draw with, 1 to 6, in order; the first is the ground of dots, diamonds and " +
 				"houndstooth. One colour is drawn on a transparent ground.",
 		},
 		"count": obj{
-			"type":        "integer",
 			"minimum":     1,
 			"maximum":     8,
 			"default":     1,
@@ -78,20 +77,19 @@ func fields() obj {
 			"Side of the square tile in pixels; the price depends on it.",
 		),
 		"seed": obj{
-			"type":        "integer",
 			"minimum":     0,
 			"maximum":     4294967295,
 			"default":     0,
 			"description": "Same input and seed give the same bytes.",
 		},
-		"repeats": obj{"type": "integer", "minimum": 1, "maximum": 32,
+		"repeats": obj{"minimum": 1, "maximum": 32,
 			"description": "Motif repeats across the tile side; default from use_case. Kinds that cycle colours per cell " +
 				"round it up to a multiple of the colours cycled."},
 		"use_case": tasks.VocabEnum(
 			tasks.UseCaseVocab(),
 			"Where the design goes; sets repeats when repeats is not sent.",
 		),
-		"stripe_angle": obj{"type": "integer", "enum": []any{0, 45, 90, 135}, "default": 0,
+		"stripe_angle": obj{"enum": []any{0, 45, 90, 135}, "default": 0,
 			"description": "Direction of stripes in degrees: 0 horizontal, 90 vertical, 45 and 135 diagonal. Only for kind " +
 				"stripes."},
 	}

@@ -36,20 +36,20 @@ func (createInput) FieldSchemas() map[string]any {
 		"product_back":          productProp("The product seen from the back, for back poses."),
 		"product_side":          productProp("The product seen from the side, for side poses."),
 		"product_three_quarter": productProp("The product turned about 35°, for three_quarter poses."),
-		"background": obj{"type": "string", "pattern": backgroundPattern, "maxLength": 100,
+		"background": obj{"pattern": backgroundPattern, "maxLength": 100,
 			"default": "background:bg_studio_white",
 			"description": "A library backdrop, background:<id> (GET /v1/refs/background: studio colours and scenes), or a " +
 				"studio colour #RRGGBB.",
 			"examples": []any{"background:bg_studio_white", "#F3EFE8"}},
 		"marketplace": tasks.FieldEnum(marketplaceValues(),
 			"Frames every shot by a marketplace's published rules for product images (size, aspect, backdrop, fill)."),
-		"product_height_cm": obj{"type": "number", "minimum": 0.5, "maximum": 400,
+		"product_height_cm": obj{"minimum": 0.5, "maximum": 400,
 			"description": "The product's real height as it stands in the product image, in centimetres. A scene needs it: " +
 				"it stands the product at its true scale on the scene's floor."},
-		"reflection": obj{"type": "boolean", "default": false,
+		"reflection": obj{"default": false,
 			"description": "Adds a faint reflection of the product on a glossy studio floor under its contact shadow (studio " +
 				"only; not with marketplace amazon)."},
-		"model": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
+		"model": obj{"pattern": modelPattern, "maxLength": 100,
 			"description": "A saved style (model.create) to shoot the garment on. Refused with request_refused unless the " +
 				"operator routes such jobs to an on-model engine (this task's limitations say whether); without one, send " +
 				"a photograph of the garment worn as product."},
@@ -73,7 +73,7 @@ func (createInput) FieldSchemas() map[string]any {
 				maxPoses,
 			),
 			"examples": []any{[]any{"pose:ps_woman_front", "pose:ps_woman_back"}, "pose_preset:pp_hero"}},
-		"count_per_pose": obj{"type": "integer", "minimum": 1, "maximum": maxCount, "default": 1,
+		"count_per_pose": obj{"minimum": 1, "maximum": maxCount, "default": 1,
 			"description": "Shots per pose, each placed differently (centred, nearer, further, off-centre)."},
 		"resolution":   tasks.FieldEnum(shotResolutions(), "The long side of every shot, in pixels."),
 		"aspect_ratio": tasks.VocabEnum(imgfam.AspectVocab(), "The shape of every shot."),

@@ -20,7 +20,6 @@ func (modelInput) FieldSchemas() map[string]any {
 	adj := obj{}
 	for _, a := range adjustments {
 		adj[a.name] = obj{
-			"type":        "number",
 			"minimum":     -a.bound,
 			"maximum":     a.bound,
 			"default":     0,
@@ -29,23 +28,22 @@ func (modelInput) FieldSchemas() map[string]any {
 	}
 	props := obj{
 		"name": obj{
-			"type":        "string",
 			"minLength":   1,
 			"maxLength":   maxNameLength,
 			"description": "The style's name, as listed and searched (GET /v1/refs/model?q=).",
 		},
-		"base": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
+		"base": obj{"pattern": modelPattern, "maxLength": 100,
 			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the " +
 				"style keeps its gender, build and hair style."},
-		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+		"images": obj{tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
+			"items": obj{"pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle or a public https URL."},
 			"description": fmt.Sprintf(
 				"Reference photos, 1 to %d: portraits or full-length shots, face and hair well lit against a plain background.",
 				maxReferencePhotos,
 			),
 			"examples": []any{[]any{"file:abc123"}}},
-		"adjustments": obj{"type": "object", "additionalProperties": false, "properties": adj,
+		"adjustments": obj{"additionalProperties": false, "properties": adj,
 			"description": "Proportions changed from the base, each within its bounds; absent: the base's."},
 	}
 	return props

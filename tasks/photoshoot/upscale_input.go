@@ -15,9 +15,8 @@ type upscaleInput struct {
 // FieldSchemas implements tasks.Described: the schema keywords of each field.
 func (upscaleInput) FieldSchemas() map[string]any {
 	props := obj{
-		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
+		"images": obj{tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
 			"items": obj{
-				"type":        "string",
 				"pattern":     artPattern,
 				"maxLength":   70,
 				"description": "An art: handle of a shot.",

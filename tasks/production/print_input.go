@@ -25,22 +25,20 @@ type printInput struct {
 // FieldSchemas implements tasks.Described: the schema keywords of each field.
 func (printInput) FieldSchemas() map[string]any {
 	props := obj{
-		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+		"image": obj{"pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https " +
 				"URL."},
 		"width_mm": obj{
-			"type":        "number",
 			"minimum":     minSideMM,
 			"maximum":     maxSideMM,
 			"description": "The trim width in millimetres.",
 		},
 		"height_mm": obj{
-			"type":        "number",
 			"minimum":     minSideMM,
 			"maximum":     maxSideMM,
 			"description": "The trim height in millimetres.",
 		},
-		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
+		"dpi": obj{"minimum": minDPI, "maximum": maxDPI,
 			"description": fmt.Sprintf(
 				"The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s "+
 					"pixels, bleed included (request_refused naming the field).",
@@ -49,7 +47,6 @@ func (printInput) FieldSchemas() map[string]any {
 				megapixels(maxPrintPixels),
 			)},
 		"bleed_mm": obj{
-			"type":        "number",
 			"minimum":     0,
 			"maximum":     maxBleedMM,
 			"default":     0,

@@ -16,26 +16,23 @@ func (brandKitInput) FieldSchemas() map[string]any {
 	props := obj{
 		"name": nameSchema("The brand or collection the kit is for."),
 		"colours": obj{
-			"type":        "array",
 			"items":       tasks.ColourSchema("A brand colour, #RRGGBB."),
 			"minItems":    1,
 			"maxItems":    12,
 			"description": "The brand's colours, most important first: 1 to 12.",
 		},
-		"moodboards": obj{"type": "array", "minItems": 1, "maxItems": 6, "uniqueItems": true,
+		"moodboards": obj{"minItems": 1, "maxItems": 6, "uniqueItems": true,
 			"items": obj{
-				"type":     "string",
 				"pattern":  tasks.HandlePattern(KindMoodboard),
 				"examples": []any{"moodboard:mb_cur_coastal"},
 			},
 			"description": "Moodboards the kit draws on: moodboard:<id> handles of the account's (GET /v1/refs/moodboard) or " +
 				"the curated library's (curated=true), each analysed (status ready)."},
-		"looks": obj{"type": "array", "maxItems": 12, "uniqueItems": true,
-			"items": obj{"type": "string", "pattern": `^https?://\S+$`, "maxLength": 2048,
+		"looks": obj{"maxItems": 12, "uniqueItems": true,
+			"items": obj{"pattern": `^https?://\S+$`, "maxLength": 2048,
 				"examples": []any{"https://files.example.com/files/mb_cur_coastal_look0.jpg"}},
 			"description": "Looks the kit keeps: looks[].url values of the named moodboards' analysis."},
 		"notes": obj{
-			"type":        "string",
 			"maxLength":   2000,
 			"description": "Usage notes printed on the sheet: tone, do's and don'ts.",
 		},

@@ -21,27 +21,24 @@ func (fabricInput) FieldSchemas() map[string]any {
 	props := obj{
 		"name": nameSchema("The fabric's name, as a mill or a designer calls it."),
 		"facts": obj{
-			"type":                 "object",
 			"additionalProperties": false,
 			"required":             []string{"weight_gsm", "composition", "construction"},
 			"description":          "What the fabric is made of and how.",
 			"properties": obj{
-				"weight_gsm": obj{"type": "integer", "minimum": minWeight, "maximum": maxWeight,
+				"weight_gsm": obj{"minimum": minWeight, "maximum": maxWeight,
 					"description": fmt.Sprintf(
 						"Weight in grams per square metre: a whole number, %d to %d.",
 						minWeight,
 						maxWeight,
 					)},
-				"composition": obj{"type": "array", "minItems": 1, "maxItems": 6,
+				"composition": obj{"minItems": 1, "maxItems": 6,
 					"description": "Fibres and their percentages, adding up to 100; each fibre once.",
 					"items": obj{
-						"type":                 "object",
 						"additionalProperties": false,
 						"required":             []string{"fibre", "percent"},
 						"properties": obj{
 							"fibre": tasks.VocabEnum(fibreVocab(), "A fibre."),
 							"percent": obj{
-								"type":        "number",
 								"minimum":     0.5,
 								"maximum":     100,
 								"description": "Its share, in percent.",
@@ -51,12 +48,12 @@ func (fabricInput) FieldSchemas() map[string]any {
 				"construction": tasks.VocabEnum(constructionVocab(), "How the fabric is made."),
 			},
 		},
-		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+		"swatch": obj{"pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the " +
 				"card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from " +
 				"this photo."},
 		"colour": obj{
-			"type": "string", "minLength": 1, "maxLength": 60,
+			"minLength": 1, "maxLength": 60,
 			"description": "The fabric's colour: #RRGGBB, a colour_name value (forest, navy…) or a colour in words " +
 				"(\"forest green\", \"dusty rose\"), read as the colour_name entry its words name (the data's colour.name " +
 				"says which, colour_sent what was sent); words that name no colour answer invalid_colour. It is the " +

@@ -17,27 +17,25 @@ type loopInput struct {
 // the formats are the ones this service's ffmpeg writes.
 func (loopInput) fieldSchemas(o Options) map[string]any {
 	props := obj{
-		"tile": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
+		"tile": obj{"pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
 			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: " +
 				"handle (POST /v1/files) or a public https URL.",
 			"examples": []any{"art:def456", "file:abc123"}},
 		"direction": tasks.VocabEnum(directionVocab(), "Which way the pattern moves."),
 		"seconds": obj{
-			"type":        "integer",
 			"minimum":     1,
 			"maximum":     20,
 			"default":     4,
 			"description": "The length of one loop in seconds: the pattern moves one tile length in this time.",
 		},
 		"repeats": obj{
-			"type":    "integer",
 			"minimum": 1,
 			"maximum": 8,
 			"default": 3,
 			"description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a " +
 				"whole number of pixels per frame.",
 		},
-		"mirror": obj{"type": "boolean", "default": false,
+		"mirror": obj{"default": false,
 			"description": "Mirror the tile into a block of four (it, flipped left to right, flipped top to bottom, " +
 				"turned half round), which always repeats seamlessly: for a tile whose edges do not continue each other " +
 				"(its data says seamless false and the job warns tile_not_seamless). The block is twice the tile's size, " +

@@ -22,14 +22,13 @@ type slideInput struct {
 func (slideInput) fieldSchemas(o Options) map[string]any {
 	props := obj{
 		"images": obj{
-			"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxSlides,
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
+			tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxSlides,
+			"items": obj{"pattern": tasks.RefPattern, "maxLength": 2048,
 				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
 			"description": fmt.Sprintf("The images to show, 1 to %d, in this order.", maxSlides),
 			"examples":    []any{[]any{"file:abc123", "art:def456"}},
 		},
 		"frame_ms": obj{
-			"type":        "integer",
 			"minimum":     500,
 			"maximum":     5000,
 			"default":     1500,
