@@ -74,8 +74,12 @@ func (a *Activities) queuedOn(ctx context.Context, jobID, engine string, most in
 		if err != nil {
 			continue
 		}
-		var input map[string]any
-		if json.Unmarshal([]byte(j.Input), &input) != nil {
+		var fields map[string]any
+		if json.Unmarshal([]byte(j.Input), &fields) != nil {
+			continue
+		}
+		input, err := def.Input(fields)
+		if err != nil {
 			continue
 		}
 		// A route may take only some of its task's jobs (when).

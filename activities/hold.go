@@ -112,8 +112,12 @@ func (a *Activities) shape(in contract.JobInput) (inline bool, plan *contract.Pl
 	if err != nil {
 		return false, nil
 	}
-	var input map[string]any
-	if err := json.Unmarshal(in.Input, &input); err != nil {
+	var fields map[string]any
+	if err := json.Unmarshal(in.Input, &fields); err != nil {
+		return false, nil
+	}
+	input, err := def.Input(fields)
+	if err != nil {
 		return false, nil
 	}
 	p := a.plan(def.Runner.Plan(input))

@@ -19,7 +19,7 @@ import (
 
 // start moves a queued job to running with its plan's progress total and
 // phase (a job already running is left as it is).
-func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition, input map[string]any) error {
+func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Definition, input tasks.Input) error {
 	plan := def.Runner.Plan(input)
 	if err := models.MarkRunning(ctx, a.DB, job.ID, plan.Steps, plan.Phase, a.now()); err != nil {
 		return fmt.Errorf("mark running: %w", err)
@@ -168,7 +168,7 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 
 // render makes the outputs of a step: its one output, or the several of a
 // step that makes more (in.Outputs, a GroupRunner), with why it made fewer.
-func render(ctx context.Context, r tasks.Runner, input map[string]any, in contract.StepInput) (
+func render(ctx context.Context, r tasks.Runner, input tasks.Input, in contract.StepInput) (
 	outs []tasks.Output, short, err error) {
 	if g, ok := r.(tasks.GroupRunner); ok && in.Outputs > 1 {
 		outs, err = g.StepGroup(ctx, input, in.Index, in.Outputs)
@@ -268,19 +268,25 @@ func heartbeating(ctx context.Context, note func() string, fn func() error) erro
 	return fn()
 }
 
-// parse finds a job's task definition and decodes its stored input.
-func (a *Activities) parse(job *models.Job) (*models.Job, *tasks.Definition, map[string]any, error) {
+// parse finds a job's task definition and decodes its stored input, once
+// for the step: into its fields, then into the task's input struct.
+func (a *Activities) parse(job *models.Job) (*models.Job, *tasks.Definition, tasks.Input, error) {
 	def, err := a.registry().ForJob(job.Task)
 	if err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError(
+		return nil, nil, tasks.Input{}, temporal.NewNonRetryableApplicationError(
 			"task no longer defined: "+job.Task,
 			contract.ErrTypeProcessing,
 			err,
 		)
 	}
-	var input map[string]any
-	if err := json.Unmarshal([]byte(job.Input), &input); err != nil {
-		return nil, nil, nil, temporal.NewNonRetryableApplicationError(
+	var fields map[string]any
+	err = json.Unmarshal([]byte(job.Input), &fields)
+	var input tasks.Input
+	if err == nil {
+		input, err = def.Input(fields)
+	}
+	if err != nil {
+		return nil, nil, tasks.Input{}, temporal.NewNonRetryableApplicationError(
 			"stored input unreadable",
 			contract.ErrTypeProcessing,
 			err,

@@ -291,7 +291,9 @@ func TestCataloguePricing(t *testing.T) {
 		}
 		for _, op := range p["prices"].([]any) {
 			o := op.(map[string]any)
-			in[p["depends_on"].(string)] = o["value"]
+			in.Fields[p["depends_on"].(string)] = o["value"]
+			in, err := d.Input(in.Fields)
+			require.NoError(t, err)
 			credits, _ := d.Estimate(in)
 			require.Equal(t, int64(o["credits"].(float64))*int64(d.Runner.Plan(in).Steps), credits)
 		}

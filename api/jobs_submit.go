@@ -206,7 +206,7 @@ func (h *jobHandlers) prepareJob(c *gin.Context, def *tasks.Definition, body []b
 	if err := opts.overCeiling(credits); err != nil {
 		return preparedJob{}, err
 	}
-	normalized, _ := json.Marshal(input)
+	normalized, _ := json.Marshal(input.Fields)
 	id := middleware.IdentityOf(c)
 	out := preparedJob{in: contract.JobInput{JobID: models.NewID("j_"), Task: def.Name, UserID: id.User.ID,
 		APIKeyID: id.KeyID(), Input: normalized, CreditType: creditType, HeldCredits: credits,

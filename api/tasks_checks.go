@@ -21,13 +21,13 @@ import (
 
 // checkInput validates a request body against the task's schema and checks
 // its image references; it answers the validated input.
-func (d *Deps) checkInput(c *gin.Context, def *tasks.Definition, body []byte) (map[string]any, error) {
+func (d *Deps) checkInput(c *gin.Context, def *tasks.Definition, body []byte) (tasks.Input, error) {
 	input, err := def.Validate(body)
 	if err != nil {
-		return nil, err
+		return tasks.Input{}, err
 	}
 	if err := d.checkRefs(c, def, input); err != nil {
-		return nil, err
+		return tasks.Input{}, err
 	}
 	return input, nil
 }
@@ -36,10 +36,10 @@ func (d *Deps) checkInput(c *gin.Context, def *tasks.Definition, body []byte) (m
 // handle must be one of the caller's files, a URL must be public. Fields
 // holding a list of references are checked item by item (images[2]). Then
 // the task's own Refuse check runs with the sizes of the uploads known.
-func (d *Deps) checkRefs(c *gin.Context, def *tasks.Definition, input map[string]any) error {
+func (d *Deps) checkRefs(c *gin.Context, def *tasks.Definition, input tasks.Input) error {
 	sizes := map[string]tasks.ImageSize{}
 	for _, field := range def.RefFields() {
-		for _, r := range tasks.Refs(input, field) {
+		for _, r := range tasks.Refs(input.Fields, field) {
 			if err := d.checkRef(c, def, field, r, sizes); err != nil {
 				return err
 			}
@@ -109,7 +109,7 @@ func (d *Deps) checkRef(
 // the moment it is accepted. A job then refused its credits never shows
 // them. An estimate runs them with no job id (jobID ""): every check, no
 // write.
-func (d *Deps) admitRecords(c *gin.Context, def *tasks.Definition, jobID string, input map[string]any) error {
+func (d *Deps) admitRecords(c *gin.Context, def *tasks.Definition, jobID string, input tasks.Input) error {
 	a, ok := def.Runner.(tasks.Admitter)
 	if !ok {
 		return nil

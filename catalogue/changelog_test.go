@@ -107,7 +107,7 @@ func TestChangelogAtom(t *testing.T) {
 
 type nopRunner struct{}
 
-func (nopRunner) Plan(map[string]any) tasks.Plan { return tasks.Plan{Steps: 1} }
-func (nopRunner) Step(context.Context, map[string]any, int) (tasks.Output, error) {
+func (nopRunner) Plan(tasks.Input) tasks.Plan { return tasks.Plan{Steps: 1} }
+func (nopRunner) Step(context.Context, tasks.Input, int) (tasks.Output, error) {
 	return tasks.Output{}, nil
 }

@@ -34,7 +34,9 @@ func TestPriceListMatchesEstimate(t *testing.T) {
 			}
 		}
 		for _, op := range p.Prices {
-			base[*p.DependsOn] = op.Value
+			base.Fields[*p.DependsOn] = op.Value
+			base, err := d.Input(base.Fields)
+			require.NoError(t, err)
 			require.Equal(t, op.Credits, d.PricePerOutput(base))
 			credits, _ := d.Estimate(base)
 			require.Equal(t, op.Credits*int64(d.Runner.Plan(base).Steps), credits)

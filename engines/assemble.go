@@ -140,7 +140,7 @@ func route(d *tasks.Definition, b Binding, built map[string]model) error {
 	er := &Runner{engine: e, bind: b, plan: inner.Plan, per: per, inType: reflect.TypeFor[map[string]any](),
 		allowed: types, refs: refFields(d)}
 	if tr, ok := inner.(tasks.TypedRunner); ok {
-		er.inType = tr.InputType()
+		er.inType, er.decode = tr.InputType(), tr.DecodeInput
 	}
 	run, err := share(d, b, er, inner)
 	if err != nil {
@@ -211,7 +211,7 @@ type admitting struct {
 var _ tasks.Admitter = admitting{}
 
 // Admit implements tasks.Admitter with the built-in task's check.
-func (a admitting) Admit(ctx context.Context, env tasks.Env, input map[string]any) error {
+func (a admitting) Admit(ctx context.Context, env tasks.Env, input tasks.Input) error {
 	return a.admitter.Admit(ctx, env, input)
 }
 

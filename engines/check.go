@@ -78,7 +78,7 @@ func check(d *tasks.Definition, b Binding, meta func(map[string]any, int, map[st
 			return fmt.Errorf("example %q plans no output", ex.Name)
 		}
 		for i := range steps {
-			raw, err := json.Marshal(meta(v, i, checkedOutput))
+			raw, err := json.Marshal(meta(v.Fields, i, checkedOutput))
 			if err != nil {
 				return fmt.Errorf("example %q: output data: %w", ex.Name, err)
 			}

@@ -74,7 +74,8 @@ func declare(tc TaskConfig, engine tasks.Engine) (*tasks.Definition, error) {
 	d := &tasks.Definition{Name: tc.Name, Title: tc.Title, Description: tc.Description, Category: tc.Category,
 		Unit: unit, InputSchema: in, OutputSchema: out,
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, PerOutput: tc.PricePerOutput}}
-	d.Runner = &Runner{engine: engine, bind: tc.Binding, plan: plan, per: per,
+	d.Runner = &Runner{engine: engine, bind: tc.Binding, plan: func(in tasks.Input) tasks.Plan { return plan(in.Fields) },
+		per:    per,
 		inType: reflect.TypeFor[map[string]any](), allowed: types}
 	d.Docs = tasks.Docs{Lead: tc.Docs.Lead, BuiltFor: tc.Docs.BuiltFor, WhatYouGet: tc.Docs.WhatYouGet,
 		Limitations: append([]string{"Made by the model server " + engine.Name() + " the operator runs: " +

@@ -92,7 +92,7 @@ func TestARoutedTaskHandsTheModelTheCallersFileAndDeliversItsResult(t *testing.T
 		img, err := png.Decode(bytes.NewReader(out.Data))
 		require.NoError(t, err)
 		require.Equal(t, want, color.RGBAModel.Convert(img.At(1, 1)), "output %d is the model's inverted image", i)
-		require.Equal(t, map[string]any{"index": i, "image": in["images"].([]any)[i], "width": 16, "height": 16,
+		require.Equal(t, map[string]any{"index": i, "image": in.Fields["images"].([]any)[i], "width": 16, "height": 16,
 			"format": "png", "source_width": 16, "source_height": 16}, out.Meta)
 	}
 	got := srv.Inputs()

@@ -42,6 +42,7 @@ type Fallback struct {
 type routed interface {
 	tasks.EngineRunner
 	InputType() reflect.Type
+	DecodeInput(fields map[string]any) (any, error)
 	EngineSlots() int
 }
 
@@ -101,14 +102,14 @@ type fallbackRunner struct {
 
 // Plan implements tasks.Runner: the built-in plan, its steps on the
 // built-in queue, a handed-off output on the engine's.
-func (f *fallbackRunner) Plan(input map[string]any) tasks.Plan {
+func (f *fallbackRunner) Plan(input tasks.Input) tasks.Plan {
 	p := f.builtin.Plan(input)
 	p.Fallback = f.engine.Name()
 	return p
 }
 
 // Step implements tasks.Runner.
-func (f *fallbackRunner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
+func (f *fallbackRunner) Step(ctx context.Context, input tasks.Input, i int) (tasks.Output, error) {
 	if tasks.OnEngine(ctx) {
 		return f.onEngine(ctx, input, i)
 	}
@@ -137,14 +138,14 @@ type whenRunner struct {
 }
 
 // takes says whether the route takes a job of input.
-func (w *whenRunner) takes(input map[string]any) bool {
-	v, ok := input[w.field]
+func (w *whenRunner) takes(input tasks.Input) bool {
+	v, ok := input.Fields[w.field]
 	return ok && v != nil
 }
 
 // Plan implements tasks.Runner: the built-in plan, on the engine's queue
 // for a job the route takes.
-func (w *whenRunner) Plan(input map[string]any) tasks.Plan {
+func (w *whenRunner) Plan(input tasks.Input) tasks.Plan {
 	p := w.builtin.Plan(input)
 	if w.takes(input) {
 		p.Engine, p.FirstAlone = w.engine.Name(), false
@@ -153,7 +154,7 @@ func (w *whenRunner) Plan(input map[string]any) tasks.Plan {
 }
 
 // Step implements tasks.Runner.
-func (w *whenRunner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
+func (w *whenRunner) Step(ctx context.Context, input tasks.Input, i int) (tasks.Output, error) {
 	if !w.takes(input) {
 		return w.builtin.Step(ctx, input, i)
 	}
@@ -163,9 +164,9 @@ func (w *whenRunner) Step(ctx context.Context, input map[string]any, i int) (tas
 // Admit checks, for a job the route takes, that every record the mapping
 // reads is one the account may read and is ready, before the built-in
 // task's own check (tasks.Admitter).
-func (w *whenRunner) Admit(ctx context.Context, env tasks.Env, input map[string]any) error {
+func (w *whenRunner) Admit(ctx context.Context, env tasks.Env, input tasks.Input) error {
 	if w.takes(input) {
-		if err := w.records(ctx, env, input); err != nil {
+		if err := w.records(ctx, env, input.Fields); err != nil {
 			return err
 		}
 	}
@@ -193,7 +194,7 @@ func (w *whenRunner) AdmitErrors() []apierr.Code {
 
 // onEngine is the engine's step with the engine named in the output's
 // data.
-func (r *Runner) onEngine(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
+func (r *Runner) onEngine(ctx context.Context, input tasks.Input, i int) (tasks.Output, error) {
 	out, err := r.Step(ctx, input, i)
 	if err != nil {
 		return out, err
@@ -209,17 +210,21 @@ func liftRefusal(d *tasks.Definition, field string) {
 	if refuse == nil {
 		return
 	}
-	d.Refuse = func(in map[string]any, sizes map[string]tasks.ImageSize) *apierr.Error {
-		if _, ok := in[field]; !ok {
+	d.Refuse = func(in tasks.Input, sizes map[string]tasks.ImageSize) *apierr.Error {
+		if _, ok := in.Fields[field]; !ok {
 			return refuse(in, sizes)
 		}
-		rest := make(map[string]any, len(in))
-		for k, v := range in {
+		rest := make(map[string]any, len(in.Fields))
+		for k, v := range in.Fields {
 			if k != field {
 				rest[k] = v
 			}
 		}
-		return refuse(rest, sizes)
+		without, err := d.Input(rest)
+		if err != nil {
+			return apierr.New(apierr.Internal, "")
+		}
+		return refuse(without, sizes)
 	}
 }
 

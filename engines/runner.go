@@ -15,11 +15,14 @@ import (
 // a list of files (Binding.FilesPerPrediction); each is checked like an
 // upload (check.go's checkOutput) before it is stored or charged.
 type Runner struct {
-	engine  tasks.Engine
-	bind    Binding
-	plan    func(map[string]any) tasks.Plan
-	per     perPrediction
-	inType  reflect.Type
+	engine tasks.Engine
+	bind   Binding
+	plan   func(tasks.Input) tasks.Plan
+	per    perPrediction
+	inType reflect.Type
+	// decode is the built-in task's input decoder (tasks.TypedRunner); nil
+	// for a task declared by configuration, whose input is its fields.
+	decode  func(map[string]any) (any, error)
 	allowed []string
 	// refs are the input fields that hold file references.
 	refs map[string]bool
@@ -29,13 +32,13 @@ type Runner struct {
 // queue.
 // With several files a prediction (FilesPerPrediction), each of the
 // task's planned predictions makes that many outputs.
-func (r *Runner) Plan(input map[string]any) tasks.Plan {
+func (r *Runner) Plan(input tasks.Input) tasks.Plan {
 	p := r.plan(input)
 	p.Engine = r.engine.Name()
 	if l, ok := r.engine.(interface{ Limits() Limits }); ok {
 		p.StepTimeout, p.QueueWait = l.Limits().Step, l.Limits().Queue
 	}
-	if n := r.per.count(input); n > 1 {
+	if n := r.per.count(input.Fields); n > 1 {
 		p.Steps, p.PerStep = p.Steps*n, n
 		if len(p.Capacity) > 0 {
 			byOutput := make(map[int]string, len(p.Capacity))
@@ -70,6 +73,15 @@ func (r *Runner) EngineQueueLimit() int {
 // a map for a task declared by configuration (its schema is its only shape).
 func (r *Runner) InputType() reflect.Type { return r.inType }
 
+// DecodeInput implements tasks.TypedRunner with the built-in task's decoder;
+// a declared task's input is its fields alone.
+func (r *Runner) DecodeInput(fields map[string]any) (any, error) {
+	if r.decode == nil {
+		return nil, nil
+	}
+	return r.decode(fields)
+}
+
 // EngineName implements tasks.EngineRunner.
 func (r *Runner) EngineName() string { return r.engine.Name() }
 
@@ -80,8 +92,8 @@ func (r *Runner) EngineErrors() []apierr.Code {
 }
 
 // Step implements tasks.Runner: output i, of the prediction that makes it.
-func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.Output, error) {
-	n := r.per.count(input)
+func (r *Runner) Step(ctx context.Context, input tasks.Input, i int) (tasks.Output, error) {
+	n := r.per.count(input.Fields)
 	outs, err := r.StepGroup(ctx, input, i-i%n, n)
 	if k := i % n; k < len(outs) {
 		return outs[k], nil
@@ -95,9 +107,9 @@ func (r *Runner) Step(ctx context.Context, input map[string]any, i int) (tasks.O
 // more files than n delivers none (the declaration is wrong); one that
 // answers fewer, or whose k-th file does not pass the checks, delivers the
 // files before it and says why the rest were not made.
-func (r *Runner) StepGroup(ctx context.Context, input map[string]any, i, n int) ([]tasks.Output, error) {
+func (r *Runner) StepGroup(ctx context.Context, input tasks.Input, i, n int) ([]tasks.Output, error) {
 	source := map[string]any{}
-	filled, err := fillRecords(ctx, r.bind.Input.apply(scope{input: input, i: i / n, refs: r.refs}))
+	filled, err := fillRecords(ctx, r.bind.Input.apply(scope{input: input.Fields, i: i / n, refs: r.refs}))
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +133,7 @@ func (r *Runner) StepGroup(ctx context.Context, input map[string]any, i, n int) 
 	}
 	outs := make([]tasks.Output, 0, len(p.Files))
 	for k, data := range p.Files {
-		out, err := r.checkOutput(input, i+k, k, data, source, p.ID)
+		out, err := r.checkOutput(input.Fields, i+k, k, data, source, p.ID)
 		if err != nil {
 			return outs, err
 		}

@@ -95,7 +95,9 @@ func TestRunFormFollowsTheSchema(t *testing.T) {
 	s.eval(t, `document.getElementById("estimate").textContent`, &estimate)
 	d, err := all.Registry().Lookup("pattern.generate")
 	require.NoError(t, err)
-	each := d.PricePerOutput(map[string]any{"kind": "waves", "count": 2})
+	two, err := d.Input(map[string]any{"kind": "waves", "count": 2})
+	require.NoError(t, err)
+	each := d.PricePerOutput(two)
 	require.Contains(t, estimate, fmt.Sprintf("Up to %d credits", 2*each), "the price of two outputs before Run")
 	require.Contains(t, estimate, fmt.Sprintf("2 outputs × %d each", each))
 

@@ -67,7 +67,7 @@ type Admitter interface {
 	// that is then refused its credits never shows what Admit wrote. An
 	// estimate runs it too, with env.DryRun set: every check, no write, so
 	// an estimate refuses what a submit refuses.
-	Admit(ctx context.Context, env Env, input map[string]any) error
+	Admit(ctx context.Context, env Env, input Input) error
 	// AdmitErrors lists every code Admit can answer.
 	AdmitErrors() []apierr.Code
 }

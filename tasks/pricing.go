@@ -21,12 +21,12 @@ type OptionPrice struct {
 // PricePerOutput is what one delivered output of the input costs; settle
 // charges it times the outputs delivered. Absent options take their schema
 // default.
-func (d *Definition) PricePerOutput(input map[string]any) int64 {
+func (d *Definition) PricePerOutput(input Input) int64 {
 	p := d.Pricing
 	if p.Option == "" {
 		return p.PerOutput
 	}
-	in := d.WithDefaults(input)
+	in := d.WithDefaults(input.Fields)
 	val, _ := in[p.Option].(string)
 	for _, o := range p.ByOption {
 		if o.Value == val {
@@ -43,12 +43,11 @@ func (d *Definition) PricePerOutput(input map[string]any) int64 {
 
 // Estimate is the ceiling of a job's cost: the price of one output times the
 // outputs its plan asks for, in the task's credit type.
-func (d *Definition) Estimate(input map[string]any) (credits int64, creditType string) {
+func (d *Definition) Estimate(input Input) (credits int64, creditType string) {
 	if d.Runner == nil {
 		return 0, d.Pricing.CreditType
 	}
-	in := d.WithDefaults(input)
-	return d.PricePerOutput(in) * int64(d.Runner.Plan(in).Steps), d.Pricing.CreditType
+	return d.PricePerOutput(input) * int64(d.Runner.Plan(input).Steps), d.Pricing.CreditType
 }
 
 // WithDefaults is a shallow copy of input with absent schema defaults added

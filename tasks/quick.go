@@ -10,7 +10,7 @@ package tasks
 type Quick interface {
 	// Quick says whether every output of a validated input renders in a
 	// few milliseconds, all of them together within QuickBudgetPixels.
-	Quick(input map[string]any) bool
+	Quick(input Input) bool
 }
 
 // QuickBudgetPixels bounds the pixels a quick job draws over all its
@@ -18,7 +18,7 @@ type Quick interface {
 const QuickBudgetPixels = 8 * 512 * 512
 
 // IsQuick says whether a job of def with input runs inside its admit.
-func IsQuick(def *Definition, input map[string]any) bool {
+func IsQuick(def *Definition, input Input) bool {
 	q, ok := def.Runner.(Quick)
 	return ok && q.Quick(input)
 }

@@ -13,8 +13,8 @@ import (
 // countRunner plans count outputs of one byte each.
 type countRunner struct{}
 
-func (countRunner) Plan(in map[string]any) Plan {
-	switch n := in["count"].(type) {
+func (countRunner) Plan(in Input) Plan {
+	switch n := in.Fields["count"].(type) {
 	case int64: // as Validate gives it
 		return Plan{Steps: int(n)}
 	case float64: // after a JSON round trip
@@ -23,7 +23,7 @@ func (countRunner) Plan(in map[string]any) Plan {
 	return Plan{Steps: 1}
 }
 
-func (countRunner) Step(_ context.Context, _ map[string]any, i int) (Output, error) {
+func (countRunner) Step(_ context.Context, _ Input, i int) (Output, error) {
 	return Output{Data: []byte{byte(i)}, MediaType: "application/octet-stream", Ext: "bin"}, nil
 }
 

@@ -89,15 +89,15 @@ type GroupRunner interface {
 	// multiple of n). It may answer fewer outputs, the first ones, with a
 	// *StepError saying why the rest were not made: they are then not
 	// produced and not charged. No output and an error is a failed step.
-	StepGroup(ctx context.Context, input map[string]any, i, n int) ([]Output, error)
+	StepGroup(ctx context.Context, input Input, i, n int) ([]Output, error)
 }
 
 // Runner is the executable half of a task.
 type Runner interface {
 	// Plan decides the outputs of a validated input.
-	Plan(input map[string]any) Plan
+	Plan(input Input) Plan
 	// Step renders output number i (0-based) of a validated input.
-	Step(ctx context.Context, input map[string]any, i int) (Output, error)
+	Step(ctx context.Context, input Input, i int) (Output, error)
 }
 
 // Definition is one task of the catalogue.
@@ -143,7 +143,7 @@ type Definition struct {
 	// naming the field. Validate runs it with no sizes; the submit runs it
 	// again with sizes holding the pixel size of every image reference
 	// known then (uploads), by reference. Nil when the task has none.
-	Refuse func(in map[string]any, sizes map[string]ImageSize) *apierr.Error
+	Refuse func(in Input, sizes map[string]ImageSize) *apierr.Error
 	// Variant names the field (kind or type) that decides which other fields
 	// apply; nil when the task has none.
 	Variant *Variant

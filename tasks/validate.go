@@ -29,7 +29,25 @@ var printer = message.NewPrinter(language.English)
 // (field_not_accepted, field_not_supported, invalid_option, invalid_request
 // or a task-specific code from ErrorRules), then the task's own Refuse check
 // (request_refused).
-func (d *Definition) Validate(body []byte) (map[string]any, error) {
+func (d *Definition) Validate(body []byte) (Input, error) {
+	fields, err := d.validate(body)
+	if err != nil {
+		return Input{}, err
+	}
+	in, err := d.Input(fields)
+	if err != nil {
+		return Input{}, apierr.New(apierr.Internal, "")
+	}
+	if d.Refuse != nil {
+		if e := d.Refuse(in, nil); e != nil {
+			return Input{}, e
+		}
+	}
+	return in, nil
+}
+
+// validate is Validate up to the task's input struct: the checked fields.
+func (d *Definition) validate(body []byte) (map[string]any, error) {
 	if d.Removed {
 		return nil, removedError(d)
 	}
@@ -63,11 +81,6 @@ func (d *Definition) Validate(body []byte) (map[string]any, error) {
 		return nil, e
 	}
 	d.applyDefaults(out)
-	if d.Refuse != nil {
-		if e := d.Refuse(out, nil); e != nil {
-			return nil, e
-		}
-	}
 	return out, nil
 }
 

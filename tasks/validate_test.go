@@ -128,7 +128,7 @@ func TestValidateDefaultsAndNulls(t *testing.T) {
 		t.Run(tc.body, func(t *testing.T) {
 			in, err := d.Validate([]byte(tc.body))
 			require.NoError(t, err)
-			require.Equal(t, tc.want, in)
+			require.Equal(t, tc.want, in.Fields)
 			// The returned input validates again unchanged.
 			b, err := json.Marshal(in)
 			require.NoError(t, err)
@@ -158,9 +158,13 @@ func TestEstimateIsPriceTimesOutputs(t *testing.T) {
 		require.Equal(t, tc.total, credits, tc.body)
 	}
 	// Raw input without defaults prices the same as validated input.
-	c, _ := d.Estimate(map[string]any{"colors": []any{"#000000"}})
+	raw, err := d.Input(map[string]any{"colors": []any{"#000000"}})
+	require.NoError(t, err)
+	c, _ := d.Estimate(raw)
 	require.Equal(t, int64(2), c)
-	c, _ = d.Estimate(map[string]any{"colors": []any{"#000000"}, "count": float64(3), "resolution": "512"})
+	raw, err = d.Input(map[string]any{"colors": []any{"#000000"}, "count": float64(3), "resolution": "512"})
+	require.NoError(t, err)
+	c, _ = d.Estimate(raw)
 	require.Equal(t, int64(3), c)
 }
 

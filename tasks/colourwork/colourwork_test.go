@@ -47,8 +47,10 @@ func run(t testing.TB, name, body string, f files) ([]image.Image, []map[string]
 	in, err := d.Validate([]byte(body))
 	require.NoError(t, err, body)
 	raw, _ := json.Marshal(in)
-	in = nil
-	require.NoError(t, json.Unmarshal(raw, &in))
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(raw, &fields))
+	in, err = d.Input(fields)
+	require.NoError(t, err)
 	ctx := tasks.WithLoader(context.Background(), f)
 	var imgs []image.Image
 	var data []map[string]any

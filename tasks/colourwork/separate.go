@@ -40,61 +40,17 @@ const (
 )
 
 func separate() *tasks.Definition {
-	props := obj{
-		"image": imageProp("The design to separate"),
-		"max_colours": obj{"type": "integer", "minimum": minSeparations, "maximum": maxSeparations,
-			"description": fmt.Sprintf(
-				"The most spot colours (inks, screens) to separate into, %d to %d; a design with fewer distinct colours gets "+
-					"fewer separations. Inks are merged to fit only when a printer would print them as one (close shades of "+
-					"one hue); a design with more distinct inks fails naming them.",
-				minSeparations,
-				maxSeparations,
-			)},
-		"order": tasks.VocabEnum(orderVocab(), "The order of the separations (the print order)."),
-		"job_name": obj{"type": "string", "maxLength": 60, "default": "",
-			"description": "The job's name, printed on every film (default: the image reference)."},
-		"dpi": obj{"type": "integer", "minimum": minFilmDPI, "maximum": maxFilmDPI, "default": defaultFilmDPI,
-			"description": "The films' resolution: one design pixel is one film dot, so the print is " +
-				"width px ÷ dpi inches wide; written in each PNG's pHYs chunk and on each film."},
-		"width_mm": obj{"type": "number", "minimum": 10, "maximum": 2000,
-			"description": "The printed width of the design in millimetres: the design is resampled (Lanczos) " +
-				"to width_mm × dpi / 25.4 px wide, its height in proportion, before it is separated, so each " +
-				"film prints at that size. Default: one design pixel per film dot."},
-		"garment": tasks.ColourSchema("The garment's colour, #RRGGBB: the design's ink within ΔE2000 8 of it is " +
-			"the garment showing through, so it gets no film. Default: every ink prints."),
-		"trap_px": obj{"type": "integer", "minimum": 0, "maximum": maxTrapPx,
-			"description": "Trap in film pixels: each ink spreads this far under the darker inks it meets, " +
-				"so a screen a little out of register shows no gap. Send trap_px or trap_mm, not both."},
-		"trap_mm": obj{"type": "number", "minimum": 0, "maximum": maxTrapMM,
-			"description": "Trap in millimetres, converted at dpi; see trap_px."},
-		"underbase": obj{"type": "boolean", "default": false,
-			"description": "Add a white underbase film, printed first, for a dark garment: every printed " +
-				"ink's area, choked (shrunk) so it stays hidden under the inks."},
-		"underbase_choke_px": obj{"type": "integer", "minimum": 0, "maximum": maxTrapPx,
-			"description": fmt.Sprintf("How far the underbase is choked, in film pixels (default %d). "+
-				"Send underbase_choke_px or underbase_choke_mm, not both.", defaultChokePx)},
-		"underbase_choke_mm": obj{"type": "number", "minimum": 0, "maximum": maxTrapMM,
-			"description": "How far the underbase is choked, in millimetres, converted at dpi."},
-		"halftone_lpi": obj{"type": "number", "minimum": minLPI, "maximum": maxLPI,
-			"description": "Screen soft inks as halftones at this many lines per inch (55 to 65 is usual on " +
-				"garments): a film's greys — blends at edges, soft shading — become round dots. Default: " +
-				"solid films, every pixel printing all or nothing."},
-		"halftone_angle": obj{"type": "number", "minimum": 0, "maximum": 90, "default": 22.5,
-			"description": "The halftone screen's angle in degrees."},
-		"halftone_inks": obj{"type": "array", "maxItems": maxSeparations,
-			"items": tasks.ColourSchema("An ink to halftone: the design's ink nearest this colour."),
-			"description": "The soft inks to halftone, each the design's ink nearest the colour sent " +
-				"(within ΔE2000 15). Default with halftone_lpi: every ink."},
-	}
 	return &tasks.Definition{
 		Name: "colour.separate", Title: "Separate a design into spot colours",
 		Description: "Splits a flat-colour design into screen-printing films — one per spot colour, black where the ink " +
 			"prints, with registration marks and a label naming the job, the ink and its colour — plus a composite preview " +
 			"and each ink's coverage; trap, a white underbase and halftones on request.",
 		Category: tasks.CategoryProductionPrep, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("colour.separate input",
-			"A design and the most spot colours to separate it into, with the films' options.", props,
-			[]string{"image", "max_colours"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[separateInput](
+			"colour.separate input",
+			"A design and the most spot colours to separate it into, with the films' options.",
+			nil,
+		)),
 		OutputSchema: separateOutput(),
 		Runner:       tasks.Typed[separateInput](separateRunner{}),
 		Pricing:      perOutput(1),
@@ -197,29 +153,6 @@ func separateOutput() json.RawMessage {
 		"required": []string{"index", "kind", "image", "job_name", "width", "height", "dpi", "width_mm",
 			"height_mm", "film_width", "film_height", "margin_px", "trap_px", "order", "colours"},
 	})
-}
-
-// separateInput is a colour.separate request, defaults applied.
-type separateInput struct {
-	Image      string `json:"image"`
-	MaxColours int    `json:"max_colours"`
-	Order      string `json:"order"`
-	JobName    string `json:"job_name"`
-	DPI        int    `json:"dpi"`
-	// WidthMM resamples the design to print this wide at DPI.
-	WidthMM *float64 `json:"width_mm"`
-	Garment *string  `json:"garment"`
-	// TrapPx or TrapMM spreads each ink under darker ones.
-	TrapPx *int     `json:"trap_px"`
-	TrapMM *float64 `json:"trap_mm"`
-	// Underbase adds a white film, choked by ChokePx or ChokeMM.
-	Underbase bool     `json:"underbase"`
-	ChokePx   *int     `json:"underbase_choke_px"`
-	ChokeMM   *float64 `json:"underbase_choke_mm"`
-	// HalftoneLPI screens HalftoneInks (all when empty) at HalftoneAngle.
-	HalftoneLPI   *float64 `json:"halftone_lpi"`
-	HalftoneAngle float64  `json:"halftone_angle"`
-	HalftoneInks  []string `json:"halftone_inks"`
 }
 
 // maxFilmPixels bounds the design's pixels after width_mm: the input

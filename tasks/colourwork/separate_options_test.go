@@ -15,6 +15,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pngenc"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
 
 var (
@@ -80,13 +81,14 @@ func TestFilmsCarryMarksAndLabel(t *testing.T) {
 		uint32(phys[3]))
 }
 
-func validated(t *testing.T, body string) map[string]any {
-	in, err := task(t, "colour.separate").Validate([]byte(body))
+func validated(t *testing.T, body string) tasks.Input {
+	d := task(t, "colour.separate")
+	in, err := d.Validate([]byte(body))
 	require.NoError(t, err)
 	raw, _ := json.Marshal(in)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(raw, &m))
-	return m
+	return taskstest.Input(t, d, m)
 }
 
 // TestTrapSpreadsLightUnderDark: with trap the yellow film grows by about

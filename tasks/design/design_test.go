@@ -56,8 +56,10 @@ func run(t testing.TB, body string, f files) ([]image.Image, []map[string]any, e
 	in, err := d.Validate([]byte(body))
 	require.NoError(t, err, body)
 	raw, _ := json.Marshal(in)
-	in = nil
-	require.NoError(t, json.Unmarshal(raw, &in))
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(raw, &fields))
+	in, err = d.Input(fields)
+	require.NoError(t, err)
 	ctx := tasks.WithLoader(context.Background(), f)
 	var imgs []image.Image
 	var data []map[string]any
@@ -233,7 +235,7 @@ func TestTheContentPolicy(t *testing.T) {
 	admitter := d.Runner.(tasks.Admitter)
 	for _, prompt := range []string{"Gucci stripes in red", "red L.O.U.I.S vuitton? no: louis vuitton checks",
 		"NIKE red dots"} {
-		err := admitter.Admit(context.Background(), tasks.Env{}, map[string]any{"prompt": prompt})
+		err := admitter.Admit(context.Background(), tasks.Env{}, taskstest.Input(t, d, map[string]any{"prompt": prompt}))
 		require.Equal(t, apierr.ContentRefused, apierr.As(err).Code, prompt)
 		_, _, err = run(t, `{"prompt":`+mustJSON(prompt)+`,"resolution":"512"}`, nil)
 		var se *tasks.StepError
@@ -242,7 +244,8 @@ func TestTheContentPolicy(t *testing.T) {
 	}
 	require.NoError(
 		t,
-		admitter.Admit(context.Background(), tasks.Env{}, map[string]any{"prompt": "navy channel stripes"}),
+		admitter.Admit(context.Background(), tasks.Env{},
+			taskstest.Input(t, d, map[string]any{"prompt": "navy channel stripes"})),
 		"whole words only",
 	)
 

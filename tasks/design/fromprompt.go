@@ -30,46 +30,16 @@ const (
 )
 
 func fromPrompt() *tasks.Definition {
-	props := obj{
-		"prompt": obj{"type": "string", "minLength": 1, "maxLength": maxPromptLength,
-			"description": "The brief in plain words: colour names (vocabulary colour_name; a colour followed by ground or " +
-				"background is the ground), a pattern kind (pattern_kind and its aliases), a scale (design_scale) and a mood " +
-				"(design_mood).",
-			"examples": []any{"navy and mustard houndstooth, small scale, with a cream ground"}},
-		"references": obj{"type": "array", "maxItems": maxReferences, tasks.RefKeyword: "image",
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
-			"description": fmt.Sprintf(
-				"Up to %d reference images whose palettes fill in the colours the brief does not name.",
-				maxReferences,
-			),
-			"examples": []any{[]any{"file:abc123"}}},
-		"count": obj{
-			"type":        "integer",
-			"minimum":     1,
-			"maximum":     maxTiles,
-			"default":     1,
-			"description": "How many tiles to make; tile i is drawn with seed + i.",
-		},
-		"resolution": tasks.VocabEnum(
-			tasks.ResolutionVocab(),
-			"Side of the square tile in pixels; the price depends on it.",
-		),
-		"seed": obj{
-			"type":        "integer",
-			"minimum":     0,
-			"maximum":     4294967295,
-			"default":     0,
-			"description": "Same input and seed give the same bytes.",
-		},
-	}
 	return &tasks.Definition{
 		Name: "design.from_prompt", Title: "Design a pattern from a brief",
 		Description: "Reads a short design brief in plain words — colours, pattern kind, scale, mood — and reference " +
 			"images' palettes, and draws seamless pattern tiles; the tiles' data says how the brief was read.",
 		Category: tasks.CategoryDesignGeneration, Unit: "tile",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("design.from_prompt input",
-			"A design brief in words, with optional reference images.", props, []string{"prompt"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[input](
+			"design.from_prompt input",
+			"A design brief in words, with optional reference images.",
+			nil,
+		)),
 		OutputSchema: outputSchema(),
 		Runner:       tasks.Typed[input](runner{}),
 		Pricing: tasks.Pricing{CreditType: contract.CreditService, Option: "resolution",
@@ -186,15 +156,6 @@ func outputSchema() json.RawMessage {
 			"reading",
 		},
 	})
-}
-
-// input is a design.from_prompt request, defaults applied.
-type input struct {
-	Prompt     string   `json:"prompt"`
-	References []string `json:"references"`
-	Count      int      `json:"count"`
-	Resolution string   `json:"resolution"`
-	Seed       int64    `json:"seed"`
 }
 
 // refuse is the check at once of the brief: it must not be blank, and

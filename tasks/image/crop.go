@@ -18,25 +18,14 @@ import (
 )
 
 func crop() *tasks.Definition {
-	props := obj{
-		"images":       imagesProp("crop"),
-		"aspect_ratio": tasks.VocabEnum(aspectVocab(), "The width:height of the crops."),
-		"anchor": tasks.VocabEnum(
-			anchorVocab(),
-			"Where the crop is placed: on the most interesting region, or in the middle.",
-		),
-	}
-	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.crop", Title: "Crop images to an aspect ratio",
 		Description: "Cuts the largest region of each image with the asked aspect ratio, placed on the most interesting " +
 			"part (content-aware) or in the middle; pixels are kept, never resampled.",
 		Category: tasks.CategoryImageEditing, Unit: "image",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+		InputSchema: tasks.MustJSON(tasks.InputSchema[cropInput](
 			"image.crop input",
 			"Images and the aspect ratio to crop them to: one output per image.",
-			props,
-			[]string{"images"},
 			formatVariant,
 		)),
 		OutputSchema: outputSchema("Cropped image data", "The data of one cropped image.", obj{
@@ -200,16 +189,6 @@ func faceSpan(img, small image.Image, alongX bool) (lo, hi int, ok bool) {
 	}
 	lo, hi = int(float64(h.Min.Y)*k-0.5*float64(h.Dy())*k), int(float64(h.Max.Y)*k+0.2*float64(h.Dy())*k)
 	return max(0, lo), min(b.Dy(), hi), true
-}
-
-// cropInput is an image.crop request, defaults applied; quality is set
-// for format jpeg only.
-type cropInput struct {
-	Images      []string `json:"images"`
-	AspectRatio string   `json:"aspect_ratio"`
-	Anchor      string   `json:"anchor"`
-	Format      string   `json:"format"`
-	Quality     int      `json:"quality"`
 }
 
 // cropRunner makes one crop per input image.

@@ -25,40 +25,16 @@ const minBorderShare = 0.8
 const minObjectShare = 0.002
 
 func removeBackground() *tasks.Definition {
-	props := obj{
-		"images": imagesProp("cut out"),
-		"tolerance": obj{
-			"type":    "number",
-			"minimum": 1,
-			"maximum": 50,
-			"default": 12,
-			"description": "How far a colour may be from the fitted backdrop and still be backdrop (about ΔE; in sRGB units " +
-				"it is 1.5 × tolerance). Raise it for uneven light or noise, lower it when the product is close to the backdrop " +
-				"colour.",
-		},
-		"feather": obj{
-			"type":    "integer",
-			"minimum": 0,
-			"maximum": 20,
-			"default": 2,
-			"description": "The width in pixels of the band along the outline where alpha is unmixed from the colours (a " +
-				"soft, decontaminated edge); 0 gives a hard edge.",
-		},
-		"keep_shadow": obj{
-			"type":    "boolean",
-			"default": false,
-			"description": "Keep the product's shadow as a soft, neutral shadow layer behind it instead of removing it: its " +
-				"density is measured from the photo (how much it darkens the backdrop), smoothed, and drawn again in black at " +
-				"that opacity, so it reads as the same shadow on any new background, without the old backdrop's colour.",
-		},
-	}
 	return &tasks.Definition{
 		Name: "image.remove_background", Title: "Remove a plain background",
 		Description: "Makes the plain or graded backdrop of product shots transparent, shadows (or keeps them as a soft " +
 			"neutral layer) and enclosed gaps included, with soft decontaminated edges; transparent PNG cut-outs.",
 		Category: tasks.CategoryImageEditing, Unit: "image", Produces: []string{"cut_out"},
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.remove_background input",
-			"Product shots on a plain background: one cut-out per image.", props, []string{"images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[cutoutInput](
+			"image.remove_background input",
+			"Product shots on a plain background: one cut-out per image.",
+			nil,
+		)),
 		OutputSchema: outputSchema("Cut-out data", "The data of one cut-out.", obj{
 			"background": obj{
 				"type":    "string",
@@ -93,14 +69,6 @@ func removeBackground() *tasks.Definition {
 			Files:       []tasks.ExampleFile{productFile},
 		}},
 	}
-}
-
-// cutoutInput is an image.remove_background request, defaults applied.
-type cutoutInput struct {
-	Images     []string `json:"images"`
-	Tolerance  float64  `json:"tolerance"`
-	Feather    int      `json:"feather"`
-	KeepShadow bool     `json:"keep_shadow"`
 }
 
 // cutoutRunner makes one cut-out per input image.

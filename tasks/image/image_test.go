@@ -49,8 +49,10 @@ func run(t testing.TB, name, body string, f files) ([]tasks.Output, map[int]erro
 	require.NoError(t, err, body)
 	// A JSON round trip, as the input takes through Temporal.
 	raw, _ := json.Marshal(in)
-	in = nil
-	require.NoError(t, json.Unmarshal(raw, &in))
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(raw, &fields))
+	in, err = d.Input(fields)
+	require.NoError(t, err)
 	ctx := tasks.WithLoader(context.Background(), f)
 	var out []tasks.Output
 	errs := map[int]error{}

@@ -16,47 +16,14 @@ import (
 const maxPaletteColours = 8
 
 func recolour() *tasks.Definition {
-	props := obj{
-		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "The image to recolour: a file: handle (POST /v1/files), an art: handle a job delivered, or a " +
-				"public https URL.",
-			"examples": []any{"file:abc123", "art:def456"}},
-		"palette": obj{"oneOf": []any{
-			obj{
-				"type":        "array",
-				"minItems":    1,
-				"maxItems":    maxPaletteColours,
-				"items":       tasks.ColourSchema("A colour, #RRGGBB."),
-				"description": fmt.Sprintf("1 to %d colours.", maxPaletteColours),
-			},
-			obj{"type": "string", "pattern": tasks.HandlePattern(recordread.KindBrandKit),
-				"description": fmt.Sprintf(
-					"brand_kit:<id> of the account's: its colours, in the kit's order (its first %d).",
-					maxPaletteColours,
-				),
-				"examples": []any{"brand_kit:abc123"}},
-		},
-			"description": fmt.Sprintf(
-				"The colours to recolour into, 1 to %d, or brand_kit:<id> of the account's (its first %d colours): the image's "+
-					"colours (as many at most) take them by lightness rank, the lightest the lightest. Send palette or mapping.",
-				maxPaletteColours,
-				maxPaletteColours,
-			),
-			"examples": []any{[]any{"#F3EBDD", "#7D9471"}, "brand_kit:abc123"}},
-		"mapping": MappingSchema(),
-		"area":    AreaSchema(),
-	}
-	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.recolour", Title: "Recolour an image into a palette",
 		Description: "Maps an image's dominant colours onto a palette — paired by lightness or by an explicit mapping, " +
 			"shading kept, edges blended, a product's backdrop and shadow left alone — for colourways of a print or a product.",
 		Category: tasks.CategoryImageEditing, Unit: "image",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+		InputSchema: tasks.MustJSON(tasks.InputSchema[recolourInput](
 			"image.recolour input",
 			"An image and the palette (or explicit mapping) to recolour it into: one output.",
-			props,
-			[]string{"image"},
 			formatVariant,
 		)),
 		OutputSchema: outputSchema("Recoloured image data", "The data of one recoloured image.", obj{
@@ -113,17 +80,6 @@ func recolour() *tasks.Definition {
 			Files: []tasks.ExampleFile{printFile},
 		}},
 	}
-}
-
-// recolourInput is an image.recolour request, defaults applied; quality
-// is set for format jpeg only.
-type recolourInput struct {
-	Image   string       `json:"image"`
-	Palette paletteInput `json:"palette"`
-	Mapping []PairInput  `json:"mapping"`
-	Area    string       `json:"area"`
-	Format  string       `json:"format"`
-	Quality int          `json:"quality"`
 }
 
 // refuseRecolour refuses a request with neither palette nor mapping, or

@@ -6,8 +6,8 @@ import (
 
 // PairInput is one explicit pairing as a request sends it.
 type PairInput struct {
-	From string `json:"from"`
-	To   string `json:"to"`
+	From string `json:"from" schema:"required"`
+	To   string `json:"to" schema:"required"`
 }
 
 // Pairs are the pairings of a request, parsed.

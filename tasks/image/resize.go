@@ -23,41 +23,16 @@ const maxUpscale = 4.0
 const maxOutputSide = 8192
 
 func resize() *tasks.Definition {
-	props := obj{
-		"images": imagesProp("resize"),
-		"width": obj{
-			"type":        "integer",
-			"minimum":     1,
-			"maximum":     maxOutputSide,
-			"description": "The output width in pixels. Alone, the height follows the image's aspect ratio.",
-		},
-		"height": obj{
-			"type":        "integer",
-			"minimum":     1,
-			"maximum":     maxOutputSide,
-			"description": "The output height in pixels. Alone, the width follows the image's aspect ratio.",
-		},
-		"resolution": tasks.VocabEnum(
-			tasks.ResolutionVocab(),
-			"The output's longer side in pixels, the other following the aspect ratio; used when neither width nor height is "+
-				"sent.",
-		),
-		"fit": tasks.VocabEnum(
-			fitVocab(),
-			"How the image meets width × height when both are sent and its aspect ratio differs.",
-		),
-		"background": tasks.ColourSchema(
-			"The colour around the image with fit contain, #RRGGBB; transparent when absent (white in JPEG).",
-		),
-	}
-	formatProps(props)
 	return &tasks.Definition{
 		Name: "image.resize", Title: "Resize images",
 		Description: "Scales images to an exact size or a longer side with Lanczos resampling, honouring EXIF orientation " +
 			"and keeping the colour profile.",
 		Category: tasks.CategoryImageEditing, Unit: "image",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("image.resize input",
-			"Images and the size to scale them to: one output per image.", props, []string{"images"}, formatVariant)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[resizeInput](
+			"image.resize input",
+			"Images and the size to scale them to: one output per image.",
+			formatVariant,
+		)),
 		OutputSchema: outputSchema("Resized image data", "The data of one resized image.", obj{
 			"fit": obj{"type": "string", tasks.VocabKeyword: "image_fit", "description": "How the image met the box."},
 		}),
@@ -83,19 +58,6 @@ func resize() *tasks.Definition {
 			Files: []tasks.ExampleFile{productFile, sceneFile},
 		}},
 	}
-}
-
-// resizeInput is an image.resize request, defaults applied; quality is
-// set for format jpeg only.
-type resizeInput struct {
-	Images     []string `json:"images"`
-	Width      *int     `json:"width"`
-	Height     *int     `json:"height"`
-	Resolution string   `json:"resolution"`
-	Fit        string   `json:"fit"`
-	Background *string  `json:"background"`
-	Format     string   `json:"format"`
-	Quality    int      `json:"quality"`
 }
 
 // box is where a resize goes: the output size, the size the image is scaled

@@ -52,8 +52,8 @@ func TestValidateCodesAndFields(t *testing.T) {
 	}
 	in, err := d.Validate([]byte(`{"base_color":"#123456","schemes":null}`))
 	require.NoError(t, err)
-	require.Equal(t, []any{"complementary", "analogous", "triadic"}, in["schemes"])
-	require.Equal(t, true, in["labels"])
+	require.Equal(t, []any{"complementary", "analogous", "triadic"}, in.Fields["schemes"])
+	require.Equal(t, true, in.Fields["labels"])
 }
 
 func TestEstimateIsPriceTimesOutputs(t *testing.T) {

@@ -17,31 +17,16 @@ type obj = map[string]any
 
 // generate draws colour harmonies around a base colour as swatch sheets.
 func generate() *tasks.Definition {
-	schemeItem := tasks.VocabEnum(schemeVocab(), "A colour harmony.")
-	props := obj{
-		"base_color": tasks.ColourSchema("The colour every scheme is built around, #RRGGBB."),
-		"schemes": obj{"type": "array", "items": schemeItem, "minItems": 1, "maxItems": 6, "uniqueItems": true,
-			"default":     []any{"complementary", "analogous", "triadic"},
-			"description": "The harmonies to draw, one sheet each, in this order."},
-		"shades": obj{"type": "integer", "minimum": 0, "maximum": 4, "default": 0,
-			"description": "Rows of lighter, then darker, steps drawn under each colour."},
-		"formats": obj{"type": "array", "minItems": 1, "maxItems": len(fileFormats), "uniqueItems": true,
-			"items": tasks.FieldEnum(formatOptions(), "A file to deliver for each sheet:"), "default": []any{"svg"},
-			"description": "The files delivered for each sheet, in this order: each file is one output, " +
-				"charged as one."},
-		"labels": obj{
-			"type":        "boolean",
-			"default":     true,
-			"description": "Print the title, hex codes and roles on the sheet.",
-		},
-	}
 	return &tasks.Definition{
 		Name: "palette.generate", Title: "Generate colour palettes",
 		Description: "Builds colour harmonies around one base colour and draws each as an SVG swatch sheet with its " +
 			"colours as data.",
 		Category: tasks.CategoryDesignGeneration, Unit: "sheet",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("palette.generate input",
-			"A palette request: one sheet per scheme.", props, []string{"base_color"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[input](
+			"palette.generate input",
+			"A palette request: one sheet per scheme.",
+			nil,
+		)),
 		OutputSchema: outputSchema(),
 		Runner:       tasks.Typed[input](runner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},
@@ -110,15 +95,6 @@ func outputSchema() json.RawMessage {
 		},
 		"required": []string{"scheme", "index", "format", "base_color", "colors"},
 	})
-}
-
-// input is a palette.generate request, defaults applied.
-type input struct {
-	BaseColor string   `json:"base_color"`
-	Schemes   []string `json:"schemes"`
-	Shades    int      `json:"shades"`
-	Labels    bool     `json:"labels"`
-	Formats   []string `json:"formats"`
 }
 
 // runner draws one swatch sheet per scheme.

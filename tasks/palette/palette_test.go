@@ -12,6 +12,7 @@ import (
 	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
+	"github.com/taskplatform/taskplatform/tasks/taskstest"
 )
 
 func TestHarmonies(t *testing.T) {
@@ -82,7 +83,7 @@ func TestPaletteSheetsAndWarnings(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	o, err := d.Runner.Step(
 		context.Background(),
-		map[string]any{"base_color": "#1F6FEB", "schemes": []any{"triadic"}, "labels": false},
+		taskstest.Input(t, d, map[string]any{"base_color": "#1F6FEB", "schemes": []any{"triadic"}, "labels": false}),
 		0,
 	)
 	require.NoError(t, err)
@@ -104,7 +105,7 @@ func TestBaseColourIsKeptExactly(t *testing.T) {
 	}
 	for _, base := range bases {
 		t.Run(base, func(t *testing.T) {
-			in := map[string]any{"base_color": base, "schemes": all, "shades": 0, "labels": true}
+			in := taskstest.Input(t, d, map[string]any{"base_color": base, "schemes": all, "shades": 0, "labels": true})
 			for i := range all {
 				o, err := d.Runner.Step(context.Background(), in, i)
 				require.NoError(t, err)
@@ -161,8 +162,8 @@ func TestTintsAreLighterAndShadesDarker(t *testing.T) {
 func TestShadeRowsAreLetDown(t *testing.T) {
 	d := mustLookup(t, "palette.generate")
 	for _, base := range []string{"#FF0000", "#1F6FEB", "#00FF00", "#FFFF00", "#3A5A40"} {
-		in := map[string]any{"base_color": base, "schemes": []any{"triadic", "tetradic"}, "shades": 4,
-			"labels": true}
+		in := taskstest.Input(t, d, map[string]any{"base_color": base, "schemes": []any{"triadic", "tetradic"},
+			"shades": 4, "labels": true})
 		for i := range 2 {
 			o, err := d.Runner.Step(context.Background(), in, i)
 			require.NoError(t, err)

@@ -19,11 +19,11 @@ func KindVocab() tasks.Vocabulary { return kindVocab() }
 // absent fields take pattern.generate's defaults) exactly as a
 // pattern.generate job does, with its data.
 func Draw(ctx context.Context, in map[string]any, i int) (tasks.Output, error) {
-	v, err := tasks.Decode[generateInput](generateTask().WithDefaults(in))
+	v, err := generateTask().Input(in)
 	if err != nil {
 		return tasks.Output{}, err
 	}
-	return runner{}.Step(ctx, v, i)
+	return runner{}.Step(ctx, tasks.Arg[generateInput](v), i)
 }
 
 // MaxColours is the most colours kind draws: 3 for the woven checks

@@ -126,7 +126,7 @@ func TestValidateDefaults(t *testing.T) {
 	for _, tc := range tests {
 		in, err := d.Validate([]byte(tc.body))
 		require.NoError(t, err)
-		require.Equal(t, tc.want, in, tc.body)
+		require.Equal(t, tc.want, in.Fields, tc.body)
 	}
 }
 

@@ -10,38 +10,6 @@ import (
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
-// generateInput is a pattern.generate request, defaults applied. The
-// fields of one kind only (stripe_angle, dot_size, amplitude) are zero for
-// the other kinds.
-type generateInput struct {
-	Kind         string   `json:"kind"`
-	Colors       []string `json:"colors"`
-	Count        int      `json:"count"`
-	Resolution   string   `json:"resolution"`
-	Seed         int64    `json:"seed"`
-	Repeats      *int     `json:"repeats"`
-	UseCase      string   `json:"use_case"`
-	StripeAngle  int      `json:"stripe_angle"`
-	DotSize      float64  `json:"dot_size"`
-	Amplitude    float64  `json:"amplitude"`
-	DotLayout    string   `json:"dot_layout"`
-	StripeWidths []int    `json:"stripe_widths"`
-	LineWidth    float64  `json:"line_width"`
-	Format       string   `json:"format"`
-	Sett         *string  `json:"sett"`
-}
-
-// stripesInput is a pattern.stripes request, defaults applied: the fields
-// of pattern.generate it shares.
-type stripesInput struct {
-	Colors      []string `json:"colors"`
-	Count       int      `json:"count"`
-	Resolution  string   `json:"resolution"`
-	Seed        int64    `json:"seed"`
-	Repeats     *int     `json:"repeats"`
-	StripeAngle int      `json:"stripe_angle"`
-}
-
 // generate is the pattern.generate input that draws the same tiles: kind
 // stripes, and the use_case vocabulary's default, which pattern.stripes
 // has no field for.

@@ -10,8 +10,6 @@ import (
 // stripes is the deprecated first stripes task. It still runs
 // unchanged, drawing with pattern.generate's renderer as kind stripes.
 func stripes() *tasks.Definition {
-	props := fields()
-	delete(props, "use_case")
 	docs := generateDocs()
 	docs.Lead = "Deprecated: use pattern.generate with kind stripes, which draws the same tiles. pattern.stripes draws " +
 		"seamless stripe tiles in the colours you send."
@@ -34,8 +32,11 @@ func stripes() *tasks.Definition {
 		Name: "pattern.stripes", Title: "Generate stripes (deprecated)",
 		Description: "Draws seamless stripe tiles; replaced by pattern.generate with kind stripes.",
 		Category:    tasks.CategoryDesignGeneration, Unit: "tile",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("pattern.stripes input",
-			"A seamless stripe tile request.", props, []string{"colors"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[stripesInput](
+			"pattern.stripes input",
+			"A seamless stripe tile request.",
+			nil,
+		)),
 		OutputSchema: outputSchema(),
 		Status:       "deprecated",
 		ReplacedBy:   "pattern.generate",

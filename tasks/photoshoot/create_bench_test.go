@@ -97,7 +97,7 @@ func BenchmarkShootSteps(b *testing.B) {
 
 // runSteps runs steps 0..n-1 of in, at of them at once, step i under
 // ctx(i), and returns their errors.
-func runSteps(def *tasks.Definition, in map[string]any, n, at int, ctx func(int) context.Context) []error {
+func runSteps(def *tasks.Definition, in tasks.Input, n, at int, ctx func(int) context.Context) []error {
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex

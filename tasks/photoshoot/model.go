@@ -46,15 +46,6 @@ var adjustments = []struct {
 		func(a modelAdjustments) float64 { return a.Hips }},
 }
 
-// modelInput is a model.create request, defaults applied.
-type modelInput struct {
-	Name   string   `json:"name"`
-	Base   string   `json:"base"`
-	Images []string `json:"images"`
-	// Adjustments is absent when the base's proportions are kept.
-	Adjustments *modelAdjustments `json:"adjustments"`
-}
-
 // modelAdjustments are the proportions asked for, in head heights (see
 // adjustments).
 type modelAdjustments struct {
@@ -65,47 +56,14 @@ type modelAdjustments struct {
 }
 
 func modelCreate() *tasks.Definition {
-	adj := obj{}
-	for _, a := range adjustments {
-		adj[a.name] = obj{
-			"type":        "number",
-			"minimum":     -a.bound,
-			"maximum":     a.bound,
-			"default":     0,
-			"description": a.text,
-		}
-	}
-	props := obj{
-		"name": obj{
-			"type":        "string",
-			"minLength":   1,
-			"maxLength":   maxNameLength,
-			"description": "The style's name, as listed and searched (GET /v1/refs/model?q=).",
-		},
-		"base": obj{"type": "string", "pattern": modelPattern, "maxLength": 100,
-			"description": "The base model, model:<id> of the library (GET /v1/refs/model lists bases with base null); the " +
-				"style keeps its gender, build and hair style."},
-		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxReferencePhotos,
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-				"description": "A file: handle (POST /v1/files), an art: handle or a public https URL."},
-			"description": fmt.Sprintf(
-				"Reference photos, 1 to %d: portraits or full-length shots, face and hair well lit against a plain background.",
-				maxReferencePhotos,
-			),
-			"examples": []any{[]any{"file:abc123"}}},
-		"adjustments": obj{"type": "object", "additionalProperties": false, "properties": adj,
-			"description": "Proportions changed from the base, each within its bounds; absent: the base's."},
-	}
 	return &tasks.Definition{
 		Name: "model.create", Title: "Create a saved model style",
 		Description: "Derives a saved style of a base model: skin and hair tones clustered from reference photos and " +
 			"proportions adjusted within bounds, kept as model:<id> and delivered as a style card. Priced in model credits.",
 		Category: tasks.CategoryPhotoshoots, Unit: "style", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+		InputSchema: tasks.MustJSON(tasks.InputSchema[modelInput](
 			"model.create input",
 			"A name, a base model, reference photos and optional proportion changes.",
-			props,
-			[]string{"name", "base", "images"},
 			nil,
 		)),
 		OutputSchema: styleSchema(),

@@ -79,7 +79,7 @@ func decodeLoose(t *testing.T, in map[string]any) *createInput {
 	if _, ok := in["marketplace"]; !ok {
 		in["marketplace"] = marketplaceNone
 	}
-	v, err := tasks.Decode[createInput](in)
+	v, err := create().Input(in) // decoded, not refused
 	require.NoError(t, err)
-	return v
+	return tasks.Arg[createInput](v)
 }

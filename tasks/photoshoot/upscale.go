@@ -48,29 +48,16 @@ func factors() []tasks.VocabValue {
 }
 
 func upscale() *tasks.Definition {
-	props := obj{
-		"images": obj{"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxOutputs,
-			"items": obj{
-				"type":        "string",
-				"pattern":     artPattern,
-				"maxLength":   70,
-				"description": "An art: handle of a shot.",
-				"examples":    []any{"art:abc123"},
-			},
-			"description": fmt.Sprintf(
-				"Shots to enlarge, 1 to %d art: handles, all of one photoshoot of the account (its images at GET "+
-					"/v1/files/photoshoot:<id>); one output each, in this order.",
-				maxOutputs,
-			)},
-		"factor": tasks.FieldEnum(factors(), "How many times larger each side becomes; the price depends on it."),
-	}
 	return &tasks.Definition{
 		Name: "photoshoot.upscale", Title: "Upscale photoshoot shots",
 		Description: "Enlarges shots of one of your photoshoots 2× or 4×, sharper than Lanczos resampling and without its " +
 			"ringing, as JPEGs in the shots' order.",
 		Category: tasks.CategoryPhotoshoots, Unit: "image", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("photoshoot.upscale input",
-			"Shots of one photoshoot and how much to enlarge them.", props, []string{"images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[upscaleInput](
+			"photoshoot.upscale input",
+			"Shots of one photoshoot and how much to enlarge them.",
+			nil,
+		)),
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Upscaled shot data", "type": "object", "description": "The data of one " +
 				"enlarged shot.",
@@ -116,12 +103,6 @@ func upscale() *tasks.Definition {
 		Produces: []string{"output_resolution"},
 		Uses:     []string{"photoshoot"},
 	}
-}
-
-// upscaleInput is a photoshoot.upscale request, defaults applied.
-type upscaleInput struct {
-	Images []string `json:"images"`
-	Factor string   `json:"factor"`
 }
 
 type upscaleRunner struct{}

@@ -57,22 +57,6 @@ func repeatVocab() tasks.Vocabulary {
 	}
 }
 
-// printInput is a print.prepare request, defaults applied.
-type printInput struct {
-	Image    string  `json:"image"`
-	WidthMM  float64 `json:"width_mm"`
-	HeightMM float64 `json:"height_mm"`
-	DPI      int     `json:"dpi"`
-	BleedMM  float64 `json:"bleed_mm"`
-	Repeat   string  `json:"repeat"`
-	// Fit, Anchor and Background place one artwork (repeat none).
-	Fit        string `json:"fit"`
-	Anchor     string `json:"anchor"`
-	Background string `json:"background"`
-	// ColourSpace is the PDF's: rgb or cmyk.
-	ColourSpace string `json:"colour_space"`
-}
-
 // printSize is the pixel geometry of a print.
 type printSize struct {
 	trimW, trimH int // round(mm × dpi / 25.4)
@@ -99,70 +83,15 @@ func (p printSize) H() int { return p.trimH + 2*p.bleed }
 func (p printSize) pixels() int { return p.W() * p.H() }
 
 func printPrepare() *tasks.Definition {
-	props := obj{
-		"image": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "The artwork: a file: handle (POST /v1/files), an art: handle a job delivered, or a public https " +
-				"URL."},
-		"width_mm": obj{
-			"type":        "number",
-			"minimum":     minSideMM,
-			"maximum":     maxSideMM,
-			"description": "The trim width in millimetres.",
-		},
-		"height_mm": obj{
-			"type":        "number",
-			"minimum":     minSideMM,
-			"maximum":     maxSideMM,
-			"description": "The trim height in millimetres.",
-		},
-		"dpi": obj{"type": "integer", "minimum": minDPI, "maximum": maxDPI,
-			"description": fmt.Sprintf(
-				"The print resolution in dots per inch, %d to %d; written in the PNG's pHYs chunk. The file may hold at most %s "+
-					"pixels, bleed included (request_refused naming the field).",
-				minDPI,
-				maxDPI,
-				megapixels(maxPrintPixels),
-			)},
-		"bleed_mm": obj{
-			"type":        "number",
-			"minimum":     0,
-			"maximum":     maxBleedMM,
-			"default":     0,
-			"description": "Bleed added on each side, in millimetres (printers often ask for 3).",
-		},
-		"repeat": tasks.VocabEnum(
-			repeatVocab(),
-			"How the image fills the print: one artwork placed as fit says (none) or tiled at its own size (tile).",
-		),
-		"fit": tasks.VocabEnum(
-			fitVocab(),
-			"With repeat none: the whole artwork inside the trim, padded with background (contain), "+
-				"or covering the print and cut at the trim (cover, warning artwork_cropped).",
-		),
-		"anchor": tasks.VocabEnum(
-			anchorVocab(),
-			"Where the artwork is placed: where the padding (contain) or the cut (cover) is not.",
-		),
-		"colour_space": tasks.VocabEnum(colourSpaceVocab(),
-			"The PDF's colour space: the art as sRGB (rgb) or converted to CMYK by a stated formula (cmyk)."),
-		"background": withDefault(
-			tasks.ColourSchema(
-				"The colour of the print around a fitted artwork and under transparent pixels, #RRGGBB.",
-			),
-			"#FFFFFF",
-		),
-	}
 	return &tasks.Definition{
 		Name: "print.prepare", Title: "Prepare a file for print",
 		Description: "Makes a print-ready PNG at an exact physical size and DPI, with bleed and the DPI recorded in the " +
 			"file, plus a print PDF at the same resolution with its trim and bleed boxes, crop marks and an embedded font, " +
 			"in RGB or CMYK.",
 		Category: tasks.CategoryProductionPrep, Unit: "file", AddedOn: "2026-11-22",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema(
+		InputSchema: tasks.MustJSON(tasks.InputSchema[printInput](
 			"print.prepare input",
 			"An image and the physical size, resolution and bleed to print it at.",
-			props,
-			[]string{"image", "width_mm", "height_mm", "dpi"},
 			nil,
 		)),
 		OutputSchema: printOutput(),

@@ -53,15 +53,15 @@ func ReadFabric(ctx context.Context, env tasks.Env, field, ref string) (*Fabric,
 
 // Fibre is one line of a fabric's composition.
 type Fibre struct {
-	Fibre   string  `json:"fibre"`
-	Percent float64 `json:"percent"`
+	Fibre   string  `json:"fibre" schema:"required"`
+	Percent float64 `json:"percent" schema:"required"`
 }
 
 // FabricFacts are what a fabric.create input states.
 type FabricFacts struct {
-	WeightGSM    int     `json:"weight_gsm"`
-	Composition  []Fibre `json:"composition"`
-	Construction string  `json:"construction"`
+	WeightGSM    int     `json:"weight_gsm" schema:"required"`
+	Composition  []Fibre `json:"composition" schema:"required"`
+	Construction string  `json:"construction" schema:"required"`
 }
 
 // FabricFields are a fabric record's fields.

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/color"
-	"runtime"
 	"sync"
 	"time"
 
@@ -21,72 +19,6 @@ import (
 // The curated library: moodboards and fabrics the service ships, drawn by
 // this package's own code, written by `taskplatform migrate` and `dev`
 // (SeedCurated) and readable by every account (GET /v1/refs/{kind}?curated=true).
-
-// motif draws one image of a curated board.
-type motif func(side int) image.Image
-
-func hexC(s string) color.RGBA { return tasks.ParseColour(s) }
-
-func solid(c string) motif {
-	return func(side int) image.Image { return canvas(side, side, hexC(c)) }
-}
-
-func stripes(a, b string, w int) motif {
-	return func(side int) image.Image {
-		img := canvas(side, side, hexC(a))
-		for y := 0; y < side; y += 2 * w {
-			fill(img, image.Rect(0, y+w, side, y+2*w), hexC(b))
-		}
-		return img
-	}
-}
-
-func check(a, b string, w int) motif {
-	return func(side int) image.Image {
-		img := canvas(side, side, hexC(a))
-		for y := range side {
-			for x := range side {
-				if (x/w+y/w)%2 == 1 {
-					img.SetRGBA(x, y, hexC(b))
-				}
-			}
-		}
-		return img
-	}
-}
-
-func dots(bg, fg string, gap int) motif {
-	return func(side int) image.Image {
-		img := canvas(side, side, hexC(bg))
-		r := gap / 4
-		for y := range side {
-			for x := range side {
-				dx, dy := x%gap-gap/2, y%gap-gap/2
-				if dx*dx+dy*dy <= r*r {
-					img.SetRGBA(x, y, hexC(fg))
-				}
-			}
-		}
-		return img
-	}
-}
-
-func gradient(a, b string) motif {
-	return func(side int) image.Image {
-		img := canvas(side, side, hexC(a))
-		la, lb := labOfHex(a), labOfHex(b)
-		for y := range side {
-			t := float64(y) / float64(side-1)
-			c := la.Mix(lb, t).NRGBA()
-			fill(img, image.Rect(0, y, side, y+1), color.RGBA{c.R, c.G, c.B, 255})
-		}
-		return img
-	}
-}
-
-func cloth(construction, c string) motif {
-	return func(side int) image.Image { return recordread.Texture(construction, hexC(c), side) }
-}
 
 // curatedBoard is one moodboard of the library.
 type curatedBoard struct {
@@ -311,123 +243,6 @@ func putFile(ctx context.Context, env tasks.Env, id, ext, mediaType, owner strin
 	)
 }
 
-// SeedCurated writes the curated library — moodboards with their looks,
-// collage and analysis, fabrics with their swatch and swatch card — into
-// db and bucket. Records already there are kept (one query finds them), so
-// running it again (each `taskplatform migrate` and `dev`) only adds what
-// is missing. The entries are drawn on every CPU at once: drawing them is
-// the seconds of a first start.
-func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
-	return new(Library).Seed(ctx, db, bucket)
-}
-
-// Library is the curated library's files, each entry's drawn when first
-// written and kept: one process that writes the library into many
-// databases (the test stacks, each on a schema of its own) draws it once.
-// The zero Library is ready to use and safe for concurrent use; a process
-// that writes the library once uses SeedCurated, which keeps nothing.
-type Library struct {
-	mu      sync.Mutex
-	entries map[string]func() ([]drawnFile, error)
-}
-
-// drawnFile is one encoded file of a curated entry.
-type drawnFile struct {
-	id, ext, mediaType string
-	data               []byte
-	w, h               int
-}
-
-// files answers the files of entry id, drawing them on first use.
-func (l *Library) files(id string, draw func() ([]drawnFile, error)) ([]drawnFile, error) {
-	l.mu.Lock()
-	if l.entries == nil {
-		l.entries = map[string]func() ([]drawnFile, error){}
-	}
-	get, ok := l.entries[id]
-	if !ok {
-		get = sync.OnceValues(draw)
-		l.entries[id] = get
-	}
-	l.mu.Unlock()
-	return get()
-}
-
-// Seed writes the curated library into db and bucket as SeedCurated does,
-// drawing only the entries this Library has not drawn before.
-func (l *Library) Seed(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
-	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
-	var have []string
-	if err := db.WithContext(ctx).Model(&models.Record{}).
-		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{KindMoodboard, KindFabric}).
-		Pluck("id", &have).Error; err != nil {
-		return fmt.Errorf("read the curated library: %w", err)
-	}
-	known := map[string]bool{}
-	for _, id := range have {
-		known[id] = true
-	}
-	// Older library entries first, so listings (newest first) show them in
-	// the order above: each entry's time is fixed by its place.
-	at := time.Now().UTC().Add(-time.Duration(len(curatedBoards)+len(curatedFabrics)) * time.Second)
-	next := func() time.Time { at = at.Add(time.Second); return at }
-	var writes []func(context.Context) error
-	for i := len(curatedBoards) - 1; i >= 0; i-- {
-		b, when := curatedBoards[i], next()
-		if !known[b.id] {
-			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, l, when) })
-		}
-	}
-	for i := len(curatedFabrics) - 1; i >= 0; i-- {
-		f, when := curatedFabrics[i], next()
-		if !known[f.id] {
-			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, l, when) })
-		}
-	}
-	return onEveryCPU(ctx, writes)
-}
-
-// putFiles stores an entry's drawn files, owned by the record owner names.
-func putFiles(ctx context.Context, env tasks.Env, owner string, files []drawnFile) error {
-	for _, f := range files {
-		if err := putFile(ctx, env, f.id, f.ext, f.mediaType, owner, f.data, f.w, f.h); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// onEveryCPU runs writes on as many goroutines as there are CPUs and
-// answers the first error; the writes not started by then are not run.
-func onEveryCPU(ctx context.Context, writes []func(context.Context) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	queue := make(chan func(context.Context) error)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(writes)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for w := range queue {
-				if err := w(ctx); err != nil {
-					cancel(err)
-				}
-			}
-		}()
-	}
-send:
-	for _, w := range writes {
-		select {
-		case queue <- w:
-		case <-ctx.Done():
-			break send
-		}
-	}
-	close(queue)
-	wg.Wait()
-	return context.Cause(ctx)
-}
-
 // write stores one curated moodboard, drawn by lib: its looks, its
 // collage and its record.
 func (b curatedBoard) write(ctx context.Context, env tasks.Env, lib *Library, at time.Time) error {
@@ -532,4 +347,48 @@ func CuratedHandles() map[string][]string {
 		out[KindFabric] = append(out[KindFabric], KindFabric+":"+f.id)
 	}
 	return out
+}
+
+// SeedCurated writes the curated library — moodboards with their looks,
+// collage and analysis, fabrics with their swatch and swatch card — into
+// db and bucket. Records already there are kept (one query finds them), so
+// running it again (each `taskplatform migrate` and `dev`) only adds what
+// is missing. The entries are drawn on every CPU at once: drawing them is
+// the seconds of a first start.
+func SeedCurated(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	return new(Library).Seed(ctx, db, bucket)
+}
+
+// Seed writes the curated library into db and bucket as SeedCurated does,
+// drawing only the entries this Library has not drawn before.
+func (l *Library) Seed(ctx context.Context, db *gorm.DB, bucket *blob.Bucket) error {
+	env := tasks.Env{UserID: models.CuratedUser, DB: db, Blob: bucket}
+	var have []string
+	if err := db.WithContext(ctx).Model(&models.Record{}).
+		Where("user_id = ? AND kind IN ?", models.CuratedUser, []string{KindMoodboard, KindFabric}).
+		Pluck("id", &have).Error; err != nil {
+		return fmt.Errorf("read the curated library: %w", err)
+	}
+	known := map[string]bool{}
+	for _, id := range have {
+		known[id] = true
+	}
+	// Older library entries first, so listings (newest first) show them in
+	// the order above: each entry's time is fixed by its place.
+	at := time.Now().UTC().Add(-time.Duration(len(curatedBoards)+len(curatedFabrics)) * time.Second)
+	next := func() time.Time { at = at.Add(time.Second); return at }
+	var writes []func(context.Context) error
+	for i := len(curatedBoards) - 1; i >= 0; i-- {
+		b, when := curatedBoards[i], next()
+		if !known[b.id] {
+			writes = append(writes, func(ctx context.Context) error { return b.write(ctx, env, l, when) })
+		}
+	}
+	for i := len(curatedFabrics) - 1; i >= 0; i-- {
+		f, when := curatedFabrics[i], next()
+		if !known[f.id] {
+			writes = append(writes, func(ctx context.Context) error { return f.write(ctx, env, l, when) })
+		}
+	}
+	return onEveryCPU(ctx, writes)
 }

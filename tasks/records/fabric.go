@@ -24,117 +24,6 @@ const (
 	maxWeight = 600
 )
 
-// fibre is one value of the fibre vocabulary with its labelling code
-// (ISO 2076 / EU 1007/2011 abbreviations).
-type fibre struct{ value, label, code, group, text string }
-
-var fibres = []fibre{
-	{"cotton", "Cotton", "CO", "plant", "Soft, breathable, absorbent; creases."},
-	{
-		"organic_cotton",
-		"Organic cotton",
-		"CO",
-		"plant",
-		"Cotton grown without synthetic pesticides or fertilisers (label it as cotton).",
-	},
-	{"linen", "Linen", "LI", "plant", "Flax fibre: cool, crisp, strong; creases easily."},
-	{"hemp", "Hemp", "HA", "plant", "Strong, durable bast fibre that softens with wear."},
-	{"wool", "Wool", "WO", "animal", "Warm, elastic, moisture-regulating."},
-	{"merino", "Merino wool", "WO", "animal", "Fine wool that can be worn next to the skin (label it as wool)."},
-	{"cashmere", "Cashmere", "WS", "animal", "Very soft, light and warm goat hair."},
-	{"alpaca", "Alpaca", "WP", "animal", "Warm, silky hair without lanolin."},
-	{"mohair", "Mohair", "WM", "animal", "Lustrous, resilient angora-goat hair."},
-	{"silk", "Silk", "SE", "animal", "Lustrous, smooth, strong for its weight."},
-	{"viscose", "Viscose", "CV", "cellulosic", "Regenerated cellulose: drapes and dyes well, weak when wet."},
-	{"modal", "Modal", "CMD", "cellulosic", "Regenerated cellulose, softer and stronger wet than viscose."},
-	{"lyocell", "Lyocell", "CLY", "cellulosic", "Regenerated cellulose from a closed solvent loop: strong, smooth."},
-	{"cupro", "Cupro", "CUP", "cellulosic", "Regenerated cotton linter with a silky hand."},
-	{"polyester", "Polyester", "PES", "synthetic", "Strong, quick-drying, holds its shape."},
-	{
-		"recycled_polyester",
-		"Recycled polyester",
-		"PES",
-		"synthetic",
-		"Polyester from recycled bottles or textiles (label it as polyester).",
-	},
-	{"polyamide", "Polyamide (nylon)", "PA", "synthetic", "Very strong and abrasion-resistant."},
-	{"acrylic", "Acrylic", "PAN", "synthetic", "Wool-like, warm, light."},
-	{"elastane", "Elastane", "EL", "synthetic", "Stretch fibre, a few percent in a blend."},
-	{"polypropylene", "Polypropylene", "PP", "synthetic", "Very light, wicks moisture."},
-}
-
-// construction is one value of the fabric_construction vocabulary.
-type construction struct{ value, label, code, group, text string }
-
-var constructions = []construction{
-	{"plain_weave", "Plain weave", "PW", "woven", "Over one, under one: the simplest, firmest weave."},
-	{"poplin", "Poplin", "PO", "woven", "Fine plain weave with a slight cross rib; shirting."},
-	{"canvas", "Canvas", "CA", "woven", "Heavy, tight plain weave."},
-	{"oxford", "Oxford", "OX", "woven", "Basket weave of paired yarns; shirting."},
-	{"twill", "Twill", "TW", "woven", "Diagonal ribs; drapes and hides soil."},
-	{"denim", "Denim", "DN", "woven", "Warp-faced cotton twill, usually indigo warp and white weft."},
-	{"gabardine", "Gabardine", "GB", "woven", "Tight, steep twill; suiting and outerwear."},
-	{"herringbone", "Herringbone", "HB", "woven", "Twill reversed in bands: a broken zig-zag."},
-	{"satin", "Satin", "SA", "woven", "Long floats: smooth and lustrous face."},
-	{"crepe", "Crepe", "CR", "woven", "Crinkled, grainy surface from twisted yarns."},
-	{"ripstop", "Ripstop", "RS", "woven", "Reinforcement grid that stops tears spreading."},
-	{"dobby", "Dobby", "DB", "woven", "Small geometric woven figures."},
-	{"jacquard", "Jacquard", "JQ", "woven", "Large woven figures controlled thread by thread."},
-	{"corduroy", "Corduroy", "CD", "pile", "Cut-pile cords (wales) running down the cloth."},
-	{"velvet", "Velvet", "VV", "pile", "Short, dense cut pile."},
-	{"jersey", "Jersey", "JE", "knit", "Single knit: smooth face, loops on the back; T-shirts."},
-	{"rib", "Rib", "RB", "knit", "Columns of knit and purl: stretches across."},
-	{"interlock", "Interlock", "IL", "knit", "Double knit, smooth on both faces."},
-	{"pique", "Piqué", "PQ", "knit", "Textured knit of small cells; polo shirts."},
-	{"fleece", "Fleece", "FL", "knit", "Brushed knit with a soft, warm pile."},
-	{"terry", "Terry", "TE", "knit", "Uncut loops that absorb water; towelling."},
-	{"french_terry", "French terry", "FT", "knit", "Flat face, looped back; sweatshirts."},
-	{"lace", "Lace", "LC", "other", "Openwork of looped, twisted or knitted threads."},
-}
-
-func fibreVocab() tasks.Vocabulary {
-	values := make([]tasks.VocabValue, len(fibres))
-	for i, f := range fibres {
-		values[i] = tasks.VocabValue{
-			Value:       f.value,
-			Label:       f.label,
-			Group:       f.group,
-			Description: f.text + " Code " + f.code + ".",
-		}
-	}
-	return tasks.Vocabulary{
-		Name:        "fibre",
-		Description: "A fibre of a fabric's composition, with its labelling code (ISO 2076 / EU 1007/2011).",
-		Values:      values,
-		Concept:     new("fabric"),
-		Groups: []tasks.VocabGroup{
-			{
-				Name:        "plant",
-				Description: "Natural plant fibres.",
-			}, {Name: "animal", Description: "Natural animal fibres."},
-			{
-				Name:        "cellulosic",
-				Description: "Regenerated cellulose.",
-			}, {Name: "synthetic", Description: "Synthetic polymers."}},
-	}
-}
-
-func constructionVocab() tasks.Vocabulary {
-	values := make([]tasks.VocabValue, len(constructions))
-	for i, c := range constructions {
-		values[i] = tasks.VocabValue{
-			Value:       c.value,
-			Label:       c.label,
-			Group:       c.group,
-			Description: c.text + " Code " + c.code + ".",
-		}
-	}
-	return tasks.Vocabulary{Name: "fabric_construction", Description: "How a fabric is made: its weave, pile or knit.",
-		Values: values, Concept: new("fabric"), Groups: []tasks.VocabGroup{
-			{Name: "woven", Description: "Woven fabrics."}, {Name: "pile", Description: "Woven pile fabrics."},
-			{Name: "knit", Description: "Knitted fabrics."}, {Name: "other", Description: "Other constructions."}}}
-}
-
 // weightClass names a weight in g/m².
 func weightClass(gsm int) string {
 	switch {
@@ -176,16 +65,6 @@ func fabricCode(f FabricFacts) string {
 		}
 	}
 	return fmt.Sprintf("%s-%s-%d", sb.String(), cc, f.WeightGSM)
-}
-
-// fabricInput is a fabric.create request. The record keeps its facts as
-// sent, so they decode into the record's FabricFacts.
-type fabricInput struct {
-	Name   string       `json:"name"`
-	Facts  FabricFacts  `json:"facts"`
-	Swatch *string      `json:"swatch"`
-	Colour *string      `json:"colour"`
-	Trade  *FabricTrade `json:"trade"`
 }
 
 // givenColour is the colour a fabric input states, #RRGGBB or a
@@ -234,61 +113,16 @@ func fieldsOf(in *fabricInput) FabricFields {
 
 // fabric makes a fabric record with its swatch card.
 func fabric() *tasks.Definition {
-	props := obj{
-		"name": nameSchema("The fabric's name, as a mill or a designer calls it."),
-		"facts": obj{
-			"type":                 "object",
-			"additionalProperties": false,
-			"required":             []string{"weight_gsm", "composition", "construction"},
-			"description":          "What the fabric is made of and how.",
-			"properties": obj{
-				"weight_gsm": obj{"type": "integer", "minimum": minWeight, "maximum": maxWeight,
-					"description": fmt.Sprintf(
-						"Weight in grams per square metre: a whole number, %d to %d.",
-						minWeight,
-						maxWeight,
-					)},
-				"composition": obj{"type": "array", "minItems": 1, "maxItems": 6,
-					"description": "Fibres and their percentages, adding up to 100; each fibre once.",
-					"items": obj{
-						"type":                 "object",
-						"additionalProperties": false,
-						"required":             []string{"fibre", "percent"},
-						"properties": obj{
-							"fibre": tasks.VocabEnum(fibreVocab(), "A fibre."),
-							"percent": obj{
-								"type":        "number",
-								"minimum":     0.5,
-								"maximum":     100,
-								"description": "Its share, in percent.",
-							},
-						},
-					}},
-				"construction": tasks.VocabEnum(constructionVocab(), "How the fabric is made."),
-			},
-		},
-		"swatch": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "A photo or scan of the fabric: a file: or art: handle or a public https URL. Without one the " +
-				"card shows the construction drawn in the fabric's colour. When colour is not sent, the colour is measured from " +
-				"this photo."},
-		"colour": obj{
-			"type": "string", "minLength": 1, "maxLength": 60,
-			"description": "The fabric's colour: #RRGGBB, a colour_name value (forest, navy…) or a colour in words " +
-				"(\"forest green\", \"dusty rose\"), read as the colour_name entry its words name (the data's colour.name " +
-				"says which, colour_sent what was sent); words that name no colour answer invalid_colour. It is the " +
-				"record's colour; without it the colour is measured from the swatch photo, and with neither the fabric has " +
-				"no colour (the card says so and draws the construction undyed).",
-			"examples": []any{"#1F4A2C", "forest", "forest green"},
-		},
-		"trade": tradeSchema(),
-	}
 	return &tasks.Definition{
 		Name: "fabric.create", Title: "Create a fabric",
 		Description: "Keeps a fabric's weight, composition and construction as a fabric record with its code, delivered " +
 			"as a swatch card.",
 		Category: tasks.CategoryRecordsLibraries, Unit: "card",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("fabric.create input",
-			"A fabric: name, facts and an optional swatch image.", props, []string{"name", "facts"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[fabricInput](
+			"fabric.create input",
+			"A fabric: name, facts and an optional swatch image.",
+			nil,
+		)),
 		OutputSchema: fabricOutput(),
 		Runner:       tasks.Typed[fabricInput](fabricRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 1},

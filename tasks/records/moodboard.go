@@ -52,35 +52,16 @@ func checkName(name string) error {
 
 // moodboard makes a moodboard record: a collage, then its analysis.
 func moodboard() *tasks.Definition {
-	props := obj{
-		"name": nameSchema("The moodboard's name, shown on its collage and in pickers."),
-		"images": obj{
-			"type":           "array",
-			"minItems":       minBoardImages,
-			"maxItems":       maxBoardImages,
-			tasks.RefKeyword: "image",
-			"items":          obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048},
-			"contains":       obj{"type": "string"},
-			"description": "The board's images, in collage order: file: handles (POST /v1/files), art: handles a job " +
-				"delivered, or public https URLs. 3 to 24.",
-			"examples": []any{[]any{"file:abc123", "art:def456", "https://example.com/look.jpg"}},
-		},
-		"description": obj{
-			"type":        "string",
-			"maxLength":   1000,
-			"description": "What the board is for; kept on the record.",
-		},
-		"ignore_backdrops": obj{"type": "boolean", "default": true,
-			"description": "Leave a product shot's plain backdrop (a white or light grey sweep most of the image's " +
-				"border shares) out of the palette and the look's colours; each look names the backdrop it left out."},
-	}
 	return &tasks.Definition{
 		Name: "moodboard.create", Title: "Create a moodboard",
 		Description: "Keeps 3 to 24 images as a moodboard record: a collage at once, then an analysis of its palette and " +
 			"of every look.",
 		Category: tasks.CategoryRecordsLibraries, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("moodboard.create input",
-			"A moodboard: its name and images.", props, []string{"name", "images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[moodboardInput](
+			"moodboard.create input",
+			"A moodboard: its name and images.",
+			nil,
+		)),
 		OutputSchema: moodboardOutput(),
 		Runner:       tasks.Typed[moodboardInput](moodboardRunner{}),
 		Pricing:      tasks.Pricing{CreditType: contract.CreditService, PerOutput: 2},
@@ -201,14 +182,6 @@ func moodboardOutput() []byte {
 		},
 		"required": []string{"moodboard", "index", "kind", "name", "images"},
 	})
-}
-
-// moodboardInput is a moodboard.create request.
-type moodboardInput struct {
-	Name            string   `json:"name"`
-	Images          []string `json:"images"`
-	Description     *string  `json:"description"`
-	IgnoreBackdrops bool     `json:"ignore_backdrops"`
 }
 
 // description is the board's description, "" when none was sent.
@@ -367,20 +340,6 @@ func putImage(ctx context.Context, env tasks.Env, id, owner string, img image.Im
 	return putFile(ctx, env, id, "jpg", "image/jpeg", owner, data, b.Dx(), b.Dy())
 }
 
-// collage lays the images out in rows under the board's name: the last row
-// shares its width among fewer images.
-func collage(name, description string, imgs []image.Image) image.Image {
-	aspects := make([]float64, len(imgs))
-	for i, img := range imgs {
-		aspects[i] = float64(img.Bounds().Dx()) / float64(img.Bounds().Dy())
-	}
-	out, cells := collageCanvas(name, description, aspects)
-	for j, img := range imgs {
-		cover(out, cells[j], img)
-	}
-	return out
-}
-
 // The collage's layout: rows of images at their own proportions, each row
 // as tall as fills the width, about collageRow px; a proportion beyond
 // maxAspect (or its inverse) is cropped to it.
@@ -392,74 +351,6 @@ const (
 	maxAspect     = 2.5
 	collageSide   = 720 // the longest side an image is kept at for the collage
 )
-
-// collageCanvas is a collage of images whose proportions (width / height)
-// are aspects, with its heading drawn, and the cell of each image, in
-// order: a justified layout, every row filling the width except a short
-// last row, which keeps the rows' height and is centred, never stretched.
-func collageCanvas(name, description string, aspects []float64) (*image.RGBA, []image.Rectangle) {
-	// The rows sit a gutter in from the sheet's edge on every side, so a
-	// JPEG's blocks never carry an image's colour into the margin.
-	cells, h := justify(aspects, collageWidth-2*collageGutter, collageGutter, collageRow)
-	out := canvas(collageWidth, collageHeader+h+2*collageGutter, paper)
-	text(out, collageGutter*2, 64, name, 48, true, ink, collageWidth-4*collageGutter)
-	sub := fmt.Sprintf("%d images", len(aspects))
-	if description != "" {
-		sub += " · " + description
-	}
-	text(out, collageGutter*2, 104, sub, 22, false, muted, collageWidth-4*collageGutter)
-	for i := range cells {
-		cells[i] = cells[i].Add(image.Pt(collageGutter, collageHeader))
-	}
-	return out, cells
-}
-
-// clampAspect bounds a proportion to 1/maxAspect … maxAspect.
-func clampAspect(a float64) float64 { return min(maxAspect, max(1/maxAspect, a)) }
-
-// justify lays images of the given proportions out in rows width px wide
-// with gutters, each row about target px tall: it answers each image's
-// cell and the height of all the rows.
-func justify(aspects []float64, width, gutter, target int) ([]image.Rectangle, int) {
-	cells := make([]image.Rectangle, 0, len(aspects))
-	y := gutter
-	for start := 0; start < len(aspects); {
-		sum, end := 0.0, start
-		h := float64(target)
-		for end < len(aspects) {
-			sum += clampAspect(aspects[end])
-			end++
-			h = float64(width-gutter*(end-start+1)) / sum
-			if h <= float64(target) {
-				break
-			}
-		}
-		last := h > float64(target)
-		if last {
-			h = float64(target)
-		}
-		rowH := int(math.Round(h))
-		x := gutter
-		if last {
-			used := float64(gutter * (end - start - 1))
-			for i := start; i < end; i++ {
-				used += clampAspect(aspects[i]) * h
-			}
-			x = (width - int(math.Round(used))) / 2
-		}
-		for i := start; i < end; i++ {
-			w := int(math.Round(clampAspect(aspects[i]) * h))
-			if !last && i == end-1 {
-				w = width - gutter - x
-			}
-			cells = append(cells, image.Rect(x, y, x+w, y+rowH))
-			x += w + gutter
-		}
-		y += rowH + gutter
-		start = end
-	}
-	return cells, y - gutter
-}
 
 // The analysis sheet's layout.
 const sheetWidth, sheetPad, sheetHeader, sheetStrip, sheetLabel, sheetLookH = 1800, 36, 120, 220, 96, 220

@@ -81,22 +81,13 @@ func limitsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// rangePlanInput is a range_plan.create request.
-type rangePlanInput struct {
-	Name     string          `json:"name"`
-	Season   string          `json:"season"`
-	Items    []planItemInput `json:"items"`
-	BrandKit *string         `json:"brand_kit"`
-	Currency *string         `json:"currency"`
-}
-
 // planItemInput is one item of a range_plan.create request.
 type planItemInput struct {
-	Type      string   `json:"type"`
-	Name      string   `json:"name"`
+	Type      string   `json:"type" schema:"required"`
+	Name      string   `json:"name" schema:"required"`
 	Fabric    *string  `json:"fabric"`
 	Colours   []string `json:"colours"`
-	Quantity  int      `json:"quantity"`
+	Quantity  int      `json:"quantity" schema:"required"`
 	Images    []string `json:"images"`
 	Price     *float64 `json:"price"`
 	Cost      *float64 `json:"cost"`
@@ -173,74 +164,16 @@ func refusePlan(in *rangePlanInput, _ map[string]tasks.ImageSize) *apierr.Error 
 
 // rangePlan makes a range plan record: an overview PNG and a PDF sheet.
 func rangePlan() *tasks.Definition {
-	item := obj{
-		"type":                 "object",
-		"additionalProperties": false,
-		"required":             []string{"type", "name", "quantity"},
-		"properties": obj{
-			"type": tasks.VocabEnum(
-				garmentVocab(),
-				"The garment type; see the vocabulary for the most items of each type.",
-			),
-			"name": obj{"type": "string", "minLength": 1, "maxLength": 80, "description": "The style's name."},
-			"fabric": obj{
-				"type":        "string",
-				"pattern":     tasks.HandlePattern(KindFabric),
-				"description": "fabric:<id> of the account's or the curated library's.",
-			},
-			"colours": obj{
-				"type":        "array",
-				"maxItems":    6,
-				"items":       tasks.ColourSchema("A colourway, #RRGGBB."),
-				"description": "Colourways, up to 6.",
-			},
-			"quantity": obj{"type": "integer", "minimum": 1, "maximum": 100000, "description": "Units planned."},
-			"images": obj{"type": "array", "minItems": 1, "maxItems": maxItemImages, tasks.RefKeyword: "image",
-				"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-					"description": "A file: handle (POST /v1/files), an art: handle a job delivered " +
-						"(a photoshoot's shots are art: handles) or a public https URL."},
-				"description": fmt.Sprintf("The item's images, up to %d; the first leads the item's card. "+
-					"An image two items show is named in each and loaded once; at most %d different images "+
-					"in a plan.", maxItemImages, maxPlanImages)},
-			"price": obj{"type": "number", "minimum": 0, "maximum": 1000000,
-				"description": "The selling price of one unit, in the plan's currency."},
-			"cost": obj{"type": "number", "minimum": 0, "maximum": 1000000,
-				"description": "The cost of one unit (landed), in the plan's currency."},
-			"sizes": obj{"type": "array", "minItems": 1, "maxItems": 12,
-				"items":       obj{"type": "string", "maxLength": 8, "description": "A size name; blank ones are left out."},
-				"description": "The size run, smallest first: XS, S, M, L or 36, 38, 40."},
-			"drop": obj{"type": "string", "minLength": 1, "maxLength": 24,
-				"description": fmt.Sprintf("The delivery drop, such as Drop 1 or Feb; the sheet is laid out "+
-					"by drop when any item names one (at most %d drops).", maxDrops)},
-			"colourway": obj{"type": "string", "minLength": 1, "maxLength": 40,
-				"description": "The colourway's name, such as Navy/Ecru, printed beside its colours."},
-		},
-	}
-	props := obj{
-		"name": nameSchema("The range's name."),
-		"season": obj{
-			"type":        "string",
-			"minLength":   1,
-			"maxLength":   40,
-			"description": "The season, such as SS27 or Autumn/Winter 2026.",
-			"examples":    []any{"SS27"},
-		},
-		"items": obj{"type": "array", "minItems": 1, "maxItems": 60, "items": item,
-			"description": "The styles of the range, 1 to 60, grouped by type on the sheet. " +
-				"At most so many of one type: " + limitsText() + "."},
-		"currency": obj{"type": "string", "enum": currencyCodes(),
-			"description": "The ISO 4217 currency of the items' prices and costs; required when an item has one."},
-		"brand_kit": obj{"type": "string", "pattern": tasks.HandlePattern(KindBrandKit),
-			"description": "brand_kit:<id> of the account's: its colours and looks head the sheet; its looks must be " +
-				"analysed (brand_kit_look_not_ready)."},
-	}
 	return &tasks.Definition{
 		Name: "range_plan.create", Title: "Create a range plan",
 		Description: "Keeps a season's styles as a range plan record, delivered as an overview PNG and a PDF sheet " +
 			"grouped by garment type with fabrics and colourways.",
 		Category: tasks.CategoryRecordsLibraries, Unit: "file",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("range_plan.create input",
-			"A range plan: season and items.", props, []string{"name", "season", "items"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.InputSchema[rangePlanInput](
+			"range_plan.create input",
+			"A range plan: season and items.",
+			nil,
+		)),
 		OutputSchema: rangePlanOutput(),
 		Runner:       tasks.Typed[rangePlanInput](rangePlanRunner{}),
 		RefSides:     map[string]tasks.ImageSides{"items[].images": imageSides},

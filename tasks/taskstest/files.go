@@ -2,6 +2,7 @@ package taskstest
 
 import (
 	"context"
+	"testing"
 
 	"github.com/taskplatform/taskplatform/tasks"
 )
@@ -17,4 +18,16 @@ func (f Files) Load(_ context.Context, ref string) ([]byte, error) {
 		return b, nil
 	}
 	return nil, &tasks.StepError{Code: "processing_failed", Message: "no such file " + ref}
+}
+
+// Input is fields as task d's runners receive them: defaults added and
+// decoded once into the task's input struct, for a test that builds an
+// input in Go rather than through Validate.
+func Input(t testing.TB, d *tasks.Definition, fields map[string]any) tasks.Input {
+	t.Helper()
+	in, err := d.Input(fields)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Name, err)
+	}
+	return in
 }

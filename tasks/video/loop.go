@@ -19,35 +19,6 @@ import (
 const gifFPS = 20
 
 func patternLoop(o Options) *tasks.Definition {
-	props := obj{
-		"tile": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048, tasks.RefKeyword: "image",
-			"description": "A seamless pattern tile: an art: handle (from pattern.generate or pattern.repeat), a file: " +
-				"handle (POST /v1/files) or a public https URL.",
-			"examples": []any{"art:def456", "file:abc123"}},
-		"direction": tasks.VocabEnum(directionVocab(), "Which way the pattern moves."),
-		"seconds": obj{
-			"type":        "integer",
-			"minimum":     1,
-			"maximum":     20,
-			"default":     4,
-			"description": "The length of one loop in seconds: the pattern moves one tile length in this time.",
-		},
-		"repeats": obj{
-			"type":    "integer",
-			"minimum": 1,
-			"maximum": 8,
-			"default": 3,
-			"description": "About how many tiles fit across the frame's shorter side; the exact tile size makes the motion a " +
-				"whole number of pixels per frame.",
-		},
-		"mirror": obj{"type": "boolean", "default": false,
-			"description": "Mirror the tile into a block of four (it, flipped left to right, flipped top to bottom, " +
-				"turned half round), which always repeats seamlessly: for a tile whose edges do not continue each other " +
-				"(its data says seamless false and the job warns tile_not_seamless). The block is twice the tile's size, " +
-				"scaled like a tile."},
-		"size":   tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
-		"format": tasks.VocabEnum(formatVocab(o), "The file format. "+o.formats()),
-	}
 	refuse := tasks.Refusal(func(in *loopInput, _ map[string]tasks.ImageSize) *apierr.Error {
 		return refuseFormat(o, in.Format, in.Size, loopFrames(in), "seconds")
 	})
@@ -56,8 +27,12 @@ func patternLoop(o Options) *tasks.Definition {
 		Description: "Scrolls a seamless pattern tile across the frame in a loop whose last frame leads into its first " +
 			"without a jump, as GIF or MP4.",
 		Category: tasks.CategoryVideo, Unit: "video", Uses: []string{"seamless_tile"}, Produces: []string{"seamless_loop"},
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("video.pattern_loop input",
-			"A seamless tile and how to move it: one looping video.", props, []string{"tile"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.DerivedSchema[loopInput](
+			"video.pattern_loop input",
+			"A seamless tile and how to move it: one looping video.",
+			loopInput{}.fieldSchemas(o),
+			nil,
+		)),
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Pattern loop data", "type": "object", "description": "The data of the " +
 				"loop.",
@@ -154,17 +129,6 @@ func patternLoop(o Options) *tasks.Definition {
 			Files: []tasks.ExampleFile{detailFile},
 		}},
 	}
-}
-
-// loopInput is a video.pattern_loop request, defaults applied.
-type loopInput struct {
-	Tile      string `json:"tile"`
-	Direction string `json:"direction"`
-	Seconds   int    `json:"seconds"`
-	Repeats   int    `json:"repeats"`
-	Size      string `json:"size"`
-	Format    string `json:"format"`
-	Mirror    bool   `json:"mirror"`
 }
 
 // loopFrames is the number of frames of one loop.

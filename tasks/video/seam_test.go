@@ -115,7 +115,7 @@ func TestLoopsPreferMP4WhereFFmpegIs(t *testing.T) {
 		} {
 			in, err := task(t, o, name).Validate([]byte(body))
 			require.NoError(t, err, name)
-			require.Equal(t, want, in["format"], name)
+			require.Equal(t, want, in.Fields["format"], name)
 		}
 	}
 }

@@ -20,28 +20,6 @@ const maxSlides = 20
 const fadeSteps = 8
 
 func slideshow(o Options) *tasks.Definition {
-	props := obj{
-		"images": obj{
-			"type": "array", tasks.RefKeyword: "image", "minItems": 1, "maxItems": maxSlides,
-			"items": obj{"type": "string", "pattern": tasks.RefPattern, "maxLength": 2048,
-				"description": "A file: handle (POST /v1/files), an art: handle a job delivered, or a public https URL."},
-			"description": fmt.Sprintf("The images to show, 1 to %d, in this order.", maxSlides),
-			"examples":    []any{[]any{"file:abc123", "art:def456"}},
-		},
-		"frame_ms": obj{
-			"type":        "integer",
-			"minimum":     500,
-			"maximum":     5000,
-			"default":     1500,
-			"description": "How long each image shows, in milliseconds (rounded to 10 ms), transition included.",
-		},
-		"transition": tasks.FieldEnum(transitions(), "How one image passes to the next."),
-		"size":       tasks.VocabEnum(sizeVocab(), "The frame size, WIDTHxHEIGHT."),
-		"fit":        tasks.FieldEnum(frameFits(), "How each image fills a frame of another aspect ratio."),
-		"background": tasks.ColourSchema("The colour around images with fit contain, #RRGGBB."),
-		"format":     tasks.VocabEnum(formatVocab(o), "The file format. "+o.formats()),
-	}
-	props["background"].(obj)["default"] = "#FFFFFF"
 	refuse := tasks.Refusal(func(in *slideInput, _ map[string]tasks.ImageSize) *apierr.Error {
 		return refuseFormat(o, in.Format, in.Size, in.frames(), "size")
 	})
@@ -49,8 +27,12 @@ func slideshow(o Options) *tasks.Definition {
 		Name: "video.slideshow", Title: "Make a slideshow video",
 		Description: "Shows images one after another, cut or crossfaded, as an animated GIF or an H.264 MP4.",
 		Category:    tasks.CategoryVideo, Unit: "video",
-		InputSchema: tasks.MustJSON(tasks.ObjectSchema("video.slideshow input",
-			"Images and how to show them: one video.", props, []string{"images"}, nil)),
+		InputSchema: tasks.MustJSON(tasks.DerivedSchema[slideInput](
+			"video.slideshow input",
+			"Images and how to show them: one video.",
+			slideInput{}.fieldSchemas(o),
+			nil,
+		)),
 		OutputSchema: tasks.MustJSON(obj{
 			"$schema": tasks.SchemaDialect, "title": "Slideshow data", "type": "object", "description": "The data of the " +
 				"slideshow video.",
@@ -99,17 +81,6 @@ func slideshow(o Options) *tasks.Definition {
 			Files: slideFiles,
 		}},
 	}
-}
-
-// slideInput is a video.slideshow request, defaults applied.
-type slideInput struct {
-	Images     []string `json:"images"`
-	FrameMS    int      `json:"frame_ms"`
-	Transition string   `json:"transition"`
-	Size       string   `json:"size"`
-	Fit        string   `json:"fit"`
-	Background string   `json:"background"`
-	Format     string   `json:"format"`
 }
 
 // frames is the number of frames of a GIF of in: the images, and

@@ -58,8 +58,10 @@ func run(t testing.TB, o Options, name, body string, f files) tasks.Output {
 	in, err := d.Validate([]byte(body))
 	require.NoError(t, err, body)
 	raw, _ := json.Marshal(in)
-	in = nil
-	require.NoError(t, json.Unmarshal(raw, &in))
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(raw, &fields))
+	in, err = d.Input(fields)
+	require.NoError(t, err)
 	require.Equal(t, 1, d.Runner.Plan(in).Steps)
 	start := time.Now()
 	out, err := d.Runner.Step(tasks.WithLoader(context.Background(), f), in, 0)
