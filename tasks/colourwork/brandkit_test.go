@@ -66,11 +66,13 @@ func TestColourwaysFromABrandKit(t *testing.T) {
 			kit  string
 			code apierr.Code
 		}{{pending, apierr.BrandKitLookNotReady}, {theirs, apierr.InvalidRequest}} {
-			e := apierr.As(admitter.Admit(ctx, env, taskstest.Input(t, d, map[string]any{"image": "file:design", "palettes": tc.kit})))
+			in := taskstest.Input(t, d, map[string]any{"image": "file:design", "palettes": tc.kit})
+			e := apierr.As(admitter.Admit(ctx, env, in))
 			require.Equal(t, tc.code, e.Code, tc.kit)
 			require.Equal(t, "palettes", *e.Field)
 		}
-		require.NoError(t, admitter.Admit(ctx, env, taskstest.Input(t, d, map[string]any{"image": "file:design", "palettes": ready})))
+		readyIn := taskstest.Input(t, d, map[string]any{"image": "file:design", "palettes": ready})
+		require.NoError(t, admitter.Admit(ctx, env, readyIn))
 
 		design := bands(120, 60, []color.NRGBA{{0xF4, 0xF1, 0xEA, 255}, {0x1B, 0x2A, 0x4A, 255}}, []int{1, 1}, false)
 		in, err := d.Validate([]byte(`{"image":"file:design","palettes":"` + ready + `","count":3}`))
