@@ -146,7 +146,7 @@ func declaredOrder(d *tasks.Definition) []string {
 	return out
 }
 
-//nolint:gocyclo // one flat switch over the schema's keywords (complexity 43); a split is left for later
+// fieldOf is the form field of the input property name, of schema p.
 func fieldOf(name string, p schemaProp, required bool, refKinds []string) field {
 	f := field{
 		Name:        name,
@@ -154,31 +154,64 @@ func fieldOf(name string, p schemaProp, required bool, refKinds []string) field 
 		Description: p.Description,
 		Required:    required,
 	}
-	if p.Default != nil {
-		switch d := p.Default.(type) {
-		case []any:
-			for _, v := range d {
-				f.Defaults = append(f.Defaults, fmt.Sprint(v))
-			}
-		default:
-			f.Default = fmt.Sprint(d)
-		}
-	}
+	f.Default, f.Defaults = defaultsOf(p.Default)
 	if p.Minimum != nil {
 		f.Min = fmt.Sprint(*p.Minimum)
 	}
 	if p.Maximum != nil {
 		f.Max = fmt.Sprint(*p.Maximum)
 	}
+	typ, p := typeOf(p)
+	if !f.refKind(typ, p, refKinds) {
+		f.valueKind(typ, p)
+	}
+	return f
+}
+
+// defaultsOf writes a schema default for the form: one value, or a list's.
+func defaultsOf(d any) (one string, list []string) {
+	switch d := d.(type) {
+	case nil:
+		return "", nil
+	case []any:
+		for _, v := range d {
+			list = append(list, fmt.Sprint(v))
+		}
+		return "", list
+	default:
+		return fmt.Sprint(d), nil
+	}
+}
+
+// typeOf is p's JSON type; a list-or-one-item property (poses) is its list,
+// which is what the form sends.
+func typeOf(p schemaProp) (string, schemaProp) {
 	typ, _ := p.Type.(string)
 	if typ == "" && len(p.OneOf) > 0 {
-		// A list or one item (poses): the form sends the list.
 		for _, alt := range p.OneOf {
 			if alt.Type == "array" && alt.Items != nil {
 				typ, p.Items = "array", alt.Items
 			}
 		}
 	}
+	return typ, p
+}
+
+// optionsOf lists the values of an enum a form offers: every value but the
+// aliases (which name another value).
+func optionsOf(enum []any, aliases map[string]string) []string {
+	var out []string
+	for _, v := range enum {
+		if s, ok := v.(string); !ok || aliases[s] == "" {
+			out = append(out, fmt.Sprint(v))
+		}
+	}
+	return out
+}
+
+// refKind sets f's kind where the property names files or records (or is a
+// choice); false when it is a plain value.
+func (f *field) refKind(typ string, p schemaProp, refKinds []string) bool {
 	var itemPattern string
 	if p.Items != nil {
 		itemPattern = p.Items.Pattern
@@ -189,11 +222,7 @@ func fieldOf(name string, p schemaProp, required bool, refKinds []string) field 
 		if typ == "integer" {
 			f.Kind = "select-int"
 		}
-		for _, v := range p.Enum {
-			if s, ok := v.(string); !ok || p.Aliases[s] == "" {
-				f.Options = append(f.Options, fmt.Sprint(v))
-			}
-		}
+		f.Options = optionsOf(p.Enum, p.Aliases)
 	case p.XRef == "image" && typ == "array":
 		f.Kind, f.RefKinds = "refs", kindsOf(itemPattern, refKinds)
 	case p.XRef == "image":
@@ -203,26 +232,27 @@ func fieldOf(name string, p schemaProp, required bool, refKinds []string) field 
 		f.Colour = strings.Contains(p.Pattern, "#[0-9A-Fa-f]{6}")
 	case typ == "array" && len(kindsOf(itemPattern, refKinds)) > 0:
 		f.Kind, f.RefKinds = "records", kindsOf(itemPattern, refKinds)
+	default:
+		return false
+	}
+	return true
+}
+
+// valueKind sets f's kind for a plain value: a colour, a list, a number, text.
+func (f *field) valueKind(typ string, p schemaProp) {
+	switch {
 	case typ == "string" && p.Pattern == colourPattern:
 		f.Kind = "colour"
 	case typ == "array" && p.Items != nil && len(p.Items.Enum) > 0:
 		f.Kind = "checks"
-		for _, v := range p.Items.Enum {
-			if s, ok := v.(string); !ok || p.Items.Aliases[s] == "" {
-				f.Options = append(f.Options, fmt.Sprint(v))
-			}
-		}
+		f.Options = optionsOf(p.Items.Enum, p.Items.Aliases)
 	case typ == "array" && p.Items != nil && p.Items.Pattern == colourPattern:
 		f.Kind = "colours"
 		if len(f.Defaults) == 0 {
 			f.Defaults = []string{"#1F6FEB", "#F2CC60", "#E5534B"}
 		}
-	case typ == "integer":
-		f.Kind = "integer"
-	case typ == "number":
-		f.Kind = "number"
-	case typ == "boolean":
-		f.Kind = "boolean"
+	case typ == "integer", typ == "number", typ == "boolean":
+		f.Kind = typ
 	case typ == "string":
 		f.Kind = "text"
 	case typ == "array" && p.Items != nil && p.Items.Type == "string":
@@ -230,7 +260,6 @@ func fieldOf(name string, p schemaProp, required bool, refKinds []string) field 
 	default:
 		f.Kind = "json"
 	}
-	return f
 }
 
 // taskCard is one task of the chooser.
