@@ -39,7 +39,7 @@ func CutCheck(ctx context.Context, img image.Image) (string, error) {
 		}
 		small = resample.Resize(small, w, h, imaging.Box)
 	}
-	if transparentBorder(small) {
+	if TransparentBorder(small) {
 		return "", nil // already a cut-out
 	}
 	_, err := cutOutMatte(ctx, small, 12, 0, false)
@@ -56,9 +56,9 @@ func CutCheck(ctx context.Context, img image.Image) (string, error) {
 	return err.Error(), nil
 }
 
-// transparentBorder says whether at least half of img's border pixels are
+// TransparentBorder says whether at least half of img's border pixels are
 // transparent (alpha under 128).
-func transparentBorder(img image.Image) bool {
+func TransparentBorder(img image.Image) bool {
 	b := img.Bounds()
 	clear, n := 0, 0
 	at := func(x, y int) {

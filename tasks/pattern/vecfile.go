@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/taskplatform/taskplatform/tasks"
+	"github.com/taskplatform/taskplatform/tasks/pdfsheet"
 )
 
 // The vector files of a tile: an SVG of plain <rect>, <circle> and <path>
@@ -154,16 +155,7 @@ func encodePDF(s *spec, shapes []shape) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n")
-	offsets := make([]int, len(objects))
-	for i, o := range objects {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
+	xref := pdfsheet.WriteObjects(&b, objects)
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Info 5 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, xref)
 	return b.Bytes(), nil
 }

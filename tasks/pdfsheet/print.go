@@ -123,16 +123,7 @@ func (p Print) Bytes() ([]byte, error) {
 			"/Trapped /False >>", escape(ascii(p.Title))))
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.6\n%\xe2\xe3\xcf\xd3\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = out.Len()
-		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := out.Len()
-	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&out, "%010d 00000 n \n", o)
-	}
+	xref := WriteObjects(&out, objs)
 	id := md5.Sum(out.Bytes())
 	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R /ID [<%x> <%x>] >>\nstartxref\n%d\n%%%%EOF\n",
 		len(objs)+1, len(objs), id, id, xref)

@@ -80,27 +80,10 @@ func prepareProduct(ctx context.Context, src image.Image) (product, error) {
 // ownCutOut is src's pixels when src is already a cut-out (a transparent
 // PNG: most of its border is transparent), or nil.
 func ownCutOut(src image.Image) *image.NRGBA {
-	img := imaging.Clone(src)
-	b := img.Rect
-	clear, n := 0, 0
-	at := func(x, y int) {
-		n++
-		if img.Pix[img.PixOffset(x, y)+3] < 128 {
-			clear++
-		}
-	}
-	for x := b.Min.X; x < b.Max.X; x++ {
-		at(x, b.Min.Y)
-		at(x, b.Max.Y-1)
-	}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		at(b.Min.X, y)
-		at(b.Max.X-1, y)
-	}
-	if clear*2 < n {
+	if !imgfam.TransparentBorder(src) {
 		return nil
 	}
-	return img
+	return imaging.Clone(src)
 }
 
 // trim crops img to the box of its pixels with alpha above 8.
