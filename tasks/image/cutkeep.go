@@ -12,9 +12,13 @@ package image
 // a region, whether its tones are the product's). A region needs
 // coreShare of its pixels, and at least 20, with all of a 7 × 7 box
 // around them kept and off the lines (walls of lines alone are not a
-// product), and of it only what reconstruct keeps. walled goes back to
-// the pool.
-func keepCompact(plain, walled, lines, thin []bool, W, H int, own func(c []int32) bool) []bool {
+// product), and of it only what reconstruct keeps. A region too thin for
+// that (a white handle, its rim broken by JPEG's ringing) is kept from its
+// lit pixels instead, where it is lit (litPart; lift is a pixel's
+// luminance above the backdrop's). walled goes back to the pool.
+func keepCompact(plain, walled, lines, thin []bool, W, H int, lift func(i int) float64,
+	own func(c []int32) bool,
+) []bool {
 	n := W * H
 	defer boolPool.put(walled)
 	sum := make([]int32, (W+1)*(H+1)) // the integral of walled's object off the lines
@@ -60,10 +64,17 @@ func keepCompact(plain, walled, lines, thin []bool, W, H int, own func(c []int32
 				}
 			})
 		}
+		seed, from := core, comp
 		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
+			seed = func(i int) bool { return !lines[i] && lift(i) > 1 }
+			if from = litPart(comp, lift, lines); from == nil {
+				continue
+			}
+		}
+		kept := reconstruct(from, seed, lines, W, H)
+		if len(kept) < 20 {
 			continue
 		}
-		kept := reconstruct(comp, core, lines, W, H)
 		if !own(kept) {
 			continue
 		}
@@ -196,3 +207,29 @@ func closeInlets(isBg []bool, W, H int) {
 
 // maxLineCross is how many pixels of lines in a row reconstruct crosses.
 const maxLineCross = 6
+
+// litPart is the part of region comp, too thin for a core (a handle),
+// that is on the lines or not a shade (lift ≥ -1), when at least 20 of
+// its pixels off the lines, a quarter of those, are lit (lift > 1): a
+// white part brighter than the backdrop, never a shadow's tail with a few
+// of JPEG's bright specks. It is nil otherwise.
+func litPart(comp []int32, lift func(i int) float64, lines []bool) []int32 {
+	lit, off := 0, 0
+	var part []int32
+	for _, j := range comp {
+		l := lift(int(j))
+		if !lines[j] {
+			off++
+			if l > 1 {
+				lit++
+			}
+		}
+		if lines[j] || l >= -1 {
+			part = append(part, j)
+		}
+	}
+	if lit < 20 || 4*lit < off {
+		return nil
+	}
+	return part
+}
