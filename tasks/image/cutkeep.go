@@ -64,14 +64,15 @@ func keepCompact(plain, walled, lines, thin []bool, W, H int, lift func(i int) f
 				}
 			})
 		}
-		seed, from := core, comp
+		seed, from, cross := core, comp, maxLineCross
 		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
 			seed = func(i int) bool { return !lines[i] && lift(i) > 1 }
 			if from = litPart(comp, lift, lines); from == nil {
 				continue
 			}
+			cross = thinLineCross
 		}
-		kept := reconstruct(from, seed, lines, W, H)
+		kept := reconstruct(from, seed, lines, cross, W, H)
 		if len(kept) < 20 {
 			continue
 		}
@@ -102,7 +103,7 @@ const coreShare = 0.05
 // without crossing more than three pixels of lines in a row: a handle,
 // however thin and however lined, joins its body, and so does its rim;
 // a sliver of lines alone along it (a shadow's tail, ringing) is left out.
-func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []int32 {
+func reconstruct(comp []int32, core func(i int) bool, lines []bool, cross, W, H int) []int32 {
 	in := make(map[int32]bool, len(comp))
 	for _, j := range comp {
 		in[j] = true
@@ -127,7 +128,7 @@ func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []
 			if lines[k] {
 				e = d + 1
 			}
-			if old, ok := got[k32]; e > maxLineCross || ok && old <= e {
+			if old, ok := got[k32]; e > cross || ok && old <= e {
 				return
 			}
 			got[k32] = e
@@ -207,6 +208,10 @@ func closeInlets(isBg []bool, W, H int) {
 
 // maxLineCross is how many pixels of lines in a row reconstruct crosses.
 const maxLineCross = 6
+
+// thinLineCross is how many pixels of lines in a row reconstruct crosses
+// from a thin part's lit pixels: its own rim, not the hole's beyond.
+const thinLineCross = 4
 
 // litPart is the part of region comp, too thin for a core (a handle),
 // that is on the lines or not a shade (lift ≥ -1), when at least 20 of
