@@ -12,9 +12,13 @@ package image
 // a region, whether its tones are the product's). A region needs
 // coreShare of its pixels, and at least 20, with all of a 7 × 7 box
 // around them kept and off the lines (walls of lines alone are not a
-// product), and of it only what reconstruct keeps. walled goes back to
-// the pool.
-func keepCompact(plain, walled, lines, thin []bool, W, H int, own func(c []int32) bool) []bool {
+// product), and of it only what reconstruct keeps. A region too thin for
+// that (a white handle, its rim broken by JPEG's ringing) is kept from its
+// lit pixels instead, where it is lit (litPart; lift is a pixel's
+// luminance above the backdrop's). walled goes back to the pool.
+func keepCompact(plain, walled, lines, thin []bool, W, H int, lift func(i int) float64,
+	own func(c []int32) bool,
+) []bool {
 	n := W * H
 	defer boolPool.put(walled)
 	sum := make([]int32, (W+1)*(H+1)) // the integral of walled's object off the lines
@@ -60,10 +64,18 @@ func keepCompact(plain, walled, lines, thin []bool, W, H int, own func(c []int32
 				}
 			})
 		}
+		seed, from, cross := core, comp, maxLineCross
 		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
+			seed = func(i int) bool { return !lines[i] && lift(i) > 1 }
+			if from = litPart(comp, lift, lines); from == nil {
+				continue
+			}
+			cross = thinLineCross
+		}
+		kept := reconstruct(from, seed, lines, cross, W, H)
+		if len(kept) < 20 {
 			continue
 		}
-		kept := reconstruct(comp, core, lines, W, H)
 		if !own(kept) {
 			continue
 		}
@@ -91,7 +103,7 @@ const coreShare = 0.05
 // without crossing more than three pixels of lines in a row: a handle,
 // however thin and however lined, joins its body, and so does its rim;
 // a sliver of lines alone along it (a shadow's tail, ringing) is left out.
-func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []int32 {
+func reconstruct(comp []int32, core func(i int) bool, lines []bool, cross, W, H int) []int32 {
 	in := make(map[int32]bool, len(comp))
 	for _, j := range comp {
 		in[j] = true
@@ -116,7 +128,7 @@ func reconstruct(comp []int32, core func(i int) bool, lines []bool, W, H int) []
 			if lines[k] {
 				e = d + 1
 			}
-			if old, ok := got[k32]; e > maxLineCross || ok && old <= e {
+			if old, ok := got[k32]; e > cross || ok && old <= e {
 				return
 			}
 			got[k32] = e
@@ -196,3 +208,33 @@ func closeInlets(isBg []bool, W, H int) {
 
 // maxLineCross is how many pixels of lines in a row reconstruct crosses.
 const maxLineCross = 6
+
+// thinLineCross is how many pixels of lines in a row reconstruct crosses
+// from a thin part's lit pixels: its own rim, not the hole's beyond.
+const thinLineCross = 4
+
+// litPart is the part of region comp, too thin for a core (a handle),
+// that is on the lines or not a shade (lift ≥ -1), when at least 20 of
+// its pixels off the lines, a quarter of those, are lit (lift > 1): a
+// white part brighter than the backdrop, never a shadow's tail with a few
+// of JPEG's bright specks. It is nil otherwise.
+func litPart(comp []int32, lift func(i int) float64, lines []bool) []int32 {
+	lit, off := 0, 0
+	var part []int32
+	for _, j := range comp {
+		l := lift(int(j))
+		if !lines[j] {
+			off++
+			if l > 1 {
+				lit++
+			}
+		}
+		if lines[j] || l >= -1 {
+			part = append(part, j)
+		}
+	}
+	if lit < 20 || 4*lit < off {
+		return nil
+	}
+	return part
+}

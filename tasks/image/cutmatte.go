@@ -28,7 +28,8 @@ import (
 //     steps only, once by faint lines too (a white mug's rim, a tee's
 //     hem); the second adds what it keeps only where that is a solid
 //     region whose tones do not continue the backdrop (keepCompact,
-//     cutkeep.go), never a shadow's tail or JPEG's ringing. White fills
+//     cutkeep.go), or a thin one brighter than the backdrop (a white
+//     handle), never a shadow's tail or JPEG's ringing. White fills
 //     inside thin black outlines stay (inkBounded); narrow inlets of
 //     backdrop reaching into the product go back to it (closeInlets).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
@@ -116,11 +117,19 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 // goes back to the pool with boolPool.put.
 func (st *cutState) background() []bool {
 	plainSeg, walledSeg := st.segment(false), st.segment(true)
-	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.lines, st.W, st.H, func(c []int32) bool {
+	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.lines, st.W, st.H, st.lift, func(c []int32) bool {
 		return st.ownTones(c, walledSeg)
 	})
 	closeInlets(isBg, st.W, st.H)
 	return isBg
+}
+
+// lift is pixel i's luminance above the backdrop's there in units of
+// the lit margin (max(5, 3·noise)): over 1 a lit white part, under -1 a
+// shade.
+func (st *cutState) lift(i int) float64 {
+	p, b := st.px.Pix[4*i:], st.bd.at(i%st.W, i/st.W)
+	return (float64(p[0]) + float64(p[1]) + float64(p[2]) - b[0] - b[1] - b[2]) / 3 / max(5, 3*st.noise)
 }
 
 // ownTones tells whether region c, kept by the walled flood (walled), is
