@@ -121,6 +121,7 @@ func (st *cutState) background() []bool {
 		return st.ownTones(c, walledSeg)
 	})
 	closeInlets(isBg, st.W, st.H)
+	st.keepShadedPanels(isBg)
 	return isBg
 }
 
