@@ -31,7 +31,10 @@ import (
 //     cutkeep.go), or a thin one brighter than the backdrop (a white
 //     handle), never a shadow's tail or JPEG's ringing. White fills
 //     inside thin black outlines stay (inkBounded); narrow inlets of
-//     backdrop reaching into the product go back to it (closeInlets).
+//     backdrop reaching into the product go back to it (closeInlets), and
+//     so do shaded regions inside the object's convex hull that grow
+//     darker away from it, as a shadow never does (keepShadedPanels,
+//     cutpanel.go: a ball's white panel on its shadow side).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
 //     alpha unmixed between the local backdrop and the local product
 //     colour.
