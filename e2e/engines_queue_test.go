@@ -34,9 +34,9 @@ func TestAJobBeyondItsEnginesQueueLimitFailsCapacityBusyUncharged(t *testing.T) 
 		e.Concurrency, e.QueueLimit = 1, 1
 		c.Engines["sdxl"] = e
 	})
-	var once bool
+	var released bool
 	t.Cleanup(func() {
-		if !once {
+		if !released {
 			close(release)
 		}
 	})
@@ -70,7 +70,7 @@ func TestAJobBeyondItsEnginesQueueLimitFailsCapacityBusyUncharged(t *testing.T) 
 	require.Len(t, cog.Requests(), 1, "C never reached the engine")
 	require.Equal(t, "queued", s.do(http.MethodGet, "/v1/jobs/"+bID, nil).json(t)["lifecycle"], "B still waits")
 
-	once = true
+	released = true
 	close(release)
 	for _, id := range []string{aID, bID} {
 		job := s.waitTerminal(id)
