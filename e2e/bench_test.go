@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,9 +37,10 @@ import (
 // Run it alone (`make bench`); TP_BENCH_SCALE scales the job counts of the
 // table (0.1 for a quick check), TP_BENCH_RSS_JOBS the memory phase
 // (default 10000; 0 skips it), TP_BENCH_CLIENTS the concurrency levels,
-// TP_BENCH_TASKS=0 skips the tasks table, TP_BENCH_HEAVY=0 the heavy-jobs
-// table (TP_BENCH_HEAVY=only runs nothing else), and TP_BENCH_INLINE=0 runs
-// every API job's steps on the steps queue (no job inside its admit).
+// TP_BENCH_TASKS=0 skips the tasks table (TP_BENCH_TASKS=only runs nothing
+// else, without Temporal), TP_BENCH_HEAVY=0 the heavy-jobs table
+// (TP_BENCH_HEAVY=only runs nothing else), and TP_BENCH_INLINE=0 runs every
+// API job's steps on the steps queue (no job inside its admit).
 func BenchmarkJobs(b *testing.B) {
 	cfg := benchConfigFromEnv(b)
 	began := time.Now()
@@ -54,6 +56,12 @@ func BenchmarkJobs(b *testing.B) {
 	var tasksRows []taskRow
 	if cfg.tasks {
 		tasksRows = benchTasks(b)
+	}
+	if cfg.tasksOnly { // no stack, no Temporal: the tasks table alone
+		fmt.Fprintf(os.Stdout, "taskplatform bench · %s · %d CPUs · load average %s · took %s\n",
+			time.Now().UTC().Format(time.RFC3339), runtime.NumCPU(), loadAverage(), time.Since(began).Round(time.Second))
+		printTasksTable(os.Stdout, tasksRows)
+		return
 	}
 
 	s := newBenchStack(b, slices.Max(cfg.clients), benchStackOptions{noInline: !cfg.inline})
@@ -125,8 +133,9 @@ type benchConfig struct {
 	scale   float64
 	rssJobs int
 	clients []int
-	// tasks is false when TP_BENCH_TASKS=0 skips the tasks table.
-	tasks bool
+	// tasks is false when TP_BENCH_TASKS=0 skips the tasks table;
+	// tasksOnly is true when TP_BENCH_TASKS=only runs nothing else.
+	tasks, tasksOnly bool
 	// inline is false when TP_BENCH_INLINE=0 keeps every API job's steps
 	// on the steps queue.
 	inline bool
@@ -138,7 +147,7 @@ type benchConfig struct {
 func benchConfigFromEnv(b *testing.B) benchConfig {
 	cfg := benchConfig{scale: 1, rssJobs: 10000, clients: []int{1, 16, 64}, tasks: os.Getenv("TP_BENCH_TASKS") != "0",
 		inline: os.Getenv("TP_BENCH_INLINE") != "0", heavy: os.Getenv("TP_BENCH_HEAVY") != "0",
-		heavyOnly: os.Getenv("TP_BENCH_HEAVY") == "only"}
+		heavyOnly: os.Getenv("TP_BENCH_HEAVY") == "only", tasksOnly: os.Getenv("TP_BENCH_TASKS") == "only"}
 	if v := os.Getenv("TP_BENCH_SCALE"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		require.NoError(b, err, "TP_BENCH_SCALE")

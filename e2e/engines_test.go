@@ -22,6 +22,7 @@ import (
 	"github.com/taskplatform/taskplatform/enginehooks"
 	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/engines/cogtest"
+	"github.com/taskplatform/taskplatform/models"
 	"github.com/taskplatform/taskplatform/outbound"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/all"
@@ -63,11 +64,15 @@ func engineStackWith(t *testing.T, o cogtest.Options, so stackOptions,
 		edit(cfg)
 	}
 	// An async engine without webhook_listen reports to the stack's API
-	// (its address is known once the stack has started).
+	// (its address is known once the stack has started). Predictions lease
+	// their replica's slots in the stack's database, as the binary's do
+	// (cmd/taskplatform, taskRegistry): the admit's queue_limit count reads
+	// those leases.
 	var s *testStack
-	hooks := &enginehooks.Store{DB: func() *gorm.DB { return s.db }}
+	stackDB := func() *gorm.DB { return s.db }
+	hooks := &enginehooks.Store{DB: stackDB}
 	cl := engines.Clients{Fetch: outbound.New(outbound.Options{AllowPrivate: true, Timeout: 5 * time.Second}),
-		Completions: hooks}
+		Completions: hooks, Leases: models.EngineLeases{DB: stackDB}}
 	so.registry, err = engines.Assemble(cfg, all.Families(), cl, zaptest.NewLogger(t))
 	require.NoError(t, err)
 	so.credits = 100

@@ -39,6 +39,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"succeeded_with_events.json", // with job events subscribed, queued, 3 side by side
 		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
 		"engine_capacity_busy.json",  // an external engine stayed busy
+		"engine_queue_full.json",     // refused at admit: its engine's queue_limit reached, no step
 		// an engine stayed busy, or the model refused, one output of four
 		// side by side: the others are cancelled
 		"parallel_capacity_busy.json",
