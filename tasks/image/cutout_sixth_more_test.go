@@ -9,7 +9,7 @@ func moreSixthShots() []shot {
 	// A cartoon on white paper: a round face whose white fill is the
 	// paper's inside a black outline, dot eyes and a smile, and a speech
 	// bubble with a tail, white inside its outline but for three lines of
-	// "text"; the face is cut by the frame's bottom. JPEG 70.
+	// "text"; the bubble's tail points at the face. JPEG 70.
 	pp := paper(rgbf{254, 254, 252}, 300, 260)
 	ink := rgbf{18, 18, 22}
 	face := ellipse(90, 200, 48, 46)
