@@ -40,28 +40,11 @@ func (st *cutState) refineOutline(isBg []bool) {
 				continue
 			}
 			x, y := i%W, i/W
-			in, ok := st.inward(isBg, x, y)
-			if !ok {
-				continue
-			}
 			B, ok := st.backdropBeside(isBg, x, y)
 			if !ok {
 				continue
 			}
-			p, F := st.col(i), st.col(in)
-			fb := [3]float64{F[0] - B[0], F[1] - B[1], F[2] - B[2]}
-			den := fb[0]*fb[0] + fb[1]*fb[1] + fb[2]*fb[2]
-			if den < minFB*minFB || den > maxFB*maxFB {
-				continue
-			}
-			a := ((p[0]-B[0])*fb[0] + (p[1]-B[1])*fb[1] + (p[2]-B[2])*fb[2]) / den
-			a = max(0, a)
-			var d2 float64
-			for ch := range 3 {
-				r := p[ch] - B[ch] - a*fb[ch]
-				d2 += r * r
-			}
-			if a < 0.5 && math.Sqrt(d2) <= fit {
+			if a, fit2, ok := st.bestMix(isBg, x, y, B, minFB, maxFB); ok && a < 0.5 && fit2 <= fit*fit {
 				drop = append(drop, int32(i))
 			}
 		}
@@ -74,23 +57,43 @@ func (st *cutState) refineOutline(isBg []bool) {
 	}
 }
 
-// inward is the object pixel one step into the product from outline
-// pixel (x, y): opposite a 4-neighbour in the background, itself and the
-// pixel past it in the object; false where (x, y) is not on the outline
-// or no side has that depth.
-func (st *cutState) inward(isBg []bool, x, y int) (int, bool) {
+// bestMix reads outline pixel (x, y) as a mix of B and a product colour
+// F taken one or two pixels in, along each of the 8 directions that leads
+// from a background neighbour into the object: the pair that explains the
+// pixel best (the least squared distance from the line B–F, as robust
+// matting picks its samples), whose F differs from B by minFB to maxFB
+// and is darker: a rim, or a shaded side. Where the product one pixel in
+// is brighter, nothing tells its rim from the backdrop.
+// It returns α, that distance, and false where no pair fits.
+func (st *cutState) bestMix(isBg []bool, x, y int, B [3]float64, minFB, maxFB float64) (a, fit2 float64, ok bool) {
 	W, H := st.W, st.H
 	obj := func(x, y int) bool { return x >= 0 && y >= 0 && x < W && y < H && !isBg[y*W+x] }
-	for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+	p := st.col(y*W + x)
+	fit2 = math.Inf(1)
+	for _, d := range [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
 		bx, by := x-d[0], y-d[1]
 		if bx < 0 || by < 0 || bx >= W || by >= H || !isBg[by*W+bx] {
 			continue
 		}
-		if obj(x+d[0], y+d[1]) && obj(x+2*d[0], y+2*d[1]) {
-			return (y+d[1])*W + x + d[0], true
+		for k := 1; k <= 2 && obj(x+k*d[0], y+k*d[1]); k++ {
+			F := st.col((y+k*d[1])*W + x + k*d[0])
+			fb := [3]float64{F[0] - B[0], F[1] - B[1], F[2] - B[2]}
+			den := fb[0]*fb[0] + fb[1]*fb[1] + fb[2]*fb[2]
+			if den < minFB*minFB || den > maxFB*maxFB || fb[0]+fb[1]+fb[2] > -minFB {
+				continue // a light body brighter than the backdrop: no rim to read the edge by
+			}
+			t := max(0, ((p[0]-B[0])*fb[0]+(p[1]-B[1])*fb[1]+(p[2]-B[2])*fb[2])/den)
+			var e float64
+			for ch := range 3 {
+				r := p[ch] - B[ch] - t*fb[ch]
+				e += r * r
+			}
+			if e < fit2 {
+				a, fit2, ok = t, e, true
+			}
 		}
 	}
-	return 0, false
+	return a, fit2, ok
 }
 
 // backdropBeside is the mean colour of the background pixels near the
