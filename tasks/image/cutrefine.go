@@ -40,6 +40,9 @@ func (st *cutState) refineOutline(isBg []bool) {
 				continue
 			}
 			x, y := i%W, i/W
+			if !touches(isBg, i, W, st.H) && !touchesCorner(isBg, x, y, W, st.H) {
+				continue // inside the object
+			}
 			B, ok := st.backdropBeside(isBg, x, y)
 			if !ok {
 				continue
@@ -117,4 +120,14 @@ func (st *cutState) backdropBeside(isBg []bool, x, y int) ([3]float64, bool) {
 		return s, false
 	}
 	return [3]float64{s[0] / float64(k), s[1] / float64(k), s[2] / float64(k)}, true
+}
+
+// touchesCorner tells whether a diagonal neighbour of (x, y) is set in m.
+func touchesCorner(m []bool, x, y, W, H int) bool {
+	for _, d := range [4][2]int{{1, 1}, {-1, -1}, {1, -1}, {-1, 1}} {
+		if xx, yy := x+d[0], y+d[1]; xx >= 0 && yy >= 0 && xx < W && yy < H && m[yy*W+xx] {
+			return true
+		}
+	}
+	return false
 }
