@@ -15,8 +15,11 @@ package image
 // product), and of it only what reconstruct keeps. A region too thin for
 // that (a white handle, its rim broken by JPEG's ringing) is kept from its
 // lit pixels instead, where it is lit (litPart; lift is a pixel's
-// luminance above the backdrop's). walled goes back to the pool.
-func keepCompact(plain, walled, lines, thin []bool, W, H int, lift func(i int) float64,
+// luminance above the backdrop's), or, where it is shaded, from its
+// pixels between two faint rims (ribbon, cutribbon.go: lum is a pixel's
+// level, depth and faintRim the least and most a rim dips below it).
+// walled goes back to the pool.
+func keepCompact(plain, walled, lines, thin []bool, W, H int, lift, lum func(i int) float64, depth, faintRim float64,
 	own func(c []int32) bool,
 ) []bool {
 	n := W * H
@@ -68,7 +71,9 @@ func keepCompact(plain, walled, lines, thin []bool, W, H int, lift func(i int) f
 		if cores < 20 || float64(cores) < coreShare*float64(len(comp)) {
 			seed = func(i int) bool { return !lines[i] && lift(i) > 1 }
 			if from = litPart(comp, lift, lines); from == nil {
-				continue
+				if seed, from = ribbon(comp, lines, lum, lift, depth, faintRim, W, H), comp; seed == nil {
+					continue
+				}
 			}
 			cross = thinLineCross
 		}

@@ -34,7 +34,12 @@ import (
 //     backdrop reaching into the product go back to it (closeInlets), and
 //     so do shaded regions inside the object's convex hull that grow
 //     darker away from it, as a shadow never does (keepShadedPanels,
-//     cutpanel.go: a ball's white panel on its shadow side).
+//     cutpanel.go: a ball's white panel on its shadow side). A thin
+//     shaded part between two faint rims is kept too (ribbon,
+//     cutribbon.go: a pair of scissors' grey handles), and the
+//     outline's pixels that are mostly backdrop beside a darker rim go
+//     back to it (refineOutline, cutrefine.go: no pixel of backdrop
+//     round a white mug or in its handle's hole).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
 //     alpha unmixed between the local backdrop and the local product
 //     colour.
@@ -116,15 +121,19 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 
 // background is step 3's result: the plain flood's background less the
 // solid regions the walled flood keeps whose tones are the product's
-// (keepCompact), with the narrow inlets given back to the product. It
-// goes back to the pool with boolPool.put.
+// (keepCompact), with the narrow inlets given back to the product and
+// the outline refined (refineOutline). It goes back to the pool with
+// boolPool.put.
 func (st *cutState) background() []bool {
 	plainSeg, walledSeg := st.segment(false), st.segment(true)
-	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.lines, st.W, st.H, st.lift, func(c []int32) bool {
-		return st.ownTones(c, walledSeg)
-	})
+	depth := max(3, 2.5*st.noise) // a rim's (rimLines)
+	isBg := keepCompact(plainSeg, walledSeg, st.rims, st.lines, st.W, st.H, st.lift, st.lum3, depth,
+		lightEdge*st.tolRGB, func(c []int32) bool {
+			return st.ownTones(c, walledSeg)
+		})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
+	st.refineOutline(isBg)
 	return isBg
 }
 

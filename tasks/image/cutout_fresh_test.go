@@ -122,10 +122,12 @@ func BenchmarkCutoutVariedFresh(b *testing.B) {
 // enclosed backdrop is over its 0.05; the docs' limitations name them.
 // Before the second round the set scored a mean IoU of 0.741 (a white
 // bowl and a pale blue shirt lost whole: 0.000 and 0.014), light parts
-// 0.729; after it 0.963, lowest 0.910, light parts 0.996.
+// 0.729; after it 0.964, lowest 0.910 (a cream cup on cream, its
+// handle's hole kept at 0.13), light parts 0.996; after the outline
+// refinement (cutrefine.go) 0.974, lowest 0.953, holes 0.000.
 var (
-	freshShort = map[string]float64{"f_cup_cream_on_cream": 0.89} // its handle's hole partly kept
-	freshHoles = map[string]float64{"f_cup_cream_on_cream": 0.15}
+	freshShort = map[string]float64{}
+	freshHoles = map[string]float64{}
 )
 
 // TestCutoutKeepsFreshLightProducts holds the fresh held-out set to its
@@ -147,7 +149,7 @@ func TestCutoutKeepsFreshLightProducts(t *testing.T) {
 			require.LessOrEqual(t, s.hole, holes, "%s: enclosed backdrop's alpha", name)
 		}
 	}
-	require.GreaterOrEqual(t, f.meanIoU, 0.95, "mean IoU")
+	require.GreaterOrEqual(t, f.meanIoU, 0.97, "mean IoU")
 	require.GreaterOrEqual(t, f.light, 0.98, "light parts' mean alpha")
-	require.LessOrEqual(t, f.hole, 0.07, "enclosed backdrop's mean alpha")
+	require.LessOrEqual(t, f.hole, 0.01, "enclosed backdrop's mean alpha")
 }
