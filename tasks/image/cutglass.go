@@ -55,43 +55,80 @@ const (
 // with tolerance tol) their alpha; res.seeThrough is the share of the
 // object made see-through.
 func withGlass(src image.Image, res cutout, tol float64) cutout {
+	g := scanGlass(src, res, tol)
+	if g == nil {
+		return res
+	}
+	made := 0
+	for _, b := range g.bodies {
+		made += unmixBody(res.img, b.comp, b.on, b.f, b.a, g.diff)
+	}
+	if made > 0 {
+		res.seeThrough = float64(made) / float64(max(g.object, 1))
+	}
+	return res
+}
+
+// glassScan is what scanGlass finds in a cut-out: the backdrop fitted to
+// the border and the see-through bodies.
+type glassScan struct {
+	cut    *image.NRGBA
+	bd     *backdrop
+	W, H   int
+	object int // the object's pixels (alpha above 0)
+	bodies []seeBody
+}
+
+// seeBody is one see-through body: its pixels, those on its colour line
+// (on), its tint f and its alpha a.
+type seeBody struct {
+	comp []int32
+	on   []bool
+	f    [3]float64
+	a    float64
+}
+
+// diff is pixel i's I − B in the cut-out, and B.
+func (g *glassScan) diff(i int) ([3]float64, [3]float64) {
+	b := g.bd.at(i%g.W, i/g.W)
+	p := g.cut.Pix[4*i:]
+	return [3]float64{float64(p[0]) - b[0], float64(p[1]) - b[1], float64(p[2]) - b[2]}, b
+}
+
+// scanGlass finds the see-through bodies of the cut-out res (steps 1 to 3)
+// without changing it; nil when there is none.
+func scanGlass(src image.Image, res cutout, tol float64) *glassScan {
 	cut := res.img
 	W, H := cut.Rect.Dx(), cut.Rect.Dy()
 	if W < 16 || H < 16 {
-		return res
+		return nil
 	}
 	bd, seenLo, seenHi := borderBackdrop(src, W, H, 1.5*tol)
 	if bd == nil {
-		return res
+		return nil
 	}
 	n := W * H
 	inner, object := innerPixels(cut)
-	diff := func(i int) ([3]float64, [3]float64) {
-		b := bd.at(i%W, i/W)
-		p := cut.Pix[4*i:]
-		return [3]float64{float64(p[0]) - b[0], float64(p[1]) - b[1], float64(p[2]) - b[2]}, b
-	}
-	u, ok := tintDirection(inner, diff)
+	g := &glassScan{cut: cut, bd: bd, W: W, H: H, object: object}
+	u, ok := tintDirection(inner, g.diff)
 	if !ok {
-		return res
+		return nil
 	}
 	member := make([]bool, n)
 	for i := range n {
 		if !inner[i] {
 			continue
 		}
-		d, _ := diff(i)
+		d, _ := g.diff(i)
 		l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
 		member[i] = l <= 3 || math.Abs(d[0]*u[0]+d[1]*u[1]+d[2]*u[2])/l >= glassCos
 	}
 	seen := make([]bool, n)
-	var comp []int32
-	made := 0
 	for s := range n {
 		if !member[s] || seen[s] {
 			continue
 		}
-		comp = append(comp[:0], int32(s))
+		comp := []int32{int32(s)}
 		seen[s] = true
 		for h := 0; h < len(comp); h++ {
 			forNeighbours(int(comp[h]), W, H, func(j int) {
@@ -104,16 +141,15 @@ func withGlass(src image.Image, res cutout, tol float64) cutout {
 		if float64(len(comp)) < glassMinShare*float64(object) || len(comp) < 200 {
 			continue
 		}
-		f, a, on, ok := bodyTint(comp, diff, seenLo, seenHi)
-		if !ok {
-			continue
+		f, a, on, ok := bodyTint(comp, g.diff, seenLo, seenHi)
+		if ok {
+			g.bodies = append(g.bodies, seeBody{comp: comp, on: on, f: f, a: a})
 		}
-		made += unmixBody(cut, comp, on, f, a, diff)
 	}
-	if made > 0 {
-		res.seeThrough = float64(made) / float64(max(object, 1))
+	if len(g.bodies) == 0 {
+		return nil
 	}
-	return res
+	return g
 }
 
 // innerPixels marks the cut-out's opaque pixels two pixels in from its
