@@ -17,7 +17,8 @@ import (
 //  2. Body candidates: the product's inner pixels (opaque, two pixels in
 //     from its outline) whose difference from the backdrop behind them,
 //     I − B, points the way of the product's common tint (within
-//     glassCos of it) or is under the backdrop's noise: a green glass
+//     glassCos of it) or is too faint to point (under glassFaint: clear
+//     glass, the backdrop's noise and JPEG's ringing): a green glass
 //     darkens every backdrop towards the same green. Labels, caps, rims
 //     of another colour and highlights (lighter than the backdrop on a
 //     dark tint) are not candidates and stay opaque.
@@ -49,6 +50,7 @@ const (
 	glassMinShare = 0.1  // of the object: a smaller region is left opaque
 	glassFit      = 12.0 // levels per channel a body pixel may be off the body's line (a label is further)
 	glassNear     = 40.0 // |F − B| under which a pixel's alpha leans on the body's
+	glassFaint    = 8.0  // |I − B| under which a pixel's tint has no direction to tell (clear glass)
 )
 
 // withGlass gives the see-through bodies of the cut-out res (of src, cut
@@ -121,7 +123,7 @@ func scanGlass(src image.Image, res cutout, tol float64) *glassScan {
 		}
 		d, _ := g.diff(i)
 		l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-		member[i] = l <= 3 || math.Abs(d[0]*u[0]+d[1]*u[1]+d[2]*u[2])/l >= glassCos
+		member[i] = l <= glassFaint || math.Abs(d[0]*u[0]+d[1]*u[1]+d[2]*u[2])/l >= glassCos
 	}
 	seen := make([]bool, n)
 	for s := range n {
@@ -207,6 +209,36 @@ func tintDirection(inner []bool, diff func(i int) ([3]float64, [3]float64)) ([3]
 // opaque body, or a backdrop too flat to tell).
 func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, seenHi float64) (
 	[3]float64, float64, []bool, bool) {
+	mean, on, ok := bodyLine(comp, diff, seenLo, seenHi)
+	if !ok {
+		return [3]float64{}, 0, nil, false
+	}
+	// The tint: F = B + (I − B)/α with α = 1 − s, the median over the body;
+	// α no less than the least that keeps every pixel's F in gamut.
+	a := max(glassFloor, 1-mean)
+	var fs [3][]float64
+	for k, j := range comp {
+		if !on[k] {
+			continue
+		}
+		d, b := diff(int(j))
+		aj := max(a, leastAlpha(d, b))
+		for ch := range 3 {
+			fs[ch] = append(fs[ch], b[ch]+d[ch]/aj)
+		}
+	}
+	var f [3]float64
+	for ch := range 3 {
+		f[ch] = median(fs[ch])
+	}
+	return f, a, on, true
+}
+
+// bodyLine fits a body's colours against the backdrop behind them (see
+// bodyTint): the mean slope of I = a + s·B over the channels and the
+// pixels on the line; false when they do not follow the backdrop.
+func bodyLine(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, seenHi float64) (
+	float64, []bool, bool) {
 	// The body's colour against the backdrop's, a median per level of the
 	// backdrop's luminance (a cap or a label of another tone beside the
 	// body moves a few levels' medians, not the line through them).
@@ -237,7 +269,7 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 		}
 	}
 	if min(hi, seenHi)-max(lo, seenLo) < glassSpan { // only where the border shows the backdrop so
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	// Each channel's line I = a + s·B by repeated medians (Siegel): robust
 	// to the levels a cap or a label moves.
@@ -257,7 +289,7 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 			}
 		}
 		if len(outer) == 0 {
-			return [3]float64{}, 0, nil, false
+			return 0, nil, false
 		}
 		slope[ch] = median(outer)
 		res := make([]float64, len(bs[ch]))
@@ -286,37 +318,19 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 		}
 	}
 	if m < 0.5*float64(len(comp)) {
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	varB := sbb/m - (sb/m)*(sb/m)
 	se := math.Sqrt(rss/(3*m)) / math.Sqrt(max(varB, 1e-9)*m)
 	if mean < glassSlopeMin || mean > glassSlopeMax || se > glassSlopeSE {
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	for ch := range 3 {
 		if math.Abs(slope[ch]-mean) > glassSlopeDev {
-			return [3]float64{}, 0, nil, false
+			return 0, nil, false
 		}
 	}
-	// The tint: F = B + (I − B)/α with α = 1 − s, the median over the body;
-	// α no less than the least that keeps every pixel's F in gamut.
-	a := max(glassFloor, 1-mean)
-	var fs [3][]float64
-	for k, j := range comp {
-		if !on[k] {
-			continue
-		}
-		d, b := diff(int(j))
-		aj := max(a, leastAlpha(d, b))
-		for ch := range 3 {
-			fs[ch] = append(fs[ch], b[ch]+d[ch]/aj)
-		}
-	}
-	var f [3]float64
-	for ch := range 3 {
-		f[ch] = median(fs[ch])
-	}
-	return f, a, on, true
+	return mean, on, true
 }
 
 // leastAlpha is the least alpha whose un-mixed colour B + d/α stays within

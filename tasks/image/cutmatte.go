@@ -125,6 +125,7 @@ func (st *cutState) background() []bool {
 	})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
+	st.fillOutlines(isBg)
 	return isBg
 }
 

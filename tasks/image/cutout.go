@@ -124,19 +124,13 @@ func cutOut(ctx context.Context, img image.Image, tol float64, feather int) (cut
 }
 
 // cutOutGlass is the cut-out (cutmatte.go) with its see-through bodies
-// given their alpha (cutglass.go), the glass its outline closes filled
-// first (cutglassfill.go).
+// given their alpha (cutglass.go).
 func cutOutGlass(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool) (cutout, error) {
 	res, err := cutOutMatte(ctx, img, tol, feather, keepShadow)
 	if err != nil {
 		return res, err
 	}
-	outline := fillGlassOutline(ctx, img, res, tol, feather)
-	res = withGlass(img, res, tol)
-	if outline != nil {
-		outline.finish(res.img)
-	}
-	return res, nil
+	return withGlass(img, res, tol), nil
 }
 
 // flood is every pixel connected to a seed (4-neighbours) through near

@@ -113,8 +113,14 @@ func scoreGlass(t truth, got cutout) glassScore {
 }
 
 func measureGlass(tb testing.TB, dir string) map[string]glassScore {
+	return measureGlassScenes(tb, glassScenes(), dir)
+}
+
+// measureGlassScenes cuts out scenes as image.remove_background does and
+// scores them (dir, when set, gets each input beside its cut-out).
+func measureGlassScenes(tb testing.TB, scenes []scene, dir string) map[string]glassScore {
 	out := map[string]glassScore{}
-	for _, s := range glassScenes() {
+	for _, s := range scenes {
 		t := s.render()
 		res, err := cutOutGlass(context.Background(), t.img, 12, 2, false)
 		require.NoError(tb, err, s.name)
