@@ -34,7 +34,9 @@ import (
 //     backdrop reaching into the product go back to it (closeInlets), and
 //     so do shaded regions inside the object's convex hull that grow
 //     darker away from it, as a shadow never does (keepShadedPanels,
-//     cutpanel.go: a ball's white panel on its shadow side).
+//     cutpanel.go: a ball's white panel on its shadow side). Last, the
+//     see-through regions a product's outline closes are filled
+//     (fillOutlines, cutoutline.go: clear glass as pale as the sweep).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
 //     alpha unmixed between the local backdrop and the local product
 //     colour.

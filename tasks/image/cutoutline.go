@@ -2,30 +2,33 @@ package image
 
 import "math"
 
-// Step 3's last stage (issue 46): a product's outline closed and filled.
-// Clear glass shows the backdrop through it: where the backdrop behind is
-// as light as the glass (a clear bottle's neck and shoulders before a
-// sweep's lit top, the whole bottle on a white sweep) its tones continue
-// the backdrop's and the floods give it to the backdrop; what is left of
-// it is its outline, the faint lines along its sides where it bends the
-// light, the cap and the base. A region that the object and the faint
-// lines (st.rims, their gaps of up to 2 × gapClose pixels closed) shut
-// off from the image's border is given to the object when it
+// Step 3's last stage (issue 46): a see-through product's outline closed
+// and filled. Clear glass shows the backdrop through it: where the
+// backdrop behind is as light as the glass (a clear bottle's neck and
+// shoulders before a sweep's lit top, the whole bottle on a white sweep)
+// its tones continue the backdrop's and the floods give it to the
+// backdrop; what is left of it is its outline, the faint lines along its
+// sides where it bends the light, the cap and the base. A region of the
+// background that the object and the faint lines (st.rims, their gaps of
+// up to 2 × gapClose pixels closed) shut off from the image's border is
+// given to the object when it
 //
 //   - touches the object and reaches its outline: at least outlineReach
-//     of its rim faces the backdrop outside the lines (a hole is the
-//     product's all round: a handle's hole stays a hole);
+//     of its rim faces the backdrop outside the lines, or a thin wall of
+//     the object (within 3 pixels of that backdrop);
 //   - is solid: at least 20 of its pixels more than 3 pixels from the
-//     backdrop outside (not a sliver between a line and the object), and
-//     at least minOutlineFill of the image;
-//   - and shows the backdrop: at least outlineNear of its pixels off the
-//     lines are within the tolerance of it (a shadow, darker, is not).
+//     backdrop outside, and at least minOutlineFill of the image;
+//   - shows the backdrop: at least outlineNear of its pixels off the
+//     lines are within the tolerance of it (a shadow, darker, is not);
+//   - and is seen through: its colours follow the graded backdrop as
+//     glass does (bodyLine, cutglass.go), less steeply than the backdrop
+//     itself (a slope of at most outlineSlope). A hole is the backdrop,
+//     slope 1: a handle's hole stays a hole.
 //
-// A crack through the object (a row of pixels lost between two kept parts
-// of a glass body, all within 2 pixels of the object and none facing the
-// backdrop outside) showing the backdrop is filled too. The see-through
-// step (cutglass.go) then gives the glass its alpha where the backdrop is
-// graded; on a flat one the glass stays opaque inside its outline.
+// The faint line beside a filled region is its edge, and is filled too.
+// On a backdrop graded by less than glassSpan levels nothing is filled:
+// clear glass invisible against a flat backdrop cannot be told from a
+// hole. The see-through step (cutglass.go) then gives the glass its alpha.
 
 const (
 	outlineReach   = 0.1   // the least share of a region's rim facing the backdrop outside
