@@ -17,7 +17,8 @@ import (
 //  2. Body candidates: the product's inner pixels (opaque, two pixels in
 //     from its outline) whose difference from the backdrop behind them,
 //     I − B, points the way of the product's common tint (within
-//     glassCos of it) or is under the backdrop's noise: a green glass
+//     glassCos of it) or is too faint to point (under glassFaint: clear
+//     glass, the backdrop's noise and JPEG's ringing): a green glass
 //     darkens every backdrop towards the same green. Labels, caps, rims
 //     of another colour and highlights (lighter than the backdrop on a
 //     dark tint) are not candidates and stay opaque.
@@ -49,49 +50,87 @@ const (
 	glassMinShare = 0.1  // of the object: a smaller region is left opaque
 	glassFit      = 12.0 // levels per channel a body pixel may be off the body's line (a label is further)
 	glassNear     = 40.0 // |F − B| under which a pixel's alpha leans on the body's
+	glassFaint    = 8.0  // |I − B| under which a pixel's tint has no direction to tell (clear glass)
 )
 
 // withGlass gives the see-through bodies of the cut-out res (of src, cut
 // with tolerance tol) their alpha; res.seeThrough is the share of the
 // object made see-through.
 func withGlass(src image.Image, res cutout, tol float64) cutout {
+	g := scanGlass(src, res, tol)
+	if g == nil {
+		return res
+	}
+	made := 0
+	for _, b := range g.bodies {
+		made += unmixBody(res.img, b.comp, b.on, b.f, b.a, g.diff)
+	}
+	if made > 0 {
+		res.seeThrough = float64(made) / float64(max(g.object, 1))
+	}
+	return res
+}
+
+// glassScan is what scanGlass finds in a cut-out: the backdrop fitted to
+// the border and the see-through bodies.
+type glassScan struct {
+	cut    *image.NRGBA
+	bd     *backdrop
+	W, H   int
+	object int // the object's pixels (alpha above 0)
+	bodies []seeBody
+}
+
+// seeBody is one see-through body: its pixels, those on its colour line
+// (on), its tint f and its alpha a.
+type seeBody struct {
+	comp []int32
+	on   []bool
+	f    [3]float64
+	a    float64
+}
+
+// diff is pixel i's I − B in the cut-out, and B.
+func (g *glassScan) diff(i int) ([3]float64, [3]float64) {
+	b := g.bd.at(i%g.W, i/g.W)
+	p := g.cut.Pix[4*i:]
+	return [3]float64{float64(p[0]) - b[0], float64(p[1]) - b[1], float64(p[2]) - b[2]}, b
+}
+
+// scanGlass finds the see-through bodies of the cut-out res (steps 1 to 3)
+// without changing it; nil when there is none.
+func scanGlass(src image.Image, res cutout, tol float64) *glassScan {
 	cut := res.img
 	W, H := cut.Rect.Dx(), cut.Rect.Dy()
 	if W < 16 || H < 16 {
-		return res
+		return nil
 	}
 	bd, seenLo, seenHi := borderBackdrop(src, W, H, 1.5*tol)
 	if bd == nil {
-		return res
+		return nil
 	}
 	n := W * H
 	inner, object := innerPixels(cut)
-	diff := func(i int) ([3]float64, [3]float64) {
-		b := bd.at(i%W, i/W)
-		p := cut.Pix[4*i:]
-		return [3]float64{float64(p[0]) - b[0], float64(p[1]) - b[1], float64(p[2]) - b[2]}, b
-	}
-	u, ok := tintDirection(inner, diff)
+	g := &glassScan{cut: cut, bd: bd, W: W, H: H, object: object}
+	u, ok := tintDirection(inner, g.diff)
 	if !ok {
-		return res
+		return nil
 	}
 	member := make([]bool, n)
 	for i := range n {
 		if !inner[i] {
 			continue
 		}
-		d, _ := diff(i)
+		d, _ := g.diff(i)
 		l := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-		member[i] = l <= 3 || math.Abs(d[0]*u[0]+d[1]*u[1]+d[2]*u[2])/l >= glassCos
+		member[i] = l <= glassFaint || math.Abs(d[0]*u[0]+d[1]*u[1]+d[2]*u[2])/l >= glassCos
 	}
 	seen := make([]bool, n)
-	var comp []int32
-	made := 0
 	for s := range n {
 		if !member[s] || seen[s] {
 			continue
 		}
-		comp = append(comp[:0], int32(s))
+		comp := []int32{int32(s)}
 		seen[s] = true
 		for h := 0; h < len(comp); h++ {
 			forNeighbours(int(comp[h]), W, H, func(j int) {
@@ -104,16 +143,15 @@ func withGlass(src image.Image, res cutout, tol float64) cutout {
 		if float64(len(comp)) < glassMinShare*float64(object) || len(comp) < 200 {
 			continue
 		}
-		f, a, on, ok := bodyTint(comp, diff, seenLo, seenHi)
-		if !ok {
-			continue
+		f, a, on, ok := bodyTint(comp, g.diff, seenLo, seenHi)
+		if ok {
+			g.bodies = append(g.bodies, seeBody{comp: comp, on: on, f: f, a: a})
 		}
-		made += unmixBody(cut, comp, on, f, a, diff)
 	}
-	if made > 0 {
-		res.seeThrough = float64(made) / float64(max(object, 1))
+	if len(g.bodies) == 0 {
+		return nil
 	}
-	return res
+	return g
 }
 
 // innerPixels marks the cut-out's opaque pixels two pixels in from its
@@ -171,6 +209,36 @@ func tintDirection(inner []bool, diff func(i int) ([3]float64, [3]float64)) ([3]
 // opaque body, or a backdrop too flat to tell).
 func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, seenHi float64) (
 	[3]float64, float64, []bool, bool) {
+	mean, on, ok := bodyLine(comp, diff, seenLo, seenHi)
+	if !ok {
+		return [3]float64{}, 0, nil, false
+	}
+	// The tint: F = B + (I − B)/α with α = 1 − s, the median over the body;
+	// α no less than the least that keeps every pixel's F in gamut.
+	a := max(glassFloor, 1-mean)
+	var fs [3][]float64
+	for k, j := range comp {
+		if !on[k] {
+			continue
+		}
+		d, b := diff(int(j))
+		aj := max(a, leastAlpha(d, b))
+		for ch := range 3 {
+			fs[ch] = append(fs[ch], b[ch]+d[ch]/aj)
+		}
+	}
+	var f [3]float64
+	for ch := range 3 {
+		f[ch] = median(fs[ch])
+	}
+	return f, a, on, true
+}
+
+// bodyLine fits a body's colours against the backdrop behind them (see
+// bodyTint): the mean slope of I = a + s·B over the channels and the
+// pixels on the line; false when they do not follow the backdrop.
+func bodyLine(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, seenHi float64) (
+	float64, []bool, bool) {
 	// The body's colour against the backdrop's, a median per level of the
 	// backdrop's luminance (a cap or a label of another tone beside the
 	// body moves a few levels' medians, not the line through them).
@@ -201,7 +269,7 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 		}
 	}
 	if min(hi, seenHi)-max(lo, seenLo) < glassSpan { // only where the border shows the backdrop so
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	// Each channel's line I = a + s·B by repeated medians (Siegel): robust
 	// to the levels a cap or a label moves.
@@ -221,7 +289,7 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 			}
 		}
 		if len(outer) == 0 {
-			return [3]float64{}, 0, nil, false
+			return 0, nil, false
 		}
 		slope[ch] = median(outer)
 		res := make([]float64, len(bs[ch]))
@@ -250,37 +318,19 @@ func bodyTint(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 		}
 	}
 	if m < 0.5*float64(len(comp)) {
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	varB := sbb/m - (sb/m)*(sb/m)
 	se := math.Sqrt(rss/(3*m)) / math.Sqrt(max(varB, 1e-9)*m)
 	if mean < glassSlopeMin || mean > glassSlopeMax || se > glassSlopeSE {
-		return [3]float64{}, 0, nil, false
+		return 0, nil, false
 	}
 	for ch := range 3 {
 		if math.Abs(slope[ch]-mean) > glassSlopeDev {
-			return [3]float64{}, 0, nil, false
+			return 0, nil, false
 		}
 	}
-	// The tint: F = B + (I − B)/α with α = 1 − s, the median over the body;
-	// α no less than the least that keeps every pixel's F in gamut.
-	a := max(glassFloor, 1-mean)
-	var fs [3][]float64
-	for k, j := range comp {
-		if !on[k] {
-			continue
-		}
-		d, b := diff(int(j))
-		aj := max(a, leastAlpha(d, b))
-		for ch := range 3 {
-			fs[ch] = append(fs[ch], b[ch]+d[ch]/aj)
-		}
-	}
-	var f [3]float64
-	for ch := range 3 {
-		f[ch] = median(fs[ch])
-	}
-	return f, a, on, true
+	return mean, on, true
 }
 
 // leastAlpha is the least alpha whose un-mixed colour B + d/α stays within

@@ -36,7 +36,9 @@ import (
 //     darker away from it, as a shadow never does (keepShadedPanels,
 //     cutpanel.go: a ball's white panel on its shadow side). A thin
 //     shaded part between two faint rims is kept too (ribbon,
-//     cutribbon.go: a pair of scissors' grey handles), and the
+//     cutribbon.go: a pair of scissors' grey handles); the see-through
+//     regions a product's outline closes are filled (fillOutlines,
+//     cutoutline.go: clear glass as pale as the sweep); last, the
 //     outline's pixels that are mostly backdrop beside a darker rim go
 //     back to it (refineOutline, cutrefine.go: no pixel of backdrop
 //     round a white mug or in its handle's hole).
@@ -133,6 +135,7 @@ func (st *cutState) background() []bool {
 		})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
+	st.fillOutlines(isBg)
 	st.refineOutline(isBg)
 	return isBg
 }
