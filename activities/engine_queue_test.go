@@ -86,3 +86,41 @@ func withQueueLimit(e engines.EngineConfig, n int) engines.EngineConfig {
 	e.QueueLimit = n
 	return e
 }
+
+// TestAFullEngineQueueRefusesTheFloodingAccountNotAnother: the queue limit
+// is shared by account as the queue dispatches. Account A fills an engine
+// of one slot and queue_limit 2 (real Cog behind it; the service refused
+// B's first job capacity_busy while A's three waited, B having nothing
+// queued); B's first job is admitted, B's jobs beyond its share are not.
+func TestAFullEngineQueueRefusesTheFloodingAccountNotAnother(t *testing.T) {
+	t.Parallel()
+	const url = "http://127.0.0.1:1"
+	path := filepath.Join(t.TempDir(), "engines.yaml")
+	cfg := strings.ReplaceAll(slowTask, "URL", url)
+	cfg = strings.Replace(cfg, "mode: async, upload_url: "+url+"/files/", "queue_limit: 2", 1)
+	require.NoError(t, os.WriteFile(path, []byte(cfg), 0o600))
+	loaded, err := engines.Load(path)
+	require.NoError(t, err)
+	reg, err := engines.Assemble(loaded, all.Families(), engines.Clients{Fetch: outbound.New(outbound.Options{})},
+		zap.NewNop())
+	require.NoError(t, err)
+
+	testenv.EachDB(t, func(t *testing.T, db *gorm.DB) {
+		acts := newActivities(t, db)
+		acts.Tasks = reg
+		env := newEnv(acts)
+		a, b := newUser(t, db, 100), newUser(t, db, 100)
+		submit := func(u *models.User) *contract.Failure {
+			return admit(t, env, acts, jobInput(u, 2, 2, withTask("image.slow", map[string]any{"seed": 1}))).Busy
+		}
+		for k := range 3 {
+			require.Nil(t, submit(a), "A's job %d: the free slot, then two waiting", k)
+		}
+		require.NotNil(t, submit(a), "A's fourth is beyond the limit")
+		require.Nil(t, submit(b), "B has nothing waiting: A's flood does not refuse it")
+		busy := submit(b)
+		require.NotNil(t, busy, "B's second is beyond its share (2 ÷ 2 accounts)")
+		require.Equal(t, contract.CodeCapacityBusy, busy.Code)
+		require.NotNil(t, submit(a), "A is still refused")
+	})
+}

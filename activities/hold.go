@@ -87,7 +87,7 @@ func (a *Activities) HoldCredits(ctx context.Context, in contract.JobInput) (con
 	res.Inline, res.Plan = a.shape(in)
 	if res.Plan != nil && res.Plan.Engine != "" {
 		if def, err := a.registry().ForJob(in.Task); err == nil {
-			if res.Busy, err = a.engineBusy(ctx, in.JobID, def, res.Plan); err != nil {
+			if res.Busy, err = a.engineBusy(ctx, in, def, res.Plan); err != nil {
 				return contract.AdmitResult{}, err
 			}
 		}

@@ -53,7 +53,7 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 				zap.String("engine", name))
 		}
 		m := model{engine: e}
-		m.list, m.known = modelOutput(e)
+		m.shape, m.known = modelOutput(e)
 		built[name] = m
 	}
 	routed := map[string]bool{}
@@ -95,10 +95,12 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 }
 
 // model is a usable engine and what it told of its model at start-up:
-// whether it answers a list of files (known: it told).
+// whether it answers a file, a list of files or something else (known: it
+// told).
 type model struct {
-	engine      tasks.Engine
-	list, known bool
+	engine tasks.Engine
+	shape  modelShape
+	known  bool
 }
 
 // binding finds the binding's engine and holds the binding to its model.
@@ -107,7 +109,7 @@ func binding(b Binding, built map[string]model) (tasks.Engine, error) {
 	if !ok {
 		return nil, fmt.Errorf("no usable engine is named %q", b.Engine)
 	}
-	if err := fitsModel(b, m.list, m.known); err != nil {
+	if err := fitsModel(b, m.shape, m.known); err != nil {
 		return nil, fmt.Errorf("engine %s: %w", b.Engine, err)
 	}
 	return m.engine, nil

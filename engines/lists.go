@@ -86,12 +86,27 @@ func readPerPrediction(v any, inputSchema json.RawMessage) (perPrediction, error
 	return perPrediction{n: int(n), max: int(n), min: int(n)}, nil
 }
 
+// ErrNotFileOutput is a route or task on a model whose output is not a
+// file or a list of files (a str, a number, a List[str], an object): the
+// service delivers files, so none of its predictions could deliver one.
+var ErrNotFileOutput = errors.New("the model does not answer files: the service delivers a model's files " +
+	"(a Path or List[Path] output, \"format\": \"uri\" in its /openapi.json)")
+
+// modelShape is what a model answers, as its schema tells.
+type modelShape struct {
+	list  bool   // a list of files (List[Path])
+	other string // not files: the Output schema's words ("array of integer"); "" for files
+}
+
 // fitsModel holds a binding's files_per_prediction to the model's output
-// as the engine tells it at start-up (models.list; absent: not known).
-func fitsModel(b Binding, list, known bool) error {
+// as the engine tells it at start-up (absent: not known).
+func fitsModel(b Binding, m modelShape, known bool) error {
+	list := m.list
 	switch {
 	case !known:
 		return nil
+	case m.other != "":
+		return fmt.Errorf("%w; its Output is %s", ErrNotFileOutput, m.other)
 	case list && b.FilesPerPrediction == nil:
 		return ErrListOutput
 	case !list && b.FilesPerPrediction != nil:
@@ -103,46 +118,66 @@ func fitsModel(b Binding, list, known bool) error {
 }
 
 // modelOutput asks an engine that can tell about its model (its schema)
-// whether it answers a list of files, for a few seconds at most; known is
-// false when it cannot tell.
-func modelOutput(e tasks.Engine) (list, known bool) {
+// what it answers, for a few seconds at most; known is false when it
+// cannot tell.
+func modelOutput(e tasks.Engine) (m modelShape, known bool) {
 	c, ok := e.(interface {
-		ListOutput(context.Context) (bool, bool)
+		modelOutput(context.Context) (modelShape, bool)
 	})
 	if !ok {
-		return false, false
+		return modelShape{}, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	return c.ListOutput(ctx)
+	return c.modelOutput(ctx)
 }
 
-// ListOutput reads the model's schema (Cog's GET /openapi.json, its
+// outputSchema is a JSON schema's part the shape of an output is read from.
+type outputSchema struct {
+	Type   string        `json:"type"`
+	Format string        `json:"format"`
+	Items  *outputSchema `json:"items"`
+}
+
+// modelOutput reads the model's schema (Cog's GET /openapi.json, its
 // Output component, http.py create_app) where the engine answers within
-// the context: list is whether the model answers a list of files (a
-// List[Path] output, "type": "array"); known is false when the engine did
-// not answer (it may be starting), and nothing is then refused for it.
-func (c *cog) ListOutput(ctx context.Context) (list, known bool) {
+// the context. Cog writes a file (cog.Path, cog.File) as "type": "string",
+// "format": "uri" (v0.16.12 python/cog/types.py, __modify_schema__ and
+// __get_pydantic_json_schema__), a List[Path] as an "array" of those, and
+// a str, a number or a List[str] without the format. known is false when
+// the engine did not answer (it may be starting) or the schema names no
+// type (an Any output): nothing is then refused for it.
+func (c *cog) modelOutput(ctx context.Context) (modelShape, bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base.String()+"/openapi.json", nil)
 	if err != nil {
-		return false, false
+		return modelShape{}, false
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return false, false
+		return modelShape{}, false
 	}
 	defer func() { _ = resp.Body.Close() }()
 	var doc struct {
 		Components struct {
 			Schemas struct {
-				Output struct {
-					Type string `json:"type"`
-				} `json:"Output"`
+				Output outputSchema `json:"Output"`
 			} `json:"schemas"`
 		} `json:"components"`
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&doc) != nil {
-		return false, false
+		return modelShape{}, false
 	}
-	return doc.Components.Schemas.Output.Type == "array", true
+	out := doc.Components.Schemas.Output
+	file := func(s *outputSchema) bool { return s != nil && s.Type == "string" && s.Format == "uri" }
+	switch {
+	case out.Type == "":
+		return modelShape{}, false
+	case file(&out):
+		return modelShape{}, true
+	case out.Type == "array" && file(out.Items):
+		return modelShape{list: true}, true
+	case out.Type == "array" && out.Items != nil:
+		return modelShape{other: "an array of " + out.Items.Type}, true
+	}
+	return modelShape{other: "a " + out.Type}, true
 }

@@ -81,6 +81,26 @@ func TestAListModelWithoutAFileCountIsRefusedAloneAtStartUp(t *testing.T) {
 	})
 }
 
+func TestAModelThatAnswersNoFilesIsRefusedAtStartUp(t *testing.T) {
+	// Real Cog v0.16.12, a predictor "-> List[str]": its Output is an array
+	// of strings (no "format": "uri"); a task on it was served and every job
+	// failed "the model could not make it" after holding its credits.
+	srv := fake(t, cogtest.Options{Strings: 3})
+	r, logs := assemble(t, example(t, srv.URL, variants(3)), clients(false))
+	refused := logs.FilterMessage("task refused: it does not pass the start-up checks and is not served")
+	require.Equal(t, 2, refused.Len(), "both tasks on the model, the one that says a file count too")
+	for _, e := range refused.All() {
+		require.Contains(t, e.ContextMap()["error"], "the model does not answer files")
+		require.Contains(t, e.ContextMap()["error"], "its Output is an array of string")
+	}
+	for _, name := range []string{"image.generate_sdxl", "image.sdxl_variants"} {
+		_, err := r.Lookup(name)
+		require.Equal(t, apierr.TaskNotFound, apierr.As(err).Code, name)
+	}
+	require.Equal(t, 1, logs.FilterMessage("route refused: the task stays on its built-in engine").Len(),
+		"the built-in task routed to it stays on its own engine")
+}
+
 func TestEachFileOfAPredictionIsAnOutputPlannedAndPricedAsSuch(t *testing.T) {
 	srv := fake(t, cogtest.Options{Files: 3})
 	r, _ := assemble(t, example(t, srv.URL, variants("$n")), clients(false))

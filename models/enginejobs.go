@@ -28,15 +28,20 @@ func RestorePhase(ctx context.Context, db *gorm.DB, id, was, phase string, now t
 
 // QueuedJobsOf lists up to limit admitted jobs of the tasks names, other
 // than except, that are queued: none of their steps has started (their id,
-// task and input only).
-func QueuedJobsOf(ctx context.Context, db *gorm.DB, names []string, except string, limit int) ([]Job, error) {
+// account, task and input only), oldest first; of account user only when
+// user is not 0.
+func QueuedJobsOf(ctx context.Context, db *gorm.DB, names []string, except string, user uint64,
+	limit int) ([]Job, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
 	var jobs []Job
-	err := db.WithContext(ctx).Select("id", "task", "input").
+	q := db.WithContext(ctx).Select("id", "user_id", "task", "input").
 		Where("task IN ? AND lifecycle = ? AND admitted_at IS NOT NULL AND NOT pending AND id <> ?", names,
-			contract.LifecycleQueued, except).
-		Order("created_at").Limit(limit).Find(&jobs).Error
+			contract.LifecycleQueued, except)
+	if user != 0 {
+		q = q.Where("user_id = ?", user)
+	}
+	err := q.Order("created_at").Limit(limit).Find(&jobs).Error
 	return jobs, err
 }

@@ -52,6 +52,11 @@ type Options struct {
 	// Files is how many files a prediction answers (a List[Path] output)
 	// when more than one.
 	Files int
+	// Strings, when set, makes the model one whose output is a list of
+	// this many strings, not files (a List[str] output: no "format": "uri"
+	// in its schema, python/cog/types.py; each element answered as the
+	// predictor returned it, json.py upload_files leaving a str alone).
+	Strings int
 	// Run is how long each prediction runs (status processing).
 	Run time.Duration
 	// AsURL answers outputs as URLs on the server instead of data URIs

@@ -15,10 +15,15 @@ import (
 
 // schema is the part of Cog's /openapi.json the engine reads: its Output
 // component, a list of files (List[Path]) when Files is set, else a file
-// (http.py, create_app: OutputType in the app's OpenAPI schema).
+// (http.py, create_app: OutputType in the app's OpenAPI schema), or a
+// list of strings (List[str]) when Strings is set: a file is "format":
+// "uri" (python/cog/types.py, Path's __modify_schema__), a str is not.
 func (s *Server) schema(w http.ResponseWriter, _ *http.Request) {
 	out := map[string]any{"title": "Output", "type": "string", "format": "uri"}
-	if s.o.Files > 0 {
+	switch {
+	case s.o.Strings > 0:
+		out = map[string]any{"title": "Output", "type": "array", "items": map[string]any{"type": "string"}}
+	case s.o.Files > 0:
 		out = map[string]any{"title": "Output", "type": "array",
 			"items": map[string]any{"type": "string", "format": "uri"}}
 	}
@@ -47,6 +52,13 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 // file to a data URI (sync, files.upload_file) or to the upload store's
 // URL (--upload-url).
 func (s *Server) output(p *prediction) any {
+	if s.o.Strings > 0 {
+		words := make([]any, s.o.Strings)
+		for k := range words {
+			words[k] = fmt.Sprintf("word-%d", k)
+		}
+		return words
+	}
 	n := max(s.o.Files, 1)
 	refs := make([]any, n)
 	for k := range refs {
