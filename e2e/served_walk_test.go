@@ -74,11 +74,17 @@ func (s *testStack) requireSucceeded(t *testing.T, what, task, body string, head
 func TestEveryServedExampleRunsForANewAccount(t *testing.T) {
 	t.Parallel()
 	s := walkStack(t)
-	ran := 0
+	ran, want := 0, 0
 	for _, d := range served().Tasks().Runnable() {
 		res := s.do(http.MethodGet, "/v1/tasks/"+d.Name+"/examples", nil)
 		require.Equal(t, http.StatusOK, res.status, "%s: %s", d.Name, res.body)
-		for _, it := range res.json(t)["items"].([]any) {
+		items, _ := res.json(t)["items"].([]any)
+		// Every task serves its examples, all of them: a task whose list came back
+		// short or empty would otherwise be walked past.
+		require.NotEmpty(t, items, "%s serves no example", d.Name)
+		require.Len(t, items, len(d.Examples), "%s: served examples", d.Name)
+		want += len(d.Examples)
+		for _, it := range items {
 			ex := it.(map[string]any)
 			req := ex["request"].(map[string]any)
 			body, err := json.Marshal(req["body"])
@@ -87,7 +93,7 @@ func TestEveryServedExampleRunsForANewAccount(t *testing.T) {
 			ran++
 		}
 	}
-	require.Greater(t, ran, 20, "examples run")
+	require.Equal(t, want, ran, "every served example run")
 }
 
 // fromStep is a recipe's placeholder: kind:FROM_STEP_N is step N's
@@ -136,18 +142,30 @@ func TestEveryServedRecipeRunsForANewAccount(t *testing.T) {
 	res := s.do(http.MethodGet, "/v1/recipes", nil)
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	recipes := res.json(t)["items"].([]any)
-	require.NotEmpty(t, recipes)
+	defined := served().Tasks().Recipes()
+	require.Len(t, recipes, len(defined), "every recipe served")
+	walked := 0
+	steps := map[string]int{}
+	for _, r := range defined {
+		steps[r.Name] = len(r.Steps)
+	}
 	for _, it := range recipes {
 		r := it.(map[string]any)
-		s.walkRecipe(t, r["name"].(string), r["steps"].([]any))
+		served := r["steps"].([]any)
+		require.Contains(t, steps, r["name"], "a defined recipe")
+		require.Len(t, served, steps[r["name"].(string)], "%s: every step served", r["name"])
+		delete(steps, r["name"].(string))
+		walked += s.walkRecipe(t, r["name"].(string), served)
 	}
+	require.Positive(t, walked, "task steps run")
 }
 
-// walkRecipe runs one recipe's steps in order.
-func (s *testStack) walkRecipe(t *testing.T, name string, steps []any) {
+// walkRecipe runs one recipe's steps in order; it answers how many task
+// steps (estimates and submits) it ran.
+func (s *testStack) walkRecipe(t *testing.T, name string, steps []any) int {
 	t.Helper()
 	answers := make([]any, len(steps)+1) // by step number, from 1
-	job := ""
+	job, ran := "", 0
 	fill := func(what, text string) string {
 		text = fromStep.ReplaceAllStringFunc(text, func(m string) string {
 			p := fromStep.FindStringSubmatch(m)
@@ -182,6 +200,7 @@ func (s *testStack) walkRecipe(t *testing.T, name string, steps []any) {
 			est := s.do(http.MethodPost, path, fill(what, string(body)))
 			require.Equal(t, http.StatusOK, est.status, "%s: %s", what, est.body)
 			answers[i+1] = est.json(t)
+			ran++
 		case st["method"] == http.MethodPost && task != "":
 			require.Equal(t, "/v1/tasks/"+task, path, what)
 			body, err := json.Marshal(st["body"])
@@ -189,12 +208,14 @@ func (s *testStack) walkRecipe(t *testing.T, name string, steps []any) {
 			out := s.requireSucceeded(t, what, task, fill(what, string(body)), headers)
 			job = out["job_id"].(string)
 			answers[i+1] = out
+			ran++
 		case st["method"] == http.MethodGet:
 			answers[i+1] = s.readReady(t, what, path)
 		default:
 			require.Failf(t, "a step the walk cannot take", "%s: %v", what, st)
 		}
 	}
+	return ran
 }
 
 // readReady GETs path (200), waiting while the record it reads is still

@@ -260,7 +260,11 @@ func cropDocs() tasks.Docs {
 			"(the default) the region is centred on the main subject: the pixels whose colour stands out from the " +
 			"backdrop (the colours filling the frame's border: a sweep, a sky, a wall), grouped into regions, the subject " +
 			"being the region with the most salience counted as far as it is solid — a body, not a lattice of lamps or " +
-			"the brightest clutter — so a small or off-centre subject stays whole in the frame; with centre it is the " +
+			"the brightest clutter, and not glare: a region at least a quarter burnt out to white (a lamp, the sun, a " +
+			"window) weighs a tenth — so a small or off-centre subject stays whole in the frame. The crop's edges " +
+			"are moved off any salient region they would cut (an eye is in or out, never halved), and a subject " +
+			"wider than the crop is cut where its edges cross the least detail, among the positions holding at least " +
+			"85 % of the most salience; with centre it is the " +
 			"middle. Where the image shows a face (the face detector model.create uses: a skin-toned region with two " +
 			"eyes with whites and a mouth), the crop is then moved as little as keeps that face whole with its hair " +
 			"above it. Pixels are copied as they are: nothing is resampled.",

@@ -19,7 +19,20 @@ import (
 type saliency struct {
 	w, h int
 	v    []float64 // per pixel, 0 for the backdrop
+	// blown marks pixels clipped to white (glare): no detail to show.
+	blown []bool
 }
+
+// A blown pixel is lighter than blownL with chroma under blownChroma: a
+// lamp, the sun or a window burnt out, never the subject's detail. A
+// region at least blownShare blown (its core; its blurred rim is not)
+// scores as if its salience were blownWeight of it.
+const (
+	blownL      = 97
+	blownChroma = 6
+	blownShare  = 0.25
+	blownWeight = 0.1
+)
 
 // borderShareMin is the least share of the border a colour must fill to
 // count as backdrop (a subject touching the frame fills less).
@@ -76,8 +89,9 @@ func saliencyOf(img image.Image) saliency {
 			backdrop = append(backdrop, colour.Lab{L: bn.sum.L / bn.n, A: bn.sum.A / bn.n, B: bn.sum.B / bn.n})
 		}
 	}
-	s := saliency{w: W, h: H, v: make([]float64, W*H)}
+	s := saliency{w: W, h: H, v: make([]float64, W*H), blown: make([]bool, W*H)}
 	for i, c := range lab {
+		s.blown[i] = c.L > blownL && c.Chroma() < blownChroma
 		if len(backdrop) == 0 { // a transparent border: the opaque pixels are the subject
 			s.v[i] = alpha[i]
 			continue
@@ -119,18 +133,25 @@ func boxBlurLab(in []colour.Lab, W, H, r int) []colour.Lab {
 
 // region is a connected salient region.
 type region struct {
-	box  image.Rectangle
-	mass float64 // its salience
-	px   int     // its pixels
+	box   image.Rectangle
+	mass  float64 // its salience
+	px    int     // its pixels
+	blown int     // its pixels clipped to white
 }
 
 // score is the region's salience weighted by its solidity (the share of
-// its box it fills) and, mildly, by nearness to the middle.
+// its box it fills), by how little of it is blown (glare has no detail:
+// a lit lamp or the sun beside the subject is not it) and, mildly, by
+// nearness to the middle.
 func (r region) score(W, H int) float64 {
 	fill := float64(r.px) / float64(r.box.Dx()*r.box.Dy())
 	c := r.box.Min.Add(r.box.Max).Div(2)
 	dx, dy := float64(c.X)/float64(W)-0.5, float64(c.Y)/float64(H)-0.5
-	return r.mass * fill * (1 - 0.4*(dx*dx+dy*dy))
+	glare := 1.0
+	if float64(r.blown) >= blownShare*float64(r.px) {
+		glare = blownWeight
+	}
+	return r.mass * fill * glare * (1 - 0.4*(dx*dx+dy*dy))
 }
 
 // regions are the connected groups of pixels whose salience is over a
@@ -165,6 +186,9 @@ func (s saliency) regions() []region {
 			rg.box = rg.box.Union(image.Rect(x, y, x+1, y+1))
 			rg.mass += s.v[j]
 			rg.px++
+			if s.blown[j] {
+				rg.blown++
+			}
 			for dy := -2; dy <= 2; dy++ {
 				for dx := -2; dx <= 2; dx++ {
 					nx, ny := x+dx, y+dy
@@ -222,37 +246,35 @@ func (s saliency) subjectSpan(alongX bool, window int) (lo, hi int, ok bool) {
 	margin := min((hi-lo)/8, (window-(hi-lo))/2)
 	lo, hi = lo-margin, hi+margin
 	// The window is centred on the main subject as far as it holds the
-	// whole span.
+	// whole span, then moved off any salient region its edge would cut.
 	at := min(max((mainLo+mainHi)/2-window/2, hi-window), lo)
+	for _, r := range rs {
+		if r.score(s.w, s.h) < top*companionShare {
+			continue
+		}
+		a, b := span(r.box)
+		at = uncut(at, window, lo, hi, a, b)
+	}
 	return at, at + window, true
 }
 
-// heaviest is the window's position in [lo, hi) holding most salience.
-func (s saliency) heaviest(alongX bool, lo, hi, window int) (int, int, bool) {
-	n := s.w
-	if !alongX {
-		n = s.h
+// uncut moves a window at [at, at+window), which must hold [lo, hi), so
+// that it does not cut the region [a, b): the region taken in whole when
+// both fit, else left out whole when the span allows, else as it was.
+func uncut(at, window, lo, hi, a, b int) int {
+	if a >= at && b <= at+window || b <= at || a >= at+window {
+		return at // wholly in or wholly out
 	}
-	profile := make([]float64, n+1)
-	for i, v := range s.v {
-		k := i % s.w
-		if !alongX {
-			k = i / s.w
-		}
-		if k >= lo && k < hi {
-			profile[k+1] += v
-		}
+	if max(hi, b)-min(lo, a) <= window {
+		return min(max(at, max(hi, b)-window), min(lo, a))
 	}
-	for k := 1; k <= n; k++ {
-		profile[k] += profile[k-1]
+	if a < at && b <= lo { // cut on the left edge: start after it
+		return b
 	}
-	at := lo
-	for p := lo; p+window <= hi; p++ {
-		if profile[p+window]-profile[p] > profile[at+window]-profile[at] {
-			at = p
-		}
+	if b > at+window && a >= hi { // cut on the right edge: end before it
+		return a - window
 	}
-	return at, at + window, true
+	return at
 }
 
 // companionShare is the least score, as a share of the subject's, of a

@@ -230,8 +230,13 @@ func modelDocs() tasks.Docs {
 				"skin within ΔE 3.3 and the hair within ΔE 0.1.",
 			"Hair is read in hair colours only — black, grey, white (chroma under 12) or a brown, blond, auburn or red hue " +
 				"(h 15–100°, chroma up to 65) — so a cap or hat of another colour is left out, but so is dyed blue or " +
-				"pink hair, and a black, white or brown hat is read as hair. Hair the colour of the backdrop or no hair " +
-				"is not read: the base's is kept (hair_source base). Skin under strongly coloured light reads as lit.",
+				"pink hair. Where hair shows at the temples, beside the face, its tone there is the hair's, so a black " +
+				"cap or a brown hat over the top of the head is not read as hair; a cap or hat of a hair colour with no " +
+				"hair showing beside the face (or hair in the face's own tone) is read as hair. A covering that wraps " +
+				"the face and closes under the chin in a hair colour (a headscarf) is not read: hair_covered is true and " +
+				"the card says the hair is covered (a full beard joining the hair reads so too). Hair the colour of the " +
+				"backdrop or no hair is not read: the base's is kept (hair_source base). Skin under strongly coloured " +
+				"light reads as lit.",
 			fmt.Sprintf(
 				"Height changes by at most %.1f head heights, shoulder, waist and hip half-widths by at most %.2f.",
 				maxHeightAdjust,

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -194,4 +195,80 @@ func TestHairOnAVignettedBackdropIsNotTheBackdrop(t *testing.T) {
 	require.True(t, r.found)
 	got := tonesOf([]toneRead{r})
 	require.Less(t, imgfam.DeltaE(hexColour(got.hair), hair), 6.0, "hair %s", got.hair)
+}
+
+// hatOver draws a head whose hair frames the face down to the ears, under
+// a cap (a dome and a peak) or a hat (a crown and a wide brim) of colour
+// hat, each covering the top of the head only.
+func hatOver(bg, skin, hair, hat color.NRGBA, kind string) *image.NRGBA {
+	img := sweep(480, 600, bg)
+	ellipse(img, 240, 640, 230, 150, hexColour("#3C5A82"))
+	ellipse(img, 240, 250, 125, 150, hair)
+	fill := func(in func(x, y float64) bool, c color.NRGBA) {
+		for y := range 600 {
+			for x := range 480 {
+				if in(float64(x)+0.5, float64(y)+0.5) {
+					img.SetNRGBA(x, y, c)
+				}
+			}
+		}
+	}
+	fill(func(x, y float64) bool { return y > 330 && math.Hypot((x-240)/125, (y-250)/150) <= 1 }, bg)
+	capsule(img, 240, 350, 240, 460, 42, darker(skin, 0.1))
+	ellipse(img, 240, 270, 95, 125, skin)
+	ellipse(img, 145, 275, 14, 24, darker(skin, 0.08))
+	ellipse(img, 335, 275, 14, 24, darker(skin, 0.08))
+	for _, dx := range []float64{-38, 38} {
+		ellipse(img, 240+dx, 255, 18, 9, hexColour("#F5F5F0"))
+		ellipse(img, 240+dx, 255, 7, 7, hexColour("#3C281E"))
+		capsule(img, 240+dx-20, 232, 240+dx+20, 232, 4, darker(hair, 0.3))
+	}
+	ellipse(img, 240, 292, 10, 16, darker(skin, 0.15))
+	ellipse(img, 240, 332, 26, 8, hexColour("#A03C3C"))
+	dome := func(rx, ry float64) func(x, y float64) bool {
+		return func(x, y float64) bool { return y < 201 && math.Hypot((x-240)/rx, (y-201)/ry) <= 1 }
+	}
+	if kind == "cap" {
+		fill(dome(117, 77), hat)
+		fill(func(x, y float64) bool { return x > 119 && x < 385 && y > 195 && y < 207 }, darker(hat, 0.2))
+	} else {
+		fill(dome(105, 94), hat)
+		ellipse(img, 240, 197, 175, 16, darker(hat, 0.15))
+	}
+	return img
+}
+
+// TestHeadwearOfAHairColourIsNotTheHair: a black hat over grey hair and a
+// brown hat over blond hair, the hair showing at the temples, read the
+// hair (within ΔE 5), not the hat; a black or grey headscarf wrapped
+// under the chin is not read as hair: the hair is covered, the base's is
+// kept and the card's data says so.
+func TestHeadwearOfAHairColourIsNotTheHair(t *testing.T) {
+	for _, tc := range []struct {
+		name, bg, skin, hair, hat string
+	}{
+		{"grey hair under a black hat", "#CFE0EE", "#C69C76", "#9A9A98", "#1A1A1A"},
+		{"blond hair under a brown hat", "#C8D2DC", "#F6DECE", "#DEBE78", "#6E4B2D"},
+		{"black hair under a dark red cap", "#D9D9D6", "#E8C1A5", "#17120F", "#8C2A22"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kind := "hat"
+			if strings.Contains(tc.name, "cap") {
+				kind = "cap"
+			}
+			photo := hatOver(hexColour(tc.bg), hexColour(tc.skin), hexColour(tc.hair), hexColour(tc.hat), kind)
+			keep(t, "hair_coloured_headwear_"+tc.name, photo)
+			got := tonesOf([]toneRead{readPhoto(photo)})
+			require.NotEmpty(t, got.hair)
+			require.Less(t, imgfam.DeltaE(hexColour(got.hair), hexColour(tc.hair)), 5.0, "hair %s", got.hair)
+		})
+	}
+	for _, scarf := range []string{"#161414", "#8A8A88"} {
+		photo := portrait(hexColour("#E6E2DA"), hexColour("#8D5A3B"), hexColour(scarf), hexColour("#2F3E4F"), "scarf")
+		keep(t, "headscarf_"+scarf, photo)
+		r := readPhoto(photo)
+		require.True(t, r.found, "a face in a headscarf")
+		require.True(t, r.hairCovered, "%s: the hair is covered", scarf)
+		require.Empty(t, tonesOf([]toneRead{r}).hair, "%s: no hair read from the scarf", scarf)
+	}
 }

@@ -108,6 +108,8 @@ func styleSchema() json.RawMessage {
 			"hair":        tone("The hair colour."),
 			"skin_source": source,
 			"hair_source": source,
+			"hair_covered": obj{"type": "boolean", "description": "The hair is covered in every photo (a headscarf " +
+				"wrapped under the chin): none was read and the base's is kept."},
 			"heads":       num("The height in head heights."),
 			"shoulders":   num("Half the shoulder width, in head heights."),
 			"waist":       num("Half the waist width, in head heights."),
@@ -222,6 +224,10 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	if t.hair != "" {
 		body.Hair, hairSource = t.hair, "photos"
 	}
+	covered := true
+	for _, r := range reads {
+		covered = covered && r.hairCovered
+	}
 	said := func(source string, n int) string {
 		if source == "base" {
 			return "kept from " + base.Name + ": none read from the photos"
@@ -234,7 +240,7 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	}
 	card := styleCard(strings.TrimSpace(in.Name), base.Name, style.Body, []cardTone{
 		{"Skin", style.Body.Skin, said(skinSource, len(photos))},
-		{"Hair", style.Body.Hair, said(hairSource, len(photos))},
+		{"Hair", style.Body.Hair, hairSaid(said(hairSource, len(photos)), hairSource, covered, base.Name)},
 	}, photos, reads)
 	data, err := encodeJPEG(card)
 	if err != nil {
@@ -244,6 +250,16 @@ func (modelRunner) Step(ctx context.Context, in *modelInput, i int) (tasks.Outpu
 	return tasks.Output{Data: data, MediaType: "image/jpeg", Ext: "jpg", Meta: map[string]any{
 		"model": handleOf(ctx, kindModel), "index": 0, "name": strings.TrimSpace(in.Name), "base": style.Base,
 		"gender": b.Gender, "skin": b.Skin, "hair": b.Hair, "skin_source": skinSource, "hair_source": hairSource,
-		"heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist, "hips": b.Hips, "photos_read": len(photos),
+		"hair_covered": hairSource == "base" && covered, "heads": b.Heads, "shoulders": b.Shoulders, "waist": b.Waist,
+		"hips": b.Hips, "photos_read": len(photos),
 	}}, nil
+}
+
+// hairSaid is the card's line on the hair: when no photo shows it because
+// it is covered in every one (a headscarf), the card says so.
+func hairSaid(said, source string, covered bool, base string) string {
+	if source == "base" && covered {
+		return "kept from " + base + ": the hair is covered in the photos"
+	}
+	return said
 }

@@ -43,8 +43,10 @@ type toneRead struct {
 	// found says a face was found (isFace).
 	found      bool
 	face, hair image.Rectangle
-	skinPx     []colour.Lab
-	hairPx     []colour.Lab
+	// hairCovered says the hair is covered (a headscarf): none is read.
+	hairCovered bool
+	skinPx      []colour.Lab
+	hairPx      []colour.Lab
 }
 
 // isHairLab is the hair-colour rule: black, grey or white (chroma under
@@ -70,7 +72,8 @@ func readPhoto(p image.Image) toneRead {
 			out.skinPx = append(out.skinPx, f.Lab[i])
 		}
 	}
-	out.hair, out.hairPx = readHair(f.Lab, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
+	h := readHair(f.Lab, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
+	out.hair, out.hairPx, out.hairCovered = h.area, h.px, h.covered
 	if float64(len(out.hairPx)) < minHairShare*float64(len(f.Face)) {
 		out.hairPx, out.hair = nil, image.Rectangle{}
 	}

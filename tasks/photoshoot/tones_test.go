@@ -12,15 +12,18 @@ import (
 )
 
 // portrait synthesises a head-and-shoulders photo: a backdrop, a top, a
-// neck and a face in skin lit from the left (lighter on that side, darker
+// neck (in front of long hair) and a face in skin lit from the left (lighter on that side, darker
 // on the other, the skin tone itself in the middle), eyes, brows and lips,
 // and hair of a style over the head.
 func portrait(bg, skin, hair, top color.NRGBA, style string) *image.NRGBA {
 	img := sweep(400, 500, bg)
 	polygon(img, [][2]float64{{60, 420}, {340, 420}, {370, 500}, {30, 500}}, top)
-	capsule(img, 200, 300, 200, 420, 42, darker(skin, 0.08))
-	if style == "long" {
+	if style == "long" { // falling behind the neck and shoulders
 		polygon(img, [][2]float64{{95, 140}, {305, 140}, {320, 400}, {80, 400}}, hair)
+	}
+	capsule(img, 200, 300, 200, 420, 42, darker(skin, 0.08))
+	if style == "scarf" { // hair is the scarf's colour: wrapped round the head and under the chin
+		ellipse(img, 200, 230, 122, 150, hair)
 	}
 	// The face, shaded across: a lit left, the tone, a shadowed right.
 	cx, cy, rx, ry := 200.0, 215.0, 88.0, 112.0
