@@ -21,7 +21,7 @@ import (
 const minFilteredNoise = 1.0
 
 // sigmaFiltered is px smoothed by Lee's sigma filter: each channel the
-// mean, over the 5 × 5 window, of the pixels whose colour is within
+// mean, over the 3 × 3 window, of the pixels whose colour is within
 // 3.5 σ of the centre's in each channel (their mean level apart, and their
 // chromaticity too: chroma noise is as loud). An edge, a rim or a seam
 // deeper than that keeps its pixels apart; grain and JPEG's ripples are
@@ -31,8 +31,10 @@ func sigmaFiltered(px *image.NRGBA, sigma float64) *image.NRGBA {
 	W, H := px.Rect.Dx(), px.Rect.Dy()
 	out := &image.NRGBA{Pix: bytePool.get(4 * W * H), Stride: 4 * W, Rect: image.Rect(0, 0, W, H)}
 	lim := int(math.Ceil(3.5 * sigma))
-	const r = 2
+	span := uint(2 * lim)
+	within := func(d int) bool { return uint(d+lim) <= span } // |d| ≤ lim
 	resample.Rows(H, W, func(y int) {
+		y0, y1 := max(0, y-1), min(H-1, y+1)
 		for x := range W {
 			c := px.Pix[y*px.Stride+4*x:]
 			o := out.Pix[y*out.Stride+4*x:]
@@ -41,29 +43,21 @@ func sigmaFiltered(px *image.NRGBA, sigma float64) *image.NRGBA {
 				continue
 			}
 			c0, c1, c2 := int(c[0]), int(c[1]), int(c[2])
+			x0, x1 := max(0, x-1), min(W-1, x+1)
 			var s0, s1, s2, k int
-			for yy := max(0, y-r); yy <= min(H-1, y+r); yy++ {
-				row := px.Pix[yy*px.Stride:]
-				for xx := max(0, x-r); xx <= min(W-1, x+r); xx++ {
-					p := row[4*xx:]
-					d0, d1, d2 := int(p[0])-c0, int(p[1])-c1, int(p[2])-c2
-					if p[3] < 255 || abs(d0) > lim || abs(d1) > lim || abs(d2) > lim {
-						continue
+			for yy := y0; yy <= y1; yy++ {
+				row := px.Pix[yy*px.Stride+4*x0 : yy*px.Stride+4*x1+4]
+				for q := 0; q+3 < len(row); q += 4 {
+					p0, p1, p2 := int(row[q]), int(row[q+1]), int(row[q+2])
+					if row[q+3] == 255 && within(p0-c0) && within(p1-c1) && within(p2-c2) {
+						s0, s1, s2, k = s0+p0, s1+p1, s2+p2, k+1
 					}
-					s0, s1, s2, k = s0+int(p[0]), s1+int(p[1]), s2+int(p[2]), k+1
 				}
 			}
 			o[0], o[1], o[2], o[3] = uint8((s0+k/2)/k), uint8((s1+k/2)/k), uint8((s2+k/2)/k), 255
 		}
 	})
 	return out
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // readSmoothed points st.px at the analysis copy when the backdrop's noise
