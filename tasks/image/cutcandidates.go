@@ -18,7 +18,6 @@ import (
 type cutState struct {
 	ctx                context.Context
 	px                 *image.NRGBA
-	orig, smoothed     *image.NRGBA // the image and its analysis copy while px is that (cutnoise.go)
 	W, H, n            int
 	bd                 *backdrop
 	tol, tolRGB, noise float64
@@ -58,7 +57,6 @@ func (st *cutState) neighbours(i int, f func(j int)) { forNeighbours(i, st.W, st
 
 // release gives the stages' masks back to the pool.
 func (st *cutState) release() {
-	st.readOriginal()
 	for _, m := range [][]bool{st.near, st.cand, st.deep, st.lines, st.rims, st.wide} {
 		if m != nil {
 			boolPool.put(m)

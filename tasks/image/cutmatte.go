@@ -67,7 +67,6 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	st.dropSeams()
 	isBg := st.background()
 	defer boolPool.put(isBg)
-	st.readOriginal()
 
 	var shade []float32
 	if keepShadow {
@@ -105,7 +104,6 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 	st.bd = bd
 	share := s.plainShare(bd, st.tolRGB)
 	st.noise = backdropNoise(bd, s.xs, s.ys, s.cols, st.tolRGB)
-	st.readSmoothed() // cutnoise.go
 	mid := bd.at(st.W/2, st.H/2)
 	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {

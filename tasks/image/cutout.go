@@ -398,13 +398,6 @@ func cutoutDocs() tasks.Docs {
 				"product touching the frame is closed by its outline and the frame (a white jug: 0.985, a white box: 0.969).",
 			"The confidence threshold is 0.8: the share of the border within tolerance of the fitted backdrop. Under it " +
 				"the image gives no file, is not charged, and the summary says why (a product in a scene or before a busy wall).",
-			"On a photograph's noise (a sensor's grain and colour blotches, JPEG's blocks: the backdrop's spread about " +
-				"its fitted surface 1 level or more) the edges, lines and backdrop are read from a copy smoothed to that " +
-				"noise (a sigma filter); the colours and the alpha come from the image as it was. Lens blur is not undone: " +
-				"on our photographed set (-bench CutoutFifth: defocus, vignette, noise, JPEG at 72 to 90) the mean IoU is " +
-				"0.74; a white product whose outline blurs into a backdrop of its own tone loses that part (a white " +
-				"teapot's body: 0.13, a sneaker's sole: 0.83), and so does a face a few levels off the backdrop (a pink " +
-				"box's top: 0.81); clear glass as pale as the backdrop can be refused (no object was found).",
 			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +
 				"ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated " +
 				"blue), against at most 0.03 on the PNG shots.",

@@ -202,8 +202,8 @@ func fifthShots() []shot {
 }
 
 // TestCutoutOnTheFifthSet holds the held-out fifth set to floors a little
-// under what the cut-out scores on it (fifthFloors); it guards against
-// regressions, not the targets.
+// under what the cut-out scored before any work on it (BEFORE figures,
+// fifthFloors); it guards against regressions, not the targets.
 func TestCutoutOnTheFifthSet(t *testing.T) {
 	holdToFloors(t, measureFifth(t, fifthShots(), ""), fifthFloors, fifthMean)
 }
