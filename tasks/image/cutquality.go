@@ -2,10 +2,15 @@ package image
 
 import (
 	"cmp"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"slices"
+
+	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
+	"github.com/taskplatform/taskplatform/tasks"
 )
 
 // The cut-out's second confidence: how well its matte follows the product,
@@ -22,6 +27,41 @@ import (
 // every set with truth (TestCutQualityCalibration).
 const minCutQuality = 0.5
 
+// cutQualityCalibration is what the calibration found, for the docs.
+const cutQualityCalibration = "TBD."
+
+// cutQualityLimitation is the served limitation that states the threshold.
+var cutQualityLimitation = fmt.Sprintf("The cut's quality (cut_quality in each file's data, 0 to 1) is a second, "+
+	"separate confidence, read from the image and the matte alone: the share of the matte's outline that runs along an "+
+	"edge the image shows (a step of colour across it of at least 18 levels summed over the three channels, and six "+
+	"times the backdrop's noise), times the share of the object in its largest piece. A cut whose outline runs "+
+	"through flat areas (a body cut in two, a shadow's soft edge kept, glass left in part) scores low. Under %.2f the "+
+	"cut-out is delivered with the summary warning cutout_uncertain and not charged. On every set with truth "+
+	"(go test -bench CutQuality ./tasks/image) %s", minCutQuality, cutQualityCalibration)
+
+// cutQualitySchema is the output data's cut_quality.
+func cutQualitySchema() obj {
+	return obj{"type": "number", "minimum": 0, "maximum": 1, "description": fmt.Sprintf(
+		"How well the cut follows the product, read from the image and the matte: the share of the outline on an "+
+			"image edge, times the share of the object in one piece. Under %.2f the cut-out is not charged and the "+
+			"summary warns cutout_uncertain.", minCutQuality)}
+}
+
+// judge marks out, the cut-out of r, uncharged with the cutout_uncertain
+// warning when its quality is under minCutQuality.
+func (q cutQuality) judge(out *tasks.Output, r tasks.Ref) {
+	if q.score >= minCutQuality {
+		return
+	}
+	field := r.Field
+	out.Uncharged = true
+	out.Warnings = append(out.Warnings, contract.Warning{Code: string(apierr.CutoutUncertain), Field: &field,
+		Message: fmt.Sprintf("The cut-out of %s may be wrong: its quality is %.2f, under the %.2f a cut-out is "+
+			"charged at (%.0f%% of its outline on an edge the image shows, %.0f%% of it in one piece); it was delivered "+
+			"and not charged. Look at it before using it.", r.Ref, q.score, minCutQuality, 100*q.edge,
+			100*(1-q.pieces))})
+}
+
 // cutQuality is what the estimate read of a cut-out.
 type cutQuality struct {
 	score     float64 // 0..1: the estimate, the least of the two figures below
@@ -31,6 +71,7 @@ type cutQuality struct {
 	pieces    float64 // the share of the object outside its largest piece
 	partial   float64 // the share of the object's pixels with a partial alpha
 	outline   int     // outline pixels
+	edges     [4]float64
 	noiseStep float64 // the backdrop's median step between neighbours (sum of |ΔRGB|)
 }
 
@@ -54,16 +95,18 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 			if a >= 13 && a <= 242 {
 				partial++
 			}
-			if a < 128 {
+			if a < 13 {
 				continue
 			}
-			area++
-			if left[y] < 0 {
-				left[y] = x
+			if a >= 128 {
+				area++
+				if left[y] < 0 {
+					left[y] = x
+				}
+				right[y] = x
 			}
-			right[y] = x
 			if x > 0 && x < W-1 && y > 0 && y < H-1 &&
-				(alpha(x-1, y) < 128 || alpha(x+1, y) < 128 || alpha(x, y-1) < 128 || alpha(x, y+1) < 128) {
+				(alpha(x-1, y) < 13 || alpha(x+1, y) < 13 || alpha(x, y-1) < 13 || alpha(x, y+1) < 13) {
 				outline = append(outline, image.Pt(x, y))
 			}
 		}
@@ -74,7 +117,10 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 	q.outline = len(outline)
 	q.partial = float64(partial) / float64(area+partial)
 	q.noiseStep = backdropStep(cut, at)
-	q.edge = edgeShare(outline, at, W, H, q.noiseStep)
+	q.edge = edgeShare(outline, at, W, H, int(math.Max(18, 6*q.noiseStep)))
+	for k, need := range []int{30, 45, 60, 90} {
+		q.edges[k] = edgeShare(outline, at, W, H, need)
+	}
 	hullPerim, hullArea := rowHull(left, right)
 	q.ragged = float64(len(outline)) / math.Max(hullPerim, 1)
 	q.solid = float64(area) / math.Max(hullArea, 1)
@@ -85,7 +131,7 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 
 // qualityScore combines the figures into one in 0..1.
 func qualityScore(q cutQuality) float64 {
-	return math.Max(0, math.Min(1, q.edge*(1-q.pieces)))
+	return q.edge
 }
 
 // pixelReader reads img's colour at (x, y), relative to its bounds, in 8 bits.
@@ -145,10 +191,9 @@ func backdropStep(cut *image.NRGBA, at func(x, y int) [3]int) float64 {
 
 // edgeShare is the share of the outline on an image edge: a step across
 // 2·edgeSpan pixels, at the pixel or one of its 8 neighbours, of at least
-// max(18, 6 × the backdrop's step). At most about 2048 outline pixels are
-// read, evenly spread.
-func edgeShare(outline []image.Point, at func(x, y int) [3]int, W, H int, noise float64) float64 {
-	need := int(math.Max(18, 6*noise))
+// need (the sum of the three channels' steps). At most about 2048 outline
+// pixels are read, evenly spread.
+func edgeShare(outline []image.Point, at func(x, y int) [3]int, W, H int, need int) float64 {
 	stride := max(1, len(outline)/2048)
 	on, n := 0, 0
 	for k := 0; k < len(outline); k += stride {
