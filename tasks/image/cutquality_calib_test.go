@@ -76,10 +76,8 @@ func BenchmarkCutQuality(b *testing.B) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].q.score < rows[j].q.score })
 	var cut, read time.Duration
 	for _, r := range rows {
-		q := r.q
-		fmt.Fprintf(os.Stdout, "%-8s %-34s IoU %.3f quality %.3f edge %.3f ragged %.2f solid %.2f pieces %.3f "+
-			"partial %.3f noise %.0f e %.2f %.2f %.2f %.2f\n", r.set, r.name, r.iou, q.score, q.edge, q.ragged, q.solid,
-			q.pieces, q.partial, q.noiseStep, q.edges[0], q.edges[1], q.edges[2], q.edges[3])
+		fmt.Fprintf(os.Stdout, "%-8s %-34s IoU %.3f quality %.3f outline %d noise %.0f\n", r.set, r.name, r.iou,
+			r.q.score, r.q.outline, r.q.noiseStep)
 		cut += r.cut
 		read += r.read
 	}
