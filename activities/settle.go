@@ -17,7 +17,7 @@ import (
 // then it emits the terminal event to its subscribers. Job workflows run it
 // as a local activity: settling costs their history one marker.
 func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contract.SettleResult, error) {
-	settlement := models.Settlement{Outcome: in.Outcome}
+	settlement := models.Settlement{Outcome: in.Outcome, Uncharged: int64(in.Uncharged)}
 	if in.Failure != nil {
 		e := apierr.New(apierr.Code(in.Failure.Code), in.Failure.Message).WithJob(in.JobID)
 		settlement.Error, _ = json.Marshal(e)

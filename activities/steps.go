@@ -153,6 +153,9 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 			res.More = append(res.More, id)
 		}
 		res.Warnings = append(res.Warnings, out.Warnings...)
+		if out.Uncharged {
+			res.Uncharged++
+		}
 	}
 	if short != nil {
 		var se *tasks.StepError

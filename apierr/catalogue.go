@@ -125,6 +125,7 @@ const (
 	FineLines            Code = "fine_lines"
 	TileNotSeamless      Code = "tile_not_seamless"
 	GIFReduced           Code = "gif_reduced"
+	CutoutUncertain      Code = "cutout_uncertain"
 )
 
 // entries is the catalogue, in the order GET /v1/errors serves it: each

@@ -140,4 +140,15 @@ var warningEntries = []Entry{
 			"colours; the message says which, its size, and whether it is still over.",
 		"Ask for format mp4 (a fraction of the size at full quality), a smaller size or a shorter loop.",
 	},
+	{
+		CutoutUncertain,
+		TypeWarning,
+		0,
+		false,
+		"A cut-out's outline runs too little along edges the image shows (or is in pieces): it may have dropped part " +
+			"of the product or kept part of the backdrop or its shadow. It was delivered and not charged; the message " +
+			"names the output and its quality figure.",
+		"Look at the cut-out before using it; shoot the product on a plainer backdrop, with its outline clear of its " +
+			"shadow.",
+	},
 }

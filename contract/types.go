@@ -154,6 +154,9 @@ type StepResult struct {
 	// deliver its output but handed it to the plan's Fallback engine
 	// (FileID is then empty): the job runs the output again there.
 	HandOff string `json:",omitempty"`
+	// Uncharged is how many of the delivered outputs are not charged
+	// (tasks.Output.Uncharged).
+	Uncharged int `json:",omitempty"`
 }
 
 // Summary is a job result's summary: counts and warnings, present only when
@@ -178,6 +181,9 @@ type SettleInput struct {
 	// Failure is set for failed and cancelled jobs.
 	Failure *Failure `json:",omitempty"`
 	Summary *Summary `json:",omitempty"`
+	// Uncharged is how many delivered outputs are not charged
+	// (StepResult.Uncharged).
+	Uncharged int `json:",omitempty"`
 	// Events are the job events with subscribers at admit: settlement
 	// emits the terminal event to them, starting deliveries on Queue.
 	Events []string `json:",omitempty"`

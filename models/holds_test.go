@@ -36,6 +36,7 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 		grants    []grant
 		hold      int64 // two outputs of 5
 		delivered int
+		uncharged int64 // delivered but not charged (a cut-out warned cutout_uncertain)
 		charged   int64
 		// left is each batch's remaining after settlement; live is what the
 		// account can spend after the expiry, during the job and after it.
@@ -70,6 +71,16 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 			left:       map[string]int64{"expiring": 0, "never": 4},
 			liveDuring: 4,
 			after:      4,
+		},
+		{
+			name:       "two delivered, one of them not charged",
+			grants:     []grant{{"expiring", 4, true}, {"never", 10, false}},
+			delivered:  2,
+			uncharged:  1,
+			charged:    5,
+			left:       map[string]int64{"expiring": 0, "never": 9},
+			liveDuring: 4,
+			after:      9,
 		},
 		{
 			name:       "nothing delivered: the expired part of the release lapses",
@@ -110,12 +121,12 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 					ctx,
 					db,
 					j.ID,
-					models.Settlement{Outcome: contract.OutcomeSucceeded},
+					models.Settlement{Outcome: contract.OutcomeSucceeded, Uncharged: tt.uncharged},
 					after,
 				)
 				require.NoError(t, err)
 				require.True(t, first)
-				require.Equal(t, tt.charged, done.ChargedCredits, "price × delivered, expired credits included")
+				require.Equal(t, tt.charged, done.ChargedCredits, "price × charged outputs, expired credits included")
 
 				left := map[string]int64{}
 				for name, id := range batches {

@@ -20,9 +20,13 @@ type Settlement struct {
 	// Summary is the result summary (requested, delivered, warnings) when
 	// the task has counts or warnings to report.
 	Summary json.RawMessage
+	// Uncharged is how many of the delivered outputs are not charged (a
+	// cut-out delivered with a warning that it may be wrong).
+	Uncharged int64
 }
 
-// Settle ends a job exactly once: it charges price × delivered (never above
+// Settle ends a job exactly once: it charges price × (delivered less the
+// uncharged outputs) (never above
 // the hold) from the batches its hold took, in the order it took them
 // (expiry order), gives the rest back to them, and writes the terminal
 // state. A second call returns the settled row unchanged and first false.
@@ -73,7 +77,8 @@ func settle(tx *gorm.DB, jobID string, s Settlement, now time.Time) (row settleR
 		return row, false, nil
 	}
 	delivered := row.Delivered
-	charged, entries, err := settleHold(tx, out, min(out.PricePerOutput*delivered, out.HeldCredits))
+	charged, entries, err := settleHold(tx, out,
+		min(out.PricePerOutput*max(0, delivered-s.Uncharged), out.HeldCredits))
 	if err != nil {
 		return row, false, fmt.Errorf("charge: %w", err)
 	}

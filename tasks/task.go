@@ -40,6 +40,10 @@ type Output struct {
 	Meta map[string]any
 	// Warnings are notes for the job summary (codes of type warning).
 	Warnings []contract.Warning
+	// Uncharged says the output is delivered but not charged: one the task
+	// could not stand behind (a cut-out under its quality threshold),
+	// delivered with a warning saying so.
+	Uncharged bool
 	// Engine names the external engine that made the output; "" for the
 	// task's built-in one.
 	Engine string

@@ -63,7 +63,9 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 	case p.cancelled:
 		return contract.SettleInput{}, temporal.NewCanceledError()
 	case p.failure != nil:
-		return j.fail(contract.OutcomeFailed, *p.failure), nil
+		s := j.fail(contract.OutcomeFailed, *p.failure)
+		s.Uncharged = uncharged(p.outs, p.errs) // what was delivered is charged, less these
+		return s, nil
 	case !p.started:
 		return j.startTimeout(), nil
 	}

@@ -109,6 +109,17 @@ func stepFailure(i, n int, plan *contract.Plan, err error) *contract.Failure {
 	return nil
 }
 
+// uncharged is how many of the delivered outputs are not charged.
+func uncharged(outs []contract.StepResult, errs []error) int {
+	n := 0
+	for i, err := range errs {
+		if err == nil {
+			n += outs[i].Uncharged
+		}
+	}
+	return n
+}
+
 // settleOutputs is how a job whose steps all ran settles, from each output's
 // answer in the task's order: succeeded with what it delivered (a summary
 // with an output_not_produced warning per missing output, and the
@@ -142,7 +153,7 @@ func settleOutputs(ctx workflow.Context, jobID string, outs []contract.StepResul
 		return contract.SettleInput{JobID: jobID, Outcome: contract.OutcomeFailed,
 			Failure: &contract.Failure{Code: contract.CodeProcessingFailed, Message: msg}}
 	}
-	in := contract.SettleInput{JobID: jobID, Outcome: contract.OutcomeSucceeded}
+	in := contract.SettleInput{JobID: jobID, Outcome: contract.OutcomeSucceeded, Uncharged: uncharged(outs, errs)}
 	if len(warnings) > 0 {
 		in.Summary = &contract.Summary{Requested: n, Delivered: delivered, Warnings: warnings}
 	}

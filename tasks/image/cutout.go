@@ -50,6 +50,7 @@ func removeBackground() *tasks.Definition {
 					"backdrop. Below 0.8 no cut-out is made (the image gives no file and is not charged); between 0.8 and 0.9 look " +
 					"at the result (part of the border is busy or cluttered).",
 			},
+			"cut_quality": cutQualitySchema(),
 			"object_share": obj{
 				"type":        "number",
 				"minimum":     0,
@@ -95,15 +96,19 @@ func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Out
 		se.Err = err // a route with a fallback reads the confidence of a refusal (tasks.LowConfidence)
 		return tasks.Output{}, se
 	}
+	q := readCutQuality(src.img, res.img)
 	enc, err := encode(res.img, "png", 0, src.icc)
 	if err != nil {
 		return tasks.Output{}, err
 	}
 	releaseImage(res.img) // encoded: its pixels are read no more
 	b := res.img.Bounds()
-	return enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": "png",
+	out := enc.output(map[string]any{"index": i, "image": r.Ref, "width": b.Dx(), "height": b.Dy(), "format": "png",
 		"source_width": b.Dx(), "source_height": b.Dy(), "background": res.background.Hex(),
-		"object_share": math.Round(res.objectShare*1e4) / 1e4, "confidence": math.Round(res.confidence*1e3) / 1e3}), nil
+		"object_share": math.Round(res.objectShare*1e4) / 1e4, "confidence": math.Round(res.confidence*1e3) / 1e3,
+		"cut_quality": math.Round(q.score*1e3) / 1e3})
+	q.judge(&out, r)
+	return out, nil
 }
 
 // cutout is a cut-out with what was found.
@@ -311,7 +316,8 @@ func cutoutDocs() tasks.Docs {
 				"was, a soft edge of feather pixels.",
 			"With keep_shadow, the product's shadow as a soft layer of neutral black behind it, its opacity the shadow's " +
 				"measured density (on the ground-truth set within 0.01 of the true density on average).",
-			"Each file's data: the background colour found and the share of the image kept as the object.",
+			"Each file's data: the background colour found, the share of the image kept as the object, the border's " +
+				"confidence and the cut's quality (cut_quality).",
 		},
 		Outputs: tasks.DocsOutputs{
 			Count:          fmt.Sprintf("One cut-out per entry of images (1 to %d).", maxImages),
@@ -398,6 +404,7 @@ func cutoutDocs() tasks.Docs {
 				"product touching the frame is closed by its outline and the frame (a white jug: 0.985, a white box: 0.969).",
 			"The confidence threshold is 0.8: the share of the border within tolerance of the fitted backdrop. Under it " +
 				"the image gives no file, is not charged, and the summary says why (a product in a scene or before a busy wall).",
+			cutQualityLimitation,
 			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +
 				"ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated " +
 				"blue), against at most 0.03 on the PNG shots.",

@@ -1,0 +1,108 @@
+package image
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"testing"
+	"time"
+)
+
+// The cut quality's calibration: every set with truth cut out as the task
+// does (cutOutGlass, tolerance 12, feather 2), each shot's quality
+// estimate beside its IoU (the set's own: the silhouette's for glass).
+
+// qualityRow is one shot: its set, name, IoU and quality.
+type qualityRow struct {
+	set, name string
+	iou       float64
+	q         cutQuality
+	cut, read time.Duration
+}
+
+// calibrationRows cuts out every shot of every set with truth.
+func calibrationRows(tb testing.TB) []qualityRow {
+	var rows []qualityRow
+	one := func(set, name string, t truth, glass bool) {
+		start := time.Now()
+		res, err := cutOutGlass(context.Background(), t.img, 12, 2, false)
+		cut := time.Since(start)
+		if err != nil {
+			return // refused: not delivered, nothing to flag
+		}
+		start = time.Now()
+		q := readCutQuality(t.img, res.img)
+		read := time.Since(start)
+		iou := score(t, res.img).iou
+		if glass {
+			iou = scoreGlass(t, res).iou
+		}
+		rows = append(rows, qualityRow{set: set, name: name, iou: iou, q: q, cut: cut, read: read})
+		releaseImage(res.img)
+	}
+	for _, set := range []struct {
+		name   string
+		scenes []scene
+		glass  bool
+	}{
+		{"truth", truthScenes(), false}, {"light", lightScenes(), false},
+		{"varied", variedScenes(false), false}, {"heldout", variedScenes(true), false},
+		{"fresh", freshScenes(), false}, {"photo", photoScenes(), false}, {"glass", glassScenes(), true},
+	} {
+		for _, s := range set.scenes {
+			one(set.name, s.name, s.render(), set.glass)
+		}
+	}
+	for _, set := range []struct {
+		name  string
+		shots []shot
+	}{{"fifth", fifthShots()}, {"sixth", sixthShots()}} {
+		for _, s := range set.shots {
+			one(set.name, s.name, s.photograph(), s.glass)
+		}
+	}
+	return rows
+}
+
+// BenchmarkCutQuality prints each shot's (quality, IoU) and the confusion
+// table at minCutQuality: go test -run '^$' -bench CutQuality -benchtime
+// 1x ./tasks/image.
+func BenchmarkCutQuality(b *testing.B) {
+	var rows []qualityRow
+	for range b.N {
+		rows = calibrationRows(b)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].q.score < rows[j].q.score })
+	var cut, read time.Duration
+	for _, r := range rows {
+		fmt.Fprintf(os.Stdout, "%-8s %-34s IoU %.3f quality %.3f outline %d noise %.0f\n", r.set, r.name, r.iou,
+			r.q.score, r.q.outline, r.q.noiseStep)
+		cut += r.cut
+		read += r.read
+	}
+	c := confusion(rows, minCutQuality)
+	fmt.Fprintf(os.Stdout, "flagged: %d bad (IoU < 0.9), %d middling, %d good (IoU >= 0.95); "+
+		"passed: %d bad, %d middling, %d good\n", c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2])
+	b.ReportMetric(float64(read)/float64(cut), "qualityCostRatio")
+}
+
+// confusion counts the rows flagged (quality under threshold, [0]) and
+// passed ([1]) by IoU class: under 0.9, 0.9 to 0.95, 0.95 and over.
+func confusion(rows []qualityRow, threshold float64) [2][3]int {
+	var c [2][3]int
+	for _, r := range rows {
+		i, j := 1, 1
+		if r.q.score < threshold {
+			i = 0
+		}
+		switch {
+		case r.iou < 0.9:
+			j = 0
+		case r.iou >= 0.95:
+			j = 2
+		}
+		c[i][j]++
+	}
+	return c
+}
