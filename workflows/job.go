@@ -46,8 +46,10 @@ func JobWorkflow(ctx workflow.Context, in contract.JobInput) (contract.JobResult
 	workflow.SetCurrentDetails(ctx, "queued: credits held, waiting for a worker")
 	settlement, err := j.deliver(ctx)
 	if temporal.IsCanceledError(err) || errors.Is(ctx.Err(), workflow.ErrCanceled) {
+		uncharged := settlement.Uncharged
 		settlement = j.fail(contract.OutcomeCancelled,
 			contract.Failure{Code: contract.CodeCancelled, Message: "The job was cancelled."})
+		settlement.Uncharged = uncharged
 	}
 	return j.settle(ctx, settlement)
 }

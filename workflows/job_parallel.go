@@ -60,8 +60,8 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 		sel.Select(ctx)
 	}
 	switch {
-	case p.cancelled:
-		return contract.SettleInput{}, temporal.NewCanceledError()
+	case p.cancelled: // what was delivered before the cancel is charged, less these
+		return contract.SettleInput{Uncharged: uncharged(p.outs, p.errs)}, temporal.NewCanceledError()
 	case p.failure != nil:
 		s := j.fail(contract.OutcomeFailed, *p.failure)
 		s.Uncharged = uncharged(p.outs, p.errs) // what was delivered is charged, less these

@@ -297,3 +297,19 @@ func newTestEnv(s *testsuite.WorkflowTestSuite) *testsuite.TestWorkflowEnvironme
 	env.SetWorkerOptions(sdkworker.Options{DeadlockDetectionTimeout: 5 * time.Second})
 	return env
 }
+
+// TestJobWorkflowCancelKeepsUnchargedOutputsUncharged: a job cancelled
+// after it delivered outputs the task gives free (a cut-out warned
+// cutout_uncertain) settles cancelled without charging them.
+func TestJobWorkflowCancelKeepsUnchargedOutputsUncharged(t *testing.T) {
+	e := newJobEnv(t, 6)
+	e.OnActivity(a.RunStep, mock.Anything, mock.Anything).
+		After(time.Minute).
+		Return(contract.StepResult{FileID: "f", Uncharged: 1}, nil)
+	e.admitAt(0)
+	e.RegisterDelayedCallback(e.CancelWorkflow, 90*time.Second)
+	_, err := e.run()
+	e.requireCancelled(err)
+	require.Equal(t, string(apierr.Cancelled), e.settledError().Code)
+	require.Positive(t, e.settled.Uncharged, "the outputs delivered before the cancel stay uncharged")
+}
