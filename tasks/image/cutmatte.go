@@ -34,7 +34,9 @@ import (
 //     backdrop reaching into the product go back to it (closeInlets), and
 //     so do shaded regions inside the object's convex hull that grow
 //     darker away from it, as a shadow never does (keepShadedPanels,
-//     cutpanel.go: a ball's white panel on its shadow side).
+//     cutpanel.go: a ball's white panel on its shadow side). Last, kept
+//     shadows on the floor next to the background go back to it
+//     (peelShadows, cutpeel.go: a contact shadow walled as a faint line).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
 //     alpha unmixed between the local backdrop and the local product
 //     colour.
@@ -125,6 +127,7 @@ func (st *cutState) background() []bool {
 	})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
+	st.peelShadows(isBg)
 	return isBg
 }
 
