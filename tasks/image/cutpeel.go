@@ -30,7 +30,7 @@ func (st *cutState) peelShadows(isBg []bool) {
 			sm[3*i+ch] = plane[i]
 		}
 	}
-	thr2 := (3 + st.noise) * (3 + st.noise)
+	thr2, chroma2 := (3+st.noise)*(3+st.noise), st.chroma2()
 	shade := make([]float32, n) // the shade factor; -1: not a shade
 	for i := range n {
 		shade[i] = -1
@@ -39,6 +39,9 @@ func (st *cutState) peelShadows(isBg []bool) {
 		}
 		b := st.bd.at(i%W, i/W)
 		p := [3]float64{float64(sm[3*i]), float64(sm[3*i+1]), float64(sm[3*i+2])}
+		if raw, _ := isShade(st.col(i), b, chroma2); !raw {
+			continue // a dark line's core, which smoothing would make grey
+		}
 		if ok, s := isShade(p, b, thr2); ok && s <= 1.01 {
 			shade[i] = float32(s)
 		}
@@ -55,7 +58,7 @@ func (st *cutState) peelShadows(isBg []bool) {
 			continue
 		}
 		st.neighbours(i, func(j int) {
-			if shade[j] >= 0 && !peeled[j] && shade[j] <= lum(i)+0.01 {
+			if shade[j] >= 0 && !peeled[j] && shade[j] <= lum(i)+0.01 && st.step2(i, j) <= st.stepMax2 {
 				peeled[j], floor[j] = true, min(shade[j], lum(i))
 				queue = append(queue, int32(j))
 			}
