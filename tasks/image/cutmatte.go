@@ -128,6 +128,7 @@ func (st *cutState) background() []bool {
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.peelShadows(isBg)
+	st.keepOwnSpots(isBg)
 	return isBg
 }
 
