@@ -36,7 +36,9 @@ import (
 //     darker away from it, as a shadow never does (keepShadedPanels,
 //     cutpanel.go: a ball's white panel on its shadow side). Last, kept
 //     shadows on the floor next to the background go back to it
-//     (peelShadows, cutpeel.go: a contact shadow walled as a faint line).
+//     (peelShadows, cutpeel.go: a contact shadow walled as a faint line),
+//     and small enclosed spots of their own colour back to the product
+//     (keepOwnSpots, cutspots.go: a shirt's grey buttons).
 //  4. Matting in a band around the outline (cutalpha.go): each pixel's
 //     alpha unmixed between the local backdrop and the local product
 //     colour.
