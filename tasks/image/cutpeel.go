@@ -19,36 +19,40 @@ package image
 // it (isBg).
 func (st *cutState) peelShadows(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
-	sm := make([]float32, 3*n) // the colour smoothed over a 5 × 5 window
-	for ch := range 3 {
-		plane := make([]float32, n)
-		for i := range n {
-			plane[i] = float32(st.px.Pix[4*i+ch])
+	// smooth is pixel i's colour smoothed over a 5 × 5 window (weights
+	// 1 2 3 2 1 each way), read only where the peel looks.
+	smooth := func(i int) [3]float64 {
+		x, y := i%W, i/W
+		var c [3]float64
+		for dy := -2; dy <= 2; dy++ {
+			yy := min(max(y+dy, 0), H-1)
+			for dx := -2; dx <= 2; dx++ {
+				xx := min(max(x+dx, 0), W-1)
+				w := float64((3 - max(dx, -dx)) * (3 - max(dy, -dy)))
+				p := st.px.Pix[4*(yy*W+xx):]
+				c[0], c[1], c[2] = c[0]+w*float64(p[0]), c[1]+w*float64(p[1]), c[2]+w*float64(p[2])
+			}
 		}
-		boxBlur(plane, W, H, 1)
-		for i := range n {
-			sm[3*i+ch] = plane[i]
-		}
+		return [3]float64{c[0] / 81, c[1] / 81, c[2] / 81}
 	}
 	thr2, chroma2 := (3+st.noise)*(3+st.noise), st.chroma2()
-	shade := make([]float32, n) // the shade factor; -1: not a shade
-	for i := range n {
-		shade[i] = -1
-		if isBg[i] || !st.opaque(i) {
-			continue
+	shades := make([]float32, n) // the shade factor + 2; 1: not a shade; 0: not read yet
+	shade := func(i int) float32 {
+		if shades[i] == 0 {
+			shades[i] = 1
+			b := st.bd.at(i%W, i/W)
+			if raw, _ := isShade(st.col(i), b, chroma2); raw && !isBg[i] && st.opaque(i) {
+				// (a dark line's core, which smoothing would make grey, is not)
+				if ok, s := isShade(smooth(i), b, thr2); ok && s <= 1.01 {
+					shades[i] = float32(s) + 2
+				}
+			}
 		}
-		b := st.bd.at(i%W, i/W)
-		p := [3]float64{float64(sm[3*i]), float64(sm[3*i+1]), float64(sm[3*i+2])}
-		if raw, _ := isShade(st.col(i), b, chroma2); !raw {
-			continue // a dark line's core, which smoothing would make grey
-		}
-		if ok, s := isShade(p, b, thr2); ok && s <= 1.01 {
-			shade[i] = float32(s)
-		}
+		return shades[i] - 2
 	}
 	lum := func(i int) float32 {
-		b := st.bd.at(i%W, i/W)
-		return (sm[3*i] + sm[3*i+1] + sm[3*i+2]) / float32(max(b[0]+b[1]+b[2], 1))
+		b, p := st.bd.at(i%W, i/W), smooth(i)
+		return float32((p[0] + p[1] + p[2]) / max(b[0]+b[1]+b[2], 1))
 	}
 	peeled := make([]bool, n)
 	floor := make([]float32, n) // the darkest shade on the way in
@@ -58,8 +62,11 @@ func (st *cutState) peelShadows(isBg []bool) {
 			continue
 		}
 		st.neighbours(i, func(j int) {
-			if shade[j] >= 0 && !peeled[j] && shade[j] <= lum(i)+0.01 && st.step2(i, j) <= st.stepMax2 {
-				peeled[j], floor[j] = true, min(shade[j], lum(i))
+			if isBg[j] || peeled[j] || st.step2(i, j) > st.stepMax2 {
+				return
+			}
+			if s, l := shade(j), lum(i); s >= 0 && s <= l+0.01 {
+				peeled[j], floor[j] = true, min(s, l)
 				queue = append(queue, int32(j))
 			}
 		})
@@ -67,8 +74,11 @@ func (st *cutState) peelShadows(isBg []bool) {
 	for k := 0; k < len(queue); k++ {
 		i := int(queue[k])
 		st.neighbours(i, func(j int) {
-			if shade[j] >= 0 && !peeled[j] && shade[j] <= floor[i]+0.01 && st.step2(i, j) <= st.stepMax2 {
-				peeled[j], floor[j] = true, min(floor[i], shade[j])
+			if isBg[j] || peeled[j] || st.step2(i, j) > st.stepMax2 {
+				return
+			}
+			if s := shade(j); s >= 0 && s <= floor[i]+0.01 {
+				peeled[j], floor[j] = true, min(floor[i], s)
 				queue = append(queue, int32(j))
 			}
 		})
@@ -87,7 +97,7 @@ func (st *cutState) peelShadows(isBg []bool) {
 		x0, y0, x1, y1 := W, H, 0, 0
 		for k := 0; k < len(comp); k++ {
 			i := int(comp[k])
-			darkest = min(darkest, shade[i])
+			darkest = min(darkest, shade(i))
 			x0, y0, x1, y1 = min(x0, i%W), min(y0, i/W), max(x1, i%W), max(y1, i/W)
 			st.neighbours(i, func(j int) {
 				if peeled[j] && !seen[j] {
