@@ -51,6 +51,7 @@ const (
 	glassFit      = 12.0 // levels per channel a body pixel may be off the body's line (a label is further)
 	glassNear     = 40.0 // |F − B| under which a pixel's alpha leans on the body's
 	glassFaint    = 8.0  // |I − B| under which a pixel's tint has no direction to tell (clear glass)
+	glassWhite    = 1.12 // a body's tint over this × white is an opaque white body's, not glass
 )
 
 // withGlass gives the see-through bodies of the cut-out res (of src, cut
@@ -323,6 +324,12 @@ func bodyLine(comp []int32, diff func(i int) ([3]float64, [3]float64), seenLo, s
 	varB := sbb/m - (sb/m)*(sb/m)
 	se := math.Sqrt(rss/(3*m)) / math.Sqrt(max(varB, 1e-9)*m)
 	if mean < glassSlopeMin || mean > glassSlopeMax || se > glassSlopeSE {
+		return 0, nil, false
+	}
+	// The line's tint, (a₀ + a₁ + a₂)/3/(1 − s), past white: no body mixed
+	// with the backdrop gives it, an opaque white one lit or vignetted as
+	// the backdrop is does (a white bottle down a graded sweep).
+	if (icept[0]+icept[1]+icept[2])/3 > glassWhite*255*(1-mean) {
 		return 0, nil, false
 	}
 	for ch := range 3 {

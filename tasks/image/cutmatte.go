@@ -38,7 +38,11 @@ import (
 //     shaded part between two faint rims is kept too (ribbon,
 //     cutribbon.go: a pair of scissors' grey handles); the see-through
 //     regions a product's outline closes are filled (fillOutlines,
-//     cutoutline.go: clear glass as pale as the sweep); last, the
+//     cutoutline.go: clear glass as pale as the sweep); kept shadows on
+//     the floor next to the background go back to it (peelShadows,
+//     cutpeel.go: a contact shadow walled as a faint line), and small
+//     enclosed spots of their own colour back to the product
+//     (keepOwnSpots, cutspots.go: a shirt's grey buttons); last, the
 //     outline's pixels that are mostly backdrop beside a darker rim go
 //     back to it (refineOutline, cutrefine.go: no pixel of backdrop
 //     round a white mug or in its handle's hole).
@@ -136,6 +140,8 @@ func (st *cutState) background() []bool {
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
+	st.peelShadows(isBg)
+	st.keepOwnSpots(isBg)
 	st.refineOutline(isBg)
 	return isBg
 }

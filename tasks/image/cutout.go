@@ -351,12 +351,18 @@ func cutoutDocs() tasks.Docs {
 				"hue, down to half its brightness, or to a third where the shade is smooth all round (a contact shadow's core); " +
 				"a grey body in those tones is kept where its outline on the backdrop is a hard step, flat inside, on its " +
 				"sides and top (the contact is closed by the outline's convex hull: a grey kettle on white, 0.958); a grey " +
-				"part with a soft outline, touching its shadow, can be removed with it.",
+				"part with a soft outline, touching its shadow, can be removed with it. A shadow the outline's faint lines " +
+				"wall in with the product (a contact shadow reads as a faint line) is removed where it lies on the floor: " +
+				"a flat band of the backdrop's hue below or beside the product's base, darkening towards it (a box's cast " +
+				"shadow on pale pink, a folded shirt's below it). One that climbs the product's side (a shirt seen from " +
+				"above), a contact shadow under a tall pale product, or one joined to a glossy floor's reflection can stay " +
+				"(a chrome kettle: 0.42 of its shadow kept, a cream candle: 0.28).",
 			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white " +
 				"sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same " +
 				"tone, that stretch goes with the backdrop.",
 			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim; a gap darkened by a shadow " +
-				"may stay.",
+				"may stay (a cutting board's hanging hole over its cast shadow). A small enclosed spot of its own colour, " +
+				"off the backdrop, stays the product (a shirt's grey buttons).",
 			"See-through parts (glass, clear film) keep their transparency as alpha where the backdrop is seen to " +
 				"continue inside them: on a graded backdrop (a lit sweep, at least 15 levels of it across the body, as the " +
 				"border shows it) a body whose colours follow the backdrop behind it (I = αF + (1 − α)B, each channel's " +
@@ -378,7 +384,9 @@ func cutoutDocs() tasks.Docs {
 				"On a flat backdrop nothing continues inside the outline: a glass body cannot be told from an opaque one of " +
 				"its tint, and comes out opaque, the backdrop seen through it baked in; clear glass invisible against a " +
 				"flat backdrop cannot be told from a hole and can be lost inside its outline. An opaque product shaded just " +
-				"as the sweep behind it is graded could be read as see-through. A narrow run of backdrop (under 7 px across, at " +
+				"as the sweep behind it is graded could be read as see-through; a white one, whose tint as glass would be " +
+				"past white, stays opaque (a white pump bottle on a graded sweep). A narrow run of backdrop (under 7 px " +
+				"across, at " +
 				"least 42 px long) reaching into the product is given back to it: a highlight that meets the backdrop " +
 				"with no edge does not cut the body (the green glass bottle of the light set: IoU 0.998); a real gap that " +
 				"narrow and long is filled too.",

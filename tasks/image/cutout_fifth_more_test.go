@@ -146,29 +146,33 @@ func grain2(seed, depth float64) func(x, y float64) float64 {
 	return func(x, y float64) float64 { return depth * n(x, y) }
 }
 
-// fifthFloor is what a fifth-set shot is held to.
-type fifthFloor struct{ iou, light, hole, glassMAE float64 }
+// fifthFloor is what a fifth-set shot is held to: the least IoU and
+// share of light parts kept, the most alpha on enclosed backdrop, glass
+// alpha error and share of the shadow kept as product.
+type fifthFloor struct{ iou, light, hole, glassMAE, shadow float64 }
 
-// fifthFloors and fifthMean are the BEFORE figures of the fifth set less a
-// margin (IoU and light parts 0.02 to 0.03 under, enclosed backdrop and
-// glass alpha error 0.02 to 0.03 over): what the cut-out scored on it when
-// it was drawn, before any work on it. They guard against regressions; the
-// issue's targets are far above several (the benchmark prints each). An
-// IoU floor of 0 is a shot the cut-out answered "no object was found".
+// fifthFloors and fifthMean are the fifth set's figures after the shadow,
+// spot and glass-gate work (shadow5) less a margin (IoU and light parts
+// 0.01 to 0.02 under, enclosed backdrop, glass alpha error and shadow kept
+// 0.02 to 0.03 over). The BEFORE figures, for the record: sneaker 0.757
+// (shadow 0.07), shirt 0.912 (shadow 0.32), candle 0.914 (0.28), gift box
+// 0.801 (0.58), kettle 0.814 (0.42), pump 0.698 (light 0.66), mean 0.666.
+// The targets are far above several (the benchmark prints each).
+// An IoU floor of 0 is a shot the cut-out answered "no object was found".
 var (
 	fifthFloors = map[string]fifthFloor{
-		"p5_sneaker_white_warm_q82":      {iou: 0.73, light: 0.77, hole: 1},
-		"p5_teapot_hole_offwhite_q78":    {iou: 0.13, light: 0.12, hole: 0.03},
-		"p5_shirt_folded_coolgrey_q75":   {iou: 0.89, light: 0.96, hole: 1},
-		"p5_candle_cream_beige_q88":      {iou: 0.89, light: 0.96, hole: 1},
-		"p5_giftbox_pink_on_pink_q80":    {iou: 0.78, light: 0.82, hole: 1},
-		"p5_board_hole_coolwhite_q85":    {iou: 0.96, light: 0.97, hole: 1},
-		"p5_cartoon_cat_paper_q72":       {iou: 0.97, light: 0.97, hole: 1},
-		"p5_kettle_chrome_glossy_q85":    {iou: 0.79, light: 0.96, hole: 1},
-		"p5_glass_tumbler_coolwhite_q90": {iou: 0, hole: 1, glassMAE: 1},
-		"p5_glass_frosted_greygrad_q80":  {iou: 0.94, hole: 1, glassMAE: 0.17},
-		"p5_pump_touching_bottom_q80":    {iou: 0.67, light: 0.63, hole: 1},
-		"p5_earbud_case_small_q85":       {iou: 0, hole: 1},
+		"p5_sneaker_white_warm_q82":      {iou: 0.75, light: 0.78, hole: 1, shadow: 0.03},
+		"p5_teapot_hole_offwhite_q78":    {iou: 0.14, light: 0.13, hole: 0.03, shadow: 0.03},
+		"p5_shirt_folded_coolgrey_q75":   {iou: 0.95, light: 0.98, hole: 1, shadow: 0.06},
+		"p5_candle_cream_beige_q88":      {iou: 0.90, light: 0.98, hole: 1, shadow: 0.30},
+		"p5_giftbox_pink_on_pink_q80":    {iou: 0.84, light: 0.83, hole: 1, shadow: 0.11},
+		"p5_board_hole_coolwhite_q85":    {iou: 0.96, light: 0.98, hole: 1, shadow: 0.11},
+		"p5_cartoon_cat_paper_q72":       {iou: 0.98, light: 0.98, hole: 1, shadow: 1},
+		"p5_kettle_chrome_glossy_q85":    {iou: 0.80, light: 0.98, hole: 1, shadow: 0.45},
+		"p5_glass_tumbler_coolwhite_q90": {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p5_glass_frosted_greygrad_q80":  {iou: 0.95, hole: 1, glassMAE: 0.17, shadow: 0.03},
+		"p5_pump_touching_bottom_q80":    {iou: 0.87, light: 0.94, hole: 1, shadow: 0.07},
+		"p5_earbud_case_small_q85":       {iou: 0, hole: 1, shadow: 1},
 	}
-	fifthMean = 0.65
+	fifthMean = 0.68
 )
