@@ -63,9 +63,29 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		return cutout{}, err
 	}
 	defer st.release()
-	st.candidates()
-	if err := ctx.Err(); err != nil {
+	objShare, err := st.cut(feather, keepShadow)
+	if err != nil {
 		return cutout{}, err
+	}
+	if objShare < minObjectShare {
+		if res, ok, err := lookAgain(ctx, img, st.tol, st.noise, feather, keepShadow); ok || err != nil {
+			return res, err
+		}
+		return cutout{}, fmt.Errorf(
+			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
+			tol,
+			bgMid.Hex(),
+		)
+	}
+	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, nil
+}
+
+// cut runs steps 2 to 5 on st and writes the cut-out into st.px: the
+// share of pixels kept.
+func (st *cutState) cut(feather int, keepShadow bool) (float64, error) {
+	st.candidates()
+	if err := st.ctx.Err(); err != nil {
+		return 0, err
 	}
 	st.walls()
 	st.dropSeams()
@@ -76,15 +96,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	if keepShadow {
 		shade = shadowDensity(st.px, st.bd, isBg)
 	}
-	objShare := st.compose(isBg, st.softEdges(isBg, feather), shade)
-	if objShare < minObjectShare {
-		return cutout{}, fmt.Errorf(
-			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
-			tol,
-			bgMid.Hex(),
-		)
-	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, nil
+	return st.compose(isBg, st.softEdges(isBg, feather), shade), nil
 }
 
 // newCutState reads img and fits its backdrop (step 1): the state, the
