@@ -16,7 +16,7 @@ import (
 const (
 	faintNoise    = 4    // the second look's tolerance in units of the backdrop's noise
 	faintTol      = 4    // the second look's least tolerance
-	faintContrast = 3    // the region's mean distance from the backdrop, in units of the second tolerance
+	faintContrast = 2    // the region's mean distance from the backdrop, in units of the second tolerance
 	faintFill     = 0.35 // the least share of its bounding box the closed region fills
 )
 

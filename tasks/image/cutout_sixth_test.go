@@ -191,7 +191,7 @@ var (
 		"p6_wineglass_stem_lgrey_q88":    {iou: 0.15, hole: 1, glassMAE: 0.32},
 		"p6_bottle_green_white_q76":      {iou: 0.93, hole: 1, glassMAE: 0.36},
 		"p6_shaker_chrome_paleblue_q82":  {iou: 0.65, light: 0.71, hole: 1},
-		"p6_ring_small_white_q92":        {iou: 0, hole: 1},
+		"p6_ring_small_white_q92":        {iou: 0.95, light: 0.97, hole: 0.05},
 		"p6_scissors_top_edge_wood_q72":  {iou: 0.87, light: 0.97, hole: 0.14},
 	}
 	sixthMean = 0.71
