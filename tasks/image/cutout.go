@@ -392,7 +392,11 @@ func cutoutDocs() tasks.Docs {
 				"narrow and long is filled too.",
 			"A white or light product needs a visible edge: a rim or hem at least about 6 levels darker than both its " +
 				"sides, a sharp step, or shading or a hue that does not continue the backdrop. A product with no visible " +
-				"edge at all is refused with the reason (no object was found) and not charged. A handle walled by its two " +
+				"edge at all is refused with the reason (no object was found) and not charged. Only when nothing is found " +
+				"at the tolerance asked, it looks again at one scaled to the backdrop's noise (4 × the noise, at least 4) " +
+				"and keeps what is plainly there: a compact region well off the backdrop whose outline closes, not " +
+				"spread along the border (a small cream ring on a white sweep: IoU 0.975); an empty backdrop stays " +
+				"refused. A handle walled by its two " +
 				"faint rims is kept with its body; the outline can carry a pixel or two of the backdrop or of the contact " +
 				"shadow where the rim meets it (ragged on a white mug as a JPEG at quality 70).",
 			"A shaded part of the product as dark as its contact shadow and of the backdrop's hue (a ball's white panel " +
