@@ -147,12 +147,13 @@ func TestOneSoftContactShadow(t *testing.T) {
 			require.Equal(t, 1, components(dark), "one shadow")
 			require.GreaterOrEqual(t, minLuma, 255*(1-shadowStudio)-1)
 			require.Less(t, minLuma, 200.0, "the shadow shows")
-			// Below the contact line the shadow only lightens, row by row.
+			// Below the contact line the shadow only lightens, row by row (to
+			// within half a level: the luma of 8-bit RGB steps unevenly).
 			cx := (r.box.Min.X + r.box.Max.X) / 2
 			prev := 0.0
 			for y := r.floor; y < r.floor+60; y++ {
 				l := lumaAt(r.img, cx, y)
-				require.GreaterOrEqual(t, l, prev-0.01, "row %d", y)
+				require.GreaterOrEqual(t, l, prev-0.5, "row %d", y)
 				prev = l
 			}
 		})
