@@ -34,10 +34,16 @@ type Options struct {
 	// RunnerBusyError, which http.py's _predict answers 409).
 	Setup time.Duration
 	// SetupFailed stands for a model whose setup() raised, on a server
-	// kept up (--await-explicit-shutdown): health-check answers
-	// SETUP_FAILED (http.py, _handle_setup_done and _maybe_shutdown) and a
-	// prediction 500, the worker's InvalidStateException that http.py does
-	// not catch (worker.py, predict: _assert_state(WorkerState.READY)).
+	// kept up (--await-explicit-shutdown), as Cog v0.16.12 serves it: while
+	// setup runs (Setup) health-check says STARTING and a prediction is
+	// answered 409 (runner.py, _raise_if_busy); once it has failed,
+	// health-check answers SETUP_FAILED with the setup's result
+	// (http.py, _handle_setup_done and _maybe_shutdown) and a prediction
+	// 500 "Internal Server Error", the worker's InvalidStateException that
+	// http.py's _predict does not catch (worker.py, _consume_events_inner
+	// sets WorkerState.DEFUNCT; predict: _assert_state(WorkerState.READY)).
+	// Setup is never run again (runner.py, setup: "do not call setup
+	// twice"): the state lasts until the server is restarted.
 	SetupFailed bool
 	// Unavailable503, with Setup, answers 503 while the model loads, as a
 	// proxy in front of a loading server (or Cog's later Rust server) does.
@@ -211,6 +217,22 @@ func (s *Server) ready() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Since(s.started) >= s.o.Setup
+}
+
+// setupFailed says whether the model's setup has run and failed.
+func (s *Server) setupFailed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.o.SetupFailed && time.Since(s.started) >= s.o.Setup
+}
+
+// Deploy stands for the server restarted (Restart) with a new version of
+// the model, whose setup fails when broken (SetupFailed).
+func (s *Server) Deploy(broken bool) {
+	s.Restart()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.SetupFailed = broken
 }
 
 // Restart stands for the server killed and started again: every prediction
