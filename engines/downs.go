@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.uber.org/zap"
 )
@@ -26,28 +27,41 @@ func cannotServe(status string) bool {
 	return status == healthSetupFailed || status == healthDefunct
 }
 
-// serverDown is the Down failure of a prediction request that failed with
-// err (an answer 5xx, or one the step would wait through) when the
-// replica's health, asked at once, says it cannot serve; nil otherwise.
-// Cog v0.16.12 answers such a prediction 500: the worker's
+// judge re-reads a failed prediction request (err) against the replica's
+// health, asked at once: Down when the replica cannot serve (asked twice,
+// a second apart: a server that is exiting, as Cog does after a fatal
+// error unless it awaits an explicit shutdown, http.py _maybe_shutdown,
+// passes through DEFUNCT and is then waited for); an answer 5xx from a
+// replica that is not READY or BUSY (a server being stopped answers its
+// held prediction 500: the worker child's FatalWorkerException) is the
+// service's, Unavailable, waited for; otherwise err. Cog v0.16.12 answers
+// a prediction 500 after a failed setup: the worker's
 // InvalidStateException ("state is WorkerState.DEFUNCT (must be
 // WorkerState.READY)", worker.py predict) is not caught by http.py's
-// _predict. A replica that answers READY or BUSY keeps its 5xx as the
-// prediction's failure (Cog's answer to an output its type does not allow).
-func (c *cog) serverDown(ctx context.Context, err error) (string, error) {
+// _predict. A READY or BUSY replica's 5xx stays the prediction's failure
+// (Cog's answer to an output its type does not allow).
+func (c *cog) judge(ctx context.Context, err error) (string, error) {
 	var f *Failure
 	if !errors.As(err, &f) || f.Kind == Refused || f.Kind == Down {
-		return "", nil
+		return "", err
 	}
 	var se *statusError
 	if f.Kind == Failed && (!errors.As(err, &se) || se.code < 500) {
-		return "", nil
+		return "", err
 	}
 	status := c.at.fresh(ctx)
-	if !cannotServe(status) {
-		return status, nil
+	if cannotServe(status) {
+		if serr := sleep(ctx, time.Second); serr != nil {
+			return status, serr
+		}
+		if status = c.at.fresh(ctx); cannotServe(status) {
+			return status, fail(Down, "replica %s answers health %s: %w", c.at.base.Redacted(), status, err)
+		}
 	}
-	return status, fail(Down, "replica %s answers health %s: %w", c.at.base.Redacted(), status, err)
+	if f.Kind == Failed && status != healthReady && status != healthBusy {
+		return status, fail(Unavailable, "replica %s (health %s): %w", c.at.base.Redacted(), status, err)
+	}
+	return status, err
 }
 
 // reportDown writes the operator's line about a replica that cannot serve

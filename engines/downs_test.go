@@ -83,7 +83,7 @@ func TestANewVersionWhoseSetupFailsDeployedMidPredictionFailsTheJobAsTheServices
 			done := make(chan error, 1)
 			go func() { done <- stepOf(context.Background(), t, d, 1) }()
 			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
-			srv.Deploy(true) // the prediction is lost; the new version's setup fails
+			srv.Deploy(true, time.Second) // SIGTERM: the held request answers 500; the new version loads 1 s, then fails
 			select {
 			case err := <-done:
 				requireServiceDown(t, err, logs, srv.URL)

@@ -77,17 +77,19 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 	)
 	for {
 		p, err := c.put(ctx, id, raw, w != nil)
+		var f *Failure
 		if err != nil && ctx.Err() == nil {
-			if status, down := c.serverDown(ctx, err); down != nil {
+			var status string
+			status, err = c.judge(ctx, err)
+			if errors.As(err, &f) && f.Kind == Down {
 				if c.move(ctx, id) {
 					waitingSince, backoff = time.Time{}, time.Second
 					continue
 				}
-				c.reportDown(id, status, down)
-				return nil, down
+				c.reportDown(id, status, err)
+				return nil, err
 			}
 		}
-		var f *Failure
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()

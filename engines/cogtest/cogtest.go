@@ -132,6 +132,7 @@ type Server struct {
 	made        map[int]map[string]any // every prediction's input, by serial
 	running     int
 	busyLeft    int
+	stopped     bool // the last restart was a stop (Deploy)
 	cancelled   []string
 	inputs      []map[string]any
 	requests    []Request
@@ -226,21 +227,26 @@ func (s *Server) setupFailed() bool {
 	return s.o.SetupFailed && time.Since(s.started) >= s.o.Setup
 }
 
-// Deploy stands for the server restarted (Restart) with a new version of
-// the model, whose setup fails when broken (SetupFailed).
-func (s *Server) Deploy(broken bool) {
-	s.Restart()
+// Deploy stands for the server stopped (SIGTERM: a held sync prediction
+// is answered 500) and started again with a new version of the model,
+// whose setup takes setup and fails when broken (SetupFailed).
+func (s *Server) Deploy(broken bool, setup time.Duration) {
+	s.restart(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.o.SetupFailed = broken
+	s.o.SetupFailed, s.o.Setup = broken, setup
 }
 
 // Restart stands for the server killed and started again: every prediction
 // is forgotten without a webhook, a sync request waiting for one has its
 // connection broken, and the model loads again (Setup).
-func (s *Server) Restart() {
+func (s *Server) Restart() { s.restart(false) }
+
+// restart forgets every prediction; stopped: as a SIGTERM does (Deploy).
+func (s *Server) restart(stopped bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stopped = stopped
 	for id, p := range s.predictions {
 		close(p.killed)
 		delete(s.predictions, id)

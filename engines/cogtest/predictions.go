@@ -101,6 +101,18 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-p.done:
 	case <-p.killed:
+		s.mu.Lock()
+		stopped := s.stopped
+		s.mu.Unlock()
+		if stopped {
+			// Stopped (SIGTERM): Cog v0.16.12's worker child dies with the
+			// server, the prediction fails with a FatalWorkerException
+			// ("Prediction failed for an unknown reason ... (exitcode
+			// -15)", worker.py _consume_events_inner) and the held request
+			// is answered 500 before the server exits.
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+			return
+		}
 		panic(http.ErrAbortHandler) // the server died: the connection breaks
 	case <-r.Context().Done():
 		return
