@@ -20,6 +20,9 @@ func (a *Activities) Settle(ctx context.Context, in contract.SettleInput) (contr
 	settlement := models.Settlement{Outcome: in.Outcome, Uncharged: int64(in.Uncharged)}
 	if in.Failure != nil {
 		e := apierr.New(apierr.Code(in.Failure.Code), in.Failure.Message).WithJob(in.JobID)
+		if in.Failure.RetryAfter > 0 {
+			e = e.WithRetryAfter(in.Failure.RetryAfter)
+		}
 		settlement.Error, _ = json.Marshal(e)
 	}
 	if in.Summary != nil {

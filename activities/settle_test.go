@@ -90,15 +90,17 @@ taskplatform_credits_charged_total{outcome=%q,task=%q} %d
 func TestSettleMakesTheFailurePublic(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		outcome string
-		code    string
-		message string
+		outcome    string
+		code       string
+		message    string
+		retryAfter int64
 	}{
-		{contract.OutcomeFailed, contract.CodeProcessingFailed, "The motif could not be read."},
-		{contract.OutcomeFailed, contract.CodeContentRefused, "The image was refused."},
-		{contract.OutcomeFailed, contract.CodeInternal, "Something went wrong."},
-		{contract.OutcomeFailed, contract.CodeStartTimeout, "The job could not start in time."},
-		{contract.OutcomeCancelled, contract.CodeCancelled, "The job was cancelled."},
+		{contract.OutcomeFailed, contract.CodeProcessingFailed, "The motif could not be read.", 0},
+		{contract.OutcomeFailed, contract.CodeContentRefused, "The image was refused.", 0},
+		{contract.OutcomeFailed, contract.CodeInternal, "Something went wrong.", 0},
+		{contract.OutcomeFailed, contract.CodeStartTimeout, "The job could not start in time.", 0},
+		{contract.OutcomeFailed, contract.CodeServiceUnavailable, "The model server cannot serve now.", 60},
+		{contract.OutcomeCancelled, contract.CodeCancelled, "The job was cancelled.", 0},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			t.Parallel()
@@ -115,7 +117,7 @@ func TestSettleMakesTheFailurePublic(t *testing.T) {
 				env,
 				acts.Settle,
 				contract.SettleInput{JobID: in.JobID, Outcome: tc.outcome,
-					Failure: &contract.Failure{Code: tc.code, Message: tc.message}},
+					Failure: &contract.Failure{Code: tc.code, Message: tc.message, RetryAfter: tc.retryAfter}},
 			)
 			require.Equal(
 				t,
@@ -134,6 +136,10 @@ func TestSettleMakesTheFailurePublic(t *testing.T) {
 			require.Equal(t, in.JobID, e["job_id"])
 			require.Equal(t, string(entry.Type), e["type"])
 			require.Equal(t, entry.Retryable, e["retryable"])
+			ctx, _ := e["ctx"].(map[string]any)
+			if tc.retryAfter > 0 { // not the catalogue's 2 s of any 503
+				require.EqualValues(t, tc.retryAfter, ctx["retry_after"], "the wait the failure names")
+			}
 		})
 	}
 }

@@ -74,8 +74,9 @@ var jobEntries = []Entry{
 		TypeInternal,
 		http.StatusServiceUnavailable,
 		true,
-		"A dependency of the service did not answer in time; for a submit the job id is kept.",
-		"Retry the same request with the same Idempotency-Key.",
+		"A dependency of the service did not answer in time, or a job's model server cannot serve now (its " +
+			"model failed to load; nothing charged); for a submit the job id is kept.",
+		"Retry the same request with the same Idempotency-Key; submit a failed job again after retry_after.",
 	},
 }
 

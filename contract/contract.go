@@ -132,6 +132,9 @@ const (
 	// ErrTypeCapacityBusy is a step whose external engine stayed
 	// overloaded through its retries, for a task that allows capacity_busy.
 	ErrTypeCapacityBusy = "capacity_busy"
+	// ErrTypeServiceUnavailable is a step whose external engine's model
+	// server cannot serve until its operator restarts it (its setup failed).
+	ErrTypeServiceUnavailable = "service_unavailable"
 	// ErrTypeAdmissionClosed is an admit of a job whose workflow gave up.
 	ErrTypeAdmissionClosed = "admission_closed"
 	// ErrTypeWebhookRejected is a receiver answer that retrying cannot
@@ -153,6 +156,7 @@ const (
 	CodeStartTimeout        = "start_timeout"
 	CodeCancelled           = "cancelled"
 	CodeCapacityBusy        = "capacity_busy"
+	CodeServiceUnavailable  = "service_unavailable"
 	CodeOutputNotProduced   = "output_not_produced"
 )
 

@@ -172,6 +172,9 @@ type Summary struct {
 type Failure struct {
 	Code    string
 	Message string
+	// RetryAfter is the wait, in seconds, the job's error names
+	// (ctx.retry_after) before submitting again; 0: none of its own.
+	RetryAfter int64 `json:",omitempty"`
 }
 
 // SettleInput is how a job ended.

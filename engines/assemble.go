@@ -26,6 +26,9 @@ func Assemble(cfg *Config, families []tasks.Family, cl Clients, log *zap.Logger)
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	if cl.Log == nil {
+		cl.Log = log
+	}
 	built := map[string]model{}
 	listens := map[string]string{} // webhook_listen → the engine that has it
 	for _, name := range slices.Sorted(maps.Keys(cfg.Engines)) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -52,6 +54,8 @@ type cog struct {
 	waitFor time.Duration
 	// in is how a caller's files reach the model.
 	in inputFiles
+	// log takes the operator's lines (a replica that cannot serve).
+	log *zap.Logger
 }
 
 // cogPrediction is a prediction as a Cog server answers it.
@@ -168,7 +172,7 @@ func newCog(name string, c EngineConfig, cl Clients) (tasks.Engine, error) {
 	own := replicas[0].http
 	return &cog{name: name, base: base, http: own, replicas: replicas, at: replicas[0], leases: cl.Leases,
 		perReplica: n, setupFor: setupFor, limits: limits, hooks: hooks, route: route, refusals: c.Refusals,
-		waitFor: waitFor, in: in, slots: make(chan struct{}, n*len(replicas)),
+		waitFor: waitFor, in: in, log: cl.Log, slots: make(chan struct{}, n*len(replicas)),
 		files: files{origin: base, store: store, own: own, fetch: cl.Fetch, maxBytes: max}}, nil
 }
 

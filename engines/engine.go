@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/taskplatform/taskplatform/tasks"
 )
 
@@ -32,6 +34,11 @@ const (
 	// Unavailable: the engine did not answer, or lost the prediction; a
 	// later attempt may succeed.
 	Unavailable
+	// Down: the model server answers but cannot serve until its operator
+	// restarts it (its setup failed, or it hit a fatal error): the service's
+	// fault, not the input's; a job submitted later may succeed, a retry of
+	// the step on the same server will not (downs.go).
+	Down
 )
 
 // Failure is an engine's answer that is not a file. Err is the cause, for
@@ -69,6 +76,9 @@ type Clients struct {
 	// Leases count each replica's predictions across every worker
 	// (models.EngineLeases). Nil: each process counts its own.
 	Leases Leases
+	// Log takes the operator's lines about an engine (a model server that
+	// cannot serve); nil: Assemble's logger.
+	Log *zap.Logger
 }
 
 // Completions are the webhooks of async predictions as the service took

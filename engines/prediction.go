@@ -78,6 +78,18 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 	for {
 		p, err := c.put(ctx, id, raw, w != nil)
 		var f *Failure
+		if err != nil && ctx.Err() == nil {
+			var status string
+			status, err = c.judge(ctx, err)
+			if errors.As(err, &f) && f.Kind == Down {
+				if c.move(ctx, id) {
+					waitingSince, backoff = time.Time{}, time.Second
+					continue
+				}
+				c.reportDown(id, status, err)
+				return nil, err
+			}
+		}
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -248,7 +260,7 @@ func (c *cog) do(req *http.Request) (*cogPrediction, error) {
 	case code == http.StatusBadGateway || code == http.StatusGatewayTimeout:
 		return nil, fail(Unavailable, "%s %s: status %d", req.Method, req.URL.Path, code)
 	case code >= 300: // 500 too: Cog's answer to an output its predictor's type does not allow
-		return nil, fail(Failed, "%s %s: status %d: %.200s", req.Method, req.URL.Path, code, raw)
+		return nil, fail(Failed, "%s %s: %w: %.200s", req.Method, req.URL.Path, &statusError{code}, raw)
 	}
 	var p cogPrediction
 	if err := json.Unmarshal(raw, &p); err != nil {

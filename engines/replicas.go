@@ -79,6 +79,11 @@ func (r *replica) health(ctx context.Context) string {
 		return r.status
 	}
 	r.mu.Unlock()
+	return r.fresh(ctx)
+}
+
+// fresh asks the replica's health now and remembers it.
+func (r *replica) fresh(ctx context.Context) string {
 	status := r.ask(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()

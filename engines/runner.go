@@ -85,10 +85,11 @@ func (r *Runner) DecodeInput(fields map[string]any) (any, error) {
 // EngineName implements tasks.EngineRunner.
 func (r *Runner) EngineName() string { return r.engine.Name() }
 
-// EngineErrors implements tasks.EngineRunner: a refusal, and capacity_busy
-// (a step that found no free slot of the engine within its queue wait).
+// EngineErrors implements tasks.EngineRunner: a refusal, capacity_busy
+// (a step that found no free slot of the engine within its queue wait) and
+// service_unavailable (a model server that cannot serve: downs.go).
 func (r *Runner) EngineErrors() []apierr.Code {
-	return []apierr.Code{apierr.ContentRefused, apierr.CapacityBusy}
+	return []apierr.Code{apierr.ContentRefused, apierr.CapacityBusy, apierr.ServiceUnavailable}
 }
 
 // Step implements tasks.Runner: output i, of the prediction that makes it.
@@ -190,6 +191,13 @@ func (r *Runner) stepError(err error) error {
 		}
 	case Unavailable:
 		se.Message, se.Temporary = "the model server did not answer", true
+	case Down:
+		// The service's fault, failed at once: a model server whose setup
+		// failed does not recover by itself (downs.go), so the step's
+		// retries would only delay the answer. The job is uncharged.
+		se.Code = string(apierr.ServiceUnavailable)
+		se.Message = "the model server for this task cannot serve now (our side, not the input); " +
+			"nothing was charged: submit the job again later"
 	default:
 		se.Message = "the model could not make it"
 	}

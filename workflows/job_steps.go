@@ -84,8 +84,14 @@ func scheduleToStart(err error) bool {
 	return errors.As(err, &te) && te.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START
 }
 
+// ServiceDownRetryAfter is the wait, in seconds, a job failed
+// service_unavailable names: its model server needs its operator (a
+// restart, a fixed deploy), which takes minutes, not the default 2 s.
+const ServiceDownRetryAfter = 60
+
 // stepFailure is the failure of output i of n whose step ended the job:
-// refused content, an external engine that stayed busy through its
+// refused content, an external engine whose model server cannot serve
+// (service_unavailable), an external engine that stayed busy through its
 // retries (for a task that allows it), a step that got no slot of its
 // external engine before the engine's queue wait, or a capacity-limited
 // output that got no slot before the plan's capacity deadline; nil for any other
@@ -96,6 +102,9 @@ func stepFailure(i, n int, plan *contract.Plan, err error) *contract.Failure {
 	switch {
 	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeContentRefused:
 		return &contract.Failure{Code: contract.CodeContentRefused, Message: ae.Message()}
+	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeServiceUnavailable:
+		return &contract.Failure{Code: contract.CodeServiceUnavailable, RetryAfter: ServiceDownRetryAfter,
+			Message: fmt.Sprintf("Output %d of %d could not be made: %s.", i+1, n, ae.Message())}
 	case errors.As(err, &ae) && ae.Type() == contract.ErrTypeCapacityBusy:
 		return &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
 			"Output %d of %d could not get the model server's capacity in time; submit again later.", i+1, n)}

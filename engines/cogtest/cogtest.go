@@ -34,10 +34,16 @@ type Options struct {
 	// RunnerBusyError, which http.py's _predict answers 409).
 	Setup time.Duration
 	// SetupFailed stands for a model whose setup() raised, on a server
-	// kept up (--await-explicit-shutdown): health-check answers
-	// SETUP_FAILED (http.py, _handle_setup_done and _maybe_shutdown) and a
-	// prediction 500, the worker's InvalidStateException that http.py does
-	// not catch (worker.py, predict: _assert_state(WorkerState.READY)).
+	// kept up (--await-explicit-shutdown), as Cog v0.16.12 serves it: while
+	// setup runs (Setup) health-check says STARTING and a prediction is
+	// answered 409 (runner.py, _raise_if_busy); once it has failed,
+	// health-check answers SETUP_FAILED with the setup's result
+	// (http.py, _handle_setup_done and _maybe_shutdown) and a prediction
+	// 500 "Internal Server Error", the worker's InvalidStateException that
+	// http.py's _predict does not catch (worker.py, _consume_events_inner
+	// sets WorkerState.DEFUNCT; predict: _assert_state(WorkerState.READY)).
+	// Setup is never run again (runner.py, setup: "do not call setup
+	// twice"): the state lasts until the server is restarted.
 	SetupFailed bool
 	// Unavailable503, with Setup, answers 503 while the model loads, as a
 	// proxy in front of a loading server (or Cog's later Rust server) does.
@@ -126,6 +132,7 @@ type Server struct {
 	made        map[int]map[string]any // every prediction's input, by serial
 	running     int
 	busyLeft    int
+	stopped     bool // the last restart was a stop (Deploy)
 	cancelled   []string
 	inputs      []map[string]any
 	requests    []Request
@@ -213,12 +220,33 @@ func (s *Server) ready() bool {
 	return time.Since(s.started) >= s.o.Setup
 }
 
+// setupFailed says whether the model's setup has run and failed.
+func (s *Server) setupFailed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.o.SetupFailed && time.Since(s.started) >= s.o.Setup
+}
+
+// Deploy stands for the server stopped (SIGTERM: a held sync prediction
+// is answered 500) and started again with a new version of the model,
+// whose setup takes setup and fails when broken (SetupFailed).
+func (s *Server) Deploy(broken bool, setup time.Duration) {
+	s.restart(true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.SetupFailed, s.o.Setup = broken, setup
+}
+
 // Restart stands for the server killed and started again: every prediction
 // is forgotten without a webhook, a sync request waiting for one has its
 // connection broken, and the model loads again (Setup).
-func (s *Server) Restart() {
+func (s *Server) Restart() { s.restart(false) }
+
+// restart forgets every prediction; stopped: as a SIGTERM does (Deploy).
+func (s *Server) restart(stopped bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.stopped = stopped
 	for id, p := range s.predictions {
 		close(p.killed)
 		delete(s.predictions, id)

@@ -35,15 +35,17 @@ func (s *Server) schema(w http.ResponseWriter, _ *http.Request) {
 // READY.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	status := "READY"
+	setup := map[string]any{"status": "succeeded"}
 	switch {
-	case s.o.SetupFailed:
+	case s.setupFailed():
 		status = "SETUP_FAILED"
+		setup = map[string]any{"status": "failed", "logs": "Traceback (most recent call last): ...\n"}
 	case !s.ready():
-		status = "STARTING"
+		status, setup = "STARTING", map[string]any{}
 	case s.Running() > 0:
 		status = "BUSY"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": status})
+	writeJSON(w, http.StatusOK, map[string]any{"status": status, "setup": setup})
 }
 
 // output is what an ended prediction answers: a file as a string, or

@@ -54,13 +54,15 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusAccepted, snap)
 		return
 	}
-	if s.o.SetupFailed {
+	// runner.py, _raise_if_busy: a loading model or a running prediction
+	// is a RunnerBusyError, which http.py's _predict answers 409; a failed
+	// setup is not (the setup task is done), and the worker's
+	// InvalidStateException is answered 500 (SetupFailed).
+	if s.o.SetupFailed && time.Since(s.started) >= s.o.Setup {
 		s.mu.Unlock()
 		http.Error(w, "Internal Server Error", http.StatusInternalServerError)
 		return
 	}
-	// runner.py, _raise_if_busy: a loading model or a running prediction
-	// is a RunnerBusyError, which http.py's _predict answers 409.
 	if time.Since(s.started) < s.o.Setup {
 		s.mu.Unlock()
 		if s.o.Unavailable503 {
@@ -99,6 +101,18 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-p.done:
 	case <-p.killed:
+		s.mu.Lock()
+		stopped := s.stopped
+		s.mu.Unlock()
+		if stopped {
+			// Stopped (SIGTERM): Cog v0.16.12's worker child dies with the
+			// server, the prediction fails with a FatalWorkerException
+			// ("Prediction failed for an unknown reason ... (exitcode
+			// -15)", worker.py _consume_events_inner) and the held request
+			// is answered 500 before the server exits.
+			http.Error(w, "Internal Server Error", http.StatusInternalServerError)
+			return
+		}
 		panic(http.ErrAbortHandler) // the server died: the connection breaks
 	case <-r.Context().Done():
 		return
