@@ -66,8 +66,12 @@ func (a *Activities) engineBusy(ctx context.Context, in contract.JobInput, def *
 	if share := max(limit/len(accounts), 1); min(own, waiting) < share {
 		return nil, nil
 	}
+	wait := fmt.Sprintf("%d jobs already wait", waiting)
+	if waiting == 1 {
+		wait = "1 job already waits"
+	}
 	return &contract.Failure{Code: contract.CodeCapacityBusy, Message: fmt.Sprintf(
-		"The model server is busy: %d jobs already wait for it; submit again later.", waiting)}, nil
+		"The model server is busy: %s for it; submit again later.", wait)}, nil
 }
 
 // queuedOn counts the jobs other than jobID that are queued on engine

@@ -56,7 +56,7 @@ func TestAJobBeyondItsEnginesQueueLimitFailsAtOnceUncharged(t *testing.T) {
 		c, res := submit()
 		require.NotNil(t, res.Busy, "a second waiting job is beyond the limit")
 		require.Equal(t, contract.CodeCapacityBusy, res.Busy.Code)
-		require.Equal(t, "The model server is busy: 1 jobs already wait for it; submit again later.", res.Busy.Message)
+		require.Equal(t, "The model server is busy: 1 job already waits for it; submit again later.", res.Busy.Message)
 		require.EqualValues(t, 94, available(t, db, u), "three holds of 2")
 		settled := mustExec[contract.SettleResult](t, env, acts.Settle,
 			contract.SettleInput{JobID: c.JobID, Outcome: contract.OutcomeFailed, Failure: res.Busy})

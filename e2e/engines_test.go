@@ -193,6 +193,8 @@ func TestEngineFailuresFailTheJobWithTheSpecsCodes(t *testing.T) {
 		{"the model refuses", cogtest.Options{Fail: "NSFW content detected."}, "content_refused", ""},
 		{"the model fails", cogtest.Options{Fail: "CUDA out of memory"}, "processing_failed", ""},
 		{"the engine stays busy", cogtest.Options{Busy: 100}, "capacity_busy", "engine_capacity_busy"},
+		// The model's setup() raised: the service's fault, not the input's.
+		{"the model's setup failed", cogtest.Options{SetupFailed: true}, "service_unavailable", "engine_setup_failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := engineStack(t, tc.o, stackOptions{})
@@ -204,6 +206,9 @@ func TestEngineFailuresFailTheJobWithTheSpecsCodes(t *testing.T) {
 			e := job["error"].(map[string]any)
 			require.Equal(t, tc.code, e["code"], "%v", e)
 			require.NotContains(t, e["message"], "CUDA", "the engine's words stay in the logs")
+			if tc.code == "service_unavailable" {
+				require.Equal(t, true, e["retryable"], "the caller may submit again: %v", e)
+			}
 			require.Equal(t, int64(100), s.balance())
 			require.Equal(t, s.balance(), s.ledgerSum())
 			if tc.history != "" {

@@ -40,6 +40,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 		"webhook_retried.json",       // a WebhookDeliveryWorkflow retried once
 		"engine_capacity_busy.json",  // an external engine stayed busy
 		"engine_queue_full.json",     // refused at admit: its engine's queue_limit reached, no step
+		"engine_setup_failed.json",   // its model server's setup failed: service_unavailable, uncharged
 		// an engine stayed busy, or the model refused, one output of four
 		// side by side: the others are cancelled
 		"parallel_capacity_busy.json",

@@ -431,7 +431,8 @@ func cutoutDocs() tasks.Docs {
 				"blue), against at most 0.03 on the PNG shots.",
 		},
 		Errors: tasks.ErrorList(apierr.FieldNotAccepted,
-			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused),
+			apierr.ImagesRequired, apierr.TooManyImages, apierr.ImageNotPublic, apierr.RequestRefused,
+			apierr.CutoutUncertain),
 		Related: []tasks.Related{
 			{Task: "image.crop", Relation: "before"},
 			{Task: "image.resize", Relation: "after"},
