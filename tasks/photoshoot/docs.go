@@ -216,7 +216,7 @@ func modelDocs() tasks.Docs {
 				"read at 512 px, at least 0.75 as tall as wide) holding two eyes — each a white " +
 				"(chroma under 14, L* over 60 and over the skin's) with a pupil or iris at least 30 L* darker, 0.1–8 % of " +
 				"the face box, the pair level within 10 % of its height, 20–70 % of its width apart, centred within 15 % " +
-				"in its upper 15–60 % — and a mouth: at least 0.4 % of the box, below the eyes and in the middle, 8 ΔE " +
+				"in its upper 5–60 % (a cap's peak may cover the forehead) — and a mouth: at least 0.4 % of the box, below the eyes and in the middle, 8 ΔE " +
 				"or more from the skin, redder or darker. All must hold. A face in profile, with eyes closed or behind " +
 				"sunglasses, or too small for its eyes' whites to show at 512 px is refused as no face.",
 			"Measured on synthesised portraits: 7 bare-headed (skin from very dark #3B2519 to very " +

@@ -72,9 +72,13 @@ func readPhoto(p image.Image) toneRead {
 			out.skinPx = append(out.skinPx, f.Lab[i])
 		}
 	}
-	h := readHair(f.Lab, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
+	h := readHair(f.Lab, f.Grain, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
 	out.hair, out.hairPx, out.hairCovered = h.area, h.px, h.covered
-	if float64(len(out.hairPx)) < minHairShare*float64(len(f.Face)) {
+	least := minHairShare
+	if h.strands {
+		least = minSideSeeds // strands beside the face are hair, however few
+	}
+	if float64(len(out.hairPx)) < least*float64(len(f.Face)) {
 		out.hairPx, out.hair = nil, image.Rectangle{}
 	}
 	return out
