@@ -18,7 +18,7 @@ import (
 //
 //  1. The backdrop: the median colour of the photo's border; every pixel
 //     within backdropDE of it, and what a gentle flood reaches from there
-//     (a graded backdrop), is left out.
+//     (a graded backdrop, not hair's grained strands), is left out.
 //  2. Skin candidates: a hue and chroma every human skin tone falls in
 //     (h_ab skinHueMin–skinHueMax°, chroma skinChromaMin–skinChromaMax,
 //     L* over skinLMin) — from very dark to very light skin, but not a

@@ -377,6 +377,34 @@ func BenchmarkTonesFromSittings(b *testing.B) {
 	b.ReportMetric(float64(wrong), "wrong")
 }
 
+// TestSittingsReadTheirAnswers: on every sitting model.create finds a
+// face where one faces the camera and refuses the profile; it reads the
+// skin within ΔE 4 of the drawn tone, the hair within ΔE 4 where hair
+// shows (under a cap near the hair's colour, beside a beanie, on mottled,
+// striped and skin-coloured backdrops, white hair on a light backdrop),
+// no hair on a bald head or under a hood, and says the hair is covered
+// under the hood only.
+func TestSittingsReadTheirAnswers(t *testing.T) {
+	for _, s := range sittings {
+		t.Run(s.name, func(t *testing.T) {
+			r := readSitting(t, s)
+			require.Equal(t, s.face, r.found, "a face")
+			if !s.face {
+				return
+			}
+			require.Less(t, r.skinDE, 4.0, "skin ΔE")
+			require.GreaterOrEqual(t, r.skinDE, 0.0, "skin read")
+			if s.hairRead {
+				require.GreaterOrEqual(t, r.hairDE, 0.0, "hair read")
+				require.Less(t, r.hairDE, 4.0, "hair %s", r.hair)
+			} else {
+				require.Empty(t, r.hair, "no hair shows: the base's is kept")
+			}
+			require.Equal(t, s.covered, r.covered, "hair covered")
+		})
+	}
+}
+
 // sittingWrong is what a user would find wrong in a sitting's read, or "".
 func sittingWrong(s sitting, r sittingRead) string {
 	switch {

@@ -20,10 +20,12 @@ import (
 //     (a hair or a top of a skin-like hue is not the face). Its tone is
 //     the median of L*, a* and b* over its pixels between the 15th and
 //     85th percentile of L* (no highlights, no shadowed edges).
-//  4. The hair: the pixels of a band above and around the top of the face
-//     that are neither backdrop nor within hairSkinDE of the skin tone;
-//     its tone is their median in the same way. Too few such pixels (a
-//     bald head, hair the backdrop's colour) and the base's hair is kept.
+//  4. The hair (readHair, hair.go): the hair-coloured pixels touching the
+//     face above its middle that are neither backdrop nor skin — those
+//     showing strands (faces.Grain) when enough do, else by place and
+//     colour; its tone is their median in the same way. Too few such
+//     pixels (a bald head, hair the backdrop's colour) and the base's hair
+//     is kept; a covering (a headscarf, a hood) is said covered.
 //
 // Over several photos the skin and hair samples are pooled.
 
