@@ -2,7 +2,6 @@ package photoshoot
 
 import (
 	"image"
-	"sort"
 
 	"github.com/taskplatform/taskplatform/tasks/colour"
 	"github.com/taskplatform/taskplatform/tasks/faces"
@@ -102,9 +101,19 @@ func readHair(lab []colour.Lab, grain []float64, back []bool, face []int, box im
 		return hairRead{}
 	}
 	seeds := append(append([]int{}, side...), top...)
+	// The face's outline, row by row: what lies inside it (the eyes, the
+	// brows) is a feature, not hair.
+	left, right := make([]int, H), make([]int, H)
+	for y := range H {
+		left[y], right[y] = W, -1
+	}
+	for _, i := range face {
+		x, y := i%W, i/W
+		left[y], right[y] = min(left[y], x), max(right[y], x)
+	}
 	var grained []int
 	for _, i := range seeds {
-		if grain[i] >= hairGrain {
+		if x, y := i%W, i/W; grain[i] >= hairGrain && (x < left[y] || x > right[y]) {
 			grained = append(grained, i)
 		}
 	}
@@ -146,19 +155,6 @@ func readHair(lab []colour.Lab, grain []float64, back []bool, face []int, box im
 		}
 	}
 	return hairRead{area: area, px: px}
-}
-
-// medianGrain is the median grain of the pixels px; 0 for none.
-func medianGrain(grain []float64, px []int) float64 {
-	if len(px) == 0 {
-		return 0
-	}
-	v := make([]float64, len(px))
-	for k, i := range px {
-		v[k] = grain[i]
-	}
-	sort.Float64s(v)
-	return v[len(v)/2]
 }
 
 // labsOf is the colours of the pixels px.
