@@ -239,7 +239,11 @@ func modelDocs() tasks.Docs {
 				"ΔE 1.3 on the 10 showing hair, no hair read on the bald head or under the hood, and only the hood " +
 				"says hair_covered (read by colour alone, 4 of the 13 were wrong: the capped face on very dark skin " +
 				"missed, white hair on light grey not read, the skin-coloured canvas read as the hair, ΔE 40.7, and " +
-				"the hood read as grey hair).",
+				"the hood read as grey hair). 5 fresh sittings, measured once and never tuned on (a navy beanie over " +
+				"grey hair, a black hood over black hair, a grey cap over grey hair on very dark skin, auburn hair on " +
+				"a mottled green canvas at three-quarters, a black cap over brown curls on dark skin): 4 right; the " +
+				"brown curls, within ΔE 12 of the skin, read as the cap's black (ΔE 18.2) — hair of the skin's own " +
+				"tone is not told from it (below).",
 			"Hair is read in hair colours only — black, grey, white (chroma under 12) or a brown, blond, auburn or red hue " +
 				"(h 15–100°, chroma up to 65) — so a cap or hat of another colour is left out, but so is dyed blue or " +
 				"pink hair. Where hair shows at the temples, beside the face, its tone there is the hair's, so a black " +
