@@ -17,7 +17,8 @@ import (
 //     white (sclera: chroma under scleraChroma, L* over 60 and over the
 //     skin's) on at least minScleraShare of it, and a pupil or iris at least
 //     pupilContrast L* darker than that white;
-//   - the two eyes lie in the box's upper 15–60 %, level within 10 % of
+//   - the two eyes lie in the box's upper 5–60 % (a cap's peak or a fringe
+//     down to the brows leaves them near the skin's top), level within 10 % of
 //     fh, 20–70 % of W apart, their midpoint within 15 % of W of the box's
 //     middle, neither more than 3 times the other's area;
 //   - the mouth: at least mouthShare of the box's area, below the eyes
@@ -123,7 +124,7 @@ func isFace(face []int, box image.Rectangle, lab []colour.Lab, skin colour.Lab, 
 	fw, fh := float64(bw), float64(bh)
 	isEye := func(h hole) bool {
 		a := float64(len(h.px))
-		return a >= eyeAreaMin*area && a <= eyeAreaMax*area && h.cy >= 0.15*fh && h.cy <= 0.6*fh &&
+		return a >= eyeAreaMin*area && a <= eyeAreaMax*area && h.cy >= 0.05*fh && h.cy <= 0.6*fh &&
 			float64(h.sclera) >= minScleraShare*a && h.brightestL-h.darkestL >= pupilContrast
 	}
 	for i, a := range holes {

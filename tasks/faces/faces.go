@@ -18,7 +18,7 @@ import (
 //
 //  1. The backdrop: the median colour of the photo's border; every pixel
 //     within backdropDE of it, and what a gentle flood reaches from there
-//     (a graded backdrop), is left out.
+//     (a graded backdrop, not hair's grained strands), is left out.
 //  2. Skin candidates: a hue and chroma every human skin tone falls in
 //     (h_ab skinHueMin–skinHueMax°, chroma skinChromaMin–skinChromaMax,
 //     L* over skinLMin) — from very dark to very light skin, but not a
@@ -43,6 +43,10 @@ const (
 	trimPercentile = 0.15
 	backdropStepDE = 1.5
 	backdropSpanDE = 25
+	// StrandGrain is the grain (Grain, L* units) from which a pixel shows
+	// fine texture — hair's strands — rather than a smooth backdrop, cloth
+	// or skin.
+	StrandGrain = 1.4
 )
 
 // Found is a face found on the copy read at Side: the copy's CIELAB
@@ -51,7 +55,9 @@ const (
 type Found struct {
 	W, H int
 	Lab  []colour.Lab
-	Back []bool
+	// Grain is each pixel's grain (see Grain).
+	Grain []float64
+	Back  []bool
 	// Face are the face's pixels (indices into Lab), Head the head's box
 	// the eyes and mouth were found in, Box the face pixels' box.
 	Face      []int
@@ -79,7 +85,8 @@ func Find(p image.Image) (Found, bool) {
 			back[i] = colour.DeltaE(lab[i], bg) < backdropDE
 		}
 	}
-	floodBackdrop(back, lab, bg, W, H)
+	grain := Grain(lab, W, H)
+	floodBackdrop(back, lab, grain, bg, W, H)
 	cand := make([]bool, W*H)
 	for i := range cand {
 		cand[i] = !back[i] && IsSkinLab(lab[i])
@@ -87,7 +94,7 @@ func Find(p image.Image) (Found, bool) {
 	for _, c := range skinSeeds(cand, lab, W, H) {
 		if face, head, found := faceOf(cand, lab, c, W, H); found {
 			face, box := refineFace(cand, lab, face, head, W, H)
-			return Found{W: W, H: H, Lab: lab, Back: back, Face: face, Head: head, Box: box,
+			return Found{W: W, H: H, Lab: lab, Grain: grain, Back: back, Face: face, Head: head, Box: box,
 				Scale: float64(W) / float64(max(1, p.Bounds().Dx()))}, true
 		}
 	}
@@ -104,8 +111,10 @@ func IsSkinLab(c colour.Lab) bool {
 // everything reached from them by steps under backdropStepDE and within
 // backdropSpanDE of bg: a graded or vignetted backdrop, not only its
 // median colour. Hair or a top of another colour stops it, and it takes
-// no skin-coloured pixel (a beige wall as light as the face).
-func floodBackdrop(back []bool, lab []colour.Lab, bg colour.Lab, W, H int) {
+// no skin-coloured pixel (a beige wall as light as the face) and no pixel
+// of StrandGrain or more (white or grey hair's strands, which a smooth
+// light backdrop would otherwise flood by their soft steps).
+func floodBackdrop(back []bool, lab []colour.Lab, grain []float64, bg colour.Lab, W, H int) {
 	var stack []int
 	for i, b := range back {
 		if b {
@@ -121,7 +130,8 @@ func floodBackdrop(back []bool, lab []colour.Lab, bg colour.Lab, W, H int) {
 				continue
 			}
 			j := n[1]*W + n[0]
-			if !back[j] && !IsSkinLab(lab[j]) && colour.DeltaE(lab[j], lab[i]) < backdropStepDE &&
+			if !back[j] && !IsSkinLab(lab[j]) && grain[j] < StrandGrain &&
+				colour.DeltaE(lab[j], lab[i]) < backdropStepDE &&
 				colour.DeltaE(lab[j], bg) < backdropSpanDE {
 				back[j] = true
 				stack = append(stack, j)
@@ -342,6 +352,46 @@ func BorderColour(img *image.NRGBA) color.NRGBA {
 		add(b.Max.X-1, y)
 	}
 	return color.NRGBA{uint8(medianInt(rs)), uint8(medianInt(gs)), uint8(medianInt(bs)), 255}
+}
+
+// Grain is each pixel's grain: over the 5 × 5 pixels around it, how far
+// L* goes up and down along each row and column beyond its net change
+// from end to end, per step (in L* units). Strands of hair go up and down
+// every few pixels; a single edge (a cap's brim, a face's outline) or a
+// smooth gradient goes one way and has no grain.
+func Grain(lab []colour.Lab, W, H int) []float64 {
+	// rows[y*W+x] is the sum of |ΔL*| from (0, y) to (x, y); cols likewise down.
+	rows, cols := make([]float64, W*H), make([]float64, W*H)
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			if x > 0 {
+				rows[i] = rows[i-1] + math.Abs(lab[i].L-lab[i-1].L)
+			}
+			if y > 0 {
+				cols[i] = cols[i-W] + math.Abs(lab[i].L-lab[i-W].L)
+			}
+		}
+	}
+	out := make([]float64, W*H)
+	for y := range H {
+		for x := range W {
+			x0, y0, x1, y1 := max(0, x-2), max(0, y-2), min(W-1, x+2), min(H-1, y+2)
+			sum, steps := 0.0, 0
+			for v := y0; v <= y1; v++ {
+				a, b := v*W+x0, v*W+x1
+				sum += rows[b] - rows[a] - math.Abs(lab[b].L-lab[a].L)
+				steps += x1 - x0
+			}
+			for u := x0; u <= x1; u++ {
+				a, b := y0*W+u, y1*W+u
+				sum += cols[b] - cols[a] - math.Abs(lab[b].L-lab[a].L)
+				steps += y1 - y0
+			}
+			out[y*W+x] = sum / float64(max(1, steps))
+		}
+	}
+	return out
 }
 
 func medianInt(v []int) int {

@@ -98,7 +98,7 @@ func cutProduct(t *testing.T, photo *image.NRGBA) *image.NRGBA {
 }
 
 // keep writes img to $TP_SHOOT_LOOK/name.png when that is set, to look at.
-func keep(t *testing.T, name string, img image.Image) {
+func keep(t testing.TB, name string, img image.Image) {
 	dir := os.Getenv("TP_SHOOT_LOOK")
 	if dir == "" {
 		return

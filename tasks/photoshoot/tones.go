@@ -20,10 +20,12 @@ import (
 //     (a hair or a top of a skin-like hue is not the face). Its tone is
 //     the median of L*, a* and b* over its pixels between the 15th and
 //     85th percentile of L* (no highlights, no shadowed edges).
-//  4. The hair: the pixels of a band above and around the top of the face
-//     that are neither backdrop nor within hairSkinDE of the skin tone;
-//     its tone is their median in the same way. Too few such pixels (a
-//     bald head, hair the backdrop's colour) and the base's hair is kept.
+//  4. The hair (readHair, hair.go): the hair-coloured pixels touching the
+//     face above its middle that are neither backdrop nor skin — those
+//     showing strands (faces.Grain) when enough do, else by place and
+//     colour; its tone is their median in the same way. Too few such
+//     pixels (a bald head, hair the backdrop's colour) and the base's hair
+//     is kept; a covering (a headscarf, a hood) is said covered.
 //
 // Over several photos the skin and hair samples are pooled.
 
@@ -72,9 +74,13 @@ func readPhoto(p image.Image) toneRead {
 			out.skinPx = append(out.skinPx, f.Lab[i])
 		}
 	}
-	h := readHair(f.Lab, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
+	h := readHair(f.Lab, f.Grain, f.Back, f.Face, f.Box, faces.MedianLab(out.skinPx), f.W, f.H)
 	out.hair, out.hairPx, out.hairCovered = h.area, h.px, h.covered
-	if float64(len(out.hairPx)) < minHairShare*float64(len(f.Face)) {
+	least := minHairShare
+	if h.strands {
+		least = minSideSeeds // strands beside the face are hair, however few
+	}
+	if float64(len(out.hairPx)) < least*float64(len(f.Face)) {
 		out.hairPx, out.hair = nil, image.Rectangle{}
 	}
 	return out
