@@ -149,6 +149,11 @@ func (st *cutState) background() []bool {
 		lightEdge*st.tolRGB, func(c []int32) bool {
 			return st.ownTones(c, walledSeg)
 		})
+	wideSeg := st.segmentGap(true, wideGap)
+	isBg = keepCompact(isBg, wideSeg, st.rims, st.lines, st.W, st.H, st.lift, st.lum3, depth,
+		lightEdge*st.tolRGB, func(c []int32) bool {
+			return st.ownTones(c, wideSeg) && st.notAShadow(c)
+		})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
@@ -157,6 +162,10 @@ func (st *cutState) background() []bool {
 	st.refineOutline(isBg)
 	return isBg
 }
+
+// wideGap is how far the walls are widened for the third flood: a light
+// body's faint outline broken for up to 2 × wideGap pixels.
+const wideGap = 10
 
 // lift is pixel i's luminance above the backdrop's there in units of
 // the lit margin (max(5, 3·noise)): over 1 a lit white part, under -1 a
@@ -189,6 +198,23 @@ func (st *cutState) ownTones(c []int32, walled []bool) bool {
 	}
 	return 4*nearby >= len(c) || st.notAShade(c) || sharpShare(c, walled, st.lum3, W, st.H, max(12, 4*st.noise)) >= 0.3
 }
+
+// notAShadow tells whether region c is more than a shadow: not a shade
+// (notAShade), or lit in places (at least litShare of its pixels, lift >
+// 1) — a white body's lit side, which a shadow never has.
+func (st *cutState) notAShadow(c []int32) bool {
+	lit := 0
+	for _, j := range c {
+		if st.lift(int(j)) > 1 {
+			lit++
+		}
+	}
+	return float64(lit) >= litShare*float64(len(c)) || st.notAShade(c)
+}
+
+// litShare is the least share of lit pixels that makes a region in a
+// shadow's mean tones more than a shadow (notAShadow).
+const litShare = 0.1
 
 // notAShade tells whether region c's mean colour cannot be a shadow on
 // the backdrop: it is brighter than the backdrop there, or its own hue

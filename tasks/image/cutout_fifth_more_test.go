@@ -158,11 +158,14 @@ type fifthFloor struct{ iou, light, hole, glassMAE, shadow float64 }
 // (shadow 0.07), shirt 0.912 (shadow 0.32), candle 0.914 (0.28), gift box
 // 0.801 (0.58), kettle 0.814 (0.42), pump 0.698 (light 0.66), mean 0.666.
 // The targets are far above several (the benchmark prints each).
+// The teapot was 0.158 (light 0.149) before its faint, broken outline
+// kept its body (branch whiteshade); its contact shadow's band under the
+// body is now kept with it (0.36 of the shadow).
 // An IoU floor of 0 is a shot the cut-out answered "no object was found".
 var (
 	fifthFloors = map[string]fifthFloor{
 		"p5_sneaker_white_warm_q82":      {iou: 0.75, light: 0.78, hole: 1, shadow: 0.03},
-		"p5_teapot_hole_offwhite_q78":    {iou: 0.14, light: 0.13, hole: 0.03, shadow: 0.03},
+		"p5_teapot_hole_offwhite_q78":    {iou: 0.80, light: 0.97, hole: 0.05, shadow: 0.39},
 		"p5_shirt_folded_coolgrey_q75":   {iou: 0.95, light: 0.98, hole: 1, shadow: 0.06},
 		"p5_candle_cream_beige_q88":      {iou: 0.90, light: 0.98, hole: 1, shadow: 0.30},
 		"p5_giftbox_pink_on_pink_q80":    {iou: 0.84, light: 0.83, hole: 1, shadow: 0.11},
@@ -174,5 +177,5 @@ var (
 		"p5_pump_touching_bottom_q80":    {iou: 0.87, light: 0.94, hole: 1, shadow: 0.07},
 		"p5_earbud_case_small_q85":       {iou: 0, hole: 1, shadow: 1},
 	}
-	fifthMean = 0.68
+	fifthMean = 0.73
 )

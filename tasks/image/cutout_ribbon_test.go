@@ -102,11 +102,12 @@ func BenchmarkCutoutRibbon(b *testing.B) {
 // floors a little under what they score; the docs' limitations name them.
 // Before the outline refinement and the ribbon the set scored a mean IoU
 // of 0.743 (lowest 0.102: the scissors, lost whole but a lit arc), its
-// holes 0.112; after them 0.850 (lowest 0.568), holes 0.019.
+// holes 0.112; after them 0.850 (lowest 0.568), holes 0.019; after the
+// third flood that keeps a light body behind a broken outline (branch
+// whiteshade) 0.946 (lowest 0.860; the soap bottle 0.573 → 0.969).
 var ribbonShort = map[string]float64{
-	"s_soap_light_on_light": 0.55, // its shaded side, a shadow's hue and tone, goes with the contact shadow
-	"s_scissors_holes_q85":  0.68, // the lit ring's shaded half is lost, a sliver of shadow kept
-	"s_vase_offcentre_q80":  0.89, // a pixel of its lit side lost, a shadow's tail kept
+	"s_scissors_holes_q85": 0.84, // a part of the lit ring's shaded half is lost, a sliver of shadow kept
+	"s_vase_offcentre_q80": 0.89, // a pixel of its lit side lost, a shadow's tail kept
 }
 
 // TestCutoutKeepsTheRibbonSet holds the ribbon set to its measured figures:
@@ -124,6 +125,6 @@ func TestCutoutKeepsTheRibbonSet(t *testing.T) {
 			require.LessOrEqual(t, s.hole, 0.05, "%s: enclosed backdrop's alpha", name)
 		}
 	}
-	require.GreaterOrEqual(t, f.meanIoU, 0.84, "mean IoU")
+	require.GreaterOrEqual(t, f.meanIoU, 0.93, "mean IoU")
 	require.LessOrEqual(t, f.hole, 0.03, "enclosed backdrop's mean alpha")
 }

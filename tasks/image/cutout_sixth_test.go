@@ -177,12 +177,14 @@ func sixthShots() []shot {
 // sixthFloors and sixthMean are the sixth set's figures when it was drawn
 // (the cut-out of branch truth5, before any work on the set) less a
 // margin: IoU and light parts 0.02 to 0.03 under, enclosed backdrop and
-// glass alpha error 0.02 to 0.03 over. They guard against regressions; an
+// glass alpha error 0.02 to 0.03 over; the rim-lit vase's since its
+// broken outline keeps its body (0.728 → 0.932, branch whiteshade, not
+// tuned on it). They guard against regressions; an
 // IoU floor of 0 is a shot the cut-out answered "no object was found".
 var (
 	sixthFloors = map[string]fifthFloor{
 		"p6_sneaker_side_hard_lgrey_q86": {iou: 0.88, light: 0.96, hole: 1},
-		"p6_vase_rimlit_paleblue_q84":    {iou: 0.66, light: 0.74, hole: 1},
+		"p6_vase_rimlit_paleblue_q84":    {iou: 0.91, light: 0.95, hole: 1},
 		"p6_spray_bottle_right_edge_q74": {iou: 0.60, light: 0.65, hole: 1},
 		"p6_towel_folded_wood_large_q90": {iou: 0.97, light: 0.97, hole: 1},
 		"p6_handbag_beige_cream_q80":     {iou: 0.92, light: 0.94, hole: 0.03},
@@ -194,7 +196,7 @@ var (
 		"p6_ring_small_white_q92":        {iou: 0.95, light: 0.97, hole: 0.05},
 		"p6_scissors_top_edge_wood_q72":  {iou: 0.87, light: 0.97, hole: 0.14},
 	}
-	sixthMean = 0.71
+	sixthMean = 0.82
 )
 
 // TestCutoutOnTheSixthSet holds the held-out sixth set to its floors.

@@ -14,6 +14,7 @@ import "math"
 type segmentation struct {
 	*cutState
 	walled     bool
+	gap        int    // how far the walls are widened (gapClose, or wideGap)
 	near, cand []bool // the candidates this run floods through
 	isBg       []bool
 	seen       []bool
@@ -23,8 +24,11 @@ type segmentation struct {
 
 // segment runs step 3, with or without the faint lines as walls; the
 // background it returns goes back to the pool with boolPool.put.
-func (st *cutState) segment(walled bool) []bool {
-	s := &segmentation{cutState: st, walled: walled, near: st.near, cand: st.cand}
+func (st *cutState) segment(walled bool) []bool { return st.segmentGap(walled, gapClose) }
+
+// segmentGap is segment with the walls widened by gap.
+func (st *cutState) segmentGap(walled bool, gap int) []bool {
+	s := &segmentation{cutState: st, walled: walled, gap: gap, near: st.near, cand: st.cand}
 	n := st.n
 	if walled {
 		s.near, s.cand = boolPool.get(n), boolPool.get(n)
@@ -44,7 +48,7 @@ func (st *cutState) segment(walled bool) []bool {
 		// in a faint outline (where its rim turns into a step onto its own
 		// shadow, JPEG's ringing); the band they add outside the lines is
 		// flooded after.
-		band := dilate(st.rims, st.W, st.H, gapClose)
+		band := dilate(st.rims, st.W, st.H, gap)
 		cand := s.cand
 		s.cand = boolPool.get(n)
 		for i := range n {
@@ -161,7 +165,7 @@ func (s *segmentation) spreadInto(band []bool) {
 		}
 	}
 	next := []int32(nil)
-	for range 2 * gapClose {
+	for range 2 * s.gap {
 		next = next[:0]
 		for _, i32 := range s.queue {
 			i := int(i32)
