@@ -28,6 +28,7 @@ const (
 	hardFlat     = 1.0 / 3 // beside the product: of a flat band on the floor
 	hardPenumbra = 4       // the most pixels across a hard shadow's edge
 	hardMinSeeds = 8       // the fewest entries across its edge a hard shadow needs
+	hardEdge     = 0.4     // the least share of its outline a hard shadow is entered across
 	hardUnder    = 0.25    // the most of a hard shadow with the product below it (falling past a toe)
 	hardBase     = 0.08    // of the product's height: how far above its base a hard shadow may end
 )
@@ -101,6 +102,9 @@ func (st *cutState) peelHardShadows(isBg []bool) bool {
 		if entries < hardMinSeeds || len(comp) < 30 || st.notAShade(comp) {
 			continue
 		}
+		if float64(entries) < hardEdge*float64(edgeCount(comp, W, H)) {
+			continue // a part with a darker rim, entered where the rim is thin
+		}
 		whole := withEdge(comp, pen, isBg, W, H)
 		if !st.castShadow(whole, isBg, chroma2) {
 			continue
@@ -158,6 +162,13 @@ func (st *cutState) acrossShadowEdge(isBg []bool, x, y int, d [2]int, chroma2 fl
 		if okQ && okN && s <= 1-peelDepth && s2 > s-0.03 && s2 < s+0.03 && st.lum3(q2) <= l+slack {
 			if ratioOK, _ := isShade(st.col(q), out, chroma2); !ratioOK {
 				return 0, 0, nil, false
+			}
+			// A rim is darker than what it bounds: two more pixels in, the
+			// level has not risen.
+			for m := k + 2; m <= k+3; m++ {
+				if r, ok := at(m); !ok || isBg[r] || st.lum3(r) > l+slack {
+					return 0, 0, nil, false
+				}
 			}
 			return q, s, path, true
 		}
@@ -300,4 +311,22 @@ func (st *cutState) castShadow(comp []int32, isBg []bool, chroma2 float64) bool 
 		return false
 	}
 	return beside >= hardBeside || flatBand(comp, W) && beside >= hardFlat
+}
+
+// edgeCount is the count of region comp's pixels with a 4-neighbour outside
+// it.
+func edgeCount(comp []int32, W, H int) int {
+	in := make(map[int32]bool, len(comp))
+	for _, q := range comp {
+		in[q] = true
+	}
+	k := 0
+	for _, q := range comp {
+		edge := false
+		forNeighbours(int(q), W, H, func(j int) { edge = edge || !in[int32(j)] })
+		if edge {
+			k++
+		}
+	}
+	return k
 }
