@@ -1,7 +1,5 @@
 package image
 
-import "math"
-
 // Hard cast shadows. A key light from one side casts a shadow with a sharp
 // edge: the floods stop at that edge as at a product's outline, and the
 // soft peel (cutpeel.go), which crosses no step, never reaches it. Across
@@ -251,18 +249,6 @@ func flatBand(comp []int32, W int) bool {
 }
 
 func abs32(v float32) float32 { return max(v, -v) }
-
-// shadeSpread is the standard deviation of region comp's pixels' shades
-// of the backdrop: a hard shadow's umbra is flat.
-func (st *cutState) shadeSpread(comp []int32, chroma2 float64) float64 {
-	var sum, sum2 float64
-	for _, q := range comp {
-		_, s := isShade(st.col(int(q)), st.bd.at(int(q)%st.W, int(q)/st.W), chroma2)
-		sum, sum2 = sum+s, sum2+s*s
-	}
-	m := float64(max(len(comp), 1))
-	return math.Sqrt(max(0, sum2/m-(sum/m)*(sum/m)))
-}
 
 // reachesBase tells whether region comp reaches down to the floor the
 // product stands on: its lowest row within hardBase of the product's
