@@ -158,6 +158,9 @@ func (st *cutState) background() []bool {
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
 	st.peelShadows(isBg)
+	if st.peelHardShadows(isBg) {
+		st.peelShadows(isBg) // the contact shadow the hard one hid
+	}
 	st.keepOwnSpots(isBg)
 	st.refineOutline(isBg)
 	return isBg

@@ -356,7 +356,13 @@ func cutoutDocs() tasks.Docs {
 				"a flat band of the backdrop's hue below or beside the product's base, darkening towards it (a box's cast " +
 				"shadow on pale pink, a folded shirt's below it). One that climbs the product's side (a shirt seen from " +
 				"above), a contact shadow under a tall pale product, or one joined to a glossy floor's reflection can stay " +
-				"(a chrome kettle: 0.42 of its shadow kept, a cream candle: 0.28).",
+				"(a chrome kettle: 0.42 of its shadow kept, a cream candle: 0.28). A hard cast shadow (a key light's, " +
+				"with a sharp edge) is removed where the light falls across its edge by one grey factor into a flat " +
+				"umbra, with no darker rim, along at least 0.4 of its outline, and it lies on the floor beside the " +
+				"product (a white spray bottle's and a cream box's: under 0.01 kept); a part of the product in the " +
+				"backdrop's hue is kept where the product lies above it or it ends above the floor (a charcoal " +
+				"speaker's grey foot), and a part of exactly a shadow's shade with no rim, beside the product on the " +
+				"floor, cannot be told from one.",
 			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white " +
 				"sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same " +
 				"tone, that stretch goes with the backdrop.",
@@ -424,7 +430,7 @@ func cutoutDocs() tasks.Docs {
 				"0.84 on the one held out. Under 0.93 there: a white teapot whose body shades to 215 towards its edge " +
 				"(0.82: its contact shadow's band kept under it), a clear wine glass on grey (0.17), a clear tumbler and a " +
 				"small white earbud case on white (refused: no object was found), chrome products (0.70 to 0.82), a white " +
-				"sneaker on a warm sweep (0.78), a white spray bottle's hard shadow kept (0.63). Glass in these shots " +
+				"sneaker on a warm sweep (0.78), a white spray bottle whose shaded side goes with the backdrop (0.68). Glass in these shots " +
 				"is not made see-through. cut_quality flags some of them (warned, not charged); for such products an " +
 				"operator can route image.remove_background to a model server (see the engines guide).",
 			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +

@@ -107,7 +107,7 @@ func (st *cutState) peelShadows(isBg []bool) {
 			})
 		}
 		// A shadow on the floor is a flat band: under half as tall as wide.
-		if darkest > 1-peelDepth || 2*(y1-y0+1) > x1-x0+1 || !onTheFloor(comp, isBg, W, H) {
+		if darkest > 1-peelDepth || 2*(y1-y0+1) > x1-x0+1 || !onTheFloor(comp, func(i int) bool { return !isBg[i] }, W, H) {
 			continue
 		}
 		for _, i := range comp {
@@ -121,10 +121,16 @@ func (st *cutState) peelShadows(isBg []bool) {
 const peelDepth = 0.06
 
 // onTheFloor tells whether region comp lies on the floor: under nine
-// tenths of its pixels have a part of the product (kept, not in comp)
+// tenths of its pixels have a part of the product (product, not in comp)
 // below them in their column. A shadow falls below or beside the product's
 // base; a grey part (a shoe's lining) has the product under it.
-func onTheFloor(comp []int32, isBg []bool, W, H int) bool {
+func onTheFloor(comp []int32, product func(i int) bool, W, H int) bool {
+	return underShare(comp, product, W, H) < 0.1
+}
+
+// underShare is the share of region comp's pixels with a part of the
+// product (product, not in comp) below them in their column.
+func underShare(comp []int32, product func(i int) bool, W, H int) float64 {
 	in := make(map[int32]bool, len(comp))
 	for _, q := range comp {
 		in[q] = true
@@ -137,7 +143,7 @@ func onTheFloor(comp []int32, isBg []bool, W, H int) bool {
 		}
 		lowest[x] = -1
 		for y := H - 1; y >= 0; y-- {
-			if i := y*W + x; !isBg[i] && !in[int32(i)] {
+			if i := y*W + x; product(i) && !in[int32(i)] {
 				lowest[x] = y
 				break
 			}
@@ -149,5 +155,5 @@ func onTheFloor(comp []int32, isBg []bool, W, H int) bool {
 			under++
 		}
 	}
-	return 10*under < len(comp)
+	return float64(under) / float64(max(len(comp), 1))
 }
