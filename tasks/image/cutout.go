@@ -430,9 +430,9 @@ func cutoutDocs() tasks.Docs {
 				"0.84 on the one held out. Under 0.93 there: a white teapot whose body shades to 215 towards its edge " +
 				"(0.82: its contact shadow's band kept under it), a clear wine glass on grey (0.17), a clear tumbler and a " +
 				"small white earbud case on white (refused: no object was found), chrome products (0.70 to 0.82), a white " +
-				"sneaker on a warm sweep (0.78), a white spray bottle whose shaded side goes with the backdrop (0.68). Glass in these shots " +
-				"is not made see-through. cut_quality flags some of them (warned, not charged); for such products an " +
-				"operator can route image.remove_background to a model server (see the engines guide).",
+				"sneaker on a warm sweep (0.78), a white spray bottle whose shaded side goes with the backdrop (0.68). " +
+				"Glass in these shots is not made see-through. cut_quality flags some of them (warned, not charged); for " +
+				"such products an operator can route image.remove_background to a model server (see the engines guide).",
 			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +
 				"ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated " +
 				"blue), against at most 0.03 on the PNG shots.",
