@@ -148,6 +148,10 @@ type Definition struct {
 	// again with sizes holding the pixel size of every image reference
 	// known then (uploads), by reference. Nil when the task has none.
 	Refuse func(in Input, sizes map[string]ImageSize) *apierr.Error
+	// Warns are the summary warnings its outputs can carry on inputs its
+	// examples do not show (a cut-out judged uncertain: its examples are
+	// good cuts); its docs' Errors list them with the rest.
+	Warns []apierr.Code
 	// Variant names the field (kind or type) that decides which other fields
 	// apply; nil when the task has none.
 	Variant *Variant

@@ -62,6 +62,7 @@ func removeBackground() *tasks.Definition {
 		Pricing:    perOutput(2),
 		RefSides:   map[string]tasks.ImageSides{"images": inputSides},
 		ErrorRules: imagesRules,
+		Warns:      []apierr.Code{apierr.CutoutUncertain},
 		Docs:       cutoutDocs(),
 		Examples: []tasks.Example{{
 			Name: "bottle_on_grey", Title: "A bottle shot on a pale grey backdrop",

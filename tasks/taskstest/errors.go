@@ -13,7 +13,8 @@ import (
 
 // reachableCodes is every code a call of the task can answer: the codes its
 // validation answers (found by breaking every bound), malformed bodies, the
-// codes of every call, and the warnings its runner reports on its examples.
+// codes of every call, and the warnings its runner reports on its examples
+// or declares (Warns).
 func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 	got := map[apierr.Code]bool{}
 	for _, v := range violations(t, d) {
@@ -46,6 +47,9 @@ func reachableCodes(t *testing.T, d *tasks.Definition) map[apierr.Code]bool {
 		if in, err := d.Validate(ex.Input); err == nil && len(d.Runner.Plan(in).Capacity) > 0 {
 			got[apierr.CapacityBusy] = true // a capacity-limited step that could not start in time
 		}
+	}
+	for _, c := range d.Warns {
+		got[c] = true // a warning its examples do not show
 	}
 	for i := range d.Examples {
 		files, err := d.ExampleOutputs(context.Background(), i)
