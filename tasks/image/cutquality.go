@@ -46,13 +46,14 @@ const missedWeight = 0.5
 const minEdgeStep = 18
 
 // cutQualityCalibration is what the calibration found, for the docs.
-const cutQualityCalibration = "(107 cut-outs of eleven sets and two piles) it flags 4 of the 14 cut-outs under an " +
-	"IoU of 0.9 (0.16 to 0.89: a teapot whose body was dropped, a clear wine glass cut to a piece of its bowl, a " +
-	"pale soap bottle, scissors on a wooden table) and none of the 84 at 0.95 or over (the lowest of them, a white " +
-	"tee on white, scores 0.64), nor any of the 9 between. It does not see a cut that follows real edges and loses a part " +
-	"as pale as the backdrop, or keeps a hard shadow: a rim-lit vase (IoU 0.73, quality 0.64), chrome with a side " +
-	"missing, a pink gift box on pink, a white sneaker, scissors' grey handles, a spray bottle's hard shadow, " +
-	"and a pile of things whose white box was lost (0.63 to 0.89, quality 0.75 to 0.94) pass; look at those."
+const cutQualityCalibration = "(107 cut-outs of eleven sets and two piles) it flags 4 of the 14 cut-outs under an IoU of 0.9 (0.16 to " +
+	"0.89: a teapot whose body was dropped, a clear wine glass cut to a piece of its bowl, a pale soap bottle," +
+	" scissors on a wooden table) and none of the 84 at 0.95 or over (the lowest of them, a white tee on " +
+	"white, scores 0.64), nor any of the 9 between. It does not see a cut that follows real edges and loses a " +
+	"part as pale as the backdrop, or keeps a hard shadow: a rim-lit vase (IoU 0.73, quality 0.64), chrome " +
+	"with a side missing, a pink gift box on pink, a white sneaker, scissors' grey handles, a spray bottle's " +
+	"hard shadow, and a pile of things whose white box was lost (0.63 to 0.89, quality 0.75 to 0.94) pass; " +
+	"look at those."
 
 // cutQualityLimitation is the served limitation that states the threshold.
 var cutQualityLimitation = fmt.Sprintf("The cut's quality (cut_quality in each file's data, 0 to 1) is a second, "+
