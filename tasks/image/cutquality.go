@@ -46,9 +46,10 @@ const missedWeight = 0.5
 const minEdgeStep = 18
 
 // cutQualityCalibration is what the calibration found, for the docs.
-const cutQualityCalibration = "(107 cut-outs of eleven sets and two piles) it flags 4 of the 14 cut-outs under an IoU of 0.9 (0.16 to " +
-	"0.89: a teapot whose body was dropped, a clear wine glass cut to a piece of its bowl, a pale soap bottle," +
-	" scissors on a wooden table) and none of the 84 at 0.95 or over (the lowest of them, a white tee on " +
+const cutQualityCalibration = "(107 cut-outs of eleven sets and two piles) it flags 4 of the 14 " +
+	"cut-outs under an IoU of 0.9 (0.16 to 0.89: a teapot whose body was dropped, a clear wine glass cut to a " +
+	"piece of its bowl, a pale soap bottle, scissors on a wooden table) and none of the 84 at 0.95 or over " +
+	"(the lowest of them, a white tee on " +
 	"white, scores 0.64), nor any of the 9 between. It does not see a cut that follows real edges and loses a " +
 	"part as pale as the backdrop, or keeps a hard shadow: a rim-lit vase (IoU 0.73, quality 0.64), chrome " +
 	"with a side missing, a pink gift box on pink, a white sneaker, scissors' grey handles, a spray bottle's " +
