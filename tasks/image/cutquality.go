@@ -86,9 +86,10 @@ func (q cutQuality) judge(out *tasks.Output, r tasks.Ref) {
 	out.Uncharged = true
 	out.Warnings = append(out.Warnings, contract.Warning{Code: string(apierr.CutoutUncertain), Field: &field,
 		Message: fmt.Sprintf("The cut-out of %s may be wrong: %.0f%% of its outline runs along an edge the image "+
-			"shows and it leaves strong edges outside it (cut_quality %.3f, under %.3g), so part of the product may be "+
-			"lost or part of the backdrop or its shadow kept. It was delivered and not charged; look at it before "+
-			"using it.", r.Ref, 100*q.share, q.score, minCutQuality)})
+			"shows, and the strong edges it leaves in the backdrop measure %.0f%% of its outline's length "+
+			"(cut_quality %.3f, under %.3g), so part of the product may be lost or part of the backdrop or its shadow "+
+			"kept. It was delivered and not charged; look at it before using it.", r.Ref, 100*q.share, 100*q.missed,
+			q.score, minCutQuality)})
 }
 
 // cutQuality is what the estimate read of a cut-out.
