@@ -1,6 +1,8 @@
 package image
 
 import (
+	"image"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,4 +48,35 @@ func TestABadCutIsWarnedAndNotCharged(t *testing.T) {
 	require.GreaterOrEqual(t, q, minCutQuality)
 	require.False(t, uncharged, "a good cut is charged")
 	require.Empty(t, warnings)
+}
+
+// truthCut is the cut-out truth t's alpha gives, kept only where keep is
+// (nil: everywhere).
+func truthCut(t truth, keep func(x, y float64) bool) *image.NRGBA {
+	b := t.img.Bounds()
+	W := b.Dx()
+	cut := image.NewNRGBA(image.Rect(0, 0, W, b.Dy()))
+	at := pixelReader(t.img)
+	for i, a := range t.alpha {
+		x, y := i%W, i/W
+		if keep != nil && !keep(float64(x)+0.5, float64(y)+0.5) {
+			a = 0
+		}
+		c := at(x, y)
+		copy(cut.Pix[4*i:], []uint8{uint8(c[0]), uint8(c[1]), uint8(c[2]), uint8(255*a + 0.5)})
+	}
+	return cut
+}
+
+// TestAPileCutToOneThingIsFlagged: a cluttered pile whose cut-out keeps
+// only one of its things (the red ball: its outline on a real edge all
+// round) leaves the rest of the pile's edges in the backdrop and is
+// flagged; the whole pile's cut is not.
+func TestAPileCutToOneThingIsFlagged(t *testing.T) {
+	tr := pileShots()[0].photograph()
+	whole := readCutQuality(tr.img, truthCut(tr, nil))
+	require.GreaterOrEqual(t, whole.score, minCutQuality, "the whole pile")
+	ball := readCutQuality(tr.img, truthCut(tr, ellipse(84, 96, 52, 50)))
+	require.Greater(t, ball.share, 0.8, "the ball's outline runs on an edge")
+	require.Less(t, ball.score, minCutQuality, "the pile cut to its ball")
 }
