@@ -60,7 +60,7 @@ func calibrationRows(tb testing.TB) []qualityRow {
 	for _, set := range []struct {
 		name  string
 		shots []shot
-	}{{"fifth", fifthShots()}, {"sixth", sixthShots()}, {"pile", pileShots()}} {
+	}{{"fifth", fifthShots()}, {"sixth", sixthShots()}, {"shine", shineShots()}, {"pile", pileShots()}} {
 		for _, s := range set.shots {
 			one(set.name, s.name, s.photograph(), s.glass)
 		}
