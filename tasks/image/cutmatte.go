@@ -71,6 +71,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if res, ok, err := lookAgain(ctx, img, st.tol, st.noise, feather, keepShadow); ok || err != nil {
 			return res, err
 		}
+		if res, ok, err := lookAtOutlines(ctx, img, tol, feather, keepShadow); ok || err != nil {
+			return res, err
+		}
 		return cutout{}, fmt.Errorf(
 			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
 			tol,
@@ -152,6 +155,9 @@ func (st *cutState) background() []bool {
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
+	if st.bare {
+		st.fillBareOutlines(isBg)
+	}
 	st.peelShadows(isBg)
 	st.keepOwnSpots(isBg)
 	st.refineOutline(isBg)
