@@ -41,7 +41,8 @@ func lookAtOutlines(ctx context.Context, img image.Image, tol float64, feather i
 	if err != nil || objShare < minObjectShare {
 		return cutout{}, false, err
 	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, true, nil
+	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, clearBody: st.clearBody},
+		true, nil
 }
 
 const (
@@ -96,7 +97,8 @@ func (st *cutState) fillBareOutlines(isBg []bool) {
 // openBareHoles gives back to the backdrop the parts of a filled region
 // comp, off the lines, whose tones continue the backdrop (nearBackdrop)
 // when another part of it does not: a ring's hole inside its body. Where
-// every part continues the backdrop (a clear tumbler's inside) all stay.
+// every part continues the backdrop (a clear tumbler's inside) all stay,
+// and the region is a clear body (st.clearBody): see-through glass.
 func (st *cutState) openBareHoles(comp []int32, isBg []bool) {
 	W, H := st.W, st.H
 	in := make(map[int32]bool, len(comp))
@@ -137,6 +139,12 @@ func (st *cutState) openBareHoles(comp []int32, isBg []bool) {
 		}
 	}
 	if !body {
+		if st.clearBody == nil {
+			st.clearBody = make([]bool, st.n)
+		}
+		for _, j := range comp {
+			st.clearBody[j] = true
+		}
 		return
 	}
 	for _, part := range holes {

@@ -118,6 +118,7 @@ type cutout struct {
 	objectShare float64
 	confidence  float64 // the share of the border near the fitted backdrop
 	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
+	clearBody   []bool  // a body found by its outline alone whose inside is the backdrop (cutbare.go)
 }
 
 // cutOut makes the background of img transparent; see cutmatte.go. A
