@@ -96,8 +96,11 @@ func (st *cutState) fillBareOutlines(isBg []bool) {
 
 // openBareHoles gives back to the backdrop the parts of a filled region
 // comp, off the lines, whose tones continue the backdrop (nearBackdrop)
-// when another part of it does not: a ring's hole inside its body. Where
-// every part continues the backdrop (a clear tumbler's inside) all stay,
+// when another part of it does not and is lighter than the backdrop or
+// has breadth (broad): a ring's hole inside its body. Where no such body
+// is there — every part continues the backdrop, or the rest is a glass's
+// thin walls, darker than the backdrop seen through them — all stay (a
+// clear tumbler's or jar's inside),
 // and the region is a clear body (st.clearBody): see-through glass.
 func (st *cutState) openBareHoles(comp []int32, isBg []bool) {
 	W, H := st.W, st.H
@@ -132,9 +135,10 @@ func (st *cutState) openBareHoles(comp []int32, isBg []bool) {
 		if len(part) < 20 {
 			continue
 		}
-		if enclosedStats(part, all, lumRes, W).nearBackdrop(st.noise) {
+		switch stats := enclosedStats(part, all, lumRes, W); {
+		case stats.nearBackdrop(st.noise):
 			holes = append(holes, part)
-		} else {
+		case stats.mean > 0 || broad(part, W, H):
 			body = true
 		}
 	}
@@ -186,4 +190,35 @@ func (st *cutState) looksBare(comp []int32, outSum []int32) bool {
 	}
 	contrast := off / float64(lines)
 	return contrast >= max(bareLeast, bareContrast*st.noise)
+}
+
+// broad tells whether part has at least 20 pixels whose 7 × 7 box lies
+// all in it: a body with breadth, not a glass's thin wall.
+func broad(part []int32, W, H int) bool {
+	own := make(map[int32]bool, len(part))
+	for _, j := range part {
+		own[j] = true
+	}
+	cores := 0
+	for _, j := range part {
+		x, y := int(j)%W, int(j)/W
+		if x < 3 || y < 3 || x >= W-3 || y >= H-3 {
+			continue
+		}
+		whole := true
+		for dy := -3; dy <= 3 && whole; dy++ {
+			for dx := -3; dx <= 3; dx++ {
+				if !own[int32((y+dy)*W+x+dx)] {
+					whole = false
+					break
+				}
+			}
+		}
+		if whole {
+			if cores++; cores >= 20 {
+				return true
+			}
+		}
+	}
+	return false
 }
