@@ -87,3 +87,20 @@ func TestCutoutFindsASmallWhiteBox(t *testing.T) {
 	require.GreaterOrEqual(t, s.iou, 0.8)
 	require.GreaterOrEqual(t, s.light, 0.9, "its white top kept")
 }
+
+// TestCutoutRefusesAShadowAloneOrGrain: the outline look takes no grain
+// for an outline: a sweep with only a soft shadow on it, or heavy grain,
+// as a JPEG at quality 70 to 72, is refused as having no object.
+func TestCutoutRefusesAShadowAloneOrGrain(t *testing.T) {
+	for name, sh := range map[string]shot{
+		"shadow": {scene: scene{name: "shadow", w: 300, h: 220, backdrop: sweep(rgbf{250, 250, 250},
+			rgbf{228, 229, 232}, 220), shadow: softShadow(150, 150, 40, 6, 0.3, 10)},
+			cam: camera{defocus: 0.5, vignette: 0.2, luma: 4, chroma: 2, quality: 70}},
+		"grain": {scene: scene{name: "grain", w: 320, h: 240, backdrop: sweep(rgbf{246, 248, 250},
+			rgbf{234, 237, 240}, 240)}, cam: camera{defocus: 0.6, vignette: 0.2, luma: 3.5, chroma: 2.5, quality: 72}},
+	} {
+		res, err := cutOut(context.Background(), sh.photograph().img, 12, 0)
+		require.Error(t, err, name)
+		require.Nil(t, res.img, name)
+	}
+}
