@@ -24,8 +24,10 @@ import (
 //     bareContrast of the backdrop's noise (and at least bareLeast
 //     levels) off the backdrop — a grain line lies within the noise.
 //
-// A region of it that is a shadow on the floor is then peeled
-// (peelShadows); see-through parts get their alpha after (cutglass.go).
+// Its spurs (a grain line hanging off the outline, a sliver of shadow
+// along the base) are opened off it by a 7 × 7 box; a region of it that is
+// a shadow on the floor is then peeled (peelShadows); see-through parts
+// get their alpha after (cutclear.go).
 
 // lookAtOutlines is the third look: the cut-out at tolerance tol with a
 // faint outline alone taken for a product; ok is false when it finds none.
@@ -87,6 +89,7 @@ func (st *cutState) fillBareOutlines(isBg []bool) {
 		if len(comp) < minArea || !st.looksBare(comp, outSum) {
 			continue
 		}
+		comp = st.opened(comp)
 		for _, j := range comp {
 			isBg[j] = false
 		}
@@ -221,4 +224,33 @@ func broad(part []int32, W, H int) bool {
 		}
 	}
 	return false
+}
+
+// opened is region comp less its spurs: the pixels no 7 × 7 box wholly
+// in it covers (a grain line hanging off the outline, with the pocket of
+// backdrop it closes; a sliver of shadow along the base).
+func (st *cutState) opened(comp []int32) []int32 {
+	W, H := st.W, st.H
+	in := boolPool.get(st.n)
+	defer boolPool.put(in)
+	clear(in)
+	for _, j := range comp {
+		in[j] = true
+	}
+	sum := integralOf(in, W, H)
+	core := boolPool.get(st.n)
+	defer boolPool.put(core)
+	clear(core)
+	for _, j := range comp {
+		x, y := int(j)%W, int(j)/W
+		core[j] = x >= 3 && y >= 3 && x < W-3 && y < H-3 && boxCount(sum, W, H, x, y, 3) == 49
+	}
+	coreSum := integralOf(core, W, H)
+	kept := comp[:0:0]
+	for _, j := range comp {
+		if boxCount(coreSum, W, H, int(j)%W, int(j)/W, 3) > 0 {
+			kept = append(kept, j)
+		}
+	}
+	return kept
 }

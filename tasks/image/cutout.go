@@ -420,15 +420,16 @@ func cutoutDocs() tasks.Docs {
 			cutQualityLimitation,
 			"Photographed shots, with lens blur, sensor noise and JPEG, are cut less well than drawn ones. On our two " +
 				"photograph-like sets (-bench CutoutFifth and CutoutSixth, 12 shots each: white, light, chrome and glass " +
-				"products with contact and cast shadows on tinted sweeps) the mean IoU is 0.84 on the set worked on and " +
+				"products with contact and cast shadows on tinted sweeps) the mean IoU is 0.85 on the set worked on and " +
 				"0.83 on the one held out. Under 0.93 there: a white teapot whose body shades to 215 towards its edge " +
 				"(0.16), a clear wine glass on grey whose bowl's outline is open where the stem meets it (0.17), chrome " +
 				"products (0.70 to 0.82), a rim-lit white vase (0.73), a white sneaker on a warm sweep (0.78), a white " +
-				"spray bottle's hard shadow kept (0.63), a small white earbud case on white (0.87, a spur of the sweep's " +
-				"grain and some of its shadow kept). When nothing else is found, a closed faint outline alone is the " +
-				"product: a region the faint lines shut off, compact, its outline at least 6 × the backdrop's noise off " +
-				"the backdrop (a clear tumbler on a white sweep: IoU 0.94); where its inside continues the backdrop and " +
-				"the rest is thin walls darker than it, it is clear glass, made see-through with an alpha read from how " +
+				"spray bottle's hard shadow kept (0.63), a small white earbud case on white (0.88, a sliver of its " +
+				"contact shadow kept). When nothing else is found, a closed faint outline alone is the product: a " +
+				"region the faint lines shut off, compact, its outline at least 6 × the backdrop's noise off the " +
+				"backdrop, its spurs opened off it (a clear tumbler on a white sweep: IoU 0.94); where its inside " +
+				"continues the backdrop and the rest is thin walls darker than it, it is clear glass, made " +
+				"see-through with an alpha read from how " +
 				"much it dims the backdrop behind it (the densest 2% opaque, at least 0.15: the tumbler's alpha error " +
 				"0.12). Other glass in these shots is not made see-through. cut_quality flags some of them (warned, " +
 				"not charged); for such products an operator can " +
