@@ -35,8 +35,8 @@ const cutQualityCalibration = "it flags 3 of the 11 cut-outs under an IoU of 0.9
 	"over (white tees on white and a white bowl, scoring 0.69 to 0.87) and none of the 7 between. It does not see a " +
 	"cut whose outline follows a real edge to the wrong place: a wine glass cut to a piece of its bowl (IoU 0.17, " +
 	"quality 0.95), a chrome shaker or kettle with a side missing, a pink gift box on pink, a white sneaker with " +
-	"part of its sole lost, a pump bottle, a pair of scissors and a small earbud case with a spur of the sweep's " +
-	"grain kept (0.70 to 0.89) pass; look at those."
+	"part of its sole lost, a pump bottle, a pair of scissors and a small earbud case with a sliver of its " +
+	"contact shadow kept (0.70 to 0.89) pass; look at those."
 
 // cutQualityLimitation is the served limitation that states the threshold.
 var cutQualityLimitation = fmt.Sprintf("The cut's quality (cut_quality in each file's data, 0 to 1) is a second, "+
