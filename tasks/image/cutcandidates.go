@@ -21,7 +21,9 @@ type cutState struct {
 	W, H, n            int
 	bd                 *backdrop
 	tol, tolRGB, noise float64
-	stepMax2           int // the squared RGB step sharper than a soft shadow's
+	stepMax2           int    // the squared RGB step sharper than a soft shadow's
+	bare               bool   // the third look: a faint outline alone is a product (cutbare.go)
+	clearBody          []bool // what the third look found whose inside is the backdrop: clear glass
 
 	near  []bool // within tolerance of the backdrop model
 	cand  []bool // near, or a shadow of the backdrop

@@ -58,6 +58,9 @@ const (
 // with tolerance tol) their alpha; res.seeThrough is the share of the
 // object made see-through.
 func withGlass(src image.Image, res cutout, tol float64) cutout {
+	if res.clearBody != nil {
+		return withClearBody(src, res, tol)
+	}
 	g := scanGlass(src, res, tol)
 	if g == nil {
 		return res

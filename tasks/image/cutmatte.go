@@ -71,6 +71,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if res, ok, err := lookAgain(ctx, img, st.tol, st.noise, feather, keepShadow); ok || err != nil {
 			return res, err
 		}
+		if res, ok, err := lookAtOutlines(ctx, img, tol, feather, keepShadow); ok || err != nil {
+			return res, err
+		}
 		return cutout{}, fmt.Errorf(
 			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
 			tol,
@@ -157,6 +160,9 @@ func (st *cutState) background() []bool {
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
+	if st.bare {
+		st.fillBareOutlines(isBg)
+	}
 	st.peelShadows(isBg)
 	if st.peelHardShadows(isBg) {
 		st.peelShadows(isBg) // the contact shadow the hard one hid

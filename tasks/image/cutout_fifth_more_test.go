@@ -161,6 +161,10 @@ type fifthFloor struct{ iou, light, hole, glassMAE, shadow float64 }
 // The teapot was 0.158 (light 0.149) before its faint, broken outline
 // kept its body (branch whiteshade); its contact shadow's band under the
 // body is now kept with it (0.36 of the shadow).
+// The clear tumbler and the earbud case, refused as "no object" before
+// the outline look (cutbare.go), are held to that work's figures (0.940
+// with a glass alpha error of 0.116 and 0.02 of its shadow kept, and
+// 0.884 with 0.07) less the margin.
 // An IoU floor of 0 is a shot the cut-out answered "no object was found".
 var (
 	fifthFloors = map[string]fifthFloor{
@@ -172,10 +176,10 @@ var (
 		"p5_board_hole_coolwhite_q85":    {iou: 0.96, light: 0.98, hole: 1, shadow: 0.11},
 		"p5_cartoon_cat_paper_q72":       {iou: 0.98, light: 0.98, hole: 1, shadow: 1},
 		"p5_kettle_chrome_glossy_q85":    {iou: 0.80, light: 0.98, hole: 1, shadow: 0.45},
-		"p5_glass_tumbler_coolwhite_q90": {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p5_glass_tumbler_coolwhite_q90": {iou: 0.92, hole: 1, glassMAE: 0.14, shadow: 0.05},
 		"p5_glass_frosted_greygrad_q80":  {iou: 0.95, hole: 1, glassMAE: 0.17, shadow: 0.03},
 		"p5_pump_touching_bottom_q80":    {iou: 0.87, light: 0.94, hole: 1, shadow: 0.07},
-		"p5_earbud_case_small_q85":       {iou: 0, hole: 1, shadow: 1},
+		"p5_earbud_case_small_q85":       {iou: 0.86, light: 0.97, hole: 1, shadow: 0.10},
 	}
-	fifthMean = 0.73
+	fifthMean = 0.83
 )
