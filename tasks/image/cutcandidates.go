@@ -23,12 +23,13 @@ type cutState struct {
 	tol, tolRGB, noise float64
 	stepMax2           int // the squared RGB step sharper than a soft shadow's
 
-	near  []bool // within tolerance of the backdrop model
-	cand  []bool // near, or a shadow of the backdrop
-	deep  []bool // a candidate darker than deepShadow
-	lines []bool // the faint lines (rimLines)
-	rims  []bool // the lines widened by a pixel each way
-	wide  []bool // the lines widened by two (walls for shadow tones)
+	near  []bool  // within tolerance of the backdrop model
+	cand  []bool  // near, or a shadow of the backdrop
+	deep  []bool  // a candidate darker than deepShadow
+	lines []bool  // the faint lines (rimLines)
+	rims  []bool  // the lines widened by a pixel each way
+	wide  []bool  // the lines widened by two (walls for shadow tones)
+	body  []int32 // a body in the backdrop's tones the second look found (lookAgain): never a candidate
 }
 
 // col is pixel i's colour.
@@ -125,6 +126,9 @@ func (st *cutState) candidates() {
 			deep[i] = cand[i] && s < deepShadow
 		}
 	})
+	for _, j := range st.body {
+		near[j], cand[j], deep[j] = false, false, false
+	}
 }
 
 // walls marks rims, the faint lines (rimLines) widened by a pixel each

@@ -88,6 +88,15 @@ func tonalShots() []shot {
 		}},
 		cam: camera{defocus: 0.6, vignette: 0.12, luma: 2.4, chroma: 1.2, quality: 84}})
 
+	// A black speaker on a charcoal felt, no rim: about 20 levels below
+	// the felt, whose texture is as strong as its own grille. JPEG 80.
+	out = append(out, shot{scene: scene{name: "t_speaker_black_felt_q80", w: 300, h: 250,
+		backdrop: textured(plain(rgbf{46, 46, 48}), 9, 0.1), parts: []part{
+			{in: union(rect(105, 70, 195, 200), ellipse(150, 70, 45, 5)),
+				col: rounded(rgbf{27, 27, 28}, 150, 45, -0.4, 0.15, grain2(12, 0.06))},
+		}, shadow: shadows(softShadow(150, 201, 50, 3, 0.3, 2))},
+		cam: camera{defocus: 0.8, vignette: 0.14, luma: 2.4, chroma: 1.3, quality: 80}})
+
 	// A dark navy cap on a dark grey sweep: a crown rounded by the light, a
 	// brim a shade darker. JPEG 80.
 	crown := and(ellipse(150, 150, 70, 62), rect(0, 0, 300, 150))
@@ -132,9 +141,11 @@ func BenchmarkCutoutTonal(b *testing.B) {
 
 // tonalFloors and tonalMean are the tonal set's figures after the plateau
 // test (branch tonal) less a margin. BEFORE, for the record: the bowl and
-// the speaker were answered "no object was found", the towel kept only
-// its hem (IoU 0). The towel, its top edge about 8 levels under the
-// sweep with gaps JPEG opened in it, is still answered "no object".
+// the grey speaker were answered "no object was found", the towel kept
+// only its hem (IoU 0); mean 0.534. The towel, its top edge about 8
+// levels under the sweep with gaps JPEG opened in it, is still answered
+// "no object". The grey speaker and the bowl keep their contact shadow
+// with them (0.46 and 0.82 of it).
 var (
 	tonalFloors = map[string]fifthFloor{
 		"t_jar_pink_on_pink_q82":      {iou: 0.91, light: 0.98, hole: 1, shadow: 0.43},
@@ -142,10 +153,11 @@ var (
 		"t_bag_beige_plaster_q80":     {iou: 0.90, light: 0.96, hole: 0.02, shadow: 0.02},
 		"t_bowl_white_on_white_q85":   {iou: 0.82, light: 0.89, hole: 1, shadow: 0.85},
 		"t_wallet_black_charcoal_q84": {iou: 0.92, hole: 1, shadow: 1},
+		"t_speaker_black_felt_q80":    {iou: 0.95, hole: 1, shadow: 0.30},
 		"t_cap_navy_darkgrey_q80":     {iou: 0.93, hole: 1, shadow: 0.02},
 		"t_speaker_grey_on_grey_q82":  {iou: 0.87, light: 0.94, hole: 1, shadow: 0.49},
 	}
-	tonalMean = 0.76
+	tonalMean = 0.78
 )
 
 // TestCutoutOnTheTonalSet: products in the backdrop's own tone are found
