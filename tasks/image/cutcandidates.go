@@ -25,12 +25,13 @@ type cutState struct {
 	bare               bool   // the third look: a faint outline alone is a product (cutbare.go)
 	clearBody          []bool // what the third look found whose inside is the backdrop: clear glass
 
-	near  []bool // within tolerance of the backdrop model
-	cand  []bool // near, or a shadow of the backdrop
-	deep  []bool // a candidate darker than deepShadow
-	lines []bool // the faint lines (rimLines)
-	rims  []bool // the lines widened by a pixel each way
-	wide  []bool // the lines widened by two (walls for shadow tones)
+	near  []bool  // within tolerance of the backdrop model
+	cand  []bool  // near, or a shadow of the backdrop
+	deep  []bool  // a candidate darker than deepShadow
+	lines []bool  // the faint lines (rimLines)
+	rims  []bool  // the lines widened by a pixel each way
+	wide  []bool  // the lines widened by two (walls for shadow tones)
+	body  []int32 // a body in the backdrop's tones the second look found (lookAgain): never a candidate
 }
 
 // col is pixel i's colour.
@@ -127,6 +128,9 @@ func (st *cutState) candidates() {
 			deep[i] = cand[i] && s < deepShadow
 		}
 	})
+	for _, j := range st.body {
+		near[j], cand[j], deep[j] = false, false, false
+	}
 }
 
 // walls marks rims, the faint lines (rimLines) widened by a pixel each

@@ -22,6 +22,9 @@ const (
 
 // lookAgain is the second look: the cut-out at the noise's tolerance when
 // it is under tol and a clear object is there; ok is false otherwise.
+// The clear regions that are bodies holding their tone to a stepped
+// outline (plateau: a black product on charcoal felt) are kept out of
+// the floods, which would enter them as a shadow otherwise.
 func lookAgain(ctx context.Context, img image.Image, tol, noise float64, feather int,
 	keepShadow bool) (res cutout, ok bool, err error) {
 	ft := max(faintTol, faintNoise*noise)
@@ -33,8 +36,14 @@ func lookAgain(ctx context.Context, img image.Image, tol, noise float64, feather
 		return cutout{}, false, nil //nolint:nilerr // a backdrop not plain at this tolerance: no second look
 	}
 	defer st.release()
-	if !st.clearObject() {
+	regions := st.clearObject()
+	if len(regions) == 0 {
 		return cutout{}, false, nil
+	}
+	for _, c := range regions {
+		if st.plateau(c.pixels, c.outside) {
+			st.body = append(st.body, c.pixels...)
+		}
 	}
 	objShare, err := st.cut(feather, keepShadow)
 	if err != nil {
@@ -46,12 +55,19 @@ func lookAgain(ctx context.Context, img image.Image, tol, noise float64, feather
 	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, true, nil
 }
 
+// clearRegion is a region clearObject found: its pixels and the mask of
+// all others.
+type clearRegion struct {
+	pixels  []int32
+	outside []bool
+}
+
 // clearObject tells whether a region off the backdrop by over tolRGB
 // (8-connected) closes an outline round at least minObjectShare of the
 // image, fills faintFill of its bounding box, touches at most one side
 // of the image and stands faintContrast tolerances off the backdrop on
-// average.
-func (st *cutState) clearObject() bool {
+// average: those regions (none: no clear object).
+func (st *cutState) clearObject() []clearRegion {
 	W := st.W
 	res := make([]float32, st.n)
 	for i := range res {
@@ -59,6 +75,7 @@ func (st *cutState) clearObject() bool {
 	}
 	label := make([]int32, st.n)
 	next := int32(0)
+	var regions []clearRegion
 	for i := range res {
 		if label[i] != 0 || float64(res[i]) <= st.tolRGB {
 			continue
@@ -66,10 +83,19 @@ func (st *cutState) clearObject() bool {
 		next++
 		c := st.component(i, next, label, res)
 		if st.closesClearly(c, label, next, res) {
-			return true
+			regions = append(regions, clearRegion{pixels: c, outside: outside(label, next)})
 		}
 	}
-	return false
+	return regions
+}
+
+// outside is the mask of the pixels not labelled id.
+func outside(label []int32, id int32) []bool {
+	m := make([]bool, len(label))
+	for i, l := range label {
+		m[i] = l != id
+	}
+	return m
 }
 
 // component labels with id the 8-connected region of pixels off the

@@ -155,7 +155,7 @@ func (st *cutState) background() []bool {
 	wideSeg := st.segmentGap(true, wideGap)
 	isBg = keepCompact(isBg, wideSeg, st.rims, st.lines, st.W, st.H, st.lift, st.lum3, depth,
 		lightEdge*st.tolRGB, func(c []int32) bool {
-			return st.ownTones(c, wideSeg) && st.notAShadow(c)
+			return st.ownTones(c, wideSeg) && st.notAShadow(c, wideSeg)
 		})
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
@@ -205,20 +205,30 @@ func (st *cutState) ownTones(c []int32, walled []bool) bool {
 	if enclosedStats(c, open, lumRes, W).nearBackdrop(st.noise) {
 		return false
 	}
-	return 4*nearby >= len(c) || st.notAShade(c) || sharpShare(c, walled, st.lum3, W, st.H, max(12, 4*st.noise)) >= 0.3
+	return 4*nearby >= len(c) || st.notAShade(c) || sharpShare(c, walled, st.lum3, W, st.H, max(12, 4*st.noise)) >= 0.3 ||
+		st.plateau(c, walled)
 }
+
+// stepLeast is the least step, in levels, that makes a region's outline
+// sharp (ownTones): minStep, or stepNoise times the backdrop's noise —
+// a difference of two pixels that noise alone makes once in millions.
+// In units of noise, not a fixed ΔE: a grey product 10 levels off a grey
+// sweep, or a black one 20 levels under charcoal (under ΔE 12), has one.
+func (st *cutState) stepLeast() float64 { return max(minStep, stepNoise*st.noise) }
+
+const minStep, stepNoise = 8, 5
 
 // notAShadow tells whether region c is more than a shadow: not a shade
 // (notAShade), or lit in places (at least litShare of its pixels, lift >
 // 1) — a white body's lit side, which a shadow never has.
-func (st *cutState) notAShadow(c []int32) bool {
+func (st *cutState) notAShadow(c []int32, walled []bool) bool {
 	lit := 0
 	for _, j := range c {
 		if st.lift(int(j)) > 1 {
 			lit++
 		}
 	}
-	return float64(lit) >= litShare*float64(len(c)) || st.notAShade(c)
+	return float64(lit) >= litShare*float64(len(c)) || st.notAShade(c) || st.plateau(c, walled)
 }
 
 // litShare is the least share of lit pixels that makes a region in a

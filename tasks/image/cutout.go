@@ -403,8 +403,11 @@ func cutoutDocs() tasks.Docs {
 				"edge at all is refused with the reason (no object was found) and not charged. Only when nothing is found " +
 				"at the tolerance asked, it looks again at one scaled to the backdrop's noise (4 × the noise, at least 4) " +
 				"and keeps what is plainly there: a compact region well off the backdrop whose outline closes, not " +
-				"spread along the border (a small cream ring on a white sweep: IoU 0.975); an empty backdrop stays " +
-				"refused. A handle walled by its two " +
+				"spread along the border (a small cream ring on a white sweep: IoU 0.975); an empty backdrop (plain, " +
+				"noisy, JPEG, graded, textured plaster or felt) stays refused. A product in the backdrop's own tone (grey " +
+				"on grey, black on charcoal, pale blue on pale blue) is told from a shadow by its edge, in units of the " +
+				"backdrop's noise: a body that holds its tone up to its outline and steps there (at least 8 levels or 5 " +
+				"× the noise), where a shadow fades into its penumbra. A handle walled by its two " +
 				"faint rims is kept with its body; the outline can carry a pixel or two of the backdrop or of the contact " +
 				"shadow where the rim meets it (ragged on a white mug as a JPEG at quality 70).",
 			"A shaded part of the product as dark as its contact shadow and of the backdrop's hue (a ball's white panel " +
