@@ -252,12 +252,16 @@ func seventhShots() []shot {
 // enclosed backdrop, glass alpha error and shadow kept 0.02 to 0.03 over.
 // They guard against regressions, not the issue's targets (the benchmark
 // prints each shot); an IoU floor of 0 is a shot the cut-out answered "no
-// object was found" (the beanie's 0.002, kept as nothing, is held at 0).
+// object was found". Raised where the integration of this set's day
+// lifted a shot, none of that work tuned on it: the beanie 0.002 → 0.469
+// (a light body's broken outline closed, branch whiteshade), the pitcher
+// 0.822 → 0.966 with its hard shadow gone (0.92 → 0, chromeshadow), the
+// wallet refused → 0.945 (the outline look, glassphoto); mean 0.408 → 0.511.
 var (
 	seventhFloors = map[string]fifthFloor{
 		"p7_bowl_white_sweep_q84":         {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p7_paperbag_cord_warmgrey_q80":   {iou: 0.93, light: 0.97, hole: 0.03, shadow: 0.19},
-		"p7_beanie_cream_ivory_q76":       {iou: 0, light: 0, hole: 1, shadow: 0.03},
+		"p7_beanie_cream_ivory_q76":       {iou: 0.44, light: 0.45, hole: 1, shadow: 0.03},
 		"p7_planter_pink_on_pink_q88":     {iou: 0.14, light: 0, hole: 1, shadow: 0.03},
 		"p7_headphones_palegrey_q82":      {iou: 0.35, light: 0.29, hole: 1, shadow: 0.41},
 		"p7_masonjar_clear_warmwhite_q86": {iou: 0.01, hole: 1, glassMAE: 0.33, shadow: 0.03},
@@ -266,12 +270,12 @@ var (
 		"p7_steel_bottle_glossy_q85":      {iou: 0.87, light: 0.93, hole: 1, shadow: 0.54},
 		"p7_golfball_small_lowleft_q88":   {iou: 0.82, light: 0.96, hole: 1, shadow: 0.43},
 		"p7_cushion_corner_cut_sage_q74":  {iou: 0.38, light: 0.36, hole: 1, shadow: 0.03},
-		"p7_pitcher_hardsun_plaster_q72":  {iou: 0.79, light: 0.96, hole: 0.03, shadow: 0.95},
-		"p7_wallet_black_charcoal_q82":    {iou: 0, hole: 1, shadow: 1},
+		"p7_pitcher_hardsun_plaster_q72":  {iou: 0.94, light: 0.96, hole: 0.03, shadow: 0.03},
+		"p7_wallet_black_charcoal_q82":    {iou: 0.92, hole: 1, shadow: 0.03},
 		"p7_speaker_white_fabric_q70":     {iou: 0, hole: 1, shadow: 1},
 		"p7_lamp_white_thinstem_q92":      {iou: 0.63, light: 0.58, hole: 1, shadow: 0.03},
 	}
-	seventhMean = 0.38
+	seventhMean = 0.48
 )
 
 // TestCutoutOnTheSeventhSet holds the held-out seventh set to its floors.
