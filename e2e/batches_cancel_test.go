@@ -127,7 +127,7 @@ func cancelAStartingBatchJob(t *testing.T, backend testenv.Backend) {
 		}
 		last = items[0].(map[string]any)["job_id"].(string) // newest first: the last item
 		return true
-	}, 30*time.Second, 20*time.Millisecond)
+	}, patience, 20*time.Millisecond)
 	res := s.do(http.MethodPut, "/v1/jobs/"+last+"/cancel", nil)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	require.Equal(t, "terminal", res.json(t)["lifecycle"], "cancelled before its start reached it")

@@ -123,8 +123,8 @@ func TestBatchOfTwoHundred(t *testing.T) {
 		}
 		return out
 	}
-	require.Eventually(t, func() bool { return len(completed()) == 1 }, 30*time.Second, 50*time.Millisecond)
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 200 }, 30*time.Second, 50*time.Millisecond,
+	require.Eventually(t, func() bool { return len(completed()) == 1 }, patience, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 200 }, patience, 50*time.Millisecond,
 		"199 job.succeeded and one batch.completed")
 	time.Sleep(time.Second)
 	require.Len(t, completed(), 1, "batch.completed is sent once")
@@ -252,11 +252,11 @@ func TestBatchIsHeldToTheSpendLimits(t *testing.T) {
 	again := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(3)}, "Idempotency-Key", "b-1")
 	require.Equal(t, http.StatusPaymentRequired, again.status, "the key was released: refused again, not in progress")
 
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 1 }, patience, 50*time.Millisecond)
 	ok := s.do(http.MethodPost, "/v1/batches", map[string]any{"items": batchItems(2)})
 	require.Contains(t, []int{http.StatusCreated, http.StatusAccepted}, ok.status, "%s", ok.body)
 	require.EqualValues(t, 1000-2*hold, s.balance(), "within the limit: held")
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 3 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= 3 }, patience, 50*time.Millisecond)
 	time.Sleep(500 * time.Millisecond) // nothing more arrives
 	got := rcv.deliveries()
 	require.Len(t, got, 3, "100 % once, then 50 and 80 %")

@@ -35,7 +35,7 @@ func TestCreditsExpiringMidJobAreChargedFromTheHold(t *testing.T) {
 			id := s.submit(input).json(t)["job_id"].(string)
 			require.Eventually(t, func() bool {
 				return s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["progress"].(map[string]any)["done"].(float64) >= 1
-			}, 20*time.Second, 50*time.Millisecond)
+			}, patience, 50*time.Millisecond)
 			require.Equal(t, int64(20), s.balance(), "the hold took the promotion's credits, which expire first")
 
 			// The promotion ends while the job runs.

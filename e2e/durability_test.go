@@ -23,7 +23,7 @@ func TestWorkerStoppedMidJobResumesExactlyOnce(t *testing.T) {
 	id := s.submit(input).json(t)["job_id"].(string)
 	require.Eventually(t, func() bool {
 		return s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["progress"].(map[string]any)["done"].(float64) >= 2
-	}, 20*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 
 	s.worker.Stop() // the worker dies mid-job
 	stoppedAt := s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)

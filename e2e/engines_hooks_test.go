@@ -30,14 +30,14 @@ func TestAnAsyncPredictionOutlivesItsWorker(t *testing.T) {
 		map[string]any{"prompt": "a sage linen shirt", "count": 1, "seed": 5})
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return cog.Running() == 1 }, 20*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return cog.Running() == 1 }, patience, 20*time.Millisecond)
 	reqs := cog.Requests()
 	require.True(t, strings.HasPrefix(reqs[0].Webhook, s.srv.URL+"/engines/predictions/"), reqs[0].Webhook)
 
 	s.worker.Stop() // no worker is left while the prediction ends
 	require.Eventually(t, func() bool {
 		return len(cog.Webhooks()) > 0 && cog.Webhooks()[len(cog.Webhooks())-1] == "completed succeeded"
-	}, 20*time.Second, 20*time.Millisecond)
+	}, patience, 20*time.Millisecond)
 	var row models.EngineCompletion
 	require.Eventually(t, func() bool { return s.db.Take(&row).Error == nil && row.Status == "succeeded" },
 		10*time.Second, 20*time.Millisecond, "the API took the webhook with no worker running")

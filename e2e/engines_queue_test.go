@@ -48,12 +48,12 @@ func TestAJobBeyondItsEnginesQueueLimitFailsCapacityBusyUncharged(t *testing.T) 
 	a := submit(1)
 	require.Equal(t, http.StatusAccepted, a.status, "%s", a.body)
 	aID := a.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return len(cog.Requests()) == 1 }, 30*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return len(cog.Requests()) == 1 }, patience, 20*time.Millisecond,
 		"A's prediction reaches the engine")
 	b := submit(2)
 	require.Equal(t, http.StatusAccepted, b.status, "%s", b.body)
 	bID := b.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return admitted(t, s, bID) }, 30*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return admitted(t, s, bID) }, patience, 20*time.Millisecond)
 
 	began := time.Now()
 	c := submit(3, "Prefer", "wait=30")

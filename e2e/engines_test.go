@@ -117,7 +117,7 @@ func TestDeclaredTaskOnACogServerRunsEndToEnd(t *testing.T) {
 		"each step's result names its engine (the Temporal UI shows it)")
 	require.Equal(t, int64(100-2*4), s.balance(), "4 credits an output, charged once each")
 	require.Equal(t, s.balance(), s.ledgerSum(), "the ledger explains the balance")
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 50*time.Millisecond)
 	require.Equal(t, "job.succeeded", rcv.events()[0])
 	verify(t, s.jwks(t), rcv.deliveries()[0])
 }
@@ -172,11 +172,11 @@ func TestCancelledJobCancelsItsPrediction(t *testing.T) {
 	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl", map[string]any{"prompt": "a shirt"})
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return cog.Running() == 1 }, 30*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return cog.Running() == 1 }, patience, 20*time.Millisecond)
 	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
 	job := s.waitTerminal(id)
 	require.Equal(t, "cancelled", job["outcome"])
-	require.Eventually(t, func() bool { return len(cog.Cancelled()) == 1 }, 10*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return len(cog.Cancelled()) == 1 }, patience, 20*time.Millisecond,
 		"the prediction is cancelled on the engine")
 	require.Equal(t, int64(100), s.balance(), "nothing delivered, nothing charged")
 	require.Equal(t, s.balance(), s.ledgerSum())
@@ -351,7 +351,7 @@ func TestEngineStepsLeaveTheBuiltInStepsSlotsFree(t *testing.T) {
 	res := s.do(http.MethodPost, "/v1/tasks/image.generate_sdxl", map[string]any{"prompt": "a shirt", "count": 2})
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	engineJob := res.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return cog.Running() == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return cog.Running() == 1 }, patience, 20*time.Millisecond)
 	started := time.Now()
 	res = s.do(http.MethodPost, "/v1/tasks/pattern.generate", pattern(1), "Prefer", "wait=30")
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)

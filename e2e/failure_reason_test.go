@@ -55,7 +55,7 @@ func TestAFailedJobSaysWhy(t *testing.T) {
 
 	job := s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)
 	require.Contains(t, job["error"].(map[string]any)["message"], "4 × 4 px", "the job read says why")
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 100*time.Millisecond)
 	hook := rcv.deliveries()[0].event
 	require.Contains(t, hook["error"].(map[string]any)["message"], "4 × 4 px", "the webhook says why")
 	require.NotContains(t, e["message"], "/", "no paths or internal text")

@@ -175,7 +175,7 @@ func webhookOf(t *testing.T, rcv *receiver, id string) map[string]any {
 			}
 		}
 		return false
-	}, 30*time.Second, 50*time.Millisecond, "the webhook of %s", id)
+	}, patience, 50*time.Millisecond, "the webhook of %s", id)
 	return hook
 }
 

@@ -72,7 +72,7 @@ func TestFilesBaseURLInResultsAndWebhooks(t *testing.T) {
 		link := answer["files"].([]any)[0].(map[string]any)["url"].(string)
 		require.True(t, strings.HasPrefix(link, files+"/files/"), link)
 	}
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 50*time.Millisecond)
 	link := rcv.deliveries()[0].event["result"].(map[string]any)["files"].([]any)[0].(map[string]any)["url"].(string)
 	require.True(t, strings.HasPrefix(link, files+"/files/"), link)
 }

@@ -314,7 +314,7 @@ func TestImageCancelMidJob(t *testing.T) {
 	id := res.json(t)["job_id"].(string)
 	require.Eventually(t, func() bool {
 		return s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["progress"].(map[string]any)["done"].(float64) >= 1
-	}, 20*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
 	job := s.waitTerminal(id)
 	require.Equal(t, "cancelled", job["outcome"])

@@ -112,7 +112,7 @@ func TestSubmitWithoutWaitAnswersHandleThenProgressRises(t *testing.T) {
 		j := s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)
 		seen[j["progress"].(map[string]any)["done"].(float64)] = true
 		return j["lifecycle"] == "terminal"
-	}, 30*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.GreaterOrEqual(t, len(seen), 3, "progress.done rose step by step: %v", seen)
 
 	list := s.do(http.MethodGet, "/v1/jobs?api_key_id="+s.keyID, nil).json(t)
@@ -148,7 +148,7 @@ func TestCancelKeepsDeliveredOutputsAndReleasesTheRest(t *testing.T) {
 	id := s.submit(input).json(t)["job_id"].(string)
 	require.Eventually(t, func() bool {
 		return s.do(http.MethodGet, "/v1/jobs/"+id, nil).json(t)["progress"].(map[string]any)["done"].(float64) >= 1
-	}, 20*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.Equal(t, 100-hold, s.balance(), "the hold is taken while the job runs")
 
 	c := s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil)
@@ -199,7 +199,7 @@ func TestWaitOnCancelledJobAnswers409(t *testing.T) {
 		}
 		id = list[0].(map[string]any)["job_id"].(string)
 		return true
-	}, 10*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.Equal(t, http.StatusAccepted, s.do(http.MethodPut, "/v1/jobs/"+id+"/cancel", nil).status)
 	<-done
 	require.NoError(t, resErr)

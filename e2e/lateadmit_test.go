@@ -115,7 +115,7 @@ func TestEveryLateHandleEndsAfterATemporalOutage(t *testing.T) {
 	require.Equal(t, 100-4*per, s.balance(), "each job that ran charged once, the cancelled one nothing")
 	require.Equal(t, s.balance(), s.ledgerSum(), "no hold left behind")
 
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 4 }, 60*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 4 }, patience, 100*time.Millisecond)
 	events := rcv.events()
 	slices.Sort(events)
 	require.Equal(t, []string{"job.cancelled", "job.succeeded", "job.succeeded", "job.succeeded"}, events)
@@ -147,7 +147,7 @@ func TestALateJobFailsAtItsDeadlineWhileTemporalIsAway(t *testing.T) {
 	require.Equal(t, s.balance(), s.ledgerSum())
 
 	tp.start()
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 60*time.Second, 100*time.Millisecond,
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 100*time.Millisecond,
 		"job.failed is delivered once Temporal is back")
 	d := rcv.deliveries()[0]
 	require.Equal(t, "job.failed", d.event["event"])

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
@@ -39,6 +40,13 @@ func temporalClient(t testing.TB) client.Client {
 // which fills the shared Temporal and PostgreSQL on its own, is not
 // parallel: it runs alone, before the others start.
 const parallel = 4
+
+// patience is how long a test waits for what the stack does on its own
+// (a webhook's retry, a job's settling, a worker's poll). A passing run
+// waits only as long as the stack takes; the bound is for a machine so
+// loaded (CI's race pass beside this package) that a 2-second retry timer
+// fired after more than 30 seconds.
+const patience = 2 * time.Minute
 
 func TestMain(m *testing.M) {
 	testenv.Parallel(parallel)

@@ -163,7 +163,7 @@ func noticesBySchedule(t *testing.T, backend testenv.Backend) {
 		require.Eventually(t, func() bool {
 			d, err := h.Describe(ctx)
 			return err == nil && len(d.Info.RecentActions) == n && len(d.Info.RunningWorkflows) == 0
-		}, 60*time.Second, 100*time.Millisecond, "run %d of the schedule ends", n)
+		}, patience, 100*time.Millisecond, "run %d of the schedule ends", n)
 	}
 	run(1)
 	got := sink.to(user.Email)

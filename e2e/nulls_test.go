@@ -250,7 +250,7 @@ func TestNoValueIsAnEmptyString(t *testing.T) {
 	get(keys, keys, panel)
 
 	// Webhooks in the panel, and the delivery log.
-	require.Eventually(t, func() bool { return len(gone.deliveries()) > 0 }, 60*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return len(gone.deliveries()) > 0 }, patience, 100*time.Millisecond)
 	post(hooks+"/{endpoint_id}/ping", hooks+"/"+endpoint+"/ping", map[string]any{"event": "ping"},
 		http.StatusAccepted, panel)
 	require.Eventually(

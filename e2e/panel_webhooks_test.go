@@ -83,7 +83,7 @@ func TestPanelWebhooks(t *testing.T) {
 		}
 		return out
 	}
-	require.Eventually(t, func() bool { return len(succeeded()) == 1 }, 60*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(succeeded()) == 1 }, patience, 50*time.Millisecond)
 	first := succeeded()[0]
 	require.Equal(t, keyJob, first.event["job_id"])
 	for _, d := range rcv.deliveries() {
@@ -104,7 +104,7 @@ func TestPanelWebhooks(t *testing.T) {
 
 	// Replay: a new delivery of the same event, signed again.
 	require.NoError(t, chromedp.Run(ctx, chromedp.Click(row+` form button`, chromedp.ByQuery)))
-	require.Eventually(t, func() bool { return len(succeeded()) == 2 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(succeeded()) == 2 }, patience, 50*time.Millisecond)
 	again := succeeded()[1]
 	require.Equal(t, first.event["id"], again.event["id"], "a replay keeps the event id")
 	require.NotEqual(
@@ -154,7 +154,7 @@ func TestPanelWebhooks(t *testing.T) {
 		}
 		return out
 	}
-	require.Eventually(t, func() bool { return len(failed()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(failed()) == 1 }, patience, 50*time.Millisecond)
 	sample := failed()[0]
 	require.Equal(t, "job_sample", sample.event["job_id"], "a sample names no real job")
 	require.Equal(t, "failed", sample.event["outcome"])

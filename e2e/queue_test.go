@@ -135,7 +135,7 @@ func TestQueuePositionsFallAsBacklogDrains(t *testing.T) {
 			last[i] = pos
 		}
 		return left == 0
-	}, 90*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.True(t, sawFall, "positions fell as jobs started")
 	started := make([]time.Time, n)
 	var ran time.Duration // the jobs' run times, summed

@@ -114,7 +114,7 @@ func TestOneJobIsOneTrace(t *testing.T) {
 		}
 		return len(spans.named("RunWorkflow:WebhookDeliveryWorkflow")) == 1 &&
 			len(spans.named("RunWorkflow:JobWorkflow")) == 1
-	}, 30*time.Second, 50*time.Millisecond, "both workflows' spans end")
+	}, patience, 50*time.Millisecond, "both workflows' spans end")
 
 	submits := spans.named("POST /v1/tasks/:name")
 	require.Len(t, submits, 1, "one server span for the submit")

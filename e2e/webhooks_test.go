@@ -113,7 +113,7 @@ func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
 	)
 	require.Equal(t, http.StatusAccepted, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 50*time.Millisecond)
 
 	d := rcv.deliveries()[0]
 	verify(t, s.jwks(t), d)
@@ -138,7 +138,7 @@ func TestWebhookURLGetsSignedTerminalEvent(t *testing.T) {
 		r, err := models.DeliveryByID(context.Background(), s.db, d.header.Get("X-Service-Request-Id"))
 		row = r
 		return err == nil && r.Status != "pending"
-	}, 30*time.Second, 50*time.Millisecond)
+	}, patience, 50*time.Millisecond)
 	require.Equal(t, "delivered", row.Status)
 	require.Equal(t, 1, row.Attempts)
 }
@@ -153,7 +153,7 @@ func TestRegisteredEndpointGetsSubscribedEvents(t *testing.T) {
 			Events: "job.started,job.progress,job.succeeded"}).Error,
 	)
 	id := s.submit(pattern(3), "Prefer", "wait=30").json(t)["job_id"].(string)
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 5 }, 30*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 5 }, patience, 50*time.Millisecond)
 	require.ElementsMatch(
 		t,
 		[]string{"job.started", "job.progress", "job.progress", "job.progress", "job.succeeded"},
@@ -176,7 +176,7 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 		rcv := newReceiver(t, http.StatusServiceUnavailable)
 		s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 		s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL), pattern(1))
-		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
+		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 20*time.Millisecond)
 		require.Eventually(t, func() bool {
 			row, err := models.DeliveryByID(
 				context.Background(),
@@ -184,8 +184,8 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 				rcv.deliveries()[0].header.Get("X-Service-Request-Id"),
 			)
 			return err == nil && row.Attempts == 1 && row.NextAttemptAt != nil
-		}, 5*time.Second, 20*time.Millisecond, "the log says when the next attempt comes")
-		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 2 }, 30*time.Second, 50*time.Millisecond)
+		}, patience, 20*time.Millisecond, "the log says when the next attempt comes")
+		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 2 }, patience, 50*time.Millisecond)
 		first, second := rcv.deliveries()[0], rcv.deliveries()[1]
 		require.Equal(
 			t,
@@ -197,14 +197,14 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 		require.Eventually(t, func() bool {
 			row, err := models.DeliveryByID(context.Background(), s.db, first.header.Get("X-Service-Request-Id"))
 			return err == nil && row.Status == "delivered" && row.Attempts == 2
-		}, 10*time.Second, 50*time.Millisecond)
+		}, patience, 50*time.Millisecond)
 		recordHistory(t, first.header.Get("X-Service-Request-Id"), "webhook_retried")
 	})
 	t.Run("410 is a permanent failure", func(t *testing.T) {
 		rcv := newReceiver(t, http.StatusGone)
 		s := newStack(t, stackOptions{credits: 100, rootCAs: rcv.pool()})
 		s.do(http.MethodPost, "/v1/tasks/pattern.generate?webhook_url="+url.QueryEscape(rcv.srv.URL), pattern(1))
-		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 50*time.Millisecond)
+		require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 50*time.Millisecond)
 		require.Eventually(t, func() bool {
 			row, err := models.DeliveryByID(
 				context.Background(),
@@ -212,7 +212,7 @@ func TestWebhookRetriesServerErrorsButNotRejections(t *testing.T) {
 				rcv.deliveries()[0].header.Get("X-Service-Request-Id"),
 			)
 			return err == nil && row.Status == "failed" && row.Attempts == 1
-		}, 10*time.Second, 50*time.Millisecond)
+		}, patience, 50*time.Millisecond)
 		time.Sleep(3 * time.Second)
 		require.Len(t, rcv.deliveries(), 1, "never retried")
 	})
@@ -251,7 +251,7 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 	}
 	require.NoError(t, s.db.Create(&ep).Error)
 	s.submit(pattern(1))
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 20*time.Millisecond)
 	id := rcv.deliveries()[0].header.Get("X-Service-Request-Id")
 	require.NoError(t, s.db.Model(&models.WebhookEndpoint{}).Where("id = ?", ep.ID).
 		Updates(map[string]any{"disabled": true, "disabled_reason": "20 consecutive failed deliveries"}).Error)
@@ -259,7 +259,7 @@ func TestDisabledEndpointGetsNoMoreDeliveries(t *testing.T) {
 	require.Eventually(t, func() bool {
 		row, err := models.DeliveryByID(ctx, s.db, id)
 		return err == nil && row.Status == models.DeliverySkipped
-	}, 30*time.Second, 50*time.Millisecond, "the retry ends without sending")
+	}, patience, 50*time.Millisecond, "the retry ends without sending")
 	row, err := models.DeliveryByID(ctx, s.db, id)
 	require.NoError(t, err)
 	require.Equal(t, 1, row.Attempts, "only the attempt made before the endpoint was disabled")

@@ -26,7 +26,7 @@ func TestWebhookCarriesTheResultTheAPIAnswers(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.status, "%s", res.body)
 	id := res.json(t)["job_id"].(string)
 
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, 30*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) == 1 }, patience, 100*time.Millisecond)
 	hook := rcv.deliveries()[0].event
 	require.Equal(t, "job.succeeded", hook["event"])
 
