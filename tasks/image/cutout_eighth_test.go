@@ -225,15 +225,39 @@ var eighthKinds = map[string]string{
 // of the cut-out as main had it when the set was written (f565e95), less a
 // margin: IoU and light parts 0.02 under, enclosed backdrop, glass alpha
 // error and shadow kept 0.03 over. They record today's behaviour, to catch
-// regressions — not the targets. An IoU floor of 0 is a shot the
-// cut-out refused today (eighthRefused); that it refuses with a reason is
-// asserted for now, and a future cut-out that cuts it instead must move it
-// out of eighthRefused.
+// regressions — not the targets. That run (BenchmarkCutoutEighth,
+// one pass): mean IoU 0.537, lowest 0, light parts 0.622, enclosed
+// backdrop 0.667, glass alpha error 0.341. Under 0.5: the gift box 0.05,
+// the soap 0.03 and the camera 0.06 (most of each deleted), the perfume
+// 0.22 (its body holed), the mug 0.41 (0.44 of its light parts kept), the
+// chair 0.44 (its enclosed gaps kept, as the tote's); the mouse keeps its
+// hard shadow (0.98 of it); the runner and the vase are refused. An IoU
+// floor of 0 is a shot the cut-out refused today (eighthRefused); that it
+// refuses with a reason is asserted for now, and a future cut-out that
+// cuts it instead must move it out of eighthRefused.
 var (
-	eighthFloors = map[string]fifthFloor{}
-	eighthMean   = 0.0
-	// eighthRefused are the shots the cut-out refused with a reason in that run.
-	eighthRefused = map[string]bool{}
+	eighthFloors = map[string]fifthFloor{
+		"p8_runner_white_seamless_q84":       {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p8_giftbox_white_paper_q78":         {iou: 0.02, light: 0.02, hole: 1.00, shadow: 0.03},
+		"p8_vase_white_rim_seamless_q90":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p8_mug_cream_linen_q80":             {iou: 0.39, light: 0.42, hole: 0.03, shadow: 0.03},
+		"p8_soap_pink_on_pink_q86":           {iou: 0.01, light: 0.00, hole: 1.00, shadow: 0.03},
+		"p8_mouse_grey_on_grey_q72":          {iou: 0.81, light: 0.96, hole: 1.00, shadow: 1.00},
+		"p8_perfume_clear_palegrey_q88":      {iou: 0.19, hole: 1.00, glassMAE: 0.34, shadow: 0.03},
+		"p8_jar_amber_linen_q82":             {iou: 0.96, hole: 1.00, glassMAE: 0.25, shadow: 0.03},
+		"p8_tumbler_translucent_paper_png":   {iou: 0.82, hole: 1.00, glassMAE: 0.54, shadow: 0.03},
+		"p8_camera_black_concrete_q80":       {iou: 0.04, hole: 1.00, shadow: 0.03},
+		"p8_chair_thinlegs_hardlight_q85":    {iou: 0.41, hole: 1.00, shadow: 0.08},
+		"p8_sunglasses_temples_concrete_png": {iou: 0.97, hole: 1.00, shadow: 0.03},
+		"p8_lipstick_small_offcentre_q88":    {iou: 0.97, hole: 1.00, shadow: 0.03},
+		"p8_tote_cut_by_frame_q76":           {iou: 0.73, light: 0.84, hole: 1.00, shadow: 0.03},
+		"p8_shaker_mirror_glossy_q86":        {iou: 0.95, light: 0.97, hole: 1.00, shadow: 0.18},
+		"p8_rocket_drawing_whitefill_png":    {iou: 0.97, light: 0.98, hole: 1.00, shadow: 1.00},
+	}
+	eighthMean = 0.51
+	// eighthRefused are the shots the cut-out refused with a reason in that
+	// run ("no object was found"): today's behaviour, recorded, not a goal.
+	eighthRefused = map[string]bool{"p8_runner_white_seamless_q84": true, "p8_vase_white_rim_seamless_q90": true}
 )
 
 // TestCutoutOnTheEighthSet holds the held-out eighth set to its floors,
