@@ -104,6 +104,7 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 			if time.Since(waitingSince) >= c.waitAllowance(ctx) {
 				return nil, err
 			}
+			waitingFor(ctx, err)
 			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for the model server (%s) for %s", c.name,
 				waitReason(f), time.Since(waitingSince).Round(time.Second)))
 			if err := sleep(ctx, backoff); err != nil {
@@ -115,6 +116,7 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 			return nil, err
 		}
 		waitingSince, backoff = time.Time{}, time.Second
+		waitingFor(ctx, nil)
 		if w == nil && p.accepted {
 			// Sync, answered 202: an earlier attempt's prediction, whose
 			// answer goes to a connection that is gone (its worker died or
