@@ -76,6 +76,9 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 		asked        int // the PUTs answered with the prediction running
 	)
 	for {
+		// A sync PUT the engine takes is held open while the prediction
+		// runs: the step waits for the engine only between busy answers.
+		waitingFor(ctx, nil)
 		p, err := c.put(ctx, id, raw, w != nil)
 		var f *Failure
 		if err != nil && ctx.Err() == nil {
@@ -116,7 +119,6 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 			return nil, err
 		}
 		waitingSince, backoff = time.Time{}, time.Second
-		waitingFor(ctx, nil)
 		if w == nil && p.accepted {
 			// Sync, answered 202: an earlier attempt's prediction, whose
 			// answer goes to a connection that is gone (its worker died or
