@@ -16,3 +16,6 @@ func EngineInputs(a *Activities) interface {
 } {
 	return engineInputs{a: a}
 }
+
+// BeatDetails are a step's heartbeat details (beatDetails).
+var BeatDetails = beatDetails
