@@ -261,7 +261,8 @@ func cropDocs() tasks.Docs {
 			"backdrop (the colours filling the frame's border: a sweep, a sky, a wall), grouped into regions, the subject " +
 			"being the region with the most salience counted as far as it is solid — a body, not a lattice of lamps or " +
 			"the brightest clutter, and not glare: a region at least a quarter burnt out to white (a lamp, the sun, a " +
-			"window) weighs a tenth — so a small or off-centre subject stays whole in the frame. The crop's edges " +
+			"window) weighs a tenth, and its burnt-out pixels fill none of it (a window's panes; its frame is " +
+			"detail) — so a small or off-centre subject stays whole in the frame. The crop's edges " +
 			"are moved off any salient region they would cut (an eye is in or out, never halved), and a subject " +
 			"wider than the crop is cut where its edges cross the least detail, among the positions holding at least " +
 			"85 % of the most salience; with centre it is the " +

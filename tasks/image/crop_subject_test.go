@@ -86,3 +86,36 @@ func TestCropOfAFrameFillingFaceCutsNoEye(t *testing.T) {
 		}
 	}
 }
+
+// TestCropKeepsASmallSubjectNotTheWindow: a small red apple on a table at
+// the right, a burnt-out window with white glazing bars five times its
+// size at the left (the bars are not blown, the panes are); every crop
+// narrower than the photo holds the whole apple, not the window.
+func TestCropKeepsASmallSubjectNotTheWindow(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1600, 900))
+	paintIf(img, func(float64, float64) bool { return true }, func(x, y int) color.NRGBA {
+		n := uint8((x*7 + y*13) % 5)
+		if y >= 620 {
+			return color.NRGBA{150 + n, 145 + n, 140 + n, 255} // the table
+		}
+		return color.NRGBA{120 + n, 115 + n, 110 + n, 255} // the wall
+	})
+	paintIf(img, func(x, y float64) bool { return x >= 60 && x < 560 && y >= 80 && y < 560 },
+		flatFill(color.NRGBA{252, 252, 250, 255}))
+	bars := func(x, y float64) bool {
+		return (x >= 300 && x < 320 && y >= 80 && y < 560) || (y >= 310 && y < 330 && x >= 60 && x < 560)
+	}
+	paintIf(img, bars, flatFill(color.NRGBA{230, 230, 228, 255}))
+	paintIf(img, ovalAt(1240, 640, 70, 64), func(x, y int) color.NRGBA {
+		k := 1.1 - 0.4*math.Hypot((float64(x)-1215)/70, (float64(y)-615)/64)
+		return color.NRGBA{uint8(math.Min(255, 200*k)), uint8(30 * k), uint8(35 * k), 255}
+	})
+	apple := image.Rect(1170, 576, 1310, 704)
+	for _, ratio := range []string{"9:16", "4:5", "1:1"} {
+		aw, ah := aspect(ratio)
+		cw, ch := cropSize(1600, 900, aw, ah)
+		rect, err := cropRect(img, cw, ch, "attention")
+		require.NoError(t, err)
+		require.True(t, apple.In(rect), "%s: the apple %v in the crop %v", ratio, apple, rect)
+	}
+}

@@ -26,7 +26,8 @@ type saliency struct {
 // A blown pixel is lighter than blownL with chroma under blownChroma: a
 // lamp, the sun or a window burnt out, never the subject's detail. A
 // region at least blownShare blown (its core; its blurred rim is not)
-// scores as if its salience were blownWeight of it.
+// scores as if its salience were blownWeight of it, and fills its box only
+// with its pixels that are not blown.
 const (
 	blownL      = 97
 	blownChroma = 6
@@ -149,7 +150,10 @@ func (r region) score(W, H int) float64 {
 	dx, dy := float64(c.X)/float64(W)-0.5, float64(c.Y)/float64(H)-0.5
 	glare := 1.0
 	if float64(r.blown) >= blownShare*float64(r.px) {
+		// Glare fills nothing of its box either: of a window's burnt-out
+		// panes only the frame is detail.
 		glare = blownWeight
+		fill = float64(r.px-r.blown) / float64(r.box.Dx()*r.box.Dy())
 	}
 	return r.mass * fill * glare * (1 - 0.4*(dx*dx+dy*dy))
 }
