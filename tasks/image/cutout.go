@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/taskplatform/taskplatform/apierr"
+	"github.com/taskplatform/taskplatform/contract"
 	"github.com/taskplatform/taskplatform/tasks"
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
@@ -109,7 +110,22 @@ func (cutoutRunner) Step(ctx context.Context, in *cutoutInput, i int) (tasks.Out
 		"object_share": math.Round(res.objectShare*1e4) / 1e4, "confidence": math.Round(res.confidence*1e3) / 1e3,
 		"cut_quality": math.Round(q.score*1e3) / 1e3})
 	q.judge(&out, r)
+	if res.inferred && !out.Uncharged {
+		warnInferred(&out, r)
+	}
 	return out, nil
+}
+
+// warnInferred marks out, a cut-out whose outline was in part drawn where
+// the image shows no edge (lookAtShading), uncertain: warned, not charged.
+func warnInferred(out *tasks.Output, r tasks.Ref) {
+	field := r.Field
+	out.Uncharged = true
+	out.Warnings = append(out.Warnings, contract.Warning{Code: string(apierr.CutoutUncertain), Field: &field,
+		Message: fmt.Sprintf("The cut-out of %s may be wrong: part of the product shows no edge against the "+
+			"backdrop (its lit side is the backdrop's own tone), so its outline there was drawn from the rest of "+
+			"the outline; a sliver of the backdrop may be kept or part of the product lost. It was delivered and "+
+			"not charged; look at it before using it.", r.Ref)})
 }
 
 // cutout is a cut-out with what was found.
@@ -120,6 +136,7 @@ type cutout struct {
 	confidence  float64 // the share of the border near the fitted backdrop
 	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
 	clearBody   []bool  // a body found by its outline alone whose inside is the backdrop (cutbare.go)
+	inferred    bool    // part of the outline drawn where the image shows no edge (cutshading.go)
 }
 
 // cutOut makes the background of img transparent; see cutmatte.go. A
@@ -405,7 +422,8 @@ func cutoutDocs() tasks.Docs {
 				"at least a quarter of a region of it departs from the fitted backdrop by more than the noise allows (6 " +
 				"levels, or 4 × the noise) — a flat sweep departs nowhere (a white bowl and a white fabric speaker on a " +
 				"white sweep: 0.83 and 0.82; a pale blue towel on pale blue: 0.90); the hull's straight sides can keep a " +
-				"sliver of backdrop where the body curves in. A product with no visible edge at all is refused and not " +
+				"sliver of backdrop where the body curves in, and since its outline on the lit side is drawn, not seen, " +
+				"such a cut-out comes with the summary warning cutout_uncertain and is not charged. A product with no visible edge at all is refused and not " +
 				"charged, and the reason says which: \"an object was seen but could not be cut out\" (an outline or a " +
 				"shading is there but no edge separates it from the backdrop all round) or \"no object was found\" " +
 				"(nothing in the image differs from its backdrop). Only when nothing is found " +

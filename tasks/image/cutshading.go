@@ -26,7 +26,9 @@ import (
 //     most one side of it.
 //
 // The hull is then kept out of the floods, and the cut-out made as
-// usual round it (its contact and cast shadows outside it removed).
+// usual round it (its contact and cast shadows outside it removed). Its
+// outline on the lit side is drawn, not seen: the cut-out is delivered
+// with the warning cutout_uncertain and not charged (warnInferred).
 
 const (
 	shadeLine    = 40   // the fewest pixels of a line whose hull is looked at
@@ -55,7 +57,7 @@ func lookAtShading(ctx context.Context, img image.Image, tol float64, feather in
 	if err != nil || objShare < minObjectShare {
 		return cutout{}, false, err
 	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, true, nil
+	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, inferred: true}, true, nil
 }
 
 // shadedBody is the hull of the long faint lines of img when it is a

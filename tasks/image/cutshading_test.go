@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/taskplatform/taskplatform/apierr"
 )
 
 // whiteCylinder is a white cylinder (a speaker, a candle) on a white
@@ -113,4 +115,18 @@ func TestARefusalSaysWhetherAnythingWasSeen(t *testing.T) {
 	require.True(t, no.seen)
 	require.Contains(t, err.Error(), "an object was seen but could not be cut out")
 	require.NotContains(t, err.Error(), "tolerance", "no internal figures in the reason")
+}
+
+// TestACutOutWhoseOutlineWasDrawnIsWarned: the task delivers the white
+// cylinder, whose lit side's outline was drawn where no edge shows, with
+// the cutout_uncertain warning and does not charge it.
+func TestACutOutWhoseOutlineWasDrawnIsWarned(t *testing.T) {
+	img, _ := whiteCylinder()
+	out, errs := run(t, "image.remove_background", `{"images":["file:c"]}`, files{"file:c": pngBytes(img)})
+	require.Empty(t, errs)
+	require.Len(t, out, 1)
+	require.True(t, out[0].Uncharged, "not charged")
+	require.Len(t, out[0].Warnings, 1)
+	require.Equal(t, string(apierr.CutoutUncertain), out[0].Warnings[0].Code)
+	require.Contains(t, out[0].Warnings[0].Message, "shows no edge against the backdrop")
 }
