@@ -423,7 +423,8 @@ func cutoutDocs() tasks.Docs {
 				"levels, or 4 × the noise) — a flat sweep departs nowhere (a white bowl and a white fabric speaker on a " +
 				"white sweep: 0.83 and 0.82; a pale blue towel on pale blue: 0.90); the hull's straight sides can keep a " +
 				"sliver of backdrop where the body curves in, and since its outline on the lit side is drawn, not seen, " +
-				"such a cut-out comes with the summary warning cutout_uncertain and is not charged. A product with no visible edge at all is refused and not " +
+				"such a cut-out comes with the summary warning cutout_uncertain and is not charged. A product with no " +
+				"visible edge at all is refused and not " +
 				"charged, and the reason says which: \"an object was seen but could not be cut out\" (an outline or a " +
 				"shading is there but no edge separates it from the backdrop all round) or \"no object was found\" " +
 				"(nothing in the image differs from its backdrop). Only when nothing is found " +
