@@ -74,11 +74,10 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if res, ok, err := lookAtOutlines(ctx, img, tol, feather, keepShadow); ok || err != nil {
 			return res, err
 		}
-		return cutout{}, fmt.Errorf(
-			"no object was found: the whole image is within tolerance %g of the backdrop (%s at the centre)",
-			tol,
-			bgMid.Hex(),
-		)
+		if res, ok, err := lookAtShading(ctx, img, tol, feather, keepShadow); ok || err != nil {
+			return res, err
+		}
+		return cutout{}, refusal(ctx, img, tol, bgMid)
 	}
 	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, nil
 }

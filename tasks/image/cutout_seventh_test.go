@@ -257,9 +257,12 @@ func seventhShots() []shot {
 // (a light body's broken outline closed, branch whiteshade), the pitcher
 // 0.822 → 0.966 with its hard shadow gone (0.92 → 0, chromeshadow), the
 // wallet refused → 0.945 (the outline look, glassphoto); mean 0.408 → 0.511.
+// The white bowl refused → 0.832 and the white fabric speaker refused →
+// 0.824 (a shaded body inside its outline's hull, branch white,
+// cutshading.go); mean 0.511 → 0.622.
 var (
 	seventhFloors = map[string]fifthFloor{
-		"p7_bowl_white_sweep_q84":         {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p7_bowl_white_sweep_q84":         {iou: 0.80, light: 0.90, hole: 1, shadow: 0.11},
 		"p7_paperbag_cord_warmgrey_q80":   {iou: 0.93, light: 0.97, hole: 0.03, shadow: 0.19},
 		"p7_beanie_cream_ivory_q76":       {iou: 0.44, light: 0.45, hole: 1, shadow: 0.03},
 		"p7_planter_pink_on_pink_q88":     {iou: 0.14, light: 0, hole: 1, shadow: 0.03},
@@ -272,10 +275,10 @@ var (
 		"p7_cushion_corner_cut_sage_q74":  {iou: 0.38, light: 0.36, hole: 1, shadow: 0.03},
 		"p7_pitcher_hardsun_plaster_q72":  {iou: 0.94, light: 0.96, hole: 0.03, shadow: 0.03},
 		"p7_wallet_black_charcoal_q82":    {iou: 0.92, hole: 1, shadow: 0.03},
-		"p7_speaker_white_fabric_q70":     {iou: 0, hole: 1, shadow: 1},
+		"p7_speaker_white_fabric_q70":     {iou: 0.79, light: 0.94, hole: 1, shadow: 0.09},
 		"p7_lamp_white_thinstem_q92":      {iou: 0.63, light: 0.58, hole: 1, shadow: 0.03},
 	}
-	seventhMean = 0.48
+	seventhMean = 0.60
 )
 
 // TestCutoutOnTheSeventhSet holds the held-out seventh set to its floors.

@@ -145,11 +145,13 @@ func BenchmarkCutoutTonal(b *testing.B) {
 // found"; mean 0.467 (after: 0.807). The towel, its top edge about 8
 // levels under the sweep with gaps JPEG opened in it, is still answered
 // "no object". The grey speaker and the bowl keep their contact shadow
-// with them (0.46 and 0.82 of it).
+// with them (0.46 and 0.82 of it). The towel is cut out since the fourth
+// look keeps a shaded body inside its outline's hull (branch white,
+// cutshading.go): 0.898; mean 0.807 → 0.919.
 var (
 	tonalFloors = map[string]fifthFloor{
 		"t_jar_pink_on_pink_q82":      {iou: 0.91, light: 0.98, hole: 1, shadow: 0.43},
-		"t_towel_blue_on_blue_q78":    {iou: 0, hole: 1, shadow: 1},
+		"t_towel_blue_on_blue_q78":    {iou: 0.87, light: 0.92, hole: 1, shadow: 0.03},
 		"t_bag_beige_plaster_q80":     {iou: 0.90, light: 0.96, hole: 0.02, shadow: 0.02},
 		"t_bowl_white_on_white_q85":   {iou: 0.82, light: 0.89, hole: 1, shadow: 0.85},
 		"t_wallet_black_charcoal_q84": {iou: 0.92, hole: 1, shadow: 1},
@@ -157,7 +159,7 @@ var (
 		"t_cap_navy_darkgrey_q80":     {iou: 0.93, hole: 1, shadow: 0.02},
 		"t_speaker_grey_on_grey_q82":  {iou: 0.87, light: 0.94, hole: 1, shadow: 0.49},
 	}
-	tonalMean = 0.78
+	tonalMean = 0.89
 )
 
 // TestCutoutOnTheTonalSet: products in the backdrop's own tone are found
