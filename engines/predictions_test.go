@@ -213,7 +213,10 @@ func TestAStepWaitingForABusyEngineSaysWhatItsWaitEndsWith(t *testing.T) {
 				_, err := d.Runner.Step(ctx, in, 0)
 				done <- err
 			}()
-			defer func() { cancel(); <-done }()
+			defer func() {
+				cancel()
+				t.Logf("the step ended with the test: %v", <-done)
+			}()
 			require.Eventually(t, func() bool { return notes.Waiting() != nil }, time.Minute, 10*time.Millisecond)
 			w := notes.Waiting()
 			require.Equal(t, string(tc.code), w.Code)
