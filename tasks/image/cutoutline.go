@@ -41,9 +41,7 @@ const (
 // (see above).
 func (st *cutState) fillOutlines(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
-	if st.backdropSpan() < glassSpan {
-		return // too flat a backdrop to tell glass from a hole (seeThrough)
-	}
+	graded := st.backdropSpan() >= glassSpan // else too flat to tell glass from a hole by its slope (seeThrough)
 	object := func(i int) bool { return !isBg[i] }
 	out := outsideWalls(st.rims, object, W, H)
 	defer boolPool.put(out)
@@ -63,7 +61,7 @@ func (st *cutState) fillOutlines(isBg []bool) {
 	defer boolPool.put(seen)
 	clear(seen)
 	minSize := max(50, int(minOutlineFill*float64(n)))
-	var fill []int32
+	var fill, clearFill []int32
 	for i := range n {
 		if seen[i] || !member(i) {
 			continue
@@ -97,12 +95,25 @@ func (st *cutState) fillOutlines(isBg []bool) {
 		if toObject == 0 || !st.showsBackdropAll(comp) {
 			continue
 		}
-		if solid && st.seeThrough(comp) {
+		switch {
+		case !solid:
+		case graded && st.seeThrough(comp):
 			fill = append(fill, comp...)
+		case st.looksBare(comp, outSum):
+			fill = append(fill, comp...)
+			clearFill = append(clearFill, comp...)
 		}
 	}
 	if len(fill) == 0 {
 		return
+	}
+	if len(clearFill) > 0 {
+		if st.clearBody == nil {
+			st.clearBody = make([]bool, n)
+		}
+		for _, j := range clearFill {
+			st.clearBody[j] = true
+		}
 	}
 	for _, j := range fill {
 		isBg[j] = false
