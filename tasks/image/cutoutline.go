@@ -35,6 +35,7 @@ const (
 	outlineNear    = 0.6   // the least share of a region's pixels off the lines near the backdrop
 	minOutlineFill = 0.001 // of the image: a smaller solid region is not filled
 	outlineSlope   = 0.95  // the steepest a see-through region follows the backdrop (a hole: 1)
+	clearReach     = 0.6   // the least share of a clear body's rim facing the backdrop outside (its thin walls)
 )
 
 // fillOutlines gives the object the regions of isBg its outline closes
@@ -99,7 +100,7 @@ func (st *cutState) fillOutlines(isBg []bool) {
 		case !solid:
 		case graded && st.seeThrough(comp):
 			fill = append(fill, comp...)
-		case st.looksBare(comp, outSum):
+		case float64(toOut) >= clearReach*rim && st.looksBare(comp, outSum):
 			fill = append(fill, comp...)
 			clearFill = append(clearFill, comp...)
 		}
