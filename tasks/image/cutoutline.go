@@ -1,6 +1,9 @@
 package image
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Step 3's last stage (issue 46): a see-through product's outline closed
 // and filled. Clear glass shows the backdrop through it: where the
@@ -43,68 +46,36 @@ const (
 func (st *cutState) fillOutlines(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
 	graded := st.backdropSpan() >= glassSpan // else too flat to tell glass from a hole by its slope (seeThrough)
-	object := func(i int) bool { return !isBg[i] }
-	out := outsideWalls(st.rims, object, W, H)
-	defer boolPool.put(out)
-	member := func(j int) bool { return isBg[j] && !out[j] }
-	any := false
-	for i := range n {
-		if member(i) {
-			any = true
-			break
-		}
-	}
-	if !any {
-		return
-	}
-	outSum := integralOf(out, W, H)
-	seen := boolPool.get(n)
-	defer boolPool.put(seen)
-	clear(seen)
 	minSize := max(50, int(minOutlineFill*float64(n)))
-	var fill, clearFill []int32
-	for i := range n {
-		if seen[i] || !member(i) {
-			continue
-		}
-		comp := []int32{int32(i)}
-		seen[i] = true
-		toOut, toWall, toObject, cores := 0, 0, 0, 0
-		for h := 0; h < len(comp); h++ {
-			j := int(comp[h])
-			x, y := j%W, j/W
-			if boxCount(outSum, W, H, x, y, 3) == 0 {
-				cores++
-			}
-			forNeighbours(j, W, H, func(k int) {
-				switch {
-				case out[k]:
-					toOut++
-				case object(k):
-					toObject++
-					if boxCount(outSum, W, H, k%W, k/W, 3) > 0 {
-						toWall++ // a thin wall of the object: its outline
-					}
-				case !seen[k]:
-					seen[k] = true
-					comp = append(comp, int32(k))
-				}
-			})
-		}
-		rim := float64(toOut + toObject)
-		solid := len(comp) >= minSize && cores >= 20 && float64(toOut+toWall) >= outlineReach*rim
-		if toObject == 0 || !st.showsBackdropAll(comp) {
-			continue
-		}
-		switch {
-		case !solid:
-		case graded && st.seeThrough(comp):
-			fill = append(fill, comp...)
-		case float64(toOut) >= clearReach*rim && st.looksBare(comp, outSum):
-			fill = append(fill, comp...)
-			clearFill = append(clearFill, comp...)
+	object := 0
+	for _, b := range isBg {
+		if !b {
+			object++
 		}
 	}
+	var fill, clearFill []int32
+	pass := func(gap int, slope bool) {
+		st.closedRegions(isBg, gap, func(r closedRegion, outSum []int32) {
+			rim := float64(r.toOut + r.toObject)
+			solid := len(r.comp) >= minSize && r.cores >= 20 && float64(r.toOut+r.toWall) >= outlineReach*rim
+			if r.toObject == 0 || !solid || !st.showsBackdropAll(r.comp) {
+				return
+			}
+			switch {
+			case slope && graded && st.seeThrough(r.comp):
+				fill = append(fill, r.comp...)
+			case float64(r.toOut) >= clearReach*rim && float64(len(r.comp)) >= glassMinShare*float64(object+len(r.comp)) &&
+				st.looksBare(r.comp, outSum):
+				fill = append(fill, r.comp...)
+				clearFill = append(clearFill, r.comp...)
+			}
+		})
+		for _, j := range fill {
+			isBg[j] = false
+		}
+	}
+	pass(gapClose, true)
+	pass(wideGap, false) // a clear body's outline broken for up to 2 × wideGap pixels (a wine glass's stem)
 	if len(fill) == 0 {
 		return
 	}
@@ -115,9 +86,6 @@ func (st *cutState) fillOutlines(isBg []bool) {
 		for _, j := range clearFill {
 			st.clearBody[j] = true
 		}
-	}
-	for _, j := range fill {
-		isBg[j] = false
 	}
 	// The faint line beside a filled region is its edge: a pixel of it.
 	var edge []int32
@@ -130,6 +98,59 @@ func (st *cutState) fillOutlines(isBg []bool) {
 	}
 	for _, k := range edge {
 		isBg[k] = false
+	}
+}
+
+// closedRegion is a region of the background that the object and the
+// walls shut off from the image's border, and how its rim meets them.
+type closedRegion struct {
+	comp                           []int32
+	toOut, toWall, toObject, cores int // rim pixels facing the backdrop outside, a thin wall, the object; solid core
+}
+
+// closedRegions calls visit with each region of isBg the object and the
+// faint lines (their gaps of up to 2 × gap pixels closed) shut off from
+// the border, and the integral of the backdrop outside.
+func (st *cutState) closedRegions(isBg []bool, gap int, visit func(r closedRegion, outSum []int32)) {
+	W, H, n := st.W, st.H, st.n
+	object := func(i int) bool { return !isBg[i] }
+	out := outsideWallsGap(st.rims, object, W, H, gap)
+	defer boolPool.put(out)
+	member := func(j int) bool { return isBg[j] && !out[j] }
+	if !slices.ContainsFunc(isBg, func(b bool) bool { return b }) {
+		return
+	}
+	outSum := integralOf(out, W, H)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	for i := range n {
+		if seen[i] || !member(i) {
+			continue
+		}
+		r := closedRegion{comp: []int32{int32(i)}}
+		seen[i] = true
+		for h := 0; h < len(r.comp); h++ {
+			j := int(r.comp[h])
+			if boxCount(outSum, W, H, j%W, j/W, 3) == 0 {
+				r.cores++
+			}
+			forNeighbours(j, W, H, func(k int) {
+				switch {
+				case out[k]:
+					r.toOut++
+				case object(k):
+					r.toObject++
+					if boxCount(outSum, W, H, k%W, k/W, 3) > 0 {
+						r.toWall++ // a thin wall of the object: its outline
+					}
+				case !seen[k]:
+					seen[k] = true
+					r.comp = append(r.comp, int32(k))
+				}
+			})
+		}
+		visit(r, outSum)
 	}
 }
 
@@ -182,8 +203,14 @@ func (st *cutState) showsBackdropAll(c []int32) bool {
 // steps on into the walls' pixels (the lines and a pixel each side). It
 // goes back to the pool with boolPool.put.
 func outsideWalls(walls []bool, object func(i int) bool, W, H int) []bool {
+	return outsideWallsGap(walls, object, W, H, gapClose)
+}
+
+// outsideWallsGap is outsideWalls with the walls' gaps of up to 2 × gap
+// pixels closed.
+func outsideWallsGap(walls []bool, object func(i int) bool, W, H, gap int) []bool {
 	n := W * H
-	band := dilate(walls, W, H, gapClose)
+	band := dilate(walls, W, H, gap)
 	open := boolPool.get(n)
 	for i := range n {
 		open[i] = !band[i] && !object(i)
@@ -218,7 +245,7 @@ func outsideWalls(walls []bool, object func(i int) bool, W, H int) []bool {
 			front, next = next, front
 		}
 	}
-	grow(2*gapClose+1, func(j int) bool { return !walls[j] && !object(j) })
+	grow(2*gap+1, func(j int) bool { return !walls[j] && !object(j) })
 	grow(3, func(j int) bool { return walls[j] && !object(j) }) // the outline, not the product
 	return out
 }
