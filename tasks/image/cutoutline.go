@@ -28,10 +28,22 @@ import (
 //     itself (a slope of at most outlineSlope). A hole is the backdrop,
 //     slope 1: a handle's hole stays a hole.
 //
+// Where the backdrop is graded by less than glassSpan levels the slope
+// tells nothing; there, and wherever the slope test fails, a region is
+// clear glass's inside when its outline holds it as glass's thin walls
+// do: at least clearReach of its rim faces the backdrop outside (a
+// handle's hole, or a pocket between a product's bumps, is bounded by the
+// product round it), it is at least glassMinShare of the product (not a
+// pocket beside a capsule), and it is compact and outlined clearly
+// (looksBare, cutbare.go: a mason jar on a warm white sweep, with only its
+// highlight kept by the floods). Such a region is a clear body
+// (st.clearBody), given its alpha from how much it dims the backdrop
+// (cutclear.go). A second pass closes the lines' gaps of up to
+// 2 × wideGap pixels for clear bodies alone (a wine glass's bowl, open
+// where its faint stem meets it).
+//
 // The faint line beside a filled region is its edge, and is filled too.
-// On a backdrop graded by less than glassSpan levels nothing is filled:
-// clear glass invisible against a flat backdrop cannot be told from a
-// hole. The see-through step (cutglass.go) then gives the glass its alpha.
+// The see-through step (cutglass.go) then gives the glass its alpha.
 
 const (
 	outlineReach   = 0.1   // the least share of a region's rim facing the backdrop outside
@@ -61,11 +73,11 @@ func (st *cutState) fillOutlines(isBg []bool) {
 			if r.toObject == 0 || !solid || !st.showsBackdropAll(r.comp) {
 				return
 			}
+			share := float64(len(r.comp)) / float64(object+len(fill)+len(r.comp)) // of the product so far
 			switch {
 			case slope && graded && st.seeThrough(r.comp):
 				fill = append(fill, r.comp...)
-			case float64(r.toOut) >= clearReach*rim && float64(len(r.comp)) >= glassMinShare*float64(object+len(r.comp)) &&
-				st.looksBare(r.comp, outSum):
+			case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && st.looksBare(r.comp, outSum):
 				fill = append(fill, r.comp...)
 				clearFill = append(clearFill, r.comp...)
 			}
