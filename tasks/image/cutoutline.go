@@ -34,7 +34,8 @@ import (
 // do: at least clearReach of its rim faces the backdrop outside (a
 // handle's hole, or a pocket between a product's bumps, is bounded by the
 // product round it), it is at least glassMinShare of the product (not a
-// pocket beside a capsule), and it is compact and outlined clearly
+// pocket beside a capsule), its tones are the backdrop's or a shade of it
+// (notAShade: not a pale ring of its own hue), and it is compact and outlined clearly
 // (looksBare, cutbare.go: a mason jar on a warm white sweep, with only its
 // highlight kept by the floods). Such a region is a clear body
 // (st.clearBody), given its alpha from how much it dims the backdrop
@@ -77,7 +78,8 @@ func (st *cutState) fillOutlines(isBg []bool) {
 			switch {
 			case slope && graded && st.seeThrough(r.comp):
 				fill = append(fill, r.comp...)
-			case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && st.looksBare(r.comp, outSum):
+			case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && !st.notAShade(r.comp) &&
+				st.looksBare(r.comp, outSum):
 				fill = append(fill, r.comp...)
 				clearFill = append(clearFill, r.comp...)
 			}
