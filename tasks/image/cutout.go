@@ -392,12 +392,12 @@ func cutoutDocs() tasks.Docs {
 				"On a flat backdrop nothing continues inside the outline: a tinted glass body cannot be told from an opaque " +
 				"one of its tint, and comes out opaque, the backdrop seen through it baked in. Clear glass that the floods " +
 				"give to a flat or faintly graded backdrop is kept when its outline holds it as glass's thin walls do: a " +
-				"region the faint lines close (their gaps up to 20 px), facing the backdrop outside along at least 60% of " +
+				"region the faint lines close (their gaps up to 8 px), facing the backdrop outside along at least 60% of " +
 				"its rim (a handle's hole, bounded by the product, stays a hole), at least a tenth of the product, compact " +
 				"and outlined at least 6 × the backdrop's noise off it, is filled and made see-through, its alpha read " +
-				"from how much it dims the backdrop (a mason jar on a warm white sweep: IoU 0.99, alpha error 0.14; a wine " +
-				"glass's bowl, its faint stem and foot lost: 0.85). Glass whose outline stays open wider than 20 px (a " +
-				"carafe's round body below its water line: 0.55) or too faint to see is lost. An opaque product shaded just " +
+				"from how much it dims the backdrop (a mason jar on a warm white sweep: IoU 0.99, alpha error 0.14). Glass " +
+				"whose outline stays open wider than 8 px (a carafe's round body below its water line: 0.55; a wine " +
+				"glass's bowl where its faint stem meets it: 0.17) or too faint to see is lost. An opaque product shaded just " +
 				"as the sweep behind it is graded could be read as see-through; a white one, whose tint as glass would be " +
 				"past white, stays opaque (a white pump bottle on a graded sweep). A narrow run of backdrop (under 7 px " +
 				"across, at " +
@@ -443,8 +443,8 @@ func cutoutDocs() tasks.Docs {
 				"12) and 0.51 (CutoutSeventh, 15). Under 0.93 there: light on light (a cream beanie on ivory 0.47, a " +
 				"pale pink planter on pink 0.17, pale grey headphones 0.38, a sage cushion cut by the frame 0.41); a " +
 				"white bowl and a white fabric speaker on a white sweep and a pale blue towel on pale blue refused (no " +
-				"object was found); clear glass on pale sweeps whose outline is open (a carafe 0.55, a wine glass's " +
-				"faint stem and foot 0.85); chrome (0.62 to 0.85); a white lamp's thin stem " +
+				"object was found); clear glass on pale sweeps whose outline is open (a carafe 0.55, a wine glass " +
+				"whose bowl's outline is open where the stem meets it 0.17); chrome (0.62 to 0.85); a white lamp's thin stem " +
 				"(0.66); white products whose shaded side meets the sweep with no edge (a spray bottle 0.68, a mug " +
 				"0.68 with its hard shadow joined to it, a sneaker 0.78); a white teapot with its contact shadow's band " +
 				"kept (0.82). A hard cast shadow apart from the product is removed (a pitcher in hard sun: 0.97, its " +

@@ -35,13 +35,11 @@ import (
 // handle's hole, or a pocket between a product's bumps, is bounded by the
 // product round it), it is at least glassMinShare of the product (not a
 // pocket beside a capsule), its tones are the backdrop's or a shade of it
-// (notAShade: not a pale ring of its own hue), and it is compact and outlined clearly
-// (looksBare, cutbare.go: a mason jar on a warm white sweep, with only its
-// highlight kept by the floods). Such a region is a clear body
+// (notAShade: not a pale ring of its own hue), and it is compact and
+// outlined clearly (looksBare, cutbare.go: a mason jar on a warm white
+// sweep, with only its highlight kept by the floods). Such a region is a clear body
 // (st.clearBody), given its alpha from how much it dims the backdrop
-// (cutclear.go). A second pass closes the lines' gaps of up to
-// 2 × wideGap pixels for clear bodies alone (a wine glass's bowl, open
-// where its faint stem meets it).
+// (cutclear.go).
 //
 // The faint line beside a filled region is its edge, and is filled too.
 // The see-through step (cutglass.go) then gives the glass its alpha.
@@ -67,29 +65,25 @@ func (st *cutState) fillOutlines(isBg []bool) {
 		}
 	}
 	var fill, clearFill []int32
-	pass := func(gap int, slope bool) {
-		st.closedRegions(isBg, gap, func(r closedRegion, outSum []int32) {
-			rim := float64(r.toOut + r.toObject)
-			solid := len(r.comp) >= minSize && r.cores >= 20 && float64(r.toOut+r.toWall) >= outlineReach*rim
-			if r.toObject == 0 || !solid || !st.showsBackdropAll(r.comp) {
-				return
-			}
-			share := float64(len(r.comp)) / float64(object+len(fill)+len(r.comp)) // of the product so far
-			switch {
-			case slope && graded && st.seeThrough(r.comp):
-				fill = append(fill, r.comp...)
-			case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && !st.notAShade(r.comp) &&
-				st.looksBare(r.comp, outSum):
-				fill = append(fill, r.comp...)
-				clearFill = append(clearFill, r.comp...)
-			}
-		})
-		for _, j := range fill {
-			isBg[j] = false
+	st.closedRegions(isBg, func(r closedRegion, outSum []int32) {
+		rim := float64(r.toOut + r.toObject)
+		solid := len(r.comp) >= minSize && r.cores >= 20 && float64(r.toOut+r.toWall) >= outlineReach*rim
+		if r.toObject == 0 || !solid || !st.showsBackdropAll(r.comp) {
+			return
 		}
+		share := float64(len(r.comp)) / float64(object+len(fill)+len(r.comp)) // of the product so far
+		switch {
+		case graded && st.seeThrough(r.comp):
+			fill = append(fill, r.comp...)
+		case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && !st.notAShade(r.comp) &&
+			st.looksBare(r.comp, outSum):
+			fill = append(fill, r.comp...)
+			clearFill = append(clearFill, r.comp...)
+		}
+	})
+	for _, j := range fill {
+		isBg[j] = false
 	}
-	pass(gapClose, true)
-	pass(wideGap, false) // a clear body's outline broken for up to 2 × wideGap pixels (a wine glass's stem)
 	if len(fill) == 0 {
 		return
 	}
@@ -123,12 +117,12 @@ type closedRegion struct {
 }
 
 // closedRegions calls visit with each region of isBg the object and the
-// faint lines (their gaps of up to 2 × gap pixels closed) shut off from
-// the border, and the integral of the backdrop outside.
-func (st *cutState) closedRegions(isBg []bool, gap int, visit func(r closedRegion, outSum []int32)) {
+// faint lines (their gaps of up to 2 × gapClose pixels closed) shut off
+// from the border, and the integral of the backdrop outside.
+func (st *cutState) closedRegions(isBg []bool, visit func(r closedRegion, outSum []int32)) {
 	W, H, n := st.W, st.H, st.n
 	object := func(i int) bool { return !isBg[i] }
-	out := outsideWallsGap(st.rims, object, W, H, gap)
+	out := outsideWalls(st.rims, object, W, H)
 	defer boolPool.put(out)
 	member := func(j int) bool { return isBg[j] && !out[j] }
 	if !slices.ContainsFunc(isBg, func(b bool) bool { return b }) {
@@ -217,14 +211,8 @@ func (st *cutState) showsBackdropAll(c []int32) bool {
 // steps on into the walls' pixels (the lines and a pixel each side). It
 // goes back to the pool with boolPool.put.
 func outsideWalls(walls []bool, object func(i int) bool, W, H int) []bool {
-	return outsideWallsGap(walls, object, W, H, gapClose)
-}
-
-// outsideWallsGap is outsideWalls with the walls' gaps of up to 2 × gap
-// pixels closed.
-func outsideWallsGap(walls []bool, object func(i int) bool, W, H, gap int) []bool {
 	n := W * H
-	band := dilate(walls, W, H, gap)
+	band := dilate(walls, W, H, gapClose)
 	open := boolPool.get(n)
 	for i := range n {
 		open[i] = !band[i] && !object(i)
@@ -259,7 +247,7 @@ func outsideWallsGap(walls []bool, object func(i int) bool, W, H, gap int) []boo
 			front, next = next, front
 		}
 	}
-	grow(2*gap+1, func(j int) bool { return !walls[j] && !object(j) })
+	grow(2*gapClose+1, func(j int) bool { return !walls[j] && !object(j) })
 	grow(3, func(j int) bool { return walls[j] && !object(j) }) // the outline, not the product
 	return out
 }
