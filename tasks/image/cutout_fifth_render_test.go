@@ -28,6 +28,7 @@ type camera struct {
 	vignette float64 // the light lost at the frame's corners, 0..1
 	luma     float64 // luma noise σ (0..255) at full white; it falls with the square root of the light
 	chroma   float64 // chroma noise σ (0..255), per channel, in blotches
+	read     float64 // read noise σ (0..255), luma and chroma, the same at every light: it shows in the shadows
 	quality  int     // JPEG quality (0: a PNG)
 }
 
@@ -70,8 +71,15 @@ func (s shot) photograph() truth {
 			v := 1 - s.cam.vignette*(dx*dx+dy*dy)/2
 			lum := (ch[0][i] + ch[1][i] + ch[2][i]) / 3 * v
 			n := rng.NormFloat64() * s.cam.luma * math.Sqrt(math.Max(lum, 1)/255)
+			dark := 1.6 - lum/255 // read noise weighs most where the signal is least
+			if s.cam.read > 0 {
+				n += rng.NormFloat64() * s.cam.read * dark
+			}
 			for c := range 3 {
 				e := s.cam.chroma * (0.6*blot[c](float64(x), float64(y)) + 0.5*rng.NormFloat64())
+				if s.cam.read > 0 {
+					e += 0.6 * s.cam.read * dark * rng.NormFloat64()
+				}
 				px.Pix[i*4+c] = uint8(math.Round(math.Max(0, math.Min(255, ch[c][i]*v+n+e))))
 			}
 			if s.cam.defocus > 0 { // the masks keep only the pixels the blur left whole
