@@ -23,7 +23,7 @@ type cutState struct {
 	tol, tolRGB, noise float64
 	stepMax2           int    // the squared RGB step sharper than a soft shadow's
 	bare               bool   // the third look: a faint outline alone is a product (cutbare.go)
-	clearBody          []bool // what the third look found whose inside is the backdrop: clear glass
+	clearBody          []bool // a body its outline closes whose inside is the backdrop: clear glass
 
 	near  []bool  // within tolerance of the backdrop model
 	cand  []bool  // near, or a shadow of the backdrop

@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// A clear body found by its outline alone (cutbare.go) shows the backdrop
-// through it: inside it, the image is the backdrop dimmed by how much
+// A clear body found by its outline (cutbare.go, cutoutline.go) shows the
+// backdrop through it: inside it, the image is the backdrop dimmed by how much
 // glass the light crosses, I ≈ t·B with t the transmission — near 1 in a
 // tumbler's middle, lowest at its sides where the light crosses the most
 // glass. Its alpha is read from that ratio: the densest part (the 98th

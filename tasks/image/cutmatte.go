@@ -79,7 +79,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 		return cutout{}, refusal(ctx, img, tol, bgMid)
 	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share}, nil
+	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, clearBody: st.clearBody}, nil
 }
 
 // cut runs steps 2 to 5 on st and writes the cut-out into st.px: the

@@ -135,7 +135,7 @@ type cutout struct {
 	objectShare float64
 	confidence  float64 // the share of the border near the fitted backdrop
 	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
-	clearBody   []bool  // a body found by its outline alone whose inside is the backdrop (cutbare.go)
+	clearBody   []bool  // a body found by its outline whose inside is the backdrop (cutbare.go, cutoutline.go)
 	inferred    bool    // part of the outline drawn where the image shows no edge (cutshading.go)
 }
 
@@ -406,9 +406,15 @@ func cutoutDocs() tasks.Docs {
 				"see-through (the clear bottle at JPEG quality 80: IoU 0.98; on a white sweep 0.98). On the fresh glass " +
 				"set (-bench CutoutGlassFresh, drawn after that step) silhouettes are at IoU 0.94 to 0.99; a clear wine " +
 				"glass's bowl keeps an alpha error of 0.2 and a slim clear bottle as a JPEG at quality 70 an IoU of 0.94. " +
-				"On a flat backdrop nothing continues inside the outline: a glass body cannot be told from an opaque one of " +
-				"its tint, and comes out opaque, the backdrop seen through it baked in; clear glass invisible against a " +
-				"flat backdrop cannot be told from a hole and can be lost inside its outline. An opaque product shaded just " +
+				"On a flat backdrop nothing continues inside the outline: a tinted glass body cannot be told from an opaque " +
+				"one of its tint, and comes out opaque, the backdrop seen through it baked in. Clear glass that the floods " +
+				"give to a flat or faintly graded backdrop is kept when its outline holds it as glass's thin walls do: a " +
+				"region the faint lines close (their gaps up to 8 px), facing the backdrop outside along at least 60% of " +
+				"its rim (a handle's hole, bounded by the product, stays a hole), at least a tenth of the product, compact " +
+				"and outlined at least 6 × the backdrop's noise off it, is filled and made see-through, its alpha read " +
+				"from how much it dims the backdrop (a mason jar on a warm white sweep: IoU 0.99, alpha error 0.14). Glass " +
+				"whose outline stays open wider than 8 px (a carafe's round body below its water line: 0.55; a wine " +
+				"glass's bowl where its faint stem meets it: 0.17) or too faint to see is lost. An opaque product shaded just " +
 				"as the sweep behind it is graded could be read as see-through; a white one, whose tint as glass would be " +
 				"past white, stays opaque (a white pump bottle on a graded sweep). A narrow run of backdrop (under 7 px " +
 				"across, at " +
@@ -465,9 +471,9 @@ func cutoutDocs() tasks.Docs {
 				"shaded-body look). Under 0.93 there: light on light (a cream beanie on ivory 0.47, a " +
 				"pale pink planter on pink 0.17, pale grey headphones 0.38, a sage cushion cut by the frame 0.41); a " +
 				"white bowl and a white fabric speaker on a white sweep (0.83, 0.82) and a pale blue towel on " +
-				"pale blue (0.90), kept from their shading; clear glass on pale sweeps (a mason jar 0.03, a carafe " +
-				"0.05, a wine glass whose " +
-				"bowl's outline is open where the stem meets it 0.17); chrome (0.62 to 0.85); a white lamp's thin stem " +
+				"pale blue (0.90), kept from their shading; clear glass on pale sweeps whose outline is open (a " +
+				"carafe 0.55, a wine glass whose bowl's outline is open where the stem meets it 0.17); chrome (0.62 " +
+				"to 0.85); a white lamp's thin stem " +
 				"(0.66); white products whose shaded side meets the sweep with no edge (a spray bottle 0.68, a mug " +
 				"0.68 with its hard shadow joined to it, a sneaker 0.78); a white teapot with its contact shadow's band " +
 				"kept (0.82). A hard cast shadow apart from the product is removed (a pitcher in hard sun: 0.97, its " +
@@ -476,9 +482,10 @@ func cutoutDocs() tasks.Docs {
 				"spurs opened off it (a clear tumbler on a white sweep: IoU 0.94, a black wallet on charcoal felt: " +
 				"0.95); where its inside continues the backdrop and the rest is thin walls darker than it, it is clear " +
 				"glass, made see-through with an alpha read from how much it dims the backdrop behind it (the densest " +
-				"2% opaque, at least 0.15: the tumbler's alpha error 0.12). Other glass in these shots is not made " +
-				"see-through. cut_quality flags some of these cuts (warned, not charged), not all; for such products " +
-				"an operator can route image.remove_background to a model server (see the engines guide).",
+				"2% opaque, at least 0.15: the tumbler's alpha error 0.12); clear glass the floods lose whose outline " +
+				"closes round it is filled the same way (see the see-through limitation). cut_quality flags some of these " +
+				"cuts (warned, not charged), not all; for such products an operator can route image.remove_background " +
+				"to a model server (see the engines guide).",
 			"On JPEG, whose colour is stored at half resolution, some edges keep more of the backdrop's colour: on the " +
 				"ground-truth set up to 0.24 of it (a bottle's base on its dark contact shadow) and 0.14 (a mug on a saturated " +
 				"blue), against at most 0.03 on the PNG shots.",

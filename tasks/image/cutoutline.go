@@ -1,6 +1,9 @@
 package image
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Step 3's last stage (issue 46): a see-through product's outline closed
 // and filled. Clear glass shows the backdrop through it: where the
@@ -25,87 +28,72 @@ import "math"
 //     itself (a slope of at most outlineSlope). A hole is the backdrop,
 //     slope 1: a handle's hole stays a hole.
 //
+// Where the backdrop is graded by less than glassSpan levels the slope
+// tells nothing; there, and wherever the slope test fails, a region is
+// clear glass's inside when its outline holds it as glass's thin walls
+// do: at least clearReach of its rim faces the backdrop outside (a
+// handle's hole, or a pocket between a product's bumps, is bounded by the
+// product round it), it is at least glassMinShare of the product (not a
+// pocket beside a capsule), its tones are the backdrop's or a shade of it
+// (notAShade: not a pale ring of its own hue), and it is compact and
+// outlined clearly (looksBare, cutbare.go: a mason jar on a warm white
+// sweep, with only its highlight kept by the floods). Such a region is a clear body
+// (st.clearBody), given its alpha from how much it dims the backdrop
+// (cutclear.go).
+//
 // The faint line beside a filled region is its edge, and is filled too.
-// On a backdrop graded by less than glassSpan levels nothing is filled:
-// clear glass invisible against a flat backdrop cannot be told from a
-// hole. The see-through step (cutglass.go) then gives the glass its alpha.
+// The see-through step (cutglass.go) then gives the glass its alpha.
 
 const (
 	outlineReach   = 0.1   // the least share of a region's rim facing the backdrop outside
 	outlineNear    = 0.6   // the least share of a region's pixels off the lines near the backdrop
 	minOutlineFill = 0.001 // of the image: a smaller solid region is not filled
 	outlineSlope   = 0.95  // the steepest a see-through region follows the backdrop (a hole: 1)
+	clearReach     = 0.6   // the least share of a clear body's rim facing the backdrop outside (its thin walls)
 )
 
 // fillOutlines gives the object the regions of isBg its outline closes
 // (see above).
 func (st *cutState) fillOutlines(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
-	if st.backdropSpan() < glassSpan {
-		return // too flat a backdrop to tell glass from a hole (seeThrough)
-	}
-	object := func(i int) bool { return !isBg[i] }
-	out := outsideWalls(st.rims, object, W, H)
-	defer boolPool.put(out)
-	member := func(j int) bool { return isBg[j] && !out[j] }
-	any := false
-	for i := range n {
-		if member(i) {
-			any = true
-			break
-		}
-	}
-	if !any {
-		return
-	}
-	outSum := integralOf(out, W, H)
-	seen := boolPool.get(n)
-	defer boolPool.put(seen)
-	clear(seen)
+	graded := st.backdropSpan() >= glassSpan // else too flat to tell glass from a hole by its slope (seeThrough)
 	minSize := max(50, int(minOutlineFill*float64(n)))
-	var fill []int32
-	for i := range n {
-		if seen[i] || !member(i) {
-			continue
+	object := 0
+	for _, b := range isBg {
+		if !b {
+			object++
 		}
-		comp := []int32{int32(i)}
-		seen[i] = true
-		toOut, toWall, toObject, cores := 0, 0, 0, 0
-		for h := 0; h < len(comp); h++ {
-			j := int(comp[h])
-			x, y := j%W, j/W
-			if boxCount(outSum, W, H, x, y, 3) == 0 {
-				cores++
-			}
-			forNeighbours(j, W, H, func(k int) {
-				switch {
-				case out[k]:
-					toOut++
-				case object(k):
-					toObject++
-					if boxCount(outSum, W, H, k%W, k/W, 3) > 0 {
-						toWall++ // a thin wall of the object: its outline
-					}
-				case !seen[k]:
-					seen[k] = true
-					comp = append(comp, int32(k))
-				}
-			})
+	}
+	var fill, clearFill []int32
+	st.closedRegions(isBg, func(r closedRegion, outSum []int32) {
+		rim := float64(r.toOut + r.toObject)
+		solid := len(r.comp) >= minSize && r.cores >= 20 && float64(r.toOut+r.toWall) >= outlineReach*rim
+		if r.toObject == 0 || !solid || !st.showsBackdropAll(r.comp) {
+			return
 		}
-		rim := float64(toOut + toObject)
-		solid := len(comp) >= minSize && cores >= 20 && float64(toOut+toWall) >= outlineReach*rim
-		if toObject == 0 || !st.showsBackdropAll(comp) {
-			continue
+		share := float64(len(r.comp)) / float64(object+len(fill)+len(r.comp)) // of the product so far
+		switch {
+		case graded && st.seeThrough(r.comp):
+			fill = append(fill, r.comp...)
+		case float64(r.toOut) >= clearReach*rim && share >= glassMinShare && !st.notAShade(r.comp) &&
+			st.looksBare(r.comp, outSum):
+			fill = append(fill, r.comp...)
+			clearFill = append(clearFill, r.comp...)
 		}
-		if solid && st.seeThrough(comp) {
-			fill = append(fill, comp...)
-		}
+	})
+	for _, j := range fill {
+		isBg[j] = false
 	}
 	if len(fill) == 0 {
 		return
 	}
-	for _, j := range fill {
-		isBg[j] = false
+	if len(clearFill) > 0 {
+		if st.clearBody == nil {
+			st.clearBody = make([]bool, n)
+		}
+		for _, j := range clearFill {
+			st.clearBody[j] = true
+		}
 	}
 	// The faint line beside a filled region is its edge: a pixel of it.
 	var edge []int32
@@ -118,6 +106,59 @@ func (st *cutState) fillOutlines(isBg []bool) {
 	}
 	for _, k := range edge {
 		isBg[k] = false
+	}
+}
+
+// closedRegion is a region of the background that the object and the
+// walls shut off from the image's border, and how its rim meets them.
+type closedRegion struct {
+	comp                           []int32
+	toOut, toWall, toObject, cores int // rim pixels facing the backdrop outside, a thin wall, the object; solid core
+}
+
+// closedRegions calls visit with each region of isBg the object and the
+// faint lines (their gaps of up to 2 × gapClose pixels closed) shut off
+// from the border, and the integral of the backdrop outside.
+func (st *cutState) closedRegions(isBg []bool, visit func(r closedRegion, outSum []int32)) {
+	W, H, n := st.W, st.H, st.n
+	object := func(i int) bool { return !isBg[i] }
+	out := outsideWalls(st.rims, object, W, H)
+	defer boolPool.put(out)
+	member := func(j int) bool { return isBg[j] && !out[j] }
+	if !slices.ContainsFunc(isBg, func(b bool) bool { return b }) {
+		return
+	}
+	outSum := integralOf(out, W, H)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	for i := range n {
+		if seen[i] || !member(i) {
+			continue
+		}
+		r := closedRegion{comp: []int32{int32(i)}}
+		seen[i] = true
+		for h := 0; h < len(r.comp); h++ {
+			j := int(r.comp[h])
+			if boxCount(outSum, W, H, j%W, j/W, 3) == 0 {
+				r.cores++
+			}
+			forNeighbours(j, W, H, func(k int) {
+				switch {
+				case out[k]:
+					r.toOut++
+				case object(k):
+					r.toObject++
+					if boxCount(outSum, W, H, k%W, k/W, 3) > 0 {
+						r.toWall++ // a thin wall of the object: its outline
+					}
+				case !seen[k]:
+					seen[k] = true
+					r.comp = append(r.comp, int32(k))
+				}
+			})
+		}
+		visit(r, outSum)
 	}
 }
 
