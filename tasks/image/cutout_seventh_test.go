@@ -265,7 +265,8 @@ func seventhShots() []shot {
 // ball 0.847 → 0.925, the paper bag 0.957 → 0.976; mean 0.511 → 0.533.
 // Clear glass whose outline closes kept on a flat sweep (branch glass,
 // tuned on this set's glass): the mason jar 0.030 → 0.992 (alpha error
-// 0.31 → 0.14), the carafe 0.050 → 0.554; mean 0.511 → 0.61.
+// 0.31 → 0.14), the carafe 0.050 → 0.554; mean 0.511 → 0.61. The three
+// together, merged: 0.745 (mean floor 0.72).
 var (
 	seventhFloors = map[string]fifthFloor{
 		"p7_bowl_white_sweep_q84":         {iou: 0.80, light: 0.90, hole: 1, shadow: 0.11},
@@ -284,7 +285,7 @@ var (
 		"p7_speaker_white_fabric_q70":     {iou: 0.79, light: 0.94, hole: 1, shadow: 0.09},
 		"p7_lamp_white_thinstem_q92":      {iou: 0.63, light: 0.58, hole: 1, shadow: 0.03},
 	}
-	seventhMean = 0.60
+	seventhMean = 0.72
 )
 
 // TestCutoutOnTheSeventhSet holds the held-out seventh set to its floors.
