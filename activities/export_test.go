@@ -16,6 +16,3 @@ func EngineInputs(a *Activities) interface {
 } {
 	return engineInputs{a: a}
 }
-
-// BeatDetails are a step's heartbeat details (beatDetails).
-var BeatDetails = beatDetails

@@ -40,17 +40,8 @@ func (a *Activities) start(ctx context.Context, job *models.Job, def *tasks.Defi
 // message, and once the step's last attempt has failed, anything else as
 // an internal failure. The cause stays in the step's failure for the
 // operator.
-//
-// The step heartbeats from its first moment to its last (heartbeating),
-// its database work included, so a loaded worker's slow queries do not
-// look like a dead worker's silence.
 func (a *Activities) RunStep(ctx context.Context, in contract.StepInput) (contract.StepResult, error) {
-	sctx, notes := tasks.WithStepNotes(ctx)
-	var res contract.StepResult
-	err := heartbeating(ctx, notes, func() (err error) {
-		res, err = a.runStep(sctx, in)
-		return err
-	})
+	res, err := a.runStep(ctx, in)
 	if err != nil && ctx.Err() == nil {
 		err = stepFailure(ctx, err)
 	}
@@ -125,12 +116,16 @@ func (a *Activities) runStep(ctx context.Context, in contract.StepInput) (contra
 	if in.OnEngine {
 		sctx = tasks.WithOnEngine(sctx)
 	}
+	sctx, note := tasks.WithStepNotes(sctx)
 	// An engine's model progress, in the job's progress.phase.
 	progress := a.newModelProgress(ctx, job.ID, func() string { return def.Runner.Plan(input).Phase })
 	sctx = engines.WithProgress(sctx, progress)
 	var outs []tasks.Output
 	var short error // why a step of several outputs made fewer
-	outs, short, err = render(sctx, def.Runner, input, in)
+	err = heartbeating(ctx, note, func() (err error) {
+		outs, short, err = render(sctx, def.Runner, input, in)
+		return err
+	})
 	progress.Stop()
 	var handOff *tasks.HandOff
 	if errors.As(err, &handOff) && !in.OnEngine {
@@ -249,16 +244,10 @@ func (a *Activities) delay(ctx context.Context) error {
 }
 
 // heartbeating runs fn while heartbeating, so a long render still reports
-// liveness and learns of cancellation: at once, then every 500 ms (each
-// heartbeat is sent within worker.StepHeartbeatInterval). Each heartbeat
-// carries the step's latest note (tasks.StepNote: which engine runs it,
-// the prediction's state), shown with the pending activity in the Temporal
-// UI, and what it waits for (beatDetails).
-func heartbeating(ctx context.Context, notes tasks.StepNotes, fn func() error) error {
-	if !activity.IsActivity(ctx) {
-		return fn()
-	}
-	activity.RecordHeartbeat(ctx, beatDetails(notes)...)
+// liveness and learns of cancellation. Each heartbeat carries the step's
+// latest note (tasks.StepNote: which engine runs it, the prediction's
+// state), shown with the pending activity in the Temporal UI.
+func heartbeating(ctx context.Context, note func() string, fn func() error) error {
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -271,25 +260,15 @@ func heartbeating(ctx context.Context, notes tasks.StepNotes, fn func() error) e
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				activity.RecordHeartbeat(ctx, beatDetails(notes)...)
+				if n := note(); n != "" {
+					activity.RecordHeartbeat(ctx, n)
+				} else {
+					activity.RecordHeartbeat(ctx)
+				}
 			}
 		}
 	}()
 	return fn()
-}
-
-// beatDetails are a heartbeat's details: the step's note, then, while it
-// waits for something outside it (tasks.StepWaiting), a contract.StepWait
-// with the failure that wait ends with; none before the first note.
-func beatDetails(notes tasks.StepNotes) []any {
-	n, w := notes.Note(), notes.Waiting()
-	switch {
-	case w != nil:
-		return []any{n, contract.StepWait{Type: w.Code, Message: w.Message}}
-	case n != "":
-		return []any{n}
-	}
-	return nil
 }
 
 // parse finds a job's task definition and decodes its stored input, once

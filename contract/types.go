@@ -159,19 +159,6 @@ type StepResult struct {
 	Uncharged int `json:",omitempty"`
 }
 
-// StepWait is the second detail of a running step's heartbeats (the first
-// is its note, shown in the Temporal UI): what the step waits for outside
-// it, as the failure it would end with were that wait to run out now, an
-// ErrType and its message in the caller's words (tasks.StepWaiting); empty
-// while it waits for nothing. A step whose heartbeats stopped while it
-// waited (its worker too slow to send them, or dead) ends as its wait
-// would have: one waiting for an engine that answers busy fails
-// capacity_busy, not an output lost for no reason.
-type StepWait struct {
-	Type    string `json:",omitempty"`
-	Message string `json:",omitempty"`
-}
-
 // Summary is a job result's summary: counts and warnings, present only when
 // the task has something to report.
 type Summary struct {

@@ -138,7 +138,7 @@ func TestSpendLimitsHoldAcrossABurstFromTwoKeys(t *testing.T) {
 			want[fmt.Sprint(contract.SpendKey, contract.SpendMonth, pct)] = true
 		}
 	}
-	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= len(want) }, patience,
+	require.Eventually(t, func() bool { return len(rcv.deliveries()) >= len(want) }, 30*time.Second,
 		50*time.Millisecond)
 	time.Sleep(500 * time.Millisecond) // nothing more arrives
 	got := rcv.deliveries()

@@ -294,12 +294,10 @@ func (s *testStack) submit(input map[string]any, headers ...string) response {
 	return s.do(http.MethodPost, "/v1/tasks/pattern.generate", input, headers...)
 }
 
-// waitTerminal polls a job until it ends, for at most patience: a job
-// whose steps retry (an engine that stays busy through three attempts) on
-// a loaded machine can take more than a minute.
+// waitTerminal polls a job until it ends, for at most a minute.
 func (s *testStack) waitTerminal(jobID string) map[string]any {
 	s.t.Helper()
-	return s.waitTerminalWithin(jobID, patience)
+	return s.waitTerminalWithin(jobID, 60*time.Second)
 }
 
 // waitTerminalWithin polls a job until it ends, for at most d.

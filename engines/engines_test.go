@@ -240,14 +240,14 @@ func TestCancelledStepCancelsItsPrediction(t *testing.T) {
 			in, err := d.Validate([]byte(`{"prompt":"a shirt"}`))
 			require.NoError(t, err)
 			ctx, cancel := context.WithCancel(context.Background())
-			ctx, notes := tasks.WithStepNotes(ctx)
+			ctx, note := tasks.WithStepNotes(ctx)
 			done := make(chan error, 1)
 			go func() {
 				_, err := d.Runner.Step(ctx, in, 0)
 				done <- err
 			}()
 			require.Eventually(t, func() bool { return srv.Running() == 1 }, 5*time.Second, 10*time.Millisecond)
-			require.Eventually(t, func() bool { return strings.Contains(notes.Note(), "engine sdxl") },
+			require.Eventually(t, func() bool { return strings.Contains(note(), "engine sdxl") },
 				5*time.Second, 10*time.Millisecond)
 			cancel()
 			require.ErrorIs(t, <-done, context.Canceled)

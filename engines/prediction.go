@@ -76,9 +76,6 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 		asked        int // the PUTs answered with the prediction running
 	)
 	for {
-		// A sync PUT the engine takes is held open while the prediction
-		// runs: the step waits for the engine only between busy answers.
-		waitingFor(ctx, nil)
 		p, err := c.put(ctx, id, raw, w != nil)
 		var f *Failure
 		if err != nil && ctx.Err() == nil {
@@ -107,7 +104,6 @@ func (c *cog) run(ctx context.Context, id string, input map[string]any) (*cogPre
 			if time.Since(waitingSince) >= c.waitAllowance(ctx) {
 				return nil, err
 			}
-			waitingFor(ctx, err)
 			tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): waiting for the model server (%s) for %s", c.name,
 				waitReason(f), time.Since(waitingSince).Round(time.Second)))
 			if err := sleep(ctx, backoff); err != nil {

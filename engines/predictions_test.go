@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/taskplatform/taskplatform/apierr"
 	"github.com/taskplatform/taskplatform/engines"
 	"github.com/taskplatform/taskplatform/engines/cogtest"
 	"github.com/taskplatform/taskplatform/tasks"
@@ -179,51 +178,6 @@ func TestAWaitThatBreaksCancelsThePrediction(t *testing.T) {
 				10*time.Millisecond, "the model does not keep working for nobody")
 			require.Eventually(t, func() bool { return srv.Running() == 0 }, 5*time.Second, 10*time.Millisecond)
 			require.Len(t, srv.Inputs(), 1, "one prediction, joined while it ran")
-		})
-	}
-}
-
-// TestAStepWaitingForABusyEngineSaysWhatItsWaitEndsWith: while the model
-// server answers busy, the step says (for its heartbeats) the failure its
-// wait ends with in the caller's words — capacity_busy for a task that
-// allows it, else a processing failure — so a step whose heartbeats stop
-// then still ends as an engine that stayed busy; once the server takes the
-// prediction, the step waits for nothing.
-func TestAStepWaitingForABusyEngineSaysWhatItsWaitEndsWith(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		busy bool
-		code apierr.Code
-	}{
-		{"the task allows capacity_busy", true, apierr.CapacityBusy},
-		{"the task does not", false, apierr.ProcessingFailed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := fake(t, cogtest.Options{Busy: 2, Run: time.Minute})
-			r, _ := assemble(t, example(t, srv.URL, func(c *engines.Config) { c.Tasks[0].CapacityBusy = tc.busy }),
-				clients(false))
-			d, err := r.Lookup("image.generate_sdxl")
-			require.NoError(t, err)
-			in, err := d.Validate([]byte(`{"prompt":"a shirt"}`))
-			require.NoError(t, err)
-			ctx, cancel := context.WithCancel(context.Background())
-			ctx, notes := tasks.WithStepNotes(ctx)
-			done := make(chan error, 1)
-			go func() {
-				_, err := d.Runner.Step(ctx, in, 0)
-				done <- err
-			}()
-			defer func() {
-				cancel()
-				t.Logf("the step ended with the test: %v", <-done)
-			}()
-			require.Eventually(t, func() bool { return notes.Waiting() != nil }, time.Minute, 10*time.Millisecond)
-			w := notes.Waiting()
-			require.Equal(t, string(tc.code), w.Code)
-			require.Equal(t, "the model server stayed busy", w.Message)
-			require.Eventually(t, func() bool { return srv.Running() == 1 }, time.Minute, 10*time.Millisecond)
-			require.Eventually(t, func() bool { return notes.Waiting() == nil }, time.Minute, 10*time.Millisecond,
-				"the server took the prediction: the step waits for nothing")
 		})
 	}
 }

@@ -175,13 +175,11 @@ func (c *cog) claim(ctx context.Context, id string) (*replica, *lease, error) {
 				return nil, nil, fail(Unavailable, "engine slots: %w", err)
 			}
 			if ok {
-				waitingFor(ctx, nil)
 				return r, c.hold(ctx, r.lane(), slot, id), nil
 			}
 		}
 		tasks.StepNote(ctx, fmt.Sprintf("engine %s (cog): every replica's slots are taken, waiting for %s",
 			c.name, time.Since(since).Round(time.Second)))
-		waitingFor(ctx, fail(Busy, "every replica's slots are taken"))
 		if err := sleep(ctx, time.Second); err != nil {
 			return nil, nil, err
 		}

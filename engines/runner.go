@@ -118,7 +118,7 @@ func (r *Runner) StepGroup(ctx context.Context, input tasks.Input, i, n int) ([]
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.engine.Predict(context.WithValue(ctx, wordsKey{}, r.stepError), mapped.(map[string]any))
+	p, err := r.engine.Predict(ctx, mapped.(map[string]any))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -172,24 +172,6 @@ func refFields(d *tasks.Definition) map[string]bool {
 // engine that made it and its index.
 func DefaultMeta(engine string, i int) map[string]any {
 	return map[string]any{"engine": engine, "index": i}
-}
-
-// wordsKey holds, in a prediction's context, its Runner's stepError.
-type wordsKey struct{}
-
-// waitingFor notes, for the step's heartbeats, that the step waits for the
-// engine and the failure it ends with if that wait runs out now, err in
-// its runner's words (stepError); nil: it waits no longer.
-func waitingFor(ctx context.Context, err error) {
-	words, ok := ctx.Value(wordsKey{}).(func(error) error)
-	if err == nil || !ok {
-		tasks.StepWaiting(ctx, nil)
-		return
-	}
-	var se *tasks.StepError
-	if errors.As(words(err), &se) {
-		tasks.StepWaiting(ctx, se)
-	}
 }
 
 // stepError puts an engine's failure in the caller's words.

@@ -45,37 +45,22 @@ type EngineRunner interface {
 
 type noteKey struct{}
 
-// noteBox holds the latest note of a running step and what it waits for.
+// noteBox holds the latest note of a running step.
 type noteBox struct {
-	mu      sync.Mutex
-	note    string
-	waiting *StepError
-}
-
-// StepNotes are what a running step last said (StepNote, StepWaiting),
-// which the worker sends with its heartbeats.
-type StepNotes struct{ b *noteBox }
-
-// Note is the step's latest note ("" before the first).
-func (n StepNotes) Note() string {
-	n.b.mu.Lock()
-	defer n.b.mu.Unlock()
-	return n.b.note
-}
-
-// Waiting is the failure the step's wait would end with, were it to run
-// out now; nil while it waits for nothing.
-func (n StepNotes) Waiting() *StepError {
-	n.b.mu.Lock()
-	defer n.b.mu.Unlock()
-	return n.b.waiting
+	mu   sync.Mutex
+	note string
 }
 
 // WithStepNotes lets the step run under the returned context say what it
-// is doing (StepNote) and what it waits for (StepWaiting).
-func WithStepNotes(ctx context.Context) (context.Context, StepNotes) {
+// is doing (StepNote); latest answers the last thing it said, which the
+// worker sends with the step's heartbeats.
+func WithStepNotes(ctx context.Context) (_ context.Context, latest func() string) {
 	b := &noteBox{}
-	return context.WithValue(ctx, noteKey{}, b), StepNotes{b}
+	return context.WithValue(ctx, noteKey{}, b), func() string {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.note
+	}
 }
 
 // StepNote records what a running step is doing, for example "engine sdxl:
@@ -84,21 +69,6 @@ func StepNote(ctx context.Context, note string) {
 	if b, ok := ctx.Value(noteKey{}).(*noteBox); ok {
 		b.mu.Lock()
 		b.note = note
-		b.mu.Unlock()
-	}
-}
-
-// StepWaiting records that a running step waits for something outside it
-// (an engine that answers busy) and the failure it ends with if that wait
-// runs out, in the caller's words; nil: it waits no longer. The worker
-// sends it with the step's heartbeats, so a step whose heartbeats stop
-// while it waits (its worker too slow to send them, or dead) ends as its
-// wait would have, not as an output lost for no reason. A no-op outside
-// WithStepNotes.
-func StepWaiting(ctx context.Context, until *StepError) {
-	if b, ok := ctx.Value(noteKey{}).(*noteBox); ok {
-		b.mu.Lock()
-		b.waiting = until
 		b.mu.Unlock()
 	}
 }

@@ -47,7 +47,7 @@ func (j *job) runParallel(ctx workflow.Context, run runStep, plan *contract.Plan
 			p.running++
 			sel.AddFuture(run(sctx, i, start, onEngine), func(f workflow.Future) {
 				p.running--
-				p.errs[i] = waited(f.Get(ctx, &p.outs[i]))
+				p.errs[i] = f.Get(ctx, &p.outs[i])
 				p.spread(i)
 				if p.end(ctx, i, start) {
 					stop()

@@ -118,26 +118,6 @@ func stepFailure(i, n int, plan *contract.Plan, err error) *contract.Failure {
 	return nil
 }
 
-// waited is a step's failure as its wait would have ended it: a step
-// whose heartbeats stopped (a heartbeat timeout: its worker too slow to
-// send them, or dead) while it waited for something outside it, as its
-// last heartbeat says (contract.StepWait: an engine that answered busy),
-// fails with the failure that wait ends with, so the job ends as it would
-// had the wait run out (capacity_busy), not with an output lost for no
-// reason. Any other answer is err itself.
-func waited(err error) error {
-	var te *temporal.TimeoutError
-	if !errors.As(err, &te) || te.TimeoutType() != enumspb.TIMEOUT_TYPE_HEARTBEAT || !te.HasLastHeartbeatDetails() {
-		return err
-	}
-	var note string
-	var wait contract.StepWait
-	if te.LastHeartbeatDetails(&note, &wait) != nil || wait.Type == "" {
-		return err
-	}
-	return temporal.NewNonRetryableApplicationError(wait.Message, wait.Type, err)
-}
-
 // uncharged is how many of the delivered outputs are not charged.
 func uncharged(outs []contract.StepResult, errs []error) int {
 	n := 0

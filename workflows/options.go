@@ -22,15 +22,6 @@ import (
 var stepRetry = temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 10 * time.Second,
 	MaximumAttempts: 3, NonRetryableErrorTypes: []string{contract.ErrTypeProcessing, contract.ErrTypeContentRefused}}
 
-// stepHeartbeatTimeout is how long a running step may go without a
-// heartbeat before Temporal takes its worker for dead and runs the step's
-// next attempt elsewhere. A step heartbeats every 500 ms (activities,
-// heartbeating), each sent within worker.StepHeartbeatInterval; 3 s was
-// too tight on a loaded machine, where a worker's heartbeats (or the
-// server's reading of them) came seconds late and a step waiting for a
-// busy engine timed out instead of answering that the engine stayed busy.
-const stepHeartbeatTimeout = 10 * time.Second
-
 // holdOptions are the options of the admit's credit hold. Under a burst
 // the account's lock (PostgreSQL) or the database file (SQLite) is
 // contended: the hold keeps retrying well inside the admit window rather
@@ -58,7 +49,7 @@ func stepOptions(queue string, i int, plan *contract.Plan, start bool,
 	o := workflow.ActivityOptions{
 		TaskQueue:           contract.StepsQueue(queue),
 		StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout:    stepHeartbeatTimeout,
+		HeartbeatTimeout:    3 * time.Second,
 		WaitForCancellation: true,
 		RetryPolicy:         &stepRetry,
 		Summary:             "output " + outputsOf(i, plan),
@@ -110,7 +101,7 @@ func engineStepOptions(queue string, i int, plan *contract.Plan) workflow.Activi
 	return workflow.ActivityOptions{
 		TaskQueue:           contract.EngineQueue(queue, plan.Fallback),
 		StartToCloseTimeout: 10 * time.Minute,
-		HeartbeatTimeout:    stepHeartbeatTimeout,
+		HeartbeatTimeout:    3 * time.Second,
 		WaitForCancellation: true,
 		RetryPolicy:         &stepRetry,
 		Summary:             fmt.Sprintf("output %d of %d on engine %s (handed off)", i+1, plan.Steps, plan.Fallback),
