@@ -17,7 +17,7 @@ package image
 
 // peelShadows gives the kept shadow pixels next to the background back to
 // it (isBg).
-func (st *cutState) peelShadows(isBg []bool, bands bool) {
+func (st *cutState) peelShadows(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
 	// smooth is pixel i's colour smoothed over a 5 × 5 window (weights
 	// 1 2 3 2 1 each way), read only where the peel looks.
@@ -106,122 +106,14 @@ func (st *cutState) peelShadows(isBg []bool, bands bool) {
 				}
 			})
 		}
-		if darkest > 1-peelDepth {
-			continue
-		}
 		// A shadow on the floor is a flat band: under half as tall as wide.
-		if 2*(y1-y0+1) <= x1-x0+1 && onTheFloor(comp, func(i int) bool { return !isBg[i] }, W, H) {
-			for _, i := range comp {
-				isBg[i] = true
-			}
+		if darkest > 1-peelDepth || 2*(y1-y0+1) > x1-x0+1 || !onTheFloor(comp, func(i int) bool { return !isBg[i] }, W, H) {
 			continue
 		}
-		if !bands {
-			continue
-		}
-		// A contact shadow joined to the darker rim of a body in the
-		// backdrop's tones: its part under the product, flat bands that
-		// reach a shadow's depth.
-		bp := belowProduct(comp, shade, isBg, W, H)
-		for _, band := range st.bands(bp) {
-			if st.shadowBand(band, shade) {
-				for _, i := range band {
-					isBg[i] = true
-				}
-			}
+		for _, i := range comp {
+			isBg[i] = true
 		}
 	}
-}
-
-// belowProduct is the part of region comp on the floor: in each column,
-// the run of its dark pixels (shade under 1 − peelDepth/2) lowest in it, under no kept
-// pixel outside comp. A shadow on the floor is the lowest thing in its
-// column; a body's rim or a handle in the backdrop's tones that the peel
-// entered too lies above it, apart.
-func belowProduct(comp []int32, shade func(i int) float32, isBg []bool, W, H int) []int32 {
-	const darkMax = 1 - peelDepth/2
-	in := make(map[int32]bool, len(comp))
-	for _, q := range comp {
-		in[q] = true
-	}
-	seen := map[int]bool{}
-	var out []int32
-	for _, q := range comp {
-		x := int(q) % W
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		y := H - 1
-		for ; y >= 0; y-- {
-			if i := y*W + x; !isBg[i] && (!in[int32(i)] || shade(i) <= darkMax) {
-				break
-			}
-		}
-		run := len(out)
-		for ; y >= 0 && in[int32(y*W+x)] && shade(y*W+x) <= darkMax; y-- {
-			out = append(out, int32(y*W+x))
-		}
-		// The contact line is the run's darkest pixel; above it the
-		// product's own shading climbs back.
-		top := len(out) - 1
-		for k := run; k < len(out); k++ {
-			if shade(int(out[k])) < shade(int(out[top])) {
-				top = k
-			}
-		}
-		out = out[:top+1]
-	}
-	return out
-}
-
-// bands are the connected parts of region part that are flat bands
-// (flatBand) of at least bandMin pixels.
-func (st *cutState) bands(part []int32) [][]int32 {
-	in := make(map[int32]bool, len(part))
-	for _, q := range part {
-		in[q] = true
-	}
-	var out [][]int32
-	for _, q := range part {
-		if !in[q] {
-			continue
-		}
-		comp := []int32{q}
-		delete(in, q)
-		for k := 0; k < len(comp); k++ {
-			st.neighbours(int(comp[k]), func(j int) {
-				if in[int32(j)] {
-					delete(in, int32(j))
-					comp = append(comp, int32(j))
-				}
-			})
-		}
-		if len(comp) >= bandMin && flatBand(comp, st.W) {
-			out = append(out, comp)
-		}
-	}
-	return out
-}
-
-// bandMin is the fewest pixels a contact shadow's band has.
-const bandMin = 30
-
-// shadowBand tells whether band (shade: each pixel's shade of the
-// backdrop) is a contact shadow: it reaches a shadow's depth (peelDepth)
-// and fades from its core, most of it lighter than deepShadow. A flat
-// band darker than that all across is the product's own base (a black
-// wallet's thickness on charcoal).
-func (st *cutState) shadowBand(band []int32, shade func(i int) float32) bool {
-	darkest, deep := float32(2), 0
-	for _, i := range band {
-		s := shade(int(i))
-		darkest = min(darkest, s)
-		if s < deepShadow {
-			deep++
-		}
-	}
-	return darkest <= 1-peelDepth && 2*deep < len(band)
 }
 
 // peelDepth is how much darker than the backdrop a peeled region must get

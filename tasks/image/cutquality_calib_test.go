@@ -94,10 +94,8 @@ func BenchmarkCutQuality(b *testing.B) {
 
 // TestCutQualityCalibration cuts out every set with truth and holds the
 // flag to what a user notices: no good cut-out (IoU ≥ 0.95) is warned and
-// left uncharged, and at least a sixth of the bad ones (IoU < 0.9) are
-// (4 of 14 when the threshold was set; 3 of 17 after the contact-shadow
-// bands were peeled, branch chrome, which took the bad cuts from 18 to 17
-// and the flagged ones from 4 to 3).
+// left uncharged, and at least a fifth of the bad ones (IoU < 0.9) are
+// (4 of 14 when the threshold was set).
 func TestCutQualityCalibration(t *testing.T) {
 	rows := calibrationRows(t)
 	c := confusion(rows, minCutQuality)
@@ -109,7 +107,7 @@ func TestCutQualityCalibration(t *testing.T) {
 	}
 	bad := c[0][0] + c[1][0]
 	require.Positive(t, bad, "the sets hold bad cuts to flag")
-	require.GreaterOrEqual(t, 6*c[0][0], bad, "bad cuts flagged: %d of %d", c[0][0], bad)
+	require.GreaterOrEqual(t, 5*c[0][0], bad, "bad cuts flagged: %d of %d", c[0][0], bad)
 }
 
 // margin is the lowest quality of a good cut (IoU ≥ 0.95) and the highest
