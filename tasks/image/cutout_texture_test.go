@@ -141,10 +141,9 @@ func textureShots() []shot {
 // run (branch textured) less a margin: IoU and light parts 0.02 under,
 // enclosed backdrop and shadow kept 0.03 over. Before the texture test
 // (smoothTextures) the set's mean was 0.662: the grey speaker 0 (taken
-// for a shadow), the wallet refused, the beanie 0.39; after it 0.874. The
-// box on kraft paper drops from 0.72 to 0.63 (the texture finds part of it
-// at once, so the second look that found more no longer runs) and the
-// mug on linen keeps 0.68 (its linen is too fine to survive the lens).
+// for a shadow), the wallet refused, the beanie 0.39, the box 0.72; after
+// it 0.885 (0.83, 0.81, 0.96, 0.74). The mug on linen keeps 0.68: its
+// linen is too fine to survive the lens, so only colour and edges tell it.
 var (
 	textureFloors = map[string]fifthFloor{
 		"tx_bottle_navy_linen_q84":     {iou: 0.97, hole: 0.03, shadow: 0.03},
@@ -154,11 +153,11 @@ var (
 		"tx_cup_white_wood_q82":        {iou: 0.96, hole: 0.03, shadow: 0.03},
 		"tx_wallet_tan_wood_q74":       {iou: 0.78, light: 0.85, shadow: 0.03},
 		"tx_bottle_green_kraft_q88":    {iou: 0.97, shadow: 0.03},
-		"tx_box_brown_kraft_q72":       {iou: 0.61, light: 0.64, shadow: 0.03},
+		"tx_box_brown_kraft_q72":       {iou: 0.72, light: 0.75, shadow: 0.03},
 		"tx_headphones_black_knit_q90": {iou: 0.86, hole: 0.03, shadow: 0.49},
 		"tx_beanie_oat_knit_q76":       {iou: 0.93, light: 0.95, shadow: 0.03},
 	}
-	textureMean = 0.85
+	textureMean = 0.86
 )
 
 // TestCutoutOnTexturedBackdrops holds the texture set to its floors: a

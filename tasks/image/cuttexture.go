@@ -155,6 +155,8 @@ func borderEnergy(e []float32, W, H, r int) float32 {
 // energy is well under the border's: a smooth body on a textured
 // backdrop. Each region must be large (minTextureArea), clear of the
 // frame and, on the whole, smoothCore of the border's energy or less.
+// The holes left in them that are not the backdrop's texture are filled
+// (fillSmoothHoles).
 func (st *cutState) smoothTextures(isBg []bool) {
 	W, H, r := st.W, st.H, textureRadius
 	if W < 8*r || H < 8*r {
@@ -169,8 +171,9 @@ func (st *cutState) smoothTextures(isBg []bool) {
 	for i := range st.n {
 		smooth[i] = isBg[i] && st.opaque(i) && e[i] < smoothShare*ref
 	}
-	seen := make([]bool, st.n)
+	seen, added := make([]bool, st.n), make([]bool, st.n)
 	var queue []int32
+	any := false
 	for s := range st.n {
 		if !smooth[s] || seen[s] || e[s] >= smoothSeed*ref {
 			continue
@@ -196,6 +199,52 @@ func (st *cutState) smoothTextures(isBg []bool) {
 		}
 		if frame || float64(seeds) < minTextureArea*float64(st.n) ||
 			sum/float64(len(queue)) > smoothCore*float64(ref) {
+			continue
+		}
+		for _, i := range queue {
+			isBg[i], added[i] = false, true
+		}
+		any = true
+	}
+	if any {
+		st.fillSmoothHoles(isBg, added, e, ref)
+	}
+}
+
+// holeShare is how much smoother than the border's median an enclosed
+// region must be, on the whole, to be product: a handle's hole shows the
+// backdrop's texture; a patch of a smooth body JPEG roughened does not.
+const holeShare = 0.85
+
+// fillSmoothHoles gives the product the regions of isBg that the frame
+// does not reach, that border a region smoothTextures added and whose
+// mean texture energy is under holeShare of the border's (ref).
+func (st *cutState) fillSmoothHoles(isBg, added []bool, e []float32, ref float32) {
+	W, H := st.W, st.H
+	seen := make([]bool, st.n)
+	var queue []int32
+	for s := range st.n {
+		if !isBg[s] || seen[s] {
+			continue
+		}
+		queue = append(queue[:0], int32(s))
+		seen[s] = true
+		frame, borders := false, false
+		var sum float64
+		for k := 0; k < len(queue); k++ {
+			i := int(queue[k])
+			x, y := i%W, i/W
+			frame = frame || x == 0 || y == 0 || x == W-1 || y == H-1
+			sum += float64(e[i])
+			forNeighbours(i, W, H, func(j int) {
+				borders = borders || added[j]
+				if isBg[j] && !seen[j] {
+					seen[j] = true
+					queue = append(queue, int32(j))
+				}
+			})
+		}
+		if frame || !borders || sum/float64(len(queue)) >= holeShare*float64(ref) {
 			continue
 		}
 		for _, i := range queue {
