@@ -156,6 +156,7 @@ func (st *cutState) background() []bool {
 		lightEdge*st.tolRGB, func(c []int32) bool {
 			return st.ownTones(c, wideSeg) && st.notAShadow(c, wideSeg)
 		})
+	st.smoothTextures(isBg)
 	closeInlets(isBg, st.W, st.H)
 	st.keepShadedPanels(isBg)
 	st.fillOutlines(isBg)
