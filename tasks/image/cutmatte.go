@@ -174,6 +174,7 @@ func (st *cutState) background() []bool {
 		st.peelShadows(isBg) // the contact shadow the hard one hid
 	}
 	st.keepOwnSpots(isBg)
+	st.keepHueRegions(isBg)
 	st.refineOutline(isBg)
 	return isBg
 }
