@@ -169,10 +169,9 @@ func (st *cutState) background() []bool {
 	if st.bare {
 		st.fillBareOutlines(isBg)
 	}
-	st.peelShadows(isBg)
-	if st.peelHardShadows(isBg) {
-		st.peelShadows(isBg) // the contact shadow the hard one hid
-	}
+	st.peelShadows(isBg, false)
+	st.peelHardShadows(isBg)
+	st.peelShadows(isBg, true) // the contact shadow the hard one hid, and the bands under a rim
 	st.keepOwnSpots(isBg)
 	st.keepHueRegions(isBg)
 	st.refineOutline(isBg)

@@ -13,11 +13,14 @@ package image
 // unless it lies on the floor as a shadow does: darker than the backdrop
 // by a shadow's depth somewhere (not a pale part in near-backdrop tones),
 // a flat band, with no part of the product below it (a shoe's grey lining
-// has the shoe under it; a candle's shaded side is tall).
+// has the shoe under it; a candle's shaded side is tall). With bands, a
+// peeled region that is none of these gives back its contact-shadow
+// bands (cutbands.go): the shadow of a body in the backdrop's tones that
+// the peel entered with the body's shaded rim.
 
 // peelShadows gives the kept shadow pixels next to the background back to
 // it (isBg).
-func (st *cutState) peelShadows(isBg []bool) {
+func (st *cutState) peelShadows(isBg []bool, bands bool) {
 	W, H, n := st.W, st.H, st.n
 	// smooth is pixel i's colour smoothed over a 5 × 5 window (weights
 	// 1 2 3 2 1 each way), read only where the peel looks.
@@ -106,12 +109,18 @@ func (st *cutState) peelShadows(isBg []bool) {
 				}
 			})
 		}
-		// A shadow on the floor is a flat band: under half as tall as wide.
-		if darkest > 1-peelDepth || 2*(y1-y0+1) > x1-x0+1 || !onTheFloor(comp, func(i int) bool { return !isBg[i] }, W, H) {
+		if darkest > 1-peelDepth {
 			continue
 		}
-		for _, i := range comp {
-			isBg[i] = true
+		// A shadow on the floor is a flat band: under half as tall as wide.
+		if 2*(y1-y0+1) <= x1-x0+1 && onTheFloor(comp, func(i int) bool { return !isBg[i] }, W, H) {
+			for _, i := range comp {
+				isBg[i] = true
+			}
+			continue
+		}
+		if bands {
+			st.peelBands(comp, shade, smooth, isBg)
 		}
 	}
 }
