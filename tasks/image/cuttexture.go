@@ -42,6 +42,12 @@ const textureLeast = 0.02
 // and the lens's blotches on a plain sweep up to about 3.
 const textureGrain = 4
 
+// textureDark is the least mean level of the backdrop (at the centre)
+// whose texture is read: on a dark backdrop (felt, charcoal) the sensor's
+// read noise is a large share of the level, and a lighter body looks
+// smoother than the backdrop only because it is lighter.
+const textureDark = 96
+
 // minTextureArea is the least share of the image a smooth region must
 // cover to be a product.
 const minTextureArea = 0.004
@@ -159,7 +165,7 @@ func borderEnergy(e []float32, W, H, r int) float32 {
 // (fillSmoothHoles).
 func (st *cutState) smoothTextures(isBg []bool) {
 	W, H, r := st.W, st.H, textureRadius
-	if W < 8*r || H < 8*r {
+	if W < 8*r || H < 8*r || st.bd.lum(st.n/2+W/2, W) < textureDark {
 		return
 	}
 	e, grain := textureEnergy(st.px, W, H, r)
