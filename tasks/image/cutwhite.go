@@ -25,10 +25,13 @@ import (
 // their gaps as fillOutlines does, and keeps a region they close as the
 // product when it is one:
 //
-//   - it is compact: at least minObjectShare of the image, filling
+//   - it is compact: at least whiteArea of the image, filling
 //     faintFill of its bounding box and touching at most one side;
 //   - its outline is seen: at least whiteSeen of the region's border lies
-//     within two pixels of an edge or a line.
+//     within two pixels of an edge or a line;
+//   - it is no shadow: whiteRim of its border lies on a long faint line (a rim,
+//     which a soft shadow's ramp never makes), or its mean colour is no
+//     shade of the backdrop (notAShade).
 //
 // The region is then kept out of the floods (as lookAtShading's hull) and
 // the cut-out made round it. Where part of its outline was closed over a
@@ -40,6 +43,8 @@ const (
 	whiteNoise = 4       // and in units of the backdrop's noise
 	whiteSeen  = 0.6     // the least share of a region's border on a seen edge
 	whiteSure  = 0.92    // the share over which its outline is all seen (no warning)
+	whiteRim   = 0.2     // the least share of its border on a faint line, unless its tones are no shade
+	whiteArea  = 0.03    // the least share of the image a region holds (the sensor's grain closes smaller ones)
 	whiteGap   = wideGap // an outline's gaps are closed up to 2 × whiteGap pixels
 )
 
@@ -88,6 +93,11 @@ func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, floa
 	out := closedOutside(edges, W, H, whiteGap)
 	defer boolPool.put(out)
 	near := integralOf(edges, W, H)
+	long := longLines(st.lines, W, H) // true off the long faint lines
+	for i := range n {
+		long[i] = !long[i]
+	}
+	rimNear := integralOf(long, W, H)
 	rim := dilate(out, W, H, 2) // the region's outer two pixels: the outline's own, decided by the cut
 	defer boolPool.put(rim)
 	seen := make([]bool, n)
@@ -107,7 +117,7 @@ func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, floa
 				}
 			})
 		}
-		share, ok := st.edgedRegion(comp, out, near)
+		share, ok := st.edgedRegion(comp, out, near, rimNear)
 		if !ok {
 			continue
 		}
@@ -127,13 +137,13 @@ func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, floa
 // edgedRegion tells whether region comp, closed off from the border (out
 // is the outside), is a product (see above), and the share of its border
 // within two pixels of an edge (near is the edges' integral).
-func (st *cutState) edgedRegion(comp []int32, out []bool, near []int32) (float64, bool) {
+func (st *cutState) edgedRegion(comp []int32, out []bool, near, rimNear []int32) (float64, bool) {
 	W, H := st.W, st.H
-	if float64(len(comp)) < minObjectShare*float64(st.n) {
+	if float64(len(comp)) < whiteArea*float64(st.n) {
 		return 0, false
 	}
 	x0, y0, x1, y1 := W, H, -1, -1
-	border, onEdge := 0, 0
+	border, onEdge, onRim := 0, 0, 0
 	for _, j := range comp {
 		x, y := int(j)%W, int(j)/W
 		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
@@ -145,6 +155,9 @@ func (st *cutState) edgedRegion(comp []int32, out []bool, near []int32) (float64
 		if near[d*(W+1)+c]-near[b*(W+1)+c]-near[d*(W+1)+a]+near[b*(W+1)+a] > 0 {
 			onEdge++
 		}
+		if rimNear[d*(W+1)+c]-rimNear[b*(W+1)+c]-rimNear[d*(W+1)+a]+rimNear[b*(W+1)+a] > 0 {
+			onRim++
+		}
 	}
 	sides := 0
 	for _, t := range [4]bool{x0 == 0, y0 == 0, x1 == W-1, y1 == H-1} {
@@ -155,6 +168,9 @@ func (st *cutState) edgedRegion(comp []int32, out []bool, near []int32) (float64
 	box := (x1 - x0 + 1) * (y1 - y0 + 1)
 	if sides > 1 || float64(len(comp)) < faintFill*float64(box) || border == 0 {
 		return 0, false
+	}
+	if float64(onRim) < whiteRim*float64(border) && !st.notAShade(comp) {
+		return 0, false // a soft shadow alone: its ramp is an edge, but no rim and no tone of its own
 	}
 	share := float64(onEdge) / float64(border)
 	return share, share >= whiteSeen
