@@ -37,8 +37,8 @@ func speckle(c rgbf, depth, seed float64) func(x, y float64) rgbf {
 	}
 }
 
-// woodGrain is wood: long rings along x, bent by a slow noise, with pores.
-func woodGrain(c rgbf, depth, seed float64) func(x, y float64) rgbf {
+// grainedWood is wood: long rings along x, bent by a slow noise, with pores.
+func grainedWood(c rgbf, depth, seed float64) func(x, y float64) rgbf {
 	bend, pore := valueNoise(seed, 40), valueNoise(seed+1, 1.1)
 	return func(x, y float64) rgbf {
 		r := math.Sin(2*math.Pi*(y+14*bend(x, y))/7) + 0.5*math.Sin(2*math.Pi*(y+9*bend(y, x))/2.6)
@@ -103,7 +103,7 @@ func textureShots() []shot {
 		{in: ellipse(120, 115, 18, 12), col: flat(rgbf{60, 60, 62})},
 	}, nil, softShadow(124, 154, 58, 4, 0.4, 4), cam(86, 1.6))
 	// Wood: a white cup (far) and a tan leather wallet (close).
-	wood := woodGrain(rgbf{168, 120, 78}, 0.1, 921)
+	wood := grainedWood(rgbf{168, 120, 78}, 0.1, 921)
 	add("tx_cup_white_wood_q82", wood, []part{
 		{in: union(mug, handle), col: rounded(rgbf{246, 245, 242}, 125, 35, -0.6, 0.15, none)},
 		{in: ellipse(125, 70, 33, 4), col: flat(rgbf{214, 212, 206})},
