@@ -205,7 +205,9 @@ func BenchmarkCutoutNinth(b *testing.B) {
 // backdrop 0.281, glass alpha error 0.223. An IoU floor of 0 is a shot the
 // cut-out refused today (ninthRefused); that it refuses with a reason is
 // asserted for now, and a future cut-out that cuts it instead must move it
-// out of ninthRefused.
+// out of ninthRefused. After the white, hue, texture and band stages
+// (one run): mean 0.468; the cup on terrazzo 0.46 → 0.91 with 0.12 of its
+// handle hole kept, the watch on concrete 0.89 → 0.99: their floors follow.
 var (
 	ninthFloors = map[string]fifthFloor{
 		"p9_plate_white_seamless_q86":      {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
@@ -214,14 +216,14 @@ var (
 		"p9_shirt_white_folded_q82":        {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p9_jug_mint_cream_handle_q84":     {iou: 0.972, light: 0.980, hole: 0.03, shadow: 0.03},
 		"p9_box_peach_offwhite_q88":        {iou: 0.975, light: 0.980, hole: 1, shadow: 0.04},
-		"p9_cup_white_terrazzo_q80":        {iou: 0.440, light: 0.526, hole: 0.03, shadow: 0.05},
+		"p9_cup_white_terrazzo_q80":        {iou: 0.890, light: 0.974, hole: 0.15, shadow: 0.05},
 		"p9_cardholder_oak_planks_q78":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p9_pouch_cream_kraft_q76":         {iou: 0.973, light: 0.980, hole: 1, shadow: 0.03},
 		"p9_tumbler_clear_sweep_q88":       {iou: 0.016, hole: 1, glassMAE: 0.28, shadow: 0.03},
 		"p9_bottle_green_label_q84":        {iou: 0.967, hole: 1, glassMAE: 0.09, shadow: 0.03},
 		"p9_perfume_rose_flat_png":         {iou: 0.972, hole: 1, glassMAE: 0.40, shadow: 0.03},
 		"p9_kettle_chrome_handle_q86":      {iou: 0.194, hole: 0.03, shadow: 0.03},
-		"p9_watch_steel_concrete_q82":      {iou: 0.866, hole: 1, shadow: 0.03},
+		"p9_watch_steel_concrete_q82":      {iou: 0.970, hole: 1, shadow: 0.03},
 		"p9_headphones_black_charcoal_q80": {iou: 0.046, hole: 1, shadow: 0.03},
 		"p9_plant_leaves_pot_q85":          {iou: 0.935, hole: 1, shadow: 0.03},
 		"p9_bicycle_frame_gaps_q82":        {iou: 0.538, hole: 0.44, shadow: 0.03},
@@ -230,7 +232,7 @@ var (
 		"p9_earbuds_small_offcentre_q92":   {iou: 0.727, light: 0.721, hole: 1, shadow: 0.03},
 		"p9_cat_drawing_whitefill_q72":     {iou: 0.261, light: 0.061, hole: 1, shadow: 1},
 	}
-	ninthMean = 0.421
+	ninthMean = 0.447
 	// ninthRefused are the shots the cut-out refused with a reason in that
 	// run: the white plate, candle and shirt ("no edge separates it from the
 	// backdrop all round"), the card holder on oak and the backpack cut by
