@@ -47,6 +47,15 @@ func lookAtShading(ctx context.Context, img image.Image, tol float64, feather in
 	if err != nil || body == nil {
 		return cutout{}, false, err
 	}
+	return cutAroundBody(ctx, img, tol, feather, keepShadow, body, true)
+}
+
+// cutAroundBody cuts the image out around body, a region a later look
+// found and the floods must not enter; inferred marks a cut whose outline
+// was partly drawn where no edge shows. ok is false when the cut keeps
+// less than minObjectShare.
+func cutAroundBody(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool, body []int32,
+	inferred bool) (res cutout, ok bool, err error) {
 	st, share, bgMid, err := newCutState(ctx, img, tol)
 	if err != nil {
 		return cutout{}, false, err
@@ -57,7 +66,7 @@ func lookAtShading(ctx context.Context, img image.Image, tol float64, feather in
 	if err != nil || objShare < minObjectShare {
 		return cutout{}, false, err
 	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, inferred: true}, true, nil
+	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, inferred: inferred}, true, nil
 }
 
 // shadedBody is the hull of the long faint lines of img when it is a

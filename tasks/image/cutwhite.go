@@ -56,18 +56,7 @@ func lookAtEdges(ctx context.Context, img image.Image, tol float64, feather int,
 	if err != nil || body == nil {
 		return cutout{}, false, err
 	}
-	st, share, bgMid, err := newCutState(ctx, img, tol)
-	if err != nil {
-		return cutout{}, false, err
-	}
-	defer st.release()
-	st.body = body
-	objShare, err := st.cut(feather, keepShadow)
-	if err != nil || objShare < minObjectShare {
-		return cutout{}, false, err
-	}
-	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share,
-		inferred: seen < whiteSure}, true, nil
+	return cutAroundBody(ctx, img, tol, feather, keepShadow, body, seen < whiteSure)
 }
 
 // edgedBody is the inside of the regions the edges of img close (see
