@@ -97,19 +97,7 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 	b := img.Bounds()
 	x, y := (b.Dx()-cw)/2, (b.Dy()-ch)/2
 	if anchor == "attention" && (cw < b.Dx() || ch < b.Dy()) {
-		small := img
-		if long := max(b.Dx(), b.Dy()); long > attentionSide {
-			side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
-			if long > 4*attentionSide {
-				// Pick every few pixels down to twice the size, then average
-				// 2 × 2: reading a large photo whole costs more than the crop.
-				// (Up to 4 × the size, picking costs more than it saves.)
-				f := float64(2*attentionSide) / float64(long)
-				small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
-			}
-			f := float64(attentionSide) / float64(long)
-			small = resample.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
-		}
+		small := attentionCopy(img)
 		sb := small.Bounds()
 		fx, fy := float64(sb.Dx())/float64(b.Dx()), float64(sb.Dy())/float64(b.Dy())
 		// The crop is the full height or the full width: it moves along one
@@ -136,6 +124,26 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 		x, y = min(max(0, x), b.Dx()-cw), min(max(0, y), b.Dy()-ch)
 	}
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
+}
+
+// attentionCopy is img at most attentionSide px long, as saliency reads it.
+func attentionCopy(img image.Image) image.Image {
+	b := img.Bounds()
+	long := max(b.Dx(), b.Dy())
+	if long <= attentionSide {
+		return img
+	}
+	side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
+	small := img
+	if long > 4*attentionSide {
+		// Pick every few pixels down to twice the size, then average
+		// 2 × 2: reading a large photo whole costs more than the crop.
+		// (Up to 4 × the size, picking costs more than it saves.)
+		f := float64(2*attentionSide) / float64(long)
+		small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
+	}
+	f := float64(attentionSide) / float64(long)
+	return resample.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
 }
 
 // minSkinShare is the share of skin-toned pixels (faces.IsSkinLab) the
