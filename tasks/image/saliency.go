@@ -103,7 +103,7 @@ func saliencyOf(img image.Image) saliency {
 	if total > 0 {
 		s.backL = borderL / total
 	}
-	cs := centreSurround(lab, W, H)
+	cs := centreSurround(raw, W, H)
 	for i, c := range lab {
 		s.l[i], s.rawL[i] = c.L, raw[i].L
 		s.blown[i] = c.L > blownL && c.Chroma() < blownChroma

@@ -27,7 +27,7 @@ import (
 const (
 	edgeMin     = 12
 	bndSigma    = 0.5
-	lightHalo   = 8 // L the ring round a light is above the border's
+	lightHalo   = 5 // L the ring round a light is above the border's
 	lightCore   = 8 // L a light is above its ring
 	lightWeight = 0.1
 	bandSpan    = 0.9
@@ -183,18 +183,19 @@ func maxFilter(in []float64, W, H, r int) []float64 {
 	return out
 }
 
-// centreSurround is each pixel's colour difference (ΔE) from its
-// surround, the image blurred over about a 24th of its long side: the
-// centre–surround contrast of Itti, Koch and Niebur ("A model of
+// centreSurround is each pixel's colour (smoothed only over 3 × 3)
+// difference (ΔE) from its surround, the image blurred over about a
+// 24th of its long side: the centre–surround contrast of Itti, Koch and Niebur ("A model of
 // saliency-based visual attention for rapid scene analysis", 1998), on
 // one scale, in Lab as Achanta et al. ("Frequency-tuned salient region
 // detection", 2009) compare a smoothed pixel with a far smoother image.
 func centreSurround(lab []colour.Lab, W, H int) []float64 {
 	r := max(2, max(W, H)/24)
+	centre := boxBlurLab(lab, W, H, 1) // 3 × 3: a gull's wing is a pixel or two thick here
 	sur := boxBlurLab(boxBlurLab(boxBlurLab(lab, W, H, r), W, H, r), W, H, r)
 	out := make([]float64, W*H)
 	for i := range lab {
-		out[i] = math.Sqrt(lab[i].Dist2(sur[i]))
+		out[i] = math.Sqrt(centre[i].Dist2(sur[i]))
 	}
 	return out
 }
