@@ -118,7 +118,7 @@ func saliencyOf(img image.Image) saliency {
 		// Differences under 10 ΔE are the backdrop's own shading and grain.
 		// A pixel standing out from its own surround (cs) is salient too: a
 		// dark bird against a sunset sky the colour of no border.
-		s.v[i] = math.Max(0, max(d, cs[i])-10) * alpha[i]
+		s.v[i] = math.Max(0, max(d, csWeight*cs[i])-10) * alpha[i]
 	}
 	return s
 }

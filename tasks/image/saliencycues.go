@@ -2,6 +2,7 @@ package image
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/taskplatform/taskplatform/tasks/colour"
 )
@@ -14,8 +15,8 @@ import (
 //     the region's rim within 2 px of a colour step of at least edgeMin ΔE
 //     per pixel (objectness as a closed boundary: Alexe, Deselaers and
 //     Ferrari, "Measuring the objectness of image windows", 2012);
-//   - away from the frame: a region running along the frame's border is
-//     backdrop, its boundary connectivity (border pixels over the square
+//   - away from the frame: a region running along two sides of the
+//     frame's border is backdrop, its boundary connectivity (border pixels over the square
 //     root of its area; Zhu, Liang, Wei and Sun, "Saliency optimization
 //     from robust background detection", CVPR 2014) weighing
 //     exp(−bnd² / 2σ²) with σ = bndSigma;
@@ -35,10 +36,15 @@ const (
 	bandWeight  = 0.1
 )
 
+// csWeight scales the centre-surround contrast against the border
+// distance in a pixel's salience.
+const csWeight = 0.0
+
 // regionCues are one region's measures for those cues.
 type regionCues struct {
 	rim, sharpRim int     // rim pixels, and those by a sharp colour step
 	border        int     // pixels on the frame's edge
+	sides         uint8   // the frame's sides it touches, a bit each
 	px            int     // pixels
 	meanL, ringL  float64 // mean lightness inside, and in a ring 2 to 4 px out
 	backL         float64 // the frame border's mean lightness
@@ -54,8 +60,12 @@ func (c regionCues) weight() float64 {
 	if c.rim > 0 {
 		w *= 0.15 + 0.85*float64(c.sharpRim)/float64(c.rim)
 	}
-	bnd := float64(c.border) / math.Sqrt(float64(c.px))
-	w *= math.Exp(-bnd * bnd / (2 * bndSigma * bndSigma))
+	// A subject cut by one side (a torso by the bottom, a face filling
+	// the frame) is not backdrop: only a region touching two sides is.
+	if bits.OnesCount8(c.sides) >= 2 {
+		bnd := float64(c.border) / math.Sqrt(float64(c.px))
+		w *= math.Exp(-bnd * bnd / (2 * bndSigma * bndSigma))
+	}
 	if c.ringL-c.backL >= lightHalo && c.meanL-c.ringL >= lightCore {
 		w *= lightWeight
 	}
@@ -82,6 +92,16 @@ func (s saliency) measureCues(rs []region, label []int32) {
 		sums[id-1].l += s.rawL[i]
 		if x == 0 || y == 0 || x == W-1 || y == H-1 {
 			c.border++
+			switch {
+			case x == 0:
+				c.sides |= 1
+			case x == W-1:
+				c.sides |= 2
+			case y == 0:
+				c.sides |= 4
+			default:
+				c.sides |= 8
+			}
 		}
 		rim := false
 		for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
