@@ -38,7 +38,7 @@ const (
 
 // csWeight scales the centre-surround contrast against the border
 // distance in a pixel's salience.
-const csWeight = 0.0
+const csWeight = 0.5
 
 // regionCues are one region's measures for those cues.
 type regionCues struct {
