@@ -270,7 +270,11 @@ func cropDocs() tasks.Docs {
 			"being the region with the most salience counted as far as it is solid — a body, not a lattice of lamps or " +
 			"the brightest clutter, and not glare: a region at least a quarter burnt out to white (a lamp, the sun, a " +
 			"window) weighs a tenth, and its burnt-out pixels fill none of it (a window's panes; its frame is " +
-			"detail) — so a small or off-centre subject stays whole in the frame. The crop's edges " +
+			"detail). A pixel also stands out by its contrast with its own surround (a dark bird against a sunset " +
+			"sky). A region weighs less without a sharp outline (a glow, steam, a halo), as a light (brighter than " +
+			"a ring round it that is itself lit above the border: a lamp, a neon tube, the sun), as backdrop " +
+			"running along two sides of the frame, or as a band across it (a horizon); such regions are weighed " +
+			"down and the rest read again — so a small or off-centre subject stays whole in the frame. The crop's edges " +
 			"are moved off any salient region they would cut (an eye is in or out, never halved), and a subject " +
 			"wider than the crop is cut where its edges cross the least detail, among the positions holding at least " +
 			"85 % of the most salience; with centre it is the " +
