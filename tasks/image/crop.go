@@ -97,19 +97,7 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 	b := img.Bounds()
 	x, y := (b.Dx()-cw)/2, (b.Dy()-ch)/2
 	if anchor == "attention" && (cw < b.Dx() || ch < b.Dy()) {
-		small := img
-		if long := max(b.Dx(), b.Dy()); long > attentionSide {
-			side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
-			if long > 4*attentionSide {
-				// Pick every few pixels down to twice the size, then average
-				// 2 × 2: reading a large photo whole costs more than the crop.
-				// (Up to 4 × the size, picking costs more than it saves.)
-				f := float64(2*attentionSide) / float64(long)
-				small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
-			}
-			f := float64(attentionSide) / float64(long)
-			small = resample.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
-		}
+		small := attentionCopy(img)
 		sb := small.Bounds()
 		fx, fy := float64(sb.Dx())/float64(b.Dx()), float64(sb.Dy())/float64(b.Dy())
 		// The crop is the full height or the full width: it moves along one
@@ -136,6 +124,26 @@ func cropRect(img image.Image, cw, ch int, anchor string) (image.Rectangle, erro
 		x, y = min(max(0, x), b.Dx()-cw), min(max(0, y), b.Dy()-ch)
 	}
 	return image.Rect(b.Min.X+x, b.Min.Y+y, b.Min.X+x+cw, b.Min.Y+y+ch), nil
+}
+
+// attentionCopy is img at most attentionSide px long, as saliency reads it.
+func attentionCopy(img image.Image) image.Image {
+	b := img.Bounds()
+	long := max(b.Dx(), b.Dy())
+	if long <= attentionSide {
+		return img
+	}
+	side := func(n int, f float64) int { return max(1, int(math.Round(float64(n)*f))) }
+	small := img
+	if long > 4*attentionSide {
+		// Pick every few pixels down to twice the size, then average
+		// 2 × 2: reading a large photo whole costs more than the crop.
+		// (Up to 4 × the size, picking costs more than it saves.)
+		f := float64(2*attentionSide) / float64(long)
+		small = imaging.Resize(img, side(b.Dx(), f), side(b.Dy(), f), imaging.NearestNeighbor)
+	}
+	f := float64(attentionSide) / float64(long)
+	return resample.Resize(small, side(b.Dx(), f), side(b.Dy(), f), imaging.Box)
 }
 
 // minSkinShare is the share of skin-toned pixels (faces.IsSkinLab) the
@@ -262,7 +270,11 @@ func cropDocs() tasks.Docs {
 			"being the region with the most salience counted as far as it is solid — a body, not a lattice of lamps or " +
 			"the brightest clutter, and not glare: a region at least a quarter burnt out to white (a lamp, the sun, a " +
 			"window) weighs a tenth, and its burnt-out pixels fill none of it (a window's panes; its frame is " +
-			"detail) — so a small or off-centre subject stays whole in the frame. The crop's edges " +
+			"detail). A pixel also stands out by its contrast with its own surround (a dark bird against a sunset " +
+			"sky). A region weighs less without a sharp outline (a glow, steam, a halo), as a light (brighter than " +
+			"a ring round it that is itself lit above the border: a lamp, a neon tube, the sun), as backdrop " +
+			"running along two sides of the frame, or as a band across it (a horizon); such regions are weighed " +
+			"down and the rest read again — so a small or off-centre subject stays whole in the frame. The crop's edges " +
 			"are moved off any salient region they would cut (an eye is in or out, never halved), and a subject " +
 			"wider than the crop is cut where its edges cross the least detail, among the positions holding at least " +
 			"85 % of the most salience; with centre it is the " +

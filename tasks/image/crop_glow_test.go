@@ -449,13 +449,21 @@ func glowScenes(tb testing.TB) []glowScene {
 	}
 }
 
-// TestCropKeepsTheMugBesideFairyLights: a small mug off the centre of a
-// dim wall hung with loops of fairy lights (the brightest, busiest thing in
-// the photo) is kept whole in 9:16, 4:5 and 1:1 crops, left or right. With
+// TestCropKeepsTheSubjectBesideLightsAndGlare: a subject beside the
+// brightest, busiest thing in the photo — a rocket beside its lit lattice
+// gantry with floodlight glare and steam, a dark gull against a sunset, a
+// small mug off the centre of a wall hung with fairy lights, a guitar by
+// a neon sign, a dog under a streetlamp's halo — is kept whole in every
+// crop (9:16, 4:5, 1:1, or 16:9 of a tall photo), left or right. With
 // TP_CROP_LOOK set to a folder the crops are written there.
-func TestCropKeepsTheMugBesideFairyLights(t *testing.T) {
+func TestCropKeepsTheSubjectBesideLightsAndGlare(t *testing.T) {
 	look := os.Getenv("TP_CROP_LOOK")
-	for _, s := range []glowScene{mugByLights(t, 1520, 80, 1150), mugByLights(t, 280, 650, 1750)} {
+	scenes := []glowScene{
+		rocketPad(t, 420, 1150), rocketPad(t, 1560, 500), birdAtSunset(t, 1350, 260, 640),
+		mugByLights(t, 1520, 80, 1150), mugByLights(t, 280, 650, 1750),
+		guitarByNeon(t, 1650, 800), guitarByNeon(t, 330, 1300), dogUnderStreetlamp(t, 850),
+	}
+	for _, s := range scenes {
 		b := s.img.Bounds()
 		for _, r := range s.ratios {
 			cw, ch := cropSize(b.Dx(), b.Dy(), r[0], r[1])

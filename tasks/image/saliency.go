@@ -21,6 +21,12 @@ type saliency struct {
 	v    []float64 // per pixel, 0 for the backdrop
 	// blown marks pixels clipped to white (glare): no detail to show.
 	blown []bool
+	// l is each pixel's lightness, smoothed; edge the strongest colour
+	// step (ΔE per pixel, unsmoothed) within 2 px of it; backL the mean
+	// lightness of the frame's border; rawL the lightness unsmoothed.
+	// They weigh regions (saliencycues.go).
+	l, rawL, edge []float64
+	backL         float64
 }
 
 // A blown pixel is lighter than blownL with chroma under blownChroma: a
@@ -53,6 +59,7 @@ func saliencyOf(img image.Image) saliency {
 		}
 	}
 	r := max(1, max(W, H)/100)
+	raw := lab
 	lab = boxBlurLab(boxBlurLab(lab, W, H, r), W, H, r)
 	// The backdrop's colours: the border ring's colours binned by 8 ΔE,
 	// each bin filling at least borderShareMin, as its mean.
@@ -62,7 +69,7 @@ func saliencyOf(img image.Image) saliency {
 		n   float64
 	}
 	bins := map[[3]int]*bin{}
-	var total float64
+	var total, borderL float64
 	for y := range H {
 		for x := range W {
 			if x >= ring && x < W-ring && y >= ring && y < H-ring {
@@ -82,6 +89,7 @@ func saliencyOf(img image.Image) saliency {
 			bins[k].sum.B += c.B
 			bins[k].n++
 			total++
+			borderL += c.L
 		}
 	}
 	var backdrop []colour.Lab
@@ -90,8 +98,14 @@ func saliencyOf(img image.Image) saliency {
 			backdrop = append(backdrop, colour.Lab{L: bn.sum.L / bn.n, A: bn.sum.A / bn.n, B: bn.sum.B / bn.n})
 		}
 	}
-	s := saliency{w: W, h: H, v: make([]float64, W*H), blown: make([]bool, W*H)}
+	s := saliency{w: W, h: H, v: make([]float64, W*H), blown: make([]bool, W*H), l: make([]float64, W*H),
+		rawL: make([]float64, W*H), edge: edgeMap(raw, W, H)}
+	if total > 0 {
+		s.backL = borderL / total
+	}
+	cs := centreSurround(raw, W, H)
 	for i, c := range lab {
+		s.l[i], s.rawL[i] = c.L, raw[i].L
 		s.blown[i] = c.L > blownL && c.Chroma() < blownChroma
 		if len(backdrop) == 0 { // a transparent border: the opaque pixels are the subject
 			s.v[i] = alpha[i]
@@ -102,7 +116,9 @@ func saliencyOf(img image.Image) saliency {
 			d = min(d, math.Sqrt((c.L-bc.L)*(c.L-bc.L)+(c.A-bc.A)*(c.A-bc.A)+(c.B-bc.B)*(c.B-bc.B)))
 		}
 		// Differences under 10 ΔE are the backdrop's own shading and grain.
-		s.v[i] = math.Max(0, d-10) * alpha[i]
+		// A pixel standing out from its own surround (cs) is salient too: a
+		// dark bird against a sunset sky the colour of no border.
+		s.v[i] = math.Max(0, max(d, csWeight*cs[i])-10) * alpha[i]
 	}
 	return s
 }
@@ -138,6 +154,7 @@ type region struct {
 	mass  float64 // its salience
 	px    int     // its pixels
 	blown int     // its pixels clipped to white
+	cues  regionCues
 }
 
 // score is the region's salience weighted by its solidity (the share of
@@ -155,18 +172,49 @@ func (r region) score(W, H int) float64 {
 		glare = blownWeight
 		fill = float64(r.px-r.blown) / float64(r.box.Dx()*r.box.Dy())
 	}
-	return r.mass * fill * glare * (1 - 0.4*(dx*dx+dy*dy))
+	return r.mass * fill * glare * r.cues.weight() * (1 - 0.4*(dx*dx+dy*dy))
 }
 
-// regions are the connected groups of pixels whose salience is over a
-// third of the strongest (8-connected, joined across 1-px gaps).
-func (s saliency) regions() []region {
+// suppressions is how many times subjectRegions reads the regions again
+// after weighing clutter down.
+const suppressions = 3
+
+// subjectRegions are the regions read again after each region the cues
+// weigh under half (a glow, a light, the backdrop along the frame) has
+// its salience scaled by its weight: the strongest pixel set the
+// threshold, and a sun or a floodlight would otherwise hide a subject
+// under a third of its salience. s.v is changed.
+func (s saliency) subjectRegions() []region {
+	rs, label := s.labelled()
+	for range suppressions {
+		changed := false
+		for i, id := range label {
+			if id == 0 {
+				continue
+			}
+			if w := rs[id-1].cues.weight(); w < 0.5 {
+				s.v[i] *= w
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+		rs, label = s.labelled()
+	}
+	return rs
+}
+
+// labelled are the connected groups of pixels whose salience is over a
+// third of the strongest (8-connected, joined across 1-px gaps), with
+// each pixel's region (its index + 1, 0 for none).
+func (s saliency) labelled() ([]region, []int32) {
 	var top float64
 	for _, v := range s.v {
 		top = max(top, v)
 	}
 	if top == 0 {
-		return nil
+		return nil, nil
 	}
 	on := make([]bool, len(s.v))
 	for i, v := range s.v {
@@ -207,7 +255,8 @@ func (s saliency) regions() []region {
 			}
 		}
 	}
-	return out
+	s.measureCues(out, label)
+	return out, label
 }
 
 // subjectSpan is the span [lo, hi) along one axis (x when alongX) that a
@@ -217,7 +266,7 @@ func (s saliency) regions() []region {
 // as near centred on the subject as holds them all; or, when the subject
 // alone does not fit, the window's position holding most of its salience.
 func (s saliency) subjectSpan(alongX bool, window int) (lo, hi int, ok bool) {
-	rs := s.regions()
+	rs := s.subjectRegions()
 	if len(rs) == 0 {
 		return 0, 0, false
 	}
