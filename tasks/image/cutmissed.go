@@ -22,7 +22,8 @@ const missedSide = 1024
 
 // missedEdges is the length of the strong edges left in cut's backdrop
 // (alpha 0, farther than missedBand from the cut), in runs of at least
-// missedRun pixels, over the length of the cut's outline: 0 for a cut
+// missedRun pixels, less the backdrop's own (at the density the border
+// band shows), over the length of the cut's outline: 0 for a cut
 // that leaves a flat backdrop. An edge is a local maximum, across x or y,
 // of the step of colour over 4 px (each side the mean of 3 pixels along
 // the edge) of at least need.
@@ -89,6 +90,25 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 			}
 		}
 	}
+	// A textured backdrop (wood, concrete, a knit) shows strong edges of its
+	// own everywhere; as many as the border band shows per pixel are its
+	// grain, not a part the cut left, and are not counted.
+	band := max(4, min(W, H)/20)
+	inBand := func(i int) bool {
+		x, y := i%W, i/W
+		return x < band || y < band || x >= W-band || y >= H-band
+	}
+	bandPix, allPix, bandEdges := 0, 0, 0
+	for y := 4; y < H-4; y++ {
+		for x := 4; x < W-4; x++ {
+			if i := y*W + x; !near[i] {
+				allPix++
+				if inBand(i) {
+					bandPix++
+				}
+			}
+		}
+	}
 	missed := 0
 	var comp []int
 	for i := range edge {
@@ -110,7 +130,15 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 		}
 		if len(comp) >= max(4, missedRun/s) {
 			missed += len(comp)
+			for _, j := range comp {
+				if inBand(j) {
+					bandEdges++
+				}
+			}
 		}
+	}
+	if bandPix > 0 {
+		missed = max(0, missed-bandEdges*allPix/bandPix)
 	}
 	return float64(missed) / float64(outline)
 }
