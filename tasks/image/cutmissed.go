@@ -90,9 +90,16 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 			}
 		}
 	}
-	// A textured backdrop (wood, concrete, a knit) shows strong edges of its
-	// own everywhere; as many as the border band shows per pixel are its
-	// grain, not a part the cut left, and are not counted.
+	missed := edgeRuns(edge, near, W, H, max(4, missedRun/s))
+	return float64(missed) / float64(outline)
+}
+
+// edgeRuns is the number of edge pixels in 8-connected runs of at least
+// run pixels, less the backdrop's own: a textured backdrop (wood,
+// concrete, a knit) shows strong edges everywhere, and as many per pixel
+// as its border band shows (away from the cut: near) are its grain, not a
+// part the cut left. It clears edge.
+func edgeRuns(edge, near []bool, W, H, run int) int {
 	band := max(4, min(W, H)/20)
 	inBand := func(i int) bool {
 		x, y := i%W, i/W
@@ -128,7 +135,7 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 				}
 			}
 		}
-		if len(comp) >= max(4, missedRun/s) {
+		if len(comp) >= run {
 			missed += len(comp)
 			for _, j := range comp {
 				if inBand(j) {
@@ -140,5 +147,5 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 	if bandPix > 0 {
 		missed = max(0, missed-bandEdges*allPix/bandPix)
 	}
-	return float64(missed) / float64(outline)
+	return missed
 }
