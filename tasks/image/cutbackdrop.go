@@ -46,7 +46,12 @@ type borderSamples struct {
 
 // sampleBorder reads the border band of st's image.
 func sampleBorder(st *cutState) borderSamples {
-	W, H := st.W, st.H
+	return sampleBorderOf(st.W, st.H, func(i int) ([3]float64, bool) { return st.col(i), st.opaque(i) })
+}
+
+// sampleBorderOf reads the border band of a W × H image whose pixel i is
+// col(i) (ok false: transparent, not read).
+func sampleBorderOf(W, H int, col func(i int) ([3]float64, bool)) borderSamples {
 	band := max(1, min(W, H)/100)
 	step := max(1, 2*(W+H)*band/6000)
 	var s borderSamples
@@ -56,10 +61,14 @@ func sampleBorder(st *cutState) borderSamples {
 			if x >= band && x < W-band && y >= band && y < H-band {
 				continue
 			}
-			if k++; k%step != 0 || !st.opaque(y*W+x) {
+			if k++; k%step != 0 {
 				continue
 			}
-			s.xs, s.ys, s.cols = append(s.xs, x), append(s.ys, y), append(s.cols, st.col(y*W+x))
+			c, ok := col(y*W + x)
+			if !ok {
+				continue
+			}
+			s.xs, s.ys, s.cols = append(s.xs, x), append(s.ys, y), append(s.cols, c)
 		}
 	}
 	return s

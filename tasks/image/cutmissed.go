@@ -22,7 +22,8 @@ const missedSide = 1024
 
 // missedEdges is the length of the strong edges left in cut's backdrop
 // (alpha 0, farther than missedBand from the cut), in runs of at least
-// missedRun pixels, over the length of the cut's outline: 0 for a cut
+// missedRun pixels, less the backdrop's own (at the density the border
+// band shows), over the length of the cut's outline: 0 for a cut
 // that leaves a flat backdrop. An edge is a local maximum, across x or y,
 // of the step of colour over 4 px (each side the mean of 3 pixels along
 // the edge) of at least need.
@@ -89,6 +90,32 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 			}
 		}
 	}
+	missed := edgeRuns(edge, near, W, H, max(4, missedRun/s))
+	return float64(missed) / float64(outline)
+}
+
+// edgeRuns is the number of edge pixels in 8-connected runs of at least
+// run pixels, less the backdrop's own: a textured backdrop (wood,
+// concrete, a knit) shows strong edges everywhere, and as many per pixel
+// as its border band shows (away from the cut: near) are its grain, not a
+// part the cut left. It clears edge.
+func edgeRuns(edge, near []bool, W, H, run int) int {
+	band := max(4, min(W, H)/20)
+	inBand := func(i int) bool {
+		x, y := i%W, i/W
+		return x < band || y < band || x >= W-band || y >= H-band
+	}
+	bandPix, allPix, bandEdges := 0, 0, 0
+	for y := 4; y < H-4; y++ {
+		for x := 4; x < W-4; x++ {
+			if i := y*W + x; !near[i] {
+				allPix++
+				if inBand(i) {
+					bandPix++
+				}
+			}
+		}
+	}
 	missed := 0
 	var comp []int
 	for i := range edge {
@@ -108,9 +135,17 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 				}
 			}
 		}
-		if len(comp) >= max(4, missedRun/s) {
+		if len(comp) >= run {
 			missed += len(comp)
+			for _, j := range comp {
+				if inBand(j) {
+					bandEdges++
+				}
+			}
 		}
 	}
-	return float64(missed) / float64(outline)
+	if bandPix > 0 {
+		missed = max(0, missed-bandEdges*allPix/bandPix)
+	}
+	return missed
 }

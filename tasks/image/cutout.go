@@ -137,6 +137,7 @@ type cutout struct {
 	seeThrough  float64 // the share of the object given a see-through alpha (cutglass.go)
 	clearBody   []bool  // a body found by its outline whose inside is the backdrop (cutbare.go, cutoutline.go)
 	inferred    bool    // part of the outline drawn where the image shows no edge (cutshading.go)
+	unseen      float64 // the share of the white look's outline closed over a gap (cutwhite.go), else 0
 }
 
 // cutOut makes the background of img transparent; see cutmatte.go. A

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,12 +22,19 @@ type qualityRow struct {
 	set, name string
 	iou       float64
 	q         cutQuality
+	res       cutout // the cut's record (its img released)
 	cut, read time.Duration
 }
 
 // calibrationRows cuts out every shot of every set with truth.
+// CUTQUALITY_SETS=",ninth,holes," cuts only those sets of shots (no
+// scenes); CUTQUALITY_DUMP=/some/dir writes each input, its cut-out and a
+// line of index.tsv (set, name, IoU, drawn, unseen, object share,
+// see-through share, cut ms), to measure new evidence on without cutting
+// again.
 func calibrationRows(tb testing.TB) []qualityRow {
 	var rows []qualityRow
+	only := os.Getenv("CUTQUALITY_SETS")
 	one := func(set, name string, t truth, glass bool) {
 		start := time.Now()
 		res, err := cutOutGlass(context.Background(), t.img, 12, 2, false)
@@ -40,7 +49,17 @@ func calibrationRows(tb testing.TB) []qualityRow {
 		if glass {
 			iou = scoreGlass(t, res).iou
 		}
-		rows = append(rows, qualityRow{set: set, name: name, iou: iou, q: q, cut: cut, read: read})
+		if dir := os.Getenv("CUTQUALITY_DUMP"); dir != "" {
+			writePNG(tb, filepath.Join(dir, set+"__"+name+"_in.png"), t.img)
+			writePNG(tb, filepath.Join(dir, set+"__"+name+"_out.png"), res.img)
+			f, err := os.OpenFile(filepath.Join(dir, "index.tsv"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				fmt.Fprintf(f, "%s\t%s\t%.4f\t%v\t%.4f\t%.4f\t%.4f\t%d\n", set, name, iou, res.inferred, res.unseen,
+					res.objectShare, res.seeThrough, cut.Milliseconds())
+				_ = f.Close()
+			}
+		}
+		rows = append(rows, qualityRow{set: set, name: name, iou: iou, q: q, res: res, cut: cut, read: read})
 		releaseImage(res.img)
 	}
 	for _, set := range []struct {
@@ -53,6 +72,9 @@ func calibrationRows(tb testing.TB) []qualityRow {
 		{"fresh", freshScenes(), false}, {"photo", photoScenes(), false}, {"glass", glassScenes(), true},
 		{"ribbon", ribbonScenes(), false}, {"glassfresh", glassFreshScenes(), true},
 	} {
+		if only != "" {
+			continue
+		}
 		for _, s := range set.scenes {
 			one(set.name, s.name, s.render(), set.glass)
 		}
@@ -60,7 +82,15 @@ func calibrationRows(tb testing.TB) []qualityRow {
 	for _, set := range []struct {
 		name  string
 		shots []shot
-	}{{"fifth", fifthShots()}, {"sixth", sixthShots()}, {"shine", shineShots()}, {"pile", pileShots()}} {
+	}{
+		{"fifth", fifthShots()}, {"sixth", sixthShots()}, {"shine", shineShots()}, {"pile", pileShots()},
+		{"seventh", seventhShots()}, {"eighth", eighthShots()}, {"ninth", ninthShots()},
+		{"whitebody", whiteBodyShots()}, {"hue", hueShots()}, {"texture", textureShots()}, {"bands", bandsShots()},
+		{"holes", holesShots()}, {"tonal", tonalShots()},
+	} {
+		if only != "" && !strings.Contains(only, ","+set.name+",") {
+			continue
+		}
 		for _, s := range set.shots {
 			one(set.name, s.name, s.photograph(), s.glass)
 		}
@@ -79,35 +109,44 @@ func BenchmarkCutQuality(b *testing.B) {
 	sort.Slice(rows, func(i, j int) bool { return rows[i].q.score < rows[j].q.score })
 	var cut, read time.Duration
 	for _, r := range rows {
-		fmt.Fprintf(os.Stdout, "%-10s %-34s IoU %.3f quality %.3f (on an edge %.3f, missed %.3f) outline %d "+
-			"noise %.0f\n", r.set, r.name, r.iou, r.q.score, r.q.share, r.q.missed, r.q.outline, r.q.noiseStep)
+		fmt.Fprintf(os.Stdout, "%-10s %-34s IoU %.3f quality %.3f (on an edge %.3f, missed %.3f, parts %.3f) "+
+			"outline %d noise %.0f drawn %v unseen %.3f\n", r.set, r.name, r.iou, r.q.score, r.q.share, r.q.missed,
+			r.q.parts, r.q.outline, r.q.noiseStep, r.res.inferred, r.res.unseen)
 		cut += r.cut
 		read += r.read
 	}
 	c := confusion(rows, minCutQuality)
 	fmt.Fprintf(os.Stdout, "flagged: %d bad (IoU < 0.9), %d middling, %d good (IoU >= 0.95); "+
 		"passed: %d bad, %d middling, %d good\n", c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2])
+	under, caught := 0, 0
+	for _, r := range rows {
+		if r.iou < 0.85 {
+			under++
+			if flagged(r, minCutQuality) {
+				caught++
+			}
+		}
+	}
+	fmt.Fprintf(os.Stdout, "flagged %d of the %d under IoU 0.85\n", caught, under)
 	lowGood, highBad := margin(rows, minCutQuality)
 	fmt.Fprintf(os.Stdout, "lowest good %.3f, highest flagged bad %.3f\n", lowGood, highBad)
 	b.ReportMetric(float64(read)/float64(cut), "qualityCostRatio")
 }
 
 // TestCutQualityCalibration cuts out every set with truth and holds the
-// flag to what a user notices: no good cut-out (IoU ≥ 0.95) is warned and
-// left uncharged, and at least a fifth of the bad ones (IoU < 0.9) are
-// (4 of 14 when the threshold was set).
+// flag (cut_quality under minCutQuality, or an outline drawn where no
+// edge shows: the task's warnings) to what a user notices: at most two
+// good cut-outs (IoU ≥ 0.95) are warned and left uncharged (a knitted
+// beanie on a knit and a pale speaker whose outline was drawn, when the
+// threshold was set), and at least two fifths of the bad ones (IoU < 0.9)
+// are (22 of 52 when the threshold was set).
 func TestCutQualityCalibration(t *testing.T) {
 	rows := calibrationRows(t)
 	c := confusion(rows, minCutQuality)
-	for _, r := range rows {
-		if r.iou >= 0.95 {
-			require.GreaterOrEqual(t, r.q.score, minCutQuality, "%s/%s: a good cut (IoU %.3f) is flagged", r.set,
-				r.name, r.iou)
-		}
-	}
+	require.LessOrEqual(t, c[0][2], 2, "good cuts flagged: %d of %d", c[0][2], c[0][2]+c[1][2])
 	bad := c[0][0] + c[1][0]
 	require.Positive(t, bad, "the sets hold bad cuts to flag")
-	require.GreaterOrEqual(t, 5*c[0][0], bad, "bad cuts flagged: %d of %d", c[0][0], bad)
+	require.GreaterOrEqual(t, 5*c[0][0], 2*bad, "bad cuts flagged: %d of %d", c[0][0], bad)
 }
 
 // margin is the lowest quality of a good cut (IoU ≥ 0.95) and the highest
@@ -118,20 +157,26 @@ func margin(rows []qualityRow, threshold float64) (lowGood, highBad float64) {
 		if r.iou >= 0.95 {
 			lowGood = min(lowGood, r.q.score)
 		}
-		if r.iou < 0.9 && r.q.score < threshold {
+		if r.iou < 0.9 && flagged(r, threshold) {
 			highBad = max(highBad, r.q.score)
 		}
 	}
 	return lowGood, highBad
 }
 
-// confusion counts the rows flagged (quality under threshold, [0]) and
-// passed ([1]) by IoU class: under 0.9, 0.9 to 0.95, 0.95 and over.
+// flagged tells whether the task warns row r's cut-out and does not charge
+// it (Step: judge, then warnInferred).
+func flagged(r qualityRow, threshold float64) bool {
+	return r.q.score < threshold || r.res.inferred
+}
+
+// confusion counts the rows flagged ([0]) and passed ([1]) by IoU class:
+// under 0.9, 0.9 to 0.95, 0.95 and over.
 func confusion(rows []qualityRow, threshold float64) [2][3]int {
 	var c [2][3]int
 	for _, r := range rows {
 		i, j := 1, 1
-		if r.q.score < threshold {
+		if flagged(r, threshold) {
 			i = 0
 		}
 		switch {

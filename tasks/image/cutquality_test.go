@@ -1,6 +1,7 @@
 package image
 
 import (
+	"context"
 	"image"
 
 	"testing"
@@ -79,4 +80,29 @@ func TestAPileCutToOneThingIsFlagged(t *testing.T) {
 	ball := readCutQuality(tr.img, truthCut(tr, ellipse(84, 96, 52, 50)))
 	require.Greater(t, ball.share, 0.8, "the ball's outline runs on an edge")
 	require.Less(t, ball.score, minCutQuality, "the pile cut to its ball")
+}
+
+// TestAWhiteBodyWhoseOutlineIsPartlyUnseenIsWarned: the white look cuts
+// out a white box on a seamless sweep whose faint rim is lost along its
+// lit top, closing its outline over the gaps (under whiteSure of its
+// border seen); the task delivers it with cutout_uncertain and does not
+// charge it.
+func TestAWhiteBodyWhoseOutlineIsPartlyUnseenIsWarned(t *testing.T) {
+	var box shot
+	for _, s := range whiteBodyShots() {
+		if s.name == "w_box_seamless_q82" {
+			box = s
+		}
+	}
+	require.NotEmpty(t, box.name)
+	tr := box.photograph()
+	res, err := cutOutGlass(context.Background(), tr.img, 12, 2, false)
+	require.NoError(t, err)
+	require.Greater(t, res.unseen, 1-whiteSure, "part of the box's outline was closed over gaps")
+	require.True(t, res.inferred)
+	releaseImage(res.img)
+	iou, _, uncharged, warnings := cutThroughTheTask(t, tr)
+	require.Greater(t, iou, 0.9, "the box is delivered")
+	require.True(t, uncharged, "not charged")
+	require.Equal(t, []string{string(apierr.CutoutUncertain)}, warnings)
 }
