@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -186,7 +187,9 @@ func measureFifth(tb testing.TB, shots []shot, dir string) fifthFigures {
 		for _, a := range t.alpha {
 			share += a / float64(len(t.alpha))
 		}
+		start := time.Now()
 		res, err := cutOutGlass(context.Background(), t.img, 12, 2, false)
+		rememberCut(s, t, res, err, time.Since(start))
 		if dir != "" {
 			writePNG(tb, filepath.Join(dir, s.name+"_in.png"), t.img)
 		}
