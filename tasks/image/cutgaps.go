@@ -1,0 +1,182 @@
+package image
+
+import (
+	"fmt"
+	"os"
+)
+
+var gapDebug = os.Getenv("GAPS_DEBUG") != ""
+
+// inkChroma is the widest spread of a drawn line's channels (levels).
+const inkChroma = 24
+
+// Gaps in shadow. A product that encloses a gap (a stool's legs and
+// stretcher, a swim ring's middle, a chair's slats, a bicycle's frame)
+// often shades the backdrop seen through it, so the gap is darker than
+// the backdrop and dropHoles (cutsegment.go), which grows over pixels of
+// the backdrop's own tone, keeps it. A shadow only lowers the light: the
+// image-to-backdrop ratio is the same in R, G and B (the chromaticity
+// invariance of shadows, Finlayson et al., "On the removal of shadows
+// from images", and Cucchiara et al.'s HSV shadow test: value down,
+// hue and saturation kept), and it varies slowly (no edge inside). A
+// region of the kept object is such a gap when
+//
+//   - it is not reached from the frame's background (an enclosed part; a
+//     region beside it is left to the stages that decided it);
+//   - it is a shade of the backdrop (between minShadow and the backdrop's
+//     own level, chromaticity kept: castShade) and never lit above it;
+//   - it is smooth inside: grown through steps no sharper than a soft
+//     shadow's, with little texture (its luminance ratio's local spread
+//     near the backdrop's noise);
+//   - its rim is a step onto the product on most of its length, and the
+//     product across that step is not in the backdrop's tones (a dark leg,
+//     a navy tube): a grey panel on a white sneaker, or a white body
+//     behind a faint rim, sits in the backdrop's tones and stays;
+//   - it is not a white fill inside a drawn outline (inkBounded).
+
+// gapShare is the least share of a gap's rim that is a step onto a product
+// out of the backdrop's tones.
+const gapShare = 0.7
+
+// clearShadedGaps makes background the enclosed gaps in shadow (above).
+func (st *cutState) clearShadedGaps(isBg []bool) {
+	W, H, n := st.W, st.H, st.n
+	outer := outerBackground(isBg, W, H)
+	defer boolPool.put(outer)
+	seen := boolPool.get(n)
+	defer boolPool.put(seen)
+	clear(seen)
+	minGap := max(12, n/4000)
+	member := func(j int) bool { return !isBg[j] && st.cand[j] && st.opaque(j) }
+	var comp []int32
+	for i := range n {
+		if seen[i] || !member(i) {
+			continue
+		}
+		comp = append(comp[:0], int32(i))
+		seen[i] = true
+		touchesOuter := false
+		for h := 0; h < len(comp); h++ {
+			k := int(comp[h])
+			st.neighbours(k, func(j int) {
+				if outer[j] {
+					touchesOuter = true
+				}
+				if !seen[j] && member(j) && st.step2(k, j) <= st.stepMax2/4 {
+					seen[j] = true
+					comp = append(comp, int32(j))
+				}
+			})
+		}
+		if touchesOuter || len(comp) < minGap || !st.shadedGap(comp, isBg) {
+			continue
+		}
+		for _, j := range comp {
+			isBg[j] = true
+		}
+	}
+}
+
+// outerBackground is the background reached from the frame's border; it
+// goes back to the pool with boolPool.put.
+func outerBackground(isBg []bool, W, H int) []bool {
+	out := boolPool.get(W * H)
+	clear(out)
+	var queue []int32
+	for y := range H {
+		for x := range W {
+			if i := y*W + x; (x == 0 || y == 0 || x == W-1 || y == H-1) && isBg[i] && !out[i] {
+				out[i] = true
+				queue = append(queue, int32(i))
+			}
+		}
+	}
+	for len(queue) > 0 {
+		i := int(queue[len(queue)-1])
+		queue = queue[:len(queue)-1]
+		forNeighbours(i, W, H, func(j int) {
+			if isBg[j] && !out[j] {
+				out[j] = true
+				queue = append(queue, int32(j))
+			}
+		})
+	}
+	return out
+}
+
+// shadedGap tells whether region c (kept, in shade tones, not reached
+// from the frame) is the backdrop in shadow seen through the product.
+func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
+	W, H := st.W, st.H
+	in := make(map[int32]bool, len(c))
+	for _, j := range c {
+		in[j] = true
+	}
+	// Its tones: a shade of the backdrop, one factor in every channel, never lit.
+	ratios := 0
+	var sum, lift float64
+	for _, j := range c {
+		p, b := st.col(int(j)), st.bd.at(int(j)%W, int(j)/W)
+		lo, hi := 2.0, -1.0
+		for ch := range 3 {
+			r := p[ch] / max(b[ch], 1)
+			lo, hi = min(lo, r), max(hi, r)
+		}
+		level := max((b[0]+b[1]+b[2])/3, 1)
+		if hi-lo <= max(ratioSpread, 3*st.noise/level) {
+			ratios++
+		}
+		lift += st.lift(int(j))
+		sum += (p[0] + p[1] + p[2]) / max(b[0]+b[1]+b[2], 1)
+	}
+	m := float64(len(c))
+	if gapDebug {
+		fmt.Printf("gap %d px at %d,%d: ratios %.2f lift %.2f shade %.2f\n", len(c), int(c[0])%W, int(c[0])/W,
+			float64(ratios)/m, lift/m, sum/m)
+	}
+	if float64(ratios) < castShare*m || lift/m > 1 || sum/m < minShadow {
+		return false
+	}
+	// Its rim: a step onto a product out of the backdrop's tones.
+	rim, onProduct := 0, 0
+	for _, j32 := range c {
+		j := int(j32)
+		x, y := j%W, j/W
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			xx, yy := x+d[0], y+d[1]
+			if xx < 0 || yy < 0 || xx >= W || yy >= H || in[int32(yy*W+xx)] {
+				continue
+			}
+			rim++
+			// Two pixels on, past the edge's blur.
+			fx, fy := min(max(xx+d[0], 0), W-1), min(max(yy+d[1], 0), H-1)
+			k := fy*W + fx
+			switch {
+			case in[int32(k)] || st.cand[k] && !st.near[k] && !isBg[k]:
+				rim-- // the gap's own pixels past a speck, or a shadow beside it
+			case !isBg[k] && !st.near[k] && st.opaque(k):
+				onProduct++
+			}
+		}
+	}
+	if gapDebug {
+		fmt.Printf("  rim %d on product %d\n", rim, onProduct)
+	}
+	if rim == 0 || float64(onProduct) < gapShare*float64(rim) {
+		return false
+	}
+	inRegion := func(j int) bool { return in[int32(j)] }
+	// Ink is dark and neutral; a brown leg or a navy tube is no drawn line.
+	ink := func(j int) float64 {
+		p := st.col(j)
+		if max(p[0], p[1], p[2])-min(p[0], p[1], p[2]) > inkChroma {
+			return 255
+		}
+		return st.lum3(j)
+	}
+	ib := inkBounded(c, inRegion, ink, st.bd.lum(int(c[0]), W), W, H, max(4, min(W, H)/90))
+	if gapDebug {
+		fmt.Printf("  ink %v\n", ib)
+	}
+	return !ib
+}
