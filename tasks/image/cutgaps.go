@@ -1,12 +1,5 @@
 package image
 
-import (
-	"fmt"
-	"os"
-)
-
-var gapDebug = os.Getenv("GAPS_DEBUG") != ""
-
 // inkChroma is the widest spread of a drawn line's channels (levels).
 const inkChroma = 24
 
@@ -33,6 +26,11 @@ const inkChroma = 24
 //     a navy tube): a grey panel on a white sneaker, or a white body
 //     behind a faint rim, sits in the backdrop's tones and stays;
 //   - it is not a white fill inside a drawn outline (inkBounded).
+
+// gapCast is the least share of a gap's pixels that are the backdrop
+// darkened by one factor in every channel (castShade's test): less than a
+// contact band's castShare, as a wheel's spokes cross its gap.
+const gapCast = 0.8
 
 // gapShare is the least share of a gap's rim that is a step onto a product
 // out of the backdrop's tones.
@@ -130,11 +128,7 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 		sum += (p[0] + p[1] + p[2]) / max(b[0]+b[1]+b[2], 1)
 	}
 	m := float64(len(c))
-	if gapDebug {
-		fmt.Printf("gap %d px at %d,%d: ratios %.2f lift %.2f shade %.2f\n", len(c), int(c[0])%W, int(c[0])/W,
-			float64(ratios)/m, lift/m, sum/m)
-	}
-	if float64(ratios) < castShare*m || lift/m > 1 || sum/m < minShadow {
+	if float64(ratios) < gapCast*m || lift/m > 1 || sum/m < minShadow {
 		return false
 	}
 	// Its rim: a step onto a product out of the backdrop's tones.
@@ -148,19 +142,20 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 				continue
 			}
 			rim++
-			// Two pixels on, past the edge's blur.
-			fx, fy := min(max(xx+d[0], 0), W-1), min(max(yy+d[1], 0), H-1)
-			k := fy*W + fx
+			// Two and four pixels on, past the edge's blur: a product's
+			// part, not the blur into a light fill.
+			at := func(s int) int {
+				return min(max(yy+s*d[1], 0), H-1)*W + min(max(xx+s*d[0], 0), W-1)
+			}
+			k, f := at(1), at(3)
+			product := func(k int) bool { return !isBg[k] && !st.near[k] && st.opaque(k) }
 			switch {
-			case in[int32(k)] || st.cand[k] && !st.near[k] && !isBg[k]:
-				rim-- // the gap's own pixels past a speck, or a shadow beside it
-			case !isBg[k] && !st.near[k] && st.opaque(k):
+			case in[int32(k)]:
+				rim-- // the gap's own pixels past a speck
+			case product(k) && product(f):
 				onProduct++
 			}
 		}
-	}
-	if gapDebug {
-		fmt.Printf("  rim %d on product %d\n", rim, onProduct)
 	}
 	if rim == 0 || float64(onProduct) < gapShare*float64(rim) {
 		return false
@@ -175,8 +170,5 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 		return st.lum3(j)
 	}
 	ib := inkBounded(c, inRegion, ink, st.bd.lum(int(c[0]), W), W, H, max(4, min(W, H)/90))
-	if gapDebug {
-		fmt.Printf("  ink %v\n", ib)
-	}
 	return !ib
 }
