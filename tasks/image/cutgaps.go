@@ -1,31 +1,32 @@
 package image
 
-// inkChroma is the widest spread of a drawn line's channels (levels).
-const inkChroma = 24
-
 // Gaps in shadow. A product that encloses a gap (a stool's legs and
 // stretcher, a swim ring's middle, a chair's slats, a bicycle's frame)
 // often shades the backdrop seen through it, so the gap is darker than
 // the backdrop and dropHoles (cutsegment.go), which grows over pixels of
 // the backdrop's own tone, keeps it. A shadow only lowers the light: the
 // image-to-backdrop ratio is the same in R, G and B (the chromaticity
-// invariance of shadows, Finlayson et al., "On the removal of shadows
-// from images", and Cucchiara et al.'s HSV shadow test: value down,
-// hue and saturation kept), and it varies slowly (no edge inside). A
-// region of the kept object is such a gap when
+// invariance of shadows: Finlayson et al., "On the removal of shadows
+// from images"; Cucchiara et al.'s HSV shadow test, value down with hue
+// and saturation kept), and it varies slowly. A region of the kept
+// object is such a gap when
 //
-//   - it is not reached from the frame's background (an enclosed part; a
-//     region beside it is left to the stages that decided it);
-//   - it is a shade of the backdrop (between minShadow and the backdrop's
-//     own level, chromaticity kept: castShade) and never lit above it;
-//   - it is smooth inside: grown through steps no sharper than a soft
-//     shadow's, with little texture (its luminance ratio's local spread
-//     near the backdrop's noise);
-//   - its rim is a step onto the product on most of its length, and the
-//     product across that step is not in the backdrop's tones (a dark leg,
-//     a navy tube): a grey panel on a white sneaker, or a white body
-//     behind a faint rim, sits in the backdrop's tones and stays;
-//   - it is not a white fill inside a drawn outline (inkBounded).
+//   - it is not reached from the frame's background (enclosed; a region
+//     beside that background is left to the stages that decided it);
+//   - it is smooth: grown over candidates (near the backdrop, or a shade
+//     of it) through steps under half a soft shadow's;
+//   - it is a shade of the backdrop: at least gapCast of its pixels the
+//     backdrop times one factor in every channel (castShade's test), its
+//     mean not lit above the backdrop, not darker than minShadow;
+//   - its rim is on the product along at least gapShare of it: two and
+//     four pixels out lie kept pixels out of the backdrop's tones (a dark
+//     leg, a navy tube); a grey panel on a white sneaker, or a white body
+//     behind a faint rim, has the backdrop's tones round it and stays;
+//   - it is not a white fill inside a drawn outline (inkBounded, with ink
+//     dark and neutral: a brown leg or a navy tube is no drawn line).
+
+// inkChroma is the widest spread of a drawn line's channels (levels).
+const inkChroma = 24
 
 // gapCast is the least share of a gap's pixels that are the backdrop
 // darkened by one factor in every channel (castShade's test): less than a
@@ -110,7 +111,7 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 	for _, j := range c {
 		in[j] = true
 	}
-	// Its tones: a shade of the backdrop, one factor in every channel, never lit.
+	// Its tones: a shade of the backdrop, one factor in every channel, its mean not lit.
 	ratios := 0
 	var sum, lift float64
 	for _, j := range c {
@@ -169,6 +170,6 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 		}
 		return st.lum3(j)
 	}
-	ib := inkBounded(c, inRegion, ink, st.bd.lum(int(c[0]), W), W, H, max(4, min(W, H)/90))
-	return !ib
+	// A drawn line is thinner than a leg or a stretcher: min(W, H)/90 pixels.
+	return !inkBounded(c, inRegion, ink, st.bd.lum(int(c[0]), W), W, H, max(4, min(W, H)/90))
 }
