@@ -1,5 +1,7 @@
 package image
 
+import "math"
+
 // Gaps in shadow. A product that encloses a gap (a stool's legs and
 // stretcher, a swim ring's middle, a chair's slats, a bicycle's frame)
 // often shades the backdrop seen through it, so the gap is darker than
@@ -42,6 +44,11 @@ func (st *cutState) clearShadedGaps(isBg []bool) {
 	W, H, n := st.W, st.H, st.n
 	outer := outerBackground(isBg, W, H)
 	defer boolPool.put(outer)
+	grain := st.roughness(func(j int) bool { return outer[j] }, func(f func(i int)) {
+		for i := range n {
+			f(i)
+		}
+	})
 	seen := boolPool.get(n)
 	defer boolPool.put(seen)
 	clear(seen)
@@ -67,7 +74,7 @@ func (st *cutState) clearShadedGaps(isBg []bool) {
 				}
 			})
 		}
-		if touchesOuter || len(comp) < minGap || !st.shadedGap(comp, isBg) {
+		if touchesOuter || len(comp) < minGap || !st.shadedGap(comp, isBg) || !st.grainy(comp, grain) {
 			continue
 		}
 		for _, j := range comp {
@@ -172,4 +179,43 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 	}
 	// A drawn line is thinner than a leg or a stretcher: min(W, H)/90 pixels.
 	return !inkBounded(c, inRegion, ink, st.bd.lum(int(c[0]), W), W, H, max(4, min(W, H)/90))
+}
+
+// grainy tells whether region c has the backdrop's grain: its roughness
+// (roughness), divided by its mean shade of the backdrop, at least
+// grainShare of the frame's background's (grain). A gap shows the
+// backdrop's texture (concrete's speckle, paper's fibres); a smooth grey
+// body on speckled concrete, a shade of it too, has none.
+func (st *cutState) grainy(c []int32, grain float64) bool {
+	in := make(map[int32]bool, len(c))
+	var shade float64
+	for _, j := range c {
+		in[j] = true
+		b := st.bd.at(int(j)%st.W, int(j)/st.W)
+		shade += st.lum(int(j)) / max(b[0]+b[1]+b[2], 1) / float64(len(c))
+	}
+	r := st.roughness(func(j int) bool { return in[int32(j)] }, func(f func(i int)) {
+		for _, j := range c {
+			f(int(j))
+		}
+	})
+	return r/max(shade, minShadow) >= grainShare*grain
+}
+
+// grainShare is the least share of the background's grain a gap has.
+const grainShare = 0.6
+
+// roughness is the mean absolute step in mean level between pixel i of
+// region in and its right neighbour, where both are in it, over the
+// pixels each calls f with: the texture and noise at the pixel's scale.
+func (st *cutState) roughness(in func(j int) bool, each func(f func(i int))) float64 {
+	var sum float64
+	k := 0
+	each(func(i int) {
+		if i%st.W < st.W-1 && in(i) && in(i+1) {
+			sum += math.Abs(st.lum3(i) - st.lum3(i+1))
+			k++
+		}
+	})
+	return sum / float64(max(k, 1))
 }
