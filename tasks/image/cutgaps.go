@@ -136,7 +136,7 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 		sum += (p[0] + p[1] + p[2]) / max(b[0]+b[1]+b[2], 1)
 	}
 	m := float64(len(c))
-	if float64(ratios) < gapCast*m || lift/m > 1 || sum/m < minShadow {
+	if float64(ratios) < gapCast*m || lift/m > 1 || sum/m < deepShadow {
 		return false
 	}
 	// Its rim: a step onto a product out of the backdrop's tones.
