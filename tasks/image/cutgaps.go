@@ -74,7 +74,8 @@ func (st *cutState) clearShadedGaps(isBg []bool) {
 				}
 			})
 		}
-		if touchesOuter || len(comp) < minGap || !st.shadedGap(comp, isBg) || !st.grainy(comp, grain) {
+		if touchesOuter || len(comp) < minGap || !st.shadedGap(comp, isBg) || !st.grainy(comp, grain) ||
+			st.holdsAnIsland(comp) {
 			continue
 		}
 		for _, j := range comp {
@@ -218,4 +219,55 @@ func (st *cutState) roughness(in func(j int) bool, each func(f func(i int))) flo
 		}
 	})
 	return sum / float64(max(k, 1))
+}
+
+// holdsAnIsland tells whether region c surrounds a part of the product
+// that nothing but c touches: an island of product pixels (out of the
+// backdrop's tones) of at least max(12, |c|/200) pixels, not reached from
+// outside c's bounding box without crossing c. A gap seen through a
+// product holds nothing (a wheel's hub is joined to its rim by spokes); a
+// flat label of the backdrop's tone inside glass holds its print.
+func (st *cutState) holdsAnIsland(c []int32) bool {
+	W := st.W
+	x0, y0, x1, y1 := W, st.H, -1, -1
+	for _, j := range c {
+		x, y := int(j)%W, int(j)/W
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	// The box one pixel wider than c's, so its rim is outside c.
+	x0, y0, x1, y1 = max(x0-1, 0), max(y0-1, 0), min(x1+1, W-1), min(y1+1, st.H-1)
+	bw, bh := x1-x0+1, y1-y0+1
+	in := make([]bool, bw*bh)
+	for _, j := range c {
+		in[(int(j)/W-y0)*bw+int(j)%W-x0] = true
+	}
+	reached := make([]bool, bw*bh)
+	var queue []int
+	for y := range bh {
+		for x := range bw {
+			if i := y*bw + x; (x == 0 || y == 0 || x == bw-1 || y == bh-1) && !in[i] {
+				reached[i] = true
+				queue = append(queue, i)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		forNeighbours(i, bw, bh, func(k int) {
+			if !in[k] && !reached[k] {
+				reached[k] = true
+				queue = append(queue, k)
+			}
+		})
+	}
+	product := 0
+	for y := range bh {
+		for x := range bw {
+			if i := y*bw + x; !in[i] && !reached[i] && !st.cand[(y+y0)*W+x+x0] {
+				product++
+			}
+		}
+	}
+	return product >= max(12, len(c)/200)
 }
