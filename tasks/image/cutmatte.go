@@ -174,6 +174,7 @@ func (st *cutState) background() []bool {
 	st.peelShadows(isBg, true) // the contact shadow the hard one hid, and the bands under a rim
 	st.keepOwnSpots(isBg)
 	st.keepHueRegions(isBg)
+	st.clearShadedGaps(isBg)
 	st.refineOutline(isBg)
 	return isBg
 }
