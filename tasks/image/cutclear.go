@@ -18,13 +18,24 @@ import (
 
 // withClearBody gives res's clear body its alpha (see above).
 func withClearBody(src image.Image, res cutout, tol float64) cutout {
-	cut := res.img
-	W, H := cut.Rect.Dx(), cut.Rect.Dy()
+	W, H := res.img.Rect.Dx(), res.img.Rect.Dy()
 	bd, _, _ := borderBackdrop(src, W, H, 1.5*tol)
 	if bd == nil {
 		return res
 	}
-	// I − B over a 5 × 5 window of the body's opaque pixels: the sensor's
+	if share, ok := clearAlpha(res.img, bd, res.clearBody, res.clearBody); ok {
+		res.seeThrough = share
+	}
+	return res
+}
+
+// clearAlpha gives the opaque pixels of body in cut their see-through
+// alpha (see above), the densest glass measured over the opaque pixels of
+// gauge (body, or body and the walls round it): the share of the object
+// made see-through; false when too little of gauge is opaque to measure.
+func clearAlpha(cut *image.NRGBA, bd *backdrop, body, gauge []bool) (float64, bool) {
+	W, H := cut.Rect.Dx(), cut.Rect.Dy()
+	// I − B over a 5 × 5 window of the gauge's opaque pixels: the sensor's
 	// grain averaged out, so the glass is not speckled.
 	diff := func(i int) [3]float64 {
 		x, y := i%W, i/W
@@ -33,7 +44,7 @@ func withClearBody(src image.Image, res cutout, tol float64) cutout {
 		for yy := max(0, y-2); yy <= min(H-1, y+2); yy++ {
 			for xx := max(0, x-2); xx <= min(W-1, x+2); xx++ {
 				j := yy*W + xx
-				if !res.clearBody[j] || cut.Pix[4*j+3] != 255 {
+				if !gauge[j] || cut.Pix[4*j+3] != 255 {
 					continue
 				}
 				p, b := cut.Pix[4*j:], bd.at(xx, yy)
@@ -52,7 +63,7 @@ func withClearBody(src image.Image, res cutout, tol float64) cutout {
 	ds := make(map[int][3]float64)
 	var dims []float64
 	object := 0
-	for i, in := range res.clearBody {
+	for i, in := range gauge {
 		if cut.Pix[4*i+3] > 0 {
 			object++
 		}
@@ -62,15 +73,15 @@ func withClearBody(src image.Image, res cutout, tol float64) cutout {
 		}
 	}
 	if len(dims) < 20 {
-		return res
+		return 0, false
 	}
 	slices.Sort(dims)
 	dense := dims[len(dims)*98/100]
 	if dense <= 0 {
-		return res
+		return 0, false
 	}
 	made := 0
-	for i, in := range res.clearBody {
+	for i, in := range body {
 		if !in || cut.Pix[4*i+3] != 255 {
 			continue
 		}
@@ -85,6 +96,5 @@ func withClearBody(src image.Image, res cutout, tol float64) cutout {
 		p[3] = uint8(math.Round(255 * a))
 		made++
 	}
-	res.seeThrough = float64(made) / float64(max(object, 1))
-	return res
+	return float64(made) / float64(max(object, 1)), true
 }

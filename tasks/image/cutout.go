@@ -155,7 +155,7 @@ func cutOutGlass(ctx context.Context, img image.Image, tol float64, feather int,
 	if err != nil {
 		return res, err
 	}
-	return withGlass(img, res, tol), nil
+	return withTurnedBody(img, withGlass(img, res, tol), tol), nil
 }
 
 // flood is every pixel connected to a seed (4-neighbours) through near
