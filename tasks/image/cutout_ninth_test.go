@@ -174,6 +174,9 @@ func TestCutoutOnTheNinthSet(t *testing.T) {
 	for name := range ninthRefused {
 		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
 	}
+	for _, name := range ninthDrawn {
+		require.True(t, f.scores[name].inferred, "%s: its outline partly drawn, delivered as uncertain", name)
+	}
 	holdToFloors(t, f, ninthFloors, ninthMean)
 }
 
@@ -210,10 +213,10 @@ func BenchmarkCutoutNinth(b *testing.B) {
 // handle hole kept, the watch on concrete 0.89 → 0.99: their floors follow.
 var (
 	ninthFloors = map[string]fifthFloor{
-		"p9_plate_white_seamless_q86":      {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p9_plate_white_seamless_q86":      {iou: 0.77, light: 0.81, hole: 1, shadow: 1},
 		"p9_sneaker_white_hardshadow_q74":  {iou: 0.020, light: 0.019, hole: 1, shadow: 0.03},
-		"p9_candle_white_vignette_q90":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
-		"p9_shirt_white_folded_q82":        {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p9_candle_white_vignette_q90":     {iou: 0.82, light: 0.968, hole: 1, shadow: 1},
+		"p9_shirt_white_folded_q82":        {iou: 0.76, light: 0.891, hole: 1, shadow: 1},
 		"p9_jug_mint_cream_handle_q84":     {iou: 0.972, light: 0.980, hole: 0.03, shadow: 0.03},
 		"p9_box_peach_offwhite_q88":        {iou: 0.975, light: 0.980, hole: 1, shadow: 0.04},
 		"p9_cup_white_terrazzo_q80":        {iou: 0.890, light: 0.974, hole: 0.15, shadow: 0.05},
@@ -238,6 +241,8 @@ var (
 	// backdrop all round"), the card holder on oak and the backpack cut by
 	// the frame ("the background cannot be separated"). Today's behaviour,
 	// recorded, not a goal.
-	ninthRefused = map[string]bool{"p9_plate_white_seamless_q86": true, "p9_candle_white_vignette_q90": true,
-		"p9_shirt_white_folded_q82": true, "p9_cardholder_oak_planks_q78": true, "p9_backpack_cut_by_frame_q78": true}
+	// The white plate, candle and shirt are cut since the sixth look
+	// (cutwhitehull.go), delivered as uncertain: their floors follow.
+	ninthDrawn   = []string{"p9_plate_white_seamless_q86", "p9_candle_white_vignette_q90", "p9_shirt_white_folded_q82"}
+	ninthRefused = map[string]bool{"p9_cardholder_oak_planks_q78": true, "p9_backpack_cut_by_frame_q78": true}
 )
