@@ -13,18 +13,26 @@ import (
 // closes them as the fourth closes faint lines: by their convex hull, a
 // shape's outline seen on some of its sides (lookAtShading's outlineHull
 // and shadedParts, on the residual's edges and the faint lines together).
-// A soft shadow alone has such an outline too (its ramp), so the hull is
-// kept only where it holds a product's own marks: at least hullLines
-// pixels of long faint lines inside it (a rim, a seam, a plate's well,
-// a shirt's placket), which a shadow's smooth ramp never makes, or pixels
-// lit above the sweep (notAShadow). Its outline is partly drawn: the cut is
-// delivered with the warning cutout_uncertain and not charged.
+// A soft shadow alone has such an outline too (its ramp), and the sweep's
+// grain may join into one by chance, so the hull is kept only where it
+// holds a product's own marks: a long faint line inside it (hullLines
+// pixels at least: a rim, a seam, a plate's well, a shirt's placket; a
+// shadow's smooth ramp makes none), pixels lit above the sweep or a hue
+// of its own (notAShade); and only where something inside it is shaded
+// (over 1 − hullFlat of it off the fitted backdrop by more than the
+// noise: a flat sweep departs nowhere). Of the hull the shaded parts are
+// kept (shadedParts), or all of it where none is (a shirt as pale as its
+// paper). Its outline is partly drawn: the cut is delivered with the
+// warning cutout_uncertain and not charged (warnInferred).
 
 // hullLines is the fewest pixels of the longest faint line inside the
-// hull that mark it a product's (the grain and JPEG's blocks join into
-// lines of a hundred at most); hullFlat the share of the hull within the
-// noise of the fitted backdrop over which nothing inside the outline is
-// shaded (the sweep's grain outlined by chance).
+// hull that mark it a product's: the grain inside a soft shadow's hull
+// joins into lines of about a hundred (107 in the JPEG q70 shadow of
+// TestCutoutRefusesAShadowAloneOrGrain), a candle's top rim makes 167 —
+// a narrow margin, which the ninth set's candle holds. hullFlat is the
+// share of the hull within the noise of the fitted backdrop over which
+// nothing inside the outline is shaded (an outline the grain drew by
+// chance on a flat sweep, whose lines may be longer).
 const (
 	hullLines = 3.5 * shadeLine
 	hullFlat  = 0.95
