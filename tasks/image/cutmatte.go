@@ -80,6 +80,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		if res, ok, err := lookAtEdges(ctx, img, tol, feather, keepShadow); ok || err != nil {
 			return res, err
 		}
+		if res, ok, err := lookAtHull(ctx, img, tol, feather, keepShadow); ok || err != nil {
+			return res, err
+		}
 		return cutout{}, refusal(ctx, img, tol, bgMid)
 	}
 	if res, ok, err := widerByEdges(ctx, img, tol, feather, keepShadow, st.px, objShare); ok || err != nil {

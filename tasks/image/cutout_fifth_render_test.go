@@ -167,6 +167,7 @@ type fifthScore struct {
 	err      string
 	mainIoU  float64 // the IoU the set's figures use: the silhouette's for glass
 	objShare float64 // the share of the frame the product covers
+	inferred bool    // delivered with the cutout_uncertain warning: part of the outline drawn
 }
 
 // fifthFigures are the fifth set's figures.
@@ -198,7 +199,7 @@ func measureFifth(tb testing.TB, shots []shot, dir string) fifthFigures {
 			f.minIoU = 0
 			continue
 		}
-		fs := fifthScore{cutScore: score(t, res.img), glass: s.glass, objShare: share}
+		fs := fifthScore{cutScore: score(t, res.img), glass: s.glass, objShare: share, inferred: res.inferred}
 		fs.mainIoU = fs.iou
 		if s.glass {
 			fs.g = scoreGlass(t, res)

@@ -174,6 +174,9 @@ func TestCutoutOnTheNinthSet(t *testing.T) {
 	for name := range ninthRefused {
 		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
 	}
+	for _, name := range ninthDrawn {
+		require.True(t, f.scores[name].inferred, "%s: its outline partly drawn, delivered as uncertain", name)
+	}
 	holdToFloors(t, f, ninthFloors, ninthMean)
 }
 
@@ -208,12 +211,15 @@ func BenchmarkCutoutNinth(b *testing.B) {
 // out of ninthRefused. After the white, hue, texture and band stages
 // (one run): mean 0.468; the cup on terrazzo 0.46 → 0.91 with 0.12 of its
 // handle hole kept, the watch on concrete 0.89 → 0.99: their floors follow.
+// After the sixth look (cutwhitehull.go, one run): mean 0.583; the white
+// plate 0.79, candle 0.84 and shirt 0.78 cut and delivered as uncertain
+// (the shirt keeps its soft shadow's band, so its shadow is not held).
 var (
 	ninthFloors = map[string]fifthFloor{
-		"p9_plate_white_seamless_q86":      {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p9_plate_white_seamless_q86":      {iou: 0.77, light: 0.81, hole: 1, shadow: 0.162},
 		"p9_sneaker_white_hardshadow_q74":  {iou: 0.020, light: 0.019, hole: 1, shadow: 0.03},
-		"p9_candle_white_vignette_q90":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
-		"p9_shirt_white_folded_q82":        {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
+		"p9_candle_white_vignette_q90":     {iou: 0.82, light: 0.968, hole: 1, shadow: 0.114},
+		"p9_shirt_white_folded_q82":        {iou: 0.76, light: 0.891, hole: 1, shadow: 1},
 		"p9_jug_mint_cream_handle_q84":     {iou: 0.972, light: 0.980, hole: 0.03, shadow: 0.03},
 		"p9_box_peach_offwhite_q88":        {iou: 0.975, light: 0.980, hole: 1, shadow: 0.04},
 		"p9_cup_white_terrazzo_q80":        {iou: 0.890, light: 0.974, hole: 0.15, shadow: 0.05},
@@ -232,12 +238,14 @@ var (
 		"p9_earbuds_small_offcentre_q92":   {iou: 0.727, light: 0.721, hole: 1, shadow: 0.03},
 		"p9_cat_drawing_whitefill_q72":     {iou: 0.261, light: 0.061, hole: 1, shadow: 1},
 	}
-	ninthMean = 0.447
+	ninthMean = 0.562
 	// ninthRefused are the shots the cut-out refused with a reason in that
 	// run: the white plate, candle and shirt ("no edge separates it from the
 	// backdrop all round"), the card holder on oak and the backpack cut by
 	// the frame ("the background cannot be separated"). Today's behaviour,
 	// recorded, not a goal.
-	ninthRefused = map[string]bool{"p9_plate_white_seamless_q86": true, "p9_candle_white_vignette_q90": true,
-		"p9_shirt_white_folded_q82": true, "p9_cardholder_oak_planks_q78": true, "p9_backpack_cut_by_frame_q78": true}
+	// The white plate, candle and shirt are cut since the sixth look
+	// (cutwhitehull.go), delivered as uncertain: their floors follow.
+	ninthDrawn   = []string{"p9_plate_white_seamless_q86", "p9_candle_white_vignette_q90", "p9_shirt_white_folded_q82"}
+	ninthRefused = map[string]bool{"p9_cardholder_oak_planks_q78": true, "p9_backpack_cut_by_frame_q78": true}
 )

@@ -79,11 +79,23 @@ func shadedBody(ctx context.Context, img image.Image, tol float64) ([]int32, err
 	defer st.release()
 	st.candidates()
 	st.walls()
-	W, H, n := st.W, st.H, st.n
-	off := longLines(st.lines, W, H) // true off the long lines
-	hull := objectHull(off, W, H)
+	hull := st.outlineHull(longLines(st.lines, st.W, st.H))
 	if hull == nil {
 		return nil, nil
+	}
+	return st.shadedParts(hull), nil
+}
+
+// outlineHull is the convex hull of the outline off marks (false on it)
+// when the outline is seen along it and it is compact (see above): its
+// sides near the outline over at least shadeOutline of their length, at
+// least minObjectShare of the image, touching at most one side of it;
+// nil otherwise.
+func (st *cutState) outlineHull(off []bool) []int32 {
+	W, H, n := st.W, st.H, st.n
+	hull := objectHull(off, W, H)
+	if hull == nil {
+		return nil
 	}
 	var body []int32
 	sides, onLine := 0, 0
@@ -124,9 +136,9 @@ func shadedBody(ctx context.Context, img image.Image, tol float64) ([]int32, err
 	}
 	if float64(len(body)) < minObjectShare*float64(n) || frame > 1 ||
 		float64(onLine) < shadeOutline*float64(sides) {
-		return nil, nil
+		return nil
 	}
-	return st.shadedParts(body), nil
+	return body
 }
 
 // shadedParts is the part of hull (a convex region) that is shaded: of
