@@ -2,8 +2,10 @@ package image
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -212,6 +214,13 @@ func TestCutoutOnTheFifthSet(t *testing.T) {
 // holdToFloors holds a set's figures to its floors, shot by shot, and its
 // mean IoU to mean.
 func holdToFloors(t *testing.T, f fifthFigures, floors map[string]fifthFloor, mean float64) {
+	// Every shot's figures first, so a run with -v (and any failure) shows them all.
+	for _, name := range slices.Sorted(maps.Keys(f.scores)) {
+		s := f.scores[name]
+		t.Logf("%-36s IoU %.4f light %.3f hole %.3f glass alpha error %.3f %s", name, s.mainIoU, s.light, s.hole,
+			s.g.mae, s.err)
+	}
+	t.Logf("mean IoU %.4f, lowest %.4f", f.meanIoU, f.minIoU)
 	for name, fl := range floors {
 		s, ok := f.scores[name]
 		require.True(t, ok, name)
