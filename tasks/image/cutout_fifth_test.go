@@ -217,8 +217,16 @@ func holdToFloors(t *testing.T, f fifthFigures, floors map[string]fifthFloor, me
 	// Every shot's figures first, so a run with -v (and any failure) shows them all.
 	for _, name := range slices.Sorted(maps.Keys(f.scores)) {
 		s := f.scores[name]
-		t.Logf("%-36s IoU %.4f light %.3f hole %.3f glass alpha error %.3f %s", name, s.mainIoU, s.light, s.hole,
-			s.g.mae, s.err)
+		warned := ""
+		if v, ok := shotCuts.Load(name); ok && !v.(qualityRow).refused {
+			r := v.(qualityRow)
+			warned = fmt.Sprintf("cut_quality %.3f", r.q.score)
+			if flagged(r, minCutQuality) {
+				warned += " warned, uncharged"
+			}
+		}
+		t.Logf("%-36s IoU %.4f light %.3f hole %.3f glass alpha error %.3f %s%s", name, s.mainIoU, s.light, s.hole,
+			s.g.mae, warned, s.err)
 	}
 	t.Logf("mean IoU %.4f, lowest %.4f", f.meanIoU, f.minIoU)
 	for name, fl := range floors {
