@@ -386,8 +386,13 @@ func cutoutDocs() tasks.Docs {
 			"A part in the backdrop's own colour is kept only when a line or edge separates it from the backdrop (a white " +
 				"sole with a seam on a white sweep); without one, or where its shaded side meets its own shadow at the same " +
 				"tone, that stretch goes with the backdrop.",
-			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim; a gap darkened by a shadow " +
-				"may stay (a cutting board's hanging hole over its cast shadow). A small enclosed spot of its own colour, " +
+			"An enclosed gap is removed when it shows the backdrop's colour inside a sharp rim, or when it is the " +
+				"backdrop in shadow: not reached from the frame's backdrop, smooth, at least 80% of it the backdrop " +
+				"darkened by one factor in every channel (a shadow lowers the light, not the hue) and no darker than " +
+				"half of it, with the backdrop's grain, bounded by the product along at least 70% of its rim, and " +
+				"holding no island of the product (a label's print inside a jar keeps the label). A stool's gaps under " +
+				"its seat, a swim ring's middle and a chair's slatted back in their shadows are cleared; a gap in deeper " +
+				"shadow may stay. A small enclosed spot of its own colour, " +
 				"off the backdrop, stays the product (a shirt's grey buttons).",
 			"See-through parts (glass, clear film) keep their transparency as alpha where the backdrop is seen to " +
 				"continue inside them: on a graded backdrop (a lit sweep, at least 15 levels of it across the body, as the " +
@@ -415,7 +420,14 @@ func cutoutDocs() tasks.Docs {
 				"and outlined at least 6 × the backdrop's noise off it, is filled and made see-through, its alpha read " +
 				"from how much it dims the backdrop (a mason jar on a warm white sweep: IoU 0.99, alpha error 0.14). Glass " +
 				"whose outline stays open wider than 8 px (a carafe's round body below its water line: 0.55; a wine " +
-				"glass's bowl where its faint stem meets it: 0.17) or too faint to see is lost. An opaque product shaded just " +
+				"glass's bowl where its faint stem meets it: 0.17) or too faint to see is lost, unless it is a turned body: " +
+				"a tumbler, carafe, wine glass or vase whose two walls mirror each other about one vertical axis on at " +
+				"least 70% of its rows, over at least half its height, darker or lighter than the backdrop in its own hue " +
+				"and fading inward as glass does (densest at its silhouette: a silver hoop's solid wall does not), is " +
+				"filled between its walls where the cut left it empty, with the see-through alpha read from how much it " +
+				"dims the backdrop (a clear tumbler on a sweep: IoU 0.04 → 0.83; the carafe 0.95, the wine glass 0.85). " +
+				"A body whose opaque contents join its walls (a perfume's liquid) or a thick base is not filled that way. " +
+				"An opaque product shaded just " +
 				"as the sweep behind it is graded could be read as see-through; a white one, whose tint as glass would be " +
 				"past white, stays opaque (a white pump bottle on a graded sweep). A narrow run of backdrop (under 7 px " +
 				"across, at " +
@@ -430,7 +442,13 @@ func cutoutDocs() tasks.Docs {
 				"levels, or 4 × the noise) — a flat sweep departs nowhere (a white bowl and a white fabric speaker on a " +
 				"white sweep: 0.83 and 0.82; a pale blue towel on pale blue: 0.90); the hull's straight sides can keep a " +
 				"sliver of backdrop where the body curves in, and since its outline on the lit side is drawn, not seen, " +
-				"such a cut-out comes with the summary warning cutout_uncertain and is not charged. A product with no " +
+				"such a cut-out comes with the summary warning cutout_uncertain and is not charged. When still nothing is " +
+				"found, the long edges of the image's departure from the fitted sweep and the faint lines, closed by " +
+				"their convex hull, are the product where the hull holds its own marks (an inner line of at least 140 " +
+				"px, lit pixels or a hue of its own) and at least 5% of it departs from the sweep; its outline is drawn " +
+				"where none shows, so it too is delivered with cutout_uncertain and not charged (a white plate on a " +
+				"seamless sweep, a white candle before a vignette, a folded white shirt: IoU 0.79, 0.85, 0.78, a back " +
+				"corner or a band of soft shadow wrong). A product with no " +
 				"visible edge at all is refused and not " +
 				"charged, and the reason says which: \"an object was seen but could not be cut out\" (an outline or a " +
 				"shading is there but no edge separates it from the backdrop all round) or \"no object was found\" " +

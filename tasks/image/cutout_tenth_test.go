@@ -183,7 +183,11 @@ func BenchmarkCutoutTenth(b *testing.B) {
 // 0.80); the card with no edge was refused ("no object was found: nothing
 // in the image differs from its backdrop"). An IoU floor of 0 is a shot
 // refused today (tenthRefused); a future cut-out that cuts it instead must
-// move it out of tenthRefused.
+// move it out of tenthRefused. After the stages of the next stop (shaded
+// gaps, turned glass, the white hull; one run, still held out): mean
+// 0.710; the hanger 0.58 → 0.93 and the key 0.91 → 0.97, their gaps
+// cleared: their floors follow. cut_quality warned 6 of the 7 cuts under
+// 0.9 (not the basket) and one good cut (the soap on pine, 0.995).
 var (
 	tenthFloors = map[string]fifthFloor{
 		"p10_hoodie_white_flat_q80":             {iou: 0.838, light: 0.867, hole: 1, shadow: 0.09},
@@ -201,12 +205,12 @@ var (
 		"p10_boot_black_slate_q80":              {iou: 0.955, hole: 0.07, shadow: 0.04},
 		"p10_flask_olive_hardsun_q74":           {iou: 0.979, hole: 1, shadow: 0.03},
 		"p10_whisk_wires_tweed_q84":             {iou: 0.170, hole: 0.98, shadow: 0.85},
-		"p10_hanger_hook_thinbar_q86":           {iou: 0.558, hole: 1.00, shadow: 0.46},
+		"p10_hanger_hook_thinbar_q86":           {iou: 0.907, hole: 0.03, shadow: 0.46},
 		"p10_basket_handle_boucle_q76":          {iou: 0.571, hole: 1.00, shadow: 0.03},
 		"p10_guitar_cut_by_frame_q82":           {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
-		"p10_key_small_corner_q90":              {iou: 0.890, hole: 1.00, shadow: 0.09},
+		"p10_key_small_corner_q90":              {iou: 0.946, hole: 0.035, shadow: 0.09},
 	}
-	tenthMean = 0.667
+	tenthMean = 0.690
 	// tenthRefused are the shots the cut-out refused with a reason in that
 	// run: the guitar cut by the frame ("the background cannot be
 	// separated"). Today's behaviour, recorded, not a goal.
