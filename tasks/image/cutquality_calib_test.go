@@ -178,6 +178,16 @@ func BenchmarkCutQuality(b *testing.B) {
 func TestCutQualityCalibration(t *testing.T) {
 	rows := calibrationRows(t)
 	c := confusion(rows, minCutQuality)
+	for _, r := range rows {
+		if r.iou < 0.9 && !flagged(r, minCutQuality) {
+			t.Logf("passed though bad: %s/%s IoU %.3f quality %.3f", r.set, r.name, r.iou, r.q.score)
+		}
+		if r.iou >= 0.95 && flagged(r, minCutQuality) {
+			t.Logf("flagged though good: %s/%s IoU %.3f quality %.3f", r.set, r.name, r.iou, r.q.score)
+		}
+	}
+	t.Logf("%d cut-outs; flagged: %d bad (IoU < 0.9), %d middling, %d good (IoU >= 0.95); passed: %d bad, "+
+		"%d middling, %d good", len(rows), c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2])
 	require.LessOrEqual(t, c[0][2], 2, "good cuts flagged: %d of %d", c[0][2], c[0][2]+c[1][2])
 	bad := c[0][0] + c[1][0]
 	require.Positive(t, bad, "the sets hold bad cuts to flag")
