@@ -128,14 +128,7 @@ func (st *cutState) shadowBand(band []int32, shade func(i int) float32) bool {
 func (st *cutState) castShade(band []int32, smooth func(i int) [3]float64) bool {
 	W, ok := st.W, 0
 	for _, i := range band {
-		p, b := smooth(int(i)), st.bd.at(int(i)%W, int(i)/W)
-		lo, hi := 2.0, -1.0
-		for ch := range 3 {
-			r := p[ch] / max(b[ch], 1)
-			lo, hi = min(lo, r), max(hi, r)
-		}
-		level := max((b[0]+b[1]+b[2])/3, 1)
-		if hi-lo <= max(ratioSpread, 3*st.noise/level) {
+		if st.shadeOf(smooth(int(i)), st.bd.at(int(i)%W, int(i)/W)) {
 			ok++
 		}
 	}
@@ -212,3 +205,17 @@ const fadeLook, fadeSlack = 40, 0.03
 // into the floor: more than a hard edge's step (with a lens's blur and
 // JPEG's ringing) takes.
 const penumbra = 3
+
+// shadeOf tells whether colour p is backdrop colour b times one factor in
+// every channel: the spread of the three ratios p/b within ratioSpread, or
+// the noise's share of the backdrop's level if more (a shadow lowers the
+// light, not the hue).
+func (st *cutState) shadeOf(p, b [3]float64) bool {
+	lo, hi := 2.0, -1.0
+	for ch := range 3 {
+		r := p[ch] / max(b[ch], 1)
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	level := max((b[0]+b[1]+b[2])/3, 1)
+	return hi-lo <= max(ratioSpread, 3*st.noise/level)
+}

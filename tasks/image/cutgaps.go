@@ -124,13 +124,7 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 	var sum, lift float64
 	for _, j := range c {
 		p, b := st.col(int(j)), st.bd.at(int(j)%W, int(j)/W)
-		lo, hi := 2.0, -1.0
-		for ch := range 3 {
-			r := p[ch] / max(b[ch], 1)
-			lo, hi = min(lo, r), max(hi, r)
-		}
-		level := max((b[0]+b[1]+b[2])/3, 1)
-		if hi-lo <= max(ratioSpread, 3*st.noise/level) {
+		if st.shadeOf(p, b) {
 			ratios++
 		}
 		lift += st.lift(int(j))
