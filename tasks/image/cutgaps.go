@@ -21,8 +21,9 @@ import "math"
 //     backdrop times one factor in every channel (castShade's test), its
 //     mean not lit above the backdrop, not darker than minShadow;
 //   - its rim is on the product along at least gapShare of it: two and
-//     four pixels out lie kept pixels out of the backdrop's tones (a dark
-//     leg, a navy tube); a grey panel on a white sneaker, or a white body
+//     four pixels out lie kept pixels out of the backdrop's tones and
+//     darker than the gap (a dark leg, a navy tube; not a chrome body's
+//     highlight beside its reflection); a grey panel on a white sneaker, or a white body
 //     behind a faint rim, has the backdrop's tones round it and stays;
 //   - it is not a white fill inside a drawn outline (inkBounded, with ink
 //     dark and neutral: a brown leg or a navy tube is no drawn line).
@@ -135,6 +136,13 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 		return false
 	}
 	// Its rim: a step onto a product out of the backdrop's tones.
+	// The product round a gap in its shadow is darker than the gap: a chrome
+	// body's reflection of the backdrop, a shade of it too, lies between
+	// its dark rim and a highlight brighter than it.
+	var gapLum float64
+	for _, j := range c {
+		gapLum += st.lum3(int(j)) / m
+	}
 	rim, onProduct := 0, 0
 	for _, j32 := range c {
 		j := int(j32)
@@ -155,7 +163,7 @@ func (st *cutState) shadedGap(c []int32, isBg []bool) bool {
 			switch {
 			case in[int32(k)]:
 				rim-- // the gap's own pixels past a speck
-			case product(k) && product(f):
+			case product(k) && product(f) && st.lum3(f) < gapLum:
 				onProduct++
 			}
 		}
