@@ -8,7 +8,8 @@ import "image"
 // it; so do the product's shadows, but a shadow lies on the floor, under
 // the body's middle. What is left off the backdrop (farther from the
 // border-fitted backdrop, cutbackdrop.go, than the tolerance and four
-// times its noise), farther than missedBand from the cut and above the
+// times its noise), outside the cut (reached from the frame), farther
+// than missedBand from the cut and above the
 // kept object's centroid, in solid patches (not a textured backdrop's
 // grain), is a part the cut missed; its area over the
 // kept object's is missedParts. (In the manner of the region terms of
@@ -58,6 +59,15 @@ func missedParts(cut *image.NRGBA, at func(x, y int) [3]int) float64 {
 		return 0
 	}
 	mid := rows / area
+	// Only what lies outside the cut counts: a gap the cut cleared inside
+	// the product (a ring's middle in its shadow) is off the backdrop too.
+	gone := boolPool.get(W * H)
+	defer boolPool.put(gone)
+	for i, k := range kept[:W*H] {
+		gone[i] = !k
+	}
+	outside := outerBackground(gone, W, H)
+	defer boolPool.put(outside)
 	near := dilate(kept, W, H, max(2, missedBand/s))
 	defer boolPool.put(near)
 	off := boolPool.get(W * H) // off the backdrop, read only above the middle
@@ -73,7 +83,7 @@ func missedParts(cut *image.NRGBA, at func(x, y int) [3]int) float64 {
 	for y := 1; y < mid; y++ {
 		for x := 1; x < W-1; x++ {
 			i := y*W + x
-			if !near[i] && off[i] && off[i-1] && off[i+1] && off[i-W] && off[i+W] {
+			if !near[i] && outside[i] && off[i] && off[i-1] && off[i+1] && off[i-W] && off[i+W] {
 				left++
 			}
 		}
