@@ -1,9 +1,7 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -97,22 +95,23 @@ var (
 	bandsMean = 0.86
 )
 
+// bandsSet is the bands set, as its floor test and benchmark read it.
+var bandsSet = shotSet{
+	name:   "bands",
+	shots:  bandsShots,
+	floors: bandsFloors,
+	mean:   bandsMean,
+}
+
 // TestCutoutOnTheBandsSet holds the bands set to its floors: contact
 // shadows go, flat hems and bases stay.
 func TestCutoutOnTheBandsSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, bandsShots(), ""), bandsFloors, bandsMean)
+	bandsSet.hold(t)
 }
 
 // BenchmarkCutoutBands prints the bands set's figures: go test -run '^$'
 // -bench CutoutBands ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutBands(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, bandsShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(bandsShots(), f)
-	fmt.Fprintln(os.Stdout)
-	b.ReportMetric(f.meanIoU, "bandsMeanIoU")
-	b.ReportMetric(f.minIoU, "bandsMinIoU")
+	bandsSet.bench(b)
 }

@@ -1,12 +1,8 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // The eighth set: sixteen more shots of the kinds issue 46's hidden set
@@ -262,31 +258,25 @@ var (
 	eighthRefused = map[string]bool{}
 )
 
+// eighthSet is the eighth set, as its floor test and benchmark read it.
+var eighthSet = shotSet{
+	name:    "eighth",
+	shots:   eighthShots,
+	kinds:   eighthKinds,
+	floors:  eighthFloors,
+	mean:    eighthMean,
+	refused: eighthRefused,
+}
+
 // TestCutoutOnTheEighthSet holds the held-out eighth set to its floors,
 // and the shots it refused today to a refusal with a reason.
 func TestCutoutOnTheEighthSet(t *testing.T) {
-	f := measureFifth(t, eighthShots(), "")
-	for name := range eighthRefused {
-		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
-	}
-	holdToFloors(t, f, eighthFloors, eighthMean)
+	eighthSet.hold(t)
 }
 
 // BenchmarkCutoutEighth prints the eighth set's figures: go test -run
 // '^$' -bench CutoutEighth ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutEighth(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, eighthShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	for _, s := range eighthShots() {
-		fmt.Fprintf(os.Stdout, "%-36s %-26s IoU %.4f\n", s.name, eighthKinds[s.name], f.scores[s.name].mainIoU)
-	}
-	printShots(eighthShots(), f)
-	b.ReportMetric(f.meanIoU, "eighthMeanIoU")
-	b.ReportMetric(f.minIoU, "eighthMinIoU")
-	b.ReportMetric(f.light, "eighthLight")
-	b.ReportMetric(f.hole, "eighthHole")
-	b.ReportMetric(f.glassMAE, "eighthGlassMAE")
+	eighthSet.bench(b)
 }

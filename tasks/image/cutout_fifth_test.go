@@ -203,12 +203,20 @@ func fifthShots() []shot {
 	return append(out, moreFifthShots()...)
 }
 
+// fifthSet is the fifth set, as its floor test and benchmark read it.
+var fifthSet = shotSet{
+	name:   "fifth",
+	shots:  fifthShots,
+	floors: fifthFloors,
+	mean:   fifthMean,
+}
+
 // TestCutoutOnTheFifthSet holds the held-out fifth set to floors a little
 // under what the cut-out scores (fifthFloors), the shadow it keeps as
 // product among them; it guards against regressions, not the issue's
 // targets.
 func TestCutoutOnTheFifthSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, fifthShots(), ""), fifthFloors, fifthMean)
+	fifthSet.hold(t)
 }
 
 // holdToFloors holds a set's figures to its floors, shot by shot, and its
@@ -258,16 +266,7 @@ func holdToFloors(t *testing.T, f fifthFigures, floors map[string]fifthFloor, me
 // -bench CutoutFifth ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutFifth(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, fifthShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(fifthShots(), f)
-	b.ReportMetric(f.meanIoU, "fifthMeanIoU")
-	b.ReportMetric(f.minIoU, "fifthMinIoU")
-	b.ReportMetric(f.light, "fifthLight")
-	b.ReportMetric(f.hole, "fifthHole")
-	b.ReportMetric(f.glassMAE, "fifthGlassMAE")
+	fifthSet.bench(b)
 }
 
 // printShots prints each shot's figures and the set's (on the standard

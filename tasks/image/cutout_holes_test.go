@@ -1,9 +1,7 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -111,23 +109,23 @@ var (
 	holesMean = 0.80
 )
 
+// holesSet is the holes set, as its floor test and benchmark read it.
+var holesSet = shotSet{
+	name:   "holes",
+	shots:  holesShots,
+	floors: holesFloors,
+	mean:   holesMean,
+}
+
 // TestCutoutOnTheHolesSet holds the holes set to its floors: a guard
 // against regressions, not the target (enclosed backdrop ≤ 0.05).
 func TestCutoutOnTheHolesSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, holesShots(), ""), holesFloors, holesMean)
+	holesSet.hold(t)
 }
 
 // BenchmarkCutoutHoles prints the holes set's figures: go test -run '^$'
 // -bench CutoutHoles ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutHoles(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, holesShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(holesShots(), f)
-	fmt.Fprintln(os.Stdout)
-	b.ReportMetric(f.meanIoU, "holesMeanIoU")
-	b.ReportMetric(f.minIoU, "holesMinIoU")
-	b.ReportMetric(f.hole, "holesHole")
+	holesSet.bench(b)
 }

@@ -2,7 +2,6 @@ package image
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
@@ -136,23 +135,23 @@ var (
 	hueMean = 0.91
 )
 
+// hueSet is the hue set, as its floor test and benchmark read it.
+var hueSet = shotSet{
+	name:   "hue",
+	shots:  hueShots,
+	floors: hueFloors,
+	mean:   hueMean,
+}
+
 // TestCutoutOnTheHueSet holds the hue set to its floors: a light product
 // of the backdrop's lightness but another hue is kept whole.
 func TestCutoutOnTheHueSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, hueShots(), ""), hueFloors, hueMean)
+	hueSet.hold(t)
 }
 
 // BenchmarkCutoutHue prints the hue set's figures: go test -run '^$'
 // -bench CutoutHue ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutHue(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, hueShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(hueShots(), f)
-	b.ReportMetric(f.meanIoU, "hueMeanIoU")
-	b.ReportMetric(f.minIoU, "hueMinIoU")
-	b.ReportMetric(f.light, "hueLight")
-	b.ReportMetric(f.hole, "hueHole")
+	hueSet.bench(b)
 }

@@ -1,12 +1,8 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // The ninth set: twenty-one product shots a catalogue photographer would
@@ -167,36 +163,28 @@ var ninthKinds = map[string]string{
 	"p9_cat_drawing_whitefill_q72":     "drawing, white fills",
 }
 
+// ninthSet is the ninth set, as its floor test and benchmark read it.
+var ninthSet = shotSet{
+	name:    "ninth",
+	shots:   ninthShots,
+	kinds:   ninthKinds,
+	floors:  ninthFloors,
+	mean:    ninthMean,
+	refused: ninthRefused,
+	drawn:   ninthDrawn,
+}
+
 // TestCutoutOnTheNinthSet holds the held-out ninth set to its floors, and
 // the shots it refused today to a refusal with a reason.
 func TestCutoutOnTheNinthSet(t *testing.T) {
-	f := measureFifth(t, ninthShots(), "")
-	for name := range ninthRefused {
-		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
-	}
-	for _, name := range ninthDrawn {
-		require.True(t, f.scores[name].inferred, "%s: its outline partly drawn, delivered as uncertain", name)
-	}
-	holdToFloors(t, f, ninthFloors, ninthMean)
+	ninthSet.hold(t)
 }
 
 // BenchmarkCutoutNinth prints the ninth set's figures: go test -run '^$'
 // -bench CutoutNinth ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutNinth(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, ninthShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	for _, s := range ninthShots() {
-		fmt.Fprintf(os.Stdout, "%-34s %-28s IoU %.4f\n", s.name, ninthKinds[s.name], f.scores[s.name].mainIoU)
-	}
-	printShots(ninthShots(), f)
-	b.ReportMetric(f.meanIoU, "ninthMeanIoU")
-	b.ReportMetric(f.minIoU, "ninthMinIoU")
-	b.ReportMetric(f.light, "ninthLight")
-	b.ReportMetric(f.hole, "ninthHole")
-	b.ReportMetric(f.glassMAE, "ninthGlassMAE")
+	ninthSet.bench(b)
 }
 
 // ninthFloors and ninthMean are the ninth set's figures from one run of the

@@ -2,7 +2,6 @@ package image
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
@@ -285,23 +284,22 @@ var (
 	seventhMean = 0.70
 )
 
+// seventhSet is the seventh set, as its floor test and benchmark read it.
+var seventhSet = shotSet{
+	name:   "seventh",
+	shots:  seventhShots,
+	floors: seventhFloors,
+	mean:   seventhMean,
+}
+
 // TestCutoutOnTheSeventhSet holds the held-out seventh set to its floors.
 func TestCutoutOnTheSeventhSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, seventhShots(), ""), seventhFloors, seventhMean)
+	seventhSet.hold(t)
 }
 
 // BenchmarkCutoutSeventh prints the seventh set's figures: go test -run
 // '^$' -bench CutoutSeventh ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutSeventh(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, seventhShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(seventhShots(), f)
-	b.ReportMetric(f.meanIoU, "seventhMeanIoU")
-	b.ReportMetric(f.minIoU, "seventhMinIoU")
-	b.ReportMetric(f.light, "seventhLight")
-	b.ReportMetric(f.hole, "seventhHole")
-	b.ReportMetric(f.glassMAE, "seventhGlassMAE")
+	seventhSet.bench(b)
 }

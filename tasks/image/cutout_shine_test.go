@@ -3,7 +3,6 @@ package image
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -139,13 +138,7 @@ func shineShots() []shot {
 // -bench CutoutShine ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutShine(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, shineShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(shineShots(), f)
-	b.ReportMetric(f.meanIoU, "shineMeanIoU")
-	b.ReportMetric(f.minIoU, "shineMinIoU")
+	shineSet.bench(b)
 }
 
 // shineFloors and shineMean are the shine set's figures after the hard
@@ -170,10 +163,18 @@ var (
 	shineMean = 0.74
 )
 
+// shineSet is the shine set, as its floor test and benchmark read it.
+var shineSet = shotSet{
+	name:   "shine",
+	shots:  shineShots,
+	floors: shineFloors,
+	mean:   shineMean,
+}
+
 // TestCutoutOnTheShineSet holds the shine set to its floors: a hard cast
 // shadow is not kept as product, chrome silhouettes keep what they reach.
 func TestCutoutOnTheShineSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, shineShots(), ""), shineFloors, shineMean)
+	shineSet.hold(t)
 }
 
 // TestDarkProductsOwnDarkPartIsKept: a charcoal speaker on light grey, all

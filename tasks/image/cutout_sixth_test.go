@@ -2,7 +2,6 @@ package image
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
@@ -203,23 +202,22 @@ var (
 	sixthMean = 0.82
 )
 
+// sixthSet is the sixth set, as its floor test and benchmark read it.
+var sixthSet = shotSet{
+	name:   "sixth",
+	shots:  sixthShots,
+	floors: sixthFloors,
+	mean:   sixthMean,
+}
+
 // TestCutoutOnTheSixthSet holds the held-out sixth set to its floors.
 func TestCutoutOnTheSixthSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, sixthShots(), ""), sixthFloors, sixthMean)
+	sixthSet.hold(t)
 }
 
 // BenchmarkCutoutSixth prints the sixth set's figures: go test -run '^$'
 // -bench CutoutSixth ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutSixth(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, sixthShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(sixthShots(), f)
-	b.ReportMetric(f.meanIoU, "sixthMeanIoU")
-	b.ReportMetric(f.minIoU, "sixthMinIoU")
-	b.ReportMetric(f.light, "sixthLight")
-	b.ReportMetric(f.hole, "sixthHole")
-	b.ReportMetric(f.glassMAE, "sixthGlassMAE")
+	sixthSet.bench(b)
 }

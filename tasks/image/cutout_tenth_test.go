@@ -1,7 +1,6 @@
 package image
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -128,15 +127,21 @@ var tenthKinds = map[string]string{
 	"p10_key_small_corner_q90":              "small, in a corner, hole",
 }
 
+// tenthSet is the tenth set, as its floor test and benchmark read it.
+var tenthSet = shotSet{
+	name:    "tenth",
+	shots:   tenthShots,
+	kinds:   tenthKinds,
+	floors:  tenthFloors,
+	mean:    tenthMean,
+	refused: tenthRefused,
+}
+
 // TestCutoutOnTheTenthSet holds the held-out tenth set to its floors and
 // the shots it refused today to a refusal with a reason; the card with no
 // visible edge must be refused.
 func TestCutoutOnTheTenthSet(t *testing.T) {
-	f := measureFifth(t, tenthShots(), "")
-	for name := range tenthRefused {
-		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
-	}
-	holdToFloors(t, f, tenthFloors, tenthMean)
+	tenthSet.hold(t)
 	card := measureFifth(t, []shot{noEdgeTenthShot()}, "")
 	require.NotEmpty(t, card.scores["p10_card_white_noedge_q88"].err, "a product with no visible edge is refused")
 }
@@ -145,22 +150,12 @@ func TestCutoutOnTheTenthSet(t *testing.T) {
 // -bench CutoutTenth ./tasks/image (CUTOUT_DIR=/some/dir writes each input,
 // its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutTenth(b *testing.B) {
-	var f, card fifthFigures
-	dir := os.Getenv("CUTOUT_DIR")
+	tenthSet.bench(b)
+	var card fifthFigures
 	for range b.N {
-		f = measureFifth(b, tenthShots(), dir)
-		card = measureFifth(b, []shot{noEdgeTenthShot()}, dir)
+		card = measureFifth(b, []shot{noEdgeTenthShot()}, os.Getenv("CUTOUT_DIR"))
 	}
-	for _, s := range tenthShots() {
-		fmt.Fprintf(os.Stdout, "%-38s %-30s IoU %.4f\n", s.name, tenthKinds[s.name], f.scores[s.name].mainIoU)
-	}
-	printShots(tenthShots(), f)
 	printShots([]shot{noEdgeTenthShot()}, card)
-	b.ReportMetric(f.meanIoU, "tenthMeanIoU")
-	b.ReportMetric(f.minIoU, "tenthMinIoU")
-	b.ReportMetric(f.light, "tenthLight")
-	b.ReportMetric(f.hole, "tenthHole")
-	b.ReportMetric(f.glassMAE, "tenthGlassMAE")
 }
 
 // tenthFloors and tenthMean are the tenth set's figures from one run of

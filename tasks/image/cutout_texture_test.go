@@ -1,9 +1,7 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -160,25 +158,24 @@ var (
 	textureMean = 0.86
 )
 
+// textureSet is the texture set, as its floor test and benchmark read it.
+var textureSet = shotSet{
+	name:   "texture",
+	shots:  textureShots,
+	floors: textureFloors,
+	mean:   textureMean,
+}
+
 // TestCutoutOnTexturedBackdrops holds the texture set to its floors: a
 // product keeps its body (IoU against the known alpha, light parts kept)
 // on linen, concrete, wood, kraft paper and knit.
 func TestCutoutOnTexturedBackdrops(t *testing.T) {
-	holdToFloors(t, measureFifth(t, textureShots(), ""), textureFloors, textureMean)
+	textureSet.hold(t)
 }
 
 // BenchmarkCutoutTexture prints the texture set's figures: go test -run
 // '^$' -bench CutoutTexture ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutTexture(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, textureShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	for _, s := range textureShots() {
-		fmt.Fprintf(os.Stdout, "%-32s IoU %.4f\n", s.name, f.scores[s.name].mainIoU)
-	}
-	printShots(textureShots(), f)
-	b.ReportMetric(f.meanIoU, "textureMeanIoU")
-	b.ReportMetric(f.minIoU, "textureMinIoU")
+	textureSet.bench(b)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -129,14 +128,7 @@ func tonalShots() []shot {
 // -bench CutoutTonal ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutTonal(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, tonalShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	printShots(tonalShots(), f)
-	b.ReportMetric(f.meanIoU, "tonalMeanIoU")
-	b.ReportMetric(f.minIoU, "tonalMinIoU")
-	b.ReportMetric(f.light, "tonalLight")
+	tonalSet.bench(b)
 }
 
 // tonalFloors and tonalMean are the tonal set's figures after the plateau
@@ -162,12 +154,20 @@ var (
 	tonalMean = 0.89
 )
 
+// tonalSet is the tonal set, as its floor test and benchmark read it.
+var tonalSet = shotSet{
+	name:   "tonal",
+	shots:  tonalShots,
+	floors: tonalFloors,
+	mean:   tonalMean,
+}
+
 // TestCutoutOnTheTonalSet: products in the backdrop's own tone are found
 // and kept — a white bowl shading to 210 on a white sweep, a grey speaker
 // on a grey sweep, a black wallet 20 levels under charcoal felt — held to
 // floors a little under what the cut-out scores.
 func TestCutoutOnTheTonalSet(t *testing.T) {
-	holdToFloors(t, measureFifth(t, tonalShots(), ""), tonalFloors, tonalMean)
+	tonalSet.hold(t)
 }
 
 // TestCutoutRefusesAnEmptyTonalBackdrop: the tonal set's backdrops with

@@ -1,9 +1,7 @@
 package image
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -106,27 +104,25 @@ var turnedFloors = map[string]fifthFloor{
 // turnedMean is the set's mean IoU in that run (0.756), less 0.02.
 const turnedMean = 0.73
 
+// turnedSet is the turned set, as its floor test and benchmark read it.
+var turnedSet = shotSet{
+	name:   "turned",
+	shots:  turnedShots,
+	floors: turnedFloors,
+	mean:   turnedMean,
+}
+
 // TestCutoutOnTheTurnedSet holds the turned glass set to its floors.
 func TestCutoutOnTheTurnedSet(t *testing.T) {
-	f := measureFifth(t, turnedShots(), "")
+	f := turnedSet.hold(t)
 	for name, s := range f.scores {
 		require.Empty(t, s.err, name)
 	}
-	holdToFloors(t, f, turnedFloors, turnedMean)
 }
 
 // BenchmarkCutoutTurned prints the turned set's figures: go test -run
 // '^$' -bench CutoutTurned ./tasks/image (CUTOUT_DIR=/some/dir writes each
 // input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutTurned(b *testing.B) {
-	var f fifthFigures
-	for range b.N {
-		f = measureFifth(b, turnedShots(), os.Getenv("CUTOUT_DIR"))
-	}
-	for _, s := range turnedShots() {
-		fmt.Fprintf(os.Stdout, "%-28s IoU %.4f\n", s.name, f.scores[s.name].mainIoU)
-	}
-	printShots(turnedShots(), f)
-	b.ReportMetric(f.meanIoU, "turnedMeanIoU")
-	b.ReportMetric(f.glassMAE, "turnedGlassMAE")
+	turnedSet.bench(b)
 }
