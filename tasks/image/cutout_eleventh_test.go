@@ -1,7 +1,6 @@
 package image
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -66,15 +65,21 @@ var eleventhKinds = map[string]string{
 	"p11_ringbox_small_corner_q90":          "small, in a corner",
 }
 
+// eleventhSet is the eleventh set, as its floor test and benchmark read it.
+var eleventhSet = shotSet{
+	name:    "eleventh",
+	shots:   eleventhShots,
+	kinds:   eleventhKinds,
+	floors:  eleventhFloors,
+	mean:    eleventhMean,
+	refused: eleventhRefused,
+}
+
 // TestCutoutOnTheEleventhSet holds the held-out eleventh set to its floors
 // and the shots it refused today to a refusal with a reason; the napkin
 // with no visible edge must be refused.
 func TestCutoutOnTheEleventhSet(t *testing.T) {
-	f := measureFifth(t, eleventhShots(), "")
-	for name := range eleventhRefused {
-		require.NotEmpty(t, f.scores[name].err, "%s: refused with a reason (today's behaviour)", name)
-	}
-	holdToFloors(t, f, eleventhFloors, eleventhMean)
+	eleventhSet.hold(t)
 	napkin := measureFifth(t, []shot{p11NoEdgeShot()}, "")
 	require.NotEmpty(t, napkin.scores["p11_napkin_white_noedge_q86"].err,
 		"a product with no visible edge is refused")
@@ -84,20 +89,10 @@ func TestCutoutOnTheEleventhSet(t *testing.T) {
 // '^$' -bench CutoutEleventh ./tasks/image (CUTOUT_DIR=/some/dir writes
 // each input, its cut-out over magenta beside it and the cut-out).
 func BenchmarkCutoutEleventh(b *testing.B) {
-	var f, napkin fifthFigures
-	dir := os.Getenv("CUTOUT_DIR")
+	eleventhSet.bench(b)
+	var napkin fifthFigures
 	for range b.N {
-		f = measureFifth(b, eleventhShots(), dir)
-		napkin = measureFifth(b, []shot{p11NoEdgeShot()}, dir)
+		napkin = measureFifth(b, []shot{p11NoEdgeShot()}, os.Getenv("CUTOUT_DIR"))
 	}
-	for _, s := range eleventhShots() {
-		fmt.Fprintf(os.Stdout, "%-38s %-30s IoU %.4f\n", s.name, eleventhKinds[s.name], f.scores[s.name].mainIoU)
-	}
-	printShots(eleventhShots(), f)
 	printShots([]shot{p11NoEdgeShot()}, napkin)
-	b.ReportMetric(f.meanIoU, "eleventhMeanIoU")
-	b.ReportMetric(f.minIoU, "eleventhMinIoU")
-	b.ReportMetric(f.light, "eleventhLight")
-	b.ReportMetric(f.hole, "eleventhHole")
-	b.ReportMetric(f.glassMAE, "eleventhGlassMAE")
 }
