@@ -72,7 +72,7 @@ func (v partsView) darkShade(i int) bool {
 func castShadowKept(v partsView, cut solidAt) float64 {
 	W, H := v.W, v.H
 	body := make([]bool, W) // columns holding a solid kept pixel that is no shade
-	bodyN, foot := 0, 0 // foot: the body's lowest row
+	bodyN, foot := 0, 0     // foot: the body's lowest row
 	shade := boolPool.get(W * H)
 	defer boolPool.put(shade)
 	clear(shade)
