@@ -37,7 +37,7 @@ const shadowBody = 0.3
 // mug's hard shadow 0.023).
 const (
 	shadowWeight = 200
-	shadowFree   = 0.012
+	shadowFree   = 0.01
 )
 
 // strandsWeight and strandsFree: the strands left over the outline's
