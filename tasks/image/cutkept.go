@@ -11,8 +11,10 @@ package image
 // moving objects, ghosts and shadows in video streams", PAMI 2003, read
 // the shadow as the background's chromaticity at a lower level). What the
 // cut keeps below its middle in such a shade (smooth, no detail above the
-// backdrop's grain), in columns where the cut holds nothing else — a
-// shadow cast sideways beyond the product's foot — is a shadow kept. A
+// backdrop's grain), in columns where the cut holds nothing else and no
+// lower than the product's lowest row — a shadow cast sideways on the
+// floor beside the foot; a grey plinth under a vase lies below it — is a
+// shadow kept. A
 // product darker than the backdrop all over (grey, black, glass) is a
 // shade of it everywhere and is not read (under shadowBody of its area
 // outside such a shade).
@@ -32,16 +34,19 @@ package image
 const shadowBody = 0.3
 
 // shadowWeight and shadowFree: the kept shadow's share of the cut's area
-// beyond shadowFree weighs shadowWeight. Good cuts keep at most 0.007 (a
-// cream lamp's foot on a beige check), bad ones 0.017 to 0.08 (a white
-// mug's hard shadow 0.023).
+// beyond shadowFree weighs shadowWeight. On the sets with truth good cuts
+// keep at most 0.0074 (a cream lamp's foot on a beige check), bad ones
+// 0.013 to 0.078 (a grey mouse on grey 0.013, a white mug's hard shadow
+// 0.023, pale grey headphones 0.052).
 const (
 	shadowWeight = 200
 	shadowFree   = 0.01
 )
 
 // strandsWeight and strandsFree: the strands left over the outline's
-// length beyond strandsFree weigh strandsWeight.
+// length beyond strandsFree weigh strandsWeight. On the sets with truth
+// good cuts leave at most 0.012 (a cream pouch on kraft), bad ones 0.066
+// (a white lamp's stem) to 0.11 (a necklace's chain on velvet) and more.
 const (
 	strandsWeight = 20
 	strandsFree   = 0.02

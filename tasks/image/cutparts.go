@@ -17,7 +17,8 @@ import "image"
 // segmentation error without ground truth", MICCAI 2012: the cut's
 // consistency with the image outside it.)
 
-// partsSide is the long side (px) the image is read at for missedParts.
+// partsSide is the long side (px) the image is read at for missedParts,
+// castShadowKept and leftStrands.
 const partsSide = 512
 
 // partsTolRGB is the distance (RGB) from the backdrop under which a pixel
