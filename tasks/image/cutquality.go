@@ -26,7 +26,10 @@ import (
 // the outline on an edge, divided by 1 + missedWeight × the strong edges
 // left in the backdrop (relative to the outline's length, less the
 // backdrop's own grain) + partsWeight × the parts left above the cut
-// beyond partsFree of its area. (How ragged the outline is against
+// beyond partsFree of its area + shadowWeight × a cast shadow kept beyond
+// shadowFree of its area + strandsWeight × thin or pale parts left joined
+// to it beyond strandsFree of the outline's length (cutkept.go: cuts
+// that follow real edges to the wrong place). (How ragged the outline is against
 // its convex hull, how much of the object lies outside its largest piece,
 // its share of partial alpha, and whether the edges left outside are
 // shadow-like — darker than the fitted backdrop in its chromaticity — were
@@ -106,10 +109,12 @@ func (q cutQuality) judge(out *tasks.Output, r tasks.Ref) {
 	out.Uncharged = true
 	out.Warnings = append(out.Warnings, contract.Warning{Code: string(apierr.CutoutUncertain), Field: &field,
 		Message: fmt.Sprintf("The cut-out of %s may be wrong: %.0f%% of its outline runs along an edge the image "+
-			"shows, the strong edges it leaves in the backdrop measure %.0f%% of its outline's length and what it "+
-			"leaves off the backdrop above it %.0f%% of its area (cut_quality %.3f, under %.3g), so part of the "+
-			"product may be lost or part of the backdrop or its shadow kept. It was delivered and not charged; look "+
-			"at it before using it.", r.Ref, 100*q.share, 100*q.missed, 100*q.parts, q.score, minCutQuality)})
+			"shows, the strong edges it leaves in the backdrop measure %.0f%% of its outline's length, what it "+
+			"leaves off the backdrop above it %.0f%% of its area, what it keeps that looks like a cast shadow %.0f%% "+
+			"of its area and the thin or pale parts left joined to it %.0f%% of its outline's length (cut_quality "+
+			"%.3f, under %.3g), so part of the product may be lost or part of the backdrop or its shadow kept. It was "+
+			"delivered and not charged; look at it before using it.", r.Ref, 100*q.share, 100*q.missed, 100*q.parts,
+			100*q.shadow, 100*q.strands, q.score, minCutQuality)})
 }
 
 // cutQuality is what the estimate read of a cut-out.
@@ -118,6 +123,8 @@ type cutQuality struct {
 	share     float64 // the share of the outline on an edge
 	missed    float64 // the strong edges left in the backdrop over the outline's length (missedEdges)
 	parts     float64 // the area off the backdrop left above the cut over the cut's (missedParts, cutparts.go)
+	shadow    float64 // the area kept as a cast shadow over the cut's (castShadowKept, cutkept.go)
+	strands   float64 // the thin or pale parts left joined to the cut over the outline (leftStrands, cutkept.go)
 	outline   int     // outline pixels: the silhouette's (alpha ≥ 13) inner boundary
 	noiseStep float64 // the backdrop's median step between neighbours (sum of |ΔRGB|)
 }
@@ -149,8 +156,16 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 	need := int(math.Max(minEdgeStep, 6*q.noiseStep))
 	q.share = edgeShare(outline, at, W, H, need)
 	q.missed = missedEdges(cut, at, need)
-	q.parts = missedParts(cut, at)
-	q.score = q.share / (1 + missedWeight*q.missed + partsWeight*max(0, q.parts-partsFree))
+	if v, ok := readPartsView(cut, at); ok {
+		q.parts = missedParts(v)
+		q.shadow = castShadowKept(v, func(i int) bool {
+			return cut.Pix[(i/v.W)*v.s*cut.Stride+4*(i%v.W)*v.s+3] >= 128
+		})
+		q.strands = leftStrands(v)
+		v.release()
+	}
+	q.score = q.share / (1 + missedWeight*q.missed + partsWeight*max(0, q.parts-partsFree) +
+		shadowWeight*max(0, q.shadow-shadowFree) + strandsWeight*max(0, q.strands-strandsFree))
 	return q
 }
 
