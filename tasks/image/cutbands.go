@@ -207,15 +207,23 @@ const fadeLook, fadeSlack = 40, 0.03
 const penumbra = 3
 
 // shadeOf tells whether colour p is backdrop colour b times one factor in
-// every channel: the spread of the three ratios p/b within ratioSpread, or
-// the noise's share of the backdrop's level if more (a shadow lowers the
-// light, not the hue).
+// every channel, its three ratios within ratioSpread (shadeFactor).
 func (st *cutState) shadeOf(p, b [3]float64) bool {
-	lo, hi := 2.0, -1.0
+	ok, _ := shadeFactor(p, b, ratioSpread, st.noise)
+	return ok
+}
+
+// shadeFactor tells whether colour p is backdrop colour b times one
+// factor in every channel — the spread of the three ratios p/b within
+// spread, or three times the noise's share of the backdrop's level if
+// more (a shadow lowers the light, not the hue) — and that factor, the
+// ratios' mean.
+func shadeFactor(p, b [3]float64, spread, noise float64) (bool, float64) {
+	lo, hi, sum := 2.0, -1.0, 0.0
 	for ch := range 3 {
 		r := p[ch] / max(b[ch], 1)
-		lo, hi = min(lo, r), max(hi, r)
+		lo, hi, sum = min(lo, r), max(hi, r), sum+r
 	}
 	level := max((b[0]+b[1]+b[2])/3, 1)
-	return hi-lo <= max(ratioSpread, 3*st.noise/level)
+	return hi-lo <= max(spread, 3*noise/level), sum / 3
 }

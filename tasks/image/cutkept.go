@@ -52,17 +52,14 @@ const (
 	strandsFree   = 0.02
 )
 
+// keptSpread is the widest spread of a kept shadow's channel ratios to
+// the backdrop's (shadeFactor).
+const keptSpread = 0.06
+
 // shadeOf tells whether p is backdrop colour b times one factor f in
-// every channel (the spread of the three ratios within 0.06, or three
-// times the noise's share of the level), and f.
+// every channel (shadeFactor, within keptSpread), and f.
 func (v partsView) shadeOf(p, b [3]float64) (bool, float64) {
-	lo, hi, sum := 2.0, -1.0, 0.0
-	for ch := range 3 {
-		r := p[ch] / max(b[ch], 1)
-		lo, hi, sum = min(lo, r), max(hi, r), sum+r
-	}
-	level := max((b[0]+b[1]+b[2])/3, 1)
-	return hi-lo <= max(0.06, 3*v.noise/level), sum / 3
+	return shadeFactor(p, b, keptSpread, v.noise)
 }
 
 // darkShade tells whether grid pixel i is a shadow's tone: a shade of the

@@ -72,18 +72,28 @@ func cutAroundBody(ctx context.Context, img image.Image, tol float64, feather in
 // shadedBody is the hull of the long faint lines of img when it is a
 // shaded body (see above), nil otherwise.
 func shadedBody(ctx context.Context, img image.Image, tol float64) ([]int32, error) {
-	st, _, _, err := newCutState(ctx, img, tol)
+	st, err := walledState(ctx, img, tol)
 	if err != nil {
 		return nil, err
 	}
 	defer st.release()
-	st.candidates()
-	st.walls()
 	hull := st.outlineHull(longLines(st.lines, st.W, st.H))
 	if hull == nil {
 		return nil, nil
 	}
 	return st.shadedParts(hull), nil
+}
+
+// walledState is img's cut state with its candidates and walls marked,
+// as the shading and hull looks read it; the caller releases it.
+func walledState(ctx context.Context, img image.Image, tol float64) (*cutState, error) {
+	st, _, _, err := newCutState(ctx, img, tol)
+	if err != nil {
+		return nil, err
+	}
+	st.candidates()
+	st.walls()
+	return st, nil
 }
 
 // outlineHull is the convex hull of the outline off marks (false on it)

@@ -51,13 +51,11 @@ func lookAtHull(ctx context.Context, img image.Image, tol float64, feather int, 
 // hulledBody is the shaded part of the hull of img's residual edges and
 // faint lines when it holds a product's marks (see above), nil otherwise.
 func hulledBody(ctx context.Context, img image.Image, tol float64) ([]int32, error) {
-	st, _, _, err := newCutState(ctx, img, tol)
+	st, err := walledState(ctx, img, tol)
 	if err != nil {
 		return nil, err
 	}
 	defer st.release()
-	st.candidates()
-	st.walls()
 	hull, marks := st.edgeHull()
 	if hull == nil || !marks {
 		return nil, nil
