@@ -242,7 +242,8 @@ func closedOutside(edges []bool, W, H, g int) []bool {
 // tried too, and the sixth (lookAtHull) when the fifth finds no region
 // its edges close (a box whose lit top and front share the sweep's tone
 // leaves a gap of hundreds of pixels in its outline, more than any
-// closing bridges); a look's cut is taken when it holds what was kept
+// closing bridges) and the hull adds mostly the product (hullAddsProduct,
+// cutwhiteguard.go); a look's cut is taken when it holds what was kept
 // (fragmentHeld of it) and is at least fragmentGrowth times larger.
 const (
 	fragmentShare  = 0.02
@@ -250,11 +251,12 @@ const (
 	fragmentGrowth = 3
 )
 
-// widerByEdges is the fifth or sixth look's cut-out of img when kept (the
-// cut-out made, objShare of the image) is a fragment of it (see above);
-// ok is false otherwise.
+// widerByEdges is the fifth or sixth look's cut-out of img when the
+// cut-out st made (objShare of the image) is a fragment of it (see
+// above); ok is false otherwise.
 func widerByEdges(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool,
-	kept *image.NRGBA, objShare float64) (cutout, bool, error) {
+	st *cutState, objShare float64) (cutout, bool, error) {
+	kept := st.px
 	if objShare >= fragmentShare {
 		return cutout{}, false, nil
 	}
@@ -265,6 +267,9 @@ func widerByEdges(ctx context.Context, img image.Image, tol float64, feather int
 	if !ok {
 		if res, ok, err = lookAtHull(ctx, img, tol, feather, keepShadow); err != nil || !ok {
 			return cutout{}, false, err
+		}
+		if !st.hullAddsProduct(res) {
+			return cutout{}, false, nil
 		}
 	}
 	if res.objectShare < fragmentGrowth*objShare {
