@@ -85,7 +85,7 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 		}
 		return cutout{}, refusal(ctx, img, tol, bgMid)
 	}
-	if res, ok, err := widerByEdges(ctx, img, tol, feather, keepShadow, st.px, objShare); ok || err != nil {
+	if res, ok, err := widerByEdges(ctx, img, tol, feather, keepShadow, st, objShare); ok || err != nil {
 		return res, err
 	}
 	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, clearBody: st.clearBody}, nil

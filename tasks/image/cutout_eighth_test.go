@@ -234,7 +234,7 @@ var eighthKinds = map[string]string{
 var (
 	eighthFloors = map[string]fifthFloor{
 		"p8_runner_white_seamless_q84":       {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
-		"p8_giftbox_white_paper_q78":         {iou: 0.02, light: 0.02, hole: 1.00, shadow: 0.03},
+		"p8_giftbox_white_paper_q78":         {iou: 0.827, light: 0.02, hole: 1.00, shadow: 0.567},
 		"p8_vase_white_rim_seamless_q90":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p8_mug_cream_linen_q80":             {iou: 0.39, light: 0.42, hole: 0.03, shadow: 0.03},
 		"p8_soap_pink_on_pink_q86":           {iou: 0.01, light: 0.00, hole: 1.00, shadow: 0.03},
@@ -256,6 +256,11 @@ var (
 	// The runner and the vase, refused in that run, are cut out by the fifth
 	// look (cutwhite.go): none is refused now.
 	eighthRefused = map[string]bool{}
+	// The gift box, of which the cut kept only its lit top, is cut since
+	// the sixth look backs the fragment test (widerByEdges, cutwhite.go),
+	// delivered as uncertain; it keeps its hard cast shadow (its shadow
+	// floor follows).
+	eighthDrawn = []string{"p8_giftbox_white_paper_q78"}
 )
 
 // eighthSet is the eighth set, as its floor test and benchmark read it.
@@ -266,6 +271,7 @@ var eighthSet = shotSet{
 	floors:  eighthFloors,
 	mean:    eighthMean,
 	refused: eighthRefused,
+	drawn:   eighthDrawn,
 }
 
 // TestCutoutOnTheEighthSet holds the held-out eighth set to its floors,

@@ -239,25 +239,41 @@ func closedOutside(edges []bool, W, H, g int) []bool {
 // A white body of which the cut-out keeps only a fragment (the gift box's
 // lit top, a rim's sliver): the floods took the rest with the sweep. When
 // the kept object is under fragmentShare of the image, the fifth look is
-// tried too, and its cut taken when it holds what was kept (fragmentHeld
-// of it) and is at least fragmentGrowth times larger.
+// tried too, and the sixth (lookAtHull) when the fifth finds no region
+// its edges close (a box whose lit top and front share the sweep's tone
+// leaves a gap of hundreds of pixels in its outline, more than any
+// closing bridges) and the hull adds mostly the product (hullAddsProduct,
+// cutwhiteguard.go); a look's cut is taken when it holds what was kept
+// (fragmentHeld of it) and is at least fragmentGrowth times larger.
 const (
 	fragmentShare  = 0.02
 	fragmentHeld   = 0.8
 	fragmentGrowth = 3
 )
 
-// widerByEdges is the fifth look's cut-out of img when kept (the cut-out
-// made, objShare of the image) is a fragment of it (see above); ok is
-// false otherwise.
+// widerByEdges is the fifth or sixth look's cut-out of img when the
+// cut-out st made (objShare of the image) is a fragment of it (see
+// above); ok is false otherwise.
 func widerByEdges(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool,
-	kept *image.NRGBA, objShare float64) (cutout, bool, error) {
+	st *cutState, objShare float64) (cutout, bool, error) {
+	kept := st.px
 	if objShare >= fragmentShare {
 		return cutout{}, false, nil
 	}
 	res, ok, err := lookAtEdges(ctx, img, tol, feather, keepShadow)
-	if err != nil || !ok || res.objectShare < fragmentGrowth*objShare {
+	if err != nil {
 		return cutout{}, false, err
+	}
+	if !ok {
+		if res, ok, err = lookAtHull(ctx, img, tol, feather, keepShadow); err != nil || !ok {
+			return cutout{}, false, err
+		}
+		if !st.hullAddsProduct(res) {
+			return cutout{}, false, nil
+		}
+	}
+	if res.objectShare < fragmentGrowth*objShare {
+		return cutout{}, false, nil
 	}
 	was, held := 0, 0
 	for i := 3; i < len(kept.Pix); i += 4 {
