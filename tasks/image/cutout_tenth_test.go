@@ -135,6 +135,7 @@ var tenthSet = shotSet{
 	floors:  tenthFloors,
 	mean:    tenthMean,
 	refused: tenthRefused,
+	drawn:   tenthDrawn,
 }
 
 // TestCutoutOnTheTenthSet holds the held-out tenth set to its floors and
@@ -182,18 +183,25 @@ func BenchmarkCutoutTenth(b *testing.B) {
 // gaps, turned glass, the white hull; one run, still held out): mean
 // 0.710; the hanger 0.58 → 0.93 and the key 0.91 → 0.97, their gaps
 // cleared: their floors follow. cut_quality warned 6 of the 7 cuts under
-// 0.9 (not the basket) and one good cut (the soap on pine, 0.995).
+// 0.9 (not the basket) and one good cut (the soap on pine, 0.995). After
+// the next stop's white hull for a fragment (still held out, one run):
+// mean 0.775; the watering can 0.04 → 0.54 (a hull over its spout and
+// body, its handle's hole and part of its shadow kept) and the beer mug
+// 0.03 → 0.78 (its silhouette, see-through, the handle's hole 0.15 kept),
+// both warned and uncharged (tenthDrawn): their floors follow, the hole
+// and shadow floors loosened with them. The cut quality's kept-shadow and
+// strands cues warn a second good cut, the boot on slate (0.976).
 var (
 	tenthFloors = map[string]fifthFloor{
 		"p10_hoodie_white_flat_q80":             {iou: 0.838, light: 0.867, hole: 1, shadow: 0.09},
 		"p10_lotion_white_vignette_q88":         {iou: 0.909, light: 0.939, hole: 1, shadow: 0.10},
-		"p10_wateringcan_white_hole_shadow_q78": {iou: 0.017, light: 0.013, hole: 0.03, shadow: 0.03},
+		"p10_wateringcan_white_hole_shadow_q78": {iou: 0.524, light: 0.79, hole: 1, shadow: 0.35},
 		"p10_car_drawing_whitefill_q76":         {iou: 0.952, light: 0.945, hole: 1},
 		"p10_vase_lilac_butter_q82":             {iou: 0.975, light: 0.980, hole: 1, shadow: 0.03},
 		"p10_cap_sky_blush_q86":                 {iou: 0.969, light: 0.980, hole: 1, shadow: 0.03},
 		"p10_soap_cream_pine_q80":               {iou: 0.975, light: 0.980, hole: 1, shadow: 0.03},
 		"p10_sweater_oat_greyblue_png":          {iou: 0.979, light: 0.980, hole: 1, shadow: 0.03},
-		"p10_beermug_clear_handle_q84":          {iou: 0.013, hole: 0.03, glassMAE: 0.31, shadow: 0.03},
+		"p10_beermug_clear_handle_q84":          {iou: 0.756, hole: 0.18, glassMAE: 0.31, shadow: 0.03},
 		"p10_dropper_cobalt_glass_q82":          {iou: 0.962, hole: 1, glassMAE: 0.24, shadow: 0.03},
 		"p10_moka_chrome_handle_q84":            {iou: 0.266, hole: 1.00, shadow: 0.03},
 		"p10_skillet_black_walnut_q78":          {iou: 0.716, hole: 0.03, shadow: 0.03},
@@ -205,7 +213,10 @@ var (
 		"p10_guitar_cut_by_frame_q82":           {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p10_key_small_corner_q90":              {iou: 0.946, hole: 0.035, shadow: 0.09},
 	}
-	tenthMean = 0.690
+	tenthMean = 0.755
+	// tenthDrawn are the shots delivered from the white hull (their outline
+	// partly drawn: warned, uncharged) since it backs a fragment.
+	tenthDrawn = []string{"p10_wateringcan_white_hole_shadow_q78", "p10_beermug_clear_handle_q84"}
 	// tenthRefused are the shots the cut-out refused with a reason in that
 	// run: the guitar cut by the frame ("the background cannot be
 	// separated"). Today's behaviour, recorded, not a goal.
