@@ -82,7 +82,7 @@ PLAIN_PKGS = ./e2e ./cmd/... $(filter-out $(shell go list $(RACE_PKGS)),$(shell 
 .PHONY: test-plain test-race
 # The packages that run without -race, e2e first.
 test-plain:
-	go test -count=1 -timeout 40m $(PLAIN_PKGS)
+	go test -count=1 -timeout 60m $(PLAIN_PKGS)
 
 # The race pass, then RACE_SKIP's tests without -race, then the fuzz run.
 test-race:
