@@ -292,9 +292,12 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 			if xx < 0 || yy < 0 || xx >= W || yy >= H || inRegion(yy*W+xx) || island(xx, yy) {
 				continue
 			}
-			// The outline's anti-aliased pixels come first.
-			for range 3 {
-				if ink(yy*W+xx) || inRegion(yy*W+xx) {
+			// The outline's anti-aliased pixels come first; then a fill of
+			// its own, darker than the paper, drawn against the outline
+			// (an owl's grey wing), is crossed to the outline beyond it.
+			for k := 0; k < fillCross*thin; k++ {
+				j := yy*W + xx
+				if ink(j) || inRegion(j) || k >= 3 && lum(j) >= fillLum*bgLum {
 					break
 				}
 				xx, yy = xx+d[0], yy+d[1]
@@ -325,6 +328,11 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 	}
 	return rim > 0 && 10*inked >= 8*rim && 5*thinSides >= 3*inked
 }
+
+// fillCross (in thin's units) is how far a drawn fill against the outline
+// is crossed to reach it (inkBounded), and fillLum, as a share of the
+// backdrop's luminance, the lightest such a fill is.
+const fillCross, fillLum = 16, 0.85
 
 // islands tells which pixels region c encloses: those of its bounding box,
 // not in c, that a flood from the box's frame through the 4-neighbours
