@@ -275,23 +275,29 @@ func (s regionStats) nearBackdrop(noise float64) bool {
 }
 
 // inkBounded tells whether region c is a fill inside a drawn outline: the
-// pixels along its rim are ink (under half the backdrop's luminance) and
-// the ink is a thin line: walking away from the region across it, the ink
-// ends within thin pixels on nearly all sides — a hole in a dark product
-// has the product's breadth of dark around it.
+// pixels along its outer rim are ink (under half the backdrop's luminance)
+// and the ink is a thin line: walking away from the region across it, the
+// ink ends within thin pixels on nearly all sides — a hole in a dark
+// product has the product's breadth of dark around it. What lies inside
+// the fill (islands: a cat's pink ears, a grey patch on its back, its
+// eyes) is drawn on it, not its outline, and is left out of the rim.
 func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, bgLum float64, W, H, thin int) bool {
 	ink := func(j int) bool { return lum(j) < bgLum/2 }
+	island := islands(c, W)
 	rim, inked, thinSides := 0, 0, 0
 	for _, j := range c {
 		x, y := int(j)%W, int(j)/W
 		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 			xx, yy := x+d[0], y+d[1]
-			if xx < 0 || yy < 0 || xx >= W || yy >= H || inRegion(yy*W+xx) {
+			if xx < 0 || yy < 0 || xx >= W || yy >= H || inRegion(yy*W+xx) || island(xx, yy) {
 				continue
 			}
-			// The outline's anti-aliased pixels come first.
-			for range 3 {
-				if ink(yy*W+xx) || inRegion(yy*W+xx) {
+			// The outline's anti-aliased pixels come first; then a fill of
+			// its own, darker than the paper, drawn against the outline
+			// (an owl's grey wing), is crossed to the outline beyond it.
+			for k := 0; k < fillCross*thin; k++ {
+				j := yy*W + xx
+				if ink(j) || inRegion(j) || k >= 3 && lum(j) >= fillLum*bgLum {
 					break
 				}
 				xx, yy = xx+d[0], yy+d[1]
@@ -321,6 +327,68 @@ func inkBounded(c []int32, inRegion func(j int) bool, lum func(j int) float64, b
 		}
 	}
 	return rim > 0 && 10*inked >= 8*rim && 5*thinSides >= 3*inked
+}
+
+// fillCross (in thin's units) is how far a drawn fill against the outline
+// is crossed to reach it (inkBounded), and fillLum, as a share of the
+// backdrop's luminance, the lightest such a fill is.
+const fillCross, fillLum = 16, 0.85
+
+// islands tells which pixels region c encloses: those of its bounding box,
+// not in c, that a flood from the box's frame through the 4-neighbours
+// not in c does not reach.
+func islands(c []int32, W int) func(x, y int) bool {
+	x0, y0, x1, y1 := math.MaxInt, math.MaxInt, -1, -1
+	for _, j := range c {
+		x, y := int(j)%W, int(j)/W
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	// A box one pixel wider all round, so its frame is outside c.
+	x0, y0, x1, y1 = x0-1, y0-1, x1+1, y1+1
+	bw, bh := x1-x0+1, y1-y0+1
+	// 0: not in c, unreached; 1: in c; 2: reached from the frame.
+	m := make([]uint8, bw*bh)
+	for _, j := range c {
+		m[(int(j)/W-y0)*bw+int(j)%W-x0] = 1
+	}
+	var stack []int32
+	push := func(k int) {
+		if m[k] == 0 {
+			m[k] = 2
+			stack = append(stack, int32(k))
+		}
+	}
+	for x := range bw {
+		push(x)
+		push((bh-1)*bw + x)
+	}
+	for y := range bh {
+		push(y * bw)
+		push(y*bw + bw - 1)
+	}
+	for len(stack) > 0 {
+		k := int(stack[len(stack)-1])
+		stack = stack[:len(stack)-1]
+		x, y := k%bw, k/bw
+		if x > 0 {
+			push(k - 1)
+		}
+		if x < bw-1 {
+			push(k + 1)
+		}
+		if y > 0 {
+			push(k - bw)
+		}
+		if y < bh-1 {
+			push(k + bw)
+		}
+	}
+	return func(x, y int) bool {
+		if x <= x0 || y <= y0 || x >= x1 || y >= y1 {
+			return false
+		}
+		return m[(y-y0)*bw+x-x0] == 0
+	}
 }
 
 // inkRise is the rise in luminance over two pixels (levels) that ends a

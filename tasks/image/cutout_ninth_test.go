@@ -202,6 +202,9 @@ func BenchmarkCutoutNinth(b *testing.B) {
 // After the sixth look (cutwhitehull.go, one run): mean 0.583; the white
 // plate 0.79, candle 0.84 and shirt 0.78 cut and delivered as uncertain
 // (the shirt keeps its soft shadow's band, so its shadow is not held).
+// After the drawn-fills fix (inkBounded, cutedges.go: a fill's islands and
+// the fills drawn against its outline are no part of the outline): the
+// drawn cat 0.28 → 0.996, its white fills kept; its floor follows.
 var (
 	ninthFloors = map[string]fifthFloor{
 		"p9_plate_white_seamless_q86":      {iou: 0.77, light: 0.81, hole: 1, shadow: 0.162},
@@ -224,7 +227,7 @@ var (
 		"p9_necklace_chain_velvet_png":     {iou: 0.033, hole: 1.00, shadow: 0.03},
 		"p9_backpack_cut_by_frame_q78":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p9_earbuds_small_offcentre_q92":   {iou: 0.727, light: 0.721, hole: 1, shadow: 0.03},
-		"p9_cat_drawing_whitefill_q72":     {iou: 0.261, light: 0.061, hole: 1, shadow: 1},
+		"p9_cat_drawing_whitefill_q72":     {iou: 0.985, light: 0.99, hole: 1, shadow: 1},
 	}
 	ninthMean = 0.562
 	// ninthRefused are the shots the cut-out refused with a reason in that
