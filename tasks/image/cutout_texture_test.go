@@ -140,22 +140,27 @@ func textureShots() []shot {
 // enclosed backdrop and shadow kept 0.03 over. Before the texture test
 // (smoothTextures) the set's mean was 0.662: the grey speaker 0 (taken
 // for a shadow), the wallet refused, the beanie 0.39, the box 0.72; after
-// it 0.885 (0.83, 0.81, 0.96, 0.74). The mug on linen keeps 0.68: its
-// linen is too fine to survive the lens, so only colour and edges tell it.
+// it 0.885 (0.83, 0.81, 0.96, 0.74). With the added regions' outline
+// settled by a watershed on the gradient (settleSmoothEdges) it is 0.932:
+// the grey speaker 0.97, the wallet 0.95 (its seam kept), the beanie 0.97,
+// the box 0.91 (its light top rim still lost). The mug on linen keeps
+// 0.68: its linen is too fine to survive the lens (the texture energy of
+// mug and linen differ by under a third, and the linen's is under
+// textureLeast), so only colour and edges tell it.
 var (
 	textureFloors = map[string]fifthFloor{
 		"tx_bottle_navy_linen_q84":     {iou: 0.97, hole: 0.03, shadow: 0.03},
 		"tx_mug_cream_linen_q80":       {iou: 0.66, light: 0.65, hole: 0.03, shadow: 0.03},
 		"tx_speaker_red_concrete_q78":  {iou: 0.94, shadow: 0.03},
-		"tx_speaker_grey_concrete_q86": {iou: 0.80, light: 0.85, shadow: 0.03},
+		"tx_speaker_grey_concrete_q86": {iou: 0.95, light: 0.97, shadow: 0.03},
 		"tx_cup_white_wood_q82":        {iou: 0.96, hole: 0.03, shadow: 0.03},
-		"tx_wallet_tan_wood_q74":       {iou: 0.78, light: 0.85, shadow: 0.03},
+		"tx_wallet_tan_wood_q74":       {iou: 0.93, light: 0.98, shadow: 0.03},
 		"tx_bottle_green_kraft_q88":    {iou: 0.97, shadow: 0.03},
-		"tx_box_brown_kraft_q72":       {iou: 0.72, light: 0.75, shadow: 0.03},
+		"tx_box_brown_kraft_q72":       {iou: 0.89, light: 0.90, shadow: 0.03},
 		"tx_headphones_black_knit_q90": {iou: 0.86, hole: 0.03, shadow: 0.49},
-		"tx_beanie_oat_knit_q76":       {iou: 0.93, light: 0.95, shadow: 0.03},
+		"tx_beanie_oat_knit_q76":       {iou: 0.95, light: 0.98, shadow: 0.03},
 	}
-	textureMean = 0.86
+	textureMean = 0.91
 )
 
 // textureSet is the texture set, as its floor test and benchmark read it.

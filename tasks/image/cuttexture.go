@@ -213,7 +213,75 @@ func (st *cutState) smoothTextures(isBg []bool) {
 		any = true
 	}
 	if any {
+		st.settleSmoothEdges(isBg, added)
 		st.fillSmoothHoles(isBg, added, e, ref)
+	}
+}
+
+// settleSmoothEdges mends the outline of the regions smoothTextures added.
+// Their edge stops a window's radius short of the product's, where the
+// window reaches the product's own outline (a step far stronger than the
+// texture) or the backdrop's texture, and it wanders with the texture's
+// patches. The band of backdrop within two radii of them is shared
+// between them and the backdrop beyond by a watershed on the luminance's
+// gradient (Meyer's flooding from markers): each side floods the band from
+// its marker in order of rising gradient, so the two meet on the
+// strongest step, the product's outline; a seam or a rim's band between
+// two added parts, reached from both, stays the product's, and so does
+// a hole narrower than the band.
+func (st *cutState) settleSmoothEdges(isBg, added []bool) {
+	W, H, n := st.W, st.H, st.n
+	near := dilate(added, W, H, 2*textureRadius)
+	defer boolPool.put(near)
+	lum := smoothLum(st.px)
+	grad := make([]uint8, n)
+	for y := range H {
+		for x := range W {
+			i := y*W + x
+			gx := lum[y*W+min(W-1, x+1)] - lum[y*W+max(0, x-1)]
+			gy := lum[min(H-1, y+1)*W+x] - lum[max(0, y-1)*W+x]
+			grad[i] = uint8(min(255, abs32(gx)+abs32(gy)))
+		}
+	}
+	// label: 0 the band not reached yet, 1 the product's side, 2 the
+	// backdrop's (the backdrop beyond the band is its marker); 4 marks a
+	// pixel queued.
+	label := make([]uint8, n)
+	band := func(i int) bool { return near[i] && isBg[i] && st.opaque(i) && !added[i] }
+	for i := range n {
+		switch {
+		case added[i] || !isBg[i]:
+			label[i] = 1
+		case !band(i):
+			label[i] = 2
+		}
+	}
+	var buckets [256][]int32
+	push := func(i int, level uint8) {
+		forNeighbours(i, W, H, func(j int) {
+			if label[j] == 0 {
+				label[j] = label[i] | 4 // queued, with the side that reached it
+				g := max(level, grad[j])
+				buckets[g] = append(buckets[g], int32(j))
+			}
+		})
+	}
+	for i := range n {
+		if label[i] == 1 || label[i] == 2 {
+			push(i, 0)
+		}
+	}
+	for g := range 256 {
+		for k := 0; k < len(buckets[g]); k++ {
+			i := int(buckets[g][k])
+			label[i] &^= 4
+			push(i, uint8(g))
+		}
+	}
+	for i := range n {
+		if label[i] == 1 && isBg[i] {
+			isBg[i], added[i] = false, true
+		}
 	}
 }
 
