@@ -8,10 +8,10 @@ import (
 )
 
 // The clear glass set: colourless glass on light backdrops, the kind the
-// first look cuts short (the walls are the backdrop seen through them; only
-// a cap, a lid or a liquid of its own tone is kept by the floods) and that
-// the clear outline look (cutclearwide.go) and the outline fill
-// (cutoutline.go) must give back whole. Each glass is nearly see-through
+// first look cuts short (the walls are the backdrop seen through them;
+// only a cap, a lid or a liquid of its own tone is kept by the floods) and
+// that the later looks (cutoutline.go, cutwhite.go, cutturned.go) must
+// give back whole. Each glass is nearly see-through
 // in its middle and dense where its walls turn away, with darker lines
 // along its outline where it bends the light and a highlight. Scored as
 // glass (scoreGlass: the silhouette's IoU and the alpha error).
@@ -115,7 +115,7 @@ func TestCutoutKeepsClearGlassWhole(t *testing.T) {
 }
 
 // clearGlassFloors and clearGlassMean are the set's figures from one run
-// (the clear outline look, cutclearwide.go, in place) less a margin: IoU
+// less a margin: IoU
 // 0.02 under, glass alpha error and shadow kept 0.03 over. That run: the
 // bottle on white 0.929 (its outline found by the fifth look from its cap,
 // but opaque: alpha error 0.76, its contact shadow kept), the jar 0.830
