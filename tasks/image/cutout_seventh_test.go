@@ -262,17 +262,19 @@ func seventhShots() []shot {
 // Clear glass whose outline closes kept on a flat sweep (branch glass,
 // tuned on this set's glass): the mason jar 0.030 → 0.992 (alpha error
 // 0.31 → 0.14), the carafe 0.050 → 0.554; mean 0.511 → 0.61. Both
-// together, merged: about 0.72 (mean floor 0.70).
+// together, merged: about 0.72 (mean floor 0.70). Today (one run): the
+// carafe 0.946 (alpha error 0.10), the pale grey headphones 0.52 (light
+// parts 0.36, warned); their floors follow.
 var (
 	seventhFloors = map[string]fifthFloor{
 		"p7_bowl_white_sweep_q84":         {iou: 0.80, light: 0.90, hole: 1, shadow: 0.11},
 		"p7_paperbag_cord_warmgrey_q80":   {iou: 0.93, light: 0.97, hole: 0.03, shadow: 0.19},
 		"p7_beanie_cream_ivory_q76":       {iou: 0.44, light: 0.45, hole: 1, shadow: 0.03},
 		"p7_planter_pink_on_pink_q88":     {iou: 0.14, light: 0, hole: 1, shadow: 0.03},
-		"p7_headphones_palegrey_q82":      {iou: 0.35, light: 0.29, hole: 1, shadow: 0.41},
+		"p7_headphones_palegrey_q82":      {iou: 0.50, light: 0.339, hole: 1, shadow: 0.41},
 		"p7_masonjar_clear_warmwhite_q86": {iou: 0.96, hole: 1, glassMAE: 0.17, shadow: 0.03},
 		"p7_perfume_rose_beige_q90":       {iou: 0.86, hole: 1, glassMAE: 0.44, shadow: 0.03},
-		"p7_carafe_water_bluegrey_q78":    {iou: 0.52, hole: 1, glassMAE: 0.20, shadow: 0.03},
+		"p7_carafe_water_bluegrey_q78":    {iou: 0.926, hole: 1, glassMAE: 0.129, shadow: 0.03},
 		"p7_steel_bottle_glossy_q85":      {iou: 0.87, light: 0.93, hole: 1, shadow: 0.54},
 		"p7_golfball_small_lowleft_q88":   {iou: 0.82, light: 0.96, hole: 1, shadow: 0.43},
 		"p7_cushion_corner_cut_sage_q74":  {iou: 0.38, light: 0.36, hole: 1, shadow: 0.03},
