@@ -169,14 +169,12 @@ func BenchmarkCutQuality(b *testing.B) {
 
 // TestCutQualityCalibration cuts out every set with truth and holds the
 // flag (cut_quality under minCutQuality, or an outline drawn where no
-// edge shows: the task's warnings) to what a user notices: at most two
-// good cut-outs (IoU ≥ 0.95) are warned and left uncharged (a knitted
-// beanie on a knit and a pale speaker whose outline was drawn, when the
-// threshold was set), and at least two fifths of the bad ones (IoU < 0.9)
-// are (22 of 52 when the threshold was set), and at least minBadFlagged
-// of them (33 of 53 with a cast shadow kept and thin or pale parts left
-// read, cutkept.go). The shots the set tests cut before it in this binary
-// are read from shotCuts, not cut again.
+// edge shows: the task's warnings) to what a user notices: at most
+// maxGoodFlagged good cut-outs (IoU ≥ 0.95) are warned and left uncharged,
+// and at least two fifths of the bad ones (IoU < 0.9) are (22 of 52 when
+// the threshold was set), and at least minBadFlagged of them. The shots
+// the set tests cut before it in this binary are read from shotCuts, not
+// cut again.
 func TestCutQualityCalibration(t *testing.T) {
 	rows := calibrationRows(t)
 	c := confusion(rows, minCutQuality)
@@ -190,7 +188,7 @@ func TestCutQualityCalibration(t *testing.T) {
 	}
 	t.Logf("%d cut-outs; flagged: %d bad (IoU < 0.9), %d middling, %d good (IoU >= 0.95); passed: %d bad, "+
 		"%d middling, %d good", len(rows), c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2])
-	require.LessOrEqual(t, c[0][2], 2, "good cuts flagged: %d of %d", c[0][2], c[0][2]+c[1][2])
+	require.LessOrEqual(t, c[0][2], maxGoodFlagged, "good cuts flagged: %d of %d", c[0][2], c[0][2]+c[1][2])
 	bad := c[0][0] + c[1][0]
 	require.Positive(t, bad, "the sets hold bad cuts to flag")
 	require.GreaterOrEqual(t, 5*c[0][0], 2*bad, "bad cuts flagged: %d of %d", c[0][0], bad)
@@ -200,8 +198,22 @@ func TestCutQualityCalibration(t *testing.T) {
 }
 
 // minBadFlagged is the fewest bad cuts of all the sets with truth that
-// TestCutQualityCalibration must flag: one under what it flagged when set.
-const minBadFlagged = 32
+// TestCutQualityCalibration must flag: one under what it flags. It was 32
+// (33 of 53 flagged with a cast shadow kept and thin or pale parts left
+// read, cutkept.go); since the drawn fills were kept (the ninth's cat, a
+// bad cut passed, now 0.996) and the texture stage's outline was settled on
+// the product's edge (a wallet on wood and a grey speaker on concrete, bad
+// cuts flagged, now 0.95 and 0.97; a box on kraft, 0.74 → 0.91), 30 of the
+// 49 left are flagged.
+const minBadFlagged = 29
+
+// maxGoodFlagged is the most good cuts (IoU ≥ 0.95) the flag may warn: a
+// pale speaker whose outline was drawn, and the wallet on wood and the
+// grey speaker on concrete, whose settled outlines keep a ragged top edge
+// and specks of the concrete's grain (quality 0.50 and 0.49: warned as a
+// user looking at them would be). It was 2 (the pale speaker and a knitted
+// beanie on a knit, 0.96 then, 0.97 and not flagged since).
+const maxGoodFlagged = 3
 
 // margin is the lowest quality of a good cut (IoU ≥ 0.95) and the highest
 // of a bad one (IoU < 0.9) under the threshold.
