@@ -369,19 +369,7 @@ func islands(c []int32, W int) func(x, y int) bool {
 	for len(stack) > 0 {
 		k := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
-		x, y := k%bw, k/bw
-		if x > 0 {
-			push(k - 1)
-		}
-		if x < bw-1 {
-			push(k + 1)
-		}
-		if y > 0 {
-			push(k - bw)
-		}
-		if y < bh-1 {
-			push(k + bw)
-		}
+		forNeighbours(k, bw, bh, push)
 	}
 	return func(x, y int) bool {
 		if x <= x0 || y <= y0 || x >= x1 || y >= y1 {
