@@ -24,6 +24,7 @@ type cutState struct {
 	stepMax2           int    // the squared RGB step sharper than a soft shadow's
 	bare               bool   // the third look: a faint outline alone is a product (cutbare.go)
 	clearBody          []bool // a body its outline closes whose inside is the backdrop: clear glass
+	textured           bool   // the backdrop has a texture (smoothTextures) or chips: its grain's specks are dropped
 
 	near  []bool  // within tolerance of the backdrop model
 	cand  []bool  // near, or a shadow of the backdrop

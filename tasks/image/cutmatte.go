@@ -131,6 +131,7 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 	st.bd = bd
 	share := s.plainShare(bd, st.tolRGB)
 	st.noise = backdropNoise(bd, s.xs, s.ys, s.cols, st.tolRGB)
+	st.textured = share < chippedShare
 	mid := bd.at(st.W/2, st.H/2)
 	bgMid := colour.LabOf8(clamp8(mid[0]), clamp8(mid[1]), clamp8(mid[2]))
 	if share < minBorderShare {
@@ -179,6 +180,7 @@ func (st *cutState) background() []bool {
 	st.keepHueRegions(isBg)
 	st.clearShadedGaps(isBg)
 	st.refineOutline(isBg)
+	st.dropGrainSpecks(isBg)
 	return isBg
 }
 

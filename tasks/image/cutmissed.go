@@ -26,7 +26,8 @@ const missedSide = 1024
 // band shows), over the length of the cut's outline: 0 for a cut
 // that leaves a flat backdrop. An edge is a local maximum, across x or y,
 // of the step of colour over 4 px (each side the mean of 3 pixels along
-// the edge) of at least need.
+// the edge), read relative to the local level (levelScale), of at least
+// need.
 func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 	W0, H0 := cut.Rect.Dx(), cut.Rect.Dy()
 	s := max(1, (max(W0, H0)+missedSide-1)/missedSide)
@@ -65,20 +66,22 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 	}
 	edge := make([]bool, W*H)
 	st := make([]int32, W*H)
+	ref := backdropLevel(rgb, near, W, H)
 	for _, d := range [2]int{1, W} { // across x, then across y
 		across := W + 1 - d // the step between the 3 pixels a side is averaged over: along the edge
 		for y := 3; y < H-3; y++ {
 			for x := 3; x < W-3; x++ {
 				i := y*W + x
-				sum := int32(0)
+				sum, level := int32(0), int32(0)
 				for c := range 3 {
 					v := int32(0)
 					for _, k := range [3]int{-across, 0, across} {
 						v += rgb[3*(i+2*d+k)+c] - rgb[3*(i-2*d+k)+c]
+						level += rgb[3*(i+2*d+k)+c] + rgb[3*(i-2*d+k)+c]
 					}
 					sum += max(v, -v)
 				}
-				st[i] = sum / 3
+				st[i] = int32(float64(sum) / 3 * levelScale(ref, float64(level)/18))
 			}
 		}
 		for y := 4; y < H-4; y++ {
@@ -92,6 +95,38 @@ func missedEdges(cut *image.NRGBA, at func(x, y int) [3]int, need int) float64 {
 	}
 	missed := edgeRuns(edge, near, W, H, max(4, missedRun/s))
 	return float64(missed) / float64(outline)
+}
+
+// levelLeast, levelMost bound the scale a step is read at
+// (levelScale): a vignette's or a fall-off's darkening, a few tenths, is
+// undone; a dark backdrop's steps beside a white part are not shrunk to
+// nothing, nor a black part's on white blown up.
+const levelLeast, levelMost = 2.0 / 3, 1.5
+
+// levelScale is the factor a step at mean level l is read at, relative to
+// the backdrop's mean level ref: a texture's steps scale with the light on
+// it (a vignette darkens the border band, and its grain's steps with it),
+// so the grain left far from the cut and the border band's are compared
+// as if equally lit.
+func levelScale(ref, l float64) float64 {
+	return min(levelMost, max(levelLeast, ref/max(l, 16)))
+}
+
+// backdropLevel is the mean level of the pixels away from the cut (not
+// near), read from the image's rgb: 128 when there are none.
+func backdropLevel(rgb []int32, near []bool, W, H int) float64 {
+	var sum float64
+	k := 0
+	for i := range W * H {
+		if !near[i] {
+			sum += float64(rgb[3*i] + rgb[3*i+1] + rgb[3*i+2])
+			k++
+		}
+	}
+	if k == 0 {
+		return 128
+	}
+	return sum / 3 / float64(k)
 }
 
 // edgeRuns is the number of edge pixels in 8-connected runs of at least

@@ -76,6 +76,19 @@ func weaveShots() []shot {
 			{in: tin, col: fromAbove(rgbf{244, 236, 212}, 132, 178, 0.06, grain2(972, 0.003)), light: true},
 			{in: rect(168, 140, 222, 142), col: flat(rgbf{214, 204, 180})},
 		}, shadow: softShadow(196, 179, 28, 2.5, 0.35, 3)}, cam: cam(76, 1.3)})
+	// A pair of white earbuds, each a round head on a stem, on a light
+	// terrazzo (the ninth set's) with chips of stone from charcoal to cream.
+	// JPEG 80.
+	bud := func(cx, cy float64) func(x, y float64) bool {
+		return union(ellipse(cx, cy, 11, 10), roundRect(cx-3, cy, cx+3, cy+30, 3))
+	}
+	buds := union(bud(108, 92), bud(152, 100))
+	out = append(out, shot{scene: scene{name: "wv_earbuds_white_terrazzo_q80", w: 260, h: 220, scale: 2,
+		backdrop: terrazzo(rgbf{214, 210, 202}, 981), parts: []part{
+			{in: buds, col: rounded(rgbf{246, 246, 244}, 130, 40, -0.5, 0.12, none), light: true},
+			{in: union(ellipse(104, 90, 4, 3), ellipse(148, 98, 4, 3)), col: flat(rgbf{120, 122, 126})},
+		}, shadow: shadows(softShadow(110, 123, 8, 3, 0.35, 3),
+			softShadow(154, 131, 8, 3, 0.35, 3))}, cam: cam(80, 1.2)})
 	return out
 }
 
@@ -94,6 +107,7 @@ var (
 		"wv_jar_ivory_canvas_q84":            {iou: 0.85, light: 0.90},
 		"wv_cup_white_maple_q80":             {iou: 0.92, light: 0.98, hole: 1},
 		"wv_tin_cream_hopsack_offcentre_q76": {iou: 0.96, light: 0.98},
+		"wv_earbuds_white_terrazzo_q80":      {iou: 0.71, light: 0.97},
 	}
 	weaveMean = 0.91
 )

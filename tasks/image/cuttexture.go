@@ -173,6 +173,7 @@ func (st *cutState) smoothTextures(isBg []bool) {
 	if ref < textureLeast || grain < textureGrain {
 		return
 	}
+	st.textured = true
 	smooth := make([]bool, st.n)
 	for i := range st.n {
 		smooth[i] = isBg[i] && st.opaque(i) && e[i] < smoothShare*ref
