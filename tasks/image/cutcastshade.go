@@ -16,7 +16,7 @@ import (
 // backdrop evenly (its shade factor's spread under castSpread).
 
 const (
-	castDark      = 0.88 // a shade at most this share of the backdrop's light is dark enough to be a shadow
+	castDark      = 0.94 // a shade at most this share of the backdrop's light is dark enough to be a shadow
 	castCore      = 4    // the pixels a shadow's core lies inside its dark patch, on every side
 	castCoreShare = 0.12 // the least share of the added region a shadow's core takes
 	castSpread    = 0.06 // the most a shadow's shade factor spreads (its standard deviation) over its core

@@ -32,6 +32,15 @@ import (
 // glass's): its rows at the bottom that are mostly a shade of the backdrop
 // (clearShade of their pixels, st.cand off st.near) are left to the cut,
 // which peels them as the shadow they are (withoutShadeRows).
+//
+// Two kinds of product look the same and are declined. An opaque product
+// of its own colour under a hard sun, its cast shadow a region of the
+// backdrop's shades the fifth look closes with it: what the look adds is
+// then a thick patch the sweep darkened evenly (castShadowIn,
+// cutcastshade.go), not thin rim lines round the backdrop's own tones.
+// And a grey body (a chrome toaster) whose light sides the first look
+// lost: under clearOwnTone of what it kept is of its own tone (ownTone),
+// where a glass's cap and contents are.
 
 const (
 	clearBeyond = 0.5 // the least length of long lines off the kept object, per pixel of its border

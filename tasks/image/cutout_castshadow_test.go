@@ -93,6 +93,20 @@ func castShadowShots() []shot {
 		shadow: shadows(softShadow(145, 203, 38, 2, 0.45, 1.2), sunShadow(mugShade, 0.4, 3.5))},
 		cam: camera{defocus: 0.6, vignette: 0.1, luma: 2, chroma: 1.2, quality: 84}})
 
+	// A yellow ceramic bottle right of the centre on a white sweep, a faint
+	// sharp shadow (the sun's light mostly bounced back by the white room)
+	// falling left from its base, a cork stopper. JPEG 78.
+	yb := union(roundRect(176, 96, 232, 214, 10), rect(194, 70, 214, 100))
+	yellow := []part{
+		{in: yb, col: rounded(rgbf{236, 196, 58}, 204, 28, 0.5, 0.28, grain2(941, 0.006))},
+		{in: roundRect(196, 56, 212, 74, 2), col: flat(rgbf{170, 130, 86})},
+	}
+	yShade := quad([2]float64{178, 204}, [2]float64{232, 214}, [2]float64{96, 232}, [2]float64{70, 220})
+	out = append(out, shot{scene: scene{name: "cs_bottle_yellow_faintsun_white_q78", w: 290, h: 250,
+		backdrop: sweep(rgbf{250, 250, 250}, rgbf{236, 236, 237}, 250), parts: yellow,
+		shadow: shadows(softShadow(204, 215, 30, 2, 0.4, 1.2), sunShadow(yShade, 0.11, 2))},
+		cam: camera{defocus: 0.6, vignette: 0.08, luma: 2, chroma: 1.2, quality: 78}})
+
 	// A white low sneaker, toe left, on a cream sweep, the sun from the
 	// upper right: a hard shadow off to the left of its heel and sole, a
 	// grey sole line and laces. JPEG 82.
@@ -192,7 +206,8 @@ func TestCutoutLeavesCastShadowsAndKeepsClearGlass(t *testing.T) {
 // shadows, the sweep darkened evenly, are not given a see-through body as
 // clear glass is (the clear outline look, cutclearwide.go, declines them:
 // cutcastshade.go). Before that test the coral mug kept its whole shadow
-// as glass (IoU 0.67, 0.91 of its shadow kept).
+// as glass (IoU 0.67, 0.91 of its shadow kept); so did it under a faint
+// sun (a shadow of 0.10) before the test read shades down to castDark.
 func TestACastShadowIsNotTakenForGlass(t *testing.T) {
 	for _, s := range castShadowShots() {
 		if s.glass {
@@ -209,18 +224,19 @@ func TestACastShadowIsNotTakenForGlass(t *testing.T) {
 // castShadowFloors and castShadowMean are the set's figures from one run
 // less a margin (IoU 0.02 under, glass alpha error and shadow kept 0.03
 // over). That run: the kettle 0.974, the blue box 0.980, the coral mug
-// 0.982, the white sneaker 0.969 (each shadow left out, none taken for
-// glass), the clear perfume on white 0.109 (only its cap kept: its faint
+// 0.982, the white sneaker 0.969, the yellow bottle under a faint sun
+// 0.975 (each shadow left out, none taken for glass), the clear perfume on white 0.109 (only its cap kept: its faint
 // outline on white is not found; warned), the labelled clear bottle 0.961
-// (alpha error 0.087, its contact shadow kept); mean 0.829.
+// (alpha error 0.087, its contact shadow kept); mean 0.850.
 var (
 	castShadowFloors = map[string]fifthFloor{
-		"cs_kettle_green_sun_warmwhite_q80":  {iou: 0.954, hole: 1, shadow: 0.05},
-		"cs_box_blue_sun_lgrey_q75":          {iou: 0.96, hole: 1, shadow: 0.074},
-		"cs_mug_coral_sun_paleblue_q84":      {iou: 0.962, hole: 0.035, shadow: 0.041},
-		"cs_sneaker_white_sun_cream_q82":     {iou: 0.95, light: 0.97, hole: 1, shadow: 0.03},
-		"cs_perfume_clear_white_q86":         {iou: 0.09, hole: 1, glassMAE: 0.341, shadow: 0.03},
-		"cs_bottle_clear_label_warmgrey_q82": {iou: 0.94, hole: 1, glassMAE: 0.117, shadow: 0.60},
+		"cs_kettle_green_sun_warmwhite_q80":   {iou: 0.954, hole: 1, shadow: 0.05},
+		"cs_box_blue_sun_lgrey_q75":           {iou: 0.96, hole: 1, shadow: 0.074},
+		"cs_mug_coral_sun_paleblue_q84":       {iou: 0.962, hole: 0.035, shadow: 0.041},
+		"cs_sneaker_white_sun_cream_q82":      {iou: 0.95, light: 0.97, hole: 1, shadow: 0.03},
+		"cs_bottle_yellow_faintsun_white_q78": {iou: 0.955, hole: 1, shadow: 0.092},
+		"cs_perfume_clear_white_q86":          {iou: 0.09, hole: 1, glassMAE: 0.341, shadow: 0.03},
+		"cs_bottle_clear_label_warmgrey_q82":  {iou: 0.94, hole: 1, glassMAE: 0.117, shadow: 0.60},
 	}
-	castShadowMean = 0.81
+	castShadowMean = 0.83
 )
