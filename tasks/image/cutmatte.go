@@ -88,6 +88,9 @@ func cutOutMatte(ctx context.Context, img image.Image, tol float64, feather int,
 	if res, ok, err := widerByEdges(ctx, img, tol, feather, keepShadow, st, objShare); ok || err != nil {
 		return res, err
 	}
+	if res, ok, err := widerByClearOutline(ctx, img, tol, feather, keepShadow, st); ok || err != nil {
+		return res, err
+	}
 	return cutout{img: st.px, background: bgMid, objectShare: objShare, confidence: share, clearBody: st.clearBody}, nil
 }
 

@@ -239,7 +239,7 @@ var (
 		"p8_mug_cream_linen_q80":             {iou: 0.39, light: 0.42, hole: 0.03, shadow: 0.03},
 		"p8_soap_pink_on_pink_q86":           {iou: 0.01, light: 0.00, hole: 1.00, shadow: 0.03},
 		"p8_mouse_grey_on_grey_q72":          {iou: 0.81, light: 0.96, hole: 1.00, shadow: 1.00},
-		"p8_perfume_clear_palegrey_q88":      {iou: 0.19, hole: 1.00, glassMAE: 0.52, shadow: 0.03},
+		"p8_perfume_clear_palegrey_q88":      {iou: 0.955, hole: 1.00, glassMAE: 0.175, shadow: 0.03},
 		"p8_jar_amber_linen_q82":             {iou: 0.96, hole: 1.00, glassMAE: 0.25, shadow: 0.03},
 		"p8_tumbler_translucent_paper_png":   {iou: 0.82, hole: 1.00, glassMAE: 0.54, shadow: 0.03},
 		"p8_camera_black_concrete_q80":       {iou: 0.04, hole: 1.00, shadow: 0.03},
@@ -261,6 +261,11 @@ var (
 	// delivered as uncertain; it keeps its hard cast shadow (its shadow
 	// floor follows).
 	eighthDrawn = []string{"p8_giftbox_white_paper_q78"}
+	// The clear perfume flask, of which the cut kept its cap, liquid and
+	// highlight, is cut whole since the clear outline look (cutclearwide.go)
+	// tells a cast shadow from glass (cutcastshade.go): 0.62 → 0.976, glass
+	// alpha error 0.50 → 0.145; its floor follows (one run, mean 0.757 →
+	// 0.779).
 )
 
 // eighthSet is the eighth set, as its floor test and benchmark read it.
