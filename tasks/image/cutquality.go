@@ -29,7 +29,10 @@ import (
 // beyond partsFree of its area + shadowWeight × a cast shadow kept beyond
 // shadowFree of its area + strandsWeight × thin or pale parts left joined
 // to it beyond strandsFree of the outline's length (cutkept.go: cuts
-// that follow real edges to the wrong place). (How ragged the outline is against
+// that follow real edges to the wrong place) + paleWeight × parts as pale
+// as the backdrop whose own faint outline closes them in beside the cut
+// beyond paleFree of its area (cutpale.go: a white lid or box dropped).
+// (How ragged the outline is against
 // its convex hull, how much of the object lies outside its largest piece,
 // its share of partial alpha, and whether the edges left outside are
 // shadow-like — darker than the fitted backdrop in its chromaticity — were
@@ -89,12 +92,16 @@ var cutQualityLimitation = fmt.Sprintf("The cut's quality (cut_quality in each f
 	"middle (a part it dropped: a shadow lies lower) beyond %.3g of the cut's area, + %d × the area it keeps below "+
 	"its middle beside the product's foot that is the backdrop darkened evenly in every channel and smooth (a cast "+
 	"shadow kept) beyond %.3g of its area, + %d × the length of thin or pale parts off the backdrop left outside "+
-	"and joined to the cut (a stem, a band, a chain) beyond %.3g of the outline's length. A "+
+	"and joined to the cut (a stem, a band, a chain) beyond %.3g of the outline's length, + %d × the area "+
+	"outside the cut, beside it, that a faint edge of its own (a step of at least %d levels, or %d times the "+
+	"backdrop's noise) closes off from the frame for at least %.0f%% of its rim and that is no shadow (a part as "+
+	"pale as the backdrop dropped: a white lid, a white box) beyond %.3g of the cut's area. A "+
 	"cut whose outline runs through flat areas (a body cut in two, a shadow's soft edge kept, glass left in part), "+
 	"or that follows a real edge to the wrong place and leaves the rest of the product outside, scores low. Under "+
 	"%.3g the cut-out is delivered with the summary warning cutout_uncertain and not charged. On every set with truth "+
 	"(go test -bench CutQuality ./tasks/image) %s", minEdgeStep, missedWeight, missedRun, missedBand, partsWeight,
-	partsFree, shadowWeight, shadowFree, strandsWeight, strandsFree, minCutQuality,
+	partsFree, shadowWeight, shadowFree, strandsWeight, strandsFree, paleWeight, paleWall, paleWallNoise,
+	100*paleOwnRim, paleFree, minCutQuality,
 	cutQualityCalibration)
 
 // cutQualitySchema is the output data's cut_quality.
@@ -102,7 +109,8 @@ func cutQualitySchema() obj {
 	return obj{"type": "number", "minimum": 0, "maximum": 1, "description": fmt.Sprintf(
 		"How well the cut follows the product, read from the image and the matte: the share of the outline on an "+
 			"edge the image shows, lowered by strong edges and parts off the backdrop left outside the cut, by a cast "+
-			"shadow kept and by thin or pale parts left joined to it. Under "+
+			"shadow kept, by thin or pale parts left joined to it and by parts as pale as the backdrop left "+
+			"closed off beside it by their own faint outline. Under "+
 			"%.3g the cut-out is not charged and the summary warns cutout_uncertain.", minCutQuality)}
 }
 
@@ -118,10 +126,11 @@ func (q cutQuality) judge(out *tasks.Output, r tasks.Ref) {
 		Message: fmt.Sprintf("The cut-out of %s may be wrong: %.0f%% of its outline runs along an edge the image "+
 			"shows, the strong edges it leaves in the backdrop measure %.0f%% of its outline's length, what it "+
 			"leaves off the backdrop above it %.0f%% of its area, what it keeps that looks like a cast shadow %.0f%% "+
-			"of its area and the thin or pale parts left joined to it %.0f%% of its outline's length (cut_quality "+
-			"%.3f, under %.3g), so part of the product may be lost or part of the backdrop or its shadow kept. It was "+
-			"delivered and not charged; look at it before using it.", r.Ref, 100*q.share, 100*q.missed, 100*q.parts,
-			100*q.shadow, 100*q.strands, q.score, minCutQuality)})
+			"of its area, the thin or pale parts left joined to it %.0f%% of its outline's length and the parts as "+
+			"pale as the backdrop it leaves closed off beside it %.0f%% of its area (cut_quality %.3f, under %.3g), "+
+			"so part of the product may be lost or part of the backdrop or its shadow kept. It was delivered and not "+
+			"charged; look at it before using it.", r.Ref, 100*q.share, 100*q.missed, 100*q.parts,
+			100*q.shadow, 100*q.strands, 100*q.pale, q.score, minCutQuality)})
 }
 
 // cutQuality is what the estimate read of a cut-out.
@@ -132,6 +141,7 @@ type cutQuality struct {
 	parts     float64 // the area off the backdrop left above the cut over the cut's (missedParts, cutparts.go)
 	shadow    float64 // the area kept as a cast shadow over the cut's (castShadowKept, cutkept.go)
 	strands   float64 // the thin or pale parts left joined to the cut over the outline (leftStrands, cutkept.go)
+	pale      float64 // the parts as pale as the backdrop walled in beside the cut over its area (paleParts)
 	outline   int     // outline pixels: the silhouette's (alpha ≥ 13) inner boundary
 	noiseStep float64 // the backdrop's median step between neighbours (sum of |ΔRGB|)
 }
@@ -169,10 +179,12 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 			return cut.Pix[(i/v.W)*v.s*cut.Stride+4*(i%v.W)*v.s+3] >= 128
 		})
 		q.strands = leftStrands(v)
+		q.pale = paleParts(v)
 		v.release()
 	}
 	q.score = q.share / (1 + missedWeight*q.missed + partsWeight*max(0, q.parts-partsFree) +
-		shadowWeight*max(0, q.shadow-shadowFree) + strandsWeight*max(0, q.strands-strandsFree))
+		shadowWeight*max(0, q.shadow-shadowFree) + strandsWeight*max(0, q.strands-strandsFree) +
+		paleWeight*max(0, q.pale-paleFree))
 	return q
 }
 
