@@ -138,13 +138,7 @@ func filledOutline(kept []bool, W, H int) []bool {
 	for i := range n {
 		open[i] = !kept[i]
 	}
-	var seeds []int
-	for x := range W {
-		seeds = append(seeds, x, (H-1)*W+x)
-	}
-	for y := 1; y < H-1; y++ {
-		seeds = append(seeds, y*W, y*W+W-1)
-	}
+	seeds := borderSeeds(W, H)
 	out := flood(open, W, H, seeds)
 	boolPool.put(open)
 	for i := range n {

@@ -158,6 +158,19 @@ func cutOutGlass(ctx context.Context, img image.Image, tol float64, feather int,
 	return withTurnedBody(img, withGlass(img, res, tol), tol), nil
 }
 
+// borderSeeds is every pixel of a W × H image's frame, each once: the
+// seeds of a flood from the border.
+func borderSeeds(W, H int) []int {
+	seeds := make([]int, 0, 2*W+2*H)
+	for x := range W {
+		seeds = append(seeds, x, (H-1)*W+x)
+	}
+	for y := 1; y < H-1; y++ {
+		seeds = append(seeds, y*W, y*W+W-1)
+	}
+	return seeds
+}
+
 // flood is every pixel connected to a seed (4-neighbours) through near
 // pixels, seeds included when near. It fills a row's whole run of near
 // pixels at once and seeds the runs it touches above and below. It uses

@@ -218,13 +218,7 @@ func outsideWalls(walls []bool, object func(i int) bool, W, H int) []bool {
 		open[i] = !band[i] && !object(i)
 	}
 	boolPool.put(band)
-	var seeds []int
-	for x := range W {
-		seeds = append(seeds, x, (H-1)*W+x)
-	}
-	for y := 1; y < H-1; y++ {
-		seeds = append(seeds, y*W, y*W+W-1)
-	}
+	seeds := borderSeeds(W, H)
 	out := flood(open, W, H, seeds)
 	boolPool.put(open)
 	grow := func(steps int, through func(j int) bool) {

@@ -15,13 +15,7 @@ func (st *cutState) keepOwnSpots(isBg []bool) {
 	outside := boolPool.get(n)
 	defer boolPool.put(outside)
 	clear(outside)
-	var seeds []int
-	for x := range W {
-		seeds = append(seeds, x, (H-1)*W+x)
-	}
-	for y := range H {
-		seeds = append(seeds, y*W, y*W+W-1)
-	}
+	seeds := borderSeeds(W, H)
 	var queue []int32
 	for _, i := range seeds {
 		if isBg[i] && !outside[i] {

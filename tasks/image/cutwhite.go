@@ -222,13 +222,7 @@ func closedOutside(edges []bool, W, H, g int) []bool {
 	for i := range n {
 		band[i] = !band[i]
 	}
-	var seeds []int
-	for x := range W {
-		seeds = append(seeds, x, (H-1)*W+x)
-	}
-	for y := 1; y < H-1; y++ {
-		seeds = append(seeds, y*W, y*W+W-1)
-	}
+	seeds := borderSeeds(W, H)
 	far := flood(band, W, H, seeds)
 	boolPool.put(band)
 	out := dilate(far, W, H, g)
