@@ -17,7 +17,11 @@ import (
 // When the first look filled no clear body itself (st.clearBody) and long
 // faint lines (shadeLine pixels or more, cutshading.go) lie off the kept
 // object, beyond two pixels from it, on at least clearBeyond of the kept
-// object's own border, the fifth look's region (edgedBody) is tried: it
+// object's own border, the fifth look's region (edgedBody) is tried, its
+// border on a rim within clearRimReach pixels of a long faint line (clear
+// glass on white: the residual's edges run four or five pixels wide round
+// its rim lines, so the region's border lies that far out of them; a
+// perfume flask had 0.10 of its border within two pixels of one): it
 // is cut round (cutAroundBody) and the cut taken when it holds what was
 // kept (fragmentHeld of it), adds at least clearGrowth of it outside the
 // kept object's filled outline (not a handle's hole it closes), and what
@@ -48,6 +52,10 @@ const (
 	clearShade  = 0.8 // the least share of a bottom row's pixels in shade that leaves it to the cut
 	// clearOwnTone is the least share of the kept pixels of their own tone (ownTone, cutcastshade.go).
 	clearOwnTone = 0.2
+	// clearRimReach is how far from a long faint line a border pixel of the
+	// fifth look's region still lies on a rim (2 for a body lost with no
+	// product kept, lookAtEdges).
+	clearRimReach = 5
 )
 
 // widerByClearOutline is the fifth look's cut-out of img when the cut-out
@@ -69,7 +77,7 @@ func widerByClearOutline(ctx context.Context, img image.Image, tol float64, feat
 	if st.clearBody != nil || border == 0 || !st.linesBeyond(kept, border) { // a clear body filled already
 		return cutout{}, false, nil
 	}
-	body, seen, err := edgedBody(ctx, img, tol)
+	body, seen, err := edgedBody(ctx, img, tol, clearRimReach)
 	if err != nil || body == nil {
 		return cutout{}, false, err
 	}

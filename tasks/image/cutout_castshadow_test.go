@@ -225,9 +225,12 @@ func TestACastShadowIsNotTakenForGlass(t *testing.T) {
 // less a margin (IoU 0.02 under, glass alpha error and shadow kept 0.03
 // over). That run: the kettle 0.974, the blue box 0.980, the coral mug
 // 0.982, the white sneaker 0.969, the yellow bottle under a faint sun
-// 0.975 (each shadow left out, none taken for glass), the clear perfume on white 0.109 (only its cap kept: its faint
-// outline on white is not found; warned), the labelled clear bottle 0.961
-// (alpha error 0.087, its contact shadow kept); mean 0.850.
+// 0.975 (each shadow left out, none taken for glass), the clear perfume
+// on white 0.856 (alpha error 0.121, 0.62 of its contact shadow kept with
+// it; 0.109 with only its cap kept, warned, before the clear outline look
+// read its rims within clearRimReach, cutclearwide.go), the labelled
+// clear bottle 0.961 (alpha error 0.087, its contact shadow kept); mean
+// 0.957.
 var (
 	castShadowFloors = map[string]fifthFloor{
 		"cs_kettle_green_sun_warmwhite_q80":   {iou: 0.954, hole: 1, shadow: 0.05},
@@ -235,8 +238,8 @@ var (
 		"cs_mug_coral_sun_paleblue_q84":       {iou: 0.962, hole: 0.035, shadow: 0.041},
 		"cs_sneaker_white_sun_cream_q82":      {iou: 0.95, light: 0.97, hole: 1, shadow: 0.03},
 		"cs_bottle_yellow_faintsun_white_q78": {iou: 0.955, hole: 1, shadow: 0.092},
-		"cs_perfume_clear_white_q86":          {iou: 0.09, hole: 1, glassMAE: 0.341, shadow: 0.03},
+		"cs_perfume_clear_white_q86":          {iou: 0.836, hole: 1, glassMAE: 0.151, shadow: 0.65},
 		"cs_bottle_clear_label_warmgrey_q82":  {iou: 0.94, hole: 1, glassMAE: 0.117, shadow: 0.60},
 	}
-	castShadowMean = 0.83
+	castShadowMean = 0.93
 )

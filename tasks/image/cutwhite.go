@@ -57,7 +57,7 @@ const (
 // edges close.
 func lookAtEdges(ctx context.Context, img image.Image, tol float64, feather int, keepShadow bool) (
 	res cutout, ok bool, err error) {
-	body, seen, err := edgedBody(ctx, img, tol)
+	body, seen, err := edgedBody(ctx, img, tol, 2)
 	if err != nil || body == nil {
 		return cutout{}, false, err
 	}
@@ -68,8 +68,9 @@ func lookAtEdges(ctx context.Context, img image.Image, tol float64, feather int,
 
 // edgedBody is the inside of the regions the edges of img close (see
 // above), less their outer two pixels, and the least share of a kept
-// region's border that was seen; nil when none is a product.
-func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, float64, error) {
+// region's border that was seen; nil when none is a product. A border
+// pixel is on a rim when a long faint line lies within reach pixels of it.
+func edgedBody(ctx context.Context, img image.Image, tol float64, reach int) ([]int32, float64, error) {
 	st, _, _, err := newCutState(ctx, img, tol)
 	if err != nil {
 		return nil, 0, err
@@ -113,7 +114,7 @@ func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, floa
 				}
 			})
 		}
-		share, ok := st.edgedRegion(comp, out, near, rimNear)
+		share, ok := st.edgedRegion(comp, out, near, rimNear, reach)
 		if !ok {
 			continue
 		}
@@ -132,8 +133,9 @@ func edgedBody(ctx context.Context, img image.Image, tol float64) ([]int32, floa
 
 // edgedRegion tells whether region comp, closed off from the border (out
 // is the outside), is a product (see above), and the share of its border
-// within two pixels of an edge (near is the edges' integral).
-func (st *cutState) edgedRegion(comp []int32, out []bool, near, rimNear []int32) (float64, bool) {
+// within two pixels of an edge (near is the edges' integral); a border
+// pixel is on a rim within reach pixels of a long faint line (rimNear).
+func (st *cutState) edgedRegion(comp []int32, out []bool, near, rimNear []int32, reach int) (float64, bool) {
 	W, H := st.W, st.H
 	if float64(len(comp)) < whiteArea*float64(st.n) {
 		return 0, false
@@ -151,6 +153,7 @@ func (st *cutState) edgedRegion(comp []int32, out []bool, near, rimNear []int32)
 		if near[d*(W+1)+c]-near[b*(W+1)+c]-near[d*(W+1)+a]+near[b*(W+1)+a] > 0 {
 			onEdge++
 		}
+		a, b, c, d = max(0, x-reach), max(0, y-reach), min(W, x+reach+1), min(H, y+reach+1)
 		if rimNear[d*(W+1)+c]-rimNear[b*(W+1)+c]-rimNear[d*(W+1)+a]+rimNear[b*(W+1)+a] > 0 {
 			onRim++
 		}
