@@ -36,6 +36,38 @@ func glassGlint(in func(x, y float64) bool, hx, w, y0, y1 float64) part {
 		col: flat(rgbf{254, 254, 254}), alpha: func(x, y float64) float64 { return 0.8 }}
 }
 
+// clearMug is a clear glass mug centred at cx on a sweep from top to
+// bottom: a straight body 80 wide, its lip a thin ring seen nearly edge on
+// when lip is set (else its top is only where the glass ends), a thick
+// base, a solid glass handle of radii hOut and hIn on its right with the
+// sweep seen through its loop, a contact shadow of the given darkness.
+func clearMug(name string, cx float64, lip bool, hOut, hIn float64, top, bottom rgbf, dark float64,
+	q int) shot {
+	body := union(func(x, y float64) bool { return y >= 92 && y < 230 && math.Abs(x-cx) < 40 }, ellipse(cx, 92, 40, 5))
+	alpha, col := clearWall(cx, func(y float64) float64 { return 40 }, 0.1, 0.7)
+	hx := cx + 40
+	ring := func(x, y float64) bool {
+		r := math.Hypot(x-hx, y-155)
+		return r < hOut && r >= hIn && x > hx-2
+	}
+	hAlpha, hCol := mugHandle(hx, 155, hOut, hIn)
+	ps := []part{
+		{in: body, col: col, alpha: alpha},
+		{in: ring, col: hCol, alpha: hAlpha},
+		{in: rect(cx-40, 218, cx+40, 230), col: flat(rgbf{222, 226, 228}),
+			alpha: func(x, y float64) float64 { return 0.6 }},
+		glassGlint(body, cx-24, 2, 100, 210),
+	}
+	if lip {
+		ps = append(ps, part{in: without(ellipse(cx, 92, 40, 5), ellipse(cx, 92, 37, 3)),
+			col: flat(rgbf{186, 190, 192}), alpha: func(x, y float64) float64 { return 0.6 }})
+	}
+	return shot{scene: scene{name: name, w: 280, h: 280, backdrop: sweep(top, bottom, 280), parts: ps,
+		hole:   func(x, y float64) bool { return math.Hypot(x-hx, y-155) < hIn-1 && x > hx+1 },
+		shadow: softShadow(cx, 231, 42, 3, dark, 2)},
+		cam: camera{defocus: 0.8, vignette: 0.08, luma: 1.8, chroma: 1, quality: q}, glass: true}
+}
+
 // glassWhiteShots is the clear glass on white set.
 func glassWhiteShots() []shot {
 	var out []shot
@@ -196,6 +228,13 @@ func glassWhiteShots() []shot {
 		backdrop: sweep(rgbf{248, 247, 246}, rgbf{234, 233, 231}, 290), parts: carafe,
 		shadow: shadows(softShadow(140, 241, 46, 3, 0.25, 2), softShadow(152, 246, 70, 9, 0.12, 8))},
 		cam: camera{defocus: 0.9, vignette: 0.1, luma: 2, chroma: 1.2, quality: 85}, glass: true})
+
+	// Two more clear mugs on a white sweep: one with a thick handle at JPEG
+	// 72, one whose lip is too thin to show (its top only where the glass
+	// ends, the sweep seen through its opening).
+	white, grey := rgbf{252, 252, 252}, rgbf{238, 238, 240}
+	out = append(out, clearMug("gw_mug_clear_bighandle_white_q72", 120, true, 44, 30, white, grey, 0.3, 72),
+		clearMug("gw_mug_clear_nolip_white_q84", 130, false, 32, 22, white, grey, 0.18, 84))
 	return out
 }
 
@@ -220,7 +259,11 @@ func TestCutoutKeepsClearGlassOnWhite(t *testing.T) {
 // for glass, 0.15 of it kept), the round perfume 0.924, the wine glass
 // 0.835 (its stem and foot lost, the bowl's lit side opaque; warned), the
 // jar 0.959, the labelled bottle 0.959, the tumbler at JPEG 72 0.924 (its
-// lit half opaque: alpha error 0.255), the carafe 0.923; mean 0.920. The
+// lit half opaque: alpha error 0.255), the carafe 0.923, the mug with a
+// thick handle at JPEG 72 0.868 (kept whole by the second look, lookAgain,
+// but opaque, its handle's hole too: alpha error 0.731, not warned), the
+// mug with no lip 0.624 (its open top lets the backdrop into its body, cut
+// below its handle's top; cut_quality 0.579, not warned); mean 0.881. The
 // glasses keep most of their faint contact shadow.
 var (
 	glassWhiteFloors = map[string]fifthFloor{
@@ -231,6 +274,8 @@ var (
 		"gw_bottle_clear_palelabel_white_q88":      {iou: 0.939, hole: 1, glassMAE: 0.111, shadow: 0.67},
 		"gw_tumbler_clear_white_q72":               {iou: 0.904, hole: 1, glassMAE: 0.285, shadow: 0.89},
 		"gw_carafe_clear_softshadow_nearwhite_q85": {iou: 0.903, hole: 1, glassMAE: 0.215, shadow: 0.08},
+		"gw_mug_clear_bighandle_white_q72":         {iou: 0.848, hole: 1, glassMAE: 0.761, shadow: 0.39},
+		"gw_mug_clear_nolip_white_q84":             {iou: 0.604, hole: 0.19, glassMAE: 0.187, shadow: 0.03},
 	}
-	glassWhiteMean = 0.90
+	glassWhiteMean = 0.86
 )
