@@ -30,8 +30,10 @@ const paleSeeThrough = 0.5
 // paleDepart is the least departure (levels summed over the channels) of
 // a pocket's mean colour, less the fitted backdrop, from that of the
 // backdrop reached from the frame just beyond its wall (within 7 grid
-// px), or paleDepartNoise times the noise if more: a pile's white box
-// departs by 4.2, a perfume's pale foot by 11.8, a hanger's inside by 0.0.
+// px; from the fitted backdrop where none is that near: a pile's white box
+// walled in among other boxes), or paleDepartNoise times the noise if
+// more: a pile's white box departs by 4.2, a perfume's pale foot by 11.8,
+// a hanger's inside by 0.0.
 const (
 	paleDepart      = 3
 	paleDepartNoise = 2
@@ -103,7 +105,7 @@ func palePart(cut *image.NRGBA, v partsView, p palePocket, in, reach []bool) boo
 			nOut++
 		}
 	}
-	if float64(see) > paleSeeThrough*float64(kept) || nOut == 0 {
+	if float64(see) > paleSeeThrough*float64(kept) {
 		return false
 	}
 	for _, j := range p.px {
@@ -114,7 +116,7 @@ func palePart(cut *image.NRGBA, v partsView, p palePocket, in, reach []bool) boo
 	}
 	diff := 0.0
 	for c := range 3 {
-		diff += mIn[c]/float64(len(p.px)) - mOut[c]/float64(nOut)
+		diff += mIn[c]/float64(len(p.px)) - mOut[c]/float64(max(nOut, 1))
 	}
 	return math.Abs(diff) >= max(paleDepart, paleDepartNoise*v.noise)
 }
