@@ -155,7 +155,7 @@ func cutOutGlass(ctx context.Context, img image.Image, tol float64, feather int,
 	if err != nil {
 		return res, err
 	}
-	return withTurnedBody(img, withGlass(img, res, tol), tol), nil
+	return withPaleParts(img, withTurnedBody(img, withGlass(img, res, tol), tol)), nil
 }
 
 // borderSeeds is every pixel of a W × H image's frame, each once: the

@@ -230,18 +230,22 @@ var eighthKinds = map[string]string{
 // hard shadow (0.98 of it); the runner and the vase are refused. An IoU
 // floor of 0 is a shot the cut-out refused today (eighthRefused); that it
 // refuses with a reason is asserted for now, and a future cut-out that
-// cuts it instead must move it out of eighthRefused.
+// cuts it instead must move it out of eighthRefused. Raised where the
+// pale parts' repair (branch paleadd, cutpaleadd.go, not tuned on this
+// set) gave a part back: the cream mug 0.412 -> 0.910 (light parts 0.44 ->
+// 0.98, its handle's hole still backdrop), the translucent tumbler 0.848
+// -> 0.988 with its white lid (alpha error 0.50 -> 0.41).
 var (
 	eighthFloors = map[string]fifthFloor{
 		"p8_runner_white_seamless_q84":       {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
 		"p8_giftbox_white_paper_q78":         {iou: 0.827, light: 0.02, hole: 1.00, shadow: 0.567},
 		"p8_vase_white_rim_seamless_q90":     {iou: 0, hole: 1, glassMAE: 1, shadow: 1},
-		"p8_mug_cream_linen_q80":             {iou: 0.39, light: 0.42, hole: 0.03, shadow: 0.03},
+		"p8_mug_cream_linen_q80":             {iou: 0.89, light: 0.96, hole: 0.03, shadow: 0.03},
 		"p8_soap_pink_on_pink_q86":           {iou: 0.01, light: 0.00, hole: 1.00, shadow: 0.03},
 		"p8_mouse_grey_on_grey_q72":          {iou: 0.81, light: 0.96, hole: 1.00, shadow: 1.00},
 		"p8_perfume_clear_palegrey_q88":      {iou: 0.955, hole: 1.00, glassMAE: 0.175, shadow: 0.03},
 		"p8_jar_amber_linen_q82":             {iou: 0.96, hole: 1.00, glassMAE: 0.25, shadow: 0.03},
-		"p8_tumbler_translucent_paper_png":   {iou: 0.82, hole: 1.00, glassMAE: 0.54, shadow: 0.03},
+		"p8_tumbler_translucent_paper_png":   {iou: 0.96, hole: 1.00, glassMAE: 0.44, shadow: 0.03},
 		"p8_camera_black_concrete_q80":       {iou: 0.04, hole: 1.00, shadow: 0.03},
 		"p8_chair_thinlegs_hardlight_q85":    {iou: 0.41, hole: 1.00, shadow: 0.08},
 		"p8_sunglasses_temples_concrete_png": {iou: 0.97, hole: 1.00, shadow: 0.03},

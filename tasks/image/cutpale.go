@@ -38,38 +38,33 @@ const paleMin = 9
 // paleParts is the area of the pale parts left outside the cut (see above)
 // over the cut's area.
 func paleParts(v partsView) float64 {
+	pockets, grain := palePockets(v)
+	pale := 0
+	for _, p := range pockets {
+		pale += p.light
+	}
+	return float64(max(pale-grain, 0)) / float64(max(v.area, 1))
+}
+
+// palePocket is one pale part's pocket beside the cut: its grid pixels,
+// those no shade of the backdrop (light) and its rim's pixels on an edge
+// of its own (own) or beside the cut (cutSide).
+type palePocket struct {
+	px                  []int
+	light, own, cutSide int
+}
+
+// palePockets finds the pockets beside the cut that the frame cannot reach
+// once faint edges are walls (see above), and grain: as many light pixels
+// as a textured backdrop's own pockets would hold beside the cut (its
+// pockets per pixel away from the cut, times the pixels beside it).
+func palePockets(v partsView) (pockets []palePocket, grain int) {
 	W, H := v.W, v.H
 	if W < 8 || H < 8 {
-		return 0
+		return nil, 0
 	}
-	col := make([][3]float64, W*H)
-	for i := range col {
-		col[i], _ = v.colour(i)
-	}
-	wall := max(paleWall, paleWallNoise*v.noise)
-	free := boolPool.get(W * H) // neither kept nor an edge
+	free := paleFreeOf(v) // neither kept nor an edge
 	defer boolPool.put(free)
-	for i := range W * H {
-		free[i] = !v.kept[i]
-		x, y := i%W, i/W
-		if !free[i] || x < 3 || y < 3 || x >= W-3 || y >= H-3 {
-			continue
-		}
-		for _, d := range [2][2]int{{1, W}, {W, 1}} { // across, along
-			s := 0.0
-			for c := range 3 {
-				sum := 0.0
-				for k := -1; k <= 1; k++ {
-					sum += col[i+2*d[0]+k*d[1]][c] - col[i-2*d[0]+k*d[1]][c]
-				}
-				s += max(sum, -sum) / 3
-			}
-			if s >= wall {
-				free[i] = false
-				break
-			}
-		}
-	}
 	reach := outerBackground(free, W, H)
 	defer boolPool.put(reach)
 	near := dilate(v.kept, W, H, 3)
@@ -79,13 +74,12 @@ func paleParts(v partsView) float64 {
 	seen := boolPool.get(W * H)
 	defer boolPool.put(seen)
 	clear(seen)
-	pale, grain := 0, 0 // pockets' light pixels beside the cut, and away from it
-	var comp []int
+	away := 0 // light pixels of the pockets away from the cut
 	for i := range W * H {
 		if seen[i] || !free[i] || reach[i] || !v.outside[i] {
 			continue
 		}
-		comp = append(comp[:0], i)
+		comp := []int{i}
 		seen[i] = true
 		touch, light := false, 0
 		for h := 0; h < len(comp); h++ {
@@ -116,27 +110,62 @@ func paleParts(v partsView) float64 {
 		switch {
 		case len(comp) < paleMin || float64(own) < paleOwnRim*float64(own+cutSide):
 		case touch:
-			pale += light
+			pockets = append(pockets, palePocket{px: comp, light: light, own: own, cutSide: cutSide})
 		default:
-			grain += light
+			away += light
 		}
 	}
 	// A textured backdrop (a knit, wood) walls pockets in everywhere: as
 	// many as it holds per pixel away from the cut are its grain.
-	beside, away := 0, 0
+	nearN, farN := 0, 0
 	for i := range W * H {
 		if v.outside[i] {
 			if ring[i] {
-				beside++
+				nearN++
 			} else {
-				away++
+				farN++
 			}
 		}
 	}
-	if away > 0 {
-		pale -= grain * beside / away
+	if farN > 0 {
+		grain = away * nearN / farN
 	}
-	return float64(max(pale, 0)) / float64(max(v.area, 1))
+	return pockets, grain
+}
+
+// paleFreeOf is every grid pixel neither kept nor on an edge: a step of
+// colour of at least paleWall (or paleWallNoise × the noise) across it.
+// It goes back to the pool with boolPool.put.
+func paleFreeOf(v partsView) []bool {
+	W, H := v.W, v.H
+	col := make([][3]float64, W*H)
+	for i := range col {
+		col[i], _ = v.colour(i)
+	}
+	wall := max(paleWall, paleWallNoise*v.noise)
+	free := boolPool.get(W * H)
+	for i := range W * H {
+		free[i] = !v.kept[i]
+		x, y := i%W, i/W
+		if !free[i] || x < 3 || y < 3 || x >= W-3 || y >= H-3 {
+			continue
+		}
+		for _, d := range [2][2]int{{1, W}, {W, 1}} { // across, along
+			s := 0.0
+			for c := range 3 {
+				sum := 0.0
+				for k := -1; k <= 1; k++ {
+					sum += col[i+2*d[0]+k*d[1]][c] - col[i-2*d[0]+k*d[1]][c]
+				}
+				s += max(sum, -sum) / 3
+			}
+			if s >= wall {
+				free[i] = false
+				break
+			}
+		}
+	}
+	return free
 }
 
 // paleRing is how far from the cut (grid px) a pocket beside it reaches,
