@@ -2,7 +2,10 @@ package image
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The frame cut set: products cut by the frame, running off one or two
@@ -177,3 +180,26 @@ var (
 	}
 	frameCutMean = 0.92
 )
+
+// TestCutQualityFlagsAFrameCrossingLeftOut: a cut that leaves out the
+// part of a product running off the frame (dropped as backdrop joined to
+// the frame) is flagged (under minCutQuality, its frame term over
+// frameFree), while the truth's own cut is not flagged for the frame.
+func TestCutQualityFlagsAFrameCrossingLeftOut(t *testing.T) {
+	for _, s := range frameCutShots() {
+		if !strings.Contains(s.name, "_cut_") {
+			continue
+		}
+		tr := s.photograph()
+		q := readCutQuality(tr.img, truthCut(tr, nil))
+		require.Less(t, q.frame, frameFree, "%s: the truth keeps its frame crossing", s.name)
+		w, h := float64(s.w), float64(s.h)
+		qb := readCutQuality(tr.img, truthCut(tr, func(x, y float64) bool {
+			return min(x, y, w-x, h-y) >= 30
+		}))
+		t.Logf("%-36s truth %.3f (frame %.3f), crossing left out %.3f (frame %.3f)", s.name, q.score, q.frame,
+			qb.score, qb.frame)
+		require.Greater(t, qb.frame, frameFree, "%s: its crossing left out", s.name)
+		require.Less(t, qb.score, minCutQuality, "%s: flagged", s.name)
+	}
+}
