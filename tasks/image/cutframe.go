@@ -36,7 +36,9 @@ func perimeterPos(x, y, W, H, depth int) (pos int, ok bool) {
 // frameStretches marks the samples (xs, ys, colours cols) that lie on a
 // stretch of the frame the product crosses, given the first fit b: the
 // loop is cut into bins (about 1/200 of it each); a bin is off the
-// backdrop when its samples' mean residual is over tolRGB; a run of off
+// backdrop when its samples' mean residual is over tolRGB and they spread
+// round their mean by at most stretchSpread × tolRGB (a product's even
+// colour, not a busy wall's pattern, which stays unexplained); a run of off
 // bins (gaps of one bin closed) at least minStretch of the loop long is a
 // stretch, provided the off bins are under maxStretches of the loop in
 // all (the rest is the dominant backdrop). Samples deeper than the
@@ -50,6 +52,7 @@ func frameStretches(b *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64
 	nb := 200
 	depth := max(1, min(W, H)/100)
 	sum := make([][3]float64, nb)
+	sq := make([]float64, nb)
 	cnt := make([]int, nb)
 	bin := make([]int, len(xs))
 	for i := range xs {
@@ -62,7 +65,9 @@ func frameStretches(b *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64
 		bin[i] = k
 		m := b.at(xs[i], ys[i])
 		for ch := range 3 {
-			sum[k][ch] += cols[i][ch] - m[ch]
+			d := cols[i][ch] - m[ch]
+			sum[k][ch] += d
+			sq[k] += d * d
 		}
 		cnt[k]++
 	}
@@ -74,7 +79,9 @@ func frameStretches(b *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64
 		}
 		s := sum[k]
 		n := float64(cnt[k])
-		off[k] = math.Sqrt(s[0]*s[0]+s[1]*s[1]+s[2]*s[2])/n > tolRGB
+		mean2 := (s[0]*s[0] + s[1]*s[1] + s[2]*s[2]) / (n * n)
+		spread := math.Sqrt(max(0, sq[k]/n-mean2))
+		off[k] = math.Sqrt(mean2) > tolRGB && spread <= stretchSpread*tolRGB
 		if off[k] {
 			nOff++
 		}
@@ -129,6 +136,10 @@ func frameStretches(b *backdrop, xs, ys []int, cols [][3]float64, tolRGB float64
 // is the most the crossed stretches may take in all: the dominant
 // backdrop is most of the border.
 const minStretch, maxStretches = 0.025, 0.4
+
+// stretchSpread is the most a crossed bin's samples may spread round their
+// mean (RMS over the three channels), in units of the tolerance.
+const stretchSpread = 0.4
 
 // crossesFrame tells whether region comp of a W × H image (inner pixels,
 // two in from the cut's outline) runs off the frame along at least
