@@ -164,11 +164,14 @@ func TestCutoutKeepsProductsCutByTheFrame(t *testing.T) {
 // left opaque (crossesFrame): the sage towel cut by two edges 0.990 (its
 // model pulled to sage), the white sleeve 0.882, the beech board 0.192
 // (unmixed as glass), the others as now. After: the oat towel on marble
-// 0.972, the plates on oak 0.998 and linen 0.986, the sage towel 1.000,
-// the board 0.993, the sleeve 0.959; mean 0.941. The control, the towel
-// whole on marble, is 0.683 both before and after: the marble's veins
-// close regions the cut keeps and its soft shadow is kept (0.71; not a
-// frame cut; cut_quality 0.68 does not flag it — left).
+// 0.972, the plates on oak 0.998 and linen 0.986, the board 0.993, the
+// sleeve 0.959; the sage towel cut by two edges is refused (69% of the
+// border near the backdrop: a crossed stretch is not counted as explained
+// in the confidence; 1.000 when it was, dropped for a held-out guitar);
+// mean 0.799 with it as 0. The control, the towel whole on marble, is
+// 0.683 both before and after: the marble's veins close regions the cut
+// keeps and its soft shadow is kept (0.71; not a frame cut; cut_quality
+// 0.68 does not flag it — left).
 var (
 	frameCutFloors = map[string]fifthFloor{
 		"fc_towel_oat_marble_cut_bottom_q80": {iou: 0.95, light: 0.9, hole: 1, shadow: 0.05},
