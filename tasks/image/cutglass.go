@@ -144,7 +144,7 @@ func scanGlass(src image.Image, res cutout, tol float64) *glassScan {
 				}
 			})
 		}
-		if float64(len(comp)) < glassMinShare*float64(object) || len(comp) < 200 {
+		if float64(len(comp)) < glassMinShare*float64(object) || len(comp) < 200 || crossesFrame(comp, W, H) {
 			continue
 		}
 		f, a, on, ok := bodyTint(comp, g.diff, seenLo, seenHi)

@@ -267,6 +267,12 @@ func seventhShots() []shot {
 // parts 0.36, warned); their floors follow. The rose perfume 0.888 ->
 // 0.982 with its pale foot given back (alpha error 0.41 -> 0.36; branch
 // paleadd, cutpaleadd.go, not tuned on this set).
+// The cushion cut by the frame
+// at a corner, 0.38 floor, is 0.830 (light parts 0.83) since the frame's
+// crossed stretch is left out of the backdrop fit and left opaque
+// (cutframe.go); the thin band of its offset shadow along its right side
+// is kept (0.12 of the shadow; its ceiling raised from 0.03 to 0.14 with
+// that gain), and its ragged left side is warned (cut_quality 0.51).
 var (
 	seventhFloors = map[string]fifthFloor{
 		"p7_bowl_white_sweep_q84":         {iou: 0.80, light: 0.90, hole: 1, shadow: 0.11},
@@ -279,7 +285,7 @@ var (
 		"p7_carafe_water_bluegrey_q78":    {iou: 0.926, hole: 1, glassMAE: 0.129, shadow: 0.03},
 		"p7_steel_bottle_glossy_q85":      {iou: 0.87, light: 0.93, hole: 1, shadow: 0.54},
 		"p7_golfball_small_lowleft_q88":   {iou: 0.82, light: 0.96, hole: 1, shadow: 0.43},
-		"p7_cushion_corner_cut_sage_q74":  {iou: 0.38, light: 0.36, hole: 1, shadow: 0.03},
+		"p7_cushion_corner_cut_sage_q74":  {iou: 0.81, light: 0.81, hole: 1, shadow: 0.14},
 		"p7_pitcher_hardsun_plaster_q72":  {iou: 0.94, light: 0.96, hole: 0.03, shadow: 0.03},
 		"p7_wallet_black_charcoal_q82":    {iou: 0.92, hole: 1, shadow: 0.03},
 		"p7_speaker_white_fabric_q70":     {iou: 0.79, light: 0.94, hole: 1, shadow: 0.09},

@@ -143,6 +143,7 @@ type cutQuality struct {
 	shadow    float64 // the area kept as a cast shadow over the cut's (castShadowKept, cutkept.go)
 	strands   float64 // the thin or pale parts left joined to the cut over the outline (leftStrands, cutkept.go)
 	pale      float64 // the parts as pale as the backdrop walled in beside the cut over its area (paleParts)
+	frame     float64 // the border a product crossing the frame shows that the cut leaves out (frameLeft)
 	outline   int     // outline pixels: the silhouette's (alpha ≥ 13) inner boundary
 	noiseStep float64 // the backdrop's median step between neighbours (sum of |ΔRGB|)
 }
@@ -183,9 +184,10 @@ func readCutQuality(img image.Image, cut *image.NRGBA) cutQuality {
 		q.pale = paleParts(v)
 		v.release()
 	}
+	q.frame = frameLeft(cut, at)
 	q.score = q.share / (1 + missedWeight*q.missed + partsWeight*max(0, q.parts-partsFree) +
 		shadowWeight*max(0, q.shadow-shadowFree) + strandsWeight*max(0, q.strands-strandsFree) +
-		paleWeight*max(0, q.pale-paleFree))
+		paleWeight*max(0, q.pale-paleFree) + frameWeight*max(0, q.frame-frameFree))
 	return q
 }
 

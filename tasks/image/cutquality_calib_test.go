@@ -113,7 +113,7 @@ func calibrationRows(tb testing.TB) []qualityRow {
 		{"fifth", fifthShots()}, {"sixth", sixthShots()}, {"shine", shineShots()}, {"pile", pileShots()},
 		{"seventh", seventhShots()}, {"eighth", eighthShots()}, {"ninth", ninthShots()},
 		{"whitebody", whiteBodyShots()}, {"hue", hueShots()}, {"texture", textureShots()}, {"bands", bandsShots()},
-		{"holes", holesShots()}, {"tonal", tonalShots()},
+		{"holes", holesShots()}, {"tonal", tonalShots()}, {"framecut", frameCutShots()},
 	} {
 		if only != "" && !strings.Contains(only, ","+set.name+",") {
 			continue
