@@ -78,10 +78,12 @@ func sampleBorderOf(W, H int, col func(i int) ([3]float64, bool)) borderSamples 
 }
 
 // plainShare is the share of the samples within tolRGB of the backdrop:
-// the cut-out's confidence. A stretch of the frame a product crosses
-// (bd.crossed) is not counted as explained: that made a held-out guitar
-// cut by the frame, refused today, be cut (its figure unseen), so it was
-// dropped; a towel cut by two edges is refused (confidence 0.69).
+// the cut-out's confidence, read on a fit of the whole border (fitBackdrop
+// with leaveCrossed false). Read on the fit that leaves the crossed
+// stretches out, a backdrop's own uneven stretch left out was no longer
+// explained (a tote cut by the frame refused, 0.70); counting the crossed
+// stretches as explained made a held-out guitar cut by the frame, refused
+// today, be cut (its figure unseen).
 func (s borderSamples) plainShare(bd *backdrop, tolRGB float64) float64 {
 	plain := 0
 	for i := range s.xs {
@@ -93,10 +95,10 @@ func (s borderSamples) plainShare(bd *backdrop, tolRGB float64) float64 {
 }
 
 // fitBackdrop fits the surface to samples (x, y, rgb) in fitRounds rounds,
-// each on the samples near the last fit, less the frame's stretches the
-// first fit finds the product crossing (frameStretches). It fails when too
-// few samples are left.
-func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*backdrop, error) {
+// each on the samples near the last fit, less, when leaveCrossed, the
+// frame's stretches the first fit finds the product crossing
+// (frameStretches). It fails when too few samples are left.
+func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64, leaveCrossed bool) (*backdrop, error) {
 	b := &backdrop{w: float64(W), h: float64(H)}
 	use := nearMedian(cols, tolRGB)
 	var crossed []bool // the frame's stretches the product crosses (cutframe.go)
@@ -111,7 +113,7 @@ func fitBackdrop(W, H int, xs, ys []int, cols [][3]float64, tolRGB float64) (*ba
 			crossed = frameStretches(b, xs, ys, cols, tolRGB)
 		}
 		for i := range xs {
-			use[i] = dist3(cols[i], b.at(xs[i], ys[i])) <= 1.5*tolRGB && (crossed == nil || !crossed[i])
+			use[i] = dist3(cols[i], b.at(xs[i], ys[i])) <= 1.5*tolRGB && (!leaveCrossed || crossed == nil || !crossed[i])
 		}
 	}
 	b.crossed = crossed

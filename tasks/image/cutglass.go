@@ -432,7 +432,7 @@ func borderBackdrop(src image.Image, W, H int, tolRGB float64) (bd *backdrop, lo
 			cols = append(cols, [3]float64{float64(r >> 8), float64(g >> 8), float64(bl >> 8)})
 		}
 	}
-	bd, err := fitBackdrop(W, H, xs, ys, cols, tolRGB)
+	bd, err := fitBackdrop(W, H, xs, ys, cols, tolRGB, true)
 	if err != nil {
 		return nil, 0, 0
 	}

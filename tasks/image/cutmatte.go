@@ -127,12 +127,13 @@ func newCutState(ctx context.Context, img image.Image, tol float64) (*cutState, 
 	st := &cutState{ctx: ctx, px: px, W: src.w, H: src.h, n: src.w * src.h, tol: tol, tolRGB: 1.5 * tol,
 		stepMax2: int(stepMax * stepMax)}
 	s := sampleBorder(st)
-	bd, err := fitBackdrop(st.W, st.H, s.xs, s.ys, s.cols, st.tolRGB)
-	if err != nil {
+	bd, err := fitBackdrop(st.W, st.H, s.xs, s.ys, s.cols, st.tolRGB, true)
+	whole, errWhole := fitBackdrop(st.W, st.H, s.xs, s.ys, s.cols, st.tolRGB, false)
+	if err != nil || errWhole != nil {
 		return nil, 0, colour.Lab{}, errors.New("the background cannot be separated: the image's border is transparent")
 	}
 	st.bd = bd
-	share := s.plainShare(bd, st.tolRGB)
+	share := s.plainShare(whole, st.tolRGB)
 	st.noise = backdropNoise(bd, s.xs, s.ys, s.cols, st.tolRGB)
 	st.textured = share < chippedShare
 	mid := bd.at(st.W/2, st.H/2)

@@ -40,9 +40,11 @@ const paleSeeThrough = 0.5
 // paleDepart is the least departure (levels summed over the channels) of
 // a pocket's mean colour, less the fitted backdrop, from that of the
 // backdrop reached from the frame just beyond its wall (within 7 grid
-// px; from the fitted backdrop where none is that near: a pile's white box
-// walled in among other boxes), or paleDepartNoise times the noise if
-// more: a pile's white box departs by 4.2, a perfume's pale foot by 11.8,
+// px; a pocket with none that near is not given back: a white jug's
+// handle hole, walled in by the jug, was filled when read against the
+// fitted backdrop, and so is a pile's white box walled in among other
+// boxes), or paleDepartNoise times the noise if more: a pile's white box
+// departs by 4.2 from the fitted backdrop, a perfume's pale foot by 11.8,
 // a hanger's inside by 0.0.
 const (
 	paleDepart      = 3
@@ -116,7 +118,7 @@ func palePart(cut *image.NRGBA, v partsView, p palePocket, in, reach []bool) boo
 			nOut++
 		}
 	}
-	if float64(see) > paleSeeThrough*float64(kept) {
+	if float64(see) > paleSeeThrough*float64(kept) || nOut == 0 {
 		return false
 	}
 	for _, j := range p.px {
@@ -127,7 +129,7 @@ func palePart(cut *image.NRGBA, v partsView, p palePocket, in, reach []bool) boo
 	}
 	diff := 0.0
 	for c := range 3 {
-		diff += mIn[c]/float64(len(p.px)) - mOut[c]/float64(max(nOut, 1))
+		diff += mIn[c]/float64(len(p.px)) - mOut[c]/float64(nOut)
 	}
 	return math.Abs(diff) >= max(paleDepart, paleDepartNoise*v.noise)
 }

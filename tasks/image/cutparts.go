@@ -56,7 +56,7 @@ func readPartsView(cut *image.NRGBA, at func(x, y int) [3]int) (v partsView, ok 
 		c := at(i%W0, i/W0)
 		return [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, true
 	})
-	bd, err := fitBackdrop(W0, H0, smp.xs, smp.ys, smp.cols, partsTolRGB)
+	bd, err := fitBackdrop(W0, H0, smp.xs, smp.ys, smp.cols, partsTolRGB, true)
 	if err != nil {
 		return v, false
 	}

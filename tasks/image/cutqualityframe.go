@@ -19,7 +19,7 @@ func frameLeft(cut *image.NRGBA, at func(x, y int) [3]int) float64 {
 		c := at(i%W, i/W)
 		return [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, true
 	})
-	bd, err := fitBackdrop(W, H, s.xs, s.ys, s.cols, frameTolRGB)
+	bd, err := fitBackdrop(W, H, s.xs, s.ys, s.cols, frameTolRGB, true)
 	if err != nil || bd.crossed == nil {
 		return 0
 	}
