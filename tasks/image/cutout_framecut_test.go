@@ -145,10 +145,10 @@ func frameCutShots() []shot {
 
 // frameCutSet is the frame cut set, as its floor test reads it.
 var frameCutSet = shotSet{
-	name:    "framecut",
-	shots:   frameCutShots,
-	floors:  frameCutFloors,
-	mean:    frameCutMean,
+	name:   "framecut",
+	shots:  frameCutShots,
+	floors: frameCutFloors,
+	mean:   frameCutMean,
 }
 
 // TestCutoutKeepsProductsCutByTheFrame holds the frame cut set to its
