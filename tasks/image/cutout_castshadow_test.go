@@ -243,3 +243,9 @@ var (
 	}
 	castShadowMean = 0.93
 )
+
+// BenchmarkCutoutCastShadow prints the cast shadow set's figures per shot: go test -run '^$'
+// -bench CutoutCastShadow ./tasks/image.
+func BenchmarkCutoutCastShadow(b *testing.B) {
+	castShadowSet.bench(b)
+}

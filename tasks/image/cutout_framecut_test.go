@@ -207,3 +207,9 @@ func TestCutQualityFlagsAFrameCrossingLeftOut(t *testing.T) {
 		require.Less(t, qb.score, minCutQuality, "%s: flagged", s.name)
 	}
 }
+
+// BenchmarkCutoutFrameCut prints the frame cut set's figures per shot: go test -run '^$'
+// -bench CutoutFrameCut ./tasks/image.
+func BenchmarkCutoutFrameCut(b *testing.B) {
+	frameCutSet.bench(b)
+}

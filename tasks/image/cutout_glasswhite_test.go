@@ -279,3 +279,9 @@ var (
 	}
 	glassWhiteMean = 0.86
 )
+
+// BenchmarkCutoutGlassWhite prints the clear glass on white set's figures per shot: go test -run '^$'
+// -bench CutoutGlassWhite ./tasks/image.
+func BenchmarkCutoutGlassWhite(b *testing.B) {
+	glassWhiteSet.bench(b)
+}

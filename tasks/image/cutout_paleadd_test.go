@@ -215,3 +215,9 @@ func TestAPalePartGivenBackIsNoLongerFlagged(t *testing.T) {
 		require.GreaterOrEqual(t, q.score, minCutQuality, "%s: not warned", s.name)
 	}
 }
+
+// BenchmarkCutoutPaleAdd prints the pale parts set's figures per shot: go test -run '^$'
+// -bench CutoutPaleAdd ./tasks/image.
+func BenchmarkCutoutPaleAdd(b *testing.B) {
+	paleAddSet.bench(b)
+}

@@ -209,7 +209,13 @@ func TestCutQualityCalibration(t *testing.T) {
 // their lid or their clear top, a pile without its white box, a rose
 // perfume without its pale foot), 34; and since the clear perfume, a bad
 // cut flagged, is filled to its outline (0.62 → 0.976), 33 of the 48 left.
-const minBadFlagged = 32
+// Since pale parts walled in by their own faint edge are given back
+// (withPaleParts), three flagged bad cuts are good (a cream mug on linen
+// 0.41 → 0.91, a translucent tumbler 0.85 → 0.99, a rose perfume 0.89 →
+// 0.98), a towel cut by the frame passed at 0.53 is 0.998 and three sets
+// joined (211 cut-outs): 29 of the 45 bad cuts left are flagged, the ones
+// passed as before (a tote cut by the frame at 0.81 reads 0.94).
+const minBadFlagged = 28
 
 // maxGoodFlagged is the most good cuts (IoU ≥ 0.95) the flag may warn: a
 // pale speaker whose outline was drawn. It was 3 with a wallet on wood and
